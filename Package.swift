@@ -1,0 +1,72 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "cinn",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "cinn", targets: ["cinn"]),
+        .library(name: "CinnCore", targets: ["CinnCore"]),
+        .library(name: "CinnImport", targets: ["CinnImport"]),
+        .library(name: "CinnStore", targets: ["CinnStore"]),
+        .library(name: "CinnCharts", targets: ["CinnCharts"]),
+        .library(name: "CinnServer", targets: ["CinnServer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
+        .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
+        .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
+    targets: [
+        .target(name: "CinnCore"),
+        .target(name: "CinnImport", dependencies: ["CinnCore"]),
+        .target(
+            name: "CinnStore",
+            dependencies: [
+                "CinnCore",
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "PostgresKit", package: "postgres-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(name: "CinnCharts", dependencies: ["CinnCore"]),
+        .target(
+            name: "CinnServer",
+            dependencies: [
+                "CinnCore", "CinnImport", "CinnStore", "CinnCharts",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "cinn",
+            dependencies: [
+                "CinnCore", "CinnImport", "CinnStore", "CinnCharts", "CinnServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "CinnCoreTests", dependencies: ["CinnCore"]),
+        .testTarget(name: "CinnImportTests", dependencies: ["CinnImport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "CinnStoreTests", dependencies: ["CinnStore"]),
+        .testTarget(name: "CinnChartsTests", dependencies: ["CinnCharts"]),
+        .testTarget(
+            name: "CinnServerTests",
+            dependencies: [
+                "CinnServer",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(name: "cinnTests", dependencies: ["cinn"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

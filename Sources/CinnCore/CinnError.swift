@@ -1,0 +1,47 @@
+/// The one error type of Cinn: a code that callers switch on, a message a person can read,
+/// and the input field it concerns, if any.
+///
+/// The server maps codes to HTTP statuses in one place; the CLI prints the message.
+public struct CinnError: Error, Sendable, Equatable, CustomStringConvertible {
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// Input that is well-formed but not acceptable (422).
+        public static let invalidInput = Code(rawValue: "invalid_input")
+        /// A request body that cannot be parsed at all (400).
+        public static let malformedRequest = Code(rawValue: "malformed_request")
+        /// No such record for this user (404).
+        public static let notFound = Code(rawValue: "not_found")
+        /// The change conflicts with what is stored (409).
+        public static let conflict = Code(rawValue: "conflict")
+        /// Nobody is logged in (401).
+        public static let unauthenticated = Code(rawValue: "unauthenticated")
+        /// Anything else (500).
+        public static let `internal` = Code(rawValue: "internal")
+    }
+
+    public var code: Code
+    public var message: String
+    public var field: String?
+
+    public init(_ code: Code, _ message: String, field: String? = nil) {
+        self.code = code
+        self.message = message
+        self.field = field
+    }
+
+    public static func invalid(_ field: String, _ message: String) -> CinnError {
+        CinnError(.invalidInput, message, field: field)
+    }
+
+    public static func notFound(_ message: String) -> CinnError {
+        CinnError(.notFound, message)
+    }
+
+    public var description: String {
+        if let field { return "\(message) (field: \(field))" }
+        return message
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// A reading parsed from an import file, not yet stored.
+public struct ImportedWeighIn: Sendable, Hashable {
+    public var measuredAt: Date
+    public var utcOffsetSeconds: Int
+    public var weight: Mass
+    public var note: String?
+    /// The dedup key: the source's id, or the reading's content.
+    public var externalID: String
+    /// The line of the file it came from (1-based).
+    public var line: Int
+
+    public init(measuredAt: Date, utcOffsetSeconds: Int, weight: Mass, note: String? = nil, externalID: String, line: Int) {
+        self.measuredAt = measuredAt
+        self.utcOffsetSeconds = utcOffsetSeconds
+        self.weight = weight
+        self.note = note
+        self.externalID = externalID
+        self.line = line
+    }
+}
+
+/// A row an import could not take, and why.
+public struct RejectedRow: Sendable, Hashable, Codable {
+    public var line: Int
+    public var field: String?
+    public var reason: String
+
+    public init(line: Int, field: String? = nil, reason: String) {
+        self.line = line
+        self.field = field
+        self.reason = reason
+    }
+}
+
+/// What an import did (or, in a dry run, would do).
+public struct ImportReport: Sendable, Hashable, Codable {
+    public var format: String
+    public var rowsRead: Int
+    public var imported: Int
+    public var duplicates: Int
+    /// The rejected rows, at most `maximumListedRejections` of them.
+    public var rejected: [RejectedRow]
+    /// How many rows were rejected in all.
+    public var rejectedCount: Int
+    public var dryRun: Bool
+    /// The batch to undo; nil for a dry run or when nothing was written.
+    public var importID: Int64?
+
+    /// Rejections listed one by one; beyond this only the count grows.
+    public static let maximumListedRejections = 1000
+
+    public init(format: String, rowsRead: Int = 0, imported: Int = 0, duplicates: Int = 0,
+                rejected: [RejectedRow] = [], rejectedCount: Int? = nil, dryRun: Bool = false, importID: Int64? = nil) {
+        self.format = format
+        self.rowsRead = rowsRead
+        self.imported = imported
+        self.duplicates = duplicates
+        self.rejected = rejected
+        self.rejectedCount = rejectedCount ?? rejected.count
+        self.dryRun = dryRun
+        self.importID = importID
+    }
+}
+
+/// How far an import has got, for a progress bar.
+public struct ImportProgress: Sendable, Hashable {
+    public var bytesRead: Int64
+    public var totalBytes: Int64?
+    public var rowsRead: Int
+
+    public init(bytesRead: Int64, totalBytes: Int64?, rowsRead: Int) {
+        self.bytesRead = bytesRead
+        self.totalBytes = totalBytes
+        self.rowsRead = rowsRead
+    }
+
+    public var fraction: Double? {
+        guard let totalBytes, totalBytes > 0 else { return nil }
+        return min(1, Double(bytesRead) / Double(totalBytes))
+    }
+}

@@ -1,0 +1,132 @@
+import CinnCore
+import Foundation
+
+/// Reads a weight file of any supported format as a stream of checked readings.
+public struct WeightFileReader: Sendable {
+    public let format: WeightFileFormat
+    private let url: URL
+    private let options: WeightImportOptions
+    private let delimiter: UInt8
+    private let fileSize: Int64
+
+    /// How much of the start of a file is checked and looked at to tell its format.
+    static let prefixSize = 64 * 1024
+    /// The largest Fitbit JSON file read, since it is read whole.
+    static let maximumJSONSize = 64 * 1024 * 1024
+
+    /// Opens the file, checks that it is readable text, tells (or takes) its format and reads its
+    /// header, so that a wrong file fails here with a message saying what to do.
+    public init(url: URL, format: WeightFileFormat? = nil, options: WeightImportOptions) throws(CinnError) {
+        let (prefix, fileSize) = try Self.readPrefix(url)
+        try TextCheck.check(prefix: prefix)
+        guard let format = format ?? Self.detectFormat(prefix: prefix) else {
+            var line = Self.firstLine(prefix)
+            if line.count > 80 { line = line.prefix(80) + "…" }
+            let formats = WeightFileFormat.allCases.map(\.rawValue).joined(separator: ", ")
+            throw .invalid("file", "cannot tell the format of \(url.lastPathComponent), which starts with \"\(line)\"; supported formats: \(formats) (a CSV needs a header with a date and a weight column)")
+        }
+        self.format = format
+        self.url = url
+        self.options = options
+        self.fileSize = fileSize
+        delimiter = switch format {
+        case .csv: Self.csvDelimiter(prefix: prefix)
+        case .libra: .semicolon
+        case .hackersDiet, .googleHealth, .fitbit: .comma
+        }
+        switch format {
+        case .csv: try readHeader(GenericCSVParser(options: options, delimiter: delimiter))
+        case .hackersDiet: try readHeader(HackersDietParser(options: options))
+        case .libra: try readHeader(LibraParser(options: options))
+        case .googleHealth: try readHeader(GoogleHealthParser(options: options))
+        case .fitbit:
+            guard options.unit != nil else {
+                throw .invalid("unit", "Fitbit weight files carry no unit: pass --unit kg or --unit lb")
+            }
+        }
+    }
+
+    /// Reads the whole file, handing `onBatch` up to `batchSize` readings at a time and reporting
+    /// `progress` after each batch. Bad rows do not stop it: they are listed in the summary.
+    /// Throws when the file as a whole is broken (a cut-off JSON file, a quote never closed).
+    public func read(
+        batchSize: Int = 1000,
+        progress: @Sendable (ImportProgress) -> Void = { _ in },
+        onBatch: ([ImportedWeighIn]) async throws -> Void
+    ) async throws -> WeightFileSummary {
+        var output = ReadingOutput(batchSize: max(1, batchSize), totalBytes: fileSize)
+        switch format {
+        case .csv: try await readRows(GenericCSVParser(options: options, delimiter: delimiter), &output, progress, onBatch)
+        case .hackersDiet: try await readRows(HackersDietParser(options: options), &output, progress, onBatch)
+        case .libra: try await readRows(LibraParser(options: options), &output, progress, onBatch)
+        case .googleHealth: try await readRows(GoogleHealthParser(options: options), &output, progress, onBatch)
+        case .fitbit: try await readFitbit(&output, progress, onBatch)
+        }
+        return WeightFileSummary(format: format, rowsRead: output.rowsRead, rejected: output.rejected, rejectedCount: output.rejectedCount)
+    }
+
+    /// Runs `parser` over the lines before the readings, so header and unit problems surface in `init`.
+    private func readHeader<Parser: RowParser>(_ parser: Parser) throws(CinnError) {
+        var parser = parser
+        var output = ReadingOutput(batchSize: 1, totalBytes: fileSize)
+        let scanner = try CSVScanner(url: url, delimiter: delimiter, quoting: format != .libra)
+        while !parser.hasReadHeader, scanner.position < Self.prefixSize,
+              try scanner.next({ row throws(CinnError) in try parser.parse(row, into: &output) }) {}
+    }
+
+    private func readRows<Parser: RowParser>(
+        _ parser: Parser, _ output: inout ReadingOutput,
+        _ progress: @Sendable (ImportProgress) -> Void, _ onBatch: ([ImportedWeighIn]) async throws -> Void
+    ) async throws {
+        var parser = parser
+        let scanner = try CSVScanner(url: url, delimiter: delimiter, quoting: format != .libra)
+        while try scanner.next({ row throws(CinnError) in try parser.parse(row, into: &output) }) {
+            if output.hasFullBatch {
+                try await output.deliver(bytesRead: scanner.position, progress, onBatch)
+            }
+        }
+        parser.finish(into: &output)
+        try await output.deliver(bytesRead: fileSize, progress, onBatch)
+    }
+
+    private func readFitbit(
+        _ output: inout ReadingOutput,
+        _ progress: @Sendable (ImportProgress) -> Void, _ onBatch: ([ImportedWeighIn]) async throws -> Void
+    ) async throws {
+        guard let unit = options.unit else {
+            throw CinnError.invalid("unit", "Fitbit weight files carry no unit: pass --unit kg or --unit lb")
+        }
+        guard fileSize <= Self.maximumJSONSize else {
+            throw CinnError.invalid("file", "the Fitbit file is larger than 64 MiB; Fitbit writes one file per month")
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw CinnError.invalid("file", "cannot read \(url.lastPathComponent): \(error.localizedDescription)")
+        }
+        let entries = try FitbitParser.entries(of: JSONDocumentParser.parse([UInt8](data)))
+        let parser = FitbitParser(unit: unit, timeZone: options.timeZone)
+        for (index, entry) in entries.enumerated() {
+            parser.parse(entry, into: &output)
+            if output.hasFullBatch {
+                try await output.deliver(bytesRead: fileSize * Int64(index + 1) / Int64(entries.count), progress, onBatch)
+            }
+        }
+        try await output.deliver(bytesRead: fileSize, progress, onBatch)
+    }
+
+    /// The first 64 KiB of the file and the file's size.
+    private static func readPrefix(_ url: URL) throws(CinnError) -> (prefix: [UInt8], fileSize: Int64) {
+        do {
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            let fileSize = try handle.seekToEnd()
+            try handle.seek(toOffset: 0)
+            let prefix = try handle.read(upToCount: prefixSize) ?? Data()
+            return ([UInt8](prefix), Int64(fileSize))
+        } catch {
+            throw .invalid("file", "cannot open \(url.lastPathComponent): \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import CinnCore
+import CinnStore
+import Foundation
+import Hummingbird
+import Logging
+
+/// How `cinn serve` listens.
+public struct ServerConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    /// Called once the server is bound, with the address it listens on.
+    public var onListening: @Sendable (_ host: String, _ port: Int) -> Void
+
+    public init(host: String = "127.0.0.1", port: Int = 8080,
+                onListening: @escaping @Sendable (String, Int) -> Void = { _, _ in }) {
+        self.host = host
+        self.port = port
+        self.onListening = onListening
+    }
+}
+
+/// The request context of every route.
+public typealias AppRequestContext = BasicRequestContext
+
+/// Builds the router the server runs: the JSON API under `/api/v1`, the OpenAPI document, and the web app.
+public func buildRouter(journal: Journal) -> Router<AppRequestContext> {
+    let router = Router(context: AppRequestContext.self)
+    router.add(middleware: ErrorMiddleware())
+    let pendingImports = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-pending-imports")
+    WebController(journal: journal, pages: .shared, pendingDirectory: pendingImports).addRoutes(to: router)
+    APIController(journal: journal).addRoutes(to: router.group("api/v1"))
+    router.get("api/openapi.yaml") { _, _ in
+        Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
+    }
+    router.get("health") { _, _ in "ok" }
+    return router
+}
+
+/// Builds the whole application, exactly as `cinn serve` runs it (tests build the same).
+public func buildApplication(journal: Journal, configuration: ServerConfiguration,
+                             logger: Logger = Logger(label: "cinn.server")) -> some ApplicationProtocol {
+    let onListening = configuration.onListening
+    return Application(
+        router: buildRouter(journal: journal),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "cinn"),
+        onServerRunning: { channel in
+            let address = channel.localAddress
+            onListening(address?.ipAddress ?? configuration.host, address?.port ?? configuration.port)
+        },
+        logger: logger)
+}
+
+/// Turns every error into a response: JSON under `/api`, an error page elsewhere. Unknown errors
+/// become a generic 500; their details go to the log, never to the person.
+struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            let cinnError = CinnError.from(error)
+            if cinnError.code == .internal {
+                context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(type(of: error))"])
+            }
+            if request.uri.path.hasPrefix("/api/") {
+                return JSONResponse.error(cinnError)
+            }
+            let page = ErrorPage(heading: cinnError.code == .notFound ? "Not found" : "Something is wrong",
+                                 message: cinnError.message, back: "/")
+            let html = PageRenderer.shared.render("error", page, title: "Error", tab: .weight)
+            return Response(status: cinnError.code.httpStatus, headers: [.contentType: "text/html; charset=utf-8"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+        }
+    }
+}

@@ -1,0 +1,321 @@
+import CinnCore
+import CinnStore
+import Foundation
+
+// Request and response payloads of the JSON API, kept apart from the domain values.
+
+/// A weigh-in as the API shows it, in the requested unit.
+struct WeighInDTO: Encodable {
+    let id: String
+    let weight: Double
+    let unit: String
+    let date: String
+    let measuredAt: String
+    let note: String?
+    let source: String
+
+    init(_ weighIn: WeighIn, unit: MassUnit) {
+        id = weighIn.id.uuidString.lowercased()
+        weight = weighIn.weight.value(in: unit)
+        self.unit = unit.rawValue
+        date = weighIn.localDate.iso
+        measuredAt = weighIn.localTimeISO
+        note = weighIn.note
+        source = weighIn.source
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, weight, unit, date, note, source
+        case measuredAt = "measured_at"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(weight, forKey: .weight)
+        try container.encode(unit, forKey: .unit)
+        try container.encode(date, forKey: .date)
+        try container.encode(measuredAt, forKey: .measuredAt)
+        try container.encode(note, forKey: .note)
+        try container.encode(source, forKey: .source)
+    }
+}
+
+/// A number that may arrive as a JSON number or as a numeric string ("72.4").
+struct LenientNumber: Decodable {
+    let value: Double
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let number = try? container.decode(Double.self) {
+            value = number
+        } else if let text = try? container.decode(String.self),
+                  let number = Double(text.trimmingCharacters(in: .whitespaces)) {
+            value = number
+        } else {
+            throw DecodingError.typeMismatch(Double.self, .init(codingPath: decoder.codingPath, debugDescription: "expected a number"))
+        }
+    }
+}
+
+/// `POST /api/v1/weigh-ins`.
+struct CreateWeighIn: Decodable {
+    let weight: LenientNumber
+    let unit: String?
+    /// `YYYY-MM-DD` (stored at local noon) or an ISO 8601 time.
+    let date: String?
+    /// An ISO 8601 time, preferably with its offset.
+    let measuredAt: String?
+    let note: String?
+
+    enum CodingKeys: String, CodingKey {
+        case weight, unit, date, note
+        case measuredAt = "measured_at"
+    }
+}
+
+/// `PATCH /api/v1/weigh-ins/{id}`: absent fields stay as they are; `"note": null` clears the note.
+struct UpdateWeighIn: Decodable {
+    let weight: LenientNumber?
+    let unit: String?
+    let date: String?
+    let measuredAt: String?
+    let note: String??
+
+    enum CodingKeys: String, CodingKey {
+        case weight, unit, date, note
+        case measuredAt = "measured_at"
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        weight = try container.decodeIfPresent(LenientNumber.self, forKey: .weight)
+        unit = try container.decodeIfPresent(String.self, forKey: .unit)
+        date = try container.decodeIfPresent(String.self, forKey: .date)
+        measuredAt = try container.decodeIfPresent(String.self, forKey: .measuredAt)
+        if container.contains(.note) {
+            note = .some(try container.decodeNil(forKey: .note) ? nil : try container.decode(String.self, forKey: .note))
+        } else {
+            note = nil
+        }
+    }
+}
+
+/// The goal as the API shows it.
+struct GoalDTO: Encodable {
+    let weight: Double
+    let unit: String
+    let ratePerWeek: Double?
+    let setOn: String
+
+    init(_ goal: Goal, unit: MassUnit) {
+        weight = goal.weight.value(in: unit)
+        self.unit = unit.rawValue
+        ratePerWeek = goal.plannedRate?.value(in: unit)
+        setOn = goal.setOn.iso
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case weight, unit
+        case ratePerWeek = "rate_per_week"
+        case setOn = "set_on"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(weight, forKey: .weight)
+        try container.encode(unit, forKey: .unit)
+        try container.encode(ratePerWeek, forKey: .ratePerWeek)
+        try container.encode(setOn, forKey: .setOn)
+    }
+}
+
+/// `PUT /api/v1/goal`.
+struct GoalRequest: Decodable {
+    let weight: LenientNumber
+    let unit: String?
+    let ratePerWeek: LenientNumber?
+
+    enum CodingKeys: String, CodingKey {
+        case weight, unit
+        case ratePerWeek = "rate_per_week"
+    }
+}
+
+/// The settings as the API shows them.
+struct SettingsDTO: Encodable {
+    let unit: String
+    let trendMethod: String
+    let timeZone: String
+
+    init(_ settings: UserSettings) {
+        unit = settings.displayUnit.rawValue
+        trendMethod = settings.trendMethod.rawValue
+        timeZone = settings.timeZone.identifier
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case unit
+        case trendMethod = "trend_method"
+        case timeZone = "time_zone"
+    }
+}
+
+/// `PUT /api/v1/settings`: absent fields stay as they are.
+struct SettingsRequest: Decodable {
+    let unit: String?
+    let trendMethod: String?
+    let timeZone: String?
+
+    enum CodingKeys: String, CodingKey {
+        case unit
+        case trendMethod = "trend_method"
+        case timeZone = "time_zone"
+    }
+}
+
+/// The trend: the same shape as `cinn trend --format json`.
+public struct TrendDTO: Encodable {
+    struct Day: Encodable {
+        let date: String
+        let weight: Double?
+        let interpolated: Bool
+        let value: Double
+        let trend: Double
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(date, forKey: .date)
+            try container.encode(weight, forKey: .weight)
+            try container.encode(interpolated, forKey: .interpolated)
+            try container.encode(value, forKey: .value)
+            try container.encode(trend, forKey: .trend)
+        }
+
+        enum CodingKeys: String, CodingKey { case date, weight, interpolated, value, trend }
+    }
+
+    struct VerdictDTO: Encodable {
+        let answer: String
+        let reason: String
+    }
+
+    let unit: String
+    let days: [Day]
+    let ratePerWeek: Double?
+    let energyBalancePerDay: Double?
+    let forecastDate: String?
+    let verdict: VerdictDTO
+
+    public init(_ report: TrendReport, unit: MassUnit) {
+        self.unit = unit.rawValue
+        days = report.days.map {
+            Day(date: $0.date.iso, weight: $0.measured?.value(in: unit), interpolated: $0.interpolated,
+                value: $0.value.value(in: unit), trend: $0.trend.value(in: unit))
+        }
+        ratePerWeek = report.rate?.perWeek(in: unit)
+        energyBalancePerDay = report.energyBalancePerDay?.kilocalories
+        forecastDate = report.forecast?.iso
+        verdict = VerdictDTO(answer: report.verdict.answer.rawValue, reason: report.verdict.reason)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case unit, days, verdict
+        case ratePerWeek = "rate_per_week"
+        case energyBalancePerDay = "energy_balance_per_day"
+        case forecastDate = "forecast_date"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(unit, forKey: .unit)
+        try container.encode(days, forKey: .days)
+        try container.encode(ratePerWeek, forKey: .ratePerWeek)
+        try container.encode(energyBalancePerDay, forKey: .energyBalancePerDay)
+        try container.encode(forecastDate, forKey: .forecastDate)
+        try container.encode(verdict, forKey: .verdict)
+    }
+
+    /// The days as CSV: `date,weight,interpolated,value,trend`.
+    public var csv: String {
+        var text = "date,weight,interpolated,value,trend\n"
+        for day in days {
+            text += "\(day.date),\(day.weight.map { String($0) } ?? ""),\(day.interpolated),\(day.value),\(day.trend)\n"
+        }
+        return text
+    }
+
+    /// One line of JSON.
+    public var json: String { jsonString(self) }
+}
+
+/// An import's report as the API shows it.
+struct ImportReportDTO: Encodable {
+    let report: ImportReport
+
+    enum CodingKeys: String, CodingKey {
+        case format, rejected, imported, duplicates
+        case rowsRead = "rows_read"
+        case rejectedCount = "rejected_count"
+        case dryRun = "dry_run"
+        case importID = "import_id"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(report.format, forKey: .format)
+        try container.encode(report.rowsRead, forKey: .rowsRead)
+        try container.encode(report.imported, forKey: .imported)
+        try container.encode(report.duplicates, forKey: .duplicates)
+        try container.encode(report.rejectedCount, forKey: .rejectedCount)
+        try container.encode(report.rejected, forKey: .rejected)
+        try container.encode(report.dryRun, forKey: .dryRun)
+        try container.encode(report.importID, forKey: .importID)
+    }
+}
+
+/// A recorded import as the API shows it.
+struct ImportBatchDTO: Encodable {
+    let id: Int64
+    let format: String
+    let fileName: String?
+    let createdAt: String
+    let rowsRead: Int
+    let imported: Int
+    let duplicates: Int
+    let rejected: Int
+    let undoneAt: String?
+
+    init(_ batch: ImportBatch) {
+        id = batch.id
+        format = batch.format
+        fileName = batch.fileName
+        createdAt = WeighIn.isoString(instant: batch.createdAt, utcOffsetSeconds: 0)
+        rowsRead = batch.rowsRead
+        imported = batch.imported
+        duplicates = batch.duplicates
+        rejected = batch.rejected
+        undoneAt = batch.undoneAt.map { WeighIn.isoString(instant: $0, utcOffsetSeconds: 0) }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, format, imported, duplicates, rejected
+        case fileName = "file_name"
+        case createdAt = "created_at"
+        case rowsRead = "rows_read"
+        case undoneAt = "undone_at"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(format, forKey: .format)
+        try container.encode(fileName, forKey: .fileName)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(rowsRead, forKey: .rowsRead)
+        try container.encode(imported, forKey: .imported)
+        try container.encode(duplicates, forKey: .duplicates)
+        try container.encode(rejected, forKey: .rejected)
+        try container.encode(undoneAt, forKey: .undoneAt)
+    }
+}

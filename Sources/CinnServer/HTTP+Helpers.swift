@@ -1,0 +1,149 @@
+import CinnCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+extension CinnError.Code {
+    /// The one place where error codes become HTTP statuses.
+    var httpStatus: HTTPResponse.Status {
+        switch self {
+        case .invalidInput: .unprocessableContent
+        case .malformedRequest: .badRequest
+        case .notFound: .notFound
+        case .conflict: .conflict
+        case .unauthenticated: .unauthorized
+        default: .internalServerError
+        }
+    }
+}
+
+extension CinnError {
+    /// Turns any error a handler threw into a `CinnError` fit to show: unknown errors become a
+    /// generic 500, and JSON decoding errors name the field.
+    static func from(_ error: any Error) -> CinnError {
+        switch error {
+        case let error as CinnError:
+            return error
+        case let error as DecodingError:
+            return fromDecoding(error)
+        case let error as HTTPError:
+            switch error.status {
+            case .notFound: return .notFound(error.body ?? "no such page")
+            case .badRequest: return CinnError(.malformedRequest, error.body ?? "bad request")
+            case .contentTooLarge: return CinnError(.invalidInput, error.body ?? "the upload is too large", field: "file")
+            default: return CinnError(.internal, "something went wrong")
+            }
+        default:
+            return CinnError(.internal, "something went wrong")
+        }
+    }
+
+    static func fromDecoding(_ error: DecodingError) -> CinnError {
+        func name(_ path: [any CodingKey]) -> String? {
+            path.isEmpty ? nil : path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let field = name(context.codingPath + [key]) ?? key.stringValue
+            return .invalid(field, "\(field) is required")
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            let field = name(context.codingPath) ?? "body"
+            let expected = type == Double.self || type == LenientNumber.self ? "a number" : "a \(String(describing: type).lowercased())"
+            return .invalid(field, "\(field) must be \(expected)")
+        case .dataCorrupted(let context):
+            if let field = name(context.codingPath) { return .invalid(field, "\(field) is not valid") }
+            return CinnError(.malformedRequest, "the request body is not valid JSON")
+        @unknown default:
+            return CinnError(.malformedRequest, "the request body is not valid JSON")
+        }
+    }
+}
+
+/// Builds JSON responses.
+enum JSONResponse {
+    static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+        body(jsonString(value), status: status)
+    }
+
+    static func body(_ json: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: json)))
+    }
+
+    static func error(_ error: CinnError, extra: String? = nil) -> Response {
+        var json = "{\"error\":{\"code\":\(jsonString(error.code.rawValue)),\"message\":\(jsonString(error.message))"
+        if let field = error.field { json += ",\"field\":\(jsonString(field))" }
+        json += "}"
+        if let extra { json += "," + extra }
+        return body(json + "}", status: error.code.httpStatus)
+    }
+}
+
+/// Largest JSON request body accepted.
+let maximumJSONBody = 1 << 20
+
+extension Request {
+    /// Decodes a JSON body; syntax errors are 400, wrong or missing fields are 422 naming the field.
+    mutating func decodeJSON<T: Decodable>(_ type: T.Type) async throws -> T {
+        let buffer = try await collectBody(upTo: maximumJSONBody)
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+        } catch let error as DecodingError {
+            throw CinnError.fromDecoding(error)
+        }
+    }
+
+    /// A query parameter, nil when absent or empty.
+    func query(_ name: String) -> String? {
+        guard let value = uri.queryParameters[Substring(name)], !value.isEmpty else { return nil }
+        return String(value).removingPercentEncoding ?? String(value)
+    }
+
+    func queryDate(_ name: String) throws(CinnError) -> LocalDate? {
+        try query(name).map { text throws(CinnError) in try LocalDate.parse(text, field: name) }
+    }
+
+    func queryInt(_ name: String, default value: Int, range: ClosedRange<Int>) throws(CinnError) -> Int {
+        guard let text = query(name) else { return value }
+        guard let number = Int(text), range.contains(number) else {
+            throw .invalid(name, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+
+    func queryBool(_ name: String) throws(CinnError) -> Bool {
+        switch query(name)?.lowercased() {
+        case nil, "false", "0", "no", "off": return false
+        case "true", "1", "yes", "on": return true
+        default: throw .invalid(name, "\(name) must be true or false")
+        }
+    }
+}
+
+/// Streams a request body to a temporary file (never holding it whole in memory) and returns its URL.
+func spoolToTemporaryFile(_ body: RequestBody, maximumBytes: Int) async throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-upload-\(UUID().uuidString)")
+    guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+        throw CinnError(.internal, "cannot store the upload")
+    }
+    do {
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        var size = 0
+        for try await buffer in body {
+            size += buffer.readableBytes
+            guard size <= maximumBytes else {
+                throw CinnError.invalid("file", "the file is larger than \(maximumBytes >> 20) MB")
+            }
+            try handle.write(contentsOf: buffer.readableBytesView)
+        }
+        return url
+    } catch {
+        try? FileManager.default.removeItem(at: url)
+        throw error
+    }
+}
+
+/// Largest import file accepted.
+let maximumImportBytes = 4 << 30

@@ -1,0 +1,122 @@
+import CinnCore
+import CinnImport
+import CinnStore
+import Foundation
+
+/// One person's journal: what the CLI and the server both call, so they behave the same.
+public struct Journal: Sendable {
+    public let store: Store
+    public let user: UserID
+    public let now: @Sendable () -> Date
+
+    public init(store: Store, user: UserID, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.store = store
+        self.user = user
+        self.now = now
+    }
+
+    /// The journal of single-user mode's local user.
+    public static func local(store: Store, now: @escaping @Sendable () -> Date = { Date() }) async throws -> Journal {
+        Journal(store: store, user: try await store.localUser(), now: now)
+    }
+
+    public func settings() async throws -> UserSettings { try await store.settings(user: user) }
+
+    /// Today, in the user's time zone.
+    public func today(_ settings: UserSettings) -> LocalDate {
+        LocalDate.today(in: settings.timeZone, now: now())
+    }
+
+    /// When a reading was taken, from what a person typed: nothing is now; `YYYY-MM-DD` is that
+    /// local day at noon; an ISO 8601 time with an offset keeps its offset; without one, the
+    /// user's time zone decides. Days after today are refused.
+    public func readingTime(_ text: String?, settings: UserSettings, field: String = "date") throws(CinnError)
+        -> (instant: Date, utcOffsetSeconds: Int) {
+        let timeZone = settings.timeZone
+        guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else {
+            let instant = now()
+            return (instant, timeZone.secondsFromGMT(for: instant))
+        }
+        let resolved: (instant: Date, utcOffsetSeconds: Int)
+        if let day = LocalDate(iso: text) {
+            resolved = day.noon(in: timeZone)
+        } else if let time = LocalDateTime(iso: text) {
+            resolved = time.resolved(in: timeZone)
+        } else {
+            throw .invalid(field, "\"\(text)\" is not a date; use YYYY-MM-DD or an ISO 8601 time such as 2024-03-09T07:41:00+01:00")
+        }
+        let day = LocalDate(instant: resolved.instant, utcOffsetSeconds: resolved.utcOffsetSeconds)
+        guard day <= today(settings) else { throw .invalid(field, "\(day) is in the future") }
+        guard day.year >= 1900 else { throw .invalid(field, "\(day) is too long ago") }
+        return resolved
+    }
+
+    /// Records a weigh-in as a person enters it.
+    public func addWeighIn(weight: Double, unit: MassUnit?, date: String?, note: String? = nil) async throws -> WeighIn {
+        let settings = try await settings()
+        let mass = try Mass.bodyWeight(weight, unit ?? settings.displayUnit)
+        let time = try readingTime(date, settings: settings)
+        let cleanNote = note?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let weighIn = WeighIn(id: .v7(at: now()), measuredAt: time.instant, utcOffsetSeconds: time.utcOffsetSeconds,
+                              weight: mass, note: cleanNote?.isEmpty == false ? cleanNote : nil)
+        return try await store.addWeighIn(weighIn, user: user)
+    }
+
+    /// Changes a weigh-in as a person edits it; nil leaves a part as it is.
+    public func editWeighIn(id: UUID, weight: Double?, unit: MassUnit?, date: String?, note: String??) async throws -> WeighIn {
+        let settings = try await settings()
+        let mass = try weight.map { value throws(CinnError) in try Mass.bodyWeight(value, unit ?? settings.displayUnit) }
+        let time = try date.map { text throws(CinnError) in try readingTime(text, settings: settings) }
+        let cleanNote = note.map { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }
+            .map { $0?.isEmpty == true ? nil : $0 }
+        return try await store.updateWeighIn(id: id, user: user, weight: mass, measuredAt: time, note: cleanNote)
+    }
+
+    /// The trend report for a period; `to` defaults to today.
+    public func trend(from: LocalDate? = nil, to: LocalDate? = nil, range: TrendRange = .all) async throws
+        -> (report: TrendReport, settings: UserSettings) {
+        let settings = try await settings()
+        async let days = store.dailyWeights(user: user)
+        async let goal = store.goal(user: user)
+        let trend = WeightTrend(days: try await days, method: settings.trendMethod, displayUnit: settings.displayUnit)
+        let end = to ?? today(settings)
+        if let from, from > end { throw CinnError.invalid("from", "from (\(from)) is after to (\(end))") }
+        let report = TrendReport(trend: trend, goal: try await goal, from: from, to: end, range: range,
+                                 displayUnit: settings.displayUnit)
+        return (report, settings)
+    }
+
+    /// Sets the goal as a person enters it (unit defaults to the display unit).
+    public func setGoal(weight: Double, unit: MassUnit?, ratePerWeek: Double?) async throws -> Goal {
+        let settings = try await settings()
+        let goal = try Goal.validated(weight: weight, unit: unit ?? settings.displayUnit, ratePerWeek: ratePerWeek,
+                                      setOn: today(settings))
+        try await store.setGoal(goal, user: user)
+        return goal
+    }
+
+    /// Imports a weight file: streamed, all or nothing, recorded as a batch that can be undone.
+    public func importFile(at url: URL, fileName: String?, format: WeightFileFormat?, unit: MassUnit?,
+                           mode: ImportMode, progress: @escaping @Sendable (ImportProgress) -> Void = { _ in })
+        async throws -> ImportReport {
+        let settings = try await settings()
+        let reader = try WeightFileReader(url: url, format: format,
+                                          options: WeightImportOptions(unit: unit, timeZone: settings.timeZone))
+        return try await store.importWeighIns(user: user, format: reader.format.rawValue, fileName: fileName, mode: mode) { insert in
+            let summary = try await reader.read(progress: progress) { batch in try await insert(batch) }
+            return ImportReport(format: reader.format.rawValue, rowsRead: summary.rowsRead, rejected: summary.rejected,
+                                rejectedCount: summary.rejectedCount)
+        }
+    }
+
+    /// Fills an empty journal with demo data; returns false when it already has weigh-ins.
+    @discardableResult
+    public func fillWithDemoData() async throws -> Bool {
+        guard try await store.weighInCount(user: user) == 0 else { return false }
+        let settings = try await settings()
+        let demo = DemoJournal(endingOn: today(settings), timeZone: settings.timeZone)
+        for weighIn in demo.weighIns { try await store.addWeighIn(weighIn, user: user) }
+        if try await store.goal(user: user) == nil { try await store.setGoal(demo.goal, user: user) }
+        return true
+    }
+}

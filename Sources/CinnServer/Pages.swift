@@ -1,0 +1,249 @@
+import CinnCharts
+import CinnCore
+import CinnStore
+import Foundation
+import Mustache
+
+/// Renders pages: the page's own template, wrapped in the layout.
+struct PageRenderer: Sendable {
+    static let shared = PageRenderer()
+
+    let library: MustacheLibrary
+
+    init() {
+        var library = MustacheLibrary()
+        for (name, text) in Templates.all {
+            // The templates are part of the program; a syntax error in one is a programming error.
+            try! library.register(text, named: name)
+        }
+        self.library = library
+    }
+
+    enum Tab { case weight, log, importing, more }
+
+    struct Layout {
+        let title: String
+        let body: String
+        let tabWeight: Bool, tabLog: Bool, tabImport: Bool, tabMore: Bool
+    }
+
+    func render(_ name: String, _ model: Any, title: String, tab: Tab) -> String {
+        let body = library.render(model, withTemplate: name) ?? ""
+        return library.render(Layout(title: title, body: body, tabWeight: tab == .weight, tabLog: tab == .log,
+                                     tabImport: tab == .importing, tabMore: tab == .more), withTemplate: "layout") ?? ""
+    }
+}
+
+/// The dashboard: the verdict, the numbers, the chart, the form, the latest weigh-ins.
+struct DashboardPage {
+    struct RangeLink { let name: String; let label: String; let on: Bool }
+    struct Row { let day: String; let weight: String; let trend: String }
+
+    let answer: String
+    let icon: String
+    let answerText: String
+    let reason: String
+    let hasData: Bool
+    let rate: String
+    let energy: String
+    let forecast: String
+    let forecastLabel: String
+    let ranges: [RangeLink]
+    let range: String
+    let chart: String
+    let latestTrend: String
+    let unit: String
+    let placeholder: String
+    let today: String
+    let latest: [Row]
+    let formError: String?
+    let formWeight: String
+
+    init(report: TrendReport, settings: UserSettings, range: TrendRange, today: LocalDate, recent: [WeighIn],
+         trendByDay: [LocalDate: Mass], formError: String? = nil, formWeight: String = "") {
+        let unit = settings.displayUnit
+        answer = report.verdict.answer.rawValue
+        switch report.verdict.answer {
+        case .yes: (icon, answerText) = ("✓", "Yes")
+        case .no: (icon, answerText) = ("✗", "No")
+        case .unknown: (icon, answerText) = ("?", "Not yet")
+        }
+        reason = report.verdict.reason
+        hasData = !report.days.isEmpty || !recent.isEmpty
+        if let rate = report.rate {
+            let perWeek = rate.perWeek(in: unit)
+            self.rate = (perWeek > 0 ? "+" : perWeek < 0 ? "−" : "") + Mass.format(abs(perWeek), decimals: unit.displayDecimals + 1)
+                + " \(unit.rawValue)"
+            let kcal = rate.energyBalancePerDay.kilocalories
+            energy = (kcal > 0 ? "+" : kcal < 0 ? "−" : "") + Mass.format(abs(kcal), decimals: 0) + " kcal"
+        } else {
+            rate = "—"
+            energy = "—"
+        }
+        if let forecast = report.forecast {
+            self.forecast = forecast == report.to ? "Reached" : Self.shortDate(forecast)
+            forecastLabel = forecast == report.to ? "goal" : "goal reached by"
+        } else {
+            forecast = "—"
+            forecastLabel = report.goal == nil ? "no goal set" : "goal date"
+        }
+        ranges = TrendRange.allCases.map { RangeLink(name: $0.rawValue, label: $0.rawValue.capitalized, on: $0 == range) }
+        self.range = range.rawValue
+        let projection = report.rate
+        chart = TrendChart(points: report.days, unit: unit, goal: report.goal?.weight, projection: projection,
+                           title: "Weight trend, \(range == .all ? "all time" : "last " + range.rawValue)").svg()
+        latestTrend = report.latest.map { $0.trend.formatted(in: unit) } ?? "—"
+        self.unit = unit.rawValue
+        placeholder = report.latest.map { Mass.format($0.trend.value(in: unit), decimals: unit.displayDecimals) } ?? ""
+        self.today = today.iso
+        latest = recent.prefix(7).map { weighIn in
+            Row(day: Self.shortDate(weighIn.localDate), weight: weighIn.weight.formatted(in: unit),
+                trend: trendByDay[weighIn.localDate].map { $0.formatted(in: unit) } ?? "—")
+        }
+        self.formError = formError
+        self.formWeight = formWeight
+    }
+
+    static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// "9 Mar 2024".
+    static func shortDate(_ date: LocalDate) -> String {
+        "\(date.day) \(monthNames[date.month - 1]) \(date.year)"
+    }
+}
+
+/// The paged list of weigh-ins.
+struct WeighInsPage {
+    struct Item { let id: String; let day: String; let time: String; let weight: String; let note: String? }
+    let items: [Item]
+    let hasItems: Bool
+    let newer: Int?
+    let older: Int?
+
+    init(weighIns: [WeighIn], unit: MassUnit, page: Int, hasMore: Bool) {
+        items = weighIns.map {
+            let time = $0.localTimeISO
+            return Item(id: $0.id.uuidString.lowercased(), day: DashboardPage.shortDate($0.localDate),
+                        time: String(time.dropFirst(11).prefix(5)), weight: $0.weight.formatted(in: unit), note: $0.note)
+        }
+        hasItems = !items.isEmpty
+        newer = page > 1 ? page - 1 : nil
+        older = hasMore ? page + 1 : nil
+    }
+}
+
+/// The edit form and the delete confirmation of one weigh-in.
+struct WeighInPage {
+    let id: String
+    let unit: String
+    let weight: String
+    let day: String
+    let time: String
+    let note: String
+    let formError: String?
+
+    init(_ weighIn: WeighIn, unit: MassUnit, formError: String? = nil) {
+        id = weighIn.id.uuidString.lowercased()
+        self.unit = unit.rawValue
+        weight = Mass.format(weighIn.weight.value(in: unit), decimals: unit.displayDecimals + 1)
+        day = DashboardPage.shortDate(weighIn.localDate)
+        time = String(weighIn.localTimeISO.prefix(19))
+        note = weighIn.note ?? ""
+        self.formError = formError
+    }
+}
+
+/// The import form and the list of earlier imports.
+struct ImportPage {
+    struct Batch { let id: Int64; let name: String; let format: String; let when: String; let imported: Int; let undone: Bool }
+    let formats: [String]
+    let batches: [Batch]
+    let hasBatches: Bool
+
+    init(formats: [String], batches: [ImportBatch]) {
+        self.formats = formats
+        self.batches = batches.map {
+            Batch(id: $0.id, name: $0.fileName ?? "upload", format: $0.format,
+                  when: WeighIn.isoString(instant: $0.createdAt, utcOffsetSeconds: 0).prefix(16).replacingOccurrences(of: "T", with: " ") + " UTC",
+                  imported: $0.imported, undone: $0.undoneAt != nil)
+        }
+        hasBatches = !batches.isEmpty
+    }
+}
+
+/// What an import did, or (with a token) what it would do.
+struct ImportReportPage {
+    let heading: String
+    let summary: String
+    let format: String
+    let rowsRead: Int
+    let imported: Int
+    let importedLabel: String
+    let duplicates: Int
+    let rejectedCount: Int
+    let rejected: [RejectedRow]
+    let hasRejected: Bool
+    let token: String?
+    let skipInvalid: Bool
+
+    init(report: ImportReport, token: String?, skipInvalid: Bool) {
+        let blocked = report.rejectedCount > 0 && !skipInvalid
+        if token != nil {
+            heading = blocked ? "This file has invalid rows" : "Ready to import"
+            summary = blocked
+                ? "Nothing can be imported until the rows below are fixed, or you choose to import the good rows only."
+                : "Nothing has been written yet. Check the numbers, then import."
+            importedLabel = "Would be added"
+        } else {
+            heading = report.importID == nil ? "Nothing imported" : "Imported"
+            summary = report.importID.map { "Import #\($0) is done. You can undo it on the import page." }
+                ?? (blocked ? "The file has invalid rows, so nothing was written." : "Everything in the file is already in your journal.")
+            importedLabel = "Added"
+        }
+        format = report.format
+        rowsRead = report.rowsRead
+        imported = report.imported
+        duplicates = report.duplicates
+        rejectedCount = report.rejectedCount
+        rejected = report.rejected
+        hasRejected = !report.rejected.isEmpty
+        self.token = blocked || report.imported == 0 ? nil : token
+        self.skipInvalid = skipInvalid
+    }
+}
+
+/// The goal and settings forms.
+struct SettingsPage {
+    struct Option { let value: String; let label: String; let selected: Bool }
+    let unit: String
+    let goal: String?
+    let goalRate: String?
+    let goalSet: String?
+    let units: [Option]
+    let methods: [Option]
+    let timeZone: String
+    let formError: String?
+
+    init(settings: UserSettings, goal: Goal?, formError: String? = nil) {
+        let unit = settings.displayUnit
+        self.unit = unit.rawValue
+        self.goal = goal.map { $0.weight.formatted(in: unit) }
+        goalRate = goal?.plannedRate.map { $0.formatted(in: unit, decimals: unit.displayDecimals + 1) }
+        goalSet = goal.map { DashboardPage.shortDate($0.setOn) }
+        units = [("kg", "Kilograms (kg)"), ("lb", "Pounds (lb)"), ("st", "Stones (st)")].map {
+            Option(value: $0.0, label: $0.1, selected: $0.0 == unit.rawValue)
+        }
+        methods = [("exact", "Exact (unrounded)"), ("pencil", "Pencil and paper (Hacker's Diet rounding)")].map {
+            Option(value: $0.0, label: $0.1, selected: $0.0 == settings.trendMethod.rawValue)
+        }
+        timeZone = settings.timeZone.identifier
+        self.formError = formError
+    }
+}
+
+/// An error shown as a page.
+struct ErrorPage {
+    let heading: String
+    let message: String
+    let back: String
+}

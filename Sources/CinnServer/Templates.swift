@@ -1,0 +1,230 @@
+/// The web app's mustache templates. Pages render their body, then `layout` wraps it.
+enum Templates {
+    static let all: [String: String] = [
+        "layout": layout, "dashboard": dashboard, "weigh-ins": weighIns, "edit": edit, "confirm-delete": confirmDelete,
+        "import": importPage, "import-report": importReport, "settings": settings, "error": error,
+    ]
+
+    static let layout = """
+    <!doctype html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <meta name="color-scheme" content="light dark">
+    <title>{{title}} · Cinn</title>
+    <style>
+    :root { --bg:#f6f5f2; --card:#fff; --text:#1d1d1b; --muted:#5f5f5a; --line:#dedbd4; --accent:#1f5f99;
+      --yes:#1b7a3a; --yes-bg:#e3f4e8; --no:#b3261e; --no-bg:#fbe7e5; --unknown:#6b5b00; --unknown-bg:#f7f0d0; }
+    @media (prefers-color-scheme: dark) { :root { --bg:#141413; --card:#1f1f1d; --text:#f0efe9; --muted:#b3b1a8;
+      --line:#3a3935; --accent:#8cc2f2; --yes:#7fdc9a; --yes-bg:#173321; --no:#ff9b92; --no-bg:#3b1917;
+      --unknown:#f1d970; --unknown-bg:#33300f; } }
+    * { box-sizing: border-box; }
+    body { margin:0; font:16px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background:var(--bg); color:var(--text); }
+    main { max-width:760px; margin:0 auto; padding:16px 16px 96px; }
+    h1 { font-size:1.4rem; margin:8px 0 12px; } h2 { font-size:1.1rem; margin:24px 0 8px; }
+    a { color:var(--accent); }
+    .card { background:var(--card); border:1px solid var(--line); border-radius:14px; padding:16px; margin:12px 0; }
+    .verdict { border-radius:16px; padding:18px 20px; margin:8px 0 12px; border:2px solid currentColor; }
+    .verdict .answer { font-size:2.6rem; font-weight:800; line-height:1.1; display:flex; align-items:center; gap:12px; }
+    .verdict .question { font-size:.95rem; font-weight:600; text-transform:uppercase; letter-spacing:.04em; }
+    .verdict p { margin:6px 0 0; font-size:1.05rem; color:var(--text); }
+    .verdict.yes { color:var(--yes); background:var(--yes-bg); } .verdict.no { color:var(--no); background:var(--no-bg); }
+    .verdict.unknown { color:var(--unknown); background:var(--unknown-bg); }
+    .numbers { display:grid; grid-template-columns:repeat(3, 1fr); gap:8px; margin:12px 0; }
+    .numbers div { background:var(--card); border:1px solid var(--line); border-radius:12px; padding:10px; }
+    .numbers b { display:block; font-size:1.15rem; } .numbers span { font-size:.8rem; color:var(--muted); }
+    .ranges { display:flex; gap:4px; flex-wrap:wrap; margin:8px 0; }
+    .ranges a { flex:1; text-align:center; padding:10px 4px; min-height:44px; border-radius:10px; text-decoration:none;
+      border:1px solid var(--line); background:var(--card); color:var(--text); font-size:.9rem; }
+    .ranges a.on { background:var(--accent); color:var(--bg); border-color:var(--accent); font-weight:700; }
+    .chart svg { width:100%; height:auto; display:block; }
+    form.inline { display:inline; }
+    label { display:block; font-size:.9rem; color:var(--muted); margin:8px 0 4px; }
+    input, select, textarea { font:inherit; color:var(--text); background:var(--card); border:1px solid var(--line);
+      border-radius:10px; padding:10px 12px; min-height:44px; width:100%; }
+    input[type=checkbox] { width:auto; min-height:auto; }
+    .row { display:flex; gap:8px; align-items:flex-end; } .row > * { flex:1; }
+    button, .button { font:inherit; font-weight:700; border:0; border-radius:10px; padding:10px 16px; min-height:44px;
+      background:var(--accent); color:var(--bg); cursor:pointer; text-decoration:none; display:inline-block; text-align:center; }
+    button.secondary, .button.secondary { background:transparent; color:var(--accent); border:1px solid var(--accent); }
+    button.danger { background:var(--no); color:var(--bg); }
+    table { width:100%; border-collapse:collapse; } td, th { padding:10px 6px; border-bottom:1px solid var(--line); text-align:left; }
+    td.num, th.num { text-align:right; font-variant-numeric:tabular-nums; }
+    .muted { color:var(--muted); font-size:.9rem; } .error { color:var(--no); font-weight:600; }
+    .empty { text-align:center; padding:28px 16px; }
+    nav.tabs { position:fixed; bottom:0; left:0; right:0; display:flex; background:var(--card); border-top:1px solid var(--line); z-index:2; }
+    nav.tabs a { flex:1; text-align:center; padding:10px 4px 14px; min-height:56px; text-decoration:none; color:var(--muted); font-size:.8rem; }
+    nav.tabs a .icon { display:block; font-size:1.3rem; line-height:1.2; }
+    nav.tabs a.on { color:var(--accent); font-weight:700; }
+    @media (min-width: 900px) {
+      nav.tabs { top:0; bottom:0; right:auto; width:180px; flex-direction:column; border-top:0; border-right:1px solid var(--line); padding-top:16px; }
+      nav.tabs a { flex:0; text-align:left; padding:12px 20px; font-size:1rem; } nav.tabs a .icon { display:inline; margin-right:8px; }
+      main { margin-left:max(196px, calc(50% - 380px + 90px)); padding-bottom:24px; }
+    }
+    </style>
+    </head>
+    <body>
+    <nav class="tabs" aria-label="Main">
+      <a href="/" class="{{#tabWeight}}on{{/tabWeight}}"><span class="icon" aria-hidden="true">⚖</span>Weight</a>
+      <a href="/weigh-ins" class="{{#tabLog}}on{{/tabLog}}"><span class="icon" aria-hidden="true">☰</span>Weigh-ins</a>
+      <a href="/import" class="{{#tabImport}}on{{/tabImport}}"><span class="icon" aria-hidden="true">⇪</span>Import</a>
+      <a href="/settings" class="{{#tabMore}}on{{/tabMore}}"><span class="icon" aria-hidden="true">⋯</span>More</a>
+    </nav>
+    <main>
+    {{{body}}}
+    </main>
+    </body>
+    </html>
+    """
+
+    static let dashboard = """
+    <section id="verdict" class="verdict {{answer}}" data-answer="{{answer}}" aria-live="polite">
+      <div class="question">Can I nom nom?</div>
+      <div class="answer"><span aria-hidden="true">{{icon}}</span> {{answerText}}</div>
+      <p>{{reason}}</p>
+    </section>
+    {{#hasData}}
+    <div class="numbers">
+      <div><b>{{rate}}</b><span>rate per week</span></div>
+      <div><b>{{energy}}</b><span>energy balance per day</span></div>
+      <div><b>{{forecast}}</b><span>{{forecastLabel}}</span></div>
+    </div>
+    {{/hasData}}
+    <nav class="ranges" aria-label="Period">
+      {{#ranges}}<a href="/?range={{name}}" class="{{#on}}on{{/on}}"{{#on}} aria-current="page"{{/on}}>{{label}}</a>{{/ranges}}
+    </nav>
+    <div class="card chart">
+      {{{chart}}}
+      {{#hasData}}<p class="muted">Trend {{latestTrend}} · <a href="/chart.svg?range={{range}}" download="cinn-trend.svg">Download chart (SVG)</a></p>{{/hasData}}
+    </div>
+    <form id="add-weight" class="card" method="post" action="/weigh-ins">
+      <h2 style="margin-top:0">Add a weigh-in</h2>
+      {{#formError}}<p class="error" role="alert">{{formError}}</p>{{/formError}}
+      <div class="row">
+        <div><label for="weight">Weight ({{unit}})</label>
+          <input id="weight" name="weight" inputmode="decimal" autocomplete="off" required placeholder="{{placeholder}}" value="{{formWeight}}"></div>
+        <div><label for="date">Day</label><input id="date" name="date" type="date" value="{{today}}" max="{{today}}"></div>
+      </div>
+      <label for="note">Note (optional)</label><input id="note" name="note" maxlength="500">
+      <p><button type="submit">Add weight</button></p>
+    </form>
+    {{^hasData}}<p class="card empty">No weigh-ins yet. Add today's weight above, or <a href="/import">import a file</a> from another app.</p>{{/hasData}}
+    {{#hasData}}
+    <h2>Latest weigh-ins</h2>
+    <div class="card"><table>
+      <thead><tr><th>Day</th><th class="num">Weight</th><th class="num">Trend</th></tr></thead>
+      <tbody>{{#latest}}<tr><td>{{day}}</td><td class="num">{{weight}}</td><td class="num">{{trend}}</td></tr>{{/latest}}</tbody>
+    </table><p><a href="/weigh-ins">All weigh-ins, edit and delete →</a></p></div>
+    {{/hasData}}
+    """
+
+    static let weighIns = """
+    <h1>Weigh-ins</h1>
+    {{^hasItems}}<p class="card empty">No weigh-ins yet. <a href="/">Add one</a> or <a href="/import">import a file</a>.</p>{{/hasItems}}
+    {{#hasItems}}
+    <div class="card"><table>
+      <thead><tr><th>When</th><th class="num">Weight</th><th></th></tr></thead>
+      <tbody>
+      {{#items}}<tr><td>{{day}} <span class="muted">{{time}}</span>{{#note}}<br><span class="muted">{{note}}</span>{{/note}}</td>
+        <td class="num">{{weight}}</td>
+        <td class="num"><a href="/weigh-ins/{{id}}/edit">Edit</a> · <a href="/weigh-ins/{{id}}/delete">Delete</a></td></tr>{{/items}}
+      </tbody></table>
+      <p class="row">{{#newer}}<a class="button secondary" href="/weigh-ins?page={{newer}}">← Newer</a>{{/newer}}
+        {{#older}}<a class="button secondary" href="/weigh-ins?page={{older}}">Older →</a>{{/older}}</p>
+    </div>
+    {{/hasItems}}
+    """
+
+    static let edit = """
+    <h1>Edit weigh-in</h1>
+    <form class="card" method="post" action="/weigh-ins/{{id}}">
+      {{#formError}}<p class="error" role="alert">{{formError}}</p>{{/formError}}
+      <label for="weight">Weight ({{unit}})</label><input id="weight" name="weight" inputmode="decimal" required value="{{weight}}">
+      <label for="date">Time</label><input id="date" name="date" type="datetime-local" step="1" value="{{time}}">
+      <label for="note">Note</label><input id="note" name="note" maxlength="500" value="{{note}}">
+      <p class="row"><button type="submit">Save</button><a class="button secondary" href="/weigh-ins">Cancel</a></p>
+    </form>
+    """
+
+    static let confirmDelete = """
+    <h1>Delete this weigh-in?</h1>
+    <div class="card"><p><b>{{weight}}</b> on {{day}} {{time}}</p>
+    <form method="post" action="/weigh-ins/{{id}}/delete" class="row">
+      <button class="danger" type="submit">Delete</button><a class="button secondary" href="/weigh-ins">Keep it</a>
+    </form></div>
+    """
+
+    static let importPage = """
+    <h1>Import weigh-ins</h1>
+    <form class="card" method="post" action="/import" enctype="multipart/form-data">
+      <p class="muted">CSV (date and weight columns), Hacker's Diet Online, Libra, Fitbit weight JSON or Google Health weight CSV.
+        You see what the file holds before anything is written.</p>
+      <label for="file">File</label><input id="file" name="file" type="file" required>
+      <div class="row">
+        <div><label for="format">Format</label><select id="format" name="format"><option value="">Detect</option>
+          {{#formats}}<option value="{{.}}">{{.}}</option>{{/formats}}</select></div>
+        <div><label for="unit">Unit, if the file has none</label><select id="unit" name="unit"><option value="">—</option>
+          <option value="kg">kg</option><option value="lb">lb</option><option value="st">st</option></select></div>
+      </div>
+      <p><label><input type="checkbox" name="skip_invalid" value="true"> Import the good rows even if some are invalid</label></p>
+      <p><button type="submit">Check the file</button></p>
+    </form>
+    <h2>Earlier imports</h2>
+    {{^batches}}<p class="muted">None yet.</p>{{/batches}}
+    {{#hasBatches}}<div class="card"><table>
+      <thead><tr><th>#</th><th>File</th><th class="num">Added</th><th></th></tr></thead><tbody>
+      {{#batches}}<tr><td>{{id}}</td><td>{{name}}<br><span class="muted">{{format}} · {{when}}</span></td><td class="num">{{imported}}</td>
+        <td class="num">{{#undone}}<span class="muted">undone</span>{{/undone}}{{^undone}}<form class="inline" method="post" action="/imports/{{id}}/undo"><button class="secondary" type="submit">Undo</button></form>{{/undone}}</td></tr>{{/batches}}
+    </tbody></table></div>{{/hasBatches}}
+    """
+
+    static let importReport = """
+    <h1>{{heading}}</h1>
+    <div class="card" id="import-report">
+      <p>{{summary}}</p>
+      <table><tbody>
+        <tr><td>Format</td><td class="num">{{format}}</td></tr>
+        <tr><td>Rows read</td><td class="num">{{rowsRead}}</td></tr>
+        <tr><td>{{importedLabel}}</td><td class="num">{{imported}}</td></tr>
+        <tr><td>Already in your journal</td><td class="num">{{duplicates}}</td></tr>
+        <tr><td>Invalid rows</td><td class="num">{{rejectedCount}}</td></tr>
+      </tbody></table>
+      {{#hasRejected}}<h2>Invalid rows</h2><ul>{{#rejected}}<li>Line {{line}}{{#field}} ({{field}}){{/field}}: {{reason}}</li>{{/rejected}}</ul>{{/hasRejected}}
+      {{#token}}<form method="post" action="/import/{{token}}" class="row">
+        {{#skipInvalid}}<input type="hidden" name="skip_invalid" value="true">{{/skipInvalid}}
+        <button type="submit">Import {{imported}} weigh-ins</button><a class="button secondary" href="/import">Cancel</a></form>{{/token}}
+      {{^token}}<p><a href="/">See the dashboard</a> · <a href="/import">Imports</a></p>{{/token}}
+    </div>
+    """
+
+    static let settings = """
+    <h1>Goal and settings</h1>
+    {{#formError}}<p class="error card" role="alert">{{formError}}</p>{{/formError}}
+    <form class="card" method="post" action="/goal" id="goal-form">
+      <h2 style="margin-top:0">Goal</h2>
+      {{#goal}}<p>Now: <b>{{goal}}</b>{{#goalRate}}, planned {{goalRate}} a week{{/goalRate}} <span class="muted">(set {{goalSet}})</span></p>{{/goal}}
+      {{^goal}}<p class="muted">No goal yet: set one to get a yes or no.</p>{{/goal}}
+      <div class="row">
+        <div><label for="goal-weight">Goal weight ({{unit}})</label><input id="goal-weight" name="weight" inputmode="decimal" required></div>
+        <div><label for="goal-rate">Planned {{unit}} per week (optional)</label><input id="goal-rate" name="rate" inputmode="decimal"></div>
+      </div>
+      <p class="row"><button type="submit">Set goal</button></p>
+    </form>
+    {{#goal}}<form method="post" action="/goal/clear"><button class="secondary" type="submit">Clear the goal</button></form>{{/goal}}
+    <form class="card" method="post" action="/settings">
+      <h2 style="margin-top:0">Settings</h2>
+      <label for="unit">Unit</label><select id="unit" name="unit">{{#units}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/units}}</select>
+      <label for="trend-method">Trend</label><select id="trend-method" name="trend_method">{{#methods}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/methods}}</select>
+      <label for="time-zone">Time zone</label><input id="time-zone" name="time_zone" value="{{timeZone}}" autocomplete="off">
+      <p><button type="submit">Save settings</button></p>
+    </form>
+    <div class="card"><h2 style="margin-top:0">Export</h2>
+      <p><a class="button secondary" href="/export.csv">Download CSV</a> <a class="button secondary" href="/export.json">Download JSON</a></p></div>
+    """
+
+    static let error = """
+    <h1>{{heading}}</h1>
+    <div class="card"><p>{{message}}</p><p><a href="{{back}}">Go back</a></p></div>
+    """
+}

@@ -1,0 +1,262 @@
+import CinnCharts
+import CinnCore
+import CinnImport
+import CinnStore
+import Foundation
+import Hummingbird
+
+/// The server-rendered web app. Plain forms and links do everything; no JavaScript needed.
+struct WebController<Context: RequestContext> {
+    let journal: Journal
+    let pages: PageRenderer
+    /// Where uploads wait between "check the file" and "import".
+    let pendingDirectory: URL
+
+    func addRoutes(to router: Router<Context>) {
+        router.get("/", use: dashboard)
+        router.get("/chart.svg", use: chart)
+        router.post("/weigh-ins", use: addWeighIn)
+        router.get("/weigh-ins", use: weighIns)
+        router.get("/weigh-ins/{id}/edit", use: editForm)
+        router.post("/weigh-ins/{id}", use: saveEdit)
+        router.get("/weigh-ins/{id}/delete", use: confirmDelete)
+        router.post("/weigh-ins/{id}/delete", use: delete)
+        router.get("/import", use: importForm)
+        router.post("/import", use: checkImport)
+        router.post("/import/{token}", use: runImport)
+        router.post("/imports/{id}/undo", use: undoImport)
+        router.get("/settings", use: settings)
+        router.post("/settings", use: saveSettings)
+        router.post("/goal", use: setGoal)
+        router.post("/goal/clear", use: clearGoal)
+        router.get("/export.csv") { _, _ in exportResponse(journal: journal, format: .csv) }
+        router.get("/export.json") { _, _ in exportResponse(journal: journal, format: .json) }
+    }
+
+    func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "text/html; charset=utf-8"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    func redirect(_ location: String) -> Response {
+        Response(status: .seeOther, headers: [.location: location])
+    }
+
+    func range(_ request: Request) throws(CinnError) -> TrendRange {
+        try request.query("range").map { text throws(CinnError) in try TrendRange.parse(text) } ?? .quarter
+    }
+
+    func weighInID(_ context: Context) throws(CinnError) -> UUID {
+        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
+            throw .notFound("no such weigh-in")
+        }
+        return id
+    }
+
+    func renderDashboard(range: TrendRange, formError: String? = nil, formWeight: String = "") async throws -> String {
+        let (report, settings) = try await journal.trend(range: range)
+        let recent = try await journal.store.weighIns(user: journal.user, limit: 7)
+        var trendByDay: [LocalDate: Mass] = [:]
+        for point in report.days.suffix(14) { trendByDay[point.date] = point.trend }
+        let page = DashboardPage(report: report, settings: settings, range: range, today: journal.today(settings),
+                                 recent: recent, trendByDay: trendByDay, formError: formError, formWeight: formWeight)
+        return pages.render("dashboard", page, title: "Can I nom nom?", tab: .weight)
+    }
+
+    @Sendable func dashboard(_ request: Request, context: Context) async throws -> Response {
+        html(try await renderDashboard(range: try range(request)))
+    }
+
+    @Sendable func chart(_ request: Request, context: Context) async throws -> Response {
+        let range = try range(request)
+        let (report, settings) = try await journal.trend(range: range)
+        let svg = TrendChart(points: report.days, unit: settings.displayUnit, goal: report.goal?.weight,
+                             projection: report.rate, title: "Weight trend to \(report.to.iso)").svg()
+        return Response(status: .ok, headers: [.contentType: "image/svg+xml",
+                                               .contentDisposition: "attachment; filename=\"cinn-trend-\(report.to.iso).svg\""],
+                        body: ResponseBody(byteBuffer: ByteBuffer(string: svg)))
+    }
+
+    @Sendable func addWeighIn(_ request: Request, context: Context) async throws -> Response {
+        let form = try await FormFields(request: request)
+        do {
+            guard let weight = try form.number("weight") else { throw CinnError.invalid("weight", "enter your weight") }
+            _ = try await journal.addWeighIn(weight: weight, unit: nil, date: form["date"], note: form["note"])
+            return redirect("/")
+        } catch let error as CinnError where error.code == .invalidInput {
+            return html(try await renderDashboard(range: .quarter, formError: error.message, formWeight: form["weight"] ?? ""),
+                        status: .unprocessableContent)
+        }
+    }
+
+    @Sendable func weighIns(_ request: Request, context: Context) async throws -> Response {
+        let page = try request.queryInt("page", default: 1, range: 1...1_000_000)
+        let pageSize = 50
+        let settings = try await journal.settings()
+        let items = try await journal.store.weighIns(user: journal.user, limit: pageSize + 1, offset: (page - 1) * pageSize)
+        let model = WeighInsPage(weighIns: Array(items.prefix(pageSize)), unit: settings.displayUnit, page: page,
+                                 hasMore: items.count > pageSize)
+        return html(pages.render("weigh-ins", model, title: "Weigh-ins", tab: .log))
+    }
+
+    @Sendable func editForm(_ request: Request, context: Context) async throws -> Response {
+        let weighIn = try await journal.store.weighIn(id: try weighInID(context), user: journal.user)
+        let settings = try await journal.settings()
+        return html(pages.render("edit", WeighInPage(weighIn, unit: settings.displayUnit), title: "Edit weigh-in", tab: .log))
+    }
+
+    @Sendable func saveEdit(_ request: Request, context: Context) async throws -> Response {
+        let id = try weighInID(context)
+        let form = try await FormFields(request: request)
+        do {
+            _ = try await journal.editWeighIn(id: id, weight: try form.number("weight"), unit: nil, date: form["date"],
+                                              note: .some(form["note"]))
+            return redirect("/weigh-ins")
+        } catch let error as CinnError where error.code == .invalidInput {
+            let weighIn = try await journal.store.weighIn(id: id, user: journal.user)
+            let settings = try await journal.settings()
+            return html(pages.render("edit", WeighInPage(weighIn, unit: settings.displayUnit, formError: error.message),
+                                     title: "Edit weigh-in", tab: .log), status: .unprocessableContent)
+        }
+    }
+
+    @Sendable func confirmDelete(_ request: Request, context: Context) async throws -> Response {
+        let weighIn = try await journal.store.weighIn(id: try weighInID(context), user: journal.user)
+        let settings = try await journal.settings()
+        return html(pages.render("confirm-delete", WeighInPage(weighIn, unit: settings.displayUnit),
+                                 title: "Delete weigh-in", tab: .log))
+    }
+
+    @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
+        try await journal.store.deleteWeighIn(id: try weighInID(context), user: journal.user)
+        return redirect("/weigh-ins")
+    }
+
+    @Sendable func importForm(_ request: Request, context: Context) async throws -> Response {
+        let batches = try await journal.store.imports(user: journal.user)
+        let model = ImportPage(formats: WeightFileFormat.allCases.map(\.rawValue), batches: batches)
+        return html(pages.render("import", model, title: "Import", tab: .importing))
+    }
+
+    /// Receives the upload, keeps it aside under a token, and shows what importing it would do.
+    @Sendable func checkImport(_ request: Request, context: Context) async throws -> Response {
+        let upload = try await MultipartUpload.receive(request, fileField: "file", maximumBytes: maximumImportBytes)
+        guard let file = upload.file else { throw CinnError.invalid("file", "choose a file to import") }
+        let token = UUID().uuidString.lowercased()
+        let pending = PendingImport(directory: pendingDirectory, token: token)
+        do {
+            try pending.keep(file: file, fields: upload.fields, fileName: upload.fileName)
+            let report = try await pending.run(journal: journal, dryRun: true)
+            let model = ImportReportPage(report: report, token: token, skipInvalid: pending.skipInvalid)
+            if model.token == nil { pending.discard() }
+            return html(pages.render("import-report", model, title: "Import", tab: .importing))
+        } catch {
+            pending.discard()
+            throw error
+        }
+    }
+
+    @Sendable func runImport(_ request: Request, context: Context) async throws -> Response {
+        guard let token = context.parameters.get("token"), UUID(uuidString: token) != nil else {
+            throw CinnError.notFound("this import is no longer waiting; upload the file again")
+        }
+        let pending = PendingImport(directory: pendingDirectory, token: token)
+        defer { pending.discard() }
+        let report = try await pending.run(journal: journal, dryRun: false)
+        let model = ImportReportPage(report: report, token: nil, skipInvalid: pending.skipInvalid)
+        return html(pages.render("import-report", model, title: "Import", tab: .importing))
+    }
+
+    @Sendable func undoImport(_ request: Request, context: Context) async throws -> Response {
+        guard let id = context.parameters.get("id").flatMap(Int64.init) else { throw CinnError.notFound("no such import") }
+        try await journal.store.undoImport(id: id, user: journal.user)
+        return redirect("/import")
+    }
+
+    func renderSettings(formError: String? = nil) async throws -> String {
+        let model = SettingsPage(settings: try await journal.settings(), goal: try await journal.store.goal(user: journal.user),
+                                 formError: formError)
+        return pages.render("settings", model, title: "Goal and settings", tab: .more)
+    }
+
+    @Sendable func settings(_ request: Request, context: Context) async throws -> Response {
+        html(try await renderSettings())
+    }
+
+    @Sendable func saveSettings(_ request: Request, context: Context) async throws -> Response {
+        let form = try await FormFields(request: request)
+        do {
+            var settings = try await journal.settings()
+            if let unit = form["unit"] { settings.displayUnit = try MassUnit.parse(unit) }
+            if let method = form["trend_method"] {
+                guard let trendMethod = TrendMethod(rawValue: method) else {
+                    throw CinnError.invalid("trend_method", "choose exact or pencil")
+                }
+                settings.trendMethod = trendMethod
+            }
+            if let zone = form["time_zone"] { settings.timeZoneIdentifier = try UserSettings.validTimeZone(zone) }
+            try await journal.store.saveSettings(settings, user: journal.user)
+            return redirect("/settings")
+        } catch let error as CinnError where error.code == .invalidInput {
+            return html(try await renderSettings(formError: error.message), status: .unprocessableContent)
+        }
+    }
+
+    @Sendable func setGoal(_ request: Request, context: Context) async throws -> Response {
+        let form = try await FormFields(request: request)
+        do {
+            guard let weight = try form.number("weight") else { throw CinnError.invalid("weight", "enter a goal weight") }
+            _ = try await journal.setGoal(weight: weight, unit: nil, ratePerWeek: try form.number("rate"))
+            return redirect("/")
+        } catch let error as CinnError where error.code == .invalidInput {
+            return html(try await renderSettings(formError: error.message), status: .unprocessableContent)
+        }
+    }
+
+    @Sendable func clearGoal(_ request: Request, context: Context) async throws -> Response {
+        try await journal.store.clearGoal(user: journal.user)
+        return redirect("/settings")
+    }
+}
+
+/// An uploaded file kept between the check (a dry run) and the import.
+struct PendingImport {
+    let directory: URL
+    let token: String
+
+    var file: URL { directory.appendingPathComponent("\(token).upload") }
+    var fieldsFile: URL { directory.appendingPathComponent("\(token).fields") }
+
+    var fields: [String: String] {
+        (try? Data(contentsOf: fieldsFile)).flatMap { try? JSONDecoder().decode([String: String].self, from: $0) } ?? [:]
+    }
+
+    var skipInvalid: Bool { fields["skip_invalid"] == "true" }
+
+    func keep(file upload: URL, fields: [String: String], fileName: String?) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.moveItem(at: upload, to: file)
+        var stored = fields
+        stored["file_name"] = fileName
+        try JSONEncoder().encode(stored).write(to: fieldsFile)
+    }
+
+    func run(journal: Journal, dryRun: Bool) async throws -> ImportReport {
+        guard FileManager.default.fileExists(atPath: file.path) else {
+            throw CinnError.notFound("this import is no longer waiting; upload the file again")
+        }
+        let fields = self.fields
+        let format = try fields["format"].flatMap { $0.isEmpty ? nil : $0 }.map { text throws(CinnError) in
+            guard let format = WeightFileFormat(rawValue: text) else { throw .invalid("format", "unknown format \"\(text)\"") }
+            return format
+        }
+        let unit = try fields["unit"].flatMap { $0.isEmpty ? nil : $0 }.map { text throws(CinnError) in try MassUnit.parse(text) }
+        return try await journal.importFile(at: file, fileName: fields["file_name"], format: format, unit: unit,
+                                            mode: ImportMode(dryRun: dryRun, skipInvalid: fields["skip_invalid"] == "true"))
+    }
+
+    func discard() {
+        try? FileManager.default.removeItem(at: file)
+        try? FileManager.default.removeItem(at: fieldsFile)
+    }
+}

@@ -1,0 +1,156 @@
+import CinnCore
+import Foundation
+import SQLKit
+
+/// A recorded import: what came in, and whether it was undone.
+public struct ImportBatch: Sendable, Hashable {
+    public var id: Int64
+    public var format: String
+    public var fileName: String?
+    public var createdAt: Date
+    public var rowsRead: Int
+    public var imported: Int
+    public var duplicates: Int
+    public var rejected: Int
+    public var undoneAt: Date?
+}
+
+/// How to run an import.
+public struct ImportMode: Sendable, Hashable {
+    /// Do everything, report, and write nothing.
+    public var dryRun: Bool
+    /// Import the good rows of a file that has bad ones (otherwise the file is rejected whole).
+    public var skipInvalid: Bool
+
+    public init(dryRun: Bool = false, skipInvalid: Bool = false) {
+        self.dryRun = dryRun
+        self.skipInvalid = skipInvalid
+    }
+}
+
+/// Carries a report out of a transaction that must be rolled back.
+private struct RollBack: Error {
+    let report: ImportReport
+}
+
+extension Store {
+    /// Rows per INSERT statement during imports.
+    static let importBatchRows = 500
+
+    /// Imports weigh-ins in one transaction, as one batch that can be undone.
+    ///
+    /// `read` parses the file, calling `insert` with batches of readings, and returns the parse
+    /// report (rows read, rejections). Readings whose external id is already in the journal are
+    /// duplicates and skipped. A file with rejected rows writes nothing unless `mode.skipInvalid`;
+    /// a dry run writes nothing and reports what would have happened.
+    public func importWeighIns(
+        user: UserID, format: String, fileName: String?, mode: ImportMode,
+        read: (_ insert: ([ImportedWeighIn]) async throws -> Void) async throws -> ImportReport
+    ) async throws -> ImportReport {
+        do {
+            return try await transaction { db in
+                let createdAt = milliseconds(now())
+                guard let batchRow = try await db.raw("""
+                    INSERT INTO imports (user_id, format, file_name, created_at_ms)
+                    VALUES (\(bind: user.rawValue), \(bind: format), \(bind: fileName), \(bind: createdAt)) RETURNING row_id
+                    """).first() else { throw CinnError(.internal, "the import could not be recorded") }
+                let importID = try batchRow.decode(column: "row_id", as: Int64.self)
+                var offered = 0
+                var report = try await read { readings in
+                    offered += readings.count
+                    for start in stride(from: 0, to: readings.count, by: Self.importBatchRows) {
+                        let chunk = readings[start..<min(start + Self.importBatchRows, readings.count)]
+                        try await insertImported(db, chunk, user: user, importID: importID, source: "import:\(format)",
+                                                 createdAt: createdAt)
+                    }
+                }
+                let imported = try await db.raw("SELECT COUNT(*) AS n FROM weigh_ins WHERE import_id = \(bind: importID)")
+                    .first()?.decode(column: "n", as: Int.self) ?? 0
+                report.dryRun = mode.dryRun
+                report.duplicates = offered - imported
+                report.imported = imported
+                if mode.dryRun || (report.rejectedCount > 0 && !mode.skipInvalid) {
+                    if report.rejectedCount > 0 && !mode.skipInvalid && !mode.dryRun { report.imported = 0 }
+                    throw RollBack(report: report)
+                }
+                guard imported > 0 else { throw RollBack(report: report) }
+                try await db.raw("""
+                    UPDATE imports SET rows_read = \(bind: report.rowsRead), imported = \(bind: imported),
+                        duplicates = \(bind: report.duplicates), rejected = \(bind: report.rejectedCount)
+                    WHERE row_id = \(bind: importID)
+                    """).run()
+                report.importID = importID
+                return report
+            }
+        } catch let rollBack as RollBack {
+            return rollBack.report
+        }
+    }
+
+    private func insertImported(_ db: any SQLDatabase, _ readings: ArraySlice<ImportedWeighIn>, user: UserID,
+                                importID: Int64, source: String, createdAt: Int64) async throws {
+        guard !readings.isEmpty else { return }
+        var version = try await reserveVersions(db, user: user, count: readings.count)
+        var query: SQLQueryString = """
+            INSERT INTO weigh_ins (id, user_id, measured_at_ms, utc_offset_s, local_day, weight_kg, note, source,
+                external_id, import_id, created_at_ms, updated_at_ms, version) VALUES
+            """
+        var first = true
+        for reading in readings {
+            let measured = milliseconds(reading.measuredAt)
+            query += """
+                \(unsafeRaw: first ? "" : ",")(\(bind: bind(.v7(at: reading.measuredAt))), \(bind: user.rawValue), \(bind: measured),
+                \(bind: reading.utcOffsetSeconds),
+                \(bind: LocalDate(instant: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds).dayNumber),
+                \(bind: reading.weight.kilograms), \(bind: reading.note), \(bind: source), \(bind: reading.externalID),
+                \(bind: importID), \(bind: createdAt), \(bind: createdAt), \(bind: version))
+                """
+            first = false
+            version += 1
+        }
+        query += " ON CONFLICT (user_id, external_id) WHERE deleted = 0 AND external_id IS NOT NULL DO NOTHING"
+        try await db.raw(query).run()
+    }
+
+    /// The user's imports, newest first.
+    public func imports(user: UserID) async throws -> [ImportBatch] {
+        try await withConnection { db in
+            try await db.raw("""
+                SELECT row_id, format, file_name, created_at_ms, rows_read, imported, duplicates, rejected, undone_at_ms
+                FROM imports WHERE user_id = \(bind: user.rawValue) ORDER BY row_id DESC
+                """).all().map { row in
+                ImportBatch(id: try row.decode(column: "row_id", as: Int64.self),
+                            format: try row.decode(column: "format", as: String.self),
+                            fileName: try row.decode(column: "file_name", as: String?.self),
+                            createdAt: date(milliseconds: try row.decode(column: "created_at_ms", as: Int64.self)),
+                            rowsRead: try row.decode(column: "rows_read", as: Int.self),
+                            imported: try row.decode(column: "imported", as: Int.self),
+                            duplicates: try row.decode(column: "duplicates", as: Int.self),
+                            rejected: try row.decode(column: "rejected", as: Int.self),
+                            undoneAt: try row.decode(column: "undone_at_ms", as: Int64?.self).map { date(milliseconds: $0) })
+            }
+        }
+    }
+
+    /// Undoes an import: its weigh-ins are deleted (tombstones remain for sync), so importing the
+    /// file again brings them back. Returns how many were removed.
+    @discardableResult
+    public func undoImport(id: Int64, user: UserID) async throws -> Int {
+        try await transaction { db in
+            guard let row = try await db.raw("""
+                SELECT undone_at_ms FROM imports WHERE row_id = \(bind: id) AND user_id = \(bind: user.rawValue)
+                """).first() else { throw CinnError.notFound("no import with id \(id)") }
+            guard try row.decode(column: "undone_at_ms", as: Int64?.self) == nil else {
+                throw CinnError(.conflict, "import \(id) was already undone")
+            }
+            let version = try await reserveVersions(db, user: user)
+            let time = milliseconds(now())
+            let removed = try await db.raw("""
+                UPDATE weigh_ins SET deleted = 1, version = \(bind: version), updated_at_ms = \(bind: time)
+                WHERE import_id = \(bind: id) AND user_id = \(bind: user.rawValue) AND deleted = 0 RETURNING row_id
+                """).all().count
+            try await db.raw("UPDATE imports SET undone_at_ms = \(bind: time) WHERE row_id = \(bind: id)").run()
+            return removed
+        }
+    }
+}

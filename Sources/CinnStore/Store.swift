@@ -1,0 +1,182 @@
+@preconcurrency import AsyncKit
+import CinnCore
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresKit
+import SQLKit
+import SQLiteKit
+
+/// Which database a `Store` talks to.
+public enum DatabaseLocation: Sendable, Hashable, CustomStringConvertible {
+    case sqlite(path: String)
+    case postgres(url: String)
+
+    /// `postgres://…` or `postgresql://…` is PostgreSQL; anything else is a SQLite file path.
+    public init(_ text: String) {
+        let lower = text.lowercased()
+        if lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://") {
+            self = .postgres(url: text)
+        } else {
+            self = .sqlite(path: text)
+        }
+    }
+
+    /// Names the database without the password.
+    public var description: String {
+        switch self {
+        case .sqlite(let path): return path
+        case .postgres(let url):
+            guard var components = URLComponents(string: url) else { return "postgres" }
+            if components.password != nil { components.password = "***" }
+            return components.string ?? "postgres"
+        }
+    }
+}
+
+/// The journal's storage: one implementation over SQLite and PostgreSQL through SQLKit.
+/// All SQL of Cinn lives in this module.
+public final class Store: Sendable {
+    enum Backend: Sendable {
+        case sqlite(EventLoopGroupConnectionPool<SQLiteSource>)
+        case postgres(EventLoopGroupConnectionPool<PostgresConnectionSource>)
+    }
+
+    let backend: Backend
+    let logger: Logger
+    let now: @Sendable () -> Date
+    public let location: DatabaseLocation
+
+    /// Opens (and for SQLite creates) the database. Call `migrate()` before use and `close()` after.
+    ///
+    /// - Parameter schema: the PostgreSQL schema to use instead of `public` (tests use one each).
+    public init(_ location: DatabaseLocation, schema: String? = nil, logger: Logger = Logger(label: "cinn.store"),
+                now: @escaping @Sendable () -> Date = { Date() }) throws {
+        self.location = location
+        self.logger = logger
+        self.now = now
+        switch location {
+        case .sqlite(let path):
+            let source = SQLiteSource(path: path)
+            backend = .sqlite(EventLoopGroupConnectionPool(source: source, maxConnectionsPerEventLoop: 2,
+                                                           logger: logger, on: MultiThreadedEventLoopGroup.singleton))
+        case .postgres(let url):
+            var configuration: SQLPostgresConfiguration
+            do {
+                configuration = try SQLPostgresConfiguration(url: url)
+                if let schema { configuration.searchPath = [schema] }
+            } catch {
+                throw CinnError.invalid("database", "\"\(location)\" is not a PostgreSQL URL; use postgres://USER@HOST:PORT/DB")
+            }
+            backend = .postgres(EventLoopGroupConnectionPool(
+                source: PostgresConnectionSource(sqlConfiguration: configuration), maxConnectionsPerEventLoop: 4,
+                logger: logger, on: MultiThreadedEventLoopGroup.singleton))
+        }
+    }
+
+    public func close() async throws {
+        switch backend {
+        case .sqlite(let pool): try await pool.shutdownAsync()
+        case .postgres(let pool): try await pool.shutdownAsync()
+        }
+    }
+
+    var isSQLite: Bool {
+        if case .sqlite = backend { return true }
+        return false
+    }
+
+    /// Runs `body` on one pooled connection.
+    func withConnection<T: Sendable>(_ body: (any SQLDatabase) async throws -> T) async throws -> T {
+        do {
+            switch backend {
+            case .sqlite(let pool):
+                let connection = try await pool.requestConnection().get()
+                defer { pool.releaseConnection(connection) }
+                return try await body(connection.sql())
+            case .postgres(let pool):
+                let connection = try await pool.requestConnection().get()
+                defer { pool.releaseConnection(connection) }
+                return try await body(connection.sql())
+            }
+        } catch let error as CinnError {
+            throw error
+        } catch {
+            throw translate(error)
+        }
+    }
+
+    /// Runs `body` in one transaction on one connection: all of it is written, or none.
+    func transaction<T: Sendable>(_ body: (any SQLDatabase) async throws -> T) async throws -> T {
+        try await withConnection { db in
+            try await db.raw(isSQLite ? "BEGIN IMMEDIATE" : "BEGIN").run()
+            do {
+                let result = try await body(db)
+                try await db.raw("COMMIT").run()
+                return result
+            } catch {
+                try? await db.raw("ROLLBACK").run()
+                throw error
+            }
+        }
+    }
+
+    /// Maps database failures to `CinnError` without leaking values into messages.
+    func translate(_ error: any Error) -> CinnError {
+        let text = String(describing: error)
+        logger.error("database error", metadata: ["error": "\(text.prefix(300))"])
+        if text.contains("connection refused") || text.contains("Connection refused") || text.contains("connect(") {
+            return CinnError(.internal, "cannot connect to the database at \(location)")
+        }
+        if text.contains("unable to open database") {
+            return CinnError(.invalidInput, "cannot open the database file \(location)", field: "database")
+        }
+        if text.contains("UNIQUE constraint") || text.contains("duplicate key") || text.contains("23505") {
+            return CinnError(.conflict, "a record with the same identity already exists")
+        }
+        if text.contains("database is locked") || text.contains("SQLITE_BUSY") {
+            return CinnError(.conflict, "the database is busy; try again")
+        }
+        return CinnError(.internal, "the database failed")
+    }
+
+    /// A UUID as the database stores it: 16 bytes in SQLite, `uuid` in PostgreSQL.
+    func bind(_ id: UUID) -> any Encodable & Sendable {
+        guard isSQLite else { return id }
+        return withUnsafeBytes(of: id.uuid) { Data($0) }
+    }
+
+    func decodeUUID(_ row: any SQLRow, _ column: String) throws -> UUID {
+        guard isSQLite else { return try row.decode(column: column, as: UUID.self) }
+        let data = try row.decode(column: column, as: Data.self)
+        guard data.count == 16 else { throw CinnError(.internal, "a stored id is damaged") }
+        var uuid = UUID().uuid
+        withUnsafeMutableBytes(of: &uuid) { $0.copyBytes(from: data) }
+        return UUID(uuid: uuid)
+    }
+
+    func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+
+    func date(milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+}
+
+/// SQLite connections with the settings Cinn needs: WAL so the CLI and a running server can share
+/// one file, a busy timeout, foreign keys.
+struct SQLiteSource: ConnectionPoolSource, Sendable {
+    let base: SQLiteConnectionSource
+
+    init(path: String) {
+        base = SQLiteConnectionSource(configuration: SQLiteConfiguration(storage: .file(path: path)))
+    }
+
+    func makeConnection(logger: Logger, on eventLoop: any EventLoop) -> EventLoopFuture<SQLiteConnection> {
+        base.makeConnection(logger: logger, on: eventLoop).flatMap { connection in
+            connection.query("PRAGMA busy_timeout = 10000").flatMap { _ in
+                connection.query("PRAGMA journal_mode = WAL")
+            }.flatMap { _ in
+                connection.query("PRAGMA synchronous = NORMAL")
+            }.map { _ in connection }
+        }
+    }
+}

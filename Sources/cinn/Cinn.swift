@@ -1,0 +1,73 @@
+import ArgumentParser
+import CinnCore
+import CinnServer
+import CinnStore
+import Foundation
+
+@main
+struct Cinn: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cinn",
+        abstract: "Cinn — can I nom nom? A self-hosted weight journal with a trend line that strips away the noise.",
+        subcommands: [Serve.self, Migrate.self, Weight.self, GoalCommand.self, SettingsCommand.self, Trend.self, Import.self, Export.self]
+    )
+}
+
+/// `--database`, shared by every command.
+struct DatabaseOptions: ParsableArguments {
+    @Option(name: .long, help: "SQLite file path, or postgres://USER@HOST:PORT/DB (default: $CINN_DATABASE, else ./cinn.sqlite).")
+    var database: String?
+
+    var location: DatabaseLocation {
+        DatabaseLocation(database ?? ProcessInfo.processInfo.environment["CINN_DATABASE"] ?? "cinn.sqlite")
+    }
+
+    /// Opens the store, applies pending migrations, runs `body` with the local user's journal, and closes.
+    func withJournal<T>(_ body: (Journal) async throws -> T) async throws -> T {
+        let store = try Store(location)
+        do {
+            try await store.migrate()
+            let result = try await body(try await Journal.local(store: store))
+            try await store.close()
+            return result
+        } catch {
+            try? await store.close()
+            throw CommandError.from(error)
+        }
+    }
+}
+
+/// Prints a `CinnError`'s message and exits non-zero (64 for bad input).
+struct CommandError: Error, CustomStringConvertible {
+    let error: CinnError
+
+    var description: String { error.message }
+
+    static func from(_ error: any Error) -> any Error {
+        if error is ExitCode || error is CommandError || error is CleanExit { return error }
+        if let error = error as? CinnError {
+            printError("error: \(error.message)")
+            return error.code == .invalidInput || error.code == .notFound || error.code == .conflict
+                ? ExitCode.validationFailure : ExitCode.failure
+        }
+        printError("error: \(error)")
+        return ExitCode.failure
+    }
+}
+
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+/// Parses a command-line value, with the message naming the option.
+func parseOrThrow<T>(_ parse: () throws(CinnError) -> T) throws -> T {
+    do {
+        return try parse()
+    } catch {
+        throw CommandError.from(error)
+    }
+}
+
+extension MassUnit: ExpressibleByArgument {}
+extension TrendRange: ExpressibleByArgument {}
+extension ExportFormat: ExpressibleByArgument {}

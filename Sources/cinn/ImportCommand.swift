@@ -1,0 +1,150 @@
+import ArgumentParser
+import CinnCore
+import CinnImport
+import CinnServer
+import CinnStore
+import Foundation
+import Synchronization
+
+struct Import: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Import weigh-ins from a file, list imports, or undo one.",
+        subcommands: [ImportFile.self, List.self, Undo.self], defaultSubcommand: ImportFile.self)
+
+    struct ImportFile: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "file",
+            abstract: "Import a weight file: generic CSV, Hacker's Diet Online, Libra, Fitbit JSON or Google Health CSV.",
+            discussion: "A file with invalid rows is rejected whole, listing them, unless --skip-invalid. Importing the same file again adds nothing.")
+
+        @OptionGroup var options: DatabaseOptions
+
+        @Argument(help: "The file to import.")
+        var file: String
+
+        @Option(help: "csv, hackdiet, libra, fitbit or google-health (default: detected from the content).")
+        var format: String?
+
+        @Option(help: "kg, lb or st, for files that do not say (Fitbit JSON needs it).")
+        var unit: MassUnit?
+
+        @Flag(help: "Show what would be imported; write nothing.")
+        var dryRun = false
+
+        @Flag(help: "Import the good rows of a file that has invalid ones.")
+        var skipInvalid = false
+
+        func run() async throws {
+            let url = URL(fileURLWithPath: file)
+            guard FileManager.default.isReadableFile(atPath: url.path) else {
+                printError("error: cannot read \(file)")
+                throw ExitCode.validationFailure
+            }
+            let chosen = try parseOrThrow { () throws(CinnError) -> WeightFileFormat? in
+                guard let format else { return nil }
+                guard let chosen = WeightFileFormat(rawValue: format) else {
+                    throw .invalid("format", "unknown format \"\(format)\"; use one of \(WeightFileFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                return chosen
+            }
+            let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1)
+            let report = try await options.withJournal { journal in
+                try await journal.importFile(at: url, fileName: url.lastPathComponent, format: chosen, unit: unit,
+                                             mode: ImportMode(dryRun: dryRun, skipInvalid: skipInvalid)) { bar.update($0) }
+            }
+            bar.finish()
+            printReport(report)
+            if report.rejectedCount > 0 && !skipInvalid && !dryRun { throw ExitCode.validationFailure }
+        }
+
+        func printReport(_ report: ImportReport) {
+            print("Format: \(report.format)")
+            print("Rows read: \(report.rowsRead)")
+            print("\(report.dryRun ? "Would import" : "Imported"): \(report.imported)")
+            print("Already in the journal: \(report.duplicates)")
+            if report.rejectedCount > 0 {
+                print("Invalid rows: \(report.rejectedCount)")
+                for row in report.rejected {
+                    print("  line \(row.line)\(row.field.map { " (\($0))" } ?? ""): \(row.reason)")
+                }
+                if report.rejectedCount > report.rejected.count {
+                    print("  … and \(report.rejectedCount - report.rejected.count) more")
+                }
+                if !skipInvalid && !report.dryRun {
+                    printError("error: the file has invalid rows, so nothing was imported; fix them or use --skip-invalid")
+                }
+            }
+            if let id = report.importID { print("Import #\(id). Undo it with: cinn import undo \(id)") }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List imports, newest first.")
+
+        @OptionGroup var options: DatabaseOptions
+
+        func run() async throws {
+            try await options.withJournal { journal in
+                let batches = try await journal.store.imports(user: journal.user)
+                if batches.isEmpty { print("No imports yet.") }
+                for batch in batches {
+                    let when = WeighIn.isoString(instant: batch.createdAt, utcOffsetSeconds: 0).prefix(16)
+                    let state = batch.undoneAt == nil ? "" : "  (undone)"
+                    print("#\(batch.id)  \(when)Z  \(batch.format)  \(batch.fileName ?? "-")  imported \(batch.imported), duplicates \(batch.duplicates)\(state)")
+                }
+            }
+        }
+    }
+
+    struct Undo: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Undo an import: remove the weigh-ins it added.")
+
+        @OptionGroup var options: DatabaseOptions
+
+        @Argument(help: "The import's number, from `cinn import list`.")
+        var id: Int64
+
+        func run() async throws {
+            try await options.withJournal { journal in
+                let removed = try await journal.store.undoImport(id: id, user: journal.user)
+                print("Undid import #\(id): removed \(removed) weigh-in\(removed == 1 ? "" : "s").")
+            }
+        }
+    }
+}
+
+/// A progress bar on standard error: bytes, rows, rows per second and time left.
+final class ProgressBar: Sendable {
+    private struct State {
+        var started = Date()
+        var lastDrawn = Date.distantPast
+        var drawn = false
+    }
+
+    private let enabled: Bool
+    private let state = Mutex(State())
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    func update(_ progress: ImportProgress) {
+        guard enabled else { return }
+        let now = Date()
+        let line: String? = state.withLock { state in
+            guard now.timeIntervalSince(state.lastDrawn) >= 0.1 else { return nil }
+            state.lastDrawn = now
+            state.drawn = true
+            let elapsed = max(now.timeIntervalSince(state.started), 0.001)
+            let rate = Double(progress.rowsRead) / elapsed
+            let fraction = progress.fraction ?? 0
+            let filled = Int(fraction * 30)
+            let eta = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0
+            return "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled)
+                + "] \(Int(fraction * 100))%  \(progress.rowsRead) rows  \(Int(rate)) rows/s  ETA \(Int(eta.rounded()))s "
+        }
+        if let line { FileHandle.standardError.write(Data(line.utf8)) }
+    }
+
+    func finish() {
+        if enabled, state.withLock({ $0.drawn }) { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}

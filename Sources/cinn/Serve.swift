@@ -1,0 +1,56 @@
+import ArgumentParser
+import CinnServer
+import CinnStore
+import Foundation
+import Hummingbird
+import Logging
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the web app and JSON API.")
+
+    @OptionGroup var options: DatabaseOptions
+
+    @Option(help: "Address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to listen on (0 picks a free one).")
+    var port = 8080
+
+    @Flag(help: "Fill an empty journal with 18 months of realistic demo data.")
+    var demo = false
+
+    func run() async throws {
+        var logger = Logger(label: "cinn")
+        logger.logLevel = .notice
+        try await options.withJournal { journal in
+            if demo, try await journal.fillWithDemoData() {
+                FileHandle.standardOutput.write(Data("Filled the journal with demo data.\n".utf8))
+            }
+            let app = buildApplication(
+                journal: journal,
+                configuration: ServerConfiguration(host: host, port: port) { host, port in
+                    FileHandle.standardOutput.write(Data("Listening on http://\(host):\(port)\n".utf8))
+                },
+                logger: logger)
+            try await app.runService()
+        }
+    }
+}
+
+struct Migrate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Apply pending database migrations.")
+
+    @OptionGroup var options: DatabaseOptions
+
+    func run() async throws {
+        let store = try Store(options.location)
+        do {
+            let applied = try await store.migrate()
+            print(applied.isEmpty ? "The database is up to date." : "Applied migrations \(applied.map(String.init).joined(separator: ", ")).")
+            try await store.close()
+        } catch {
+            try? await store.close()
+            throw CommandError.from(error)
+        }
+    }
+}

@@ -1,0 +1,214 @@
+import ArgumentParser
+import CinnCore
+import CinnServer
+import CinnStore
+import Foundation
+
+struct Weight: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Add, list and delete weigh-ins.", subcommands: [Add.self, List.self, Delete.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Record a weigh-in and print its id.")
+
+        @OptionGroup var options: DatabaseOptions
+
+        @Argument(help: "The weight, e.g. 72.4.")
+        var value: String
+
+        @Option(help: "kg, lb or st (default: your display unit).")
+        var unit: MassUnit?
+
+        @Option(help: "YYYY-MM-DD (that local day, at noon) or an ISO 8601 time with offset (default: now).")
+        var date: String?
+
+        @Option(help: "A note.")
+        var note: String?
+
+        func run() async throws {
+            let weight = try parseOrThrow { () throws(CinnError) in
+                guard let number = Double(value.replacingOccurrences(of: ",", with: ".")) else {
+                    throw .invalid("weight", "\"\(value)\" is not a number")
+                }
+                return number
+            }
+            let weighIn = try await options.withJournal { journal in
+                try await journal.addWeighIn(weight: weight, unit: unit, date: date, note: note)
+            }
+            print(weighIn.id.uuidString.lowercased())
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List weigh-ins, newest first.")
+
+        @OptionGroup var options: DatabaseOptions
+
+        @Option(help: "First local day (YYYY-MM-DD).")
+        var from: String?
+
+        @Option(help: "Last local day (YYYY-MM-DD).")
+        var to: String?
+
+        @Option(help: "How many at most.")
+        var limit = 50
+
+        @Option(help: "kg, lb or st (default: your display unit).")
+        var unit: MassUnit?
+
+        func run() async throws {
+            let fromDate = try parseOrThrow { () throws(CinnError) in try from.map { t throws(CinnError) in try LocalDate.parse(t, field: "from") } }
+            let toDate = try parseOrThrow { () throws(CinnError) in try to.map { t throws(CinnError) in try LocalDate.parse(t, field: "to") } }
+            try await options.withJournal { journal in
+                let settings = try await journal.settings()
+                let shown = unit ?? settings.displayUnit
+                let weighIns = try await journal.store.weighIns(user: journal.user, from: fromDate, to: toDate, limit: limit)
+                if weighIns.isEmpty {
+                    print("No weigh-ins yet. Add one with: cinn weight add 72.4")
+                    return
+                }
+                for weighIn in weighIns {
+                    let note = weighIn.note.map { "  \($0)" } ?? ""
+                    print("\(weighIn.localTimeISO.prefix(16).replacingOccurrences(of: "T", with: " "))  "
+                          + "\(weighIn.weight.formatted(in: shown))  \(weighIn.id.uuidString.lowercased())\(note)")
+                }
+            }
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete a weigh-in by id, or every weigh-in of a day.")
+
+        @OptionGroup var options: DatabaseOptions
+
+        @Argument(help: "A weigh-in id, or a local day YYYY-MM-DD.")
+        var target: String
+
+        func run() async throws {
+            try await options.withJournal { journal in
+                if let id = UUID(uuidString: target) {
+                    try await journal.store.deleteWeighIn(id: id, user: journal.user)
+                    print("Deleted 1 weigh-in.")
+                } else if let day = LocalDate(iso: target) {
+                    let count = try await journal.store.deleteWeighIns(on: day, user: journal.user)
+                    guard count > 0 else { throw CinnError.notFound("no weigh-ins on \(day)") }
+                    print("Deleted \(count) weigh-in\(count == 1 ? "" : "s") of \(day).")
+                } else {
+                    throw CinnError.invalid("target", "\"\(target)\" is neither a weigh-in id nor a date (YYYY-MM-DD)")
+                }
+            }
+        }
+    }
+}
+
+struct GoalCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "goal", abstract: "Set, show or clear the goal weight.", subcommands: [SetGoal.self, Show.self, Clear.self])
+
+    struct SetGoal: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "set", abstract: "Set the goal weight and, optionally, a planned weekly rate.")
+
+        @OptionGroup var options: DatabaseOptions
+
+        @Argument(help: "The goal weight.")
+        var weight: Double
+
+        @Option(help: "kg, lb or st (default: your display unit).")
+        var unit: MassUnit?
+
+        @Option(help: "Planned amount per week towards the goal, in the same unit.")
+        var rate: Double?
+
+        func run() async throws {
+            try await options.withJournal { journal in
+                let goal = try await journal.setGoal(weight: weight, unit: unit, ratePerWeek: rate)
+                let settings = try await journal.settings()
+                let shown = unit ?? settings.displayUnit
+                let plan = goal.plannedRate.map { ", \($0.formatted(in: shown, decimals: shown.displayDecimals + 1)) a week" } ?? ""
+                print("Goal: \(goal.weight.formatted(in: shown))\(plan).")
+            }
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the goal.")
+
+        @OptionGroup var options: DatabaseOptions
+
+        func run() async throws {
+            try await options.withJournal { journal in
+                let unit = (try await journal.settings()).displayUnit
+                guard let goal = try await journal.store.goal(user: journal.user) else {
+                    print("No goal set. Set one with: cinn goal set 70 --rate 0.5")
+                    return
+                }
+                let plan = goal.plannedRate.map { ", \($0.formatted(in: unit, decimals: unit.displayDecimals + 1)) a week" } ?? ""
+                print("Goal: \(goal.weight.formatted(in: unit))\(plan), set \(goal.setOn).")
+            }
+        }
+    }
+
+    struct Clear: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Clear the goal.")
+
+        @OptionGroup var options: DatabaseOptions
+
+        func run() async throws {
+            try await options.withJournal { journal in
+                guard try await journal.store.clearGoal(user: journal.user) else { throw CinnError.notFound("no goal is set") }
+                print("Goal cleared.")
+            }
+        }
+    }
+}
+
+struct SettingsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "settings", abstract: "Show or change settings.", subcommands: [Change.self, Show.self])
+
+    struct Change: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set", abstract: "Change a setting: unit (kg|lb|st), trend-method (exact|pencil) or time-zone (an IANA name).")
+
+        @OptionGroup var options: DatabaseOptions
+
+        @Argument(help: "unit, trend-method or time-zone.")
+        var name: String
+
+        @Argument(help: "The new value.")
+        var value: String
+
+        func run() async throws {
+            try await options.withJournal { journal in
+                var settings = try await journal.settings()
+                switch name {
+                case "unit": settings.displayUnit = try MassUnit.parse(value)
+                case "trend-method":
+                    guard let method = TrendMethod(rawValue: value) else {
+                        throw CinnError.invalid("trend-method", "trend-method must be exact or pencil")
+                    }
+                    settings.trendMethod = method
+                case "time-zone": settings.timeZoneIdentifier = try UserSettings.validTimeZone(value, field: "time-zone")
+                default: throw CinnError.invalid("name", "unknown setting \"\(name)\"; use unit, trend-method or time-zone")
+                }
+                try await journal.store.saveSettings(settings, user: journal.user)
+                print("\(name) = \(value)")
+            }
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the settings.")
+
+        @OptionGroup var options: DatabaseOptions
+
+        func run() async throws {
+            try await options.withJournal { journal in
+                let settings = try await journal.settings()
+                print("unit = \(settings.displayUnit.rawValue)")
+                print("trend-method = \(settings.trendMethod.rawValue)")
+                print("time-zone = \(settings.timeZone.identifier)")
+            }
+        }
+    }
+}

@@ -1,0 +1,298 @@
+#!/usr/bin/env python3
+"""End-to-end browser test of the Cinn dashboard (issue 2, section 8).
+
+Runs a real `cinn serve` over a fresh SQLite journal, drives Debian's headless
+Chromium through chromedriver (Python selenium), adds a weight through the
+dashboard form and checks that the new point appears and the verdict flips
+from "no" to "yes". Saves dashboard-before.png and dashboard-after.png.
+
+    python e2e/test_dashboard.py --cinn .build/debug/cinn [--out artifacts]
+
+Exit code 0 when every check passes, 1 otherwise. No pytest needed.
+
+The data: 13 weigh-ins of 80.0 kg on the 13 days before today (UTC) and a goal
+of 70 kg without a planned rate. The trend is flat, the rate 0, so the verdict
+is "no". Adding 79 kg today lowers the last trend value, the rate turns
+negative (towards the goal) and the verdict becomes "yes".
+
+The HTML contract this test relies on:
+  #verdict                                   with data-answer="yes"|"no"|"unknown"
+  svg#trend-chart circle.weigh-in            one per day shown; .interpolated on filled days;
+                                             data-date="YYYY-MM-DD" on each
+  form#add-weight                            an input name="weight" and a submit button;
+                                             posting it adds today's weight and comes back
+                                             to the dashboard
+The dashboard at / must show at least the last 14 days by default.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import queue
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException, WebDriverException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+WINDOW = (390, 844)  # phone width
+
+LISTEN_TIMEOUT = 60  # seconds to wait for "Listening on http://HOST:PORT"
+CLI_TIMEOUT = 120  # seconds per CLI call (the first one creates the journal)
+PAGE_TIMEOUT = 20  # seconds to wait for the page after submitting the form
+STOP_TIMEOUT = 30  # seconds for the server to exit after SIGTERM
+
+LISTENING = re.compile(r"Listening on (http://\S+?)/?\s*$")
+DOTS = "svg#trend-chart circle.weigh-in:not(.interpolated)"
+
+
+class CheckFailed(Exception):
+    pass
+
+
+def check(condition: bool, what: str) -> None:
+    if not condition:
+        raise CheckFailed(f"expected {what}")
+    print(f"  ok: {what}", flush=True)
+
+
+class Server:
+    """`cinn serve --port 0` as a subprocess; its output is collected by a thread."""
+
+    def __init__(self, cinn: str, database: Path, env: dict[str, str]):
+        cmd = [cinn, "serve", "--port", "0", "--database", str(database)]
+        print("$ " + " ".join(cmd), flush=True)
+        self.proc = subprocess.Popen(
+            cmd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            env=env,
+            text=True,
+            bufsize=1,
+        )
+        self.lines: list[str] = []
+        self._queue: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.append(line.rstrip("\n"))
+            self._queue.put(line)
+        self._queue.put(None)
+
+    def wait_for_url(self, timeout: float) -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise CheckFailed(f"no 'Listening on http://HOST:PORT' within {timeout:.0f} s")
+            try:
+                line = self._queue.get(timeout=remaining)
+            except queue.Empty:
+                continue
+            if line is None:
+                code = self.proc.wait()
+                raise CheckFailed(f"cinn serve exited with {code} before listening")
+            match = LISTENING.search(line)
+            if match:
+                url = match.group(1)
+                # A wildcard bind address is not a place to connect to.
+                return url.replace("//0.0.0.0:", "//127.0.0.1:").replace("//[::]:", "//127.0.0.1:")
+
+    def stop(self) -> int | None:
+        """SIGTERM, then wait. Returns the exit code (None if it had to be killed)."""
+        if self.proc.poll() is not None:
+            return self.proc.returncode
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            return self.proc.wait(timeout=STOP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            print(f"  cinn serve did not exit {STOP_TIMEOUT} s after SIGTERM; killing it", flush=True)
+            self.proc.kill()
+            self.proc.wait()
+            return None
+
+
+def run_cli(cinn: str, args: list[str], database: Path, env: dict[str, str]) -> str:
+    cmd = [cinn, *args, "--database", str(database)]
+    print("$ " + " ".join(cmd), flush=True)
+    try:
+        result = subprocess.run(
+            cmd, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=CLI_TIMEOUT
+        )
+    except subprocess.TimeoutExpired:
+        raise CheckFailed(f"`{' '.join(cmd)}` took longer than {CLI_TIMEOUT} s")
+    if result.returncode != 0:
+        sys.stdout.write(result.stdout)
+        sys.stdout.write(result.stderr)
+        raise CheckFailed(f"`{' '.join(cmd)}` exited with {result.returncode}")
+    return result.stdout
+
+
+def set_up_journal(cinn: str, database: Path, env: dict[str, str], today: dt.date) -> list[str]:
+    """13 weigh-ins of 80 kg on the 13 days before today, a 70 kg goal, no planned rate."""
+    run_cli(cinn, ["settings", "set", "time-zone", "UTC"], database, env)
+    run_cli(cinn, ["settings", "set", "unit", "kg"], database, env)
+    dates = [(today - dt.timedelta(days=n)).isoformat() for n in range(13, 0, -1)]
+    for day in dates:
+        run_cli(cinn, ["weight", "add", "80", "--unit", "kg", "--date", day], database, env)
+    run_cli(cinn, ["goal", "set", "70", "--unit", "kg"], database, env)
+    return dates
+
+
+def new_driver() -> webdriver.Chrome:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                f"--window-size={WINDOW[0]},{WINDOW[1]}"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    # The window size includes the (invisible) browser UI: grow the window so the
+    # page's viewport, and so the screenshots, are exactly 390×844.
+    driver.set_window_size(*WINDOW)
+    inner_w, inner_h = driver.execute_script("return [window.innerWidth, window.innerHeight]")
+    driver.set_window_size(2 * WINDOW[0] - inner_w, 2 * WINDOW[1] - inner_h)
+    driver.set_page_load_timeout(PAGE_TIMEOUT)
+    return driver
+
+
+def page_state(driver: webdriver.Chrome) -> tuple[str | None, list[str]]:
+    """(the verdict's data-answer, the data-date of every filled weigh-in dot)."""
+    verdicts = driver.find_elements(By.CSS_SELECTOR, "#verdict")
+    answer = verdicts[0].get_attribute("data-answer") if verdicts else None
+    dates = [dot.get_attribute("data-date") or "" for dot in driver.find_elements(By.CSS_SELECTOR, DOTS)]
+    return answer, dates
+
+
+def screenshot(driver: webdriver.Chrome, out: Path, name: str) -> None:
+    path = out / name
+    if not driver.save_screenshot(str(path)):
+        raise CheckFailed(f"could not save {path}")
+    print(f"  saved {path}", flush=True)
+
+
+def browse(driver: webdriver.Chrome, url: str, out: Path, today: dt.date, dates: list[str]) -> None:
+    print(f"\nGET {url}/", flush=True)
+    driver.get(url + "/")
+    answer, shown = page_state(driver)
+    check(answer == "no", f'#verdict data-answer is "no" before (got {answer!r})')
+    check(len(shown) == 13, f"13 filled weigh-in dots before (got {len(shown)})")
+    check(sorted(shown) == dates, f"the dots' data-date are the 13 days before today (got {sorted(shown)})")
+    screenshot(driver, out, "dashboard-before.png")
+
+    print("\nadd 79 through form#add-weight", flush=True)
+    form = driver.find_element(By.CSS_SELECTOR, "form#add-weight")
+    field = form.find_element(By.CSS_SELECTOR, 'input[name="weight"]')
+    field.clear()
+    field.send_keys("79")
+    buttons = form.find_elements(
+        By.CSS_SELECTOR, 'button[type="submit"], input[type="submit"], button:not([type])'
+    )
+    check(len(buttons) > 0, "form#add-weight has a submit button")
+    old_html = driver.find_element(By.TAG_NAME, "html")
+    buttons[0].click()
+
+    # The form posts and the server redirects back to the dashboard: wait for the
+    # old page to go away and the new one to finish loading.
+    def reloaded(d: webdriver.Chrome) -> bool:
+        try:
+            old_html.tag_name
+            return False
+        except WebDriverException:  # stale: a new document replaced it
+            return d.execute_script("return document.readyState") == "complete"
+
+    try:
+        WebDriverWait(driver, PAGE_TIMEOUT, poll_frequency=0.2).until(reloaded)
+    except TimeoutException:
+        raise CheckFailed(f"the page did not reload within {PAGE_TIMEOUT} s after submitting the form")
+    print(f"  reloaded: {driver.current_url}", flush=True)
+
+    answer, shown = page_state(driver)
+    check(answer == "yes", f'#verdict data-answer is "yes" after (got {answer!r})')
+    check(len(shown) == 14, f"14 filled weigh-in dots after (got {len(shown)})")
+    newest = max(shown) if shown else None
+    check(newest == today.isoformat(), f"the newest dot's data-date is today, {today} (got {newest!r})")
+    check(sorted(shown) == dates + [today.isoformat()], "the other 13 dots are unchanged")
+    screenshot(driver, out, "dashboard-after.png")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cinn", required=True, help="the built cinn binary")
+    parser.add_argument("--out", default="artifacts", help="directory for screenshots (default: artifacts/)")
+    args = parser.parse_args()
+
+    cinn = os.path.abspath(args.cinn)
+    if not os.access(cinn, os.X_OK):
+        print(f"FAIL: {cinn} is not an executable", file=sys.stderr)
+        return 1
+    out = Path(args.out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+
+    env = dict(os.environ, TZ="UTC")
+    env.pop("CINN_DATABASE", None)
+    today = dt.datetime.now(dt.timezone.utc).date()
+
+    tmp = Path(tempfile.mkdtemp(prefix="cinn-browser-"))
+    database = tmp / "journal.sqlite"
+    server: Server | None = None
+    driver: webdriver.Chrome | None = None
+    failure: str | None = None
+    try:
+        print(f"journal: {database}   today (UTC): {today}", flush=True)
+        dates = set_up_journal(cinn, database, env, today)
+        server = Server(cinn, database, env)
+        url = server.wait_for_url(LISTEN_TIMEOUT)
+        print(f"  server at {url}", flush=True)
+        driver = new_driver()
+        browse(driver, url, out, today, dates)
+    except (CheckFailed, WebDriverException, OSError) as error:
+        failure = f"{type(error).__name__}: {error}" if not isinstance(error, CheckFailed) else str(error)
+        if driver is not None:
+            try:
+                driver.save_screenshot(str(out / "dashboard-failure.png"))
+                (out / "dashboard-failure.html").write_text(driver.page_source)
+                print(f"  saved {out / 'dashboard-failure.png'} and dashboard-failure.html", flush=True)
+            except Exception:
+                pass
+    finally:
+        if driver is not None:
+            driver.quit()
+        if server is not None:
+            code = server.stop()
+            if failure is None:
+                try:
+                    check(code == 0, f"cinn serve exited 0 on SIGTERM (got {code})")
+                except CheckFailed as error:
+                    failure = str(error)
+            if failure is not None and server.lines:
+                print("\n--- cinn serve output (last 40 lines) ---")
+                print("\n".join(server.lines[-40:]))
+                print("---")
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    if failure is not None:
+        print(f"\nFAIL: {failure}", flush=True)
+        return 1
+    print("\nPASS: the dashboard showed the new weigh-in and the verdict changed from no to yes", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
