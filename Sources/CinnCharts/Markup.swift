@@ -2,7 +2,7 @@ import CinnCore
 
 /// UTF-8 output of a chart, built by appending; numbers and dates are written without Foundation formatting.
 struct Markup {
-    private(set) var bytes: [UInt8] = []
+    private var bytes: [UInt8] = []
 
     init(capacity: Int) {
         bytes.reserveCapacity(capacity)
@@ -15,7 +15,7 @@ struct Markup {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
-    /// Appends text as XML character data or attribute value: `& < > " '` escaped, characters XML cannot hold dropped.
+    /// Appends text as XML character data or attribute value: `& < > " '` escaped, control characters other than tab and line breaks dropped.
     mutating func append(escaping text: String) {
         for byte in text.utf8 {
             switch byte {

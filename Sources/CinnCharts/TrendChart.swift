@@ -82,8 +82,10 @@ public struct TrendChart: Sendable {
                 }
             }
             var lastDate = last.date
-            if let rate = chart.projection, chart.projectionDays > 0 {
-                let value = last.trend.value(in: unit) + rate.perWeek(in: unit) * Double(chart.projectionDays) / 7
+            let projected = chart.projection.map { rate in
+                last.trend.value(in: unit) + rate.perWeek(in: unit) * Double(chart.projectionDays) / 7
+            }
+            if let value = projected, value.isFinite, chart.projectionDays > 0 {
                 lastDate = last.date.adding(days: chart.projectionDays)
                 projectionEnd = (lastDate, value)
                 low = min(low, value)
@@ -92,7 +94,7 @@ public struct TrendChart: Sendable {
                 projectionEnd = nil
             }
             let minimumSpan = Mass(kilograms: 2).value(in: unit)
-            if let goalMass = chart.goal {
+            if let goalMass = chart.goal, goalMass.kilograms.isFinite {
                 let value = goalMass.value(in: unit)
                 let reach = max(high - low, minimumSpan) * TrendChart.goalReach
                 let onAxis = value >= low - reach && value <= high + reach
@@ -304,28 +306,31 @@ public struct TrendChart: Sendable {
     private func drawGoal(_ out: inout Markup, _ layout: Layout) {
         guard let goal, let placement = layout.goal else { return }
         let label = "goal \(goal.formatted(in: unit))"
-        let labelX = layout.left + 6
+        let width = Self.textWidth(label)
+        let starts = [layout.left + 6, layout.right - 6 - width - (placement.onAxis ? 0 : 12)]
         guard placement.onAxis else {
-            // The goal is far off the values: an arrow at the edge it lies beyond, with its value.
+            // The goal is far off the weights: an arrow at the edge it lies beyond, with its value.
             let above = placement.value > layout.valueAxis.upper
             let tip = above ? layout.top + 2 : layout.bottom - 2
             let base = above ? tip + 7 : tip - 7
+            let baseline = (tip + base) / 2 + Self.fontSize * 0.35
+            let spot = quietestSpot(starts.map { ($0, baseline) }, width: width + 12, layout)
             out.append("<g class=\"goal-off-scale\">\n<path class=\"goal-arrow\" fill=\"currentColor\" d=\"M")
-            out.append(labelX + 4)
+            out.append(spot.x + 4)
             out.append(" ")
             out.append(tip)
             out.append("L")
-            out.append(labelX + 8)
+            out.append(spot.x + 8)
             out.append(" ")
             out.append(base)
             out.append("L")
-            out.append(labelX)
+            out.append(spot.x)
             out.append(" ")
             out.append(base)
             out.append("Z\"/>\n<text class=\"goal-label\" fill=\"currentColor\" x=\"")
-            out.append(labelX + 12)
+            out.append(spot.x + 12)
             out.append("\" y=\"")
-            out.append((tip + base) / 2 + Self.fontSize * 0.35)
+            out.append(baseline)
             out.append("\">")
             out.append(escaping: label)
             out.append("</text>\n</g>\n")
@@ -343,21 +348,46 @@ public struct TrendChart: Sendable {
         out.append("\" y2=\"")
         out.append(y)
         out.append("\"/>\n")
-        // Away from the middle, where the weights are: below the line in the lower half, above it in the upper half.
+        // Below or above the line where there is room, away from the middle first; then where the fewest points are.
         let room = Self.fontSize + 4
-        let lowerHalf = y > (layout.top + layout.bottom) / 2
-        let below = lowerHalf ? layout.bottom - y >= room : y - layout.top < room
+        let below = y + Self.fontSize + 1, above = y - 5
+        let sides = (y > (layout.top + layout.bottom) / 2 ? [below, above] : [above, below]).filter { baseline in
+            baseline == below ? layout.bottom - y >= room : y - layout.top >= room
+        }
+        let spot = quietestSpot(starts.flatMap { x in sides.map { (x, $0) } }, width: width, layout)
         out.append("<text class=\"goal-label\" fill=\"currentColor\" x=\"")
-        out.append(labelX)
+        out.append(spot.x)
         out.append("\" y=\"")
-        out.append(below ? y + Self.fontSize + 1 : y - 5)
+        out.append(spot.baseline)
         out.append("\">")
         out.append(escaping: label)
         out.append("</text>\n")
     }
 
+    /// Of the places for a label (its left end and baseline), the first with the fewest dots and trend points under it.
+    private func quietestSpot(_ spots: [(x: Double, baseline: Double)], width: Double, _ layout: Layout) -> (x: Double, baseline: Double) {
+        var best = spots[0], fewest = Int.max
+        for spot in spots {
+            let top = spot.baseline - Self.fontSize - 1, bottom = spot.baseline + 3
+            var count = 0
+            for point in points {
+                let x = layout.x(point.date)
+                if x > spot.x + width + 2 { break }
+                guard x >= spot.x - 2 else { continue }
+                let trendY = layout.y(point.trend.value(in: unit)), dotY = layout.y(point.value.value(in: unit))
+                if trendY >= top && trendY <= bottom { count += 1 }
+                if dotY >= top && dotY <= bottom && !(layout.dense && point.interpolated) { count += 1 }
+            }
+            if count < fewest {
+                best = spot
+                fewest = count
+            }
+        }
+        return best
+    }
+
     private func drawPointLabel(_ out: inout Markup, _ layout: Layout) {
-        guard let point = points.first else { return }
+        let point = points[0]
         out.append("<text class=\"point-label\" fill=\"currentColor\" text-anchor=\"middle\" x=\"")
         out.append(layout.x(point.date))
         out.append("\" y=\"")
@@ -380,10 +410,9 @@ public struct TrendChart: Sendable {
         return out.string
     }
 
-    /// The text summary for screen readers: the period, the first and last trend value and the change.
+    /// The text summary for screen readers, of a chart with at least one day: the period, the first and last trend value and the change.
     func summary(_ layout: Layout) -> String {
-        guard let first = points.first, let last = points.last else { return "No weigh-ins yet." }
-        let weighIns = points.count { !$0.interpolated }
+        let first = points[0], last = points[points.count - 1]
         var text: String
         if points.count == 1 {
             text = "On \(first.date.monthDayYear): \(first.value.formatted(in: unit))."
@@ -393,9 +422,9 @@ public struct TrendChart: Sendable {
             let direction = Double(amount) == 0 ? "no change" : "\(change < 0 ? "down" : "up") \(amount) \(unit.rawValue)"
             text = "From \(first.date.monthDayYear) to \(last.date.monthDayYear) the trend went from "
                 + "\(first.trend.formatted(in: unit)) to \(last.trend.formatted(in: unit)), \(direction). "
-                + "\(weighIns) of \(points.count) days have a weigh-in."
+                + "\(points.count { !$0.interpolated }) of \(points.count) days have a weigh-in."
         }
-        if let goal { text += " Goal \(goal.formatted(in: unit))." }
+        if let goal, layout.goal != nil { text += " Goal \(goal.formatted(in: unit))." }
         if let end = layout.projectionEnd, let rate = projection {
             let perWeek = rate.perWeek(in: unit)
             let amount = Mass.format(abs(perWeek), decimals: unit.displayDecimals)

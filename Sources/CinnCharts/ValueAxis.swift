@@ -1,14 +1,14 @@
 import Foundation
 
-/// A value axis with 4 to 6 round ticks (1, 2 or 5 times a power of ten) that span the values.
+/// A value axis with 4 to 6 round ticks (1, 2, 5 or, failing those, 2.5 times a power of ten) that span the values.
 struct ValueAxis {
     /// The tick values, from the lowest (the axis' lower end) to the highest (its upper end).
     let ticks: [Double]
     /// Decimals the tick labels need.
     let decimals: Int
 
-    var lower: Double { ticks[0] }
-    var upper: Double { ticks[ticks.count - 1] }
+    /// The lowest and highest tick: the ends of the axis.
+    let lower: Double, upper: Double
 
     /// An axis covering `low...high`; a span narrower than `minimumSpan` (above zero) is widened around its middle.
     init(low: Double, high: Double, minimumSpan: Double) {
@@ -18,7 +18,7 @@ struct ValueAxis {
             low = middle - minimumSpan / 2
             high = middle + minimumSpan / 2
         }
-        var best: (step: Double, first: Int, count: Int, cost: Double)?
+        var best = (step: 1.0, first: 0, count: 0, cost: Double.infinity)
         let magnitude = Int(log10(high - low).rounded(.down))
         for exponent in (magnitude - 2)...(magnitude + 1) {
             for (mantissa, roundness) in [(1.0, 0.0), (2.0, 0.0), (5.0, 0.0), (2.5, 1.0)] {
@@ -30,18 +30,19 @@ struct ValueAxis {
                 let outside = count < 4 ? Double(4 - count) : count > 6 ? Double(count - 6) : 0
                 let waste = (Double(last - first) * step - (high - low)) / (Double(last - first) * step)
                 let cost = outside * 10 + waste + roundness * 0.5
-                if best == nil || cost < best!.cost { best = (step, first, count, cost) }
+                if cost < best.cost { best = (step, first, count, cost) }
             }
         }
-        let chosen = best!
-        var first = chosen.first, count = chosen.count
+        var first = best.first, count = best.count
         while count < 4 {
             if count % 2 == 0 { first -= 1 }
             count += 1
         }
-        ticks = (0..<count).map { Double(first + $0) * chosen.step }
+        ticks = (0..<count).map { Double(first + $0) * best.step }
+        lower = ticks[0]
+        upper = ticks[count - 1]
         decimals = (0...3).first { places in
-            let scaled = chosen.step * Self.power(places)
+            let scaled = best.step * Self.power(places)
             return abs(scaled - scaled.rounded()) < 1e-6
         } ?? 3
     }

@@ -1,7 +1,7 @@
 import CinnCore
 
 /// Which columns of a generic CSV file hold what, read from its header row.
-struct CSVColumns: Sendable {
+struct CSVColumns {
     var date: Int
     /// A separate clock-time column beside a `date` or `day` column.
     var time: Int?

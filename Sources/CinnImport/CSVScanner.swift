@@ -40,8 +40,7 @@ struct CSVRow {
     }
 }
 
-/// Reads a delimited text file record by record in 64 KiB chunks, with RFC 4180 quoting,
-/// skipping a UTF-8 byte order mark and blank lines, and accepting LF or CRLF line ends.
+/// Reads a delimited file record by record in 64 KiB chunks: RFC 4180 quotes, BOM, CRLF, blank lines skipped.
 final class CSVScanner {
     static let chunkSize = 64 * 1024
     static let maximumRecordSize = 1 << 20
@@ -103,7 +102,7 @@ final class CSVScanner {
                 continue
             }
             unescapeQuotes()
-            let blank = fields.allSatisfy(\.isEmpty)
+            let blank = fields.allSatisfy { $0.isEmpty }
             if !blank {
                 let row = fields, recordLine = line
                 try buffer.withUnsafeBufferPointer { bytes throws(CinnError) in
@@ -124,13 +123,14 @@ final class CSVScanner {
         var newlines = 0
         while true {
             if quoting, index < end, bytes[index] == .quote {
+                let quoteLine = line + newlines
                 let contentStart = index + 1
                 var cursor = contentStart
                 var escaped = false
                 while true {
                     guard cursor < end else {
                         if atEndOfFile {
-                            throw .invalid("file", "line \(line + newlines): a quoted field is never closed")
+                            throw .invalid("file", "line \(quoteLine): a quoted field starts here and is never closed")
                         }
                         return nil
                     }

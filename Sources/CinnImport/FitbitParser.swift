@@ -1,8 +1,7 @@
 import CinnCore
 import Foundation
 
-/// Fitbit's legacy `weight-*.json` (FORMATS.md §5.1): an array of `{logId, weight, bmi, fat?, date, time,
-/// source}` with `date` as MM/DD/YY and `time` as HH:MM:SS in the person's local time, and no unit.
+/// Fitbit's legacy `weight-*.json` (FORMATS.md §5.1): logs with a local MM/DD/YY date and HH:MM:SS time, no unit.
 struct FitbitParser {
     let unit: MassUnit
     let timeZone: TimeZone

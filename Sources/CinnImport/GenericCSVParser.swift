@@ -6,6 +6,7 @@ struct GenericCSVParser: RowParser {
     private let options: WeightImportOptions
     private let decimalComma: Bool
     private var columns: CSVColumns?
+    private var unitSpellings = UnitSpellings()
 
     /// Reads fields split by `delimiter`; with `;` or TAB a decimal comma ("72,4") is accepted.
     init(options: WeightImportOptions, delimiter: UInt8) {
@@ -42,9 +43,9 @@ struct GenericCSVParser: RowParser {
             return output.reject(line: row.line, field: "weight", reason: "\"\(TextDecoding.string(weightText))\" is not a number")
         }
         let unit: MassUnit
-        if let unitColumn = columns.unit, let unitText = row.nonEmptyText(unitColumn) {
-            guard let named = MassUnit(spelling: unitText) else {
-                return output.reject(line: row.line, field: "unit", reason: "unknown unit \"\(unitText)\"; use kg, lb or st")
+        if let unitColumn = columns.unit, case let unitText = row.field(unitColumn), !unitText.isEmpty {
+            guard let named = unitSpellings.unit(unitText) else {
+                return output.reject(line: row.line, field: "unit", reason: "unknown unit \"\(TextDecoding.string(unitText))\"; use kg, lb or st")
             }
             unit = named
         } else if let known = columns.weightUnit ?? options.unit {
@@ -64,6 +65,18 @@ struct GenericCSVParser: RowParser {
             measuredAt: instant, utcOffsetSeconds: offset, weight: weight,
             note: columns.note.flatMap(row.nonEmptyText),
             externalID: "csv:\(ReadingTime.epochMilliseconds(instant)):\(milligrams)", line: row.line))
+    }
+
+    /// The units of a unit column's cells, remembered by spelling since a file spells them the same way throughout.
+    private struct UnitSpellings {
+        private var known: [(spelling: [UInt8], unit: MassUnit)] = []
+
+        mutating func unit(_ spelling: UnsafeBufferPointer<UInt8>) -> MassUnit? {
+            if let entry = known.first(where: { $0.spelling.elementsEqual(spelling) }) { return entry.unit }
+            guard let unit = MassUnit(spelling: TextDecoding.string(spelling)) else { return nil }
+            if known.count < 16 { known.append((Array(spelling), unit)) }
+            return unit
+        }
     }
 
     /// The columns the header row names; throws when the date, the weight or any unit is missing.

@@ -1,9 +1,8 @@
 import CinnCore
 import Foundation
 
-/// The Hacker's Diet Online CSV backup (FORMATS.md §6.1): an `Epoch`/`User`/`Preferences`/`Diet-Plan`
-/// preamble, then per month a `Date,Weight,Rung,Flag,Comment` header, a `StartTrend` line and one
-/// line per day. Weights are in the Preferences log unit; days without a weight are skipped.
+/// The Hacker's Diet Online CSV backup (FORMATS.md §6.1): a preamble, then monthly blocks of one line per day.
+// Weights are in the Preferences log unit (else the StartTrend line's unit digit); days without a weight are skipped.
 struct HackersDietParser: RowParser {
     private let options: WeightImportOptions
     /// The log unit of the `Preferences` line.

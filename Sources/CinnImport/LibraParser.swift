@@ -1,10 +1,10 @@
 import CinnCore
 import Foundation
 
-/// The Libra app's CSV export (FORMATS.md §6.2): `#Version` and `#Units` lines, a `#date;weight;…;log`
-/// header, then `;`-separated rows with UTC times; trailing fields may be left out and the log text,
-/// the last column, may itself contain `;`. Older Libra databases hold most readings twice, once as a
-/// placeholder at local midnight: a midnight reading whose day has a later one of the same weight is dropped.
+/// The Libra app's CSV export (FORMATS.md §6.2): `#` metadata, then `;`-separated rows with UTC times.
+// Trailing fields may be left out; the log text, the last column, may itself contain `;`. Older Libra
+// databases hold most readings twice, once as a placeholder at local midnight: a midnight reading whose
+// local day has another reading of the same weight is dropped.
 struct LibraParser: RowParser {
     private let options: WeightImportOptions
     private var unit: MassUnit?

@@ -36,7 +36,8 @@ struct ReadingOutput {
 
     /// Hands every reading gathered so far to `onBatch`, `batchSize` at a time, then reports progress.
     mutating func deliver(
-        bytesRead: Int64, _ progress: @Sendable (ImportProgress) -> Void, _ onBatch: ([ImportedWeighIn]) async throws -> Void
+        bytesRead: Int64, _ progress: @Sendable (ImportProgress) -> Void, _ isolation: isolated (any Actor)?,
+        _ onBatch: ([ImportedWeighIn]) async throws -> Void
     ) async throws {
         var start = 0
         while start < readings.count {

@@ -3,9 +3,10 @@ import Foundation
 
 /// Turns the times files write into the instant and UTC offset Cinn stores (DESIGN.md "Days").
 enum ReadingTime {
-    /// A time with a non-zero offset keeps it. A UTC time ("Z", "+00:00", or no offset when
-    /// `assumingUTC`) is an instant whose offset comes from `timeZone`, since "Z" says how the
-    /// time was written, not where. Any other time is wall-clock time in `timeZone`.
+    /// The instant of `time` and the offset to store with it.
+    // A time with a non-zero offset keeps it. A UTC time ("Z", "+00:00", or no offset when `assumingUTC`)
+    // is an instant whose offset comes from `timeZone`, since "Z" says how the time was written, not where.
+    // Any other time is wall-clock time in `timeZone`.
     static func resolve(_ time: LocalDateTime, in timeZone: TimeZone, assumingUTC: Bool = false) -> (instant: Date, utcOffsetSeconds: Int) {
         var time = time
         if time.utcOffsetSeconds == nil, assumingUTC { time.utcOffsetSeconds = 0 }

@@ -1,10 +1,10 @@
 import CinnCore
 
-/// Turns a field's bytes into text: UTF-8, or Windows-1252 when the bytes are not valid UTF-8
-/// (old Windows exports such as the Hacker's Diet Online backup).
+/// Turns a field's bytes into text: UTF-8, or Windows-1252 (old Windows exports) when they are not valid UTF-8.
 enum TextDecoding {
     static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        String(validating: bytes, as: UTF8.self) ?? windows1252(bytes)
+        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+        return String(validating: bytes, as: UTF8.self) ?? windows1252(bytes)
     }
 
     static func windows1252(_ bytes: some Sequence<UInt8>) -> String {

@@ -14,8 +14,7 @@ public struct WeightFileReader: Sendable {
     /// The largest Fitbit JSON file read, since it is read whole.
     static let maximumJSONSize = 64 * 1024 * 1024
 
-    /// Opens the file, checks that it is readable text, tells (or takes) its format and reads its
-    /// header, so that a wrong file fails here with a message saying what to do.
+    /// Opens the file, checks its encoding, tells (or takes) its format and reads its header and unit.
     public init(url: URL, format: WeightFileFormat? = nil, options: WeightImportOptions) throws(CinnError) {
         let (prefix, fileSize) = try Self.readPrefix(url)
         try TextCheck.check(prefix: prefix)
@@ -46,21 +45,22 @@ public struct WeightFileReader: Sendable {
         }
     }
 
-    /// Reads the whole file, handing `onBatch` up to `batchSize` readings at a time and reporting
-    /// `progress` after each batch. Bad rows do not stop it: they are listed in the summary.
-    /// Throws when the file as a whole is broken (a cut-off JSON file, a quote never closed).
+    /// Reads the whole file, handing `onBatch` up to `batchSize` readings at a time; bad rows are listed, not thrown.
+    // Throws only when the file as a whole is broken (a cut-off JSON file, a quote never closed).
+    // Runs on the caller's actor, so `onBatch` may use the caller's state.
     public func read(
         batchSize: Int = 1000,
         progress: @Sendable (ImportProgress) -> Void = { _ in },
+        isolation: isolated (any Actor)? = #isolation,
         onBatch: ([ImportedWeighIn]) async throws -> Void
     ) async throws -> WeightFileSummary {
         var output = ReadingOutput(batchSize: max(1, batchSize), totalBytes: fileSize)
         switch format {
-        case .csv: try await readRows(GenericCSVParser(options: options, delimiter: delimiter), &output, progress, onBatch)
-        case .hackersDiet: try await readRows(HackersDietParser(options: options), &output, progress, onBatch)
-        case .libra: try await readRows(LibraParser(options: options), &output, progress, onBatch)
-        case .googleHealth: try await readRows(GoogleHealthParser(options: options), &output, progress, onBatch)
-        case .fitbit: try await readFitbit(&output, progress, onBatch)
+        case .csv: try await readRows(GenericCSVParser(options: options, delimiter: delimiter), &output, progress, isolation, onBatch)
+        case .hackersDiet: try await readRows(HackersDietParser(options: options), &output, progress, isolation, onBatch)
+        case .libra: try await readRows(LibraParser(options: options), &output, progress, isolation, onBatch)
+        case .googleHealth: try await readRows(GoogleHealthParser(options: options), &output, progress, isolation, onBatch)
+        case .fitbit: try await readFitbit(&output, progress, isolation, onBatch)
         }
         return WeightFileSummary(format: format, rowsRead: output.rowsRead, rejected: output.rejected, rejectedCount: output.rejectedCount)
     }
@@ -76,22 +76,24 @@ public struct WeightFileReader: Sendable {
 
     private func readRows<Parser: RowParser>(
         _ parser: Parser, _ output: inout ReadingOutput,
-        _ progress: @Sendable (ImportProgress) -> Void, _ onBatch: ([ImportedWeighIn]) async throws -> Void
+        _ progress: @Sendable (ImportProgress) -> Void, _ isolation: isolated (any Actor)?,
+        _ onBatch: ([ImportedWeighIn]) async throws -> Void
     ) async throws {
         var parser = parser
         let scanner = try CSVScanner(url: url, delimiter: delimiter, quoting: format != .libra)
         while try scanner.next({ row throws(CinnError) in try parser.parse(row, into: &output) }) {
             if output.hasFullBatch {
-                try await output.deliver(bytesRead: scanner.position, progress, onBatch)
+                try await output.deliver(bytesRead: scanner.position, progress, isolation, onBatch)
             }
         }
         parser.finish(into: &output)
-        try await output.deliver(bytesRead: fileSize, progress, onBatch)
+        try await output.deliver(bytesRead: fileSize, progress, isolation, onBatch)
     }
 
     private func readFitbit(
         _ output: inout ReadingOutput,
-        _ progress: @Sendable (ImportProgress) -> Void, _ onBatch: ([ImportedWeighIn]) async throws -> Void
+        _ progress: @Sendable (ImportProgress) -> Void, _ isolation: isolated (any Actor)?,
+        _ onBatch: ([ImportedWeighIn]) async throws -> Void
     ) async throws {
         guard let unit = options.unit else {
             throw CinnError.invalid("unit", "Fitbit weight files carry no unit: pass --unit kg or --unit lb")
@@ -110,10 +112,10 @@ public struct WeightFileReader: Sendable {
         for (index, entry) in entries.enumerated() {
             parser.parse(entry, into: &output)
             if output.hasFullBatch {
-                try await output.deliver(bytesRead: fileSize * Int64(index + 1) / Int64(entries.count), progress, onBatch)
+                try await output.deliver(bytesRead: fileSize * Int64(index + 1) / Int64(entries.count), progress, isolation, onBatch)
             }
         }
-        try await output.deliver(bytesRead: fileSize, progress, onBatch)
+        try await output.deliver(bytesRead: fileSize, progress, isolation, onBatch)
     }
 
     /// The first 64 KiB of the file and the file's size.

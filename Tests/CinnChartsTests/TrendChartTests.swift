@@ -151,6 +151,16 @@ struct TrendChartTests {
         #expect(elements(TrendChart(points: trend.points, unit: .kilograms).svg(), "path", class: "projection").isEmpty)
     }
 
+    @Test("a goal or rate that is not a number is left out")
+    func notANumber() {
+        let trend = sampleTrend(days: 20)
+        let svg = TrendChart(points: trend.points, unit: .kilograms, goal: Mass(kilograms: .nan),
+                             projection: MassRate(kilogramsPerWeek: .infinity)).svg()
+        #expect(elements(svg, "path", class: "projection").isEmpty)
+        #expect(elements(svg, "text", class: "goal-label").isEmpty)
+        #expect(pathPoints(elements(svg, "path", class: "trend")[0]["d"]!).count == 20)
+    }
+
     @Test("the svg scales by its viewBox, names itself for screen readers and summarises the trend")
     func accessibleAndScalable() throws {
         let trend = sampleTrend(days: 30, start: 80, perDay: -0.1)

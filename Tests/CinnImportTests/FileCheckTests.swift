@@ -59,7 +59,7 @@ import Testing
     @Test func rejectsTruncatedJSONNamingTheLine() async throws {
         let whole = try Data(contentsOf: fixture("weight-2024-02-01.json"))
         let url = try temporaryFile(Array(whole.prefix(300)), name: "weight.json")
-        await #expect(throws: CinnError(.invalidInput, "the JSON ends too early at line 19: the file looks cut off", field: "file")) {
+        await #expect(throws: CinnError(.invalidInput, "the JSON ends too early at line 17: the file looks cut off", field: "file")) {
             try await readAll(url, unit: .pounds)
         }
         let broken = try temporaryFile("[\n{\"logId\": 1, \"weight\": 72.5,,}\n]", name: "weight.json")
@@ -70,7 +70,7 @@ import Testing
 
     @Test func rejectsAQuoteThatIsNeverClosed() async throws {
         let url = try temporaryFile("date,weight,note\n2024-03-01,72.4,\"open\n2024-03-02,72.2,\n")
-        await #expect(throws: CinnError(.invalidInput, "line 2: a quoted field is never closed", field: "file")) {
+        await #expect(throws: CinnError(.invalidInput, "line 2: a quoted field starts here and is never closed", field: "file")) {
             try await readAll(url, unit: .kilograms)
         }
     }

@@ -1,0 +1,224 @@
+import CinnCore
+import Foundation
+import Testing
+
+@Suite struct TrendTests {
+    @Test func gapsAreFilledByLinearInterpolationAndFlagged() {
+        let trend = WeightTrend(days: days("2024-03-01", [80, nil, nil, 83]))
+        #expect(trend.points.map(\.value.kilograms) == [80, 81, 82, 83])
+        #expect(trend.points.map(\.interpolated) == [false, true, true, false])
+        #expect(trend.points[1].measured == nil)
+        #expect(trend.points.map(\.date.iso) == ["2024-03-01", "2024-03-02", "2024-03-03", "2024-03-04"])
+    }
+
+    @Test func exactTrendIsTheTenPercentMovingAverage() {
+        let trend = WeightTrend(days: days("2024-03-01", [80, nil, 81]))
+        let values = trend.points.map(\.trend.kilograms)
+        #expect(values[0] == 80)
+        #expect(values[1].isClose(to: 80.05))
+        #expect(values[2].isClose(to: 80.145))
+    }
+
+    /// fourmilab's pencil-and-paper worked example (FORMATS.md §10.1), in pounds: a trend of 173.6,
+    /// then weights 172.5, 171.5, 172.0, 171.5 give 173.5, 173.3, 173.2, 173.0.
+    @Test func pencilMethodReproducesTheHackersDietWorkedExample() {
+        let trend = WeightTrend(days: days("1990-11-01", [173.6, 172.5, 171.5, 172.0, 171.5], unit: .pounds),
+                                method: .pencil, displayUnit: .pounds)
+        let pounds = trend.points.map { $0.trend.value(in: .pounds) }
+        for (value, expected) in zip(pounds, [173.6, 173.5, 173.3, 173.2, 173.0]) {
+            #expect(value.isClose(to: expected, within: 1e-9))
+        }
+    }
+
+    /// Exact halves must round away from zero: +0.05 → +0.1 and −0.05 → −0.1 (binary floating point
+    /// would give 0.0 for some of these).
+    @Test(arguments: [(70.0, 70.5, 70.1), (70.0, 69.5, 69.9), (100.0, 101.5, 100.2), (100.0, 98.5, 99.8),
+                      (70.3, 70.8, 70.4), (70.3, 69.8, 70.2)])
+    func pencilMethodRoundsExactHalvesAwayFromZero(_ first: Double, _ second: Double, _ expected: Double) {
+        let trend = WeightTrend(days: days("2024-01-01", [first, second]), method: .pencil, displayUnit: .kilograms)
+        #expect(trend.points[1].trend.kilograms.isClose(to: expected, within: 1e-9))
+    }
+
+    @Test func pencilMethodRoundsInTheDisplayUnit() {
+        // 0.17 kg is 0.37 lb: in kilograms the step rounds to 0.2, in pounds to 0.0 (0.037 → 0.0).
+        let inKilograms = WeightTrend(days: days("2024-01-01", [80, 81.7]), method: .pencil, displayUnit: .kilograms)
+        #expect(inKilograms.points[1].trend.kilograms.isClose(to: 80.2, within: 1e-9))
+        let poundDays = days("2024-01-01", [176.4, 176.77], unit: .pounds)
+        let inPounds = WeightTrend(days: poundDays, method: .pencil, displayUnit: .pounds)
+        #expect(inPounds.points[1].trend.value(in: .pounds).isClose(to: 176.4, within: 1e-9))
+    }
+
+    @Test func emptyAndSingleDay() {
+        #expect(WeightTrend(days: []).points.isEmpty)
+        let one = WeightTrend(days: days("2024-01-01", [80]))
+        #expect(one.points.count == 1)
+        #expect(one.rate(asOf: day("2024-01-01")) == nil)
+    }
+
+    @Test func rateIsTheLeastSquaresSlopeTimesSeven() throws {
+        let trend = WeightTrend(days: days("2024-03-01", [80, nil, 81]))
+        // trends 80, 80.05, 80.145 at x = 0, 1, 2: slope = 0.145 / 2 per day.
+        let rate = try #require(trend.rate(asOf: day("2024-03-03")))
+        #expect(rate.kilogramsPerWeek.isClose(to: 0.0725 * 7))
+        #expect(rate.energyBalancePerDay.kilocalories.isClose(to: 0.0725 * 7700))
+    }
+
+    @Test func rateUsesOnlyTheFourteenDaysEndingOnTheAsOfDay() throws {
+        // 30 days flat, then 14 days of a straight 0.1 kg/day loss of the trend input.
+        let values: [Double?] = Array(repeating: 90, count: 30) + (1...14).map { 90 - 0.1 * Double($0) }
+        let trend = WeightTrend(days: days("2024-01-01", values))
+        let asOf = day("2024-01-01").adding(days: 43)
+        let window = trend.points.suffix(14).map(\.trend.kilograms)
+        let n = Double(window.count)
+        let meanX = (n - 1) / 2, meanY = window.reduce(0, +) / n
+        var cov = 0.0, variance = 0.0
+        for (x, y) in window.enumerated() {
+            cov += (Double(x) - meanX) * (y - meanY)
+            variance += (Double(x) - meanX) * (Double(x) - meanX)
+        }
+        let rate = try #require(trend.rate(asOf: asOf))
+        #expect(rate.kilogramsPerWeek.isClose(to: cov / variance * 7))
+        // As of the flat part, the rate is zero.
+        #expect(trend.rate(asOf: day("2024-01-20"))!.kilogramsPerWeek.isClose(to: 0))
+    }
+
+    @Test func rateIsNilWithoutTwoDaysInTheWindow() {
+        let trend = WeightTrend(days: days("2024-01-01", [80, 79]))
+        #expect(trend.rate(asOf: day("2024-01-20")) == nil)
+        #expect(trend.rate(asOf: day("2023-12-31")) == nil)
+        #expect(trend.rate(asOf: day("2024-01-14")) != nil)
+    }
+
+    @Test func reportListsOnlyDaysBetweenFirstAndLastWeighIn() {
+        let trend = WeightTrend(days: days("2024-03-10", [80, 80, 80]))
+        let report = TrendReport(trend: trend, goal: nil, from: day("2024-03-01"), to: day("2024-03-20"), displayUnit: .kilograms)
+        #expect(report.days.map(\.date.iso) == ["2024-03-10", "2024-03-11", "2024-03-12"])
+        let week = TrendReport(trend: trend, goal: nil, from: nil, to: day("2024-03-11"), range: .week, displayUnit: .kilograms)
+        #expect(week.from?.iso == "2024-03-05")
+        #expect(week.days.map(\.date.iso) == ["2024-03-10", "2024-03-11"])
+        #expect(TrendRange.allCases.map(\.days) == [7, 30, 91, 365, nil])
+    }
+}
+
+@Suite struct ForecastTests {
+    /// A straight 0.5 kg/week loss of the trend, long enough for the trend to follow it.
+    func losing(from start: Double, days count: Int) -> WeightTrend {
+        WeightTrend(days: days("2024-01-01", (0..<count).map { start - 0.5 / 7 * Double($0) }))
+    }
+
+    @Test func forecastIsWhenTheTrendReachesTheGoalAtTheCurrentRate() throws {
+        let trend = losing(from: 90, days: 120)
+        let asOf = trend.lastDate!
+        let current = trend.points.last!.trend.kilograms
+        let rate = try #require(trend.rate(asOf: asOf)).kilogramsPerWeek
+        let goal = Goal(weight: Mass(kilograms: 70), setOn: day("2024-01-01"))
+        let expected = asOf.adding(days: Int(((70 - current) / (rate / 7)).rounded(.up)))
+        #expect(trend.forecast(goal: goal, asOf: asOf) == expected)
+    }
+
+    @Test func noForecastWithoutMovementTowardsTheGoalOrBeyondThreeYears() {
+        let trend = losing(from: 90, days: 120)
+        let asOf = trend.lastDate!
+        #expect(trend.forecast(goal: Goal(weight: Mass(kilograms: 95), setOn: asOf), asOf: asOf) == nil)
+        #expect(trend.forecast(goal: Goal(weight: Mass(kilograms: 1), setOn: asOf), asOf: asOf) == nil)
+        let flat = WeightTrend(days: days("2024-01-01", Array(repeating: 80, count: 20)))
+        #expect(flat.forecast(goal: Goal(weight: Mass(kilograms: 70), setOn: day("2024-01-01")), asOf: flat.lastDate!) == nil)
+    }
+
+    @Test func forecastIsTheAsOfDayWhenTheGoalIsReached() {
+        let trend = losing(from: 90, days: 120)
+        let asOf = trend.lastDate!
+        let goal = Goal(weight: Mass(kilograms: trend.points.last!.trend.kilograms + 0.3), setOn: day("2024-01-01"))
+        #expect(trend.forecast(goal: goal, asOf: asOf) == asOf)
+    }
+}
+
+@Suite struct VerdictTests {
+    let asOf = day("2024-03-20")
+
+    func trend(_ values: [Double?], start: String = "2024-03-01") -> WeightTrend {
+        WeightTrend(days: days(start, values))
+    }
+
+    @Test func unknownWithoutAGoal() {
+        let verdict = trend(Array(repeating: 80, count: 20)).verdict(goal: nil, asOf: asOf, unit: .kilograms)
+        #expect(verdict.answer == .unknown)
+    }
+
+    @Test func unknownWithFewerThanFourWeighInDaysInTheLastSeven() {
+        let goal = Goal(weight: Mass(kilograms: 70), setOn: day("2024-03-01"))
+        let values: [Double?] = Array(repeating: 80, count: 13) + [nil, 79, nil, 79, nil, nil, 78]
+        #expect(trend(values).weighInDays(endingOn: asOf, days: 7) == 3)
+        #expect(trend(values).verdict(goal: goal, asOf: asOf, unit: .kilograms).answer == .unknown)
+        let four: [Double?] = Array(repeating: 80, count: 13) + [nil, 79, nil, 79, 79, nil, 78]
+        #expect(trend(four).verdict(goal: goal, asOf: asOf, unit: .kilograms).answer == .yes)
+    }
+
+    @Test func flatTrendIsNoAndOneLowerWeighInFlipsItToYes() {
+        let goal = Goal(weight: Mass(kilograms: 70), setOn: day("2024-03-01"))
+        let flat = trend(Array(repeating: 80, count: 13))
+        let before = flat.verdict(goal: goal, asOf: day("2024-03-13"), unit: .kilograms)
+        #expect(before.answer == .no)
+        let after = trend(Array(repeating: 80, count: 13) + [79]).verdict(goal: goal, asOf: day("2024-03-14"), unit: .kilograms)
+        #expect(after.answer == .yes)
+    }
+
+    @Test func yesWhenMovingTowardsTheGoalAtLeastAsFastAsPlanned() throws {
+        let values = (0..<20).map { 90 - 0.1 * Double($0) }
+        let weights = trend(values)
+        let rate = try #require(weights.rate(asOf: asOf)).kilogramsPerWeek
+        let slowPlan = Goal(weight: Mass(kilograms: 70), plannedRate: Mass(kilograms: -rate - 0.01), setOn: day("2024-03-01"))
+        #expect(weights.verdict(goal: slowPlan, asOf: asOf, unit: .kilograms).answer == .yes)
+        let exactPlan = Goal(weight: Mass(kilograms: 70), plannedRate: Mass(kilograms: -rate), setOn: day("2024-03-01"))
+        #expect(weights.verdict(goal: exactPlan, asOf: asOf, unit: .kilograms).answer == .yes)
+        let fastPlan = Goal(weight: Mass(kilograms: 70), plannedRate: Mass(kilograms: -rate + 0.01), setOn: day("2024-03-01"))
+        let behind = weights.verdict(goal: fastPlan, asOf: asOf, unit: .kilograms)
+        #expect(behind.answer == .no)
+        #expect(behind.reason.contains("behind"))
+    }
+
+    @Test func noWhenMovingAwayFromTheGoal() {
+        let gaining = trend((0..<20).map { 80 + 0.1 * Double($0) })
+        let goal = Goal(weight: Mass(kilograms: 70), setOn: day("2024-03-01"))
+        let verdict = gaining.verdict(goal: goal, asOf: asOf, unit: .pounds)
+        #expect(verdict.answer == .no)
+        #expect(verdict.reason.contains("lb"))
+        // A goal above the trend makes the same gain a yes.
+        #expect(gaining.verdict(goal: Goal(weight: Mass(kilograms: 90), setOn: day("2024-03-01")), asOf: asOf,
+                                unit: .kilograms).answer == .yes)
+    }
+
+    @Test func maintenanceBandIsEnteredByCrossingTheGoal() {
+        // Losing from 72 down past the 70 goal, then drifting back up to 70.8 and flat: in the band.
+        var values: [Double?] = (0..<30).map { 72 - 0.1 * Double($0) }
+        values += Array(repeating: 70.8, count: 60)
+        let weights = trend(values, start: "2024-01-01")
+        let asOf = weights.lastDate!
+        let goal = Goal(weight: Mass(kilograms: 70), setOn: day("2024-01-01"))
+        #expect(weights.maintenanceState(goal: goal, asOf: asOf) == .inBand)
+        #expect(weights.verdict(goal: goal, asOf: asOf, unit: .kilograms).answer == .yes)
+        // The same flat 70.8 without ever crossing the goal is not maintenance: flat is a no.
+        let never = trend(Array(repeating: 70.8, count: 60), start: "2024-01-01")
+        #expect(never.maintenanceState(goal: goal, asOf: never.lastDate!) == .outside)
+        #expect(never.verdict(goal: goal, asOf: never.lastDate!, unit: .kilograms).answer == .no)
+    }
+
+    @Test func leavingTheBandNeedsAnotherCrossing() {
+        // Crossed the goal, then climbed more than 1 kg above it, then back to 0.8 above and flat.
+        var values: [Double?] = (0..<30).map { 72 - 0.1 * Double($0) }
+        values += Array(repeating: 73, count: 60)
+        values += Array(repeating: 70.8, count: 60)
+        let weights = trend(values, start: "2024-01-01")
+        let goal = Goal(weight: Mass(kilograms: 70), setOn: day("2024-01-01"))
+        #expect(weights.maintenanceState(goal: goal, asOf: weights.lastDate!) == .outside)
+    }
+
+    @Test func bandIsTrackedFromWhenTheGoalWasSet() {
+        // The trend crossed 70 in January; a goal of 70 set in March, with the trend at 70.8, is not reached yet.
+        var values: [Double?] = (0..<30).map { 72 - 0.1 * Double($0) }
+        values += Array(repeating: 70.8, count: 60)
+        let weights = trend(values, start: "2024-01-01")
+        let lateGoal = Goal(weight: Mass(kilograms: 70), setOn: day("2024-03-15"))
+        #expect(weights.maintenanceState(goal: lateGoal, asOf: weights.lastDate!) == .outside)
+    }
+}
