@@ -51,6 +51,7 @@ enum Templates {
     button.danger { background:var(--no); color:var(--bg); }
     table { width:100%; border-collapse:collapse; } td, th { padding:10px 6px; border-bottom:1px solid var(--line); text-align:left; }
     td.num, th.num { text-align:right; font-variant-numeric:tabular-nums; }
+    td:has(> a.rowlink) { padding:0; } a.rowlink { display:block; min-height:44px; padding:10px 6px; color:inherit; text-decoration:none; }
     .muted { color:var(--muted); font-size:.9rem; } .error { color:var(--no); font-weight:600; }
     .empty { text-align:center; padding:28px 16px; }
     nav.tabs { position:fixed; bottom:0; left:0; right:0; display:flex; background:var(--card); border-top:1px solid var(--line); z-index:2; }
@@ -123,12 +124,12 @@ enum Templates {
     <h1>Weigh-ins</h1>
     {{^hasItems}}<p class="card empty">No weigh-ins yet. <a href="/">Add one</a> or <a href="/import">import a file</a>.</p>{{/hasItems}}
     {{#hasItems}}
+    <p class="muted">Tap a weigh-in to edit or delete it.</p>
     <div class="card"><table>
-      <thead><tr><th>When</th><th class="num">Weight</th><th></th></tr></thead>
+      <thead><tr><th>When</th><th class="num">Weight</th></tr></thead>
       <tbody>
-      {{#items}}<tr><td>{{day}} <span class="muted">{{time}}</span>{{#note}}<br><span class="muted">{{note}}</span>{{/note}}</td>
-        <td class="num">{{weight}}</td>
-        <td class="num"><a href="/weigh-ins/{{id}}/edit">Edit</a> · <a href="/weigh-ins/{{id}}/delete">Delete</a></td></tr>{{/items}}
+      {{#items}}<tr><td><a class="rowlink" href="/weigh-ins/{{id}}/edit" aria-label="Edit {{weight}} on {{day}}">{{day}} <span class="muted">{{time}}</span>{{#note}}<br><span class="muted">{{note}}</span>{{/note}}</a></td>
+        <td class="num"><a class="rowlink" href="/weigh-ins/{{id}}/edit" tabindex="-1">{{weight}}</a></td></tr>{{/items}}
       </tbody></table>
       <p class="row">{{#newer}}<a class="button secondary" href="/weigh-ins?page={{newer}}">← Newer</a>{{/newer}}
         {{#older}}<a class="button secondary" href="/weigh-ins?page={{older}}">Older →</a>{{/older}}</p>
@@ -145,6 +146,7 @@ enum Templates {
       <label for="note">Note</label><input id="note" name="note" maxlength="500" value="{{note}}">
       <p class="row"><button type="submit">Save</button><a class="button secondary" href="/weigh-ins">Cancel</a></p>
     </form>
+    <p><a class="button secondary" href="/weigh-ins/{{id}}/delete">Delete this weigh-in…</a></p>
     """
 
     static let confirmDelete = """

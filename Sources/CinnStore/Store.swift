@@ -7,6 +7,7 @@ import NIOPosix
 import PostgresKit
 import SQLKit
 import SQLiteKit
+import Synchronization
 
 /// Which database a `Store` talks to.
 public enum DatabaseLocation: Sendable, Hashable, CustomStringConvertible {
@@ -47,6 +48,7 @@ public final class Store: Sendable {
     let logger: Logger
     let now: @Sendable () -> Date
     public let location: DatabaseLocation
+    private let closed = Mutex(false)
 
     /// Opens (and for SQLite creates) the database. Call `migrate()` before use and `close()` after.
     ///
@@ -76,9 +78,19 @@ public final class Store: Sendable {
     }
 
     public func close() async throws {
+        guard !closed.withLock({ closed in defer { closed = true }; return closed }) else { return }
         switch backend {
         case .sqlite(let pool): try await pool.shutdownAsync()
         case .postgres(let pool): try await pool.shutdownAsync()
+        }
+    }
+
+    /// A store dropped without `close()` (say, after an error) still shuts its connections down.
+    deinit {
+        guard !closed.withLock({ $0 }) else { return }
+        switch backend {
+        case .sqlite(let pool): pool.shutdownGracefully { _ in }
+        case .postgres(let pool): pool.shutdownGracefully { _ in }
         }
     }
 
@@ -100,11 +112,15 @@ public final class Store: Sendable {
                 defer { pool.releaseConnection(connection) }
                 return try await body(connection.sql())
             }
-        } catch let error as CinnError {
-            throw error
         } catch {
-            throw translate(error)
+            throw Self.isDatabaseError(error) ? translate(error) : error
         }
+    }
+
+    /// Errors of the database drivers and the connection pool; everything else passes through unchanged.
+    static func isDatabaseError(_ error: any Error) -> Bool {
+        error is SQLiteError || error is PSQLError || error is ConnectionPoolError || error is ConnectionPoolTimeoutError
+            || error is NIOConnectionError || error is IOError || error is ChannelError
     }
 
     /// Runs `body` in one transaction on one connection: all of it is written, or none.
@@ -126,16 +142,25 @@ public final class Store: Sendable {
     func translate(_ error: any Error) -> CinnError {
         let text = String(describing: error)
         logger.error("database error", metadata: ["error": "\(text.prefix(300))"])
-        if text.contains("connection refused") || text.contains("Connection refused") || text.contains("connect(") {
+        if let error = error as? PSQLError {
+            if error.code == .connectionError || error.code == .unsupportedAuthMechanism || error.code == .authMechanismRequiresPassword {
+                return CinnError(.internal, "cannot connect to the database at \(location)")
+            }
+            if error.serverInfo?[.sqlState] == "23505" {
+                return CinnError(.conflict, "a record with the same identity already exists")
+            }
+            return CinnError(.internal, "the database failed")
+        }
+        if error is NIOConnectionError || error is ConnectionPoolTimeoutError || error is ChannelError {
             return CinnError(.internal, "cannot connect to the database at \(location)")
         }
         if text.contains("unable to open database") {
             return CinnError(.invalidInput, "cannot open the database file \(location)", field: "database")
         }
-        if text.contains("UNIQUE constraint") || text.contains("duplicate key") || text.contains("23505") {
+        if text.contains("UNIQUE constraint") {
             return CinnError(.conflict, "a record with the same identity already exists")
         }
-        if text.contains("database is locked") || text.contains("SQLITE_BUSY") {
+        if text.contains("database is locked") {
             return CinnError(.conflict, "the database is busy; try again")
         }
         return CinnError(.internal, "the database failed")

@@ -3,6 +3,7 @@ import CinnCore
 import CinnServer
 import CinnStore
 import Foundation
+import Logging
 
 @main
 struct Cinn: AsyncParsableCommand {
@@ -23,8 +24,11 @@ struct DatabaseOptions: ParsableArguments {
     }
 
     /// Opens the store, applies pending migrations, runs `body` with the local user's journal, and closes.
+    /// Database failures reach the person as one message, so the driver's own logs stay quiet.
     func withJournal<T>(_ body: (Journal) async throws -> T) async throws -> T {
-        let store = try Store(location)
+        var logger = Logger(label: "cinn.store")
+        logger.logLevel = .critical
+        let store = try Store(location, logger: logger)
         do {
             try await store.migrate()
             let result = try await body(try await Journal.local(store: store))

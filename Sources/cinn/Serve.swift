@@ -43,7 +43,9 @@ struct Migrate: AsyncParsableCommand {
     @OptionGroup var options: DatabaseOptions
 
     func run() async throws {
-        let store = try Store(options.location)
+        var logger = Logger(label: "cinn.store")
+        logger.logLevel = .critical
+        let store = try Store(options.location, logger: logger)
         do {
             let applied = try await store.migrate()
             print(applied.isEmpty ? "The database is up to date." : "Applied migrations \(applied.map(String.init).joined(separator: ", ")).")

@@ -207,7 +207,7 @@ struct SettingsCommand: AsyncParsableCommand {
                 let settings = try await journal.settings()
                 print("unit = \(settings.displayUnit.rawValue)")
                 print("trend-method = \(settings.trendMethod.rawValue)")
-                print("time-zone = \(settings.timeZone.identifier)")
+                print("time-zone = \(settings.timeZoneIdentifier ?? settings.timeZone.identifier)")
             }
         }
     }
