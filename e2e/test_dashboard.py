@@ -206,6 +206,8 @@ def browse(driver: webdriver.Chrome, url: str, out: Path, today: dt.date, dates:
     )
     check(len(buttons) > 0, "form#add-weight has a submit button")
     old_html = driver.find_element(By.TAG_NAME, "html")
+    # Bring the button to the middle of the screen: the phone layout's tab bar is fixed at the bottom.
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", buttons[0])
     buttons[0].click()
 
     # The form posts and the server redirects back to the dashboard: wait for the

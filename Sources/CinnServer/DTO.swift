@@ -151,7 +151,7 @@ struct SettingsDTO: Encodable {
     init(_ settings: UserSettings) {
         unit = settings.displayUnit.rawValue
         trendMethod = settings.trendMethod.rawValue
-        timeZone = settings.timeZone.identifier
+        timeZone = settings.timeZoneIdentifier ?? settings.timeZone.identifier
     }
 
     enum CodingKeys: String, CodingKey {

@@ -81,7 +81,7 @@ struct DashboardPage {
             energy = "—"
         }
         if let forecast = report.forecast {
-            self.forecast = forecast == report.to ? "Reached" : Self.shortDate(forecast)
+            self.forecast = forecast == report.to ? "Reached" : Self.shortDate(forecast, withYear: forecast.year != report.to.year)
             forecastLabel = forecast == report.to ? "goal" : "goal reached by"
         } else {
             forecast = "—"
@@ -106,9 +106,9 @@ struct DashboardPage {
 
     static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    /// "9 Mar 2024".
-    static func shortDate(_ date: LocalDate) -> String {
-        "\(date.day) \(monthNames[date.month - 1]) \(date.year)"
+    /// "9 Mar 2024", or "9 Mar" without the year.
+    static func shortDate(_ date: LocalDate, withYear: Bool = true) -> String {
+        "\(date.day) \(monthNames[date.month - 1])" + (withYear ? " \(date.year)" : "")
     }
 }
 
@@ -236,7 +236,7 @@ struct SettingsPage {
         methods = [("exact", "Exact (unrounded)"), ("pencil", "Pencil and paper (Hacker's Diet rounding)")].map {
             Option(value: $0.0, label: $0.1, selected: $0.0 == settings.trendMethod.rawValue)
         }
-        timeZone = settings.timeZone.identifier
+        timeZone = settings.timeZoneIdentifier ?? settings.timeZone.identifier
         self.formError = formError
     }
 }

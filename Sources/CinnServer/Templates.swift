@@ -33,7 +33,7 @@ enum Templates {
     .verdict.unknown { color:var(--unknown); background:var(--unknown-bg); }
     .numbers { display:grid; grid-template-columns:repeat(3, 1fr); gap:8px; margin:12px 0; }
     .numbers div { background:var(--card); border:1px solid var(--line); border-radius:12px; padding:10px; }
-    .numbers b { display:block; font-size:1.15rem; } .numbers span { font-size:.8rem; color:var(--muted); }
+    .numbers b { display:block; font-size:1.05rem; white-space:nowrap; } .numbers span { font-size:.8rem; color:var(--muted); }
     .ranges { display:flex; gap:4px; flex-wrap:wrap; margin:8px 0; }
     .ranges a { flex:1; text-align:center; padding:10px 4px; min-height:44px; border-radius:10px; text-decoration:none;
       border:1px solid var(--line); background:var(--card); color:var(--text); font-size:.9rem; }
@@ -87,8 +87,8 @@ enum Templates {
     </section>
     {{#hasData}}
     <div class="numbers">
-      <div><b>{{rate}}</b><span>rate per week</span></div>
-      <div><b>{{energy}}</b><span>energy balance per day</span></div>
+      <div><b>{{rate}}</b><span>per week</span></div>
+      <div><b>{{energy}}</b><span>a day, energy balance</span></div>
       <div><b>{{forecast}}</b><span>{{forecastLabel}}</span></div>
     </div>
     {{/hasData}}
