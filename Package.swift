@@ -64,7 +64,8 @@ let package = Package(
             dependencies: [
                 "CinnServer",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
-            ]
+            ],
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "cinnTests", dependencies: ["cinn"]),
     ],

@@ -1,0 +1,95 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@Suite("Goal and settings API")
+struct GoalAndSettingsAPITests {
+    @Test func putThenGetConvertsUnits() async throws {
+        try await withApp { client, _ in
+            let put = try await client.send(.put, "/api/v1/goal", json: #"{"weight":154,"unit":"lb","rate_per_week":1}"#)
+            #expect(put.status == .ok)
+            let body = try put.json()
+            #expect(body.keys == ["weight", "unit", "rate_per_week", "set_on"])
+            #expect(close(body["weight"]?.double, 154))
+            #expect(body["unit"]?.string == "lb")
+            #expect(close(body["rate_per_week"]?.double, 1))
+            #expect(body["set_on"]?.string == "2024-03-15")
+            let kilograms = try await client.send(.get, "/api/v1/goal?unit=kg").json()
+            #expect(close(kilograms["weight"]?.double, 154 * 0.45359237))
+            #expect(close(kilograms["rate_per_week"]?.double, 0.45359237))
+            #expect(kilograms["unit"]?.string == "kg")
+        }
+    }
+
+    @Test func goalWithoutRateHasNullRate() async throws {
+        try await withApp { client, _ in
+            try await client.send(.put, "/api/v1/goal", json: #"{"weight":70}"#)
+            let goal = try await client.send(.get, "/api/v1/goal").json()
+            #expect(goal["weight"]?.double == 70)
+            #expect(goal["unit"]?.string == "kg")
+            #expect(goal["rate_per_week"] == .null)
+        }
+    }
+
+    @Test func deleteThenNotFound() async throws {
+        try await withApp { client, _ in
+            try expectError(try await client.send(.get, "/api/v1/goal"), .notFound, code: "not_found")
+            try await client.send(.put, "/api/v1/goal", json: #"{"weight":70}"#)
+            #expect(try await client.send(.delete, "/api/v1/goal").status == .noContent)
+            try expectError(try await client.send(.get, "/api/v1/goal"), .notFound, code: "not_found")
+            try expectError(try await client.send(.delete, "/api/v1/goal"), .notFound, code: "not_found")
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"weight":0}"#, "weight"), (#"{"weight":800}"#, "weight"), (#"{"weight":"NaN"}"#, "weight"),
+        (#"{"rate_per_week":0.5}"#, "weight"), (#"{"weight":70,"rate_per_week":-0.5}"#, "rate"),
+        (#"{"weight":70,"rate_per_week":0}"#, "rate"), (#"{"weight":70,"rate_per_week":5}"#, "rate"),
+        (#"{"weight":70,"unit":"stone-ish"}"#, "unit"),
+    ])
+    func invalidGoal(json: String, field: String) async throws {
+        try await withApp { client, journal in
+            try expectError(try await client.send(.put, "/api/v1/goal", json: json), .unprocessableContent,
+                            code: "invalid_input", field: field)
+            #expect(try await journal.store.goal(user: journal.user) == nil)
+        }
+    }
+
+    @Test func settingsPartialUpdates() async throws {
+        try await withApp { client, _ in
+            let initial = try await client.send(.get, "/api/v1/settings").json()
+            #expect(initial == .object(["unit": .string("kg"), "trend_method": .string("exact"), "time_zone": .string("UTC")]))
+            let unit = try await client.send(.put, "/api/v1/settings", json: #"{"unit":"lb"}"#)
+            #expect(unit.status == .ok)
+            #expect(try unit.json() == .object(["unit": .string("lb"), "trend_method": .string("exact"), "time_zone": .string("UTC")]))
+            try await client.send(.put, "/api/v1/settings", json: #"{"trend_method":"pencil"}"#)
+            try await client.send(.put, "/api/v1/settings", json: #"{"time_zone":"Europe/Berlin"}"#)
+            let final = try await client.send(.get, "/api/v1/settings").json()
+            #expect(final == .object(["unit": .string("lb"), "trend_method": .string("pencil"),
+                                      "time_zone": .string("Europe/Berlin")]))
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"unit":"furlong"}"#, "unit"), (#"{"trend_method":"crayon"}"#, "trend_method"),
+        (#"{"time_zone":"Mars/Olympus_Mons"}"#, "time_zone"), (#"{"unit":"lb","time_zone":"Nowhere"}"#, "time_zone"),
+        (#"{"unit":7}"#, "unit"),
+    ])
+    func invalidSettings(json: String, field: String) async throws {
+        try await withApp { client, _ in
+            try expectError(try await client.send(.put, "/api/v1/settings", json: json), .unprocessableContent,
+                            code: "invalid_input", field: field)
+            let settings = try await client.send(.get, "/api/v1/settings").json()
+            #expect(settings["unit"]?.string == "kg")
+            #expect(settings["time_zone"]?.string == "UTC")
+        }
+    }
+
+    @Test func malformedSettingsBody() async throws {
+        try await withApp { client, _ in
+            try expectError(try await client.send(.put, "/api/v1/settings", json: "{unit:lb}"), .badRequest,
+                            code: "malformed_request")
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import CinnServer
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@Suite("OpenAPI document")
+struct OpenAPITests {
+    struct Operation: Hashable, CustomStringConvertible {
+        let method: String
+        let path: String
+        var description: String { "\(method) \(path)" }
+    }
+
+    /// The operations under `paths:`: paths at two spaces of indent, methods at four.
+    static func documentedOperations(_ yaml: String) -> Set<Operation> {
+        let methods: Set<String> = ["get", "put", "post", "delete", "patch", "head", "options", "trace"]
+        var operations = Set<Operation>()
+        var inPaths = false
+        var path: String?
+        for line in yaml.split(separator: "\n", omittingEmptySubsequences: false) {
+            if !line.hasPrefix(" "), !line.isEmpty {
+                inPaths = line == "paths:"
+                continue
+            }
+            guard inPaths else { continue }
+            if line.hasPrefix("  /"), line.hasSuffix(":") {
+                path = String(line.dropFirst(2).dropLast())
+            } else if line.hasPrefix("    "), !line.hasPrefix("     "), let path {
+                let key = line.dropFirst(4).prefix { $0 != ":" }
+                if methods.contains(String(key)) { operations.insert(Operation(method: key.uppercased(), path: path)) }
+            }
+        }
+        return operations
+    }
+
+    @Test func servedAsYAML() async throws {
+        try await withApp { client, _ in
+            let response = try await client.send(.get, "/api/openapi.yaml")
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType]?.hasPrefix("application/yaml") == true)
+            #expect(response.text.hasPrefix("openapi: 3.1"))
+        }
+    }
+
+    @Test func pathsMatchTheRouter() async throws {
+        try await withStore { store in
+            let router = buildRouter(journal: try await utcJournal(store))
+            let yaml = try await Application(router: router).test(.router) { client in
+                try await client.send(.get, "/api/openapi.yaml").text
+            }
+            let documented = Self.documentedOperations(yaml)
+            let routed = Set(router.routes.map { Operation(method: $0.method.rawValue, path: $0.path.description) }
+                .filter { $0.path.hasPrefix("/api/v1") })
+            #expect(documented.count >= 16)
+            #expect(documented.subtracting(routed).isEmpty, "documented but not routed: \(documented.subtracting(routed))")
+            #expect(routed.subtracting(documented).isEmpty, "routed but not documented: \(routed.subtracting(documented))")
+        }
+    }
+
+    @Test func parserReadsPathsAndMethods() {
+        let yaml = """
+        openapi: 3.1.0
+        paths:
+          /api/v1/a:
+            get:
+              summary: x
+            parameters:
+              - {name: id}
+          /api/v1/a/{id}:
+            delete:
+              responses:
+                "204": {description: gone}
+        components:
+          schemas:
+            get:
+              type: object
+        """
+        #expect(Self.documentedOperations(yaml) == [Operation(method: "GET", path: "/api/v1/a"),
+                                                    Operation(method: "DELETE", path: "/api/v1/a/{id}")])
+    }
+}

@@ -1,0 +1,270 @@
+import CinnCore
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@Suite("Web app")
+struct WebTests {
+    @Test func emptyDashboard() async throws {
+        try await withApp { client, _ in
+            let response = try await client.send(.get, "/")
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType]?.hasPrefix("text/html") == true)
+            #expect(response.text.contains("No weigh-ins yet"))
+            #expect(response.text.contains(#"data-answer="unknown""#))
+            #expect(response.text.contains(#"<form id="add-weight""#))
+        }
+    }
+
+    @Test func dashboardWithData() async throws {
+        try await withApp { client, _ in
+            for day in 1...10 { try await client.addWeighIn(80 - Double(day) / 10, date: String(format: "2024-03-%02d", day)) }
+            try await client.send(.put, "/api/v1/goal", json: #"{"weight":75}"#)
+            let page = try await client.send(.get, "/").text
+            #expect(page.contains("<svg"))
+            #expect(page.contains(#"id="trend-chart""#))
+            #expect(page.contains(#"id="verdict""#))
+            #expect(!page.contains("No weigh-ins yet"))
+            for range in ["week", "month", "quarter", "year", "all"] {
+                #expect(try await client.send(.get, "/?range=\(range)").status == .ok)
+            }
+            #expect(try await client.send(.get, "/?range=decade").status == .unprocessableContent)
+        }
+    }
+
+    @Test func addWeightByForm() async throws {
+        try await withApp { client, journal in
+            let response = try await client.post("/weigh-ins", form: "weight=72.4&date=2024-03-15")
+            #expect(response.status == .seeOther)
+            #expect(response.headers[.location] == "/")
+            let stored = try await journal.store.weighIns(user: journal.user)
+            #expect(stored.map(\.weight.kilograms) == [72.4])
+            #expect(stored.first?.localDate.iso == "2024-03-15")
+            #expect(try await client.send(.get, "/").text.contains(#"id="trend-chart""#))
+        }
+    }
+
+    @Test func decimalCommaInTheForm() async throws {
+        try await withApp { client, journal in
+            let response = try await client.post("/weigh-ins", form: "weight=72%2C4&date=2024-03-14")
+            #expect(response.status == .seeOther)
+            #expect(try await journal.store.weighIns(user: journal.user).map(\.weight.kilograms) == [72.4])
+        }
+    }
+
+    @Test(arguments: ["weight=abc&date=2024-03-15", "weight=0", "weight=&date=2024-03-15", "weight=72&date=2024-02-30",
+                      "weight=72&date=2024-03-16", "weight=900"])
+    func invalidFormShowsTheError(form: String) async throws {
+        try await withApp { client, journal in
+            let response = try await client.post("/weigh-ins", form: form)
+            #expect(response.status == .unprocessableContent)
+            #expect(response.headers[.contentType]?.hasPrefix("text/html") == true)
+            #expect(response.text.contains(#"class="error" role="alert""#))
+            #expect(response.text.contains(#"<form id="add-weight""#))
+            #expect(try await journal.count() == 0)
+        }
+    }
+
+    @Test func formKeepsWhatWasTyped() async throws {
+        try await withApp { client, _ in
+            let page = try await client.post("/weigh-ins", form: "weight=abc&date=2024-03-15").text
+            #expect(page.contains(#"value="abc""#))
+        }
+    }
+
+    @Test func listEditAndDelete() async throws {
+        try await withApp { client, journal in
+            let id = try #require(try await client.addWeighIn(72.4, date: "2024-03-01")["id"]?.string)
+            let list = try await client.send(.get, "/weigh-ins")
+            #expect(list.status == .ok)
+            #expect(list.text.contains("/weigh-ins/\(id)/edit"))
+            #expect(list.text.contains("72.4"))
+
+            let form = try await client.send(.get, "/weigh-ins/\(id)/edit")
+            #expect(form.status == .ok)
+            #expect(form.text.contains(#"action="/weigh-ins/\#(id)""#))
+            #expect(form.text.contains(#"value="72.4"#))
+            #expect(form.text.contains("/weigh-ins/\(id)/delete"))
+            let saved = try await client.post("/weigh-ins/\(id)", form: "weight=73.1&date=2024-03-02T08%3A30%3A00&note=new+scale")
+            #expect(saved.status == .seeOther)
+            #expect(saved.headers[.location] == "/weigh-ins")
+            let edited = try await journal.store.weighIn(id: try #require(UUID(uuidString: id)), user: journal.user)
+            #expect(edited.weight.kilograms == 73.1)
+            #expect(edited.localTimeISO == "2024-03-02T08:30:00+00:00")
+            #expect(edited.note == "new scale")
+
+            let invalid = try await client.post("/weigh-ins/\(id)", form: "weight=-3")
+            #expect(invalid.status == .unprocessableContent)
+            #expect(invalid.text.contains(#"role="alert""#))
+            #expect(try await journal.store.weighIn(id: edited.id, user: journal.user).weight.kilograms == 73.1)
+
+            let confirm = try await client.send(.get, "/weigh-ins/\(id)/delete")
+            #expect(confirm.status == .ok)
+            #expect(confirm.text.contains(#"action="/weigh-ins/\#(id)/delete""#))
+            let deleted = try await client.post("/weigh-ins/\(id)/delete", form: "")
+            #expect(deleted.status == .seeOther)
+            #expect(deleted.headers[.location] == "/weigh-ins")
+            #expect(try await journal.count() == 0)
+            #expect(try await client.send(.get, "/weigh-ins/\(id)/edit").status == .notFound)
+            #expect(try await client.send(.get, "/weigh-ins").text.contains("No weigh-ins yet"))
+        }
+    }
+
+    @Test func unknownWeighInPagesAreNotFound() async throws {
+        try await withApp { client, _ in
+            for path in ["/weigh-ins/\(UUID().uuidString)/edit", "/weigh-ins/nope/delete"] {
+                let response = try await client.send(.get, path)
+                #expect(response.status == .notFound)
+                #expect(response.headers[.contentType]?.hasPrefix("text/html") == true)
+            }
+        }
+    }
+
+    @Test func settingsAndGoalForms() async throws {
+        try await withApp { client, journal in
+            let page = try await client.send(.get, "/settings")
+            #expect(page.status == .ok)
+            #expect(page.text.contains(#"action="/settings""#))
+
+            let saved = try await client.post("/settings", form: "unit=lb&trend_method=pencil&time_zone=Europe%2FBerlin")
+            #expect(saved.status == .seeOther)
+            #expect(saved.headers[.location] == "/settings")
+            let settings = try await journal.settings()
+            #expect(settings.displayUnit == .pounds)
+            #expect(settings.trendMethod == .pencil)
+            #expect(settings.timeZone.identifier == "Europe/Berlin")
+
+            let badZone = try await client.post("/settings", form: "time_zone=Nowhere%2FLand")
+            #expect(badZone.status == .unprocessableContent)
+            #expect(badZone.text.contains(#"role="alert""#))
+            #expect(try await journal.settings().timeZone.identifier == "Europe/Berlin")
+
+            let goal = try await client.post("/goal", form: "weight=154&rate=1")
+            #expect(goal.status == .seeOther)
+            #expect(goal.headers[.location] == "/")
+            let stored = try #require(try await journal.store.goal(user: journal.user))
+            #expect(abs(stored.weight.value(in: .pounds) - 154) < 1e-9)
+            #expect(try await client.send(.get, "/settings").text.contains(#"action="/goal/clear""#))
+
+            #expect(try await client.post("/goal", form: "weight=0").status == .unprocessableContent)
+            let cleared = try await client.post("/goal/clear", form: "")
+            #expect(cleared.status == .seeOther)
+            #expect(cleared.headers[.location] == "/settings")
+            #expect(try await journal.store.goal(user: journal.user) == nil)
+        }
+    }
+
+    @Test func importUploadCheckImportAndUndo() async throws {
+        try await withApp { client, journal in
+            let form = try await client.send(.get, "/import")
+            #expect(form.status == .ok)
+            #expect(form.text.contains(#"enctype="multipart/form-data""#))
+
+            let check = try await client.upload(threeDays, fileName: "weights.csv")
+            #expect(check.status == .ok)
+            let token = try #require(check.text.firstMatch(of: /action="\/import\/([0-9a-f-]{36})"/)?.1)
+            #expect(try await journal.count() == 0)
+
+            let imported = try await client.post("/import/\(token)", form: "")
+            #expect(imported.status == .ok)
+            #expect(imported.text.contains(#"id="import-report""#))
+            #expect(try await journal.count() == 3)
+            // The token is used up.
+            #expect(try await client.post("/import/\(token)", form: "").status == .notFound)
+
+            let list = try await client.send(.get, "/import").text
+            let id = try #require(list.firstMatch(of: /action="\/imports\/(\d+)\/undo"/)?.1)
+            #expect(list.contains("weights.csv"))
+            let undo = try await client.post("/imports/\(id)/undo", form: "")
+            #expect(undo.status == .seeOther)
+            #expect(undo.headers[.location] == "/import")
+            #expect(try await journal.count() == 0)
+            #expect(try await client.post("/imports/\(id)/undo", form: "").status == .conflict)
+        }
+    }
+
+    @Test func uploadWithBadRowsOffersNoImport() async throws {
+        try await withApp { client, journal in
+            let check = try await client.upload(withBadRows, fileName: "bad.csv")
+            #expect(check.status == .ok)
+            #expect(!check.text.contains(#"action="/import/"#))
+            #expect(check.text.contains("Line 3"))
+            #expect(check.text.contains("Line 5"))
+
+            let skipping = try await client.upload(withBadRows, fileName: "bad.csv", fields: ["skip_invalid": "true"])
+            let token = try #require(skipping.text.firstMatch(of: /action="\/import\/([0-9a-f-]{36})"/)?.1)
+            #expect(try await client.post("/import/\(token)", form: "").status == .ok)
+            #expect(try await journal.count() == 2)
+        }
+    }
+
+    @Test func uploadOfAnEmptyFileShowsTheProblem() async throws {
+        try await withApp { client, journal in
+            let response = try await client.upload("", fileName: "empty.csv")
+            #expect(response.status == .unprocessableContent)
+            #expect(response.headers[.contentType]?.hasPrefix("text/html") == true)
+            #expect(try await journal.count() == 0)
+        }
+    }
+
+    @Test func uploadWithoutMultipart() async throws {
+        try await withApp { client, _ in
+            let response = try await client.send(.post, "/import", body: threeDays, contentType: "text/csv")
+            #expect(response.status == .badRequest)
+        }
+    }
+
+    @Test func chartAndExportDownloads() async throws {
+        try await withApp { client, _ in
+            try await client.addWeighIn(80, date: "2024-03-01")
+            try await client.addWeighIn(79, date: "2024-03-05")
+            let chart = try await client.send(.get, "/chart.svg?range=month")
+            #expect(chart.status == .ok)
+            #expect(chart.headers[.contentType] == "image/svg+xml")
+            #expect(chart.text.contains("<svg"))
+            let csv = try await client.send(.get, "/export.csv")
+            #expect(csv.status == .ok)
+            #expect(csv.headers[.contentType]?.hasPrefix("text/csv") == true)
+            #expect(csv.headers[.contentDisposition]?.contains("attachment") == true)
+            #expect(csv.text.hasPrefix("date,weight,unit,note,source,id\n"))
+            #expect(csv.text.split(separator: "\n").count == 3)
+            let json = try await client.send(.get, "/export.json")
+            #expect(try json.json()["weigh_ins"]?.array?.count == 2)
+        }
+    }
+
+    @Test func unknownPageIsAnHTMLNotFound() async throws {
+        try await withApp { client, _ in
+            let response = try await client.send(.get, "/no/such/page")
+            #expect(response.status == .notFound)
+            #expect(response.headers[.contentType]?.hasPrefix("text/html") == true)
+            #expect(response.text.contains("<h1>Not found</h1>"))
+            let api = try await client.send(.get, "/api/v1/nothing-here")
+            try expectError(api, .notFound, code: "not_found")
+        }
+    }
+
+    @Test func health() async throws {
+        try await withApp { client, _ in
+            let response = try await client.send(.get, "/health")
+            #expect(response.status == .ok)
+            #expect(response.text == "ok")
+        }
+    }
+}
+
+extension TestClientProtocol {
+    /// Posts a `multipart/form-data` upload of `text` as the `file` field, as a browser does.
+    func upload(_ text: String, fileName: String, fields: [String: String] = [:]) async throws -> TestResponse {
+        let boundary = "----cinn-test-\(UUID().uuidString)"
+        var body = ""
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+            body += "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n"
+        }
+        body += "--\(boundary)\r\nContent-Disposition: form-data; name=\"format\"\r\n\r\n\r\n"
+        body += "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"\(fileName)\"\r\n"
+        body += "Content-Type: text/csv\r\n\r\n\(text)\r\n--\(boundary)--\r\n"
+        return try await send(.post, "/import", body: body, contentType: "multipart/form-data; boundary=\(boundary)")
+    }
+}

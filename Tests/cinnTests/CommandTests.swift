@@ -1,0 +1,414 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite("cinn migrate and weight")
+struct WeightCommandTests {
+    @Test func migrateTwice() async throws {
+        let sandbox = try Sandbox()
+        let first = try await sandbox.cinn("migrate")
+        #expect(first.status == 0, "\(first)")
+        #expect(first.stdout.hasPrefix("Applied migrations"))
+        let second = try await sandbox.cinn("migrate")
+        #expect(second.status == 0)
+        #expect(second.stdout == "The database is up to date.\n")
+    }
+
+    @Test func addPrintsTheNewID() async throws {
+        let sandbox = try Sandbox()
+        let added = try await sandbox.cinn("weight", "add", "80", "--unit", "kg", "--date", "2024-03-01")
+        #expect(added.status == 0, "\(added)")
+        let id = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(UUID(uuidString: id) != nil)
+        let list = try await sandbox.cinn("weight", "list")
+        #expect(list.lines == ["2024-03-01 12:00  80.0 kg  \(id)"])
+    }
+
+    @Test func addNotANumber() async throws {
+        let sandbox = try Sandbox()
+        let result = try await sandbox.cinn("weight", "add", "abc")
+        #expect(result.status == badInput)
+        #expect(result.stderr.contains("abc"))
+        #expect(result.stdout.isEmpty)
+        #expect(try await sandbox.cinn("weight", "list").stdout.hasPrefix("No weigh-ins yet"))
+    }
+
+    @Test(arguments: [
+        ["0"], ["-5"], ["701", "--unit", "kg"], ["1600", "--unit", "lb"], ["nan"], ["inf"],
+        ["80", "--unit", "stones-ish"], ["80", "--date", "2024-02-30"], ["80", "--date", "2024-13-01"],
+        ["80", "--date", "yesterday"], ["80", "--date", "2999-01-01"],
+    ])
+    func badAddsStoreNothing(arguments: [String]) async throws {
+        let sandbox = try Sandbox()
+        let result = try await sandbox.run(["weight", "add"] + arguments + ["--database", sandbox.database])
+        #expect(result.status == badInput, "\(result)")
+        #expect(!result.stderr.isEmpty)
+        #expect(try await sandbox.cinn("weight", "list").stdout.hasPrefix("No weigh-ins yet"))
+    }
+
+    @Test func listNewestFirstInTheAskedUnit() async throws {
+        let sandbox = try Sandbox()
+        try await sandbox.cinn("weight", "add", "80", "--unit", "kg", "--date", "2024-03-01")
+        try await sandbox.cinn("weight", "add", "79.5", "--unit", "kg", "--date", "2024-03-03T07:30:00+02:00", "--note", "gym")
+        try await sandbox.cinn("weight", "add", "176", "--unit", "lb", "--date", "2024-03-02")
+        let list = try await sandbox.cinn("weight", "list")
+        #expect(list.status == 0)
+        #expect(list.lines.map { String($0.prefix(16)) } == ["2024-03-03 07:30", "2024-03-02 12:00", "2024-03-01 12:00"])
+        #expect(list.lines.first?.hasSuffix("  gym") == true)
+        #expect(list.lines[safe: 1]?.contains("79.8 kg") == true)
+        let pounds = try await sandbox.cinn("weight", "list", "--unit", "lb", "--limit", "1")
+        #expect(pounds.lines.count == 1)
+        #expect(pounds.lines.first?.contains("175.3 lb") == true)
+        let range = try await sandbox.cinn("weight", "list", "--from", "2024-03-02", "--to", "2024-03-02")
+        #expect(range.lines.count == 1)
+    }
+
+    @Test func deleteByIDAndByDate() async throws {
+        let sandbox = try Sandbox()
+        let id = try await sandbox.cinn("weight", "add", "80", "--unit", "kg", "--date", "2024-03-01T07:00:00Z")
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try await sandbox.cinn("weight", "add", "80.4", "--unit", "kg", "--date", "2024-03-01T20:00:00Z")
+        try await sandbox.cinn("weight", "add", "80.2", "--unit", "kg", "--date", "2024-03-02")
+        try await sandbox.cinn("weight", "add", "80.1", "--unit", "kg", "--date", "2024-03-03")
+
+        let byID = try await sandbox.cinn("weight", "delete", id)
+        #expect(byID.status == 0, "\(byID)")
+        #expect(!(try await sandbox.cinn("weight", "list").stdout.contains(id)))
+        #expect(try await sandbox.cinn("weight", "delete", id).status == badInput)
+
+        let byDate = try await sandbox.cinn("weight", "delete", "2024-03-02")
+        #expect(byDate.status == 0)
+        #expect(try await sandbox.cinn("weight", "list").lines.map { String($0.prefix(10)) } == ["2024-03-03", "2024-03-01"])
+        #expect(try await sandbox.cinn("weight", "delete", "2024-03-02").status == badInput)
+        #expect(try await sandbox.cinn("weight", "delete", "neither").status == badInput)
+        #expect(try await sandbox.cinn("weight", "list").lines.count == 2)
+    }
+
+    @Test func databaseFromTheEnvironment() async throws {
+        let sandbox = try Sandbox()
+        let added = try await sandbox.run(["weight", "add", "80", "--unit", "kg", "--date", "2024-03-01"],
+                                          environment: sandbox.environment(database: sandbox.database))
+        #expect(added.status == 0, "\(added)")
+        #expect(try await sandbox.cinn("weight", "list").lines.count == 1)
+    }
+}
+
+@Suite("cinn goal and settings")
+struct GoalAndSettingsCommandTests {
+    @Test func goalSetShowClear() async throws {
+        let sandbox = try Sandbox()
+        #expect(try await sandbox.cinn("goal", "show").stdout.hasPrefix("No goal set"))
+        let set = try await sandbox.cinn("goal", "set", "70", "--unit", "kg", "--rate", "0.5")
+        #expect(set.status == 0, "\(set)")
+        let show = try await sandbox.cinn("goal", "show")
+        #expect(show.status == 0)
+        #expect(show.stdout.contains("70.0 kg"))
+        #expect(show.stdout.contains("0.50 kg"))
+        #expect(try await sandbox.cinn("goal", "clear").status == 0)
+        #expect(try await sandbox.cinn("goal", "show").stdout.hasPrefix("No goal set"))
+        #expect(try await sandbox.cinn("goal", "clear").status == badInput)
+    }
+
+    @Test(arguments: [["0"], ["800", "--unit", "kg"], ["70", "--rate", "-1"], ["70", "--rate", "5"], ["70", "--unit", "furlong"],
+                      ["seventy"]])
+    func badGoals(arguments: [String]) async throws {
+        let sandbox = try Sandbox()
+        let result = try await sandbox.run(["goal", "set"] + arguments + ["--database", sandbox.database])
+        #expect(result.status == badInput, "\(result)")
+        #expect(!result.stderr.isEmpty)
+        #expect(try await sandbox.cinn("goal", "show").stdout.hasPrefix("No goal set"))
+    }
+
+    @Test func settingsSet() async throws {
+        let sandbox = try Sandbox()
+        #expect(try await sandbox.cinn("settings", "set", "unit", "lb").status == 0)
+        #expect(try await sandbox.cinn("settings", "set", "trend-method", "pencil").status == 0)
+        #expect(try await sandbox.cinn("settings", "set", "time-zone", "Europe/Berlin").status == 0)
+        let show = try await sandbox.cinn("settings", "show")
+        #expect(show.lines == ["unit = lb", "trend-method = pencil", "time-zone = Europe/Berlin"])
+        // The display unit is now the default for new weigh-ins.
+        try await sandbox.cinn("weight", "add", "160", "--date", "2024-03-01")
+        #expect(try await sandbox.cinn("weight", "list").stdout.contains("160.0 lb"))
+    }
+
+    @Test(arguments: [["unit", "furlong"], ["trend-method", "crayon"], ["time-zone", "Mars/Olympus_Mons"], ["colour", "blue"]])
+    func badSettings(arguments: [String]) async throws {
+        let sandbox = try Sandbox()
+        let result = try await sandbox.run(["settings", "set"] + arguments + ["--database", sandbox.database])
+        #expect(result.status == badInput, "\(result)")
+        #expect(!result.stderr.isEmpty)
+        let show = try await sandbox.cinn("settings", "show")
+        #expect(show.lines.prefix(2) == ["unit = kg", "trend-method = exact"])
+    }
+}
+
+@Suite("cinn trend")
+struct TrendCommandTests {
+    /// 80 kg on March 1st and 81 kg on March 3rd.
+    func twoWeighIns() async throws -> Sandbox {
+        let sandbox = try Sandbox()
+        try await sandbox.cinn("weight", "add", "80", "--unit", "kg", "--date", "2024-03-01")
+        try await sandbox.cinn("weight", "add", "81", "--unit", "kg", "--date", "2024-03-03")
+        return sandbox
+    }
+
+    @Test func jsonIsOneObjectWithTheDocumentedShape() async throws {
+        let sandbox = try await twoWeighIns()
+        let result = try await sandbox.cinn("trend", "--from", "2024-02-28", "--to", "2024-03-03", "--unit", "kg", "--format", "json")
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines.count == 1)
+        let trend = try JSON.parse(result.stdout)
+        #expect(trend.keys == ["unit", "days", "rate_per_week", "energy_balance_per_day", "forecast_date", "verdict"])
+        #expect(trend["unit"]?.string == "kg")
+        let days = try #require(trend["days"]?.array)
+        for day in days { #expect(day.keys == ["date", "weight", "interpolated", "value", "trend"]) }
+        #expect(days.compactMap { $0["date"]?.string } == ["2024-03-01", "2024-03-02", "2024-03-03"])
+        #expect(days.map { $0["weight"] } == [.number(80), .null, .number(81)])
+        #expect(days.compactMap { $0["interpolated"]?.bool } == [false, true, false])
+        #expect(days.compactMap { $0["value"]?.double } == [80, 80.5, 81])
+        let trends = days.compactMap { $0["trend"]?.double }
+        #expect(trends.count == 3)
+        #expect(close(trends.first, 80) && close(trends[safe: 1], 80.05) && close(trends.last, 80.145))
+        #expect(close(trend["rate_per_week"]?.double, 0.5075))
+        #expect(close(trend["energy_balance_per_day"]?.double, 558.25, tolerance: 1e-6))
+        #expect(trend["forecast_date"] == .null)
+        #expect(trend["verdict"]?.keys == ["answer", "reason"])
+        #expect(trend["verdict"]?["answer"]?.string == "unknown")
+    }
+
+    @Test func jsonInPoundsAndWithoutData() async throws {
+        let sandbox = try await twoWeighIns()
+        let pounds = try JSON.parse(try await sandbox.cinn("trend", "--from", "2024-03-01", "--to", "2024-03-03", "--unit", "lb",
+                                                           "--format", "json").stdout)
+        #expect(pounds["unit"]?.string == "lb")
+        #expect(close(pounds["days"]?.array?.last?["trend"]?.double, 80.145 / 0.45359237))
+
+        let empty = try Sandbox()
+        let nothing = try JSON.parse(try await empty.cinn("trend", "--format", "json").stdout)
+        #expect(nothing["days"] == .array([]))
+        #expect(nothing["rate_per_week"] == .null)
+        #expect(nothing["energy_balance_per_day"] == .null)
+    }
+
+    @Test func csvHasTheDayColumns() async throws {
+        let sandbox = try await twoWeighIns()
+        let result = try await sandbox.cinn("trend", "--from", "2024-03-01", "--to", "2024-03-03", "--unit", "kg", "--format", "csv")
+        #expect(result.status == 0)
+        #expect(result.lines.first == "date,weight,interpolated,value,trend")
+        #expect(result.lines.count == 4)
+        #expect(result.lines[safe: 2]?.hasPrefix("2024-03-02,,true,80.5,") == true)
+        #expect(result.lines[safe: 1]?.hasPrefix("2024-03-01,80.0,false,80.0,") == true)
+    }
+
+    @Test func tableShowsTheVerdict() async throws {
+        let sandbox = try await twoWeighIns()
+        let result = try await sandbox.cinn("trend", "--from", "2024-03-01", "--to", "2024-03-03", "--format", "table")
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Can I nom nom? unknown"))
+        #expect(result.stdout.contains("2024-03-02"))
+        let empty = try Sandbox()
+        #expect(try await empty.cinn("trend").stdout.contains("Verdict: unknown"))
+    }
+
+    @Test func rangeEndsAtTo() async throws {
+        let sandbox = try Sandbox()
+        for day in 1...12 { try await sandbox.cinn("weight", "add", "80", "--unit", "kg", "--date", String(format: "2024-03-%02d", day)) }
+        let week = try JSON.parse(try await sandbox.cinn("trend", "--range", "week", "--to", "2024-03-10", "--format", "json").stdout)
+        #expect(week["days"]?.array?.compactMap { $0["date"]?.string }.first == "2024-03-04")
+        #expect(week["days"]?.array?.count == 7)
+    }
+
+    @Test(arguments: [["--range", "fortnight"], ["--from", "2024-02-30"], ["--from", "2024-03-05", "--to", "2024-03-01"],
+                      ["--unit", "stone-ish"], ["--format", "xml"]])
+    func badTrendOptions(arguments: [String]) async throws {
+        let sandbox = try await twoWeighIns()
+        let result = try await sandbox.run(["trend"] + arguments + ["--database", sandbox.database])
+        #expect(result.status == badInput, "\(result)")
+        #expect(!result.stderr.isEmpty)
+    }
+}
+
+@Suite("cinn import and export")
+struct ImportCommandTests {
+    static let threeDays = "date,weight_kg\n2024-03-01,80.0\n2024-03-02,79.8\n2024-03-03,79.5\n"
+    static let withBadRows = "date,weight_kg\n2024-03-01,80.0\n2024-02-30,79.9\n2024-03-02,79.8\nyesterday,abc\n"
+
+    @Test func importListUndoAndImportAgain() async throws {
+        let sandbox = try Sandbox()
+        let file = try sandbox.write(Self.threeDays, to: "weights.csv")
+        let first = try await sandbox.cinn("import", file)
+        #expect(first.status == 0, "\(first)")
+        #expect(first.lines.contains("Format: csv"))
+        #expect(first.lines.contains("Rows read: 3"))
+        #expect(first.lines.contains("Imported: 3"))
+        #expect(first.lines.contains("Already in the journal: 0"))
+        #expect(first.stdout.contains("Import #1."))
+
+        let again = try await sandbox.cinn("import", file)
+        #expect(again.status == 0)
+        #expect(again.lines.contains("Imported: 0"))
+        #expect(again.lines.contains("Already in the journal: 3"))
+
+        let list = try await sandbox.cinn("import", "list")
+        #expect(list.lines.count == 1)
+        #expect(list.lines.first?.hasPrefix("#1 ") == true)
+        #expect(list.stdout.contains("weights.csv"))
+
+        let undo = try await sandbox.cinn("import", "undo", "1")
+        #expect(undo.status == 0, "\(undo)")
+        #expect(undo.stdout.contains("removed 3"))
+        #expect(try await sandbox.cinn("weight", "list").stdout.hasPrefix("No weigh-ins yet"))
+        #expect(try await sandbox.cinn("import", "list").stdout.contains("(undone)"))
+        #expect(try await sandbox.cinn("import", "undo", "1").status == badInput)
+        #expect(try await sandbox.cinn("import", "undo", "99").status == badInput)
+
+        #expect(try await sandbox.cinn("import", file).lines.contains("Imported: 3"))
+        #expect(try await sandbox.cinn("weight", "list").lines.count == 3)
+    }
+
+    @Test func dryRunWritesNothing() async throws {
+        let sandbox = try Sandbox()
+        let file = try sandbox.write(Self.threeDays, to: "weights.csv")
+        let result = try await sandbox.cinn("import", file, "--dry-run")
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines.contains("Would import: 3"))
+        #expect(try await sandbox.cinn("weight", "list").stdout.hasPrefix("No weigh-ins yet"))
+        #expect(try await sandbox.cinn("import", "list").stdout == "No imports yet.\n")
+    }
+
+    @Test func badRowsRejectTheFileUnlessSkipped() async throws {
+        let sandbox = try Sandbox()
+        let file = try sandbox.write(Self.withBadRows, to: "bad.csv")
+        let rejected = try await sandbox.cinn("import", file)
+        #expect(rejected.status == badInput, "\(rejected)")
+        #expect(rejected.lines.contains { $0.hasPrefix("  line 3") })
+        #expect(rejected.lines.contains { $0.hasPrefix("  line 5") })
+        #expect(!rejected.stderr.isEmpty)
+        #expect(try await sandbox.cinn("weight", "list").stdout.hasPrefix("No weigh-ins yet"))
+
+        let skipped = try await sandbox.cinn("import", file, "--skip-invalid")
+        #expect(skipped.status == 0, "\(skipped)")
+        #expect(skipped.lines.contains("Imported: 2"))
+        #expect(skipped.lines.contains("Invalid rows: 2"))
+        #expect(try await sandbox.cinn("weight", "list").lines.count == 2)
+    }
+
+    @Test func fitbitNeedsAUnit() async throws {
+        let sandbox = try Sandbox()
+        let file = try sandbox.write("""
+            [{"logId":1706770692000,"weight":158.2,"bmi":25.6,"date":"02/01/24","time":"06:58:12","source":"Aria"},
+             {"logId":1706857420000,"weight":158.0,"bmi":25.55,"date":"02/02/24","time":"07:03:40","source":"Aria"}]
+            """, to: "weight-2024-02-01.json")
+        let withoutUnit = try await sandbox.cinn("import", file)
+        #expect(withoutUnit.status == badInput, "\(withoutUnit)")
+        #expect(withoutUnit.stderr.contains("--unit"))
+        #expect(try await sandbox.cinn("weight", "list").stdout.hasPrefix("No weigh-ins yet"))
+        let withUnit = try await sandbox.cinn("import", file, "--unit", "lb")
+        #expect(withUnit.status == 0, "\(withUnit)")
+        #expect(withUnit.lines.contains("Format: fitbit"))
+        #expect(withUnit.lines.contains("Imported: 2"))
+    }
+
+    @Test func unreadableFiles() async throws {
+        let sandbox = try Sandbox()
+        let files = [
+            try sandbox.write("", to: "empty.csv"),
+            try sandbox.write([0xFF, 0xFE] + Array("date,weight_kg\n2024-03-01,80\n".utf8).flatMap { [$0, 0] }, to: "utf16.csv"),
+            try sandbox.write("hello\nworld\n", to: "words.txt"),
+            sandbox.folder.appendingPathComponent("missing.csv").path,
+        ]
+        for file in files {
+            let result = try await sandbox.cinn("import", file)
+            #expect(result.status == badInput, "\(file): \(result)")
+            #expect(!result.stderr.isEmpty)
+        }
+        #expect(try await sandbox.cinn("import", try sandbox.write(Self.threeDays, to: "w.csv"), "--format", "word").status == badInput)
+        #expect(try await sandbox.cinn("weight", "list").stdout.hasPrefix("No weigh-ins yet"))
+    }
+
+    @Test func exportedCSVImportsIntoAnotherJournal() async throws {
+        let source = try Sandbox()
+        try await source.cinn("weight", "add", "80", "--unit", "kg", "--date", "2024-03-01")
+        try await source.cinn("weight", "add", "79.5", "--unit", "kg", "--date", "2024-03-02T07:15:00+02:00", "--note", "a, \"quoted\" note")
+        try await source.cinn("weight", "add", "175", "--unit", "lb", "--date", "2024-03-03")
+        let csv = try await source.cinn("export", "--format", "csv")
+        #expect(csv.status == 0)
+        #expect(csv.lines.first == "date,weight,unit,note,source,id")
+        #expect(csv.lines.count == 4)
+
+        let target = try Sandbox()
+        let imported = try await target.cinn("import", try target.write(csv.stdout, to: "export.csv"))
+        #expect(imported.status == 0, "\(imported)")
+        #expect(imported.lines.contains("Imported: 3"))
+        let before = try await source.cinn("weight", "list").lines.map { String($0.prefix(27)) }
+        let after = try await target.cinn("weight", "list").lines.map { String($0.prefix(27)) }
+        #expect(before == after)
+    }
+
+    @Test func exportJSON() async throws {
+        let sandbox = try Sandbox()
+        try await sandbox.cinn("weight", "add", "80", "--unit", "kg", "--date", "2024-03-01")
+        try await sandbox.cinn("goal", "set", "75", "--unit", "kg")
+        let result = try await sandbox.cinn("export", "--format", "json")
+        #expect(result.status == 0)
+        let export = try JSON.parse(result.stdout)
+        #expect(export["weigh_ins"]?.array?.compactMap { $0["weight"]?.double } == [80])
+        #expect(export["goal"]?["weight"]?.double == 75)
+    }
+}
+
+@Suite("cinn serve")
+struct ServeCommandTests {
+    @Test(.timeLimit(.minutes(1)))
+    func servesOnAFreePortAndStopsOnSIGTERM() async throws {
+        let sandbox = try Sandbox()
+        let executable = try #require(cinnExecutable)
+        let output = sandbox.folder.appendingPathComponent("serve.out")
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: output)
+        defer { try? handle.close() }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["serve", "--port", "0", "--database", sandbox.database]
+        process.environment = sandbox.environment()
+        process.currentDirectoryURL = sandbox.folder
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+
+        var port: Int?
+        for _ in 0..<300 where port == nil {
+            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            if let match = text.firstMatch(of: /Listening on http:\/\/127\.0\.0\.1:(\d+)\n/) { port = Int(match.1) }
+            if port == nil {
+                #expect(process.isRunning, "cinn serve stopped: \(text)")
+                if !process.isRunning { return }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        let bound = try #require(port)
+        #expect(bound > 0)
+
+        let (body, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(bound)/health")!)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: body, as: UTF8.self) == "ok")
+        let (page, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(bound)/")!)
+        #expect(String(decoding: page, as: UTF8.self).contains(#"id="verdict""#))
+
+        let exit: (status: Int32, reason: Process.TerminationReason) = await withCheckedContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: ($0.terminationStatus, $0.terminationReason)) }
+            process.terminate()
+        }
+        #expect(exit.reason == .exit)
+        #expect(exit.status == 0)
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}
