@@ -52,8 +52,12 @@ struct APIController<Context: RequestContext> {
         var request = request
         let body = try await request.decodeJSON(CreateWeighIn.self)
         let unit = try body.unit.map { text throws(CinnError) in try MassUnit.parse(text) }
-        let weighIn = try await journal.addWeighIn(weight: body.weight.value, unit: unit, date: body.measuredAt ?? body.date,
-                                                   note: body.note)
+        let id = try body.id.map { text throws(CinnError) in
+            guard let id = UUID(uuidString: text) else { throw .invalid("id", "id must be a UUID") }
+            return id
+        }
+        let weighIn = try await journal.addWeighIn(id: id, weight: body.weight.value, unit: unit,
+                                                   date: body.measuredAt ?? body.date, note: body.note)
         let settings = try await journal.settings()
         return JSONResponse.make(WeighInDTO(weighIn, unit: unit ?? settings.displayUnit), status: .created)
     }

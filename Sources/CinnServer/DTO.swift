@@ -60,6 +60,8 @@ struct LenientNumber: Decodable {
 
 /// `POST /api/v1/weigh-ins`.
 struct CreateWeighIn: Decodable {
+    /// A client-generated UUID, for clients that make records offline; the server makes one otherwise.
+    let id: String?
     let weight: LenientNumber
     let unit: String?
     /// `YYYY-MM-DD` (stored at local noon) or an ISO 8601 time.
@@ -69,7 +71,7 @@ struct CreateWeighIn: Decodable {
     let note: String?
 
     enum CodingKeys: String, CodingKey {
-        case weight, unit, date, note
+        case id, weight, unit, date, note
         case measuredAt = "measured_at"
     }
 }

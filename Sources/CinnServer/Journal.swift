@@ -51,13 +51,13 @@ public struct Journal: Sendable {
         return resolved
     }
 
-    /// Records a weigh-in as a person enters it.
-    public func addWeighIn(weight: Double, unit: MassUnit?, date: String?, note: String? = nil) async throws -> WeighIn {
+    /// Records a weigh-in as a person enters it; `id` is the client's own, if it made one.
+    public func addWeighIn(id: UUID? = nil, weight: Double, unit: MassUnit?, date: String?, note: String? = nil) async throws -> WeighIn {
         let settings = try await settings()
         let mass = try Mass.bodyWeight(weight, unit ?? settings.displayUnit)
         let time = try readingTime(date, settings: settings)
         let cleanNote = note?.trimmingCharacters(in: .whitespacesAndNewlines)
-        let weighIn = WeighIn(id: .v7(at: now()), measuredAt: time.instant, utcOffsetSeconds: time.utcOffsetSeconds,
+        let weighIn = WeighIn(id: id ?? .v7(at: now()), measuredAt: time.instant, utcOffsetSeconds: time.utcOffsetSeconds,
                               weight: mass, note: cleanNote?.isEmpty == false ? cleanNote : nil)
         return try await store.addWeighIn(weighIn, user: user)
     }

@@ -47,6 +47,7 @@ enum OpenAPIDocument {
                 application/json:
                   schema: {$ref: "#/components/schemas/WeighIn"}
             "400": {$ref: "#/components/responses/Malformed"}
+            "409": {$ref: "#/components/responses/Conflict"}
             "422": {$ref: "#/components/responses/Invalid"}
         delete:
           summary: Delete every weigh-in of a local day
@@ -267,6 +268,7 @@ enum OpenAPIDocument {
           type: object
           required: [weight]
           properties:
+            id: {type: string, format: uuid, description: "A client-generated id (UUIDv7 preferred); made by the server when absent"}
             weight: {type: number, exclusiveMinimum: 0, description: "At most 700 kg"}
             unit: {$ref: "#/components/schemas/Unit"}
             date: {type: string, description: "YYYY-MM-DD (stored at local noon) or an ISO 8601 time"}

@@ -36,6 +36,22 @@ struct WeighInAPITests {
         }
     }
 
+    @Test func aClientGeneratedIDIsKeptAndCannotBeUsedTwice() async throws {
+        try await withApp { client, journal in
+            let id = "0190f5a2-7b1c-7d3e-8f00-1234567890ab"
+            let body = #"{"id":"\#(id)","weight":72.4,"unit":"kg","date":"2024-03-01"}"#
+            let created = try await client.send(.post, "/api/v1/weigh-ins", json: body)
+            #expect(created.status == .created)
+            #expect(try created.json()["id"]?.string == id)
+            #expect(try await client.send(.get, "/api/v1/weigh-ins/\(id)").status == .ok)
+            try expectError(try await client.send(.post, "/api/v1/weigh-ins", json: body), .conflict, code: "conflict")
+            let malformed = #"{"id":"not-a-uuid","weight":72.4}"#
+            try expectError(try await client.send(.post, "/api/v1/weigh-ins", json: malformed), .unprocessableContent,
+                        code: "invalid_input", field: "id")
+            #expect(try await journal.count() == 1)
+        }
+    }
+
     @Test func withoutUnitTheDisplayUnitIsUsed() async throws {
         try await withApp { client, _ in
             try await client.send(.put, "/api/v1/settings", json: #"{"unit":"lb"}"#)
