@@ -1,4 +1,5 @@
 import ArgumentParser
+import Configuration
 import CinnCore
 import CinnServer
 import CinnStore
@@ -14,13 +15,28 @@ struct Cinn: AsyncParsableCommand {
     )
 }
 
+/// Where settings come from, first match wins: command-line flags, then the environment
+/// (`cinn.database` is `CINN_DATABASE`, `cinn.port` is `CINN_PORT`, …), then the defaults.
+func configReader(flags: [AbsoluteConfigKey: ConfigValue]) -> ConfigReader {
+    ConfigReader(providers: [
+        InMemoryProvider(name: "flags", values: flags),
+        // A PostgreSQL URL may carry a password.
+        EnvironmentVariablesProvider(secretsSpecifier: .specific(["CINN_DATABASE"])),
+        InMemoryProvider(name: "defaults", values: [
+            "cinn.database": "cinn.sqlite", "cinn.host": "127.0.0.1", "cinn.port": 8080,
+        ]),
+    ])
+}
+
 /// `--database`, shared by every command.
 struct DatabaseOptions: ParsableArguments {
     @Option(name: .long, help: "SQLite file path, or postgres://USER@HOST:PORT/DB (default: $CINN_DATABASE, else ./cinn.sqlite).")
     var database: String?
 
     var location: DatabaseLocation {
-        DatabaseLocation(database ?? ProcessInfo.processInfo.environment["CINN_DATABASE"] ?? "cinn.sqlite")
+        var flags: [AbsoluteConfigKey: ConfigValue] = [:]
+        if let database { flags["cinn.database"] = ConfigValue(.string(database), isSecret: true) }
+        return DatabaseLocation(configReader(flags: flags).string(forKey: "cinn.database", default: "cinn.sqlite"))
     }
 
     /// Opens the store, applies pending migrations, runs `body` with the local user's journal, and closes.

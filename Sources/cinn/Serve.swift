@@ -1,4 +1,5 @@
 import ArgumentParser
+import Configuration
 import CinnServer
 import CinnStore
 import Foundation
@@ -10,16 +11,22 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var options: DatabaseOptions
 
-    @Option(help: "Address to listen on.")
-    var host = "127.0.0.1"
+    @Option(help: "Address to listen on (default: $CINN_HOST, else 127.0.0.1).")
+    var host: String?
 
-    @Option(help: "Port to listen on (0 picks a free one).")
-    var port = 8080
+    @Option(help: "Port to listen on, 0 picks a free one (default: $CINN_PORT, else 8080).")
+    var port: Int?
 
     @Flag(help: "Fill an empty journal with 18 months of realistic demo data.")
     var demo = false
 
     func run() async throws {
+        var flags: [AbsoluteConfigKey: ConfigValue] = [:]
+        if let host { flags["cinn.host"] = .init(.string(host), isSecret: false) }
+        if let port { flags["cinn.port"] = .init(.int(port), isSecret: false) }
+        let config = configReader(flags: flags)
+        let host = config.string(forKey: "cinn.host", default: "127.0.0.1")
+        let port = config.int(forKey: "cinn.port", default: 8080)
         var logger = Logger(label: "cinn")
         logger.logLevel = .notice
         try await options.withJournal { journal in
