@@ -113,10 +113,14 @@ struct MultipartUpload {
             let (name, fileName) = disposition
             if name == fileField {
                 if handle == nil {
-                    let url = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-upload-\(UUID().uuidString)")
-                    FileManager.default.createFile(atPath: url.path, contents: nil)
-                    handle = try? FileHandle(forWritingTo: url)
-                    upload.file = url
+                    do {
+                        let url = try makePrivateUploadFile()
+                        handle = try FileHandle(forWritingTo: url)
+                        upload.file = url
+                    } catch {
+                        self.error = CinnError(.internal, "cannot store the upload")
+                        return
+                    }
                     upload.fileName = fileName.map { ($0 as NSString).lastPathComponent }
                 }
                 written += buffer.readableBytes
@@ -124,7 +128,11 @@ struct MultipartUpload {
                     error = .invalid("file", "the file is larger than \(maximumBytes >> 20) MB")
                     return
                 }
-                try? handle?.write(contentsOf: buffer.readableBytesView)
+                do {
+                    try handle?.write(contentsOf: buffer.readableBytesView)
+                } catch {
+                    self.error = CinnError(.internal, "cannot store the upload")
+                }
             } else if fieldValue.utf8.count < 4096 {
                 fieldValue += String(decoding: buffer.readableBytesView, as: UTF8.self)
             }
@@ -136,9 +144,7 @@ struct MultipartUpload {
                 try? handle?.close()
                 handle = nil
                 if upload.file == nil {
-                    let url = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-upload-\(UUID().uuidString)")
-                    FileManager.default.createFile(atPath: url.path, contents: nil)
-                    upload.file = url
+                    upload.file = try? makePrivateUploadFile()
                 }
             } else if let name {
                 upload.fields[name] = fieldValue.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -121,12 +121,18 @@ extension Request {
     }
 }
 
-/// Streams a request body to a temporary file (never holding it whole in memory) and returns its URL.
-func spoolToTemporaryFile(_ body: RequestBody, maximumBytes: Int) async throws -> URL {
+/// A new empty file only its owner can read (uploads hold health data), in the temporary directory.
+func makePrivateUploadFile() throws(CinnError) -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-upload-\(UUID().uuidString)")
-    guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+    guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
         throw CinnError(.internal, "cannot store the upload")
     }
+    return url
+}
+
+/// Streams a request body to a temporary file (never holding it whole in memory) and returns its URL.
+func spoolToTemporaryFile(_ body: RequestBody, maximumBytes: Int) async throws -> URL {
+    let url = try makePrivateUploadFile()
     do {
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }

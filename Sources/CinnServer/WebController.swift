@@ -233,8 +233,13 @@ struct PendingImport {
 
     var skipInvalid: Bool { fields["skip_invalid"] == "true" }
 
+    /// How long an upload waits for its "import" before it is removed.
+    static let lifetime: TimeInterval = 3600
+
     func keep(file upload: URL, fields: [String: String], fileName: String?) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        removeExpired()
         try FileManager.default.moveItem(at: upload, to: file)
         var stored = fields
         stored["file_name"] = fileName
@@ -258,5 +263,15 @@ struct PendingImport {
     func discard() {
         try? FileManager.default.removeItem(at: file)
         try? FileManager.default.removeItem(at: fieldsFile)
+    }
+
+    /// Removes uploads that were checked but never imported.
+    func removeExpired() {
+        let limit = Date().addingTimeInterval(-Self.lifetime)
+        let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
+        for file in files {
+            let modified = (try? file.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate
+            if let modified, modified < limit { try? FileManager.default.removeItem(at: file) }
+        }
     }
 }
