@@ -1,0 +1,56 @@
+// swift-tools-version: 6.1
+// Cinn's benchmarks: a package of its own, so that `swift build` and `swift test` of the main
+// package never compile them. Run from this directory:
+//
+//     swift package --disable-sandbox benchmark
+//
+// See ../BENCHMARKS.md for what is measured and the latest numbers.
+import PackageDescription
+
+let package = Package(
+    name: "cinn-benchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "cinn", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        // Only for the import benchmark's reference writer (already in the graph through sqlite-kit).
+        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "WeightEngine",
+            dependencies: [
+                "BenchmarkData",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "CinnCore", package: "cinn"),
+            ],
+            path: "Benchmarks/WeightEngine",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "WeightImport",
+            dependencies: [
+                "BenchmarkData",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "CinnCore", package: "cinn"),
+                .product(name: "CinnImport", package: "cinn"),
+                .product(name: "CinnStore", package: "cinn"),
+                .product(name: "CinnServer", package: "cinn"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            ],
+            path: "Benchmarks/WeightImport",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // Realistic weight data, shared by the benchmarks and the load test (no Cinn dependency).
+        .target(name: "BenchmarkData", path: "Sources/BenchmarkData"),
+        .executableTarget(name: "WeightCSVTool", dependencies: ["BenchmarkData"], path: "Sources/WeightCSVTool"),
+        // The load test's reference: a minimal Hummingbird app answering a constant body.
+        .executableTarget(
+            name: "ReferenceServer",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            path: "Sources/ReferenceServer"
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
