@@ -46,9 +46,22 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
     /// 1 = Monday ... 7 = Sunday (ISO 8601).
     public var weekday: Int { ((dayNumber % 7) + 7 + 3) % 7 + 1 }
 
+    /// `YYYY-MM-DD`.
     public var iso: String {
-        let (y, m, d) = parts
-        return String(format: "%04d-%02d-%02d", y, m, d)
+        let (year, month, day) = parts
+        var bytes = [UInt8](repeating: UInt8(ascii: "-"), count: 10)
+        Self.write(year, digits: 4, into: &bytes, at: 0)
+        Self.write(month, digits: 2, into: &bytes, at: 5)
+        Self.write(day, digits: 2, into: &bytes, at: 8)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func write(_ value: Int, digits: Int, into bytes: inout [UInt8], at start: Int) {
+        var rest = value
+        for index in stride(from: start + digits - 1, through: start, by: -1) {
+            bytes[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
     }
 
     public var description: String { iso }

@@ -27,8 +27,8 @@ public struct TrendPoint: Sendable, Hashable {
 ///   weigh-in days (the origin document's interpolator) and are flagged `interpolated`.
 /// - The trend is an exponentially smoothed moving average with smoothing 0.1: the first day's
 ///   trend is its weight; then `T = T' + (W − T') / 10`.
-/// - `.pencil` rounds each increment to one decimal in the display unit, half away from zero, in
-///   `Decimal` arithmetic (fourmilab's pencil-and-paper rule: −0.17 → −0.2).
+/// - `.pencil` rounds each increment to one decimal in the display unit, half away from zero, in exact
+///   decimal arithmetic (fourmilab's pencil-and-paper rule: −0.17 → −0.2).
 ///
 /// Trends are computed on read and never stored.
 public struct WeightTrend: Sendable {
@@ -86,27 +86,27 @@ public struct WeightTrend: Sendable {
         return trends
     }
 
+    /// The pencil-and-paper rule in exact decimal arithmetic: values are integers of millionths of the
+    /// display unit (what `Decimal` with six places would do, without its cost), so exact halves
+    /// round away from zero as they must; binary floating point would round some of them wrongly.
     static func pencilTrend(_ values: [Double], unit: MassUnit) -> [Double] {
         var trends = [Double](repeating: 0, count: values.count)
-        var trend = decimal(values[0] / unit.kilogramsPerUnit)
+        var trend = millionths(values[0] / unit.kilogramsPerUnit)
         for index in values.indices {
             if index > 0 {
-                var increment = (decimal(values[index] / unit.kilogramsPerUnit) - trend) / 10
-                var rounded = Decimal()
-                NSDecimalRound(&rounded, &increment, 1, .plain)
-                trend += rounded
+                // (weight − trend) / 10, rounded to 0.1 of the unit: |difference| / 1.0 rounded, in tenths.
+                let difference = millionths(values[index] / unit.kilogramsPerUnit) - trend
+                let tenths = (abs(difference) + 500_000) / 1_000_000
+                trend += (difference < 0 ? -tenths : tenths) * 100_000
             }
-            trends[index] = NSDecimalNumber(decimal: trend).doubleValue * unit.kilogramsPerUnit
+            trends[index] = Double(trend) / 1_000_000 * unit.kilogramsPerUnit
         }
         return trends
     }
 
-    /// A weight in the display unit as a `Decimal` with six decimals, so that 171.5 lb stored as
-    /// kilograms comes back as exactly 171.5.
-    static func decimal(_ value: Double) -> Decimal {
-        let micro = (value * 1_000_000).rounded()
-        return Decimal(sign: micro < 0 ? .minus : .plus, exponent: -6, significand: Decimal(Int64(abs(micro))))
-    }
+    /// A weight in the display unit as whole millionths, so that 171.5 lb stored as kilograms comes back
+    /// as exactly 171.500000.
+    static func millionths(_ value: Double) -> Int64 { Int64((value * 1_000_000).rounded()) }
 
     public var firstDate: LocalDate? { points.first?.date }
     public var lastDate: LocalDate? { points.last?.date }

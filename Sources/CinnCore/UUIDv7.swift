@@ -7,19 +7,15 @@ extension UUID {
         return v7(at: instant, using: &generator)
     }
 
+    /// A version 7 UUID with its random bits from `generator` (bulk imports pass a seeded `SplitMix64`,
+    /// which is much cheaper than the system's generator).
     public static func v7(at instant: Date, using generator: inout some RandomNumberGenerator) -> UUID {
         let milliseconds = UInt64(max(0, instant.timeIntervalSince1970 * 1000))
-        let random = generator.next() as UInt64
-        let random2 = generator.next() as UInt64
-        var bytes = [UInt8](repeating: 0, count: 16)
-        for i in 0..<6 { bytes[i] = UInt8(truncatingIfNeeded: milliseconds >> (8 * (5 - i))) }
-        for i in 6..<16 {
-            let source = i < 14 ? random : random2
-            bytes[i] = UInt8(truncatingIfNeeded: source >> (8 * (i % 8)))
-        }
-        bytes[6] = (bytes[6] & 0x0F) | 0x70
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        let high = (milliseconds << 16) | 0x7000 | ((generator.next() as UInt64) & 0x0FFF)
+        let low = ((generator.next() as UInt64) & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
+        func byte(_ word: UInt64, _ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: word >> (56 - 8 * index)) }
+        return UUID(uuid: (byte(high, 0), byte(high, 1), byte(high, 2), byte(high, 3), byte(high, 4), byte(high, 5),
+                           byte(high, 6), byte(high, 7), byte(low, 0), byte(low, 1), byte(low, 2), byte(low, 3),
+                           byte(low, 4), byte(low, 5), byte(low, 6), byte(low, 7)))
     }
 }

@@ -177,29 +177,13 @@ struct SettingsRequest: Decodable {
 }
 
 /// The trend: the same shape as `cinn trend --format json`.
-public struct TrendDTO: Encodable {
-    struct Day: Encodable {
+public struct TrendDTO {
+    struct Day {
         let date: String
         let weight: Double?
         let interpolated: Bool
         let value: Double
         let trend: Double
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(date, forKey: .date)
-            try container.encode(weight, forKey: .weight)
-            try container.encode(interpolated, forKey: .interpolated)
-            try container.encode(value, forKey: .value)
-            try container.encode(trend, forKey: .trend)
-        }
-
-        enum CodingKeys: String, CodingKey { case date, weight, interpolated, value, trend }
-    }
-
-    struct VerdictDTO: Encodable {
-        let answer: String
-        let reason: String
     }
 
     let unit: String
@@ -207,7 +191,7 @@ public struct TrendDTO: Encodable {
     let ratePerWeek: Double?
     let energyBalancePerDay: Double?
     let forecastDate: String?
-    let verdict: VerdictDTO
+    let verdict: Verdict
 
     public init(_ report: TrendReport, unit: MassUnit) {
         self.unit = unit.rawValue
@@ -218,24 +202,7 @@ public struct TrendDTO: Encodable {
         ratePerWeek = report.rate?.perWeek(in: unit)
         energyBalancePerDay = report.energyBalancePerDay?.kilocalories
         forecastDate = report.forecast?.iso
-        verdict = VerdictDTO(answer: report.verdict.answer.rawValue, reason: report.verdict.reason)
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case unit, days, verdict
-        case ratePerWeek = "rate_per_week"
-        case energyBalancePerDay = "energy_balance_per_day"
-        case forecastDate = "forecast_date"
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(unit, forKey: .unit)
-        try container.encode(days, forKey: .days)
-        try container.encode(ratePerWeek, forKey: .ratePerWeek)
-        try container.encode(energyBalancePerDay, forKey: .energyBalancePerDay)
-        try container.encode(forecastDate, forKey: .forecastDate)
-        try container.encode(verdict, forKey: .verdict)
+        verdict = report.verdict
     }
 
     /// The days as CSV: `date,weight,interpolated,value,trend`.
@@ -247,8 +214,43 @@ public struct TrendDTO: Encodable {
         return text
     }
 
-    /// One line of JSON.
-    public var json: String { jsonString(self) }
+    /// One line of JSON, keys in the documented order. Written by hand: this is the hot path of every
+    /// trend read (one object per day), and `JSONEncoder` cost as much as the rest of the request.
+    public var json: String {
+        var text = "{\"unit\":\"\(unit)\",\"days\":["
+        text.reserveCapacity(64 + days.count * 100)
+        for (index, day) in days.enumerated() {
+            if index > 0 { text += "," }
+            text += "{\"date\":\"\(day.date)\",\"weight\":\(Self.number(day.weight)),\"interpolated\":\(day.interpolated)"
+            text += ",\"value\":\(day.value),\"trend\":\(day.trend)}"
+        }
+        text += "],\"rate_per_week\":\(Self.number(ratePerWeek)),\"energy_balance_per_day\":\(Self.number(energyBalancePerDay))"
+        text += ",\"forecast_date\":" + (forecastDate.map { "\"\($0)\"" } ?? "null")
+        text += ",\"verdict\":{\"answer\":\"\(verdict.answer.rawValue)\",\"reason\":" + Self.quoted(verdict.reason) + "}}"
+        return text
+    }
+
+    /// A JSON number (Swift's shortest round-trip form), or null.
+    static func number(_ value: Double?) -> String {
+        value.map { "\($0)" } ?? "null"
+    }
+
+    /// A JSON string literal.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
 }
 
 /// An import's report as the API shows it.

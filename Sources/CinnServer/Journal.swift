@@ -75,13 +75,11 @@ public struct Journal: Sendable {
     /// The trend report for a period; `to` defaults to today.
     public func trend(from: LocalDate? = nil, to: LocalDate? = nil, range: TrendRange = .all) async throws
         -> (report: TrendReport, settings: UserSettings) {
-        let settings = try await settings()
-        async let days = store.dailyWeights(user: user)
-        async let goal = store.goal(user: user)
-        let trend = WeightTrend(days: try await days, method: settings.trendMethod, displayUnit: settings.displayUnit)
+        let (settings, goal, days) = try await store.trendInputs(user: user)
+        let trend = WeightTrend(days: days, method: settings.trendMethod, displayUnit: settings.displayUnit)
         let end = to ?? today(settings)
         if let from, from > end { throw CinnError.invalid("from", "from (\(from)) is after to (\(end))") }
-        let report = TrendReport(trend: trend, goal: try await goal, from: from, to: end, range: range,
+        let report = TrendReport(trend: trend, goal: goal, from: from, to: end, range: range,
                                  displayUnit: settings.displayUnit)
         return (report, settings)
     }

@@ -1,6 +1,8 @@
 import CinnCore
 import Foundation
+import NIOCore
 import SQLKit
+import SQLiteNIO
 
 /// A recorded import: what came in, and whether it was undone.
 public struct ImportBatch: Sendable, Hashable {
@@ -48,7 +50,8 @@ extension Store {
         read: (_ insert: ([ImportedWeighIn]) async throws -> Void) async throws -> ImportReport
     ) async throws -> ImportReport {
         do {
-            return try await transaction { db in
+            return try await rawTransaction { connection in
+                let db = connection.sql
                 let createdAt = milliseconds(now())
                 guard let batchRow = try await db.raw("""
                     INSERT INTO imports (user_id, format, file_name, created_at_ms)
@@ -56,12 +59,18 @@ extension Store {
                     """).first() else { throw CinnError(.internal, "the import could not be recorded") }
                 let importID = try batchRow.decode(column: "row_id", as: Int64.self)
                 var offered = 0
+                var ids = SplitMix64()
                 var report = try await read { readings in
                     offered += readings.count
                     for start in stride(from: 0, to: readings.count, by: Self.importBatchRows) {
                         let chunk = readings[start..<min(start + Self.importBatchRows, readings.count)]
-                        try await insertImported(db, chunk, user: user, importID: importID, source: "import:\(format)",
-                                                 createdAt: createdAt)
+                        let batch = ImportedBatch(user: user, importID: importID, source: "import:\(format)", createdAt: createdAt,
+                                                  firstVersion: try await reserveVersions(db, user: user, count: chunk.count))
+                        if let sqlite = connection.sqlite {
+                            try await insertImported(sqlite, chunk, batch, ids: &ids)
+                        } else {
+                            try await insertImported(db, chunk, batch, ids: &ids)
+                        }
                     }
                 }
                 let imported = try await db.raw("SELECT COUNT(*) AS n FROM weigh_ins WHERE import_id = \(bind: importID)")
@@ -87,28 +96,74 @@ extension Store {
         }
     }
 
-    private func insertImported(_ db: any SQLDatabase, _ readings: ArraySlice<ImportedWeighIn>, user: UserID,
-                                importID: Int64, source: String, createdAt: Int64) async throws {
+    /// What every row of one INSERT of an import shares.
+    private struct ImportedBatch {
+        let user: UserID
+        let importID: Int64
+        let source: String
+        let createdAt: Int64
+        let firstVersion: Int64
+    }
+
+    private static let importColumns = """
+        INSERT INTO weigh_ins (id, user_id, measured_at_ms, utc_offset_s, local_day, weight_kg, note, source,
+            external_id, import_id, created_at_ms, updated_at_ms, version) VALUES
+        """
+    private static let importConflict = " ON CONFLICT (user_id, external_id) WHERE deleted = 0 AND external_id IS NOT NULL DO NOTHING"
+
+    /// The SQLite bulk path (DESIGN.md): one multi-row statement with `SQLiteData` bound directly.
+    private func insertImported(_ sqlite: SQLiteConnection, _ readings: ArraySlice<ImportedWeighIn>, _ batch: ImportedBatch,
+                                ids: inout SplitMix64) async throws {
         guard !readings.isEmpty else { return }
-        var version = try await reserveVersions(db, user: user, count: readings.count)
-        var query: SQLQueryString = """
-            INSERT INTO weigh_ins (id, user_id, measured_at_ms, utc_offset_s, local_day, weight_kg, note, source,
-                external_id, import_id, created_at_ms, updated_at_ms, version) VALUES
-            """
+        let placeholders = "(?,?,?,?,?,?,?,?,?,?,?,?,?)"
+        let sql = Self.importColumns + Array(repeating: placeholders, count: readings.count).joined(separator: ",") + Self.importConflict
+        var binds: [SQLiteData] = []
+        binds.reserveCapacity(readings.count * 13)
+        let user = SQLiteData.integer(Int(batch.user.rawValue))
+        let source = SQLiteData.text(batch.source)
+        let importID = SQLiteData.integer(Int(batch.importID))
+        let createdAt = SQLiteData.integer(Int(batch.createdAt))
+        var version = batch.firstVersion
+        for reading in readings {
+            let id = UUID.v7(at: reading.measuredAt, using: &ids)
+            binds.append(.blob(withUnsafeBytes(of: id.uuid) { ByteBuffer(bytes: $0) }))
+            binds.append(user)
+            binds.append(.integer(Int(milliseconds(reading.measuredAt))))
+            binds.append(.integer(reading.utcOffsetSeconds))
+            binds.append(.integer(LocalDate(instant: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds).dayNumber))
+            binds.append(.float(reading.weight.kilograms))
+            binds.append(reading.note.map(SQLiteData.text) ?? .null)
+            binds.append(source)
+            binds.append(.text(reading.externalID))
+            binds.append(importID)
+            binds.append(createdAt)
+            binds.append(createdAt)
+            binds.append(.integer(Int(version)))
+            version += 1
+        }
+        _ = try await sqlite.query(sql, binds)
+    }
+
+    /// The SQLKit path, for PostgreSQL.
+    private func insertImported(_ db: any SQLDatabase, _ readings: ArraySlice<ImportedWeighIn>, _ batch: ImportedBatch,
+                                ids: inout SplitMix64) async throws {
+        guard !readings.isEmpty else { return }
+        var version = batch.firstVersion
+        var query = SQLQueryString(Self.importColumns)
         var first = true
         for reading in readings {
             let measured = milliseconds(reading.measuredAt)
             query += """
-                \(unsafeRaw: first ? "" : ",")(\(bind: bind(.v7(at: reading.measuredAt))), \(bind: user.rawValue), \(bind: measured),
-                \(bind: reading.utcOffsetSeconds),
+                \(unsafeRaw: first ? "" : ",")(\(bind: bind(.v7(at: reading.measuredAt, using: &ids))), \(bind: batch.user.rawValue),
+                \(bind: measured), \(bind: reading.utcOffsetSeconds),
                 \(bind: LocalDate(instant: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds).dayNumber),
-                \(bind: reading.weight.kilograms), \(bind: reading.note), \(bind: source), \(bind: reading.externalID),
-                \(bind: importID), \(bind: createdAt), \(bind: createdAt), \(bind: version))
+                \(bind: reading.weight.kilograms), \(bind: reading.note), \(bind: batch.source), \(bind: reading.externalID),
+                \(bind: batch.importID), \(bind: batch.createdAt), \(bind: batch.createdAt), \(bind: version))
                 """
             first = false
             version += 1
         }
-        query += " ON CONFLICT (user_id, external_id) WHERE deleted = 0 AND external_id IS NOT NULL DO NOTHING"
+        query += SQLQueryString(Self.importConflict)
         try await db.raw(query).run()
     }
 

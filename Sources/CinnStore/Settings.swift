@@ -5,15 +5,17 @@ import SQLKit
 extension Store {
     /// The user's settings, or the defaults when never saved.
     public func settings(user: UserID) async throws -> UserSettings {
-        try await withConnection { db in
-            guard let row = try await db.raw("""
-                SELECT display_unit, trend_method, time_zone FROM user_settings WHERE user_id = \(bind: user.rawValue)
-                """).first() else { return UserSettings() }
-            return UserSettings(
-                displayUnit: MassUnit(rawValue: try row.decode(column: "display_unit", as: String.self)) ?? .kilograms,
-                trendMethod: TrendMethod(rawValue: try row.decode(column: "trend_method", as: String.self)) ?? .exact,
-                timeZoneIdentifier: try row.decode(column: "time_zone", as: String?.self))
-        }
+        try await withConnection { try await settings($0, user: user) }
+    }
+
+    func settings(_ db: any SQLDatabase, user: UserID) async throws -> UserSettings {
+        guard let row = try await db.raw("""
+            SELECT display_unit, trend_method, time_zone FROM user_settings WHERE user_id = \(bind: user.rawValue)
+            """).first() else { return UserSettings() }
+        return UserSettings(
+            displayUnit: MassUnit(rawValue: try row.decode(column: "display_unit", as: String.self)) ?? .kilograms,
+            trendMethod: TrendMethod(rawValue: try row.decode(column: "trend_method", as: String.self)) ?? .exact,
+            timeZoneIdentifier: try row.decode(column: "time_zone", as: String?.self))
     }
 
     public func saveSettings(_ settings: UserSettings, user: UserID) async throws {
@@ -31,15 +33,17 @@ extension Store {
 
     /// The current goal: the latest one set and not cleared.
     public func goal(user: UserID) async throws -> Goal? {
-        try await withConnection { db in
-            guard let row = try await db.raw("""
-                SELECT weight_kg, rate_kg_per_week, set_on_day FROM goals
-                WHERE user_id = \(bind: user.rawValue) AND deleted = 0 ORDER BY row_id DESC LIMIT 1
-                """).first() else { return nil }
-            return Goal(weight: Mass(kilograms: try row.decode(column: "weight_kg", as: Double.self)),
-                        plannedRate: try row.decode(column: "rate_kg_per_week", as: Double?.self).map(Mass.init(kilograms:)),
-                        setOn: LocalDate(dayNumber: try row.decode(column: "set_on_day", as: Int.self)))
-        }
+        try await withConnection { try await goal($0, user: user) }
+    }
+
+    func goal(_ db: any SQLDatabase, user: UserID) async throws -> Goal? {
+        guard let row = try await db.raw("""
+            SELECT weight_kg, rate_kg_per_week, set_on_day FROM goals
+            WHERE user_id = \(bind: user.rawValue) AND deleted = 0 ORDER BY row_id DESC LIMIT 1
+            """).first() else { return nil }
+        return Goal(weight: Mass(kilograms: try row.decode(column: "weight_kg", as: Double.self)),
+                    plannedRate: try row.decode(column: "rate_kg_per_week", as: Double?.self).map(Mass.init(kilograms:)),
+                    setOn: LocalDate(dayNumber: try row.decode(column: "set_on_day", as: Int.self)))
     }
 
     /// Sets a new goal; the previous ones stay as history.

@@ -99,21 +99,51 @@ public final class Store: Sendable {
         return false
     }
 
+    /// One pooled connection: SQLKit for every query, and for SQLite the connection itself, for
+    /// the hot paths that bind `SQLiteData` directly (DESIGN.md: bulk insert).
+    struct Connection {
+        let sql: any SQLDatabase
+        let sqlite: SQLiteConnection?
+    }
+
     /// Runs `body` on one pooled connection.
     func withConnection<T: Sendable>(_ body: (any SQLDatabase) async throws -> T) async throws -> T {
+        try await withRawConnection { try await body($0.sql) }
+    }
+
+    func withRawConnection<T: Sendable>(_ body: (Connection) async throws -> T) async throws -> T {
         do {
             switch backend {
             case .sqlite(let pool):
                 let connection = try await pool.requestConnection().get()
                 defer { pool.releaseConnection(connection) }
-                return try await body(connection.sql())
+                return try await body(Connection(sql: connection.sql(), sqlite: connection))
             case .postgres(let pool):
                 let connection = try await pool.requestConnection().get()
                 defer { pool.releaseConnection(connection) }
-                return try await body(connection.sql())
+                return try await body(Connection(sql: connection.sql(), sqlite: nil))
             }
         } catch {
             throw Self.isDatabaseError(error) ? translate(error) : error
+        }
+    }
+
+    /// Runs `body` in one transaction on one connection: all of it is written, or none.
+    func transaction<T: Sendable>(_ body: (any SQLDatabase) async throws -> T) async throws -> T {
+        try await rawTransaction { try await body($0.sql) }
+    }
+
+    func rawTransaction<T: Sendable>(_ body: (Connection) async throws -> T) async throws -> T {
+        try await withRawConnection { connection in
+            try await connection.sql.raw(isSQLite ? "BEGIN IMMEDIATE" : "BEGIN").run()
+            do {
+                let result = try await body(connection)
+                try await connection.sql.raw("COMMIT").run()
+                return result
+            } catch {
+                try? await connection.sql.raw("ROLLBACK").run()
+                throw error
+            }
         }
     }
 
@@ -121,21 +151,6 @@ public final class Store: Sendable {
     static func isDatabaseError(_ error: any Error) -> Bool {
         error is SQLiteError || error is PSQLError || error is ConnectionPoolError || error is ConnectionPoolTimeoutError
             || error is NIOConnectionError || error is IOError || error is ChannelError
-    }
-
-    /// Runs `body` in one transaction on one connection: all of it is written, or none.
-    func transaction<T: Sendable>(_ body: (any SQLDatabase) async throws -> T) async throws -> T {
-        try await withConnection { db in
-            try await db.raw(isSQLite ? "BEGIN IMMEDIATE" : "BEGIN").run()
-            do {
-                let result = try await body(db)
-                try await db.raw("COMMIT").run()
-                return result
-            } catch {
-                try? await db.raw("ROLLBACK").run()
-                throw error
-            }
-        }
     }
 
     /// Maps database failures to `CinnError` without leaking values into messages.

@@ -1,6 +1,7 @@
 import CinnCore
 import Foundation
 import SQLKit
+import SQLiteNIO
 
 extension Store {
     static let weighInColumns = """
@@ -119,14 +120,40 @@ extension Store {
 
     /// The mean weight of every local day with a weigh-in, in date order: the trend's input.
     public func dailyWeights(user: UserID) async throws -> [DailyWeight] {
-        try await withConnection { db in
-            try await db.raw("""
-                SELECT local_day, AVG(weight_kg) AS kg FROM weigh_ins
-                WHERE user_id = \(bind: user.rawValue) AND deleted = 0 GROUP BY local_day ORDER BY local_day
-                """).all().map {
-                DailyWeight(date: LocalDate(dayNumber: try $0.decode(column: "local_day", as: Int.self)),
-                            weight: Mass(kilograms: try $0.decode(column: "kg", as: Double.self)))
+        try await withRawConnection { try await dailyWeights($0, user: user) }
+    }
+
+    /// The daily means' query, around its one parameter (the user).
+    static let dailyWeightsSQL = (
+        "SELECT local_day, AVG(weight_kg) AS kg FROM weigh_ins WHERE user_id = ",
+        " AND deleted = 0 GROUP BY local_day ORDER BY local_day"
+    )
+
+    /// On SQLite the rows are read without SQLKit's decoding: this runs on every trend read, over
+    /// every day of the journal.
+    func dailyWeights(_ connection: Connection, user: UserID) async throws -> [DailyWeight] {
+        if let sqlite = connection.sqlite {
+            let rows = try await sqlite.query(Self.dailyWeightsSQL.0 + "?" + Self.dailyWeightsSQL.1,
+                                              [.integer(Int(user.rawValue))])
+            return try rows.map { row in
+                guard let day = row.column("local_day")?.integer, let kilograms = row.column("kg")?.double else {
+                    throw CinnError(.internal, "a stored weigh-in is damaged")
+                }
+                return DailyWeight(date: LocalDate(dayNumber: day), weight: Mass(kilograms: kilograms))
             }
+        }
+        let query = SQLQueryString(Self.dailyWeightsSQL.0) + "\(bind: user.rawValue)" + SQLQueryString(Self.dailyWeightsSQL.1)
+        return try await connection.sql.raw(query).all().map {
+            DailyWeight(date: LocalDate(dayNumber: try $0.decode(column: "local_day", as: Int.self)),
+                        weight: Mass(kilograms: try $0.decode(column: "kg", as: Double.self)))
+        }
+    }
+
+    /// Everything a trend read needs, from one connection: the settings, the goal and the daily means.
+    public func trendInputs(user: UserID) async throws -> (settings: UserSettings, goal: Goal?, days: [DailyWeight]) {
+        try await withRawConnection { connection in
+            (try await settings(connection.sql, user: user), try await goal(connection.sql, user: user),
+             try await dailyWeights(connection, user: user))
         }
     }
 

@@ -39,6 +39,33 @@ import Testing
         #expect(trend.points[1].trend.kilograms.isClose(to: expected, within: 1e-9))
     }
 
+    /// The pencil method computes in integer millionths; a plain `Decimal` implementation of the
+    /// fourmilab rule is the oracle, over long noisy series in every unit.
+    @Test(arguments: MassUnit.allCases)
+    func pencilMethodMatchesADecimalImplementation(_ unit: MassUnit) {
+        var random = SplitMix64(seed: 7)
+        var values: [Double?] = []
+        var level = 80.0
+        for _ in 0..<2000 {
+            level += (random.nextDouble() - 0.5) * 0.2
+            let reading = ((level + (random.nextDouble() - 0.5) * 2) / unit.kilogramsPerUnit * 10).rounded() / 10
+            values.append(random.nextDouble() < 0.1 ? nil : reading)
+        }
+        let trend = WeightTrend(days: days("2020-01-01", values, unit: unit), method: .pencil, displayUnit: unit)
+        let inputs = trend.points.map { Decimal(string: String(format: "%.6f", $0.value.value(in: unit)))! }
+        var expected = inputs[0]
+        for (index, point) in trend.points.enumerated() {
+            if index > 0 {
+                var step = (inputs[index] - expected) / 10
+                var rounded = Decimal()
+                NSDecimalRound(&rounded, &step, 1, .plain)
+                expected += rounded
+            }
+            let oracle = NSDecimalNumber(decimal: expected).doubleValue
+            #expect(point.trend.value(in: unit).isClose(to: oracle, within: 1e-9))
+        }
+    }
+
     @Test func pencilMethodRoundsInTheDisplayUnit() {
         // 0.17 kg is 0.37 lb: in kilograms the step rounds to 0.2, in pounds to 0.0 (0.037 → 0.0).
         let inKilograms = WeightTrend(days: days("2024-01-01", [80, 81.7]), method: .pencil, displayUnit: .kilograms)
