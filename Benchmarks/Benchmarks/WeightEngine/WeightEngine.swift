@@ -25,7 +25,7 @@ struct Century: Sendable {
 
     init() {
         let series = WeightSeries(weighInDays: Self.weighInDays, endDay: Self.endDay, seed: 42)
-        var random = SplitMix64(seed: 7)
+        var random = SeriesRandom(seed: 7)
         days = series.days.map {
             DailyWeight(date: LocalDate(dayNumber: $0.dayNumber),
                         weight: Mass(kilograms: scaleReading($0.bodyKilograms, hourOfDay: 7, random: &random)))

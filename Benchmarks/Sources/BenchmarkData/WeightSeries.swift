@@ -5,8 +5,8 @@
 
 import Foundation
 
-/// SplitMix64: small, fast, and the same sequence on every platform for the same seed.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
+/// SplitMix64 (named apart from CinnCore's copy, which the benchmarks also import): small, fast, and the same sequence on every platform for the same seed.
+public struct SeriesRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     public init(seed: UInt64) { state = seed }
@@ -52,7 +52,7 @@ public struct WeightSeries: Sendable {
     ///   - weighInDays: how many days with a weigh-in to produce.
     ///   - endDay: the last day (days since 1970-01-01); the series is generated backwards from it.
     public init(weighInDays: Int, endDay: Int, seed: UInt64 = 42) {
-        var random = SplitMix64(seed: seed)
+        var random = SeriesRandom(seed: seed)
         // Walk the calendar forwards from a start far enough back, then keep the last days.
         // First decide which days are weighed (walking backwards from the end, so the end is fixed).
         var weighed = [Int]()
@@ -108,7 +108,7 @@ public struct WeightSeries: Sendable {
 }
 
 /// What the bathroom scale shows: body weight plus water and food noise, to 0.1 kg.
-public func scaleReading(_ bodyKilograms: Double, hourOfDay: Int, random: inout SplitMix64) -> Double {
+public func scaleReading(_ bodyKilograms: Double, hourOfDay: Int, random: inout SeriesRandom) -> Double {
     let evening = hourOfDay >= 17 ? 0.6 : (hourOfDay >= 11 ? 0.3 : 0)
     let value = bodyKilograms + evening + random.gaussian(sd: 0.5)
     return (value * 10).rounded() / 10
@@ -183,7 +183,7 @@ public enum WeightCSV {
     }
 
     private static func write(_ days: [SeriesDay], rows: Int, readingsPerDay: Readings, seed: UInt64) -> String {
-        var random = SplitMix64(seed: seed &+ 1)
+        var random = SeriesRandom(seed: seed &+ 1)
         var plan = [(day: SeriesDay, count: Int)]()
         plan.reserveCapacity(days.count)
         var total = 0
