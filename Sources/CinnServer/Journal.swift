@@ -27,9 +27,13 @@ public struct Journal: Sendable {
         LocalDate.today(in: settings.timeZone, now: now())
     }
 
+    /// Clock differences between a device and the server that are not "the future".
+    static let clockSkewAllowance: TimeInterval = 10 * 60
+
     /// When a reading was taken, from what a person typed: nothing is now; `YYYY-MM-DD` is that
-    /// local day at noon; an ISO 8601 time with an offset keeps its offset; without one, the
-    /// user's time zone decides. Days after today are refused.
+    /// local day at noon (today included, even before noon); an ISO 8601 time with an offset keeps
+    /// its offset; without one, the user's time zone decides. Days after today, and times after
+    /// now, are refused.
     public func readingTime(_ text: String?, settings: UserSettings, field: String = "date") throws(CinnError)
         -> (instant: Date, utcOffsetSeconds: Int) {
         let timeZone = settings.timeZone
@@ -39,14 +43,17 @@ public struct Journal: Sendable {
         }
         let resolved: (instant: Date, utcOffsetSeconds: Int)
         if let day = LocalDate(iso: text) {
+            guard day <= today(settings) else { throw .invalid(field, "\(day) is in the future") }
             resolved = day.noon(in: timeZone)
         } else if let time = LocalDateTime(iso: text) {
             resolved = time.resolved(in: timeZone)
+            guard resolved.instant.timeIntervalSince(now()) <= Self.clockSkewAllowance else {
+                throw .invalid(field, "\(text) is in the future")
+            }
         } else {
             throw .invalid(field, "\"\(text)\" is not a date; use YYYY-MM-DD or an ISO 8601 time such as 2024-03-09T07:41:00+01:00")
         }
         let day = LocalDate(instant: resolved.instant, utcOffsetSeconds: resolved.utcOffsetSeconds)
-        guard day <= today(settings) else { throw .invalid(field, "\(day) is in the future") }
         guard day.year >= 1900 else { throw .invalid(field, "\(day) is too long ago") }
         return resolved
     }

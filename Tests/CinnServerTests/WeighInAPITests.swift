@@ -172,6 +172,19 @@ struct WeighInAPIErrorTests {
 
     @Test func futureMeasuredAt() async throws {
         try await expectRejected(#"{"weight":72,"measured_at":"2024-03-16T08:00:00+00:00"}"#, field: "date")
+        try await expectRejected(#"{"weight":72,"measured_at":"2024-03-15T13:00:00Z"}"#, field: "date")
+    }
+
+    /// The clock is 2024-03-15T12:00Z: a reading at 01:00 on the 16th in UTC+14 was taken an hour ago,
+    /// and a device clock a few minutes ahead is not "the future".
+    @Test func aPastInstantInAZoneAheadIsAccepted() async throws {
+        try await withApp { client, _ in
+            let ahead = try await client.send(.post, "/api/v1/weigh-ins", json: #"{"weight":72,"measured_at":"2024-03-16T01:00:00+14:00"}"#)
+            #expect(ahead.status == .created)
+            #expect(try ahead.json()["date"]?.string == "2024-03-16")
+            let skewed = try await client.send(.post, "/api/v1/weigh-ins", json: #"{"weight":72,"measured_at":"2024-03-15T12:05:00Z"}"#)
+            #expect(skewed.status == .created)
+        }
     }
 
     @Test(arguments: [#"{"weight":72"#, "weight=72", "", "[1,2"])
