@@ -27,6 +27,9 @@ struct Serve: AsyncParsableCommand {
         let config = configReader(flags: flags)
         let host = config.string(forKey: "cinn.host", default: "127.0.0.1")
         let port = config.int(forKey: "cinn.port", default: 8080)
+        if !["127.0.0.1", "::1", "localhost"].contains(host) {
+            printError("warning: cinn has no accounts yet; anyone who can reach \(host) can read and change this journal")
+        }
         var logger = Logger(label: "cinn")
         logger.logLevel = .notice
         try await options.withJournal { journal in
