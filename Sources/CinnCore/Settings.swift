@@ -49,16 +49,18 @@ public struct Goal: Sendable, Hashable {
         self.setOn = setOn
     }
 
-    /// A goal as a person enters it, checked.
-    public static func validated(weight: Double, unit: MassUnit, ratePerWeek: Double?, setOn: LocalDate) throws(CinnError) -> Goal {
+    /// A goal as a person enters it, checked; errors about the rate name `rateField`.
+    public static func validated(weight: Double, unit: MassUnit, ratePerWeek: Double?, setOn: LocalDate,
+                                 rateField: String = "rate") throws(CinnError) -> Goal {
         let mass = try Mass.bodyWeight(weight, unit, field: "weight")
         var rate: Mass?
         if let ratePerWeek {
             guard ratePerWeek.isFinite, ratePerWeek > 0 else {
-                throw .invalid("rate", "the planned rate is an amount per week towards the goal, above zero")
+                throw .invalid(rateField, "the planned rate is an amount per week towards the goal, above zero")
             }
-            rate = Mass(ratePerWeek, unit)
-            guard rate!.kilograms <= 2 else { throw .invalid("rate", "a planned rate above 2 kg a week is not safe to plan for") }
+            let planned = Mass(ratePerWeek, unit)
+            guard planned.kilograms <= 2 else { throw .invalid(rateField, "a planned rate above 2 kg a week is not safe to plan for") }
+            rate = planned
         }
         return Goal(weight: mass, plannedRate: rate, setOn: setOn)
     }

@@ -56,8 +56,8 @@ struct APIController<Context: RequestContext> {
             guard let id = UUID(uuidString: text) else { throw .invalid("id", "id must be a UUID") }
             return id
         }
-        let weighIn = try await journal.addWeighIn(id: id, weight: body.weight.value, unit: unit,
-                                                   date: body.measuredAt ?? body.date, note: body.note)
+        let weighIn = try await journal.addWeighIn(id: id, weight: body.weight.value, unit: unit, date: body.measuredAt ?? body.date,
+                                                   dateField: body.measuredAt == nil ? "date" : "measured_at", note: body.note)
         let settings = try await journal.settings()
         return JSONResponse.make(WeighInDTO(weighIn, unit: unit ?? settings.displayUnit), status: .created)
     }
@@ -73,7 +73,8 @@ struct APIController<Context: RequestContext> {
         let body = try await request.decodeJSON(UpdateWeighIn.self)
         let unit = try body.unit.map { text throws(CinnError) in try MassUnit.parse(text) }
         let weighIn = try await journal.editWeighIn(id: id, weight: body.weight?.value, unit: unit,
-                                                    date: body.measuredAt ?? body.date, note: body.note)
+                                                    date: body.measuredAt ?? body.date,
+                                                    dateField: body.measuredAt == nil ? "date" : "measured_at", note: body.note)
         let settings = try await journal.settings()
         return JSONResponse.make(WeighInDTO(weighIn, unit: unit ?? settings.displayUnit))
     }
@@ -109,7 +110,8 @@ struct APIController<Context: RequestContext> {
         var request = request
         let body = try await request.decodeJSON(GoalRequest.self)
         let unit = try body.unit.map { text throws(CinnError) in try MassUnit.parse(text) }
-        let goal = try await journal.setGoal(weight: body.weight.value, unit: unit, ratePerWeek: body.ratePerWeek?.value)
+        let goal = try await journal.setGoal(weight: body.weight.value, unit: unit, ratePerWeek: body.ratePerWeek?.value,
+                                             rateField: "rate_per_week")
         let settings = try await journal.settings()
         return JSONResponse.make(GoalDTO(goal, unit: unit ?? settings.displayUnit))
     }

@@ -58,11 +58,13 @@ public struct Journal: Sendable {
         return resolved
     }
 
-    /// Records a weigh-in as a person enters it; `id` is the client's own, if it made one.
-    public func addWeighIn(id: UUID? = nil, weight: Double, unit: MassUnit?, date: String?, note: String? = nil) async throws -> WeighIn {
+    /// Records a weigh-in as a person enters it; `id` is the client's own, if it made one, and errors
+    /// about the time name `dateField`.
+    public func addWeighIn(id: UUID? = nil, weight: Double, unit: MassUnit?, date: String?, dateField: String = "date",
+                           note: String? = nil) async throws -> WeighIn {
         let settings = try await settings()
         let mass = try Mass.bodyWeight(weight, unit ?? settings.displayUnit)
-        let time = try readingTime(date, settings: settings)
+        let time = try readingTime(date, settings: settings, field: dateField)
         let cleanNote = note?.trimmingCharacters(in: .whitespacesAndNewlines)
         let weighIn = WeighIn(id: id ?? .v7(at: now()), measuredAt: time.instant, utcOffsetSeconds: time.utcOffsetSeconds,
                               weight: mass, note: cleanNote?.isEmpty == false ? cleanNote : nil)
@@ -70,10 +72,11 @@ public struct Journal: Sendable {
     }
 
     /// Changes a weigh-in as a person edits it; nil leaves a part as it is.
-    public func editWeighIn(id: UUID, weight: Double?, unit: MassUnit?, date: String?, note: String??) async throws -> WeighIn {
+    public func editWeighIn(id: UUID, weight: Double?, unit: MassUnit?, date: String?, dateField: String = "date",
+                            note: String??) async throws -> WeighIn {
         let settings = try await settings()
         let mass = try weight.map { value throws(CinnError) in try Mass.bodyWeight(value, unit ?? settings.displayUnit) }
-        let time = try date.map { text throws(CinnError) in try readingTime(text, settings: settings) }
+        let time = try date.map { text throws(CinnError) in try readingTime(text, settings: settings, field: dateField) }
         let cleanNote = note.map { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }
             .map { $0?.isEmpty == true ? nil : $0 }
         return try await store.updateWeighIn(id: id, user: user, weight: mass, measuredAt: time, note: cleanNote)
@@ -92,10 +95,10 @@ public struct Journal: Sendable {
     }
 
     /// Sets the goal as a person enters it (unit defaults to the display unit).
-    public func setGoal(weight: Double, unit: MassUnit?, ratePerWeek: Double?) async throws -> Goal {
+    public func setGoal(weight: Double, unit: MassUnit?, ratePerWeek: Double?, rateField: String = "rate") async throws -> Goal {
         let settings = try await settings()
         let goal = try Goal.validated(weight: weight, unit: unit ?? settings.displayUnit, ratePerWeek: ratePerWeek,
-                                      setOn: today(settings))
+                                      setOn: today(settings), rateField: rateField)
         try await store.setGoal(goal, user: user)
         return goal
     }

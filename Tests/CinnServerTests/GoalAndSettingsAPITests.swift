@@ -44,8 +44,8 @@ struct GoalAndSettingsAPITests {
 
     @Test(arguments: [
         (#"{"weight":0}"#, "weight"), (#"{"weight":800}"#, "weight"), (#"{"weight":"NaN"}"#, "weight"),
-        (#"{"rate_per_week":0.5}"#, "weight"), (#"{"weight":70,"rate_per_week":-0.5}"#, "rate"),
-        (#"{"weight":70,"rate_per_week":0}"#, "rate"), (#"{"weight":70,"rate_per_week":5}"#, "rate"),
+        (#"{"rate_per_week":0.5}"#, "weight"), (#"{"weight":70,"rate_per_week":-0.5}"#, "rate_per_week"),
+        (#"{"weight":70,"rate_per_week":0}"#, "rate_per_week"), (#"{"weight":70,"rate_per_week":5}"#, "rate_per_week"),
         (#"{"weight":70,"unit":"stone-ish"}"#, "unit"),
     ])
     func invalidGoal(json: String, field: String) async throws {

@@ -171,8 +171,8 @@ struct WeighInAPIErrorTests {
     }
 
     @Test func futureMeasuredAt() async throws {
-        try await expectRejected(#"{"weight":72,"measured_at":"2024-03-16T08:00:00+00:00"}"#, field: "date")
-        try await expectRejected(#"{"weight":72,"measured_at":"2024-03-15T13:00:00Z"}"#, field: "date")
+        try await expectRejected(#"{"weight":72,"measured_at":"2024-03-16T08:00:00+00:00"}"#, field: "measured_at")
+        try await expectRejected(#"{"weight":72,"measured_at":"2024-03-15T13:00:00Z"}"#, field: "measured_at")
     }
 
     /// The clock is 2024-03-15T12:00Z: a reading at 01:00 on the 16th in UTC+14 was taken an hour ago,
