@@ -152,12 +152,16 @@ public struct LocalDateTime: Sendable, Hashable {
         self.utcOffsetSeconds = utcOffsetSeconds
     }
 
-    /// The instant and offset: the source's own offset when it has one, else the offset of
-    /// `timeZone` at that wall-clock time (DESIGN.md "Days").
+    /// The instant and the UTC offset to store with it (DESIGN.md "Days"):
+    /// - a time with a non-zero offset (`-0500`) keeps it: the source said where it was;
+    /// - a UTC time (`Z`, `+00:00`) is an instant whose offset comes from `timeZone`: "Z" says how the
+    ///   time was written (Libra, Google Health, JavaScript's `toISOString`), not where the person was;
+    /// - a time without an offset is wall-clock time in `timeZone`.
     public func resolved(in timeZone: TimeZone) -> (instant: Date, utcOffsetSeconds: Int) {
         let wall = Double(date.dayNumber) * 86_400 + secondsOfDay
         if let utcOffsetSeconds {
-            return (Date(timeIntervalSince1970: wall - Double(utcOffsetSeconds)), utcOffsetSeconds)
+            let instant = Date(timeIntervalSince1970: wall - Double(utcOffsetSeconds))
+            return (instant, utcOffsetSeconds == 0 ? timeZone.secondsFromGMT(for: instant) : utcOffsetSeconds)
         }
         // Guess with the offset at the wall time read as UTC, then correct once (DST edges).
         var offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: wall))

@@ -3,16 +3,12 @@ import Foundation
 
 /// Turns the times files write into the instant and UTC offset Cinn stores (DESIGN.md "Days").
 enum ReadingTime {
-    /// The instant of `time` and the offset to store with it.
-    // A time with a non-zero offset keeps it. A UTC time ("Z", "+00:00", or no offset when `assumingUTC`)
-    // is an instant whose offset comes from `timeZone`, since "Z" says how the time was written, not where.
-    // Any other time is wall-clock time in `timeZone`.
+    /// The instant of `time` and the offset to store with it (see `LocalDateTime.resolved(in:)`); a time
+    /// without an offset is UTC when `assumingUTC` (Libra, Google Health), else wall-clock time.
     static func resolve(_ time: LocalDateTime, in timeZone: TimeZone, assumingUTC: Bool = false) -> (instant: Date, utcOffsetSeconds: Int) {
         var time = time
         if time.utcOffsetSeconds == nil, assumingUTC { time.utcOffsetSeconds = 0 }
-        guard time.utcOffsetSeconds == 0 else { return time.resolved(in: timeZone) }
-        let instant = time.resolved(in: timeZone).instant
-        return (instant, timeZone.secondsFromGMT(for: instant))
+        return time.resolved(in: timeZone)
     }
 
     /// Whole milliseconds since 1970, for dedup keys.

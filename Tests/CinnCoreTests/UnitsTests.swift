@@ -111,6 +111,17 @@ import Testing
         #expect(LocalDate(instant: summer.instant, utcOffsetSeconds: summer.utcOffsetSeconds).iso == "2024-07-09")
     }
 
+    /// "Z" says how a time was written, not where: the local day comes from the user's time zone.
+    @Test func utcTimesTakeTheirOffsetFromTheTimeZone() {
+        let pacific = TimeZone(identifier: "America/Los_Angeles")!
+        let evening = LocalDateTime(iso: "2024-03-10T04:30:00Z")!.resolved(in: pacific)  // 20:30 on the 9th in PST
+        #expect(evening.utcOffsetSeconds == -8 * 3600)
+        #expect(LocalDate(instant: evening.instant, utcOffsetSeconds: evening.utcOffsetSeconds).iso == "2024-03-09")
+        let apple = LocalDateTime(iso: "2024-03-09 07:41:03 -0500")!.resolved(in: pacific)
+        #expect(apple.utcOffsetSeconds == -5 * 3600)
+        #expect(apple.instant == Date(timeIntervalSince1970: 1_709_988_063))
+    }
+
     @Test func uuidV7IsTimeOrderedWithVersionAndVariant() {
         let early = UUID.v7(at: Date(timeIntervalSince1970: 1_700_000_000))
         let late = UUID.v7(at: Date(timeIntervalSince1970: 1_700_000_001))

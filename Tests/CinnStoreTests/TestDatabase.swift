@@ -8,7 +8,7 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case sqlite, postgres
 
     static var enabled: [Backend] {
-        ProcessInfo.processInfo.environment["CINN_TEST_POSTGRES_URL"].map { _ in [.sqlite, .postgres] } ?? [.sqlite]
+        ProcessInfo.processInfo.environment["CINN_TEST_POSTGRES_URL", default: ""].isEmpty ? [.sqlite] : [.sqlite, .postgres]
     }
 
     var testDescription: String { rawValue }
