@@ -67,7 +67,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             }
             let page = ErrorPage(heading: cinnError.code == .notFound ? "Not found" : "Something is wrong",
                                  message: cinnError.message, back: "/")
-            let html = PageRenderer.shared.render("error", page, title: "Error", tab: .weight)
+            let html = PageRenderer.shared.render("error", page, title: "Error", tab: .none)
             return Response(status: cinnError.code.httpStatus, headers: [.contentType: "text/html; charset=utf-8"],
                             body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
         }

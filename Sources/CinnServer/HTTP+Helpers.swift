@@ -29,7 +29,7 @@ extension CinnError {
             return fromDecoding(error)
         case let error as HTTPError:
             switch error.status {
-            case .notFound: return .notFound(error.body ?? "no such page")
+            case .notFound: return .notFound(error.body ?? "There is no such page.")
             case .badRequest: return CinnError(.malformedRequest, error.body ?? "bad request")
             case .contentTooLarge: return CinnError(.invalidInput, error.body ?? "the upload is too large", field: "file")
             default: return CinnError(.internal, "something went wrong")

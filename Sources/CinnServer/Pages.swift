@@ -19,7 +19,7 @@ struct PageRenderer: Sendable {
         self.library = library
     }
 
-    enum Tab { case weight, log, importing, more }
+    enum Tab { case weight, log, importing, more, none }
 
     struct Layout {
         let title: String
