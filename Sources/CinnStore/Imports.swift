@@ -2,6 +2,7 @@ import CinnCore
 import Foundation
 import NIOCore
 import SQLKit
+import PostgresNIO
 import SQLiteNIO
 
 /// A recorded import: what came in, and whether it was undone.
@@ -58,20 +59,23 @@ extension Store {
                     VALUES (\(bind: user.rawValue), \(bind: format), \(bind: fileName), \(bind: createdAt)) RETURNING row_id
                     """).first() else { throw CinnError(.internal, "the import could not be recorded") }
                 let importID = try batchRow.decode(column: "row_id", as: Int64.self)
+                let batch = ImportedBatch(user: user, importID: importID, source: "import:\(format)", createdAt: createdAt)
                 var offered = 0
                 var ids = SplitMix64()
-                var report = try await read { readings in
-                    offered += readings.count
-                    for start in stride(from: 0, to: readings.count, by: Self.importBatchRows) {
-                        let chunk = readings[start..<min(start + Self.importBatchRows, readings.count)]
-                        let batch = ImportedBatch(user: user, importID: importID, source: "import:\(format)", createdAt: createdAt,
-                                                  firstVersion: try await reserveVersions(db, user: user, count: chunk.count))
-                        if let sqlite = connection.sqlite {
-                            try await insertImported(sqlite, chunk, batch, ids: &ids)
-                        } else {
-                            try await insertImported(db, chunk, batch, ids: &ids)
+                var report: ImportReport
+                if let postgres = connection.postgres {
+                    (report, offered) = try await copyImport(postgres, db, batch, ids: &ids, read: read)
+                } else if let sqlite = connection.sqlite {
+                    report = try await read { readings in
+                        offered += readings.count
+                        for start in stride(from: 0, to: readings.count, by: Self.importBatchRows) {
+                            let chunk = readings[start..<min(start + Self.importBatchRows, readings.count)]
+                            let firstVersion = try await reserveVersions(db, user: user, count: chunk.count)
+                            try await insertImported(sqlite, chunk, batch, firstVersion: firstVersion, ids: &ids)
                         }
                     }
+                } else {
+                    throw CinnError(.internal, "no database driver for the import")
                 }
                 let imported = try await db.raw("SELECT COUNT(*) AS n FROM weigh_ins WHERE import_id = \(bind: importID)")
                     .first()?.decode(column: "n", as: Int.self) ?? 0
@@ -96,34 +100,34 @@ extension Store {
         }
     }
 
-    /// What every row of one INSERT of an import shares.
+    /// What every row of an import shares.
     private struct ImportedBatch {
         let user: UserID
         let importID: Int64
         let source: String
         let createdAt: Int64
-        let firstVersion: Int64
     }
 
     private static let importColumns = """
         INSERT INTO weigh_ins (id, user_id, measured_at_ms, utc_offset_s, local_day, weight_kg, note, source,
-            external_id, import_id, created_at_ms, updated_at_ms, version) VALUES
+            external_id, import_id, created_at_ms, updated_at_ms, version)
         """
     private static let importConflict = " ON CONFLICT (user_id, external_id) WHERE deleted = 0 AND external_id IS NOT NULL DO NOTHING"
 
     /// The SQLite bulk path (DESIGN.md): one multi-row statement with `SQLiteData` bound directly.
     private func insertImported(_ sqlite: SQLiteConnection, _ readings: ArraySlice<ImportedWeighIn>, _ batch: ImportedBatch,
-                                ids: inout SplitMix64) async throws {
+                                firstVersion: Int64, ids: inout SplitMix64) async throws {
         guard !readings.isEmpty else { return }
         let placeholders = "(?,?,?,?,?,?,?,?,?,?,?,?,?)"
-        let sql = Self.importColumns + Array(repeating: placeholders, count: readings.count).joined(separator: ",") + Self.importConflict
+        let sql = Self.importColumns + " VALUES " + Array(repeating: placeholders, count: readings.count).joined(separator: ",")
+            + Self.importConflict
         var binds: [SQLiteData] = []
         binds.reserveCapacity(readings.count * 13)
         let user = SQLiteData.integer(Int(batch.user.rawValue))
         let source = SQLiteData.text(batch.source)
         let importID = SQLiteData.integer(Int(batch.importID))
         let createdAt = SQLiteData.integer(Int(batch.createdAt))
-        var version = batch.firstVersion
+        var version = firstVersion
         for reading in readings {
             let id = UUID.v7(at: reading.measuredAt, using: &ids)
             binds.append(.blob(withUnsafeBytes(of: id.uuid) { ByteBuffer(bytes: $0) }))
@@ -144,27 +148,68 @@ extension Store {
         _ = try await sqlite.query(sql, binds)
     }
 
-    /// The SQLKit path, for PostgreSQL.
-    private func insertImported(_ db: any SQLDatabase, _ readings: ArraySlice<ImportedWeighIn>, _ batch: ImportedBatch,
-                                ids: inout SplitMix64) async throws {
-        guard !readings.isEmpty else { return }
-        var version = batch.firstVersion
-        var query = SQLQueryString(Self.importColumns)
-        var first = true
-        for reading in readings {
-            let measured = milliseconds(reading.measuredAt)
-            query += """
-                \(unsafeRaw: first ? "" : ",")(\(bind: bind(.v7(at: reading.measuredAt, using: &ids))), \(bind: batch.user.rawValue),
-                \(bind: measured), \(bind: reading.utcOffsetSeconds),
-                \(bind: LocalDate(instant: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds).dayNumber),
-                \(bind: reading.weight.kilograms), \(bind: reading.note), \(bind: batch.source), \(bind: reading.externalID),
-                \(bind: batch.importID), \(bind: batch.createdAt), \(bind: batch.createdAt), \(bind: version))
-                """
-            first = false
-            version += 1
+    /// The PostgreSQL bulk path (DESIGN.md): every reading is streamed with one text-format `COPY` into a
+    /// temporary table, then moved into `weigh_ins` by one INSERT … SELECT that skips duplicates. No other
+    /// statement may run on the connection during a COPY, so versions are reserved after it and numbered
+    /// by each reading's position in the file.
+    private func copyImport(
+        _ postgres: PostgresConnection, _ db: any SQLDatabase, _ batch: ImportedBatch, ids: inout SplitMix64,
+        read: (_ insert: ([ImportedWeighIn]) async throws -> Void) async throws -> ImportReport
+    ) async throws -> (ImportReport, offered: Int) {
+        try await db.raw("""
+            CREATE TEMPORARY TABLE import_rows (position BIGINT NOT NULL, id UUID NOT NULL, measured_at_ms BIGINT NOT NULL,
+                utc_offset_s BIGINT NOT NULL, local_day BIGINT NOT NULL, weight_kg DOUBLE PRECISION NOT NULL, note TEXT,
+                external_id TEXT NOT NULL) ON COMMIT DROP
+            """).run()
+        var offered = 0
+        var report: ImportReport?
+        var generator = ids
+        try await postgres.copyFrom(
+            table: "import_rows",
+            columns: ["position", "id", "measured_at_ms", "utc_offset_s", "local_day", "weight_kg", "note", "external_id"],
+            logger: logger
+        ) { writer in
+            report = try await read { readings in
+                var buffer = ByteBuffer()
+                for reading in readings {
+                    let id = UUID.v7(at: reading.measuredAt, using: &generator)
+                    let day = LocalDate(instant: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds).dayNumber
+                    buffer.writeString("\(offered)\t\(id.uuidString)\t\(milliseconds(reading.measuredAt))\t\(reading.utcOffsetSeconds)\t")
+                    buffer.writeString("\(day)\t\(reading.weight.kilograms)\t")
+                    buffer.writeString(reading.note.map(Self.copyText) ?? "\\N")
+                    buffer.writeString("\t\(Self.copyText(reading.externalID))\n")
+                    offered += 1
+                }
+                try await writer.write(buffer)
+            }
         }
-        query += SQLQueryString(Self.importConflict)
-        try await db.raw(query).run()
+        ids = generator
+        guard let report else { throw CinnError(.internal, "the import did not finish") }
+        let firstVersion = try await reserveVersions(db, user: batch.user, count: max(offered, 1))
+        try await db.raw(SQLQueryString(Self.importColumns) + """
+             SELECT id, \(bind: batch.user.rawValue), measured_at_ms, utc_offset_s, local_day, weight_kg, note,
+                \(bind: batch.source), external_id, \(bind: batch.importID), \(bind: batch.createdAt), \(bind: batch.createdAt),
+                \(bind: firstVersion) + position
+            FROM import_rows ORDER BY position
+            """ + SQLQueryString(Self.importConflict)).run()
+        return (report, offered)
+    }
+
+    /// A text value in `COPY … FORMAT text`: backslash, tab, newline and carriage return escaped.
+    static func copyText(_ text: String) -> String {
+        // Scalars, not Characters: "\r\n" is one Character and would slip through.
+        guard text.unicodeScalars.contains(where: { $0 == "\\" || $0 == "\t" || $0 == "\n" || $0 == "\r" }) else { return text }
+        var escaped = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": escaped.append(contentsOf: "\\\\".unicodeScalars)
+            case "\t": escaped.append(contentsOf: "\\t".unicodeScalars)
+            case "\n": escaped.append(contentsOf: "\\n".unicodeScalars)
+            case "\r": escaped.append(contentsOf: "\\r".unicodeScalars)
+            default: escaped.append(scalar)
+            }
+        }
+        return String(escaped)
     }
 
     /// The user's imports, newest first.

@@ -99,11 +99,12 @@ public final class Store: Sendable {
         return false
     }
 
-    /// One pooled connection: SQLKit for every query, and for SQLite the connection itself, for
-    /// the hot paths that bind `SQLiteData` directly (DESIGN.md: bulk insert).
+    /// One pooled connection: SQLKit for every query, and the driver's own connection for the bulk
+    /// paths (DESIGN.md): `SQLiteData` bound directly on SQLite, `COPY` on PostgreSQL.
     struct Connection {
         let sql: any SQLDatabase
         let sqlite: SQLiteConnection?
+        let postgres: PostgresConnection?
     }
 
     /// Runs `body` on one pooled connection.
@@ -117,11 +118,11 @@ public final class Store: Sendable {
             case .sqlite(let pool):
                 let connection = try await pool.requestConnection().get()
                 defer { pool.releaseConnection(connection) }
-                return try await body(Connection(sql: connection.sql(), sqlite: connection))
+                return try await body(Connection(sql: connection.sql(), sqlite: connection, postgres: nil))
             case .postgres(let pool):
                 let connection = try await pool.requestConnection().get()
                 defer { pool.releaseConnection(connection) }
-                return try await body(Connection(sql: connection.sql(), sqlite: nil))
+                return try await body(Connection(sql: connection.sql(), sqlite: nil, postgres: connection))
             }
         } catch {
             throw Self.isDatabaseError(error) ? translate(error) : error

@@ -81,6 +81,22 @@ import Testing
         }
     }
 
+    /// Notes travel through COPY's text format on PostgreSQL: escapes must round-trip.
+    @Test(arguments: Backend.enabled)
+    func notesWithTabsNewlinesAndBackslashesRoundTrip(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { store in
+            let user = try await store.localUser()
+            let notes = ["tab\there", "two\nlines", "windows\r\nline", "back\\slash \\N", "Pizza, \"salt\" 🍕", "plain"]
+            var withNotes = readings + [reading(70, at: "2024-03-06T07:00:00Z", key: "csv:6", line: 7)]
+            for index in notes.indices { withNotes[index].note = notes[index] }
+            let report = try await store.importWeighIns(user: user, format: "csv", fileName: nil, mode: ImportMode(),
+                                                        read: parsed(withNotes))
+            #expect(report.imported == 6)
+            let stored = try await store.weighIns(user: user).sorted { $0.measuredAt < $1.measuredAt }.map(\.note)
+            #expect(stored == notes)
+        }
+    }
+
     @Test(arguments: Backend.enabled)
     func dryRunReportsAndWritesNothing(_ backend: Backend) async throws {
         try await TestDatabase.with(backend) { store in
