@@ -111,13 +111,6 @@ public struct WeightTrend: Sendable {
     public var firstDate: LocalDate? { points.first?.date }
     public var lastDate: LocalDate? { points.last?.date }
 
-    /// The point on `date`, if it lies between the first and last weigh-in.
-    public func point(on date: LocalDate) -> TrendPoint? {
-        guard let first = firstDate else { return nil }
-        let index = first.distance(to: date)
-        return points.indices.contains(index) ? points[index] : nil
-    }
-
     /// The latest point on or before `date`.
     public func latest(onOrBefore date: LocalDate) -> TrendPoint? {
         guard let first = firstDate, date >= first else { return nil }
