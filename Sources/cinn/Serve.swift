@@ -1,10 +1,12 @@
 import ArgumentParser
+import CinnCore
 import Configuration
 import CinnServer
 import CinnStore
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the web app and JSON API.")
@@ -42,7 +44,11 @@ struct Serve: AsyncParsableCommand {
                     FileHandle.standardOutput.write(Data("Listening on http://\(host):\(port)\n".utf8))
                 },
                 logger: logger)
-            try await app.runService()
+            do {
+                try await app.runService()
+            } catch let error as IOError where error.errnoCode == EADDRINUSE {
+                throw CinnError.invalid("port", "\(host):\(port) is already in use; choose another with --port (0 picks a free one)")
+            }
         }
     }
 }

@@ -400,6 +400,11 @@ struct ServeCommandTests {
         let (page, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(bound)/")!)
         #expect(String(decoding: page, as: UTF8.self).contains(#"id="verdict""#))
 
+        // A second server on the same port says so, naming the option to change.
+        let second = try await sandbox.run(["serve", "--port", String(bound), "--database", sandbox.folder.appendingPathComponent("other.sqlite").path])
+        #expect(second.status == 64, "\(second)")
+        #expect(second.stderr.contains("--port"))
+
         let exit: (status: Int32, reason: Process.TerminationReason) = await withCheckedContinuation { continuation in
             process.terminationHandler = { continuation.resume(returning: ($0.terminationStatus, $0.terminationReason)) }
             process.terminate()
