@@ -39,37 +39,39 @@ extension Store {
 
     /// One weigh-in of this user; another user's is "not found".
     public func weighIn(id: UUID, user: UserID) async throws -> WeighIn {
-        try await withConnection { db in
-            guard let row = try await db.raw("""
-                SELECT \(unsafeRaw: Self.weighInColumns) FROM weigh_ins
-                WHERE id = \(bind: bind(id)) AND user_id = \(bind: user.rawValue) AND deleted = 0
-                """).first() else { throw CinnError.notFound("no weigh-in with id \(id)") }
-            return try decodeWeighIn(row)
-        }
+        try await withConnection { try await weighIn($0, id: id, user: user) }
     }
 
-    /// Changes a weigh-in's weight, time or note; nil leaves a part as it is.
+    func weighIn(_ db: any SQLDatabase, id: UUID, user: UserID) async throws -> WeighIn {
+        guard let row = try await db.raw("""
+            SELECT \(unsafeRaw: Self.weighInColumns) FROM weigh_ins
+            WHERE id = \(bind: bind(id)) AND user_id = \(bind: user.rawValue) AND deleted = 0
+            """).first() else { throw CinnError.notFound("no weigh-in with id \(id)") }
+        return try decodeWeighIn(row)
+    }
+
+    /// Changes a weigh-in's weight, time or note; nil leaves a part as it is. The read and the write
+    /// are one transaction, so a concurrent edit of another part is not lost.
     @discardableResult
     public func updateWeighIn(id: UUID, user: UserID, weight: Mass? = nil,
                               measuredAt: (instant: Date, utcOffsetSeconds: Int)? = nil,
                               note: String?? = nil) async throws -> WeighIn {
-        var updated = try await weighIn(id: id, user: user)
-        if let weight { updated.weight = weight }
-        if let measuredAt {
-            updated.measuredAt = measuredAt.instant
-            updated.utcOffsetSeconds = measuredAt.utcOffsetSeconds
-        }
-        if let note { updated.note = note }
-        return try await transaction { db in
+        try await transaction { db in
+            var updated = try await weighIn(db, id: id, user: user)
+            if let weight { updated.weight = weight }
+            if let measuredAt {
+                updated.measuredAt = measuredAt.instant
+                updated.utcOffsetSeconds = measuredAt.utcOffsetSeconds
+            }
+            if let note { updated.note = note }
             let version = try await reserveVersions(db, user: user)
-            let rows = try await db.raw("""
+            try await db.raw("""
                 UPDATE weigh_ins SET weight_kg = \(bind: updated.weight.kilograms),
                     measured_at_ms = \(bind: milliseconds(updated.measuredAt)), utc_offset_s = \(bind: updated.utcOffsetSeconds),
                     local_day = \(bind: updated.localDate.dayNumber), note = \(bind: updated.note),
                     updated_at_ms = \(bind: milliseconds(now())), version = \(bind: version)
-                WHERE id = \(bind: bind(id)) AND user_id = \(bind: user.rawValue) AND deleted = 0 RETURNING row_id
-                """).all()
-            guard !rows.isEmpty else { throw CinnError.notFound("no weigh-in with id \(id)") }
+                WHERE id = \(bind: bind(id)) AND user_id = \(bind: user.rawValue) AND deleted = 0
+                """).run()
             return updated
         }
     }
