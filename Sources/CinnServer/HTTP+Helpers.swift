@@ -94,10 +94,10 @@ extension Request {
         }
     }
 
-    /// A query parameter, nil when absent or empty.
+    /// A query parameter (Hummingbird has already percent-decoded it), nil when absent or empty.
     func query(_ name: String) -> String? {
         guard let value = uri.queryParameters[Substring(name)], !value.isEmpty else { return nil }
-        return String(value).removingPercentEncoding ?? String(value)
+        return String(value)
     }
 
     func queryDate(_ name: String) throws(CinnError) -> LocalDate? {

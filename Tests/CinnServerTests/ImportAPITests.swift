@@ -75,6 +75,15 @@ struct ImportAPITests {
         }
     }
 
+    /// Query values are decoded once: "%2541" is the text "%41", not "A".
+    @Test func fileNameIsPercentDecodedOnce() async throws {
+        try await withApp { client, _ in
+            try await client.importFile(threeDays, query: "file_name=my%20weights%2541.csv")
+            let imports = try #require(try await client.send(.get, "/api/v1/imports").json()["imports"]?.array)
+            #expect(imports.first?["file_name"]?.string == "my weights%41.csv")
+        }
+    }
+
     @Test func listUndoAndReimport() async throws {
         try await withApp { client, journal in
             try await client.addWeighIn(81, date: "2024-02-28")
