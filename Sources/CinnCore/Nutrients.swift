@@ -1,0 +1,149 @@
+import Foundation
+
+/// Amounts of nutrients, each in its catalogue unit. A nutrient that is absent is unknown,
+/// which is not the same as zero: totals say how many entries knew it.
+public struct Nutrients: Sendable, Hashable {
+    private var values: [Double]
+    private var present: UInt64
+
+    public init() {
+        values = Array(repeating: 0, count: Nutrient.all.count)
+        present = 0
+    }
+
+    /// Amounts by nutrient, checked: finite and not negative.
+    public init(_ amounts: [Nutrient: Double], field: String = "nutrients") throws(CinnError) {
+        self.init()
+        for (nutrient, amount) in amounts {
+            try set(nutrient, amount, field: "\(field).\(nutrient.key)")
+        }
+    }
+
+    /// Amounts by catalogue key, checked: known keys, finite and not negative amounts.
+    public init(keyed amounts: [String: Double], field: String = "nutrients") throws(CinnError) {
+        self.init()
+        for (key, amount) in amounts {
+            let nutrient = try Nutrient.parse(key, field: field)
+            try set(nutrient, amount, field: "\(field).\(key)")
+        }
+    }
+
+    public subscript(nutrient: Nutrient) -> Double? {
+        get { present & (1 << UInt64(nutrient.index)) == 0 ? nil : values[nutrient.index] }
+        set {
+            if let newValue {
+                values[nutrient.index] = newValue
+                present |= 1 << UInt64(nutrient.index)
+            } else {
+                values[nutrient.index] = 0
+                present &= ~(1 << UInt64(nutrient.index))
+            }
+        }
+    }
+
+    /// Sets an amount after checking it, with an error naming `field`.
+    public mutating func set(_ nutrient: Nutrient, _ amount: Double, field: String) throws(CinnError) {
+        guard amount.isFinite else { throw .invalid(field, "\(nutrient.name) must be a number") }
+        guard amount >= 0 else { throw .invalid(field, "\(nutrient.name) must not be negative") }
+        self[nutrient] = amount
+    }
+
+    public var isEmpty: Bool { present == 0 }
+
+    /// Whether any known amount is above zero.
+    public var hasAnyAmount: Bool { amounts.contains { $0.amount > 0 } }
+
+    public var energy: Double? { self[.energy] }
+
+    /// The known amounts in catalogue order.
+    public var amounts: [(nutrient: Nutrient, amount: Double)] {
+        Nutrient.all.compactMap { nutrient in self[nutrient].map { (nutrient, $0) } }
+    }
+
+    /// Every amount multiplied by `factor`.
+    public func scaled(by factor: Double) -> Nutrients {
+        var result = self
+        for index in result.values.indices { result.values[index] *= factor }
+        return result
+    }
+
+    /// Adds `other`'s amounts; a nutrient known in either is known in the sum.
+    public static func += (lhs: inout Nutrients, rhs: Nutrients) {
+        for index in lhs.values.indices { lhs.values[index] += rhs.values[index] }
+        lhs.present |= rhs.present
+    }
+
+    public static func + (lhs: Nutrients, rhs: Nutrients) -> Nutrients {
+        var sum = lhs
+        sum += rhs
+        return sum
+    }
+}
+
+// MARK: - Compact storage text
+
+extension Nutrients {
+    /// A flat JSON object of the known amounts, `{"energy":52,"protein":0.26}`, in catalogue order.
+    /// This is how the store keeps nutrients; `init(storageText:)` reads it back.
+    public var storageText: String {
+        var text = "{"
+        for (nutrient, amount) in amounts {
+            if text.count > 1 { text += "," }
+            text += "\"\(nutrient.key)\":\(Self.number(amount))"
+        }
+        return text + "}"
+    }
+
+    /// The shortest decimal that reads back as the same Double, without a trailing ".0".
+    static func number(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
+    }
+
+    /// Reads `storageText`. Unknown keys are skipped, so a database written by a newer
+    /// catalogue still reads; anything that is not a flat object of numbers is nil.
+    public init?(storageText text: String) {
+        self.init()
+        var bytes = Substring(text).utf8[...]
+        func skipSpaces() { while let byte = bytes.first, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { bytes = bytes.dropFirst() } }
+        func expect(_ byte: UInt8) -> Bool {
+            skipSpaces()
+            guard bytes.first == byte else { return false }
+            bytes = bytes.dropFirst()
+            return true
+        }
+        guard expect(UInt8(ascii: "{")) else { return nil }
+        if expect(UInt8(ascii: "}")) { return }
+        repeat {
+            guard expect(UInt8(ascii: "\"")), let end = bytes.firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+            let key = String(Substring(bytes[..<end]))
+            bytes = bytes[bytes.index(after: end)...]
+            guard expect(UInt8(ascii: ":")) else { return nil }
+            skipSpaces()
+            let numberEnd = bytes.firstIndex { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "}") || $0 == 0x20 } ?? bytes.endIndex
+            guard let value = Double(Substring(bytes[..<numberEnd])), value.isFinite else { return nil }
+            bytes = bytes[numberEnd...]
+            if let nutrient = Nutrient.named(key) { self[nutrient] = value }
+        } while expect(UInt8(ascii: ","))
+        guard expect(UInt8(ascii: "}")) else { return nil }
+    }
+}
+
+// MARK: - Codable as {"key": amount}
+
+extension Nutrients: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let keyed = try container.decode([String: Double].self)
+        do {
+            try self.init(keyed: keyed)
+        } catch {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.message)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(Dictionary(uniqueKeysWithValues: amounts.map { ($0.nutrient.key, $0.amount) }))
+    }
+}

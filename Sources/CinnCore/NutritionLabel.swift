@@ -1,0 +1,61 @@
+import Foundation
+
+/// What a person copies from a nutrition label to make a food by hand: the serving it states
+/// and, per serving, each nutrient as an amount or as a % Daily Value.
+public struct NutritionLabel: Sendable, Hashable {
+    public enum Value: Sendable, Hashable {
+        /// In the nutrient's unit (kcal for energy, unless `energyInKilojoules`).
+        case amount(Double)
+        /// Percent of the FDA Daily Value.
+        case percentDailyValue(Double)
+    }
+
+    public var name: String
+    public var brand: String?
+    public var barcode: String?
+    public var basis: FoodBasis
+    public var servingLabel: String
+    /// Grams (or ml) in the labelled serving.
+    public var servingAmount: Double?
+    public var values: [Nutrient: Value]
+    /// Energy was entered in kJ.
+    public var energyInKilojoules: Bool
+
+    public init(name: String, brand: String? = nil, barcode: String? = nil, basis: FoodBasis = .grams,
+                servingLabel: String, servingAmount: Double?, values: [Nutrient: Value], energyInKilojoules: Bool = false) {
+        self.name = name
+        self.brand = brand
+        self.barcode = barcode
+        self.basis = basis
+        self.servingLabel = servingLabel
+        self.servingAmount = servingAmount
+        self.values = values
+        self.energyInKilojoules = energyInKilojoules
+    }
+
+    /// The food this label describes, with nutrients per 100 g (or ml) and the labelled serving.
+    ///
+    /// A 40 g bar at 200 kcal and 10 % DV iron becomes 500 kcal and 4.5 mg iron per 100 g
+    /// (10 % of 18 mg is 1.8 mg per bar).
+    public func food(id: UUID = .v7(), source: FoodSource = .mine) throws(CinnError) -> Food {
+        let serving = try ServingSize.validated(label: servingLabel, amount: servingAmount, field: "serving")
+        var perServing = Nutrients()
+        for (nutrient, value) in values {
+            let field = "nutrients.\(nutrient.key)"
+            switch value {
+            case .amount(let amount):
+                let canonical = nutrient == .energy && energyInKilojoules ? amount / Nutrient.kilojoulesPerKilocalorie : amount
+                try perServing.set(nutrient, canonical, field: field)
+            case .percentDailyValue(let percent):
+                guard percent.isFinite, percent >= 0 else { throw .invalid(field, "% Daily Value must be a number, 0 or more") }
+                guard let amount = nutrient.amount(percentDailyValue: percent) else {
+                    throw .invalid(field, "\(nutrient.name) has no Daily Value; enter the amount in \(nutrient.unit.rawValue)")
+                }
+                try perServing.set(nutrient, amount, field: field)
+            }
+        }
+        let food = Food(id: id, name: name, brand: brand, barcode: barcode, source: source, basis: basis,
+                        nutrients: perServing.scaled(by: 1 / serving.multiplier), servings: [serving])
+        return try food.validated()
+    }
+}
