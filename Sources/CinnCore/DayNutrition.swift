@@ -65,9 +65,10 @@ public struct NutritionPeriod: Sendable, Hashable {
             let start = date.adding(days: 1 - date.weekday)
             return (start, start.adding(days: 6))
         case .month:
-            let start = LocalDate(year: date.year, month: date.month, day: 1)!
-            let next = date.month == 12 ? LocalDate(year: date.year + 1, month: 1, day: 1)! : LocalDate(year: date.year, month: date.month + 1, day: 1)!
-            return (start, next.adding(days: -1))
+            // Day arithmetic, not `LocalDate(year:month:day:)!`, which traps past 9999-12 (and before year 1).
+            let (year, month, day) = date.parts
+            let start = date.adding(days: 1 - day)
+            return (start, start.adding(days: LocalDate.daysIn(month: month, year: year) - 1))
         }
     }
 
@@ -75,16 +76,19 @@ public struct NutritionPeriod: Sendable, Hashable {
     /// from `days`; they count neither as logged nor as zero.
     public static func periods(of days: [(date: LocalDate, totals: Nutrients)], length: Length) -> [NutritionPeriod] {
         var periods: [LocalDate: NutritionPeriod] = [:]
+        var seen: Set<LocalDate> = []
         for day in days {
             let (start, end) = bounds(of: day.date, length: length)
+            // A date given twice (say, totals per UTC offset) is one logged day, not two.
+            let isNewDay = seen.insert(day.date).inserted
             periods[start, default: NutritionPeriod(length: length, start: start, end: end, daysLogged: 0, totals: Nutrients())]
-                .add(day.totals)
+                .add(day.totals, isNewDay: isNewDay)
         }
         return periods.values.sorted { $0.start < $1.start }
     }
 
-    private mutating func add(_ dayTotals: Nutrients) {
-        daysLogged += 1
+    private mutating func add(_ dayTotals: Nutrients, isNewDay: Bool) {
+        if isNewDay { daysLogged += 1 }
         totals += dayTotals
     }
 }

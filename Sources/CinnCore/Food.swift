@@ -123,6 +123,10 @@ public struct Food: Sendable, Hashable, Identifiable {
             let trimmed = barcode.trimmingCharacters(in: .whitespaces)
             food.barcode = trimmed.isEmpty ? nil : try Barcode.validated(trimmed).digits
         }
+        // The subscript setter does not check, so a food built in code may hold NaN or a negative.
+        for (nutrient, amount) in nutrients.amounts {
+            try Nutrients.check(nutrient, amount, field: "nutrients.\(nutrient.key)")
+        }
         food.servings = []
         for (index, serving) in servings.enumerated() {
             food.servings.append(try ServingSize.validated(label: serving.label, amount: serving.amount, field: "servings[\(index)]"))
@@ -166,10 +170,48 @@ public struct ImportedFood: Sendable, Hashable {
     public var externalID: String
     /// The line (or JSON Lines record) the food came from, 1-based.
     public var line: Int
+    /// A plain food rather than a branded product, such as USDA's non-branded "Bananas, raw".
+    public var isGeneric: Bool
 
-    public init(food: Food, externalID: String, line: Int) {
+    public init(food: Food, externalID: String, line: Int, isGeneric: Bool = false) {
         self.food = food
         self.externalID = externalID
         self.line = line
+        self.isGeneric = isGeneric
+    }
+}
+
+extension ServingSize {
+    /// Servings as the store keeps them: `[{"label":"1 medium","grams":182}]`.
+    public static func storageText(_ servings: [ServingSize]) -> String {
+        "[" + servings.map { "{\"label\":\(jsonString($0.label)),\"grams\":\(Nutrients.number($0.amount))}" }
+            .joined(separator: ",") + "]"
+    }
+
+    /// Reads `storageText`; nil when it is not that shape.
+    public static func servings(storageText text: String) -> [ServingSize]? {
+        guard let array = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]] else { return nil }
+        var servings: [ServingSize] = []
+        for item in array {
+            guard let label = item["label"] as? String, let grams = (item["grams"] as? NSNumber)?.doubleValue else { return nil }
+            servings.append(ServingSize(label: label, amount: grams))
+        }
+        return servings
+    }
+
+    static func jsonString(_ text: String) -> String {
+        var escaped = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": escaped += "\\\""
+            case "\\": escaped += "\\\\"
+            case "\n": escaped += "\\n"
+            case "\r": escaped += "\\r"
+            case "\t": escaped += "\\t"
+            case _ where scalar.value < 0x20: escaped += String(format: "\\u%04x", scalar.value)
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped + "\""
     }
 }

@@ -26,13 +26,16 @@ public struct Meal: Sendable, Hashable, Codable, Comparable, CustomStringConvert
         }
     }
 
-    /// The meal a time of day usually is: breakfast before 11:00, lunch before 15:00, dinner before 21:00, else snacks.
+    /// The meal a time of day usually is: breakfast 04:00–11:00, lunch 11:00–15:00, dinner
+    /// 17:00–21:00, else snacks (the afternoon, late evening and night). Seconds outside one day
+    /// wrap around.
     public static func usual(atSecondsOfDay seconds: Double) -> Meal {
-        switch seconds / 3600 {
-        case 4..<11: .breakfast
-        case 11..<15: .lunch
-        case 17..<21: .dinner
-        default: .snacks
+        let wrapped = seconds.truncatingRemainder(dividingBy: 86_400)
+        switch (wrapped < 0 ? wrapped + 86_400 : wrapped) / 3600 {
+        case 4..<11: return .breakfast
+        case 11..<15: return .lunch
+        case 17..<21: return .dinner
+        default: return .snacks
         }
     }
 
@@ -43,11 +46,13 @@ public struct Meal: Sendable, Hashable, Codable, Comparable, CustomStringConvert
 
     public var description: String { name }
 
-    /// The usual four in the order of a day, then the user's own by name.
+    /// The usual four in the order of a day, then the user's own by name, ignoring case.
     public static func < (lhs: Meal, rhs: Meal) -> Bool {
         let left = standard.firstIndex(of: lhs) ?? standard.count
         let right = standard.firstIndex(of: rhs) ?? standard.count
-        return left != right ? left < right : lhs.name < rhs.name
+        if left != right { return left < right }
+        let (lower, otherLower) = (lhs.name.lowercased(), rhs.name.lowercased())
+        return lower != otherLower ? lower < otherLower : lhs.name < rhs.name
     }
 
     public init(from decoder: any Decoder) throws {
@@ -130,6 +135,9 @@ public struct FoodLogEntry: Sendable, Hashable, Identifiable {
     /// The same entry with a new servings count; nutrients scale with it.
     public func withServings(_ count: Double) throws(CinnError) -> FoodLogEntry {
         let count = try Self.validatedServings(count)
+        guard servings.isFinite, servings > 0 else {
+            throw .invalid("servings", "this entry has no servings count to scale its nutrients from")
+        }
         var entry = self
         entry.nutrients = nutrients.scaled(by: count / servings)
         entry.servings = count

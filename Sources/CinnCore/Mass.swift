@@ -110,6 +110,30 @@ public struct MassRate: Sendable, Hashable, Codable {
 }
 
 /// An amount of energy, stored in kilocalories.
+/// A unit of food energy people see: kcal, or kJ (1 kcal = 4.184 kJ exactly).
+public enum EnergyUnit: String, Sendable, Codable, CaseIterable {
+    case kilocalories = "kcal"
+    case kilojoules = "kJ"
+
+    public static func parse(_ text: String, field: String = "energy_unit") throws(CinnError) -> EnergyUnit {
+        switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+        case "kcal", "cal", "calories": return .kilocalories
+        case "kj", "kilojoules": return .kilojoules
+        default: throw .invalid(field, "unknown energy unit \"\(text)\"; use kcal or kJ")
+        }
+    }
+
+    /// An amount of kcal in this unit.
+    public func value(kilocalories: Double) -> Double {
+        self == .kilojoules ? kilocalories * 4.184 : kilocalories
+    }
+
+    /// A whole number with the unit: "1850 kcal", "7740 kJ".
+    public func format(kilocalories: Double) -> String {
+        "\(Int(value(kilocalories: kilocalories).rounded())) \(rawValue)"
+    }
+}
+
 public struct Energy: Sendable, Hashable, Codable {
     public var kilocalories: Double
     public init(kilocalories: Double) { self.kilocalories = kilocalories }

@@ -137,17 +137,37 @@ extension Nutrient {
         if self.unit == .kilocalories {
             switch spelled {
             case "kcal", "cal", "calories", "kilocalories": return value
-            case "kj", "kilojoules": return value / Self.kilojoulesPerKilocalorie
+            case "kj", "kilojoules": return Self.kilocalories(kilojoules: value)
             default: throw .invalid(field, "energy must be in kcal or kJ, not \"\(unit)\"")
             }
         }
-        let grams: Double
+        let given: NutrientUnit
         switch spelled {
-        case "g", "grams", "gram": grams = 1
-        case "mg", "milligrams", "milligram": grams = 0.001
-        case "µg", "μg", "mcg", "ug", "micrograms", "microgram": grams = 0.000_001
+        case "g", "grams", "gram": given = .grams
+        case "mg", "milligrams", "milligram": given = .milligrams
+        case "µg", "μg", "mcg", "ug", "micrograms", "microgram": given = .micrograms
         default: throw .invalid(field, "\(name) must be in g, mg or µg, not \"\(unit)\"")
         }
-        return value * grams / self.unit.grams!
+        // One multiplication or division by an exact power of 1000, so 1 mg is exactly 1000 µg.
+        let steps = given.thousandsPerGram - self.unit.thousandsPerGram
+        let factor = steps == 0 ? 1 : steps == 1 || steps == -1 ? 1000.0 : 1_000_000.0
+        return steps > 0 ? value / factor : value * factor
+    }
+
+    /// Kilocalories in `kilojoules`. Dividing by the integer 4184 J rather than by 4.184 (not exact
+    /// in binary) makes label values come out whole: 418.4 kJ is 100 kcal, 836.8 kJ is 200.
+    static func kilocalories(kilojoules: Double) -> Double {
+        kilojoules * 1000 / 4184
+    }
+}
+
+extension NutrientUnit {
+    /// How many thousandfold steps this mass unit is below the gram: g 0, mg 1, µg 2.
+    fileprivate var thousandsPerGram: Int {
+        switch self {
+        case .kilocalories, .grams: 0
+        case .milligrams: 1
+        case .micrograms: 2
+        }
     }
 }

@@ -14,7 +14,7 @@ public struct Nutrients: Sendable, Hashable {
     /// Amounts by nutrient, checked: finite and not negative.
     public init(_ amounts: [Nutrient: Double], field: String = "nutrients") throws(CinnError) {
         self.init()
-        for (nutrient, amount) in amounts {
+        for (nutrient, amount) in amounts.sorted(by: { $0.key.index < $1.key.index }) {
             try set(nutrient, amount, field: "\(field).\(nutrient.key)")
         }
     }
@@ -22,7 +22,7 @@ public struct Nutrients: Sendable, Hashable {
     /// Amounts by catalogue key, checked: known keys, finite and not negative amounts.
     public init(keyed amounts: [String: Double], field: String = "nutrients") throws(CinnError) {
         self.init()
-        for (key, amount) in amounts {
+        for (key, amount) in amounts.sorted(by: { $0.key < $1.key }) {  // the same error first, every time
             let nutrient = try Nutrient.parse(key, field: field)
             try set(nutrient, amount, field: "\(field).\(key)")
         }
@@ -43,9 +43,14 @@ public struct Nutrients: Sendable, Hashable {
 
     /// Sets an amount after checking it, with an error naming `field`.
     public mutating func set(_ nutrient: Nutrient, _ amount: Double, field: String) throws(CinnError) {
+        try Self.check(nutrient, amount, field: field)
+        self[nutrient] = amount
+    }
+
+    /// Throws unless `amount` is finite and not negative.
+    static func check(_ nutrient: Nutrient, _ amount: Double, field: String) throws(CinnError) {
         guard amount.isFinite else { throw .invalid(field, "\(nutrient.name) must be a number") }
         guard amount >= 0 else { throw .invalid(field, "\(nutrient.name) must not be negative") }
-        self[nutrient] = amount
     }
 
     public var isEmpty: Bool { present == 0 }
@@ -60,10 +65,11 @@ public struct Nutrients: Sendable, Hashable {
         Nutrient.all.compactMap { nutrient in self[nutrient].map { (nutrient, $0) } }
     }
 
-    /// Every amount multiplied by `factor`.
+    /// Every known amount multiplied by `factor`; absent nutrients stay absent (and zero inside,
+    /// even for an infinite factor, so they never turn a later sum into NaN).
     public func scaled(by factor: Double) -> Nutrients {
         var result = self
-        for index in result.values.indices { result.values[index] *= factor }
+        for nutrient in Nutrient.all where self[nutrient] != nil { result.values[nutrient.index] *= factor }
         return result
     }
 
@@ -96,16 +102,19 @@ extension Nutrients {
 
     /// The shortest decimal that reads back as the same Double, without a trailing ".0".
     static func number(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        // Below 2^53 every whole Double is an exact integer; above it Swift writes an exponent.
+        if value == value.rounded(), abs(value) < 9_007_199_254_740_992 { return String(Int64(value)) }
         return "\(value)"
     }
 
     /// Reads `storageText`. Unknown keys are skipped, so a database written by a newer
-    /// catalogue still reads; anything that is not a flat object of numbers is nil.
+    /// catalogue still reads; anything that is not a flat object of finite, non-negative
+    /// numbers (or has text after it) is nil.
     public init?(storageText text: String) {
         self.init()
         var bytes = Substring(text).utf8[...]
-        func skipSpaces() { while let byte = bytes.first, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { bytes = bytes.dropFirst() } }
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+        func skipSpaces() { while let byte = bytes.first, isSpace(byte) { bytes = bytes.dropFirst() } }
         func expect(_ byte: UInt8) -> Bool {
             skipSpaces()
             guard bytes.first == byte else { return false }
@@ -120,12 +129,14 @@ extension Nutrients {
             bytes = bytes[bytes.index(after: end)...]
             guard expect(UInt8(ascii: ":")) else { return nil }
             skipSpaces()
-            let numberEnd = bytes.firstIndex { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "}") || $0 == 0x20 } ?? bytes.endIndex
-            guard let value = Double(Substring(bytes[..<numberEnd])), value.isFinite else { return nil }
+            let numberEnd = bytes.firstIndex { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "}") || isSpace($0) } ?? bytes.endIndex
+            guard let value = Double(Substring(bytes[..<numberEnd])), value.isFinite, value >= 0 else { return nil }
             bytes = bytes[numberEnd...]
             if let nutrient = Nutrient.named(key) { self[nutrient] = value }
         } while expect(UInt8(ascii: ","))
         guard expect(UInt8(ascii: "}")) else { return nil }
+        skipSpaces()
+        guard bytes.isEmpty else { return nil }
     }
 }
 

@@ -39,23 +39,27 @@ public struct NutritionLabel: Sendable, Hashable {
     /// (10 % of 18 mg is 1.8 mg per bar).
     public func food(id: UUID = .v7(), source: FoodSource = .mine) throws(CinnError) -> Food {
         let serving = try ServingSize.validated(label: servingLabel, amount: servingAmount, field: "serving")
-        var perServing = Nutrients()
-        for (nutrient, value) in values {
+        // Per 100 g computed per value as `amount × 100 / grams`, with fewer roundings than scaling
+        // by 1 / multiplier: 35 kcal in a 7 g serving is 500 kcal, not 499.99999999999994.
+        var nutrients = Nutrients()
+        for nutrient in Nutrient.all {  // catalogue order, so the first bad value reported is always the same
+            guard let value = values[nutrient] else { continue }
             let field = "nutrients.\(nutrient.key)"
+            let perServing: Double
             switch value {
             case .amount(let amount):
-                let canonical = nutrient == .energy && energyInKilojoules ? amount / Nutrient.kilojoulesPerKilocalorie : amount
-                try perServing.set(nutrient, canonical, field: field)
+                perServing = nutrient == .energy && energyInKilojoules ? Nutrient.kilocalories(kilojoules: amount) : amount
             case .percentDailyValue(let percent):
                 guard percent.isFinite, percent >= 0 else { throw .invalid(field, "% Daily Value must be a number, 0 or more") }
                 guard let amount = nutrient.amount(percentDailyValue: percent) else {
                     throw .invalid(field, "\(nutrient.name) has no Daily Value; enter the amount in \(nutrient.unit.rawValue)")
                 }
-                try perServing.set(nutrient, amount, field: field)
+                perServing = amount
             }
+            try nutrients.set(nutrient, perServing * 100 / serving.amount, field: field)
         }
         let food = Food(id: id, name: name, brand: brand, barcode: barcode, source: source, basis: basis,
-                        nutrients: perServing.scaled(by: 1 / serving.multiplier), servings: [serving])
+                        nutrients: nutrients, servings: [serving])
         return try food.validated()
     }
 }

@@ -15,10 +15,26 @@ public struct UserSettings: Sendable, Hashable {
     /// IANA identifier; nil means the process's time zone.
     public var timeZoneIdentifier: String?
 
-    public init(displayUnit: MassUnit = .kilograms, trendMethod: TrendMethod = .exact, timeZoneIdentifier: String? = nil) {
+    /// The day's calorie target in kcal, if the user set one.
+    public var energyTargetKcal: Double?
+    /// How energy is shown.
+    public var energyUnit: EnergyUnit
+
+    public init(displayUnit: MassUnit = .kilograms, trendMethod: TrendMethod = .exact, timeZoneIdentifier: String? = nil,
+                energyTargetKcal: Double? = nil, energyUnit: EnergyUnit = .kilocalories) {
         self.displayUnit = displayUnit
         self.trendMethod = trendMethod
         self.timeZoneIdentifier = timeZoneIdentifier
+        self.energyTargetKcal = energyTargetKcal
+        self.energyUnit = energyUnit
+    }
+
+    /// Checks a daily calorie target: 500 to 10 000 kcal.
+    public static func validEnergyTarget(_ kcal: Double, field: String = "energy_target_kcal") throws(CinnError) -> Double {
+        guard kcal.isFinite, (500...10_000).contains(kcal) else {
+            throw .invalid(field, "a daily calorie target must be between 500 and 10000 kcal")
+        }
+        return kcal
     }
 
     /// The time zone that decides local days for readings without an offset of their own.

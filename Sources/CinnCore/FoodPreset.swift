@@ -1,0 +1,72 @@
+import Foundation
+
+/// A saved food or a saved meal of several foods, logged in one step.
+public struct FoodPreset: Sendable, Hashable, Identifiable {
+    /// One food of a preset, with its servings and a snapshot of its nutrients.
+    public struct Item: Sendable, Hashable {
+        public var foodID: UUID?
+        public var name: String
+        public var brand: String?
+        public var servings: Double
+        public var servingLabel: String
+        public var servingAmount: Double?
+        /// Nutrients of all `servings`.
+        public var nutrients: Nutrients
+
+        public init(foodID: UUID?, name: String, brand: String?, servings: Double, servingLabel: String,
+                    servingAmount: Double?, nutrients: Nutrients) {
+            self.foodID = foodID
+            self.name = name
+            self.brand = brand
+            self.servings = servings
+            self.servingLabel = servingLabel
+            self.servingAmount = servingAmount
+            self.nutrients = nutrients
+        }
+
+        /// The item an entry was logged as.
+        public init(_ entry: FoodLogEntry) {
+            self.init(foodID: entry.foodID, name: entry.name, brand: entry.brand, servings: entry.servings,
+                      servingLabel: entry.servingLabel, servingAmount: entry.servingAmount, nutrients: entry.nutrients)
+        }
+    }
+
+    public var id: UUID
+    public var name: String
+    /// The meal it is usually logged into, if any.
+    public var meal: Meal?
+    public var items: [Item]
+
+    public init(id: UUID = .v7(), name: String, meal: Meal? = nil, items: [Item]) {
+        self.id = id
+        self.name = name
+        self.meal = meal
+        self.items = items
+    }
+
+    /// Checked: a name and 1 to 100 items.
+    public func validated() throws(CinnError) -> FoodPreset {
+        var preset = self
+        preset.name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !preset.name.isEmpty else { throw .invalid("name", "a preset needs a name") }
+        guard preset.name.count <= 100 else { throw .invalid("name", "a preset name must be at most 100 characters") }
+        guard !items.isEmpty else { throw .invalid("items", "a preset needs at least one food") }
+        guard items.count <= 100 else { throw .invalid("items", "a preset holds at most 100 foods") }
+        for (index, item) in items.enumerated() {
+            _ = try FoodLogEntry.validatedServings(item.servings, field: "items[\(index)].servings")
+        }
+        return preset
+    }
+
+    public var nutrients: Nutrients { items.reduce(into: Nutrients()) { $0 += $1.nutrients } }
+
+    /// Entries for eating this preset `times` times (1 = as saved), into `meal`, at `eatenAt`.
+    public func entries(times: Double = 1, meal: Meal, eatenAt: Date, utcOffsetSeconds: Int) throws(CinnError) -> [FoodLogEntry] {
+        let times = try FoodLogEntry.validatedServings(times)
+        return items.map { item in
+            FoodLogEntry(foodID: item.foodID, name: item.name, brand: item.brand, meal: meal, eatenAt: eatenAt,
+                         utcOffsetSeconds: utcOffsetSeconds, servings: item.servings * times, servingLabel: item.servingLabel,
+                         servingAmount: item.servingAmount, nutrients: item.nutrients.scaled(by: times))
+        }
+    }
+}
