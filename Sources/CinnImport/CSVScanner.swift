@@ -43,11 +43,11 @@ struct CSVRow {
 /// Reads a delimited file record by record in 64 KiB chunks: RFC 4180 quotes, BOM, CRLF, blank lines skipped.
 final class CSVScanner {
     static let chunkSize = 64 * 1024
-    static let maximumRecordSize = 1 << 20
 
     private let handle: FileHandle?
     private let delimiter: UInt8
     private let quoting: Bool
+    private let maximumRecordSize: Int
     private var buffer: [UInt8]
     private var start = 0
     private var end = 0
@@ -58,8 +58,8 @@ final class CSVScanner {
     private var fields: [Range<Int>] = []
     private var escapedFields: [Int] = []
 
-    /// Scans the file at `url`.
-    init(url: URL, delimiter: UInt8, quoting: Bool = true) throws(CinnError) {
+    /// Scans the file at `url`; a record longer than `maximumRecordSize` bytes makes the file unreadable.
+    init(url: URL, delimiter: UInt8, quoting: Bool = true, maximumRecordSize: Int = 1 << 20) throws(CinnError) {
         do {
             handle = try FileHandle(forReadingFrom: url)
         } catch {
@@ -67,6 +67,7 @@ final class CSVScanner {
         }
         self.delimiter = delimiter
         self.quoting = quoting
+        self.maximumRecordSize = maximumRecordSize
         buffer = [UInt8](repeating: 0, count: 2 * Self.chunkSize)
         atEndOfFile = false
     }
@@ -76,6 +77,7 @@ final class CSVScanner {
         handle = nil
         self.delimiter = delimiter
         self.quoting = quoting
+        maximumRecordSize = bytes.count
         buffer = bytes
         end = bytes.count
         atEndOfFile = true
@@ -116,9 +118,19 @@ final class CSVScanner {
     }
 
     /// Splits the record at `start` into `fields`; nil when the buffer ends before the record does.
+    // Works on local copies of the scanner's state: each access to a class property is checked for exclusivity.
     private func scanRecord(_ bytes: UnsafeBufferPointer<UInt8>) throws(CinnError) -> (next: Int, newlines: Int)? {
+        var fields: [Range<Int>] = []
+        var escapedFields: [Int] = []
+        swap(&fields, &self.fields)
+        swap(&escapedFields, &self.escapedFields)
+        defer {
+            swap(&fields, &self.fields)
+            swap(&escapedFields, &self.escapedFields)
+        }
         fields.removeAll(keepingCapacity: true)
         escapedFields.removeAll(keepingCapacity: true)
+        let end = end, atEndOfFile = atEndOfFile, delimiter = delimiter, quoting = quoting, line = line
         var index = start
         var newlines = 0
         while true {
@@ -200,8 +212,8 @@ final class CSVScanner {
             start = 0
         }
         if end == buffer.count {
-            guard buffer.count < Self.maximumRecordSize else {
-                throw .invalid("file", "line \(line) is longer than 1 MiB; is this really a weight file?")
+            guard buffer.count < maximumRecordSize else {
+                throw .invalid("file", "line \(line) is longer than \(maximumRecordSize >> 20) MiB; is this the right file?")
             }
             buffer.append(contentsOf: repeatElement(0, count: buffer.count))
         }

@@ -30,6 +30,12 @@ enum DecimalNumber {
         return negative ? -value : value
     }
 
+    /// The number a text holds, or nil when it holds something else.
+    static func parse(_ text: String, decimalComma: Bool) -> Double? {
+        var text = text
+        return text.withUTF8 { parse($0, decimalComma: decimalComma) }
+    }
+
     private static func powerOfTen(_ exponent: Int) -> Double {
         var value = 1.0
         for _ in 0..<exponent { value *= 10 }

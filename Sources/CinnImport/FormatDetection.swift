@@ -3,7 +3,7 @@ import Foundation
 extension WeightFileReader {
     /// The format the start of a file looks like, or nil when it looks like none of them.
     public static func detectFormat(prefix: [UInt8]) -> WeightFileFormat? {
-        let line = firstLine(prefix)
+        let line = FileStart.firstLine(prefix)
         if line.hasPrefix("[") || line.hasPrefix("{") { return .fitbit }
         let lowered = line.lowercased()
         if ["#version", "#units", "#date"].contains(where: lowered.hasPrefix) { return .libra }
@@ -13,16 +13,9 @@ extension WeightFileReader {
         return nil
     }
 
-    /// The first non-blank line, without its line end.
-    static func firstLine(_ prefix: [UInt8]) -> String {
-        let text = prefix.starts(with: [0xEF, 0xBB, 0xBF]) ? prefix.dropFirst(3) : prefix[...]
-        let line = text.split(separator: .newline).first { !$0.allSatisfy { $0 == .space || $0 == .tab || $0 == .carriageReturn } }
-        return String(decoding: line ?? [], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
     /// The delimiter of a generic CSV file, sniffed from its first non-blank line.
     static func csvDelimiter(prefix: [UInt8]) -> UInt8 {
-        CSVColumns.sniffDelimiter(firstLine(prefix).utf8)
+        CSVColumns.sniffDelimiter(FileStart.firstLine(prefix).utf8)
     }
 
     /// The columns the header of a generic CSV file names, or nil when it has no date or no weight column.

@@ -25,16 +25,20 @@ enum TextDecoding {
 
 /// Checks that the start of a file is text Cinn can read: not empty, not UTF-16 or UTF-32, not binary.
 enum TextCheck {
-    static func check(prefix: [UInt8]) throws(CinnError) {
+    /// Throws when the file cannot be text; `contents` says what a ZIP archive should be unpacked to find.
+    static func check(prefix: [UInt8], contents: String) throws(CinnError) {
         let text = prefix.starts(with: [0xEF, 0xBB, 0xBF]) ? prefix.dropFirst(3) : prefix[...]
         if text.allSatisfy({ [.space, .tab, .newline, .carriageReturn].contains($0) }) {
             throw .invalid("file", "the file is empty")
+        }
+        if prefix.starts(with: [0x1F, 0x8B]) {
+            throw .invalid("file", "the file is compressed with gzip; unpack it first (gunzip)")
         }
         if let encoding = wideEncoding(prefix) {
             throw .invalid("file", "the file is \(encoding); save it as UTF-8")
         }
         if prefix.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
-            throw .invalid("file", "the file is a ZIP archive; unpack it and import the weight file inside")
+            throw .invalid("file", "the file is a ZIP archive; unpack it and import the \(contents) inside")
         }
         if let offset = text.firstIndex(where: isBinary) {
             throw .invalid("file", "the file is not text: it holds binary data (byte \(offset + 1))")

@@ -16,10 +16,10 @@ public struct WeightFileReader: Sendable {
 
     /// Opens the file, checks its encoding, tells (or takes) its format and reads its header and unit.
     public init(url: URL, format: WeightFileFormat? = nil, options: WeightImportOptions) throws(CinnError) {
-        let (prefix, fileSize) = try Self.readPrefix(url)
-        try TextCheck.check(prefix: prefix)
+        let (prefix, fileSize) = try FileStart.read(url, count: Self.prefixSize)
+        try TextCheck.check(prefix: prefix, contents: "weight file")
         guard let format = format ?? Self.detectFormat(prefix: prefix) else {
-            var line = Self.firstLine(prefix)
+            var line = FileStart.firstLine(prefix)
             if line.count > 80 { line = line.prefix(80) + "…" }
             let formats = WeightFileFormat.allCases.map(\.rawValue).joined(separator: ", ")
             throw .invalid("file", "cannot tell the format of \(url.lastPathComponent), which starts with \"\(line)\"; supported formats: \(formats) (a CSV needs a header with a date and a weight column)")
@@ -116,19 +116,5 @@ public struct WeightFileReader: Sendable {
             }
         }
         try await output.deliver(bytesRead: fileSize, progress, isolation, onBatch)
-    }
-
-    /// The first 64 KiB of the file and the file's size.
-    private static func readPrefix(_ url: URL) throws(CinnError) -> (prefix: [UInt8], fileSize: Int64) {
-        do {
-            let handle = try FileHandle(forReadingFrom: url)
-            defer { try? handle.close() }
-            let fileSize = try handle.seekToEnd()
-            try handle.seek(toOffset: 0)
-            let prefix = try handle.read(upToCount: prefixSize) ?? Data()
-            return ([UInt8](prefix), Int64(fileSize))
-        } catch {
-            throw .invalid("file", "cannot open \(url.lastPathComponent): \(error.localizedDescription)")
-        }
     }
 }
