@@ -146,19 +146,7 @@ public struct TrendChart: Sendable {
     }
 
     private func openSVG(_ out: inout Markup, height: Double, description: String) {
-        out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"trend-chart\" class=\"trend-chart\" viewBox=\"0 0 ")
-        out.append(Self.width)
-        out.append(" ")
-        out.append(height)
-        out.append("\" width=\"100%\" preserveAspectRatio=\"xMidYMid meet\" role=\"img\" aria-labelledby=\"trend-chart-title trend-chart-desc\" font-family=\"system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif\" font-size=\"")
-        out.append(Self.fontSize)
-        out.append("\">\n<title id=\"trend-chart-title\">")
-        out.append(escaping: title)
-        out.append("</title>\n<desc id=\"trend-chart-desc\">")
-        out.append(escaping: description)
-        out.append("</desc>\n<style>")
-        out.append(Self.style)
-        out.append("</style>\n<rect class=\"background\" width=\"100%\" height=\"100%\" fill=\"none\"/>\n")
+        out.openChart(id: "trend-chart", height: height, title: title, description: description, style: Self.style)
     }
 
     /// Colours for light and dark mode: inline, text, grid and dots take the page's text colour; standalone, the chart brings its own background.
