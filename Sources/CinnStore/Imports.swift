@@ -32,7 +32,7 @@ public struct ImportMode: Sendable, Hashable {
 }
 
 /// Carries a report out of a transaction that must be rolled back.
-private struct RollBack: Error {
+struct RollBack: Error {
     let report: ImportReport
 }
 
@@ -232,7 +232,7 @@ extension Store {
         }
     }
 
-    /// Undoes an import: its weigh-ins are deleted (tombstones remain for sync), so importing the
+    /// Undoes an import: its weigh-ins, food entries and foods are deleted (tombstones remain for sync), so importing the
     /// file again brings them back. Returns how many were removed.
     @discardableResult
     public func undoImport(id: Int64, user: UserID) async throws -> Int {
@@ -245,9 +245,16 @@ extension Store {
             }
             let version = try await reserveVersions(db, user: user)
             let time = milliseconds(now())
-            let removed = try await db.raw("""
-                UPDATE weigh_ins SET deleted = 1, version = \(bind: version), updated_at_ms = \(bind: time)
-                WHERE import_id = \(bind: id) AND user_id = \(bind: user.rawValue) AND deleted = 0 RETURNING row_id
+            var removed = 0
+            for table in ["weigh_ins", "food_entries"] {
+                removed += try await db.raw("""
+                    UPDATE \(unsafeRaw: table) SET deleted = 1, version = \(bind: version), updated_at_ms = \(bind: time)
+                    WHERE import_id = \(bind: id) AND user_id = \(bind: user.rawValue) AND deleted = 0 RETURNING row_id
+                    """).all().count
+            }
+            removed += try await db.raw("""
+                UPDATE foods SET deleted = 1, updated_at_ms = \(bind: time)
+                WHERE import_id = \(bind: id) AND deleted = 0 RETURNING row_id
                 """).all().count
             try await db.raw("UPDATE imports SET undone_at_ms = \(bind: time) WHERE row_id = \(bind: id)").run()
             return removed

@@ -10,22 +10,27 @@ extension Store {
 
     func settings(_ db: any SQLDatabase, user: UserID) async throws -> UserSettings {
         guard let row = try await db.raw("""
-            SELECT display_unit, trend_method, time_zone FROM user_settings WHERE user_id = \(bind: user.rawValue)
+            SELECT display_unit, trend_method, time_zone, energy_target_kcal, energy_unit FROM user_settings WHERE user_id = \(bind: user.rawValue)
             """).first() else { return UserSettings() }
         return UserSettings(
             displayUnit: MassUnit(rawValue: try row.decode(column: "display_unit", as: String.self)) ?? .kilograms,
             trendMethod: TrendMethod(rawValue: try row.decode(column: "trend_method", as: String.self)) ?? .exact,
-            timeZoneIdentifier: try row.decode(column: "time_zone", as: String?.self))
+            timeZoneIdentifier: try row.decode(column: "time_zone", as: String?.self),
+            energyTargetKcal: try row.decode(column: "energy_target_kcal", as: Double?.self),
+            energyUnit: EnergyUnit(rawValue: try row.decode(column: "energy_unit", as: String.self)) ?? .kilocalories)
     }
 
     public func saveSettings(_ settings: UserSettings, user: UserID) async throws {
         try await withConnection { db in
             try await db.raw("""
-                INSERT INTO user_settings (user_id, display_unit, trend_method, time_zone, updated_at_ms)
+                INSERT INTO user_settings (user_id, display_unit, trend_method, time_zone, energy_target_kcal, energy_unit,
+                    updated_at_ms)
                 VALUES (\(bind: user.rawValue), \(bind: settings.displayUnit.rawValue), \(bind: settings.trendMethod.rawValue),
-                        \(bind: settings.timeZoneIdentifier), \(bind: milliseconds(now())))
+                        \(bind: settings.timeZoneIdentifier), \(bind: settings.energyTargetKcal), \(bind: settings.energyUnit.rawValue),
+                        \(bind: milliseconds(now())))
                 ON CONFLICT (user_id) DO UPDATE SET display_unit = excluded.display_unit,
                     trend_method = excluded.trend_method, time_zone = excluded.time_zone,
+                    energy_target_kcal = excluded.energy_target_kcal, energy_unit = excluded.energy_unit,
                     updated_at_ms = excluded.updated_at_ms
                 """).run()
         }

@@ -188,6 +188,12 @@ public final class Store: Sendable {
         return withUnsafeBytes(of: id.uuid) { Data($0) }
     }
 
+    /// An optional UUID; NULL typed for the column.
+    func bind(_ id: UUID?) -> any Encodable & Sendable {
+        if let id { return bind(id) }
+        return isSQLite ? Data?.none : UUID?.none
+    }
+
     func decodeUUID(_ row: any SQLRow, _ column: String) throws -> UUID {
         guard isSQLite else { return try row.decode(column: column, as: UUID.self) }
         let data = try row.decode(column: column, as: Data.self)

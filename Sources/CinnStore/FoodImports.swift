@@ -1,0 +1,157 @@
+import CinnCore
+import Foundation
+import NIOCore
+import PostgresNIO
+import SQLKit
+import SQLiteNIO
+
+extension Store {
+    private static let foodImportColumns = """
+        INSERT INTO foods (id, user_id, name, brand, barcode, source, basis, generic, category, nutrients, energy_kcal,
+            servings, name_key, external_id, import_id, created_at_ms, updated_at_ms, version)
+        """
+    private static let foodImportConflict =
+        " ON CONFLICT (external_id) WHERE user_id IS NULL AND deleted = 0 AND external_id IS NOT NULL DO NOTHING"
+
+    /// Imports foods into the shared food database in one transaction, as a batch the importing
+    /// user can undo. Foods whose external id is already there are duplicates and skipped; the
+    /// rejection and dry-run rules are those of `importWeighIns`.
+    public func importFoods(
+        user: UserID, format: String, fileName: String?, mode: ImportMode,
+        read: (_ insert: ([ImportedFood]) async throws -> Void) async throws -> ImportReport
+    ) async throws -> ImportReport {
+        do {
+            return try await rawTransaction { connection in
+                let db = connection.sql
+                let createdAt = milliseconds(now())
+                guard let batchRow = try await db.raw("""
+                    INSERT INTO imports (user_id, format, file_name, created_at_ms)
+                    VALUES (\(bind: user.rawValue), \(bind: format), \(bind: fileName), \(bind: createdAt)) RETURNING row_id
+                    """).first() else { throw CinnError(.internal, "the import could not be recorded") }
+                let importID = try batchRow.decode(column: "row_id", as: Int64.self)
+                var offered = 0
+                var ids = SplitMix64()
+                var report: ImportReport
+                if let postgres = connection.postgres {
+                    (report, offered) = try await copyFoods(postgres, db, importID: importID, createdAt: createdAt, ids: &ids, read: read)
+                } else if let sqlite = connection.sqlite {
+                    report = try await read { foods in
+                        offered += foods.count
+                        for start in stride(from: 0, to: foods.count, by: Self.importBatchRows) {
+                            let chunk = foods[start..<min(start + Self.importBatchRows, foods.count)]
+                            try await insertFoods(sqlite, chunk, importID: importID, createdAt: createdAt, ids: &ids)
+                        }
+                    }
+                } else {
+                    throw CinnError(.internal, "no database driver for the import")
+                }
+                let imported = try await db.raw("SELECT COUNT(*) AS n FROM foods WHERE import_id = \(bind: importID)")
+                    .first()?.decode(column: "n", as: Int.self) ?? 0
+                report.dryRun = mode.dryRun
+                report.duplicates = offered - imported
+                report.imported = imported
+                if mode.dryRun || (report.rejectedCount > 0 && !mode.skipInvalid) {
+                    if report.rejectedCount > 0 && !mode.skipInvalid && !mode.dryRun { report.imported = 0 }
+                    throw RollBack(report: report)
+                }
+                guard imported > 0 else { throw RollBack(report: report) }
+                try await db.raw("""
+                    UPDATE imports SET rows_read = \(bind: report.rowsRead), imported = \(bind: imported),
+                        duplicates = \(bind: report.duplicates), rejected = \(bind: report.rejectedCount)
+                    WHERE row_id = \(bind: importID)
+                    """).run()
+                report.importID = importID
+                return report
+            }
+        } catch let rollBack as RollBack {
+            return rollBack.report
+        }
+    }
+
+    /// The SQLite bulk path: one multi-row statement with `SQLiteData` bound directly.
+    private func insertFoods(_ sqlite: SQLiteConnection, _ foods: ArraySlice<ImportedFood>, importID: Int64, createdAt: Int64,
+                             ids: inout SplitMix64) async throws {
+        guard !foods.isEmpty else { return }
+        let placeholders = "(?,NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)"
+        let sql = Self.foodImportColumns + " VALUES " + Array(repeating: placeholders, count: foods.count).joined(separator: ",")
+            + Self.foodImportConflict
+        var binds: [SQLiteData] = []
+        binds.reserveCapacity(foods.count * 16)
+        let batch = SQLiteData.integer(Int(importID))
+        let time = SQLiteData.integer(Int(createdAt))
+        let at = date(milliseconds: createdAt)
+        func text(_ value: String?) -> SQLiteData { value.map(SQLiteData.text) ?? .null }
+        for imported in foods {
+            let food = imported.food
+            let id = UUID.v7(at: at, using: &ids)
+            binds.append(.blob(withUnsafeBytes(of: id.uuid) { ByteBuffer(bytes: $0) }))
+            binds.append(.text(food.name))
+            binds.append(text(food.brand))
+            binds.append(text(food.barcode))
+            binds.append(.text(food.source.rawValue))
+            binds.append(.text(food.basis.rawValue))
+            binds.append(.integer(imported.isGeneric ? 1 : 0))
+            binds.append(text(food.category))
+            binds.append(.text(food.nutrients.storageText))
+            binds.append(food.nutrients.energy.map(SQLiteData.float) ?? .null)
+            binds.append(.text(ServingSize.storageText(food.servings)))
+            binds.append(.text(FoodSearchQuery.searchKey(food.name)))
+            binds.append(.text(imported.externalID))
+            binds.append(batch)
+            binds.append(time)
+            binds.append(time)
+        }
+        _ = try await sqlite.query(sql, binds)
+    }
+
+    /// The PostgreSQL bulk path: one text `COPY` into a temporary table, then one INSERT … SELECT that skips duplicates.
+    private func copyFoods(
+        _ postgres: PostgresConnection, _ db: any SQLDatabase, importID: Int64, createdAt: Int64, ids: inout SplitMix64,
+        read: (_ insert: ([ImportedFood]) async throws -> Void) async throws -> ImportReport
+    ) async throws -> (ImportReport, offered: Int) {
+        try await db.raw("""
+            CREATE TEMPORARY TABLE import_foods (position BIGINT NOT NULL, id UUID NOT NULL, name TEXT NOT NULL, brand TEXT,
+                barcode TEXT, source TEXT NOT NULL, basis TEXT NOT NULL, generic BIGINT NOT NULL, category TEXT,
+                nutrients TEXT NOT NULL, energy_kcal DOUBLE PRECISION, servings TEXT NOT NULL, name_key TEXT NOT NULL,
+                external_id TEXT NOT NULL) ON COMMIT DROP
+            """).run()
+        var offered = 0
+        var report: ImportReport?
+        var generator = ids
+        let at = date(milliseconds: createdAt)
+        try await postgres.copyFrom(
+            table: "import_foods",
+            columns: ["position", "id", "name", "brand", "barcode", "source", "basis", "generic", "category", "nutrients",
+                      "energy_kcal", "servings", "name_key", "external_id"],
+            logger: logger
+        ) { writer in
+            report = try await read { foods in
+                var buffer = ByteBuffer()
+                func field(_ value: String?) -> String { value.map(Self.copyText) ?? "\\N" }
+                for imported in foods {
+                    let food = imported.food
+                    let id = UUID.v7(at: at, using: &generator)
+                    let columns = [
+                        String(offered), id.uuidString, field(food.name), field(food.brand), field(food.barcode),
+                        food.source.rawValue, food.basis.rawValue, imported.isGeneric ? "1" : "0", field(food.category),
+                        field(food.nutrients.storageText), food.nutrients.energy.map { "\($0)" } ?? "\\N",
+                        field(ServingSize.storageText(food.servings)), field(FoodSearchQuery.searchKey(food.name)),
+                        field(imported.externalID),
+                    ]
+                    buffer.writeString(columns.joined(separator: "\t"))
+                    buffer.writeString("\n")
+                    offered += 1
+                }
+                try await writer.write(buffer)
+            }
+        }
+        ids = generator
+        guard let report else { throw CinnError(.internal, "the import did not finish") }
+        try await db.raw(SQLQueryString(Self.foodImportColumns) + """
+             SELECT id, NULL, name, brand, barcode, source, basis, generic, category, nutrients, energy_kcal, servings, name_key,
+                external_id, \(bind: importID), \(bind: createdAt), \(bind: createdAt), 0
+            FROM import_foods ORDER BY position
+            """ + SQLQueryString(Self.foodImportConflict)).run()
+        return (report, offered)
+    }
+}
