@@ -137,6 +137,10 @@ struct APIController<Context: RequestContext> {
             settings.trendMethod = trendMethod
         }
         if let zone = body.timeZone { settings.timeZoneIdentifier = try UserSettings.validTimeZone(zone) }
+        if let target = body.energyTargetKcal {
+            settings.energyTargetKcal = try target.map { number throws(CinnError) in try UserSettings.validEnergyTarget(number.value) }
+        }
+        if let unit = body.energyUnit { settings.energyUnit = try EnergyUnit.parse(unit) }
         try await journal.store.saveSettings(settings, user: journal.user)
         return JSONResponse.make(SettingsDTO(settings))
     }

@@ -149,17 +149,32 @@ struct SettingsDTO: Encodable {
     let unit: String
     let trendMethod: String
     let timeZone: String
+    let energyTargetKcal: Double?
+    let energyUnit: String
 
     init(_ settings: UserSettings) {
         unit = settings.displayUnit.rawValue
         trendMethod = settings.trendMethod.rawValue
         timeZone = settings.timeZoneIdentifier ?? settings.timeZone.identifier
+        energyTargetKcal = settings.energyTargetKcal
+        energyUnit = settings.energyUnit.rawValue
     }
 
     enum CodingKeys: String, CodingKey {
         case unit
         case trendMethod = "trend_method"
         case timeZone = "time_zone"
+        case energyTargetKcal = "energy_target_kcal"
+        case energyUnit = "energy_unit"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(unit, forKey: .unit)
+        try container.encode(trendMethod, forKey: .trendMethod)
+        try container.encode(timeZone, forKey: .timeZone)
+        try container.encode(energyTargetKcal, forKey: .energyTargetKcal)
+        try container.encode(energyUnit, forKey: .energyUnit)
     }
 }
 
@@ -168,11 +183,26 @@ struct SettingsRequest: Decodable {
     let unit: String?
     let trendMethod: String?
     let timeZone: String?
+    /// A number sets the target; `null` clears it.
+    let energyTargetKcal: LenientNumber??
+    let energyUnit: String?
 
     enum CodingKeys: String, CodingKey {
         case unit
         case trendMethod = "trend_method"
         case timeZone = "time_zone"
+        case energyTargetKcal = "energy_target_kcal"
+        case energyUnit = "energy_unit"
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        unit = try container.decodeIfPresent(String.self, forKey: .unit)
+        trendMethod = try container.decodeIfPresent(String.self, forKey: .trendMethod)
+        timeZone = try container.decodeIfPresent(String.self, forKey: .timeZone)
+        energyTargetKcal = container.contains(.energyTargetKcal)
+            ? .some(try container.decodeIfPresent(LenientNumber.self, forKey: .energyTargetKcal)) : nil
+        energyUnit = try container.decodeIfPresent(String.self, forKey: .energyUnit)
     }
 }
 

@@ -41,7 +41,10 @@ extension CinnError {
 
     static func fromDecoding(_ error: DecodingError) -> CinnError {
         func name(_ path: [any CodingKey]) -> String? {
-            path.isEmpty ? nil : path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+            // entries[1].servings, the spelling the rest of the API uses.
+            path.isEmpty ? nil : path.reduce(into: "") { text, key in
+                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+            }
         }
         switch error {
         case .keyNotFound(let key, let context):

@@ -245,6 +245,384 @@ enum OpenAPIDocument {
               content:
                 text/csv: {schema: {type: string}}
                 application/json: {schema: {type: object}}
+      /api/v1/nutrients:
+        get:
+          summary: The nutrient catalogue, with canonical units and FDA Daily Values (adults and children 4+)
+          responses:
+            "200":
+              description: The catalogue
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    properties:
+                      nutrients:
+                        type: array
+                        items:
+                          type: object
+                          properties:
+                            key: {type: string}
+                            name: {type: string}
+                            unit: {type: string, enum: [kcal, g, mg, "µg"]}
+                            group: {type: string}
+                            daily_value: {type: [number, "null"]}
+      /api/v1/foods:
+        get:
+          summary: The user's own foods, by name
+          parameters:
+            - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 5000, default: 500}}
+            - {name: offset, in: query, schema: {type: integer, minimum: 0, default: 0}}
+          responses:
+            "200":
+              description: The foods
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    properties:
+                      foods: {type: array, items: {$ref: "#/components/schemas/Food"}}
+        post:
+          summary: Make a food from a nutrition label
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema: {$ref: "#/components/schemas/NewFood"}
+          responses:
+            "201":
+              description: The food, with nutrients per 100 g (or ml)
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/Food"}
+            "400": {$ref: "#/components/responses/Malformed"}
+            "422": {$ref: "#/components/responses/Invalid"}
+      /api/v1/foods/search:
+        get:
+          summary: Search foods as you type
+          description: |
+            Every word must match the start of a word of the name or brand ("greek yog", "chick brea").
+            Ranked: the user's own and recent foods, then exact and prefix name matches (generic foods
+            before branded products), then other matches, then brand-only matches. Foods with the
+            same name and brand fold into one result (`other_versions`).
+          parameters:
+            - {name: q, in: query, required: true, schema: {type: string}}
+            - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 100, default: 20}}
+          responses:
+            "200":
+              description: The results, best first
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    properties:
+                      results: {type: array, items: {$ref: "#/components/schemas/FoodSummary"}}
+            "422": {$ref: "#/components/responses/Invalid"}
+      /api/v1/foods/barcode/{barcode}:
+        get:
+          summary: The food with this barcode, the user's own first, then the food database
+          parameters:
+            - {name: barcode, in: path, required: true, schema: {type: string, pattern: "^[0-9]{8,14}$"}}
+          responses:
+            "200":
+              description: The food
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/Food"}
+            "404": {$ref: "#/components/responses/NotFound"}
+            "422": {$ref: "#/components/responses/Invalid"}
+      /api/v1/foods/{id}:
+        parameters:
+          - {name: id, in: path, required: true, schema: {type: string, format: uuid}}
+        get:
+          summary: One food
+          responses:
+            "200":
+              description: The food
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/Food"}
+            "404": {$ref: "#/components/responses/NotFound"}
+        put:
+          summary: Replace one of the user's own foods (logged entries keep their snapshot)
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema: {$ref: "#/components/schemas/NewFood"}
+          responses:
+            "200":
+              description: The food
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/Food"}
+            "404": {$ref: "#/components/responses/NotFound"}
+            "422": {$ref: "#/components/responses/Invalid"}
+        delete:
+          summary: Delete one of the user's own foods (logged entries keep their snapshot)
+          responses:
+            "204": {description: Deleted}
+            "404": {$ref: "#/components/responses/NotFound"}
+      /api/v1/food-entries:
+        get:
+          summary: The food history, newest first, searchable and paged
+          parameters:
+            - {name: search, in: query, schema: {type: string}, description: "part of the name or brand"}
+            - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 1000, default: 50}}
+            - {name: offset, in: query, schema: {type: integer, minimum: 0, default: 0}}
+          responses:
+            "200":
+              description: The entries
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    properties:
+                      entries: {type: array, items: {$ref: "#/components/schemas/FoodEntry"}}
+        post:
+          summary: Log one or several foods, each at its own time, all or none
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  type: object
+                  required: [entries]
+                  properties:
+                    entries:
+                      type: array
+                      minItems: 1
+                      maxItems: 100
+                      items:
+                        type: object
+                        required: [food_id]
+                        properties:
+                          id: {type: string, format: uuid, description: "the client's own id, if it made one"}
+                          food_id: {type: string, format: uuid}
+                          servings: {type: number, exclusiveMinimum: 0, default: 1}
+                          serving: {type: string, description: "a serving label of the food; default its first"}
+                          meal: {type: string, description: "breakfast, lunch, dinner, snacks or a name of the user's"}
+                          time: {type: string, description: "YYYY-MM-DD or an ISO 8601 time; default now"}
+                          note: {type: string}
+          responses:
+            "201":
+              description: The new entries
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    properties:
+                      entries: {type: array, items: {$ref: "#/components/schemas/FoodEntry"}}
+            "400": {$ref: "#/components/responses/Malformed"}
+            "422": {$ref: "#/components/responses/Invalid"}
+      /api/v1/food-entries/{id}:
+        parameters:
+          - {name: id, in: path, required: true, schema: {type: string, format: uuid}}
+        get:
+          summary: One entry
+          responses:
+            "200":
+              description: The entry
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/FoodEntry"}
+            "404": {$ref: "#/components/responses/NotFound"}
+        patch:
+          summary: Change servings (nutrients scale), meal, time or note; absent fields stay, a null note clears it
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  type: object
+                  properties:
+                    servings: {type: number, exclusiveMinimum: 0}
+                    meal: {type: string}
+                    time: {type: string}
+                    note: {type: [string, "null"]}
+          responses:
+            "200":
+              description: The entry
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/FoodEntry"}
+            "404": {$ref: "#/components/responses/NotFound"}
+            "422": {$ref: "#/components/responses/Invalid"}
+        delete:
+          summary: Delete an entry
+          responses:
+            "204": {description: Deleted}
+            "404": {$ref: "#/components/responses/NotFound"}
+      /api/v1/days/{date}:
+        get:
+          summary: A day of the food log, by meal, with totals, % Daily Value and what is left of the calorie target
+          parameters:
+            - {name: date, in: path, required: true, schema: {type: string, format: date}}
+          responses:
+            "200":
+              description: The day
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/Day"}
+            "422": {$ref: "#/components/responses/Invalid"}
+      /api/v1/days/{date}/copy:
+        post:
+          summary: Copy a day's entries, or one meal's, to another day at the same times
+          parameters:
+            - {name: date, in: path, required: true, schema: {type: string, format: date}}
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  type: object
+                  required: [to]
+                  properties:
+                    to: {type: string, format: date}
+                    meal: {type: string, description: "copy only this meal"}
+                    to_meal: {type: string, description: "into this meal instead"}
+          responses:
+            "201":
+              description: The new entries
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    properties:
+                      entries: {type: array, items: {$ref: "#/components/schemas/FoodEntry"}}
+            "422": {$ref: "#/components/responses/Invalid"}
+      /api/v1/recent-foods:
+        get:
+          summary: The last foods logged (30 by default), most recent first
+          parameters:
+            - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 100, default: 30}}
+          responses:
+            "200":
+              description: The foods, with when each was last used
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    properties:
+                      foods: {type: array, items: {$ref: "#/components/schemas/FoodSummary"}}
+      /api/v1/frequent-foods:
+        get:
+          summary: The foods logged most often in the last days
+          parameters:
+            - {name: days, in: query, schema: {type: integer, minimum: 1, maximum: 3660, default: 90}}
+            - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 100, default: 30}}
+          responses:
+            "200":
+              description: The foods with how many times each was logged
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    properties:
+                      foods:
+                        type: array
+                        items:
+                          type: object
+                          properties:
+                            food: {$ref: "#/components/schemas/FoodSummary"}
+                            count: {type: integer}
+      /api/v1/presets:
+        get:
+          summary: Saved foods and saved meals
+          responses:
+            "200":
+              description: The presets
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    properties:
+                      presets: {type: array, items: {$ref: "#/components/schemas/Preset"}}
+        post:
+          summary: Save a food with a serving count (food_id), or a logged meal (from_date and meal)
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  type: object
+                  required: [name]
+                  properties:
+                    name: {type: string}
+                    meal: {type: string}
+                    food_id: {type: string, format: uuid}
+                    servings: {type: number, exclusiveMinimum: 0, default: 1}
+                    serving: {type: string}
+                    from_date: {type: string, format: date}
+          responses:
+            "201":
+              description: The preset
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/Preset"}
+            "422": {$ref: "#/components/responses/Invalid"}
+      /api/v1/presets/{id}:
+        delete:
+          summary: Delete a preset
+          parameters:
+            - {name: id, in: path, required: true, schema: {type: string, format: uuid}}
+          responses:
+            "204": {description: Deleted}
+            "404": {$ref: "#/components/responses/NotFound"}
+      /api/v1/presets/{id}/log:
+        post:
+          summary: Log a preset in one step
+          parameters:
+            - {name: id, in: path, required: true, schema: {type: string, format: uuid}}
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  type: object
+                  properties:
+                    times: {type: number, exclusiveMinimum: 0, default: 1}
+                    meal: {type: string}
+                    time: {type: string}
+          responses:
+            "201":
+              description: The new entries
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    properties:
+                      entries: {type: array, items: {$ref: "#/components/schemas/FoodEntry"}}
+            "404": {$ref: "#/components/responses/NotFound"}
+            "422": {$ref: "#/components/responses/Invalid"}
+      /api/v1/nutrition-stats:
+        get:
+          summary: Totals and daily averages of every nutrient per day, week (Monday to Sunday) or month
+          parameters:
+            - {name: from, in: query, schema: {type: string, format: date}, description: "default: 29 days before to"}
+            - {name: to, in: query, schema: {type: string, format: date}, description: "default: today"}
+            - {name: period, in: query, schema: {type: string, enum: [day, week, month], default: day}}
+          responses:
+            "200":
+              description: The periods with at least one logged day, oldest first
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    properties:
+                      period: {type: string}
+                      from: {type: string, format: date}
+                      to: {type: string, format: date}
+                      periods:
+                        type: array
+                        items:
+                          type: object
+                          properties:
+                            start: {type: string, format: date}
+                            end: {type: string, format: date}
+                            days_logged: {type: integer}
+                            totals: {type: array, items: {$ref: "#/components/schemas/NutrientTotal"}}
+                            daily_average: {type: array, items: {$ref: "#/components/schemas/NutrientTotal"}}
+            "422": {$ref: "#/components/responses/Invalid"}
     components:
       parameters:
         unit:
@@ -312,6 +690,116 @@ enum OpenAPIDocument {
             unit: {$ref: "#/components/schemas/Unit"}
             trend_method: {type: string, enum: [exact, pencil]}
             time_zone: {type: string, description: "IANA name, e.g. Europe/Berlin"}
+            energy_target_kcal: {type: [number, "null"], minimum: 500, maximum: 10000, description: "the day's calorie target; null clears it"}
+            energy_unit: {type: string, enum: [kcal, kJ]}
+        Nutrients:
+          type: object
+          description: Amounts by nutrient key (see /api/v1/nutrients), in each nutrient's unit; absent means unknown, not zero
+          additionalProperties: {type: number, minimum: 0}
+        NutrientTotal:
+          type: object
+          properties:
+            key: {type: string}
+            name: {type: string}
+            amount: {type: number}
+            unit: {type: string}
+            percent_daily_value: {type: [number, "null"]}
+        Serving:
+          type: object
+          required: [label]
+          properties:
+            label: {type: string, examples: ["1 medium"]}
+            grams: {type: [number, "null"], description: "grams (ml for a food measured per 100 ml) in one serving"}
+        Food:
+          type: object
+          properties:
+            id: {type: string, format: uuid}
+            name: {type: string}
+            brand: {type: [string, "null"]}
+            barcode: {type: [string, "null"]}
+            source: {type: string, enum: [mine, usda, off]}
+            basis: {type: string, enum: [g, ml]}
+            category: {type: [string, "null"]}
+            mine: {type: boolean}
+            nutrients_per_100: {$ref: "#/components/schemas/Nutrients"}
+            servings: {type: array, items: {$ref: "#/components/schemas/Serving"}}
+        NewFood:
+          type: object
+          required: [name, serving]
+          properties:
+            name: {type: string}
+            brand: {type: string}
+            barcode: {type: string}
+            basis: {type: string, enum: [g, ml], default: g}
+            serving: {$ref: "#/components/schemas/Serving"}
+            nutrients: {$ref: "#/components/schemas/Nutrients", description: "per serving"}
+            percent_daily_value:
+              type: object
+              description: per serving, in % of the FDA Daily Value; converted to amounts
+              additionalProperties: {type: number, minimum: 0}
+            energy_unit: {type: string, enum: [kcal, kJ], default: kcal}
+        FoodSummary:
+          type: object
+          properties:
+            id: {type: string, format: uuid}
+            name: {type: string}
+            brand: {type: [string, "null"]}
+            source: {type: string, enum: [mine, usda, off]}
+            mine: {type: boolean}
+            energy_kcal_per_100: {type: [number, "null"]}
+            default_serving: {oneOf: [{$ref: "#/components/schemas/Serving"}, {type: "null"}]}
+            other_versions: {type: integer, description: "foods with the same name and brand folded into this result"}
+            last_used: {type: [string, "null"], format: date-time}
+        FoodEntry:
+          type: object
+          properties:
+            id: {type: string, format: uuid}
+            food_id: {type: [string, "null"], format: uuid}
+            name: {type: string}
+            brand: {type: [string, "null"]}
+            meal: {type: string}
+            eaten_at: {type: string, description: "local time with its offset"}
+            date: {type: string, format: date}
+            servings: {type: number}
+            serving: {$ref: "#/components/schemas/Serving"}
+            nutrients: {$ref: "#/components/schemas/Nutrients", description: "of the whole entry, as logged"}
+            note: {type: [string, "null"]}
+            source: {type: string}
+        Day:
+          type: object
+          properties:
+            date: {type: string, format: date}
+            energy_kcal: {type: number}
+            energy_target_kcal: {type: [number, "null"]}
+            energy_remaining_kcal: {type: [number, "null"], description: "target minus eaten; negative when over"}
+            meals:
+              type: array
+              items:
+                type: object
+                properties:
+                  meal: {type: string}
+                  title: {type: string}
+                  energy_kcal: {type: number}
+                  entries: {type: array, items: {$ref: "#/components/schemas/FoodEntry"}}
+            totals: {type: array, items: {$ref: "#/components/schemas/NutrientTotal"}}
+        Preset:
+          type: object
+          properties:
+            id: {type: string, format: uuid}
+            name: {type: string}
+            meal: {type: [string, "null"]}
+            energy_kcal: {type: number}
+            items:
+              type: array
+              items:
+                type: object
+                properties:
+                  food_id: {type: [string, "null"], format: uuid}
+                  name: {type: string}
+                  brand: {type: [string, "null"]}
+                  servings: {type: number}
+                  serving: {$ref: "#/components/schemas/Serving"}
+                  nutrients: {$ref: "#/components/schemas/Nutrients"}
         ImportReport:
           type: object
           properties:

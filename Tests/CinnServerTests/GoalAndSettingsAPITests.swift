@@ -57,24 +57,32 @@ struct GoalAndSettingsAPITests {
     }
 
     @Test func settingsPartialUpdates() async throws {
+        @Sendable func settings(_ unit: String, _ method: String, _ zone: String, target: JSON = .null, energyUnit: String = "kcal") -> JSON {
+            .object(["unit": .string(unit), "trend_method": .string(method), "time_zone": .string(zone),
+                     "energy_target_kcal": target, "energy_unit": .string(energyUnit)])
+        }
         try await withApp { client, _ in
             let initial = try await client.send(.get, "/api/v1/settings").json()
-            #expect(initial == .object(["unit": .string("kg"), "trend_method": .string("exact"), "time_zone": .string("UTC")]))
+            #expect(initial == settings("kg", "exact", "UTC"))
             let unit = try await client.send(.put, "/api/v1/settings", json: #"{"unit":"lb"}"#)
             #expect(unit.status == .ok)
-            #expect(try unit.json() == .object(["unit": .string("lb"), "trend_method": .string("exact"), "time_zone": .string("UTC")]))
+            #expect(try unit.json() == settings("lb", "exact", "UTC"))
             try await client.send(.put, "/api/v1/settings", json: #"{"trend_method":"pencil"}"#)
             try await client.send(.put, "/api/v1/settings", json: #"{"time_zone":"Europe/Berlin"}"#)
+            try await client.send(.put, "/api/v1/settings", json: #"{"energy_target_kcal":1850,"energy_unit":"kJ"}"#)
             let final = try await client.send(.get, "/api/v1/settings").json()
-            #expect(final == .object(["unit": .string("lb"), "trend_method": .string("pencil"),
-                                      "time_zone": .string("Europe/Berlin")]))
+            #expect(final == settings("lb", "pencil", "Europe/Berlin", target: .number(1850), energyUnit: "kJ"))
+            try await client.send(.put, "/api/v1/settings", json: #"{"energy_target_kcal":null}"#)
+            #expect(try await client.send(.get, "/api/v1/settings").json()
+                == settings("lb", "pencil", "Europe/Berlin", energyUnit: "kJ"))
         }
     }
 
     @Test(arguments: [
         (#"{"unit":"furlong"}"#, "unit"), (#"{"trend_method":"crayon"}"#, "trend_method"),
         (#"{"time_zone":"Mars/Olympus_Mons"}"#, "time_zone"), (#"{"unit":"lb","time_zone":"Nowhere"}"#, "time_zone"),
-        (#"{"unit":7}"#, "unit"),
+        (#"{"unit":7}"#, "unit"), (#"{"energy_target_kcal":200}"#, "energy_target_kcal"),
+        (#"{"energy_target_kcal":"lots"}"#, "energy_target_kcal"), (#"{"energy_unit":"joules"}"#, "energy_unit"),
     ])
     func invalidSettings(json: String, field: String) async throws {
         try await withApp { client, _ in

@@ -1,0 +1,221 @@
+import CinnCore
+import CinnStore
+import Foundation
+import Hummingbird
+
+/// The food log's part of the JSON API under `/api/v1`.
+struct FoodAPIController<Context: RequestContext> {
+    let journal: Journal
+
+    func addRoutes(to group: RouterGroup<Context>) {
+        group.get("nutrients", use: nutrientCatalogue)
+        group.get("foods", use: listOwnFoods)
+        group.post("foods", use: createFood)
+        group.get("foods/search", use: searchFoods)
+        group.get("foods/barcode/{barcode}", use: foodByBarcode)
+        group.get("foods/{id}", use: showFood)
+        group.put("foods/{id}", use: replaceFood)
+        group.delete("foods/{id}", use: deleteFood)
+        group.get("food-entries", use: history)
+        group.post("food-entries", use: logFoods)
+        group.get("food-entries/{id}", use: showEntry)
+        group.patch("food-entries/{id}", use: updateEntry)
+        group.delete("food-entries/{id}", use: deleteEntry)
+        group.get("days/{date}", use: showDay)
+        group.post("days/{date}/copy", use: copyDay)
+        group.get("recent-foods", use: recentFoods)
+        group.get("frequent-foods", use: frequentFoods)
+        group.get("presets", use: listPresets)
+        group.post("presets", use: createPreset)
+        group.delete("presets/{id}", use: deletePreset)
+        group.post("presets/{id}/log", use: logPreset)
+        group.get("nutrition-stats", use: statistics)
+    }
+
+    func id(_ context: Context, _ what: String) throws(CinnError) -> UUID {
+        guard let text = context.parameters.get("id"), let id = UUID(uuidString: text) else {
+            throw .notFound("no \(what) with that id")
+        }
+        return id
+    }
+
+    func uuid(_ text: String?, field: String) throws(CinnError) -> UUID? {
+        try text.map { text throws(CinnError) in
+            guard let id = UUID(uuidString: text) else { throw .invalid(field, "\(field) must be a UUID") }
+            return id
+        }
+    }
+
+    @Sendable func nutrientCatalogue(_ request: Request, context: Context) async throws -> Response {
+        return JSONResponse.make(["nutrients": Nutrient.all.map {
+            NutrientInfoDTO(key: $0.key, name: $0.name, unit: $0.unit.rawValue, group: $0.group.rawValue, dailyValue: $0.dailyValue)
+        }])
+    }
+
+    @Sendable func listOwnFoods(_ request: Request, context: Context) async throws -> Response {
+        let foods = try await journal.store.ownFoods(user: journal.user,
+                                                     limit: try request.queryInt("limit", default: 500, range: 1...5000),
+                                                     offset: try request.queryInt("offset", default: 0, range: 0...Int(Int32.max)))
+        return JSONResponse.make(["foods": foods.map { FoodDTO($0, mine: true) }])
+    }
+
+    @Sendable func createFood(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let body = try await request.decodeJSON(FoodRequest.self)
+        let food = try await journal.makeFood(try body.label())
+        return JSONResponse.make(FoodDTO(food, mine: true), status: .created)
+    }
+
+    @Sendable func searchFoods(_ request: Request, context: Context) async throws -> Response {
+        let results = try await journal.searchFoods(request.query("q") ?? "",
+                                                    limit: try request.queryInt("limit", default: 20, range: 1...100))
+        return JSONResponse.make(["results": results.map { FoodSummaryDTO($0.food, otherVersions: $0.otherVersions) }])
+    }
+
+    @Sendable func foodByBarcode(_ request: Request, context: Context) async throws -> Response {
+        let barcode = try Barcode.validated(context.parameters.get("barcode") ?? "")
+        guard let food = try await journal.store.food(barcode: barcode.digits, user: journal.user) else {
+            throw CinnError.notFound("no food with barcode \(barcode)")
+        }
+        let mine = try await journal.store.isOwnFood(id: food.id, user: journal.user)
+        return JSONResponse.make(FoodDTO(food, mine: mine))
+    }
+
+    @Sendable func showFood(_ request: Request, context: Context) async throws -> Response {
+        let id = try id(context, "food")
+        let food = try await journal.store.food(id: id, user: journal.user)
+        return JSONResponse.make(FoodDTO(food, mine: try await journal.store.isOwnFood(id: id, user: journal.user)))
+    }
+
+    @Sendable func replaceFood(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let id = try id(context, "food")
+        let body = try await request.decodeJSON(FoodRequest.self)
+        let food = try await journal.store.updateFood(try body.label().food(id: id), user: journal.user)
+        return JSONResponse.make(FoodDTO(food, mine: true))
+    }
+
+    @Sendable func deleteFood(_ request: Request, context: Context) async throws -> Response {
+        try await journal.store.deleteFood(id: try id(context, "food"), user: journal.user)
+        return Response(status: .noContent)
+    }
+
+    @Sendable func history(_ request: Request, context: Context) async throws -> Response {
+        let entries = try await journal.store.foodHistory(
+            user: journal.user, search: request.query("search"),
+            limit: try request.queryInt("limit", default: 50, range: 1...1000),
+            offset: try request.queryInt("offset", default: 0, range: 0...Int(Int32.max)))
+        return JSONResponse.make(["entries": entries.map(FoodEntryDTO.init)])
+    }
+
+    @Sendable func logFoods(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let body = try await request.decodeJSON(LogFoodsRequest.self)
+        let requests = try body.entries.enumerated().map { index, entry throws(CinnError) in
+            FoodLogRequest(id: try uuid(entry.id, field: "entries[\(index)].id"),
+                           foodID: try uuid(entry.foodID, field: "entries[\(index)].food_id")!,
+                           servings: entry.servings?.value ?? 1, serving: entry.serving, meal: entry.meal, time: entry.time,
+                           note: entry.note)
+        }
+        let entries = try await journal.logFoods(requests, field: "entries")
+        return JSONResponse.make(["entries": entries.map(FoodEntryDTO.init)], status: .created)
+    }
+
+    @Sendable func showEntry(_ request: Request, context: Context) async throws -> Response {
+        JSONResponse.make(FoodEntryDTO(try await journal.store.foodEntry(id: try id(context, "food entry"), user: journal.user)))
+    }
+
+    @Sendable func updateEntry(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let id = try id(context, "food entry")
+        let body = try await request.decodeJSON(UpdateFoodEntry.self)
+        let entry = try await journal.editFoodEntry(id: id, servings: body.servings?.value, meal: body.meal, time: body.time,
+                                                    note: body.note)
+        return JSONResponse.make(FoodEntryDTO(entry))
+    }
+
+    @Sendable func deleteEntry(_ request: Request, context: Context) async throws -> Response {
+        try await journal.store.deleteFoodEntry(id: try id(context, "food entry"), user: journal.user)
+        return Response(status: .noContent)
+    }
+
+    func date(_ context: Context) throws(CinnError) -> LocalDate {
+        guard let date = LocalDate(iso: context.parameters.get("date") ?? "") else {
+            throw .invalid("date", "the date must be YYYY-MM-DD")
+        }
+        return date
+    }
+
+    @Sendable func showDay(_ request: Request, context: Context) async throws -> Response {
+        JSONResponse.make(DayDTO(try await journal.day(try date(context)).day))
+    }
+
+    @Sendable func copyDay(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let source = try date(context)
+        let body = try await request.decodeJSON(CopyDayRequest.self)
+        let target = try LocalDate.parse(body.to, field: "to")
+        let entries = try await journal.copyEntries(from: source, meal: body.meal, to: target, toMeal: body.toMeal)
+        return JSONResponse.make(["entries": entries.map(FoodEntryDTO.init)], status: .created)
+    }
+
+    @Sendable func recentFoods(_ request: Request, context: Context) async throws -> Response {
+        let foods = try await journal.store.recentFoods(user: journal.user, limit: try request.queryInt("limit", default: 30, range: 1...100))
+        return JSONResponse.make(["foods": foods.map { FoodSummaryDTO($0) }])
+    }
+
+    @Sendable func frequentFoods(_ request: Request, context: Context) async throws -> Response {
+        let days = try request.queryInt("days", default: 90, range: 1...3660)
+        let foods = try await journal.store.frequentFoods(user: journal.user, since: journal.now().addingTimeInterval(-Double(days) * 86_400),
+                                                          limit: try request.queryInt("limit", default: 30, range: 1...100))
+        return JSONResponse.make(["foods": foods.map { FrequentFoodDTO(food: FoodSummaryDTO($0.food), count: $0.count) }])
+    }
+
+    @Sendable func listPresets(_ request: Request, context: Context) async throws -> Response {
+        JSONResponse.make(["presets": try await journal.store.presets(user: journal.user).map(PresetDTO.init)])
+    }
+
+    @Sendable func createPreset(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let body = try await request.decodeJSON(PresetRequest.self)
+        let preset: FoodPreset
+        if let foodID = try uuid(body.foodID, field: "food_id") {
+            preset = try await journal.savePreset(name: body.name, foodID: foodID, servings: body.servings?.value ?? 1,
+                                                  serving: body.serving, meal: body.meal)
+        } else if let fromDate = body.fromDate {
+            guard let meal = body.meal else { throw CinnError.invalid("meal", "name the meal to save from \(fromDate)") }
+            preset = try await journal.savePreset(name: body.name, from: try LocalDate.parse(fromDate, field: "from_date"), meal: meal)
+        } else {
+            throw CinnError.invalid("food_id", "give a food_id, or a from_date and meal to save")
+        }
+        return JSONResponse.make(PresetDTO(preset), status: .created)
+    }
+
+    @Sendable func deletePreset(_ request: Request, context: Context) async throws -> Response {
+        try await journal.store.deletePreset(id: try id(context, "preset"), user: journal.user)
+        return Response(status: .noContent)
+    }
+
+    @Sendable func logPreset(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let id = try id(context, "preset")
+        let body = try await request.decodeJSON(LogPresetRequest.self)
+        let entries = try await journal.logPreset(id: id, times: body.times?.value ?? 1, meal: body.meal, time: body.time)
+        return JSONResponse.make(["entries": entries.map(FoodEntryDTO.init)], status: .created)
+    }
+
+    @Sendable func statistics(_ request: Request, context: Context) async throws -> Response {
+        let settings = try await journal.settings()
+        let to = try request.queryDate("to") ?? journal.today(settings)
+        let from = try request.queryDate("from") ?? to.adding(days: -29)
+        let length = try request.query("period").map { text throws(CinnError) in
+            guard let length = NutritionPeriod.Length(rawValue: text) else {
+                throw .invalid("period", "period must be day, week or month")
+            }
+            return length
+        } ?? .day
+        let periods = try await journal.nutritionStatistics(from: from, to: to, length: length)
+        return JSONResponse.make(NutritionStatisticsDTO(period: length.rawValue, from: from.iso, to: to.iso,
+                                            periods: periods.map(NutritionPeriodDTO.init)))
+    }
+}

@@ -1,0 +1,458 @@
+import CinnCore
+import Foundation
+
+/// Nutrients as the API shows them: `{"energy": 52, "protein": 0.3}`, catalogue keys, canonical units.
+struct NutrientsDTO: Encodable {
+    let nutrients: Nutrients
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        for (nutrient, amount) in nutrients.amounts {
+            try container.encode((amount * 10_000).rounded() / 10_000, forKey: Key(nutrient.key))
+        }
+    }
+
+    struct Key: CodingKey {
+        let stringValue: String
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+    }
+}
+
+/// One nutrient of a total, with its share of the Daily Value.
+struct NutrientTotalDTO: Encodable {
+    let key: String
+    let name: String
+    let amount: Double
+    let unit: String
+    let percentDailyValue: Double?
+
+    /// With `percentDailyValue` only for a day's amount (a week's total has none).
+    init(_ nutrient: Nutrient, _ amount: Double, isDaily: Bool = true) {
+        key = nutrient.key
+        name = nutrient.name
+        self.amount = (amount * 1000).rounded() / 1000
+        unit = nutrient.unit.rawValue
+        percentDailyValue = isDaily ? nutrient.percentDailyValue(of: amount).map { ($0 * 10).rounded() / 10 } : nil
+    }
+
+    static func list(_ nutrients: Nutrients, isDaily: Bool = true) -> [NutrientTotalDTO] {
+        nutrients.amounts.map { NutrientTotalDTO($0.nutrient, $0.amount, isDaily: isDaily) }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case key, name, amount, unit
+        case percentDailyValue = "percent_daily_value"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(key, forKey: .key)
+        try container.encode(name, forKey: .name)
+        try container.encode(amount, forKey: .amount)
+        try container.encode(unit, forKey: .unit)
+        try container.encode(percentDailyValue, forKey: .percentDailyValue)
+    }
+}
+
+struct ServingDTO: Codable {
+    let label: String
+    let grams: Double?
+}
+
+struct FoodDTO: Encodable {
+    let id: String
+    let name: String
+    let brand: String?
+    let barcode: String?
+    let source: String
+    let basis: String
+    let category: String?
+    let mine: Bool
+    let nutrientsPer100: NutrientsDTO
+    let servings: [ServingDTO]
+
+    init(_ food: Food, mine: Bool) {
+        id = food.id.uuidString.lowercased()
+        name = food.name
+        brand = food.brand
+        barcode = food.barcode
+        source = food.source.rawValue
+        basis = food.basis.rawValue
+        category = food.category
+        self.mine = mine
+        nutrientsPer100 = NutrientsDTO(nutrients: food.nutrients)
+        servings = food.servingChoices.map { ServingDTO(label: $0.label, grams: $0.amount) }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, brand, barcode, source, basis, category, mine, servings
+        case nutrientsPer100 = "nutrients_per_100"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(brand, forKey: .brand)
+        try container.encode(barcode, forKey: .barcode)
+        try container.encode(source, forKey: .source)
+        try container.encode(basis, forKey: .basis)
+        try container.encode(category, forKey: .category)
+        try container.encode(mine, forKey: .mine)
+        try container.encode(nutrientsPer100, forKey: .nutrientsPer100)
+        try container.encode(servings, forKey: .servings)
+    }
+}
+
+/// A search result or a recent food: enough to show a line and log it.
+struct FoodSummaryDTO: Encodable {
+    let id: String
+    let name: String
+    let brand: String?
+    let source: String
+    let mine: Bool
+    let energyKcalPer100: Double?
+    let defaultServing: ServingDTO?
+    let otherVersions: Int
+    let lastUsed: String?
+
+    init(_ food: FoodSearchCandidate, otherVersions: Int = 0) {
+        id = food.id.uuidString.lowercased()
+        name = food.name
+        brand = food.brand
+        source = food.source.rawValue
+        mine = food.isMine
+        energyKcalPer100 = food.energyPer100.map { ($0 * 10).rounded() / 10 }
+        defaultServing = food.defaultServing.map { ServingDTO(label: $0.label, grams: $0.amount) }
+        self.otherVersions = otherVersions
+        lastUsed = food.lastUsed.map { ISO8601DateFormatter().string(from: $0) }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, brand, source, mine
+        case energyKcalPer100 = "energy_kcal_per_100"
+        case defaultServing = "default_serving"
+        case otherVersions = "other_versions"
+        case lastUsed = "last_used"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(brand, forKey: .brand)
+        try container.encode(source, forKey: .source)
+        try container.encode(mine, forKey: .mine)
+        try container.encode(energyKcalPer100, forKey: .energyKcalPer100)
+        try container.encode(defaultServing, forKey: .defaultServing)
+        try container.encode(otherVersions, forKey: .otherVersions)
+        try container.encode(lastUsed, forKey: .lastUsed)
+    }
+}
+
+struct FoodEntryDTO: Encodable {
+    let id: String
+    let foodID: String?
+    let name: String
+    let brand: String?
+    let meal: String
+    let eatenAt: String
+    let date: String
+    let servings: Double
+    let serving: ServingDTO
+    let nutrients: NutrientsDTO
+    let note: String?
+    let source: String
+
+    init(_ entry: FoodLogEntry) {
+        id = entry.id.uuidString.lowercased()
+        foodID = entry.foodID?.uuidString.lowercased()
+        name = entry.name
+        brand = entry.brand
+        meal = entry.meal.name
+        eatenAt = WeighIn.isoString(instant: entry.eatenAt, utcOffsetSeconds: entry.utcOffsetSeconds)
+        date = entry.localDate.iso
+        servings = entry.servings
+        serving = ServingDTO(label: entry.servingLabel, grams: entry.servingAmount)
+        nutrients = NutrientsDTO(nutrients: entry.nutrients)
+        note = entry.note
+        source = entry.source
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, brand, meal, date, servings, serving, nutrients, note, source
+        case foodID = "food_id"
+        case eatenAt = "eaten_at"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(foodID, forKey: .foodID)
+        try container.encode(name, forKey: .name)
+        try container.encode(brand, forKey: .brand)
+        try container.encode(meal, forKey: .meal)
+        try container.encode(eatenAt, forKey: .eatenAt)
+        try container.encode(date, forKey: .date)
+        try container.encode(servings, forKey: .servings)
+        try container.encode(serving, forKey: .serving)
+        try container.encode(nutrients, forKey: .nutrients)
+        try container.encode(note, forKey: .note)
+        try container.encode(source, forKey: .source)
+    }
+}
+
+struct DayDTO: Encodable {
+    struct MealDTO: Encodable {
+        let meal: String
+        let title: String
+        let energyKcal: Double
+        let entries: [FoodEntryDTO]
+
+        enum CodingKeys: String, CodingKey {
+            case meal, title, entries
+            case energyKcal = "energy_kcal"
+        }
+    }
+
+    let date: String
+    let energyKcal: Double
+    let energyTargetKcal: Double?
+    let energyRemainingKcal: Double?
+    let meals: [MealDTO]
+    let totals: [NutrientTotalDTO]
+
+    init(_ day: DayNutrition) {
+        date = day.date.iso
+        energyKcal = day.energy.rounded()
+        energyTargetKcal = day.energyTarget
+        energyRemainingKcal = day.energyRemaining.map { $0.rounded() }
+        meals = day.meals.map { MealDTO(meal: $0.meal.name, title: $0.meal.title, energyKcal: ($0.totals.energy ?? 0).rounded(),
+                                        entries: $0.entries.map(FoodEntryDTO.init)) }
+        totals = NutrientTotalDTO.list(day.totals)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case date, meals, totals
+        case energyKcal = "energy_kcal"
+        case energyTargetKcal = "energy_target_kcal"
+        case energyRemainingKcal = "energy_remaining_kcal"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(date, forKey: .date)
+        try container.encode(energyKcal, forKey: .energyKcal)
+        try container.encode(energyTargetKcal, forKey: .energyTargetKcal)
+        try container.encode(energyRemainingKcal, forKey: .energyRemainingKcal)
+        try container.encode(meals, forKey: .meals)
+        try container.encode(totals, forKey: .totals)
+    }
+}
+
+struct PresetDTO: Encodable {
+    struct Item: Encodable {
+        let foodID: String?
+        let name: String
+        let brand: String?
+        let servings: Double
+        let serving: ServingDTO
+        let nutrients: NutrientsDTO
+
+        enum CodingKeys: String, CodingKey {
+            case name, brand, servings, serving, nutrients
+            case foodID = "food_id"
+        }
+    }
+
+    let id: String
+    let name: String
+    let meal: String?
+    let energyKcal: Double
+    let items: [Item]
+
+    init(_ preset: FoodPreset) {
+        id = preset.id.uuidString.lowercased()
+        name = preset.name
+        meal = preset.meal?.name
+        energyKcal = (preset.nutrients.energy ?? 0).rounded()
+        items = preset.items.map {
+            Item(foodID: $0.foodID?.uuidString.lowercased(), name: $0.name, brand: $0.brand, servings: $0.servings,
+                 serving: ServingDTO(label: $0.servingLabel, grams: $0.servingAmount), nutrients: NutrientsDTO(nutrients: $0.nutrients))
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, meal, items
+        case energyKcal = "energy_kcal"
+    }
+}
+
+struct NutritionPeriodDTO: Encodable {
+    let start: String
+    let end: String
+    let daysLogged: Int
+    let totals: [NutrientTotalDTO]
+    let dailyAverage: [NutrientTotalDTO]
+
+    init(_ period: NutritionPeriod) {
+        start = period.start.iso
+        end = period.end.iso
+        daysLogged = period.daysLogged
+        totals = NutrientTotalDTO.list(period.totals, isDaily: false)
+        dailyAverage = NutrientTotalDTO.list(period.dailyAverage ?? Nutrients())
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case start, end, totals
+        case daysLogged = "days_logged"
+        case dailyAverage = "daily_average"
+    }
+}
+
+struct NutrientInfoDTO: Encodable {
+    let key: String, name: String, unit: String, group: String
+    let dailyValue: Double?
+    enum CodingKeys: String, CodingKey {
+        case key, name, unit, group
+        case dailyValue = "daily_value"
+    }
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(key, forKey: .key)
+        try container.encode(name, forKey: .name)
+        try container.encode(unit, forKey: .unit)
+        try container.encode(group, forKey: .group)
+        try container.encode(dailyValue, forKey: .dailyValue)
+    }
+}
+
+struct FrequentFoodDTO: Encodable {
+    let food: FoodSummaryDTO
+    let count: Int
+}
+
+struct NutritionStatisticsDTO: Encodable {
+    let period: String, from: String, to: String
+    let periods: [NutritionPeriodDTO]
+}
+
+// MARK: - Requests
+
+/// A food as a person makes it from a nutrition label: per serving, vitamins and minerals as
+/// amounts or % Daily Value.
+struct FoodRequest: Decodable {
+    let name: String
+    let brand: String?
+    let barcode: String?
+    let basis: String?
+    let serving: ServingDTO
+    /// Per serving, in each nutrient's unit (energy in `energy_unit`).
+    let nutrients: [String: LenientNumber]?
+    /// Per serving, in percent of the Daily Value.
+    let percentDailyValue: [String: LenientNumber]?
+    let energyUnit: String?
+
+    enum CodingKeys: String, CodingKey {
+        case name, brand, barcode, basis, serving, nutrients
+        case percentDailyValue = "percent_daily_value"
+        case energyUnit = "energy_unit"
+    }
+
+    func label() throws(CinnError) -> NutritionLabel {
+        var values: [Nutrient: NutritionLabel.Value] = [:]
+        for (key, number) in nutrients ?? [:] {
+            values[try Nutrient.parse(key)] = .amount(number.value)
+        }
+        for (key, number) in percentDailyValue ?? [:] {
+            let nutrient = try Nutrient.parse(key, field: "percent_daily_value")
+            guard values[nutrient] == nil else {
+                throw .invalid("percent_daily_value.\(key)", "give \(nutrient.name) as an amount or as % Daily Value, not both")
+            }
+            values[nutrient] = .percentDailyValue(number.value)
+        }
+        let basis = try basis.map { text throws(CinnError) in
+            guard let basis = FoodBasis(rawValue: text) else { throw .invalid("basis", "basis must be g or ml") }
+            return basis
+        } ?? .grams
+        let kilojoules = try energyUnit.map { text throws(CinnError) in try EnergyUnit.parse(text) } == .kilojoules
+        return NutritionLabel(name: name, brand: brand, barcode: barcode, basis: basis, servingLabel: serving.label,
+                              servingAmount: serving.grams, values: values, energyInKilojoules: kilojoules)
+    }
+}
+
+struct FoodEntryRequest: Decodable {
+    let id: String?
+    let foodID: String
+    let servings: LenientNumber?
+    let serving: String?
+    let meal: String?
+    let time: String?
+    let note: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, servings, serving, meal, time, note
+        case foodID = "food_id"
+    }
+}
+
+struct LogFoodsRequest: Decodable {
+    let entries: [FoodEntryRequest]
+}
+
+/// `PATCH /api/v1/food-entries/{id}`: absent fields stay; `"note": null` clears the note.
+struct UpdateFoodEntry: Decodable {
+    let servings: LenientNumber?
+    let meal: String?
+    let time: String?
+    let note: String??
+
+    enum CodingKeys: String, CodingKey {
+        case servings, meal, time, note
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        servings = try container.decodeIfPresent(LenientNumber.self, forKey: .servings)
+        meal = try container.decodeIfPresent(String.self, forKey: .meal)
+        time = try container.decodeIfPresent(String.self, forKey: .time)
+        note = container.contains(.note) ? .some(try container.decodeIfPresent(String.self, forKey: .note)) : nil
+    }
+}
+
+struct CopyDayRequest: Decodable {
+    let to: String
+    let meal: String?
+    let toMeal: String?
+
+    enum CodingKeys: String, CodingKey {
+        case to, meal
+        case toMeal = "to_meal"
+    }
+}
+
+struct PresetRequest: Decodable {
+    let name: String
+    let meal: String?
+    /// Save a logged meal: the day it was logged.
+    let fromDate: String?
+    /// Save one food.
+    let foodID: String?
+    let servings: LenientNumber?
+    let serving: String?
+
+    enum CodingKeys: String, CodingKey {
+        case name, meal, servings, serving
+        case fromDate = "from_date"
+        case foodID = "food_id"
+    }
+}
+
+struct LogPresetRequest: Decodable {
+    let times: LenientNumber?
+    let meal: String?
+    let time: String?
+}

@@ -1,0 +1,164 @@
+import CinnCore
+import CinnImport
+import CinnStore
+import Foundation
+
+/// One food to log: which food, how much of which serving, into which meal and when.
+public struct FoodLogRequest: Sendable, Hashable {
+    public var id: UUID?
+    public var foodID: UUID
+    public var servings: Double
+    /// The label of one of the food's servings; nil is its default serving.
+    public var serving: String?
+    public var meal: String?
+    /// `YYYY-MM-DD` or an ISO 8601 time; nil is now.
+    public var time: String?
+    public var note: String?
+
+    public init(id: UUID? = nil, foodID: UUID, servings: Double, serving: String? = nil, meal: String? = nil,
+                time: String? = nil, note: String? = nil) {
+        self.id = id
+        self.foodID = foodID
+        self.servings = servings
+        self.serving = serving
+        self.meal = meal
+        self.time = time
+        self.note = note
+    }
+}
+
+extension Journal {
+    /// Logs foods, each at its own time, in one transaction: all are logged or none. Errors name
+    /// the request's position (`entries[1].servings`) when there are several.
+    public func logFoods(_ requests: [FoodLogRequest], field: String? = nil) async throws -> [FoodLogEntry] {
+        guard !requests.isEmpty else { throw CinnError.invalid(field ?? "entries", "nothing to log") }
+        guard requests.count <= 100 else { throw CinnError.invalid(field ?? "entries", "log at most 100 foods at once") }
+        let settings = try await settings()
+        var entries: [FoodLogEntry] = []
+        for (index, request) in requests.enumerated() {
+            let prefix = field.map { "\($0)[\(index)]." } ?? ""
+            let food: Food
+            do { food = try await store.food(id: request.foodID, user: user) } catch let error as CinnError where error.code == .notFound {
+                throw CinnError.invalid(prefix + "food_id", "no food with id \(request.foodID)")
+            }
+            let serving = try servingChoice(request.serving, of: food, field: prefix + "serving")
+            let time = try readingTime(request.time, settings: settings, field: prefix + "time")
+            let meal = try request.meal.map { text throws(CinnError) in try Meal.parse(text, field: prefix + "meal") }
+                ?? Meal.usual(atSecondsOfDay: Double(((Int(time.instant.timeIntervalSince1970) + time.utcOffsetSeconds) % 86_400 + 86_400) % 86_400))
+            do {
+                entries.append(try FoodLogEntry.logging(food, servings: request.servings, of: serving, meal: meal,
+                                                        eatenAt: time.instant, utcOffsetSeconds: time.utcOffsetSeconds,
+                                                        note: Self.cleanNote(request.note), id: request.id ?? .v7(at: now())))
+            } catch {
+                throw CinnError.invalid(prefix + (error.field ?? "servings"), error.message)
+            }
+        }
+        return try await store.addFoodEntries(entries, user: user)
+    }
+
+    /// The serving of `food` a person named; nil is the food's default.
+    func servingChoice(_ label: String?, of food: Food, field: String) throws(CinnError) -> ServingSize {
+        guard let label = label?.trimmingCharacters(in: .whitespaces), !label.isEmpty else { return food.defaultServing }
+        if let serving = food.servingChoices.first(where: { $0.label.caseInsensitiveCompare(label) == .orderedSame }) {
+            return serving
+        }
+        let names = food.servingChoices.map { "\"\($0.label)\"" }.joined(separator: ", ")
+        throw .invalid(field, "\(food.name) has no serving \"\(label)\"; choose one of \(names)")
+    }
+
+    static func cleanNote(_ note: String?) -> String? {
+        let trimmed = note?.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed?.isEmpty == false ? trimmed : nil
+    }
+
+    /// Changes an entry as a person edits it; nil leaves a part as it is.
+    public func editFoodEntry(id: UUID, servings: Double?, meal: String?, time: String?, note: String??) async throws -> FoodLogEntry {
+        let settings = try await settings()
+        let parsedMeal = try meal.map { text throws(CinnError) in try Meal.parse(text) }
+        let parsedTime = try time.map { text throws(CinnError) in try readingTime(text, settings: settings, field: "time") }
+        if let servings { _ = try FoodLogEntry.validatedServings(servings) }
+        return try await store.updateFoodEntry(id: id, user: user, servings: servings, meal: parsedMeal, eatenAt: parsedTime,
+                                               note: note.map(Self.cleanNote))
+    }
+
+    /// A day of the food log with its totals and what is left of the calorie target.
+    public func day(_ date: LocalDate) async throws -> (day: DayNutrition, settings: UserSettings) {
+        let settings = try await settings()
+        let entries = try await store.foodEntries(user: user, from: date, to: date)
+        return (DayNutrition(date: date, entries: entries, energyTarget: settings.energyTargetKcal), settings)
+    }
+
+    /// Copies a day's entries (or one meal's) to another day, at the same times of day; into
+    /// `toMeal` when given. Returns the new entries.
+    public func copyEntries(from source: LocalDate, meal: String?, to target: LocalDate, toMeal: String?) async throws -> [FoodLogEntry] {
+        let settings = try await settings()
+        guard target <= today(settings) else { throw CinnError.invalid("to", "\(target) is in the future") }
+        let onlyMeal = try meal.map { text throws(CinnError) in try Meal.parse(text) }
+        let intoMeal = try toMeal.map { text throws(CinnError) in try Meal.parse(text, field: "to_meal") }
+        let entries = try await store.foodEntries(user: user, from: source, to: source)
+            .filter { onlyMeal == nil || $0.meal == onlyMeal }
+        guard !entries.isEmpty else {
+            throw CinnError.invalid("from", onlyMeal.map { "nothing was logged for \($0.title) on \(source)" } ?? "nothing was logged on \(source)")
+        }
+        let shift = TimeInterval(source.distance(to: target) * 86_400)
+        let copies = entries.map { entry in
+            var copy = entry
+            copy.id = .v7(at: now())
+            copy.eatenAt = entry.eatenAt.addingTimeInterval(shift)
+            copy.meal = intoMeal ?? entry.meal
+            copy.source = "manual"
+            copy.externalID = nil
+            copy.importID = nil
+            return copy
+        }
+        return try await store.addFoodEntries(copies, user: user)
+    }
+
+    /// Makes a food of the user's own from a nutrition label.
+    public func makeFood(_ label: NutritionLabel) async throws -> Food {
+        try await store.addFood(try label.food(id: .v7(at: now())), user: user)
+    }
+
+    /// Searches the foods this user may see; an empty query finds nothing.
+    public func searchFoods(_ text: String, limit: Int = 20) async throws -> [FoodSearchResult] {
+        guard let query = FoodSearchQuery(text) else { return [] }
+        return try await store.searchFoods(query, user: user, limit: min(max(limit, 1), 100))
+    }
+
+    /// Logs a preset `times` times into its meal (or `meal`), at `time`.
+    public func logPreset(id: UUID, times: Double = 1, meal: String?, time: String?) async throws -> [FoodLogEntry] {
+        let settings = try await settings()
+        let preset = try await store.preset(id: id, user: user)
+        let at = try readingTime(time, settings: settings, field: "time")
+        let chosen = try meal.map { text throws(CinnError) in try Meal.parse(text) } ?? preset.meal
+            ?? Meal.usual(atSecondsOfDay: Double(((Int(at.instant.timeIntervalSince1970) + at.utcOffsetSeconds) % 86_400 + 86_400) % 86_400))
+        let entries = try preset.entries(times: times, meal: chosen, eatenAt: at.instant, utcOffsetSeconds: at.utcOffsetSeconds)
+        return try await store.addFoodEntries(entries, user: user)
+    }
+
+    /// Saves a day's meal as a preset.
+    public func savePreset(name: String, from date: LocalDate, meal: String) async throws -> FoodPreset {
+        let chosen = try Meal.parse(meal)
+        let items = try await store.foodEntries(user: user, from: date, to: date).filter { $0.meal == chosen }.map(FoodPreset.Item.init)
+        guard !items.isEmpty else { throw CinnError.invalid("meal", "nothing was logged for \(chosen.title) on \(date)") }
+        return try await store.addPreset(try FoodPreset(id: .v7(at: now()), name: name, meal: chosen, items: items).validated(), user: user)
+    }
+
+    /// Saves one food with a serving count as a preset.
+    public func savePreset(name: String, foodID: UUID, servings: Double, serving: String?, meal: String?) async throws -> FoodPreset {
+        let food = try await store.food(id: foodID, user: user)
+        let chosen = try servingChoice(serving, of: food, field: "serving")
+        let entry = try FoodLogEntry.logging(food, servings: servings, of: chosen, meal: .snacks, eatenAt: now(), utcOffsetSeconds: 0)
+        let preset = FoodPreset(id: .v7(at: now()), name: name, meal: try meal.map { text throws(CinnError) in try Meal.parse(text) },
+                                items: [FoodPreset.Item(entry)])
+        return try await store.addPreset(try preset.validated(), user: user)
+    }
+
+    /// Totals of the food log per day, week or month over `from...to`.
+    public func nutritionStatistics(from: LocalDate, to: LocalDate, length: NutritionPeriod.Length) async throws -> [NutritionPeriod] {
+        guard from <= to else { throw CinnError.invalid("from", "from (\(from)) is after to (\(to))") }
+        guard from.distance(to: to) <= 3660 else { throw CinnError.invalid("from", "statistics cover at most 10 years") }
+        let days = try await store.dailyNutrition(user: user, from: from, to: to)
+        return NutritionPeriod.periods(of: days, length: length)
+    }
+}
