@@ -18,6 +18,8 @@ public struct CinnError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let conflict = Code(rawValue: "conflict")
         /// Nobody is logged in (401).
         public static let unauthenticated = Code(rawValue: "unauthenticated")
+        /// A service Cinn relies on (Open Food Facts) could not be reached or answered nonsense (502).
+        public static let upstreamFailed = Code(rawValue: "upstream_failed")
         /// Anything else (500).
         public static let `internal` = Code(rawValue: "internal")
     }

@@ -18,6 +18,7 @@ public struct FoodSearchQuery: Sendable, Hashable {
     /// A name or brand as search compares it: lowercase, accents dropped, anything but letters
     /// and digits turned into single spaces. "Crème Fraîche, 30%" → "creme fraiche 30".
     public static func searchKey(_ text: String) -> String {
+        if let key = asciiSearchKey(text) { return key }
         let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
         var key = ""
         key.reserveCapacity(folded.utf8.count)
@@ -34,11 +35,57 @@ public struct FoodSearchQuery: Sendable, Hashable {
         return key
     }
 
+    /// `searchKey` of an ASCII text, byte by byte (search ranks hundreds of names a keystroke); nil for other text.
+    static func asciiSearchKey(_ text: String) -> String? {
+        var text = text
+        return text.withUTF8 { bytes -> String? in
+            var key: [UInt8] = []
+            key.reserveCapacity(bytes.count)
+            var pendingSpace = false
+            for byte in bytes {
+                guard byte < 0x80 else { return nil }
+                let lower = byte | (byte >= 0x41 && byte <= 0x5A ? 0x20 : 0)
+                if (lower >= 0x61 && lower <= 0x7A) || (byte >= 0x30 && byte <= 0x39) {
+                    if pendingSpace, !key.isEmpty { key.append(0x20) }
+                    pendingSpace = false
+                    key.append(lower)
+                } else {
+                    pendingSpace = true
+                }
+            }
+            return String(decoding: key, as: UTF8.self)
+        }
+    }
+
     /// An SQLite FTS5 query: every word as a quoted prefix ("greek"* "yog"*).
-    public var fts5: String { tokens.map { "\"\($0)\"*" }.joined(separator: " ") }
+    public var fts5: String { fts5(.prefixes) }
 
     /// A PostgreSQL `to_tsquery('simple', …)` text: every word as a prefix (greek:* & yog:*).
-    public var tsquery: String { tokens.map { "\($0):*" }.joined(separator: " & ") }
+    public var tsquery: String { tsquery(.prefixes) }
+
+    /// How much of each word a search matches; whole words are cheapest (a prefix gathers every word it begins).
+    public enum WordMatch: Sendable, CaseIterable {
+        /// "greek" "yogurt"
+        case whole
+        /// "greek" "yog"*: the last word may be half typed.
+        case lastAsPrefix
+        /// "greek"* "yog"*
+        case prefixes
+    }
+
+    /// An SQLite FTS5 query of quoted words, as `match` says.
+    public func fts5(_ match: WordMatch) -> String {
+        tokens.indices.map { index in "\"\(tokens[index])\"" + (isPrefix(index, match) ? "*" : "") }.joined(separator: " ")
+    }
+
+    /// A PostgreSQL `to_tsquery('simple', …)` text, as `match` says.
+    public func tsquery(_ match: WordMatch) -> String {
+        tokens.indices.map { index in tokens[index] + (isPrefix(index, match) ? ":*" : "") }.joined(separator: " & ")
+    }
+
+    func isPrefix(_ index: Int, _ match: WordMatch) -> Bool {
+        match == .prefixes || (match == .lastAsPrefix && index == tokens.count - 1)
+    }
 }
 
 /// A food found by search, with what ranking needs to know about it.
@@ -84,24 +131,9 @@ extension FoodSearchQuery {
     /// foods whose name matches (a raw apple before apple products); then exact and prefix name
     /// matches, other name matches, brand-only matches; shorter names first.
     public func rank(_ candidates: [FoodSearchCandidate], limit: Int) -> [FoodSearchResult] {
-        var seen = Set<UUID>()
-        let scored = candidates.compactMap { candidate -> (score: Double, candidate: FoodSearchCandidate, key: String)? in
-            guard seen.insert(candidate.id).inserted else { return nil }
-            let nameKey = Self.searchKey(candidate.name)
-            guard let score = score(nameKey: nameKey, brandKey: candidate.brand.map(Self.searchKey), candidate) else { return nil }
-            return (score, candidate, nameKey + "|" + (candidate.brand.map(Self.searchKey) ?? ""))
-        }.sorted { $0.score != $1.score ? $0.score > $1.score : $0.candidate.name.count < $1.candidate.name.count }
-        var results: [FoodSearchResult] = []
-        var groups: [String: Int] = [:]
-        for item in scored {
-            if let index = groups[item.key] {
-                results[index].otherVersions += 1
-            } else if results.count < limit {
-                groups[item.key] = results.count
-                results.append(FoodSearchResult(food: item.candidate, otherVersions: 0))
-            }
-        }
-        return results
+        var ranking = FoodSearchRanking(query: self)
+        ranking.add(candidates)
+        return ranking.results(limit: limit)
     }
 
     /// Words USDA puts on the plain form of a food ("Apple, raw", "Oatmeal, NFS": not further specified).
@@ -124,6 +156,10 @@ extension FoodSearchQuery {
                 return nil
             }
         }
+        // The user's own and recent foods score 985 or more, generic ones 100 or more, branded ones at
+        // most 82 (an exact name of 8 whole words): a store may stop fetching branded products once
+        // the others fill the list. Whole words before a half-typed word ("Fish, salmon, raw" before
+        // "Salmonberries" for "salmon").
         var score = 0.0
         if candidate.isMine || candidate.lastUsed != nil { score += 1000 }
         let match: Double
@@ -131,10 +167,12 @@ extension FoodSearchQuery {
             match = 0
         } else if nameKey == key {
             match = 60
-        } else if nameKey.hasPrefix(key) {
+        } else if nameKey.hasPrefix(key + " ") {
             match = 45
         } else if inBrandOnly == 0, wholeWords == tokens.count {
             match = 30
+        } else if nameKey.hasPrefix(key) {
+            match = 25
         } else {
             match = 15 - Double(inBrandOnly) * 5
         }
@@ -143,7 +181,49 @@ extension FoodSearchQuery {
         if let first = nameWords.first, first == tokens[0] { score += 8 }
         if nameWords.contains(where: { Self.plainFormWords.contains($0) }) { score += 2 }
         score += Double(wholeWords) * 3
-        score -= Double(nameWords.count) * 1.5
+        score -= Double(min(nameWords.count, 10)) * 1.5
         return score
+    }
+}
+
+/// `FoodSearchQuery.rank` in steps: candidates are scored as they come, so a store can stop fetching once the list is full.
+public struct FoodSearchRanking: Sendable {
+    public let query: FoodSearchQuery
+    private var scored: [(score: Double, length: Int, candidate: FoodSearchCandidate, key: String)] = []
+    private var seen = Set<UUID>()
+    private var keys = Set<String>()
+
+    public init(query: FoodSearchQuery) {
+        self.query = query
+    }
+
+    /// How many result lines the matching candidates so far make (look-alikes folded).
+    public var lineCount: Int { keys.count }
+
+    /// Scores and keeps the candidates that match; a candidate already added is ignored.
+    public mutating func add(_ candidates: [FoodSearchCandidate]) {
+        for candidate in candidates where seen.insert(candidate.id).inserted {
+            let nameKey = FoodSearchQuery.searchKey(candidate.name)
+            let brandKey = candidate.brand.map(FoodSearchQuery.searchKey)
+            guard let score = query.score(nameKey: nameKey, brandKey: brandKey, candidate) else { continue }
+            let key = nameKey + "|" + (brandKey ?? "")
+            keys.insert(key)
+            scored.append((score, candidate.name.utf8.count, candidate, key))
+        }
+    }
+
+    /// The best `limit` lines, each with how many look-alikes it folds.
+    public func results(limit: Int) -> [FoodSearchResult] {
+        var results: [FoodSearchResult] = []
+        var groups: [String: Int] = [:]
+        for item in scored.sorted(by: { $0.score != $1.score ? $0.score > $1.score : $0.length < $1.length }) {
+            if let index = groups[item.key] {
+                results[index].otherVersions += 1
+            } else if results.count < limit {
+                groups[item.key] = results.count
+                results.append(FoodSearchResult(food: item.candidate, otherVersions: 0))
+            }
+        }
+        return results
     }
 }

@@ -40,6 +40,8 @@ public struct ImportReport: Sendable, Hashable, Codable {
     public var rowsRead: Int
     public var imported: Int
     public var duplicates: Int
+    /// Rows left out because they hold nothing to import (a food database row without energy).
+    public var skipped: Int
     /// The rejected rows, at most `maximumListedRejections` of them.
     public var rejected: [RejectedRow]
     /// How many rows were rejected in all.
@@ -51,12 +53,13 @@ public struct ImportReport: Sendable, Hashable, Codable {
     /// Rejections listed one by one; beyond this only the count grows.
     public static let maximumListedRejections = 1000
 
-    public init(format: String, rowsRead: Int = 0, imported: Int = 0, duplicates: Int = 0,
+    public init(format: String, rowsRead: Int = 0, imported: Int = 0, duplicates: Int = 0, skipped: Int = 0,
                 rejected: [RejectedRow] = [], rejectedCount: Int? = nil, dryRun: Bool = false, importID: Int64? = nil) {
         self.format = format
         self.rowsRead = rowsRead
         self.imported = imported
         self.duplicates = duplicates
+        self.skipped = skipped
         self.rejected = rejected
         self.rejectedCount = rejectedCount ?? rejected.count
         self.dryRun = dryRun

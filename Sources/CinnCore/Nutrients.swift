@@ -94,7 +94,7 @@ extension Nutrients {
     public var storageText: String {
         var text = "{"
         for (nutrient, amount) in amounts {
-            if text.count > 1 { text += "," }
+            if text.utf8.count > 1 { text += "," }
             text += "\"\(nutrient.key)\":\(Self.number(amount))"
         }
         return text + "}"

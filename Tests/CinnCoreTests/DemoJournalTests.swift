@@ -38,3 +38,36 @@ import Testing
         #expect(again.weighIns.map(\.measuredAt) == demo.weighIns.map(\.measuredAt))
     }
 }
+
+@Suite struct DemoFoodLogTests {
+    let today = LocalDate(iso: "2026-11-21")!
+    let zone = TimeZone(identifier: "Europe/Berlin")!
+
+    @Test func fourWeeksOfPlausibleDaysEndingWithTodaysBreakfast() {
+        let demo = DemoFoodLog(endingOn: today, timeZone: zone)
+        let days = Dictionary(grouping: demo.entries, by: \.localDate)
+        #expect(days.count == 28)
+        #expect(days.keys.min() == today.adding(days: -27))
+        #expect(Set(days[today]!.map(\.meal)) == [.breakfast])
+        for (date, entries) in days where date != today {
+            let energy = entries.reduce(0) { $0 + $1.energy }
+            #expect(energy > 1100 && energy < 3200, "\(date): \(energy) kcal")
+            #expect(Set(entries.map(\.meal)).isSuperset(of: [.breakfast, .lunch, .dinner]))
+        }
+        #expect(demo.entries.allSatisfy { entry in demo.foods.contains { $0.id == entry.foodID } && entry.source == "demo" })
+        #expect(demo.foods.allSatisfy { (try? $0.validated()) == $0 })
+    }
+
+    @Test func theSameSeedGivesTheSameLog() {
+        #expect(DemoFoodLog(endingOn: today, timeZone: zone).entries == DemoFoodLog(endingOn: today, timeZone: zone).entries)
+        #expect(DemoFoodLog(endingOn: today, timeZone: zone, seed: 1).entries != DemoFoodLog(endingOn: today, timeZone: zone).entries)
+    }
+
+    @Test func energyAgreesWithTheMacrosByAtwater() {
+        for food in DemoFoodLog(endingOn: today, timeZone: zone).foods {
+            let atwater = 4 * (food.nutrients[.protein] ?? 0) + 4 * (food.nutrients[.carbohydrate] ?? 0) + 9 * (food.nutrients[.fat] ?? 0)
+            let energy = food.nutrients.energy ?? 0
+            #expect(abs(atwater - energy) / energy < 0.25, "\(food.name): \(energy) kcal vs \(atwater) by 4/4/9")
+        }
+    }
+}
