@@ -59,7 +59,7 @@ let package = Package(
         ),
         .testTarget(name: "CinnCoreTests", dependencies: ["CinnCore"]),
         .testTarget(name: "CinnImportTests", dependencies: ["CinnImport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "CinnStoreTests", dependencies: ["CinnStore"]),
+        .testTarget(name: "CinnStoreTests", dependencies: ["CinnStore", "CinnImport"]),
         .testTarget(name: "CinnChartsTests", dependencies: ["CinnCharts"]),
         .testTarget(
             name: "CinnServerTests",

@@ -34,24 +34,29 @@ extension Store {
     public func addFoodEntries(_ entries: [FoodLogEntry], user: UserID) async throws -> [FoodLogEntry] {
         guard !entries.isEmpty else { return [] }
         return try await transaction { db in
-            var version = try await reserveVersions(db, user: user, count: entries.count)
-            let time = milliseconds(now())
-            for entry in entries {
-                try await db.raw("""
-                    INSERT INTO food_entries (id, user_id, food_id, name, brand, meal, eaten_at_ms, utc_offset_s, local_day,
-                        servings, serving_label, serving_amount, nutrients, energy_kcal, note, source, external_id, import_id,
-                        created_at_ms, updated_at_ms, version)
-                    VALUES (\(bind: bind(entry.id)), \(bind: user.rawValue), \(bind: bind(entry.foodID)),
-                        \(bind: entry.name), \(bind: entry.brand), \(bind: entry.meal.name), \(bind: milliseconds(entry.eatenAt)),
-                        \(bind: entry.utcOffsetSeconds), \(bind: entry.localDate.dayNumber), \(bind: entry.servings),
-                        \(bind: entry.servingLabel), \(bind: entry.servingAmount), \(bind: entry.nutrients.storageText),
-                        \(bind: entry.energy), \(bind: entry.note), \(bind: entry.source), \(bind: entry.externalID),
-                        \(bind: entry.importID), \(bind: time), \(bind: time), \(bind: version))
-                    """).run()
-                version += 1
-            }
+            try await insertEntries(db, entries, user: user)
             try await touchRecentFoods(db, foodIDs: entries.compactMap(\.foodID), user: user)
             return entries
+        }
+    }
+
+    func insertEntries(_ db: any SQLDatabase, _ entries: [FoodLogEntry], user: UserID) async throws {
+        guard !entries.isEmpty else { return }
+        var version = try await reserveVersions(db, user: user, count: entries.count)
+        let time = milliseconds(now())
+        for entry in entries {
+            try await db.raw("""
+                INSERT INTO food_entries (id, user_id, food_id, name, brand, meal, eaten_at_ms, utc_offset_s, local_day,
+                    servings, serving_label, serving_amount, nutrients, energy_kcal, note, source, external_id, import_id,
+                    created_at_ms, updated_at_ms, version)
+                VALUES (\(bind: bind(entry.id)), \(bind: user.rawValue), \(bind: bind(entry.foodID)),
+                    \(bind: entry.name), \(bind: entry.brand), \(bind: entry.meal.name), \(bind: milliseconds(entry.eatenAt)),
+                    \(bind: entry.utcOffsetSeconds), \(bind: entry.localDate.dayNumber), \(bind: entry.servings),
+                    \(bind: entry.servingLabel), \(bind: entry.servingAmount), \(bind: entry.nutrients.storageText),
+                    \(bind: entry.energy), \(bind: entry.note), \(bind: entry.source), \(bind: entry.externalID),
+                    \(bind: entry.importID), \(bind: time), \(bind: time), \(bind: version))
+                """).run()
+            version += 1
         }
     }
 
@@ -191,23 +196,27 @@ extension Store {
     @discardableResult
     public func addPreset(_ preset: FoodPreset, user: UserID) async throws -> FoodPreset {
         try await transaction { db in
-            let version = try await reserveVersions(db, user: user)
-            let time = milliseconds(now())
-            guard let row = try await db.raw("""
-                INSERT INTO presets (id, user_id, name, meal, created_at_ms, updated_at_ms, version)
-                VALUES (\(bind: bind(preset.id)), \(bind: user.rawValue), \(bind: preset.name), \(bind: preset.meal?.name),
-                    \(bind: time), \(bind: time), \(bind: version)) RETURNING row_id
-                """).first() else { throw CinnError(.internal, "the preset could not be saved") }
-            let presetRow = try row.decode(column: "row_id", as: Int64.self)
-            for (position, item) in preset.items.enumerated() {
-                try await db.raw("""
-                    INSERT INTO preset_items (preset_id, position, food_id, name, brand, servings, serving_label, serving_amount, nutrients)
-                    VALUES (\(bind: presetRow), \(bind: position), \(bind: bind(item.foodID)), \(bind: item.name),
-                        \(bind: item.brand), \(bind: item.servings), \(bind: item.servingLabel), \(bind: item.servingAmount),
-                        \(bind: item.nutrients.storageText))
-                    """).run()
-            }
+            try await insertPreset(db, preset, user: user)
             return preset
+        }
+    }
+
+    func insertPreset(_ db: any SQLDatabase, _ preset: FoodPreset, user: UserID) async throws {
+        let version = try await reserveVersions(db, user: user)
+        let time = milliseconds(now())
+        guard let row = try await db.raw("""
+            INSERT INTO presets (id, user_id, name, meal, created_at_ms, updated_at_ms, version)
+            VALUES (\(bind: bind(preset.id)), \(bind: user.rawValue), \(bind: preset.name), \(bind: preset.meal?.name),
+                \(bind: time), \(bind: time), \(bind: version)) RETURNING row_id
+            """).first() else { throw CinnError(.internal, "the preset could not be saved") }
+        let presetRow = try row.decode(column: "row_id", as: Int64.self)
+        for (position, item) in preset.items.enumerated() {
+            try await db.raw("""
+                INSERT INTO preset_items (preset_id, position, food_id, name, brand, servings, serving_label, serving_amount, nutrients)
+                VALUES (\(bind: presetRow), \(bind: position), \(bind: bind(item.foodID)), \(bind: item.name),
+                    \(bind: item.brand), \(bind: item.servings), \(bind: item.servingLabel), \(bind: item.servingAmount),
+                    \(bind: item.nutrients.storageText))
+                """).run()
         }
     }
 

@@ -30,7 +30,7 @@ extension Store {
                     """).first() else { throw CinnError(.internal, "the import could not be recorded") }
                 let importID = try batchRow.decode(column: "row_id", as: Int64.self)
                 var offered = 0
-                var ids = SplitMix64()
+                var ids = ImportIDs(at: date(milliseconds: createdAt))
                 var report: ImportReport
                 if let postgres = connection.postgres {
                     (report, offered) = try await copyFoods(postgres, db, importID: importID, createdAt: createdAt, ids: &ids, read: read)
@@ -70,7 +70,7 @@ extension Store {
 
     /// The SQLite bulk path: one multi-row statement with `SQLiteData` bound directly.
     private func insertFoods(_ sqlite: SQLiteConnection, _ foods: ArraySlice<ImportedFood>, importID: Int64, createdAt: Int64,
-                             ids: inout SplitMix64) async throws {
+                             ids: inout ImportIDs) async throws {
         guard !foods.isEmpty else { return }
         let placeholders = "(?,NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)"
         let sql = Self.foodImportColumns + " VALUES " + Array(repeating: placeholders, count: foods.count).joined(separator: ",")
@@ -79,11 +79,10 @@ extension Store {
         binds.reserveCapacity(foods.count * 16)
         let batch = SQLiteData.integer(Int(importID))
         let time = SQLiteData.integer(Int(createdAt))
-        let at = date(milliseconds: createdAt)
         func text(_ value: String?) -> SQLiteData { value.map(SQLiteData.text) ?? .null }
         for imported in foods {
             let food = imported.food
-            let id = UUID.v7(at: at, using: &ids)
+            let id = ids.next()
             binds.append(.blob(withUnsafeBytes(of: id.uuid) { ByteBuffer(bytes: $0) }))
             binds.append(.text(food.name))
             binds.append(text(food.brand))
@@ -106,7 +105,7 @@ extension Store {
 
     /// The PostgreSQL bulk path: one text `COPY` into a temporary table, then one INSERT … SELECT that skips duplicates.
     private func copyFoods(
-        _ postgres: PostgresConnection, _ db: any SQLDatabase, importID: Int64, createdAt: Int64, ids: inout SplitMix64,
+        _ postgres: PostgresConnection, _ db: any SQLDatabase, importID: Int64, createdAt: Int64, ids: inout ImportIDs,
         read: (_ insert: ([ImportedFood]) async throws -> Void) async throws -> ImportReport
     ) async throws -> (ImportReport, offered: Int) {
         try await db.raw("""
@@ -118,7 +117,6 @@ extension Store {
         var offered = 0
         var report: ImportReport?
         var generator = ids
-        let at = date(milliseconds: createdAt)
         try await postgres.copyFrom(
             table: "import_foods",
             columns: ["position", "id", "name", "brand", "barcode", "source", "basis", "generic", "category", "nutrients",
@@ -130,7 +128,7 @@ extension Store {
                 func field(_ value: String?) -> String { value.map(Self.copyText) ?? "\\N" }
                 for imported in foods {
                     let food = imported.food
-                    let id = UUID.v7(at: at, using: &generator)
+                    let id = generator.next()
                     let columns = [
                         String(offered), id.uuidString, field(food.name), field(food.brand), field(food.barcode),
                         food.source.rawValue, food.basis.rawValue, imported.isGeneric ? "1" : "0", field(food.category),
@@ -153,5 +151,118 @@ extension Store {
             FROM import_foods ORDER BY position
             """ + SQLQueryString(Self.foodImportConflict)).run()
         return (report, offered)
+    }
+}
+
+extension Store {
+    /// Imports a food journal file (the user's foods, entries and presets) as one batch. A record
+    /// already in this journal (same id, or brought by an earlier import of it) is a duplicate; a
+    /// record keeps its id (and its source, so a restored backup reads as the original) unless
+    /// another journal on this server has the id. Entries point at the imported foods. Undo removes
+    /// the foods and entries (presets stay).
+    public func importFoodJournal(user: UserID, fileName: String?, mode: ImportMode, foods: [Food], entries: [FoodLogEntry],
+                                  presets: [FoodPreset], report: ImportReport) async throws -> ImportReport {
+        do {
+            return try await transaction { db in
+                let createdAt = milliseconds(now())
+                guard let batchRow = try await db.raw("""
+                    INSERT INTO imports (user_id, format, file_name, created_at_ms)
+                    VALUES (\(bind: user.rawValue), \(bind: report.format), \(bind: fileName), \(bind: createdAt)) RETURNING row_id
+                    """).first() else { throw CinnError(.internal, "the import could not be recorded") }
+                let importID = try batchRow.decode(column: "row_id", as: Int64.self)
+                var report = report
+                var foodIDs: [UUID: UUID] = [:]
+                var imported = 0
+                for food in foods {
+                    if let existing = try await existingID(db, table: "foods", id: food.id, user: user) {
+                        foodIDs[food.id] = existing
+                        continue
+                    }
+                    var copy = food
+                    copy.id = try await freeID(db, table: "foods", food.id)
+                    foodIDs[food.id] = copy.id
+                    try await insertOwnFood(db, copy, user: user, externalID: "cinn:\(food.id.uuidString.lowercased())", importID: importID)
+                    imported += 1
+                }
+                var fresh: [FoodLogEntry] = []
+                for entry in entries where try await existingID(db, table: "food_entries", id: entry.id, user: user) == nil {
+                    var copy = entry
+                    copy.id = try await freeID(db, table: "food_entries", entry.id)
+                    copy.foodID = entry.foodID.map { foodIDs[$0] ?? $0 }
+                    copy.externalID = "cinn:\(entry.id.uuidString.lowercased())"
+                    copy.importID = importID
+                    fresh.append(copy)
+                }
+                try await insertEntries(db, fresh, user: user)
+                imported += fresh.count
+                for preset in presets where try await db.raw("""
+                    SELECT 1 AS one FROM presets WHERE user_id = \(bind: user.rawValue) AND deleted = 0
+                        AND (id = \(bind: bind(preset.id)) OR name = \(bind: preset.name))
+                    """).first() == nil {
+                    var copy = preset
+                    copy.id = try await freeID(db, table: "presets", preset.id)
+                    copy.items = preset.items.map { item in
+                        var item = item
+                        item.foodID = item.foodID.map { foodIDs[$0] ?? $0 }
+                        return item
+                    }
+                    try await insertPreset(db, copy, user: user)
+                    imported += 1
+                }
+                report.imported = imported
+                report.duplicates = foods.count + entries.count + presets.count - imported
+                report.dryRun = mode.dryRun
+                if mode.dryRun || (report.rejectedCount > 0 && !mode.skipInvalid) {
+                    if report.rejectedCount > 0 && !mode.skipInvalid && !mode.dryRun { report.imported = 0 }
+                    throw RollBack(report: report)
+                }
+                guard imported > 0 else { throw RollBack(report: report) }
+                try await db.raw("""
+                    UPDATE imports SET rows_read = \(bind: report.rowsRead), imported = \(bind: imported),
+                        duplicates = \(bind: report.duplicates), rejected = \(bind: report.rejectedCount)
+                    WHERE row_id = \(bind: importID)
+                    """).run()
+                report.importID = importID
+                return report
+            }
+        } catch let rollBack as RollBack {
+            return rollBack.report
+        }
+    }
+
+    /// The id this user's journal already has for a record: the same id, or the copy an earlier import made of it.
+    private func existingID(_ db: any SQLDatabase, table: String, id: UUID, user: UserID) async throws -> UUID? {
+        try await db.raw("""
+            SELECT id FROM \(unsafeRaw: table) WHERE user_id = \(bind: user.rawValue) AND deleted = 0
+                AND (id = \(bind: bind(id)) OR external_id = \(bind: "cinn:\(id.uuidString.lowercased())"))
+            LIMIT 1
+            """).first().map { try decodeUUID($0, "id") }
+    }
+
+    /// `id` when no row of `table` has it (in any journal), else a new one.
+    private func freeID(_ db: any SQLDatabase, table: String, _ id: UUID) async throws -> UUID {
+        try await db.raw("SELECT 1 AS one FROM \(unsafeRaw: table) WHERE id = \(bind: bind(id))").first() == nil ? id : .v7(at: now())
+    }
+}
+
+/// An import's row ids: UUIDv7s counting up by random steps (RFC 9562 §6.2), so the `id` index is appended to in order.
+struct ImportIDs {
+    private let high: UInt64
+    private var low: UInt64
+    private var random: SplitMix64
+
+    init(at instant: Date) {
+        random = SplitMix64()
+        let first = UUID.v7(at: instant, using: &random).uuid
+        high = withUnsafeBytes(of: first) { $0.loadUnaligned(fromByteOffset: 0, as: UInt64.self).bigEndian }
+        // The variant's 2 bits, then 62 random bits starting in the lower half, leaving room to count up
+        // (random ids land all over the index: a page-cache miss per row, half the import's time).
+        low = 0x8000_0000_0000_0000 | (random.next() & 0x1FFF_FFFF_FFFF_FFFF)
+    }
+
+    mutating func next() -> UUID {
+        low += 1 + (random.next() & 0xFFFF)
+        var bytes = (high.bigEndian, low.bigEndian)
+        return withUnsafeBytes(of: &bytes) { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
     }
 }

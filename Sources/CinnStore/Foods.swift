@@ -1,6 +1,7 @@
 import CinnCore
 import Foundation
 import SQLKit
+import SQLiteNIO
 
 extension Store {
     static let foodColumns = """
@@ -32,19 +33,23 @@ extension Store {
     @discardableResult
     public func addFood(_ food: Food, user: UserID, externalID: String? = nil) async throws -> Food {
         try await transaction { db in
-            let version = try await reserveVersions(db, user: user)
-            let time = milliseconds(now())
-            try await db.raw("""
-                INSERT INTO foods (id, user_id, name, brand, barcode, source, basis, generic, category, nutrients, energy_kcal,
-                    servings, name_key, external_id, created_at_ms, updated_at_ms, version)
-                VALUES (\(bind: bind(food.id)), \(bind: user.rawValue), \(bind: food.name), \(bind: food.brand),
-                    \(bind: food.barcode), \(bind: food.source.rawValue), \(bind: food.basis.rawValue), 0, \(bind: food.category),
-                    \(bind: food.nutrients.storageText), \(bind: food.nutrients.energy),
-                    \(bind: ServingSize.storageText(food.servings)), \(bind: FoodSearchQuery.searchKey(food.name)),
-                    \(bind: externalID), \(bind: time), \(bind: time), \(bind: version))
-                """).run()
+            try await insertOwnFood(db, food, user: user, externalID: externalID, importID: nil)
             return food
         }
+    }
+
+    func insertOwnFood(_ db: any SQLDatabase, _ food: Food, user: UserID, externalID: String?, importID: Int64?) async throws {
+        let version = try await reserveVersions(db, user: user)
+        let time = milliseconds(now())
+        try await db.raw("""
+            INSERT INTO foods (id, user_id, name, brand, barcode, source, basis, generic, category, nutrients, energy_kcal,
+                servings, name_key, external_id, import_id, created_at_ms, updated_at_ms, version)
+            VALUES (\(bind: bind(food.id)), \(bind: user.rawValue), \(bind: food.name), \(bind: food.brand),
+                \(bind: food.barcode), \(bind: food.source.rawValue), \(bind: food.basis.rawValue), 0, \(bind: food.category),
+                \(bind: food.nutrients.storageText), \(bind: food.nutrients.energy),
+                \(bind: ServingSize.storageText(food.servings)), \(bind: FoodSearchQuery.searchKey(food.name)),
+                \(bind: externalID), \(bind: importID), \(bind: time), \(bind: time), \(bind: version))
+            """).run()
     }
 
     /// A food the user may see (theirs or the shared database's); anything else is "not found".
@@ -133,80 +138,140 @@ extension Store {
 // MARK: - Search
 
 extension Store {
-    /// Candidates fetched per search branch before ranking; look-alikes fold into one result.
+    /// Candidates fetched per branded search branch before ranking; look-alikes fold into one result.
     static let searchCandidates = 60
 
-    /// Foods matching every word of `query` (the last may be half typed), ranked by
-    /// `FoodSearchQuery.rank`: the user's own and recent foods, then generic foods and exact or
-    /// prefix name matches, then the rest.
+    /// The queries whose results are ranked together.
+    enum SearchBranch {
+        /// The user's own and the generic foods: a small set, fetched whole, every word a prefix.
+        case common
+        /// Branded products whose name starts with the first word.
+        case brandedStart(FoodSearchQuery.WordMatch)
+        /// Branded products matching anywhere.
+        case branded(FoodSearchQuery.WordMatch)
+    }
+
+    /// Foods matching every word of `query` (the last may be half typed), ranked as `FoodSearchQuery.rank` ranks.
     public func searchFoods(_ query: FoodSearchQuery, user: UserID, limit: Int = 20) async throws -> [FoodSearchResult] {
-        try await withConnection { db in
-            var candidates = try await recentFoodCandidates(db, user: user, limit: 30).filter { candidate in
-                query.score(nameKey: FoodSearchQuery.searchKey(candidate.name),
-                            brandKey: candidate.brand.map(FoodSearchQuery.searchKey), candidate) != nil
-            }
-            let recent = Dictionary(candidates.map { ($0.id, $0.lastUsed) }, uniquingKeysWith: { first, _ in first })
-            for branch in searchBranches(query, user: user) {
-                for row in try await db.raw(branch).all() {
-                    var candidate = try decodeCandidate(row, user: user)
-                    if let used = recent[candidate.id] { candidate.lastUsed = used }
-                    candidates.append(candidate)
+        try await withRawConnection { connection in
+            var ranking = FoodSearchRanking(query: query)
+            let recents = try await recentFoodCandidates(connection.sql, user: user, limit: 30)
+            ranking.add(recents)
+            let recent = Dictionary(recents.compactMap { food in food.lastUsed.map { (food.id, $0) } },
+                                    uniquingKeysWith: { first, _ in first })
+            // Servings are decoded for the results only: most candidates are ranked away.
+            var servings: [UUID: String] = [:]
+            func fetch(_ branch: SearchBranch) async throws -> Int {
+                var found: [FoodSearchCandidate] = []
+                if let sqlite = connection.sqlite {
+                    let (sql, binds) = sqliteSearch(branch, query, user: user)
+                    for row in try await rows(sqlite, sql, binds) {
+                        var (candidate, servingsText) = try sqliteCandidate(row, user: user)
+                        candidate.lastUsed = recent[candidate.id]
+                        found.append(candidate)
+                        servings[candidate.id] = servingsText
+                    }
+                } else {
+                    found = try await connection.sql.raw(postgresSearch(branch, query, user: user)).all().map { row in
+                        var candidate = try decodeCandidate(row, user: user)
+                        candidate.lastUsed = recent[candidate.id]
+                        return candidate
+                    }
                 }
+                ranking.add(found)
+                return found.count
             }
-            return query.rank(candidates, limit: limit)
+            _ = try await fetch(.common)
+            // Branded products rank below the user's own and generic foods: fetch them only while the
+            // list has room, cheapest match first (FTS5 merges the index lists of every word a prefix
+            // begins): whole words, the last word as a prefix, every word as a prefix only if none.
+            var branded = 0
+            for match in FoodSearchQuery.WordMatch.allCases where ranking.lineCount < limit {
+                if match == .prefixes, branded > 0 || query.tokens.count == 1 { break }
+                let anywhere = try await fetch(.branded(match))
+                // Fewer than the limit is every match, those at the start of the name included.
+                if anywhere == Self.searchCandidates { _ = try await fetch(.brandedStart(match)) }
+                branded += anywhere
+            }
+            var results = ranking.results(limit: limit)
+            for index in results.indices {
+                guard let text = servings[results[index].food.id] else { continue }
+                results[index].food.defaultServing = ServingSize.servings(storageText: text)?.first
+            }
+            return results
         }
     }
 
     static let candidateColumns = "f.id, f.user_id, f.name, f.brand, f.source, f.basis, f.generic, f.energy_kcal, f.servings"
 
-    /// The queries whose results are ranked together: the user's own and generic foods (a small
-    /// set, fetched whole), branded products whose name starts with the first word, then branded
-    /// products matching anywhere.
-    func searchBranches(_ query: FoodSearchQuery, user: UserID) -> [SQLQueryString] {
-        let columns = SQLQueryString(Self.candidateColumns)
-        let limit = Self.searchCandidates
-        if isSQLite {
-            return [
-                """
-                SELECT \(columns) FROM foods_search_common s JOIN foods f ON f.row_id = s.rowid
-                WHERE foods_search_common MATCH \(bind: query.fts5) AND (f.user_id IS NULL OR f.user_id = \(bind: user.rawValue))
-                LIMIT 500
-                """,
-                """
-                SELECT \(columns) FROM foods_search_branded s JOIN foods f ON f.row_id = s.rowid
-                WHERE foods_search_branded MATCH \(bind: Self.anchoredMatch(query)) LIMIT \(bind: limit)
-                """,
-                """
-                SELECT \(columns) FROM foods_search_branded s JOIN foods f ON f.row_id = s.rowid
-                WHERE foods_search_branded MATCH \(bind: query.fts5) LIMIT \(bind: limit)
-                """,
-            ]
+    /// A branch's query on SQLite, as SQL text and `SQLiteData` binds.
+    func sqliteSearch(_ branch: SearchBranch, _ query: FoodSearchQuery, user: UserID) -> (String, [SQLiteData]) {
+        let select = "SELECT \(Self.candidateColumns) FROM "
+        let branded = select + """
+            foods_search_branded s JOIN foods f ON f.row_id = s.rowid
+            WHERE foods_search_branded MATCH ? LIMIT \(Self.searchCandidates)
+            """
+        switch branch {
+        case .common:
+            return (select + """
+                foods_search_common s JOIN foods f ON f.row_id = s.rowid
+                WHERE foods_search_common MATCH ? AND (f.user_id IS NULL OR f.user_id = ?) LIMIT 500
+                """, [.text(query.fts5), .integer(Int(user.rawValue))])
+        case .brandedStart(let match):
+            return (branded, [.text(Self.anchoredMatch(query, match))])
+        case .branded(let match):
+            return (branded, [.text(query.fts5(match))])
         }
-        return [
-            """
-            SELECT \(columns) FROM foods f
-            WHERE f.search @@ to_tsquery('simple', \(bind: query.tsquery)) AND f.deleted = 0
-                AND (f.generic = 1 OR f.user_id IS NOT NULL) AND (f.user_id IS NULL OR f.user_id = \(bind: user.rawValue))
-            LIMIT 500
-            """,
-            """
-            SELECT \(columns) FROM foods f
-            WHERE f.search @@ to_tsquery('simple', \(bind: query.tsquery)) AND f.deleted = 0 AND f.generic = 0
-                AND f.user_id IS NULL AND f.name_key LIKE \(bind: Self.likePrefix(query.tokens[0]))
-            LIMIT \(bind: limit)
-            """,
-            """
-            SELECT \(columns) FROM foods f
-            WHERE f.search @@ to_tsquery('simple', \(bind: query.tsquery)) AND f.deleted = 0 AND f.generic = 0
-                AND f.user_id IS NULL
-            LIMIT \(bind: limit)
-            """,
-        ]
     }
 
-    /// An FTS5 query whose first word must start the name: name : ^"greek"* "yog"*.
-    static func anchoredMatch(_ query: FoodSearchQuery) -> String {
-        (["name : ^\"\(query.tokens[0])\"*"] + query.tokens.dropFirst().map { "\"\($0)\"*" }).joined(separator: " ")
+    /// A branch's query on PostgreSQL.
+    func postgresSearch(_ branch: SearchBranch, _ query: FoodSearchQuery, user: UserID) -> SQLQueryString {
+        let columns = SQLQueryString(Self.candidateColumns)
+        let limit = Self.searchCandidates
+        switch branch {
+        case .common:
+            return """
+                SELECT \(columns) FROM foods f
+                WHERE f.search @@ to_tsquery('simple', \(bind: query.tsquery)) AND f.deleted = 0
+                    AND (f.generic = 1 OR f.user_id IS NOT NULL) AND (f.user_id IS NULL OR f.user_id = \(bind: user.rawValue))
+                LIMIT 500
+                """
+        case .brandedStart(let match):
+            return """
+                SELECT \(columns) FROM foods f
+                WHERE f.search @@ to_tsquery('simple', \(bind: query.tsquery(match))) AND f.deleted = 0
+                    AND f.generic = 0 AND f.user_id IS NULL AND f.name_key LIKE \(bind: Self.likePrefix(query.tokens[0]))
+                LIMIT \(bind: limit)
+                """
+        case .branded(let match):
+            return """
+                SELECT \(columns) FROM foods f
+                WHERE f.search @@ to_tsquery('simple', \(bind: query.tsquery(match))) AND f.deleted = 0
+                    AND f.generic = 0 AND f.user_id IS NULL
+                LIMIT \(bind: limit)
+                """
+        }
+    }
+
+    /// A search row read from SQLite's values directly (SQLKit's `Decodable` path costs more than the query).
+    func sqliteCandidate(_ row: SQLiteRow, user: UserID) throws -> (FoodSearchCandidate, servings: String) {
+        guard case .blob(let idBytes)? = row.column("id"), idBytes.readableBytes == 16,
+              let name = row.column("name")?.string, let source = row.column("source")?.string,
+              let basis = row.column("basis")?.string, let servings = row.column("servings")?.string else {
+            throw CinnError(.internal, "a stored food is damaged")
+        }
+        let id = idBytes.readableBytesView.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
+        let candidate = FoodSearchCandidate(
+            id: id, name: name, brand: row.column("brand")?.string, source: FoodSource(rawValue: source) ?? .mine,
+            basis: FoodBasis(rawValue: basis) ?? .grams, isGeneric: row.column("generic")?.integer == 1,
+            isMine: row.column("user_id")?.integer.map(Int64.init) == user.rawValue, lastUsed: nil,
+            energyPer100: row.column("energy_kcal")?.double, defaultServing: nil)
+        return (candidate, servings)
+    }
+
+    /// An FTS5 query whose first word must start the name: name : ^"greek" "yog"*.
+    static func anchoredMatch(_ query: FoodSearchQuery, _ match: FoodSearchQuery.WordMatch) -> String {
+        "name : ^" + query.fts5(match)
     }
 
     static func likePrefix(_ token: String) -> String {

@@ -129,6 +129,13 @@ public final class Store: Sendable {
         }
     }
 
+    /// A query's rows on SQLite, collected on its thread (SQLiteNIO's array-returning `query` hops to the event loop per row).
+    func rows(_ sqlite: SQLiteConnection, _ sql: String, _ binds: [SQLiteData]) async throws -> [SQLiteRow] {
+        let rows = Mutex<[SQLiteRow]>([])
+        try await sqlite.query(sql, binds) { row in rows.withLock { $0.append(row) } }
+        return rows.withLock { $0 }
+    }
+
     /// Runs `body` in one transaction on one connection: all of it is written, or none.
     func transaction<T: Sendable>(_ body: (any SQLDatabase) async throws -> T) async throws -> T {
         try await rawTransaction { try await body($0.sql) }
@@ -198,9 +205,7 @@ public final class Store: Sendable {
         guard isSQLite else { return try row.decode(column: column, as: UUID.self) }
         let data = try row.decode(column: column, as: Data.self)
         guard data.count == 16 else { throw CinnError(.internal, "a stored id is damaged") }
-        var uuid = UUID().uuid
-        withUnsafeMutableBytes(of: &uuid) { $0.copyBytes(from: data) }
-        return UUID(uuid: uuid)
+        return data.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
     }
 
     func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
