@@ -288,7 +288,7 @@ struct ImportReportDTO: Encodable {
     let report: ImportReport
 
     enum CodingKeys: String, CodingKey {
-        case format, rejected, imported, duplicates
+        case format, rejected, imported, duplicates, skipped
         case rowsRead = "rows_read"
         case rejectedCount = "rejected_count"
         case dryRun = "dry_run"
@@ -301,6 +301,7 @@ struct ImportReportDTO: Encodable {
         try container.encode(report.rowsRead, forKey: .rowsRead)
         try container.encode(report.imported, forKey: .imported)
         try container.encode(report.duplicates, forKey: .duplicates)
+        try container.encode(report.skipped, forKey: .skipped)
         try container.encode(report.rejectedCount, forKey: .rejectedCount)
         try container.encode(report.rejected, forKey: .rejected)
         try container.encode(report.dryRun, forKey: .dryRun)

@@ -30,6 +30,8 @@ struct FoodAPIController<Context: RequestContext> {
         group.delete("presets/{id}", use: deletePreset)
         group.post("presets/{id}/log", use: logPreset)
         group.get("nutrition-stats", use: statistics)
+        group.get("food-journal", use: exportFood)
+        group.post("food-journal", use: importFood)
     }
 
     func id(_ context: Context, _ what: String) throws(CinnError) -> UUID {
@@ -73,12 +75,14 @@ struct FoodAPIController<Context: RequestContext> {
     }
 
     @Sendable func foodByBarcode(_ request: Request, context: Context) async throws -> Response {
-        let barcode = try Barcode.validated(context.parameters.get("barcode") ?? "")
-        guard let food = try await journal.store.food(barcode: barcode.digits, user: journal.user) else {
-            throw CinnError.notFound("no food with barcode \(barcode)")
+        switch try await journal.lookupBarcode(context.parameters.get("barcode") ?? "") {
+        case .known(let food, let mine):
+            return JSONResponse.make(BarcodeResultDTO(foundIn: mine ? "mine" : "database", food: FoodDTO(food, mine: mine)))
+        case .fromOpenFoodFacts(let food):
+            return JSONResponse.make(BarcodeResultDTO(foundIn: "open_food_facts", food: FoodDTO(food, mine: true)))
+        case .unknown(let barcode):
+            throw CinnError.notFound("no food has barcode \(barcode); make it by hand with that barcode")
         }
-        let mine = try await journal.store.isOwnFood(id: food.id, user: journal.user)
-        return JSONResponse.make(FoodDTO(food, mine: mine))
     }
 
     @Sendable func showFood(_ request: Request, context: Context) async throws -> Response {
@@ -217,5 +221,30 @@ struct FoodAPIController<Context: RequestContext> {
         let periods = try await journal.nutritionStatistics(from: from, to: to, length: length)
         return JSONResponse.make(NutritionStatisticsDTO(period: length.rawValue, from: from.iso, to: to.iso,
                                             periods: periods.map(NutritionPeriodDTO.init)))
+    }
+
+    @Sendable func exportFood(_ request: Request, context: Context) async throws -> Response {
+        guard let format = ExportFormat(rawValue: request.query("format") ?? "json") else {
+            throw CinnError.invalid("format", "format must be csv or json")
+        }
+        guard let table = FoodExportTable(rawValue: request.query("table") ?? "entries") else {
+            throw CinnError.invalid("table", "table must be entries, days or foods")
+        }
+        let text = try await journal.exportFood(format: format, table: table)
+        let name = format == .json ? "cinn-food-journal.json" : "cinn-food-\(table.rawValue).csv"
+        return Response(status: .ok, headers: [.contentType: format.contentType, .contentDisposition: "attachment; filename=\"\(name)\""],
+                        body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    @Sendable func importFood(_ request: Request, context: Context) async throws -> Response {
+        let mode = ImportMode(dryRun: try request.queryBool("dry_run"), skipInvalid: try request.queryBool("skip_invalid"))
+        let file = try await spoolToTemporaryFile(request.body, maximumBytes: maximumImportBytes)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let report = try await journal.importFoodJournal(at: file, fileName: request.query("file_name"), mode: mode)
+        if report.rejectedCount > 0 && !mode.skipInvalid && !mode.dryRun {
+            let error = CinnError.invalid("file", "\(report.rejectedCount) records are invalid; nothing was imported (use skip_invalid=true to import the others)")
+            return JSONResponse.error(error, extra: "\"report\":" + jsonString(ImportReportDTO(report: report)))
+        }
+        return JSONResponse.make(ImportReportDTO(report: report), status: report.importID == nil ? .ok : .created)
     }
 }

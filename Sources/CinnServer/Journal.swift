@@ -8,16 +8,21 @@ public struct Journal: Sendable {
     public let store: Store
     public let user: UserID
     public let now: @Sendable () -> Date
+    /// Where unknown barcodes are looked up; nil looks up only the foods Cinn has.
+    public var openFoodFacts: OpenFoodFactsClient?
 
-    public init(store: Store, user: UserID, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(store: Store, user: UserID, now: @escaping @Sendable () -> Date = { Date() },
+                openFoodFacts: OpenFoodFactsClient? = nil) {
         self.store = store
         self.user = user
         self.now = now
+        self.openFoodFacts = openFoodFacts
     }
 
     /// The journal of single-user mode's local user.
-    public static func local(store: Store, now: @escaping @Sendable () -> Date = { Date() }) async throws -> Journal {
-        Journal(store: store, user: try await store.localUser(), now: now)
+    public static func local(store: Store, now: @escaping @Sendable () -> Date = { Date() },
+                             openFoodFacts: OpenFoodFactsClient? = nil) async throws -> Journal {
+        Journal(store: store, user: try await store.localUser(), now: now, openFoodFacts: openFoodFacts)
     }
 
     public func settings() async throws -> UserSettings { try await store.settings(user: user) }
@@ -117,14 +122,23 @@ public struct Journal: Sendable {
         }
     }
 
-    /// Fills an empty journal with demo data; returns false when it already has weigh-ins.
+    /// Fills an empty journal with demo data: weigh-ins and a goal, and foods with four weeks of meals
+    /// and a calorie target. Returns false when the journal already has weigh-ins or food entries.
     @discardableResult
     public func fillWithDemoData() async throws -> Bool {
-        guard try await store.weighInCount(user: user) == 0 else { return false }
-        let settings = try await settings()
-        let demo = DemoJournal(endingOn: today(settings), timeZone: settings.timeZone)
+        guard try await store.weighInCount(user: user) == 0, try await store.foodLogSpan(user: user) == nil else { return false }
+        var settings = try await settings()
+        let today = today(settings)
+        let demo = DemoJournal(endingOn: today, timeZone: settings.timeZone)
         for weighIn in demo.weighIns { try await store.addWeighIn(weighIn, user: user) }
         if try await store.goal(user: user) == nil { try await store.setGoal(demo.goal, user: user) }
+        let food = DemoFoodLog(endingOn: today, timeZone: settings.timeZone)
+        for item in food.foods { try await store.addFood(item, user: user) }
+        try await store.addFoodEntries(food.entries, user: user)
+        if settings.energyTargetKcal == nil {
+            settings.energyTargetKcal = DemoFoodLog.energyTarget
+            try await store.saveSettings(settings, user: user)
+        }
         return true
     }
 }

@@ -10,7 +10,8 @@ enum OpenAPIDocument {
         The JSON API of Cinn, a self-hosted health journal. Weights are stored in kilograms and shown in
         the unit asked for (`unit=kg|lb|st`, default: the user's display unit). Errors have the shape
         `{"error":{"code":"…","message":"…","field":"…"}}`: 400 malformed JSON, 404 not found,
-        409 conflict, 422 invalid input (with the field), 500 anything else.
+        409 conflict, 422 invalid input (with the field), 502 Open Food Facts unreachable or
+        unreadable, 500 anything else.
     servers:
       - url: http://127.0.0.1:8080
     paths:
@@ -319,17 +320,31 @@ enum OpenAPIDocument {
             "422": {$ref: "#/components/responses/Invalid"}
       /api/v1/foods/barcode/{barcode}:
         get:
-          summary: The food with this barcode, the user's own first, then the food database
+          summary: Look a barcode up
+          description: |
+            The user's own foods first, then the food database, then the Open Food Facts product API when
+            the server has it configured. A product found there is cached as the user's own food
+            (`found_in: open_food_facts`): keep it, edit it (PUT /api/v1/foods/{id}) or reject it
+            (DELETE /api/v1/foods/{id}). An unknown barcode is a 404: make the food with that barcode.
           parameters:
             - {name: barcode, in: path, required: true, schema: {type: string, pattern: "^[0-9]{8,14}$"}}
           responses:
             "200":
-              description: The food
+              description: Where the food was found, and the food
               content:
                 application/json:
-                  schema: {$ref: "#/components/schemas/Food"}
+                  schema:
+                    type: object
+                    properties:
+                      found_in: {type: string, enum: [mine, database, open_food_facts]}
+                      food: {$ref: "#/components/schemas/Food"}
             "404": {$ref: "#/components/responses/NotFound"}
             "422": {$ref: "#/components/responses/Invalid"}
+            "502":
+              description: Open Food Facts could not be reached or sent a response Cinn cannot read; nothing was cached
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/ErrorBody"}
       /api/v1/foods/{id}:
         parameters:
           - {name: id, in: path, required: true, schema: {type: string, format: uuid}}
@@ -623,6 +638,45 @@ enum OpenAPIDocument {
                             totals: {type: array, items: {$ref: "#/components/schemas/NutrientTotal"}}
                             daily_average: {type: array, items: {$ref: "#/components/schemas/NutrientTotal"}}
             "422": {$ref: "#/components/responses/Invalid"}
+      /api/v1/food-journal:
+        get:
+          summary: Export the food journal
+          description: |
+            JSON (default): one document with the user's foods, every entry with its nutrient snapshot,
+            presets and daily totals; it imports back with POST. CSV: one table (entries, days or foods),
+            one column per nutrient named with its unit (energy_kcal, sodium_mg, vitamin_d_ug).
+          parameters:
+            - {name: format, in: query, schema: {type: string, enum: [json, csv], default: json}}
+            - {name: table, in: query, schema: {type: string, enum: [entries, days, foods], default: entries}}
+          responses:
+            "200":
+              description: The export
+              content:
+                application/json: {schema: {type: object}}
+                text/csv: {schema: {type: string}}
+            "422": {$ref: "#/components/responses/Invalid"}
+        post:
+          summary: Import a food journal JSON document (as exported); duplicates are skipped, the import can be undone
+          parameters:
+            - {name: dry_run, in: query, schema: {type: boolean, default: false}}
+            - {name: skip_invalid, in: query, schema: {type: boolean, default: false}}
+            - {name: file_name, in: query, schema: {type: string}}
+          requestBody:
+            required: true
+            content:
+              application/json: {schema: {type: object}}
+          responses:
+            "200":
+              description: Nothing was written (a dry run, or everything was already there)
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/ImportReport"}
+            "201":
+              description: Imported
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/ImportReport"}
+            "422": {$ref: "#/components/responses/Invalid"}
     components:
       parameters:
         unit:
@@ -745,6 +799,7 @@ enum OpenAPIDocument {
             name: {type: string}
             brand: {type: [string, "null"]}
             source: {type: string, enum: [mine, usda, off]}
+            basis: {type: string, enum: [g, ml], description: "energy_kcal_per_100 is per 100 g or per 100 ml"}
             mine: {type: boolean}
             energy_kcal_per_100: {type: [number, "null"]}
             default_serving: {oneOf: [{$ref: "#/components/schemas/Serving"}, {type: "null"}]}
@@ -807,6 +862,7 @@ enum OpenAPIDocument {
             rows_read: {type: integer}
             imported: {type: integer}
             duplicates: {type: integer}
+            skipped: {type: integer, description: "rows with nothing to import, such as food database rows without energy"}
             rejected_count: {type: integer}
             rejected:
               type: array

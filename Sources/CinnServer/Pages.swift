@@ -19,18 +19,22 @@ struct PageRenderer: Sendable {
         self.library = library
     }
 
-    enum Tab { case weight, log, importing, more, none }
+    enum Tab { case weight, log, food, importing, more, none }
 
     struct Layout {
         let title: String
         let body: String
-        let tabWeight: Bool, tabLog: Bool, tabImport: Bool, tabMore: Bool
+        let tabWeight: Bool, tabLog: Bool, tabFood: Bool, tabImport: Bool, tabMore: Bool
     }
 
     func render(_ name: String, _ model: Any, title: String, tab: Tab) -> String {
-        let body = library.render(model, withTemplate: name) ?? ""
-        return library.render(Layout(title: title, body: body, tabWeight: tab == .weight, tabLog: tab == .log,
-                                     tabImport: tab == .importing, tabMore: tab == .more), withTemplate: "layout") ?? ""
+        wrap(library.render(model, withTemplate: name) ?? "", title: title, tab: tab)
+    }
+
+    /// A rendered page body inside the layout.
+    func wrap(_ body: String, title: String, tab: Tab) -> String {
+        library.render(Layout(title: title, body: body, tabWeight: tab == .weight, tabLog: tab == .log, tabFood: tab == .food,
+                              tabImport: tab == .importing, tabMore: tab == .more), withTemplate: "layout") ?? ""
     }
 }
 
@@ -222,6 +226,8 @@ struct SettingsPage {
     let units: [Option]
     let methods: [Option]
     let timeZone: String
+    let energyTarget: String
+    let energyUnits: [Option]
     let formError: String?
 
     init(settings: UserSettings, goal: Goal?, formError: String? = nil) {
@@ -237,6 +243,10 @@ struct SettingsPage {
             Option(value: $0.0, label: $0.1, selected: $0.0 == settings.trendMethod.rawValue)
         }
         timeZone = settings.timeZoneIdentifier ?? settings.timeZone.identifier
+        energyTarget = settings.energyTargetKcal.map { NutritionText.decimal($0, places: 0) } ?? ""
+        energyUnits = [("kcal", "Kilocalories (kcal)"), ("kJ", "Kilojoules (kJ)")].map {
+            Option(value: $0.0, label: $0.1, selected: $0.0 == settings.energyUnit.rawValue)
+        }
         self.formError = formError
     }
 }

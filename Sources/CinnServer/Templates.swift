@@ -3,7 +3,7 @@ enum Templates {
     static let all: [String: String] = [
         "layout": layout, "dashboard": dashboard, "weigh-ins": weighIns, "edit": edit, "confirm-delete": confirmDelete,
         "import": importPage, "import-report": importReport, "settings": settings, "error": error,
-    ]
+    ].merging(FoodTemplates.all) { existing, _ in existing }
 
     static let layout = """
     <!doctype html>
@@ -63,12 +63,14 @@ enum Templates {
       nav.tabs a { flex:0; text-align:left; padding:12px 20px; font-size:1rem; } nav.tabs a .icon { display:inline; margin-right:8px; }
       main { margin-left:max(196px, calc(50% - 380px + 90px)); padding-bottom:24px; }
     }
+    \(FoodTemplates.style)
     </style>
     </head>
     <body>
     <nav class="tabs" aria-label="Main">
       <a href="/" class="{{#tabWeight}}on{{/tabWeight}}"><span class="icon" aria-hidden="true">⚖</span>Weight</a>
       <a href="/weigh-ins" class="{{#tabLog}}on{{/tabLog}}"><span class="icon" aria-hidden="true">☰</span>Weigh-ins</a>
+      <a href="/food" class="{{#tabFood}}on{{/tabFood}}"><span class="icon" aria-hidden="true">☕&#xFE0E;</span>Food</a>
       <a href="/import" class="{{#tabImport}}on{{/tabImport}}"><span class="icon" aria-hidden="true">⇪</span>Import</a>
       <a href="/settings" class="{{#tabMore}}on{{/tabMore}}"><span class="icon" aria-hidden="true">⋯</span>More</a>
     </nav>
@@ -219,6 +221,10 @@ enum Templates {
       <label for="unit">Unit</label><select id="unit" name="unit">{{#units}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/units}}</select>
       <label for="trend-method">Trend</label><select id="trend-method" name="trend_method">{{#methods}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/methods}}</select>
       <label for="time-zone">Time zone</label><input id="time-zone" name="time_zone" value="{{timeZone}}" autocomplete="off">
+      <label for="energy-target">Daily calorie target (kcal)</label>
+      <input id="energy-target" name="energy_target" inputmode="decimal" autocomplete="off" value="{{energyTarget}}" placeholder="none" aria-describedby="energy-target-help">
+      <p id="energy-target-help" class="muted">The food log shows what is left of it each day. Leave it empty for no target.</p>
+      <label for="energy-unit">Show energy in</label><select id="energy-unit" name="energy_unit">{{#energyUnits}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/energyUnits}}</select>
       <p><button type="submit">Save settings</button></p>
     </form>
     <div class="card"><h2 style="margin-top:0">Export</h2>

@@ -31,16 +31,12 @@ struct WebController<Context: RequestContext> {
         router.post("/goal/clear", use: clearGoal)
         router.get("/export.csv") { _, _ in exportResponse(journal: journal, format: .csv) }
         router.get("/export.json") { _, _ in exportResponse(journal: journal, format: .json) }
+        FoodWebController(journal: journal, pages: pages).addRoutes(to: router)
     }
 
-    func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
-        Response(status: status, headers: [.contentType: "text/html; charset=utf-8"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
-    }
+    func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response { WebResponse.html(text, status: status) }
 
-    func redirect(_ location: String) -> Response {
-        Response(status: .seeOther, headers: [.location: location])
-    }
+    func redirect(_ location: String) -> Response { WebResponse.redirect(location) }
 
     func range(_ request: Request) throws(CinnError) -> TrendRange {
         try request.query("range").map { text throws(CinnError) in try TrendRange.parse(text) } ?? .quarter
@@ -195,6 +191,12 @@ struct WebController<Context: RequestContext> {
                 settings.trendMethod = trendMethod
             }
             if let zone = form["time_zone"] { settings.timeZoneIdentifier = try UserSettings.validTimeZone(zone) }
+            if form.values["energy_target"] != nil {
+                settings.energyTargetKcal = try form.number("energy_target").map { kcal throws(CinnError) in
+                    try UserSettings.validEnergyTarget(kcal, field: "energy_target")
+                }
+            }
+            if let unit = form["energy_unit"] { settings.energyUnit = try EnergyUnit.parse(unit) }
             try await journal.store.saveSettings(settings, user: journal.user)
             return redirect("/settings")
         } catch let error as CinnError where error.code == .invalidInput {
@@ -216,6 +218,19 @@ struct WebController<Context: RequestContext> {
     @Sendable func clearGoal(_ request: Request, context: Context) async throws -> Response {
         try await journal.store.clearGoal(user: journal.user)
         return redirect("/settings")
+    }
+}
+
+/// The responses of the web app's handlers.
+enum WebResponse {
+    static func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "text/html; charset=utf-8"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// "See other": after a form is posted, the browser loads `location`.
+    static func redirect(_ location: String) -> Response {
+        Response(status: .seeOther, headers: [.location: location])
     }
 }
 

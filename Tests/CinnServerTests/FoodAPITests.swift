@@ -44,7 +44,9 @@ extension TestClientProtocol {
             #expect(food["servings"]?[0] == .object(["label": .string("1 bar"), "grams": .number(40)]))
             let id = try #require(food["id"]?.string)
             #expect(try await client.send(.get, "/api/v1/foods/\(id)").json() == food)
-            #expect(try await client.send(.get, "/api/v1/foods/barcode/4006381333931").json()["id"]?.string == id)
+            let scanned = try await client.send(.get, "/api/v1/foods/barcode/4006381333931").json()
+            #expect(scanned["found_in"]?.string == "mine")
+            #expect(scanned["food"]?["id"]?.string == id)
             #expect(try await client.send(.get, "/api/v1/foods").json()["foods"]?.array?.count == 1)
         }
     }

@@ -17,7 +17,7 @@ struct ImportAPITests {
             let first = try await client.importFile(threeDays, query: "file_name=weights.csv")
             #expect(first.status == .created)
             let report = try first.json()
-            #expect(report.keys == ["format", "rows_read", "imported", "duplicates", "rejected_count", "rejected", "dry_run",
+            #expect(report.keys == ["format", "rows_read", "imported", "duplicates", "skipped", "rejected_count", "rejected", "dry_run",
                                     "import_id"])
             #expect(report["format"]?.string == "csv")
             #expect(report["rows_read"]?.double == 3)

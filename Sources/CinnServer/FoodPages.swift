@@ -1,0 +1,424 @@
+import CinnCharts
+import CinnCore
+import CinnStore
+import Foundation
+
+/// How the food pages write numbers, days, times and links.
+enum NutritionText {
+    /// "1850 kcal" or "7740 kJ", whole.
+    static func energy(_ kcal: Double, _ unit: EnergyUnit) -> String { unit.format(kilocalories: kcal) }
+
+    /// An amount in its nutrient's unit ("12 g", "3.4 mg"), energy in the user's unit.
+    static func amount(_ value: Double, of nutrient: Nutrient, energyUnit: EnergyUnit) -> String {
+        nutrient == .energy ? energy(value, energyUnit) : "\(number(value)) \(nutrient.unit.rawValue)"
+    }
+
+    /// Whole from 10 up, one decimal from 1, else two: "12", "3.4", "0.25".
+    static func number(_ value: Double) -> String {
+        decimal(value, places: value >= 10 ? 0 : value >= 1 ? 1 : 2)
+    }
+
+    /// `value` rounded to `places` decimals, without trailing zeros.
+    static func decimal(_ value: Double, places: Int) -> String {
+        let scale = pow(10, Double(places))
+        let rounded = (value * scale).rounded() / scale
+        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) }
+        return "\(rounded)"
+    }
+
+    /// "32%", "<1%" for a trace, nil without a Daily Value.
+    static func percentDailyValue(_ amount: Double, of nutrient: Nutrient) -> String? {
+        nutrient.percentDailyValue(of: amount).map { $0 > 0 && $0 < 0.5 ? "<1%" : "\(Int($0.rounded()))%" }
+    }
+
+    static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+
+    /// "Fri 15 Mar", with the year when it is not `today`'s.
+    static func date(_ date: LocalDate, today: LocalDate) -> String {
+        "\(weekdays[date.weekday - 1]) " + DashboardPage.shortDate(date, withYear: date.year != today.year)
+    }
+
+    /// "Today", "Yesterday", or the date.
+    static func day(_ date: LocalDate, today: LocalDate) -> String {
+        switch date.distance(to: today) {
+        case 0: "Today"
+        case 1: "Yesterday"
+        default: self.date(date, today: today)
+        }
+    }
+
+    /// How long ago `instant` was: "just now", "5 min ago", "2 h ago", "3 days ago", "4 months ago".
+    static func ago(_ instant: Date, now: Date) -> String {
+        let minutes = Int(max(0, now.timeIntervalSince(instant)) / 60)
+        switch minutes {
+        case ..<1: return "just now"
+        case ..<60: return "\(minutes) min ago"
+        case ..<1440: return "\(minutes / 60) h ago"
+        case ..<(60 * 1440): return plural(minutes / 1440, "day") + " ago"
+        case ..<(730 * 1440): return plural(minutes / (30 * 1440), "month") + " ago"
+        default: return plural(minutes / (365 * 1440), "year") + " ago"
+        }
+    }
+
+    /// "1 day", "3 days".
+    static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+
+    /// "08:05", the wall-clock time of `instant` at `utcOffsetSeconds`.
+    static func clock(_ instant: Date, utcOffsetSeconds: Int) -> String {
+        let seconds = ((Int(instant.timeIntervalSince1970.rounded(.down)) + utcOffsetSeconds) % 86_400 + 86_400) % 86_400
+        return String(format: "%02d:%02d", seconds / 3600, seconds % 3600 / 60)
+    }
+
+    /// "2 × 1 bar (40 g)", or just the serving for one.
+    static func servings(_ count: Double, _ label: String) -> String {
+        count == 1 ? label : "\(decimal(count, places: 2)) × \(label)"
+    }
+
+    /// A path with query parameters, percent-encoded; nil and empty values are left out.
+    static func link(_ path: String, _ parameters: [(String, String?)]) -> String {
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
+        let query = parameters.compactMap { name, value -> String? in
+            guard let value, !value.isEmpty else { return nil }
+            return "\(name)=\(value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value)"
+        }
+        return query.isEmpty ? path : path + "?" + query.joined(separator: "&")
+    }
+}
+
+/// One choice of a select: its value, what the person reads, and whether it is chosen.
+struct Choice {
+    let value: String
+    let label: String
+    let selected: Bool
+}
+
+/// A line of a nutrient table: the nutrient, its amount (or amounts), and its %DV.
+struct NutrientRow {
+    let name: String
+    let amount: String
+    let perServing: String?
+    let percent: String?
+    let isMacro: Bool
+    let isDetail: Bool
+    /// Some entries did not say how much of it they had: the amount is at least this.
+    let isPartial: Bool
+
+    /// Nutrients that are part of another one above them (saturated fat of fat), shown indented.
+    static let details: Set<String> = ["saturated_fat", "monounsaturated_fat", "polyunsaturated_fat", "trans_fat", "omega3_ala",
+                                       "omega3_epa", "omega3_dha", "fiber", "sugars", "added_sugars"]
+
+    init(_ nutrient: Nutrient, amount: Double, perServing: Double? = nil, energyUnit: EnergyUnit, isPartial: Bool = false) {
+        name = nutrient.name
+        self.amount = NutritionText.amount(amount, of: nutrient, energyUnit: energyUnit)
+        self.perServing = perServing.map { NutritionText.amount($0, of: nutrient, energyUnit: energyUnit) }
+        percent = NutritionText.percentDailyValue(perServing ?? amount, of: nutrient)
+        isMacro = Nutrient.macros.contains(nutrient)
+        isDetail = Self.details.contains(nutrient.key)
+        self.isPartial = isPartial
+    }
+}
+
+/// Protein, carbohydrate or fat as a big number with its %DV.
+struct MacroNumber {
+    let label: String
+    let amount: String
+    let percent: String?
+
+    static func list(_ nutrients: Nutrients) -> [MacroNumber] {
+        [(Nutrient.protein, "protein"), (Nutrient.carbohydrate, "carbs"), (Nutrient.fat, "fat")].map { nutrient, label in
+            let amount = nutrients[nutrient]
+            return MacroNumber(label: label, amount: amount.map { "\(NutritionText.number($0)) g" } ?? "—",
+                               percent: amount.flatMap { NutritionText.percentDailyValue($0, of: nutrient) })
+        }
+    }
+}
+
+/// The meal choices of a form: the usual four, the day's own meals, and the chosen one.
+enum MealChoices {
+    static func list(selected: Meal?, extra: [Meal] = []) -> [Choice] {
+        var meals = Meal.standard
+        for meal in extra + [selected].compactMap({ $0 }) where !meals.contains(meal) { meals.append(meal) }
+        return meals.map { Choice(value: $0.name, label: $0.title, selected: $0 == selected) }
+    }
+
+    /// The meal a form names: the typed name of one's own, else the chosen one.
+    static func text(_ form: FormFields) -> String? { form["meal_name"] ?? form["meal"] }
+
+    /// The time a meal is usually eaten, for logging on another day: "08:00".
+    static func usualTime(_ meal: Meal?) -> String {
+        switch meal {
+        case .breakfast: "08:00"
+        case .lunch: "12:30"
+        case .dinner: "19:00"
+        case .snacks: "15:30"
+        default: "12:00"
+        }
+    }
+
+    /// "2024-03-14T08:00" from a date and a time field; the date alone when there is no time.
+    static func time(date: String?, clock: String?) -> String? {
+        guard let date else { return nil }
+        guard let clock else { return date }
+        return "\(date)T\(clock)"
+    }
+}
+
+/// What was wrong with a submitted form, and which field it names.
+struct FormProblem {
+    let field: String?
+    let message: String
+
+    init(_ error: CinnError) {
+        field = error.field
+        message = error.message
+    }
+
+    /// The message when it is about `field`.
+    func message(for field: String) -> String? { self.field == field ? message : nil }
+
+    /// The message when it names none of `fields`, to show above the form.
+    func general(besides fields: [String]) -> String? {
+        field.map { fields.contains($0) } == true ? nil : message
+    }
+}
+
+/// The day view: what is left of the calorie target, the meals with their entries, the totals.
+struct FoodDayPage {
+    struct Entry {
+        let id: String
+        let name: String
+        let brand: String?
+        let amount: String
+        let time: String
+        let energy: String
+        let note: String?
+        let justLogged: Bool
+    }
+
+    struct MealSection {
+        let meal: String
+        let title: String
+        let anchor: String
+        let mealEnergy: String
+        let entries: [Entry]
+        let hasEntries: Bool
+        let addLink: String
+        let presetName: String
+        let mealCopyError: String?
+        let mealPresetError: String?
+        let actionsOpen: Bool
+    }
+
+    let date: String
+    let heading: String
+    /// The date under "Today" or "Yesterday".
+    let fullDate: String?
+    let previous: String
+    let next: String?
+    let today: String
+    let energyKcal: Int
+    let targetKcal: Int?
+    let state: String
+    let answer: String
+    let answerDetail: String
+    let barPercent: Int?
+    let hasTarget: Bool
+    let macros: [MacroNumber]
+    let meals: [MealSection]
+    let hasEntries: Bool
+    let nutrients: [NutrientRow]
+    let hasPartial: Bool
+    let chart: String
+    let notice: String?
+    let searchLink: String
+    let copyTo: String
+    let copyError: String?
+
+    /// Which of the day's forms failed: `copy`, or `copy:MEAL` / `preset:MEAL` for one meal.
+    struct FailedForm {
+        let form: String
+        let message: String
+    }
+
+    init(day: DayNutrition, settings: UserSettings, today: LocalDate, notice: String?, loggedID: UUID?,
+         failed: FailedForm? = nil) {
+        let unit = settings.energyUnit
+        date = day.date.iso
+        heading = NutritionText.day(day.date, today: today)
+        let written = NutritionText.date(day.date, today: today)
+        fullDate = written == heading ? nil : written
+        previous = day.date.adding(days: -1).iso
+        next = day.date < today ? day.date.adding(days: 1).iso : nil
+        self.today = today.iso
+        energyKcal = Int(day.energy.rounded())
+        targetKcal = day.energyTarget.map { Int($0.rounded()) }
+        hasTarget = day.energyTarget != nil
+        (state, answer, answerDetail, barPercent) = Self.answer(day, unit)
+        macros = MacroNumber.list(day.totals)
+        hasEntries = !day.entries.isEmpty
+        meals = day.meals.enumerated().map { index, group in
+            Self.section(group, index: index, date: day.date, today: today, unit: unit, loggedID: loggedID, failed: failed)
+        }
+        let entries = day.entries
+        nutrients = day.totals.amounts.map { nutrient, amount in
+            NutrientRow(nutrient, amount: amount, energyUnit: unit, isPartial: entries.contains { $0.nutrients[nutrient] == nil })
+        }
+        hasPartial = nutrients.contains(where: \.isPartial)
+        chart = hasEntries
+            ? MacroSplitChart(nutrients: day.totals, title: "Energy from protein, carbohydrate and fat on \(day.date.iso)").svg() : ""
+        self.notice = notice
+        searchLink = NutritionText.link("/food/search", [("date", day.date.iso)])
+        copyTo = (day.date == today ? today.adding(days: -1) : today).iso
+        copyError = failed?.form == "copy" ? failed?.message : nil
+    }
+
+    /// The energy answer: its state (`yes`, `careful`, `no`, `plain`), the sentence, the detail, and how full the bar is.
+    static func answer(_ day: DayNutrition, _ unit: EnergyUnit) -> (state: String, answer: String, detail: String, barPercent: Int?) {
+        let eaten = NutritionText.energy(day.energy, unit)
+        guard let target = day.energyTarget, let remaining = day.energyRemaining else {
+            return ("plain", "\(eaten) eaten", "No daily calorie target yet.", nil)
+        }
+        let detail = "\(eaten) eaten of \(NutritionText.energy(target, unit))"
+        let percent = Int((day.energy / target * 100).rounded())
+        if remaining.rounded() < 0 {
+            return ("no", "\(NutritionText.energy(-remaining, unit)) over", detail, min(percent, 100))
+        }
+        let state = remaining < target * 0.1 ? "careful" : "yes"
+        return (state, "\(NutritionText.energy(remaining, unit)) left", detail, percent)
+    }
+
+    static func section(_ group: DayNutrition.MealGroup, index: Int, date: LocalDate, today: LocalDate, unit: EnergyUnit,
+                        loggedID: UUID?, failed: FailedForm?) -> MealSection {
+        let meal = group.meal
+        let copyError = failed?.form == "copy:\(meal.name)" ? failed?.message : nil
+        let presetError = failed?.form == "preset:\(meal.name)" ? failed?.message : nil
+        return MealSection(
+            meal: meal.name, title: meal.title, anchor: meal.isStandard ? "meal-\(meal.name)" : "meal-\(index)",
+            mealEnergy: NutritionText.energy(group.totals.energy ?? 0, unit),
+            entries: group.entries.map { entry in
+                Entry(id: entry.id.uuidString.lowercased(), name: entry.name, brand: entry.brand,
+                      amount: NutritionText.servings(entry.servings, entry.servingLabel), time: entry.localTimeOfDay,
+                      energy: NutritionText.energy(entry.energy, unit), note: entry.note, justLogged: entry.id == loggedID)
+            },
+            hasEntries: !group.entries.isEmpty,
+            addLink: NutritionText.link("/food/search", [("meal", meal.name), ("date", date.iso)]),
+            presetName: "\(meal.title), \(DashboardPage.shortDate(date, withYear: false))",
+            mealCopyError: copyError, mealPresetError: presetError, actionsOpen: copyError != nil || presetError != nil)
+    }
+}
+
+/// One food in a list of search results, recents or frequent foods.
+struct FoodResult {
+    let id: String
+    let name: String
+    let brand: String?
+    let versions: String?
+    let energy: String
+    let serving: String?
+    let mine: Bool
+    /// Among the recent foods: a badge in search results.
+    let recent: Bool
+    /// When it was last logged, in the list of recent foods.
+    let ago: String?
+    let times: String?
+    let link: String
+
+    /// How a list shows when a food was eaten: a badge, how long ago, or how often.
+    enum Use {
+        case badge
+        case ago(now: Date)
+        case times(Int)
+    }
+
+    init(_ food: FoodSearchCandidate, otherVersions: Int = 0, use: Use, unit: EnergyUnit, context: [(String, String?)]) {
+        id = food.id.uuidString.lowercased()
+        name = food.name
+        brand = food.brand
+        versions = otherVersions > 0 ? NutritionText.plural(otherVersions, "other version") : nil
+        energy = food.energyPer100.map { "\(NutritionText.energy($0, unit)) per 100 \(food.basis.rawValue)" } ?? "energy unknown"
+        serving = food.defaultServing.map { $0.description(basis: food.basis) }
+        mine = food.isMine
+        switch use {
+        case .badge:
+            (recent, ago, times) = (food.lastUsed != nil, nil, nil)
+        case .ago(let now):
+            (recent, ago, times) = (false, food.lastUsed.map { NutritionText.ago($0, now: now) }, nil)
+        case .times(let count):
+            (recent, ago, times) = (false, nil, "logged " + NutritionText.plural(count, "time"))
+        }
+        link = NutritionText.link("/food/log/\(id)", context)
+    }
+}
+
+/// A preset as the search page and the presets page list it.
+struct PresetSummary {
+    let id: String
+    let name: String
+    let presetMeal: String?
+    let energy: String
+    let items: [String]
+
+    init(_ preset: FoodPreset, unit: EnergyUnit) {
+        id = preset.id.uuidString.lowercased()
+        name = preset.name
+        presetMeal = preset.meal?.title
+        energy = NutritionText.energy(preset.nutrients.energy ?? 0, unit)
+        items = preset.items.map { NutritionText.servings($0.servings, $0.servingLabel) + " " + $0.name }
+    }
+}
+
+/// Search with results as you type; before anything is typed, recents, frequent foods and presets.
+struct FoodSearchPage {
+    let query: String
+    let meal: String?
+    let mealTitle: String?
+    let date: String?
+    let results: [FoodResult]
+    let resultCount: String
+    let hasQuery: Bool
+    let noResults: Bool
+    let recents: [FoodResult]
+    let hasRecents: Bool
+    let frequent: [FoodResult]
+    let hasFrequent: Bool
+    let presets: [PresetSummary]
+    let hasPresets: Bool
+    let isEmptyJournal: Bool
+    let barcode: String
+    let barcodeError: String?
+    let energyUnit: String
+    let newFoodLink: String
+
+    /// What the search page lists.
+    struct Lists {
+        var results: [FoodSearchResult] = []
+        var recents: [FoodSearchCandidate] = []
+        var frequent: [(food: FoodSearchCandidate, count: Int)] = []
+        var presets: [FoodPreset] = []
+    }
+
+    init(query: String, meal: Meal?, date: LocalDate?, lists: Lists, settings: UserSettings, now: Date, barcode: String = "",
+         barcodeError: String? = nil) {
+        let unit = settings.energyUnit
+        let context = [("meal", meal?.name), ("date", date?.iso)]
+        self.query = query
+        self.meal = meal?.name
+        mealTitle = meal?.title
+        self.date = date?.iso
+        results = lists.results.map { FoodResult($0.food, otherVersions: $0.otherVersions, use: .badge, unit: unit, context: context) }
+        resultCount = query.isEmpty ? "" : NutritionText.plural(results.count, "food")
+        hasQuery = !query.isEmpty
+        noResults = hasQuery && results.isEmpty
+        recents = lists.recents.map { FoodResult($0, use: .ago(now: now), unit: unit, context: context) }
+        hasRecents = !recents.isEmpty
+        frequent = lists.frequent.map { FoodResult($0.food, use: .times($0.count), unit: unit, context: context) }
+        hasFrequent = !frequent.isEmpty
+        presets = lists.presets.map { PresetSummary($0, unit: unit) }
+        hasPresets = !presets.isEmpty
+        isEmptyJournal = recents.isEmpty && frequent.isEmpty && presets.isEmpty
+        self.barcode = barcode
+        self.barcodeError = barcodeError
+        energyUnit = unit.rawValue
+        newFoodLink = NutritionText.link("/food/new", context)
+    }
+}

@@ -1,0 +1,143 @@
+import CinnCore
+import CinnStore
+import Foundation
+import Hummingbird
+
+// MARK: - Search and barcodes
+
+extension FoodWebController {
+    /// How far back "frequent" looks.
+    static var frequentDays: Double { 90 }
+
+    @Sendable func search(_ request: Request, context: Context) async throws -> Response {
+        try await renderSearch(request)
+    }
+
+    func renderSearch(_ request: Request, barcode: String = "", barcodeError: String? = nil) async throws -> Response {
+        let settings = try await journal.settings()
+        let query = request.query("q") ?? ""
+        let meal = try request.query("meal").map { text throws(CinnError) in try Meal.parse(text) }
+        var lists = FoodSearchPage.Lists()
+        lists.results = try await journal.searchFoods(query, limit: 20)
+        lists.recents = try await journal.store.recentFoods(user: journal.user, limit: 30)
+        lists.frequent = try await journal.store.frequentFoods(
+            user: journal.user, since: journal.now().addingTimeInterval(-Self.frequentDays * 86_400), limit: 10)
+        lists.presets = try await journal.store.presets(user: journal.user)
+        let model = FoodSearchPage(query: query, meal: meal, date: try request.queryDate("date"), lists: lists, settings: settings,
+                                   now: journal.now(), barcode: barcode, barcodeError: barcodeError)
+        return page("food-search", model, title: "Add food", section: .search,
+                    status: barcodeError == nil ? .ok : .unprocessableContent)
+    }
+
+    /// Finds a barcode: a known food opens the log form; a product found in Open Food Facts (now
+    /// cached as the user's food) opens its page to keep, edit or reject; else "make a food" with the barcode.
+    @Sendable func barcode(_ request: Request, context: Context) async throws -> Response {
+        let code = request.query("code") ?? ""
+        let logContext = [("meal", request.query("meal")), ("date", request.query("date"))]
+        return try await handlingFormErrors {
+            guard !code.isEmpty else { throw CinnError.invalid("code", "enter the digits under the barcode") }
+            let barcode = try Barcode.validated(code, field: "code")
+            let lookup: BarcodeLookup
+            do { lookup = try await journal.lookupBarcode(barcode.digits) } catch let error as CinnError where error.code == .upstreamFailed {
+                throw CinnError.invalid("code", error.message)
+            }
+            switch lookup {
+            case .known(let food, _):
+                return WebResponse.redirect(NutritionText.link("/food/log/\(food.id.uuidString.lowercased())", logContext))
+            case .fromOpenFoodFacts(let food):
+                return WebResponse.redirect(NutritionText.link("/food/foods/\(food.id.uuidString.lowercased())",
+                                                               [("found", "off")] + logContext))
+            case .unknown:
+                return WebResponse.redirect(NutritionText.link("/food/new", [("barcode", barcode.digits)] + logContext))
+            }
+        } failed: { error in
+            try await renderSearch(request, barcode: code, barcodeError: error.message)
+        }
+    }
+}
+
+// MARK: - Foods
+
+extension FoodWebController {
+    @Sendable func newFoodForm(_ request: Request, context: Context) async throws -> Response {
+        let settings = try await journal.settings()
+        var values = ["energy_unit": settings.energyUnit.rawValue]
+        var notice: String?
+        if let copy = request.query("copy").flatMap(UUID.init(uuidString:)) {
+            let food = try await journal.store.food(id: copy, user: journal.user)
+            values = FoodEditorPage.values(of: food, energyUnit: settings.energyUnit)
+        } else if let barcode = request.query("barcode") {
+            values["barcode"] = barcode
+            notice = "No food with the barcode \(barcode) is known here yet. Make it from its nutrition label."
+        }
+        let model = FoodEditorPage(target: .new, values: values, settings: settings, notice: notice, meal: request.query("meal"),
+                                   date: request.query("date"))
+        return page("food-editor", model, title: "Make a food", section: .search)
+    }
+
+    @Sendable func makeFood(_ request: Request, context: Context) async throws -> Response {
+        let form = try await FormFields(request: request)
+        return try await handlingFormErrors {
+            let food = try await journal.makeFood(try FoodEditorPage.label(form))
+            return WebResponse.redirect(NutritionText.link("/food/foods/\(food.id.uuidString.lowercased())",
+                                                           [("meal", form["meal"]), ("date", form["date"])]))
+        } failed: { error in
+            let model = FoodEditorPage(target: .new, values: form.values, settings: try await journal.settings(), meal: form["meal"],
+                                       date: form["date"], problem: FormProblem(error))
+            return page("food-editor", model, title: "Make a food", section: .search, status: .unprocessableContent)
+        }
+    }
+
+    @Sendable func foodPage(_ request: Request, context: Context) async throws -> Response {
+        let food = try await journal.store.food(id: try id(context, "food"), user: journal.user)
+        var model = FoodPage(food: food, mine: try await journal.store.isOwnFood(id: food.id, user: journal.user),
+                             settings: try await journal.settings(),
+                             context: [("meal", request.query("meal")), ("date", request.query("date"))])
+        if request.query("found") == "off", model.mine {
+            model.notice = "Found in Open Food Facts and kept as your food. Check it against the label: log it, edit it, "
+                + "or delete it if it is wrong."
+        }
+        return page("food-page", model, title: food.name, section: .search)
+    }
+
+    /// One of the user's own foods; any other is "not found".
+    func ownFood(_ context: Context) async throws -> Food {
+        let id = try id(context, "food")
+        guard try await journal.store.isOwnFood(id: id, user: journal.user) else {
+            throw CinnError.notFound("no food of yours with that id")
+        }
+        return try await journal.store.food(id: id, user: journal.user)
+    }
+
+    @Sendable func editFoodForm(_ request: Request, context: Context) async throws -> Response {
+        let food = try await ownFood(context)
+        let settings = try await journal.settings()
+        let model = FoodEditorPage(target: .food(food.id), values: FoodEditorPage.values(of: food, energyUnit: settings.energyUnit),
+                                   settings: settings)
+        return page("food-editor", model, title: "Edit \(food.name)", section: .search)
+    }
+
+    @Sendable func editFood(_ request: Request, context: Context) async throws -> Response {
+        let food = try await ownFood(context)
+        let form = try await FormFields(request: request)
+        return try await handlingFormErrors {
+            let saved = try await journal.replaceFood(id: food.id, with: try FoodEditorPage.label(form))
+            return WebResponse.redirect("/food/foods/\(saved.id.uuidString.lowercased())")
+        } failed: { error in
+            let model = FoodEditorPage(target: .food(food.id), values: form.values, settings: try await journal.settings(),
+                                       problem: FormProblem(error))
+            return page("food-editor", model, title: "Edit \(food.name)", section: .search, status: .unprocessableContent)
+        }
+    }
+
+    @Sendable func confirmDeleteFood(_ request: Request, context: Context) async throws -> Response {
+        let food = try await ownFood(context)
+        return page("food-delete", FoodPage(food: food, mine: true, settings: try await journal.settings()),
+                    title: "Delete \(food.name)", section: .search)
+    }
+
+    @Sendable func deleteFood(_ request: Request, context: Context) async throws -> Response {
+        try await journal.store.deleteFood(id: try id(context, "food"), user: journal.user)
+        return WebResponse.redirect("/food/search")
+    }
+}

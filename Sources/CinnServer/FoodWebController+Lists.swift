@@ -1,0 +1,116 @@
+import CinnCore
+import CinnStore
+import Foundation
+import Hummingbird
+
+// MARK: - Presets
+
+extension FoodWebController {
+    @Sendable func presets(_ request: Request, context: Context) async throws -> Response {
+        try await renderPresets(savedID: request.query("saved").flatMap(UUID.init(uuidString:)))
+    }
+
+    func renderPresets(savedID: UUID? = nil, failed: FoodPresetsPage.FailedLog? = nil) async throws -> Response {
+        let settings = try await journal.settings()
+        let model = FoodPresetsPage(presets: try await journal.store.presets(user: journal.user), settings: settings,
+                                    today: journal.today(settings), now: now(settings).clock, savedID: savedID, failed: failed)
+        return page("food-presets", model, title: "Presets", section: .presets, status: failed == nil ? .ok : .unprocessableContent)
+    }
+
+    /// Saves a preset: one food with its servings (from the food's page), or a meal of a day (from the day).
+    @Sendable func savePreset(_ request: Request, context: Context) async throws -> Response {
+        let form = try await FormFields(request: request)
+        if let foodID = form["food_id"] {
+            return try await savePreset(foodID: foodID, form: form)
+        }
+        guard let date = form["from_date"].flatMap(LocalDate.init(iso:)) else {
+            throw CinnError.invalid("from_date", "choose the day to save a meal from")
+        }
+        let meal = form["meal"] ?? ""
+        return try await handlingFormErrors {
+            let preset = try await journal.savePreset(name: form["name"] ?? "", from: date, meal: meal)
+            return savedPreset(preset)
+        } failed: { error in
+            try await renderDay(date, request: request, failed: .init(form: "preset:\(meal)", message: error.message))
+        }
+    }
+
+    func savePreset(foodID: String, form: FormFields) async throws -> Response {
+        guard let id = UUID(uuidString: foodID) else { throw CinnError.notFound("no such food") }
+        let food = try await journal.store.food(id: id, user: journal.user)
+        return try await handlingFormErrors {
+            guard let servings = try form.number("servings") else { throw CinnError.invalid("servings", "enter how many servings") }
+            return savedPreset(try await journal.savePreset(name: form["name"] ?? "", foodID: food.id, servings: servings,
+                                                            serving: form["serving"], meal: nil))
+        } failed: { error in
+            let model = FoodPage(food: food, mine: try await journal.store.isOwnFood(id: food.id, user: journal.user),
+                                 settings: try await journal.settings(), presetForm: form, problem: FormProblem(error))
+            return page("food-page", model, title: food.name, section: .search, status: .unprocessableContent)
+        }
+    }
+
+    func savedPreset(_ preset: FoodPreset) -> Response {
+        let id = preset.id.uuidString.lowercased()
+        return WebResponse.redirect("/food/presets?saved=\(id)#preset-\(id)")
+    }
+
+    @Sendable func logPreset(_ request: Request, context: Context) async throws -> Response {
+        let id = try id(context, "preset")
+        let form = try await FormFields(request: request)
+        return try await handlingFormErrors {
+            let entries = try await journal.logPreset(id: id, times: try form.number("times") ?? 1, meal: MealChoices.text(form),
+                                                      time: MealChoices.time(date: form["date"], clock: form["time"]))
+            return WebResponse.redirect(NutritionText.link("/food/\(entries[0].localDate.iso)", [("added", "\(entries.count)")]))
+        } failed: { error in
+            try await renderPresets(failed: .init(id: id, input: LogFoodInput(form), times: form.values["times"] ?? "",
+                                                  problem: FormProblem(error)))
+        }
+    }
+
+    @Sendable func confirmDeletePreset(_ request: Request, context: Context) async throws -> Response {
+        let preset = try await journal.store.preset(id: try id(context, "preset"), user: journal.user)
+        let model = PresetSummary(preset, unit: try await journal.settings().energyUnit)
+        return page("food-preset-delete", model, title: "Delete \(preset.name)", section: .presets)
+    }
+
+    @Sendable func deletePreset(_ request: Request, context: Context) async throws -> Response {
+        try await journal.store.deletePreset(id: try id(context, "preset"), user: journal.user)
+        return WebResponse.redirect("/food/presets")
+    }
+}
+
+// MARK: - History and statistics
+
+extension FoodWebController {
+    /// Entries on one page of the history.
+    static var historyPageSize: Int { 50 }
+
+    @Sendable func history(_ request: Request, context: Context) async throws -> Response {
+        let number = try request.queryInt("page", default: 1, range: 1...1_000_000)
+        let search = request.query("search")
+        let entries = try await journal.store.foodHistory(user: journal.user, search: search, limit: Self.historyPageSize + 1,
+                                                          offset: (number - 1) * Self.historyPageSize)
+        let settings = try await journal.settings()
+        let model = FoodHistoryPage(entries: Array(entries.prefix(Self.historyPageSize)), search: search, page: number,
+                                    hasMore: entries.count > Self.historyPageSize, settings: settings, today: journal.today(settings))
+        return page("food-history", model, title: "Food history", section: .history)
+    }
+
+    @Sendable func statistics(_ request: Request, context: Context) async throws -> Response {
+        let settings = try await journal.settings()
+        let today = journal.today(settings)
+        let to = try request.queryDate("to") ?? today
+        let length = try request.query("period").map { text throws(CinnError) in
+            guard let length = NutritionPeriod.Length(rawValue: text) else {
+                throw .invalid("period", "period must be day, week or month")
+            }
+            return length
+        } ?? .day
+        let nutrient = try request.query("nutrient").map { key throws(CinnError) in try Nutrient.parse(key, field: "nutrient") }
+        let query = FoodStatsPage.Query(from: try request.queryDate("from") ?? to.adding(days: -29), to: to, length: length,
+                                        nutrient: nutrient ?? .protein)
+        let days = try await journal.nutritionStatistics(from: query.from, to: query.to, length: .day)
+        return page("food-stats", FoodStatsPage(days: days, query: query, settings: settings, today: today),
+                    title: "Food statistics", section: .stats)
+    }
+}

@@ -1,0 +1,235 @@
+import CinnCore
+import CinnStore
+import Foundation
+import Hummingbird
+
+/// The food log's web pages: the day, search and barcodes, logging, foods, presets, history and statistics.
+struct FoodWebController<Context: RequestContext> {
+    let journal: Journal
+    let pages: PageRenderer
+
+    func addRoutes(to router: Router<Context>) {
+        router.get("/food", use: today)
+        router.get("/food/{date}", use: day)
+        router.post("/food/{date}/copy", use: copy)
+        router.get("/food/search", use: search)
+        router.get("/food/barcode", use: barcode)
+        router.get("/food/log/{id}", use: logForm)
+        router.post("/food/log/{id}", use: log)
+        router.get("/food/entries/{id}/edit", use: editEntryForm)
+        router.post("/food/entries/{id}", use: editEntry)
+        router.get("/food/entries/{id}/delete", use: confirmDeleteEntry)
+        router.post("/food/entries/{id}/delete", use: deleteEntry)
+        router.get("/food/new", use: newFoodForm)
+        router.post("/food/new", use: makeFood)
+        router.get("/food/foods/{id}", use: foodPage)
+        router.get("/food/foods/{id}/edit", use: editFoodForm)
+        router.post("/food/foods/{id}", use: editFood)
+        router.get("/food/foods/{id}/delete", use: confirmDeleteFood)
+        router.post("/food/foods/{id}/delete", use: deleteFood)
+        router.get("/food/presets", use: presets)
+        router.post("/food/presets", use: savePreset)
+        router.post("/food/presets/{id}/log", use: logPreset)
+        router.get("/food/presets/{id}/delete", use: confirmDeletePreset)
+        router.post("/food/presets/{id}/delete", use: deletePreset)
+        router.get("/food/history", use: history)
+        router.get("/food/stats", use: statistics)
+    }
+
+    /// The parts of the food pages, for the links above each.
+    enum Section: String, CaseIterable {
+        case day = "Day", search = "Add", presets = "Presets", history = "History", stats = "Stats"
+
+        var path: String {
+            switch self {
+            case .day: "/food"
+            case .search: "/food/search"
+            case .presets: "/food/presets"
+            case .history: "/food/history"
+            case .stats: "/food/stats"
+            }
+        }
+    }
+
+    /// The links above each food page.
+    struct Nav {
+        struct Link {
+            let label: String
+            let href: String
+            let on: Bool
+        }
+
+        let links: [Link]
+    }
+
+    /// A food page inside the layout, under the links to the other food pages.
+    func page(_ template: String, _ model: Any, title: String, section: Section?,
+              status: HTTPResponse.Status = .ok) -> Response {
+        let nav = Nav(links: Section.allCases.map { Nav.Link(label: $0.rawValue, href: $0.path, on: $0 == section) })
+        let body = (pages.library.render(nav, withTemplate: "food-nav") ?? "")
+            + (pages.library.render(model, withTemplate: template) ?? "")
+        return WebResponse.html(pages.wrap(body, title: title, tab: .food), status: status)
+    }
+
+    func id(_ context: Context, _ what: String) throws(CinnError) -> UUID {
+        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw .notFound("no such \(what)") }
+        return id
+    }
+
+    /// Today and the wall-clock time now, in the user's time zone.
+    func now(_ settings: UserSettings) -> (today: LocalDate, clock: String, secondsOfDay: Double) {
+        let instant = journal.now()
+        let offset = settings.timeZone.secondsFromGMT(for: instant)
+        let seconds = ((Int(instant.timeIntervalSince1970) + offset) % 86_400 + 86_400) % 86_400
+        return (journal.today(settings), NutritionText.clock(instant, utcOffsetSeconds: offset), Double(seconds))
+    }
+
+    /// Runs `body`; a form error (invalid input) goes to `failed`, which renders the form again.
+    func handlingFormErrors(_ body: () async throws -> Response,
+                            failed: (CinnError) async throws -> Response) async throws -> Response {
+        do {
+            return try await body()
+        } catch let error as CinnError where error.code == .invalidInput {
+            return try await failed(error)
+        }
+    }
+}
+
+// MARK: - The day
+
+extension FoodWebController {
+    @Sendable func today(_ request: Request, context: Context) async throws -> Response {
+        try await renderDay(journal.today(try await journal.settings()), request: request)
+    }
+
+    @Sendable func day(_ request: Request, context: Context) async throws -> Response {
+        try await renderDay(try date(context), request: request)
+    }
+
+    func date(_ context: Context) throws(CinnError) -> LocalDate {
+        guard let date = LocalDate(iso: context.parameters.get("date") ?? "") else { throw .notFound("There is no such page.") }
+        return date
+    }
+
+    func renderDay(_ date: LocalDate, request: Request, failed: FoodDayPage.FailedForm? = nil) async throws -> Response {
+        let (day, settings) = try await journal.day(date)
+        let loggedID = request.query("logged").flatMap(UUID.init(uuidString:))
+        let model = FoodDayPage(day: day, settings: settings, today: journal.today(settings),
+                                notice: notice(request, day: day, loggedID: loggedID, unit: settings.energyUnit),
+                                loggedID: loggedID, failed: failed)
+        return page("food-day", model, title: "Food, \(model.heading)", section: .day,
+                    status: failed == nil ? .ok : .unprocessableContent)
+    }
+
+    /// What the day says after a form sent the person to it: "Logged Oats, 300 kcal."
+    func notice(_ request: Request, day: DayNutrition, loggedID: UUID?, unit: EnergyUnit) -> String? {
+        if let entry = day.entries.first(where: { $0.id == loggedID }) {
+            return "Logged \(entry.name), \(NutritionText.energy(entry.energy, unit))."
+        }
+        if let added = request.query("added").flatMap(Int.init), added > 0 {
+            return "Added \(added == 1 ? "1 entry" : "\(added) entries") to this day."
+        }
+        return nil
+    }
+
+    /// Copies the day, or one meal of it, to another day.
+    @Sendable func copy(_ request: Request, context: Context) async throws -> Response {
+        let source = try date(context)
+        let form = try await FormFields(request: request)
+        let meal = form["meal"]
+        return try await handlingFormErrors {
+            guard let to = form["to"] else { throw CinnError.invalid("to", "choose the day to copy to") }
+            let target = try LocalDate.parse(to, field: "to")
+            let copies = try await journal.copyEntries(from: source, meal: meal, to: target, toMeal: nil)
+            return WebResponse.redirect(NutritionText.link("/food/\(target.iso)", [("added", "\(copies.count)")]))
+        } failed: { error in
+            try await renderDay(source, request: request,
+                                failed: .init(form: meal.map { "copy:\($0)" } ?? "copy", message: error.message))
+        }
+    }
+}
+
+// MARK: - Logging and entries
+
+extension FoodWebController {
+    @Sendable func logForm(_ request: Request, context: Context) async throws -> Response {
+        let food = try await journal.store.food(id: try id(context, "food"), user: journal.user)
+        let settings = try await journal.settings()
+        let now = now(settings)
+        let date = try request.queryDate("date").map { min($0, now.today) } ?? now.today
+        let meal = try request.query("meal").map { text throws(CinnError) in try Meal.parse(text) }
+            ?? Meal.usual(atSecondsOfDay: now.secondsOfDay)
+        let input = LogFoodInput(serving: food.defaultServing.label, meal: meal.name, date: date.iso,
+                                 time: date == now.today ? now.clock : MealChoices.usualTime(meal))
+        return try await renderLogForm(food, input: input, settings: settings)
+    }
+
+    func renderLogForm(_ food: Food, input: LogFoodInput, settings: UserSettings,
+                       problem: FormProblem? = nil) async throws -> Response {
+        let date = LocalDate(iso: input.date) ?? journal.today(settings)
+        let dayMeals = try await journal.day(date).day.meals.map(\.meal).filter { !$0.isStandard }
+        let model = LogFoodPage(food: food, input: input, extraMeals: dayMeals, settings: settings, today: journal.today(settings),
+                                problem: problem)
+        return page("food-log", model, title: "Log \(food.name)", section: .search,
+                    status: problem == nil ? .ok : .unprocessableContent)
+    }
+
+    @Sendable func log(_ request: Request, context: Context) async throws -> Response {
+        let food = try await journal.store.food(id: try id(context, "food"), user: journal.user)
+        let form = try await FormFields(request: request)
+        return try await handlingFormErrors {
+            guard let servings = try form.number("servings") else { throw CinnError.invalid("servings", "enter how many servings") }
+            let entry = try await journal.logFoods([FoodLogRequest(
+                foodID: food.id, servings: servings, serving: form["serving"], meal: MealChoices.text(form),
+                time: MealChoices.time(date: form["date"], clock: form["time"]), note: form["note"])])[0]
+            let logged = entry.id.uuidString.lowercased()
+            return WebResponse.redirect(NutritionText.link("/food/\(entry.localDate.iso)", [("logged", logged)]))
+        } failed: { error in
+            try await renderLogForm(food, input: LogFoodInput(form), settings: try await journal.settings(),
+                                    problem: FormProblem(error))
+        }
+    }
+
+    func entry(_ context: Context) async throws -> FoodLogEntry {
+        try await journal.store.foodEntry(id: try id(context, "food entry"), user: journal.user)
+    }
+
+    @Sendable func editEntryForm(_ request: Request, context: Context) async throws -> Response {
+        let entry = try await entry(context)
+        let settings = try await journal.settings()
+        return page("food-entry-edit", FoodEntryPage(entry: entry, settings: settings, today: journal.today(settings)),
+                    title: "Edit \(entry.name)", section: .day)
+    }
+
+    @Sendable func editEntry(_ request: Request, context: Context) async throws -> Response {
+        let entry = try await entry(context)
+        let form = try await FormFields(request: request)
+        let input = LogFoodInput(form)
+        return try await handlingFormErrors {
+            guard let servings = try form.number("servings") else { throw CinnError.invalid("servings", "enter how many servings") }
+            let moved = input.date != entry.localDate.iso || input.time != entry.localTimeOfDay
+            let edited = try await journal.editFoodEntry(
+                id: entry.id, servings: servings, meal: MealChoices.text(form),
+                time: moved ? MealChoices.time(date: form["date"], clock: form["time"]) : nil, note: .some(form["note"]))
+            return WebResponse.redirect("/food/\(edited.localDate.iso)#entry-\(edited.id.uuidString.lowercased())")
+        } failed: { error in
+            let settings = try await journal.settings()
+            let model = FoodEntryPage(entry: entry, input: input, settings: settings, today: journal.today(settings),
+                                      problem: FormProblem(error))
+            return page("food-entry-edit", model, title: "Edit \(entry.name)", section: .day, status: .unprocessableContent)
+        }
+    }
+
+    @Sendable func confirmDeleteEntry(_ request: Request, context: Context) async throws -> Response {
+        let entry = try await entry(context)
+        let settings = try await journal.settings()
+        return page("food-entry-delete", FoodEntryPage(entry: entry, settings: settings, today: journal.today(settings)),
+                    title: "Delete \(entry.name)", section: .day)
+    }
+
+    @Sendable func deleteEntry(_ request: Request, context: Context) async throws -> Response {
+        let entry = try await entry(context)
+        try await journal.store.deleteFoodEntry(id: entry.id, user: journal.user)
+        return WebResponse.redirect("/food/\(entry.localDate.iso)")
+    }
+}
