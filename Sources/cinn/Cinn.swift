@@ -10,8 +10,9 @@ import Logging
 struct Cinn: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cinn",
-        abstract: "Cinn — can I nom nom? A self-hosted weight journal with a trend line that strips away the noise.",
-        subcommands: [Serve.self, Migrate.self, Weight.self, GoalCommand.self, SettingsCommand.self, Trend.self, Import.self, Export.self]
+        abstract: "Cinn — can I nom nom? A self-hosted journal of weight and food: a weight trend that strips away the noise, and every nutrient you eat.",
+        subcommands: [Serve.self, Migrate.self, Weight.self, GoalCommand.self, SettingsCommand.self, Trend.self, FoodCommand.self,
+                      Stats.self, Import.self, Export.self]
     )
 }
 

@@ -53,29 +53,10 @@ struct Import: AsyncParsableCommand {
                                              mode: ImportMode(dryRun: dryRun, skipInvalid: skipInvalid)) { bar.update($0) }
             }
             bar.finish()
-            printReport(report)
+            printImportReport(report, skipInvalid: skipInvalid)
             if report.rejectedCount > 0 && !skipInvalid && !dryRun { throw ExitCode.validationFailure }
         }
 
-        func printReport(_ report: ImportReport) {
-            print("Format: \(report.format)")
-            print("Rows read: \(report.rowsRead)")
-            print("\(report.dryRun ? "Would import" : "Imported"): \(report.imported)")
-            print("Already in the journal: \(report.duplicates)")
-            if report.rejectedCount > 0 {
-                print("Invalid rows: \(report.rejectedCount)")
-                for row in report.rejected {
-                    print("  line \(row.line)\(row.field.map { " (\($0))" } ?? ""): \(row.reason)")
-                }
-                if report.rejectedCount > report.rejected.count {
-                    print("  … and \(report.rejectedCount - report.rejected.count) more")
-                }
-                if !skipInvalid && !report.dryRun {
-                    printError("error: the file has invalid rows, so nothing was imported; fix them or use --skip-invalid")
-                }
-            }
-            if let id = report.importID { print("Import #\(id). Undo it with: cinn import undo \(id)") }
-        }
     }
 
     struct List: AsyncParsableCommand {
@@ -107,7 +88,7 @@ struct Import: AsyncParsableCommand {
         func run() async throws {
             try await options.withJournal { journal in
                 let removed = try await journal.store.undoImport(id: id, user: journal.user)
-                print("Undid import #\(id): removed \(removed) weigh-in\(removed == 1 ? "" : "s").")
+                print("Undid import #\(id): removed \(removed) record\(removed == 1 ? "" : "s").")
             }
         }
     }
@@ -147,4 +128,26 @@ final class ProgressBar: Sendable {
     func finish() {
         if enabled, state.withLock({ $0.drawn }) { FileHandle.standardError.write(Data("\n".utf8)) }
     }
+}
+
+/// Prints what an import did, its rejected rows, and how to undo it.
+func printImportReport(_ report: ImportReport, skipInvalid: Bool) {
+    print("Format: \(report.format)")
+    print("Rows read: \(report.rowsRead)")
+    print("\(report.dryRun ? "Would import" : "Imported"): \(report.imported)")
+    print("Already in the journal: \(report.duplicates)")
+    if report.skipped > 0 { print("Skipped (nothing to import, such as no energy value): \(report.skipped)") }
+    if report.rejectedCount > 0 {
+        print("Invalid rows: \(report.rejectedCount)")
+        for row in report.rejected {
+            print("  line \(row.line)\(row.field.map { " (\($0))" } ?? ""): \(row.reason)")
+        }
+        if report.rejectedCount > report.rejected.count {
+            print("  … and \(report.rejectedCount - report.rejected.count) more")
+        }
+        if !skipInvalid && !report.dryRun {
+            printError("error: the file has invalid rows, so nothing was imported; fix them or use --skip-invalid")
+        }
+    }
+    if let id = report.importID { print("Import #\(id). Undo it with: cinn import undo \(id)") }
 }

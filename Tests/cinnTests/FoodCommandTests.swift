@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+
+/// The USDA sample the import tests use: 31 rows, 3 without energy, 2 invalid.
+let usdaSample = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("../CinnImportTests/Fixtures/fooddata.SAMPLE.csv").standardized.path
+
+@Suite("cinn food and stats")
+struct FoodCommandTests {
+    /// Makes the granola bar of the API tests and returns its id.
+    func addBar(_ sandbox: Sandbox) async throws -> String {
+        let added = try await sandbox.cinn("food", "add", "Granola bar", "--brand", "Trail", "--barcode", "4006381333931",
+                                           "--serving", "1 bar", "--grams", "40", "-n", "energy=180", "-n", "protein=4",
+                                           "-n", "fat=7", "-n", "carbohydrate=24", "--dv", "iron=10")
+        #expect(added.status == 0, "\(added)")
+        return added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func addShowSearchLogAndSeeTheDay() async throws {
+        let sandbox = try Sandbox()
+        let id = try await addBar(sandbox)
+        #expect(UUID(uuidString: id) != nil)
+        let shown = try await sandbox.cinn("food", "show", "4006381333931")
+        #expect(shown.lines.first == "Granola bar — Trail")
+        #expect(shown.lines.contains { $0.hasPrefix("Iron") && $0.contains("4.50 mg") && $0.contains("10% DV") }, "\(shown)")
+
+        let search = try await sandbox.cinn("food", "search", "gran", "ba")
+        #expect(search.lines.count == 1)
+        #expect(search.lines.first?.contains("Granola bar — Trail  450 kcal/100 g  [1 bar (40 g)]  (mine)") == true, "\(search)")
+
+        try await sandbox.cinn("settings", "set", "energy-target", "2000")
+        let logged = try await sandbox.cinn("food", "log", "granola", "--servings", "2", "--meal", "breakfast",
+                                            "--time", "2024-03-01T08:00:00Z")
+        #expect(logged.status == 0, "\(logged)")
+        #expect(logged.lines.first == "Logged 2 × 1 bar (40 g) of Granola bar (360 kcal) for Breakfast on 2024-03-01.")
+        let day = try await sandbox.cinn("food", "day", "2024-03-01")
+        #expect(day.lines.contains("Breakfast — 360 kcal"), "\(day)")
+        #expect(day.lines.contains("Eaten: 360 kcal"))
+        #expect(day.lines.contains("Left: 1640 kcal of 2000 kcal"))
+        #expect(day.lines.contains { $0.hasPrefix("Protein") && $0.contains("8.00 g") && $0.contains("16% DV") })
+
+        let history = try await sandbox.cinn("food", "history", "--search", "GRAN")
+        #expect(history.lines.count == 1)
+        #expect(try await sandbox.cinn("food", "recent").lines.first?.contains("Granola bar") == true)
+    }
+
+    @Test(arguments: [
+        ["-n", "fat=-1"], ["-n", "unobtainium=3"], ["-n", "energy"], ["--dv", "trans_fat=5"], ["--grams", "0"],
+        ["--barcode", "12AB"],
+    ])
+    func badFoodsStoreNothing(arguments: [String]) async throws {
+        let sandbox = try Sandbox()
+        var command = ["food", "add", "Thing", "--serving", "1 piece"]
+        if !arguments.contains("--grams") { command += ["--grams", "30"] }
+        let result = try await sandbox.run(command + arguments + ["--database", sandbox.database])
+        #expect(result.status == badInput, "\(result)")
+        #expect(!result.stderr.isEmpty)
+        #expect(try await sandbox.cinn("food", "search", "thing").lines == ["No food matches \"thing\"."])
+    }
+
+    @Test func logRefusesBadServingsAndUnknownFoods() async throws {
+        let sandbox = try Sandbox()
+        _ = try await addBar(sandbox)
+        #expect(try await sandbox.cinn("food", "log", "granola", "--servings", "0").status == badInput)
+        #expect(try await sandbox.cinn("food", "log", "granola", "--serving", "1 slab").status == badInput)
+        #expect(try await sandbox.cinn("food", "log", "zebra steak").status == badInput)
+        #expect(try await sandbox.cinn("food", "history").lines.isEmpty)
+    }
+
+    @Test func importTheUSDASampleTwice() async throws {
+        let sandbox = try Sandbox()
+        let first = try await sandbox.cinn("food", "import-usda", usdaSample)
+        #expect(first.status == badInput, "two rows are invalid, so nothing is imported")
+        #expect(first.stdout.contains("Invalid rows: 2"))
+        #expect(first.stdout.contains("line 31 (Protein)"))
+        let skipping = try await sandbox.cinn("food", "import-usda", usdaSample, "--skip-invalid")
+        #expect(skipping.status == 0, "\(skipping)")
+        #expect(skipping.stdout.contains("Imported: 26"))
+        #expect(skipping.stdout.contains("Skipped (nothing to import, such as no energy value): 3"))
+        let again = try await sandbox.cinn("food", "import-usda", usdaSample, "--skip-invalid")
+        #expect(again.stdout.contains("Imported: 0"))
+        #expect(again.stdout.contains("Already in the journal: 26"))
+        let search = try await sandbox.cinn("food", "search", "bananas")
+        #expect(search.lines.first?.contains("Bananas, raw  89 kcal/100 g") == true, "\(search)")
+    }
+
+    @Test func presetsAndStatistics() async throws {
+        let sandbox = try Sandbox()
+        _ = try await addBar(sandbox)
+        try await sandbox.cinn("food", "log", "granola", "--meal", "breakfast", "--time", "2024-03-04T08:00:00Z")
+        try await sandbox.cinn("food", "log", "granola", "--servings", "3", "--meal", "snacks", "--time", "2024-03-06T15:00:00Z")
+        let saved = try await sandbox.cinn("food", "preset", "save", "Bar breakfast", "--date", "2024-03-04", "--meal", "breakfast")
+        #expect(saved.status == 0, "\(saved)")
+        let logged = try await sandbox.cinn("food", "preset", "log", "bar breakfast", "--time", "2024-03-07")
+        #expect(logged.lines == ["Logged 1 food (180 kcal) for Breakfast on 2024-03-07."])
+        #expect(try await sandbox.cinn("food", "preset").lines.first?.contains("Bar breakfast (Breakfast)  180 kcal") == true)
+
+        let stats = try await sandbox.cinn("stats", "--period", "week", "--from", "2024-03-01", "--to", "2024-03-10", "--nutrient", "iron")
+        #expect(stats.status == 0, "\(stats)")
+        #expect(stats.lines.first == "2024-03-01 to 2024-03-10, per week: 3 days logged")
+        #expect(stats.lines.contains { $0.hasPrefix("2024-03-04") && $0.contains("  3   ") && $0.contains("  300") }, "\(stats)")
+        let daily = try await sandbox.cinn("stats", "--from", "2024-03-01", "--to", "2024-03-10")
+        #expect(daily.stdout.contains("2024-03-06"))
+        #expect(try await sandbox.cinn("stats", "--period", "fortnight").status == badInput)
+    }
+
+    @Test func exportImportsBackIntoAnotherDatabase() async throws {
+        let sandbox = try Sandbox()
+        _ = try await addBar(sandbox)
+        try await sandbox.cinn("food", "log", "granola", "--time", "2024-03-04T08:00:00+01:00")
+        let exported = try await sandbox.cinn("food", "export")
+        #expect(exported.status == 0)
+        let file = try sandbox.write(exported.stdout, to: "food.json")
+        let other = try Sandbox()
+        let imported = try await other.cinn("food", "import-json", file)
+        #expect(imported.status == 0, "\(imported)")
+        #expect(imported.stdout.contains("Imported: 2"))
+        #expect(try await other.cinn("food", "export").stdout == exported.stdout)
+        let csv = try await sandbox.cinn("food", "export", "--format", "csv", "--table", "days")
+        #expect(csv.lines.count == 2)
+    }
+
+    @Test func anUnknownBarcodeWithoutOpenFoodFactsSaysHowToMakeIt() async throws {
+        let sandbox = try Sandbox()
+        let result = try await sandbox.cinn("food", "barcode", "4056489999997", "--off-url", "none")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("cinn food add NAME --barcode 4056489999997"))
+        _ = try await addBar(sandbox)
+        let known = try await sandbox.cinn("food", "barcode", "4006381333931", "--off-url", "none")
+        #expect(known.lines.first == "Your food: Granola bar — Trail")
+    }
+}
