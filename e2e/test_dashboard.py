@@ -1,10 +1,16 @@
 #!/usr/bin/env python3
-"""End-to-end browser test of the Cinn dashboard (issue 2, section 8).
+"""End-to-end browser test of the Cinn dashboard (issue 2, section 8) and the food log (issue 3, section 5).
 
 Runs a real `cinn serve` over a fresh SQLite journal, drives Debian's headless
 Chromium through chromedriver (Python selenium), adds a weight through the
 dashboard form and checks that the new point appears and the verdict flips
 from "no" to "yes". Saves dashboard-before.png and dashboard-after.png.
+
+Then the food log: makes a food through the JSON API, types part of its name
+into the food search, waits for the result that appears as you type (no page
+load), opens it, logs two servings through the log dialog and checks that the
+day's energy total grew by exactly that. Saves food-search.png, food-log.png
+and food-day.png.
 
     python e2e/test_dashboard.py --cinn .build/debug/cinn [--out artifacts]
 
@@ -23,12 +29,20 @@ The HTML contract this test relies on:
                                              posting it adds today's weight and comes back
                                              to the dashboard
 The dashboard at / must show at least the last 14 days by default.
+
+The food pages' contract:
+  #day-energy                                on /food, with data-kcal="N": the day's energy in whole kcal
+  form#food-search input[name="q"]           on /food/search; typing shows results in #results without
+                                             a page load
+  #results li.result[data-food-id="ID"] a    a result; following it opens the log dialog
+  form#log-form input[name="servings"]       the log dialog; #log-submit logs and goes to the day view
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime as dt
+import json
 import os
 import queue
 import re
@@ -39,6 +53,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 from pathlib import Path
 
 from selenium import webdriver
@@ -46,6 +61,14 @@ from selenium.common.exceptions import TimeoutException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
+
+FOOD = {
+    "name": "Cinn test granola",
+    "brand": "Browser",
+    "serving": {"label": "1 bar", "grams": 40},
+    "nutrients": {"energy": 180, "protein": 4, "carbohydrate": 24, "fat": 7},
+}
+FOOD_KCAL_PER_SERVING = 180
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -187,6 +210,23 @@ def screenshot(driver: webdriver.Chrome, out: Path, name: str) -> None:
     print(f"  saved {path}", flush=True)
 
 
+def wait_for_new_page(driver: webdriver.Chrome, old_html, what: str) -> None:
+    """Waits until `old_html` is gone (a new document replaced it) and the new one has loaded."""
+
+    def reloaded(d: webdriver.Chrome) -> bool:
+        try:
+            old_html.tag_name
+            return False
+        except WebDriverException:
+            return d.execute_script("return document.readyState") == "complete"
+
+    try:
+        WebDriverWait(driver, PAGE_TIMEOUT, poll_frequency=0.2).until(reloaded)
+    except TimeoutException:
+        raise CheckFailed(f"{what} did not load within {PAGE_TIMEOUT} s")
+    print(f"  loaded: {driver.current_url}", flush=True)
+
+
 def browse(driver: webdriver.Chrome, url: str, out: Path, today: dt.date, dates: list[str]) -> None:
     print(f"\nGET {url}/", flush=True)
     driver.get(url + "/")
@@ -210,20 +250,8 @@ def browse(driver: webdriver.Chrome, url: str, out: Path, today: dt.date, dates:
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", buttons[0])
     buttons[0].click()
 
-    # The form posts and the server redirects back to the dashboard: wait for the
-    # old page to go away and the new one to finish loading.
-    def reloaded(d: webdriver.Chrome) -> bool:
-        try:
-            old_html.tag_name
-            return False
-        except WebDriverException:  # stale: a new document replaced it
-            return d.execute_script("return document.readyState") == "complete"
-
-    try:
-        WebDriverWait(driver, PAGE_TIMEOUT, poll_frequency=0.2).until(reloaded)
-    except TimeoutException:
-        raise CheckFailed(f"the page did not reload within {PAGE_TIMEOUT} s after submitting the form")
-    print(f"  reloaded: {driver.current_url}", flush=True)
+    # The form posts and the server redirects back to the dashboard.
+    wait_for_new_page(driver, old_html, "the dashboard after submitting the form")
 
     answer, shown = page_state(driver)
     check(answer == "yes", f'#verdict data-answer is "yes" after (got {answer!r})')
@@ -232,6 +260,70 @@ def browse(driver: webdriver.Chrome, url: str, out: Path, today: dt.date, dates:
     check(newest == today.isoformat(), f"the newest dot's data-date is today, {today} (got {newest!r})")
     check(sorted(shown) == dates + [today.isoformat()], "the other 13 dots are unchanged")
     screenshot(driver, out, "dashboard-after.png")
+
+
+def day_energy(driver: webdriver.Chrome) -> int | None:
+    """The day view's energy total in kcal, from #day-energy[data-kcal]."""
+    found = driver.find_elements(By.CSS_SELECTOR, "#day-energy[data-kcal]")
+    return int(found[0].get_attribute("data-kcal")) if found else None
+
+
+def make_food(url: str) -> str:
+    """Makes FOOD through the JSON API and returns its id."""
+    request = urllib.request.Request(url + "/api/v1/foods", data=json.dumps(FOOD).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=PAGE_TIMEOUT) as response:
+        check(response.status == 201, f"POST /api/v1/foods answers 201 (got {response.status})")
+        return json.load(response)["id"]
+
+
+def log_food(driver: webdriver.Chrome, url: str, out: Path) -> None:
+    """Searches the food as you type, logs two servings and checks the day's total."""
+    print("\nmake a food through POST /api/v1/foods", flush=True)
+    food_id = make_food(url)
+
+    print(f"\nGET {url}/food", flush=True)
+    driver.get(url + "/food")
+    before = day_energy(driver)
+    check(before == 0, f"#day-energy data-kcal is 0 before (got {before!r})")
+
+    print(f"\nGET {url}/food/search and type \"test gran\"", flush=True)
+    driver.get(url + "/food/search")
+    page = driver.find_element(By.TAG_NAME, "html")
+    field = driver.find_element(By.CSS_SELECTOR, 'form#food-search input[name="q"]')
+    field.send_keys("test gran")
+    result = f'#results li.result[data-food-id="{food_id}"] a'
+    try:
+        WebDriverWait(driver, PAGE_TIMEOUT, poll_frequency=0.2).until(
+            lambda d: d.find_elements(By.CSS_SELECTOR, result))
+    except TimeoutException:
+        raise CheckFailed(f"no result for the food within {PAGE_TIMEOUT} s of typing")
+    try:
+        page.tag_name
+    except WebDriverException:
+        raise CheckFailed("the results came with a page load, not as you type")
+    check(True, "the food appears in #results as you type, without a page load")
+    screenshot(driver, out, "food-search.png")
+
+    link = driver.find_element(By.CSS_SELECTOR, result)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", link)
+    link.click()
+    wait_for_new_page(driver, page, "the log dialog")
+    form = driver.find_element(By.CSS_SELECTOR, "form#log-form")
+    servings = form.find_element(By.CSS_SELECTOR, 'input[name="servings"]')
+    servings.clear()
+    servings.send_keys("2")
+    screenshot(driver, out, "food-log.png")
+
+    page = driver.find_element(By.TAG_NAME, "html")
+    submit = driver.find_element(By.CSS_SELECTOR, "#log-submit")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", submit)
+    submit.click()
+    wait_for_new_page(driver, page, "the day view after logging")
+    after = day_energy(driver)
+    expected = 2 * FOOD_KCAL_PER_SERVING
+    check(after == expected, f"#day-energy data-kcal is {expected} after logging 2 servings (got {after!r})")
+    screenshot(driver, out, "food-day.png")
 
 
 def main() -> int:
@@ -264,6 +356,7 @@ def main() -> int:
         print(f"  server at {url}", flush=True)
         driver = new_driver()
         browse(driver, url, out, today, dates)
+        log_food(driver, url, out)
     except (CheckFailed, WebDriverException, OSError) as error:
         failure = f"{type(error).__name__}: {error}" if not isinstance(error, CheckFailed) else str(error)
         if driver is not None:
@@ -292,7 +385,8 @@ def main() -> int:
     if failure is not None:
         print(f"\nFAIL: {failure}", flush=True)
         return 1
-    print("\nPASS: the dashboard showed the new weigh-in and the verdict changed from no to yes", flush=True)
+    print("\nPASS: the dashboard showed the new weigh-in and the verdict changed from no to yes; "
+          "a food found as you type was logged and the day's total changed", flush=True)
     return 0
 
 
