@@ -127,11 +127,33 @@ public struct Food: Sendable, Hashable, Identifiable {
         for (nutrient, amount) in nutrients.amounts {
             try Nutrients.check(nutrient, amount, field: "nutrients.\(nutrient.key)")
         }
+        if let problem = implausibleNutrient { throw .invalid("nutrients.\(problem.nutrient.key)", problem.reason) }
         food.servings = []
         for (index, serving) in servings.enumerated() {
             food.servings.append(try ServingSize.validated(label: serving.label, amount: serving.amount, field: "servings[\(index)]"))
         }
         return food
+    }
+}
+
+extension Food {
+    /// The most energy 100 g can hold: pure fat has about 900 kcal.
+    public static let maximumEnergyPer100 = 1000.0
+
+    /// The first per-100 amount no food can have, and why: more than 1000 kcal, or more of one
+    /// nutrient than the 100 g it is in (200 g per 100 ml, for syrups and other dense liquids).
+    public var implausibleNutrient: (nutrient: Nutrient, reason: String)? {
+        let limitGrams: Double = basis == .grams ? 100 : 200
+        for (nutrient, amount) in nutrients.amounts {
+            if nutrient == .energy {
+                if amount > Self.maximumEnergyPer100 {
+                    return (nutrient, "\(Nutrients.number(amount)) kcal per 100 \(basis.rawValue) is more than any food has (at most 1000)")
+                }
+            } else if let grams = nutrient.unit.grams, amount * grams > limitGrams {
+                return (nutrient, "\(nutrient.name) per 100 \(basis.rawValue) cannot weigh more than \(Int(limitGrams)) g")
+            }
+        }
+        return nil
     }
 }
 

@@ -147,12 +147,7 @@ public struct FoodLogEntry: Sendable, Hashable, Identifiable {
     public var localDate: LocalDate { LocalDate(instant: eatenAt, utcOffsetSeconds: utcOffsetSeconds) }
 
     /// "08:05", the local time of day.
-    public var localTimeOfDay: String {
-        let seconds = (Int(eatenAt.timeIntervalSince1970.rounded(.down)) + utcOffsetSeconds) % 86_400
-        let positive = (seconds + 86_400) % 86_400
-        let hours = positive / 3600, minutes = positive % 3600 / 60
-        return (hours < 10 ? "0" : "") + "\(hours):" + (minutes < 10 ? "0" : "") + "\(minutes)"
-    }
+    public var localTimeOfDay: String { LocalDateTime(instant: eatenAt, utcOffsetSeconds: utcOffsetSeconds).clock }
 
     public var energy: Double { nutrients.energy ?? 0 }
 }

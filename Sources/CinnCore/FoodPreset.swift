@@ -54,6 +54,12 @@ public struct FoodPreset: Sendable, Hashable, Identifiable {
         guard items.count <= 100 else { throw .invalid("items", "a preset holds at most 100 foods") }
         for (index, item) in items.enumerated() {
             _ = try FoodLogEntry.validatedServings(item.servings, field: "items[\(index)].servings")
+            if let grams = item.servingAmount, !(grams.isFinite && grams > 0 && grams <= 100_000) {
+                throw .invalid("items[\(index)].serving.grams", "a serving must weigh more than 0 g and at most 100 kg")
+            }
+            guard !item.name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, item.name.count <= 200 else {
+                throw .invalid("items[\(index)].name", "a food needs a name of at most 200 characters")
+            }
         }
         return preset
     }
@@ -62,7 +68,7 @@ public struct FoodPreset: Sendable, Hashable, Identifiable {
 
     /// Entries for eating this preset `times` times (1 = as saved), into `meal`, at `eatenAt`.
     public func entries(times: Double = 1, meal: Meal, eatenAt: Date, utcOffsetSeconds: Int) throws(CinnError) -> [FoodLogEntry] {
-        let times = try FoodLogEntry.validatedServings(times)
+        let times = try FoodLogEntry.validatedServings(times, field: "times")
         return items.map { item in
             FoodLogEntry(foodID: item.foodID, name: item.name, brand: item.brand, meal: meal, eatenAt: eatenAt,
                          utcOffsetSeconds: utcOffsetSeconds, servings: item.servings * times, servingLabel: item.servingLabel,

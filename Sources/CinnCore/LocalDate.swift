@@ -152,6 +152,20 @@ public struct LocalDateTime: Sendable, Hashable {
         self.utcOffsetSeconds = utcOffsetSeconds
     }
 
+    /// The wall-clock time of `instant` where the UTC offset is `utcOffsetSeconds` (whole seconds).
+    public init(instant: Date, utcOffsetSeconds: Int) {
+        let local = Int(instant.timeIntervalSince1970.rounded(.down)) + utcOffsetSeconds
+        let day = Int((Double(local) / 86_400).rounded(.down))
+        self.init(date: LocalDate(dayNumber: day), secondsOfDay: Double(local - day * 86_400), utcOffsetSeconds: utcOffsetSeconds)
+    }
+
+    /// "08:05".
+    public var clock: String {
+        let seconds = Int(secondsOfDay)
+        let hours = seconds / 3600, minutes = seconds % 3600 / 60
+        return (hours < 10 ? "0" : "") + "\(hours):" + (minutes < 10 ? "0" : "") + "\(minutes)"
+    }
+
     /// The instant and the UTC offset to store with it (DESIGN.md "Days"):
     /// - a time with a non-zero offset (`-0500`) keeps it: the source said where it was;
     /// - a UTC time (`Z`, `+00:00`) is an instant whose offset comes from `timeZone`: "Z" says how the

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Amounts of nutrients, each in its catalogue unit. A nutrient that is absent is unknown,
-/// which is not the same as zero: totals say how many entries knew it.
+/// Amounts of nutrients, each in its catalogue unit. A nutrient that is absent is unknown, which
+/// is not the same as zero; a sum knows a nutrient when any of its parts did.
 public struct Nutrients: Sendable, Hashable {
     private var values: [Double]
     private var present: UInt64
@@ -47,16 +47,18 @@ public struct Nutrients: Sendable, Hashable {
         self[nutrient] = amount
     }
 
-    /// Throws unless `amount` is finite and not negative.
+    /// The largest amount of anything, in its unit: far above any meal, far below where numbers break.
+    public static let maximumAmount = 1e9
+
+    /// Throws unless `amount` is finite, not negative and at most `maximumAmount`.
     static func check(_ nutrient: Nutrient, _ amount: Double, field: String) throws(CinnError) {
         guard amount.isFinite else { throw .invalid(field, "\(nutrient.name) must be a number") }
         guard amount >= 0 else { throw .invalid(field, "\(nutrient.name) must not be negative") }
+        guard amount <= maximumAmount else { throw .invalid(field, "\(nutrient.name) is implausibly large") }
     }
 
+    /// Whether no amount is known.
     public var isEmpty: Bool { present == 0 }
-
-    /// Whether any known amount is above zero.
-    public var hasAnyAmount: Bool { amounts.contains { $0.amount > 0 } }
 
     public var energy: Double? { self[.energy] }
 

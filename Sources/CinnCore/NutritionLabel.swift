@@ -20,6 +20,11 @@ public struct NutritionLabel: Sendable, Hashable {
     public var values: [Nutrient: Value]
     /// Energy was entered in kJ.
     public var energyInKilojoules: Bool
+    /// What errors about % Daily Value entries are named under: `percent_daily_value.iron` when a
+    /// form keeps them apart from amounts, `nutrients.iron` (the default) when one field holds either.
+    public var percentDailyValueField = "nutrients"
+    /// More portions besides the labelled one ("1 tbsp", 15 g).
+    public var otherServings: [ServingSize] = []
 
     public init(name: String, brand: String? = nil, barcode: String? = nil, basis: FoodBasis = .grams,
                 servingLabel: String, servingAmount: Double?, values: [Nutrient: Value], energyInKilojoules: Bool = false) {
@@ -50,6 +55,7 @@ public struct NutritionLabel: Sendable, Hashable {
             case .amount(let amount):
                 perServing = nutrient == .energy && energyInKilojoules ? Nutrient.kilocalories(kilojoules: amount) : amount
             case .percentDailyValue(let percent):
+                let field = "\(percentDailyValueField).\(nutrient.key)"
                 guard percent.isFinite, percent >= 0 else { throw .invalid(field, "% Daily Value must be a number, 0 or more") }
                 guard let amount = nutrient.amount(percentDailyValue: percent) else {
                     throw .invalid(field, "\(nutrient.name) has no Daily Value; enter the amount in \(nutrient.unit.rawValue)")
@@ -58,8 +64,16 @@ public struct NutritionLabel: Sendable, Hashable {
             }
             try nutrients.set(nutrient, perServing * 100 / serving.amount, field: field)
         }
+        var servings = [serving]
+        for (index, other) in otherServings.enumerated() {
+            let checked = try ServingSize.validated(label: other.label, amount: other.amount, field: "other_servings[\(index)]")
+            guard !servings.contains(where: { $0.label.caseInsensitiveCompare(checked.label) == .orderedSame }) else {
+                throw .invalid("other_servings[\(index)].label", "there is already a serving called \"\(checked.label)\"")
+            }
+            servings.append(checked)
+        }
         let food = Food(id: id, name: name, brand: brand, barcode: barcode, source: source, basis: basis,
-                        nutrients: nutrients, servings: [serving])
+                        nutrients: nutrients, servings: servings)
         return try food.validated()
     }
 }

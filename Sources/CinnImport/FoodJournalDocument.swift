@@ -110,9 +110,18 @@ public struct FoodJournalDocument: Codable, Sendable {
             }
             let resolved = time.resolved(in: TimeZone(secondsFromGMT: 0)!)
             let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !trimmed.isEmpty else { throw .invalid("\(field).name", "an entry needs a name") }
-            if let grams = serving.grams, !(grams.isFinite && grams > 0) {
-                throw .invalid("\(field).serving.grams", "a serving must weigh more than 0 g")
+            guard !trimmed.isEmpty, trimmed.count <= 200 else { throw .invalid("\(field).name", "an entry needs a name of at most 200 characters") }
+            if let brand, brand.count > 200 { throw .invalid("\(field).brand", "a brand must be at most 200 characters") }
+            if let note, note.count > 2000 { throw .invalid("\(field).note", "a note must be at most 2000 characters") }
+            guard !serving.label.isEmpty, serving.label.count <= 200 else {
+                throw .invalid("\(field).serving.label", "a serving needs a name of at most 200 characters")
+            }
+            if let grams = serving.grams, !(grams.isFinite && grams > 0 && grams <= 100_000) {
+                throw .invalid("\(field).serving.grams", "a serving must weigh more than 0 g and at most 100 kg")
+            }
+            let validSource = source == "manual" || source == "demo" || source.hasPrefix("import:") || source.hasPrefix("sync:")
+            guard validSource, source.count <= 100 else {
+                throw .invalid("\(field).source", "source must be manual, demo, import:FORMAT or sync:CLIENT")
             }
             return FoodLogEntry(
                 id: id, foodID: foodID, name: trimmed, brand: brand, meal: try Meal.parse(meal, field: "\(field).meal"),
@@ -198,7 +207,7 @@ public struct FoodJournalFile: Sendable {
     public var recordsRead = 0
 
     /// The largest file read; the document is decoded whole.
-    public static let maximumSize = 512 * 1024 * 1024
+    public static let maximumSize = 64 * 1024 * 1024
 
     /// Reads and checks a file written by `cinn food export --format json`.
     public init(url: URL) throws(CinnError) {
@@ -206,7 +215,7 @@ public struct FoodJournalFile: Sendable {
         do {
             let size = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
             guard size <= Self.maximumSize else {
-                throw CinnError.invalid("file", "\(url.lastPathComponent) is larger than 512 MB")
+                throw CinnError.invalid("file", "\(url.lastPathComponent) is larger than 64 MB; a food journal export is far smaller")
             }
             data = try Data(contentsOf: url)
         } catch let error as CinnError {

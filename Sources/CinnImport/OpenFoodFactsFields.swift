@@ -85,10 +85,19 @@ struct OpenFoodFactsNutrient: Sendable {
         return rows.enumerated().map { index, row in
             let nutrient = Nutrient.named(row.catalogueKey)!
             // `_100g` amounts are in grams whatever unit the label used.
-            let factor = row.factor ?? 1 / nutrient.unit.grams!
+            let factor = row.factor ?? Self.perGram(nutrient.unit)
             return OpenFoodFactsNutrient(index: index, key: row.id + "_100g", nutrientIndex: nutrient.index, factor: factor)
         }
     }()
+
+    /// How many of `unit` make one gram, exactly (1 / 0.000001 is not quite a million in binary).
+    static func perGram(_ unit: NutrientUnit) -> Double {
+        switch unit {
+        case .kilocalories, .grams: 1
+        case .milligrams: 1000
+        case .micrograms: 1_000_000
+        }
+    }
 
     /// The keys of energy, kcal first; a product without any of them has nothing to import.
     static let energyKeys = all[..<3]

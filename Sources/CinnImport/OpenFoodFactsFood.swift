@@ -6,7 +6,7 @@ enum OpenFoodFactsFood {
     /// A product read: a food and its barcode, or what it lacks to be one, which the dumps skip.
     enum Reading {
         case food(Food, Barcode)
-        /// No name or no energy; the error names the missing field.
+        /// No name, no energy or impossible amounts; the error says which.
         case incomplete(CinnError)
     }
 
@@ -32,12 +32,19 @@ enum OpenFoodFactsFood {
         for nutrient in OpenFoodFactsNutrient.otherKeys {
             try fill(&nutrients, nutrient, fields)
         }
-        let brand = fields.text(.brands)?.split(separator: ",").lazy
-            .map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty }
         let food = Food(
-            id: .v7(at: Date(), using: &generator), name: name, brand: brand, barcode: barcode.digits, source: .openFoodFacts,
+            id: .v7(at: Date(), using: &generator), name: name, brand: firstBrand(fields), barcode: barcode.digits, source: .openFoodFacts,
             basis: basis(fields), nutrients: nutrients, servings: serving(fields).map { [$0] } ?? [])
+        // Impossible amounts (a kJ value in the kcal field, grams typed as milligrams) leave nothing usable.
+        if let problem = food.implausibleNutrient {
+            return .incomplete(.invalid(fields.name(.productName), problem.reason))
+        }
         return .food(try food.validated(), barcode)
+    }
+
+    /// The first of the comma-separated `brands`.
+    static func firstBrand(_ fields: some OpenFoodFactsProductFields) -> String? {
+        fields.text(.brands)?.split(separator: ",").lazy.map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty }
     }
 
     /// Sets the nutrient's amount unless an earlier, preferred key has set it (energy in kcal before kJ, sodium before salt).

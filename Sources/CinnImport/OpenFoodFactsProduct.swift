@@ -9,6 +9,8 @@ public enum OpenFoodFactsProduct: Sendable, Hashable {
     case notFound
     /// Open Food Facts does not accept the barcode (status 0, "no code or invalid code").
     case invalidCode
+    /// The product is known but has no name or no energy value: a food to make by hand, with what is known.
+    case withoutNutrition(name: String?, brand: String?)
 
     /// The largest response body read.
     public static let maximumBodySize = 8 << 20
@@ -37,9 +39,12 @@ public enum OpenFoodFactsProduct: Sendable, Hashable {
             }
             if members["code"] == nil { members["code"] = envelope["code"] }
             var generator = SystemRandomNumberGenerator()
-            switch try OpenFoodFactsFood.read(OpenFoodFactsJSONProduct(members: members, fieldPrefix: "product."), using: &generator) {
+            let product = OpenFoodFactsJSONProduct(members: members, fieldPrefix: "product.")
+            switch try OpenFoodFactsFood.read(product, using: &generator) {
             case .food(let food, _): self = .found(food)
-            case .incomplete(let error): throw error
+            case .incomplete:
+                self = .withoutNutrition(name: product.text(.productName) ?? product.text(.productNameEnglish),
+                                         brand: OpenFoodFactsFood.firstBrand(product))
             }
         default:
             throw .invalid("status", "the response has an unknown status \(status)")

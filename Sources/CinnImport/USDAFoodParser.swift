@@ -42,6 +42,8 @@ struct USDAFoodParser {
         let food = Food(
             id: .v7(at: Date(), using: &generator), name: name, source: .usda, basis: .grams, nutrients: nutrients,
             servings: serving(row).map { [$0] } ?? [], category: columns.category.flatMap(row.nonEmptyText))
+        // About 1,100 rows of the extract hold impossible amounts (kJ in the kcal column, 11,765 kcal per 100 g).
+        guard food.implausibleNutrient == nil else { return output.skip() }
         let isBranded = row.field(columns.dataType).elementsEqual(Self.brandedFood)
         output.add(ImportedFood(food: food, externalID: "usda:" + Self.contentHash(row), line: row.line, isGeneric: !isBranded))
     }

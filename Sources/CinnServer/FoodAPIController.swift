@@ -1,4 +1,5 @@
 import CinnCore
+import CinnImport
 import CinnStore
 import Foundation
 import Hummingbird
@@ -80,8 +81,9 @@ struct FoodAPIController<Context: RequestContext> {
             return JSONResponse.make(BarcodeResultDTO(foundIn: mine ? "mine" : "database", food: FoodDTO(food, mine: mine)))
         case .fromOpenFoodFacts(let food):
             return JSONResponse.make(BarcodeResultDTO(foundIn: "open_food_facts", food: FoodDTO(food, mine: true)))
-        case .unknown(let barcode):
-            throw CinnError.notFound("no food has barcode \(barcode); make it by hand with that barcode")
+        case .unknown(let barcode, let name, _):
+            let known = name.map { "Open Food Facts knows \($0) but not its nutrition; " } ?? "no food has barcode \(barcode); "
+            throw CinnError.notFound(known + "make it by hand with that barcode")
         }
     }
 
@@ -238,7 +240,7 @@ struct FoodAPIController<Context: RequestContext> {
 
     @Sendable func importFood(_ request: Request, context: Context) async throws -> Response {
         let mode = ImportMode(dryRun: try request.queryBool("dry_run"), skipInvalid: try request.queryBool("skip_invalid"))
-        let file = try await spoolToTemporaryFile(request.body, maximumBytes: maximumImportBytes)
+        let file = try await spoolToTemporaryFile(request.body, maximumBytes: FoodJournalFile.maximumSize)
         defer { try? FileManager.default.removeItem(at: file) }
         let report = try await journal.importFoodJournal(at: file, fileName: request.query("file_name"), mode: mode)
         if report.rejectedCount > 0 && !mode.skipInvalid && !mode.dryRun {

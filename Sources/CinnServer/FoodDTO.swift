@@ -369,11 +369,14 @@ struct FoodRequest: Decodable {
     /// Per serving, in percent of the Daily Value.
     let percentDailyValue: [String: LenientNumber]?
     let energyUnit: String?
+    /// More portions besides `serving`.
+    let otherServings: [ServingDTO]?
 
     enum CodingKeys: String, CodingKey {
         case name, brand, barcode, basis, serving, nutrients
         case percentDailyValue = "percent_daily_value"
         case energyUnit = "energy_unit"
+        case otherServings = "other_servings"
     }
 
     func label() throws(CinnError) -> NutritionLabel {
@@ -393,8 +396,11 @@ struct FoodRequest: Decodable {
             return basis
         } ?? .grams
         let kilojoules = try energyUnit.map { text throws(CinnError) in try EnergyUnit.parse(text) } == .kilojoules
-        return NutritionLabel(name: name, brand: brand, barcode: barcode, basis: basis, servingLabel: serving.label,
-                              servingAmount: serving.grams, values: values, energyInKilojoules: kilojoules)
+        var label = NutritionLabel(name: name, brand: brand, barcode: barcode, basis: basis, servingLabel: serving.label,
+                                   servingAmount: serving.grams, values: values, energyInKilojoules: kilojoules)
+        label.percentDailyValueField = "percent_daily_value"
+        label.otherServings = (otherServings ?? []).map { ServingSize(label: $0.label, amount: $0.grams ?? 0) }
+        return label
     }
 }
 

@@ -47,26 +47,12 @@ enum NutritionText {
         }
     }
 
-    /// How long ago `instant` was: "just now", "5 min ago", "2 h ago", "3 days ago", "4 months ago".
-    static func ago(_ instant: Date, now: Date) -> String {
-        let minutes = Int(max(0, now.timeIntervalSince(instant)) / 60)
-        switch minutes {
-        case ..<1: return "just now"
-        case ..<60: return "\(minutes) min ago"
-        case ..<1440: return "\(minutes / 60) h ago"
-        case ..<(60 * 1440): return plural(minutes / 1440, "day") + " ago"
-        case ..<(730 * 1440): return plural(minutes / (30 * 1440), "month") + " ago"
-        default: return plural(minutes / (365 * 1440), "year") + " ago"
-        }
-    }
-
     /// "1 day", "3 days".
     static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 
     /// "08:05", the wall-clock time of `instant` at `utcOffsetSeconds`.
     static func clock(_ instant: Date, utcOffsetSeconds: Int) -> String {
-        let seconds = ((Int(instant.timeIntervalSince1970.rounded(.down)) + utcOffsetSeconds) % 86_400 + 86_400) % 86_400
-        return String(format: "%02d:%02d", seconds / 3600, seconds % 3600 / 60)
+        LocalDateTime(instant: instant, utcOffsetSeconds: utcOffsetSeconds).clock
     }
 
     /// "2 × 1 bar (40 g)", or just the serving for one.
@@ -342,7 +328,7 @@ struct FoodResult {
         case .badge:
             (recent, ago, times) = (food.lastUsed != nil, nil, nil)
         case .ago(let now):
-            (recent, ago, times) = (false, food.lastUsed.map { NutritionText.ago($0, now: now) }, nil)
+            (recent, ago, times) = (false, food.lastUsed.map { $0.ago(now: now) }, nil)
         case .times(let count):
             (recent, ago, times) = (false, nil, "logged " + NutritionText.plural(count, "time"))
         }

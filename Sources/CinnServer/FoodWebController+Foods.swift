@@ -47,8 +47,9 @@ extension FoodWebController {
             case .fromOpenFoodFacts(let food):
                 return WebResponse.redirect(NutritionText.link("/food/foods/\(food.id.uuidString.lowercased())",
                                                                [("found", "off")] + logContext))
-            case .unknown:
-                return WebResponse.redirect(NutritionText.link("/food/new", [("barcode", barcode.digits)] + logContext))
+            case .unknown(_, let name, let brand):
+                return WebResponse.redirect(NutritionText.link("/food/new", [("barcode", barcode.digits), ("name", name), ("brand", brand)]
+                                                               + logContext))
             }
         } failed: { error in
             try await renderSearch(request, barcode: code, barcodeError: error.message)
@@ -68,7 +69,13 @@ extension FoodWebController {
             values = FoodEditorPage.values(of: food, energyUnit: settings.energyUnit)
         } else if let barcode = request.query("barcode") {
             values["barcode"] = barcode
-            notice = "No food with the barcode \(barcode) is known here yet. Make it from its nutrition label."
+            if let name = request.query("name") {
+                values["name"] = name
+                values["brand"] = request.query("brand")
+                notice = "Open Food Facts knows \(name) (barcode \(barcode)) but not its nutrition. Add it from the label."
+            } else {
+                notice = "No food with the barcode \(barcode) is known here yet. Make it from its nutrition label."
+            }
         }
         let model = FoodEditorPage(target: .new, values: values, settings: settings, notice: notice, meal: request.query("meal"),
                                    date: request.query("date"))

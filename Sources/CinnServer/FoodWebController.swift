@@ -80,8 +80,8 @@ struct FoodWebController<Context: RequestContext> {
     func now(_ settings: UserSettings) -> (today: LocalDate, clock: String, secondsOfDay: Double) {
         let instant = journal.now()
         let offset = settings.timeZone.secondsFromGMT(for: instant)
-        let seconds = ((Int(instant.timeIntervalSince1970) + offset) % 86_400 + 86_400) % 86_400
-        return (journal.today(settings), NutritionText.clock(instant, utcOffsetSeconds: offset), Double(seconds))
+        let local = LocalDateTime(instant: instant, utcOffsetSeconds: offset)
+        return (journal.today(settings), local.clock, local.secondsOfDay)
     }
 
     /// Runs `body`; a form error (invalid input) goes to `failed`, which renders the form again.

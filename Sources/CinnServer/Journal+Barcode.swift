@@ -9,8 +9,9 @@ public enum BarcodeLookup: Sendable, Hashable {
     case known(Food, mine: Bool)
     /// A product just found in Open Food Facts and cached as the user's own food, to accept, edit or reject.
     case fromOpenFoodFacts(Food)
-    /// Nobody knows it: make the food by hand, with the barcode filled in.
-    case unknown(Barcode)
+    /// No food to log: make it by hand with the barcode filled in, and the name and brand when
+    /// Open Food Facts knows the product but not its nutrition.
+    case unknown(Barcode, name: String? = nil, brand: String? = nil)
 }
 
 extension Journal {
@@ -27,11 +28,9 @@ extension Journal {
         case .found(var food):
             food.id = .v7(at: now())
             food.barcode = barcode.digits
-            let checked: Food
-            do { checked = try food.validated() } catch {
-                throw CinnError(.upstreamFailed, "Open Food Facts sent a product Cinn cannot use (\(error.message)); make the food by hand")
-            }
-            return .fromOpenFoodFacts(try await store.addFood(checked, user: user, externalID: "off:" + barcode.digits))
+            return .fromOpenFoodFacts(try await store.addFood(food, user: user, externalID: "off:" + barcode.digits))
+        case .withoutNutrition(let name, let brand):
+            return .unknown(barcode, name: name, brand: brand)
         case .notFound, .invalidCode:
             return .unknown(barcode)
         }

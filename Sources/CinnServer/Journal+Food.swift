@@ -44,7 +44,7 @@ extension Journal {
             let serving = try servingChoice(request.serving, of: food, field: prefix + "serving")
             let time = try readingTime(request.time, settings: settings, field: prefix + "time")
             let meal = try request.meal.map { text throws(CinnError) in try Meal.parse(text, field: prefix + "meal") }
-                ?? Meal.usual(atSecondsOfDay: Double(((Int(time.instant.timeIntervalSince1970) + time.utcOffsetSeconds) % 86_400 + 86_400) % 86_400))
+                ?? Meal.usual(atSecondsOfDay: LocalDateTime(instant: time.instant, utcOffsetSeconds: time.utcOffsetSeconds).secondsOfDay)
             do {
                 entries.append(try FoodLogEntry.logging(food, servings: request.servings, of: serving, meal: meal,
                                                         eatenAt: time.instant, utcOffsetSeconds: time.utcOffsetSeconds,
@@ -100,16 +100,22 @@ extension Journal {
         guard !entries.isEmpty else {
             throw CinnError.invalid("from", onlyMeal.map { "nothing was logged for \($0.title) on \(source)" } ?? "nothing was logged on \(source)")
         }
-        let shift = TimeInterval(source.distance(to: target) * 86_400)
         let copies = entries.map { entry in
+            // The same wall-clock time on the target day, at that day's offset (a copy across a DST change moves by 23 or 25 h).
+            let local = LocalDateTime(instant: entry.eatenAt, utcOffsetSeconds: entry.utcOffsetSeconds)
+            let time = LocalDateTime(date: target, secondsOfDay: local.secondsOfDay).resolved(in: settings.timeZone)
             var copy = entry
             copy.id = .v7(at: now())
-            copy.eatenAt = entry.eatenAt.addingTimeInterval(shift)
+            copy.eatenAt = time.instant
+            copy.utcOffsetSeconds = time.utcOffsetSeconds
             copy.meal = intoMeal ?? entry.meal
             copy.source = "manual"
             copy.externalID = nil
             copy.importID = nil
             return copy
+        }
+        if let future = copies.first(where: { $0.eatenAt.timeIntervalSince(now()) > Self.clockSkewAllowance }) {
+            throw CinnError.invalid("to", "\(future.meal.title) at \(future.localTimeOfDay) on \(target) would be in the future; copy one meal at a time")
         }
         return try await store.addFoodEntries(copies, user: user)
     }
@@ -131,7 +137,7 @@ extension Journal {
         let preset = try await store.preset(id: id, user: user)
         let at = try readingTime(time, settings: settings, field: "time")
         let chosen = try meal.map { text throws(CinnError) in try Meal.parse(text) } ?? preset.meal
-            ?? Meal.usual(atSecondsOfDay: Double(((Int(at.instant.timeIntervalSince1970) + at.utcOffsetSeconds) % 86_400 + 86_400) % 86_400))
+            ?? Meal.usual(atSecondsOfDay: LocalDateTime(instant: at.instant, utcOffsetSeconds: at.utcOffsetSeconds).secondsOfDay)
         let entries = try preset.entries(times: times, meal: chosen, eatenAt: at.instant, utcOffsetSeconds: at.utcOffsetSeconds)
         return try await store.addFoodEntries(entries, user: user)
     }
@@ -194,5 +200,20 @@ extension Journal {
     static func report(_ format: String, _ summary: FoodFileSummary) -> ImportReport {
         ImportReport(format: format, rowsRead: summary.rowsRead, skipped: summary.skipped, rejected: summary.rejected,
                      rejectedCount: summary.rejectedCount)
+    }
+}
+
+extension Journal {
+    /// A food by id or barcode; with `searching`, otherwise the best search match.
+    public func food(reference: String, searching: Bool = false) async throws -> Food {
+        let text = reference.trimmingCharacters(in: .whitespaces)
+        if let id = UUID(uuidString: text) { return try await store.food(id: id, user: user) }
+        if let barcode = try? Barcode.validated(text), let food = try await store.food(barcode: barcode.digits, user: user) {
+            return food
+        }
+        if searching, let best = try await searchFoods(text, limit: 1).first {
+            return try await store.food(id: best.food.id, user: user)
+        }
+        throw CinnError.notFound(searching ? "no food matches \"\(text)\"" : "no food with id or barcode \(text)")
     }
 }

@@ -792,6 +792,10 @@ enum OpenAPIDocument {
               description: per serving, in % of the FDA Daily Value; converted to amounts
               additionalProperties: {type: number, minimum: 0}
             energy_unit: {type: string, enum: [kcal, kJ], default: kcal}
+            other_servings:
+              type: array
+              description: more portions besides the labelled one, e.g. {"label":"1 tbsp","grams":15}
+              items: {$ref: "#/components/schemas/Serving"}
         FoodSummary:
           type: object
           properties:

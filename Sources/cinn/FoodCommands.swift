@@ -20,12 +20,22 @@ struct FoodCommand: AsyncParsableCommand {
         @Argument(help: "Words the name or brand starts with, e.g. greek yog.")
         var words: [String]
 
-        @Option(help: "How many results.")
+        @Option(help: "How many results (1 to 100).")
         var limit = 10
+
+        func validate() throws {
+            guard (1...100).contains(limit) else { throw ValidationError("--limit must be from 1 to 100") }
+        }
 
         func run() async throws {
             let results = try await options.withJournal { try await $0.searchFoods(words.joined(separator: " "), limit: limit) }
-            if results.isEmpty { print("No food matches \"\(words.joined(separator: " "))\".") }
+            if results.isEmpty {
+                print("No food matches \"\(words.joined(separator: " "))\".")
+                let databaseSize = try await options.withJournal { try await $0.store.sharedFoodCount() }
+                if databaseSize == 0 {
+                    print("The food database is empty: import one with cinn food import-usda (see the README), or add your own foods.")
+                }
+            }
             for result in results {
                 let food = result.food
                 var line = food.id.uuidString.lowercased() + "  " + food.name
@@ -77,6 +87,9 @@ struct FoodCommand: AsyncParsableCommand {
         @Flag(help: "Energy is given in kJ.")
         var kj = false
 
+        @Option(name: .customLong("also"), help: "Another serving, LABEL=GRAMS, e.g. \"1 tbsp=15\" (repeat).")
+        var otherServings: [String] = []
+
         func run() async throws {
             let label = try parseOrThrow { () throws(CinnError) in
                 var values: [Nutrient: NutritionLabel.Value] = [:]
@@ -89,8 +102,16 @@ struct FoodCommand: AsyncParsableCommand {
                     let nutrient = try Nutrient.parse(parts[0], field: option)
                     values[nutrient] = percent ? .percentDailyValue(number) : .amount(number)
                 }
-                return NutritionLabel(name: name, brand: brand, barcode: barcode, basis: ml ? .milliliters : .grams,
-                                      servingLabel: serving, servingAmount: grams, values: values, energyInKilojoules: kj)
+                var label = NutritionLabel(name: name, brand: brand, barcode: barcode, basis: ml ? .milliliters : .grams,
+                                           servingLabel: serving, servingAmount: grams, values: values, energyInKilojoules: kj)
+                label.otherServings = try otherServings.map { (text: String) throws(CinnError) -> ServingSize in
+                    guard let equals = text.lastIndex(of: "="),
+                          let amount = Double(text[text.index(after: equals)...].replacingOccurrences(of: ",", with: ".")) else {
+                        throw .invalid("also", "--also \(text): use LABEL=GRAMS, e.g. \"1 tbsp=15\"")
+                    }
+                    return ServingSize(label: String(text[..<equals]), amount: amount)
+                }
+                return label
             }
             let food = try await options.withJournal { try await $0.makeFood(label) }
             print(food.id.uuidString.lowercased())
@@ -200,8 +221,12 @@ struct FoodCommand: AsyncParsableCommand {
 
         @OptionGroup var options: DatabaseOptions
 
-        @Option(help: "How many.")
+        @Option(help: "How many (1 to 100).")
         var limit = 30
+
+        func validate() throws {
+            guard (1...100).contains(limit) else { throw ValidationError("--limit must be from 1 to 100") }
+        }
 
         func run() async throws {
             let (foods, now) = try await options.withJournal { journal in
@@ -209,7 +234,7 @@ struct FoodCommand: AsyncParsableCommand {
             }
             if foods.isEmpty { print("Nothing logged yet.") }
             for food in foods {
-                print(food.id.uuidString.lowercased() + "  " + pad(food.name, 40) + "  " + ago(food.lastUsed ?? now, now: now))
+                print(food.id.uuidString.lowercased() + "  " + pad(food.name, 40) + "  " + (food.lastUsed ?? now).ago(now: now))
             }
         }
     }
@@ -222,11 +247,16 @@ struct FoodCommand: AsyncParsableCommand {
         @Option(help: "Only entries whose name or brand contains this.")
         var search: String?
 
-        @Option(help: "How many.")
+        @Option(help: "How many (1 to 1000).")
         var limit = 50
 
         @Option(help: "How many to skip, for the next page.")
         var offset = 0
+
+        func validate() throws {
+            guard (1...1000).contains(limit) else { throw ValidationError("--limit must be from 1 to 1000") }
+            guard offset >= 0 else { throw ValidationError("--offset must be 0 or more") }
+        }
 
         func run() async throws {
             let entries = try await options.withJournal { journal in
@@ -266,8 +296,9 @@ struct FoodCommand: AsyncParsableCommand {
                 print("Found in Open Food Facts and kept as your food: \(food.name)\(food.brand.map { " — \($0)" } ?? "")")
                 print("Not right? Delete it with the API (DELETE /api/v1/foods/ID) or the web app, and make it by hand.")
                 print(food.id.uuidString.lowercased())
-            case .unknown(let barcode):
-                printError("Nobody knows barcode \(barcode). Make it: cinn food add NAME --barcode \(barcode) --serving ... --grams ...")
+            case .unknown(let barcode, let name, _):
+                let known = name.map { "Open Food Facts knows \($0) but not its nutrition." } ?? "Nobody knows barcode \(barcode)."
+                printError(known + " Make it: cinn food add NAME --barcode \(barcode) --serving ... --grams ...")
                 throw ExitCode(1)
             }
         }
@@ -382,20 +413,6 @@ struct FoodImportOptions: ParsableArguments {
     }
 }
 
-extension Journal {
-    /// A food by id or barcode; with `searching`, otherwise the best search match.
-    func food(reference: String, searching: Bool = false) async throws -> Food {
-        let text = reference.trimmingCharacters(in: .whitespaces)
-        if let id = UUID(uuidString: text) { return try await store.food(id: id, user: user) }
-        if let barcode = try? Barcode.validated(text), let food = try await store.food(barcode: barcode.digits, user: user) {
-            return food
-        }
-        if searching, let best = try await searchFoods(text, limit: 1).first {
-            return try await store.food(id: best.food.id, user: user)
-        }
-        throw CinnError.notFound(searching ? "no food matches \"\(text)\"" : "no food with id or barcode \(text)")
-    }
-}
 
 func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
     let clipped = text.count > width ? String(text.prefix(width - 1)) + "…" : text
@@ -411,17 +428,4 @@ func formatAmount(_ amount: Double, _ nutrient: Nutrient) -> String {
 
 func formatServings(_ servings: Double) -> String {
     servings == servings.rounded() ? String(Int(servings)) : String(format: "%g", servings)
-}
-
-/// "just now", "5 min ago", "3 h ago", "2 days ago".
-func ago(_ date: Date, now: Date) -> String {
-    let seconds = max(0, now.timeIntervalSince(date))
-    switch seconds {
-    case ..<60: return "just now"
-    case ..<3600: return "\(Int(seconds / 60)) min ago"
-    case ..<86_400: return "\(Int(seconds / 3600)) h ago"
-    default:
-        let days = Int(seconds / 86_400)
-        return days == 1 ? "1 day ago" : "\(days) days ago"
-    }
 }

@@ -24,7 +24,10 @@ struct Stats: AsyncParsableCommand {
     @Option(help: "A nutrient key to show per period besides energy, e.g. sodium.")
     var nutrient: String?
 
-    @Flag(help: "Print JSON.")
+    @Flag(help: "Also every nutrient's average per logged day over the whole range, with % Daily Value.")
+    var all = false
+
+    @Flag(help: "Print JSON: each period's days logged, totals and daily averages of every nutrient.")
     var json = false
 
     func run() async throws {
@@ -38,12 +41,19 @@ struct Stats: AsyncParsableCommand {
             return (try await journal.nutritionStatistics(from: start, to: end, length: period), start...end, settings.energyTargetKcal)
         }
         if json {
+            struct Row: Encodable {
+                let start: String, end: String, daysLogged: Int
+                let totals: Nutrients, dailyAverage: Nutrients
+                enum CodingKeys: String, CodingKey {
+                    case start, end, totals
+                    case daysLogged = "days_logged"
+                    case dailyAverage = "daily_average"
+                }
+            }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            let rows = periods.map { period in
-                ["start": period.start.iso, "end": period.end.iso, "days_logged": "\(period.daysLogged)",
-                 "average_kcal": String(Int((period.dailyAverage?.energy ?? 0).rounded()))]
-            }
+            let rows = periods.map { Row(start: $0.start.iso, end: $0.end.iso, daysLogged: $0.daysLogged, totals: $0.totals,
+                                         dailyAverage: $0.dailyAverage ?? Nutrients()) }
             print(String(decoding: try encoder.encode(rows), as: UTF8.self))
             return
         }
@@ -70,6 +80,15 @@ struct Stats: AsyncParsableCommand {
             let days = periods.map { (date: $0.start, energy: $0.totals.energy ?? 0, target: target) }
             print("")
             print(CalorieChart(days: days, in: range).text())
+        }
+        if all {
+            let logged = periods.reduce(0) { $0 + $1.daysLogged }
+            let average = periods.reduce(into: Nutrients()) { $0 += $1.totals }.scaled(by: 1 / Double(max(logged, 1)))
+            print("\nA logged day on average:")
+            for (nutrient, amount) in average.amounts {
+                let dv = nutrient.percentDailyValue(of: amount).map { "  \(Int($0.rounded()))% DV" } ?? ""
+                print(pad(nutrient.name, 22) + pad(formatAmount(amount, nutrient), 12, right: true) + dv)
+            }
         }
     }
 }

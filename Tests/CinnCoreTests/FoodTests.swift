@@ -267,3 +267,23 @@ func apple() throws -> Food {
         #expect(FoodBasis.allCases.map(\.rawValue) == ["g", "ml"])
     }
 }
+
+@Suite struct ImplausibleFoodTests {
+    func food(_ amounts: [String: Double], basis: FoodBasis = .grams) throws -> Food {
+        Food(name: "X", basis: basis, nutrients: try Nutrients(keyed: amounts))
+    }
+
+    @Test func pureFatIsPossibleButMoreEnergyThanAnyFoodIsNot() throws {
+        #expect(try food(["energy": 900, "fat": 100]).implausibleNutrient == nil)
+        #expect(try food(["energy": 1000.5]).implausibleNutrient?.nutrient == .energy)
+        #expect(invalidField { _ = try food(["energy": 4000]).validated() } == "nutrients.energy")
+    }
+
+    @Test func noNutrientOutweighsItsHundredGrams() throws {
+        #expect(try food(["sodium": 39_000]).implausibleNutrient == nil, "table salt is 39 % sodium")
+        #expect(try food(["sodium": 100_001]).implausibleNutrient?.nutrient == .sodium)
+        #expect(try food(["vitamin_d": 1e8 + 1]).implausibleNutrient?.nutrient.key == "vitamin_d")
+        #expect(try food(["sugars": 150], basis: .milliliters).implausibleNutrient == nil, "syrup is denser than water")
+        #expect(try food(["sugars": 201], basis: .milliliters).implausibleNutrient?.nutrient == .sugars)
+    }
+}

@@ -178,8 +178,6 @@ func expectGranola(_ food: Food) {
         (#"{"status":"success"}"#, "status"),
         (#"{"status":2}"#, "status"),
         (#"{"status":1,"status_verbose":"product found"}"#, "product"),
-        (#"{"code":"40111445","status":1,"product":{"nutriments":{"energy-kcal_100g":379}}}"#, "product.product_name"),
-        (#"{"code":"40111445","status":1,"product":{"product_name":"Oats","nutriments":{}}}"#, "product.nutriments.energy-kcal_100g"),
         (#"{"code":"40111445","status":1,"product":{"product_name":"Oats","nutriments":{"energy-kcal_100g":379,"proteins_100g":-13}}}"#, "product.nutriments.proteins_100g"),
         (#"{"code":"4011","status":1,"product":{"product_name":"Oats","nutriments":{"energy-kcal_100g":379}}}"#, "product.code"),
     ])
@@ -187,5 +185,12 @@ func expectGranola(_ food: Food) {
         let error = openingError { () throws(CinnError) in _ = try OpenFoodFactsProduct(responseBody: Data(text.utf8)) }
         #expect(error?.code == .invalidInput)
         #expect(error?.field == field)
+    }
+
+    @Test func aProductWithoutNameOrEnergyIsOneToMakeByHand() throws {
+        let noEnergy = #"{"code":"40111445","status":1,"product":{"product_name":"Oats","brands":"Mill, Other","nutriments":{}}}"#
+        #expect(try OpenFoodFactsProduct(responseBody: Data(noEnergy.utf8)) == .withoutNutrition(name: "Oats", brand: "Mill"))
+        let noName = #"{"code":"40111445","status":1,"product":{"nutriments":{"energy-kcal_100g":379}}}"#
+        #expect(try OpenFoodFactsProduct(responseBody: Data(noName.utf8)) == .withoutNutrition(name: nil, brand: nil))
     }
 }

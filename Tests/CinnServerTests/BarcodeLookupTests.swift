@@ -9,7 +9,8 @@ import Testing
 /// A local stand-in for the Open Food Facts product API, serving the fixtures over real HTTP.
 /// 4056489123453 is found, 4056489999997 is a 404, 4000000000000 answers an invalid code,
 /// 4000000000017 answers something that is not JSON, 4000000000024 answers a product with a
-/// negative nutrient, 4000000000031 is an HTTP 500; every request is counted.
+/// negative nutrient, 4000000000031 is an HTTP 500, 4000000000048 is a product without nutrition;
+/// every request is counted.
 struct FakeOpenFoodFacts {
     let requests = RequestCounter()
 
@@ -40,6 +41,8 @@ struct FakeOpenFoodFacts {
             case "4000000000017.json": return json("<html>maintenance</html>")
             case "4000000000024.json": return json(negative)
             case "4000000000031.json": return json("{}", .internalServerError)
+            case "4000000000048.json":
+                return json(#"{"code":"4000000000048","status":1,"product":{"product_name":"Mystery bar","brands":"Nobody, Else","nutriments":{}}}"#)
             default: return json(notFound, .notFound)
             }
         }
@@ -98,7 +101,7 @@ struct FakeOpenFoodFacts {
         }
     }
 
-    @Test(arguments: ["4056489999997", "4000000000000"])
+    @Test(arguments: ["4056489999997", "4000000000000", "4000000000048"])
     func anUnknownBarcodeIsNotFoundAndNothingIsCached(barcode: String) async throws {
         try await FakeOpenFoodFacts().run { openFoodFacts in
             try await withApp(openFoodFacts: openFoodFacts) { client, journal in
@@ -158,6 +161,10 @@ struct FakeOpenFoodFacts {
 
                 let unknown = try await client.send(.get, "/food/barcode?code=4056489999997")
                 #expect(unknown.headers[.location] == "/food/new?barcode=4056489999997")
+                let bare = try await client.send(.get, "/food/barcode?code=4000000000048")
+                #expect(bare.headers[.location] == "/food/new?barcode=4000000000048&name=Mystery%20bar&brand=Nobody")
+                let form = try await client.send(.get, try #require(bare.headers[.location])).text
+                #expect(form.contains("value=\"Mystery bar\"") && form.contains("but not its nutrition"))
                 let broken = try await client.send(.get, "/food/barcode?code=4000000000017")
                 #expect(broken.status == .unprocessableContent)
                 #expect(broken.text.contains("Open Food Facts"))

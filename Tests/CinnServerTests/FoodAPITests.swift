@@ -57,7 +57,13 @@ extension TestClientProtocol {
         (#"{"name":"X","serving":{"label":"1 bar"},"nutrients":{"energy":100}}"#, "serving.grams"),
         (#"{"name":"X","serving":{"label":"1 bar","grams":0},"nutrients":{"energy":100}}"#, "serving.grams"),
         (#"{"name":"","serving":{"label":"1 bar","grams":40}}"#, "name"),
-        (#"{"name":"X","serving":{"label":"1 bar","grams":40},"percent_daily_value":{"trans_fat":5}}"#, "nutrients.trans_fat"),
+        (#"{"name":"X","serving":{"label":"1 bar","grams":40},"percent_daily_value":{"trans_fat":5}}"#, "percent_daily_value.trans_fat"),
+        (#"{"name":"X","serving":{"label":"1 bar","grams":40},"percent_daily_value":{"iron":-5}}"#, "percent_daily_value.iron"),
+        (#"{"name":"X","serving":{"label":"1 g","grams":1},"nutrients":{"energy":50}}"#, "nutrients.energy"),
+        (#"{"name":"X","serving":{"label":"1 bar","grams":40},"nutrients":{"energy":1e19}}"#, "nutrients.energy"),
+        (#"{"name":"X","serving":{"label":"1 bar","grams":40},"nutrients":{"sodium":50000}}"#, "nutrients.sodium"),
+        (#"{"name":"X","serving":{"label":"1 bar","grams":40},"other_servings":[{"label":"1 bar","grams":5}]}"#, "other_servings[0].label"),
+        (#"{"name":"X","serving":{"label":"1 bar","grams":40},"other_servings":[{"label":"1 box"}]}"#, "other_servings[0].grams"),
         (#"{"name":"X","serving":{"label":"1 bar","grams":40},"nutrients":{"iron":1},"percent_daily_value":{"iron":5}}"#,
          "percent_daily_value.iron"),
         (#"{"name":"X","barcode":"12AB","serving":{"label":"1 bar","grams":40}}"#, "barcode"),
@@ -68,6 +74,29 @@ extension TestClientProtocol {
             try expectError(try await client.send(.post, "/api/v1/foods", json: json), .unprocessableContent,
                             code: "invalid_input", field: field)
             #expect(try await journal.store.ownFoods(user: journal.user).isEmpty)
+        }
+    }
+
+    @Test func aFoodMayHaveMoreServings() async throws {
+        try await withApp { client, _ in
+            let id = try await client.makeFood(#"""
+                {"name":"Peanut butter","serving":{"label":"2 tbsp","grams":32},"nutrients":{"energy":188},
+                 "other_servings":[{"label":"1 tsp","grams":5},{"label":"1 jar","grams":340}]}
+                """#)
+            let food = try await client.send(.get, "/api/v1/foods/\(id)").json()
+            #expect(food["servings"]?.array?.compactMap { $0["label"]?.string } == ["2 tbsp", "1 tsp", "1 jar", "100 g", "1 g"])
+            let entry = try await client.log(#"{"food_id":"\#(id)","serving":"1 tsp","servings":2}"#)[0]
+            #expect(close(entry["nutrients"]?["energy"]?.double, 58.75))
+        }
+    }
+
+    @Test func loggingAPresetNamesTimes() async throws {
+        try await withApp { client, _ in
+            let bar = try await client.makeFood()
+            let preset = try await client.send(.post, "/api/v1/presets", json: #"{"name":"Bar","food_id":"\#(bar)"}"#).json()
+            let id = try #require(preset["id"]?.string)
+            try expectError(try await client.send(.post, "/api/v1/presets/\(id)/log", json: #"{"times":0}"#),
+                            .unprocessableContent, code: "invalid_input", field: "times")
         }
     }
 
@@ -166,12 +195,24 @@ extension TestClientProtocol {
             let entries = try copied.json()["entries"]?.array ?? []
             #expect(entries.map { $0["eaten_at"]?.string } == ["2024-03-14T08:00:00+00:00"])
             #expect(entries.map { $0["meal"]?.string } == ["lunch"])
-            let whole = try await client.send(.post, "/api/v1/days/2024-03-13/copy", json: #"{"to":"2024-03-15"}"#)
+            let whole = try await client.send(.post, "/api/v1/days/2024-03-13/copy", json: #"{"to":"2024-03-10"}"#)
             #expect(try whole.json()["entries"]?.array?.count == 2)
+            try expectError(try await client.send(.post, "/api/v1/days/2024-03-13/copy", json: #"{"to":"2024-03-15"}"#),
+                            .unprocessableContent, code: "invalid_input", field: "to")
             try expectError(try await client.send(.post, "/api/v1/days/2024-03-12/copy", json: #"{"to":"2024-03-15"}"#),
                             .unprocessableContent, code: "invalid_input", field: "from")
             try expectError(try await client.send(.post, "/api/v1/days/2024-03-13/copy", json: #"{"to":"2024-03-20"}"#),
                             .unprocessableContent, code: "invalid_input", field: "to")
+        }
+    }
+
+    @Test func aCopyAcrossADaylightSavingChangeKeepsTheWallClockTime() async throws {
+        try await withApp { client, _ in
+            try await client.send(.put, "/api/v1/settings", json: #"{"time_zone":"Europe/Berlin"}"#)
+            let bar = try await client.makeFood()
+            _ = try await client.log(#"{"food_id":"\#(bar)","meal":"breakfast","time":"2023-10-28T08:00:00+02:00"}"#)
+            let copied = try await client.send(.post, "/api/v1/days/2023-10-28/copy", json: #"{"to":"2023-10-29"}"#)
+            #expect(try copied.json()["entries"]?[0]?["eaten_at"]?.string == "2023-10-29T08:00:00+01:00")
         }
     }
 

@@ -44,8 +44,18 @@ struct FoodCommandTests {
         #expect(try await sandbox.cinn("food", "recent").lines.first?.contains("Granola bar") == true)
     }
 
+    @Test func aFoodCanHaveMoreServings() async throws {
+        let sandbox = try Sandbox()
+        let added = try await sandbox.cinn("food", "add", "Peanut butter", "--serving", "2 tbsp", "--grams", "32",
+                                           "-n", "energy=188", "--also", "1 tsp=5", "--also", "1 jar=340")
+        #expect(added.status == 0, "\(added)")
+        let logged = try await sandbox.cinn("food", "log", "peanut", "--serving", "1 tsp", "--servings", "2", "--time", "2024-03-01")
+        #expect(logged.lines.first?.contains("2 × 1 tsp (5 g) of Peanut butter (59 kcal)") == true, "\(logged)")
+        #expect(try await sandbox.cinn("food", "add", "X", "--serving", "1", "--grams", "5", "--also", "1 cup").status == badInput)
+    }
+
     @Test(arguments: [
-        ["-n", "fat=-1"], ["-n", "unobtainium=3"], ["-n", "energy"], ["--dv", "trans_fat=5"], ["--grams", "0"],
+        ["-n", "fat=-1"], ["-n", "energy=5000"], ["-n", "unobtainium=3"], ["-n", "energy"], ["--dv", "trans_fat=5"], ["--grams", "0"],
         ["--barcode", "12AB"],
     ])
     func badFoodsStoreNothing(arguments: [String]) async throws {
@@ -55,7 +65,7 @@ struct FoodCommandTests {
         let result = try await sandbox.run(command + arguments + ["--database", sandbox.database])
         #expect(result.status == badInput, "\(result)")
         #expect(!result.stderr.isEmpty)
-        #expect(try await sandbox.cinn("food", "search", "thing").lines == ["No food matches \"thing\"."])
+        #expect(try await sandbox.cinn("food", "search", "thing").lines.first == "No food matches \"thing\".")
     }
 
     @Test func logRefusesBadServingsAndUnknownFoods() async throws {
@@ -99,8 +109,14 @@ struct FoodCommandTests {
         #expect(stats.status == 0, "\(stats)")
         #expect(stats.lines.first == "2024-03-01 to 2024-03-10, per week: 3 days logged")
         #expect(stats.lines.contains { $0.hasPrefix("2024-03-04") && $0.contains("  3   ") && $0.contains("  300") }, "\(stats)")
-        let daily = try await sandbox.cinn("stats", "--from", "2024-03-01", "--to", "2024-03-10")
+        let daily = try await sandbox.cinn("stats", "--from", "2024-03-01", "--to", "2024-03-10", "--all")
         #expect(daily.stdout.contains("2024-03-06"))
+        #expect(daily.lines.contains { $0.hasPrefix("Iron") && $0.contains("3.00 mg") && $0.contains("17% DV") }, "\(daily)")
+        let json = try await sandbox.cinn("stats", "--period", "month", "--from", "2024-03-01", "--to", "2024-03-10", "--json")
+        let months = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(months.count == 1)
+        #expect(months[0]["days_logged"] as? Int == 3)
+        #expect((months[0]["daily_average"] as? [String: Double])?["energy"] == 300)
         #expect(try await sandbox.cinn("stats", "--period", "fortnight").status == badInput)
     }
 
