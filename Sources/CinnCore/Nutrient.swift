@@ -84,10 +84,13 @@ extension Nutrient {
             ("pantothenic_acid", "Pantothenic acid (B5)", .milligrams, 5, .vitamins),
             ("vitamin_b6", "Vitamin B6", .milligrams, 1.7, .vitamins),
             ("biotin", "Biotin (B7)", .micrograms, 30, .vitamins),
-            ("folate", "Folate (DFE)", .micrograms, 400, .vitamins),
+            // Labels state µg DFE; USDA gives total folate, the same for foods without added folic acid.
+            ("folate", "Folate", .micrograms, 400, .vitamins),
             ("vitamin_b12", "Vitamin B12", .micrograms, 2.4, .vitamins),
             ("choline", "Choline", .milligrams, 550, .vitamins),
         ]
+        // `Nutrients` keeps which amounts are known in one 64-bit mask.
+        precondition(rows.count <= 64, "the nutrient catalogue outgrew Nutrients' presence mask")
         return rows.enumerated().map { index, row in
             Nutrient(key: row.0, name: row.1, unit: row.2, dailyValue: row.3, group: row.4, index: index)
         }

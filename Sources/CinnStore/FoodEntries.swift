@@ -46,11 +46,12 @@ extension Store {
         let time = milliseconds(now())
         for entry in entries {
             try await db.raw("""
-                INSERT INTO food_entries (id, user_id, food_id, name, brand, meal, eaten_at_ms, utc_offset_s, local_day,
+                INSERT INTO food_entries (id, user_id, food_id, name, brand, search_key, meal, eaten_at_ms, utc_offset_s, local_day,
                     servings, serving_label, serving_amount, nutrients, energy_kcal, note, source, external_id, import_id,
                     created_at_ms, updated_at_ms, version)
                 VALUES (\(bind: bind(entry.id)), \(bind: user.rawValue), \(bind: bind(entry.foodID)),
-                    \(bind: entry.name), \(bind: entry.brand), \(bind: entry.meal.name), \(bind: milliseconds(entry.eatenAt)),
+                    \(bind: entry.name), \(bind: entry.brand), \(bind: Self.searchKey(entry.name, entry.brand)),
+                    \(bind: entry.meal.name), \(bind: milliseconds(entry.eatenAt)),
                     \(bind: entry.utcOffsetSeconds), \(bind: entry.localDate.dayNumber), \(bind: entry.servings),
                     \(bind: entry.servingLabel), \(bind: entry.servingAmount), \(bind: entry.nutrients.storageText),
                     \(bind: entry.energy), \(bind: entry.note), \(bind: entry.source), \(bind: entry.externalID),
@@ -58,6 +59,11 @@ extension Store {
                 """).run()
             version += 1
         }
+    }
+
+    /// What history search compares: the name and brand, folded as food search folds them.
+    static func searchKey(_ name: String, _ brand: String?) -> String {
+        FoodSearchQuery.searchKey(name + " " + (brand ?? ""))
     }
 
     /// One entry of this user; another user's is "not found".
@@ -130,10 +136,10 @@ extension Store {
             var query: SQLQueryString = """
                 SELECT \(unsafeRaw: Self.entryColumns) FROM food_entries WHERE user_id = \(bind: user.rawValue) AND deleted = 0
                 """
-            if let search, !search.isEmpty {
-                let pattern = "%" + Self.likePrefix(search.lowercased()).dropLast() + "%"
-                query += " AND (LOWER(name) LIKE \(bind: pattern) ESCAPE '\\' OR LOWER(COALESCE(brand, '')) LIKE \(bind: pattern) ESCAPE '\\')"
-            }
+            // Both databases compare the same folded keys ("Éclair" and "eclair" alike; "Straße" as "strasse"),
+            // which hold only letters, digits and spaces: nothing LIKE treats specially.
+            let key = FoodSearchQuery.searchKey(search ?? "")
+            if !key.isEmpty { query += " AND search_key LIKE \(bind: "%" + key + "%")" }
             query += " ORDER BY eaten_at_ms DESC, row_id DESC LIMIT \(bind: limit) OFFSET \(bind: offset)"
             return try await db.raw(query).all().map(decodeEntry)
         }
@@ -201,13 +207,13 @@ extension Store {
         }
     }
 
-    func insertPreset(_ db: any SQLDatabase, _ preset: FoodPreset, user: UserID) async throws {
+    func insertPreset(_ db: any SQLDatabase, _ preset: FoodPreset, user: UserID, importID: Int64? = nil) async throws {
         let version = try await reserveVersions(db, user: user)
         let time = milliseconds(now())
         guard let row = try await db.raw("""
-            INSERT INTO presets (id, user_id, name, meal, created_at_ms, updated_at_ms, version)
+            INSERT INTO presets (id, user_id, name, meal, import_id, created_at_ms, updated_at_ms, version)
             VALUES (\(bind: bind(preset.id)), \(bind: user.rawValue), \(bind: preset.name), \(bind: preset.meal?.name),
-                \(bind: time), \(bind: time), \(bind: version)) RETURNING row_id
+                \(bind: importID), \(bind: time), \(bind: time), \(bind: version)) RETURNING row_id
             """).first() else { throw CinnError(.internal, "the preset could not be saved") }
         let presetRow = try row.decode(column: "row_id", as: Int64.self)
         for (position, item) in preset.items.enumerated() {

@@ -8,7 +8,7 @@ import SQLiteNIO
 extension Store {
     private static let foodImportColumns = """
         INSERT INTO foods (id, user_id, name, brand, barcode, source, basis, generic, category, nutrients, energy_kcal,
-            servings, name_key, external_id, import_id, created_at_ms, updated_at_ms, version)
+            servings, name_key, brand_key, external_id, import_id, created_at_ms, updated_at_ms, version)
         """
     private static let foodImportConflict =
         " ON CONFLICT (external_id) WHERE user_id IS NULL AND deleted = 0 AND external_id IS NOT NULL DO NOTHING"
@@ -20,51 +20,28 @@ extension Store {
         user: UserID, format: String, fileName: String?, mode: ImportMode,
         read: (_ insert: ([ImportedFood]) async throws -> Void) async throws -> ImportReport
     ) async throws -> ImportReport {
-        do {
-            return try await rawTransaction { connection in
-                let db = connection.sql
-                let createdAt = milliseconds(now())
-                guard let batchRow = try await db.raw("""
-                    INSERT INTO imports (user_id, format, file_name, created_at_ms)
-                    VALUES (\(bind: user.rawValue), \(bind: format), \(bind: fileName), \(bind: createdAt)) RETURNING row_id
-                    """).first() else { throw CinnError(.internal, "the import could not be recorded") }
-                let importID = try batchRow.decode(column: "row_id", as: Int64.self)
-                var offered = 0
-                var ids = ImportIDs(at: date(milliseconds: createdAt))
-                var report: ImportReport
-                if let postgres = connection.postgres {
-                    (report, offered) = try await copyFoods(postgres, db, importID: importID, createdAt: createdAt, ids: &ids, read: read)
-                } else if let sqlite = connection.sqlite {
-                    report = try await read { foods in
-                        offered += foods.count
-                        for start in stride(from: 0, to: foods.count, by: Self.importBatchRows) {
-                            let chunk = foods[start..<min(start + Self.importBatchRows, foods.count)]
-                            try await insertFoods(sqlite, chunk, importID: importID, createdAt: createdAt, ids: &ids)
-                        }
+        try await recordedImport(user: user, format: format, fileName: fileName, mode: mode) { connection, batch in
+            var offered = 0
+            var ids = ImportIDs(at: date(milliseconds: batch.createdAt))
+            var report: ImportReport
+            if let postgres = connection.postgres {
+                (report, offered) = try await copyFoods(postgres, connection.sql, importID: batch.importID, createdAt: batch.createdAt,
+                                                        ids: &ids, read: read)
+            } else if let sqlite = connection.sqlite {
+                report = try await read { foods in
+                    offered += foods.count
+                    for start in stride(from: 0, to: foods.count, by: Self.importBatchRows) {
+                        let chunk = foods[start..<min(start + Self.importBatchRows, foods.count)]
+                        try await insertFoods(sqlite, chunk, importID: batch.importID, createdAt: batch.createdAt, ids: &ids)
                     }
-                } else {
-                    throw CinnError(.internal, "no database driver for the import")
                 }
-                let imported = try await db.raw("SELECT COUNT(*) AS n FROM foods WHERE import_id = \(bind: importID)")
-                    .first()?.decode(column: "n", as: Int.self) ?? 0
-                report.dryRun = mode.dryRun
-                report.duplicates = offered - imported
-                report.imported = imported
-                if mode.dryRun || (report.rejectedCount > 0 && !mode.skipInvalid) {
-                    if report.rejectedCount > 0 && !mode.skipInvalid && !mode.dryRun { report.imported = 0 }
-                    throw RollBack(report: report)
-                }
-                guard imported > 0 else { throw RollBack(report: report) }
-                try await db.raw("""
-                    UPDATE imports SET rows_read = \(bind: report.rowsRead), imported = \(bind: imported),
-                        duplicates = \(bind: report.duplicates), rejected = \(bind: report.rejectedCount)
-                    WHERE row_id = \(bind: importID)
-                    """).run()
-                report.importID = importID
-                return report
+            } else {
+                throw CinnError(.internal, "no database driver for the import")
             }
-        } catch let rollBack as RollBack {
-            return rollBack.report
+            report.imported = try await connection.sql.raw("SELECT COUNT(*) AS n FROM foods WHERE import_id = \(bind: batch.importID)")
+                .first()?.decode(column: "n", as: Int.self) ?? 0
+            report.duplicates = offered - report.imported
+            return report
         }
     }
 
@@ -72,11 +49,11 @@ extension Store {
     private func insertFoods(_ sqlite: SQLiteConnection, _ foods: ArraySlice<ImportedFood>, importID: Int64, createdAt: Int64,
                              ids: inout ImportIDs) async throws {
         guard !foods.isEmpty else { return }
-        let placeholders = "(?,NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)"
+        let placeholders = "(?,NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)"
         let sql = Self.foodImportColumns + " VALUES " + Array(repeating: placeholders, count: foods.count).joined(separator: ",")
             + Self.foodImportConflict
         var binds: [SQLiteData] = []
-        binds.reserveCapacity(foods.count * 16)
+        binds.reserveCapacity(foods.count * 17)
         let batch = SQLiteData.integer(Int(importID))
         let time = SQLiteData.integer(Int(createdAt))
         func text(_ value: String?) -> SQLiteData { value.map(SQLiteData.text) ?? .null }
@@ -95,6 +72,7 @@ extension Store {
             binds.append(food.nutrients.energy.map(SQLiteData.float) ?? .null)
             binds.append(.text(ServingSize.storageText(food.servings)))
             binds.append(.text(FoodSearchQuery.searchKey(food.name)))
+            binds.append(food.brand.map { .text(FoodSearchQuery.searchKey($0)) } ?? .null)
             binds.append(.text(imported.externalID))
             binds.append(batch)
             binds.append(time)
@@ -112,7 +90,7 @@ extension Store {
             CREATE TEMPORARY TABLE import_foods (position BIGINT NOT NULL, id UUID NOT NULL, name TEXT NOT NULL, brand TEXT,
                 barcode TEXT, source TEXT NOT NULL, basis TEXT NOT NULL, generic BIGINT NOT NULL, category TEXT,
                 nutrients TEXT NOT NULL, energy_kcal DOUBLE PRECISION, servings TEXT NOT NULL, name_key TEXT NOT NULL,
-                external_id TEXT NOT NULL) ON COMMIT DROP
+                brand_key TEXT, external_id TEXT NOT NULL) ON COMMIT DROP
             """).run()
         var offered = 0
         var report: ImportReport?
@@ -120,7 +98,7 @@ extension Store {
         try await postgres.copyFrom(
             table: "import_foods",
             columns: ["position", "id", "name", "brand", "barcode", "source", "basis", "generic", "category", "nutrients",
-                      "energy_kcal", "servings", "name_key", "external_id"],
+                      "energy_kcal", "servings", "name_key", "brand_key", "external_id"],
             logger: logger
         ) { writer in
             report = try await read { foods in
@@ -134,7 +112,7 @@ extension Store {
                         food.source.rawValue, food.basis.rawValue, imported.isGeneric ? "1" : "0", field(food.category),
                         field(food.nutrients.storageText), food.nutrients.energy.map { "\($0)" } ?? "\\N",
                         field(ServingSize.storageText(food.servings)), field(FoodSearchQuery.searchKey(food.name)),
-                        field(imported.externalID),
+                        field(food.brand.map(FoodSearchQuery.searchKey)), field(imported.externalID),
                     ]
                     buffer.writeString(columns.joined(separator: "\t"))
                     buffer.writeString("\n")
@@ -147,7 +125,7 @@ extension Store {
         guard let report else { throw CinnError(.internal, "the import did not finish") }
         try await db.raw(SQLQueryString(Self.foodImportColumns) + """
              SELECT id, NULL, name, brand, barcode, source, basis, generic, category, nutrients, energy_kcal, servings, name_key,
-                external_id, \(bind: importID), \(bind: createdAt), \(bind: createdAt), 0
+                brand_key, external_id, \(bind: importID), \(bind: createdAt), \(bind: createdAt), 0
             FROM import_foods ORDER BY position
             """ + SQLQueryString(Self.foodImportConflict)).run()
         return (report, offered)
@@ -159,74 +137,54 @@ extension Store {
     /// already in this journal (same id, or brought by an earlier import of it) is a duplicate; a
     /// record keeps its id (and its source, so a restored backup reads as the original) unless
     /// another journal on this server has the id. Entries point at the imported foods. Undo removes
-    /// the foods and entries (presets stay).
+    /// the foods, entries and presets it brought.
     public func importFoodJournal(user: UserID, fileName: String?, mode: ImportMode, foods: [Food], entries: [FoodLogEntry],
                                   presets: [FoodPreset], report: ImportReport) async throws -> ImportReport {
-        do {
-            return try await transaction { db in
-                let createdAt = milliseconds(now())
-                guard let batchRow = try await db.raw("""
-                    INSERT INTO imports (user_id, format, file_name, created_at_ms)
-                    VALUES (\(bind: user.rawValue), \(bind: report.format), \(bind: fileName), \(bind: createdAt)) RETURNING row_id
-                    """).first() else { throw CinnError(.internal, "the import could not be recorded") }
-                let importID = try batchRow.decode(column: "row_id", as: Int64.self)
-                var report = report
-                var foodIDs: [UUID: UUID] = [:]
-                var imported = 0
-                for food in foods {
-                    if let existing = try await existingID(db, table: "foods", id: food.id, user: user) {
-                        foodIDs[food.id] = existing
-                        continue
-                    }
-                    var copy = food
-                    copy.id = try await freeID(db, table: "foods", food.id)
-                    foodIDs[food.id] = copy.id
-                    try await insertOwnFood(db, copy, user: user, externalID: "cinn:\(food.id.uuidString.lowercased())", importID: importID)
-                    imported += 1
+        try await recordedImport(user: user, format: report.format, fileName: fileName, mode: mode) { connection, batch in
+            let db = connection.sql
+            var report = report
+            var foodIDs: [UUID: UUID] = [:]
+            var imported = 0
+            for food in foods {
+                if let existing = try await existingID(db, table: "foods", id: food.id, user: user) {
+                    foodIDs[food.id] = existing
+                    continue
                 }
-                var fresh: [FoodLogEntry] = []
-                for entry in entries where try await existingID(db, table: "food_entries", id: entry.id, user: user) == nil {
-                    var copy = entry
-                    copy.id = try await freeID(db, table: "food_entries", entry.id)
-                    copy.foodID = entry.foodID.map { foodIDs[$0] ?? $0 }
-                    copy.externalID = "cinn:\(entry.id.uuidString.lowercased())"
-                    copy.importID = importID
-                    fresh.append(copy)
-                }
-                try await insertEntries(db, fresh, user: user)
-                imported += fresh.count
-                for preset in presets where try await db.raw("""
-                    SELECT 1 AS one FROM presets WHERE user_id = \(bind: user.rawValue) AND deleted = 0
-                        AND (id = \(bind: bind(preset.id)) OR name = \(bind: preset.name))
-                    """).first() == nil {
-                    var copy = preset
-                    copy.id = try await freeID(db, table: "presets", preset.id)
-                    copy.items = preset.items.map { item in
-                        var item = item
-                        item.foodID = item.foodID.map { foodIDs[$0] ?? $0 }
-                        return item
-                    }
-                    try await insertPreset(db, copy, user: user)
-                    imported += 1
-                }
-                report.imported = imported
-                report.duplicates = foods.count + entries.count + presets.count - imported
-                report.dryRun = mode.dryRun
-                if mode.dryRun || (report.rejectedCount > 0 && !mode.skipInvalid) {
-                    if report.rejectedCount > 0 && !mode.skipInvalid && !mode.dryRun { report.imported = 0 }
-                    throw RollBack(report: report)
-                }
-                guard imported > 0 else { throw RollBack(report: report) }
-                try await db.raw("""
-                    UPDATE imports SET rows_read = \(bind: report.rowsRead), imported = \(bind: imported),
-                        duplicates = \(bind: report.duplicates), rejected = \(bind: report.rejectedCount)
-                    WHERE row_id = \(bind: importID)
-                    """).run()
-                report.importID = importID
-                return report
+                var copy = food
+                copy.id = try await freeID(db, table: "foods", food.id)
+                foodIDs[food.id] = copy.id
+                try await insertOwnFood(db, copy, user: user, externalID: "cinn:\(food.id.uuidString.lowercased())",
+                                        importID: batch.importID)
+                imported += 1
             }
-        } catch let rollBack as RollBack {
-            return rollBack.report
+            var fresh: [FoodLogEntry] = []
+            for entry in entries where try await existingID(db, table: "food_entries", id: entry.id, user: user) == nil {
+                var copy = entry
+                copy.id = try await freeID(db, table: "food_entries", entry.id)
+                copy.foodID = entry.foodID.map { foodIDs[$0] ?? $0 }
+                copy.externalID = "cinn:\(entry.id.uuidString.lowercased())"
+                copy.importID = batch.importID
+                fresh.append(copy)
+            }
+            try await insertEntries(db, fresh, user: user)
+            imported += fresh.count
+            for preset in presets where try await db.raw("""
+                SELECT 1 AS one FROM presets WHERE user_id = \(bind: user.rawValue) AND deleted = 0
+                    AND (id = \(bind: bind(preset.id)) OR name = \(bind: preset.name))
+                """).first() == nil {
+                var copy = preset
+                copy.id = try await freeID(db, table: "presets", preset.id)
+                copy.items = preset.items.map { item in
+                    var item = item
+                    item.foodID = item.foodID.map { foodIDs[$0] ?? $0 }
+                    return item
+                }
+                try await insertPreset(db, copy, user: user, importID: batch.importID)
+                imported += 1
+            }
+            report.imported = imported
+            report.duplicates = foods.count + entries.count + presets.count - imported
+            return report
         }
     }
 

@@ -43,12 +43,12 @@ extension Store {
         let time = milliseconds(now())
         try await db.raw("""
             INSERT INTO foods (id, user_id, name, brand, barcode, source, basis, generic, category, nutrients, energy_kcal,
-                servings, name_key, external_id, import_id, created_at_ms, updated_at_ms, version)
+                servings, name_key, brand_key, external_id, import_id, created_at_ms, updated_at_ms, version)
             VALUES (\(bind: bind(food.id)), \(bind: user.rawValue), \(bind: food.name), \(bind: food.brand),
                 \(bind: food.barcode), \(bind: food.source.rawValue), \(bind: food.basis.rawValue), 0, \(bind: food.category),
                 \(bind: food.nutrients.storageText), \(bind: food.nutrients.energy),
                 \(bind: ServingSize.storageText(food.servings)), \(bind: FoodSearchQuery.searchKey(food.name)),
-                \(bind: externalID), \(bind: importID), \(bind: time), \(bind: time), \(bind: version))
+                \(bind: food.brand.map(FoodSearchQuery.searchKey)), \(bind: externalID), \(bind: importID), \(bind: time), \(bind: time), \(bind: version))
             """).run()
     }
 
@@ -83,6 +83,7 @@ extension Store {
                     basis = \(bind: food.basis.rawValue), category = \(bind: food.category),
                     nutrients = \(bind: food.nutrients.storageText), energy_kcal = \(bind: food.nutrients.energy),
                     servings = \(bind: ServingSize.storageText(food.servings)), name_key = \(bind: FoodSearchQuery.searchKey(food.name)),
+                    brand_key = \(bind: food.brand.map(FoodSearchQuery.searchKey)),
                     updated_at_ms = \(bind: milliseconds(now())), version = \(bind: version)
                 WHERE id = \(bind: bind(food.id)) AND user_id = \(bind: user.rawValue) AND deleted = 0 RETURNING row_id
                 """).all()
@@ -143,7 +144,9 @@ extension Store {
 
     /// The queries whose results are ranked together.
     enum SearchBranch {
-        /// The user's own and the generic foods: a small set, fetched whole, every word a prefix.
+        /// The user's own foods, fetched whole, every word a prefix.
+        case own
+        /// The generic foods of the food database: a small set, fetched whole, every word a prefix.
         case common
         /// Branded products whose name starts with the first word.
         case brandedStart(FoodSearchQuery.WordMatch)
@@ -181,6 +184,7 @@ extension Store {
                 ranking.add(found)
                 return found.count
             }
+            _ = try await fetch(.own)
             _ = try await fetch(.common)
             // Branded products rank below the user's own and generic foods: fetch them only while the
             // list has room, cheapest match first (FTS5 merges the index lists of every word a prefix
@@ -212,11 +216,15 @@ extension Store {
             WHERE foods_search_branded MATCH ? LIMIT \(Self.searchCandidates)
             """
         switch branch {
+        case .own:
+            return (select + """
+                foods_search_own s JOIN foods f ON f.row_id = s.rowid
+                WHERE foods_search_own MATCH ? AND f.user_id = ? LIMIT 500
+                """, [.text(query.fts5), .integer(Int(user.rawValue))])
         case .common:
             return (select + """
-                foods_search_common s JOIN foods f ON f.row_id = s.rowid
-                WHERE foods_search_common MATCH ? AND (f.user_id IS NULL OR f.user_id = ?) LIMIT 500
-                """, [.text(query.fts5), .integer(Int(user.rawValue))])
+                foods_search_common s JOIN foods f ON f.row_id = s.rowid WHERE foods_search_common MATCH ? LIMIT 500
+                """, [.text(query.fts5)])
         case .brandedStart(let match):
             return (branded, [.text(Self.anchoredMatch(query, match))])
         case .branded(let match):
@@ -229,11 +237,17 @@ extension Store {
         let columns = SQLQueryString(Self.candidateColumns)
         let limit = Self.searchCandidates
         switch branch {
+        case .own:
+            return """
+                SELECT \(columns) FROM foods f
+                WHERE f.search @@ to_tsquery('simple', \(bind: query.tsquery)) AND f.deleted = 0 AND f.user_id = \(bind: user.rawValue)
+                LIMIT 500
+                """
         case .common:
             return """
                 SELECT \(columns) FROM foods f
-                WHERE f.search @@ to_tsquery('simple', \(bind: query.tsquery)) AND f.deleted = 0
-                    AND (f.generic = 1 OR f.user_id IS NOT NULL) AND (f.user_id IS NULL OR f.user_id = \(bind: user.rawValue))
+                WHERE f.search @@ to_tsquery('simple', \(bind: query.tsquery)) AND f.deleted = 0 AND f.generic = 1
+                    AND f.user_id IS NULL
                 LIMIT 500
                 """
         case .brandedStart(let match):
@@ -269,9 +283,9 @@ extension Store {
         return (candidate, servings)
     }
 
-    /// An FTS5 query whose first word must start the name: name : ^"greek" "yog"*.
+    /// An FTS5 query whose first word must start the name: name_key : ^"greek" "yog"*.
     static func anchoredMatch(_ query: FoodSearchQuery, _ match: FoodSearchQuery.WordMatch) -> String {
-        "name : ^" + query.fts5(match)
+        "name_key : ^" + query.fts5(match)
     }
 
     static func likePrefix(_ token: String) -> String {

@@ -32,7 +32,7 @@ public struct ImportMode: Sendable, Hashable {
 }
 
 /// Carries a report out of a transaction that must be rolled back.
-struct RollBack: Error {
+private struct RollBack: Error {
     let report: ImportReport
 }
 
@@ -50,6 +50,37 @@ extension Store {
         user: UserID, format: String, fileName: String?, mode: ImportMode,
         read: (_ insert: ([ImportedWeighIn]) async throws -> Void) async throws -> ImportReport
     ) async throws -> ImportReport {
+        try await recordedImport(user: user, format: format, fileName: fileName, mode: mode) { connection, batch in
+            var offered = 0
+            var ids = SplitMix64()
+            var report: ImportReport
+            if let postgres = connection.postgres {
+                (report, offered) = try await copyImport(postgres, connection.sql, batch, ids: &ids, read: read)
+            } else if let sqlite = connection.sqlite {
+                report = try await read { readings in
+                    offered += readings.count
+                    for start in stride(from: 0, to: readings.count, by: Self.importBatchRows) {
+                        let chunk = readings[start..<min(start + Self.importBatchRows, readings.count)]
+                        let firstVersion = try await reserveVersions(connection.sql, user: user, count: chunk.count)
+                        try await insertImported(sqlite, chunk, batch, firstVersion: firstVersion, ids: &ids)
+                    }
+                }
+            } else {
+                throw CinnError(.internal, "no database driver for the import")
+            }
+            report.imported = try await connection.sql.raw("SELECT COUNT(*) AS n FROM weigh_ins WHERE import_id = \(bind: batch.importID)")
+                .first()?.decode(column: "n", as: Int.self) ?? 0
+            report.duplicates = offered - report.imported
+            return report
+        }
+    }
+
+    /// Runs an import in one transaction as a recorded batch. `body` writes the rows and returns the
+    /// report with `imported` and `duplicates` set; then the contract's rules apply: a dry run, or a
+    /// file with rejected rows without `mode.skipInvalid`, writes nothing (and imports nothing); an
+    /// import that adds nothing leaves no batch behind.
+    func recordedImport(user: UserID, format: String, fileName: String?, mode: ImportMode,
+                        _ body: (Connection, ImportedBatch) async throws -> ImportReport) async throws -> ImportReport {
         do {
             return try await rawTransaction { connection in
                 let db = connection.sql
@@ -59,36 +90,16 @@ extension Store {
                     VALUES (\(bind: user.rawValue), \(bind: format), \(bind: fileName), \(bind: createdAt)) RETURNING row_id
                     """).first() else { throw CinnError(.internal, "the import could not be recorded") }
                 let importID = try batchRow.decode(column: "row_id", as: Int64.self)
-                let batch = ImportedBatch(user: user, importID: importID, source: "import:\(format)", createdAt: createdAt)
-                var offered = 0
-                var ids = SplitMix64()
-                var report: ImportReport
-                if let postgres = connection.postgres {
-                    (report, offered) = try await copyImport(postgres, db, batch, ids: &ids, read: read)
-                } else if let sqlite = connection.sqlite {
-                    report = try await read { readings in
-                        offered += readings.count
-                        for start in stride(from: 0, to: readings.count, by: Self.importBatchRows) {
-                            let chunk = readings[start..<min(start + Self.importBatchRows, readings.count)]
-                            let firstVersion = try await reserveVersions(db, user: user, count: chunk.count)
-                            try await insertImported(sqlite, chunk, batch, firstVersion: firstVersion, ids: &ids)
-                        }
-                    }
-                } else {
-                    throw CinnError(.internal, "no database driver for the import")
-                }
-                let imported = try await db.raw("SELECT COUNT(*) AS n FROM weigh_ins WHERE import_id = \(bind: importID)")
-                    .first()?.decode(column: "n", as: Int.self) ?? 0
+                var report = try await body(connection, ImportedBatch(user: user, importID: importID, source: "import:\(format)",
+                                                                      createdAt: createdAt))
                 report.dryRun = mode.dryRun
-                report.duplicates = offered - imported
-                report.imported = imported
                 if mode.dryRun || (report.rejectedCount > 0 && !mode.skipInvalid) {
                     if report.rejectedCount > 0 && !mode.skipInvalid && !mode.dryRun { report.imported = 0 }
                     throw RollBack(report: report)
                 }
-                guard imported > 0 else { throw RollBack(report: report) }
+                guard report.imported > 0 else { throw RollBack(report: report) }
                 try await db.raw("""
-                    UPDATE imports SET rows_read = \(bind: report.rowsRead), imported = \(bind: imported),
+                    UPDATE imports SET rows_read = \(bind: report.rowsRead), imported = \(bind: report.imported),
                         duplicates = \(bind: report.duplicates), rejected = \(bind: report.rejectedCount)
                     WHERE row_id = \(bind: importID)
                     """).run()
@@ -101,7 +112,7 @@ extension Store {
     }
 
     /// What every row of an import shares.
-    private struct ImportedBatch {
+    struct ImportedBatch {
         let user: UserID
         let importID: Int64
         let source: String
@@ -232,7 +243,7 @@ extension Store {
         }
     }
 
-    /// Undoes an import: its weigh-ins, food entries and foods are deleted (tombstones remain for sync), so importing the
+    /// Undoes an import: its weigh-ins, food entries, foods and presets are deleted (tombstones remain for sync), so importing the
     /// file again brings them back. Returns how many were removed.
     @discardableResult
     public func undoImport(id: Int64, user: UserID) async throws -> Int {
@@ -252,10 +263,12 @@ extension Store {
                     WHERE import_id = \(bind: id) AND user_id = \(bind: user.rawValue) AND deleted = 0 RETURNING row_id
                     """).all().count
             }
-            removed += try await db.raw("""
-                UPDATE foods SET deleted = 1, updated_at_ms = \(bind: time)
-                WHERE import_id = \(bind: id) AND deleted = 0 RETURNING row_id
-                """).all().count
+            for table in ["foods", "presets"] {
+                removed += try await db.raw("""
+                    UPDATE \(unsafeRaw: table) SET deleted = 1, version = \(bind: version), updated_at_ms = \(bind: time)
+                    WHERE import_id = \(bind: id) AND deleted = 0 RETURNING row_id
+                    """).all().count
+            }
             try await db.raw("UPDATE imports SET undone_at_ms = \(bind: time) WHERE row_id = \(bind: id)").run()
             return removed
         }

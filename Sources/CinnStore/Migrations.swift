@@ -189,6 +189,7 @@ extension Migration {
                     energy_kcal REAL,
                     servings TEXT NOT NULL,
                     name_key TEXT NOT NULL,
+                    brand_key TEXT,
                     external_id TEXT,
                     import_id INTEGER REFERENCES imports(row_id),
                     created_at_ms INTEGER NOT NULL,
@@ -203,33 +204,43 @@ extension Migration {
                 "CREATE INDEX foods_user ON foods (user_id, name_key) WHERE user_id IS NOT NULL AND deleted = 0",
                 "CREATE INDEX foods_import ON foods (import_id) WHERE import_id IS NOT NULL",
                 """
-                CREATE VIRTUAL TABLE foods_search_common USING fts5(name, brand, content='foods', content_rowid='row_id',
-                    tokenize='unicode61 remove_diacritics 2', prefix='1 2 3')
+                CREATE VIRTUAL TABLE foods_search_common USING fts5(name_key, brand_key, content='foods', content_rowid='row_id',
+                    tokenize='unicode61', prefix='1 2 3')
                 """,
                 """
-                CREATE VIRTUAL TABLE foods_search_branded USING fts5(name, brand, content='foods', content_rowid='row_id',
-                    tokenize='unicode61 remove_diacritics 2', prefix='1 2 3')
+                CREATE VIRTUAL TABLE foods_search_branded USING fts5(name_key, brand_key, content='foods', content_rowid='row_id',
+                    tokenize='unicode61', prefix='1 2 3')
+                """,
+                """
+                CREATE VIRTUAL TABLE foods_search_own USING fts5(name_key, brand_key, content='foods', content_rowid='row_id',
+                    tokenize='unicode61', prefix='1 2 3')
                 """,
                 """
                 CREATE TRIGGER foods_search_insert AFTER INSERT ON foods WHEN new.deleted = 0 BEGIN
-                    INSERT INTO foods_search_common (rowid, name, brand) SELECT new.row_id, new.name, new.brand
-                        WHERE new.generic = 1 OR new.user_id IS NOT NULL;
-                    INSERT INTO foods_search_branded (rowid, name, brand) SELECT new.row_id, new.name, new.brand
-                        WHERE new.generic = 0 AND new.user_id IS NULL;
+                    INSERT INTO foods_search_own (rowid, name_key, brand_key) SELECT new.row_id, new.name_key, new.brand_key
+                        WHERE new.user_id IS NOT NULL;
+                    INSERT INTO foods_search_common (rowid, name_key, brand_key) SELECT new.row_id, new.name_key, new.brand_key
+                        WHERE new.user_id IS NULL AND new.generic = 1;
+                    INSERT INTO foods_search_branded (rowid, name_key, brand_key) SELECT new.row_id, new.name_key, new.brand_key
+                        WHERE new.user_id IS NULL AND new.generic = 0;
                 END
                 """,
                 """
-                CREATE TRIGGER foods_search_update AFTER UPDATE OF name, brand, deleted ON foods BEGIN
-                    INSERT INTO foods_search_common (foods_search_common, rowid, name, brand)
-                        SELECT 'delete', old.row_id, old.name, old.brand
-                        WHERE old.deleted = 0 AND (old.generic = 1 OR old.user_id IS NOT NULL);
-                    INSERT INTO foods_search_branded (foods_search_branded, rowid, name, brand)
-                        SELECT 'delete', old.row_id, old.name, old.brand
-                        WHERE old.deleted = 0 AND old.generic = 0 AND old.user_id IS NULL;
-                    INSERT INTO foods_search_common (rowid, name, brand) SELECT new.row_id, new.name, new.brand
-                        WHERE new.deleted = 0 AND (new.generic = 1 OR new.user_id IS NOT NULL);
-                    INSERT INTO foods_search_branded (rowid, name, brand) SELECT new.row_id, new.name, new.brand
-                        WHERE new.deleted = 0 AND new.generic = 0 AND new.user_id IS NULL;
+                CREATE TRIGGER foods_search_update AFTER UPDATE OF name_key, brand_key, deleted ON foods BEGIN
+                    INSERT INTO foods_search_own (foods_search_own, rowid, name_key, brand_key)
+                        SELECT 'delete', old.row_id, old.name_key, old.brand_key WHERE old.deleted = 0 AND old.user_id IS NOT NULL;
+                    INSERT INTO foods_search_common (foods_search_common, rowid, name_key, brand_key)
+                        SELECT 'delete', old.row_id, old.name_key, old.brand_key
+                        WHERE old.deleted = 0 AND old.user_id IS NULL AND old.generic = 1;
+                    INSERT INTO foods_search_branded (foods_search_branded, rowid, name_key, brand_key)
+                        SELECT 'delete', old.row_id, old.name_key, old.brand_key
+                        WHERE old.deleted = 0 AND old.user_id IS NULL AND old.generic = 0;
+                    INSERT INTO foods_search_own (rowid, name_key, brand_key) SELECT new.row_id, new.name_key, new.brand_key
+                        WHERE new.deleted = 0 AND new.user_id IS NOT NULL;
+                    INSERT INTO foods_search_common (rowid, name_key, brand_key) SELECT new.row_id, new.name_key, new.brand_key
+                        WHERE new.deleted = 0 AND new.user_id IS NULL AND new.generic = 1;
+                    INSERT INTO foods_search_branded (rowid, name_key, brand_key) SELECT new.row_id, new.name_key, new.brand_key
+                        WHERE new.deleted = 0 AND new.user_id IS NULL AND new.generic = 0;
                 END
                 """,
                 """
@@ -240,6 +251,7 @@ extension Migration {
                     food_id BLOB,
                     name TEXT NOT NULL,
                     brand TEXT,
+                    search_key TEXT NOT NULL,
                     meal TEXT NOT NULL,
                     eaten_at_ms INTEGER NOT NULL,
                     utc_offset_s INTEGER NOT NULL CHECK (utc_offset_s BETWEEN -64800 AND 64800),
@@ -282,6 +294,7 @@ extension Migration {
                     user_id INTEGER NOT NULL REFERENCES users(row_id),
                     name TEXT NOT NULL,
                     meal TEXT,
+                    import_id INTEGER REFERENCES imports(row_id),
                     created_at_ms INTEGER NOT NULL,
                     updated_at_ms INTEGER NOT NULL,
                     version INTEGER NOT NULL,
@@ -323,13 +336,14 @@ extension Migration {
                     energy_kcal DOUBLE PRECISION,
                     servings TEXT NOT NULL,
                     name_key TEXT NOT NULL,
+                    brand_key TEXT,
                     external_id TEXT,
                     import_id BIGINT REFERENCES imports(row_id),
                     created_at_ms BIGINT NOT NULL,
                     updated_at_ms BIGINT NOT NULL,
                     version BIGINT NOT NULL,
                     deleted BIGINT NOT NULL DEFAULT 0 CHECK (deleted IN (0, 1)),
-                    search tsvector GENERATED ALWAYS AS (to_tsvector('simple', name_key || ' ' || coalesce(lower(brand), ''))) STORED
+                    search tsvector GENERATED ALWAYS AS (to_tsvector('simple', name_key || ' ' || coalesce(brand_key, ''))) STORED
                 )
                 """,
                 "CREATE UNIQUE INDEX foods_shared_external ON foods (external_id) WHERE user_id IS NULL AND deleted = 0 AND external_id IS NOT NULL",
@@ -337,7 +351,8 @@ extension Migration {
                 "CREATE INDEX foods_barcode ON foods (barcode) WHERE barcode IS NOT NULL AND deleted = 0",
                 "CREATE INDEX foods_user ON foods (user_id, name_key) WHERE user_id IS NOT NULL AND deleted = 0",
                 "CREATE INDEX foods_import ON foods (import_id) WHERE import_id IS NOT NULL",
-                "CREATE INDEX foods_search_common ON foods USING GIN (search) WHERE deleted = 0 AND (generic = 1 OR user_id IS NOT NULL)",
+                "CREATE INDEX foods_search_own ON foods USING GIN (search) WHERE deleted = 0 AND user_id IS NOT NULL",
+                "CREATE INDEX foods_search_common ON foods USING GIN (search) WHERE deleted = 0 AND generic = 1 AND user_id IS NULL",
                 "CREATE INDEX foods_search_branded ON foods USING GIN (search) WHERE deleted = 0 AND generic = 0 AND user_id IS NULL",
                 "CREATE INDEX foods_branded_name ON foods (name_key text_pattern_ops) WHERE deleted = 0 AND generic = 0 AND user_id IS NULL",
                 """
@@ -348,6 +363,7 @@ extension Migration {
                     food_id UUID,
                     name TEXT NOT NULL,
                     brand TEXT,
+                    search_key TEXT NOT NULL,
                     meal TEXT NOT NULL,
                     eaten_at_ms BIGINT NOT NULL,
                     utc_offset_s BIGINT NOT NULL CHECK (utc_offset_s BETWEEN -64800 AND 64800),
@@ -390,6 +406,7 @@ extension Migration {
                     user_id BIGINT NOT NULL REFERENCES users(row_id),
                     name TEXT NOT NULL,
                     meal TEXT,
+                    import_id BIGINT REFERENCES imports(row_id),
                     created_at_ms BIGINT NOT NULL,
                     updated_at_ms BIGINT NOT NULL,
                     version BIGINT NOT NULL,

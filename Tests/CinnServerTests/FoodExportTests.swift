@@ -56,8 +56,9 @@ import Testing
             #expect(try await client.send(.post, "/api/v1/imports/\(Int(id))/undo").status == .ok)
             #expect(try await journal.store.foodHistory(user: journal.user).isEmpty)
             #expect(try await journal.store.ownFoods(user: journal.user).isEmpty)
+            #expect(try await journal.store.presets(user: journal.user).isEmpty)
             let back = try await client.send(.post, "/api/v1/food-journal", body: exported, contentType: "application/json")
-            #expect(try back.json()["imported"]?.double == 6, "foods and entries come back; the preset stayed")
+            #expect(try back.json()["imported"]?.double == 7, "everything comes back")
         }
     }
 

@@ -221,4 +221,49 @@ func importShared(_ store: Store, _ foods: [ImportedFood], user: UserID, mode: I
             #expect(settings.energyUnit == .kilojoules)
         }
     }
+
+    @Test(arguments: Backend.enabled)
+    func searchFoldsAccentsAndSharpSOnEveryDatabase(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { store in
+            let me = try await store.localUser()
+            _ = try await importShared(store, [
+                sharedFood("Weißbier hell", brand: "Brauerei Müller", kcal: 43),
+                sharedFood("Crème fraîche", kcal: 292, generic: true),
+            ], user: me)
+            for (text, name) in [("weissbier", "Weißbier hell"), ("weißb", "Weißbier hell"), ("muller", "Weißbier hell"),
+                                 ("MÜLL", "Weißbier hell"), ("creme fr", "Crème fraîche"), ("crème", "Crème fraîche")] {
+                let results = try await store.searchFoods(try #require(FoodSearchQuery(text)), user: me)
+                #expect(results.map(\.food.name) == [name], "\(text)")
+            }
+        }
+    }
+
+    @Test(arguments: Backend.enabled)
+    func theUsersOwnFoodsAreFoundAmongManyGenericOnes(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { store in
+            let me = try await store.localUser()
+            let generic = (0..<700).map { sharedFood("Cheese, kind \($0)", kcal: Double(300 + $0 % 50), generic: true) }
+            _ = try await importShared(store, generic, user: me)
+            try await store.addFood(Food(name: "Cheese on toast, mine", nutrients: nutrients(["energy": 280])), user: me)
+            let results = try await store.searchFoods(try #require(FoodSearchQuery("c")), user: me)
+            #expect(results.first?.food.name == "Cheese on toast, mine")
+        }
+    }
+
+    @Test(arguments: Backend.enabled)
+    func historySearchFoldsCaseAndAccentsOnEveryDatabase(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { store in
+            let me = try await store.localUser()
+            let entries = try ["Éclair au chocolat", "Straße snack", "Apple"].map { name in
+                let food = Food(name: name, nutrients: nutrients(["energy": 100]))
+                return try FoodLogEntry.logging(food, servings: 1, of: food.defaultServing, meal: .snacks, eatenAt: fixedNow,
+                                                utcOffsetSeconds: 0)
+            }
+            try await store.addFoodEntries(entries, user: me)
+            #expect(try await store.foodHistory(user: me, search: "eclair").map(\.name) == ["Éclair au chocolat"])
+            #expect(try await store.foodHistory(user: me, search: "ÉCLAIR AU").map(\.name) == ["Éclair au chocolat"])
+            #expect(try await store.foodHistory(user: me, search: "strasse").map(\.name) == ["Straße snack"])
+            #expect(try await store.foodHistory(user: me, search: "%").count == 3, "punctuation alone matches everything")
+        }
+    }
 }
