@@ -28,11 +28,13 @@ extension Store {
                 (report, offered) = try await copyFoods(postgres, connection.sql, importID: batch.importID, createdAt: batch.createdAt,
                                                         ids: &ids, read: read)
             } else if let sqlite = connection.sqlite {
-                report = try await read { foods in
-                    offered += foods.count
-                    for start in stride(from: 0, to: foods.count, by: Self.importBatchRows) {
-                        let chunk = foods[start..<min(start + Self.importBatchRows, foods.count)]
-                        try await insertFoods(sqlite, chunk, importID: batch.importID, createdAt: batch.createdAt, ids: &ids)
+                report = try await withPageCache(sqlite, kibibytes: Self.foodImportCacheKiB) {
+                    try await read { foods in
+                        offered += foods.count
+                        for start in stride(from: 0, to: foods.count, by: Self.foodImportBatchRows) {
+                            let chunk = foods[start..<min(start + Self.foodImportBatchRows, foods.count)]
+                            try await insertFoods(sqlite, chunk, importID: batch.importID, createdAt: batch.createdAt, ids: &ids)
+                        }
                     }
                 }
             } else {
@@ -42,6 +44,27 @@ extension Store {
                 .first()?.decode(column: "n", as: Int.self) ?? 0
             report.duplicates = offered - report.imported
             return report
+        }
+    }
+
+    /// Foods per INSERT on SQLite: FTS5 writes its pending index lists out at every statement, so
+    /// statements are as large as SQLite's 32,766 bound values allow (17 per food).
+    static let foodImportBatchRows = 1900
+
+    /// The page cache of a food import's connection: the unique indexes grow without spilling pages to the WAL.
+    static let foodImportCacheKiB = 32 * 1024
+
+    /// Runs `body` with a page cache of `kibibytes` on this connection, then gives the connection its old size back.
+    private func withPageCache<T>(_ sqlite: SQLiteConnection, kibibytes: Int, _ body: () async throws -> T) async throws -> T {
+        let old = try await rows(sqlite, "PRAGMA cache_size", []).first?.column("cache_size")?.integer ?? -2000
+        _ = try await sqlite.query("PRAGMA cache_size = \(-kibibytes)")
+        do {
+            let result = try await body()
+            _ = try await sqlite.query("PRAGMA cache_size = \(old)")
+            return result
+        } catch {
+            _ = try? await sqlite.query("PRAGMA cache_size = \(old)")
+            throw error
         }
     }
 
