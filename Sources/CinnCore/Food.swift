@@ -161,15 +161,17 @@ extension Food {
 public struct Barcode: Sendable, Hashable, CustomStringConvertible {
     public let digits: String
 
-    /// Accepts 8 to 14 digits; spaces and dashes people type are dropped. The check digit is
-    /// not enforced, because stores print in-house codes that fail it.
+    /// Accepts 8 to 14 digits; spaces and dashes people type are dropped, and a 12-digit UPC-A gets
+    /// the leading 0 of its EAN-13. The check digit is not enforced, because stores print in-house
+    /// codes that fail it.
     public static func validated(_ text: String, field: String = "barcode") throws(CinnError) -> Barcode {
         let digits = text.filter { $0 != " " && $0 != "-" }
         guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
             throw .invalid(field, "a barcode has only digits")
         }
         guard (8...14).contains(digits.count) else { throw .invalid(field, "a barcode has 8 to 14 digits") }
-        return Barcode(digits: digits)
+        // A 12-digit UPC-A is the EAN-13 with a leading 0, as Open Food Facts and most databases write it.
+        return Barcode(digits: digits.count == 12 ? "0" + digits : digits)
     }
 
     private init(digits: String) { self.digits = digits }

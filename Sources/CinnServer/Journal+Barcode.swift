@@ -23,7 +23,8 @@ extension Journal {
         if let food = try await store.food(barcode: barcode.digits, user: user) {
             return .known(food, mine: try await store.isOwnFood(id: food.id, user: user))
         }
-        guard let openFoodFacts else { return .unknown(barcode) }
+        // Open Food Facts only knows GS1 codes; a store's in-house code (bad check digit) is not worth the request.
+        guard let openFoodFacts, barcode.hasValidCheckDigit else { return .unknown(barcode) }
         switch try await openFoodFacts.product(barcode: barcode) {
         case .found(var food):
             food.id = .v7(at: now())

@@ -7,9 +7,9 @@ import HummingbirdTesting
 import Testing
 
 /// A local stand-in for the Open Food Facts product API, serving the fixtures over real HTTP.
-/// 4056489123453 is found, 4056489999997 is a 404, 4000000000000 answers an invalid code,
-/// 4000000000017 answers something that is not JSON, 4000000000024 answers a product with a
-/// negative nutrient, 4000000000031 is an HTTP 500, 4000000000048 is a product without nutrition;
+/// 4056489123453 is found, 4056489999997 is a 404, 4000000000006 answers an invalid code,
+/// 4000000000013 answers something that is not JSON, 4000000000020 answers a product with a
+/// negative nutrient, 4000000000037 is an HTTP 500, 4000000000044 is a product without nutrition;
 /// every request is counted.
 struct FakeOpenFoodFacts {
     let requests = RequestCounter()
@@ -37,12 +37,12 @@ struct FakeOpenFoodFacts {
             switch context.parameters.get("file") {
             case "4056489123453.json": return json(found)
             case "4056489999997.json": return json(notFound, .notFound)
-            case "4000000000000.json": return json(invalid)
-            case "4000000000017.json": return json("<html>maintenance</html>")
-            case "4000000000024.json": return json(negative)
-            case "4000000000031.json": return json("{}", .internalServerError)
-            case "4000000000048.json":
-                return json(#"{"code":"4000000000048","status":1,"product":{"product_name":"Mystery bar","brands":"Nobody, Else","nutriments":{}}}"#)
+            case "4000000000006.json": return json(invalid)
+            case "4000000000013.json": return json("<html>maintenance</html>")
+            case "4000000000020.json": return json(negative)
+            case "4000000000037.json": return json("{}", .internalServerError)
+            case "4000000000044.json":
+                return json(#"{"code":"4000000000044","status":1,"product":{"product_name":"Mystery bar","brands":"Nobody, Else","nutriments":{}}}"#)
             default: return json(notFound, .notFound)
             }
         }
@@ -101,7 +101,7 @@ struct FakeOpenFoodFacts {
         }
     }
 
-    @Test(arguments: ["4056489999997", "4000000000000", "4000000000048"])
+    @Test(arguments: ["4056489999997", "4000000000006", "4000000000044"])
     func anUnknownBarcodeIsNotFoundAndNothingIsCached(barcode: String) async throws {
         try await FakeOpenFoodFacts().run { openFoodFacts in
             try await withApp(openFoodFacts: openFoodFacts) { client, journal in
@@ -111,7 +111,7 @@ struct FakeOpenFoodFacts {
         }
     }
 
-    @Test(arguments: ["4000000000017", "4000000000024", "4000000000031"])
+    @Test(arguments: ["4000000000013", "4000000000020", "4000000000037"])
     func aBadResponseIsAClearErrorAndNothingIsCached(barcode: String) async throws {
         try await FakeOpenFoodFacts().run { openFoodFacts in
             try await withApp(openFoodFacts: openFoodFacts) { client, journal in
@@ -140,7 +140,8 @@ struct FakeOpenFoodFacts {
                 _ = try await client.makeFood()
                 let json = try await client.send(.get, "/api/v1/foods/barcode/4006381333931").json()
                 #expect(json["found_in"]?.string == "mine")
-                #expect(fake.requests.all.isEmpty)
+                try expectError(try await client.send(.get, "/api/v1/foods/barcode/4000000000000"), .notFound, code: "not_found")
+                #expect(fake.requests.all.isEmpty, "neither a local food nor an in-house code (bad check digit) is looked up")
                 try expectError(try await client.send(.get, "/api/v1/foods/barcode/12AB"), .unprocessableContent,
                                 code: "invalid_input", field: "barcode")
             }
@@ -161,11 +162,11 @@ struct FakeOpenFoodFacts {
 
                 let unknown = try await client.send(.get, "/food/barcode?code=4056489999997")
                 #expect(unknown.headers[.location] == "/food/new?barcode=4056489999997")
-                let bare = try await client.send(.get, "/food/barcode?code=4000000000048")
-                #expect(bare.headers[.location] == "/food/new?barcode=4000000000048&name=Mystery%20bar&brand=Nobody")
+                let bare = try await client.send(.get, "/food/barcode?code=4000000000044")
+                #expect(bare.headers[.location] == "/food/new?barcode=4000000000044&name=Mystery%20bar&brand=Nobody")
                 let form = try await client.send(.get, try #require(bare.headers[.location])).text
                 #expect(form.contains("value=\"Mystery bar\"") && form.contains("but not its nutrition"))
-                let broken = try await client.send(.get, "/food/barcode?code=4000000000017")
+                let broken = try await client.send(.get, "/food/barcode?code=4000000000013")
                 #expect(broken.status == .unprocessableContent)
                 #expect(broken.text.contains("Open Food Facts"))
             }
