@@ -1,7 +1,7 @@
 import Foundation
 
 /// The meal an entry belongs to: one of the four usual ones or a name of the user's.
-public struct Meal: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
+public struct Meal: Sendable, Hashable, Comparable, CustomStringConvertible {
     public let name: String
 
     public static let breakfast = Meal(trusted: "breakfast")
@@ -53,19 +53,6 @@ public struct Meal: Sendable, Hashable, Codable, Comparable, CustomStringConvert
         if left != right { return left < right }
         let (lower, otherLower) = (lhs.name.lowercased(), rhs.name.lowercased())
         return lower != otherLower ? lower < otherLower : lhs.name < rhs.name
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        do { self = try Meal.parse(text) } catch {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.message)
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(name)
     }
 }
 

@@ -139,15 +139,17 @@ extension Store {
 // MARK: - Search
 
 extension Store {
+    /// How many of the user's recent foods every search looks at.
+    static let recentFoodsSearched = 30
+
     /// Candidates fetched per branded search branch before ranking; look-alikes fold into one result.
     static let searchCandidates = 60
 
     /// The queries whose results are ranked together.
     enum SearchBranch {
-        /// The user's own foods, fetched whole, every word a prefix.
-        case own
-        /// The generic foods of the food database: a small set, fetched whole, every word a prefix.
-        case common
+        /// The user's recent foods, their own foods and the generic foods (small sets, fetched whole,
+        /// every word a prefix), in one statement: one round trip instead of three.
+        case recentOwnAndCommon
         /// Branded products whose name starts with the first word.
         case brandedStart(FoodSearchQuery.WordMatch)
         /// Branded products matching anywhere.
@@ -158,10 +160,7 @@ extension Store {
     public func searchFoods(_ query: FoodSearchQuery, user: UserID, limit: Int = 20) async throws -> [FoodSearchResult] {
         try await withRawConnection { connection in
             var ranking = FoodSearchRanking(query: query)
-            let recents = try await recentFoodCandidates(connection.sql, user: user, limit: 30)
-            ranking.add(recents)
-            let recent = Dictionary(recents.compactMap { food in food.lastUsed.map { (food.id, $0) } },
-                                    uniquingKeysWith: { first, _ in first })
+            var recent: [UUID: Date] = [:]
             // Servings are decoded for the results only: most candidates are ranked away.
             var servings: [UUID: String] = [:]
             func fetch(_ branch: SearchBranch) async throws -> Int {
@@ -170,6 +169,7 @@ extension Store {
                     let (sql, binds) = sqliteSearch(branch, query, user: user)
                     for row in try await rows(sqlite, sql, binds) {
                         var (candidate, servingsText) = try sqliteCandidate(row, user: user)
+                        if let used = row.column("last_used_ms")?.integer { recent[candidate.id] = date(milliseconds: Int64(used)) }
                         candidate.lastUsed = recent[candidate.id]
                         found.append(candidate)
                         servings[candidate.id] = servingsText
@@ -177,6 +177,9 @@ extension Store {
                 } else {
                     found = try await connection.sql.raw(postgresSearch(branch, query, user: user)).all().map { row in
                         var candidate = try decodeCandidate(row, user: user)
+                        if case .recentOwnAndCommon = branch, let used = try row.decode(column: "last_used_ms", as: Int64?.self) {
+                            recent[candidate.id] = date(milliseconds: used)
+                        }
                         candidate.lastUsed = recent[candidate.id]
                         return candidate
                     }
@@ -184,8 +187,7 @@ extension Store {
                 ranking.add(found)
                 return found.count
             }
-            _ = try await fetch(.own)
-            _ = try await fetch(.common)
+            _ = try await fetch(.recentOwnAndCommon)
             // Branded products rank below the user's own and generic foods: fetch them only while the
             // list has room, cheapest match first (FTS5 merges the index lists of every word a prefix
             // begins): whole words, the last word as a prefix, every word as a prefix only if none.
@@ -215,16 +217,21 @@ extension Store {
             foods_search_branded s JOIN foods f ON f.row_id = s.rowid
             WHERE foods_search_branded MATCH ? LIMIT \(Self.searchCandidates)
             """
+        let own = select + """
+            foods_search_own s JOIN foods f ON f.row_id = s.rowid WHERE foods_search_own MATCH ? AND f.user_id = ? LIMIT 500
+            """
+        let common = select + "foods_search_common s JOIN foods f ON f.row_id = s.rowid WHERE foods_search_common MATCH ? LIMIT 500"
+        let user = SQLiteData.integer(Int(user.rawValue))
         switch branch {
-        case .own:
-            return (select + """
-                foods_search_own s JOIN foods f ON f.row_id = s.rowid
-                WHERE foods_search_own MATCH ? AND f.user_id = ? LIMIT 500
-                """, [.text(query.fts5), .integer(Int(user.rawValue))])
-        case .common:
-            return (select + """
-                foods_search_common s JOIN foods f ON f.row_id = s.rowid WHERE foods_search_common MATCH ? LIMIT 500
-                """, [.text(query.fts5)])
+        case .recentOwnAndCommon:
+            // Recent foods that do not match are ranked away; the first row of a food wins, so a recent one keeps its time.
+            let recents = """
+                SELECT \(Self.candidateColumns), r.last_used_ms FROM recent_foods r
+                JOIN foods f ON f.id = r.food_id AND (f.user_id IS NULL OR f.user_id = ?) AND f.deleted = 0
+                WHERE r.user_id = ? ORDER BY r.last_used_ms DESC LIMIT \(Self.recentFoodsSearched)
+                """
+            let sql = "SELECT * FROM (\(recents)) UNION ALL SELECT *, NULL FROM (\(own)) UNION ALL SELECT *, NULL FROM (\(common))"
+            return (sql, [user, user, .text(query.fts5), user, .text(query.fts5)])
         case .brandedStart(let match):
             return (branded, [.text(Self.anchoredMatch(query, match))])
         case .branded(let match):
@@ -237,18 +244,20 @@ extension Store {
         let columns = SQLQueryString(Self.candidateColumns)
         let limit = Self.searchCandidates
         switch branch {
-        case .own:
+        case .recentOwnAndCommon:
             return """
-                SELECT \(columns) FROM foods f
-                WHERE f.search @@ to_tsquery('simple', \(bind: query.tsquery)) AND f.deleted = 0 AND f.user_id = \(bind: user.rawValue)
-                LIMIT 500
-                """
-        case .common:
-            return """
-                SELECT \(columns) FROM foods f
-                WHERE f.search @@ to_tsquery('simple', \(bind: query.tsquery)) AND f.deleted = 0 AND f.generic = 1
-                    AND f.user_id IS NULL
-                LIMIT 500
+                (SELECT \(columns), r.last_used_ms FROM recent_foods r
+                    JOIN foods f ON f.id = r.food_id AND (f.user_id IS NULL OR f.user_id = \(bind: user.rawValue)) AND f.deleted = 0
+                    WHERE r.user_id = \(bind: user.rawValue) ORDER BY r.last_used_ms DESC LIMIT \(bind: Self.recentFoodsSearched))
+                UNION ALL
+                (SELECT \(columns), NULL FROM foods f
+                    WHERE f.search @@ to_tsquery('simple', \(bind: query.tsquery)) AND f.deleted = 0 AND f.user_id = \(bind: user.rawValue)
+                    LIMIT 500)
+                UNION ALL
+                (SELECT \(columns), NULL FROM foods f
+                    WHERE f.search @@ to_tsquery('simple', \(bind: query.tsquery)) AND f.deleted = 0 AND f.generic = 1
+                        AND f.user_id IS NULL
+                    LIMIT 500)
                 """
         case .brandedStart(let match):
             return """

@@ -67,12 +67,6 @@ func loggedEntry(_ name: String, _ meal: Meal, at hour: Int, _ minute: Int = 0, 
     func usualMealAtTimeOfDay(_ seconds: Double, _ meal: Meal) {
         #expect(Meal.usual(atSecondsOfDay: seconds) == meal)
     }
-
-    @Test func codableAsItsName() throws {
-        #expect(String(decoding: try JSONEncoder().encode([Meal.snacks]), as: UTF8.self) == #"["snacks"]"#)
-        #expect(try JSONDecoder().decode([Meal].self, from: Data(#"["Snack", " Brunch "]"#.utf8)) == [.snacks, Meal.parse("Brunch")])
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode([Meal].self, from: Data(#"[""]"#.utf8)) }
-    }
 }
 
 @Suite struct FoodLogEntryTests {
