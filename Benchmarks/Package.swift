@@ -45,6 +45,23 @@ let package = Package(
         // Realistic weight data, shared by the benchmarks and the load test (no Cinn dependency).
         .target(name: "BenchmarkData", path: "Sources/BenchmarkData"),
         .executableTarget(name: "WeightCSVTool", dependencies: ["BenchmarkData"], path: "Sources/WeightCSVTool"),
+        // The food database benchmarks (issue 3 §7), one step per command, and the app serving a
+        // journal for wrk; run by food/run.sh.
+        .executableTarget(
+            name: "FoodBench",
+            dependencies: [
+                "BenchmarkData",
+                .product(name: "CinnCore", package: "cinn"),
+                .product(name: "CinnImport", package: "cinn"),
+                .product(name: "CinnStore", package: "cinn"),
+            ],
+            path: "Sources/FoodBench"
+        ),
+        .executableTarget(
+            name: "JournalServer",
+            dependencies: [.product(name: "CinnServer", package: "cinn")],
+            path: "Sources/JournalServer"
+        ),
         // The load test's reference: a minimal Hummingbird app answering a constant body.
         .executableTarget(
             name: "ReferenceServer",
