@@ -9,7 +9,8 @@ enum FoodTemplates {
 
     static let style = """
     .sr { position:absolute; width:1px; height:1px; overflow:hidden; clip:rect(0 0 0 0); white-space:nowrap; }
-    nav.subnav { display:flex; gap:4px; overflow-x:auto; margin:-4px 0 8px; }
+    nav.subnav { display:flex; gap:4px; overflow-x:auto; margin:-4px 0 8px; scrollbar-width:none; }
+    nav.subnav::-webkit-scrollbar { display:none; }
     nav.subnav a { padding:11px 12px; min-height:44px; border-radius:10px; text-decoration:none; color:var(--muted);
       white-space:nowrap; font-size:.9rem; border:1px solid transparent; }
     nav.subnav a.on { background:var(--card); border-color:var(--line); color:var(--text); font-weight:700; }

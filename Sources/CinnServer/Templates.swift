@@ -228,11 +228,13 @@ enum Templates {
       <p><button type="submit">Save settings</button></p>
     </form>
     <div class="card"><h2 style="margin-top:0">Export</h2>
-      <p>Weigh-ins: <a class="button secondary" href="/export.csv">CSV</a> <a class="button secondary" href="/export.json">JSON</a></p>
-      <p id="food-export">Food journal: <a class="button secondary" href="/api/v1/food-journal">JSON</a>
-        <a class="button secondary" href="/api/v1/food-journal?format=csv">Entries CSV</a>
-        <a class="button secondary" href="/api/v1/food-journal?format=csv&amp;table=days">Days CSV</a>
-        <a class="button secondary" href="/api/v1/food-journal?format=csv&amp;table=foods">Foods CSV</a></p>
+      <p class="muted">Weigh-ins</p>
+      <p class="actions"><a class="button secondary" href="/export.csv">CSV</a> <a class="button secondary" href="/export.json">JSON</a></p>
+      <p class="muted">Food journal: everything as JSON, or one table as CSV</p>
+      <p class="actions" id="food-export"><a class="button secondary" href="/api/v1/food-journal">JSON</a>
+        <a class="button secondary" href="/api/v1/food-journal?format=csv">Entries</a>
+        <a class="button secondary" href="/api/v1/food-journal?format=csv&amp;table=days">Days</a>
+        <a class="button secondary" href="/api/v1/food-journal?format=csv&amp;table=foods">Foods</a></p>
       <p class="muted">The food journal JSON imports back with <code>cinn food import-json</code> or <code>POST /api/v1/food-journal</code>.</p></div>
     """
 
