@@ -137,7 +137,7 @@ struct BarLayout {
         for tick in valueAxis.ticks.dropFirst() {
             out.append("<line class=\"grid\" data-value=\"")
             out.append(tick, decimals: valueAxis.decimals)
-            appendHorizontal(&out, y(tick))
+            out.appendHorizontalLine(from: left, to: right, at: y(tick))
         }
         out.append("</g>\n<g class=\"value-labels\" fill=\"currentColor\" fill-opacity=\"0.75\" text-anchor=\"end\">\n")
         for (tick, label) in zip(valueAxis.ticks, valueLabels) {
@@ -157,7 +157,7 @@ struct BarLayout {
     /// The zero line, drawn over the feet of the bars, and the date ticks and labels under it.
     func drawDateAxis(_ out: inout Markup) {
         out.append("<line class=\"axis\" stroke=\"currentColor\" stroke-opacity=\"0.45\" data-value=\"0")
-        appendHorizontal(&out, bottom)
+        out.appendHorizontalLine(from: left, to: right, at: bottom)
         out.append("<g class=\"date-ticks\" stroke=\"currentColor\" stroke-opacity=\"0.45\">\n")
         for tick in dateAxis.ticks {
             out.append("<line class=\"tick\" data-date=\"")
@@ -185,18 +185,5 @@ struct BarLayout {
             out.append("</text>\n")
         }
         out.append("</g>\n")
-    }
-
-    /// Appends the rest of a `<line>` across the plot at `y`, after its first attributes.
-    private func appendHorizontal(_ out: inout Markup, _ y: Double) {
-        out.append("\" x1=\"")
-        out.append(left)
-        out.append("\" x2=\"")
-        out.append(right)
-        out.append("\" y1=\"")
-        out.append(y)
-        out.append("\" y2=\"")
-        out.append(y)
-        out.append("\"/>\n")
     }
 }

@@ -56,7 +56,7 @@ public struct CalorieChart: Sendable {
     public init(foodLog days: some Sequence<DayNutrition>, in range: ClosedRange<LocalDate>? = nil, title: String = "Calories per day") {
         let logged = days.compactMap { day -> (date: LocalDate, energy: Double, target: Double?)? in
             guard !day.entries.isEmpty, let energy = day.totals.energy else { return nil }
-            return (day.date, energy, day.energyTarget)
+            return (day.date, energy, day.energyTargetKcal)
         }
         self.init(days: logged, in: range, title: title)
     }
@@ -152,15 +152,8 @@ public struct CalorieChart: Sendable {
             let y = layout.y(target)
             out.append("<line class=\"target\" data-kcal=\"")
             out.append(target, decimals: 0)
-            out.append("\" stroke=\"currentColor\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\" x1=\"")
-            out.append(layout.left)
-            out.append("\" x2=\"")
-            out.append(layout.right)
-            out.append("\" y1=\"")
-            out.append(y)
-            out.append("\" y2=\"")
-            out.append(y)
-            out.append("\"/>\n")
+            out.append("\" stroke=\"currentColor\" stroke-width=\"1.5\" stroke-dasharray=\"6 4")
+            out.appendHorizontalLine(from: layout.left, to: layout.right, at: y)
         case .perDay:
             out.append("<g class=\"target-marks\" stroke=\"currentColor\" stroke-width=\"2\" stroke-linecap=\"round\">\n")
             for day in days {

@@ -8,6 +8,19 @@ struct Markup {
         bytes.reserveCapacity(capacity)
     }
 
+    /// Ends a `<line` whose first attributes are written: from `left` to `right` at height `y`, closed.
+    mutating func appendHorizontalLine(from left: Double, to right: Double, at y: Double) {
+        append("\" x1=\"")
+        append(left)
+        append("\" x2=\"")
+        append(right)
+        append("\" y1=\"")
+        append(y)
+        append("\" y2=\"")
+        append(y)
+        append("\"/>\n")
+    }
+
     var string: String { String(decoding: bytes, as: UTF8.self) }
 
     /// Appends markup written in the source, as is.

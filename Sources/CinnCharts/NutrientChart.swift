@@ -129,15 +129,8 @@ public struct NutrientChart: Sendable {
         let y = layout.y(dailyValue)
         out.append("<line class=\"daily-value\" data-amount=\"")
         out.append(dailyValue, decimals: 3)
-        out.append("\" stroke=\"currentColor\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\" x1=\"")
-        out.append(layout.left)
-        out.append("\" x2=\"")
-        out.append(layout.right)
-        out.append("\" y1=\"")
-        out.append(y)
-        out.append("\" y2=\"")
-        out.append(y)
-        out.append("\"/>\n")
+        out.append("\" stroke=\"currentColor\" stroke-width=\"1.5\" stroke-dasharray=\"6 4")
+        out.appendHorizontalLine(from: layout.left, to: layout.right, at: y)
     }
 
     private func emptySVG() -> String {

@@ -171,15 +171,7 @@ public struct TrendChart: Sendable {
             let y = layout.y(tick)
             out.append("<line class=\"grid\" data-value=\"")
             out.append(tick, decimals: layout.valueAxis.decimals)
-            out.append("\" x1=\"")
-            out.append(layout.left)
-            out.append("\" x2=\"")
-            out.append(layout.right)
-            out.append("\" y1=\"")
-            out.append(y)
-            out.append("\" y2=\"")
-            out.append(y)
-            out.append("\"/>\n")
+            out.appendHorizontalLine(from: layout.left, to: layout.right, at: y)
         }
         out.append("</g>\n<g class=\"value-labels\" fill=\"currentColor\" fill-opacity=\"0.75\" text-anchor=\"end\">\n")
         for (tick, label) in zip(layout.valueAxis.ticks, layout.valueLabels) {
@@ -211,15 +203,9 @@ public struct TrendChart: Sendable {
             out.append(layout.bottom + 4)
             out.append("\"/>\n")
         }
-        out.append("</g>\n<line class=\"axis\" stroke=\"currentColor\" stroke-opacity=\"0.4\" x1=\"")
-        out.append(layout.left)
-        out.append("\" x2=\"")
-        out.append(layout.right)
-        out.append("\" y1=\"")
-        out.append(layout.bottom)
-        out.append("\" y2=\"")
-        out.append(layout.bottom)
-        out.append("\"/>\n<g class=\"date-labels\" fill=\"currentColor\" fill-opacity=\"0.75\" text-anchor=\"middle\">\n")
+        out.append("</g>\n<line class=\"axis\" stroke=\"currentColor\" stroke-opacity=\"0.4")
+        out.appendHorizontalLine(from: layout.left, to: layout.right, at: layout.bottom)
+        out.append("<g class=\"date-labels\" fill=\"currentColor\" fill-opacity=\"0.75\" text-anchor=\"middle\">\n")
         for tick in layout.dateAxis.ticks {
             out.append("<text class=\"x-tick\" data-date=\"")
             out.append(tick.date)
@@ -327,15 +313,8 @@ public struct TrendChart: Sendable {
         let y = layout.y(placement.value)
         out.append("<line class=\"goal\" data-value=\"")
         out.append(placement.value, decimals: 2)
-        out.append("\" stroke=\"currentColor\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\" x1=\"")
-        out.append(layout.left)
-        out.append("\" x2=\"")
-        out.append(layout.right)
-        out.append("\" y1=\"")
-        out.append(y)
-        out.append("\" y2=\"")
-        out.append(y)
-        out.append("\"/>\n")
+        out.append("\" stroke=\"currentColor\" stroke-width=\"1.5\" stroke-dasharray=\"6 4")
+        out.appendHorizontalLine(from: layout.left, to: layout.right, at: y)
         // Below or above the line where there is room, away from the middle first; then where the fewest points are.
         let room = Self.fontSize + 4
         let below = y + Self.fontSize + 1, above = y - 5
