@@ -208,7 +208,7 @@ public struct ImportedFood: Sendable, Hashable {
 extension ServingSize {
     /// Servings as the store keeps them: `[{"label":"1 medium","grams":182}]`.
     public static func storageText(_ servings: [ServingSize]) -> String {
-        "[" + servings.map { "{\"label\":\(jsonString($0.label)),\"grams\":\(Nutrients.number($0.amount))}" }
+        "[" + servings.map { "{\"label\":\(JSONText.quoted($0.label)),\"grams\":\(Nutrients.number($0.amount))}" }
             .joined(separator: ",") + "]"
     }
 
@@ -221,21 +221,5 @@ extension ServingSize {
             servings.append(ServingSize(label: label, amount: grams))
         }
         return servings
-    }
-
-    static func jsonString(_ text: String) -> String {
-        var escaped = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            case "\n": escaped += "\\n"
-            case "\r": escaped += "\\r"
-            case "\t": escaped += "\\t"
-            case _ where scalar.value < 0x20: escaped += String(format: "\\u%04x", scalar.value)
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped + "\""
     }
 }

@@ -256,30 +256,13 @@ public struct TrendDTO {
         }
         text += "],\"rate_per_week\":\(Self.number(ratePerWeek)),\"energy_balance_per_day\":\(Self.number(energyBalancePerDay))"
         text += ",\"forecast_date\":" + (forecastDate.map { "\"\($0)\"" } ?? "null")
-        text += ",\"verdict\":{\"answer\":\"\(verdict.answer.rawValue)\",\"reason\":" + Self.quoted(verdict.reason) + "}}"
+        text += ",\"verdict\":{\"answer\":\"\(verdict.answer.rawValue)\",\"reason\":" + JSONText.quoted(verdict.reason) + "}}"
         return text
     }
 
     /// A JSON number (Swift's shortest round-trip form), or null.
     static func number(_ value: Double?) -> String {
         value.map { "\($0)" } ?? "null"
-    }
-
-    /// A JSON string literal.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }
 
