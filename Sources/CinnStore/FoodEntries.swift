@@ -108,13 +108,8 @@ extension Store {
 
     /// Deletes one entry (a tombstone remains for sync).
     public func deleteFoodEntry(id: UUID, user: UserID) async throws {
-        try await transaction { db in
-            let version = try await reserveVersions(db, user: user)
-            let rows = try await db.raw("""
-                UPDATE food_entries SET deleted = 1, version = \(bind: version), updated_at_ms = \(bind: milliseconds(now()))
-                WHERE id = \(bind: bind(id)) AND user_id = \(bind: user.rawValue) AND deleted = 0 RETURNING row_id
-                """).all()
-            guard !rows.isEmpty else { throw CinnError.notFound("no food entry with id \(id)") }
+        guard try await tombstone("food_entries", user: user, condition: "id = \(bind: bind(id))") > 0 else {
+            throw CinnError.notFound("no food entry with id \(id)")
         }
     }
 
@@ -269,14 +264,10 @@ extension Store {
         return preset
     }
 
+    /// Deletes one preset (a tombstone remains for sync).
     public func deletePreset(id: UUID, user: UserID) async throws {
-        try await transaction { db in
-            let version = try await reserveVersions(db, user: user)
-            let rows = try await db.raw("""
-                UPDATE presets SET deleted = 1, version = \(bind: version), updated_at_ms = \(bind: milliseconds(now()))
-                WHERE id = \(bind: bind(id)) AND user_id = \(bind: user.rawValue) AND deleted = 0 RETURNING row_id
-                """).all()
-            guard !rows.isEmpty else { throw CinnError.notFound("no preset with id \(id)") }
+        guard try await tombstone("presets", user: user, condition: "id = \(bind: bind(id))") > 0 else {
+            throw CinnError.notFound("no preset with id \(id)")
         }
     }
 }

@@ -40,4 +40,16 @@ extension Store {
         }
         return try row.decode(column: "last_version", as: Int64.self) - Int64(count) + 1
     }
+
+    /// Deletes the user's rows of `table` that meet `condition`, leaving tombstones for sync, and
+    /// returns how many there were.
+    func tombstone(_ table: String, user: UserID, condition: SQLQueryString) async throws -> Int {
+        try await transaction { db in
+            let version = try await reserveVersions(db, user: user)
+            return try await db.raw("""
+                UPDATE \(unsafeRaw: table) SET deleted = 1, version = \(bind: version), updated_at_ms = \(bind: milliseconds(now()))
+                WHERE user_id = \(bind: user.rawValue) AND deleted = 0 AND \(condition) RETURNING row_id
+                """).all().count
+        }
+    }
 }

@@ -78,24 +78,14 @@ extension Store {
 
     /// Deletes one weigh-in (a tombstone remains for sync).
     public func deleteWeighIn(id: UUID, user: UserID) async throws {
-        let count = try await tombstone(user: user, condition: "id = \(bind: bind(id))")
+        let count = try await tombstone("weigh_ins", user: user, condition: "id = \(bind: bind(id))")
         guard count > 0 else { throw CinnError.notFound("no weigh-in with id \(id)") }
     }
 
     /// Deletes every weigh-in of a local day and returns how many there were.
     @discardableResult
     public func deleteWeighIns(on date: LocalDate, user: UserID) async throws -> Int {
-        try await tombstone(user: user, condition: "local_day = \(bind: date.dayNumber)")
-    }
-
-    func tombstone(user: UserID, condition: SQLQueryString) async throws -> Int {
-        try await transaction { db in
-            let version = try await reserveVersions(db, user: user)
-            return try await db.raw("""
-                UPDATE weigh_ins SET deleted = 1, version = \(bind: version), updated_at_ms = \(bind: milliseconds(now()))
-                WHERE user_id = \(bind: user.rawValue) AND deleted = 0 AND \(condition) RETURNING row_id
-                """).all().count
-        }
+        try await tombstone("weigh_ins", user: user, condition: "local_day = \(bind: date.dayNumber)")
     }
 
     /// Weigh-ins of local days `from...to` (either end open), newest first.
