@@ -13,12 +13,12 @@ public struct DayNutrition: Sendable, Hashable {
     public var meals: [MealGroup]
     public var totals: Nutrients
     /// The day's calorie target in kcal, if the user set one.
-    public var energyTarget: Double?
+    public var energyTargetKcal: Double?
 
     /// Groups `entries` (of one day) by meal, each meal in time order.
-    public init(date: LocalDate, entries: [FoodLogEntry], energyTarget: Double?) {
+    public init(date: LocalDate, entries: [FoodLogEntry], energyTargetKcal: Double?) {
         self.date = date
-        self.energyTarget = energyTarget
+        self.energyTargetKcal = energyTargetKcal
         var byMeal: [Meal: [FoodLogEntry]] = [:]
         for entry in entries { byMeal[entry.meal, default: []].append(entry) }
         for meal in Meal.standard where byMeal[meal] == nil { byMeal[meal] = [] }
@@ -31,10 +31,11 @@ public struct DayNutrition: Sendable, Hashable {
 
     public var entries: [FoodLogEntry] { meals.flatMap(\.entries) }
 
+    /// Eaten, in kcal.
     public var energy: Double { totals.energy ?? 0 }
 
     /// Target minus eaten, in kcal; negative when over.
-    public var energyRemaining: Double? { energyTarget.map { $0 - energy } }
+    public var energyRemainingKcal: Double? { energyTargetKcal.map { $0 - energy } }
 }
 
 /// Totals and averages of the food log over a day, week or month.

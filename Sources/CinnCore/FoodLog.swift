@@ -136,5 +136,6 @@ public struct FoodLogEntry: Sendable, Hashable, Identifiable {
     /// "08:05", the local time of day.
     public var localTimeOfDay: String { LocalDateTime(instant: eatenAt, utcOffsetSeconds: utcOffsetSeconds).clock }
 
+    /// The entry's energy in kcal; 0 when unknown.
     public var energy: Double { nutrients.energy ?? 0 }
 }

@@ -101,11 +101,11 @@ public struct FoodSearchCandidate: Sendable, Hashable {
     public var isMine: Bool
     /// When this user last logged it, if among the recent foods.
     public var lastUsed: Date?
-    public var energyPer100: Double?
+    public var energyKcalPer100: Double?
     public var defaultServing: ServingSize?
 
     public init(id: UUID, name: String, brand: String?, source: FoodSource, basis: FoodBasis, isGeneric: Bool,
-                isMine: Bool, lastUsed: Date?, energyPer100: Double?, defaultServing: ServingSize?) {
+                isMine: Bool, lastUsed: Date?, energyKcalPer100: Double?, defaultServing: ServingSize?) {
         self.id = id
         self.name = name
         self.brand = brand
@@ -114,7 +114,7 @@ public struct FoodSearchCandidate: Sendable, Hashable {
         self.isGeneric = isGeneric
         self.isMine = isMine
         self.lastUsed = lastUsed
-        self.energyPer100 = energyPer100
+        self.energyKcalPer100 = energyKcalPer100
         self.defaultServing = defaultServing
     }
 }

@@ -138,7 +138,7 @@ struct FoodSummaryDTO: Encodable {
         source = food.source.rawValue
         basis = food.basis.rawValue
         mine = food.isMine
-        energyKcalPer100 = food.energyPer100.map { ($0 * 10).rounded() / 10 }
+        energyKcalPer100 = food.energyKcalPer100.map { ($0 * 10).rounded() / 10 }
         defaultServing = food.defaultServing.map { ServingDTO(label: $0.label, grams: $0.amount) }
         self.otherVersions = otherVersions
         lastUsed = food.lastUsed.map { ISO8601DateFormatter().string(from: $0) }
@@ -242,8 +242,8 @@ struct DayDTO: Encodable {
     init(_ day: DayNutrition) {
         date = day.date.iso
         energyKcal = day.energy.rounded()
-        energyTargetKcal = day.energyTarget
-        energyRemainingKcal = day.energyRemaining.map { $0.rounded() }
+        energyTargetKcal = day.energyTargetKcal
+        energyRemainingKcal = day.energyRemainingKcal.map { $0.rounded() }
         meals = day.meals.map { MealDTO(meal: $0.meal.name, title: $0.meal.title, energyKcal: ($0.totals.energy ?? 0).rounded(),
                                         entries: $0.entries.map(FoodEntryDTO.init)) }
         totals = NutrientTotalDTO.list(day.totals)

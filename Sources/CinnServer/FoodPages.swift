@@ -237,8 +237,8 @@ struct FoodDayPage {
         next = day.date < today ? day.date.adding(days: 1).iso : nil
         self.today = today.iso
         energyKcal = Int(day.energy.rounded())
-        targetKcal = day.energyTarget.map { Int($0.rounded()) }
-        hasTarget = day.energyTarget != nil
+        targetKcal = day.energyTargetKcal.map { Int($0.rounded()) }
+        hasTarget = day.energyTargetKcal != nil
         (state, answer, answerDetail, barPercent) = Self.answer(day, unit)
         macros = MacroNumber.list(day.totals)
         hasEntries = !day.entries.isEmpty
@@ -261,7 +261,7 @@ struct FoodDayPage {
     /// The energy answer: its state (`yes`, `careful`, `no`, `plain`), the sentence, the detail, and how full the bar is.
     static func answer(_ day: DayNutrition, _ unit: EnergyUnit) -> (state: String, answer: String, detail: String, barPercent: Int?) {
         let eaten = NutritionText.energy(day.energy, unit)
-        guard let target = day.energyTarget, let remaining = day.energyRemaining else {
+        guard let target = day.energyTargetKcal, let remaining = day.energyRemainingKcal else {
             return ("plain", "\(eaten) eaten", "No daily calorie target yet.", nil)
         }
         let detail = "\(eaten) eaten of \(NutritionText.energy(target, unit))"
@@ -321,7 +321,7 @@ struct FoodResult {
         name = food.name
         brand = food.brand
         versions = otherVersions > 0 ? NutritionText.plural(otherVersions, "other version") : nil
-        energy = food.energyPer100.map { "\(NutritionText.energy($0, unit)) per 100 \(food.basis.rawValue)" } ?? "energy unknown"
+        energy = food.energyKcalPer100.map { "\(NutritionText.energy($0, unit)) per 100 \(food.basis.rawValue)" } ?? "energy unknown"
         serving = food.defaultServing.map { $0.description(basis: food.basis) }
         mine = food.isMine
         switch use {

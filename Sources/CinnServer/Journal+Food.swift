@@ -85,7 +85,7 @@ extension Journal {
     public func day(_ date: LocalDate) async throws -> (day: DayNutrition, settings: UserSettings) {
         let settings = try await settings()
         let entries = try await store.foodEntries(user: user, from: date, to: date)
-        return (DayNutrition(date: date, entries: entries, energyTarget: settings.energyTargetKcal), settings)
+        return (DayNutrition(date: date, entries: entries, energyTargetKcal: settings.energyTargetKcal), settings)
     }
 
     /// Copies a day's entries (or one meal's) to another day, at the same times of day; into

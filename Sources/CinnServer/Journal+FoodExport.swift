@@ -20,7 +20,7 @@ extension Journal {
             entries = []
         }
         let days = Dictionary(grouping: entries, by: \.localDate).sorted { $0.key < $1.key }
-            .map { DayNutrition(date: $0.key, entries: $0.value, energyTarget: nil) }
+            .map { DayNutrition(date: $0.key, entries: $0.value, energyTargetKcal: nil) }
         switch format {
         case .json:
             let document = FoodJournalDocument(foods: foods, entries: entries, presets: try await store.presets(user: user), days: days)

@@ -136,7 +136,7 @@ public struct Journal: Sendable {
         for item in food.foods { try await store.addFood(item, user: user) }
         try await store.addFoodEntries(food.entries, user: user)
         if settings.energyTargetKcal == nil {
-            settings.energyTargetKcal = DemoFoodLog.energyTarget
+            settings.energyTargetKcal = DemoFoodLog.energyTargetKcal
             try await store.saveSettings(settings, user: user)
         }
         return true

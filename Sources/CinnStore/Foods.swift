@@ -288,7 +288,7 @@ extension Store {
             id: id, name: name, brand: row.column("brand")?.string, source: FoodSource(rawValue: source) ?? .mine,
             basis: FoodBasis(rawValue: basis) ?? .grams, isGeneric: row.column("generic")?.integer == 1,
             isMine: row.column("user_id")?.integer.map(Int64.init) == user.rawValue, lastUsed: nil,
-            energyPer100: row.column("energy_kcal")?.double, defaultServing: nil)
+            energyKcalPer100: row.column("energy_kcal")?.double, defaultServing: nil)
         return (candidate, servings)
     }
 
@@ -311,7 +311,7 @@ extension Store {
             basis: FoodBasis(rawValue: try row.decode(column: "basis", as: String.self)) ?? .grams,
             isGeneric: try row.decode(column: "generic", as: Int.self) == 1,
             isMine: owner == user.rawValue, lastUsed: lastUsed,
-            energyPer100: try row.decode(column: "energy_kcal", as: Double?.self),
+            energyKcalPer100: try row.decode(column: "energy_kcal", as: Double?.self),
             defaultServing: ServingSize.servings(storageText: try row.decode(column: "servings", as: String.self))?.first)
     }
 }

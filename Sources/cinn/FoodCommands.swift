@@ -40,7 +40,7 @@ struct FoodCommand: AsyncParsableCommand {
                 let food = result.food
                 var line = food.id.uuidString.lowercased() + "  " + food.name
                 if let brand = food.brand { line += " — \(brand)" }
-                if let kcal = food.energyPer100 { line += "  \(Int(kcal.rounded())) kcal/100 \(food.basis.rawValue)" }
+                if let kcal = food.energyKcalPer100 { line += "  \(Int(kcal.rounded())) kcal/100 \(food.basis.rawValue)" }
                 if let serving = food.defaultServing { line += "  [\(serving.description(basis: food.basis))]" }
                 if food.isMine { line += "  (mine)" } else if food.lastUsed != nil { line += "  (recent)" }
                 if result.otherVersions > 0 { line += "  +\(result.otherVersions) other version\(result.otherVersions == 1 ? "" : "s")" }
@@ -204,9 +204,9 @@ struct FoodCommand: AsyncParsableCommand {
             }
             if day.entries.isEmpty { print("Nothing logged.") }
             print("\nEaten: \(settings.energyUnit.format(kilocalories: day.energy))")
-            if let remaining = day.energyRemaining {
+            if let remaining = day.energyRemainingKcal {
                 let amount = settings.energyUnit.format(kilocalories: abs(remaining))
-                print(remaining >= 0 ? "Left: \(amount) of \(settings.energyUnit.format(kilocalories: day.energyTarget ?? 0))" : "Over by \(amount)")
+                print(remaining >= 0 ? "Left: \(amount) of \(settings.energyUnit.format(kilocalories: day.energyTargetKcal ?? 0))" : "Over by \(amount)")
             }
             let shown = all ? day.totals.amounts : day.totals.amounts.filter { Nutrient.macros.contains($0.nutrient) && $0.nutrient != .energy }
             for (nutrient, amount) in shown {

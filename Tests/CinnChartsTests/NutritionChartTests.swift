@@ -240,10 +240,10 @@ struct CalorieChartTests {
         }
         let apple = try Nutrients([.energy: 95, .carbohydrate: 25])
         let days = [
-            DayNutrition(date: march4, entries: [entry(apple), entry(apple)], energyTarget: 2000),
-            DayNutrition(date: march4.adding(days: 1), entries: [], energyTarget: 2000),
-            DayNutrition(date: march4.adding(days: 2), entries: [entry(try Nutrients([.protein: 3]))], energyTarget: 2000),
-            DayNutrition(date: march4.adding(days: 3), entries: [entry(apple)], energyTarget: nil),
+            DayNutrition(date: march4, entries: [entry(apple), entry(apple)], energyTargetKcal: 2000),
+            DayNutrition(date: march4.adding(days: 1), entries: [], energyTargetKcal: 2000),
+            DayNutrition(date: march4.adding(days: 2), entries: [entry(try Nutrients([.protein: 3]))], energyTargetKcal: 2000),
+            DayNutrition(date: march4.adding(days: 3), entries: [entry(apple)], energyTargetKcal: nil),
         ]
         let chart = CalorieChart(foodLog: days)
         #expect(chart.days.map(\.date) == [march4, march4.adding(days: 3)])

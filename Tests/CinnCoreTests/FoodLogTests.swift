@@ -188,7 +188,7 @@ func loggedEntry(_ name: String, _ meal: Meal, at hour: Int, _ minute: Int = 0, 
         let cookie = try loggedEntry("Cookie", .snacks, at: 15, 30, energy: 150, other: ["sugars": 12])
         let shake = try loggedEntry("Shake", Meal.parse("Pre-workout"), at: 17, energy: 200, other: ["protein": 25])
         let bar = try loggedEntry("Bar", Meal.parse("Afternoon"), at: 16, energy: 100)
-        let diary = DayNutrition(date: day("2024-03-09"), entries: [cookie, shake, oats, bar, coffee], energyTarget: 2000)
+        let diary = DayNutrition(date: day("2024-03-09"), entries: [cookie, shake, oats, bar, coffee], energyTargetKcal: 2000)
 
         #expect(diary.meals.map(\.meal.name) == ["breakfast", "lunch", "dinner", "snacks", "Afternoon", "Pre-workout"])
         #expect(diary.meals[0].entries.map(\.name) == ["Coffee", "Oats"])
@@ -201,7 +201,7 @@ func loggedEntry(_ name: String, _ meal: Meal, at hour: Int, _ minute: Int = 0, 
         #expect(diary.totals == (try Nutrients(keyed: ["energy": 755, "fat": 6, "sugars": 12, "protein": 25])))
         #expect(diary.totals[.carbohydrate] == nil)
         #expect(diary.energy == 755)
-        #expect(diary.energyRemaining == 1245)
+        #expect(diary.energyRemainingKcal == 1245)
         #expect(diary.date == day("2024-03-09"))
     }
 
@@ -209,36 +209,36 @@ func loggedEntry(_ name: String, _ meal: Meal, at hour: Int, _ minute: Int = 0, 
         let first = try loggedEntry("A", .lunch, at: 12, energy: 1, id: UUID(uuidString: "00000000-0000-7000-8000-000000000001")!)
         let second = try loggedEntry("B", .lunch, at: 12, energy: 1, id: UUID(uuidString: "00000000-0000-7000-8000-000000000002")!)
         let target: Double? = nil
-        #expect(DayNutrition(date: day("2024-03-09"), entries: [second, first], energyTarget: target).meals[1].entries.map(\.name)
+        #expect(DayNutrition(date: day("2024-03-09"), entries: [second, first], energyTargetKcal: target).meals[1].entries.map(\.name)
                 == ["A", "B"])
-        #expect(DayNutrition(date: day("2024-03-09"), entries: [first, second], energyTarget: target).meals[1].entries.map(\.name)
+        #expect(DayNutrition(date: day("2024-03-09"), entries: [first, second], energyTargetKcal: target).meals[1].entries.map(\.name)
                 == ["A", "B"])
     }
 
     @Test func emptyDayHasTheFourMeals() {
-        let empty = DayNutrition(date: day("2024-03-09"), entries: [], energyTarget: 1800)
+        let empty = DayNutrition(date: day("2024-03-09"), entries: [], energyTargetKcal: 1800)
         #expect(empty.meals.map(\.meal) == Meal.standard)
         #expect(empty.meals.allSatisfy { $0.entries.isEmpty && $0.totals.isEmpty })
         #expect(empty.totals.isEmpty)
         #expect(empty.energy == 0)
-        #expect(empty.energyRemaining == 1800)
+        #expect(empty.energyRemainingKcal == 1800)
     }
 
     @Test func energyRemainingIsNegativeWhenOverAndNilWithoutTarget() throws {
         let feast = try loggedEntry("Feast", .dinner, at: 19, energy: 2600)
-        #expect(DayNutrition(date: day("2024-03-09"), entries: [feast], energyTarget: 2000).energyRemaining == -600)
-        #expect(DayNutrition(date: day("2024-03-09"), entries: [feast], energyTarget: 2600).energyRemaining == 0)
-        #expect(DayNutrition(date: day("2024-03-09"), entries: [feast], energyTarget: nil).energyRemaining == nil)
+        #expect(DayNutrition(date: day("2024-03-09"), entries: [feast], energyTargetKcal: 2000).energyRemainingKcal == -600)
+        #expect(DayNutrition(date: day("2024-03-09"), entries: [feast], energyTargetKcal: 2600).energyRemainingKcal == 0)
+        #expect(DayNutrition(date: day("2024-03-09"), entries: [feast], energyTargetKcal: nil).energyRemainingKcal == nil)
     }
 
     @Test func entriesWithoutEnergyCountAsNothingEaten() throws {
         var water = try loggedEntry("Water", .lunch, at: 12, energy: 0)
         water.nutrients = try Nutrients(keyed: ["sodium": 5])
         #expect(water.energy == 0)
-        let diary = DayNutrition(date: day("2024-03-09"), entries: [water], energyTarget: 2000)
+        let diary = DayNutrition(date: day("2024-03-09"), entries: [water], energyTargetKcal: 2000)
         #expect(diary.totals.energy == nil)
         #expect(diary.energy == 0)
-        #expect(diary.energyRemaining == 2000)
+        #expect(diary.energyRemainingKcal == 2000)
     }
 }
 

@@ -5,7 +5,7 @@ import Testing
 @Suite struct FoodSearchTests {
     func candidate(_ name: String, brand: String? = nil, generic: Bool = false, mine: Bool = false) -> FoodSearchCandidate {
         FoodSearchCandidate(id: UUID.v7(), name: name, brand: brand, source: generic ? .usda : .openFoodFacts, basis: .grams,
-                            isGeneric: generic, isMine: mine, lastUsed: nil, energyPer100: 100, defaultServing: nil)
+                            isGeneric: generic, isMine: mine, lastUsed: nil, energyKcalPer100: 100, defaultServing: nil)
     }
 
     @Test(arguments: ["Crème Fraîche, 30%", "GREEK YOGURT, Plain!", "  Apple,raw  ", "Ça va 1½", "ÆBLE-most", "a--b__c", ""])

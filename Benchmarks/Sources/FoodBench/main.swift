@@ -250,7 +250,7 @@ func dayInProcess(_ options: Options) async throws {
         start = ContinuousClock.now
         let settings = try await store.settings(user: user)
         let day = DayNutrition(date: date, entries: try await store.foodEntries(user: user, from: date, to: date),
-                               energyTarget: settings.energyTargetKcal)
+                               energyTargetKcal: settings.energyTargetKcal)
         let dayTime = milliseconds(since: start)
         guard index >= 20 else { continue }
         storeTimes.append(storeTime)
