@@ -51,45 +51,79 @@ extension WeightTrend {
         return inBand ? .inBand : .outside
     }
 
-    /// "Can I nom nom?" as of `asOf`.
+    /// Where the trend stands against the goal as of `asOf`.
     ///
     /// The rule, in order:
-    /// 1. `unknown` without a goal, or with fewer than 4 days with a weigh-in among the 7 days
+    /// 1. `noGoal`; `tooFewWeighIns` with fewer than 4 days with a weigh-in among the 7 days
     ///    ending on `asOf`.
-    /// 2. `yes` when the trend is in the maintenance band around the goal (see `maintenanceState`).
-    /// 3. `yes` when the current rate moves the trend towards the goal at least as fast as the
+    /// 2. `inBand` when the trend is in the maintenance band around the goal (see `maintenanceState`).
+    /// 3. `onPlan` when the current rate moves the trend towards the goal at least as fast as the
     ///    planned rate; without a planned rate, when it moves towards the goal at all.
-    /// 4. `no` otherwise: too slow, flat, or moving away.
-    public func verdict(goal: Goal?, asOf: LocalDate, unit: MassUnit) -> Verdict {
-        guard let goal else { return Verdict(.unknown, "Set a goal weight to get an answer.") }
+    /// 4. `flat` at zero rate, `away` when moving away from the goal, `behindPlan` when too slow.
+    public func standing(goal: Goal?, asOf: LocalDate) -> TrendStanding {
+        guard let goal else { return .noGoal }
         let weighedDays = weighInDays(endingOn: asOf, days: 7)
         guard weighedDays >= Self.verdictMinimumWeighInDays,
               let current = latest(onOrBefore: asOf), let rate = rate(asOf: asOf) else {
-            return Verdict(.unknown, "Weigh in on at least 4 of the last 7 days to get an answer (\(weighedDays) so far).")
+            return .tooFewWeighIns(weighedDays)
         }
-        let goalText = goal.weight.formatted(in: unit)
-        if maintenanceState(goal: goal, asOf: asOf) == .inBand {
-            return Verdict(.yes, "Your trend is within \(Self.maintenanceBand.formatted(in: unit)) of your \(goalText) goal: enjoy it.")
-        }
+        if maintenanceState(goal: goal, asOf: asOf) == .inBand { return .inBand }
         let towards = (goal.weight.kilograms - current.trend.kilograms).sign == .minus ? -1.0 : 1.0
         let speedTowards = rate.kilogramsPerWeek * towards
-        let rateText = Mass(kilograms: abs(rate.kilogramsPerWeek)).formatted(in: unit, decimals: unit.displayDecimals + 1)
-        let direction = rate.kilogramsPerWeek < 0 ? "losing" : "gaining"
-        if let planned = goal.plannedRate {
-            let planText = planned.formatted(in: unit, decimals: unit.displayDecimals + 1)
-            if speedTowards >= planned.kilograms {
-                return Verdict(.yes, "You are \(direction) \(rateText) a week, on or ahead of your \(planText) plan.")
-            }
-        } else if speedTowards > 0 {
-            return Verdict(.yes, "You are \(direction) \(rateText) a week, towards your \(goalText) goal.")
-        }
-        if speedTowards == 0 {
-            return Verdict(.no, "Your trend is flat; your goal is \(goalText).")
-        }
-        if speedTowards < 0 {
-            return Verdict(.no, "You are \(direction) \(rateText) a week, away from your \(goalText) goal.")
+        if speedTowards == 0 { return .flat }
+        if speedTowards < 0 { return .away(rate) }
+        if speedTowards >= (goal.plannedRate?.kilograms ?? 0) { return .onPlan(rate) }
+        return .behindPlan(rate)
+    }
+
+    /// "Can I nom nom?" as of `asOf`: `yes` in the band or on plan, `unknown` without a goal or
+    /// enough weigh-ins, `no` otherwise (see `standing`).
+    public func verdict(goal: Goal?, asOf: LocalDate, unit: MassUnit) -> Verdict {
+        let standing = standing(goal: goal, asOf: asOf)
+        guard let goal else { return Verdict(.unknown, "Set a goal weight to get an answer.") }
+        let goalText = goal.weight.formatted(in: unit)
+        func rateText(_ rate: MassRate) -> String {
+            let direction = rate.kilogramsPerWeek < 0 ? "losing" : "gaining"
+            return "\(direction) \(Mass(kilograms: abs(rate.kilogramsPerWeek)).formatted(in: unit, decimals: unit.displayDecimals + 1))"
         }
         let planText = goal.plannedRate.map { $0.formatted(in: unit, decimals: unit.displayDecimals + 1) } ?? ""
-        return Verdict(.no, "You are \(direction) \(rateText) a week, behind your \(planText) plan.")
+        switch standing {
+        case .noGoal:
+            return Verdict(.unknown, "Set a goal weight to get an answer.")
+        case .tooFewWeighIns(let days):
+            return Verdict(.unknown, "Weigh in on at least 4 of the last 7 days to get an answer (\(days) so far).")
+        case .inBand:
+            return Verdict(.yes, "Your trend is within \(Self.maintenanceBand.formatted(in: unit)) of your \(goalText) goal: enjoy it.")
+        case .onPlan(let rate):
+            return goal.plannedRate == nil
+                ? Verdict(.yes, "You are \(rateText(rate)) a week, towards your \(goalText) goal.")
+                : Verdict(.yes, "You are \(rateText(rate)) a week, on or ahead of your \(planText) plan.")
+        case .flat:
+            return Verdict(.no, "Your trend is flat; your goal is \(goalText).")
+        case .away(let rate):
+            return Verdict(.no, "You are \(rateText(rate)) a week, away from your \(goalText) goal.")
+        case .behindPlan(let rate):
+            return Verdict(.no, "You are \(rateText(rate)) a week, behind your \(planText) plan.")
+        }
+    }
+}
+
+/// Where the trend stands against the goal.
+public enum TrendStanding: Sendable, Hashable {
+    case noGoal
+    /// Days with a weigh-in among the last 7, fewer than 4.
+    case tooFewWeighIns(Int)
+    case inBand
+    case onPlan(MassRate)
+    case behindPlan(MassRate)
+    case flat
+    case away(MassRate)
+
+    /// True when the trend is where the person wants it.
+    public var isGood: Bool {
+        switch self {
+        case .inBand, .onPlan: true
+        default: false
+        }
     }
 }
