@@ -12,13 +12,16 @@ public struct DayNutrition: Sendable, Hashable {
     /// Meals in the order of a day; the usual four are always present, empty or not.
     public var meals: [MealGroup]
     public var totals: Nutrients
-    /// The day's calorie target in kcal, if the user set one.
+    /// The day's calorie target in kcal: the user's own or the one computed from the profile.
     public var energyTargetKcal: Double?
+    /// Calories to maintain the current weight, when the profile (or the adaptive estimate) gives one.
+    public var maintenanceKcal: Double?
 
     /// Groups `entries` (of one day) by meal, each meal in time order.
-    public init(date: LocalDate, entries: [FoodLogEntry], energyTargetKcal: Double?) {
+    public init(date: LocalDate, entries: [FoodLogEntry], energyTargetKcal: Double?, maintenanceKcal: Double? = nil) {
         self.date = date
         self.energyTargetKcal = energyTargetKcal
+        self.maintenanceKcal = maintenanceKcal
         var byMeal: [Meal: [FoodLogEntry]] = [:]
         for entry in entries { byMeal[entry.meal, default: []].append(entry) }
         for meal in Meal.standard where byMeal[meal] == nil { byMeal[meal] = [] }

@@ -19,14 +19,31 @@ public struct UserSettings: Sendable, Hashable {
     public var energyTargetKcal: Double?
     /// How energy is shown.
     public var energyUnit: EnergyUnit
+    /// Sex, birth date, height and activity; nil until all four are given.
+    public var profile: Profile?
+    /// How heights are shown.
+    public var lengthUnit: LengthUnit
+    /// Which expenditure the computed target follows.
+    public var targetBasis: TargetBasis
+    /// The user's own calorie floor, replacing 1200/1500 kcal.
+    public var energyFloorKcal: Double?
+    /// True once the person finished or skipped the first-run onboarding.
+    public var onboarded: Bool
 
     public init(displayUnit: MassUnit = .kilograms, trendMethod: TrendMethod = .exact, timeZoneIdentifier: String? = nil,
-                energyTargetKcal: Double? = nil, energyUnit: EnergyUnit = .kilocalories) {
+                energyTargetKcal: Double? = nil, energyUnit: EnergyUnit = .kilocalories, profile: Profile? = nil,
+                lengthUnit: LengthUnit = .centimetres, targetBasis: TargetBasis = .formula, energyFloorKcal: Double? = nil,
+                onboarded: Bool = false) {
         self.displayUnit = displayUnit
         self.trendMethod = trendMethod
         self.timeZoneIdentifier = timeZoneIdentifier
         self.energyTargetKcal = energyTargetKcal
         self.energyUnit = energyUnit
+        self.profile = profile
+        self.lengthUnit = lengthUnit
+        self.targetBasis = targetBasis
+        self.energyFloorKcal = energyFloorKcal
+        self.onboarded = onboarded
     }
 
     /// Checks a daily calorie target: 500 to 10 000 kcal.
@@ -65,10 +82,10 @@ public struct Goal: Sendable, Hashable {
         self.setOn = setOn
     }
 
-    /// A goal as a person enters it, checked; errors about the rate name `rateField`.
+    /// A goal as a person enters it, checked; errors name `weightField` and `rateField`.
     public static func validated(weight: Double, unit: MassUnit, ratePerWeek: Double?, setOn: LocalDate,
-                                 rateField: String = "rate") throws(CinnError) -> Goal {
-        let mass = try Mass.bodyWeight(weight, unit, field: "weight")
+                                 weightField: String = "weight", rateField: String = "rate") throws(CinnError) -> Goal {
+        let mass = try Mass.bodyWeight(weight, unit, field: weightField)
         var rate: Mass?
         if let ratePerWeek {
             guard ratePerWeek.isFinite, ratePerWeek > 0 else {

@@ -219,6 +219,11 @@ struct FoodDayPage {
     let searchLink: String
     let copyTo: String
     let copyError: String?
+    /// "Calories to maintain: 2350 kcal", when the profile gives them.
+    let maintenance: String?
+    let isComplete: Bool
+    let isPartial: Bool
+    let canMark: Bool
 
     /// Which of the day's forms failed: `copy`, or `copy:MEAL` / `preset:MEAL` for one meal.
     struct FailedForm {
@@ -226,9 +231,13 @@ struct FoodDayPage {
         let message: String
     }
 
-    init(day: DayNutrition, settings: UserSettings, today: LocalDate, notice: String?, loggedID: UUID?,
+    init(day: DayNutrition, settings: UserSettings, status: DayStatus?, today: LocalDate, notice: String?, loggedID: UUID?,
          failed: FailedForm? = nil) {
         let unit = settings.energyUnit
+        maintenance = day.maintenanceKcal.map { "Calories to maintain: \(NutritionText.energy($0, unit))" }
+        isComplete = status == .complete
+        isPartial = status == .partial
+        canMark = day.date <= today
         date = day.date.iso
         heading = NutritionText.day(day.date, today: today)
         let written = NutritionText.date(day.date, today: today)

@@ -29,6 +29,8 @@ enum FoodTemplates {
       border:1px solid currentColor; }
     .energy-bar span { display:block; height:100%; background:currentColor; }
     .macro-numbers span { display:block; }
+    .day-status { display:flex; flex-wrap:wrap; align-items:center; gap:8px; margin:0 0 12px; }
+    .day-status > span:first-child { flex:1 1 12rem; color:var(--muted); }
     .meal .meal-head + .entries { margin-top:4px; }
     .actions { display:flex; gap:8px; flex-wrap:wrap; } .actions > * { flex:1; }
     .meal-head { display:flex; align-items:center; gap:10px; } .meal-head h2 { margin:0; flex:1; overflow-wrap:anywhere; }
@@ -93,8 +95,14 @@ enum FoodTemplates {
     <section id="day-energy" class="energy {{state}}" data-kcal="{{energyKcal}}"{{#targetKcal}} data-target-kcal="{{.}}"{{/targetKcal}}>
       <div class="answer">{{answer}}</div>
       {{#barPercent}}<div class="energy-bar" aria-hidden="true"><span style="width:{{.}}%"></span></div>{{/barPercent}}
-      <p>{{answerDetail}}{{^hasTarget}} <a href="/settings#energy-target">Set one in settings</a>{{/hasTarget}}</p>
+      <p>{{answerDetail}}{{^hasTarget}} <a href="/profile">Set up your profile</a> for one.{{/hasTarget}}</p>
     </section>
+    {{#maintenance}}<p class="muted" id="maintenance">{{.}} · <a href="/energy">Energy</a></p>{{/maintenance}}
+    {{#canMark}}<form method="post" action="/food/{{date}}/status" class="day-status" id="day-status">
+      <span>{{#isComplete}}✓ Logged in full: this day counts towards your expenditure.{{/isComplete}}{{#isPartial}}Marked partial: left out of the expenditure estimate.{{/isPartial}}{{^isComplete}}{{^isPartial}}Finished logging this day?{{/isPartial}}{{/isComplete}}</span>
+      <span class="actions">{{^isComplete}}<button class="secondary" name="status" value="complete">Mark complete</button>{{/isComplete}}
+      {{^isPartial}}<button class="secondary" name="status" value="partial">Mark partial</button>{{/isPartial}}</span>
+    </form>{{/canMark}}
     <div class="numbers macro-numbers" id="day-macros">{{#macros}}<div><b>{{amount}}</b><span>{{label}}</span>{{#percent}}<span>{{.}} DV</span>{{/percent}}</div>{{/macros}}</div>
     <p class="actions"><a class="button" id="add-food" href="{{searchLink}}">+ Add food</a></p>
     {{^hasEntries}}<p class="muted empty-day">Nothing logged on this day yet. Tap + on a meal or Add food: search, scan a barcode, or pick a recent food.</p>{{/hasEntries}}

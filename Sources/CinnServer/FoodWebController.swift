@@ -12,6 +12,7 @@ struct FoodWebController<Context: RequestContext> {
         router.get("/food", use: today)
         router.get("/food/{date}", use: day)
         router.post("/food/{date}/copy", use: copy)
+        router.post("/food/{date}/status", use: markDay)
         router.get("/food/search", use: search)
         router.get("/food/barcode", use: barcode)
         router.get("/food/log/{id}", use: logForm)
@@ -112,9 +113,9 @@ extension FoodWebController {
     }
 
     func renderDay(_ date: LocalDate, request: Request, failed: FoodDayPage.FailedForm? = nil) async throws -> Response {
-        let (day, settings) = try await journal.day(date)
+        let (day, settings, status) = try await journal.day(date)
         let loggedID = request.query("logged").flatMap(UUID.init(uuidString:))
-        let model = FoodDayPage(day: day, settings: settings, today: journal.today(settings),
+        let model = FoodDayPage(day: day, settings: settings, status: status, today: journal.today(settings),
                                 notice: notice(request, day: day, loggedID: loggedID, unit: settings.energyUnit),
                                 loggedID: loggedID, failed: failed)
         return page("food-day", model, title: "Food, \(model.heading)", section: .day,
@@ -130,6 +131,14 @@ extension FoodWebController {
             return "Added \(added == 1 ? "1 entry" : "\(added) entries") to this day."
         }
         return nil
+    }
+
+    /// Marks the day complete or partial, then shows it again.
+    @Sendable func markDay(_ request: Request, context: Context) async throws -> Response {
+        let date = try date(context)
+        let form = try await FormFields(request: request)
+        try await journal.setDayStatus(date, status: try DayStatus.parse(form["status"] ?? ""))
+        return WebResponse.redirect("/food/\(date.iso)#day-status")
     }
 
     /// Copies the day, or one meal of it, to another day.

@@ -81,11 +81,13 @@ extension Journal {
                                                note: note.map(Self.cleanNote))
     }
 
-    /// A day of the food log with its totals and what is left of the calorie target.
-    public func day(_ date: LocalDate) async throws -> (day: DayNutrition, settings: UserSettings) {
-        let settings = try await settings()
+    /// A day of the food log with its totals, what is left of the calorie target and the calories
+    /// to maintain (both as of that day), and whether the day is marked complete.
+    public func day(_ date: LocalDate) async throws -> (day: DayNutrition, settings: UserSettings, status: DayStatus?) {
+        let energy = try await energyReport(asOf: date, historyDays: 0)
         let entries = try await store.foodEntries(user: user, from: date, to: date)
-        return (DayNutrition(date: date, entries: entries, energyTargetKcal: settings.energyTargetKcal), settings)
+        return (DayNutrition(date: date, entries: entries, energyTargetKcal: energy.targetKcal, maintenanceKcal: energy.maintenanceKcal),
+                energy.settings, energy.dayStatus)
     }
 
     /// Copies a day's entries (or one meal's) to another day, at the same times of day; into

@@ -243,7 +243,7 @@ extension Store {
         }
     }
 
-    /// Undoes an import: its weigh-ins, food entries, foods and presets are deleted (tombstones remain for sync), so importing the
+    /// Undoes an import: its weigh-ins, food entries, exercise entries, body-fat readings, foods and presets are deleted (tombstones remain for sync), so importing the
     /// file again brings them back. Returns how many were removed.
     @discardableResult
     public func undoImport(id: Int64, user: UserID) async throws -> Int {
@@ -257,7 +257,7 @@ extension Store {
             let version = try await reserveVersions(db, user: user)
             let time = milliseconds(now())
             var removed = 0
-            for table in ["weigh_ins", "food_entries"] {
+            for table in ["weigh_ins", "food_entries", "exercise_entries", "body_fat_readings"] {
                 removed += try await db.raw("""
                     UPDATE \(unsafeRaw: table) SET deleted = 1, version = \(bind: version), updated_at_ms = \(bind: time)
                     WHERE import_id = \(bind: id) AND user_id = \(bind: user.rawValue) AND deleted = 0 RETURNING row_id

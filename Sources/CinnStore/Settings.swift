@@ -10,30 +10,57 @@ extension Store {
 
     func settings(_ db: any SQLDatabase, user: UserID) async throws -> UserSettings {
         guard let row = try await db.raw("""
-            SELECT display_unit, trend_method, time_zone, energy_target_kcal, energy_unit FROM user_settings WHERE user_id = \(bind: user.rawValue)
+            SELECT display_unit, trend_method, time_zone, energy_target_kcal, energy_unit, sex, birth_day, height_cm,
+                activity_level, length_unit, target_basis, energy_floor_kcal, onboarded
+            FROM user_settings WHERE user_id = \(bind: user.rawValue)
             """).first() else { return UserSettings() }
+        var profile: Profile?
+        if let sex = try row.decode(column: "sex", as: String?.self).flatMap(Sex.init(rawValue:)),
+           let birthDay = try row.decode(column: "birth_day", as: Int?.self),
+           let height = try row.decode(column: "height_cm", as: Double?.self),
+           let activity = try row.decode(column: "activity_level", as: String?.self).flatMap(ActivityLevel.init(rawValue:)) {
+            profile = Profile(sex: sex, birthDate: LocalDate(dayNumber: birthDay), height: Height(centimetres: height), activity: activity)
+        }
         return UserSettings(
             displayUnit: MassUnit(rawValue: try row.decode(column: "display_unit", as: String.self)) ?? .kilograms,
             trendMethod: TrendMethod(rawValue: try row.decode(column: "trend_method", as: String.self)) ?? .exact,
             timeZoneIdentifier: try row.decode(column: "time_zone", as: String?.self),
             energyTargetKcal: try row.decode(column: "energy_target_kcal", as: Double?.self),
-            energyUnit: EnergyUnit(rawValue: try row.decode(column: "energy_unit", as: String.self)) ?? .kilocalories)
+            energyUnit: EnergyUnit(rawValue: try row.decode(column: "energy_unit", as: String.self)) ?? .kilocalories,
+            profile: profile,
+            lengthUnit: LengthUnit(rawValue: try row.decode(column: "length_unit", as: String.self)) ?? .centimetres,
+            targetBasis: TargetBasis(rawValue: try row.decode(column: "target_basis", as: String.self)) ?? .formula,
+            energyFloorKcal: try row.decode(column: "energy_floor_kcal", as: Double?.self),
+            onboarded: try row.decode(column: "onboarded", as: Int.self) == 1)
     }
 
-    public func saveSettings(_ settings: UserSettings, user: UserID) async throws {
-        try await withConnection { db in
-            try await db.raw("""
-                INSERT INTO user_settings (user_id, display_unit, trend_method, time_zone, energy_target_kcal, energy_unit,
-                    updated_at_ms)
-                VALUES (\(bind: user.rawValue), \(bind: settings.displayUnit.rawValue), \(bind: settings.trendMethod.rawValue),
-                        \(bind: settings.timeZoneIdentifier), \(bind: settings.energyTargetKcal), \(bind: settings.energyUnit.rawValue),
-                        \(bind: milliseconds(now())))
-                ON CONFLICT (user_id) DO UPDATE SET display_unit = excluded.display_unit,
-                    trend_method = excluded.trend_method, time_zone = excluded.time_zone,
-                    energy_target_kcal = excluded.energy_target_kcal, energy_unit = excluded.energy_unit,
-                    updated_at_ms = excluded.updated_at_ms
-                """).run()
+    /// Saves the settings and, when given, sets a new goal, in one transaction.
+    public func saveSettings(_ settings: UserSettings, goal: Goal? = nil, user: UserID) async throws {
+        try await transaction { db in
+            try await writeSettings(db, settings, user: user)
+            if let goal { try await insertGoal(db, goal, user: user) }
         }
+    }
+
+    private func writeSettings(_ db: any SQLDatabase, _ settings: UserSettings, user: UserID) async throws {
+        try await db.raw("""
+            INSERT INTO user_settings (user_id, display_unit, trend_method, time_zone, energy_target_kcal, energy_unit,
+                sex, birth_day, height_cm, activity_level, length_unit, target_basis, energy_floor_kcal, onboarded,
+                updated_at_ms)
+            VALUES (\(bind: user.rawValue), \(bind: settings.displayUnit.rawValue), \(bind: settings.trendMethod.rawValue),
+                    \(bind: settings.timeZoneIdentifier), \(bind: settings.energyTargetKcal), \(bind: settings.energyUnit.rawValue),
+                    \(bind: settings.profile?.sex.rawValue), \(bind: settings.profile?.birthDate.dayNumber),
+                    \(bind: settings.profile?.height.centimetres), \(bind: settings.profile?.activity.rawValue),
+                    \(bind: settings.lengthUnit.rawValue), \(bind: settings.targetBasis.rawValue),
+                    \(bind: settings.energyFloorKcal), \(bind: settings.onboarded ? 1 : 0), \(bind: milliseconds(now())))
+            ON CONFLICT (user_id) DO UPDATE SET display_unit = excluded.display_unit,
+                trend_method = excluded.trend_method, time_zone = excluded.time_zone,
+                energy_target_kcal = excluded.energy_target_kcal, energy_unit = excluded.energy_unit,
+                sex = excluded.sex, birth_day = excluded.birth_day, height_cm = excluded.height_cm,
+                activity_level = excluded.activity_level, length_unit = excluded.length_unit,
+                target_basis = excluded.target_basis, energy_floor_kcal = excluded.energy_floor_kcal,
+                onboarded = excluded.onboarded, updated_at_ms = excluded.updated_at_ms
+            """).run()
     }
 
     /// The current goal: the latest one set and not cleared.
@@ -53,16 +80,18 @@ extension Store {
 
     /// Sets a new goal; the previous ones stay as history.
     public func setGoal(_ goal: Goal, user: UserID) async throws {
-        try await transaction { db in
-            let version = try await reserveVersions(db, user: user)
-            let time = milliseconds(now())
-            try await db.raw("""
-                INSERT INTO goals (id, user_id, weight_kg, rate_kg_per_week, set_on_day, created_at_ms, updated_at_ms, version)
-                VALUES (\(bind: bind(.v7(at: now()))), \(bind: user.rawValue), \(bind: goal.weight.kilograms),
-                        \(bind: goal.plannedRate?.kilograms), \(bind: goal.setOn.dayNumber), \(bind: time), \(bind: time),
-                        \(bind: version))
-                """).run()
-        }
+        try await transaction { db in try await insertGoal(db, goal, user: user) }
+    }
+
+    private func insertGoal(_ db: any SQLDatabase, _ goal: Goal, user: UserID) async throws {
+        let version = try await reserveVersions(db, user: user)
+        let time = milliseconds(now())
+        try await db.raw("""
+            INSERT INTO goals (id, user_id, weight_kg, rate_kg_per_week, set_on_day, created_at_ms, updated_at_ms, version)
+            VALUES (\(bind: bind(.v7(at: now()))), \(bind: user.rawValue), \(bind: goal.weight.kilograms),
+                    \(bind: goal.plannedRate?.kilograms), \(bind: goal.setOn.dayNumber), \(bind: time), \(bind: time),
+                    \(bind: version))
+            """).run()
     }
 
     /// Clears the goal; returns false when there was none.

@@ -1,0 +1,122 @@
+import CinnCore
+import CinnImport
+import CinnStore
+import Foundation
+
+/// A change to the profile as a person enters it (web form, API body or CLI flags): nil leaves a
+/// part as it is. Everything is checked before anything is saved, and saved in one transaction.
+public struct ProfileUpdate: Sendable {
+    public var sex: String?
+    public var birthDate: String?
+    /// "180", "180 cm", "5 ft 11 in"; a bare number is in the length unit.
+    public var height: String?
+    public var activity: String?
+    public var lengthUnit: String?
+    public var massUnit: String?
+    public var energyUnit: String?
+    public var timeZone: String?
+    /// In the mass unit.
+    public var goalWeight: Double?
+    /// Per week towards the goal, in the mass unit; only with `goalWeight`.
+    public var goalRatePerWeek: Double?
+    public var targetBasis: String?
+    /// `.some(nil)` clears the user's own floor.
+    public var energyFloorKcal: Double??
+    /// A manual target; `.some(nil)` clears it so the computed target applies.
+    public var energyTargetKcal: Double??
+    public var onboarded: Bool?
+
+    public init(sex: String? = nil, birthDate: String? = nil, height: String? = nil, activity: String? = nil,
+                lengthUnit: String? = nil, massUnit: String? = nil, energyUnit: String? = nil, timeZone: String? = nil,
+                goalWeight: Double? = nil, goalRatePerWeek: Double? = nil, targetBasis: String? = nil,
+                energyFloorKcal: Double?? = nil, energyTargetKcal: Double?? = nil, onboarded: Bool? = nil) {
+        self.sex = sex
+        self.birthDate = birthDate
+        self.height = height
+        self.activity = activity
+        self.lengthUnit = lengthUnit
+        self.massUnit = massUnit
+        self.energyUnit = energyUnit
+        self.timeZone = timeZone
+        self.goalWeight = goalWeight
+        self.goalRatePerWeek = goalRatePerWeek
+        self.targetBasis = targetBasis
+        self.energyFloorKcal = energyFloorKcal
+        self.energyTargetKcal = energyTargetKcal
+        self.onboarded = onboarded
+    }
+}
+
+extension Journal {
+    /// Applies a profile change: checked whole, then saved with the goal (if one is given) in one transaction.
+    @discardableResult
+    public func updateProfile(_ update: ProfileUpdate) async throws -> (settings: UserSettings, goal: Goal?) {
+        var settings = try await settings()
+        if let zone = update.timeZone { settings.timeZoneIdentifier = try UserSettings.validTimeZone(zone) }
+        if let unit = update.massUnit { settings.displayUnit = try MassUnit.parse(unit, field: "mass_unit") }
+        if let unit = update.lengthUnit { settings.lengthUnit = try LengthUnit.parse(unit) }
+        if let unit = update.energyUnit { settings.energyUnit = try EnergyUnit.parse(unit) }
+        let today = today(settings)
+        let sex = try update.sex.map { text throws(CinnError) in try Sex.parse(text) } ?? settings.profile?.sex
+        let birthDate = try update.birthDate.map { text throws(CinnError) in
+            try Profile.validatedBirthDate(try LocalDate.parse(text, field: "birth_date"), today: today)
+        } ?? settings.profile?.birthDate
+        let height = try update.height.map { text throws(CinnError) in try Height.parse(text, unit: settings.lengthUnit) }
+            ?? settings.profile?.height
+        let activity = try update.activity.map { text throws(CinnError) in try ActivityLevel.parse(text) } ?? settings.profile?.activity
+        let anyProfileField = update.sex != nil || update.birthDate != nil || update.height != nil || update.activity != nil
+        if let sex, let birthDate, let height, let activity {
+            settings.profile = Profile(sex: sex, birthDate: birthDate, height: height, activity: activity)
+        } else if anyProfileField {
+            let missing = [("sex", sex == nil), ("birth_date", birthDate == nil), ("height", height == nil), ("activity", activity == nil)]
+                .first { $0.1 }!.0
+            throw CinnError.invalid(missing, "the profile needs sex, birth date, height and activity level; \(missing.replacingOccurrences(of: "_", with: " ")) is missing")
+        }
+        if let basis = update.targetBasis { settings.targetBasis = try TargetBasis.parse(basis) }
+        if let floor = update.energyFloorKcal {
+            settings.energyFloorKcal = try floor.map { kcal throws(CinnError) in try EnergyTarget.validFloor(kcal) }
+        }
+        if let target = update.energyTargetKcal {
+            settings.energyTargetKcal = try target.map { kcal throws(CinnError) in try UserSettings.validEnergyTarget(kcal) }
+        }
+        if let onboarded = update.onboarded { settings.onboarded = onboarded }
+        var goal: Goal?
+        if let weight = update.goalWeight {
+            goal = try Goal.validated(weight: weight, unit: settings.displayUnit, ratePerWeek: update.goalRatePerWeek,
+                                      setOn: today, weightField: "goal_weight", rateField: "goal_rate")
+        } else if update.goalRatePerWeek != nil {
+            throw CinnError.invalid("goal_weight", "give the goal weight with the planned rate")
+        }
+        try await store.saveSettings(settings, goal: goal, user: user)
+        return (settings, goal)
+    }
+
+    /// The energy report as of `asOf` (today by default).
+    public func energyReport(asOf: LocalDate? = nil, windowDays: Int = AdaptiveExpenditure.defaultWindowDays,
+                             historyDays: Int = EnergyReport.defaultHistoryDays) async throws -> EnergyReport {
+        let inputs = try await store.energyInputs(user: user)
+        let day = asOf ?? today(inputs.settings)
+        let trend = WeightTrend(days: inputs.days, method: inputs.settings.trendMethod, displayUnit: inputs.settings.displayUnit)
+        return EnergyReport(settings: inputs.settings, goal: inputs.goal, trend: trend, intakeKcal: inputs.intakeKcal,
+                            dayStatuses: inputs.dayStatuses, bodyFat: inputs.latestBodyFat, asOf: day,
+                            windowDays: try AdaptiveExpenditure.validWindow(windowDays), historyDays: historyDays)
+    }
+
+    /// Marks a day of the food log complete or partial (nil clears the mark); days after today are refused.
+    public func setDayStatus(_ date: LocalDate, status: DayStatus?) async throws {
+        let settings = try await settings()
+        guard date <= today(settings) else { throw CinnError.invalid("date", "\(date) is in the future") }
+        try await store.setDayStatus(status, on: date, user: user)
+    }
+
+    /// Records a body-fat measurement, in percent, on a day (today by default).
+    public func addBodyFat(percent: Double, date: String?) async throws -> BodyFatReading {
+        let settings = try await settings()
+        let fraction = try BodyFatReading.validatedFraction(percent: percent)
+        let time = try readingTime(date, settings: settings)
+        let reading = BodyFatReading(id: .v7(at: now()), measuredAt: time.instant, utcOffsetSeconds: time.utcOffsetSeconds,
+                                     fraction: fraction)
+        try await store.addBodyFat(reading, user: user)
+        return reading
+    }
+}

@@ -1,0 +1,229 @@
+import CinnCore
+import Foundation
+import SQLKit
+
+/// Everything an energy read needs, read on one connection.
+public struct EnergyInputs: Sendable {
+    public var settings: UserSettings
+    public var goal: Goal?
+    public var days: [DailyWeight]
+    /// kcal eaten per logged day.
+    public var intakeKcal: [LocalDate: Double]
+    public var dayStatuses: [LocalDate: DayStatus]
+    public var latestBodyFat: BodyFatReading?
+    /// Exercise energy per day, where known.
+    public var exerciseKcal: [LocalDate: Double]
+
+    /// The intake of the days marked complete (a complete day without entries ate nothing).
+    public var completeDayIntakeKcal: [LocalDate: Double] {
+        var result: [LocalDate: Double] = [:]
+        for (day, status) in dayStatuses where status == .complete { result[day] = intakeKcal[day] ?? 0 }
+        return result
+    }
+}
+
+extension Store {
+    public func energyInputs(user: UserID) async throws -> EnergyInputs {
+        try await withRawConnection { connection in
+            let db = connection.sql
+            var intake: [LocalDate: Double] = [:]
+            for row in try await db.raw("""
+                SELECT local_day, SUM(energy_kcal) AS kcal FROM food_entries
+                WHERE user_id = \(bind: user.rawValue) AND deleted = 0 GROUP BY local_day
+                """).all() {
+                intake[LocalDate(dayNumber: try row.decode(column: "local_day", as: Int.self))] = try row.decode(column: "kcal", as: Double.self)
+            }
+            var exercise: [LocalDate: Double] = [:]
+            for row in try await db.raw("""
+                SELECT local_day, SUM(energy_kcal) AS kcal FROM exercise_entries
+                WHERE user_id = \(bind: user.rawValue) AND deleted = 0 AND energy_kcal IS NOT NULL GROUP BY local_day
+                """).all() {
+                exercise[LocalDate(dayNumber: try row.decode(column: "local_day", as: Int.self))] = try row.decode(column: "kcal", as: Double.self)
+            }
+            return EnergyInputs(settings: try await settings(db, user: user), goal: try await goal(db, user: user),
+                                days: try await dailyWeights(connection, user: user), intakeKcal: intake,
+                                dayStatuses: try await dayStatuses(db, user: user, from: nil, to: nil),
+                                latestBodyFat: try await latestBodyFat(db, user: user), exerciseKcal: exercise)
+        }
+    }
+
+    // MARK: - Day status
+
+    /// Marks a day complete or partial; nil clears the mark.
+    public func setDayStatus(_ status: DayStatus?, on day: LocalDate, user: UserID) async throws {
+        try await transaction { db in
+            let version = try await reserveVersions(db, user: user)
+            let time = milliseconds(now())
+            guard let status else {
+                try await db.raw("""
+                    UPDATE food_days SET deleted = 1, version = \(bind: version), updated_at_ms = \(bind: time)
+                    WHERE user_id = \(bind: user.rawValue) AND local_day = \(bind: day.dayNumber) AND deleted = 0
+                    """).run()
+                return
+            }
+            try await db.raw("""
+                INSERT INTO food_days (id, user_id, local_day, status, created_at_ms, updated_at_ms, version)
+                VALUES (\(bind: bind(.v7(at: now()))), \(bind: user.rawValue), \(bind: day.dayNumber), \(bind: status.rawValue),
+                        \(bind: time), \(bind: time), \(bind: version))
+                ON CONFLICT (user_id, local_day) DO UPDATE SET status = excluded.status, deleted = 0,
+                    version = excluded.version, updated_at_ms = excluded.updated_at_ms
+                """).run()
+        }
+    }
+
+    /// The marked days in `from...to` (or all).
+    public func dayStatuses(user: UserID, from: LocalDate? = nil, to: LocalDate? = nil) async throws -> [LocalDate: DayStatus] {
+        try await withConnection { try await dayStatuses($0, user: user, from: from, to: to) }
+    }
+
+    func dayStatuses(_ db: any SQLDatabase, user: UserID, from: LocalDate?, to: LocalDate?) async throws -> [LocalDate: DayStatus] {
+        var result: [LocalDate: DayStatus] = [:]
+        for row in try await db.raw("""
+            SELECT local_day, status FROM food_days
+            WHERE user_id = \(bind: user.rawValue) AND deleted = 0
+              AND local_day >= \(bind: from?.dayNumber ?? Int.min) AND local_day <= \(bind: to?.dayNumber ?? Int.max)
+            """).all() {
+            if let status = DayStatus(rawValue: try row.decode(column: "status", as: String.self)) {
+                result[LocalDate(dayNumber: try row.decode(column: "local_day", as: Int.self))] = status
+            }
+        }
+        return result
+    }
+
+    // MARK: - Body fat
+
+    public func addBodyFat(_ reading: BodyFatReading, user: UserID) async throws {
+        try await transaction { db in
+            let version = try await reserveVersions(db, user: user)
+            let time = milliseconds(now())
+            try await db.raw("""
+                INSERT INTO body_fat_readings (id, user_id, measured_at_ms, utc_offset_s, local_day, fraction, source,
+                    created_at_ms, updated_at_ms, version)
+                VALUES (\(bind: bind(reading.id)), \(bind: user.rawValue), \(bind: milliseconds(reading.measuredAt)),
+                        \(bind: reading.utcOffsetSeconds), \(bind: reading.localDate.dayNumber), \(bind: reading.fraction), 'manual',
+                        \(bind: time), \(bind: time), \(bind: version))
+                """).run()
+        }
+    }
+
+    public func latestBodyFat(user: UserID) async throws -> BodyFatReading? {
+        try await withConnection { try await latestBodyFat($0, user: user) }
+    }
+
+    func latestBodyFat(_ db: any SQLDatabase, user: UserID) async throws -> BodyFatReading? {
+        guard let row = try await db.raw("""
+            SELECT id, measured_at_ms, utc_offset_s, fraction FROM body_fat_readings
+            WHERE user_id = \(bind: user.rawValue) AND deleted = 0 ORDER BY measured_at_ms DESC, row_id DESC LIMIT 1
+            """).first() else { return nil }
+        return BodyFatReading(id: try decodeUUID(row, "id"),
+                              measuredAt: date(milliseconds: try row.decode(column: "measured_at_ms", as: Int64.self)),
+                              utcOffsetSeconds: try row.decode(column: "utc_offset_s", as: Int.self),
+                              fraction: try row.decode(column: "fraction", as: Double.self))
+    }
+
+    // MARK: - Exercise
+
+    /// The exercise entries of the days in `from...to`, in time order.
+    public func exerciseEntries(user: UserID, from: LocalDate, to: LocalDate) async throws -> [ExerciseEntry] {
+        try await withConnection { db in
+            try await db.raw("""
+                SELECT id, performed_at_ms, utc_offset_s, name, kind, energy_kcal, minutes, sets, reps_per_set, weight_kg, steps,
+                    note, source, external_id, import_id
+                FROM exercise_entries
+                WHERE user_id = \(bind: user.rawValue) AND deleted = 0
+                  AND local_day >= \(bind: from.dayNumber) AND local_day <= \(bind: to.dayNumber)
+                ORDER BY performed_at_ms, row_id
+                """).all().map { row in
+                ExerciseEntry(id: try decodeUUID(row, "id"),
+                              performedAt: date(milliseconds: try row.decode(column: "performed_at_ms", as: Int64.self)),
+                              utcOffsetSeconds: try row.decode(column: "utc_offset_s", as: Int.self),
+                              name: try row.decode(column: "name", as: String.self),
+                              kind: ExerciseKind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .cardio,
+                              energyKcal: try row.decode(column: "energy_kcal", as: Double?.self),
+                              minutes: try row.decode(column: "minutes", as: Double?.self),
+                              sets: try row.decode(column: "sets", as: Int?.self),
+                              repsPerSet: try row.decode(column: "reps_per_set", as: Int?.self),
+                              weight: try row.decode(column: "weight_kg", as: Double?.self).map(Mass.init(kilograms:)),
+                              steps: try row.decode(column: "steps", as: Int?.self),
+                              note: try row.decode(column: "note", as: String?.self),
+                              source: try row.decode(column: "source", as: String.self),
+                              externalID: try row.decode(column: "external_id", as: String?.self),
+                              importID: try row.decode(column: "import_id", as: Int64?.self))
+            }
+        }
+    }
+
+    func insertExercises(_ db: any SQLDatabase, _ entries: [ExerciseEntry], user: UserID) async throws {
+        guard !entries.isEmpty else { return }
+        var version = try await reserveVersions(db, user: user, count: entries.count)
+        let time = milliseconds(now())
+        for entry in entries {
+            try await db.raw("""
+                INSERT INTO exercise_entries (id, user_id, performed_at_ms, utc_offset_s, local_day, name, kind, energy_kcal,
+                    minutes, sets, reps_per_set, weight_kg, steps, note, source, external_id, import_id,
+                    created_at_ms, updated_at_ms, version)
+                VALUES (\(bind: bind(entry.id)), \(bind: user.rawValue), \(bind: milliseconds(entry.performedAt)),
+                    \(bind: entry.utcOffsetSeconds), \(bind: entry.localDate.dayNumber), \(bind: entry.name),
+                    \(bind: entry.kind.rawValue), \(bind: entry.energyKcal), \(bind: entry.minutes), \(bind: entry.sets),
+                    \(bind: entry.repsPerSet), \(bind: entry.weight?.kilograms), \(bind: entry.steps), \(bind: entry.note),
+                    \(bind: entry.source), \(bind: entry.externalID), \(bind: entry.importID), \(bind: time), \(bind: time),
+                    \(bind: version))
+                """).run()
+            version += 1
+        }
+    }
+
+    // MARK: - MyFitnessPal
+
+    /// Imports a MyFitnessPal export in one transaction as one batch: food entries, weigh-ins and
+    /// exercise entries whose external id this journal does not already hold. Undo removes all three.
+    public func importMyFitnessPal(user: UserID, fileName: String?, mode: ImportMode, entries: [FoodLogEntry],
+                                   weighIns: [ImportedWeighIn], exercises: [ExerciseEntry], report: ImportReport) async throws -> ImportReport {
+        try await recordedImport(user: user, format: report.format, fileName: fileName, mode: mode) { connection, batch in
+            let db = connection.sql
+            func existing(_ table: String) async throws -> Set<String> {
+                Set(try await db.raw("""
+                    SELECT external_id FROM \(unsafeRaw: table)
+                    WHERE user_id = \(bind: user.rawValue) AND deleted = 0 AND external_id LIKE 'mfp:%'
+                    """).all().map { try $0.decode(column: "external_id", as: String.self) })
+            }
+            let knownEntries = try await existing("food_entries")
+            let freshEntries = entries.filter { !knownEntries.contains($0.externalID ?? "") }.map { entry in
+                var entry = entry
+                entry.importID = batch.importID
+                entry.source = batch.source
+                return entry
+            }
+            try await insertEntries(db, freshEntries, user: user)
+            let knownExercises = try await existing("exercise_entries")
+            let freshExercises = exercises.filter { !knownExercises.contains($0.externalID ?? "") }.map { entry in
+                var entry = entry
+                entry.importID = batch.importID
+                entry.source = batch.source
+                return entry
+            }
+            try await insertExercises(db, freshExercises, user: user)
+            let knownWeighIns = try await existing("weigh_ins")
+            let freshWeighIns = weighIns.filter { !knownWeighIns.contains($0.externalID) }
+            if !freshWeighIns.isEmpty {
+                var version = try await reserveVersions(db, user: user, count: freshWeighIns.count)
+                for reading in freshWeighIns {
+                    try await db.raw("""
+                        INSERT INTO weigh_ins (id, user_id, measured_at_ms, utc_offset_s, local_day, weight_kg, note, source,
+                            external_id, import_id, created_at_ms, updated_at_ms, version)
+                        VALUES (\(bind: bind(.v7(at: reading.measuredAt))), \(bind: user.rawValue),
+                            \(bind: milliseconds(reading.measuredAt)), \(bind: reading.utcOffsetSeconds),
+                            \(bind: LocalDate(instant: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds).dayNumber),
+                            \(bind: reading.weight.kilograms), \(bind: reading.note), \(bind: batch.source), \(bind: reading.externalID),
+                            \(bind: batch.importID), \(bind: batch.createdAt), \(bind: batch.createdAt), \(bind: version))
+                        """).run()
+                    version += 1
+                }
+            }
+            var report = report
+            report.imported = freshEntries.count + freshExercises.count + freshWeighIns.count
+            report.duplicates = entries.count + exercises.count + weighIns.count - report.imported
+            return report
+        }
+    }
+}
