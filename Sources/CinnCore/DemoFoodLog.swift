@@ -5,8 +5,6 @@ import Foundation
 public struct DemoFoodLog: Sendable {
     public let foods: [Food]
     public let entries: [FoodLogEntry]
-    /// The daily calorie target the demo sets.
-    public static let energyTargetKcal = 1800.0
 
     private static let catalogue: [(name: String, serving: String, grams: Double, nutrients: [String: Double])] = [
         ("Oats, rolled, dry", "1/2 cup", 40, ["energy": 379, "protein": 13.2, "carbohydrate": 67.7, "fat": 6.5, "fiber": 10.1,

@@ -5,6 +5,9 @@ import Foundation
 public struct DemoJournal: Sendable {
     public let weighIns: [WeighIn]
     public let goal: Goal
+    /// The demo person: a lightly active woman, 170 cm, born in 1988.
+    public static let profile = Profile(sex: .female, birthDate: LocalDate(year: 1988, month: 4, day: 12)!,
+                                        height: Height(centimetres: 170), activity: .light)
 
     /// - Parameters:
     ///   - today: the last day of the demo.

@@ -30,6 +30,7 @@ public func buildRouter(journal: Journal) -> Router<AppRequestContext> {
     WebController(journal: journal, pages: .shared, pendingDirectory: pendingImports).addRoutes(to: router)
     APIController(journal: journal).addRoutes(to: router.group("api/v1"))
     FoodAPIController(journal: journal).addRoutes(to: router.group("api/v1"))
+    EnergyAPIController(journal: journal).addRoutes(to: router.group("api/v1"))
     router.get("api/openapi.yaml") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
                  body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))

@@ -235,6 +235,7 @@ struct DayDTO: Encodable {
     let date: String
     let energyKcal: Double
     let energyTargetKcal: Double?
+    let maintenanceKcal: Double?
     let energyRemainingKcal: Double?
     let meals: [MealDTO]
     let totals: [NutrientTotalDTO]
@@ -243,6 +244,7 @@ struct DayDTO: Encodable {
         date = day.date.iso
         energyKcal = day.energy.rounded()
         energyTargetKcal = day.energyTargetKcal
+        maintenanceKcal = day.maintenanceKcal
         energyRemainingKcal = day.energyRemainingKcal.map { $0.rounded() }
         meals = day.meals.map { MealDTO(meal: $0.meal.name, title: $0.meal.title, energyKcal: ($0.totals.energy ?? 0).rounded(),
                                         entries: $0.entries.map(FoodEntryDTO.init)) }
@@ -253,6 +255,7 @@ struct DayDTO: Encodable {
         case date, meals, totals
         case energyKcal = "energy_kcal"
         case energyTargetKcal = "energy_target_kcal"
+        case maintenanceKcal = "maintenance_kcal"
         case energyRemainingKcal = "energy_remaining_kcal"
     }
 
@@ -261,6 +264,7 @@ struct DayDTO: Encodable {
         try container.encode(date, forKey: .date)
         try container.encode(energyKcal, forKey: .energyKcal)
         try container.encode(energyTargetKcal, forKey: .energyTargetKcal)
+        try container.encode(maintenanceKcal, forKey: .maintenanceKcal)
         try container.encode(energyRemainingKcal, forKey: .energyRemainingKcal)
         try container.encode(meals, forKey: .meals)
         try container.encode(totals, forKey: .totals)

@@ -122,8 +122,9 @@ public struct Journal: Sendable {
         }
     }
 
-    /// Fills an empty journal with demo data: weigh-ins and a goal, and foods with four weeks of meals
-    /// and a calorie target. Returns false when the journal already has weigh-ins or food entries.
+    /// Fills an empty journal with demo data: weigh-ins and a goal, a profile, and foods with four
+    /// weeks of meals, every day but today marked complete. Returns false when the journal already
+    /// has weigh-ins or food entries.
     @discardableResult
     public func fillWithDemoData() async throws -> Bool {
         guard try await store.weighInCount(user: user) == 0, try await store.foodLogSpan(user: user) == nil else { return false }
@@ -135,8 +136,12 @@ public struct Journal: Sendable {
         let food = DemoFoodLog(endingOn: today, timeZone: settings.timeZone)
         for item in food.foods { try await store.addFood(item, user: user) }
         try await store.addFoodEntries(food.entries, user: user)
-        if settings.energyTargetKcal == nil {
-            settings.energyTargetKcal = DemoFoodLog.energyTargetKcal
+        for day in Set(food.entries.map(\.localDate)) where day < today {
+            try await store.setDayStatus(.complete, on: day, user: user)
+        }
+        if settings.profile == nil {
+            settings.profile = DemoJournal.profile
+            settings.onboarded = true
             try await store.saveSettings(settings, user: user)
         }
         return true

@@ -9,8 +9,30 @@ struct FoodCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "food",
         abstract: "The food log: foods, search, logging, days, presets, recents, history, food databases.",
-        subcommands: [Search.self, Add.self, Show.self, Log.self, Day.self, Preset.self, Recent.self, History.self,
+        subcommands: [Search.self, Add.self, Show.self, Log.self, Day.self, Mark.self, Preset.self, Recent.self, History.self,
                       Barcode.self, Export.self, ImportJSON.self, ImportUSDA.self, ImportOFF.self])
+
+    struct Mark: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Mark a day's log complete or partial (only complete days count towards the adaptive expenditure).")
+
+        @OptionGroup var options: DatabaseOptions
+        @Argument(help: "complete, partial or clear.") var status: String
+        @Option(help: "YYYY-MM-DD (default today).") var date: String?
+
+        func run() async throws {
+            let mark = try parseOrThrow { () throws(CinnError) -> DayStatus? in
+                status.lowercased() == "clear" ? nil : try DayStatus.parse(status)
+            }
+            let day = try parseOrThrow { () throws(CinnError) in try date.map { t throws(CinnError) in try LocalDate.parse(t) } }
+            try await options.withJournal { journal in
+                let settings = try await journal.settings()
+                let chosen = day ?? journal.today(settings)
+                try await journal.setDayStatus(chosen, status: mark)
+                print(mark.map { "\(chosen.iso) is marked \($0.rawValue)." } ?? "\(chosen.iso) is no longer marked.")
+            }
+        }
+    }
 
     struct Search: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Search foods: your own and recent first, then the food database.")

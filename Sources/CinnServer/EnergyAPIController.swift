@@ -1,0 +1,72 @@
+import CinnCore
+import CinnStore
+import Foundation
+import Hummingbird
+
+/// Profile, energy and the daily answer in the JSON API under `/api/v1`.
+struct EnergyAPIController<Context: RequestContext> {
+    let journal: Journal
+
+    func addRoutes(to group: RouterGroup<Context>) {
+        group.get("profile", use: showProfile)
+        group.put("profile", use: updateProfile)
+        group.get("energy", use: energy)
+        group.get("today", use: today)
+        group.put("days/{date}/status", use: setDayStatus)
+        group.post("body-fat", use: addBodyFat)
+    }
+
+    @Sendable func showProfile(_ request: Request, context: Context) async throws -> Response {
+        JSONResponse.make(ProfileDTO(try await journal.settings(), goal: try await journal.store.goal(user: journal.user)))
+    }
+
+    @Sendable func updateProfile(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let body = try await request.decodeJSON(ProfileRequest.self)
+        let (settings, _) = try await journal.updateProfile(body.update)
+        return JSONResponse.make(ProfileDTO(settings, goal: try await journal.store.goal(user: journal.user)))
+    }
+
+    /// `GET /api/v1/energy?date=&window=&days=`.
+    @Sendable func energy(_ request: Request, context: Context) async throws -> Response {
+        let report = try await journal.energyReport(asOf: try request.queryDate("date"),
+                                                    windowDays: try request.queryInt("window", default: AdaptiveExpenditure.defaultWindowDays,
+                                                                                     range: AdaptiveExpenditure.windowRange),
+                                                    historyDays: try request.queryInt("days", default: EnergyReport.defaultHistoryDays,
+                                                                                      range: 0...1096))
+        return JSONResponse.make(EnergyDTO(report))
+    }
+
+    @Sendable func today(_ request: Request, context: Context) async throws -> Response {
+        JSONResponse.make(TodayDTO(try await journal.energyReport(historyDays: 0)))
+    }
+
+    struct StatusRequest: Decodable {
+        let status: String?
+    }
+
+    /// `PUT /api/v1/days/{date}/status` with `{"status": "complete" | "partial" | null}`.
+    @Sendable func setDayStatus(_ request: Request, context: Context) async throws -> Response {
+        guard let date = LocalDate(iso: context.parameters.get("date") ?? "") else {
+            throw CinnError.invalid("date", "the date must be YYYY-MM-DD")
+        }
+        var request = request
+        let body = try await request.decodeJSON(StatusRequest.self)
+        let status = try body.status.map { text throws(CinnError) in try DayStatus.parse(text) }
+        try await journal.setDayStatus(date, status: status)
+        return JSONResponse.make(["date": OrNull(date.iso), "status": OrNull(status?.rawValue)])
+    }
+
+    struct BodyFatRequest: Decodable {
+        let percent: LenientNumber
+        let date: String?
+    }
+
+    @Sendable func addBodyFat(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let body = try await request.decodeJSON(BodyFatRequest.self)
+        let reading = try await journal.addBodyFat(percent: body.percent.value, date: body.date)
+        return JSONResponse.make(["id": reading.id.uuidString.lowercased(), "date": reading.localDate.iso,
+                                  "percent": Mass.format(reading.fraction * 100, decimals: 1)], status: .created)
+    }
+}

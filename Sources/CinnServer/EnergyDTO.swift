@@ -1,0 +1,324 @@
+import CinnCore
+import Foundation
+
+/// An optional that encodes as JSON `null` rather than leaving its key out.
+struct OrNull<Value: Encodable>: Encodable {
+    let value: Value?
+    init(_ value: Value?) { self.value = value }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let value { try container.encode(value) } else { try container.encodeNil() }
+    }
+}
+
+/// `GET /api/v1/profile`: the profile, units and target choices.
+struct ProfileDTO: Encodable {
+    let sex: OrNull<String>
+    let birthDate: OrNull<String>
+    let heightCm: OrNull<Double>
+    let height: OrNull<String>
+    let activity: OrNull<String>
+    let activityFactor: OrNull<Double>
+    let complete: Bool
+    let onboarded: Bool
+    let massUnit: String
+    let lengthUnit: String
+    let energyUnit: String
+    let timeZone: String
+    let goalWeight: OrNull<Double>
+    let goalRatePerWeek: OrNull<Double>
+    let targetBasis: String
+    let energyFloorKcal: OrNull<Double>
+    let energyTargetKcal: OrNull<Double>
+
+    init(_ settings: UserSettings, goal: Goal?) {
+        let profile = settings.profile
+        sex = OrNull(profile?.sex.rawValue)
+        birthDate = OrNull(profile?.birthDate.iso)
+        heightCm = OrNull(profile?.height.centimetres)
+        height = OrNull(profile?.height.formatted(in: settings.lengthUnit))
+        activity = OrNull(profile?.activity.rawValue)
+        activityFactor = OrNull(profile?.activity.factor)
+        complete = profile != nil
+        onboarded = settings.onboarded
+        massUnit = settings.displayUnit.rawValue
+        lengthUnit = settings.lengthUnit.rawValue
+        energyUnit = settings.energyUnit.rawValue
+        timeZone = settings.timeZoneIdentifier ?? settings.timeZone.identifier
+        goalWeight = OrNull(goal.map { $0.weight.value(in: settings.displayUnit) })
+        goalRatePerWeek = OrNull(goal?.plannedRate.map { $0.value(in: settings.displayUnit) })
+        targetBasis = settings.targetBasis.rawValue
+        energyFloorKcal = OrNull(settings.energyFloorKcal)
+        energyTargetKcal = OrNull(settings.energyTargetKcal)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case sex, height, activity, complete, onboarded
+        case birthDate = "birth_date", heightCm = "height_cm", activityFactor = "activity_factor", massUnit = "mass_unit"
+        case lengthUnit = "length_unit", energyUnit = "energy_unit", timeZone = "time_zone", goalWeight = "goal_weight"
+        case goalRatePerWeek = "goal_rate_per_week", targetBasis = "target_basis", energyFloorKcal = "energy_floor_kcal"
+        case energyTargetKcal = "energy_target_kcal"
+    }
+}
+
+/// `PUT /api/v1/profile`: absent fields stay as they are; `null` clears the floor or the manual target.
+struct ProfileRequest: Decodable {
+    let update: ProfileUpdate
+
+    enum CodingKeys: String, CodingKey {
+        case sex, height, activity, onboarded
+        case birthDate = "birth_date", heightCm = "height_cm", massUnit = "mass_unit", lengthUnit = "length_unit"
+        case energyUnit = "energy_unit", timeZone = "time_zone", goalWeight = "goal_weight", goalRatePerWeek = "goal_rate_per_week"
+        case targetBasis = "target_basis", energyFloorKcal = "energy_floor_kcal", energyTargetKcal = "energy_target_kcal"
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func clearable(_ key: CodingKeys) throws -> Double?? {
+            container.contains(key) ? .some(try container.decodeIfPresent(LenientNumber.self, forKey: key)?.value) : nil
+        }
+        let heightCm = try container.decodeIfPresent(LenientNumber.self, forKey: .heightCm)
+        if heightCm != nil && container.contains(.height) {
+            throw CinnError.invalid("height", "give height or height_cm, not both")
+        }
+        update = ProfileUpdate(
+            sex: try container.decodeIfPresent(String.self, forKey: .sex),
+            birthDate: try container.decodeIfPresent(String.self, forKey: .birthDate),
+            height: try heightCm.map { "\($0.value) cm" } ?? container.decodeIfPresent(String.self, forKey: .height),
+            activity: try container.decodeIfPresent(String.self, forKey: .activity),
+            lengthUnit: try container.decodeIfPresent(String.self, forKey: .lengthUnit),
+            massUnit: try container.decodeIfPresent(String.self, forKey: .massUnit),
+            energyUnit: try container.decodeIfPresent(String.self, forKey: .energyUnit),
+            timeZone: try container.decodeIfPresent(String.self, forKey: .timeZone),
+            goalWeight: try container.decodeIfPresent(LenientNumber.self, forKey: .goalWeight)?.value,
+            goalRatePerWeek: try container.decodeIfPresent(LenientNumber.self, forKey: .goalRatePerWeek)?.value,
+            targetBasis: try container.decodeIfPresent(String.self, forKey: .targetBasis),
+            energyFloorKcal: try clearable(.energyFloorKcal),
+            energyTargetKcal: try clearable(.energyTargetKcal),
+            onboarded: try container.decodeIfPresent(Bool.self, forKey: .onboarded))
+    }
+}
+
+/// A date range from an uncertain rate.
+struct ETADTO: Encodable {
+    let date: OrNull<String>
+    let earliest: OrNull<String>
+    let latest: OrNull<String>
+    let ratePerWeek: Double
+    let rateUncertaintyPerWeek: Double
+
+    init(_ eta: GoalETA, unit: MassUnit) {
+        date = OrNull(eta.date?.iso)
+        earliest = OrNull(eta.earliest?.iso)
+        latest = OrNull(eta.latest?.iso)
+        ratePerWeek = eta.speedTowards.value(in: unit)
+        rateUncertaintyPerWeek = eta.speedUncertainty.value(in: unit)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case date, earliest, latest
+        case ratePerWeek = "rate_towards_goal_per_week", rateUncertaintyPerWeek = "rate_sd_per_week"
+    }
+}
+
+/// The week summary.
+struct CheckInDTO: Encodable {
+    let start: String
+    let end: String
+    let daysLogged: Int
+    let completeDays: Int
+    let meanIntakeKcal: OrNull<Double>
+    let trendChange: OrNull<Double>
+    let expenditureKcal: OrNull<Double>
+    let targetKcal: OrNull<Double>
+    let daysOnTarget: OrNull<Int>
+
+    init(_ week: WeeklyCheckIn, unit: MassUnit) {
+        start = week.start.iso
+        end = week.end.iso
+        daysLogged = week.daysLogged
+        completeDays = week.completeDays
+        meanIntakeKcal = OrNull(week.meanIntakeKcal)
+        trendChange = OrNull(week.trendChange?.value(in: unit))
+        expenditureKcal = OrNull(week.expenditureKcal)
+        targetKcal = OrNull(week.targetKcal)
+        daysOnTarget = OrNull(week.daysOnTarget)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case start, end
+        case daysLogged = "days_logged", completeDays = "complete_days", meanIntakeKcal = "mean_intake_kcal"
+        case trendChange = "trend_change", expenditureKcal = "expenditure_kcal", targetKcal = "target_kcal"
+        case daysOnTarget = "days_on_target"
+    }
+}
+
+/// The daily answer.
+struct TodayDTO: Encodable {
+    let date: String
+    let answer: String
+    let message: String
+    let remainingKcal: OrNull<Int>
+    let eatenKcal: Double
+    let targetKcal: OrNull<Double>
+    let maintenanceKcal: OrNull<Double>
+    let dayStatus: OrNull<String>
+    let trendVerdict: String
+    let trendReason: String
+
+    init(_ report: EnergyReport) {
+        date = report.asOf.iso
+        answer = report.answer.answer.rawValue
+        message = report.answer.message
+        remainingKcal = OrNull(report.answer.remainingKcal)
+        eatenKcal = report.eatenKcal
+        targetKcal = OrNull(report.targetKcal)
+        maintenanceKcal = OrNull(report.maintenanceKcal)
+        dayStatus = OrNull(report.dayStatus?.rawValue)
+        trendVerdict = report.verdict.answer.rawValue
+        trendReason = report.verdict.reason
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case date, answer, message
+        case remainingKcal = "remaining_kcal", eatenKcal = "eaten_kcal", targetKcal = "target_kcal"
+        case maintenanceKcal = "maintenance_kcal", dayStatus = "day_status", trendVerdict = "trend_verdict", trendReason = "trend_reason"
+    }
+}
+
+/// `GET /api/v1/energy`.
+struct EnergyDTO: Encodable {
+    struct Formula: Encodable {
+        let equation: String
+        let restingKcal: Double
+        let activityFactor: Double
+        let expenditureKcal: Double
+        let bodyFatPercent: OrNull<Double>
+
+        enum CodingKeys: String, CodingKey {
+            case equation
+            case restingKcal = "resting_kcal", activityFactor = "activity_factor", expenditureKcal = "expenditure_kcal"
+            case bodyFatPercent = "body_fat_percent"
+        }
+    }
+
+    struct Adaptive: Encodable {
+        let asOf: String
+        let held: Bool
+        let windowDays: Int
+        let completeDays: Int
+        let meanIntakeKcal: Double
+        let trendChange: Double
+        let expenditureKcal: Double
+        let sdKcal: Double
+        let low: Double
+        let high: Double
+
+        enum CodingKeys: String, CodingKey {
+            case held, low = "range_low_kcal", high = "range_high_kcal"
+            case asOf = "as_of", windowDays = "window_days", completeDays = "complete_days", meanIntakeKcal = "mean_intake_kcal"
+            case trendChange = "trend_change", expenditureKcal = "expenditure_kcal", sdKcal = "sd_kcal"
+        }
+    }
+
+    struct Target: Encodable {
+        let kcal: Double
+        let source: String
+        let basis: String
+        let maintenanceKcal: OrNull<Double>
+        let adjustmentKcal: Double
+        let floorKcal: Double
+        let floored: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case kcal, source, basis, floored
+            case maintenanceKcal = "maintenance_kcal", adjustmentKcal = "adjustment_kcal", floorKcal = "floor_kcal"
+        }
+    }
+
+    struct Day: Encodable {
+        let date: String
+        let intakeKcal: OrNull<Double>
+        let status: OrNull<String>
+        let formulaKcal: OrNull<Double>
+        let adaptiveKcal: OrNull<Double>
+        let trend: OrNull<Double>
+
+        enum CodingKeys: String, CodingKey {
+            case date, status, trend
+            case intakeKcal = "intake_kcal", formulaKcal = "formula_kcal", adaptiveKcal = "adaptive_kcal"
+        }
+    }
+
+    let date: String
+    let massUnit: String
+    let trend: OrNull<Double>
+    let formula: OrNull<Formula>
+    let adaptive: OrNull<Adaptive>
+    let adaptiveStatus: OrNull<String>
+    let blendedKcal: OrNull<Double>
+    let blendedSdKcal: OrNull<Double>
+    let adaptiveWeight: Double
+    let maintenanceKcal: OrNull<Double>
+    let target: OrNull<Target>
+    let today: TodayDTO
+    let timeToGoalPlanned: OrNull<ETADTO>
+    let timeToGoalTrend: OrNull<ETADTO>
+    let goalReached: Bool
+    let thisWeek: CheckInDTO
+    let lastWeek: CheckInDTO
+    let days: [Day]
+
+    init(_ report: EnergyReport) {
+        let unit = report.settings.displayUnit
+        date = report.asOf.iso
+        massUnit = unit.rawValue
+        trend = OrNull(report.trend?.value(in: unit))
+        let estimate = report.expenditure
+        formula = OrNull(estimate.formula.map {
+            Formula(equation: $0.equation.rawValue, restingKcal: $0.restingKcal, activityFactor: $0.activity.factor,
+                    expenditureKcal: $0.expenditureKcal, bodyFatPercent: OrNull($0.bodyFatFraction.map { $0 * 100 }))
+        })
+        adaptive = OrNull(estimate.adaptive.map {
+            Adaptive(asOf: $0.asOf.iso, held: estimate.isHeld, windowDays: $0.windowDays, completeDays: $0.completeDays,
+                     meanIntakeKcal: $0.meanIntakeKcal, trendChange: $0.trendChange.value(in: unit), expenditureKcal: $0.estimateKcal,
+                     sdKcal: $0.uncertaintyKcal, low: $0.range.lowerBound, high: $0.range.upperBound)
+        })
+        adaptiveStatus = OrNull(estimate.shortfall?.message)
+        blendedKcal = OrNull(estimate.blendedKcal)
+        blendedSdKcal = OrNull(estimate.blendedUncertaintyKcal)
+        adaptiveWeight = estimate.adaptiveWeight
+        maintenanceKcal = OrNull(report.maintenanceKcal)
+        target = OrNull(report.target.map {
+            Target(kcal: $0.kcal, source: $0.source.rawValue, basis: report.settings.targetBasis.rawValue,
+                   maintenanceKcal: OrNull($0.maintenanceKcal), adjustmentKcal: $0.adjustmentKcal, floorKcal: $0.floorKcal,
+                   floored: $0.floored)
+        })
+        today = TodayDTO(report)
+        timeToGoalPlanned = OrNull(report.timeline?.atPlannedRate.map { ETADTO($0, unit: unit) })
+        timeToGoalTrend = OrNull(report.timeline?.atTrendRate.map { ETADTO($0, unit: unit) })
+        goalReached = report.timeline?.reached ?? false
+        thisWeek = CheckInDTO(report.thisWeek, unit: unit)
+        lastWeek = CheckInDTO(report.lastWeek, unit: unit)
+        days = report.history.map {
+            Day(date: $0.date.iso, intakeKcal: OrNull($0.intakeKcal), status: OrNull($0.status?.rawValue),
+                formulaKcal: OrNull($0.formulaKcal), adaptiveKcal: OrNull($0.adaptiveKcal), trend: OrNull($0.trend?.value(in: unit)))
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case date, trend, formula, adaptive, target, today, days
+        case massUnit = "mass_unit", adaptiveStatus = "adaptive_status", blendedKcal = "blended_kcal"
+        case blendedSdKcal = "blended_sd_kcal", adaptiveWeight = "adaptive_weight", maintenanceKcal = "maintenance_kcal"
+        case timeToGoalPlanned = "time_to_goal_planned", timeToGoalTrend = "time_to_goal_trend", goalReached = "goal_reached"
+        case thisWeek = "this_week", lastWeek = "last_week"
+    }
+}
+
+/// The API's JSON, for the CLI's `--format json`.
+public enum EnergyJSON {
+    public static func energy(_ report: EnergyReport) -> String { jsonString(EnergyDTO(report)) }
+    public static func today(_ report: EnergyReport) -> String { jsonString(TodayDTO(report)) }
+    public static func profile(_ settings: UserSettings, goal: Goal?) -> String { jsonString(ProfileDTO(settings, goal: goal)) }
+}
