@@ -71,10 +71,12 @@ enum NutritionText {
     }
 }
 
-/// One choice of a select: its value, what the person reads, and whether it is chosen.
+/// One choice of a select or a group of radio buttons: its value, what the person reads, and whether it is chosen.
 struct Choice {
     let value: String
     let label: String
+    /// A line under the label, for radio buttons that need one.
+    var detail: String? = nil
     let selected: Bool
 }
 

@@ -82,13 +82,23 @@ extension Journal {
         if let onboarded = update.onboarded { settings.onboarded = onboarded }
         var goal: Goal?
         if let weight = update.goalWeight {
-            goal = try Goal.validated(weight: weight, unit: settings.displayUnit, ratePerWeek: update.goalRatePerWeek,
-                                      setOn: today, weightField: "goal_weight", rateField: "goal_rate")
+            let asked = try Goal.validated(weight: weight, unit: settings.displayUnit, ratePerWeek: update.goalRatePerWeek,
+                                           setOn: today, weightField: "goal_weight", rateField: "goal_rate")
+            // The same goal sent back (a profile form saved unchanged) keeps the day it was set.
+            let current = try await store.goal(user: user)
+            if current.map({ !Self.sameGoal($0, asked, unit: settings.displayUnit) }) ?? true { goal = asked }
         } else if update.goalRatePerWeek != nil {
             throw CinnError.invalid("goal_weight", "give the goal weight with the planned rate")
         }
         try await store.saveSettings(settings, goal: goal, user: user)
         return (settings, goal)
+    }
+
+    /// Whether two goals read the same in `unit`, to the decimals shown.
+    static func sameGoal(_ one: Goal, _ other: Goal, unit: MassUnit) -> Bool {
+        func text(_ mass: Mass?, _ decimals: Int) -> String? { mass.map { Mass.format($0.value(in: unit), decimals: decimals) } }
+        return text(one.weight, unit.displayDecimals) == text(other.weight, unit.displayDecimals)
+            && text(one.plannedRate, unit.displayDecimals + 1) == text(other.plannedRate, unit.displayDecimals + 1)
     }
 
     /// The energy report as of `asOf` (today by default).

@@ -19,12 +19,12 @@ struct PageRenderer: Sendable {
         self.library = library
     }
 
-    enum Tab { case weight, log, food, importing, more, none }
+    enum Tab { case weight, log, food, energy, importing, more, none }
 
     struct Layout {
         let title: String
         let body: String
-        let tabWeight: Bool, tabLog: Bool, tabFood: Bool, tabImport: Bool, tabMore: Bool
+        let tabWeight: Bool, tabLog: Bool, tabFood: Bool, tabEnergy: Bool, tabImport: Bool, tabMore: Bool
     }
 
     func render(_ name: String, _ model: Any, title: String, tab: Tab) -> String {
@@ -33,7 +33,7 @@ struct PageRenderer: Sendable {
 
     /// A rendered page body inside the layout.
     func wrap(_ body: String, title: String, tab: Tab) -> String {
-        library.render(Layout(title: title, body: body, tabWeight: tab == .weight, tabLog: tab == .log, tabFood: tab == .food,
+        library.render(Layout(title: title, body: body, tabWeight: tab == .weight, tabLog: tab == .log, tabFood: tab == .food, tabEnergy: tab == .energy,
                               tabImport: tab == .importing, tabMore: tab == .more), withTemplate: "layout") ?? ""
     }
 }
@@ -45,8 +45,11 @@ struct DashboardPage {
 
     let answer: String
     let icon: String
-    let answerText: String
     let reason: String
+    let todayState: String
+    let todayMessage: String
+    let todayLink: String?
+    let todayLinkText: String
     let hasData: Bool
     let rate: String
     let energy: String
@@ -63,15 +66,19 @@ struct DashboardPage {
     let formError: String?
     let formWeight: String
 
-    init(report: TrendReport, settings: UserSettings, range: TrendRange, today: LocalDate, recent: [WeighIn],
+    init(report: TrendReport, settings: UserSettings, todayAnswer: DailyAnswer, range: TrendRange, today: LocalDate, recent: [WeighIn],
          trendByDay: [LocalDate: Mass], formError: String? = nil, formWeight: String = "") {
         let unit = settings.displayUnit
         answer = report.verdict.answer.rawValue
-        switch report.verdict.answer {
-        case .yes: (icon, answerText) = ("✓", "Yes")
-        case .no: (icon, answerText) = ("✗", "No")
-        case .unknown: (icon, answerText) = ("?", "Not yet")
+        icon = switch report.verdict.answer {
+        case .yes: "✓"
+        case .no: "✗"
+        case .unknown: "?"
         }
+        todayState = todayAnswer.answer.rawValue
+        todayMessage = todayAnswer.message
+        todayLink = settings.profile == nil ? "/profile" : "/food"
+        todayLinkText = settings.profile == nil ? "Set up your profile for a daily budget →" : "Today's food →"
         reason = report.verdict.reason
         hasData = !report.days.isEmpty || !recent.isEmpty
         if let rate = report.rate {

@@ -3,7 +3,7 @@ enum Templates {
     static let all: [String: String] = [
         "layout": layout, "dashboard": dashboard, "weigh-ins": weighIns, "edit": edit, "confirm-delete": confirmDelete,
         "import": importPage, "import-report": importReport, "settings": settings, "error": error,
-    ].merging(FoodTemplates.all) { existing, _ in existing }
+    ].merging(FoodTemplates.all) { existing, _ in existing }.merging(EnergyTemplates.all) { existing, _ in existing }
 
     static let layout = """
     <!doctype html>
@@ -31,9 +31,9 @@ enum Templates {
     .verdict p { margin:6px 0 0; font-size:1.05rem; color:var(--text); }
     .verdict.yes { color:var(--yes); background:var(--yes-bg); } .verdict.no { color:var(--no); background:var(--no-bg); }
     .verdict.unknown { color:var(--unknown); background:var(--unknown-bg); }
-    .numbers { display:grid; grid-template-columns:repeat(3, 1fr); gap:8px; margin:12px 0; }
+    .numbers { display:grid; grid-template-columns:repeat(3, minmax(0, 1fr)); gap:8px; margin:12px 0; }
     .numbers div { background:var(--card); border:1px solid var(--line); border-radius:12px; padding:10px; }
-    .numbers b { display:block; font-size:1.05rem; white-space:nowrap; } .numbers span { font-size:.8rem; color:var(--muted); }
+    .numbers b { display:block; font-size:1.05rem; } .numbers span { font-size:.8rem; color:var(--muted); }
     .ranges { display:flex; gap:4px; flex-wrap:wrap; margin:8px 0; }
     .ranges a { flex:1; text-align:center; padding:10px 4px; min-height:44px; border-radius:10px; text-decoration:none;
       border:1px solid var(--line); background:var(--card); color:var(--text); font-size:.9rem; }
@@ -64,6 +64,7 @@ enum Templates {
       main { margin-left:max(196px, calc(50% - 380px + 90px)); padding-bottom:24px; }
     }
     \(FoodTemplates.style)
+    \(EnergyTemplates.style)
     </style>
     </head>
     <body>
@@ -71,6 +72,7 @@ enum Templates {
       <a href="/" class="{{#tabWeight}}on{{/tabWeight}}"><span class="icon" aria-hidden="true">⚖</span>Weight</a>
       <a href="/weigh-ins" class="{{#tabLog}}on{{/tabLog}}"><span class="icon" aria-hidden="true">☰</span>Weigh-ins</a>
       <a href="/food" class="{{#tabFood}}on{{/tabFood}}"><span class="icon" aria-hidden="true">☕&#xFE0E;</span>Food</a>
+      <a href="/energy" class="{{#tabEnergy}}on{{/tabEnergy}}"><span class="icon" aria-hidden="true">⚡&#xFE0E;</span>Energy</a>
       <a href="/import" class="{{#tabImport}}on{{/tabImport}}"><span class="icon" aria-hidden="true">⇪</span>Import</a>
       <a href="/settings" class="{{#tabMore}}on{{/tabMore}}"><span class="icon" aria-hidden="true">⋯</span>More</a>
     </nav>
@@ -82,10 +84,11 @@ enum Templates {
     """
 
     static let dashboard = """
-    <section id="verdict" class="verdict {{answer}}" data-answer="{{answer}}" aria-live="polite">
-      <div class="question">Can I nom nom?</div>
-      <div class="answer"><span aria-hidden="true">{{icon}}</span> {{answerText}}</div>
-      <p>{{reason}}</p>
+    <section id="today" class="verdict {{todayState}}" data-answer="{{todayState}}" aria-live="polite">
+      <div class="question">Can I nom nom today?</div>
+      <div class="answer sentence">{{todayMessage}}</div>
+      <p id="verdict" class="trend-line" data-answer="{{answer}}"><span aria-hidden="true">{{icon}}</span> Trend: {{reason}}</p>
+      {{#todayLink}}<p class="trend-line"><a href="{{.}}">{{todayLinkText}}</a></p>{{/todayLink}}
     </section>
     {{#hasData}}
     <div class="numbers">
@@ -205,6 +208,7 @@ enum Templates {
     static let settings = """
     <h1>Goal and settings</h1>
     {{#formError}}<p class="error card" role="alert">{{formError}}</p>{{/formError}}
+    <p class="card"><a href="/profile" id="profile-link">Profile, calorie target and body fat →</a></p>
     <form class="card" method="post" action="/goal" id="goal-form">
       <h2 style="margin-top:0">Goal</h2>
       {{#goal}}<p>Now: <b>{{goal}}</b>{{#goalRate}}, planned {{goalRate}} a week{{/goalRate}} <span class="muted">(set {{goalSet}})</span></p>{{/goal}}

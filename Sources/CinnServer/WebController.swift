@@ -32,6 +32,7 @@ struct WebController<Context: RequestContext> {
         router.get("/export.csv") { _, _ in exportResponse(journal: journal, format: .csv) }
         router.get("/export.json") { _, _ in exportResponse(journal: journal, format: .json) }
         FoodWebController(journal: journal, pages: pages).addRoutes(to: router)
+        EnergyWebController(journal: journal, pages: pages).addRoutes(to: router)
     }
 
     func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response { WebResponse.html(text, status: status) }
@@ -52,15 +53,19 @@ struct WebController<Context: RequestContext> {
     func renderDashboard(range: TrendRange, formError: String? = nil, formWeight: String = "") async throws -> String {
         let (report, settings) = try await journal.trend(range: range)
         let recent = try await journal.store.weighIns(user: journal.user, limit: 7)
+        let energy = try await journal.energyReport(historyDays: 0)
         var trendByDay: [LocalDate: Mass] = [:]
         for point in report.days.suffix(14) { trendByDay[point.date] = point.trend }
-        let page = DashboardPage(report: report, settings: settings, range: range, today: journal.today(settings),
+        let page = DashboardPage(report: report, settings: settings, todayAnswer: energy.answer, range: range, today: journal.today(settings),
                                  recent: recent, trendByDay: trendByDay, formError: formError, formWeight: formWeight)
         return pages.render("dashboard", page, title: "Can I nom nom?", tab: .weight)
     }
 
+    /// The dashboard; on the first visit, before the profile is set up or skipped, the onboarding.
     @Sendable func dashboard(_ request: Request, context: Context) async throws -> Response {
-        html(try await renderDashboard(range: try range(request)))
+        let settings = try await journal.settings()
+        if !settings.onboarded && settings.profile == nil { return redirect("/welcome") }
+        return html(try await renderDashboard(range: try range(request)))
     }
 
     @Sendable func chart(_ request: Request, context: Context) async throws -> Response {

@@ -33,7 +33,7 @@ func utcJournal(_ store: Store, user name: String? = nil) async throws -> Journa
     } else {
         try await Journal.local(store: store, now: { fixedNow })
     }
-    try await store.saveSettings(UserSettings(timeZoneIdentifier: "UTC"), user: journal.user)
+    try await store.saveSettings(UserSettings(timeZoneIdentifier: "UTC", onboarded: true), user: journal.user)
     return journal
 }
 

@@ -1,0 +1,200 @@
+import CinnCharts
+import CinnCore
+import Foundation
+
+/// The onboarding and the profile editor: one form, filled from the saved profile or from what was typed.
+struct ProfilePage {
+    let isWelcome: Bool
+    let action: String
+    let formError: String?
+    let errorField: String?
+    let sexes: [Choice]
+    let birthDate: String
+    let today: String
+    let lengthUnits: [Choice]
+    let heightCm: String
+    let heightFeet: String
+    let heightInches: String
+    let massUnits: [Choice]
+    let weightNow: String
+    let activities: [Choice]
+    let goalWeight: String
+    let goalRate: String
+    let energyUnits: [Choice]
+    let timeZone: String
+    let bases: [Choice]
+    let floor: String
+    let manualTarget: String
+    let bodyFat: String?
+    let defaultFloor: String
+
+    /// - Parameter form: what was typed, when the form comes back with an error.
+    init(isWelcome: Bool, settings: UserSettings, goal: Goal?, bodyFat: BodyFatReading?, today: LocalDate,
+         form: FormFields? = nil, error: CinnError? = nil) {
+        self.isWelcome = isWelcome
+        action = isWelcome ? "/welcome" : "/profile"
+        formError = error?.message
+        errorField = error?.field
+        func typed(_ name: String, _ saved: String) -> String { form.map { $0[name] ?? "" } ?? saved }
+        let profile = settings.profile
+        let sex = typed("sex", profile?.sex.rawValue ?? "")
+        sexes = [("female", "Female"), ("male", "Male")].map { Choice(value: $0.0, label: $0.1, detail: nil, selected: $0.0 == sex) }
+        birthDate = typed("birth_date", profile?.birthDate.iso ?? "")
+        self.today = today.iso
+        let lengthUnit = typed("length_unit", settings.lengthUnit.rawValue)
+        lengthUnits = [("cm", "Centimetres"), ("ft_in", "Feet and inches")].map {
+            Choice(value: $0.0, label: $0.1, detail: nil, selected: $0.0 == lengthUnit)
+        }
+        let feetInches = profile?.height.feetAndInches()
+        heightCm = typed("height_cm", profile.map { Mass.format($0.height.centimetres, decimals: 1) } ?? "")
+        heightFeet = typed("height_ft", feetInches.map { String($0.feet) } ?? "")
+        heightInches = typed("height_in", feetInches.map { Mass.format($0.inches, decimals: 0) } ?? "")
+        let massUnit = typed("mass_unit", settings.displayUnit.rawValue)
+        massUnits = [("kg", "kg"), ("lb", "lb"), ("st", "st")].map { Choice(value: $0.0, label: $0.1, detail: nil, selected: $0.0 == massUnit) }
+        weightNow = typed("weight", "")
+        let activity = typed("activity", profile?.activity.rawValue ?? ActivityLevel.light.rawValue)
+        activities = ActivityLevel.allCases.map {
+            Choice(value: $0.rawValue, label: $0.title, detail: $0.explanation, selected: $0.rawValue == activity)
+        }
+        let unit = settings.displayUnit
+        goalWeight = typed("goal_weight", goal.map { Mass.format($0.weight.value(in: unit), decimals: unit.displayDecimals) } ?? "")
+        goalRate = typed("goal_rate", goal?.plannedRate.map { Mass.format($0.value(in: unit), decimals: unit.displayDecimals + 1) } ?? "")
+        let energyUnit = typed("energy_unit", settings.energyUnit.rawValue)
+        energyUnits = [("kcal", "kcal"), ("kJ", "kJ")].map { Choice(value: $0.0, label: $0.1, detail: nil, selected: $0.0 == energyUnit) }
+        timeZone = typed("time_zone", settings.timeZoneIdentifier ?? settings.timeZone.identifier)
+        let basis = typed("target_basis", settings.targetBasis.rawValue)
+        bases = [("formula", "The formula", "Mifflin–St Jeor (or Katch–McArdle with a recent body-fat value) × your activity"),
+                 ("adaptive", "What my log shows",
+                  "your intake and trend on complete days, blended with the formula while data is thin")].map {
+            Choice(value: $0.0, label: $0.1, detail: $0.2, selected: $0.0 == basis)
+        }
+        floor = typed("floor", settings.energyFloorKcal.map { Mass.format($0, decimals: 0) } ?? "")
+        manualTarget = typed("energy_target", settings.energyTargetKcal.map { Mass.format($0, decimals: 0) } ?? "")
+        self.bodyFat = bodyFat.map { "\(Mass.format($0.fraction * 100, decimals: 1)) % on \(DashboardPage.shortDate($0.localDate))" }
+        defaultFloor = profile.map { "\(Int(EnergyTarget.defaultFloorKcal($0.sex))) kcal" } ?? "1200 kcal (women) or 1500 kcal (men)"
+    }
+
+    /// The profile change a submitted form asks for. Heights come as centimetres or as feet and inches,
+    /// whichever the chosen unit uses.
+    static func update(_ form: FormFields, isWelcome: Bool) throws(CinnError) -> ProfileUpdate {
+        let lengthUnit = try form["length_unit"].map { text throws(CinnError) in try LengthUnit.parse(text) } ?? .centimetres
+        var height: String?
+        if lengthUnit == .feetAndInches {
+            if form["height_ft"] != nil || form["height_in"] != nil {
+                height = "\(form["height_ft"] ?? "0") ft \(form["height_in"] ?? "0") in"
+            }
+        } else {
+            height = form["height_cm"].map { "\($0) cm" }
+        }
+        func clearable(_ name: String) throws(CinnError) -> Double?? {
+            isWelcome ? nil : .some(try form.number(name))
+        }
+        let goalWeight = try form.number("goal_weight")
+        return ProfileUpdate(
+            sex: form["sex"], birthDate: form["birth_date"], height: height, activity: form["activity"],
+            lengthUnit: lengthUnit.rawValue, massUnit: form["mass_unit"], energyUnit: form["energy_unit"], timeZone: form["time_zone"],
+            goalWeight: goalWeight, goalRatePerWeek: goalWeight == nil ? nil : try form.number("goal_rate"),
+            targetBasis: form["target_basis"], energyFloorKcal: try clearable("floor"),
+            energyTargetKcal: try clearable("energy_target"), onboarded: true)
+    }
+}
+
+/// `/energy`: both expenditure estimates, the target, time to goal, the week's check-in and the chart.
+struct EnergyPage {
+    struct Figure { let id: String; let value: String; let label: String; let detail: String? }
+    struct ETA { let label: String; let date: String; let range: String }
+    struct Week {
+        let label: String; let dates: String; let logged: String; let intake: String; let trend: String
+        let expenditure: String; let onTarget: String
+    }
+
+    let answerState: String
+    let answer: String
+    let trendReason: String
+    let hasProfile: Bool
+    let figures: [Figure]
+    let adaptiveStatus: String?
+    let target: String?
+    let targetDetail: String?
+    let toGoal: String?
+    let etas: [ETA]
+    let goalReached: Bool
+    let weeks: [Week]
+    let chart: String
+    let trendChart: String
+    let todayLink: String
+    let todayStatus: String
+
+    init(report: EnergyReport, trendDays: ArraySlice<TrendPoint>) {
+        let unit = report.settings.energyUnit
+        let mass = report.settings.displayUnit
+        func energy(_ kcal: Double) -> String { NutritionText.energy(kcal, unit) }
+        answerState = report.answer.answer.rawValue
+        answer = report.answer.message
+        trendReason = report.verdict.reason
+        hasProfile = report.settings.profile != nil
+        var figures = [Figure]()
+        let estimate = report.expenditure
+        if let formula = estimate.formula {
+            figures.append(Figure(id: "formula", value: energy(formula.expenditureKcal), label: "Formula",
+                                  detail: "\(formula.equation.title) \(energy(formula.restingKcal)) × \(formula.activity.factor)"))
+        }
+        if let adaptive = estimate.adaptive {
+            figures.append(Figure(id: "adaptive", value: energy(adaptive.estimateKcal), label: estimate.isHeld ? "Adaptive (held)" : "Adaptive",
+                                  detail: "\(energy(adaptive.range.lowerBound))–\(energy(adaptive.range.upperBound)), \(adaptive.completeDays) complete days"))
+        } else {
+            figures.append(Figure(id: "adaptive", value: "—", label: "Adaptive", detail: "not enough data yet"))
+        }
+        if let maintenance = report.maintenanceKcal {
+            figures.append(Figure(id: "maintenance", value: energy(maintenance), label: "To maintain",
+                                  detail: report.settings.targetBasis == .formula ? "from the formula"
+                                      : "best estimate, \(Int((estimate.adaptiveWeight * 100).rounded())) % adaptive"))
+        }
+        self.figures = figures
+        adaptiveStatus = estimate.shortfall.map { (estimate.isHeld ? "Holding the estimate of \(estimate.adaptive!.asOf.iso): " : "") + $0.message }
+        if let target = report.target {
+            self.target = energy(target.kcal)
+            var parts = [String]()
+            switch target.source {
+            case .manual: parts.append("your own target")
+            case .computed:
+                parts.append("\(energy(target.maintenanceKcal ?? 0)) to maintain")
+                if target.adjustmentKcal != 0 {
+                    parts.append("\(target.adjustmentKcal < 0 ? "−" : "+") \(energy(abs(target.adjustmentKcal))) for your planned rate")
+                }
+                if target.floored { parts.append("raised to the \(energy(target.floorKcal)) floor") }
+            }
+            targetDetail = parts.joined(separator: ", ")
+        } else {
+            target = nil
+            targetDetail = nil
+        }
+        goalReached = report.timeline?.reached ?? false
+        toGoal = report.timeline.map { $0.remaining.formatted(in: mass) }
+        func eta(_ label: String, _ eta: GoalETA?) -> ETA? {
+            guard let eta else { return nil }
+            let date = eta.date.map { DashboardPage.shortDate($0) } ?? "not in sight"
+            let range = "\(eta.earliest.map { DashboardPage.shortDate($0) } ?? "—") to \(eta.latest.map { DashboardPage.shortDate($0) } ?? "not in sight")"
+            return ETA(label: label, date: date, range: range)
+        }
+        etas = [eta("At your planned rate", report.timeline?.atPlannedRate), eta("At your trend's rate", report.timeline?.atTrendRate)]
+            .compactMap { $0 }
+        weeks = [("This week", report.thisWeek), ("Last week", report.lastWeek)].map { label, week in
+            Week(label: label, dates: "\(DashboardPage.shortDate(week.start, withYear: false)) – \(DashboardPage.shortDate(week.end, withYear: false))",
+                 logged: "\(week.daysLogged) logged, \(week.completeDays) complete",
+                 intake: week.meanIntakeKcal.map(energy) ?? "—",
+                 trend: week.trendChange.map { ($0.kilograms > 0 ? "+" : "") + $0.formatted(in: mass, decimals: mass.displayDecimals + 1) } ?? "—",
+                 expenditure: week.expenditureKcal.map(energy) ?? "—",
+                 onTarget: week.daysOnTarget.map { "\($0) of \(week.completeDays)" } ?? "—")
+        }
+        chart = EnergyChart(days: report.history).svg()
+        trendChart = TrendChart(points: trendDays, unit: mass, goal: report.goal?.weight, projection: nil,
+                                title: "Weight trend over the same days").svg()
+        todayLink = "/food/\(report.asOf.iso)#day-status"
+        todayStatus = switch report.dayStatus {
+        case .complete: "Today is marked complete."
+        case .partial: "Today is marked partial."
+        case nil: "Mark days complete when you have logged everything: only those count."
+        }
+    }
+}

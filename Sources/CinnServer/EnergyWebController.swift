@@ -1,0 +1,84 @@
+import CinnCore
+import Foundation
+import Hummingbird
+
+/// The onboarding, the profile editor and the energy page.
+struct EnergyWebController<Context: RequestContext> {
+    let journal: Journal
+    let pages: PageRenderer
+
+    func addRoutes(to router: Router<Context>) {
+        router.get("/welcome", use: welcome)
+        router.post("/welcome", use: saveWelcome)
+        router.post("/welcome/skip", use: skipWelcome)
+        router.get("/profile", use: profile)
+        router.post("/profile", use: saveProfile)
+        router.post("/profile/body-fat", use: addBodyFat)
+        router.get("/energy", use: energy)
+    }
+
+    func renderProfile(isWelcome: Bool, form: FormFields? = nil, error: CinnError? = nil) async throws -> Response {
+        let settings = try await journal.settings()
+        let page = ProfilePage(isWelcome: isWelcome, settings: settings, goal: try await journal.store.goal(user: journal.user),
+                               bodyFat: try await journal.store.latestBodyFat(user: journal.user), today: journal.today(settings),
+                               form: form, error: error)
+        return WebResponse.html(pages.render("profile", page, title: isWelcome ? "Welcome" : "Profile", tab: isWelcome ? .none : .energy),
+                                status: error == nil ? .ok : .unprocessableContent)
+    }
+
+    @Sendable func welcome(_ request: Request, context: Context) async throws -> Response {
+        try await renderProfile(isWelcome: true)
+    }
+
+    /// Saves the onboarding; a weight typed there becomes the first weigh-in of today.
+    @Sendable func saveWelcome(_ request: Request, context: Context) async throws -> Response {
+        let form = try await FormFields(request: request)
+        do {
+            let update = try ProfilePage.update(form, isWelcome: true)
+            let weight = try form.number("weight")
+            if let weight { _ = try Mass.bodyWeight(weight, try MassUnit.parse(form["mass_unit"] ?? "kg", field: "mass_unit")) }
+            try await journal.updateProfile(update)
+            if let weight { _ = try await journal.addWeighIn(weight: weight, unit: nil, date: nil) }
+            return WebResponse.redirect("/")
+        } catch let error as CinnError where error.code == .invalidInput {
+            return try await renderProfile(isWelcome: true, form: form, error: error)
+        }
+    }
+
+    @Sendable func skipWelcome(_ request: Request, context: Context) async throws -> Response {
+        try await journal.updateProfile(ProfileUpdate(onboarded: true))
+        return WebResponse.redirect("/")
+    }
+
+    @Sendable func profile(_ request: Request, context: Context) async throws -> Response {
+        try await renderProfile(isWelcome: false)
+    }
+
+    @Sendable func saveProfile(_ request: Request, context: Context) async throws -> Response {
+        let form = try await FormFields(request: request)
+        do {
+            try await journal.updateProfile(try ProfilePage.update(form, isWelcome: false))
+            return WebResponse.redirect("/energy")
+        } catch let error as CinnError where error.code == .invalidInput {
+            return try await renderProfile(isWelcome: false, form: form, error: error)
+        }
+    }
+
+    @Sendable func addBodyFat(_ request: Request, context: Context) async throws -> Response {
+        let form = try await FormFields(request: request)
+        do {
+            guard let percent = try form.number("percent") else { throw CinnError.invalid("percent", "enter your body fat in percent") }
+            _ = try await journal.addBodyFat(percent: percent, date: form["date"])
+            return WebResponse.redirect("/energy")
+        } catch let error as CinnError where error.code == .invalidInput {
+            return try await renderProfile(isWelcome: false, error: error)
+        }
+    }
+
+    @Sendable func energy(_ request: Request, context: Context) async throws -> Response {
+        let report = try await journal.energyReport()
+        let (trend, _) = try await journal.trend(from: report.history.first?.date, to: report.asOf)
+        let page = EnergyPage(report: report, trendDays: trend.days)
+        return WebResponse.html(pages.render("energy", page, title: "Energy", tab: .energy))
+    }
+}
