@@ -22,10 +22,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
     ],
     targets: [
         .target(name: "CinnCore"),
-        .target(name: "CinnImport", dependencies: ["CinnCore"]),
+        .target(
+            name: "CinnImport",
+            dependencies: ["CinnCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+        ),
         .target(
             name: "CinnStore",
             dependencies: [

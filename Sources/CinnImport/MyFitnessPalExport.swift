@@ -1,0 +1,136 @@
+import CinnCore
+import Foundation
+
+/// What a MyFitnessPal data export holds (FORMATS.md §4): meal totals as food log entries, weigh-ins
+/// and exercises, read from the export's zip, a folder of its CSV files, or one of them alone.
+///
+/// ```swift
+/// let export = try MyFitnessPalExport.read(url: zipURL, options: .init(timeZone: .current))
+/// print(export.entries.count, export.weighIns.count, export.exercises.count, export.rejectedCount)
+/// ```
+public struct MyFitnessPalExport: Sendable {
+    /// `source` of every entry and exercise read.
+    public static let source = "import:myfitnesspal"
+
+    /// What the person tells the import that the export does not say itself.
+    public struct Options: Sendable {
+        /// The time zone the diary was kept in: MyFitnessPal writes dates and times without one.
+        public var timeZone: TimeZone
+        /// The unit of Measurement-Summary weights; nil takes it from the Exercise-Summary header.
+        public var unit: MassUnit?
+
+        public init(timeZone: TimeZone, unit: MassUnit? = nil) {
+            self.timeZone = timeZone
+            self.unit = unit
+        }
+    }
+
+    /// The three files of an export, told apart by how their names start.
+    public enum FileKind: String, Sendable, CaseIterable {
+        case nutrition = "Nutrition-Summary"
+        case measurement = "Measurement-Summary"
+        case exercise = "Exercise-Summary"
+
+        /// The kind a file name says, such as `Nutrition-Summary-2024-03-01-to-2024-03-07.csv`; nil for any other name.
+        public init?(fileName: String) {
+            let lowered = fileName.lowercased()
+            guard lowered.hasSuffix(".csv"),
+                  let kind = Self.allCases.first(where: { lowered.hasPrefix($0.rawValue.lowercased()) }) else { return nil }
+            self = kind
+        }
+    }
+
+    /// A file of the export that was read.
+    public struct File: Sendable, Hashable {
+        public var kind: FileKind
+        /// Its path inside the zip or folder, or its name.
+        public var name: String
+        /// Rows below the header that held anything.
+        public var rowsRead: Int
+        public var rejectedCount: Int
+    }
+
+    /// One entry per Nutrition-Summary row: a meal's (or a logged item's) nutrient totals.
+    public var entries: [FoodLogEntry] = []
+    /// One per Measurement-Summary row with a weight, at local noon.
+    public var weighIns: [ImportedWeighIn] = []
+    /// One per Exercise-Summary row, at local noon.
+    public var exercises: [ExerciseEntry] = []
+    /// The unit the weigh-ins were read in: the one asked for, or the one the Exercise-Summary names
+    /// when the export has a Measurement-Summary.
+    public var weightUnit: MassUnit?
+    /// The files found, in the order read.
+    public var files: [File] = []
+    /// Rows that held anything, in all files.
+    public var rowsRead = 0
+    /// Measurement rows without a weight (they hold other measurements only).
+    public var skipped = 0
+    /// The rejected rows, at most `ImportReport.maximumListedRejections`; each reason starts with the file's name.
+    public var rejected: [RejectedRow] = []
+    public var rejectedCount = 0
+
+    /// Reads the export at `url`: the `.zip` MyFitnessPal mails, a folder holding its CSV files (or
+    /// the unpacked `File-Export-…` folder inside one), or one CSV file.
+    ///
+    /// Bad rows are listed in `rejected`; throws only when the export as a whole cannot be read: no
+    /// export file in it, a header that is no MyFitnessPal layout, text that is not UTF-8, or weights
+    /// whose unit neither `options.unit` nor the Exercise-Summary says.
+    public static func read(url: URL, options: Options) throws(CinnError) -> MyFitnessPalExport {
+        var export = MyFitnessPalExport()
+        var tables: [MyFitnessPalTable] = []
+        for source in try MyFitnessPalFileSource.load(url) {
+            if let table = try MyFitnessPalTable(source) {
+                tables.append(table)
+            } else if let kind = source.kind {
+                export.files.append(File(kind: kind, name: source.name, rowsRead: 0, rejectedCount: 0))
+            }
+        }
+        export.weightUnit = try weightUnit(tables, options: options)
+        for table in tables {
+            switch table.columns {
+            case .nutrition(let columns):
+                let output = try table.read(MyFitnessPalNutritionParser(columns: columns, fileName: table.fileName,
+                                                                        timeZone: options.timeZone))
+                export.entries += output.items
+                export.count(output, from: table)
+            case .measurement(let columns):
+                // `weightUnit` has thrown unless there is a unit whenever a Measurement-Summary is read.
+                guard let unit = export.weightUnit else { continue }
+                let output = try table.read(MyFitnessPalMeasurementParser(columns: columns, fileName: table.fileName,
+                                                                          unit: unit, timeZone: options.timeZone))
+                export.weighIns += output.items
+                export.count(output, from: table)
+            case .exercise(let columns):
+                let output = try table.read(MyFitnessPalExerciseParser(columns: columns, fileName: table.fileName,
+                                                                       timeZone: options.timeZone))
+                export.exercises += output.items
+                export.count(output, from: table)
+            }
+        }
+        return export
+    }
+
+    /// The unit of the weigh-ins: the one asked for, else the one the Exercise-Summary headers name.
+    private static func weightUnit(_ tables: [MyFitnessPalTable], options: Options) throws(CinnError) -> MassUnit? {
+        guard options.unit == nil, tables.contains(where: { $0.columns.kind == .measurement }) else { return options.unit }
+        let named = Set(tables.compactMap { table -> MassUnit? in
+            if case .exercise(let columns) = table.columns { return columns.weightUnit }
+            return nil
+        })
+        guard named.count == 1, let unit = named.first else {
+            let reason = named.isEmpty ? "MyFitnessPal's Measurement-Summary does not say which unit its weights are in, and no Exercise-Summary with a Pounds or Kilograms column came with it"
+                : "the Exercise-Summary files name both pounds and kilograms, so the unit of the Measurement-Summary weights is unclear"
+            throw .invalid("unit", "\(reason): pass --unit kg or --unit lb")
+        }
+        return unit
+    }
+
+    private mutating func count<Item>(_ output: ImportOutput<Item>, from table: MyFitnessPalTable) {
+        files.append(File(kind: table.columns.kind, name: table.fileName, rowsRead: output.rowsRead,
+                          rejectedCount: output.rejectedCount))
+        rowsRead += output.rowsRead
+        skipped += output.skipped
+        rejectedCount += output.rejectedCount
+        rejected += output.rejected.prefix(ImportReport.maximumListedRejections - rejected.count)
+    }
+}

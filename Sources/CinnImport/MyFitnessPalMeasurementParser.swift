@@ -1,0 +1,37 @@
+import CinnCore
+import Foundation
+
+/// Turns Measurement-Summary rows into weigh-ins at local noon; rows without a weight (other
+/// measurements only) are skipped.
+struct MyFitnessPalMeasurementParser: MyFitnessPalRowParser {
+    let columns: MyFitnessPalColumns.Measurement
+    let fileName: String
+    /// The file names none: the person's choice or the Exercise-Summary's header decides it.
+    let unit: MassUnit
+    let timeZone: TimeZone
+    private var identities: MyFitnessPalRowIdentities
+
+    init(columns: MyFitnessPalColumns.Measurement, fileName: String, unit: MassUnit, timeZone: TimeZone) {
+        self.columns = columns
+        self.fileName = fileName
+        self.unit = unit
+        self.timeZone = timeZone
+        // A second import in another unit gives other weights, so other ids.
+        identities = MyFitnessPalRowIdentities(kind: .measurement, salt: unit.rawValue)
+    }
+
+    mutating func parse(_ row: CSVRow, into output: inout ImportOutput<ImportedWeighIn>) {
+        guard !row.field(columns.weight).isEmpty else { return output.skip() }
+        let externalID = identities.next(row, columns: columns.identity)
+        do {
+            let date = try MyFitnessPalField.date(row, columns.date)
+            let value = try MyFitnessPalField.amount(row, columns.weight, header: "Weight") ?? 0
+            let weight = try Mass.bodyWeight(value, unit, field: "Weight")
+            let (instant, offset) = date.noon(in: timeZone)
+            output.add(ImportedWeighIn(measuredAt: instant, utcOffsetSeconds: offset, weight: weight,
+                                       externalID: externalID, line: row.line))
+        } catch {
+            output.reject(line: row.line, field: error.field ?? "row", reason: "\(fileName): \(error.message)")
+        }
+    }
+}

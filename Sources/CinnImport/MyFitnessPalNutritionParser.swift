@@ -1,0 +1,65 @@
+import CinnCore
+import Foundation
+
+/// Turns Nutrition-Summary rows into food log entries: one per row, named after its meal
+/// ("Breakfast (MyFitnessPal)"), one serving of "1 meal" holding the row's nutrient totals.
+struct MyFitnessPalNutritionParser: MyFitnessPalRowParser {
+    let columns: MyFitnessPalColumns.Nutrition
+    let fileName: String
+    let timeZone: TimeZone
+    private var identities = MyFitnessPalRowIdentities(kind: .nutrition)
+
+    init(columns: MyFitnessPalColumns.Nutrition, fileName: String, timeZone: TimeZone) {
+        self.columns = columns
+        self.fileName = fileName
+        self.timeZone = timeZone
+    }
+
+    mutating func parse(_ row: CSVRow, into output: inout ImportOutput<FoodLogEntry>) {
+        let externalID = identities.next(row, columns: columns.identity)
+        do {
+            output.add(try entry(row, externalID: externalID))
+        } catch {
+            output.reject(line: row.line, field: error.field ?? "row", reason: "\(fileName): \(error.message)")
+        }
+    }
+
+    private func entry(_ row: CSVRow, externalID: String) throws(CinnError) -> FoodLogEntry {
+        let date = try MyFitnessPalField.date(row, columns.date)
+        let mealText = row.text(columns.meal)
+        guard !mealText.isEmpty else { throw .invalid("Meal", "the meal is empty") }
+        let meal = try Meal.parse(mealText, field: "Meal")
+        var secondsOfDay = Self.usualSecondsOfDay(meal)
+        if let time = MyFitnessPalField.text(row, columns.time) {
+            guard let seconds = MyFitnessPalField.secondsOfDay(time) else {
+                throw .invalid("Time", "Time \"\(time)\" is not a time of day such as 7:42 AM")
+            }
+            secondsOfDay = seconds
+        }
+        var nutrients = Nutrients()
+        for column in columns.amounts {
+            guard let value = try MyFitnessPalField.amount(row, column.index, header: column.header) else { continue }
+            let amount = column.percentDailyValue ? column.nutrient.amount(percentDailyValue: value) : value
+            // Every %DV column's nutrient has a Daily Value in the catalogue.
+            guard let amount else { continue }
+            try nutrients.set(column.nutrient, amount, field: column.header)
+        }
+        let (instant, offset) = LocalDateTime(date: date, secondsOfDay: Double(secondsOfDay)).resolved(in: timeZone)
+        return FoodLogEntry(
+            foodID: nil, name: "\(meal.title) (MyFitnessPal)", meal: meal, eatenAt: instant, utcOffsetSeconds: offset,
+            servings: 1, servingLabel: "1 meal", servingAmount: nil, nutrients: nutrients,
+            note: MyFitnessPalField.text(row, columns.note), source: MyFitnessPalExport.source, externalID: externalID)
+    }
+
+    /// When a meal is usually eaten, for rows without a time: breakfast 08:00, lunch 12:30,
+    /// snacks 15:00, dinner 19:00, a meal of the user's own 12:00.
+    static func usualSecondsOfDay(_ meal: Meal) -> Int {
+        switch meal {
+        case .breakfast: 8 * 3600
+        case .lunch: 12 * 3600 + 30 * 60
+        case .snacks: 15 * 3600
+        case .dinner: 19 * 3600
+        default: 12 * 3600
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import CinnCore
+
+/// Turns the rows of one kind of MyFitnessPal file into values, rejecting bad rows in `output`.
+protocol MyFitnessPalRowParser {
+    associatedtype Item: Sendable
+    mutating func parse(_ row: CSVRow, into output: inout ImportOutput<Item>)
+}
+
+/// A MyFitnessPal CSV file checked to be UTF-8 text, with the layout its header names.
+struct MyFitnessPalTable {
+    let fileName: String
+    let columns: MyFitnessPalColumns
+    private let scanner: CSVScanner
+
+    /// Checks the text and reads the header; nil when the file holds nothing at all. Throws when the
+    /// file is not UTF-8 text or its header is not a MyFitnessPal layout.
+    init?(_ source: MyFitnessPalFileSource) throws(CinnError) {
+        fileName = source.name
+        let bytes = source.bytes
+        let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+        if text.allSatisfy({ [.space, .tab, .newline, .carriageReturn].contains($0) }) {
+            guard source.kind != nil else { throw .invalid("file", "\(source.name) is empty") }
+            return nil
+        }
+        do {
+            try TextCheck.check(prefix: Array(bytes.prefix(4096)), contents: "CSV files")
+        } catch {
+            throw .invalid("file", "\(source.name): \(error.message)")
+        }
+        if let line = Self.firstLineNotUTF8(bytes) {
+            throw .invalid("file", "\(source.name) is not UTF-8 text (line \(line)); MyFitnessPal writes UTF-8, so export it again or save it as UTF-8")
+        }
+        let scanner = CSVScanner(bytes: bytes, delimiter: .comma)
+        var header: [String] = []
+        var headerLine = 1
+        do {
+            _ = try scanner.next { row in
+                header = (0..<row.count).map(row.text)
+                headerLine = row.line
+            }
+        } catch {
+            throw .invalid("file", "\(source.name): \(error.message)")
+        }
+        self.scanner = scanner
+        columns = try Self.columns(header, line: headerLine, kind: source.kind, fileName: source.name)
+    }
+
+    /// Hands every row after the header to `parser`; throws only when the file breaks off (a quote never closed).
+    func read<Parser: MyFitnessPalRowParser>(_ parser: Parser) throws(CinnError) -> ImportOutput<Parser.Item> {
+        var parser = parser
+        var output = ImportOutput<Parser.Item>(batchSize: 1, totalBytes: 0)
+        do {
+            while try scanner.next({ row in parser.parse(row, into: &output) }) {}
+        } catch {
+            throw .invalid(error.field ?? "file", "\(fileName): \(error.message)")
+        }
+        return output
+    }
+
+    /// The layout of the header; throws naming the columns found and the ones a `kind` file has.
+    private static func columns(_ header: [String], line: Int, kind: MyFitnessPalExport.FileKind?,
+                                fileName: String) throws(CinnError) -> MyFitnessPalColumns {
+        var found = header.map { "\"\($0)\"" }.prefix(30).joined(separator: ", ")
+        if header.count > 30 { found += " and \(header.count - 30) more" }
+        if let kind {
+            guard let columns = MyFitnessPalColumns(kind: kind, header: header) else {
+                throw .invalid("file", "\(fileName): the header on line \(line) (\(found)) is not a MyFitnessPal \(kind.rawValue) layout: it needs the columns \(MyFitnessPalColumns.required(kind)); an export writes \(MyFitnessPalColumns.expected(kind))")
+            }
+            return columns
+        }
+        guard let columns = MyFitnessPalColumns(header: header) else {
+            let layouts = MyFitnessPalExport.FileKind.allCases.map { "\($0.rawValue) (\(MyFitnessPalColumns.expected($0)))" }
+            throw .invalid("file", "\(fileName) is not a file of a MyFitnessPal export: its header on line \(line) (\(found)) is none of \(layouts.joined(separator: "; "))")
+        }
+        return columns
+    }
+
+    /// The line of the first bytes that are not UTF-8, or nil when they all are.
+    static func firstLineNotUTF8(_ bytes: [UInt8]) -> Int? {
+        if bytes.allSatisfy({ $0 < 0x80 }) { return nil }
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var line = 1
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): if scalar == "\n" { line += 1 }
+            case .emptyInput: return nil
+            case .error: return line
+            }
+        }
+    }
+}
