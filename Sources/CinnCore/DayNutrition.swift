@@ -16,12 +16,16 @@ public struct DayNutrition: Sendable, Hashable {
     public var energyTargetKcal: Double?
     /// Calories to maintain the current weight, when the profile (or the adaptive estimate) gives one.
     public var maintenanceKcal: Double?
+    /// Energy of the day's exercise entries (imported from MyFitnessPal), when any say.
+    public var exerciseKcal: Double?
 
     /// Groups `entries` (of one day) by meal, each meal in time order.
-    public init(date: LocalDate, entries: [FoodLogEntry], energyTargetKcal: Double?, maintenanceKcal: Double? = nil) {
+    public init(date: LocalDate, entries: [FoodLogEntry], energyTargetKcal: Double?, maintenanceKcal: Double? = nil,
+                exerciseKcal: Double? = nil) {
         self.date = date
         self.energyTargetKcal = energyTargetKcal
         self.maintenanceKcal = maintenanceKcal
+        self.exerciseKcal = exerciseKcal
         var byMeal: [Meal: [FoodLogEntry]] = [:]
         for entry in entries { byMeal[entry.meal, default: []].append(entry) }
         for meal in Meal.standard where byMeal[meal] == nil { byMeal[meal] = [] }

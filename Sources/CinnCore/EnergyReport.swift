@@ -27,6 +27,9 @@ public struct EnergyReport: Sendable {
     public var verdict: Verdict
     public var timeline: GoalTimeline?
     public var eatenKcal: Double
+    /// Exercise energy logged on the as-of day, when any; shown, never added to the budget (the
+    /// activity factor and the adaptive estimate already count activity).
+    public var exerciseKcal: Double?
     public var dayStatus: DayStatus?
     public var answer: DailyAnswer
     public var thisWeek: WeeklyCheckIn
@@ -42,7 +45,7 @@ public struct EnergyReport: Sendable {
     ///   - dayStatuses: the marked days.
     ///   - historyDays: days of `history` ending on `asOf` (0 for none).
     public init(settings: UserSettings, goal: Goal?, trend weights: WeightTrend, intakeKcal: [LocalDate: Double],
-                dayStatuses: [LocalDate: DayStatus], bodyFat: BodyFatReading?, asOf: LocalDate,
+                dayStatuses: [LocalDate: DayStatus], bodyFat: BodyFatReading?, exerciseKcal: [LocalDate: Double] = [:], asOf: LocalDate,
                 windowDays: Int = AdaptiveExpenditure.defaultWindowDays, historyDays: Int = defaultHistoryDays) {
         self.asOf = asOf
         self.settings = settings
@@ -77,6 +80,7 @@ public struct EnergyReport: Sendable {
                          expenditureUncertaintyKcal: estimate.uncertaintyKcal(basis: settings.targetBasis))
         }
         eatenKcal = intakeKcal[asOf] ?? 0
+        self.exerciseKcal = exerciseKcal[asOf]
         dayStatus = dayStatuses[asOf]
         answer = DailyAnswer(remainingKcal: target.map { $0.kcal - (intakeKcal[asOf] ?? 0) }, standing: standing,
                              energyUnit: settings.energyUnit)

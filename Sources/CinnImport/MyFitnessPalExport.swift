@@ -69,6 +69,24 @@ public struct MyFitnessPalExport: Sendable {
     public var rejected: [RejectedRow] = []
     public var rejectedCount = 0
 
+    /// Whether `url` looks like a MyFitnessPal export, for `cinn import` and uploads without a format:
+    /// a folder or zip holding an export file by name (for a zip, any zip: MyFitnessPal's is the only
+    /// zip Cinn reads so far), a file named like one (`fileName` when `url` is a temporary copy), or a
+    /// CSV whose header starts with `Date,Meal` or `Date,Exercise,Type`.
+    public static func recognises(url: URL, fileName: String? = nil) -> Bool {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else { return false }
+        if isFolder.boolValue {
+            let names = (try? FileManager.default.subpathsOfDirectory(atPath: url.path)) ?? []
+            return names.contains { FileKind(fileName: ($0 as NSString).lastPathComponent) != nil }
+        }
+        if FileKind(fileName: fileName ?? url.lastPathComponent) != nil { return true }
+        guard let (prefix, _) = try? FileStart.read(url, count: 64) else { return false }
+        if prefix.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return true }
+        let header = String(decoding: prefix.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(prefix.dropFirst(3)) : Array(prefix), as: UTF8.self)
+        return header.hasPrefix("Date,Meal") || header.hasPrefix("Date,Exercise,Type")
+    }
+
     /// Reads the export at `url`: the `.zip` MyFitnessPal mails, a folder holding its CSV files (or
     /// the unpacked `File-Export-…` folder inside one), or one CSV file.
     ///

@@ -151,17 +151,12 @@ struct APIController<Context: RequestContext> {
 
     /// `POST /api/v1/imports?format=&unit=&dry_run=&skip_invalid=&file_name=` with the file as the body.
     @Sendable func importFile(_ request: Request, context: Context) async throws -> Response {
-        let format = try request.query("format").map { text throws(CinnError) in
-            guard let format = WeightFileFormat(rawValue: text) else {
-                throw .invalid("format", "unknown format \"\(text)\"; use one of \(WeightFileFormat.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            return format
-        }
+        let format = request.query("format")
         let unit = try request.query("unit").map { text throws(CinnError) in try MassUnit.parse(text) }
         let mode = ImportMode(dryRun: try request.queryBool("dry_run"), skipInvalid: try request.queryBool("skip_invalid"))
         let file = try await spoolToTemporaryFile(request.body, maximumBytes: maximumImportBytes)
         defer { try? FileManager.default.removeItem(at: file) }
-        let report = try await journal.importFile(at: file, fileName: request.query("file_name"), format: format, unit: unit,
+        let report = try await journal.importAnyFile(at: file, fileName: request.query("file_name"), format: format, unit: unit,
                                                   mode: mode)
         if report.rejectedCount > 0 && !mode.skipInvalid && !mode.dryRun {
             let error = CinnError.invalid("file", "\(report.rejectedCount) rows are invalid; nothing was imported (use skip_invalid=true to import the others)")

@@ -236,6 +236,7 @@ struct DayDTO: Encodable {
     let energyKcal: Double
     let energyTargetKcal: Double?
     let maintenanceKcal: Double?
+    let exerciseKcal: Double?
     let energyRemainingKcal: Double?
     let meals: [MealDTO]
     let totals: [NutrientTotalDTO]
@@ -245,6 +246,7 @@ struct DayDTO: Encodable {
         energyKcal = day.energy.rounded()
         energyTargetKcal = day.energyTargetKcal
         maintenanceKcal = day.maintenanceKcal
+        exerciseKcal = day.exerciseKcal
         energyRemainingKcal = day.energyRemainingKcal.map { $0.rounded() }
         meals = day.meals.map { MealDTO(meal: $0.meal.name, title: $0.meal.title, energyKcal: ($0.totals.energy ?? 0).rounded(),
                                         entries: $0.entries.map(FoodEntryDTO.init)) }
@@ -256,6 +258,7 @@ struct DayDTO: Encodable {
         case energyKcal = "energy_kcal"
         case energyTargetKcal = "energy_target_kcal"
         case maintenanceKcal = "maintenance_kcal"
+        case exerciseKcal = "exercise_kcal"
         case energyRemainingKcal = "energy_remaining_kcal"
     }
 
@@ -265,6 +268,7 @@ struct DayDTO: Encodable {
         try container.encode(energyKcal, forKey: .energyKcal)
         try container.encode(energyTargetKcal, forKey: .energyTargetKcal)
         try container.encode(maintenanceKcal, forKey: .maintenanceKcal)
+        try container.encode(exerciseKcal, forKey: .exerciseKcal)
         try container.encode(energyRemainingKcal, forKey: .energyRemainingKcal)
         try container.encode(meals, forKey: .meals)
         try container.encode(totals, forKey: .totals)

@@ -221,7 +221,7 @@ struct FoodDayPage {
     let searchLink: String
     let copyTo: String
     let copyError: String?
-    /// "Calories to maintain: 2350 kcal", when the profile gives them.
+    /// "Calories to maintain: 2350 kcal" and the day's exercise energy, when known.
     let maintenance: String?
     let isComplete: Bool
     let isPartial: Bool
@@ -236,7 +236,10 @@ struct FoodDayPage {
     init(day: DayNutrition, settings: UserSettings, status: DayStatus?, today: LocalDate, notice: String?, loggedID: UUID?,
          failed: FailedForm? = nil) {
         let unit = settings.energyUnit
-        maintenance = day.maintenanceKcal.map { "Calories to maintain: \(NutritionText.energy($0, unit))" }
+        let lines = [day.maintenanceKcal.map { "Calories to maintain: \(NutritionText.energy($0, unit))" },
+                     day.exerciseKcal.map { "Exercise: \(NutritionText.energy($0, unit)), already counted in your expenditure" }]
+            .compactMap { $0 }
+        maintenance = lines.isEmpty ? nil : lines.joined(separator: " · ")
         isComplete = status == .complete
         isPartial = status == .partial
         canMark = day.date <= today

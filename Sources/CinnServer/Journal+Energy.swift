@@ -108,7 +108,7 @@ extension Journal {
         let day = asOf ?? today(inputs.settings)
         let trend = WeightTrend(days: inputs.days, method: inputs.settings.trendMethod, displayUnit: inputs.settings.displayUnit)
         return EnergyReport(settings: inputs.settings, goal: inputs.goal, trend: trend, intakeKcal: inputs.intakeKcal,
-                            dayStatuses: inputs.dayStatuses, bodyFat: inputs.latestBodyFat, asOf: day,
+                            dayStatuses: inputs.dayStatuses, bodyFat: inputs.latestBodyFat, exerciseKcal: inputs.exerciseKcal, asOf: day,
                             windowDays: try AdaptiveExpenditure.validWindow(windowDays), historyDays: historyDays)
     }
 
@@ -128,5 +128,39 @@ extension Journal {
                                      fraction: fraction)
         try await store.addBodyFat(reading, user: user)
         return reading
+    }
+}
+
+extension Journal {
+    /// The import formats by name: the weight files' and `myfitnesspal`.
+    public static var importFormats: [String] { WeightFileFormat.allCases.map(\.rawValue) + ["myfitnesspal"] }
+
+    /// Imports any supported file: a MyFitnessPal export (zip, folder or one of its CSVs) when asked
+    /// for or recognised, else a weight file. `format` nil detects.
+    public func importAnyFile(at url: URL, fileName: String?, format: String?, unit: MassUnit?, mode: ImportMode,
+                              progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }) async throws -> ImportReport {
+        if format == "myfitnesspal" || (format == nil && MyFitnessPalExport.recognises(url: url, fileName: fileName)) {
+            return try await importMyFitnessPal(at: url, fileName: fileName, unit: unit, mode: mode)
+        }
+        let weightFormat = try format.map { text throws(CinnError) in
+            guard let chosen = WeightFileFormat(rawValue: text) else {
+                throw .invalid("format", "unknown format \"\(text)\"; use one of \(Self.importFormats.joined(separator: ", "))")
+            }
+            return chosen
+        }
+        return try await importFile(at: url, fileName: fileName, format: weightFormat, unit: unit, mode: mode, progress: progress)
+    }
+
+    /// Imports a MyFitnessPal export: food entries per day and meal (%DV columns converted to amounts),
+    /// weigh-ins (in `unit`, else the unit the export's Exercise-Summary names) and exercise entries,
+    /// as one batch that can be undone. A file with bad rows imports nothing unless `mode.skipInvalid`.
+    public func importMyFitnessPal(at url: URL, fileName: String?, unit: MassUnit?, mode: ImportMode) async throws -> ImportReport {
+        let settings = try await settings()
+        let export = try MyFitnessPalExport.read(url: url, options: .init(timeZone: settings.timeZone, unit: unit))
+        let report = ImportReport(format: "myfitnesspal", rowsRead: export.rowsRead, skipped: export.skipped,
+                                  rejected: export.rejected, rejectedCount: export.rejectedCount)
+        return try await store.importMyFitnessPal(user: user, fileName: fileName ?? url.lastPathComponent, mode: mode,
+                                                  entries: export.entries, weighIns: export.weighIns,
+                                                  exercises: export.exercises, report: report)
     }
 }

@@ -86,7 +86,8 @@ extension Journal {
     public func day(_ date: LocalDate) async throws -> (day: DayNutrition, settings: UserSettings, status: DayStatus?) {
         let energy = try await energyReport(asOf: date, historyDays: 0)
         let entries = try await store.foodEntries(user: user, from: date, to: date)
-        return (DayNutrition(date: date, entries: entries, energyTargetKcal: energy.targetKcal, maintenanceKcal: energy.maintenanceKcal),
+        return (DayNutrition(date: date, entries: entries, energyTargetKcal: energy.targetKcal, maintenanceKcal: energy.maintenanceKcal,
+                             exerciseKcal: energy.exerciseKcal),
                 energy.settings, energy.dayStatus)
     }
 

@@ -177,6 +177,109 @@ enum OpenAPIDocument {
                 application/json:
                   schema: {$ref: "#/components/schemas/Settings"}
             "422": {$ref: "#/components/responses/Invalid"}
+      /api/v1/profile:
+        get:
+          summary: The profile (sex, birth date, height, activity), units, goal and how the calorie target is made
+          responses:
+            "200":
+              description: Profile
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/Profile"}
+        put:
+          summary: Change the profile; absent fields stay. Everything is checked before anything is saved, then saved in one transaction
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema: {$ref: "#/components/schemas/ProfileChange"}
+          responses:
+            "200":
+              description: Profile
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/Profile"}
+            "422": {$ref: "#/components/responses/Invalid"}
+      /api/v1/energy:
+        get:
+          summary: Formula and adaptive expenditure side by side, the target, time to goal, the weekly check-in and daily history
+          description: |
+            Formula: Mifflin–St Jeor (Katch–McArdle with a body-fat value from the last 30 days) × the activity factor.
+            Adaptive: over the window, mean intake of the days marked complete − trend change × 7700 kcal/kg ÷ days; needs
+            4 complete days and a weigh-in in every 7 days, else the last qualifying estimate is held (`adaptive.held`) and
+            `adaptive_status` says why. The blend weights both by inverse variance. All energies in kcal.
+          parameters:
+            - {name: date, in: query, schema: {type: string, format: date}, description: "As-of day (default today)"}
+            - {name: window, in: query, schema: {type: integer, minimum: 14, maximum: 56, default: 21}}
+            - {name: days, in: query, schema: {type: integer, minimum: 0, maximum: 1096, default: 90}, description: "Days of history"}
+          responses:
+            "200":
+              description: Energy
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/Energy"}
+            "422": {$ref: "#/components/responses/Invalid"}
+      /api/v1/today:
+        get:
+          summary: "Can I nom nom today? Today's calorie budget and the trend in one answer"
+          description: |
+            On the remaining kcal rounded to a whole number (r): without a target, the trend alone decides; r < 0 is `no`;
+            r < 200 is `careful`; a trend behind plan, flat or moving away from the goal is `careful`; else `yes`.
+          responses:
+            "200":
+              description: The answer
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/Today"}
+      /api/v1/days/{date}/status:
+        put:
+          summary: Mark a day's food log complete or partial (null clears); only complete days count towards the adaptive estimate
+          parameters:
+            - {name: date, in: path, required: true, schema: {type: string, format: date}}
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  type: object
+                  properties:
+                    status: {type: [string, "null"], enum: [complete, partial, null]}
+          responses:
+            "200":
+              description: The day's status
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    properties:
+                      date: {type: string, format: date}
+                      status: {type: [string, "null"]}
+            "422": {$ref: "#/components/responses/Invalid"}
+      /api/v1/body-fat:
+        post:
+          summary: Record a body-fat measurement (2–75 %)
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  type: object
+                  required: [percent]
+                  properties:
+                    percent: {type: number, minimum: 2, maximum: 75}
+                    date: {type: string, format: date, description: "Default today"}
+          responses:
+            "201":
+              description: Recorded
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    properties:
+                      id: {type: string, format: uuid}
+                      date: {type: string, format: date}
+                      percent: {type: string}
+            "422": {$ref: "#/components/responses/Invalid"}
       /api/v1/imports:
         get:
           summary: Earlier imports, newest first
@@ -190,10 +293,10 @@ enum OpenAPIDocument {
                     properties:
                       imports: {type: array, items: {$ref: "#/components/schemas/ImportBatch"}}
         post:
-          summary: Import a weight file sent as the request body (streamed to disk, never held whole)
+          summary: Import a weight file or a MyFitnessPal export (its zip or one of its CSVs) sent as the request body (streamed to disk)
           parameters:
-            - {name: format, in: query, schema: {type: string, enum: [csv, hackdiet, libra, fitbit, google-health]}, description: "Default: detected from the content"}
-            - {name: unit, in: query, schema: {$ref: "#/components/schemas/Unit"}, description: "For files without a unit (Fitbit JSON, CSV without one)"}
+            - {name: format, in: query, schema: {type: string, enum: [csv, hackdiet, libra, fitbit, google-health, myfitnesspal]}, description: "Default: detected from the content"}
+            - {name: unit, in: query, schema: {$ref: "#/components/schemas/Unit"}, description: "For files without a unit (Fitbit JSON, CSV without one); forces a MyFitnessPal export's weight unit"}
             - {name: dry_run, in: query, schema: {type: boolean, default: false}}
             - {name: skip_invalid, in: query, schema: {type: boolean, default: false}}
             - {name: file_name, in: query, schema: {type: string}}
@@ -746,6 +849,136 @@ enum OpenAPIDocument {
             time_zone: {type: string, description: "IANA name, e.g. Europe/Berlin"}
             energy_target_kcal: {type: [number, "null"], minimum: 500, maximum: 10000, description: "the day's calorie target; null clears it"}
             energy_unit: {type: string, enum: [kcal, kJ]}
+        Profile:
+          type: object
+          properties:
+            sex: {type: [string, "null"], enum: [female, male, null]}
+            birth_date: {type: [string, "null"], format: date}
+            height_cm: {type: [number, "null"]}
+            height: {type: [string, "null"], description: "In the length unit, e.g. 5 ft 11 in"}
+            activity: {type: [string, "null"], enum: [sedentary, light, moderate, active, very_active, null]}
+            activity_factor: {type: [number, "null"]}
+            complete: {type: boolean, description: "All four of sex, birth date, height and activity are set"}
+            onboarded: {type: boolean}
+            mass_unit: {$ref: "#/components/schemas/Unit"}
+            length_unit: {type: string, enum: [cm, ft_in]}
+            energy_unit: {type: string, enum: [kcal, kJ]}
+            time_zone: {type: string}
+            goal_weight: {type: [number, "null"], description: "In mass_unit"}
+            goal_rate_per_week: {type: [number, "null"]}
+            target_basis: {type: string, enum: [formula, adaptive]}
+            energy_floor_kcal: {type: [number, "null"]}
+            energy_target_kcal: {type: [number, "null"]}
+        ProfileChange:
+          type: object
+          properties:
+            sex: {type: string, enum: [female, male]}
+            birth_date: {type: string, format: date, description: "Age 13 to 120"}
+            height: {type: string, description: "180, 180 cm, 1.80 m, 5 ft 11 in, 5 ft 11 (a bare number is in the length unit); 100–250 cm"}
+            height_cm: {type: number, minimum: 100, maximum: 250}
+            activity: {type: string, enum: [sedentary, light, moderate, active, very_active]}
+            length_unit: {type: string, enum: [cm, ft_in]}
+            mass_unit: {$ref: "#/components/schemas/Unit"}
+            energy_unit: {type: string, enum: [kcal, kJ]}
+            time_zone: {type: string}
+            goal_weight: {type: number, description: "In mass_unit; sets a new goal when it differs from the current one"}
+            goal_rate_per_week: {type: number, exclusiveMinimum: 0, description: "Towards the goal, in mass_unit; at most 2 kg"}
+            target_basis: {type: string, enum: [formula, adaptive]}
+            energy_floor_kcal: {type: [number, "null"], minimum: 800, maximum: 3000, description: "null: 1200 (women) / 1500 (men)"}
+            energy_target_kcal: {type: [number, "null"], minimum: 500, maximum: 10000, description: "A manual target; null clears it"}
+            onboarded: {type: boolean}
+        ETA:
+          type: object
+          properties:
+            date: {type: [string, "null"], format: date}
+            earliest: {type: [string, "null"], format: date}
+            latest: {type: [string, "null"], format: date, description: "null: not within three years at the slow end"}
+            rate_towards_goal_per_week: {type: number}
+            rate_sd_per_week: {type: number}
+        CheckIn:
+          type: object
+          properties:
+            start: {type: string, format: date}
+            end: {type: string, format: date}
+            days_logged: {type: integer}
+            complete_days: {type: integer}
+            mean_intake_kcal: {type: [number, "null"]}
+            trend_change: {type: [number, "null"]}
+            expenditure_kcal: {type: [number, "null"]}
+            target_kcal: {type: [number, "null"]}
+            days_on_target: {type: [integer, "null"], description: "Complete days within ±10 % of the target"}
+        Today:
+          type: object
+          properties:
+            date: {type: string, format: date}
+            answer: {type: string, enum: [yes, careful, no, unknown]}
+            message: {type: string}
+            remaining_kcal: {type: [integer, "null"]}
+            eaten_kcal: {type: number}
+            target_kcal: {type: [number, "null"]}
+            maintenance_kcal: {type: [number, "null"]}
+            day_status: {type: [string, "null"]}
+            trend_verdict: {type: string, enum: [yes, no, unknown]}
+            trend_reason: {type: string}
+        Energy:
+          type: object
+          properties:
+            date: {type: string, format: date}
+            mass_unit: {$ref: "#/components/schemas/Unit"}
+            trend: {type: [number, "null"]}
+            formula:
+              type: [object, "null"]
+              properties:
+                equation: {type: string, enum: [mifflin_st_jeor, katch_mcardle]}
+                resting_kcal: {type: number}
+                activity_factor: {type: number}
+                expenditure_kcal: {type: number}
+                body_fat_percent: {type: [number, "null"]}
+            adaptive:
+              type: [object, "null"]
+              properties:
+                as_of: {type: string, format: date}
+                held: {type: boolean}
+                window_days: {type: integer}
+                complete_days: {type: integer}
+                mean_intake_kcal: {type: number}
+                trend_change: {type: number}
+                expenditure_kcal: {type: number}
+                sd_kcal: {type: number}
+                range_low_kcal: {type: number}
+                range_high_kcal: {type: number}
+            adaptive_status: {type: [string, "null"]}
+            blended_kcal: {type: [number, "null"]}
+            blended_sd_kcal: {type: [number, "null"]}
+            adaptive_weight: {type: number}
+            maintenance_kcal: {type: [number, "null"]}
+            target:
+              type: [object, "null"]
+              properties:
+                kcal: {type: number}
+                source: {type: string, enum: [manual, computed]}
+                basis: {type: string, enum: [formula, adaptive]}
+                maintenance_kcal: {type: [number, "null"]}
+                adjustment_kcal: {type: number}
+                floor_kcal: {type: number}
+                floored: {type: boolean}
+            today: {$ref: "#/components/schemas/Today"}
+            time_to_goal_planned: {oneOf: [{$ref: "#/components/schemas/ETA"}, {type: "null"}]}
+            time_to_goal_trend: {oneOf: [{$ref: "#/components/schemas/ETA"}, {type: "null"}]}
+            goal_reached: {type: boolean}
+            this_week: {$ref: "#/components/schemas/CheckIn"}
+            last_week: {$ref: "#/components/schemas/CheckIn"}
+            days:
+              type: array
+              items:
+                type: object
+                properties:
+                  date: {type: string, format: date}
+                  intake_kcal: {type: [number, "null"]}
+                  status: {type: [string, "null"]}
+                  formula_kcal: {type: [number, "null"]}
+                  adaptive_kcal: {type: [number, "null"]}
+                  trend: {type: [number, "null"]}
         Nutrients:
           type: object
           description: Amounts by nutrient key (see /api/v1/nutrients), in each nutrient's unit; absent means unknown, not zero
@@ -831,6 +1064,8 @@ enum OpenAPIDocument {
             energy_kcal: {type: number}
             energy_target_kcal: {type: [number, "null"]}
             energy_remaining_kcal: {type: [number, "null"], description: "target minus eaten; negative when over"}
+            maintenance_kcal: {type: [number, "null"], description: "calories to maintain (from the profile), as of this day"}
+            exercise_kcal: {type: [number, "null"], description: "energy of the exercise entries this day; never added to the target"}
             meals:
               type: array
               items:

@@ -135,7 +135,7 @@ struct WebController<Context: RequestContext> {
 
     @Sendable func importForm(_ request: Request, context: Context) async throws -> Response {
         let batches = try await journal.store.imports(user: journal.user)
-        let model = ImportPage(formats: WeightFileFormat.allCases.map(\.rawValue), batches: batches)
+        let model = ImportPage(formats: Journal.importFormats, batches: batches)
         return html(pages.render("import", model, title: "Import", tab: .importing))
     }
 
@@ -271,12 +271,9 @@ struct PendingImport {
             throw CinnError.notFound("this import is no longer waiting; upload the file again")
         }
         let fields = self.fields
-        let format = try fields["format"].flatMap { $0.isEmpty ? nil : $0 }.map { text throws(CinnError) in
-            guard let format = WeightFileFormat(rawValue: text) else { throw .invalid("format", "unknown format \"\(text)\"") }
-            return format
-        }
+        let format = fields["format"].flatMap { $0.isEmpty ? nil : $0 }
         let unit = try fields["unit"].flatMap { $0.isEmpty ? nil : $0 }.map { text throws(CinnError) in try MassUnit.parse(text) }
-        return try await journal.importFile(at: file, fileName: fields["file_name"], format: format, unit: unit,
+        return try await journal.importAnyFile(at: file, fileName: fields["file_name"], format: format, unit: unit,
                                             mode: ImportMode(dryRun: dryRun, skipInvalid: fields["skip_invalid"] == "true"))
     }
 

@@ -230,6 +230,8 @@ struct FoodCommand: AsyncParsableCommand {
                 let amount = settings.energyUnit.format(kilocalories: abs(remaining))
                 print(remaining >= 0 ? "Left: \(amount) of \(settings.energyUnit.format(kilocalories: day.energyTargetKcal ?? 0))" : "Over by \(amount)")
             }
+            if let maintenance = day.maintenanceKcal { print("Calories to maintain: \(settings.energyUnit.format(kilocalories: maintenance))") }
+            if let exercise = day.exerciseKcal { print("Exercise: \(settings.energyUnit.format(kilocalories: exercise)) (already counted in your expenditure)") }
             let shown = all ? day.totals.amounts : day.totals.amounts.filter { Nutrient.macros.contains($0.nutrient) && $0.nutrient != .energy }
             for (nutrient, amount) in shown {
                 let dv = nutrient.percentDailyValue(of: amount).map { "  \(Int($0.rounded()))% DV" } ?? ""

@@ -8,13 +8,13 @@ import Synchronization
 
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Import weigh-ins from a file, list imports, or undo one.",
+        abstract: "Import weigh-ins or a MyFitnessPal export from a file, list imports, or undo one.",
         subcommands: [ImportFile.self, List.self, Undo.self], defaultSubcommand: ImportFile.self)
 
     struct ImportFile: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "file",
-            abstract: "Import a weight file: generic CSV, Hacker's Diet Online, Libra, Fitbit JSON or Google Health CSV.",
+            abstract: "Import a weight file (generic CSV, Hacker's Diet Online, Libra, Fitbit JSON, Google Health CSV) or a MyFitnessPal export (zip, folder or CSV).",
             discussion: "A file with invalid rows is rejected whole, listing them, unless --skip-invalid. Importing the same file again adds nothing.")
 
         @OptionGroup var options: DatabaseOptions
@@ -22,10 +22,10 @@ struct Import: AsyncParsableCommand {
         @Argument(help: "The file to import.")
         var file: String
 
-        @Option(help: "csv, hackdiet, libra, fitbit or google-health (default: detected from the content).")
+        @Option(help: "csv, hackdiet, libra, fitbit, google-health or myfitnesspal (default: detected from the content).")
         var format: String?
 
-        @Option(help: "kg, lb or st, for files that do not say (Fitbit JSON needs it).")
+        @Option(help: "kg, lb or st, for files that do not say (Fitbit JSON needs it; forces a MyFitnessPal export's weight unit).")
         var unit: MassUnit?
 
         @Flag(help: "Show what would be imported; write nothing.")
@@ -36,20 +36,13 @@ struct Import: AsyncParsableCommand {
 
         func run() async throws {
             let url = URL(fileURLWithPath: file)
-            guard FileManager.default.isReadableFile(atPath: url.path) else {
+            guard FileManager.default.fileExists(atPath: url.path) else {
                 printError("error: cannot read \(file)")
                 throw ExitCode.validationFailure
             }
-            let chosen = try parseOrThrow { () throws(CinnError) -> WeightFileFormat? in
-                guard let format else { return nil }
-                guard let chosen = WeightFileFormat(rawValue: format) else {
-                    throw .invalid("format", "unknown format \"\(format)\"; use one of \(WeightFileFormat.allCases.map(\.rawValue).joined(separator: ", "))")
-                }
-                return chosen
-            }
             let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1)
             let report = try await options.withJournal { journal in
-                try await journal.importFile(at: url, fileName: url.lastPathComponent, format: chosen, unit: unit,
+                try await journal.importAnyFile(at: url, fileName: url.lastPathComponent, format: format, unit: unit,
                                              mode: ImportMode(dryRun: dryRun, skipInvalid: skipInvalid)) { bar.update($0) }
             }
             bar.finish()

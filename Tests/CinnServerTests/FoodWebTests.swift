@@ -40,7 +40,7 @@ import Testing
             for meal in ["breakfast", "lunch", "dinner", "snacks"] {
                 #expect(page.contains(#"data-meal="\#(meal)""#))
             }
-            #expect(page.contains(#"href="/settings#energy-target""#))
+            #expect(page.contains(#"<a href="/profile">Set up your profile</a>"#))
             #expect(page.contains(#"href="/food/2024-03-14" rel="prev""#))
             #expect(!page.contains(#"rel="next""#))
             #expect(page.contains(#"<a href="/food" class="on">"#), "the Food tab is on")
