@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
-"""End-to-end browser test of the Cinn dashboard (issue 2, section 8) and the food log (issue 3, section 5).
+"""End-to-end browser test of the onboarding (issue 4), the dashboard (issue 2, section 8) and the food log (issue 3, section 5).
 
 Runs a real `cinn serve` over a fresh SQLite journal, drives Debian's headless
-Chromium through chromedriver (Python selenium), adds a weight through the
-dashboard form and checks that the new point appears and the verdict flips
-from "no" to "yes". Saves dashboard-before.png and dashboard-after.png.
+Chromium through chromedriver (Python selenium). The first visit to / lands on
+the onboarding: the test fills it in (a man born 1990-05-17, 5 ft 11 in,
+moderately active) and saves; the dashboard then answers "Can I nom nom today?"
+with a calorie budget. It adds a weight through the dashboard form and checks
+that the new point appears, the trend verdict flips from "no" to "yes" and the
+day's answer from "careful" to "yes". It checks the energy page shows the
+formula's expenditure for that profile. Saves welcome.png, dashboard-before.png,
+dashboard-after.png and energy.png.
 
 Then the food log: makes a food through the JSON API, types part of its name
 into the food search, waits for the result that appears as you type (no page
@@ -22,7 +27,13 @@ is "no". Adding 79 kg today lowers the last trend value, the rate turns
 negative (towards the goal) and the verdict becomes "yes".
 
 The HTML contract this test relies on:
-  #verdict                                   with data-answer="yes"|"no"|"unknown"
+  GET / before onboarding                    redirects to /welcome
+  form#profile-form                          radios name="sex" and name="activity", inputs name="birth_date",
+                                             "height_ft", "height_in", select name="length_unit"; #save-profile
+                                             saves and goes to /
+  #today                                     with data-answer="yes"|"careful"|"no"|"unknown": the day's answer
+  #verdict                                   with data-answer="yes"|"no"|"unknown": the trend's
+  #figure-formula b                          on /energy: the formula's expenditure, "N kcal"
   svg#trend-chart circle.weigh-in            one per day shown; .interpolated on filled days;
                                              data-date="YYYY-MM-DD" on each
   form#add-weight                            an input name="weight" and a submit button;
@@ -60,7 +71,7 @@ from selenium import webdriver
 from selenium.common.exceptions import TimeoutException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 FOOD = {
     "name": "Cinn test granola",
@@ -227,11 +238,52 @@ def wait_for_new_page(driver: webdriver.Chrome, old_html, what: str) -> None:
     print(f"  loaded: {driver.current_url}", flush=True)
 
 
-def browse(driver: webdriver.Chrome, url: str, out: Path, today: dt.date, dates: list[str]) -> None:
-    print(f"\nGET {url}/", flush=True)
+def today_answer(driver: webdriver.Chrome) -> str | None:
+    found = driver.find_elements(By.CSS_SELECTOR, "#today[data-answer]")
+    return found[0].get_attribute("data-answer") if found else None
+
+
+def onboard(driver: webdriver.Chrome, url: str, out: Path) -> None:
+    """The first visit lands on the onboarding; fills it in and saves."""
+    print(f"\nGET {url}/ (first visit)", flush=True)
     driver.get(url + "/")
+    check(driver.current_url.endswith("/welcome"), f"the first visit goes to /welcome (got {driver.current_url})")
+    form = driver.find_element(By.CSS_SELECTOR, "form#profile-form")
+    for selector in ('input[name="sex"][value="male"]', 'input[name="activity"][value="moderate"]'):
+        radio = form.find_element(By.CSS_SELECTOR, selector)
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", radio)
+        radio.click()
+    birth = form.find_element(By.CSS_SELECTOR, 'input[name="birth_date"]')
+    driver.execute_script("arguments[0].value = '1990-05-17';", birth)
+    Select(form.find_element(By.CSS_SELECTOR, 'select[name="length_unit"]')).select_by_value("ft_in")
+    form.find_element(By.CSS_SELECTOR, 'input[name="height_ft"]').send_keys("5")
+    form.find_element(By.CSS_SELECTOR, 'input[name="height_in"]').send_keys("11")
+    screenshot(driver, out, "welcome.png")
+    page = driver.find_element(By.TAG_NAME, "html")
+    save = driver.find_element(By.CSS_SELECTOR, "#save-profile")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", save)
+    save.click()
+    wait_for_new_page(driver, page, "the dashboard after the onboarding")
+    check(driver.current_url.rstrip("/") == url, f"saving the onboarding lands on the dashboard (got {driver.current_url})")
+
+
+def check_energy(driver: webdriver.Chrome, url: str, out: Path, today: dt.date) -> None:
+    """The energy page shows Mifflin–St Jeor × 1.55 for the onboarded man at the trend weight."""
+    print(f"\nGET {url}/energy", flush=True)
+    driver.get(url + "/energy")
+    shown = driver.find_element(By.CSS_SELECTOR, "#figure-formula b").text
+    trend = 80 + (79 - 80) / 10
+    age = today.year - 1990 - (1 if (today.month, today.day) < (5, 17) else 0)
+    expected = round((10 * trend + 6.25 * 180.34 - 5 * age + 5) * 1.55)
+    check(shown == f"{expected} kcal", f"#figure-formula shows {expected} kcal (got {shown!r})")
+    screenshot(driver, out, "energy.png")
+
+
+def browse(driver: webdriver.Chrome, url: str, out: Path, today: dt.date, dates: list[str]) -> None:
     answer, shown = page_state(driver)
     check(answer == "no", f'#verdict data-answer is "no" before (got {answer!r})')
+    day = today_answer(driver)
+    check(day == "careful", f'#today data-answer is "careful" before: a budget left, a flat trend (got {day!r})')
     check(len(shown) == 13, f"13 filled weigh-in dots before (got {len(shown)})")
     check(sorted(shown) == dates, f"the dots' data-date are the 13 days before today (got {sorted(shown)})")
     screenshot(driver, out, "dashboard-before.png")
@@ -255,6 +307,8 @@ def browse(driver: webdriver.Chrome, url: str, out: Path, today: dt.date, dates:
 
     answer, shown = page_state(driver)
     check(answer == "yes", f'#verdict data-answer is "yes" after (got {answer!r})')
+    day = today_answer(driver)
+    check(day == "yes", f'#today data-answer is "yes" after (got {day!r})')
     check(len(shown) == 14, f"14 filled weigh-in dots after (got {len(shown)})")
     newest = max(shown) if shown else None
     check(newest == today.isoformat(), f"the newest dot's data-date is today, {today} (got {newest!r})")
@@ -355,7 +409,9 @@ def main() -> int:
         url = server.wait_for_url(LISTEN_TIMEOUT)
         print(f"  server at {url}", flush=True)
         driver = new_driver()
+        onboard(driver, url, out)
         browse(driver, url, out, today, dates)
+        check_energy(driver, url, out, today)
         log_food(driver, url, out)
     except (CheckFailed, WebDriverException, OSError) as error:
         failure = f"{type(error).__name__}: {error}" if not isinstance(error, CheckFailed) else str(error)
@@ -385,7 +441,8 @@ def main() -> int:
     if failure is not None:
         print(f"\nFAIL: {failure}", flush=True)
         return 1
-    print("\nPASS: the dashboard showed the new weigh-in and the verdict changed from no to yes; "
+    print("\nPASS: the onboarding saved the profile; the dashboard showed the new weigh-in, the verdict changed from no to yes "
+          "and the day's answer from careful to yes; the energy page showed the formula; "
           "a food found as you type was logged and the day's total changed", flush=True)
     return 0
 
