@@ -403,8 +403,9 @@ struct ServeCommandTests {
         let (body, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(bound)/health")!)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: body, as: UTF8.self) == "ok")
-        let (page, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(bound)/")!)
-        #expect(String(decoding: page, as: UTF8.self).contains(#"id="verdict""#))
+        let (page, first) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(bound)/")!)
+        #expect(first.url?.path == "/welcome", "a fresh journal starts with the onboarding")
+        #expect(String(decoding: page, as: UTF8.self).contains(#"id="profile-form""#))
 
         // A second server on the same port says so, naming the option to change.
         let second = try await sandbox.run(["serve", "--port", String(bound), "--database", sandbox.folder.appendingPathComponent("other.sqlite").path])
