@@ -84,6 +84,35 @@ struct BarLayout {
         return (slotLeft + (slot - width) / 2, width)
     }
 
+    /// A bar of one day from zero up to `kcal`, at least a hairline (a logged day of nothing differs from a
+    /// day not logged), with its date, kcal (and target) as data attributes and `title` as its tooltip.
+    func drawDayBar(_ out: inout Markup, date: LocalDate, kcal: Double, className: StaticString, target: Double? = nil,
+                    title: String) {
+        let bar = bar(from: date, through: date)
+        let height = max(bottom - y(kcal), 1)
+        out.append("<rect class=\"")
+        out.append(className)
+        out.append("\" data-date=\"")
+        out.append(date)
+        out.append("\" data-kcal=\"")
+        out.append(kcal, decimals: 0)
+        if let target {
+            out.append("\" data-target=\"")
+            out.append(target, decimals: 0)
+        }
+        out.append("\" x=\"")
+        out.append(bar.x)
+        out.append("\" y=\"")
+        out.append(bottom - height)
+        out.append("\" width=\"")
+        out.append(bar.width)
+        out.append("\" height=\"")
+        out.append(height)
+        out.append("\"><title>")
+        out.append(escaping: title)
+        out.append("</title></rect>\n")
+    }
+
     func drawHeader(_ out: inout Markup) {
         let titleBaseline = Self.headerRowHeight - 4
         out.append("<text class=\"axis-title\" fill=\"currentColor\" fill-opacity=\"0.75\" x=\"2\" y=\"")

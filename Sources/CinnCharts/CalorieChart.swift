@@ -112,34 +112,14 @@ public struct CalorieChart: Sendable {
     private func drawBars(_ out: inout Markup, _ layout: BarLayout) {
         out.append("<g class=\"days\" fill=\"currentColor\">\n")
         for day in days {
-            let bar = layout.bar(from: day.date, through: day.date)
-            // At least a hairline, so a logged day of nothing differs from a day not logged.
-            let height = max(layout.bottom - layout.y(day.energy), 1)
-            out.append(day.isOver ? "<rect class=\"day over\" data-date=\"" : "<rect class=\"day\" data-date=\"")
-            out.append(day.date)
-            out.append("\" data-kcal=\"")
-            out.append(day.energy, decimals: 0)
-            if let target = day.target {
-                out.append("\" data-target=\"")
-                out.append(target, decimals: 0)
-            }
-            out.append("\" x=\"")
-            out.append(bar.x)
-            out.append("\" y=\"")
-            out.append(layout.bottom - height)
-            out.append("\" width=\"")
-            out.append(bar.width)
-            out.append("\" height=\"")
-            out.append(height)
-            out.append("\"><title>")
             var label = "\(day.date.weekdayName), \(day.date.monthDay): \(Self.kcal(day.energy))"
             if let target = day.target {
                 let difference = (day.energy - target).rounded()
                 label += difference > 0 ? ", \(Self.kcal(difference)) over the target of \(Self.kcal(target))"
                     : ", target \(Self.kcal(target))"
             }
-            out.append(escaping: label)
-            out.append("</title></rect>\n")
+            layout.drawDayBar(&out, date: day.date, kcal: day.energy, className: day.isOver ? "day over" : "day",
+                              target: day.target, title: label)
         }
         out.append("</g>\n")
     }

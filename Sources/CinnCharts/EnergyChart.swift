@@ -36,24 +36,9 @@ public struct EnergyChart: Sendable {
         out.append("<g class=\"intake\" fill=\"currentColor\">\n")
         for day in logged {
             guard let kcal = day.intakeKcal else { continue }
-            let bar = layout.bar(from: day.date, through: day.date)
-            let height = max(layout.bottom - layout.y(kcal), 1)
-            out.append(day.status == .complete ? "<rect class=\"complete\" data-date=\"" : "<rect class=\"partial\" data-date=\"")
-            out.append(day.date)
-            out.append("\" data-kcal=\"")
-            out.append(kcal, decimals: 0)
-            out.append("\" x=\"")
-            out.append(bar.x)
-            out.append("\" y=\"")
-            out.append(layout.bottom - height)
-            out.append("\" width=\"")
-            out.append(bar.width)
-            out.append("\" height=\"")
-            out.append(height)
-            out.append("\"><title>")
-            out.append(escaping: "\(day.date.weekdayName), \(day.date.monthDay): \(CalorieChart.kcal(kcal)) eaten"
-                + (day.status == .complete ? "" : day.status == .partial ? ", marked partial" : ", not marked complete"))
-            out.append("</title></rect>\n")
+            let title = "\(day.date.weekdayName), \(day.date.monthDay): \(CalorieChart.kcal(kcal)) eaten"
+                + (day.status == .complete ? "" : day.status == .partial ? ", marked partial" : ", not marked complete")
+            layout.drawDayBar(&out, date: day.date, kcal: kcal, className: day.status == .complete ? "complete" : "partial", title: title)
         }
         out.append("</g>\n")
         drawLine(&out, layout, className: "formula", dashed: true) { $0.formulaKcal }

@@ -10,6 +10,15 @@ public struct EnergyDay: Sendable, Hashable {
     /// The adaptive estimate of the window ending that day, where it qualifies.
     public var adaptiveKcal: Double?
     public var trend: Mass?
+
+    public init(date: LocalDate, intakeKcal: Double?, status: DayStatus?, formulaKcal: Double?, adaptiveKcal: Double?, trend: Mass?) {
+        self.date = date
+        self.intakeKcal = intakeKcal
+        self.status = status
+        self.formulaKcal = formulaKcal
+        self.adaptiveKcal = adaptiveKcal
+        self.trend = trend
+    }
 }
 
 /// Everything the energy page, `cinn energy`, `cinn today` and `GET /api/v1/energy` show, as of a day.
