@@ -104,8 +104,11 @@ extension Journal {
     /// The energy report as of `asOf` (today by default).
     public func energyReport(asOf: LocalDate? = nil, windowDays: Int = AdaptiveExpenditure.defaultWindowDays,
                              historyDays: Int = EnergyReport.defaultHistoryDays) async throws -> EnergyReport {
-        let inputs = try await store.energyInputs(user: user)
-        let day = asOf ?? today(inputs.settings)
+        let settings = try await settings()
+        let day = asOf ?? today(settings)
+        // Intake counts from the oldest window the report can look at: the hold search, the history and last week.
+        let reach = AdaptiveExpenditure.holdLookbackDays + windowDays + max(historyDays, 14)
+        let inputs = try await store.energyInputs(user: user, from: day.adding(days: -reach))
         let trend = WeightTrend(days: inputs.days, method: inputs.settings.trendMethod, displayUnit: inputs.settings.displayUnit)
         return EnergyReport(settings: inputs.settings, goal: inputs.goal, trend: trend, intakeKcal: inputs.intakeKcal,
                             dayStatuses: inputs.dayStatuses, bodyFat: inputs.latestBodyFat, exerciseKcal: inputs.exerciseKcal, asOf: day,
