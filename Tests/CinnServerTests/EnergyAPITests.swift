@@ -147,3 +147,31 @@ struct EnergyAPITests {
 extension Double {
     func isClose(to other: Double, within tolerance: Double = 1e-9) -> Bool { abs(self - other) <= tolerance }
 }
+
+@Suite("MyFitnessPal import over the API")
+struct MyFitnessPalAPITests {
+    @Test func theZipIsDetectedImportedOnceAndUndone() async throws {
+        try await withApp { client, journal in
+            let url = try #require(Bundle.module.url(forResource: "mfp-export", withExtension: "zip", subdirectory: "Fixtures"))
+            let zip = ByteBuffer(bytes: try Data(contentsOf: url))
+            let first = try await client.execute(uri: "/api/v1/imports?file_name=export.zip", method: .post, headers: [:], body: zip)
+            #expect(first.status == .created)
+            let report = try first.json()
+            #expect(report["format"]?.string == "myfitnesspal")
+            #expect(report["imported"]?.double == 21)
+            let again = try await client.execute(uri: "/api/v1/imports", method: .post, headers: [:], body: zip)
+            #expect(try again.json()["duplicates"]?.double == 21)
+            let day = try await client.send(.get, "/api/v1/days/2024-03-01").json()
+            #expect(day["exercise_kcal"]?.double == 212)
+            #expect(day["meals"]?.array?.count == 4)
+            let weighIns = try await client.send(.get, "/api/v1/weigh-ins?unit=lb").json()
+            #expect(weighIns["weigh_ins"]?.array?.count == 4)
+            let csv = try await client.send(.post, "/api/v1/imports?format=myfitnesspal&file_name=Measurement-Summary.csv",
+                                            body: "Date,Weight\n2024-03-09,158.0\n", contentType: "text/csv")
+            #expect(csv.status == .unprocessableContent)
+            #expect(try csv.json()["error"]?["field"]?.string == "unit")
+            let importID = Int64(try #require(report["import_id"]?.double))
+            #expect(try await journal.store.undoImport(id: importID, user: journal.user) == 21)
+        }
+    }
+}
