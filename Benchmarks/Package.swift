@@ -57,6 +57,19 @@ let package = Package(
             ],
             path: "Sources/FoodBench"
         ),
+        // The energy and goals benchmarks (issue 4): the journal's weigh-ins, profile and day marks,
+        // and the energy report timed in process; run by energy/run.sh.
+        .executableTarget(
+            name: "EnergyBench",
+            dependencies: [
+                "BenchmarkData",
+                .product(name: "CinnCore", package: "cinn"),
+                .product(name: "CinnStore", package: "cinn"),
+                .product(name: "CinnServer", package: "cinn"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            ],
+            path: "Sources/EnergyBench"
+        ),
         .executableTarget(
             name: "JournalServer",
             dependencies: [.product(name: "CinnServer", package: "cinn")],
