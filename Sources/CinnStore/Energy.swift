@@ -159,22 +159,17 @@ extension Store {
 
     func insertExercises(_ db: any SQLDatabase, _ entries: [ExerciseEntry], user: UserID) async throws {
         guard !entries.isEmpty else { return }
-        var version = try await reserveVersions(db, user: user, count: entries.count)
+        let firstVersion = try await reserveVersions(db, user: user, count: entries.count)
         let time = milliseconds(now())
-        for entry in entries {
-            try await db.raw("""
-                INSERT INTO exercise_entries (id, user_id, performed_at_ms, utc_offset_s, local_day, name, kind, energy_kcal,
-                    minutes, sets, reps_per_set, weight_kg, steps, note, source, external_id, import_id,
-                    created_at_ms, updated_at_ms, version)
-                VALUES (\(bind: bind(entry.id)), \(bind: user.rawValue), \(bind: milliseconds(entry.performedAt)),
-                    \(bind: entry.utcOffsetSeconds), \(bind: entry.localDate.dayNumber), \(bind: entry.name),
-                    \(bind: entry.kind.rawValue), \(bind: entry.energyKcal), \(bind: entry.minutes), \(bind: entry.sets),
-                    \(bind: entry.repsPerSet), \(bind: entry.weight?.kilograms), \(bind: entry.steps), \(bind: entry.note),
-                    \(bind: entry.source), \(bind: entry.externalID), \(bind: entry.importID), \(bind: time), \(bind: time),
-                    \(bind: version))
-                """).run()
-            version += 1
-        }
+        try await insertRows(db, into: "exercise_entries", columns: [
+            "id", "user_id", "performed_at_ms", "utc_offset_s", "local_day", "name", "kind", "energy_kcal", "minutes", "sets",
+            "reps_per_set", "weight_kg", "steps", "note", "source", "external_id", "import_id", "created_at_ms", "updated_at_ms",
+            "version",
+        ], entries.enumerated().map { offset, entry in
+            [bind(entry.id), user.rawValue, milliseconds(entry.performedAt), entry.utcOffsetSeconds, entry.localDate.dayNumber,
+             entry.name, entry.kind.rawValue, entry.energyKcal, entry.minutes, entry.sets, entry.repsPerSet, entry.weight?.kilograms,
+             entry.steps, entry.note, entry.source, entry.externalID, entry.importID, time, time, firstVersion + Int64(offset)]
+        })
     }
 
     // MARK: - MyFitnessPal
@@ -210,19 +205,16 @@ extension Store {
             let knownWeighIns = try await existing("weigh_ins")
             let freshWeighIns = weighIns.filter { !knownWeighIns.contains($0.externalID) }
             if !freshWeighIns.isEmpty {
-                var version = try await reserveVersions(db, user: user, count: freshWeighIns.count)
-                for reading in freshWeighIns {
-                    try await db.raw("""
-                        INSERT INTO weigh_ins (id, user_id, measured_at_ms, utc_offset_s, local_day, weight_kg, note, source,
-                            external_id, import_id, created_at_ms, updated_at_ms, version)
-                        VALUES (\(bind: bind(.v7(at: reading.measuredAt))), \(bind: user.rawValue),
-                            \(bind: milliseconds(reading.measuredAt)), \(bind: reading.utcOffsetSeconds),
-                            \(bind: LocalDate(instant: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds).dayNumber),
-                            \(bind: reading.weight.kilograms), \(bind: reading.note), \(bind: batch.source), \(bind: reading.externalID),
-                            \(bind: batch.importID), \(bind: batch.createdAt), \(bind: batch.createdAt), \(bind: version))
-                        """).run()
-                    version += 1
-                }
+                let firstVersion = try await reserveVersions(db, user: user, count: freshWeighIns.count)
+                try await insertRows(db, into: "weigh_ins", columns: [
+                    "id", "user_id", "measured_at_ms", "utc_offset_s", "local_day", "weight_kg", "note", "source", "external_id",
+                    "import_id", "created_at_ms", "updated_at_ms", "version",
+                ], freshWeighIns.enumerated().map { offset, reading in
+                    [bind(.v7(at: reading.measuredAt)), user.rawValue, milliseconds(reading.measuredAt), reading.utcOffsetSeconds,
+                     LocalDate(instant: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds).dayNumber,
+                     reading.weight.kilograms, reading.note, batch.source, reading.externalID, batch.importID, batch.createdAt,
+                     batch.createdAt, firstVersion + Int64(offset)]
+                })
             }
             var report = report
             report.imported = freshEntries.count + freshExercises.count + freshWeighIns.count

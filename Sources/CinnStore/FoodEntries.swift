@@ -42,23 +42,18 @@ extension Store {
 
     func insertEntries(_ db: any SQLDatabase, _ entries: [FoodLogEntry], user: UserID) async throws {
         guard !entries.isEmpty else { return }
-        var version = try await reserveVersions(db, user: user, count: entries.count)
+        let firstVersion = try await reserveVersions(db, user: user, count: entries.count)
         let time = milliseconds(now())
-        for entry in entries {
-            try await db.raw("""
-                INSERT INTO food_entries (id, user_id, food_id, name, brand, search_key, meal, eaten_at_ms, utc_offset_s, local_day,
-                    servings, serving_label, serving_amount, nutrients, energy_kcal, note, source, external_id, import_id,
-                    created_at_ms, updated_at_ms, version)
-                VALUES (\(bind: bind(entry.id)), \(bind: user.rawValue), \(bind: bind(entry.foodID)),
-                    \(bind: entry.name), \(bind: entry.brand), \(bind: Self.searchKey(entry.name, entry.brand)),
-                    \(bind: entry.meal.name), \(bind: milliseconds(entry.eatenAt)),
-                    \(bind: entry.utcOffsetSeconds), \(bind: entry.localDate.dayNumber), \(bind: entry.servings),
-                    \(bind: entry.servingLabel), \(bind: entry.servingAmount), \(bind: entry.nutrients.storageText),
-                    \(bind: entry.energy), \(bind: entry.note), \(bind: entry.source), \(bind: entry.externalID),
-                    \(bind: entry.importID), \(bind: time), \(bind: time), \(bind: version))
-                """).run()
-            version += 1
-        }
+        try await insertRows(db, into: "food_entries", columns: [
+            "id", "user_id", "food_id", "name", "brand", "search_key", "meal", "eaten_at_ms", "utc_offset_s", "local_day",
+            "servings", "serving_label", "serving_amount", "nutrients", "energy_kcal", "note", "source", "external_id", "import_id",
+            "created_at_ms", "updated_at_ms", "version",
+        ], entries.enumerated().map { offset, entry in
+            [bind(entry.id), user.rawValue, bind(entry.foodID), entry.name, entry.brand, Self.searchKey(entry.name, entry.brand),
+             entry.meal.name, milliseconds(entry.eatenAt), entry.utcOffsetSeconds, entry.localDate.dayNumber, entry.servings,
+             entry.servingLabel, entry.servingAmount, entry.nutrients.storageText, entry.energy, entry.note, entry.source,
+             entry.externalID, entry.importID, time, time, firstVersion + Int64(offset)]
+        })
     }
 
     /// What history search compares: the name and brand, folded as food search folds them.

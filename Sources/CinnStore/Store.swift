@@ -208,6 +208,19 @@ public final class Store: Sendable {
         return data.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
     }
 
+    /// Rows per multi-row INSERT of `insertRows`: 400 rows of up to 22 columns stay under both databases' bind limits.
+    static let insertChunkRows = 400
+
+    /// Inserts `rows` (values in the order of `columns`) with one multi-row INSERT per 400 rows.
+    func insertRows(_ db: any SQLDatabase, into table: String, columns: [String],
+                    _ rows: [[any Encodable & Sendable]]) async throws {
+        for start in stride(from: 0, to: rows.count, by: Self.insertChunkRows) {
+            let insert = db.insert(into: SQLIdentifier(table)).columns(columns)
+            for row in rows[start..<min(start + Self.insertChunkRows, rows.count)] { insert.values(row) }
+            try await insert.run()
+        }
+    }
+
     func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
 
     func date(milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
