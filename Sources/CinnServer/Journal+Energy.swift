@@ -108,7 +108,23 @@ extension Journal {
         let day = asOf ?? today(settings)
         // Intake counts from the oldest window the report can look at: the hold search, the history and last week.
         let reach = AdaptiveExpenditure.holdLookbackDays + windowDays + max(historyDays, 14)
-        let inputs = try await store.energyInputs(user: user, from: day.adding(days: -reach))
+        return try await energyReport(asOf: day, intakeFrom: day.adding(days: -reach), windowDays: windowDays, historyDays: historyDays)
+    }
+
+    /// What one day needs of the energy report: its target, calories to maintain, intake, exercise and
+    /// mark. With the target following the formula, the log before that day is not read, so the
+    /// report's adaptive estimate and weekly check-ins are left out of what this returns.
+    public func dayEnergy(asOf day: LocalDate) async throws
+        -> (targetKcal: Double?, maintenanceKcal: Double?, exerciseKcal: Double?, status: DayStatus?, settings: UserSettings) {
+        let settings = try await settings()
+        let reach = AdaptiveExpenditure.holdLookbackDays + AdaptiveExpenditure.defaultWindowDays + 14
+        let report = try await energyReport(asOf: day, intakeFrom: settings.targetBasis == .formula ? day : day.adding(days: -reach),
+                                            windowDays: AdaptiveExpenditure.defaultWindowDays, historyDays: 0)
+        return (report.targetKcal, report.maintenanceKcal, report.exerciseKcal, report.dayStatus, report.settings)
+    }
+
+    private func energyReport(asOf day: LocalDate, intakeFrom: LocalDate, windowDays: Int, historyDays: Int) async throws -> EnergyReport {
+        let inputs = try await store.energyInputs(user: user, from: intakeFrom)
         let trend = WeightTrend(days: inputs.days, method: inputs.settings.trendMethod, displayUnit: inputs.settings.displayUnit)
         return EnergyReport(settings: inputs.settings, goal: inputs.goal, trend: trend, intakeKcal: inputs.intakeKcal,
                             dayStatuses: inputs.dayStatuses, bodyFat: inputs.latestBodyFat, exerciseKcal: inputs.exerciseKcal, asOf: day,

@@ -83,6 +83,14 @@ struct EnergyAPITests {
             #expect(try #require(after["target"]?["adjustment_kcal"]?.double).isClose(to: -550))
             #expect(after["time_to_goal_planned"]?["date"]?.string == "2024-08-02")
 
+            // The day view's target and calories to maintain are the energy report's, whichever expenditure the target follows.
+            for basis in ["formula", "adaptive"] {
+                try await client.send(.put, "/api/v1/profile", json: #"{"target_basis":"\#(basis)"}"#)
+                let report = try await client.send(.get, "/api/v1/energy?days=0").json()
+                let day = try await client.send(.get, "/api/v1/days/2024-03-15").json()
+                #expect(day["maintenance_kcal"] == report["maintenance_kcal"] && day["energy_target_kcal"] == report["target"]?["kcal"], "\(basis)")
+            }
+
             // A manual target always wins; clearing it brings the formula back.
             try await client.send(.put, "/api/v1/profile", json: #"{"energy_target_kcal":1900}"#)
             #expect(try await client.send(.get, "/api/v1/energy?days=0").json()["target"]?["source"]?.string == "manual")
