@@ -124,7 +124,8 @@ extension Journal {
     }
 
     private func energyReport(asOf day: LocalDate, intakeFrom: LocalDate, windowDays: Int, historyDays: Int) async throws -> EnergyReport {
-        let inputs = try await store.energyInputs(user: user, from: intakeFrom)
+        // Days after the as-of day are not read: the report is as of that day (its week's check-in too).
+        let inputs = try await store.energyInputs(user: user, from: intakeFrom, to: day)
         let trend = WeightTrend(days: inputs.days, method: inputs.settings.trendMethod, displayUnit: inputs.settings.displayUnit)
         return EnergyReport(settings: inputs.settings, goal: inputs.goal, trend: trend, intakeKcal: inputs.intakeKcal,
                             dayStatuses: inputs.dayStatuses, bodyFat: inputs.latestBodyFat, exerciseKcal: inputs.exerciseKcal, asOf: day,

@@ -23,16 +23,20 @@ public struct EnergyInputs: Sendable {
 }
 
 extension Store {
-    /// - Parameter from: the first day whose intake, marks and exercise are read (all when nil); the
-    ///   weigh-ins are always read whole, since the trend starts at the first.
-    public func energyInputs(user: UserID, from: LocalDate? = nil) async throws -> EnergyInputs {
+    /// - Parameters:
+    ///   - from: the first day whose intake, marks and exercise are read (all when nil); the weigh-ins
+    ///     are always read whole, since the trend starts at the first.
+    ///   - to: the last such day (all when nil).
+    public func energyInputs(user: UserID, from: LocalDate? = nil, to: LocalDate? = nil) async throws -> EnergyInputs {
         let first = from?.dayNumber ?? Int.min
+        let last = to?.dayNumber ?? Int.max
         return try await withRawConnection { connection in
             let db = connection.sql
             var intake: [LocalDate: Double] = [:]
             for row in try await db.raw("""
                 SELECT local_day, SUM(energy_kcal) AS kcal FROM food_entries
-                WHERE user_id = \(bind: user.rawValue) AND deleted = 0 AND local_day >= \(bind: first) GROUP BY local_day
+                WHERE user_id = \(bind: user.rawValue) AND deleted = 0 AND local_day >= \(bind: first) AND local_day <= \(bind: last)
+                GROUP BY local_day
                 """).all() {
                 intake[LocalDate(dayNumber: try row.decode(column: "local_day", as: Int.self))] = try row.decode(column: "kcal", as: Double.self)
             }
@@ -40,13 +44,14 @@ extension Store {
             for row in try await db.raw("""
                 SELECT local_day, SUM(energy_kcal) AS kcal FROM exercise_entries
                 WHERE user_id = \(bind: user.rawValue) AND deleted = 0 AND energy_kcal IS NOT NULL AND local_day >= \(bind: first)
+                    AND local_day <= \(bind: last)
                 GROUP BY local_day
                 """).all() {
                 exercise[LocalDate(dayNumber: try row.decode(column: "local_day", as: Int.self))] = try row.decode(column: "kcal", as: Double.self)
             }
             return EnergyInputs(settings: try await settings(db, user: user), goal: try await goal(db, user: user),
                                 days: try await dailyWeights(connection, user: user), intakeKcal: intake,
-                                dayStatuses: try await dayStatuses(db, user: user, from: from, to: nil),
+                                dayStatuses: try await dayStatuses(db, user: user, from: from, to: to),
                                 latestBodyFat: try await latestBodyFat(db, user: user), exerciseKcal: exercise)
         }
     }
