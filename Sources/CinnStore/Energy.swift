@@ -32,27 +32,51 @@ extension Store {
         let last = to?.dayNumber ?? Int.max
         return try await withRawConnection { connection in
             let db = connection.sql
+            let range = [Int(user.rawValue), first, last]
             var intake: [LocalDate: Double] = [:]
-            for row in try await db.raw("""
-                SELECT local_day, SUM(energy_kcal) AS kcal FROM food_entries
-                WHERE user_id = \(bind: user.rawValue) AND deleted = 0 AND local_day >= \(bind: first) AND local_day <= \(bind: last)
-                GROUP BY local_day
-                """).all() {
-                intake[LocalDate(dayNumber: try row.decode(column: "local_day", as: Int.self))] = try row.decode(column: "kcal", as: Double.self)
+            for (day, value) in try await dayRows(connection, """
+                SELECT local_day, SUM(energy_kcal) AS value FROM food_entries
+                WHERE user_id = ? AND deleted = 0 AND local_day >= ? AND local_day <= ? GROUP BY local_day
+                """, range) {
+                if let kcal = value.number { intake[day] = kcal }
             }
             var exercise: [LocalDate: Double] = [:]
-            for row in try await db.raw("""
-                SELECT local_day, SUM(energy_kcal) AS kcal FROM exercise_entries
-                WHERE user_id = \(bind: user.rawValue) AND deleted = 0 AND energy_kcal IS NOT NULL AND local_day >= \(bind: first)
-                    AND local_day <= \(bind: last)
-                GROUP BY local_day
-                """).all() {
-                exercise[LocalDate(dayNumber: try row.decode(column: "local_day", as: Int.self))] = try row.decode(column: "kcal", as: Double.self)
+            for (day, value) in try await dayRows(connection, """
+                SELECT local_day, SUM(energy_kcal) AS value FROM exercise_entries
+                WHERE user_id = ? AND deleted = 0 AND energy_kcal IS NOT NULL AND local_day >= ? AND local_day <= ? GROUP BY local_day
+                """, range) {
+                if let kcal = value.number { exercise[day] = kcal }
             }
             return EnergyInputs(settings: try await settings(db, user: user), goal: try await goal(db, user: user),
                                 days: try await dailyWeights(connection, user: user), intakeKcal: intake,
-                                dayStatuses: try await dayStatuses(db, user: user, from: from, to: to),
+                                dayStatuses: try await dayStatuses(connection, user: user, from: first, to: last),
                                 latestBodyFat: try await latestBodyFat(db, user: user), exerciseKcal: exercise)
+        }
+    }
+
+    /// A value of `dayRows`: a number or a text.
+    struct DayValue {
+        var number: Double?
+        var text: String?
+    }
+
+    /// The rows of a query whose columns are `local_day` and `value`, with `?` for each of `binds`. On
+    /// SQLite they are collected on its thread without SQLKit's decoding (energy reads run on every
+    /// dashboard and day view, over hundreds of days).
+    func dayRows(_ connection: Connection, _ sql: String, _ binds: [Int]) async throws -> [(LocalDate, DayValue)] {
+        if let sqlite = connection.sqlite {
+            return try await rows(sqlite, sql, binds.map { .integer($0) }).compactMap { row in
+                guard let day = row.column("local_day")?.integer, let value = row.column("value") else { return nil }
+                return (LocalDate(dayNumber: day), DayValue(number: value.double, text: value.string))
+            }
+        }
+        let parts = sql.split(separator: "?", omittingEmptySubsequences: false)
+        var query = SQLQueryString(String(parts[0]))
+        for (bind, part) in zip(binds, parts.dropFirst()) { query = query + "\(bind: bind)" + SQLQueryString(String(part)) }
+        return try await connection.sql.raw(query).all().map { row in
+            let day = LocalDate(dayNumber: try row.decode(column: "local_day", as: Int.self))
+            return (day, DayValue(number: try? row.decode(column: "value", as: Double?.self),
+                                  text: try? row.decode(column: "value", as: String?.self)))
         }
     }
 
@@ -82,21 +106,20 @@ extension Store {
 
     /// The marked days in `from...to` (or all).
     public func dayStatuses(user: UserID, from: LocalDate? = nil, to: LocalDate? = nil) async throws -> [LocalDate: DayStatus] {
-        try await withConnection { try await dayStatuses($0, user: user, from: from, to: to) }
+        try await withRawConnection { connection in
+            try await dayStatuses(connection, user: user, from: from?.dayNumber ?? Int.min, to: to?.dayNumber ?? Int.max)
+        }
     }
 
-    func dayStatuses(_ db: any SQLDatabase, user: UserID, from: LocalDate?, to: LocalDate?) async throws -> [LocalDate: DayStatus] {
-        var result: [LocalDate: DayStatus] = [:]
-        for row in try await db.raw("""
-            SELECT local_day, status FROM food_days
-            WHERE user_id = \(bind: user.rawValue) AND deleted = 0
-              AND local_day >= \(bind: from?.dayNumber ?? Int.min) AND local_day <= \(bind: to?.dayNumber ?? Int.max)
-            """).all() {
-            if let status = DayStatus(rawValue: try row.decode(column: "status", as: String.self)) {
-                result[LocalDate(dayNumber: try row.decode(column: "local_day", as: Int.self))] = status
-            }
+    func dayStatuses(_ connection: Connection, user: UserID, from: Int, to: Int) async throws -> [LocalDate: DayStatus] {
+        var statuses: [LocalDate: DayStatus] = [:]
+        for (day, value) in try await dayRows(connection, """
+            SELECT local_day, status AS value FROM food_days
+            WHERE user_id = ? AND deleted = 0 AND local_day >= ? AND local_day <= ?
+            """, [Int(user.rawValue), from, to]) {
+            if let status = value.text.flatMap(DayStatus.init(rawValue:)) { statuses[day] = status }
         }
-        return result
+        return statuses
     }
 
     // MARK: - Body fat
