@@ -1,0 +1,87 @@
+import Foundation
+
+/// What kind of set it was; only normal and failure sets count towards one-rep maxes by default.
+public enum SetKind: String, Sendable, Codable, CaseIterable {
+    case normal
+    case warmUp = "warm_up"
+    case drop
+    case failure
+}
+
+/// One set of one exercise.
+public struct WorkoutSet: Sendable, Hashable {
+    /// The exercise as the source named it.
+    public var exercise: String
+    public var reps: Int?
+    public var weight: Mass?
+    public var durationSeconds: Double?
+    public var distanceMetres: Double?
+    public var kind: SetKind
+    /// Rate of perceived exertion (1–10), when the source has it.
+    public var rpe: Double?
+    /// Reps in reserve, when the source has it.
+    public var rir: Int?
+    public var note: String?
+
+    public init(exercise: String, reps: Int? = nil, weight: Mass? = nil, durationSeconds: Double? = nil,
+                distanceMetres: Double? = nil, kind: SetKind = .normal, rpe: Double? = nil, rir: Int? = nil, note: String? = nil) {
+        self.exercise = exercise
+        self.reps = reps
+        self.weight = weight
+        self.durationSeconds = durationSeconds
+        self.distanceMetres = distanceMetres
+        self.kind = kind
+        self.rpe = rpe
+        self.rir = rir
+        self.note = note
+    }
+
+    /// The set's one-rep max estimate: none for warm-ups and drop sets, or without reps and weight.
+    public func oneRepMax(formula: OneRepMaxFormula = .default) -> OneRepMax? {
+        guard kind == .normal || kind == .failure, let reps, let weight else { return nil }
+        return OneRepMax.estimate(weight: weight, reps: reps, formula: formula)
+    }
+
+    /// Weight × reps, the set's volume.
+    public var volume: Mass? {
+        guard let reps, let weight, kind != .warmUp else { return nil }
+        return Mass(kilograms: weight.kilograms * Double(reps))
+    }
+}
+
+/// A workout: when it started, its name and source, and its sets in order.
+public struct Workout: Sendable, Hashable, Identifiable {
+    public var id: UUID
+    public var startedAt: Date
+    public var utcOffsetSeconds: Int
+    public var name: String
+    public var sets: [WorkoutSet]
+    public var source: String
+    public var externalID: String?
+    public var importID: Int64?
+
+    public init(id: UUID = .v7(), startedAt: Date, utcOffsetSeconds: Int, name: String, sets: [WorkoutSet], source: String = "manual",
+                externalID: String? = nil, importID: Int64? = nil) {
+        self.id = id
+        self.startedAt = startedAt
+        self.utcOffsetSeconds = utcOffsetSeconds
+        self.name = name
+        self.sets = sets
+        self.source = source
+        self.externalID = externalID
+        self.importID = importID
+    }
+
+    public var localDate: LocalDate { LocalDate(instant: startedAt, utcOffsetSeconds: utcOffsetSeconds) }
+}
+
+/// How exercises are matched: by a key that ignores case, accents, punctuation and word order, so
+/// "Barbell Bench Press" and "Bench Press (Barbell)" are one exercise; user aliases merge the rest.
+public enum ExerciseKey {
+    /// "bench press (Barbell)" → "barbell bench press".
+    public static func normalised(_ name: String) -> String {
+        let folded = name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+        let words = folded.split { !$0.isLetter && !$0.isNumber }.map { $0.lowercased() }
+        return words.sorted().joined(separator: " ")
+    }
+}
