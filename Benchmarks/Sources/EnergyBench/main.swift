@@ -17,67 +17,6 @@ import Foundation
 import SQLiteNIO
 import Synchronization
 
-/// Nearest-rank percentile of an ascending array.
-func percentile(_ sorted: [Double], _ p: Double) -> Double {
-    sorted[max(0, Int((p / 100 * Double(sorted.count)).rounded(.up)) - 1)]
-}
-
-func milliseconds(since start: ContinuousClock.Instant) -> Double {
-    let elapsed = ContinuousClock.now - start
-    return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-}
-
-/// CPU time of the whole process so far, in ms (every thread: the caller's and SQLite's).
-func cpuMilliseconds() -> Double {
-    var spec = timespec()
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
-    return Double(spec.tv_sec) * 1000 + Double(spec.tv_nsec) / 1e6
-}
-
-func printJSON(_ object: [String: Any]) {
-    let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-    print(String(decoding: data, as: UTF8.self))
-}
-
-func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("EnergyBench: \(message)\n".utf8))
-    exit(64)
-}
-
-func rounded(_ value: Double, _ places: Double = 3) -> Double {
-    let scale = pow(10, places)
-    return (value * scale).rounded() / scale
-}
-
-/// The command line's `--name value` options and `--json`.
-struct Options: Sendable {
-    var values: [String: String] = [:]
-    var json = false
-
-    init(_ arguments: ArraySlice<String>) {
-        var iterator = arguments.makeIterator()
-        while let argument = iterator.next() {
-            guard argument.hasPrefix("--") else { fail("unexpected argument \(argument)") }
-            if argument == "--json" { json = true; continue }
-            guard let value = iterator.next() else { fail("\(argument) needs a value") }
-            values[String(argument.dropFirst(2))] = value
-        }
-    }
-
-    subscript(name: String) -> String? { values[name] }
-
-    var database: String {
-        guard let path = values["database"] else { fail("--database PATH is required") }
-        return path
-    }
-
-    func int(_ name: String, _ fallback: Int) -> Int {
-        guard let text = values[name] else { return fallback }
-        guard let value = Int(text) else { fail("--\(name) must be a whole number") }
-        return value
-    }
-}
-
 let options = Options(CommandLine.arguments.dropFirst(2))
 switch CommandLine.arguments.dropFirst().first ?? "" {
 case "prepare": try await prepare(options)
