@@ -10,6 +10,14 @@ public enum DayStatus: String, Sendable, Codable, CaseIterable {
         }
         return status
     }
+
+    /// The intake of the days marked complete, from the kcal of every logged day; a complete day
+    /// without entries ate nothing.
+    public static func completeDayIntake(_ intakeKcal: [LocalDate: Double], statuses: [LocalDate: DayStatus]) -> [LocalDate: Double] {
+        var result: [LocalDate: Double] = [:]
+        for (day, status) in statuses where status == .complete { result[day] = intakeKcal[day] ?? 0 }
+        return result
+    }
 }
 
 /// Real expenditure measured from what was eaten and what the trend did over a trailing window:

@@ -61,8 +61,7 @@ public struct EnergyReport: Sendable {
         self.goal = goal
         let current = weights.latest(onOrBefore: asOf)?.trend
         trend = current
-        var completeIntake: [LocalDate: Double] = [:]
-        for (day, status) in dayStatuses where status == .complete { completeIntake[day] = intakeKcal[day] ?? 0 }
+        let completeIntake = DayStatus.completeDayIntake(intakeKcal, statuses: dayStatuses)
         let profile = settings.profile
         let formula = { (day: LocalDate, weight: Mass?) -> FormulaExpenditure? in
             guard let profile, let weight else { return nil }
@@ -83,7 +82,7 @@ public struct EnergyReport: Sendable {
         self.target = target
         let standing = weights.standing(goal: goal, asOf: asOf)
         self.standing = standing
-        verdict = weights.verdict(goal: goal, asOf: asOf, unit: settings.displayUnit)
+        verdict = WeightTrend.verdict(for: standing, goal: goal, unit: settings.displayUnit)
         timeline = goal.flatMap {
             GoalTimeline(trend: weights, goal: $0, asOf: asOf,
                          expenditureUncertaintyKcal: estimate.uncertaintyKcal(basis: settings.targetBasis))

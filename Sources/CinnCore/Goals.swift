@@ -50,10 +50,10 @@ struct LinearFit {
 
 /// When the trend reaches the goal at some rate, with the range the rate's uncertainty allows.
 public struct GoalETA: Sendable, Hashable {
-    /// Speed towards the goal, per week (positive = towards).
-    public var speedTowards: Mass
+    /// Speed towards the goal (positive = towards).
+    public var speedTowards: MassRate
     /// One standard deviation of that speed.
-    public var speedUncertainty: Mass
+    public var speedUncertainty: MassRate
     /// The day at `speedTowards`; nil when not moving towards the goal or beyond the horizon.
     public var date: LocalDate?
     /// The day at the fastest speed in the range (speed + 1.96 σ).
@@ -64,15 +64,16 @@ public struct GoalETA: Sendable, Hashable {
 
     /// - Parameters:
     ///   - remaining: distance from the trend to the goal (always positive).
-    ///   - speedTowards: per week, positive towards the goal.
-    ///   - uncertainty: one standard deviation of the speed, per week.
-    public init(remaining: Mass, speedTowards: Mass, uncertainty: Mass, asOf: LocalDate) {
+    ///   - speedTowards: positive towards the goal.
+    ///   - uncertainty: one standard deviation of the speed.
+    public init(remaining: Mass, speedTowards: MassRate, uncertainty: MassRate, asOf: LocalDate) {
         self.speedTowards = speedTowards
         speedUncertainty = uncertainty
-        let spread = AdaptiveExpenditure.rangeZ * uncertainty.kilograms
-        date = Self.arrival(remaining: remaining.kilograms, perWeek: speedTowards.kilograms, asOf: asOf)
-        earliest = Self.arrival(remaining: remaining.kilograms, perWeek: speedTowards.kilograms + spread, asOf: asOf)
-        latest = Self.arrival(remaining: remaining.kilograms, perWeek: speedTowards.kilograms - spread, asOf: asOf)
+        let speed = speedTowards.kilogramsPerWeek
+        let spread = AdaptiveExpenditure.rangeZ * uncertainty.kilogramsPerWeek
+        date = Self.arrival(remaining: remaining.kilograms, perWeek: speed, asOf: asOf)
+        earliest = Self.arrival(remaining: remaining.kilograms, perWeek: speed + spread, asOf: asOf)
+        latest = Self.arrival(remaining: remaining.kilograms, perWeek: speed - spread, asOf: asOf)
     }
 
     static func arrival(remaining: Double, perWeek: Double, asOf: LocalDate) -> LocalDate? {
@@ -106,12 +107,13 @@ public struct GoalTimeline: Sendable, Hashable {
         }
         if let planned = goal.plannedRate {
             let sigma = (expenditureUncertaintyKcal ?? 0) * 7 / Energy.kilocaloriesPerKilogramOfBodyWeight
-            atPlannedRate = GoalETA(remaining: remaining, speedTowards: planned, uncertainty: Mass(kilograms: sigma), asOf: asOf)
+            atPlannedRate = GoalETA(remaining: remaining, speedTowards: MassRate(kilogramsPerWeek: planned.kilograms),
+                                    uncertainty: MassRate(kilogramsPerWeek: sigma), asOf: asOf)
         }
         if let rate = trend.rate(asOf: asOf), let error = trend.rateStandardError(asOf: asOf) {
             let towards = goal.weight.kilograms < current.trend.kilograms ? -1.0 : 1.0
-            atTrendRate = GoalETA(remaining: remaining, speedTowards: Mass(kilograms: rate.kilogramsPerWeek * towards),
-                                  uncertainty: Mass(kilograms: error.kilogramsPerWeek), asOf: asOf)
+            atTrendRate = GoalETA(remaining: remaining, speedTowards: MassRate(kilogramsPerWeek: rate.kilogramsPerWeek * towards),
+                                  uncertainty: error, asOf: asOf)
         }
     }
 }

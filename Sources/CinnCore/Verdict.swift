@@ -79,7 +79,11 @@ extension WeightTrend {
     /// "Can I nom nom?" as of `asOf`: `yes` in the band or on plan, `unknown` without a goal or
     /// enough weigh-ins, `no` otherwise (see `standing`).
     public func verdict(goal: Goal?, asOf: LocalDate, unit: MassUnit) -> Verdict {
-        let standing = standing(goal: goal, asOf: asOf)
+        Self.verdict(for: standing(goal: goal, asOf: asOf), goal: goal, unit: unit)
+    }
+
+    /// The verdict and its reason for a standing already worked out for `goal`.
+    public static func verdict(for standing: TrendStanding, goal: Goal?, unit: MassUnit) -> Verdict {
         guard let goal else { return Verdict(.unknown, "Set a goal weight to get an answer.") }
         let goalText = goal.weight.formatted(in: unit)
         func rateText(_ rate: MassRate) -> String {

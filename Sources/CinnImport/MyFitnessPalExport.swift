@@ -77,13 +77,13 @@ public struct MyFitnessPalExport: Sendable {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else { return false }
         if isFolder.boolValue {
-            let names = (try? FileManager.default.subpathsOfDirectory(atPath: url.path)) ?? []
-            return names.contains { FileKind(fileName: ($0 as NSString).lastPathComponent) != nil }
+            let files = (try? MyFitnessPalFileSource.listing(url)) ?? []
+            return files.contains { FileKind(fileName: $0.url.lastPathComponent) != nil }
         }
         if FileKind(fileName: fileName ?? url.lastPathComponent) != nil { return true }
         guard let (prefix, _) = try? FileStart.read(url, count: 64) else { return false }
         if prefix.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return true }
-        let header = String(decoding: prefix.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(prefix.dropFirst(3)) : Array(prefix), as: UTF8.self)
+        let header = FileStart.firstLine(prefix)
         return header.hasPrefix("Date,Meal") || header.hasPrefix("Date,Exercise,Type")
     }
 

@@ -84,7 +84,7 @@ struct MyFitnessPalFileSource {
     }
 
     /// The visible files of `url` and of its subfolders, each with its path relative to `url`.
-    private static func listing(_ url: URL) throws(CinnError) -> [(url: URL, name: String)] {
+    static func listing(_ url: URL) throws(CinnError) -> [(url: URL, name: String)] {
         let manager = FileManager.default
         func children(_ folder: URL) throws(CinnError) -> [URL] {
             do {

@@ -112,8 +112,8 @@ struct ETADTO: Encodable {
         date = OrNull(eta.date?.iso)
         earliest = OrNull(eta.earliest?.iso)
         latest = OrNull(eta.latest?.iso)
-        ratePerWeek = eta.speedTowards.value(in: unit)
-        rateUncertaintyPerWeek = eta.speedUncertainty.value(in: unit)
+        ratePerWeek = eta.speedTowards.perWeek(in: unit)
+        rateUncertaintyPerWeek = eta.speedUncertainty.perWeek(in: unit)
     }
 
     enum CodingKeys: String, CodingKey {

@@ -15,11 +15,7 @@ public struct EnergyInputs: Sendable {
     public var exerciseKcal: [LocalDate: Double]
 
     /// The intake of the days marked complete (a complete day without entries ate nothing).
-    public var completeDayIntakeKcal: [LocalDate: Double] {
-        var result: [LocalDate: Double] = [:]
-        for (day, status) in dayStatuses where status == .complete { result[day] = intakeKcal[day] ?? 0 }
-        return result
-    }
+    public var completeDayIntakeKcal: [LocalDate: Double] { DayStatus.completeDayIntake(intakeKcal, statuses: dayStatuses) }
 }
 
 extension Store {
@@ -214,24 +210,26 @@ extension Store {
                     WHERE user_id = \(bind: user.rawValue) AND deleted = 0 AND external_id LIKE 'mfp:%'
                     """).all().map { try $0.decode(column: "external_id", as: String.self) })
             }
-            let knownEntries = try await existing("food_entries")
-            let freshEntries = entries.filter { !knownEntries.contains($0.externalID ?? "") }.map { entry in
+            /// The records whose external id `table` does not hold yet.
+            func fresh<Record>(_ records: [Record], in table: String, id: (Record) -> String?) async throws -> [Record] {
+                let known = try await existing(table)
+                return records.filter { !known.contains(id($0) ?? "") }
+            }
+            let freshEntries = try await fresh(entries, in: "food_entries") { $0.externalID }.map { entry in
                 var entry = entry
                 entry.importID = batch.importID
                 entry.source = batch.source
                 return entry
             }
             try await insertEntries(db, freshEntries, user: user)
-            let knownExercises = try await existing("exercise_entries")
-            let freshExercises = exercises.filter { !knownExercises.contains($0.externalID ?? "") }.map { entry in
+            let freshExercises = try await fresh(exercises, in: "exercise_entries") { $0.externalID }.map { entry in
                 var entry = entry
                 entry.importID = batch.importID
                 entry.source = batch.source
                 return entry
             }
             try await insertExercises(db, freshExercises, user: user)
-            let knownWeighIns = try await existing("weigh_ins")
-            let freshWeighIns = weighIns.filter { !knownWeighIns.contains($0.externalID) }
+            let freshWeighIns = try await fresh(weighIns, in: "weigh_ins") { $0.externalID }
             if !freshWeighIns.isEmpty {
                 let firstVersion = try await reserveVersions(db, user: user, count: freshWeighIns.count)
                 try await insertRows(db, into: "weigh_ins", columns: [

@@ -228,12 +228,12 @@ import Testing
 
 @Suite struct GoalTimelineTests {
     @Test func arrivalAtARateWithItsRange() throws {
-        let eta = GoalETA(remaining: Mass(kilograms: 5), speedTowards: Mass(kilograms: 0.5), uncertainty: Mass(kilograms: 0.1),
+        let eta = GoalETA(remaining: Mass(kilograms: 5), speedTowards: MassRate(kilogramsPerWeek: 0.5), uncertainty: MassRate(kilogramsPerWeek: 0.1),
                           asOf: day("2026-01-01"))
         #expect(eta.date == day("2026-01-01").adding(days: 70))
         #expect(eta.earliest == day("2026-01-01").adding(days: Int((5 / ((0.5 + 0.196) / 7)).rounded(.up))))
         #expect(eta.latest == day("2026-01-01").adding(days: Int((5 / ((0.5 - 0.196) / 7)).rounded(.up))))
-        let unsure = GoalETA(remaining: Mass(kilograms: 5), speedTowards: Mass(kilograms: 0.1), uncertainty: Mass(kilograms: 0.2),
+        let unsure = GoalETA(remaining: Mass(kilograms: 5), speedTowards: MassRate(kilogramsPerWeek: 0.1), uncertainty: MassRate(kilogramsPerWeek: 0.2),
                              asOf: day("2026-01-01"))
         #expect(unsure.latest == nil)
         #expect(unsure.date == day("2026-01-01").adding(days: 350))
@@ -246,10 +246,10 @@ import Testing
         let goal = Goal(weight: Mass(kilograms: 70), plannedRate: Mass(kilograms: 0.5), setOn: day("2026-01-01"))
         let timeline = try #require(GoalTimeline(trend: trend, goal: goal, asOf: day("2026-01-28"), expenditureUncertaintyKcal: 250))
         let planned = try #require(timeline.atPlannedRate)
-        #expect(planned.speedUncertainty.kilograms.isClose(to: 250 * 7 / 7700))
+        #expect(planned.speedUncertainty.kilogramsPerWeek.isClose(to: 250 * 7 / 7700))
         let current = try #require(timeline.atTrendRate)
-        #expect(current.speedTowards.kilograms > 0.5)
-        #expect(current.speedUncertainty.kilograms > 0)
+        #expect(current.speedTowards.kilogramsPerWeek > 0.5)
+        #expect(current.speedUncertainty.kilogramsPerWeek > 0)
         #expect(current.earliest! <= current.date! && current.date! <= current.latest!)
         #expect(!timeline.reached)
     }
