@@ -76,9 +76,8 @@ struct EnergyWebController<Context: RequestContext> {
     }
 
     @Sendable func energy(_ request: Request, context: Context) async throws -> Response {
-        let report = try await journal.energyReport()
-        let (trend, _) = try await journal.trend(from: report.history.first?.date, to: report.asOf)
-        let page = EnergyPage(report: report, trendDays: trend.days)
+        let (report, trend) = try await journal.energyReportAndTrend()
+        let page = EnergyPage(report: report, trendDays: trend.points(from: report.history.first?.date ?? report.asOf, to: report.asOf))
         return WebResponse.html(pages.render("energy", page, title: "Energy", tab: .energy))
     }
 }

@@ -104,11 +104,25 @@ extension Journal {
     /// The energy report as of `asOf` (today by default).
     public func energyReport(asOf: LocalDate? = nil, windowDays: Int = AdaptiveExpenditure.defaultWindowDays,
                              historyDays: Int = EnergyReport.defaultHistoryDays) async throws -> EnergyReport {
+        try await energyReportAndTrend(asOf: asOf, windowDays: windowDays, historyDays: historyDays).report
+    }
+
+    /// The energy report and the weight trend it was made from (the energy page charts both).
+    public func energyReportAndTrend(asOf: LocalDate? = nil, windowDays: Int = AdaptiveExpenditure.defaultWindowDays,
+                                     historyDays: Int = EnergyReport.defaultHistoryDays) async throws
+        -> (report: EnergyReport, trend: WeightTrend) {
         let settings = try await settings()
         let day = asOf ?? today(settings)
         // Intake counts from the oldest window the report can look at: the hold search, the history and last week.
         let reach = AdaptiveExpenditure.holdLookbackDays + windowDays + max(historyDays, 14)
         return try await energyReport(asOf: day, intakeFrom: day.adding(days: -reach), windowDays: windowDays, historyDays: historyDays)
+    }
+
+    /// The dashboard's two reports from one read: the trend over `range` and today's energy report.
+    public func dashboard(range: TrendRange) async throws -> (trend: TrendReport, energy: EnergyReport) {
+        let (energy, trend) = try await energyReportAndTrend(historyDays: 0)
+        return (TrendReport(trend: trend, goal: energy.goal, from: nil, to: energy.asOf, range: range,
+                            displayUnit: energy.settings.displayUnit), energy)
     }
 
     /// What one day needs of the energy report: its target, calories to maintain, intake, exercise and
@@ -119,17 +133,20 @@ extension Journal {
         let settings = try await settings()
         let reach = AdaptiveExpenditure.holdLookbackDays + AdaptiveExpenditure.defaultWindowDays + 14
         let report = try await energyReport(asOf: day, intakeFrom: settings.targetBasis == .formula ? day : day.adding(days: -reach),
-                                            windowDays: AdaptiveExpenditure.defaultWindowDays, historyDays: 0)
+                                            windowDays: AdaptiveExpenditure.defaultWindowDays, historyDays: 0).report
         return (report.targetKcal, report.maintenanceKcal, report.exerciseKcal, report.dayStatus, report.settings)
     }
 
-    private func energyReport(asOf day: LocalDate, intakeFrom: LocalDate, windowDays: Int, historyDays: Int) async throws -> EnergyReport {
+    /// The report as of `day`, reading intake, marks and exercise from `intakeFrom`, and the trend it used.
+    private func energyReport(asOf day: LocalDate, intakeFrom: LocalDate, windowDays: Int, historyDays: Int) async throws
+        -> (report: EnergyReport, trend: WeightTrend) {
         // Days after the as-of day are not read: the report is as of that day (its week's check-in too).
         let inputs = try await store.energyInputs(user: user, from: intakeFrom, to: day)
         let trend = WeightTrend(days: inputs.days, method: inputs.settings.trendMethod, displayUnit: inputs.settings.displayUnit)
-        return EnergyReport(settings: inputs.settings, goal: inputs.goal, trend: trend, intakeKcal: inputs.intakeKcal,
-                            dayStatuses: inputs.dayStatuses, bodyFat: inputs.latestBodyFat, exerciseKcal: inputs.exerciseKcal, asOf: day,
-                            windowDays: try AdaptiveExpenditure.validWindow(windowDays), historyDays: historyDays)
+        let report = EnergyReport(settings: inputs.settings, goal: inputs.goal, trend: trend, intakeKcal: inputs.intakeKcal,
+                                  dayStatuses: inputs.dayStatuses, bodyFat: inputs.latestBodyFat, exerciseKcal: inputs.exerciseKcal,
+                                  asOf: day, windowDays: try AdaptiveExpenditure.validWindow(windowDays), historyDays: historyDays)
+        return (report, trend)
     }
 
     /// Marks a day of the food log complete or partial (nil clears the mark); days after today are refused.

@@ -50,22 +50,26 @@ struct WebController<Context: RequestContext> {
         return id
     }
 
-    func renderDashboard(range: TrendRange, formError: String? = nil, formWeight: String = "") async throws -> String {
-        let (report, settings) = try await journal.trend(range: range)
+    /// The dashboard's page; `reports` when the caller has read them already.
+    func renderDashboard(range: TrendRange, reports: (trend: TrendReport, energy: EnergyReport)? = nil, formError: String? = nil,
+                         formWeight: String = "") async throws -> String {
+        let (report, energy) = if let reports { reports } else { try await journal.dashboard(range: range) }
+        let settings = energy.settings
         let recent = try await journal.store.weighIns(user: journal.user, limit: 7)
-        let energy = try await journal.energyReport(historyDays: 0)
         var trendByDay: [LocalDate: Mass] = [:]
         for point in report.days.suffix(14) { trendByDay[point.date] = point.trend }
-        let page = DashboardPage(report: report, settings: settings, todayAnswer: energy.answer, range: range, today: journal.today(settings),
+        let page = DashboardPage(report: report, settings: settings, todayAnswer: energy.answer, range: range, today: energy.asOf,
                                  recent: recent, trendByDay: trendByDay, formError: formError, formWeight: formWeight)
         return pages.render("dashboard", page, title: "Can I nom nom?", tab: .weight)
     }
 
     /// The dashboard; on the first visit, before the profile is set up or skipped, the onboarding.
     @Sendable func dashboard(_ request: Request, context: Context) async throws -> Response {
-        let settings = try await journal.settings()
+        let range = try range(request)
+        let reports = try await journal.dashboard(range: range)
+        let settings = reports.energy.settings
         if !settings.onboarded && settings.profile == nil { return redirect("/welcome") }
-        return html(try await renderDashboard(range: try range(request)))
+        return html(try await renderDashboard(range: range, reports: reports))
     }
 
     @Sendable func chart(_ request: Request, context: Context) async throws -> Response {
