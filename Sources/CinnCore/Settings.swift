@@ -29,11 +29,13 @@ public struct UserSettings: Sendable, Hashable {
     public var energyFloorKcal: Double?
     /// True once the person finished or skipped the first-run onboarding.
     public var onboarded: Bool
+    /// How one-rep maxes are estimated from sets.
+    public var oneRepMaxFormula: OneRepMaxFormula
 
     public init(displayUnit: MassUnit = .kilograms, trendMethod: TrendMethod = .exact, timeZoneIdentifier: String? = nil,
                 energyTargetKcal: Double? = nil, energyUnit: EnergyUnit = .kilocalories, profile: Profile? = nil,
                 lengthUnit: LengthUnit = .centimetres, targetBasis: TargetBasis = .formula, energyFloorKcal: Double? = nil,
-                onboarded: Bool = false) {
+                onboarded: Bool = false, oneRepMaxFormula: OneRepMaxFormula = .default) {
         self.displayUnit = displayUnit
         self.trendMethod = trendMethod
         self.timeZoneIdentifier = timeZoneIdentifier
@@ -44,6 +46,7 @@ public struct UserSettings: Sendable, Hashable {
         self.targetBasis = targetBasis
         self.energyFloorKcal = energyFloorKcal
         self.onboarded = onboarded
+        self.oneRepMaxFormula = oneRepMaxFormula
     }
 
     /// Checks a daily calorie target: 500 to 10 000 kcal.

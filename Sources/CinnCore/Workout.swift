@@ -85,3 +85,47 @@ public enum ExerciseKey {
         return words.sorted().joined(separator: " ")
     }
 }
+
+/// A workout as an import found it; its sets follow as `ImportedSet`s that name it by number.
+public struct ImportedWorkout: Sendable, Hashable {
+    public var startedAt: Date
+    public var utcOffsetSeconds: Int
+    public var name: String
+    public var durationSeconds: Double?
+    public var note: String?
+    /// The dedup key across re-imports: the source and the workout's start (Strong adds its name).
+    public var externalID: String
+
+    public init(startedAt: Date, utcOffsetSeconds: Int, name: String, durationSeconds: Double? = nil, note: String? = nil,
+                externalID: String) {
+        self.startedAt = startedAt
+        self.utcOffsetSeconds = utcOffsetSeconds
+        self.name = name
+        self.durationSeconds = durationSeconds
+        self.note = note
+        self.externalID = externalID
+    }
+
+    public var localDate: LocalDate { LocalDate(instant: startedAt, utcOffsetSeconds: utcOffsetSeconds) }
+}
+
+/// One set read from an import file, in file order.
+public struct ImportedSet: Sendable, Hashable {
+    /// The workout's number in the file (0, 1, …).
+    public var workout: Int
+    /// The set's place in its workout (0, 1, …), in file order: identical sets stay separate.
+    public var position: Int
+    /// The workout itself, carried by its first set only.
+    public var newWorkout: ImportedWorkout?
+    public var set: WorkoutSet
+    /// The line of the file it came from (1-based).
+    public var line: Int
+
+    public init(workout: Int, position: Int, newWorkout: ImportedWorkout?, set: WorkoutSet, line: Int) {
+        self.workout = workout
+        self.position = position
+        self.newWorkout = newWorkout
+        self.set = set
+        self.line = line
+    }
+}

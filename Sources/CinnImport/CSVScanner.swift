@@ -32,6 +32,12 @@ struct CSVRow {
         return bytes.isEmpty ? nil : TextDecoding.string(bytes)
     }
 
+    /// Fields `first` through `last` as one text, the delimiters between them included.
+    func text(from first: Int, through last: Int) -> String {
+        guard last < fields.count, first <= last else { return text(first) }
+        return TextDecoding.string(trimmed(fields[first].lowerBound..<fields[last].upperBound))
+    }
+
     private func trimmed(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
         var lower = range.lowerBound, upper = range.upperBound
         while lower < upper, bytes[lower] == .space || bytes[lower] == .tab { lower += 1 }

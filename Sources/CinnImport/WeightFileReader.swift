@@ -19,10 +19,10 @@ public struct WeightFileReader: Sendable {
         let (prefix, fileSize) = try FileStart.read(url, count: Self.prefixSize)
         try TextCheck.check(prefix: prefix, contents: "weight file")
         guard let format = format ?? Self.detectFormat(prefix: prefix) else {
-            var line = FileStart.firstLine(prefix)
-            if line.count > 80 { line = line.prefix(80) + "…" }
-            let formats = WeightFileFormat.allCases.map(\.rawValue).joined(separator: ", ")
-            throw .invalid("file", "cannot tell the format of \(url.lastPathComponent), which starts with \"\(line)\"; supported formats: \(formats) (a CSV needs a header with a date and a weight column)")
+            let header = WorkoutFileReader.header(prefix: prefix, delimiter: CSVColumns.sniffDelimiter(FileStart.firstLine(prefix).utf8))
+            let weightFormats = "weight files (a CSV with a date and a weight column, Hacker's Diet Online, Libra, Fitbit JSON, Google Health CSV)"
+            throw WorkoutFileReader.unknownLayout(header: header.count > 40 ? Array(header.prefix(40)) : header,
+                                                  fileName: url.lastPathComponent, alsoSupported: [weightFormats])
         }
         self.format = format
         self.url = url

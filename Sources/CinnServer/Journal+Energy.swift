@@ -169,15 +169,20 @@ extension Journal {
 }
 
 extension Journal {
-    /// The import formats by name: the weight files' and `myfitnesspal`.
-    public static var importFormats: [String] { WeightFileFormat.allCases.map(\.rawValue) + ["myfitnesspal"] }
+    /// The import formats by name: the weight files', `myfitnesspal` and the workout exports'.
+    public static var importFormats: [String] {
+        WeightFileFormat.allCases.map(\.rawValue) + ["myfitnesspal"] + WorkoutFileFormat.allCases.map(\.rawValue)
+    }
 
-    /// Imports any supported file: a MyFitnessPal export (zip, folder or one of its CSVs) when asked
-    /// for or recognised, else a weight file. `format` nil detects.
+    /// Imports any supported file: a MyFitnessPal export (zip, folder or one of its CSVs) or a workout
+    /// export (Fitbod, Strong, FitNotes) when asked for or recognised, else a weight file. `format` nil detects.
     public func importAnyFile(at url: URL, fileName: String?, format: String?, unit: MassUnit?, mode: ImportMode,
                               progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }) async throws -> ImportReport {
         if format == "myfitnesspal" || (format == nil && MyFitnessPalExport.recognises(url: url, fileName: fileName)) {
             return try await importMyFitnessPal(at: url, fileName: fileName, unit: unit, mode: mode)
+        }
+        if let workoutFormat = format.flatMap(WorkoutFileFormat.init(rawValue:)) ?? (format == nil ? WorkoutFileReader.detectFormat(url: url) : nil) {
+            return try await importWorkouts(at: url, fileName: fileName, format: workoutFormat, unit: unit, mode: mode, progress: progress)
         }
         let weightFormat = try format.map { text throws(CinnError) in
             guard let chosen = WeightFileFormat(rawValue: text) else {

@@ -55,7 +55,7 @@ extension Store {
     static let foodImportCacheKiB = 32 * 1024
 
     /// Runs `body` with a page cache of `kibibytes` on this connection, then gives the connection its old size back.
-    private func withPageCache<T>(_ sqlite: SQLiteConnection, kibibytes: Int, _ body: () async throws -> T) async throws -> T {
+    func withPageCache<T>(_ sqlite: SQLiteConnection, kibibytes: Int, _ body: () async throws -> T) async throws -> T {
         let old = try await rows(sqlite, "PRAGMA cache_size", []).first?.column("cache_size")?.integer ?? -2000
         _ = try await sqlite.query("PRAGMA cache_size = \(-kibibytes)")
         do {

@@ -243,7 +243,7 @@ extension Store {
         }
     }
 
-    /// Undoes an import: its weigh-ins, food entries, exercise entries, body-fat readings, foods and presets are deleted (tombstones remain for sync), so importing the
+    /// Undoes an import: its weigh-ins, food entries, exercise entries, body-fat readings, workouts (with their sets), foods and presets are deleted (tombstones remain for sync), so importing the
     /// file again brings them back. Returns how many were removed.
     @discardableResult
     public func undoImport(id: Int64, user: UserID) async throws -> Int {
@@ -263,6 +263,15 @@ extension Store {
                     WHERE import_id = \(bind: id) AND user_id = \(bind: user.rawValue) AND deleted = 0 RETURNING row_id
                     """).all().count
             }
+            // A workout's sets go with it; the workout's tombstone is what sync sees.
+            try await db.raw("""
+                DELETE FROM workout_sets WHERE workout_id IN (
+                    SELECT row_id FROM workouts WHERE import_id = \(bind: id) AND user_id = \(bind: user.rawValue) AND deleted = 0)
+                """).run()
+            removed += try await db.raw("""
+                UPDATE workouts SET deleted = 1, version = \(bind: version), updated_at_ms = \(bind: time)
+                WHERE import_id = \(bind: id) AND user_id = \(bind: user.rawValue) AND deleted = 0 RETURNING row_id
+                """).all().count
             for table in ["foods", "presets"] {
                 removed += try await db.raw("""
                     UPDATE \(unsafeRaw: table) SET deleted = 1, version = \(bind: version), updated_at_ms = \(bind: time)

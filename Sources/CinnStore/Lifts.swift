@@ -1,0 +1,244 @@
+import CinnCore
+import Foundation
+import SQLKit
+import SQLiteNIO
+
+/// An exercise as stored: its row, id and name, and the exercise it is an alias of.
+public struct StoredExercise: Sendable, Hashable {
+    public var rowID: Int64
+    public var id: UUID
+    public var name: String
+    public var aliasOf: Int64?
+    /// The last day it was done, under this name.
+    public var lastDay: LocalDate?
+}
+
+/// A workout in a list: when, what, how much.
+public struct WorkoutSummary: Sendable, Hashable, Identifiable {
+    public var id: UUID
+    public var startedAt: Date
+    public var utcOffsetSeconds: Int
+    public var name: String
+    public var source: String
+    public var durationSeconds: Double?
+    public var setCount: Int
+    /// Σ weight × reps of its sets, warm-ups left out.
+    public var volume: Mass
+    /// Its exercises in the order first done.
+    public var exercises: [String]
+
+    public var localDate: LocalDate { LocalDate(instant: startedAt, utcOffsetSeconds: utcOffsetSeconds) }
+}
+
+/// A stored workout with its sets.
+public struct StoredWorkout: Sendable, Hashable {
+    public var workout: Workout
+    public var durationSeconds: Double?
+    public var note: String?
+}
+
+extension Store {
+    /// The user's exercises (aliases included), each with the last day it was done.
+    public func exercises(user: UserID) async throws -> [StoredExercise] {
+        try await withConnection { db in
+            try await db.raw("""
+                SELECT e.row_id, e.id, e.name, e.alias_of,
+                    (SELECT MAX(s.local_day) FROM workout_sets s WHERE s.exercise_id = e.row_id) AS last_day
+                FROM exercises e WHERE e.user_id = \(bind: user.rawValue) AND e.deleted = 0 ORDER BY e.name
+                """).all().map { row in
+                StoredExercise(rowID: try row.decode(column: "row_id", as: Int64.self), id: try decodeUUID(row, "id"),
+                               name: try row.decode(column: "name", as: String.self),
+                               aliasOf: try row.decode(column: "alias_of", as: Int64?.self),
+                               lastDay: try row.decode(column: "last_day", as: Int?.self).map(LocalDate.init(dayNumber:)))
+            }
+        }
+    }
+
+    /// The sets of exercises `rows` (on or after `from`), grouped by day, reps and kind, oldest first.
+    /// Read from the `workout_sets_exercise` index alone.
+    public func setGroups(exerciseRows rows: [Int64], from: LocalDate? = nil) async throws -> [Int64: [SetGroup]] {
+        guard !rows.isEmpty else { return [:] }
+        let list = rows.map(String.init).joined(separator: ",")
+        let sql = """
+            SELECT exercise_id, local_day, reps, kind, MAX(weight_kg) AS heaviest, COUNT(*) AS sets,
+                SUM(COALESCE(weight_kg * reps, 0)) AS volume
+            FROM workout_sets WHERE exercise_id IN (\(list)) AND local_day >= ?
+            GROUP BY exercise_id, local_day, reps, kind ORDER BY exercise_id, local_day
+            """
+        var groups: [Int64: [SetGroup]] = [:]
+        try await withRawConnection { connection in
+            for row in try await numberRows(connection, sql, [from?.dayNumber ?? Int.min / 2], columns: 7) {
+                guard let exercise = row[0], let day = row[1], let kindCode = row[3], let kind = SetKind(storageCode: Int(kindCode)),
+                      let sets = row[5] else { continue }
+                groups[Int64(exercise), default: []].append(SetGroup(
+                    day: LocalDate(dayNumber: Int(day)), reps: row[2].map { Int($0) }, kind: kind,
+                    heaviest: row[4].map(Mass.init(kilograms:)), sets: Int(sets), volume: Mass(kilograms: row[6] ?? 0)))
+            }
+        }
+        return groups
+    }
+
+    /// The rows of a query whose columns are all numbers (or NULL), by position. On SQLite they are
+    /// collected on its thread without SQLKit's decoding.
+    func numberRows(_ connection: Connection, _ sql: String, _ binds: [Int], columns: Int) async throws -> [[Double?]] {
+        if let sqlite = connection.sqlite {
+            return try await rows(sqlite, sql, binds.map { .integer($0) }).map { row in
+                row.columns.prefix(columns).map { column in column.data.double }
+            }
+        }
+        let parts = sql.split(separator: "?", omittingEmptySubsequences: false)
+        var query = SQLQueryString(String(parts[0]))
+        for (bind, part) in zip(binds, parts.dropFirst()) { query = query + "\(bind: bind)" + SQLQueryString(String(part)) }
+        return try await connection.sql.raw(query).all().map { row in
+            row.allColumns.prefix(columns).map { column in
+                (try? row.decode(column: column, as: Double?.self)) ?? (try? row.decode(column: column, as: Int64?.self))?.map(Double.init)
+            }
+        }
+    }
+
+    /// The workout a lifted set of exercises `rows` belongs to (the first such set), if any.
+    public func workoutID(exerciseRows rows: [Int64], set: LiftedSet) async throws -> UUID? {
+        guard !rows.isEmpty else { return nil }
+        return try await withConnection { db in
+            var query = SQLQueryString("SELECT w.id FROM workout_sets s JOIN workouts w ON w.row_id = s.workout_id WHERE s.exercise_id IN (")
+            for (index, row) in rows.enumerated() { query = query + (index == 0 ? "" : ",") + "\(bind: row)" }
+            query = query + """
+                ) AND s.local_day = \(bind: set.day.dayNumber) AND s.reps = \(bind: set.reps) AND s.weight_kg = \(bind: set.weight.kilograms)
+                AND s.kind = \(bind: set.kind.storageCode) ORDER BY s.workout_id, s.position LIMIT 1
+                """
+            guard let row = try await db.raw(query).first() else { return nil }
+            return try decodeUUID(row, "id")
+        }
+    }
+
+    /// Makes exercise `alias` a name of exercise `target` (and of nothing else), so their sets count as one exercise.
+    public func mergeExercise(_ alias: UUID, into target: UUID, user: UserID) async throws {
+        try await transaction { db in
+            let rows = try await db.raw("""
+                SELECT row_id, id, alias_of FROM exercises WHERE user_id = \(bind: user.rawValue) AND deleted = 0
+                    AND id IN (\(bind: bind(alias)), \(bind: bind(target)))
+                """).all()
+            let byID = Dictionary(try rows.map { (try decodeUUID($0, "id"), (try $0.decode(column: "row_id", as: Int64.self),
+                                                                               try $0.decode(column: "alias_of", as: Int64?.self))) },
+                                  uniquingKeysWith: { first, _ in first })
+            guard let aliasRow = byID[alias] else { throw CinnError.notFound("no exercise \(alias.uuidString.lowercased())") }
+            guard let targetRow = byID[target] else { throw CinnError.notFound("no exercise \(target.uuidString.lowercased())") }
+            guard alias != target else { throw CinnError.invalid("target", "an exercise cannot be an alias of itself") }
+            // Merging into an alias merges into what it is an alias of.
+            let root = targetRow.1 ?? targetRow.0
+            guard root != aliasRow.0 else { throw CinnError.invalid("target", "that exercise is already an alias of this one") }
+            let version = try await reserveVersions(db, user: user)
+            let time = milliseconds(now())
+            try await db.raw("""
+                UPDATE exercises SET alias_of = \(bind: root), version = \(bind: version), updated_at_ms = \(bind: time)
+                WHERE user_id = \(bind: user.rawValue) AND (row_id = \(bind: aliasRow.0) OR alias_of = \(bind: aliasRow.0))
+                """).run()
+        }
+    }
+
+    /// Makes exercise `alias` its own exercise again.
+    public func separateExercise(_ alias: UUID, user: UserID) async throws {
+        try await transaction { db in
+            let version = try await reserveVersions(db, user: user)
+            let updated = try await db.raw("""
+                UPDATE exercises SET alias_of = NULL, version = \(bind: version), updated_at_ms = \(bind: milliseconds(now()))
+                WHERE user_id = \(bind: user.rawValue) AND id = \(bind: bind(alias)) AND deleted = 0 RETURNING row_id
+                """).all()
+            guard !updated.isEmpty else { throw CinnError.notFound("no exercise \(alias.uuidString.lowercased())") }
+        }
+    }
+
+    /// The user's workouts, newest first, `limit` of them after skipping `offset`.
+    public func workouts(user: UserID, limit: Int, offset: Int = 0) async throws -> [WorkoutSummary] {
+        try await withConnection { db in
+            let rows = try await db.raw("""
+                WITH page AS (
+                    SELECT row_id, id, started_at_ms, utc_offset_s, name, source, duration_s FROM workouts
+                    WHERE user_id = \(bind: user.rawValue) AND deleted = 0
+                    ORDER BY started_at_ms DESC, row_id DESC LIMIT \(bind: limit) OFFSET \(bind: offset))
+                SELECT p.row_id, p.id, p.started_at_ms, p.utc_offset_s, p.name, p.source, p.duration_s, COUNT(s.position) AS sets,
+                    SUM(CASE WHEN s.kind = 1 THEN 0 ELSE COALESCE(s.weight_kg * s.reps, 0) END) AS volume
+                FROM page p LEFT JOIN workout_sets s ON s.workout_id = p.row_id
+                GROUP BY p.row_id, p.id, p.started_at_ms, p.utc_offset_s, p.name, p.source, p.duration_s
+                ORDER BY p.started_at_ms DESC, p.row_id DESC
+                """).all()
+            guard !rows.isEmpty else { return [] }
+            var summaries: [Int64: WorkoutSummary] = [:]
+            var order: [Int64] = []
+            for row in rows {
+                let rowID = try row.decode(column: "row_id", as: Int64.self)
+                order.append(rowID)
+                summaries[rowID] = WorkoutSummary(
+                    id: try decodeUUID(row, "id"), startedAt: date(milliseconds: try row.decode(column: "started_at_ms", as: Int64.self)),
+                    utcOffsetSeconds: try row.decode(column: "utc_offset_s", as: Int.self), name: try row.decode(column: "name", as: String.self),
+                    source: try row.decode(column: "source", as: String.self),
+                    durationSeconds: try row.decode(column: "duration_s", as: Double?.self),
+                    setCount: try row.decode(column: "sets", as: Int.self),
+                    volume: Mass(kilograms: try row.decode(column: "volume", as: Double?.self) ?? 0), exercises: [])
+            }
+            var query = SQLQueryString("""
+                SELECT s.workout_id, e.name, MIN(s.position) AS first FROM workout_sets s JOIN exercises e ON e.row_id = s.exercise_id
+                WHERE s.workout_id IN (
+                """)
+            for (index, rowID) in order.enumerated() { query = query + (index == 0 ? "" : ",") + "\(bind: rowID)" }
+            query = query + ") GROUP BY s.workout_id, e.name ORDER BY s.workout_id, first"
+            for row in try await db.raw(query).all() {
+                summaries[try row.decode(column: "workout_id", as: Int64.self)]?.exercises.append(try row.decode(column: "name", as: String.self))
+            }
+            return order.compactMap { summaries[$0] }
+        }
+    }
+
+    /// How many workouts the user has.
+    public func workoutCount(user: UserID) async throws -> Int {
+        try await withConnection { db in
+            try await db.raw("SELECT COUNT(*) AS n FROM workouts WHERE user_id = \(bind: user.rawValue) AND deleted = 0")
+                .first()?.decode(column: "n", as: Int.self) ?? 0
+        }
+    }
+
+    /// One workout with its sets in order, or nil.
+    public func workout(id: UUID, user: UserID) async throws -> StoredWorkout? {
+        try await withConnection { db in
+            guard let row = try await db.raw("""
+                SELECT row_id, id, started_at_ms, utc_offset_s, name, duration_s, note, source, external_id, import_id FROM workouts
+                WHERE id = \(bind: bind(id)) AND user_id = \(bind: user.rawValue) AND deleted = 0
+                """).first() else { return nil }
+            let rowID = try row.decode(column: "row_id", as: Int64.self)
+            let sets = try await db.raw("""
+                SELECT e.name, s.reps, s.weight_kg, s.duration_s, s.distance_m, s.kind, s.rpe, s.rir, s.note
+                FROM workout_sets s JOIN exercises e ON e.row_id = s.exercise_id
+                WHERE s.workout_id = \(bind: rowID) ORDER BY s.position
+                """).all().map { set in
+                WorkoutSet(exercise: try set.decode(column: "name", as: String.self), reps: try set.decode(column: "reps", as: Int?.self),
+                           weight: try set.decode(column: "weight_kg", as: Double?.self).map(Mass.init(kilograms:)),
+                           durationSeconds: try set.decode(column: "duration_s", as: Double?.self),
+                           distanceMetres: try set.decode(column: "distance_m", as: Double?.self),
+                           kind: SetKind(storageCode: try set.decode(column: "kind", as: Int.self)) ?? .normal,
+                           rpe: try set.decode(column: "rpe", as: Double?.self), rir: try set.decode(column: "rir", as: Int?.self),
+                           note: try set.decode(column: "note", as: String?.self))
+            }
+            let workout = Workout(id: try decodeUUID(row, "id"),
+                                  startedAt: date(milliseconds: try row.decode(column: "started_at_ms", as: Int64.self)),
+                                  utcOffsetSeconds: try row.decode(column: "utc_offset_s", as: Int.self),
+                                  name: try row.decode(column: "name", as: String.self), sets: sets,
+                                  source: try row.decode(column: "source", as: String.self),
+                                  externalID: try row.decode(column: "external_id", as: String?.self),
+                                  importID: try row.decode(column: "import_id", as: Int64?.self))
+            return StoredWorkout(workout: workout, durationSeconds: try row.decode(column: "duration_s", as: Double?.self),
+                                 note: try row.decode(column: "note", as: String?.self))
+        }
+    }
+
+    /// Deletes a workout (its sets go with it; a tombstone remains for sync).
+    public func deleteWorkout(id: UUID, user: UserID) async throws {
+        try await transaction { db in
+            let version = try await reserveVersions(db, user: user)
+            guard let row = try await db.raw("""
+                UPDATE workouts SET deleted = 1, version = \(bind: version), updated_at_ms = \(bind: milliseconds(now()))
+                WHERE id = \(bind: bind(id)) AND user_id = \(bind: user.rawValue) AND deleted = 0 RETURNING row_id
+                """).first() else { throw CinnError.notFound("no workout \(id.uuidString.lowercased())") }
+            try await db.raw("DELETE FROM workout_sets WHERE workout_id = \(bind: try row.decode(column: "row_id", as: Int64.self))").run()
+        }
+    }
+}

@@ -1,0 +1,291 @@
+import CinnCore
+import Foundation
+import NIOCore
+import PostgresNIO
+import SQLKit
+import SQLiteNIO
+
+extension Store {
+    /// The page cache of a workout import's connection: the sets' exercise index takes rows all over
+    /// itself, and pages that fall out of a small cache are written to the WAL and read back.
+    static let workoutImportCacheKiB = 8 * 1024
+
+    /// Imports workouts and their sets in one transaction, as one batch that can be undone.
+    ///
+    /// `read` parses the file, calling `insert` with batches of sets in file order, and returns the
+    /// parse report. A workout whose external id the journal already holds is a duplicate: its sets
+    /// are skipped (counted as duplicates). Sets inside one file are never merged. The rejection and
+    /// dry-run rules are those of `importWeighIns`. `expectedSets` (roughly how many sets the file
+    /// holds) decides, on SQLite, whether the exercise index is rebuilt at the end rather than kept up
+    /// row by row: rebuilding sorts once, which is faster when the file is larger than the journal.
+    public func importWorkouts(
+        user: UserID, format: String, fileName: String?, mode: ImportMode, expectedSets: Int = 0,
+        read: (_ insert: ([ImportedSet]) async throws -> Void) async throws -> ImportReport
+    ) async throws -> ImportReport {
+        try await recordedImport(user: user, format: format, fileName: fileName, mode: mode) { connection, batch in
+            var writer = WorkoutWriter(store: self, connection: connection, batch: batch)
+            var report: ImportReport
+            if let sqlite = connection.sqlite {
+                let index = try await exerciseIndexToRebuild(connection.sql, expectedSets: expectedSets)
+                if index != nil { try await connection.sql.raw("DROP INDEX workout_sets_exercise").run() }
+                report = try await withPageCache(sqlite, kibibytes: Self.workoutImportCacheKiB) {
+                    try await writer.writing(read)
+                }
+                if let index { try await connection.sql.raw(SQLQueryString(index)).run() }
+            } else {
+                report = try await writer.writing(read)
+            }
+            report.imported = writer.imported
+            report.duplicates = writer.duplicates
+            return report
+        }
+    }
+
+    /// The definition of the sets' exercise index when an import of `expectedSets` should drop it and
+    /// build it again at the end (more sets coming than there are), else nil.
+    private func exerciseIndexToRebuild(_ db: any SQLDatabase, expectedSets: Int) async throws -> String? {
+        guard expectedSets > 10_000 else { return nil }
+        let existing = try await db.raw("SELECT COUNT(*) AS n FROM workout_sets").first()?.decode(column: "n", as: Int.self) ?? 0
+        guard expectedSets > existing else { return nil }
+        return try await db.raw("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = 'workout_sets_exercise'")
+            .first()?.decode(column: "sql", as: String.self)
+    }
+}
+
+/// Writes an import's sets batch by batch: the batch's new workouts first (skipping those already
+/// in the journal), then its sets in multi-row statements (SQLite) or one `COPY` (PostgreSQL).
+struct WorkoutWriter {
+    let store: Store
+    let connection: Store.Connection
+    let batch: Store.ImportedBatch
+    private(set) var imported = 0
+    private(set) var duplicates = 0
+    /// Each workout of the file by number: its row and local day, or nil when it was already in the journal.
+    private var workouts: [Int: (rowID: Int64, day: Int)?] = [:]
+    private var exercises: [String: Int64] = [:]
+    private var ids: ImportIDs
+    /// The statements of the last batch, still running on SQLite.
+    private var pending: Task<Void, any Error>?
+
+    /// Sets per INSERT on SQLite (12 values each, under SQLite's 32,766 bound values).
+    static let setRowsPerStatement = 1000
+
+    init(store: Store, connection: Store.Connection, batch: Store.ImportedBatch) {
+        self.store = store
+        self.connection = connection
+        self.batch = batch
+        ids = ImportIDs(at: Date(timeIntervalSince1970: Double(batch.createdAt) / 1000))
+    }
+
+    /// Runs `read` with `write` as its sink, then waits for the last statement. On SQLite a batch's sets
+    /// are written while the next batch is parsed (one statement at a time, in order).
+    mutating func writing(_ read: (_ write: ([ImportedSet]) async throws -> Void) async throws -> ImportReport) async throws -> ImportReport {
+        do {
+            let report = try await read { sets in try await write(sets) }
+            try await finishPending()
+            return report
+        } catch {
+            try? await finishPending()
+            throw error
+        }
+    }
+
+    private mutating func finishPending() async throws {
+        guard let task = pending else { return }
+        pending = nil
+        try await task.value
+    }
+
+    private mutating func write(_ sets: [ImportedSet]) async throws {
+        try await finishPending()
+        try await insertWorkouts(sets.filter { $0.newWorkout != nil })
+        var rows: [SetRow] = []
+        rows.reserveCapacity(sets.count)
+        for (index, imported) in sets.enumerated() {
+            guard let workout = workouts[imported.workout], let workout else {
+                duplicates += 1
+                continue
+            }
+            rows.append(SetRow(index: index, workout: workout.rowID, day: workout.day, exercise: try await exerciseID(imported.set.exercise)))
+        }
+        imported += rows.count
+        if let postgres = connection.postgres {
+            try await copySets(postgres, sets, rows)
+        } else if let sqlite = connection.sqlite {
+            let statements = Self.insertStatements(sets, rows)
+            pending = Task {
+                for statement in statements { _ = try await sqlite.query(statement.sql, statement.binds) }
+            }
+        }
+    }
+
+    /// Inserts the workouts that the first sets in `sets` carry, skipping external ids already there.
+    private mutating func insertWorkouts(_ sets: [ImportedSet]) async throws {
+        guard !sets.isEmpty else { return }
+        let db = connection.sql
+        let firstVersion = try await store.reserveVersions(db, user: batch.user, count: sets.count)
+        var query = SQLQueryString("""
+            INSERT INTO workouts (id, user_id, started_at_ms, utc_offset_s, local_day, name, duration_s, note, source, external_id,
+                import_id, created_at_ms, updated_at_ms, version) VALUES
+            """)
+        var byExternalID: [String: (number: Int, day: Int)] = [:]
+        for (offset, imported) in sets.enumerated() {
+            guard let workout = imported.newWorkout else { continue }
+            let day = workout.localDate.dayNumber
+            byExternalID[workout.externalID] = (imported.workout, day)
+            workouts[imported.workout] = .some(nil)
+            query = query + (offset == 0 ? " " : ", ") + """
+                (\(bind: store.bind(ids.next())), \(bind: batch.user.rawValue), \(bind: store.milliseconds(workout.startedAt)),
+                \(bind: workout.utcOffsetSeconds), \(bind: day), \(bind: workout.name), \(bind: workout.durationSeconds),
+                \(bind: workout.note), \(bind: batch.source), \(bind: workout.externalID), \(bind: batch.importID),
+                \(bind: batch.createdAt), \(bind: batch.createdAt), \(bind: firstVersion + Int64(offset)))
+                """
+        }
+        query = query + """
+             ON CONFLICT (user_id, external_id) WHERE deleted = 0 AND external_id IS NOT NULL DO NOTHING
+            RETURNING row_id, external_id
+            """
+        for row in try await db.raw(query).all() {
+            let externalID = try row.decode(column: "external_id", as: String.self)
+            guard let workout = byExternalID[externalID] else { continue }
+            workouts[workout.number] = (try row.decode(column: "row_id", as: Int64.self), workout.day)
+        }
+    }
+
+    /// The row of the exercise named `name` (by its normalised key), made when new.
+    private mutating func exerciseID(_ name: String) async throws -> Int64 {
+        if let known = exercises[name] { return known }
+        let id = try await store.exerciseRow(connection.sql, user: batch.user, name: name, createdAt: batch.createdAt)
+        exercises[name] = id
+        return id
+    }
+
+    /// Where a set of a batch goes: its index in the batch, its workout's row and day, its exercise's row.
+    struct SetRow {
+        var index: Int
+        var workout: Int64
+        var day: Int
+        var exercise: Int64
+    }
+
+    /// The columns of a set, and the first seven: most sets (reps and weight, no time, distance,
+    /// RPE or note) need only those, and SQLite prepares a multi-row INSERT about 4× faster without
+    /// five columns of NULL.
+    private static let allColumns = ["workout_id", "position", "exercise_id", "local_day", "reps", "weight_kg", "kind",
+                                     "duration_s", "distance_m", "rpe", "rir", "note"]
+    private static let plainColumns = 7
+    private static let plainStatement = statement(columns: plainColumns, rows: setRowsPerStatement)
+    private static let fullStatement = statement(columns: allColumns.count, rows: setRowsPerStatement)
+
+    private static func statement(columns: Int, rows: Int) -> String {
+        let row = "(" + Array(repeating: "?", count: columns).joined(separator: ",") + ")"
+        return "INSERT INTO workout_sets (" + allColumns.prefix(columns).joined(separator: ", ") + ") VALUES "
+            + Array(repeating: row, count: rows).joined(separator: ",")
+    }
+
+    /// Whether a set has nothing beyond the first seven columns.
+    private static func isPlain(_ set: WorkoutSet) -> Bool {
+        set.durationSeconds == nil && set.distanceMetres == nil && set.rpe == nil && set.rir == nil && set.note == nil
+    }
+
+    /// Multi-row INSERTs of `rows` with `SQLiteData` bound directly (DESIGN.md's SQLite bulk path):
+    /// the plain sets in seven columns, the rest in all twelve.
+    private static func insertStatements(_ sets: [ImportedSet], _ rows: [SetRow]) -> [(sql: String, binds: [SQLiteData])] {
+        let plain = rows.filter { isPlain(sets[$0.index].set) }
+        let full = plain.count == rows.count ? [] : rows.filter { !isPlain(sets[$0.index].set) }
+        return stride(from: 0, to: plain.count, by: setRowsPerStatement).map { start in
+            insertStatement(sets, plain[start..<min(start + setRowsPerStatement, plain.count)], columns: plainColumns)
+        } + stride(from: 0, to: full.count, by: setRowsPerStatement).map { start in
+            insertStatement(sets, full[start..<min(start + setRowsPerStatement, full.count)], columns: allColumns.count)
+        }
+    }
+
+    private static func insertStatement(_ sets: [ImportedSet], _ rows: ArraySlice<SetRow>, columns: Int) -> (sql: String, binds: [SQLiteData]) {
+        let sql = rows.count == setRowsPerStatement ? (columns == plainColumns ? plainStatement : fullStatement)
+            : statement(columns: columns, rows: rows.count)
+        var binds: [SQLiteData] = []
+        binds.reserveCapacity(rows.count * columns)
+        for row in rows {
+            let set = sets[row.index].set
+            binds.append(.integer(Int(row.workout)))
+            binds.append(.integer(sets[row.index].position))
+            binds.append(.integer(Int(row.exercise)))
+            binds.append(.integer(row.day))
+            binds.append(set.reps.map(SQLiteData.integer) ?? .null)
+            binds.append(set.weight.map { .float($0.kilograms) } ?? .null)
+            binds.append(.integer(set.kind.storageCode))
+            guard columns > plainColumns else { continue }
+            binds.append(set.durationSeconds.map(SQLiteData.float) ?? .null)
+            binds.append(set.distanceMetres.map(SQLiteData.float) ?? .null)
+            binds.append(set.rpe.map(SQLiteData.float) ?? .null)
+            binds.append(set.rir.map(SQLiteData.integer) ?? .null)
+            binds.append(set.note.map(SQLiteData.text) ?? .null)
+        }
+        return (sql, binds)
+    }
+
+    /// The PostgreSQL bulk path: the batch's sets in one text-format `COPY`.
+    private func copySets(_ postgres: PostgresConnection, _ sets: [ImportedSet], _ rows: [SetRow]) async throws {
+        guard !rows.isEmpty else { return }
+        try await postgres.copyFrom(
+            table: "workout_sets",
+            columns: ["workout_id", "position", "exercise_id", "local_day", "reps", "weight_kg", "duration_s", "distance_m", "kind",
+                      "rpe", "rir", "note"],
+            logger: store.logger
+        ) { writer in
+            var buffer = ByteBuffer()
+            func optional<T>(_ value: T?) -> String { value.map { "\($0)" } ?? "\\N" }
+            for row in rows {
+                let set = sets[row.index].set
+                buffer.writeString("\(row.workout)\t\(sets[row.index].position)\t\(row.exercise)\t\(row.day)\t\(optional(set.reps))\t")
+                buffer.writeString("\(optional(set.weight?.kilograms))\t\(optional(set.durationSeconds))\t\(optional(set.distanceMetres))\t")
+                buffer.writeString("\(set.kind.storageCode)\t\(optional(set.rpe))\t\(optional(set.rir))\t")
+                buffer.writeString(set.note.map(Store.copyText) ?? "\\N")
+                buffer.writeString("\n")
+            }
+            try await writer.write(buffer)
+        }
+    }
+}
+
+extension SetKind {
+    /// The `workout_sets.kind` code: 0 normal, 1 warm-up, 2 drop, 3 failure.
+    var storageCode: Int {
+        switch self {
+        case .normal: 0
+        case .warmUp: 1
+        case .drop: 2
+        case .failure: 3
+        }
+    }
+
+    init?(storageCode: Int) {
+        switch storageCode {
+        case 0: self = .normal
+        case 1: self = .warmUp
+        case 2: self = .drop
+        case 3: self = .failure
+        default: return nil
+        }
+    }
+}
+
+extension Store {
+    /// The row of the user's exercise whose normalised name is `name`'s, made when there is none.
+    func exerciseRow(_ db: any SQLDatabase, user: UserID, name: String, createdAt: Int64) async throws -> Int64 {
+        let key = ExerciseKey.normalised(name)
+        if let row = try await db.raw("""
+            SELECT row_id FROM exercises WHERE user_id = \(bind: user.rawValue) AND name_key = \(bind: key)
+            """).first() {
+            return try row.decode(column: "row_id", as: Int64.self)
+        }
+        let version = try await reserveVersions(db, user: user)
+        guard let row = try await db.raw("""
+            INSERT INTO exercises (id, user_id, name, name_key, created_at_ms, updated_at_ms, version)
+            VALUES (\(bind: bind(UUID.v7())), \(bind: user.rawValue), \(bind: name), \(bind: key), \(bind: createdAt), \(bind: createdAt),
+                \(bind: version))
+            RETURNING row_id
+            """).first() else { throw CinnError(.internal, "the exercise could not be saved") }
+        return try row.decode(column: "row_id", as: Int64.self)
+    }
+}

@@ -1,0 +1,146 @@
+import CinnCore
+import Foundation
+import Testing
+@testable import CinnStore
+
+@Suite struct WorkoutStoreTests {
+    static let start = Date(timeIntervalSince1970: 1_710_367_541)  // 2024-03-13 22:05:41 UTC
+
+    /// Two workouts a week apart: bench (a warm-up, two identical sets, a drop set) and squats; then one of presses.
+    static func sets(dayOffset: Int = 0) -> [ImportedSet] {
+        func workout(_ days: Int, _ name: String) -> ImportedWorkout {
+            let instant = start.addingTimeInterval(Double(days + dayOffset) * 86_400)
+            return ImportedWorkout(startedAt: instant, utcOffsetSeconds: 0, name: name, durationSeconds: 3600,
+                                   externalID: "test:\(Int(instant.timeIntervalSince1970))")
+        }
+        let first = workout(-7, "Upper")
+        let second = workout(0, "Lower")
+        let kg = Mass.init(kilograms:)
+        return [
+            ImportedSet(workout: 0, position: 0, newWorkout: first, set: WorkoutSet(exercise: "Bench Press (Barbell)", reps: 10, weight: kg(40), kind: .warmUp), line: 2),
+            ImportedSet(workout: 0, position: 1, newWorkout: nil, set: WorkoutSet(exercise: "Bench Press (Barbell)", reps: 5, weight: kg(100)), line: 3),
+            ImportedSet(workout: 0, position: 2, newWorkout: nil, set: WorkoutSet(exercise: "Bench Press (Barbell)", reps: 5, weight: kg(100)), line: 4),
+            ImportedSet(workout: 0, position: 3, newWorkout: nil, set: WorkoutSet(exercise: "Bench Press (Barbell)", reps: 8, weight: kg(80), kind: .drop, note: "strip"), line: 5),
+            ImportedSet(workout: 0, position: 4, newWorkout: nil, set: WorkoutSet(exercise: "Plank", durationSeconds: 60), line: 6),
+            ImportedSet(workout: 1, position: 0, newWorkout: second, set: WorkoutSet(exercise: "Back Squat", reps: 5, weight: kg(140), rpe: 8.5), line: 7),
+            ImportedSet(workout: 1, position: 1, newWorkout: nil, set: WorkoutSet(exercise: "Barbell Bench Press", reps: 3, weight: kg(110), kind: .failure), line: 8),
+        ]
+    }
+
+    func read(_ sets: [ImportedSet], batch: Int = 3, rejected: [RejectedRow] = []) -> (([ImportedSet]) async throws -> Void) async throws -> ImportReport {
+        { insert in
+            for start in stride(from: 0, to: sets.count, by: batch) { try await insert(Array(sets[start..<min(start + batch, sets.count)])) }
+            return ImportReport(format: "fitbod", rowsRead: sets.count + rejected.count, rejected: rejected)
+        }
+    }
+
+    @Test(arguments: Backend.enabled)
+    func importKeepsEverySetAndReimportingAddsNothing(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { store in
+            let me = try await store.localUser()
+            let first = try await store.importWorkouts(user: me, format: "fitbod", fileName: "f.csv", mode: ImportMode(), read: read(Self.sets()))
+            #expect(first.imported == 7)
+            #expect(first.duplicates == 0)
+            let again = try await store.importWorkouts(user: me, format: "fitbod", fileName: "f.csv", mode: ImportMode(), read: read(Self.sets()))
+            #expect(again.imported == 0)
+            #expect(again.duplicates == 7)
+            #expect(again.importID == nil)
+
+            let list = try await store.workouts(user: me, limit: 10)
+            #expect(list.map(\.name) == ["Lower", "Upper"])
+            #expect(list.map(\.setCount) == [2, 5])
+            #expect(list[1].volume.kilograms == 100 * 5 * 2 + 80 * 8, "warm-ups are left out of volume")
+            #expect(list[1].exercises == ["Bench Press (Barbell)", "Plank"])
+            #expect(try await store.workoutCount(user: me) == 2)
+
+            let upper = try #require(try await store.workout(id: list[1].id, user: me))
+            #expect(upper.workout.sets.count == 5)
+            #expect(upper.workout.sets.map(\.kind) == [.warmUp, .normal, .normal, .drop, .normal])
+            #expect(upper.workout.sets[3].note == "strip")
+            #expect(upper.workout.sets[4].durationSeconds == 60)
+            #expect(upper.durationSeconds == 3600)
+            #expect(upper.workout.source == "import:fitbod")
+            let lower = try #require(try await store.workout(id: list[0].id, user: me))
+            #expect(lower.workout.sets[0].rpe == 8.5)
+            #expect(lower.workout.sets[1].exercise == "Bench Press (Barbell)", "the same normalised name is the same exercise")
+
+            let exercises = try await store.exercises(user: me)
+            #expect(exercises.map(\.name) == ["Back Squat", "Bench Press (Barbell)", "Plank"])
+            let bench = try #require(exercises.first { $0.name == "Bench Press (Barbell)" })
+            #expect(bench.lastDay?.iso == "2024-03-13")
+            let groups = try await store.setGroups(exerciseRows: [bench.rowID])[bench.rowID] ?? []
+            #expect(groups.map(\.sets).reduce(0, +) == 5)
+            let working = try #require(groups.first { $0.reps == 5 })
+            #expect(working.sets == 2 && working.heaviest?.kilograms == 100 && working.volume.kilograms == 1000)
+            let report = ExerciseReport.compute(groups: groups, today: LocalDate(iso: "2024-03-15")!)
+            let best = try #require(report.best)
+            #expect(best.set.reps == 3)
+            let source = try await store.workoutID(exerciseRows: [bench.rowID], set: best.set)
+            #expect(source == list[0].id, "an estimate leads to the workout its set is in")
+
+            let other = try await store.user(named: "other")
+            #expect(try await store.workouts(user: other, limit: 10).isEmpty)
+            #expect(try await store.workout(id: list[0].id, user: other) == nil)
+            await #expect(throws: CinnError.self) { try await store.deleteWorkout(id: list[0].id, user: other) }
+        }
+    }
+
+    @Test(arguments: Backend.enabled)
+    func badRowsRejectTheWholeFileUnlessSkipped(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { store in
+            let me = try await store.localUser()
+            let bad = [RejectedRow(line: 9, field: "Reps", reason: "\"ten\" is not a whole number of reps")]
+            let rejected = try await store.importWorkouts(user: me, format: "fitbod", fileName: nil, mode: ImportMode(),
+                                                          read: read(Self.sets(), rejected: bad))
+            #expect(rejected.imported == 0)
+            #expect(rejected.rejected == bad)
+            #expect(try await store.workoutCount(user: me) == 0)
+            #expect(try await store.exercises(user: me).isEmpty, "nothing is half-written")
+            let dry = try await store.importWorkouts(user: me, format: "fitbod", fileName: nil, mode: ImportMode(dryRun: true), read: read(Self.sets()))
+            #expect(dry.imported == 7)
+            #expect(try await store.workoutCount(user: me) == 0)
+            let skipped = try await store.importWorkouts(user: me, format: "fitbod", fileName: nil, mode: ImportMode(skipInvalid: true),
+                                                         read: read(Self.sets(), rejected: bad))
+            #expect(skipped.imported == 7)
+            #expect(try await store.workoutCount(user: me) == 2)
+        }
+    }
+
+    @Test(arguments: Backend.enabled)
+    func undoRemovesWorkoutsAndTheirSetsAndReimportBringsThemBack(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { store in
+            let me = try await store.localUser()
+            let report = try await store.importWorkouts(user: me, format: "fitbod", fileName: nil, mode: ImportMode(), read: read(Self.sets()))
+            #expect(try await store.undoImport(id: try #require(report.importID), user: me) == 2)
+            #expect(try await store.workoutCount(user: me) == 0)
+            let rows = try await store.exercises(user: me).map(\.rowID)
+            #expect(try await store.setGroups(exerciseRows: rows).isEmpty)
+            let back = try await store.importWorkouts(user: me, format: "fitbod", fileName: nil, mode: ImportMode(), read: read(Self.sets()))
+            #expect(back.imported == 7)
+            let workout = try #require(try await store.workouts(user: me, limit: 1).first)
+            try await store.deleteWorkout(id: workout.id, user: me)
+            #expect(try await store.workoutCount(user: me) == 1)
+        }
+    }
+
+    @Test(arguments: Backend.enabled)
+    func aliasesMergeExercises(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { store in
+            let me = try await store.localUser()
+            var sets = Self.sets()
+            sets[5].set.exercise = "Squat (Barbell)"
+            sets[6].set.exercise = "Barbell Back Squat"
+            _ = try await store.importWorkouts(user: me, format: "fitbod", fileName: nil, mode: ImportMode(), read: read(sets))
+            let exercises = try await store.exercises(user: me)
+            let squat = try #require(exercises.first { $0.name == "Squat (Barbell)" })
+            let backSquat = try #require(exercises.first { $0.name == "Barbell Back Squat" })
+            try await store.mergeExercise(backSquat.id, into: squat.id, user: me)
+            #expect(try await store.exercises(user: me).first { $0.id == backSquat.id }?.aliasOf == squat.rowID)
+            await #expect(throws: CinnError.self) { try await store.mergeExercise(squat.id, into: backSquat.id, user: me) }
+            try await store.separateExercise(backSquat.id, user: me)
+            #expect(try await store.exercises(user: me).allSatisfy { $0.aliasOf == nil })
+            let other = try await store.user(named: "other")
+            await #expect(throws: CinnError.self) { try await store.mergeExercise(backSquat.id, into: squat.id, user: other) }
+        }
+    }
+}
