@@ -34,16 +34,17 @@ struct BarLayout {
     /// - Parameters:
     ///   - first: the first day shown.
     ///   - last: the last day shown, not before `first`.
-    ///   - highest: the highest value to show (bars and reference lines); the value axis runs from zero to a round tick above it.
+    ///   - highest: the highest value to show (bars and reference lines); the value axis runs from `lowest` (zero unless
+    ///     given, as bars need) to a round tick above it.
     ///   - axisTitle: what the values are, with their unit: "Calories (kcal)".
     ///   - period: what a bar covers; a date tick sits under the middle of the bar its date falls in.
-    init(from first: LocalDate, through last: LocalDate, highest: Double, axisTitle: String, legend: [LegendItem],
+    init(from first: LocalDate, through last: LocalDate, lowest: Double = 0, highest: Double, axisTitle: String, legend: [LegendItem],
          period: NutritionPeriod.Length = .day) {
         self.first = first
         self.last = max(first, last)
         self.axisTitle = axisTitle
         self.legend = legend
-        let valueAxis = ValueAxis(low: 0, high: highest.isFinite && highest > 0 ? highest : 1, minimumSpan: 0)
+        let valueAxis = ValueAxis(low: lowest, high: highest.isFinite && highest > lowest ? highest : lowest + 1, minimumSpan: 0)
         self.valueAxis = valueAxis
         valueLabels = valueAxis.ticks.map { Mass.format($0, decimals: valueAxis.decimals) }
         left = max(valueLabels.map { ChartCanvas.textWidth($0) }.max() ?? 0, 14).rounded(.up) + 10

@@ -214,5 +214,5 @@ extension LocalDate {
     static let weekdayNames = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 
     /// "Mon".
-    var weekdayName: String { Self.weekdayNames[weekday - 1] }
+    public var weekdayName: String { Self.weekdayNames[weekday - 1] }
 }

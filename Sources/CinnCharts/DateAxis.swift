@@ -115,8 +115,8 @@ extension LocalDate {
     var monthName: String { Self.monthNames[month - 1] }
 
     /// "Mar 4".
-    var monthDay: String { "\(monthName) \(day)" }
+    public var monthDay: String { "\(monthName) \(day)" }
 
     /// "Mar 4, 2024".
-    var monthDayYear: String { "\(monthName) \(day), \(year)" }
+    public var monthDayYear: String { "\(monthName) \(day), \(year)" }
 }

@@ -74,7 +74,7 @@ public struct ExerciseReport: Sendable, Hashable {
     public var bestSetVolume: LiftedSet?
     /// For 1 to 10 reps, the heaviest weight lifted for at least that many.
     public var repMaxes: [RepMax]
-    /// The last `weeks` weeks up to the one with `today`, oldest first, empty weeks included.
+    /// The last `weeks` weeks up to the one with the last set (or today, if sooner), oldest first, empty weeks included.
     public var weeklyVolume: [WeeklyVolume]
     public var totalSets: Int
     public var firstDay: LocalDate?
@@ -90,7 +90,8 @@ public struct ExerciseReport: Sendable, Hashable {
         var bestByDay: [LocalDate: EstimatedMax] = [:]
         var repMaxes: [Int: LiftedSet] = [:]
         let currentStart = today.adding(days: -(currentWindowDays - 1))
-        let firstWeek = weekStart(today).adding(days: -7 * (weeks - 1))
+        let lastDay = groups.map(\.day).max().map { min($0, today) } ?? today
+        let firstWeek = weekStart(lastDay).adding(days: -7 * (weeks - 1))
         var volumes: [LocalDate: (volume: Double, sets: Int)] = [:]
         for group in groups {
             report.totalSets += group.sets

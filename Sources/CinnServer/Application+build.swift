@@ -28,9 +28,11 @@ public func buildRouter(journal: Journal) -> Router<AppRequestContext> {
     router.add(middleware: ErrorMiddleware())
     let pendingImports = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-pending-imports")
     WebController(journal: journal, pages: .shared, pendingDirectory: pendingImports).addRoutes(to: router)
+    WorkoutWebController(journal: journal, pages: .shared).addRoutes(to: router)
     APIController(journal: journal).addRoutes(to: router.group("api/v1"))
     FoodAPIController(journal: journal).addRoutes(to: router.group("api/v1"))
     EnergyAPIController(journal: journal).addRoutes(to: router.group("api/v1"))
+    WorkoutAPIController(journal: journal).addRoutes(to: router.group("api/v1"))
     router.get("api/openapi.yaml") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
                  body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))

@@ -19,12 +19,12 @@ struct PageRenderer: Sendable {
         self.library = library
     }
 
-    enum Tab { case weight, log, food, energy, importing, more, none }
+    enum Tab { case weight, log, food, energy, lifts, importing, more, none }
 
     struct Layout {
         let title: String
         let body: String
-        let tabWeight: Bool, tabLog: Bool, tabFood: Bool, tabEnergy: Bool, tabImport: Bool, tabMore: Bool
+        let tabWeight: Bool, tabLog: Bool, tabFood: Bool, tabEnergy: Bool, tabLifts: Bool, tabImport: Bool, tabMore: Bool
     }
 
     func render(_ name: String, _ model: Any, title: String, tab: Tab) -> String {
@@ -33,7 +33,7 @@ struct PageRenderer: Sendable {
 
     /// A rendered page body inside the layout.
     func wrap(_ body: String, title: String, tab: Tab) -> String {
-        library.render(Layout(title: title, body: body, tabWeight: tab == .weight, tabLog: tab == .log, tabFood: tab == .food, tabEnergy: tab == .energy,
+        library.render(Layout(title: title, body: body, tabWeight: tab == .weight, tabLog: tab == .log, tabFood: tab == .food, tabEnergy: tab == .energy, tabLifts: tab == .lifts,
                               tabImport: tab == .importing, tabMore: tab == .more), withTemplate: "layout") ?? ""
     }
 }

@@ -4,6 +4,7 @@ enum Templates {
         "layout": layout, "dashboard": dashboard, "weigh-ins": weighIns, "edit": edit, "confirm-delete": confirmDelete,
         "import": importPage, "import-report": importReport, "settings": settings, "error": error,
     ].merging(FoodTemplates.all) { existing, _ in existing }.merging(EnergyTemplates.all) { existing, _ in existing }
+        .merging(WorkoutTemplates.all) { existing, _ in existing }
 
     static let layout = """
     <!doctype html>
@@ -65,6 +66,7 @@ enum Templates {
     }
     \(FoodTemplates.style)
     \(EnergyTemplates.style)
+    \(WorkoutTemplates.style)
     </style>
     </head>
     <body>
@@ -73,6 +75,7 @@ enum Templates {
       <a href="/weigh-ins" class="{{#tabLog}}on{{/tabLog}}"><span class="icon" aria-hidden="true">☰</span>Weigh-ins</a>
       <a href="/food" class="{{#tabFood}}on{{/tabFood}}"><span class="icon" aria-hidden="true">☕&#xFE0E;</span>Food</a>
       <a href="/energy" class="{{#tabEnergy}}on{{/tabEnergy}}"><span class="icon" aria-hidden="true">⚡&#xFE0E;</span>Energy</a>
+      <a href="/lifts" class="{{#tabLifts}}on{{/tabLifts}}"><span class="icon" aria-hidden="true">▲&#xFE0E;</span>Lifts</a>
       <a href="/import" class="{{#tabImport}}on{{/tabImport}}"><span class="icon" aria-hidden="true">⇪</span>Import</a>
       <a href="/settings" class="{{#tabMore}}on{{/tabMore}}"><span class="icon" aria-hidden="true">⋯</span>More</a>
     </nav>

@@ -73,6 +73,11 @@ import Testing
         #expect(report.weeklyVolume.map(\.sets) == [0, 3, 3, 2])
     }
 
+    @Test func weeklyVolumeEndsAtTheLastWeekWithSets() {
+        let report = ExerciseReport.compute(groups: groups, today: LocalDate(iso: "2025-01-01")!, weeks: 2)
+        #expect(report.weeklyVolume.map(\.weekStart.iso) == ["2024-03-04", "2024-03-11"], "an old history shows its own last weeks")
+    }
+
     @Test func anEmptyHistory() {
         let report = ExerciseReport.compute(groups: [], today: today)
         #expect(report.best == nil && report.current == nil && report.heaviest == nil)

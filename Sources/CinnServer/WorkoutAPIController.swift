@@ -1,0 +1,111 @@
+import CinnCore
+import CinnStore
+import Foundation
+import Hummingbird
+
+/// Lifts and workouts in the JSON API under `/api/v1`.
+struct WorkoutAPIController<Context: RequestContext> {
+    let journal: Journal
+
+    func addRoutes(to group: RouterGroup<Context>) {
+        group.get("exercises", use: listExercises)
+        group.get("exercises/{id}", use: showExercise)
+        group.put("exercises/{id}/alias-of", use: mergeExercise)
+        group.delete("exercises/{id}/alias-of", use: separateExercise)
+        group.get("workouts", use: listWorkouts)
+        group.get("workouts/{id}", use: showWorkout)
+        group.delete("workouts/{id}", use: deleteWorkout)
+        group.put("lifts/formula", use: setFormula)
+    }
+
+    /// The `{id}` of an exercise route: an id or a name, percent-decoded.
+    func exerciseParameter(_ context: Context) -> String {
+        let raw = context.parameters.get("id") ?? ""
+        return raw.removingPercentEncoding ?? raw
+    }
+
+    @Sendable func listExercises(_ request: Request, context: Context) async throws -> Response {
+        let lifts = try await journal.lifts()
+        return JSONResponse.make(["unit": AnyEncodable(lifts.unit.rawValue), "formula": AnyEncodable(lifts.formula.rawValue),
+                                  "exercises": AnyEncodable(lifts.exercises.map { ExerciseSummaryDTO($0, unit: lifts.unit) })])
+    }
+
+    /// `GET /api/v1/exercises/{id}?include_high_reps=&weeks=`; the id may also be a name.
+    @Sendable func showExercise(_ request: Request, context: Context) async throws -> Response {
+        let exercise = try await journal.exercise(named: exerciseParameter(context))
+        let includeHighReps = try request.queryBool("include_high_reps")
+        let page = try await journal.exercisePage(exercise, includeHighReps: includeHighReps,
+                                                  weeks: try request.queryInt("weeks", default: 12, range: 1...520))
+        return JSONResponse.make(ExercisePageDTO(page, includeHighReps: includeHighReps))
+    }
+
+    struct AliasRequest: Decodable {
+        let exercise: String
+    }
+
+    /// `PUT /api/v1/exercises/{id}/alias-of` with `{"exercise": id or name}`: `{id}` becomes another name of that exercise.
+    @Sendable func mergeExercise(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let body = try await request.decodeJSON(AliasRequest.self)
+        try await journal.mergeExercise(exerciseParameter(context), into: body.exercise)
+        let target = try await journal.exercise(named: body.exercise)
+        let lifts = try await journal.lifts()
+        guard let summary = lifts.exercises.first(where: { $0.id == target.root.id }) else {
+            throw CinnError.notFound("no exercise \(body.exercise)")
+        }
+        return JSONResponse.make(ExerciseSummaryDTO(summary, unit: lifts.unit))
+    }
+
+    /// `DELETE /api/v1/exercises/{id}/alias-of`: the alias becomes an exercise of its own again.
+    @Sendable func separateExercise(_ request: Request, context: Context) async throws -> Response {
+        try await journal.separateExercise(exerciseParameter(context))
+        return Response(status: .noContent)
+    }
+
+    /// `GET /api/v1/workouts?limit=&offset=`, newest first.
+    @Sendable func listWorkouts(_ request: Request, context: Context) async throws -> Response {
+        let limit = try request.queryInt("limit", default: 50, range: 1...500)
+        let offset = try request.queryInt("offset", default: 0, range: 0...Int(Int32.max))
+        let unit = try await journal.settings().displayUnit.liftingUnit
+        let workouts = try await journal.store.workouts(user: journal.user, limit: limit, offset: offset)
+        return JSONResponse.make(["unit": AnyEncodable(unit.rawValue), "total": AnyEncodable(try await journal.store.workoutCount(user: journal.user)),
+                                  "workouts": AnyEncodable(workouts.map { WorkoutSummaryDTO($0, unit: unit) })])
+    }
+
+    @Sendable func showWorkout(_ request: Request, context: Context) async throws -> Response {
+        let settings = try await journal.settings()
+        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)),
+              let workout = try await journal.store.workout(id: id, user: journal.user) else {
+            throw CinnError.notFound("no such workout")
+        }
+        return JSONResponse.make(WorkoutDTO(workout, unit: settings.displayUnit.liftingUnit, formula: settings.oneRepMaxFormula))
+    }
+
+    @Sendable func deleteWorkout(_ request: Request, context: Context) async throws -> Response {
+        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw CinnError.notFound("no such workout") }
+        try await journal.store.deleteWorkout(id: id, user: journal.user)
+        return Response(status: .noContent)
+    }
+
+    struct FormulaRequest: Decodable {
+        let formula: String
+    }
+
+    /// `PUT /api/v1/lifts/formula` with `{"formula": "epley"}`.
+    @Sendable func setFormula(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let body = try await request.decodeJSON(FormulaRequest.self)
+        let formula = try OneRepMaxFormula.parse(body.formula)
+        try await journal.setOneRepMaxFormula(formula)
+        return JSONResponse.make(["formula": formula.rawValue])
+    }
+}
+
+/// Any encodable value, for JSON objects whose members differ in type.
+struct AnyEncodable: Encodable {
+    let encodeValue: (any Encoder) throws -> Void
+
+    init(_ value: some Encodable) { encodeValue = value.encode(to:) }
+
+    func encode(to encoder: any Encoder) throws { try encodeValue(encoder) }
+}

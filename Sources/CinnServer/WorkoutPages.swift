@@ -1,0 +1,190 @@
+import CinnCharts
+import CinnCore
+import CinnStore
+import Foundation
+
+/// Words and numbers for the lifts pages.
+enum LiftText {
+    static func day(_ day: LocalDate) -> String { "\(day.weekdayName) \(day.monthDayYear)" }
+
+    static func volume(_ mass: Mass, unit: MassUnit) -> String {
+        "\(Mass.format(mass.value(in: unit), decimals: 0)) \(unit.rawValue)"
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        if total >= 3600 { return "\(total / 3600) h \(total % 3600 / 60) min" }
+        if total >= 60 { return total % 60 == 0 ? "\(total / 60) min" : "\(total / 60) min \(total % 60) s" }
+        return "\(total) s"
+    }
+
+    static func distance(_ metres: Double) -> String {
+        metres >= 1000 ? "\(Mass.format(metres / 1000, decimals: 2)) km" : "\(Mass.format(metres, decimals: 0)) m"
+    }
+
+    /// "100 kg × 5", "60 s", "4.02 km in 25 min 12 s", with its kind when not a normal set.
+    static func set(_ set: WorkoutSet, unit: MassUnit) -> String {
+        var parts: [String] = []
+        switch (set.weight, set.reps) {
+        case let (weight?, reps?): parts.append("\(StrengthChart.weight(weight, unit: unit)) × \(reps)")
+        case let (nil, reps?): parts.append("\(reps) reps")
+        case let (weight?, nil): parts.append(StrengthChart.weight(weight, unit: unit))
+        case (nil, nil): break
+        }
+        if let metres = set.distanceMetres { parts.append(distance(metres)) }
+        if let seconds = set.durationSeconds { parts.append(parts.isEmpty ? duration(seconds) : "in " + duration(seconds)) }
+        return parts.isEmpty ? "—" : parts.joined(separator: " ")
+    }
+
+    static func kind(_ kind: SetKind) -> String? {
+        switch kind {
+        case .normal: nil
+        case .warmUp: "warm-up"
+        case .drop: "drop set"
+        case .failure: "to failure"
+        }
+    }
+}
+
+/// `/lifts`: every exercise, most recently done first, with its current estimate.
+struct LiftsPage {
+    struct Item { let id: String; let name: String; let aliases: String?; let last: String; let current: String; let from: String? }
+    let items: [Item]
+    let hasItems: Bool
+    let formula: String
+    let formulas: [Option]
+    let workoutCount: Int
+
+    struct Option { let value: String; let label: String; let selected: Bool }
+
+    init(lifts: (exercises: [ExerciseSummary], unit: MassUnit, formula: OneRepMaxFormula), workoutCount: Int) {
+        items = lifts.exercises.map { summary in
+            Item(id: summary.id.uuidString.lowercased(), name: summary.name,
+                 aliases: summary.aliases.isEmpty ? nil : "also " + summary.aliases.joined(separator: ", "),
+                 last: summary.lastDay.map(LiftText.day) ?? "—",
+                 current: summary.current?.oneRepMax.formatted(in: lifts.unit) ?? "—",
+                 from: summary.current.map { "from " + StrengthChart.lifted($0.set, unit: lifts.unit) })
+        }
+        hasItems = !items.isEmpty
+        formula = lifts.formula.title
+        formulas = OneRepMaxFormula.allCases.map { Option(value: $0.rawValue, label: $0.title, selected: $0 == lifts.formula) }
+        self.workoutCount = workoutCount
+    }
+}
+
+/// `/lifts/{id}`: one exercise's estimates, chart, records and weekly volume.
+struct ExercisePageModel {
+    struct Figure { let label: String; let value: String; let detail: String; let link: String? }
+    struct Row { let label: String; let value: String; let day: String }
+    struct Week { let week: String; let volume: String; let sets: Int }
+    struct Alias { let name: String; let id: String }
+    struct Target { let id: String; let name: String }
+
+    let id: String
+    let name: String
+    let aliases: [Alias]
+    let hasAliases: Bool
+    let figures: [Figure]
+    let chart: String
+    let records: [Row]
+    let repMaxes: [Row]
+    let weeks: [Week]
+    let formula: String
+    let includeHighReps: Bool
+    let totalSets: Int
+    let span: String
+    let targets: [Target]
+
+    init(page: ExercisePage, includeHighReps: Bool, others: [ExerciseCluster]) {
+        let unit = page.unit, report = page.report
+        id = page.exercise.root.id.uuidString.lowercased()
+        name = page.exercise.root.name
+        aliases = page.exercise.aliases.map { Alias(name: $0.name, id: $0.id.uuidString.lowercased()) }
+        hasAliases = !aliases.isEmpty
+        func estimate(_ label: String, _ value: EstimatedMax?, _ workout: UUID?, none: String) -> Figure {
+            guard let value else { return Figure(label: label, value: "—", detail: none, link: nil) }
+            return Figure(label: label, value: value.oneRepMax.formatted(in: unit),
+                          detail: "from \(StrengthChart.lifted(value.set, unit: unit)) on \(LiftText.day(value.day))",
+                          link: workout.map { "/workouts/\($0.uuidString.lowercased())" })
+        }
+        figures = [
+            estimate("Current 1RM", report.current, page.currentWorkout, none: "no set of 1–10 reps in the last 30 days"),
+            estimate("Best ever", report.best, page.bestWorkout, none: "no set of 1–10 reps yet"),
+        ]
+        chart = StrengthChart(history: report.history, unit: unit).svg()
+        func row(_ label: String, _ set: LiftedSet?) -> Row? {
+            set.map { Row(label: label, value: StrengthChart.lifted($0, unit: unit), day: LiftText.day($0.day)) }
+        }
+        records = [
+            row("Heaviest set", report.heaviest),
+            report.bestSetVolume.map {
+                Row(label: "Best set volume", value: "\(LiftText.volume(Mass(kilograms: $0.weight.kilograms * Double($0.reps)), unit: unit)) (\(StrengthChart.lifted($0, unit: unit)))",
+                    day: LiftText.day($0.day))
+            },
+        ].compactMap { $0 }
+        repMaxes = report.repMaxes.map { Row(label: "\($0.reps) RM", value: StrengthChart.lifted($0.set, unit: unit), day: LiftText.day($0.set.day)) }
+        weeks = report.weeklyVolume.reversed().map {
+            Week(week: "from \($0.weekStart.monthDay)", volume: LiftText.volume($0.volume, unit: unit), sets: $0.sets)
+        }
+        formula = report.formula.title
+        self.includeHighReps = includeHighReps
+        totalSets = report.totalSets
+        span = report.firstDay.map { first in "\(first.monthDayYear) – \(report.lastDay?.monthDayYear ?? "")" } ?? ""
+        targets = others.filter { $0.root.id != page.exercise.root.id }.map { Target(id: $0.root.id.uuidString.lowercased(), name: $0.root.name) }
+    }
+}
+
+/// `/workouts`: newest first, a page at a time.
+struct WorkoutsPage {
+    struct Item { let id: String; let day: String; let name: String; let summary: String; let exercises: String }
+    let items: [Item]
+    let hasItems: Bool
+    let next: String?
+    let previous: String?
+
+    init(workouts: [WorkoutSummary], unit: MassUnit, offset: Int, limit: Int, total: Int) {
+        items = workouts.map { workout in
+            var summary = "\(workout.setCount) set\(workout.setCount == 1 ? "" : "s")"
+            if workout.volume.kilograms > 0 { summary += " · \(LiftText.volume(workout.volume, unit: unit))" }
+            if let duration = workout.durationSeconds { summary += " · \(LiftText.duration(duration))" }
+            return Item(id: workout.id.uuidString.lowercased(), day: LiftText.day(workout.localDate), name: workout.name, summary: summary,
+                        exercises: workout.exercises.joined(separator: ", "))
+        }
+        hasItems = !items.isEmpty
+        next = offset + limit < total ? "/workouts?offset=\(offset + limit)" : nil
+        previous = offset > 0 ? "/workouts?offset=\(max(0, offset - limit))" : nil
+    }
+}
+
+/// `/workouts/{id}`: the sets, grouped by exercise in the order done.
+struct WorkoutPageModel {
+    struct Line { let number: Int; let set: String; let kind: String?; let estimate: String?; let rpe: String?; let note: String? }
+    struct Block { let exercise: String; let lines: [Line] }
+    let id: String
+    let name: String
+    let day: String
+    let facts: String
+    let note: String?
+    let blocks: [Block]
+
+    init(_ stored: StoredWorkout, unit: MassUnit, formula: OneRepMaxFormula) {
+        let workout = stored.workout
+        id = workout.id.uuidString.lowercased()
+        name = workout.name
+        day = LiftText.day(workout.localDate) + ", " + LocalDateTime(instant: workout.startedAt, utcOffsetSeconds: workout.utcOffsetSeconds).clock
+        var facts = ["\(workout.sets.count) sets"]
+        if let duration = stored.durationSeconds { facts.append(LiftText.duration(duration)) }
+        facts.append("from \(workout.source.replacingOccurrences(of: "import:", with: "").capitalized)")
+        self.facts = facts.joined(separator: " · ")
+        note = stored.note
+        var blocks: [(String, [Line])] = []
+        for set in workout.sets {
+            if blocks.last?.0 != set.exercise { blocks.append((set.exercise, [])) }
+            let line = Line(number: blocks[blocks.count - 1].1.count + 1, set: LiftText.set(set, unit: unit), kind: LiftText.kind(set.kind),
+                            estimate: set.oneRepMax(formula: formula).map { ($0.lowConfidence ? "≈ " : "") + $0.formatted(in: unit) },
+                            rpe: set.rpe.map { "RPE \(Mass.format($0, decimals: 1))" }, note: set.note)
+            blocks[blocks.count - 1].1.append(line)
+        }
+        self.blocks = blocks.map { Block(exercise: $0.0, lines: $0.1) }
+    }
+}
