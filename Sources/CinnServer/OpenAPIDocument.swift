@@ -280,6 +280,125 @@ enum OpenAPIDocument {
                       date: {type: string, format: date}
                       percent: {type: string}
             "422": {$ref: "#/components/responses/Invalid"}
+      /api/v1/exercises:
+        get:
+          summary: Every exercise, most recently done first, with its current estimated one-rep max (best of the last 30 days)
+          responses:
+            "200":
+              description: The exercises
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    required: [unit, formula, exercises]
+                    properties:
+                      unit: {$ref: "#/components/schemas/Unit"}
+                      formula: {$ref: "#/components/schemas/OneRepMaxFormula"}
+                      exercises: {type: array, items: {$ref: "#/components/schemas/ExerciseSummary"}}
+      /api/v1/exercises/{id}:
+        get:
+          summary: One exercise - current and best estimate with the sets (and workouts) they came from, the best estimate of each day, records, weekly volume
+          description: |
+            Estimates use the user's formula (Brzycki by default: weight × 36 / (37 − reps)); a single is its weight; warm-ups and
+            drop sets never count; sets above 10 reps only with include_high_reps=true; 37 reps or more never. `shown` is the
+            estimate as a whole number in the unit, truncated.
+          parameters:
+            - {name: id, in: path, required: true, schema: {type: string}, description: "The exercise's id, or any of its names"}
+            - {name: include_high_reps, in: query, schema: {type: boolean}}
+            - {name: weeks, in: query, schema: {type: integer, minimum: 1, maximum: 520}, description: "Weeks of volume, default 12"}
+          responses:
+            "200":
+              description: The exercise
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/ExercisePage"}
+            "404": {$ref: "#/components/responses/NotFound"}
+      /api/v1/exercises/{id}/alias-of:
+        put:
+          summary: Make exercise {id} another name of an exercise, so their histories count as one
+          parameters:
+            - {name: id, in: path, required: true, schema: {type: string}, description: "The id or a name of the exercise that becomes an alias"}
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  type: object
+                  required: [exercise]
+                  properties:
+                    exercise: {type: string, description: "The id or a name of the exercise it is another name of"}
+          responses:
+            "200":
+              description: The exercise merged into, with its aliases
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/ExerciseSummary"}
+            "404": {$ref: "#/components/responses/NotFound"}
+            "422": {$ref: "#/components/responses/Invalid"}
+        delete:
+          summary: Make an alias its own exercise again
+          parameters:
+            - {name: id, in: path, required: true, schema: {type: string}}
+          responses:
+            "204": {description: Separated}
+            "404": {$ref: "#/components/responses/NotFound"}
+            "422": {$ref: "#/components/responses/Invalid"}
+      /api/v1/lifts/formula:
+        put:
+          summary: Choose the one-rep-max formula
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  type: object
+                  required: [formula]
+                  properties:
+                    formula: {$ref: "#/components/schemas/OneRepMaxFormula"}
+          responses:
+            "200":
+              description: The formula now used
+              content:
+                application/json:
+                  schema: {type: object, properties: {formula: {$ref: "#/components/schemas/OneRepMaxFormula"}}}
+            "422": {$ref: "#/components/responses/Invalid"}
+      /api/v1/workouts:
+        get:
+          summary: Workouts, newest first
+          parameters:
+            - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 500}}
+            - {name: offset, in: query, schema: {type: integer, minimum: 0}}
+          responses:
+            "200":
+              description: A page of workouts
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    required: [unit, total, workouts]
+                    properties:
+                      unit: {$ref: "#/components/schemas/Unit"}
+                      total: {type: integer}
+                      workouts: {type: array, items: {$ref: "#/components/schemas/WorkoutSummary"}}
+      /api/v1/workouts/{id}:
+        get:
+          summary: A workout with its sets in order
+          parameters:
+            - {name: id, in: path, required: true, schema: {type: string, format: uuid}}
+          responses:
+            "200":
+              description: The workout
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/Workout"}
+            "404": {$ref: "#/components/responses/NotFound"}
+        delete:
+          summary: Delete a workout and its sets
+          parameters:
+            - {name: id, in: path, required: true, schema: {type: string, format: uuid}}
+          responses:
+            "204": {description: Deleted}
+            "404": {$ref: "#/components/responses/NotFound"}
       /api/v1/imports:
         get:
           summary: Earlier imports, newest first
@@ -295,7 +414,7 @@ enum OpenAPIDocument {
         post:
           summary: Import a weight file or a MyFitnessPal export (its zip or one of its CSVs) sent as the request body (streamed to disk)
           parameters:
-            - {name: format, in: query, schema: {type: string, enum: [csv, hackdiet, libra, fitbit, google-health, myfitnesspal]}, description: "Default: detected from the content"}
+            - {name: format, in: query, schema: {type: string, enum: [csv, hackdiet, libra, fitbit, google-health, myfitnesspal, fitbod, strong, fitnotes]}, description: "Default: detected from the content"}
             - {name: unit, in: query, schema: {$ref: "#/components/schemas/Unit"}, description: "For files without a unit (Fitbit JSON, CSV without one); forces a MyFitnessPal export's weight unit"}
             - {name: dry_run, in: query, schema: {type: boolean, default: false}}
             - {name: skip_invalid, in: query, schema: {type: boolean, default: false}}
@@ -788,6 +907,120 @@ enum OpenAPIDocument {
           schema: {$ref: "#/components/schemas/Unit"}
       schemas:
         Unit: {type: string, enum: [kg, lb, st]}
+        OneRepMaxFormula: {type: string, enum: [brzycki, epley, lombardi, mayhew, oconner, wathan, lander]}
+        SetKind: {type: string, enum: [normal, warm_up, drop, failure]}
+        LiftedSet:
+          type: object
+          required: [date, weight, weight_kg, reps, kind]
+          properties:
+            date: {type: string, format: date}
+            weight: {type: number, description: "In the response's unit, to hundredths"}
+            weight_kg: {type: number}
+            reps: {type: integer}
+            kind: {$ref: "#/components/schemas/SetKind"}
+        Estimate:
+          type: object
+          required: [shown, value, value_kg, low_confidence, set, workout_id]
+          properties:
+            shown: {type: string, description: "A whole number in the unit, truncated, such as 116 kg"}
+            value: {type: number}
+            value_kg: {type: number}
+            low_confidence: {type: boolean, description: "From a set above 10 reps"}
+            set: {$ref: "#/components/schemas/LiftedSet"}
+            workout_id: {type: [string, "null"], format: uuid}
+        ExerciseSummary:
+          type: object
+          required: [id, name, aliases, last_date, current]
+          properties:
+            id: {type: string, format: uuid}
+            name: {type: string}
+            aliases: {type: array, items: {type: string}}
+            last_date: {type: [string, "null"], format: date}
+            current: {oneOf: [{$ref: "#/components/schemas/Estimate"}, {type: "null"}]}
+        ExercisePage:
+          type: object
+          required: [id, name, aliases, unit, formula, include_high_reps, current, best, heaviest, best_set_volume, rep_maxes, weekly_volume, history, total_sets, first_date, last_date]
+          properties:
+            id: {type: string, format: uuid}
+            name: {type: string}
+            aliases: {type: array, items: {type: string}}
+            unit: {$ref: "#/components/schemas/Unit"}
+            formula: {$ref: "#/components/schemas/OneRepMaxFormula"}
+            include_high_reps: {type: boolean}
+            current: {oneOf: [{$ref: "#/components/schemas/Estimate"}, {type: "null"}]}
+            best: {oneOf: [{$ref: "#/components/schemas/Estimate"}, {type: "null"}]}
+            heaviest: {oneOf: [{$ref: "#/components/schemas/LiftedSet"}, {type: "null"}]}
+            best_set_volume: {oneOf: [{$ref: "#/components/schemas/LiftedSet"}, {type: "null"}]}
+            rep_maxes:
+              type: array
+              description: For 1 to 10 reps, the heaviest weight lifted for at least that many
+              items: {type: object, required: [reps, set], properties: {reps: {type: integer}, set: {$ref: "#/components/schemas/LiftedSet"}}}
+            weekly_volume:
+              type: array
+              items:
+                type: object
+                required: [week_start, volume, volume_kg, sets]
+                properties:
+                  week_start: {type: string, format: date}
+                  volume: {type: number}
+                  volume_kg: {type: number}
+                  sets: {type: integer}
+            history:
+              type: array
+              description: The best estimate of each day, oldest first
+              items:
+                type: object
+                required: [date, estimate, set]
+                properties:
+                  date: {type: string, format: date}
+                  estimate: {type: number}
+                  set: {$ref: "#/components/schemas/LiftedSet"}
+            total_sets: {type: integer}
+            first_date: {type: [string, "null"], format: date}
+            last_date: {type: [string, "null"], format: date}
+        WorkoutSummary:
+          type: object
+          required: [id, started_at, date, name, source, duration_s, sets, volume, volume_kg, exercises]
+          properties:
+            id: {type: string, format: uuid}
+            started_at: {type: string}
+            date: {type: string, format: date}
+            name: {type: string}
+            source: {type: string}
+            duration_s: {type: [number, "null"]}
+            sets: {type: integer}
+            volume: {type: number, description: "Weight × reps, warm-ups left out"}
+            volume_kg: {type: number}
+            exercises: {type: array, items: {type: string}}
+        Workout:
+          type: object
+          required: [id, started_at, date, name, source, duration_s, note, unit, sets]
+          properties:
+            id: {type: string, format: uuid}
+            started_at: {type: string}
+            date: {type: string, format: date}
+            name: {type: string}
+            source: {type: string}
+            duration_s: {type: [number, "null"]}
+            note: {type: [string, "null"]}
+            unit: {$ref: "#/components/schemas/Unit"}
+            sets:
+              type: array
+              items:
+                type: object
+                required: [exercise, reps, weight, weight_kg, duration_s, distance_m, kind, rpe, rir, note, estimate]
+                properties:
+                  exercise: {type: string}
+                  reps: {type: [integer, "null"]}
+                  weight: {type: [number, "null"]}
+                  weight_kg: {type: [number, "null"]}
+                  duration_s: {type: [number, "null"]}
+                  distance_m: {type: [number, "null"]}
+                  kind: {$ref: "#/components/schemas/SetKind"}
+                  rpe: {type: [number, "null"]}
+                  rir: {type: [integer, "null"]}
+                  note: {type: [string, "null"]}
+                  estimate: {type: [string, "null"], description: "The set's one-rep max as shown"}
         WeighIn:
           type: object
           required: [id, weight, unit, date, measured_at, source]

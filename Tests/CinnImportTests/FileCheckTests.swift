@@ -35,14 +35,15 @@ import Testing
         #expect(zip.message == "the file is a ZIP archive; unpack it and import the weight file inside")
     }
 
-    @Test func rejectsAnUnknownFormatNamingTheFirstLine() throws {
+    @Test func rejectsAnUnknownFormatNamingTheColumnsFound() throws {
         let error = try #require(openingError(temporaryFile("\n\nhello world;42\nmore\n", name: "notes.txt")))
         #expect(error.field == "file")
-        #expect(error.message.contains("\"hello world;42\""))
-        #expect(error.message.contains("csv, hackdiet, libra, fitbit, google-health"))
+        #expect(error.message.contains("\"hello world\", \"42\""))
+        #expect(error.message.contains("Hacker's Diet Online, Libra, Fitbit JSON, Google Health CSV"))
+        #expect(error.message.contains("Fitbod") && error.message.contains("Strong") && error.message.contains("FitNotes"))
 
         let bodyFat = try #require(openingError(fixture("body_fat_2024-03-01.csv")))
-        #expect(bodyFat.message.contains("\"timestamp,body fat percentage,data source\""))
+        #expect(bodyFat.message.contains("\"timestamp\", \"body fat percentage\", \"data source\""))
     }
 
     @Test func rejectsAMissingFile() throws {

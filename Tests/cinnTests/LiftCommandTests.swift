@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// A workout fixture the import tests use.
+func workoutFixture(_ name: String) -> String {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../CinnImportTests/Fixtures/\(name)").standardized.path
+}
+
+@Suite("cinn import of workouts, cinn lifts and cinn workouts")
+struct LiftCommandTests {
+    @Test func importsThenShowsLiftsAndWorkouts() async throws {
+        let sandbox = try Sandbox()
+        let imported = try await sandbox.cinn("import", workoutFixture("strong_export_v6_semicolon.csv"))
+        #expect(imported.status == 0, "\(imported)")
+        #expect(imported.lines.contains("Format: strong"))
+        #expect(imported.lines.contains("Imported: 13"))
+        let unitless = try await sandbox.cinn("import", workoutFixture("strong_export_classic_comma.csv"))
+        #expect(unitless.status != 0)
+        #expect(unitless.stderr.contains("--unit"), "\(unitless)")
+        let fitbod = try await sandbox.cinn("import", workoutFixture("WorkoutExport.csv"))
+        #expect(fitbod.lines.contains("Imported: 25"), "\(fitbod)")
+
+        let lifts = try await sandbox.cinn("lifts")
+        #expect(lifts.status == 0, "\(lifts)")
+        #expect(lifts.lines.first?.hasPrefix("Estimated one-rep max (Brzycki") == true)
+        #expect(lifts.lines.contains { $0.contains("Bench Press (Barbell)") }, "Fitbod's Barbell Bench Press is the same exercise")
+        #expect(!lifts.lines.contains { $0.contains("  Barbell Bench Press ") })
+
+        let bench = try await sandbox.cinn("lifts", "show", "barbell bench press")
+        #expect(bench.status == 0, "\(bench)")
+        // 61.23496995 kg × 5 (135 lb) → Brzycki 68.89 kg, truncated.
+        #expect(bench.lines.contains("Best 1RM: 68 kg, from 61.2 kg × 5 on 2024-03-04"), "\(bench)")
+        #expect(bench.lines.contains { $0.hasPrefix("Heaviest set: 61.2 kg × 5") })
+        let json = try await sandbox.cinn("lifts", "show", "Bench Press (Barbell)", "--format", "json")
+        #expect(json.stdout.contains(#""formula":"brzycki""#), "\(json)")
+        #expect(try await sandbox.cinn("lifts", "formula", "epley").status == 0)
+        let epley = try await sandbox.cinn("lifts", "show", "barbell bench press")
+        #expect(epley.lines.contains("Best 1RM: 71 kg, from 61.2 kg × 5 on 2024-03-04"), "61.23 × (1 + 5/30) = 71.44: \(epley)")
+
+        let missing = try await sandbox.cinn("lifts", "show", "bench")
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("did you mean"), "\(missing)")
+
+        #expect(try await sandbox.cinn("lifts", "merge", "Dumbbell Row", "Bench Press (Barbell)").status == 0)
+        let merged = try await sandbox.cinn("lifts", "show", "dumbbell row")
+        #expect(merged.lines.first == "Bench Press (Barbell) (also Dumbbell Row)", "\(merged)")
+        #expect(try await sandbox.cinn("lifts", "separate", "Dumbbell Row").status == 0)
+
+        let workouts = try await sandbox.cinn("workouts", "--limit", "3")
+        #expect(workouts.lines.count == 3, "\(workouts)")
+        #expect(workouts.lines.first?.hasPrefix("2024-03-13  Workout  11 sets") == true, "\(workouts)")
+    }
+
+    @Test func aBadWorkoutFileIsRejectedWholeUnlessSkipping() async throws {
+        let sandbox = try Sandbox()
+        let file = try sandbox.write("""
+            Date,Exercise,Reps,Weight(kg),Duration(s),Distance(m),Incline,Resistance,isWarmup,Note,multiplier
+            2024-03-13 22:05:41 +0000,Deadlift,5,100,0,0,0,0,false,,1
+            2024-03-13 22:05:41 +0000,Deadlift,five,100,0,0,0,0,false,,1
+            2024-03-13 22:05:41 +0000,Deadlift,5,-100,0,0,0,0,false,,1
+            """, to: "fitbod.csv")
+        let rejected = try await sandbox.cinn("import", file)
+        #expect(rejected.status != 0)
+        #expect(rejected.lines.contains { $0.hasPrefix("  line 3 (Reps)") }, "\(rejected)")
+        #expect(rejected.lines.contains { $0.hasPrefix("  line 4 (Weight)") }, "\(rejected)")
+        #expect(try await sandbox.cinn("workouts").stdout.contains("No workouts yet"))
+        let skipped = try await sandbox.cinn("import", file, "--skip-invalid")
+        #expect(skipped.lines.contains("Imported: 1"), "\(skipped)")
+    }
+}
