@@ -71,7 +71,7 @@ struct Import: AsyncParsableCommand {
     }
 
     struct Undo: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Undo an import: remove the weigh-ins it added.")
+        static let configuration = CommandConfiguration(abstract: "Undo an import: remove what it added (weigh-ins, food entries, workouts…).")
 
         @OptionGroup var options: DatabaseOptions
 
