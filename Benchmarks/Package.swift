@@ -70,6 +70,19 @@ let package = Package(
             ],
             path: "Sources/EnergyBench"
         ),
+        // The workouts and strength benchmarks (issue 5): the exercise page, the exercise list and their
+        // store reads timed in process on a journal `cinn import` filled; run by workouts/run.sh.
+        .executableTarget(
+            name: "WorkoutBench",
+            dependencies: [
+                "BenchmarkData",
+                .product(name: "CinnCore", package: "cinn"),
+                .product(name: "CinnStore", package: "cinn"),
+                .product(name: "CinnServer", package: "cinn"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            ],
+            path: "Sources/WorkoutBench"
+        ),
         .executableTarget(
             name: "JournalServer",
             dependencies: [.product(name: "CinnServer", package: "cinn")],
