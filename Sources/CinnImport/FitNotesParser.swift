@@ -52,21 +52,10 @@ struct FitNotesParser: WorkoutRowParser {
         }
         var weightValue: Mass?
         if let weight {
-            switch SetFields.nonNegative(row.field(column(weight)), field: "weight") {
-            case .success(let value?) where value > 0:
-                var unit = weightUnit
-                if let unitColumn = weightUnitColumn, let spelled = row.nonEmptyText(column(unitColumn)) {
-                    guard let named = MassUnit(spelling: spelled), named != .stones else {
-                        return output.reject(line: row.line, field: "Weight Unit", reason: "unknown unit \"\(spelled)\"; use kgs or lbs")
-                    }
-                    unit = named
-                }
-                guard let unit else {
-                    return output.reject(line: row.line, field: "Weight Unit", reason: "the weight unit is missing; pass --unit kg or --unit lb")
-                }
-                weightValue = Mass(kilograms: value * unit.kilogramsPerUnit)
-            case .success: break
-            case .failure(let error): return output.reject(line: row.line, field: "Weight", reason: error.message)
+            switch SetFields.weight(row.field(column(weight)), unit: weightUnitColumn.flatMap { row.nonEmptyText(column($0)) },
+                                    defaultUnit: weightUnit) {
+            case .success(let value): weightValue = value
+            case .failure(let error): return output.reject(line: row.line, error)
             }
         }
         var distanceValue: Double?

@@ -54,14 +54,14 @@ struct FitbodParser: WorkoutRowParser {
             lastExerciseBytes = Array(nameBytes)
             lastExercise = TextDecoding.string(nameBytes)
         }
-        let repsValue: Int?, weightValue: Double?, durationValue: Double?, distanceValue: Double?
+        let repsValue: Int?, weightValue: Mass?, durationValue: Double?, distanceValue: Double?
         switch SetFields.reps(row.field(reps)) {
         case .success(let value): repsValue = value
         case .failure(let error): return output.reject(line: row.line, field: "Reps", reason: error.message)
         }
-        switch SetFields.nonNegative(row.field(weight), field: "weight") {
+        switch SetFields.weight(row.field(weight), unit: nil, defaultUnit: unit) {
         case .success(let value): weightValue = value
-        case .failure(let error): return output.reject(line: row.line, field: "Weight", reason: error.message)
+        case .failure(let error): return output.reject(line: row.line, error)
         }
         switch SetFields.nonNegative(row.field(duration), field: "duration") {
         case .success(let value): durationValue = value
@@ -84,7 +84,7 @@ struct FitbodParser: WorkoutRowParser {
         let set = WorkoutSet(
             exercise: lastExercise,
             reps: repsValue == 0 ? nil : repsValue,
-            weight: weightValue.flatMap { $0 > 0 ? Mass(kilograms: $0 * unit.kilogramsPerUnit) : nil },
+            weight: weightValue,
             durationSeconds: durationValue == 0 ? nil : durationValue,
             distanceMetres: distanceValue == 0 ? nil : distanceValue,
             kind: isWarmUp ? .warmUp : .normal,

@@ -97,21 +97,10 @@ struct StrongParser: WorkoutRowParser {
         }
         var weightValue: Mass?
         if let weight {
-            switch SetFields.nonNegative(row.field(weight), field: "weight", decimalComma: decimalComma) {
-            case .success(let value?) where value > 0:
-                var unit = weightUnit
-                if let column = weightUnitColumn, let spelled = row.nonEmptyText(column) {
-                    guard let named = MassUnit(spelling: spelled) else {
-                        return output.reject(line: row.line, field: "Weight Unit", reason: "unknown unit \"\(spelled)\"; use kg or lbs")
-                    }
-                    unit = named
-                }
-                guard let unit else {
-                    return output.reject(line: row.line, field: "Weight Unit", reason: "the weight unit is missing; pass --unit kg or --unit lb")
-                }
-                weightValue = Mass(kilograms: value * unit.kilogramsPerUnit)
-            case .success: break
-            case .failure(let error): return output.reject(line: row.line, field: "Weight", reason: error.message)
+            switch SetFields.weight(row.field(weight), unit: weightUnitColumn.flatMap(row.nonEmptyText), defaultUnit: weightUnit,
+                                    decimalComma: decimalComma) {
+            case .success(let value): weightValue = value
+            case .failure(let error): return output.reject(line: row.line, error)
             }
         }
         var distanceValue: Double?

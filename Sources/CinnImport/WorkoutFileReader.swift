@@ -223,6 +223,28 @@ enum SetFields {
         return .success(value)
     }
 
+    /// A set's weight: a number ≥ 0 (blank or 0 → nil) in the unit the row names (`kg`, `kgs`, `lb`, `lbs`), else
+    /// in `defaultUnit` (the header's or the person's); errors name the `Weight` or `Weight Unit` column.
+    static func weight(_ bytes: UnsafeBufferPointer<UInt8>, unit spelled: String?, defaultUnit: MassUnit?,
+                       decimalComma: Bool = false) -> Result<Mass?, CinnError> {
+        switch nonNegative(bytes, field: "Weight", decimalComma: decimalComma) {
+        case .success(let value?) where value > 0:
+            var unit = defaultUnit
+            if let spelled {
+                guard let named = MassUnit(spelling: spelled), named != .stones else {
+                    return .failure(.invalid("Weight Unit", "unknown unit \"\(spelled)\"; use kg or lbs"))
+                }
+                unit = named
+            }
+            guard let unit else {
+                return .failure(.invalid("Weight Unit", "the weight unit is missing; pass --unit kg or --unit lb"))
+            }
+            return .success(Mass(kilograms: value * unit.kilogramsPerUnit))
+        case .success: return .success(nil)
+        case .failure(let error): return .failure(error)
+        }
+    }
+
     /// `H:MM:SS`, `MM:SS` or plain seconds → seconds.
     static func clockDuration(_ text: String) -> Double? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)

@@ -25,9 +25,7 @@ struct WorkoutAPIController<Context: RequestContext> {
     }
 
     @Sendable func listExercises(_ request: Request, context: Context) async throws -> Response {
-        let lifts = try await journal.lifts()
-        return JSONResponse.make(["unit": AnyEncodable(lifts.unit.rawValue), "formula": AnyEncodable(lifts.formula.rawValue),
-                                  "exercises": AnyEncodable(lifts.exercises.map { ExerciseSummaryDTO($0, unit: lifts.unit) })])
+        JSONResponse.make(ExerciseListDTO(try await journal.lifts()))
     }
 
     /// `GET /api/v1/exercises/{id}?include_high_reps=&weeks=`; the id may also be a name.
@@ -68,8 +66,7 @@ struct WorkoutAPIController<Context: RequestContext> {
         let offset = try request.queryInt("offset", default: 0, range: 0...Int(Int32.max))
         let unit = try await journal.settings().displayUnit.liftingUnit
         let workouts = try await journal.store.workouts(user: journal.user, limit: limit, offset: offset)
-        return JSONResponse.make(["unit": AnyEncodable(unit.rawValue), "total": AnyEncodable(try await journal.store.workoutCount(user: journal.user)),
-                                  "workouts": AnyEncodable(workouts.map { WorkoutSummaryDTO($0, unit: unit) })])
+        return JSONResponse.make(WorkoutListDTO(workouts, unit: unit, total: try await journal.store.workoutCount(user: journal.user)))
     }
 
     @Sendable func showWorkout(_ request: Request, context: Context) async throws -> Response {
@@ -99,13 +96,4 @@ struct WorkoutAPIController<Context: RequestContext> {
         try await journal.setOneRepMaxFormula(formula)
         return JSONResponse.make(["formula": formula.rawValue])
     }
-}
-
-/// Any encodable value, for JSON objects whose members differ in type.
-struct AnyEncodable: Encodable {
-    let encodeValue: (any Encoder) throws -> Void
-
-    init(_ value: some Encodable) { encodeValue = value.encode(to:) }
-
-    func encode(to encoder: any Encoder) throws { try encodeValue(encoder) }
 }

@@ -72,6 +72,32 @@ struct ExerciseSummaryDTO: Encodable {
     }
 }
 
+/// `GET /api/v1/exercises` (and `cinn lifts --format json`): the list with its unit and formula.
+struct ExerciseListDTO: Encodable {
+    let unit: String
+    let formula: String
+    let exercises: [ExerciseSummaryDTO]
+
+    init(_ lifts: (exercises: [ExerciseSummary], unit: MassUnit, formula: OneRepMaxFormula)) {
+        unit = lifts.unit.rawValue
+        formula = lifts.formula.rawValue
+        exercises = lifts.exercises.map { ExerciseSummaryDTO($0, unit: lifts.unit) }
+    }
+}
+
+/// `GET /api/v1/workouts` (and `cinn workouts --format json`, without `total`).
+struct WorkoutListDTO: Encodable {
+    let unit: String
+    let total: Int?
+    let workouts: [WorkoutSummaryDTO]
+
+    init(_ workouts: [WorkoutSummary], unit: MassUnit, total: Int? = nil) {
+        self.unit = unit.rawValue
+        self.total = total
+        self.workouts = workouts.map { WorkoutSummaryDTO($0, unit: unit) }
+    }
+}
+
 /// `GET /api/v1/exercises/{id}`: the exercise page's content.
 struct ExercisePageDTO: Encodable {
     struct RepMaxDTO: Encodable {
@@ -249,8 +275,7 @@ struct WorkoutDTO: Encodable {
 /// The API's JSON for the CLI's `--format json`, so both speak the same.
 public enum WorkoutJSON {
     public static func lifts(_ lifts: (exercises: [ExerciseSummary], unit: MassUnit, formula: OneRepMaxFormula)) -> String {
-        jsonString(["unit": AnyEncodable(lifts.unit.rawValue), "formula": AnyEncodable(lifts.formula.rawValue),
-                    "exercises": AnyEncodable(lifts.exercises.map { ExerciseSummaryDTO($0, unit: lifts.unit) })])
+        jsonString(ExerciseListDTO(lifts))
     }
 
     public static func exercise(_ page: ExercisePage, includeHighReps: Bool) -> String {
@@ -258,6 +283,6 @@ public enum WorkoutJSON {
     }
 
     public static func workouts(_ workouts: [WorkoutSummary], unit: MassUnit) -> String {
-        jsonString(["unit": AnyEncodable(unit.rawValue), "workouts": AnyEncodable(workouts.map { WorkoutSummaryDTO($0, unit: unit) })])
+        jsonString(WorkoutListDTO(workouts, unit: unit))
     }
 }

@@ -66,14 +66,19 @@ extension Store {
                 return (LocalDate(dayNumber: day), DayValue(number: value.double, text: value.string))
             }
         }
-        let parts = sql.split(separator: "?", omittingEmptySubsequences: false)
-        var query = SQLQueryString(String(parts[0]))
-        for (bind, part) in zip(binds, parts.dropFirst()) { query = query + "\(bind: bind)" + SQLQueryString(String(part)) }
-        return try await connection.sql.raw(query).all().map { row in
+        return try await connection.sql.raw(Self.query(sql, binds)).all().map { row in
             let day = LocalDate(dayNumber: try row.decode(column: "local_day", as: Int.self))
             return (day, DayValue(number: try? row.decode(column: "value", as: Double?.self),
                                   text: try? row.decode(column: "value", as: String?.self)))
         }
+    }
+
+    /// `sql` with each `?` bound to the next of `binds`, for SQLKit (the SQLite fast paths take `?` themselves).
+    static func query(_ sql: String, _ binds: [Int]) -> SQLQueryString {
+        let parts = sql.split(separator: "?", omittingEmptySubsequences: false)
+        var query = SQLQueryString(String(parts[0]))
+        for (bind, part) in zip(binds, parts.dropFirst()) { query = query + "\(bind: bind)" + SQLQueryString(String(part)) }
+        return query
     }
 
     // MARK: - Day status

@@ -86,10 +86,7 @@ extension Store {
                 row.columns.prefix(columns).map { column in column.data.double }
             }
         }
-        let parts = sql.split(separator: "?", omittingEmptySubsequences: false)
-        var query = SQLQueryString(String(parts[0]))
-        for (bind, part) in zip(binds, parts.dropFirst()) { query = query + "\(bind: bind)" + SQLQueryString(String(part)) }
-        return try await connection.sql.raw(query).all().map { row in
+        return try await connection.sql.raw(Self.query(sql, binds)).all().map { row in
             row.allColumns.prefix(columns).map { column in
                 (try? row.decode(column: column, as: Double?.self)) ?? (try? row.decode(column: column, as: Int64?.self))?.map(Double.init)
             }
