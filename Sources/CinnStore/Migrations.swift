@@ -590,7 +590,7 @@ extension Migration {
                     PRIMARY KEY (workout_id, position)
                 ) $WITHOUT_ROWID
                 """,
-                "CREATE INDEX workout_sets_exercise ON workout_sets (exercise_id, local_day, reps, weight_kg, kind)",
+                "CREATE INDEX workout_sets_exercise ON workout_sets (exercise_id, local_day, reps, kind, weight_kg)",
             ]
         ),
     ]
