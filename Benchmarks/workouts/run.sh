@@ -16,9 +16,8 @@
 #      issue 5's target: cinn at least 3× faster than the reference, peak RSS under 100 MB;
 #   4. times, in process and interleaved (WorkoutBench page, on the last journal cinn imported):
 #      Journal.exercisePage for the exercise with the most sets, with and without resolving it by id,
-#      Journal.lifts(), Journal.exercise(named:) and the page's parts (Store.exercises, Store.setGroups and its
-#      query raw, ExerciseReport.compute, Store.workoutID and its query raw) and a prototype that reads the
-#      exercise's index rows raw and groups them in Swift; target: the page p99 under 10 ms;
+#      Journal.lifts(), Journal.exercise(named:) and the page's parts (Store.exercises, Store.exerciseDays and
+#      its query raw, ExerciseReport.compute, Store.workoutID and its query raw); target: the page p99 under 10 ms;
 #   5. serves that journal with `cinn serve` and, if GET /api/v1/exercises answers 200, runs wrk (1 connection,
 #      DURATION each after a 2 s warm-up) against every workout route that answers 200 (/api/v1/exercises,
 #      /api/v1/exercises/{id}, /lifts, /lifts/{id}) and /health as the floor; otherwise skips this step with a
@@ -219,7 +218,7 @@ print(f"\nratio (median wall, Python ÷ cinn): {ratio:.2f}× (target ≥ 3×: {'
 page = json.load(open(f"{results}/page.json"))
 e, j = page["exercise"], page["journal"]
 print(f"\njournal: {j['sets']:,} sets, {j['workouts']:,} workouts, {j['exercises']} exercises; page of {e['name']} ({e['id']}): "
-      f"{e['sets']:,} sets in {e['groups']:,} groups, {e['history_days']:,} days with an estimate, {e['first_day']} … {e['last_day']}; "
+      f"{e['sets']:,} sets on {e['days']:,} days ({e['lifts']:,} unbeaten lifts), {e['history_days']:,} days with an estimate, {e['first_day']} … {e['last_day']}; "
       f"best {e['best_kg']} kg on {e['best_day']}, current {e['current_kg']} kg; WorkoutBench peak RSS {page['peak_rss_mb']} MB")
 cases = {c["name"]: c for c in page["cases"]}
 print(f"\n| in process ({page['iterations']} interleaved rounds after {page['warmup']} warm-up, {page['seconds']} s) | p50 ms | p99 ms | max ms | mean ms | CPU p50 ms |")
@@ -227,13 +226,12 @@ print("|---|---:|---:|---:|---:|---:|")
 for c in page["cases"]:
     print(f"| {c['label']} | {c['p50_ms']:.3f} | {c['p99_ms']:.3f} | {c['max_ms']:.3f} | {c['mean_ms']:.3f} | {c['cpu_p50_ms']:.3f} |")
 p = cases["page"]
-parts = ["settings", "setGroups", "report", "workoutIDBest"] + (["workoutIDCurrent"] if "workoutIDCurrent" in cases else [])
+parts = ["settings", "exerciseDays", "report", "workoutIDBest"] + (["workoutIDCurrent"] if "workoutIDCurrent" in cases else [])
 print(f"\nexercisePage p99 {p['p99_ms']:.3f} ms (target < 10 ms: {'met' if p['p99_ms'] < 10 else 'missed'}); "
       f"by id p99 {cases['pageByID']['p99_ms']:.3f} ms; parts at p50: " +
       ", ".join(f"{name} {cases[name]['p50_ms']:.3f}" for name in parts) +
       f" (sum {sum(cases[name]['p50_ms'] for name in parts):.3f} of {p['p50_ms']:.3f} ms); "
-      f"setGroups' query raw {cases['setGroupsRaw']['p50_ms']:.3f} ms, workoutID's raw {cases['workoutIDRaw']['p50_ms']:.3f} ms; "
-      f"the Swift-grouping prototype {cases['setGroupsSwift']['p50_ms']:.3f} ms (same groups: {page['prototype_groups_match']})")
+      f"exerciseDays' query raw {cases['exerciseDaysRaw']['p50_ms']:.3f} ms, workoutID's raw {cases['workoutIDRaw']['p50_ms']:.3f} ms")
 
 if os.path.exists(f"{results}/http-skipped.txt"):
     print(f"\nHTTP: {open(f'{results}/http-skipped.txt').read().strip()}")

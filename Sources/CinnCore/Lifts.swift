@@ -1,7 +1,7 @@
 import Foundation
 
-/// The sets of one exercise on one day with the same reps and kind: what an exercise's history is
-/// computed from (the store groups them, so a history of 25,000 sets arrives as a few thousand groups).
+/// The sets of one exercise on one day with the same reps and kind, as the store groups them to make
+/// an `ExerciseDay`.
 public struct SetGroup: Sendable, Hashable {
     public var day: LocalDate
     public var reps: Int?
@@ -34,6 +34,84 @@ public struct LiftedSet: Sendable, Hashable {
         self.weight = weight
         self.reps = reps
         self.kind = kind
+    }
+}
+
+/// One exercise on one day, reduced to what its reports need: how many sets and how much volume, and
+/// the day's lifts that no other lift of the day matches or beats in both weight and reps. Every
+/// formula's estimate, every rep max, the heaviest set and the best set volume grow with weight and
+/// with reps, so a beaten lift can never be a record; lifts of the three estimate ranges (up to 10
+/// reps, 11 to 36, 37 and more) are kept apart, as an estimate may leave out the higher ones.
+public struct ExerciseDay: Sendable, Hashable {
+    public var day: LocalDate
+    /// Every set, warm-ups included.
+    public var sets: Int
+    /// The sets that are not warm-ups, and their Σ weight × reps (drop sets included).
+    public var workSets: Int
+    public var volume: Mass
+    /// The unbeaten lifts (warm-ups and drop sets are never lifts), in the order they were found.
+    public private(set) var lifts: [LiftedSet]
+
+    public init(day: LocalDate) {
+        self.init(day: day, sets: 0, workSets: 0, volume: Mass(kilograms: 0), lifts: [])
+    }
+
+    /// A stored day: `lifts` are reduced to the unbeaten ones.
+    public init(day: LocalDate, sets: Int, workSets: Int, volume: Mass, lifts: [LiftedSet]) {
+        self.day = day
+        self.sets = sets
+        self.workSets = workSets
+        self.volume = volume
+        self.lifts = []
+        for lift in lifts { add(lift) }
+    }
+
+    /// One set of the day.
+    public mutating func add(_ set: WorkoutSet) {
+        add(reps: set.reps, heaviest: set.weight, kind: set.kind, sets: 1,
+            volume: Mass(kilograms: (set.weight?.kilograms ?? 0) * Double(set.reps ?? 0)))
+    }
+
+    /// A group of the day's sets.
+    public mutating func add(_ group: SetGroup) {
+        add(reps: group.reps, heaviest: group.heaviest, kind: group.kind, sets: group.sets, volume: group.volume)
+    }
+
+    /// Another record of the same exercise on the same day (an alias's sets, or a second import).
+    public mutating func merge(_ other: ExerciseDay) {
+        sets += other.sets
+        workSets += other.workSets
+        volume = Mass(kilograms: volume.kilograms + other.volume.kilograms)
+        for lift in other.lifts { add(lift) }
+    }
+
+    /// The days of `groups`, oldest first.
+    public static func days(from groups: some Sequence<SetGroup>) -> [ExerciseDay] {
+        var days: [LocalDate: ExerciseDay] = [:]
+        for group in groups { days[group.day, default: ExerciseDay(day: group.day)].add(group) }
+        return days.values.sorted { $0.day < $1.day }
+    }
+
+    private mutating func add(reps: Int?, heaviest: Mass?, kind: SetKind, sets: Int, volume: Mass) {
+        self.sets += sets
+        guard kind != .warmUp else { return }
+        workSets += sets
+        self.volume = Mass(kilograms: self.volume.kilograms + volume.kilograms)
+        guard kind != .drop, let reps, reps > 0, let heaviest, heaviest.kilograms > 0 else { return }
+        add(LiftedSet(day: day, weight: heaviest, reps: reps, kind: kind))
+    }
+
+    private mutating func add(_ lift: LiftedSet) {
+        let range = Self.estimateRange(lift.reps)
+        func beats(_ a: LiftedSet, _ b: LiftedSet) -> Bool { a.reps >= b.reps && a.weight.kilograms >= b.weight.kilograms }
+        guard !lifts.contains(where: { Self.estimateRange($0.reps) == range && beats($0, lift) }) else { return }
+        lifts.removeAll { Self.estimateRange($0.reps) == range && beats(lift, $0) }
+        lifts.append(LiftedSet(day: day, weight: lift.weight, reps: lift.reps, kind: lift.kind))
+    }
+
+    /// 0 for estimates trusted, 1 for low-confidence ones, 2 for none (`OneRepMax.estimate`).
+    private static func estimateRange(_ reps: Int) -> Int {
+        reps <= OneRepMax.confidentReps ? 0 : reps < OneRepMax.noEstimateReps ? 1 : 2
     }
 }
 
@@ -84,38 +162,38 @@ public struct ExerciseReport: Sendable, Hashable {
     public static let currentWindowDays = 30
     public static let repMaxRange = 1...10
 
-    public static func compute(groups: [SetGroup], formula: OneRepMaxFormula = .default, today: LocalDate,
+    public static func compute(days: [ExerciseDay], formula: OneRepMaxFormula = .default, today: LocalDate,
                                includeHighReps: Bool = false, weeks: Int = 12) -> ExerciseReport {
         var report = ExerciseReport(formula: formula, history: [], repMaxes: [], weeklyVolume: [], totalSets: 0)
         var bestByDay: [LocalDate: EstimatedMax] = [:]
         var repMaxes: [Int: LiftedSet] = [:]
         let currentStart = today.adding(days: -(currentWindowDays - 1))
-        let lastDay = groups.map(\.day).max().map { min($0, today) } ?? today
+        let lastDay = days.map(\.day).max().map { min($0, today) } ?? today
         let firstWeek = weekStart(lastDay).adding(days: -7 * (weeks - 1))
         var volumes: [LocalDate: (volume: Double, sets: Int)] = [:]
-        for group in groups {
-            report.totalSets += group.sets
-            report.firstDay = min(report.firstDay ?? group.day, group.day)
-            report.lastDay = max(report.lastDay ?? group.day, group.day)
-            guard group.kind != .warmUp else { continue }
-            let week = weekStart(group.day)
-            if week >= firstWeek {
-                volumes[week, default: (0, 0)].volume += group.volume.kilograms
-                volumes[week, default: (0, 0)].sets += group.sets
+        for day in days.sorted(by: { $0.day < $1.day }) {
+            report.totalSets += day.sets
+            report.firstDay = min(report.firstDay ?? day.day, day.day)
+            report.lastDay = max(report.lastDay ?? day.day, day.day)
+            let week = weekStart(day.day)
+            if week >= firstWeek, day.workSets > 0 {
+                volumes[week, default: (0, 0)].volume += day.volume.kilograms
+                volumes[week, default: (0, 0)].sets += day.workSets
             }
-            guard group.kind != .drop, let reps = group.reps, let weight = group.heaviest, weight.kilograms > 0 else { continue }
-            let lifted = LiftedSet(day: group.day, weight: weight, reps: reps, kind: group.kind)
-            if report.heaviest.map({ isHeavier(lifted, than: $0) }) ?? true { report.heaviest = lifted }
-            if report.bestSetVolume.map({ weight.kilograms * Double(reps) > $0.weight.kilograms * Double($0.reps) }) ?? true {
-                report.bestSetVolume = lifted
+            for lifted in day.lifts {
+                let weight = lifted.weight, reps = lifted.reps
+                if report.heaviest.map({ isHeavier(lifted, than: $0) }) ?? true { report.heaviest = lifted }
+                if report.bestSetVolume.map({ weight.kilograms * Double(reps) > $0.weight.kilograms * Double($0.reps) }) ?? true {
+                    report.bestSetVolume = lifted
+                }
+                for target in repMaxRange where reps >= target {
+                    if repMaxes[target].map({ weight.kilograms > $0.weight.kilograms }) ?? true { repMaxes[target] = lifted }
+                }
+                guard let estimate = OneRepMax.estimate(weight: weight, reps: reps, formula: formula),
+                      includeHighReps || !estimate.lowConfidence else { continue }
+                let candidate = EstimatedMax(oneRepMax: estimate, set: lifted)
+                if bestByDay[day.day].map({ isBetter(candidate, than: $0) }) ?? true { bestByDay[day.day] = candidate }
             }
-            for target in repMaxRange where reps >= target {
-                if repMaxes[target].map({ weight.kilograms > $0.weight.kilograms }) ?? true { repMaxes[target] = lifted }
-            }
-            guard let estimate = OneRepMax.estimate(weight: weight, reps: reps, formula: formula),
-                  includeHighReps || !estimate.lowConfidence else { continue }
-            let candidate = EstimatedMax(oneRepMax: estimate, set: lifted)
-            if bestByDay[group.day].map({ isBetter(candidate, than: $0) }) ?? true { bestByDay[group.day] = candidate }
         }
         report.history = bestByDay.values.sorted { $0.day < $1.day }
         for estimate in report.history {

@@ -51,11 +51,11 @@ extension Journal {
         let settings = try await settings()
         let today = today(settings)
         let clusters = try await exerciseClusters().filter { $0.lastDay != nil }
-        let recent = try await store.setGroups(exerciseRows: clusters.flatMap(\.rows),
-                                               from: today.adding(days: -(ExerciseReport.currentWindowDays - 1)))
+        let recent = try await store.exerciseDays(exerciseRows: clusters.flatMap(\.rows),
+                                                  from: today.adding(days: -(ExerciseReport.currentWindowDays - 1)))
         let summaries = clusters.map { cluster in
-            let groups = cluster.rows.flatMap { recent[$0] ?? [] }
-            let report = ExerciseReport.compute(groups: groups, formula: settings.oneRepMaxFormula, today: today, weeks: 1)
+            let days = cluster.rows.flatMap { recent[$0] ?? [] }
+            let report = ExerciseReport.compute(days: days, formula: settings.oneRepMaxFormula, today: today, weeks: 1)
             return ExerciseSummary(id: cluster.root.id, name: cluster.root.name, aliases: cluster.aliases.map(\.name),
                                    lastDay: cluster.lastDay, current: report.current)
         }
@@ -83,10 +83,8 @@ extension Journal {
     /// The exercise page: current and best estimate (with the workouts they came from), history, records, weekly volume.
     public func exercisePage(_ exercise: ExerciseCluster, includeHighReps: Bool = false, weeks: Int = 12) async throws -> ExercisePage {
         let settings = try await settings()
-        let groups = try await store.setGroups(exerciseRows: exercise.rows)
-        let all = exercise.rows.count == 1 ? groups[exercise.root.rowID] ?? []
-            : exercise.rows.flatMap { groups[$0] ?? [] }.sorted { $0.day < $1.day }
-        let report = ExerciseReport.compute(groups: all, formula: settings.oneRepMaxFormula, today: today(settings),
+        let days = try await store.exerciseDays(exerciseRows: exercise.rows)
+        let report = ExerciseReport.compute(days: exercise.rows.flatMap { days[$0] ?? [] }, formula: settings.oneRepMaxFormula, today: today(settings),
                                             includeHighReps: includeHighReps, weeks: weeks)
         var page = ExercisePage(exercise: exercise, report: report, unit: settings.displayUnit.liftingUnit)
         if let current = report.current {

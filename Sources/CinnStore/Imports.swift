@@ -247,7 +247,8 @@ extension Store {
     /// file again brings them back. Returns how many were removed.
     @discardableResult
     public func undoImport(id: Int64, user: UserID) async throws -> Int {
-        try await transaction { db in
+        try await rawTransaction { connection in
+            let db = connection.sql
             guard let row = try await db.raw("""
                 SELECT undone_at_ms FROM imports WHERE row_id = \(bind: id) AND user_id = \(bind: user.rawValue)
                 """).first() else { throw CinnError.notFound("no import with id \(id)") }
@@ -263,11 +264,19 @@ extension Store {
                     WHERE import_id = \(bind: id) AND user_id = \(bind: user.rawValue) AND deleted = 0 RETURNING row_id
                     """).all().count
             }
-            // A workout's sets go with it; the workout's tombstone is what sync sees.
-            try await db.raw("""
-                DELETE FROM workout_sets WHERE workout_id IN (
-                    SELECT row_id FROM workouts WHERE import_id = \(bind: id) AND user_id = \(bind: user.rawValue) AND deleted = 0)
-                """).run()
+            // A workout's sets go with it (and the exercise days they made); the workout's tombstone is what sync sees.
+            let workouts = SQLQueryString("""
+                SELECT row_id FROM workouts WHERE import_id = \(bind: id) AND user_id = \(bind: user.rawValue) AND deleted = 0
+                """)
+            let touched = try await db.raw("""
+                SELECT exercise_id, MIN(local_day) AS first, MAX(local_day) AS last FROM workout_sets
+                WHERE workout_id IN (\(workouts)) GROUP BY exercise_id
+                """).all().map { row in
+                (try row.decode(column: "exercise_id", as: Int64.self),
+                 try row.decode(column: "first", as: Int.self)...row.decode(column: "last", as: Int.self))
+            }
+            try await db.raw("DELETE FROM workout_sets WHERE workout_id IN (\(workouts))").run()
+            for (exercise, days) in touched { try await refreshExerciseDays(connection, exercises: [exercise], days: days) }
             removed += try await db.raw("""
                 UPDATE workouts SET deleted = 1, version = \(bind: version), updated_at_ms = \(bind: time)
                 WHERE import_id = \(bind: id) AND user_id = \(bind: user.rawValue) AND deleted = 0 RETURNING row_id

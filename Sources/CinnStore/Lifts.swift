@@ -43,7 +43,7 @@ extension Store {
         try await withConnection { db in
             try await db.raw("""
                 SELECT e.row_id, e.id, e.name, e.alias_of,
-                    (SELECT MAX(s.local_day) FROM workout_sets s WHERE s.exercise_id = e.row_id) AS last_day
+                    (SELECT MAX(d.local_day) FROM exercise_days d WHERE d.exercise_id = e.row_id) AS last_day
                 FROM exercises e WHERE e.user_id = \(bind: user.rawValue) AND e.deleted = 0 ORDER BY e.name
                 """).all().map { row in
                 StoredExercise(rowID: try row.decode(column: "row_id", as: Int64.self), id: try decodeUUID(row, "id"),
@@ -54,26 +54,23 @@ extension Store {
         }
     }
 
-    /// The sets of exercises `rows` (on or after `from`), grouped by day, reps and kind, oldest first.
-    /// Read from the `workout_sets_exercise` index alone.
-    public func setGroups(exerciseRows rows: [Int64], from: LocalDate? = nil) async throws -> [Int64: [SetGroup]] {
-        guard !rows.isEmpty else { return [:] }
-        let list = rows.map(String.init).joined(separator: ",")
+    /// The sets of exercises `rows` (every exercise when nil) within `days`, grouped by day, reps and
+    /// kind. Read from the `workout_sets_exercise` index alone.
+    func setGroups(_ connection: Connection, exerciseRows rows: [Int64]?, days: ClosedRange<Int>) async throws -> [Int64: [SetGroup]] {
+        let exercises = rows.map { "exercise_id IN (\($0.map(String.init).joined(separator: ","))) AND " } ?? ""
         let sql = """
             SELECT exercise_id, local_day, reps, kind, MAX(weight_kg) AS heaviest, COUNT(*) AS sets,
                 SUM(COALESCE(weight_kg * reps, 0)) AS volume
-            FROM workout_sets WHERE exercise_id IN (\(list)) AND local_day >= ?
-            GROUP BY exercise_id, local_day, reps, kind ORDER BY exercise_id, local_day
+            FROM workout_sets WHERE \(exercises)local_day BETWEEN ? AND ?
+            GROUP BY exercise_id, local_day, reps, kind
             """
         var groups: [Int64: [SetGroup]] = [:]
-        try await withRawConnection { connection in
-            for row in try await numberRows(connection, sql, [from?.dayNumber ?? Int.min / 2], columns: 7) {
-                guard let exercise = row[0], let day = row[1], let kindCode = row[3], let kind = SetKind(storageCode: Int(kindCode)),
-                      let sets = row[5] else { continue }
-                groups[Int64(exercise), default: []].append(SetGroup(
-                    day: LocalDate(dayNumber: Int(day)), reps: row[2].map { Int($0) }, kind: kind,
-                    heaviest: row[4].map(Mass.init(kilograms:)), sets: Int(sets), volume: Mass(kilograms: row[6] ?? 0)))
-            }
+        for row in try await numberRows(connection, sql, [days.lowerBound, days.upperBound], columns: 7) {
+            guard let exercise = row[0], let day = row[1], let kindCode = row[3], let kind = SetKind(storageCode: Int(kindCode)),
+                  let sets = row[5] else { continue }
+            groups[Int64(exercise), default: []].append(SetGroup(
+                day: LocalDate(dayNumber: Int(day)), reps: row[2].map { Int($0) }, kind: kind,
+                heaviest: row[4].map(Mass.init(kilograms:)), sets: Int(sets), volume: Mass(kilograms: row[6] ?? 0)))
         }
         return groups
     }
@@ -229,13 +226,17 @@ extension Store {
 
     /// Deletes a workout (its sets go with it; a tombstone remains for sync).
     public func deleteWorkout(id: UUID, user: UserID) async throws {
-        try await transaction { db in
+        try await rawTransaction { connection in
+            let db = connection.sql
             let version = try await reserveVersions(db, user: user)
             guard let row = try await db.raw("""
                 UPDATE workouts SET deleted = 1, version = \(bind: version), updated_at_ms = \(bind: milliseconds(now()))
-                WHERE id = \(bind: bind(id)) AND user_id = \(bind: user.rawValue) AND deleted = 0 RETURNING row_id
+                WHERE id = \(bind: bind(id)) AND user_id = \(bind: user.rawValue) AND deleted = 0 RETURNING row_id, local_day
                 """).first() else { throw CinnError.notFound("no workout \(id.uuidString.lowercased())") }
-            try await db.raw("DELETE FROM workout_sets WHERE workout_id = \(bind: try row.decode(column: "row_id", as: Int64.self))").run()
+            let rowID = try row.decode(column: "row_id", as: Int64.self), day = try row.decode(column: "local_day", as: Int.self)
+            let exercises = try await db.raw("DELETE FROM workout_sets WHERE workout_id = \(bind: rowID) RETURNING exercise_id").all()
+                .map { try $0.decode(column: "exercise_id", as: Int64.self) }
+            try await refreshExerciseDays(connection, exercises: Array(Set(exercises)), days: day...day)
         }
     }
 }

@@ -53,7 +53,8 @@ extension Store {
 }
 
 /// Writes an import's sets batch by batch: the batch's new workouts first (skipping those already
-/// in the journal), then its sets in multi-row statements (SQLite) or one `COPY` (PostgreSQL).
+/// in the journal), then its sets in multi-row statements (SQLite) or one `COPY` (PostgreSQL); at the
+/// end, the exercise days the sets make.
 struct WorkoutWriter {
     let store: Store
     let connection: Store.Connection
@@ -63,6 +64,8 @@ struct WorkoutWriter {
     /// Each workout of the file by number: its row and local day, or nil when it was already in the journal.
     private var workouts: [Int: (rowID: Int64, day: Int)?] = [:]
     private var exercises: [String: Int64] = [:]
+    /// The file's exercise days, by exercise row and day number, merged into `exercise_days` at the end.
+    private var days: [Int64: [Int: ExerciseDay]] = [:]
     private var ids: ImportIDs
     /// The statements of the last batch, still running on SQLite.
     private var pending: Task<Void, any Error>?
@@ -83,6 +86,7 @@ struct WorkoutWriter {
         do {
             let report = try await read { sets in try await write(sets) }
             try await finishPending()
+            try await store.mergeExerciseDays(connection, days)
             return report
         } catch {
             try? await finishPending()
@@ -106,7 +110,9 @@ struct WorkoutWriter {
                 duplicates += 1
                 continue
             }
-            rows.append(SetRow(index: index, workout: workout.rowID, day: workout.day, exercise: try await exerciseID(imported.set.exercise)))
+            let exercise = try await exerciseID(imported.set.exercise)
+            rows.append(SetRow(index: index, workout: workout.rowID, day: workout.day, exercise: exercise))
+            days[exercise, default: [:]][workout.day, default: ExerciseDay(day: LocalDate(dayNumber: workout.day))].add(imported.set)
         }
         imported += rows.count
         if let postgres = connection.postgres {

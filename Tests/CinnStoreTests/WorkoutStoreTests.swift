@@ -68,11 +68,13 @@ import Testing
             #expect(exercises.map(\.name) == ["Back Squat", "Bench Press (Barbell)", "Plank"])
             let bench = try #require(exercises.first { $0.name == "Bench Press (Barbell)" })
             #expect(bench.lastDay?.iso == "2024-03-13")
-            let groups = try await store.setGroups(exerciseRows: [bench.rowID])[bench.rowID] ?? []
-            #expect(groups.map(\.sets).reduce(0, +) == 5)
-            let working = try #require(groups.first { $0.reps == 5 })
-            #expect(working.sets == 2 && working.heaviest?.kilograms == 100 && working.volume.kilograms == 1000)
-            let report = ExerciseReport.compute(groups: groups, today: LocalDate(iso: "2024-03-15")!)
+            let days = try await store.exerciseDays(exerciseRows: [bench.rowID])[bench.rowID] ?? []
+            #expect(days.map(\.day.iso) == ["2024-03-06", "2024-03-13"])
+            #expect(days.map(\.sets) == [4, 1])
+            #expect(days[0].workSets == 3 && days[0].volume.kilograms == 1000 + 640, "the warm-up is left out, the drop set is not")
+            #expect(days[0].lifts == [LiftedSet(day: days[0].day, weight: Mass(kilograms: 100), reps: 5)])
+            #expect(days[1].lifts == [LiftedSet(day: days[1].day, weight: Mass(kilograms: 110), reps: 3, kind: .failure)])
+            let report = ExerciseReport.compute(days: days, today: LocalDate(iso: "2024-03-15")!)
             let best = try #require(report.best)
             #expect(best.set.reps == 3)
             let source = try await store.workoutID(exerciseRows: [bench.rowID], set: best.set)
@@ -114,7 +116,7 @@ import Testing
             #expect(try await store.undoImport(id: try #require(report.importID), user: me) == 2)
             #expect(try await store.workoutCount(user: me) == 0)
             let rows = try await store.exercises(user: me).map(\.rowID)
-            #expect(try await store.setGroups(exerciseRows: rows).isEmpty)
+            #expect(try await store.exerciseDays(exerciseRows: rows).isEmpty)
             let back = try await store.importWorkouts(user: me, format: "fitbod", fileName: nil, mode: ImportMode(), read: read(Self.sets()))
             #expect(back.imported == 7)
             let workout = try #require(try await store.workouts(user: me, limit: 1).first)
@@ -141,6 +143,73 @@ import Testing
             #expect(try await store.exercises(user: me).allSatisfy { $0.aliasOf == nil })
             let other = try await store.user(named: "other")
             await #expect(throws: CinnError.self) { try await store.mergeExercise(backSquat.id, into: squat.id, user: other) }
+        }
+    }
+
+    /// The stored exercise days, and the days computed again from every set, as comparable text.
+    func exerciseDays(_ store: Store, _ user: UserID) async throws -> (stored: [String], fromSets: [String]) {
+        func text(_ days: [Int64: [ExerciseDay]]) -> [String] {
+            days.flatMap { exercise, days in
+                days.map { day in
+                    let lifts = day.lifts.map { "\($0.reps)x\($0.weight.kilograms)/\($0.kind)" }.sorted().joined(separator: ",")
+                    return "\(exercise) \(day.day.iso): \(day.sets) sets, \(day.workSets) work, \(day.volume.kilograms) kg; \(lifts)"
+                }
+            }.sorted()
+        }
+        let rows = try await store.exercises(user: user).map(\.rowID)
+        let stored = text(try await store.exerciseDays(exerciseRows: rows))
+        try await store.rawTransaction { connection in try await store.refreshExerciseDays(connection, exercises: nil) }
+        return (stored, text(try await store.exerciseDays(exerciseRows: rows)))
+    }
+
+    @Test(arguments: Backend.enabled)
+    func exerciseDaysFollowEveryWrite(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { store in
+            let me = try await store.localUser()
+            let first = try await store.importWorkouts(user: me, format: "fitbod", fileName: nil, mode: ImportMode(), read: read(Self.sets()))
+            // Another app's workouts on the same days (an hour earlier), and the same two weeks later.
+            var sameDays = Self.sets()
+            for index in sameDays.indices {
+                sameDays[index].newWorkout?.externalID += ":strong"
+                sameDays[index].newWorkout?.startedAt.addTimeInterval(-3600)
+                sameDays[index].set.weight = sameDays[index].set.weight.map { Mass(kilograms: $0.kilograms + 2.5) }
+                sameDays[index].set.reps = sameDays[index].set.reps.map { $0 - 1 }
+            }
+            let second = try await store.importWorkouts(user: me, format: "strong", fileName: nil, mode: ImportMode(), read: read(sameDays, batch: 2))
+            _ = try await store.importWorkouts(user: me, format: "fitbod", fileName: nil, mode: ImportMode(), read: read(Self.sets(dayOffset: 14)))
+            var days = try await exerciseDays(store, me)
+            #expect(days.stored.count == 8, "four exercise days, twice")
+            #expect(days.stored == days.fromSets, "an import merges its days into those stored")
+            #expect(days.stored.contains { $0.contains("2024-03-06: 8 sets, 6 work") })
+
+            try await store.undoImport(id: try #require(second.importID), user: me)
+            days = try await exerciseDays(store, me)
+            #expect(days.stored == days.fromSets, "an undo computes the days it touched again")
+            #expect(days.stored.contains { $0.contains("2024-03-06: 4 sets, 3 work") })
+
+            let workout = try #require(try await store.workouts(user: me, limit: 1).first)
+            try await store.deleteWorkout(id: workout.id, user: me)
+            days = try await exerciseDays(store, me)
+            #expect(days.stored == days.fromSets, "so does deleting a workout")
+            #expect(days.stored.count == 6)
+            try await store.undoImport(id: try #require(first.importID), user: me)
+            #expect(try await exerciseDays(store, me).stored.count == 2, "the later upper-body day stays")
+        }
+    }
+
+    @Test(arguments: Backend.enabled)
+    func migrationSixComputesTheDaysOfSetsAlreadyStored(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { store in
+            let me = try await store.localUser()
+            _ = try await store.importWorkouts(user: me, format: "fitbod", fileName: nil, mode: ImportMode(), read: read(Self.sets()))
+            let before = try await exerciseDays(store, me).stored
+            try await store.withConnection { db in
+                try await db.raw("DROP TABLE exercise_days").run()
+                try await db.raw("DELETE FROM schema_migrations WHERE version = 6").run()
+            }
+            #expect(try await store.migrate() == [6])
+            #expect(try await exerciseDays(store, me).stored == before)
+            #expect(before.count == 4)
         }
     }
 }

@@ -3,11 +3,9 @@
 //     WorkoutBench page --database journal.sqlite [--iterations 300] [--warmup 10] [--exercise NAME] [--json]
 //         on a journal that `cinn import` filled from a Fitbod export (1,000,000 sets in run.sh), times
 //         Journal.exercisePage for one exercise (default: the one with the most sets), Journal.lifts(),
-//         Journal.exercise(named:) and the page's parts (Store.exercises, Store.setGroups for the
-//         exercise's rows, the same query raw, ExerciseReport.compute, Store.workoutID), all
-//         interleaved in one loop so that every case sees the same load; and two prototypes of a faster
-//         Store.setGroups (not Cinn's code): the index rows read raw and grouped in Swift, and, when the
-//         journal has a hand-made table `bench_set_groups` of stored groups, reading those
+//         Journal.exercise(named:) and the page's parts (Store.exercises, Store.exerciseDays for the
+//         exercise's rows, the same query raw, ExerciseReport.compute, Store.workoutID and its query
+//         raw), all interleaved in one loop so that every case sees the same load.
 //
 // Prints one JSON object with --json, else a short table.
 import BenchmarkData
@@ -70,71 +68,6 @@ func integers(_ connection: SQLiteConnection, _ sql: String, _ binds: [SQLiteDat
     return rows.withLock { $0 }
 }
 
-/// Sets of one exercise grouped by day, reps and kind as `Store.setGroups` groups them, but from the
-/// index rows themselves: SQLite only walks `workout_sets_exercise` (exercise_id, local_day, reps,
-/// weight_kg, kind) in order, and the groups are made here. Rows of one day and reps arrive together,
-/// so four running totals (one per kind) are all the state there is.
-struct SwiftGrouping {
-    var groups: [SetGroup] = []
-    var day = Int.min
-    var reps: Int?? = .none
-    var open: [(heaviest: Double?, sets: Int, volume: Double)?] = Array(repeating: nil, count: 4)
-    /// `workout_sets.kind`'s codes.
-    static let kinds: [SetKind] = [.normal, .warmUp, .drop, .failure]
-
-    mutating func add(day: Int, reps: Int?, kind: Int, weight: Double?) {
-        if day != self.day || reps != self.reps { flush(); self.day = day; self.reps = reps }
-        var group = open[kind] ?? (nil, 0, 0)
-        if let weight { group.heaviest = max(group.heaviest ?? weight, weight) }
-        group.sets += 1
-        group.volume += (weight ?? 0) * Double(reps ?? 0)
-        open[kind] = group
-    }
-
-    mutating func flush() {
-        guard case .some(let reps) = reps else { return }
-        for kind in 0..<4 {
-            guard let group = open[kind] else { continue }
-            groups.append(SetGroup(day: LocalDate(dayNumber: day), reps: reps, kind: Self.kinds[kind], heaviest: group.heaviest.map(Mass.init(kilograms:)),
-                                   sets: group.sets, volume: Mass(kilograms: group.volume)))
-            open[kind] = nil
-        }
-    }
-}
-
-func groupedInSwift(_ connection: SQLiteConnection, exercise: Int64) async throws -> [SetGroup] {
-    let state = Mutex(SwiftGrouping())
-    try await connection.query("""
-        SELECT local_day, reps, kind, weight_kg FROM workout_sets WHERE exercise_id = ? ORDER BY local_day, reps, weight_kg, kind
-        """, [.integer(Int(exercise))]) { row in
-        let columns = row.columns
-        let day = columns[0].data.integer ?? 0, reps = columns[1].data.integer, kind = columns[2].data.integer ?? 0
-        let weight = columns[3].data.double
-        state.withLock { $0.add(day: day, reps: reps, kind: kind, weight: weight) }
-    }
-    return state.withLock { state in
-        state.flush()
-        return state.groups
-    }
-}
-
-/// The groups of exercises `rows` from `bench_set_groups`, a table holding `Store.setGroups`' result
-/// for every exercise (made by hand on a copy of a journal; not part of Cinn's schema).
-func readStoredGroups(_ connection: SQLiteConnection, rows: [Int64]) async throws -> [SetGroup] {
-    let groups = Mutex<[SetGroup]>([])
-    try await connection.query("""
-        SELECT local_day, reps, kind, heaviest, sets, volume FROM bench_set_groups
-        WHERE exercise_id IN (\(rows.map(String.init).joined(separator: ","))) AND local_day >= ? ORDER BY exercise_id, local_day
-        """, [.integer(Int.min / 2)]) { row in
-        let columns = row.columns
-        let group = SetGroup(day: LocalDate(dayNumber: columns[0].data.integer ?? 0), reps: columns[1].data.integer,
-                             kind: SwiftGrouping.kinds[columns[2].data.integer ?? 0], heaviest: columns[3].data.double.map(Mass.init(kilograms:)),
-                             sets: columns[4].data.integer ?? 0, volume: Mass(kilograms: columns[5].data.double ?? 0))
-        groups.withLock { $0.append(group) }
-    }
-    return groups.withLock { $0 }
-}
-
 func page(_ options: Options) async throws {
     let iterations = options.int("iterations", 300)
     let warmup = options.int("warmup", 10)
@@ -167,29 +100,18 @@ func page(_ options: Options) async throws {
     let id = cluster.root.id.uuidString.lowercased()
     let rows = cluster.rows
     let setsOfExercise = try await integers(raw, "SELECT COUNT(*) FROM workout_sets WHERE exercise_id IN (\(rows.map(String.init).joined(separator: ",")))")[0][0]
-    let groups = try await store.setGroups(exerciseRows: rows)
-    let all = groups[cluster.root.rowID] ?? []
-    // The prototype must give the store's groups (volumes to rounding: SQLite sums with compensation).
-    func key(_ group: SetGroup) -> String { "\(group.day.dayNumber) \(group.reps ?? -1) \(group.kind) \(group.heaviest?.kilograms ?? -1) \(group.sets)" }
-    let prototype = try await groupedInSwift(raw, exercise: cluster.root.rowID)
-    let volumes = Dictionary(all.map { (key($0), $0.volume.kilograms) }, uniquingKeysWith: +)
-    let prototypeMatches = cluster.aliases.isEmpty && prototype.count == all.count
-        && prototype.allSatisfy { group in volumes[key(group)].map { abs($0 - group.volume.kilograms) < 1e-6 } ?? false }
-    // What a journal keeping its set groups up to date would read instead (only when the table was made
-    // by hand on a copy of the journal: see BENCHMARKS.md).
-    let storedGroups = try await integers(raw, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'bench_set_groups'")[0][0] == 1
-    if storedGroups, try await readStoredGroups(raw, rows: rows).count != all.count { fail("bench_set_groups does not hold the store's groups") }
+    let days = try await store.exerciseDays(exerciseRows: rows)
+    let all = rows.flatMap { days[$0] ?? [] }
     let sample = try await journal.exercisePage(cluster)
     guard let best = sample.report.best else { fail("\(name) has no estimate; choose another with --exercise") }
     let current = sample.report.current
 
-    // setGroups' query as the store sends it, run on a raw connection with the rows left on SQLite's
+    // exerciseDays' query as the store sends it, run on a raw connection with the rows left on SQLite's
     // thread: what SQLite itself costs.
-    let groupSQL = """
-        SELECT exercise_id, local_day, reps, kind, MAX(weight_kg) AS heaviest, COUNT(*) AS sets,
-            SUM(COALESCE(weight_kg * reps, 0)) AS volume
-        FROM workout_sets WHERE exercise_id IN (\(rows.map(String.init).joined(separator: ","))) AND local_day >= ?
-        GROUP BY exercise_id, local_day, reps, kind ORDER BY exercise_id, local_day
+    let daysSQL = """
+        SELECT exercise_id, local_day, sets, work_sets, volume_kg, lifts FROM exercise_days
+        WHERE exercise_id IN (\(rows.map(String.init).joined(separator: ","))) AND local_day BETWEEN ? AND ?
+        ORDER BY exercise_id, local_day
         """
     let workoutSQL = """
         SELECT w.id FROM workout_sets s JOIN workouts w ON w.row_id = s.workout_id WHERE s.exercise_id = ?
@@ -217,21 +139,18 @@ func page(_ options: Options) async throws {
         Case("settings", "Journal.settings() — read by exercisePage and lifts()") {
             try await journal.settings().oneRepMaxFormula == .default ? 1 : 0
         },
-        Case("setGroups", "Store.setGroups(exerciseRows:) — the exercise's sets grouped by day, reps and kind") {
-            try await store.setGroups(exerciseRows: rows)[cluster.root.rowID]?.count ?? 0
+        Case("exerciseDays", "Store.exerciseDays(exerciseRows:) — the exercise's days (sets, volume, unbeaten lifts)") {
+            try await store.exerciseDays(exerciseRows: rows)[cluster.root.rowID]?.count ?? 0
         },
-        Case("setGroupsRaw", "the same GROUP BY query alone, raw SQLiteNIO, rows kept on SQLite's thread") {
+        Case("exerciseDaysRaw", "the same query alone, raw SQLiteNIO, rows kept on SQLite's thread") {
             let count = Mutex(0)
-            try await raw.query(groupSQL, [.integer(Int.min / 2)]) { row in
+            try await raw.query(daysSQL, [.integer(Int(Int32.min)), .integer(Int(Int32.max))]) { row in
                 if row.column("sets")?.integer != nil { count.withLock { $0 += 1 } }
             }
             return count.withLock { $0 }
         },
-        Case("setGroupsSwift", "prototype (not Cinn's code): the exercise's index rows in index order, raw, grouped in Swift") {
-            try await groupedInSwift(raw, exercise: cluster.root.rowID).count
-        },
-        Case("report", "ExerciseReport.compute over those groups (pure)") {
-            ExerciseReport.compute(groups: all, formula: settings.oneRepMaxFormula, today: today).history.count
+        Case("report", "ExerciseReport.compute over those days (pure)") {
+            ExerciseReport.compute(days: all, formula: settings.oneRepMaxFormula, today: today).history.count
         },
         Case("workoutIDBest", "Store.workoutID(exerciseRows:set:) — the best estimate's workout") {
             try await store.workoutID(exerciseRows: rows, set: best.set) == nil ? 0 : 1
@@ -239,11 +158,7 @@ func page(_ options: Options) async throws {
         Case("workoutIDRaw", "the same query alone, raw SQLiteNIO") {
             try await integers(raw, workoutSQL, bestBinds).count
         },
-    ] + (storedGroups ? [
-        Case("storedGroups", "prototype (not Cinn's code): the same groups read from a table of stored groups, raw, made into SetGroups") {
-            try await readStoredGroups(raw, rows: rows).count
-        },
-    ] : []) + (current.map { current in
+    ] + (current.map { current in
         [Case("workoutIDCurrent", "Store.workoutID(exerciseRows:set:) — the current estimate's workout") {
             try await store.workoutID(exerciseRows: rows, set: current.set) == nil ? 0 : 1
         }]
@@ -264,7 +179,8 @@ func page(_ options: Options) async throws {
         "iterations": iterations, "warmup": warmup, "seconds": rounded(seconds, 1), "today": today.iso,
         "journal": ["sets": totals[0], "workouts": totals[1], "exercises": totals[2]],
         "exercise": [
-            "name": cluster.root.name, "id": id, "aliases": cluster.aliases.count, "sets": setsOfExercise, "groups": all.count,
+            "name": cluster.root.name, "id": id, "aliases": cluster.aliases.count, "sets": setsOfExercise, "days": all.count,
+            "lifts": all.map(\.lifts.count).reduce(0, +),
             "history_days": report.history.count, "total_sets": report.totalSets,
             "first_day": report.firstDay?.iso ?? "none", "last_day": report.lastDay?.iso ?? "none",
             "best_kg": rounded(best.oneRepMax.estimate.kilograms, 1), "best_day": best.day.iso,
@@ -272,13 +188,12 @@ func page(_ options: Options) async throws {
             "current_workout": sample.currentWorkout != nil, "best_workout": sample.bestWorkout != nil,
             "weekly_volume_weeks": report.weeklyVolume.count,
         ] as [String: Any],
-        "prototype_groups_match": prototypeMatches,
         "cases": cases.map(\.summary),
         "peak_rss_mb": rounded(peakResidentMB(), 1),
         "checksum": cases.reduce(0) { $0 &+ $1.check },
     ]
     if options.json { return printJSON(result) }
-    print("\(iterations) rounds of \(cases.count) cases in \(rounded(seconds, 1)) s; \(cluster.root.name): \(setsOfExercise) sets, \(all.count) groups")
+    print("\(iterations) rounds of \(cases.count) cases in \(rounded(seconds, 1)) s; \(cluster.root.name): \(setsOfExercise) sets, \(all.count) days")
     for entry in cases.map(\.summary) {
         print("  \(entry["p50_ms"]!) / \(entry["p99_ms"]!) / \(entry["max_ms"]!) ms (p50 / p99 / max), CPU p50 \(entry["cpu_p50_ms"]!) ms: \(entry["label"]!)")
     }

@@ -1,0 +1,112 @@
+import CinnCore
+import Foundation
+import SQLKit
+import SQLiteNIO
+
+/// `exercise_days` holds each exercise's days as `ExerciseDay`s: derived from `workout_sets`, so an
+/// exercise page reads a row per day instead of every set. Whatever writes sets keeps it up to date:
+/// an import merges its days in, a deletion computes the days it touched again from their sets.
+extension Store {
+    /// The stored days of exercises `rows` (on or after `from`), oldest first.
+    public func exerciseDays(exerciseRows rows: [Int64], from: LocalDate? = nil) async throws -> [Int64: [ExerciseDay]] {
+        guard !rows.isEmpty else { return [:] }
+        return try await withRawConnection { connection in
+            try await exerciseDays(connection, exerciseRows: rows, days: (from?.dayNumber ?? Self.firstDay)...Self.lastDay)
+        }
+    }
+
+    /// Computes the days of `exercises` (every exercise when nil) within `days` again from their sets.
+    func refreshExerciseDays(_ connection: Connection, exercises: [Int64]?, days: ClosedRange<Int> = firstDay...lastDay) async throws {
+        if let exercises, exercises.isEmpty { return }
+        let groups = try await setGroups(connection, exerciseRows: exercises, days: days)
+        var delete = SQLQueryString("DELETE FROM exercise_days WHERE local_day BETWEEN \(bind: days.lowerBound) AND \(bind: days.upperBound)")
+        if let exercises {
+            let list = exercises.map(String.init).joined(separator: ",")
+            delete = delete + SQLQueryString(" AND exercise_id IN (\(unsafeRaw: list))")
+        }
+        try await connection.sql.raw(delete).run()
+        try await writeExerciseDays(connection, groups.flatMap { exercise, groups in
+            ExerciseDay.days(from: groups).map { (exercise, $0) }
+        })
+    }
+
+    /// Adds `days` (an import's, by exercise row) to the stored days.
+    func mergeExerciseDays(_ connection: Connection, _ days: [Int64: [Int: ExerciseDay]]) async throws {
+        guard !days.isEmpty else { return }
+        let dayNumbers = days.values.flatMap(\.keys)
+        guard let first = dayNumbers.min(), let last = dayNumbers.max() else { return }
+        var merged = days
+        for (exercise, stored) in try await exerciseDays(connection, exerciseRows: Array(days.keys), days: first...last) {
+            for day in stored { merged[exercise]?[day.day.dayNumber]?.merge(day) }
+        }
+        try await writeExerciseDays(connection, merged.flatMap { exercise, days in days.values.map { (exercise, $0) } })
+    }
+
+    static let firstDay = Int(Int32.min)
+    static let lastDay = Int(Int32.max)
+
+    private func exerciseDays(_ connection: Connection, exerciseRows rows: [Int64], days: ClosedRange<Int>) async throws -> [Int64: [ExerciseDay]] {
+        let sql = """
+            SELECT exercise_id, local_day, sets, work_sets, volume_kg, lifts FROM exercise_days
+            WHERE exercise_id IN (\(rows.map(String.init).joined(separator: ","))) AND local_day BETWEEN ? AND ?
+            ORDER BY exercise_id, local_day
+            """
+        var result: [Int64: [ExerciseDay]] = [:]
+        func add(_ exercise: Int64, _ day: Int, _ sets: Int, _ workSets: Int, _ volume: Double, _ lifts: String) {
+            let date = LocalDate(dayNumber: day)
+            result[exercise, default: []].append(ExerciseDay(day: date, sets: sets, workSets: workSets, volume: Mass(kilograms: volume),
+                                                             lifts: Self.lifts(lifts, day: date)))
+        }
+        if let sqlite = connection.sqlite {
+            for row in try await self.rows(sqlite, sql, [.integer(days.lowerBound), .integer(days.upperBound)]) {
+                let columns = row.columns
+                add(Int64(columns[0].data.integer ?? 0), columns[1].data.integer ?? 0, columns[2].data.integer ?? 0,
+                    columns[3].data.integer ?? 0, columns[4].data.double ?? 0, columns[5].data.string ?? "")
+            }
+        } else {
+            for row in try await connection.sql.raw(Self.query(sql, [days.lowerBound, days.upperBound])).all() {
+                add(try row.decode(column: "exercise_id", as: Int64.self), try row.decode(column: "local_day", as: Int.self),
+                    try row.decode(column: "sets", as: Int.self), try row.decode(column: "work_sets", as: Int.self),
+                    try row.decode(column: "volume_kg", as: Double.self), try row.decode(column: "lifts", as: String.self))
+            }
+        }
+        return result
+    }
+
+    /// Rows per statement (six values each).
+    private static let dayRowsPerStatement = 500
+
+    /// Writes `days`, replacing those stored for the same exercise and day.
+    private func writeExerciseDays(_ connection: Connection, _ days: [(exercise: Int64, day: ExerciseDay)]) async throws {
+        for start in stride(from: 0, to: days.count, by: Self.dayRowsPerStatement) {
+            let chunk = days[start..<min(start + Self.dayRowsPerStatement, days.count)]
+            var query = SQLQueryString("INSERT INTO exercise_days (exercise_id, local_day, sets, work_sets, volume_kg, lifts) VALUES ")
+            for (index, row) in chunk.enumerated() {
+                let day = row.day
+                query = query + (index == 0 ? "" : ", ") + """
+                    (\(bind: row.exercise), \(bind: day.day.dayNumber), \(bind: day.sets), \(bind: day.workSets), \(bind: day.volume.kilograms),
+                    \(bind: Self.text(day.lifts)))
+                    """
+            }
+            query = query + """
+                 ON CONFLICT (exercise_id, local_day) DO UPDATE SET sets = excluded.sets, work_sets = excluded.work_sets,
+                    volume_kg = excluded.volume_kg, lifts = excluded.lifts
+                """
+            try await connection.sql.raw(query).run()
+        }
+    }
+
+    /// A day's lifts as stored: "reps kilograms kind" each, separated by ";" (kind as in `workout_sets.kind`).
+    static func text(_ lifts: [LiftedSet]) -> String {
+        lifts.map { "\($0.reps) \($0.weight.kilograms) \($0.kind.storageCode)" }.joined(separator: ";")
+    }
+
+    static func lifts(_ text: String, day: LocalDate) -> [LiftedSet] {
+        text.split(separator: ";").compactMap { lift in
+            let parts = lift.split(separator: " ")
+            guard parts.count == 3, let reps = Int(parts[0]), let kilograms = Double(parts[1]),
+                  let code = Int(parts[2]), let kind = SetKind(storageCode: code) else { return nil }
+            return LiftedSet(day: day, weight: Mass(kilograms: kilograms), reps: reps, kind: kind)
+        }
+    }
+}
