@@ -47,9 +47,6 @@ public struct WorkoutFileReader: Sendable {
     private let delimiter: UInt8
     private let fileSize: Int64
 
-    /// Roughly how many sets the file holds (a set's row takes 50 to 100 bytes).
-    public var estimatedSets: Int { Int(fileSize / 70) }
-
     /// Opens the file, checks its encoding, tells its format from the header and checks the columns.
     public init(url: URL, format: WorkoutFileFormat? = nil, options: WorkoutImportOptions) throws(CinnError) {
         let (prefix, fileSize) = try FileStart.read(url, count: 64 * 1024)

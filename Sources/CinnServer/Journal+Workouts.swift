@@ -29,8 +29,7 @@ extension Journal {
                                progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }) async throws -> ImportReport {
         let settings = try await settings()
         let reader = try WorkoutFileReader(url: url, format: format, options: WorkoutImportOptions(unit: unit, timeZone: settings.timeZone))
-        return try await store.importWorkouts(user: user, format: reader.format.rawValue, fileName: fileName, mode: mode,
-                                              expectedSets: reader.estimatedSets) { insert in
+        return try await store.importWorkouts(user: user, format: reader.format.rawValue, fileName: fileName, mode: mode) { insert in
             let summary = try await reader.read(progress: progress) { batch in try await insert(batch) }
             return ImportReport(format: reader.format.rawValue, rowsRead: summary.rowsRead, skipped: summary.skipped,
                                 rejected: summary.rejected, rejectedCount: summary.rejectedCount)
@@ -88,10 +87,10 @@ extension Journal {
                                             includeHighReps: includeHighReps, weeks: weeks)
         var page = ExercisePage(exercise: exercise, report: report, unit: settings.displayUnit.liftingUnit)
         if let current = report.current {
-            page.currentWorkout = try await store.workoutID(exerciseRows: exercise.rows, set: current.set)
+            page.currentWorkout = try await store.workoutID(user: user, exerciseRows: exercise.rows, set: current.set)
         }
         if let best = report.best {
-            page.bestWorkout = best == report.current ? page.currentWorkout : try await store.workoutID(exerciseRows: exercise.rows, set: best.set)
+            page.bestWorkout = best == report.current ? page.currentWorkout : try await store.workoutID(user: user, exerciseRows: exercise.rows, set: best.set)
         }
         return page
     }

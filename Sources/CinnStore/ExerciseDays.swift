@@ -15,10 +15,12 @@ extension Store {
         }
     }
 
-    /// Computes the days of `exercises` (every exercise when nil) within `days` again from their sets.
-    func refreshExerciseDays(_ connection: Connection, exercises: [Int64]?, days: ClosedRange<Int> = firstDay...lastDay) async throws {
+    /// Computes the days of `user`'s `exercises` within `days` again from their sets (every exercise of
+    /// every user when both are nil).
+    func refreshExerciseDays(_ connection: Connection, user: UserID?, exercises: [Int64]?,
+                             days: ClosedRange<Int> = firstDay...lastDay) async throws {
         if let exercises, exercises.isEmpty { return }
-        let groups = try await setGroups(connection, exerciseRows: exercises, days: days)
+        let groups = try await setGroups(connection, user: user, exerciseRows: exercises, days: days)
         var delete = SQLQueryString("DELETE FROM exercise_days WHERE local_day BETWEEN \(bind: days.lowerBound) AND \(bind: days.upperBound)")
         if let exercises {
             let list = exercises.map(String.init).joined(separator: ",")

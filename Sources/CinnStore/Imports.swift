@@ -79,10 +79,10 @@ extension Store {
     /// report with `imported` and `duplicates` set; then the contract's rules apply: a dry run, or a
     /// file with rejected rows without `mode.skipInvalid`, writes nothing (and imports nothing); an
     /// import that adds nothing leaves no batch behind.
-    func recordedImport(user: UserID, format: String, fileName: String?, mode: ImportMode,
+    func recordedImport(user: UserID, format: String, fileName: String?, mode: ImportMode, uncheckedForeignKeys: Bool = false,
                         _ body: (Connection, ImportedBatch) async throws -> ImportReport) async throws -> ImportReport {
         do {
-            return try await rawTransaction { connection in
+            return try await rawTransaction(uncheckedForeignKeys: uncheckedForeignKeys) { connection in
                 let db = connection.sql
                 let createdAt = milliseconds(now())
                 guard let batchRow = try await db.raw("""
@@ -276,7 +276,7 @@ extension Store {
                  try row.decode(column: "first", as: Int.self)...row.decode(column: "last", as: Int.self))
             }
             try await db.raw("DELETE FROM workout_sets WHERE workout_id IN (\(workouts))").run()
-            for (exercise, days) in touched { try await refreshExerciseDays(connection, exercises: [exercise], days: days) }
+            for (exercise, days) in touched { try await refreshExerciseDays(connection, user: user, exercises: [exercise], days: days) }
             removed += try await db.raw("""
                 UPDATE workouts SET deleted = 1, version = \(bind: version), updated_at_ms = \(bind: time)
                 WHERE import_id = \(bind: id) AND user_id = \(bind: user.rawValue) AND deleted = 0 RETURNING row_id

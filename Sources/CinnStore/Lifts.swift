@@ -54,18 +54,21 @@ extension Store {
         }
     }
 
-    /// The sets of exercises `rows` (every exercise when nil) within `days`, grouped by day, reps and
-    /// kind. Read from the `workout_sets_exercise` index alone.
-    func setGroups(_ connection: Connection, exerciseRows rows: [Int64]?, days: ClosedRange<Int>) async throws -> [Int64: [SetGroup]] {
-        let exercises = rows.map { "exercise_id IN (\($0.map(String.init).joined(separator: ","))) AND " } ?? ""
+    /// The sets of `user`'s exercises `rows` within `days`, grouped by day, reps and kind; every
+    /// exercise of every user when both are nil. Read through the workouts of those days (the
+    /// `workouts_day` index) and their sets.
+    func setGroups(_ connection: Connection, user: UserID?, exerciseRows rows: [Int64]?, days: ClosedRange<Int>) async throws -> [Int64: [SetGroup]] {
+        let exercises = rows.map { " AND s.exercise_id IN (\($0.map(String.init).joined(separator: ",")))" } ?? ""
         let sql = """
-            SELECT exercise_id, local_day, reps, kind, MAX(weight_kg) AS heaviest, COUNT(*) AS sets,
-                SUM(COALESCE(weight_kg * reps, 0)) AS volume
-            FROM workout_sets WHERE \(exercises)local_day BETWEEN ? AND ?
-            GROUP BY exercise_id, local_day, reps, kind
+            SELECT s.exercise_id, s.local_day, s.reps, s.kind, MAX(s.weight_kg) AS heaviest, COUNT(*) AS sets,
+                SUM(COALESCE(s.weight_kg * s.reps, 0)) AS volume
+            FROM workouts w JOIN workout_sets s ON s.workout_id = w.row_id
+            WHERE w.deleted = 0 AND w.local_day BETWEEN ? AND ?\(user == nil ? "" : " AND w.user_id = ?")\(exercises)
+            GROUP BY s.exercise_id, s.local_day, s.reps, s.kind
             """
+        let binds = [days.lowerBound, days.upperBound] + (user.map { [Int($0.rawValue)] } ?? [])
         var groups: [Int64: [SetGroup]] = [:]
-        for row in try await numberRows(connection, sql, [days.lowerBound, days.upperBound], columns: 7) {
+        for row in try await numberRows(connection, sql, binds, columns: 7) {
             guard let exercise = row[0], let day = row[1], let kindCode = row[3], let kind = SetKind(storageCode: Int(kindCode)),
                   let sets = row[5] else { continue }
             groups[Int64(exercise), default: []].append(SetGroup(
@@ -90,15 +93,18 @@ extension Store {
         }
     }
 
-    /// The workout a lifted set of exercises `rows` belongs to (the first such set), if any.
-    public func workoutID(exerciseRows rows: [Int64], set: LiftedSet) async throws -> UUID? {
+    /// The workout a lifted set of `user`'s exercises `rows` belongs to (the first such set), if any.
+    public func workoutID(user: UserID, exerciseRows rows: [Int64], set: LiftedSet) async throws -> UUID? {
         guard !rows.isEmpty else { return nil }
         return try await withConnection { db in
-            var query = SQLQueryString("SELECT w.id FROM workout_sets s JOIN workouts w ON w.row_id = s.workout_id WHERE s.exercise_id IN (")
+            var query = SQLQueryString("""
+                SELECT w.id FROM workouts w JOIN workout_sets s ON s.workout_id = w.row_id
+                WHERE w.user_id = \(bind: user.rawValue) AND w.deleted = 0 AND w.local_day = \(bind: set.day.dayNumber) AND s.exercise_id IN (
+                """)
             for (index, row) in rows.enumerated() { query = query + (index == 0 ? "" : ",") + "\(bind: row)" }
             query = query + """
-                ) AND s.local_day = \(bind: set.day.dayNumber) AND s.reps = \(bind: set.reps) AND s.weight_kg = \(bind: set.weight.kilograms)
-                AND s.kind = \(bind: set.kind.storageCode) ORDER BY s.workout_id, s.position LIMIT 1
+                ) AND s.reps = \(bind: set.reps) AND s.weight_kg = \(bind: set.weight.kilograms) AND s.kind = \(bind: set.kind.storageCode)
+                ORDER BY w.started_at_ms, s.workout_id, s.position LIMIT 1
                 """
             guard let row = try await db.raw(query).first() else { return nil }
             return try decodeUUID(row, "id")
@@ -236,7 +242,7 @@ extension Store {
             let rowID = try row.decode(column: "row_id", as: Int64.self), day = try row.decode(column: "local_day", as: Int.self)
             let exercises = try await db.raw("DELETE FROM workout_sets WHERE workout_id = \(bind: rowID) RETURNING exercise_id").all()
                 .map { try $0.decode(column: "exercise_id", as: Int64.self) }
-            try await refreshExerciseDays(connection, exercises: Array(Set(exercises)), days: day...day)
+            try await refreshExerciseDays(connection, user: user, exercises: Array(Set(exercises)), days: day...day)
         }
     }
 }

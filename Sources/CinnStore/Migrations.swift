@@ -596,8 +596,13 @@ extension Migration {
             ]
         ),
         Migration(
-            version: 6, name: "exercise days",
+            version: 6, name: "exercise days; sets found through their workouts' days",
             dialectNeutral: [
+                // Exercise pages read exercise_days, and what still looks sets up by exercise (keeping those
+                // days, the workout of a record) goes through the workouts of a day: the sets' exercise index
+                // cost an import of a million sets more than its rows (BENCHMARKS.md).
+                "DROP INDEX workout_sets_exercise",
+                "CREATE INDEX workouts_day ON workouts (user_id, local_day) WHERE deleted = 0",
                 // Each exercise's days as `ExerciseDay`s, derived from workout_sets (ExerciseDays.swift):
                 // `lifts` holds the day's unbeaten lifts as "reps kilograms kind;…".
                 """
@@ -612,7 +617,7 @@ extension Migration {
                 ) $WITHOUT_ROWID
                 """,
             ],
-            data: { store, connection in try await store.refreshExerciseDays(connection, exercises: nil) }
+            data: { store, connection in try await store.refreshExerciseDays(connection, user: nil, exercises: nil) }
         ),
     ]
 }

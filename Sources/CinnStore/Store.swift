@@ -141,17 +141,32 @@ public final class Store: Sendable {
         try await rawTransaction { try await body($0.sql) }
     }
 
-    func rawTransaction<T: Sendable>(_ body: (Connection) async throws -> T) async throws -> T {
+    /// `uncheckedForeignKeys`: SQLite skips its foreign-key checks for this transaction (for bulk writes
+    /// whose every reference the writer made or looked up itself in the same transaction).
+    func rawTransaction<T: Sendable>(uncheckedForeignKeys: Bool = false, _ body: (Connection) async throws -> T) async throws -> T {
         try await withRawConnection { connection in
-            try await connection.sql.raw(isSQLite ? "BEGIN IMMEDIATE" : "BEGIN").run()
+            let unchecked = uncheckedForeignKeys && isSQLite
+            if unchecked { try await connection.sql.raw("PRAGMA foreign_keys = OFF").run() }
             do {
-                let result = try await body(connection)
-                try await connection.sql.raw("COMMIT").run()
+                let result = try await inTransaction(connection, body)
+                if unchecked { try await connection.sql.raw("PRAGMA foreign_keys = ON").run() }
                 return result
             } catch {
-                try? await connection.sql.raw("ROLLBACK").run()
+                if unchecked { try? await connection.sql.raw("PRAGMA foreign_keys = ON").run() }
                 throw error
             }
+        }
+    }
+
+    private func inTransaction<T: Sendable>(_ connection: Connection, _ body: (Connection) async throws -> T) async throws -> T {
+        try await connection.sql.raw(isSQLite ? "BEGIN IMMEDIATE" : "BEGIN").run()
+        do {
+            let result = try await body(connection)
+            try await connection.sql.raw("COMMIT").run()
+            return result
+        } catch {
+            try? await connection.sql.raw("ROLLBACK").run()
+            throw error
         }
     }
 

@@ -6,49 +6,24 @@ import SQLKit
 import SQLiteNIO
 
 extension Store {
-    /// The page cache of a workout import's connection: the sets' exercise index takes rows all over
-    /// itself, and pages that fall out of a small cache are written to the WAL and read back.
-    static let workoutImportCacheKiB = 8 * 1024
-
     /// Imports workouts and their sets in one transaction, as one batch that can be undone.
     ///
     /// `read` parses the file, calling `insert` with batches of sets in file order, and returns the
     /// parse report. A workout whose external id the journal already holds is a duplicate: its sets
     /// are skipped (counted as duplicates). Sets inside one file are never merged. The rejection and
-    /// dry-run rules are those of `importWeighIns`. `expectedSets` (roughly how many sets the file
-    /// holds) decides, on SQLite, whether the exercise index is rebuilt at the end rather than kept up
-    /// row by row: rebuilding sorts once, which is faster when the file is larger than the journal.
+    /// dry-run rules are those of `importWeighIns`. On SQLite the foreign keys are not checked: every
+    /// workout and exercise a set refers to is one this import wrote or found in the same transaction.
     public func importWorkouts(
-        user: UserID, format: String, fileName: String?, mode: ImportMode, expectedSets: Int = 0,
+        user: UserID, format: String, fileName: String?, mode: ImportMode,
         read: (_ insert: ([ImportedSet]) async throws -> Void) async throws -> ImportReport
     ) async throws -> ImportReport {
-        try await recordedImport(user: user, format: format, fileName: fileName, mode: mode) { connection, batch in
+        try await recordedImport(user: user, format: format, fileName: fileName, mode: mode, uncheckedForeignKeys: true) { connection, batch in
             var writer = WorkoutWriter(store: self, connection: connection, batch: batch)
-            var report: ImportReport
-            if let sqlite = connection.sqlite {
-                let index = try await exerciseIndexToRebuild(connection.sql, expectedSets: expectedSets)
-                if index != nil { try await connection.sql.raw("DROP INDEX workout_sets_exercise").run() }
-                report = try await withPageCache(sqlite, kibibytes: Self.workoutImportCacheKiB) {
-                    try await writer.writing(read)
-                }
-                if let index { try await connection.sql.raw(SQLQueryString(index)).run() }
-            } else {
-                report = try await writer.writing(read)
-            }
+            var report = try await writer.writing(read)
             report.imported = writer.imported
             report.duplicates = writer.duplicates
             return report
         }
-    }
-
-    /// The definition of the sets' exercise index when an import of `expectedSets` should drop it and
-    /// build it again at the end (more sets coming than there are), else nil.
-    private func exerciseIndexToRebuild(_ db: any SQLDatabase, expectedSets: Int) async throws -> String? {
-        guard expectedSets > 10_000 else { return nil }
-        let existing = try await db.raw("SELECT COUNT(*) AS n FROM workout_sets").first()?.decode(column: "n", as: Int.self) ?? 0
-        guard expectedSets > existing else { return nil }
-        return try await db.raw("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = 'workout_sets_exercise'")
-            .first()?.decode(column: "sql", as: String.self)
     }
 }
 

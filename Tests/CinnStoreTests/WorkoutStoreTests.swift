@@ -41,6 +41,14 @@ import Testing
             let first = try await store.importWorkouts(user: me, format: "fitbod", fileName: "f.csv", mode: ImportMode(), read: read(Self.sets()))
             #expect(first.imported == 7)
             #expect(first.duplicates == 0)
+            if backend == .sqlite {
+                // The import skips SQLite's foreign-key checks: what it wrote must pass them, and they are on again after.
+                try await store.withRawConnection { connection in
+                    #expect(try await connection.sql.raw("PRAGMA foreign_key_check").all().isEmpty)
+                    let on = try await connection.sql.raw("PRAGMA foreign_keys").first()?.decode(column: "foreign_keys", as: Int.self)
+                    #expect(on == 1)
+                }
+            }
             let again = try await store.importWorkouts(user: me, format: "fitbod", fileName: "f.csv", mode: ImportMode(), read: read(Self.sets()))
             #expect(again.imported == 0)
             #expect(again.duplicates == 7)
@@ -77,7 +85,7 @@ import Testing
             let report = ExerciseReport.compute(days: days, today: LocalDate(iso: "2024-03-15")!)
             let best = try #require(report.best)
             #expect(best.set.reps == 3)
-            let source = try await store.workoutID(exerciseRows: [bench.rowID], set: best.set)
+            let source = try await store.workoutID(user: me, exerciseRows: [bench.rowID], set: best.set)
             #expect(source == list[0].id, "an estimate leads to the workout its set is in")
 
             let other = try await store.user(named: "other")
@@ -158,7 +166,7 @@ import Testing
         }
         let rows = try await store.exercises(user: user).map(\.rowID)
         let stored = text(try await store.exerciseDays(exerciseRows: rows))
-        try await store.rawTransaction { connection in try await store.refreshExerciseDays(connection, exercises: nil) }
+        try await store.rawTransaction { connection in try await store.refreshExerciseDays(connection, user: nil, exercises: nil) }
         return (stored, text(try await store.exerciseDays(exerciseRows: rows)))
     }
 
@@ -205,6 +213,8 @@ import Testing
             let before = try await exerciseDays(store, me).stored
             try await store.withConnection { db in
                 try await db.raw("DROP TABLE exercise_days").run()
+                try await db.raw("DROP INDEX workouts_day").run()
+                try await db.raw("CREATE INDEX workout_sets_exercise ON workout_sets (exercise_id, local_day, reps, kind, weight_kg)").run()
                 try await db.raw("DELETE FROM schema_migrations WHERE version = 6").run()
             }
             #expect(try await store.migrate() == [6])

@@ -153,14 +153,14 @@ func page(_ options: Options) async throws {
             ExerciseReport.compute(days: all, formula: settings.oneRepMaxFormula, today: today).history.count
         },
         Case("workoutIDBest", "Store.workoutID(exerciseRows:set:) — the best estimate's workout") {
-            try await store.workoutID(exerciseRows: rows, set: best.set) == nil ? 0 : 1
+            try await store.workoutID(user: user, exerciseRows: rows, set: best.set) == nil ? 0 : 1
         },
         Case("workoutIDRaw", "the same query alone, raw SQLiteNIO") {
             try await integers(raw, workoutSQL, bestBinds).count
         },
     ] + (current.map { current in
         [Case("workoutIDCurrent", "Store.workoutID(exerciseRows:set:) — the current estimate's workout") {
-            try await store.workoutID(exerciseRows: rows, set: current.set) == nil ? 0 : 1
+            try await store.workoutID(user: user, exerciseRows: rows, set: current.set) == nil ? 0 : 1
         }]
     } ?? [])
 
