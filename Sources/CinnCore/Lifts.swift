@@ -103,9 +103,14 @@ public struct ExerciseDay: Sendable, Hashable {
 
     private mutating func add(_ lift: LiftedSet) {
         let range = Self.estimateRange(lift.reps)
-        func beats(_ a: LiftedSet, _ b: LiftedSet) -> Bool { a.reps >= b.reps && a.weight.kilograms >= b.weight.kilograms }
-        guard !lifts.contains(where: { Self.estimateRange($0.reps) == range && beats($0, lift) }) else { return }
-        lifts.removeAll { Self.estimateRange($0.reps) == range && beats(lift, $0) }
+        var beatsAny = false
+        for other in lifts where Self.estimateRange(other.reps) == range {
+            if other.reps >= lift.reps && other.weight.kilograms >= lift.weight.kilograms { return }
+            beatsAny = beatsAny || (lift.reps >= other.reps && lift.weight.kilograms >= other.weight.kilograms)
+        }
+        if beatsAny {
+            lifts.removeAll { Self.estimateRange($0.reps) == range && lift.reps >= $0.reps && lift.weight.kilograms >= $0.weight.kilograms }
+        }
         lifts.append(LiftedSet(day: day, weight: lift.weight, reps: lift.reps, kind: lift.kind))
     }
 

@@ -77,7 +77,7 @@ extension Store {
     static func query(_ sql: String, _ binds: [Int]) -> SQLQueryString {
         let parts = sql.split(separator: "?", omittingEmptySubsequences: false)
         var query = SQLQueryString(String(parts[0]))
-        for (bind, part) in zip(binds, parts.dropFirst()) { query = query + "\(bind: bind)" + SQLQueryString(String(part)) }
+        for (bind, part) in zip(binds, parts.dropFirst()) { query += "\(bind: bind)" + SQLQueryString(String(part)) }
         return query
     }
 

@@ -78,22 +78,36 @@ extension Store {
     /// Rows per statement (six values each).
     private static let dayRowsPerStatement = 500
 
-    /// Writes `days`, replacing those stored for the same exercise and day.
+    /// Writes `days`, replacing those stored for the same exercise and day: on SQLite with `SQLiteData`
+    /// bound directly (DESIGN.md's bulk path), as an import writes a day for every exercise and day it holds.
     private func writeExerciseDays(_ connection: Connection, _ days: [(exercise: Int64, day: ExerciseDay)]) async throws {
+        let columns = "INSERT INTO exercise_days (exercise_id, local_day, sets, work_sets, volume_kg, lifts) VALUES "
+        let conflict = """
+             ON CONFLICT (exercise_id, local_day) DO UPDATE SET sets = excluded.sets, work_sets = excluded.work_sets,
+                volume_kg = excluded.volume_kg, lifts = excluded.lifts
+            """
         for start in stride(from: 0, to: days.count, by: Self.dayRowsPerStatement) {
             let chunk = days[start..<min(start + Self.dayRowsPerStatement, days.count)]
-            var query = SQLQueryString("INSERT INTO exercise_days (exercise_id, local_day, sets, work_sets, volume_kg, lifts) VALUES ")
+            if let sqlite = connection.sqlite {
+                var binds: [SQLiteData] = []
+                binds.reserveCapacity(chunk.count * 6)
+                for (exercise, day) in chunk {
+                    binds += [.integer(Int(exercise)), .integer(day.day.dayNumber), .integer(day.sets), .integer(day.workSets),
+                              .float(day.volume.kilograms), .text(Self.text(day.lifts))]
+                }
+                let sql = columns + Array(repeating: "(?,?,?,?,?,?)", count: chunk.count).joined(separator: ",") + conflict
+                _ = try await sqlite.query(sql, binds)
+                continue
+            }
+            var query = SQLQueryString(columns)
             for (index, row) in chunk.enumerated() {
                 let day = row.day
-                query = query + (index == 0 ? "" : ", ") + """
+                query += (index == 0 ? "" : ", ") + """
                     (\(bind: row.exercise), \(bind: day.day.dayNumber), \(bind: day.sets), \(bind: day.workSets), \(bind: day.volume.kilograms),
                     \(bind: Self.text(day.lifts)))
                     """
             }
-            query = query + """
-                 ON CONFLICT (exercise_id, local_day) DO UPDATE SET sets = excluded.sets, work_sets = excluded.work_sets,
-                    volume_kg = excluded.volume_kg, lifts = excluded.lifts
-                """
+            query += SQLQueryString(conflict)
             try await connection.sql.raw(query).run()
         }
     }

@@ -101,8 +101,8 @@ extension Store {
                 SELECT w.id FROM workouts w JOIN workout_sets s ON s.workout_id = w.row_id
                 WHERE w.user_id = \(bind: user.rawValue) AND w.deleted = 0 AND w.local_day = \(bind: set.day.dayNumber) AND s.exercise_id IN (
                 """)
-            for (index, row) in rows.enumerated() { query = query + (index == 0 ? "" : ",") + "\(bind: row)" }
-            query = query + """
+            for (index, row) in rows.enumerated() { query += (index == 0 ? "" : ",") + "\(bind: row)" }
+            query += """
                 ) AND s.reps = \(bind: set.reps) AND s.weight_kg = \(bind: set.weight.kilograms) AND s.kind = \(bind: set.kind.storageCode)
                 ORDER BY w.started_at_ms, s.workout_id, s.position LIMIT 1
                 """
@@ -180,8 +180,8 @@ extension Store {
                 SELECT s.workout_id, e.name, MIN(s.position) AS first FROM workout_sets s JOIN exercises e ON e.row_id = s.exercise_id
                 WHERE s.workout_id IN (
                 """)
-            for (index, rowID) in order.enumerated() { query = query + (index == 0 ? "" : ",") + "\(bind: rowID)" }
-            query = query + ") GROUP BY s.workout_id, e.name ORDER BY s.workout_id, first"
+            for (index, rowID) in order.enumerated() { query += (index == 0 ? "" : ",") + "\(bind: rowID)" }
+            query += ") GROUP BY s.workout_id, e.name ORDER BY s.workout_id, first"
             for row in try await db.raw(query).all() {
                 summaries[try row.decode(column: "workout_id", as: Int64.self)]?.exercises.append(try row.decode(column: "name", as: String.self))
             }

@@ -100,33 +100,55 @@ struct WorkoutWriter {
         }
     }
 
-    /// Inserts the workouts that the first sets in `sets` carry, skipping external ids already there.
+    private static let workoutColumns = """
+        INSERT INTO workouts (id, user_id, started_at_ms, utc_offset_s, local_day, name, duration_s, note, source, external_id,
+            import_id, created_at_ms, updated_at_ms, version) VALUES
+        """
+    private static let workoutConflict = """
+         ON CONFLICT (user_id, external_id) WHERE deleted = 0 AND external_id IS NOT NULL DO NOTHING
+        RETURNING row_id, external_id
+        """
+
+    /// Inserts the workouts that the first sets in `sets` carry, skipping external ids already there
+    /// (on SQLite with `SQLiteData` bound directly).
     private mutating func insertWorkouts(_ sets: [ImportedSet]) async throws {
         guard !sets.isEmpty else { return }
-        let db = connection.sql
-        let firstVersion = try await store.reserveVersions(db, user: batch.user, count: sets.count)
-        var query = SQLQueryString("""
-            INSERT INTO workouts (id, user_id, started_at_ms, utc_offset_s, local_day, name, duration_s, note, source, external_id,
-                import_id, created_at_ms, updated_at_ms, version) VALUES
-            """)
+        let firstVersion = try await store.reserveVersions(connection.sql, user: batch.user, count: sets.count)
         var byExternalID: [String: (number: Int, day: Int)] = [:]
+        var query = SQLQueryString(Self.workoutColumns)
+        var binds: [SQLiteData] = []
         for (offset, imported) in sets.enumerated() {
             guard let workout = imported.newWorkout else { continue }
             let day = workout.localDate.dayNumber
             byExternalID[workout.externalID] = (imported.workout, day)
             workouts[imported.workout] = .some(nil)
-            query = query + (offset == 0 ? " " : ", ") + """
-                (\(bind: store.bind(ids.next())), \(bind: batch.user.rawValue), \(bind: store.milliseconds(workout.startedAt)),
-                \(bind: workout.utcOffsetSeconds), \(bind: day), \(bind: workout.name), \(bind: workout.durationSeconds),
-                \(bind: workout.note), \(bind: batch.source), \(bind: workout.externalID), \(bind: batch.importID),
-                \(bind: batch.createdAt), \(bind: batch.createdAt), \(bind: firstVersion + Int64(offset)))
-                """
+            let id = ids.next(), version = firstVersion + Int64(offset), startedAt = store.milliseconds(workout.startedAt)
+            guard connection.sqlite != nil else {
+                query += (offset == 0 ? " " : ", ") + """
+                    (\(bind: store.bind(id)), \(bind: batch.user.rawValue), \(bind: startedAt), \(bind: workout.utcOffsetSeconds), \(bind: day),
+                    \(bind: workout.name), \(bind: workout.durationSeconds), \(bind: workout.note), \(bind: batch.source),
+                    \(bind: workout.externalID), \(bind: batch.importID), \(bind: batch.createdAt), \(bind: batch.createdAt), \(bind: version))
+                    """
+                continue
+            }
+            binds += [.blob(withUnsafeBytes(of: id.uuid) { ByteBuffer(bytes: $0) }), .integer(Int(batch.user.rawValue)),
+                      .integer(Int(startedAt)), .integer(workout.utcOffsetSeconds), .integer(day), .text(workout.name),
+                      workout.durationSeconds.map(SQLiteData.float) ?? .null, workout.note.map(SQLiteData.text) ?? .null,
+                      .text(batch.source), .text(workout.externalID), .integer(Int(batch.importID)), .integer(Int(batch.createdAt)),
+                      .integer(Int(batch.createdAt)), .integer(Int(version))]
         }
-        query = query + """
-             ON CONFLICT (user_id, external_id) WHERE deleted = 0 AND external_id IS NOT NULL DO NOTHING
-            RETURNING row_id, external_id
-            """
-        for row in try await db.raw(query).all() {
+        if let sqlite = connection.sqlite {
+            let sql = Self.workoutColumns + " " + Array(repeating: "(?,?,?,?,?,?,?,?,?,?,?,?,?,?)", count: binds.count / 14)
+                .joined(separator: ",") + Self.workoutConflict
+            for row in try await store.rows(sqlite, sql, binds) {
+                guard let externalID = row.column("external_id")?.string, let workout = byExternalID[externalID],
+                      let rowID = row.column("row_id")?.integer else { continue }
+                workouts[workout.number] = (Int64(rowID), workout.day)
+            }
+            return
+        }
+        query += SQLQueryString(Self.workoutConflict)
+        for row in try await connection.sql.raw(query).all() {
             let externalID = try row.decode(column: "external_id", as: String.self)
             guard let workout = byExternalID[externalID] else { continue }
             workouts[workout.number] = (try row.decode(column: "row_id", as: Int64.self), workout.day)
