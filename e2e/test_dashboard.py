@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""End-to-end browser test of the onboarding (issue 4), the dashboard (issue 2, section 8) and the food log (issue 3, section 5).
+"""End-to-end browser test of the onboarding (issue 4), the dashboard (issue 2, section 8), the food log (issue 3, section 5) and a workout import with progress (issue 5).
 
 Runs a real `cinn serve` over a fresh SQLite journal, drives Debian's headless
 Chromium through chromedriver (Python selenium). The first visit to / lands on
@@ -16,6 +16,12 @@ into the food search, waits for the result that appears as you type (no page
 load), opens it, logs two servings through the log dialog and checks that the
 day's energy total grew by exactly that. Saves food-search.png, food-log.png
 and food-day.png.
+
+Last the workouts (issue 5): writes a Fitbod export of 150,000 sets, uploads it
+on /import, watches the progress (upload, then rows read while the server checks
+and imports), imports it, opens /lifts and Deadlift's page. Saves
+import-checking.png, import-check.png, import-importing.png, import-done.png,
+lifts.png and exercise.png.
 
     python e2e/test_dashboard.py --cinn .build/debug/cinn [--out artifacts]
 
@@ -47,6 +53,12 @@ The food pages' contract:
                                              a page load
   #results li.result[data-food-id="ID"] a    a result; following it opens the log dialog
   form#log-form input[name="servings"]       the log dialog; #log-submit logs and goes to the day view
+
+The import's contract:
+  form[data-progress-form]                   on /import: input[type=file][name=file] and a submit button; the
+                                             answer (#import-report) holds form[data-progress] whose button
+                                             imports; .import-progress shows progress while either works
+  main a[href^="/lifts/"]                    on /lifts: an exercise; its page has an svg chart and the name in h1
 """
 
 from __future__ import annotations
@@ -380,6 +392,88 @@ def log_food(driver: webdriver.Chrome, url: str, out: Path) -> None:
     screenshot(driver, out, "food-day.png")
 
 
+WORKOUT_ROWS = 150_000
+WORKOUT_LIFTS = [("Back Squat", 100.0), ("Bench Press", 70.0), ("Deadlift", 130.0), ("Overhead Press", 45.0)]
+
+
+def write_fitbod(path: Path, today: dt.date) -> None:
+    """A Fitbod export of WORKOUT_ROWS sets: a workout every other day up to yesterday, 30 sets each."""
+    workouts = WORKOUT_ROWS // 30
+    with path.open("w") as f:
+        f.write("Date,Exercise,Reps,Weight(kg),Duration(s),Distance(m),Incline,Resistance,isWarmup,Note,multiplier\n")
+        for n in range(workouts):
+            day = today - dt.timedelta(days=1 + 2 * (workouts - 1 - n))
+            stamp = f"{day.isoformat()} 18:{n % 60:02d}:00 +0000"
+            for i in range(30):
+                name, base = WORKOUT_LIFTS[i // 8 % len(WORKOUT_LIFTS)]
+                weight = base * (0.8 + 0.2 * n / workouts) + 2.5 * (i % 3)
+                f.write(f"{stamp},{name},{5 + i % 4},{weight:.2f},0,0,0,0,{'true' if i % 8 == 0 else 'false'},,1\n")
+
+
+def watch_progress(driver: webdriver.Chrome, out: Path, shot: str, what: str, heading: str) -> list[str]:
+    """Samples .import-progress until an #import-report headed `heading` appears; returns the texts it showed."""
+    texts: list[str] = []
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            if driver.find_elements(By.CSS_SELECTOR, "#import-report") and driver.find_element(By.TAG_NAME, "h1").text == heading:
+                return texts
+            boxes = [b for b in driver.find_elements(By.CSS_SELECTOR, ".import-progress") if b.is_displayed()]
+            if boxes:
+                text = boxes[0].text.strip()
+                if text and (not texts or texts[-1] != text):
+                    texts.append(text)
+                    if len(texts) == 2:
+                        screenshot(driver, out, shot)
+        except WebDriverException:
+            pass
+        time.sleep(0.1)
+    raise CheckFailed(f"no #import-report within 120 s of {what}")
+
+
+def import_workouts(driver: webdriver.Chrome, url: str, out: Path, tmp: Path, today: dt.date) -> None:
+    """Uploads a Fitbod export through the import page, watching the progress, then opens the lifts."""
+    path = tmp / "WorkoutExport.csv"
+    write_fitbod(path, today)
+    print(f"\nGET {url}/import and upload {path.name} ({path.stat().st_size / 1e6:.1f} MB, {WORKOUT_ROWS:,} sets)", flush=True)
+    driver.get(url + "/import")
+    driver.find_element(By.CSS_SELECTOR, 'input[type="file"][name="file"]').send_keys(str(path))
+    driver.find_element(By.CSS_SELECTOR, "form[data-progress-form] button[type=submit]").click()
+    checking = watch_progress(driver, out, "import-checking.png", "uploading", "Ready to import")
+    print(f"  progress shown while checking: {checking}", flush=True)
+    check(bool(checking), "the import page shows progress while the file uploads and is checked")
+    button = driver.find_element(By.CSS_SELECTOR, "form[data-progress] button[type=submit]")
+    check(f"Import {WORKOUT_ROWS:,}".replace(",", "") in button.text.replace(",", ""),
+          f"the check offers to import {WORKOUT_ROWS:,} sets (button: {button.text!r})")
+    screenshot(driver, out, "import-check.png")
+
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)
+    button.click()
+    importing = watch_progress(driver, out, "import-importing.png", "importing", "Imported")
+    print(f"  progress shown while importing: {importing}", flush=True)
+    check(any("Checking:" in text and "rows read" in text for text in checking)
+          and any("Importing:" in text and "rows read" in text for text in importing),
+          "the rows read so far show while the server checks and imports (polled from /import/progress/…)")
+    report = driver.find_element(By.CSS_SELECTOR, "#import-report").text
+    check(f"Added {WORKOUT_ROWS}" in report,
+          f"the import reports {WORKOUT_ROWS} sets added")
+    screenshot(driver, out, "import-done.png")
+
+    print(f"\nGET {url}/lifts", flush=True)
+    driver.get(url + "/lifts")
+    names = [a.text for a in driver.find_elements(By.CSS_SELECTOR, "main a[href^='/lifts/']")]
+    check(all(any(name in text for text in names) for name, _ in WORKOUT_LIFTS), f"the lifts list names every exercise ({names})")
+    screenshot(driver, out, "lifts.png")
+    link = next(a for a in driver.find_elements(By.CSS_SELECTOR, "main a[href^='/lifts/']") if "Deadlift" in a.text)
+    page = driver.find_element(By.TAG_NAME, "html")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", link)
+    link.click()
+    wait_for_new_page(driver, page, "the exercise page")
+    check(bool(driver.find_elements(By.CSS_SELECTOR, "svg circle, svg path")), "the exercise page draws its history chart")
+    check("Deadlift" in driver.find_element(By.TAG_NAME, "h1").text, "the exercise page is Deadlift's")
+    screenshot(driver, out, "exercise.png")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cinn", required=True, help="the built cinn binary")
@@ -413,6 +507,7 @@ def main() -> int:
         browse(driver, url, out, today, dates)
         check_energy(driver, url, out, today)
         log_food(driver, url, out)
+        import_workouts(driver, url, out, tmp, today)
     except (CheckFailed, WebDriverException, OSError) as error:
         failure = f"{type(error).__name__}: {error}" if not isinstance(error, CheckFailed) else str(error)
         if driver is not None:
@@ -443,7 +538,8 @@ def main() -> int:
         return 1
     print("\nPASS: the onboarding saved the profile; the dashboard showed the new weigh-in, the verdict changed from no to yes "
           "and the day's answer from careful to yes; the energy page showed the formula; "
-          "a food found as you type was logged and the day's total changed", flush=True)
+          "a food found as you type was logged and the day's total changed; a workout file imported through the web "
+          "page with progress, and its lifts and exercise page showed", flush=True)
     return 0
 
 

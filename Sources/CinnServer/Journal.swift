@@ -122,9 +122,9 @@ public struct Journal: Sendable {
         }
     }
 
-    /// Fills an empty journal with demo data: weigh-ins and a goal, a profile, and foods with four
-    /// weeks of meals, every day but today marked complete. Returns false when the journal already
-    /// has weigh-ins or food entries.
+    /// Fills an empty journal with demo data: weigh-ins and a goal, a profile, foods with four weeks
+    /// of meals (every day but today marked complete) and sixteen weeks of workouts, as an import that
+    /// can be undone. Returns false when the journal already has weigh-ins or food entries.
     @discardableResult
     public func fillWithDemoData() async throws -> Bool {
         guard try await store.weighInCount(user: user) == 0, try await store.foodLogSpan(user: user) == nil else { return false }
@@ -138,6 +138,13 @@ public struct Journal: Sendable {
         try await store.addFoodEntries(food.entries, user: user)
         for day in Set(food.entries.map(\.localDate)) where day < today {
             try await store.setDayStatus(.complete, on: day, user: user)
+        }
+        if try await store.workoutCount(user: user) == 0 {
+            let workouts = DemoWorkouts(endingBefore: today, timeZone: settings.timeZone)
+            _ = try await store.importWorkouts(user: user, format: "demo", fileName: "demo workouts", mode: ImportMode()) { insert in
+                try await insert(workouts.sets)
+                return ImportReport(format: "demo", rowsRead: workouts.sets.count)
+            }
         }
         if settings.profile == nil {
             settings.profile = DemoJournal.profile

@@ -1,5 +1,6 @@
 import CinnCharts
 import CinnCore
+import CinnImport
 import CinnStore
 import Foundation
 import Mustache
@@ -196,6 +197,11 @@ struct ImportReportPage {
     let hasRejected: Bool
     let token: String?
     let skipInvalid: Bool
+    /// What the file's rows are: "sets", "weigh-ins" or "records".
+    let things: String
+    /// Where to look at what was imported.
+    let nextLink: String
+    let nextLabel: String
 
     init(report: ImportReport, token: String?, skipInvalid: Bool) {
         let blocked = report.rejectedCount > 0 && !skipInvalid
@@ -220,6 +226,13 @@ struct ImportReportPage {
         hasRejected = !report.rejected.isEmpty
         self.token = blocked || report.imported == 0 ? nil : token
         self.skipInvalid = skipInvalid
+        if WorkoutFileFormat(rawValue: report.format) != nil {
+            (things, nextLink, nextLabel) = ("sets", "/lifts", "See your lifts")
+        } else if report.format == "myfitnesspal" {
+            (things, nextLink, nextLabel) = ("records", "/food", "See your food log")
+        } else {
+            (things, nextLink, nextLabel) = ("weigh-ins", "/", "See the dashboard")
+        }
     }
 }
 

@@ -46,6 +46,8 @@ enum Templates {
       border-radius:10px; padding:10px 12px; min-height:44px; width:100%; }
     input[type=checkbox] { width:auto; min-height:auto; }
     .row { display:flex; gap:8px; align-items:flex-end; } .row > * { flex:1; }
+    button:disabled { opacity:.55; cursor:progress; }
+    .import-progress progress { width:100%; height:14px; accent-color:var(--accent); } .import-progress p { margin:4px 0 0; }
     button, .button { font:inherit; font-weight:700; border:0; border-radius:10px; padding:10px 16px; min-height:44px;
       background:var(--accent); color:var(--bg); cursor:pointer; text-decoration:none; display:inline-block; text-align:center; }
     button.secondary, .button.secondary { background:transparent; color:var(--accent); border:1px solid var(--accent); }
@@ -166,9 +168,10 @@ enum Templates {
     """
 
     static let importPage = """
-    <h1>Import weigh-ins</h1>
-    <form class="card" method="post" action="/import" enctype="multipart/form-data">
-      <p class="muted">CSV (date and weight columns), Hacker's Diet Online, Libra, Fitbit weight JSON or Google Health weight CSV.
+    <h1>Import</h1>
+    <form class="card" method="post" action="/import" enctype="multipart/form-data" data-progress-form>
+      <p class="muted">Weigh-ins (CSV with date and weight columns, Hacker's Diet Online, Libra, Fitbit weight JSON, Google Health
+        weight CSV), a MyFitnessPal export, or workouts (Fitbod, Strong, FitNotes CSV).
         You see what the file holds before anything is written.</p>
       <label for="file">File</label><input id="file" name="file" type="file" required>
       <div class="row">
@@ -179,7 +182,9 @@ enum Templates {
       </div>
       <p><label><input type="checkbox" name="skip_invalid" value="true"> Import the good rows even if some are invalid</label></p>
       <p><button type="submit">Check the file</button></p>
+      \(progressBox)
     </form>
+    <script>\(progressScript)</script>
     <h2>Earlier imports</h2>
     {{^batches}}<p class="muted">None yet.</p>{{/batches}}
     {{#hasBatches}}<div class="card"><table>
@@ -201,11 +206,73 @@ enum Templates {
         <tr><td>Invalid rows</td><td class="num">{{rejectedCount}}</td></tr>
       </tbody></table>
       {{#hasRejected}}<h2>Invalid rows</h2><ul>{{#rejected}}<li>Line {{line}}{{#field}} ({{field}}){{/field}}: {{reason}}</li>{{/rejected}}</ul>{{/hasRejected}}
-      {{#token}}<form method="post" action="/import/{{token}}" class="row">
+      {{#token}}<form method="post" action="/import/{{token}}" data-progress-form data-progress="{{token}}">
         {{#skipInvalid}}<input type="hidden" name="skip_invalid" value="true">{{/skipInvalid}}
-        <button type="submit">Import {{imported}} weigh-ins</button><a class="button secondary" href="/import">Cancel</a></form>{{/token}}
-      {{^token}}<p><a href="/">See the dashboard</a> · <a href="/import">Imports</a></p>{{/token}}
+        <p class="row"><button type="submit">Import {{imported}} {{things}}</button><a class="button secondary" href="/import">Cancel</a></p>
+        \(progressBox)</form><script>\(progressScript)</script>{{/token}}
+      {{^token}}<p><a href="{{nextLink}}">{{nextLabel}}</a> · <a href="/import">Imports</a></p>{{/token}}
     </div>
+    """
+
+    /// Where an import's progress shows while the page waits (filled by `progressScript`).
+    static let progressBox = """
+    <div class="import-progress" hidden><progress max="1"></progress><p class="muted" aria-live="polite"></p></div>
+    """
+
+    /// Progress for the import forms: the upload's bytes, then the rows read (polled from
+    /// /import/progress/{id}); the answer replaces the page as a plain submit would. Without it the forms post as usual.
+    static let progressScript = """
+    (() => {
+      const form = document.currentScript.previousElementSibling;
+      if (!form || !form.matches('form[data-progress-form]') || !window.FormData) return;
+      const box = form.querySelector('.import-progress'), bar = box.querySelector('progress'), text = box.querySelector('p');
+      const megabytes = n => (n / 1048576).toFixed(1) + ' MB';
+      const newID = () => 'xxxxxxxx-xxxx-4xxx-8xxx-xxxxxxxxxxxx'.replace(/x/g, () => (Math.random() * 16 | 0).toString(16));
+      form.addEventListener('submit', event => {
+        event.preventDefault();
+        const id = form.dataset.progress || newID();
+        const data = new FormData(form);
+        if (!form.dataset.progress) data.set('progress', id);
+        const button = form.querySelector('button[type=submit]');
+        button.disabled = true;
+        box.hidden = false;
+        const phase = form.dataset.progress ? 'Importing' : 'Checking';
+        let timer = null;
+        const poll = () => fetch('/import/progress/' + id, {cache: 'no-store'}).then(r => r.ok ? r.json() : null).then(p => {
+          if (!p) return;
+          if (p.fraction == null) bar.removeAttribute('value'); else bar.value = p.fraction;
+          text.textContent = phase + ': ' + p.rowsRead.toLocaleString() + ' rows read'
+            + (p.fraction == null ? '' : ' (' + Math.round(p.fraction * 100) + ' %)');
+        }).catch(() => {});
+        const waitForServer = () => {
+          if (timer) return;
+          bar.removeAttribute('value');
+          text.textContent = phase + '…';
+          timer = setInterval(poll, 400);
+        };
+        const request = new XMLHttpRequest();
+        request.open('POST', form.action);
+        request.upload.onprogress = e => {
+          if (!e.lengthComputable || form.dataset.progress) return;
+          bar.value = e.loaded / e.total;
+          text.textContent = 'Uploading: ' + megabytes(e.loaded) + ' of ' + megabytes(e.total);
+        };
+        request.upload.onload = waitForServer;
+        request.onload = () => {
+          clearInterval(timer);
+          document.open();
+          document.write(request.responseText);
+          document.close();
+        };
+        request.onerror = () => {
+          clearInterval(timer);
+          button.disabled = false;
+          text.textContent = 'The connection failed; try again.';
+        };
+        request.send(data);
+        if (form.dataset.progress) waitForServer();
+      });
+    })();
     """
 
     static let settings = """

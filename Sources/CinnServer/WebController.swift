@@ -5,12 +5,14 @@ import CinnStore
 import Foundation
 import Hummingbird
 
-/// The server-rendered web app. Plain forms and links do everything; no JavaScript needed.
+/// The server-rendered web app. Plain forms and links do everything; no JavaScript needed (the import
+/// page's script only adds progress).
 struct WebController<Context: RequestContext> {
     let journal: Journal
     let pages: PageRenderer
     /// Where uploads wait between "check the file" and "import".
     let pendingDirectory: URL
+    let progressBoard = ImportProgressBoard()
 
     func addRoutes(to router: Router<Context>) {
         router.get("/", use: dashboard)
@@ -24,6 +26,7 @@ struct WebController<Context: RequestContext> {
         router.get("/import", use: importForm)
         router.post("/import", use: checkImport)
         router.post("/import/{token}", use: runImport)
+        router.get("/import/progress/{id}", use: importProgress)
         router.post("/imports/{id}/undo", use: undoImport)
         router.get("/settings", use: settings)
         router.post("/settings", use: saveSettings)
@@ -151,7 +154,9 @@ struct WebController<Context: RequestContext> {
         let pending = PendingImport(directory: pendingDirectory, token: token)
         do {
             try pending.keep(file: file, fields: upload.fields, fileName: upload.fileName)
-            let report = try await pending.run(journal: journal, dryRun: true)
+            let report = try await tracked(ImportProgressBoard.validID(upload.fields["progress"]), phase: "checking") { progress in
+                try await pending.run(journal: journal, dryRun: true, progress: progress)
+            }
             let model = ImportReportPage(report: report, token: token, skipInvalid: pending.skipInvalid)
             if model.token == nil { pending.discard() }
             return html(pages.render("import-report", model, title: "Import", tab: .importing))
@@ -167,9 +172,30 @@ struct WebController<Context: RequestContext> {
         }
         let pending = PendingImport(directory: pendingDirectory, token: token)
         defer { pending.discard() }
-        let report = try await pending.run(journal: journal, dryRun: false)
+        let report = try await tracked(token, phase: "importing") { progress in
+            try await pending.run(journal: journal, dryRun: false, progress: progress)
+        }
         let model = ImportReportPage(report: report, token: nil, skipInvalid: pending.skipInvalid)
         return html(pages.render("import-report", model, title: "Import", tab: .importing))
+    }
+
+    /// Runs `body` with a progress sink that posts to the board under `id` (when there is one).
+    private func tracked(_ id: String?, phase: String,
+                         _ body: (@escaping @Sendable (ImportProgress) -> Void) async throws -> ImportReport) async throws -> ImportReport {
+        guard let id else { return try await body { _ in } }
+        let board = progressBoard
+        defer { board.finish(id) }
+        return try await body { board.update(id, phase: phase, $0) }
+    }
+
+    /// How far the import polling with `id` has got, as JSON; 404 when there is none.
+    @Sendable func importProgress(_ request: Request, context: Context) async throws -> Response {
+        guard let id = ImportProgressBoard.validID(context.parameters.get("id")), let entry = progressBoard.entry(id) else {
+            throw CinnError.notFound("no import in progress with that id")
+        }
+        let body = try JSONEncoder().encode(entry)
+        return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     @Sendable func undoImport(_ request: Request, context: Context) async throws -> Response {
@@ -270,7 +296,7 @@ struct PendingImport {
         try JSONEncoder().encode(stored).write(to: fieldsFile)
     }
 
-    func run(journal: Journal, dryRun: Bool) async throws -> ImportReport {
+    func run(journal: Journal, dryRun: Bool, progress: @escaping @Sendable (ImportProgress) -> Void) async throws -> ImportReport {
         guard FileManager.default.fileExists(atPath: file.path) else {
             throw CinnError.notFound("this import is no longer waiting; upload the file again")
         }
@@ -278,7 +304,8 @@ struct PendingImport {
         let format = fields["format"].flatMap { $0.isEmpty ? nil : $0 }
         let unit = try fields["unit"].flatMap { $0.isEmpty ? nil : $0 }.map { text throws(CinnError) in try MassUnit.parse(text) }
         return try await journal.importAnyFile(at: file, fileName: fields["file_name"], format: format, unit: unit,
-                                            mode: ImportMode(dryRun: dryRun, skipInvalid: fields["skip_invalid"] == "true"))
+                                            mode: ImportMode(dryRun: dryRun, skipInvalid: fields["skip_invalid"] == "true"),
+                                            progress: progress)
     }
 
     func discard() {

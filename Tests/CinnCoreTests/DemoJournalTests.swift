@@ -71,3 +71,33 @@ import Testing
         }
     }
 }
+
+@Suite struct DemoWorkoutsTests {
+    let today = LocalDate(iso: "2026-11-21")!  // a Saturday
+    let zone = TimeZone(identifier: "Europe/Berlin")!
+
+    @Test func sixteenWeeksOfThreeWorkoutsWithRisingWeights() throws {
+        let demo = DemoWorkouts(endingBefore: today, timeZone: zone)
+        let workouts = demo.sets.compactMap(\.newWorkout)
+        #expect(workouts.count == 48)
+        #expect(Set(workouts.map(\.externalID)).count == 48)
+        #expect(workouts.map(\.localDate).allSatisfy { $0 < today && [1, 3, 5].contains($0.weekday) })
+        #expect(workouts.last?.localDate == LocalDate(iso: "2026-11-20"))
+        #expect(workouts.allSatisfy { Calendar.current.dateComponents(in: zone, from: $0.startedAt).hour == 18 })
+        for (number, sets) in Dictionary(grouping: demo.sets, by: \.workout) {
+            #expect(sets.map(\.position) == Array(0..<sets.count), "workout \(number) numbers its sets in order")
+            #expect(sets.first?.newWorkout != nil && sets.dropFirst().allSatisfy { $0.newWorkout == nil })
+        }
+        var days: [LocalDate: ExerciseDay] = [:]
+        for set in demo.sets where set.set.exercise == "Back Squat" {
+            let day = try #require(demo.sets.first { $0.workout == set.workout }?.newWorkout?.localDate)
+            days[day, default: ExerciseDay(day: day)].add(set.set)
+        }
+        let report = ExerciseReport.compute(days: Array(days.values), today: today)
+        let first = try #require(report.history.first), current = try #require(report.current)
+        #expect(current.oneRepMax.estimate.kilograms > first.oneRepMax.estimate.kilograms + 20, "the squat rises over 16 weeks")
+        #expect(report.history.count == 48, "squats in every workout")
+        #expect(demo.sets.contains { $0.set.kind == .failure } && demo.sets.contains { $0.set.kind == .warmUp })
+        #expect(DemoWorkouts(endingBefore: today, timeZone: zone).sets == demo.sets, "the same seed gives the same workouts")
+    }
+}

@@ -184,6 +184,45 @@ struct WebTests {
         }
     }
 
+    @Test func importsReportTheirProgressToThePage() async throws {
+        try await withApp { client, journal in
+            let page = try await client.send(.get, "/import").text
+            #expect(page.contains("data-progress-form") && page.contains("/import/progress/"), "the page's script polls for progress")
+            let id = UUID().uuidString.lowercased()
+            #expect(try await client.send(.get, "/import/progress/\(id)").status == .notFound)
+
+            let check = try await client.upload(threeDays, fileName: "weights.csv", fields: ["progress": id])
+            let token = try #require(check.text.firstMatch(of: /action="\/import\/([0-9a-f-]{36})"/)?.1)
+            #expect(check.text.contains(#"data-progress="\#(token)""#))
+            #expect(check.text.contains("Import 3 weigh-ins"))
+            let checked = try await client.send(.get, "/import/progress/\(id)").json()
+            #expect(checked["phase"] == .string("checking") && checked["rowsRead"] == .number(3) && checked["fraction"] == .number(1)
+                    && checked["done"] == .bool(true))
+
+            #expect(try await client.post("/import/\(token)", form: "").status == .ok)
+            let imported = try await client.send(.get, "/import/progress/\(token)").json()
+            #expect(imported["phase"] == .string("importing") && imported["rowsRead"] == .number(3) && imported["done"] == .bool(true))
+            #expect(try await journal.count() == 3)
+            #expect(try await client.send(.get, "/import/progress/not-an-id").status == .notFound)
+        }
+    }
+
+    @Test func aWorkoutFileImportsThroughTheWebPage() async throws {
+        try await withApp { client, _ in
+            let fitbod = """
+                Date,Exercise,Reps,Weight(kg),Duration(s),Distance(m),Incline,Resistance,isWarmup,Note,multiplier
+                2024-03-13 18:00:00 +0000,Back Squat,5,140,0,0,0,0,false,,1
+                2024-03-13 18:00:00 +0000,Back Squat,5,140,0,0,0,0,false,,1
+                """
+            let check = try await client.upload(fitbod, fileName: "WorkoutExport.csv")
+            #expect(check.text.contains("Import 2 sets"))
+            let token = try #require(check.text.firstMatch(of: /action="\/import\/([0-9a-f-]{36})"/)?.1)
+            let imported = try await client.post("/import/\(token)", form: "")
+            #expect(imported.text.contains(#"href="/lifts""#))
+            #expect(try await client.send(.get, "/lifts").text.contains("Back Squat"))
+        }
+    }
+
     @Test func uploadWithBadRowsOffersNoImport() async throws {
         try await withApp { client, journal in
             let check = try await client.upload(withBadRows, fileName: "bad.csv")

@@ -1,0 +1,46 @@
+import CinnCore
+import Foundation
+import Synchronization
+
+/// How far the web app's imports have got, by the id their page polls with (`GET /import/progress/{id}`):
+/// the check (a dry run) of an upload, under an id the page makes, and the import itself, under its token.
+/// A finished import's last progress stays a few minutes, so a poll that comes late still sees it.
+final class ImportProgressBoard: Sendable {
+    struct Entry: Sendable, Encodable {
+        /// "checking" or "importing".
+        var phase: String
+        var rowsRead: Int
+        var bytesRead: Int64
+        var totalBytes: Int64?
+        var fraction: Double?
+        var done: Bool
+        fileprivate var updated: Date
+    }
+
+    private let entries = Mutex<[String: Entry]>([:])
+    static let lifetime: TimeInterval = 300
+
+    /// An id a page may poll with: a UUID, as the page and the tokens make them.
+    static func validID(_ text: String?) -> String? {
+        text.flatMap(UUID.init(uuidString:)).map { $0.uuidString.lowercased() }
+    }
+
+    func update(_ id: String, phase: String, _ progress: ImportProgress) {
+        let entry = Entry(phase: phase, rowsRead: progress.rowsRead, bytesRead: progress.bytesRead, totalBytes: progress.totalBytes,
+                          fraction: progress.fraction, done: false, updated: Date())
+        entries.withLock { $0[id] = entry }
+    }
+
+    func finish(_ id: String) {
+        let now = Date()
+        entries.withLock { entries in
+            entries[id]?.done = true
+            entries[id]?.updated = now
+            entries = entries.filter { now.timeIntervalSince($0.value.updated) < Self.lifetime }
+        }
+    }
+
+    func entry(_ id: String) -> Entry? {
+        entries.withLock { $0[id] }
+    }
+}
