@@ -1,5 +1,6 @@
 import CinnCore
 import Foundation
+import NIOCore
 import SQLKit
 import SQLiteNIO
 
@@ -54,7 +55,7 @@ extension Store {
             ORDER BY exercise_id, local_day
             """
         var result: [Int64: [ExerciseDay]] = [:]
-        func add(_ exercise: Int64, _ day: Int, _ sets: Int, _ workSets: Int, _ volume: Double, _ lifts: String) {
+        func add(_ exercise: Int64, _ day: Int, _ sets: Int, _ workSets: Int, _ volume: Double, _ lifts: UnsafeRawBufferPointer) {
             let date = LocalDate(dayNumber: day)
             result[exercise, default: []].append(ExerciseDay(day: date, sets: sets, workSets: workSets, volume: Mass(kilograms: volume),
                                                              lifts: Self.lifts(lifts, day: date)))
@@ -62,14 +63,18 @@ extension Store {
         if let sqlite = connection.sqlite {
             for row in try await self.rows(sqlite, sql, [.integer(days.lowerBound), .integer(days.upperBound)]) {
                 let columns = row.columns
-                add(Int64(columns[0].data.integer ?? 0), columns[1].data.integer ?? 0, columns[2].data.integer ?? 0,
-                    columns[3].data.integer ?? 0, columns[4].data.double ?? 0, columns[5].data.string ?? "")
+                guard case .blob(let lifts) = columns[5].data else { continue }
+                lifts.withUnsafeReadableBytes { lifts in
+                    add(Int64(columns[0].data.integer ?? 0), columns[1].data.integer ?? 0, columns[2].data.integer ?? 0,
+                        columns[3].data.integer ?? 0, columns[4].data.double ?? 0, lifts)
+                }
             }
         } else {
             for row in try await connection.sql.raw(Self.query(sql, [days.lowerBound, days.upperBound])).all() {
-                add(try row.decode(column: "exercise_id", as: Int64.self), try row.decode(column: "local_day", as: Int.self),
-                    try row.decode(column: "sets", as: Int.self), try row.decode(column: "work_sets", as: Int.self),
-                    try row.decode(column: "volume_kg", as: Double.self), try row.decode(column: "lifts", as: String.self))
+                let exercise = try row.decode(column: "exercise_id", as: Int64.self), day = try row.decode(column: "local_day", as: Int.self)
+                let sets = try row.decode(column: "sets", as: Int.self), workSets = try row.decode(column: "work_sets", as: Int.self)
+                let volume = try row.decode(column: "volume_kg", as: Double.self)
+                try row.decode(column: "lifts", as: Data.self).withUnsafeBytes { add(exercise, day, sets, workSets, volume, $0) }
             }
         }
         return result
@@ -93,7 +98,7 @@ extension Store {
                 binds.reserveCapacity(chunk.count * 6)
                 for (exercise, day) in chunk {
                     binds += [.integer(Int(exercise)), .integer(day.day.dayNumber), .integer(day.sets), .integer(day.workSets),
-                              .float(day.volume.kilograms), .text(Self.text(day.lifts))]
+                              .float(day.volume.kilograms), .blob(ByteBuffer(bytes: Self.liftBytes(day.lifts)))]
                 }
                 let sql = columns + Array(repeating: "(?,?,?,?,?,?)", count: chunk.count).joined(separator: ",") + conflict
                 _ = try await sqlite.query(sql, binds)
@@ -104,7 +109,7 @@ extension Store {
                 let day = row.day
                 query += (index == 0 ? "" : ", ") + """
                     (\(bind: row.exercise), \(bind: day.day.dayNumber), \(bind: day.sets), \(bind: day.workSets), \(bind: day.volume.kilograms),
-                    \(bind: Self.text(day.lifts)))
+                    \(bind: Data(Self.liftBytes(day.lifts))))
                     """
             }
             query += SQLQueryString(conflict)
@@ -112,17 +117,29 @@ extension Store {
         }
     }
 
-    /// A day's lifts as stored: "reps kilograms kind" each, separated by ";" (kind as in `workout_sets.kind`).
-    static func text(_ lifts: [LiftedSet]) -> String {
-        lifts.map { "\($0.reps) \($0.weight.kilograms) \($0.kind.storageCode)" }.joined(separator: ";")
+    /// A day's lifts as stored: 11 bytes each, little-endian: reps (16 bits), kind (8 bits, as in
+    /// `workout_sets.kind`) and kilograms (a 64-bit float). Read back without parsing text, as an
+    /// exercise page reads a row for each of thousands of days.
+    static func liftBytes(_ lifts: [LiftedSet]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(lifts.count * 11)
+        for lift in lifts {
+            let reps = UInt16(clamping: lift.reps)
+            bytes += [UInt8(truncatingIfNeeded: reps), UInt8(truncatingIfNeeded: reps >> 8), UInt8(lift.kind.storageCode)]
+            withUnsafeBytes(of: lift.weight.kilograms.bitPattern.littleEndian) { bytes += $0 }
+        }
+        return bytes
     }
 
-    static func lifts(_ text: String, day: LocalDate) -> [LiftedSet] {
-        text.split(separator: ";").compactMap { lift in
-            let parts = lift.split(separator: " ")
-            guard parts.count == 3, let reps = Int(parts[0]), let kilograms = Double(parts[1]),
-                  let code = Int(parts[2]), let kind = SetKind(storageCode: code) else { return nil }
-            return LiftedSet(day: day, weight: Mass(kilograms: kilograms), reps: reps, kind: kind)
+    static func lifts(_ bytes: UnsafeRawBufferPointer, day: LocalDate) -> [LiftedSet] {
+        var lifts: [LiftedSet] = []
+        lifts.reserveCapacity(bytes.count / 11)
+        for offset in stride(from: 0, to: bytes.count - 10, by: 11) {
+            guard let kind = SetKind(storageCode: Int(bytes[offset + 2])) else { continue }
+            let reps = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
+            let bits = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 3, as: UInt64.self))
+            lifts.append(LiftedSet(day: day, weight: Mass(kilograms: Double(bitPattern: bits)), reps: reps, kind: kind))
         }
+        return lifts
     }
 }

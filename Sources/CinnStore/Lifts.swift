@@ -104,7 +104,7 @@ extension Store {
             for (index, row) in rows.enumerated() { query += (index == 0 ? "" : ",") + "\(bind: row)" }
             query += """
                 ) AND s.reps = \(bind: set.reps) AND s.weight_kg = \(bind: set.weight.kilograms) AND s.kind = \(bind: set.kind.storageCode)
-                ORDER BY w.started_at_ms, s.workout_id, s.position LIMIT 1
+                ORDER BY s.workout_id, s.position LIMIT 1
                 """
             guard let row = try await db.raw(query).first() else { return nil }
             return try decodeUUID(row, "id")

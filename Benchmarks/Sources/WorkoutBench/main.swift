@@ -114,10 +114,11 @@ func page(_ options: Options) async throws {
         ORDER BY exercise_id, local_day
         """
     let workoutSQL = """
-        SELECT w.id FROM workout_sets s JOIN workouts w ON w.row_id = s.workout_id WHERE s.exercise_id = ?
-        AND s.local_day = ? AND s.reps = ? AND s.weight_kg = ? AND s.kind = ? ORDER BY s.workout_id, s.position LIMIT 1
+        SELECT w.id FROM workouts w JOIN workout_sets s ON s.workout_id = w.row_id
+        WHERE w.user_id = ? AND w.deleted = 0 AND w.local_day = ? AND s.exercise_id IN (?) AND s.reps = ? AND s.weight_kg = ? AND s.kind = ?
+        ORDER BY s.workout_id, s.position LIMIT 1
         """
-    let bestBinds: [SQLiteData] = [.integer(Int(cluster.root.rowID)), .integer(best.set.day.dayNumber), .integer(best.set.reps),
+    let bestBinds: [SQLiteData] = [.integer(Int(user.rawValue)), .integer(best.set.day.dayNumber), .integer(Int(cluster.root.rowID)), .integer(best.set.reps),
                                    .float(best.set.weight.kilograms), .integer(best.set.kind == .failure ? 3 : 0)]
 
     let cases: [Case] = [
