@@ -63,7 +63,11 @@ extension Journal {
 
     /// The exercise named `name` (any of its names, compared as `ExerciseKey` does) or with that id.
     public func exercise(named name: String) async throws -> ExerciseCluster {
-        let clusters = try await exerciseClusters()
+        try Self.exercise(named: name, among: try await exerciseClusters())
+    }
+
+    /// The exercise named `name` (or with that id) among `clusters`, as `exercise(named:)` finds it.
+    public static func exercise(named name: String, among clusters: [ExerciseCluster]) throws -> ExerciseCluster {
         if let id = UUID(uuidString: name), let cluster = clusters.first(where: { $0.root.id == id || $0.aliases.contains { $0.id == id } }) {
             return cluster
         }

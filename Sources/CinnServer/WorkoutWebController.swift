@@ -32,10 +32,11 @@ struct WorkoutWebController<Context: RequestContext> {
     }
 
     @Sendable func exercise(_ request: Request, context: Context) async throws -> Response {
-        let exercise = try await journal.exercise(named: context.parameters.get("id") ?? "")
+        let clusters = try await journal.exerciseClusters()
+        let exercise = try Journal.exercise(named: context.parameters.get("id") ?? "", among: clusters)
         let includeHighReps = try request.queryBool("include_high_reps")
         let page = try await journal.exercisePage(exercise, includeHighReps: includeHighReps)
-        let model = ExercisePageModel(page: page, includeHighReps: includeHighReps, others: try await journal.exerciseClusters())
+        let model = ExercisePageModel(page: page, includeHighReps: includeHighReps, others: clusters)
         return WebResponse.html(pages.render("exercise", model, title: exercise.root.name, tab: .lifts))
     }
 
