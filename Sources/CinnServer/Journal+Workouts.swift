@@ -52,11 +52,20 @@ extension Journal {
         let clusters = try await exerciseClusters().filter { $0.lastDay != nil }
         let recent = try await store.exerciseDays(exerciseRows: clusters.flatMap(\.rows),
                                                   from: today.adding(days: -(ExerciseReport.currentWindowDays - 1)))
-        let summaries = clusters.map { cluster in
+        var summaries = clusters.map { cluster in
             let days = cluster.rows.flatMap { recent[$0] ?? [] }
             let report = ExerciseReport.compute(days: days, formula: settings.oneRepMaxFormula, today: today, weeks: 1)
             return ExerciseSummary(id: cluster.root.id, name: cluster.root.name, aliases: cluster.aliases.map(\.name),
                                    lastDay: cluster.lastDay, current: report.current)
+        }
+        // Exercises not done lately show their best ever instead.
+        let idle = summaries.indices.filter { summaries[$0].current == nil }
+        if !idle.isEmpty {
+            let history = try await store.exerciseDays(exerciseRows: idle.flatMap { clusters[$0].rows })
+            for index in idle {
+                let days = clusters[index].rows.flatMap { history[$0] ?? [] }
+                summaries[index].best = ExerciseReport.compute(days: days, formula: settings.oneRepMaxFormula, today: today, weeks: 1).best
+            }
         }
         return (summaries, settings.displayUnit.liftingUnit, settings.oneRepMaxFormula)
     }

@@ -57,6 +57,7 @@ struct ExerciseSummaryDTO: Encodable {
     let aliases: [String]
     let lastDate: OrNull<String>
     let current: OrNull<EstimateDTO>
+    let best: OrNull<EstimateDTO>
 
     init(_ summary: ExerciseSummary, unit: MassUnit) {
         id = summary.id.uuidString.lowercased()
@@ -64,10 +65,11 @@ struct ExerciseSummaryDTO: Encodable {
         aliases = summary.aliases
         lastDate = OrNull(summary.lastDay?.iso)
         current = OrNull(summary.current.map { EstimateDTO($0, unit: unit) })
+        best = OrNull(summary.best.map { EstimateDTO($0, unit: unit) })
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, name, aliases, current
+        case id, name, aliases, current, best
         case lastDate = "last_date"
     }
 }

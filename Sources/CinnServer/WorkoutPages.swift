@@ -63,7 +63,8 @@ struct LiftsPage {
                  aliases: summary.aliases.isEmpty ? nil : "also " + summary.aliases.joined(separator: ", "),
                  last: summary.lastDay.map(LiftText.day) ?? "—",
                  current: summary.current?.oneRepMax.formatted(in: lifts.unit) ?? "—",
-                 from: summary.current.map { "from " + StrengthChart.lifted($0.set, unit: lifts.unit) })
+                 from: summary.current.map { "from " + StrengthChart.lifted($0.set, unit: lifts.unit) }
+                    ?? summary.best.map { "best \($0.oneRepMax.formatted(in: lifts.unit)), \(LiftText.day($0.day))" })
         }
         hasItems = !items.isEmpty
         formula = lifts.formula.title

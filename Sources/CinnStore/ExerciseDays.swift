@@ -25,7 +25,7 @@ extension Store {
         var delete = SQLQueryString("DELETE FROM exercise_days WHERE local_day BETWEEN \(bind: days.lowerBound) AND \(bind: days.upperBound)")
         if let exercises {
             let list = exercises.map(String.init).joined(separator: ",")
-            delete = delete + SQLQueryString(" AND exercise_id IN (\(unsafeRaw: list))")
+            delete += SQLQueryString(" AND exercise_id IN (\(unsafeRaw: list))")
         }
         try await connection.sql.raw(delete).run()
         try await writeExerciseDays(connection, groups.flatMap { exercise, groups in
@@ -63,7 +63,7 @@ extension Store {
         if let sqlite = connection.sqlite {
             for row in try await self.rows(sqlite, sql, [.integer(days.lowerBound), .integer(days.upperBound)]) {
                 let columns = row.columns
-                guard case .blob(let lifts) = columns[5].data else { continue }
+                guard case .blob(let lifts) = columns[5].data else { throw CinnError(.internal, "a stored exercise day is damaged") }
                 lifts.withUnsafeReadableBytes { lifts in
                     add(Int64(columns[0].data.integer ?? 0), columns[1].data.integer ?? 0, columns[2].data.integer ?? 0,
                         columns[3].data.integer ?? 0, columns[4].data.double ?? 0, lifts)

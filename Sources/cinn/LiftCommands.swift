@@ -27,7 +27,8 @@ struct LiftsCommand: AsyncParsableCommand {
                 let width = min(lifts.exercises.map(\.name.count).max() ?? 0, 40)
                 for exercise in lifts.exercises {
                     let name = exercise.name.count > width ? String(exercise.name.prefix(width - 1)) + "…" : exercise.name.padding(toLength: width, withPad: " ", startingAt: 0)
-                    let current = exercise.current.map { "\($0.oneRepMax.formatted(in: lifts.unit)) (\(StrengthChart.lifted($0.set, unit: lifts.unit)))" } ?? "—"
+                    let current = exercise.current.map { "\($0.oneRepMax.formatted(in: lifts.unit)) (\(StrengthChart.lifted($0.set, unit: lifts.unit)))" }
+                        ?? exercise.best.map { "— (best \($0.oneRepMax.formatted(in: lifts.unit)) on \($0.day.iso))" } ?? "—"
                     print("  \(name)  last \(exercise.lastDay?.iso ?? "—")  \(current)")
                 }
             }

@@ -18,6 +18,22 @@ struct WorkoutAPITests {
         2024-03-07 18:00:00 +0000,Back Squat,5,140,0,0,0,0,false,,1
         """
 
+    @Test func anExerciseNotDoneLatelyShowsItsBestEver() async throws {
+        try await withApp { client, _ in
+            let older = Self.fitbod + "\n2024-01-10 18:00:00 +0000,Deadlift,3,180,0,0,0,0,false,,1\n"
+                + "2024-01-03 18:00:00 +0000,Deadlift,1,190,0,0,0,0,false,,1"
+            _ = try await client.importFile(older)
+            let exercises = try #require(try await client.send(.get, "/api/v1/exercises").json()["exercises"]?.array)
+            let deadlift = try #require(exercises.first { $0["name"]?.string == "Deadlift" })
+            #expect(deadlift["current"] == .null, "last done more than 30 days ago")
+            #expect(deadlift["best"]?["value_kg"] == .number(180.0 * 36 / 34), "180 × 3 (190.59 by Brzycki) beats the single of 190")
+            #expect(deadlift["best"]?["set"]?["date"]?.string == "2024-01-10")
+            #expect(exercises.first { $0["name"]?.string == "Barbell Bench Press" }?["best"] == .null, "only without a current estimate")
+            let page = try await client.send(.get, "/lifts").text
+            #expect(page.contains("best 190 kg"))
+        }
+    }
+
     @Test func importedLiftsAnswerThroughTheAPI() async throws {
         try await withApp { client, journal in
             let imported = try await client.importFile(Self.fitbod)
