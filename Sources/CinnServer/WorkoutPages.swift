@@ -64,7 +64,7 @@ struct LiftsPage {
                  last: summary.lastDay.map(LiftText.day) ?? "—",
                  current: summary.current?.oneRepMax.formatted(in: lifts.unit) ?? "—",
                  from: summary.current.map { "from " + StrengthChart.lifted($0.set, unit: lifts.unit) }
-                    ?? summary.best.map { "best \($0.oneRepMax.formatted(in: lifts.unit)), \(LiftText.day($0.day))" })
+                    ?? summary.best.map { "best ever \($0.oneRepMax.formatted(in: lifts.unit))" })
         }
         hasItems = !items.isEmpty
         formula = lifts.formula.title

@@ -30,7 +30,7 @@ struct WorkoutAPITests {
             #expect(deadlift["best"]?["set"]?["date"]?.string == "2024-01-10")
             #expect(exercises.first { $0["name"]?.string == "Barbell Bench Press" }?["best"] == .null, "only without a current estimate")
             let page = try await client.send(.get, "/lifts").text
-            #expect(page.contains("best 190 kg"))
+            #expect(page.contains("best ever 190 kg"))
         }
     }
 
