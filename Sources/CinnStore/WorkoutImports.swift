@@ -80,23 +80,28 @@ struct WorkoutWriter {
         try await insertWorkouts(sets.filter { $0.newWorkout != nil })
         var rows: [SetRow] = []
         rows.reserveCapacity(sets.count)
+        var last: (name: String, row: Int64)?
         for (index, imported) in sets.enumerated() {
             guard let workout = workouts[imported.workout], let workout else {
                 duplicates += 1
                 continue
             }
-            let exercise = try await exerciseID(imported.set.exercise)
+            // A workout's sets of one exercise come together: most sets skip the name's lookup.
+            let exercise = if let last, last.name == imported.set.exercise { last.row } else { try await exerciseID(imported.set.exercise) }
+            last = (imported.set.exercise, exercise)
             rows.append(SetRow(index: index, workout: workout.rowID, day: workout.day, exercise: exercise))
-            days[exercise, default: [:]][workout.day, default: ExerciseDay(day: LocalDate(dayNumber: workout.day))].add(imported.set)
         }
         imported += rows.count
         if let postgres = connection.postgres {
             try await copySets(postgres, sets, rows)
         } else if let sqlite = connection.sqlite {
-            let statements = Self.insertStatements(sets, rows)
             pending = Task {
-                for statement in statements { _ = try await sqlite.query(statement.sql, statement.binds) }
+                for statement in Self.insertStatements(sets, rows) { _ = try await sqlite.query(statement.sql, statement.binds) }
             }
+        }
+        // While SQLite writes the sets: the days they make.
+        for row in rows {
+            days[row.exercise, default: [:]][row.day, default: ExerciseDay(day: LocalDate(dayNumber: row.day))].add(sets[row.index].set)
         }
     }
 
