@@ -170,13 +170,18 @@ public struct ExerciseReport: Sendable, Hashable {
     public static func compute(days: [ExerciseDay], formula: OneRepMaxFormula = .default, today: LocalDate,
                                includeHighReps: Bool = false, weeks: Int = 12) -> ExerciseReport {
         var report = ExerciseReport(formula: formula, history: [], repMaxes: [], weeklyVolume: [], totalSets: 0)
-        var bestByDay: [LocalDate: EstimatedMax] = [:]
-        var repMaxes: [Int: LiftedSet] = [:]
+        // Days in order (an alias's day may repeat one): the best estimate of each is appended as the day ends.
+        var dayBest: EstimatedMax?
+        var repMaxes = [LiftedSet?](repeating: nil, count: repMaxRange.upperBound + 1)
         let currentStart = today.adding(days: -(currentWindowDays - 1))
         let lastDay = days.map(\.day).max().map { min($0, today) } ?? today
         let firstWeek = weekStart(lastDay).adding(days: -7 * (weeks - 1))
         var volumes: [LocalDate: (volume: Double, sets: Int)] = [:]
         for day in days.sorted(by: { $0.day < $1.day }) {
+            if let best = dayBest, best.day != day.day {
+                report.history.append(best)
+                dayBest = nil
+            }
             report.totalSets += day.sets
             report.firstDay = min(report.firstDay ?? day.day, day.day)
             report.lastDay = max(report.lastDay ?? day.day, day.day)
@@ -197,10 +202,10 @@ public struct ExerciseReport: Sendable, Hashable {
                 guard let estimate = OneRepMax.estimate(weight: weight, reps: reps, formula: formula),
                       includeHighReps || !estimate.lowConfidence else { continue }
                 let candidate = EstimatedMax(oneRepMax: estimate, set: lifted)
-                if bestByDay[day.day].map({ isBetter(candidate, than: $0) }) ?? true { bestByDay[day.day] = candidate }
+                if dayBest.map({ isBetter(candidate, than: $0) }) ?? true { dayBest = candidate }
             }
         }
-        report.history = bestByDay.values.sorted { $0.day < $1.day }
+        if let best = dayBest { report.history.append(best) }
         for estimate in report.history {
             if report.best.map({ estimate.oneRepMax.estimate.kilograms > $0.oneRepMax.estimate.kilograms }) ?? true {
                 report.best = estimate

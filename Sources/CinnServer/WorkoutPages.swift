@@ -2,6 +2,7 @@ import CinnCharts
 import CinnCore
 import CinnStore
 import Foundation
+import Mustache
 
 /// Words and numbers for the lifts pages.
 enum LiftText {
@@ -73,8 +74,10 @@ struct LiftsPage {
     }
 }
 
-/// `/lifts/{id}`: one exercise's estimates, chart, records and weekly volume.
-struct ExercisePageModel {
+/// `/lifts/{id}`: one exercise's estimates, chart, records and weekly volume. Its values are looked up by
+/// name (`MustacheParent`), not by reflection: the template asks the page for them often (every `{{#link}}`
+/// of a figure without one falls back to it), and reflecting a struct lists all its fields each time.
+struct ExercisePageModel: MustacheParent {
     struct Figure { let label: String; let value: String; let detail: String; let link: String? }
     struct Row { let label: String; let value: String; let day: String }
     struct Week { let week: String; let volume: String; let sets: Int }
@@ -95,6 +98,26 @@ struct ExercisePageModel {
     let totalSets: Int
     let span: String
     let targets: [Target]
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "id": id
+        case "name": self.name
+        case "aliases": aliases
+        case "hasAliases": hasAliases
+        case "figures": figures
+        case "chart": chart
+        case "records": records
+        case "repMaxes": repMaxes
+        case "weeks": weeks
+        case "formula": formula
+        case "includeHighReps": includeHighReps
+        case "totalSets": totalSets
+        case "span": span
+        case "targets": targets
+        default: nil
+        }
+    }
 
     init(page: ExercisePage, includeHighReps: Bool, others: [ExerciseCluster]) {
         let unit = page.unit, report = page.report
