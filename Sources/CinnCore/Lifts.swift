@@ -249,7 +249,7 @@ public struct ExerciseSummary: Sendable, Hashable, Identifiable {
     public var lastDay: LocalDate?
     /// The best estimate of the last 30 days.
     public var current: EstimatedMax?
-    /// The best estimate ever, given when there is no current one (not done in the last 30 days).
+    /// The best estimate ever, given for an exercise not done in the last 30 days.
     public var best: EstimatedMax?
 
     public init(id: UUID, name: String, aliases: [String] = [], lastDay: LocalDate?, current: EstimatedMax? = nil,

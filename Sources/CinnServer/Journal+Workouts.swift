@@ -58,10 +58,11 @@ extension Journal {
             return ExerciseSummary(id: cluster.root.id, name: cluster.root.name, aliases: cluster.aliases.map(\.name),
                                    lastDay: cluster.lastDay, current: report.current)
         }
-        // Exercises not done lately show their best ever instead.
-        let idle = summaries.indices.filter { summaries[$0].current == nil }
+        // Exercises not done lately show their best ever instead (read from the days with lifts only).
+        let windowStart = today.adding(days: -(ExerciseReport.currentWindowDays - 1))
+        let idle = summaries.indices.filter { clusters[$0].lastDay.map { $0 < windowStart } ?? false }
         if !idle.isEmpty {
-            let history = try await store.exerciseDays(exerciseRows: idle.flatMap { clusters[$0].rows })
+            let history = try await store.exerciseDays(exerciseRows: idle.flatMap { clusters[$0].rows }, withLiftsOnly: true)
             for index in idle {
                 let days = clusters[index].rows.flatMap { history[$0] ?? [] }
                 summaries[index].best = ExerciseReport.compute(days: days, formula: settings.oneRepMaxFormula, today: today, weeks: 1).best

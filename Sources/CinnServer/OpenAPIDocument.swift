@@ -937,7 +937,7 @@ enum OpenAPIDocument {
             aliases: {type: array, items: {type: string}}
             last_date: {type: [string, "null"], format: date}
             current: {oneOf: [{$ref: "#/components/schemas/Estimate"}, {type: "null"}], description: "The best estimate of the last 30 days"}
-            best: {oneOf: [{$ref: "#/components/schemas/Estimate"}, {type: "null"}], description: "The best estimate ever, given only when current is null (not done in the last 30 days)"}
+            best: {oneOf: [{$ref: "#/components/schemas/Estimate"}, {type: "null"}], description: "The best estimate ever, given only for an exercise not done in the last 30 days"}
         ExercisePage:
           type: object
           required: [id, name, aliases, unit, formula, include_high_reps, current, best, heaviest, best_set_volume, rep_maxes, weekly_volume, history, total_sets, first_date, last_date]

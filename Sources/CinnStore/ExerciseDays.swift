@@ -8,11 +8,12 @@ import SQLiteNIO
 /// exercise page reads a row per day instead of every set. Whatever writes sets keeps it up to date:
 /// an import merges its days in, a deletion computes the days it touched again from their sets.
 extension Store {
-    /// The stored days of exercises `rows` (on or after `from`), oldest first.
-    public func exerciseDays(exerciseRows rows: [Int64], from: LocalDate? = nil) async throws -> [Int64: [ExerciseDay]] {
+    /// The stored days of exercises `rows` (on or after `from`; only those with lifts when `withLiftsOnly`), oldest first.
+    public func exerciseDays(exerciseRows rows: [Int64], from: LocalDate? = nil, withLiftsOnly: Bool = false) async throws -> [Int64: [ExerciseDay]] {
         guard !rows.isEmpty else { return [:] }
         return try await withRawConnection { connection in
-            try await exerciseDays(connection, exerciseRows: rows, days: (from?.dayNumber ?? Self.firstDay)...Self.lastDay)
+            try await exerciseDays(connection, exerciseRows: rows, days: (from?.dayNumber ?? Self.firstDay)...Self.lastDay,
+                                   withLiftsOnly: withLiftsOnly)
         }
     }
 
@@ -48,10 +49,11 @@ extension Store {
     static let firstDay = Int(Int32.min)
     static let lastDay = Int(Int32.max)
 
-    private func exerciseDays(_ connection: Connection, exerciseRows rows: [Int64], days: ClosedRange<Int>) async throws -> [Int64: [ExerciseDay]] {
+    private func exerciseDays(_ connection: Connection, exerciseRows rows: [Int64], days: ClosedRange<Int>,
+                              withLiftsOnly: Bool = false) async throws -> [Int64: [ExerciseDay]] {
         let sql = """
             SELECT exercise_id, local_day, sets, work_sets, volume_kg, lifts FROM exercise_days
-            WHERE exercise_id IN (\(rows.map(String.init).joined(separator: ","))) AND local_day BETWEEN ? AND ?
+            WHERE exercise_id IN (\(rows.map(String.init).joined(separator: ","))) AND local_day BETWEEN ? AND ?\(withLiftsOnly ? " AND length(lifts) > 0" : "")
             ORDER BY exercise_id, local_day
             """
         var result: [Int64: [ExerciseDay]] = [:]
