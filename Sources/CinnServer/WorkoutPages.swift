@@ -47,9 +47,29 @@ enum LiftText {
     }
 }
 
-/// `/lifts`: every exercise, most recently done first, with its current estimate.
-struct LiftsPage {
-    struct Item { let id: String; let name: String; let aliases: String?; let last: String; let current: String; let from: String? }
+/// `/lifts`: every exercise, most recently done first, with its current estimate. Looked up by name, not by
+/// reflection, as `ExercisePageModel` is.
+struct LiftsPage: MustacheParent {
+    struct Item: MustacheParent {
+        let id: String
+        let name: String
+        let aliases: String?
+        let last: String
+        let current: String
+        let from: String?
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "id": id
+            case "name": name
+            case "aliases": aliases
+            case "last": last
+            case "current": current
+            case "from": from
+            default: nil
+            }
+        }
+    }
     let items: [Item]
     let hasItems: Bool
     let formula: String
@@ -57,6 +77,17 @@ struct LiftsPage {
     let workoutCount: Int
 
     struct Option { let value: String; let label: String; let selected: Bool }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "items": items
+        case "hasItems": hasItems
+        case "formula": formula
+        case "formulas": formulas
+        case "workoutCount": workoutCount
+        default: nil
+        }
+    }
 
     init(lifts: (exercises: [ExerciseSummary], unit: MassUnit, formula: OneRepMaxFormula), workoutCount: Int) {
         items = lifts.exercises.map { summary in
