@@ -269,8 +269,9 @@ extension Store {
                 SELECT row_id FROM workouts WHERE import_id = \(bind: id) AND user_id = \(bind: user.rawValue) AND deleted = 0
                 """)
             let touched = try await db.raw("""
-                SELECT exercise_id, MIN(local_day) AS first, MAX(local_day) AS last FROM workout_sets
-                WHERE workout_id IN (\(workouts)) GROUP BY exercise_id
+                SELECT s.exercise_id, MIN(w.local_day) AS first, MAX(w.local_day) AS last
+                FROM workout_sets s JOIN workouts w ON w.row_id = s.workout_id
+                WHERE s.workout_id IN (\(workouts)) GROUP BY s.exercise_id
                 """).all().map { row in
                 (try row.decode(column: "exercise_id", as: Int64.self),
                  try row.decode(column: "first", as: Int.self)...row.decode(column: "last", as: Int.self))

@@ -60,11 +60,11 @@ extension Store {
     func setGroups(_ connection: Connection, user: UserID?, exerciseRows rows: [Int64]?, days: ClosedRange<Int>) async throws -> [Int64: [SetGroup]] {
         let exercises = rows.map { " AND s.exercise_id IN (\($0.map(String.init).joined(separator: ",")))" } ?? ""
         let sql = """
-            SELECT s.exercise_id, s.local_day, s.reps, s.kind, MAX(s.weight_kg) AS heaviest, COUNT(*) AS sets,
+            SELECT s.exercise_id, w.local_day, s.reps, s.kind, MAX(s.weight_kg) AS heaviest, COUNT(*) AS sets,
                 SUM(COALESCE(s.weight_kg * s.reps, 0)) AS volume
             FROM workouts w JOIN workout_sets s ON s.workout_id = w.row_id
             WHERE w.deleted = 0 AND w.local_day BETWEEN ? AND ?\(user == nil ? "" : " AND w.user_id = ?")\(exercises)
-            GROUP BY s.exercise_id, s.local_day, s.reps, s.kind
+            GROUP BY s.exercise_id, w.local_day, s.reps, s.kind
             """
         let binds = [days.lowerBound, days.upperBound] + (user.map { [Int($0.rawValue)] } ?? [])
         var groups: [Int64: [SetGroup]] = [:]

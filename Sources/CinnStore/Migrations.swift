@@ -600,8 +600,10 @@ extension Migration {
             dialectNeutral: [
                 // Exercise pages read exercise_days, and what still looks sets up by exercise (keeping those
                 // days, the workout of a record) goes through the workouts of a day: the sets' exercise index
-                // cost an import of a million sets more than its rows (BENCHMARKS.md).
+                // cost an import of a million sets more than its rows, and the sets' copy of their workout's
+                // day a column for each (BENCHMARKS.md).
                 "DROP INDEX workout_sets_exercise",
+                "ALTER TABLE workout_sets DROP COLUMN local_day",
                 "CREATE INDEX workouts_day ON workouts (user_id, local_day) WHERE deleted = 0",
                 // Each exercise's days as `ExerciseDay`s, derived from workout_sets (ExerciseDays.swift):
                 // `lifts` holds the day's unbeaten lifts, 11 bytes each (Store.liftBytes).

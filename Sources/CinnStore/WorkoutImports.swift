@@ -176,12 +176,12 @@ struct WorkoutWriter {
         var exercise: Int64
     }
 
-    /// The columns of a set, and the first seven: most sets (reps and weight, no time, distance,
+    /// The columns of a set, and the first six: most sets (reps and weight, no time, distance,
     /// RPE or note) need only those, and SQLite prepares a multi-row INSERT about 4× faster without
     /// five columns of NULL.
-    private static let allColumns = ["workout_id", "position", "exercise_id", "local_day", "reps", "weight_kg", "kind",
+    private static let allColumns = ["workout_id", "position", "exercise_id", "reps", "weight_kg", "kind",
                                      "duration_s", "distance_m", "rpe", "rir", "note"]
-    private static let plainColumns = 7
+    private static let plainColumns = 6
     private static let plainStatement = statement(columns: plainColumns, rows: setRowsPerStatement)
     private static let fullStatement = statement(columns: allColumns.count, rows: setRowsPerStatement)
 
@@ -191,13 +191,13 @@ struct WorkoutWriter {
             + Array(repeating: row, count: rows).joined(separator: ",")
     }
 
-    /// Whether a set has nothing beyond the first seven columns.
+    /// Whether a set has nothing beyond the first six columns.
     private static func isPlain(_ set: WorkoutSet) -> Bool {
         set.durationSeconds == nil && set.distanceMetres == nil && set.rpe == nil && set.rir == nil && set.note == nil
     }
 
     /// Multi-row INSERTs of `rows` with `SQLiteData` bound directly (DESIGN.md's SQLite bulk path):
-    /// the plain sets in seven columns, the rest in all twelve.
+    /// the plain sets in six columns, the rest in all eleven.
     private static func insertStatements(_ sets: [ImportedSet], _ rows: [SetRow]) -> [(sql: String, binds: [SQLiteData])] {
         let plain = rows.filter { isPlain(sets[$0.index].set) }
         let full = plain.count == rows.count ? [] : rows.filter { !isPlain(sets[$0.index].set) }
@@ -218,7 +218,6 @@ struct WorkoutWriter {
             binds.append(.integer(Int(row.workout)))
             binds.append(.integer(sets[row.index].position))
             binds.append(.integer(Int(row.exercise)))
-            binds.append(.integer(row.day))
             binds.append(set.reps.map(SQLiteData.integer) ?? .null)
             binds.append(set.weight.map { .float($0.kilograms) } ?? .null)
             binds.append(.integer(set.kind.storageCode))
@@ -237,7 +236,7 @@ struct WorkoutWriter {
         guard !rows.isEmpty else { return }
         try await postgres.copyFrom(
             table: "workout_sets",
-            columns: ["workout_id", "position", "exercise_id", "local_day", "reps", "weight_kg", "duration_s", "distance_m", "kind",
+            columns: ["workout_id", "position", "exercise_id", "reps", "weight_kg", "duration_s", "distance_m", "kind",
                       "rpe", "rir", "note"],
             logger: store.logger
         ) { writer in
@@ -245,7 +244,7 @@ struct WorkoutWriter {
             func optional<T>(_ value: T?) -> String { value.map { "\($0)" } ?? "\\N" }
             for row in rows {
                 let set = sets[row.index].set
-                buffer.writeString("\(row.workout)\t\(sets[row.index].position)\t\(row.exercise)\t\(row.day)\t\(optional(set.reps))\t")
+                buffer.writeString("\(row.workout)\t\(sets[row.index].position)\t\(row.exercise)\t\(optional(set.reps))\t")
                 buffer.writeString("\(optional(set.weight?.kilograms))\t\(optional(set.durationSeconds))\t\(optional(set.distanceMetres))\t")
                 buffer.writeString("\(set.kind.storageCode)\t\(optional(set.rpe))\t\(optional(set.rir))\t")
                 buffer.writeString(set.note.map(Store.copyText) ?? "\\N")

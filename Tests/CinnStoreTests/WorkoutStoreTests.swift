@@ -214,6 +214,7 @@ import Testing
             try await store.withConnection { db in
                 try await db.raw("DROP TABLE exercise_days").run()
                 try await db.raw("DROP INDEX workouts_day").run()
+                try await db.raw("ALTER TABLE workout_sets ADD COLUMN local_day INTEGER NOT NULL DEFAULT 0").run()
                 try await db.raw("CREATE INDEX workout_sets_exercise ON workout_sets (exercise_id, local_day, reps, kind, weight_kg)").run()
                 try await db.raw("DELETE FROM schema_migrations WHERE version = 6").run()
             }
