@@ -7,22 +7,22 @@ public struct DemoWorkouts: Sendable {
     /// The workouts' sets in order, as an import hands them to the store.
     public let sets: [ImportedSet]
 
-    /// A lift of the program: its first working weight and weekly step (kg), reps and sets.
+    /// A lift of the program: its first working weight and weekly step, reps and sets.
     private struct Lift {
         let name: String
-        let start: Double
-        let step: Double
+        let startKg: Double
+        let stepKg: Double
         let reps: Int
         let sets: Int
     }
 
     private static let workouts: [(name: String, lifts: [Lift])] = [
-        ("Workout A", [Lift(name: "Back Squat", start: 50, step: 2.5, reps: 5, sets: 3),
-                       Lift(name: "Bench Press", start: 35, step: 1.25, reps: 5, sets: 3),
-                       Lift(name: "Barbell Row", start: 35, step: 1.25, reps: 8, sets: 3)]),
-        ("Workout B", [Lift(name: "Back Squat", start: 50, step: 2.5, reps: 5, sets: 3),
-                       Lift(name: "Overhead Press", start: 22.5, step: 1.25, reps: 5, sets: 3),
-                       Lift(name: "Deadlift", start: 70, step: 5, reps: 5, sets: 1)]),
+        ("Workout A", [Lift(name: "Back Squat", startKg: 50, stepKg: 2.5, reps: 5, sets: 3),
+                       Lift(name: "Bench Press", startKg: 35, stepKg: 1.25, reps: 5, sets: 3),
+                       Lift(name: "Barbell Row", startKg: 35, stepKg: 1.25, reps: 8, sets: 3)]),
+        ("Workout B", [Lift(name: "Back Squat", startKg: 50, stepKg: 2.5, reps: 5, sets: 3),
+                       Lift(name: "Overhead Press", startKg: 22.5, stepKg: 1.25, reps: 5, sets: 3),
+                       Lift(name: "Deadlift", startKg: 70, stepKg: 5, reps: 5, sets: 1)]),
     ]
 
     public static let weeks = 16
@@ -56,7 +56,7 @@ public struct DemoWorkouts: Sendable {
                     position += 1
                 }
                 for lift in program.lifts {
-                    let working = ((lift.start + lift.step * steps) * (lighter ? 0.9 : 1) / 1.25).rounded() * 1.25
+                    let working = ((lift.startKg + lift.stepKg * steps) * (lighter ? 0.9 : 1) / 1.25).rounded() * 1.25
                     add(WorkoutSet(exercise: lift.name, reps: 8, weight: Mass(kilograms: 20), kind: .warmUp))
                     add(WorkoutSet(exercise: lift.name, reps: 5, weight: Mass(kilograms: (working * 0.6 / 2.5).rounded() * 2.5), kind: .warmUp))
                     for set in 0..<lift.sets {

@@ -14,7 +14,12 @@ final class ImportProgressBoard: Sendable {
         var totalBytes: Int64?
         var fraction: Double?
         var done: Bool
+        /// When the board last heard of it (for expiry; not sent to the page).
         fileprivate var updated: Date
+
+        enum CodingKeys: String, CodingKey {
+            case phase, rowsRead, bytesRead, totalBytes, fraction, done
+        }
     }
 
     private let entries = Mutex<[String: Entry]>([:])

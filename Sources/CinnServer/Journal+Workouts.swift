@@ -50,8 +50,8 @@ extension Journal {
         let settings = try await settings()
         let today = today(settings)
         let clusters = try await exerciseClusters().filter { $0.lastDay != nil }
-        let recent = try await store.exerciseDays(exerciseRows: clusters.flatMap(\.rows),
-                                                  from: today.adding(days: -(ExerciseReport.currentWindowDays - 1)))
+        let windowStart = today.adding(days: -(ExerciseReport.currentWindowDays - 1))
+        let recent = try await store.exerciseDays(exerciseRows: clusters.flatMap(\.rows), from: windowStart)
         var summaries = clusters.map { cluster in
             let days = cluster.rows.flatMap { recent[$0] ?? [] }
             let report = ExerciseReport.compute(days: days, formula: settings.oneRepMaxFormula, today: today, weeks: 1)
@@ -59,7 +59,6 @@ extension Journal {
                                    lastDay: cluster.lastDay, current: report.current)
         }
         // Exercises not done lately show their best ever instead (read from the days with lifts only).
-        let windowStart = today.adding(days: -(ExerciseReport.currentWindowDays - 1))
         let idle = summaries.indices.filter { clusters[$0].lastDay.map { $0 < windowStart } ?? false }
         if !idle.isEmpty {
             let history = try await store.exerciseDays(exerciseRows: idle.flatMap { clusters[$0].rows }, withLiftsOnly: true)

@@ -83,7 +83,7 @@ extension Store {
         for imported in foods {
             let food = imported.food
             let id = ids.next()
-            binds.append(.blob(withUnsafeBytes(of: id.uuid) { ByteBuffer(bytes: $0) }))
+            binds.append(Store.sqliteData(id))
             binds.append(.text(food.name))
             binds.append(text(food.brand))
             binds.append(text(food.barcode))

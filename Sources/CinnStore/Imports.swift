@@ -141,7 +141,7 @@ extension Store {
         var version = firstVersion
         for reading in readings {
             let id = UUID.v7(at: reading.measuredAt, using: &ids)
-            binds.append(.blob(withUnsafeBytes(of: id.uuid) { ByteBuffer(bytes: $0) }))
+            binds.append(Self.sqliteData(id))
             binds.append(user)
             binds.append(.integer(Int(milliseconds(reading.measuredAt))))
             binds.append(.integer(reading.utcOffsetSeconds))

@@ -210,6 +210,11 @@ public final class Store: Sendable {
         return withUnsafeBytes(of: id.uuid) { Data($0) }
     }
 
+    /// A UUID for SQLite's bulk paths, which bind `SQLiteData` directly: its 16 bytes.
+    static func sqliteData(_ id: UUID) -> SQLiteData {
+        .blob(withUnsafeBytes(of: id.uuid) { ByteBuffer(bytes: $0) })
+    }
+
     /// An optional UUID; NULL typed for the column.
     func bind(_ id: UUID?) -> any Encodable & Sendable {
         if let id { return bind(id) }

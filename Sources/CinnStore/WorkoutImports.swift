@@ -45,7 +45,7 @@ struct WorkoutWriter {
     /// The statements of the last batch, still running on SQLite.
     private var pending: Task<Void, any Error>?
 
-    /// Sets per INSERT on SQLite (12 values each, under SQLite's 32,766 bound values).
+    /// Sets per INSERT on SQLite (up to 11 values each, under SQLite's 32,766 bound values).
     static let setRowsPerStatement = 1000
 
     init(store: Store, connection: Store.Connection, batch: Store.ImportedBatch) {
@@ -136,7 +136,7 @@ struct WorkoutWriter {
                     """
                 continue
             }
-            binds += [.blob(withUnsafeBytes(of: id.uuid) { ByteBuffer(bytes: $0) }), .integer(Int(batch.user.rawValue)),
+            binds += [Store.sqliteData(id), .integer(Int(batch.user.rawValue)),
                       .integer(Int(startedAt)), .integer(workout.utcOffsetSeconds), .integer(day), .text(workout.name),
                       workout.durationSeconds.map(SQLiteData.float) ?? .null, workout.note.map(SQLiteData.text) ?? .null,
                       .text(batch.source), .text(workout.externalID), .integer(Int(batch.importID)), .integer(Int(batch.createdAt)),

@@ -71,3 +71,51 @@ public struct Options: Sendable {
     }
 }
 
+/// One timed case: its wall and CPU times per call.
+public final class Case {
+    public let name: String
+    public let label: String
+    let body: () async throws -> Int
+    var times: [Double] = []
+    var cpu: [Double] = []
+    /// The sum of what the calls returned, so that the work cannot be optimised away.
+    public private(set) var check = 0
+
+    public init(_ name: String, _ label: String, _ body: @escaping () async throws -> Int) {
+        self.name = name
+        self.label = label
+        self.body = body
+    }
+
+    func run(record: Bool) async throws {
+        let cpuStart = cpuMilliseconds()
+        let start = ContinuousClock.now
+        let result = try await body()
+        let elapsed = milliseconds(since: start)
+        let cpuElapsed = cpuMilliseconds() - cpuStart
+        check &+= result
+        guard record else { return }
+        times.append(elapsed)
+        cpu.append(cpuElapsed)
+    }
+
+    public var summary: [String: Any] {
+        let sortedTimes = times.sorted(), sortedCPU = cpu.sorted()
+        return ["name": name, "label": label, "calls": times.count,
+                "p50_ms": rounded(percentile(sortedTimes, 50), 4), "p99_ms": rounded(percentile(sortedTimes, 99), 4),
+                "mean_ms": rounded(times.reduce(0, +) / Double(times.count), 4), "max_ms": rounded(sortedTimes.last!, 4),
+                "cpu_p50_ms": rounded(percentile(sortedCPU, 50), 4)]
+    }
+}
+
+/// Runs every case once per round, in a rotating order so that every case sees the same load, after
+/// `warmup` unrecorded rounds; returns the seconds it took.
+public func runInterleaved(_ cases: [Case], warmup: Int, iterations: Int) async throws -> Double {
+    let start = ContinuousClock.now
+    for round in 0..<(warmup + iterations) {
+        for offset in 0..<cases.count {
+            try await cases[(round + offset) % cases.count].run(record: round >= warmup)
+        }
+    }
+    return milliseconds(since: start) / 1000
+}

@@ -107,42 +107,6 @@ func prepare(_ options: Options) async throws {
     ])
 }
 
-/// One timed case: its wall and CPU times per call.
-final class Case {
-    let name: String
-    let label: String
-    let body: () async throws -> Int
-    var times: [Double] = []
-    var cpu: [Double] = []
-    var check = 0
-
-    init(_ name: String, _ label: String, _ body: @escaping () async throws -> Int) {
-        self.name = name
-        self.label = label
-        self.body = body
-    }
-
-    func run(record: Bool) async throws {
-        let cpuStart = cpuMilliseconds()
-        let start = ContinuousClock.now
-        let result = try await body()
-        let elapsed = milliseconds(since: start)
-        let cpuElapsed = cpuMilliseconds() - cpuStart
-        check &+= result
-        guard record else { return }
-        times.append(elapsed)
-        cpu.append(cpuElapsed)
-    }
-
-    var summary: [String: Any] {
-        let sortedTimes = times.sorted(), sortedCPU = cpu.sorted()
-        return ["name": name, "label": label, "calls": times.count,
-                "p50_ms": rounded(percentile(sortedTimes, 50), 4), "p99_ms": rounded(percentile(sortedTimes, 99), 4),
-                "mean_ms": rounded(times.reduce(0, +) / Double(times.count), 4), "max_ms": rounded(sortedTimes.last!, 4),
-                "cpu_p50_ms": rounded(percentile(sortedCPU, 50), 4)]
-    }
-}
-
 /// Runs every case once per round, in a rotating order, after `warmup` unrecorded rounds.
 func report(_ options: Options) async throws {
     let iterations = options.int("iterations", 300)
@@ -219,13 +183,7 @@ func report(_ options: Options) async throws {
         },
     ]
 
-    let start = ContinuousClock.now
-    for round in 0..<(warmup + iterations) {
-        for offset in 0..<cases.count {
-            try await cases[(round + offset) % cases.count].run(record: round >= warmup)
-        }
-    }
-    let seconds = milliseconds(since: start) / 1000
+    let seconds = try await runInterleaved(cases, warmup: warmup, iterations: iterations)
     try await raw.close()
     try await store.close()
 
