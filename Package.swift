@@ -30,10 +30,11 @@ let package = Package(
             name: "CinnImport",
             dependencies: ["CinnCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
+        .target(name: "CinnSQLite"),
         .target(
             name: "CinnStore",
             dependencies: [
-                "CinnCore",
+                "CinnCore", "CinnSQLite",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "PostgresKit", package: "postgres-kit"),

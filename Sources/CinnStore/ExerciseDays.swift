@@ -43,7 +43,10 @@ extension Store {
         for (exercise, stored) in try await exerciseDays(connection, exerciseRows: Array(days.keys), days: first...last) {
             for day in stored { merged[exercise]?[day.day.dayNumber]?.merge(day) }
         }
-        try await writeExerciseDays(connection, merged.flatMap { exercise, days in days.values.map { (exercise, $0) } })
+        // In key order, so that SQLite appends to the table's B-tree instead of splitting pages all over it.
+        try await writeExerciseDays(connection, merged.sorted { $0.key < $1.key }.flatMap { exercise, days in
+            days.sorted { $0.key < $1.key }.map { (exercise, $0.value) }
+        })
     }
 
     static let firstDay = Int(Int32.min)
@@ -82,32 +85,35 @@ extension Store {
         return result
     }
 
-    /// Rows per statement (six values each).
-    private static let dayRowsPerStatement = 500
+    /// Rows per statement on PostgreSQL (six values each) and per prepared statement on SQLite.
+    private static let dayRowsPerStatement = 500, sqliteDayRowsPerStatement = 50
 
-    /// Writes `days`, replacing those stored for the same exercise and day: on SQLite with `SQLiteData`
-    /// bound directly (DESIGN.md's bulk path), as an import writes a day for every exercise and day it holds.
+    /// Writes `days`, replacing those stored for the same exercise and day: on SQLite through prepared
+    /// statements (`SQLiteBulkInsert`), as an import writes a day for every exercise and day it holds.
     private func writeExerciseDays(_ connection: Connection, _ days: [(exercise: Int64, day: ExerciseDay)]) async throws {
-        let columns = "INSERT INTO exercise_days (exercise_id, local_day, sets, work_sets, volume_kg, lifts) VALUES "
+        let columns = ["exercise_id", "local_day", "sets", "work_sets", "volume_kg", "lifts"]
         let conflict = """
              ON CONFLICT (exercise_id, local_day) DO UPDATE SET sets = excluded.sets, work_sets = excluded.work_sets,
                 volume_kg = excluded.volume_kg, lifts = excluded.lifts
             """
-        for start in stride(from: 0, to: days.count, by: Self.dayRowsPerStatement) {
-            let chunk = days[start..<min(start + Self.dayRowsPerStatement, days.count)]
-            if let sqlite = connection.sqlite {
-                var binds: [SQLiteData] = []
-                binds.reserveCapacity(chunk.count * 6)
-                for (exercise, day) in chunk {
-                    binds += [.integer(Int(exercise)), .integer(day.day.dayNumber), .integer(day.sets), .integer(day.workSets),
-                              .float(day.volume.kilograms), .blob(ByteBuffer(bytes: Self.liftBytes(day.lifts)))]
-                }
-                let sql = columns + Array(repeating: "(?,?,?,?,?,?)", count: chunk.count).joined(separator: ",") + conflict
-                _ = try await sqlite.query(sql, binds)
-                continue
+        if let sqlite = connection.sqlite {
+            let insert = try SQLiteBulkInsert(sqlite, table: "exercise_days", columns: columns,
+                                              rowsPerStatement: Self.sqliteDayRowsPerStatement, suffix: conflict)
+            defer { insert.finish() }
+            try insert.insert(count: days.count) { n, binder in
+                let (exercise, day) = days[n]
+                binder.bind(Int(exercise))
+                binder.bind(day.day.dayNumber)
+                binder.bind(day.sets)
+                binder.bind(day.workSets)
+                binder.bind(day.volume.kilograms)
+                binder.bind(bytes: Self.liftBytes(day.lifts))
             }
-            var query = SQLQueryString(columns)
-            for (index, row) in chunk.enumerated() {
+            return
+        }
+        for start in stride(from: 0, to: days.count, by: Self.dayRowsPerStatement) {
+            var query = SQLQueryString("INSERT INTO exercise_days (" + columns.joined(separator: ", ") + ") VALUES ")
+            for (index, row) in days[start..<min(start + Self.dayRowsPerStatement, days.count)].enumerated() {
                 let day = row.day
                 query += (index == 0 ? "" : ", ") + """
                     (\(bind: row.exercise), \(bind: day.day.dayNumber), \(bind: day.sets), \(bind: day.workSets), \(bind: day.volume.kilograms),

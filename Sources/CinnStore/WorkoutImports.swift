@@ -18,7 +18,7 @@ extension Store {
         read: (_ insert: ([ImportedSet]) async throws -> Void) async throws -> ImportReport
     ) async throws -> ImportReport {
         try await recordedImport(user: user, format: format, fileName: fileName, mode: mode, uncheckedForeignKeys: true) { connection, batch in
-            var writer = WorkoutWriter(store: self, connection: connection, batch: batch)
+            var writer = try WorkoutWriter(store: self, connection: connection, batch: batch)
             var report = try await writer.writing(read)
             report.imported = writer.imported
             report.duplicates = writer.duplicates
@@ -42,22 +42,41 @@ struct WorkoutWriter {
     /// The file's exercise days, by exercise row and day number, merged into `exercise_days` at the end.
     private var days: [Int64: [Int: ExerciseDay]] = [:]
     private var ids: ImportIDs
-    /// The statements of the last batch, still running on SQLite.
+    /// The last batch's sets, still being written on SQLite.
     private var pending: Task<Void, any Error>?
+    /// SQLite's prepared INSERTs: workouts, sets in six columns (plain sets) and in all eleven.
+    private let workoutInsert: SQLiteBulkInsert?, plainInsert: SQLiteBulkInsert?, fullInsert: SQLiteBulkInsert?
 
-    /// Sets per INSERT on SQLite (up to 11 values each, under SQLite's 32,766 bound values).
-    static let setRowsPerStatement = 1000
+    /// Sets per prepared INSERT on SQLite: 50 was faster than 1, 10 and 200 (BENCHMARKS.md, issue 5, third session).
+    static let setRowsPerStatement = 50
 
-    init(store: Store, connection: Store.Connection, batch: Store.ImportedBatch) {
+    init(store: Store, connection: Store.Connection, batch: Store.ImportedBatch) throws {
         self.store = store
         self.connection = connection
         self.batch = batch
         ids = ImportIDs(at: Date(timeIntervalSince1970: Double(batch.createdAt) / 1000))
+        if let sqlite = connection.sqlite {
+            workoutInsert = try SQLiteBulkInsert(sqlite, table: "workouts", columns: Self.workoutColumns, rowsPerStatement: 1,
+                                                 suffix: Self.workoutConflict)
+            plainInsert = try SQLiteBulkInsert(sqlite, table: "workout_sets", columns: Array(Self.allColumns.prefix(Self.plainColumns)),
+                                               rowsPerStatement: Self.setRowsPerStatement)
+            fullInsert = try SQLiteBulkInsert(sqlite, table: "workout_sets", columns: Self.allColumns,
+                                              rowsPerStatement: Self.setRowsPerStatement)
+        } else {
+            workoutInsert = nil
+            plainInsert = nil
+            fullInsert = nil
+        }
     }
 
     /// Runs `read` with `write` as its sink, then waits for the last statement. On SQLite a batch's sets
     /// are written while the next batch is parsed (one statement at a time, in order).
     mutating func writing(_ read: (_ write: ([ImportedSet]) async throws -> Void) async throws -> ImportReport) async throws -> ImportReport {
+        defer {
+            workoutInsert?.finish()
+            plainInsert?.finish()
+            fullInsert?.finish()
+        }
         do {
             let report = try await read { sets in try await write(sets) }
             try await finishPending()
@@ -94,10 +113,8 @@ struct WorkoutWriter {
         imported += rows.count
         if let postgres = connection.postgres {
             try await copySets(postgres, sets, rows)
-        } else if let sqlite = connection.sqlite {
-            pending = Task {
-                for statement in Self.insertStatements(sets, rows) { _ = try await sqlite.query(statement.sql, statement.binds) }
-            }
+        } else if let plainInsert, let fullInsert {
+            pending = Task { try Self.insertSets(sets, rows, plain: plainInsert, full: fullInsert) }
         }
         // While SQLite writes the sets: the days they make.
         for row in rows {
@@ -105,54 +122,54 @@ struct WorkoutWriter {
         }
     }
 
-    private static let workoutColumns = """
-        INSERT INTO workouts (id, user_id, started_at_ms, utc_offset_s, local_day, name, duration_s, note, source, external_id,
-            import_id, created_at_ms, updated_at_ms, version) VALUES
-        """
-    private static let workoutConflict = """
-         ON CONFLICT (user_id, external_id) WHERE deleted = 0 AND external_id IS NOT NULL DO NOTHING
-        RETURNING row_id, external_id
-        """
+    private static let workoutColumns = ["id", "user_id", "started_at_ms", "utc_offset_s", "local_day", "name", "duration_s", "note",
+                                         "source", "external_id", "import_id", "created_at_ms", "updated_at_ms", "version"]
+    private static let workoutConflict = " ON CONFLICT (user_id, external_id) WHERE deleted = 0 AND external_id IS NOT NULL DO NOTHING"
 
-    /// Inserts the workouts that the first sets in `sets` carry, skipping external ids already there
-    /// (on SQLite with `SQLiteData` bound directly).
+    /// Inserts the workouts that the first sets in `sets` carry, skipping external ids already there.
     private mutating func insertWorkouts(_ sets: [ImportedSet]) async throws {
         guard !sets.isEmpty else { return }
         let firstVersion = try await store.reserveVersions(connection.sql, user: batch.user, count: sets.count)
+        if let workoutInsert {
+            for (offset, imported) in sets.enumerated() {
+                guard let workout = imported.newWorkout else { continue }
+                let day = workout.localDate.dayNumber, id = ids.next(), startedAt = store.milliseconds(workout.startedAt)
+                let rowID = try workoutInsert.insertRow { binder in
+                    binder.bind(id)
+                    binder.bind(Int(batch.user.rawValue))
+                    binder.bind(Int(startedAt))
+                    binder.bind(workout.utcOffsetSeconds)
+                    binder.bind(day)
+                    binder.bind(workout.name)
+                    binder.bind(workout.durationSeconds)
+                    binder.bind(workout.note)
+                    binder.bind(batch.source)
+                    binder.bind(workout.externalID)
+                    binder.bind(Int(batch.importID))
+                    binder.bind(Int(batch.createdAt))
+                    binder.bind(Int(batch.createdAt))
+                    binder.bind(Int(firstVersion) + offset)
+                }
+                let written: (rowID: Int64, day: Int)? = rowID.map { ($0, day) }
+                workouts[imported.workout] = .some(written)
+            }
+            return
+        }
         var byExternalID: [String: (number: Int, day: Int)] = [:]
-        var query = SQLQueryString(Self.workoutColumns)
-        var binds: [SQLiteData] = []
+        var query = SQLQueryString("INSERT INTO workouts (" + Self.workoutColumns.joined(separator: ", ") + ") VALUES")
         for (offset, imported) in sets.enumerated() {
             guard let workout = imported.newWorkout else { continue }
             let day = workout.localDate.dayNumber
             byExternalID[workout.externalID] = (imported.workout, day)
             workouts[imported.workout] = .some(nil)
             let id = ids.next(), version = firstVersion + Int64(offset), startedAt = store.milliseconds(workout.startedAt)
-            guard connection.sqlite != nil else {
-                query += (offset == 0 ? " " : ", ") + """
-                    (\(bind: store.bind(id)), \(bind: batch.user.rawValue), \(bind: startedAt), \(bind: workout.utcOffsetSeconds), \(bind: day),
-                    \(bind: workout.name), \(bind: workout.durationSeconds), \(bind: workout.note), \(bind: batch.source),
-                    \(bind: workout.externalID), \(bind: batch.importID), \(bind: batch.createdAt), \(bind: batch.createdAt), \(bind: version))
-                    """
-                continue
-            }
-            binds += [Store.sqliteData(id), .integer(Int(batch.user.rawValue)),
-                      .integer(Int(startedAt)), .integer(workout.utcOffsetSeconds), .integer(day), .text(workout.name),
-                      workout.durationSeconds.map(SQLiteData.float) ?? .null, workout.note.map(SQLiteData.text) ?? .null,
-                      .text(batch.source), .text(workout.externalID), .integer(Int(batch.importID)), .integer(Int(batch.createdAt)),
-                      .integer(Int(batch.createdAt)), .integer(Int(version))]
+            query += (offset == 0 ? " " : ", ") + """
+                (\(bind: store.bind(id)), \(bind: batch.user.rawValue), \(bind: startedAt), \(bind: workout.utcOffsetSeconds), \(bind: day),
+                \(bind: workout.name), \(bind: workout.durationSeconds), \(bind: workout.note), \(bind: batch.source),
+                \(bind: workout.externalID), \(bind: batch.importID), \(bind: batch.createdAt), \(bind: batch.createdAt), \(bind: version))
+                """
         }
-        if let sqlite = connection.sqlite {
-            let sql = Self.workoutColumns + " " + Array(repeating: "(?,?,?,?,?,?,?,?,?,?,?,?,?,?)", count: binds.count / 14)
-                .joined(separator: ",") + Self.workoutConflict
-            for row in try await store.rows(sqlite, sql, binds) {
-                guard let externalID = row.column("external_id")?.string, let workout = byExternalID[externalID],
-                      let rowID = row.column("row_id")?.integer else { continue }
-                workouts[workout.number] = (Int64(rowID), workout.day)
-            }
-            return
-        }
-        query += SQLQueryString(Self.workoutConflict)
+        query += SQLQueryString(Self.workoutConflict + " RETURNING row_id, external_id")
         for row in try await connection.sql.raw(query).all() {
             let externalID = try row.decode(column: "external_id", as: String.self)
             guard let workout = byExternalID[externalID] else { continue }
@@ -177,58 +194,38 @@ struct WorkoutWriter {
     }
 
     /// The columns of a set, and the first six: most sets (reps and weight, no time, distance,
-    /// RPE or note) need only those, and SQLite prepares a multi-row INSERT about 4× faster without
-    /// five columns of NULL.
+    /// RPE or note) need only those, and SQLite writes a row faster without five columns of NULL.
     private static let allColumns = ["workout_id", "position", "exercise_id", "reps", "weight_kg", "kind",
                                      "duration_s", "distance_m", "rpe", "rir", "note"]
     private static let plainColumns = 6
-    private static let plainStatement = statement(columns: plainColumns, rows: setRowsPerStatement)
-    private static let fullStatement = statement(columns: allColumns.count, rows: setRowsPerStatement)
-
-    private static func statement(columns: Int, rows: Int) -> String {
-        let row = "(" + Array(repeating: "?", count: columns).joined(separator: ",") + ")"
-        return "INSERT INTO workout_sets (" + allColumns.prefix(columns).joined(separator: ", ") + ") VALUES "
-            + Array(repeating: row, count: rows).joined(separator: ",")
-    }
 
     /// Whether a set has nothing beyond the first six columns.
     private static func isPlain(_ set: WorkoutSet) -> Bool {
         set.durationSeconds == nil && set.distanceMetres == nil && set.rpe == nil && set.rir == nil && set.note == nil
     }
 
-    /// Multi-row INSERTs of `rows` with `SQLiteData` bound directly (DESIGN.md's SQLite bulk path):
-    /// the plain sets in six columns, the rest in all eleven.
-    private static func insertStatements(_ sets: [ImportedSet], _ rows: [SetRow]) -> [(sql: String, binds: [SQLiteData])] {
-        let plain = rows.filter { isPlain(sets[$0.index].set) }
-        let full = plain.count == rows.count ? [] : rows.filter { !isPlain(sets[$0.index].set) }
-        return stride(from: 0, to: plain.count, by: setRowsPerStatement).map { start in
-            insertStatement(sets, plain[start..<min(start + setRowsPerStatement, plain.count)], columns: plainColumns)
-        } + stride(from: 0, to: full.count, by: setRowsPerStatement).map { start in
-            insertStatement(sets, full[start..<min(start + setRowsPerStatement, full.count)], columns: allColumns.count)
+    /// The SQLite bulk path: `rows` through the prepared INSERTs, the plain sets in six columns, the rest in all eleven.
+    private static func insertSets(_ sets: [ImportedSet], _ rows: [SetRow], plain: SQLiteBulkInsert, full: SQLiteBulkInsert) throws {
+        let plainRows = rows.filter { isPlain(sets[$0.index].set) }
+        let fullRows = plainRows.count == rows.count ? [] : rows.filter { !isPlain(sets[$0.index].set) }
+        for (insert, rows) in [(plain, plainRows), (full, fullRows)] where !rows.isEmpty {
+            let wide = insert === full
+            try insert.insert(count: rows.count) { n, binder in
+                let row = rows[n], set = sets[row.index].set
+                binder.bind(Int(row.workout))
+                binder.bind(sets[row.index].position)
+                binder.bind(Int(row.exercise))
+                binder.bind(set.reps)
+                binder.bind(set.weight?.kilograms)
+                binder.bind(set.kind.storageCode)
+                guard wide else { return }
+                binder.bind(set.durationSeconds)
+                binder.bind(set.distanceMetres)
+                binder.bind(set.rpe)
+                binder.bind(set.rir)
+                binder.bind(set.note)
+            }
         }
-    }
-
-    private static func insertStatement(_ sets: [ImportedSet], _ rows: ArraySlice<SetRow>, columns: Int) -> (sql: String, binds: [SQLiteData]) {
-        let sql = rows.count == setRowsPerStatement ? (columns == plainColumns ? plainStatement : fullStatement)
-            : statement(columns: columns, rows: rows.count)
-        var binds: [SQLiteData] = []
-        binds.reserveCapacity(rows.count * columns)
-        for row in rows {
-            let set = sets[row.index].set
-            binds.append(.integer(Int(row.workout)))
-            binds.append(.integer(sets[row.index].position))
-            binds.append(.integer(Int(row.exercise)))
-            binds.append(set.reps.map(SQLiteData.integer) ?? .null)
-            binds.append(set.weight.map { .float($0.kilograms) } ?? .null)
-            binds.append(.integer(set.kind.storageCode))
-            guard columns > plainColumns else { continue }
-            binds.append(set.durationSeconds.map(SQLiteData.float) ?? .null)
-            binds.append(set.distanceMetres.map(SQLiteData.float) ?? .null)
-            binds.append(set.rpe.map(SQLiteData.float) ?? .null)
-            binds.append(set.rir.map(SQLiteData.integer) ?? .null)
-            binds.append(set.note.map(SQLiteData.text) ?? .null)
-        }
-        return (sql, binds)
     }
 
     /// The PostgreSQL bulk path: the batch's sets in one text-format `COPY`.

@@ -223,4 +223,55 @@ import Testing
             #expect(before.count == 4)
         }
     }
+
+    /// 24 workouts of 15 sets (four exercises, one set in five with RPE or a note), every field varied.
+    static func manySets() -> [ImportedSet] {
+        let exercises = ["Deadlift", "Bench Press", "Plank", "Pull Up"]
+        var sets: [ImportedSet] = []
+        for workout in 0..<24 {
+            let started = start.addingTimeInterval(Double(workout) * 2 * 86_400)
+            for position in 0..<15 {
+                let exercise = exercises[(workout + position / 4) % exercises.count], n = workout * 15 + position
+                var set = exercise == "Plank"
+                    ? WorkoutSet(exercise: exercise, durationSeconds: Double(30 + n % 40))
+                    : WorkoutSet(exercise: exercise, reps: 1 + n % 12, weight: exercise == "Pull Up" && n % 2 == 0 ? nil : Mass(kilograms: 40 + Double(n % 23) * 2.5),
+                                 kind: [.normal, .normal, .warmUp, .drop, .failure][n % 5])
+                if n % 5 == 1 { set.rpe = 6 + Double(n % 8) / 2 }
+                if n % 10 == 3 { set.note = "set \(n), «grip»" }
+                let newWorkout = position > 0 ? nil : ImportedWorkout(startedAt: started, utcOffsetSeconds: 3600, name: "W\(workout)",
+                                                                      durationSeconds: 3000, externalID: "many:\(workout)")
+                sets.append(ImportedSet(workout: workout, position: position, newWorkout: newWorkout, set: set, line: n + 2))
+            }
+        }
+        return sets
+    }
+
+    @Test(arguments: Backend.enabled)
+    func largeBatchesKeepEverySetAsItWas(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { store in
+            let me = try await store.localUser()
+            let sets = Self.manySets()
+            // 130 sets a batch: SQLite writes most of them 50 to a statement, the rest one by one.
+            let report = try await store.importWorkouts(user: me, format: "fitbod", fileName: nil, mode: ImportMode(), read: read(sets, batch: 130))
+            #expect(report.imported == 360)
+            let stored = try await store.workouts(user: me, limit: 100)
+            #expect(stored.count == 24)
+            for summary in stored {
+                let workout = try #require(try await store.workout(id: summary.id, user: me)).workout
+                let number = try #require(Int(summary.name.dropFirst()))
+                let expected = sets.filter { $0.workout == number }.map(\.set)
+                #expect(workout.sets.count == expected.count)
+                for (got, want) in zip(workout.sets, expected) {
+                    #expect(got.exercise == want.exercise && got.reps == want.reps && got.weight == want.weight && got.kind == want.kind
+                            && got.durationSeconds == want.durationSeconds && got.rpe == want.rpe && got.note == want.note,
+                            "\(summary.name): \(got) ≠ \(want)")
+                }
+            }
+            let days = try await exerciseDays(store, me)
+            #expect(days.stored == days.fromSets)
+            #expect(days.stored.count == 24 * 4, "four exercises a workout day")
+            let again = try await store.importWorkouts(user: me, format: "fitbod", fileName: nil, mode: ImportMode(), read: read(sets, batch: 130))
+            #expect(again.imported == 0 && again.duplicates == 360)
+        }
+    }
 }
