@@ -6,7 +6,7 @@ import Hummingbird
 
 /// The JSON API under `/api/v1`.
 struct APIController<Context: RequestContext> {
-    let journal: Journal
+    var journal: Journal { get throws { try RequestJournal.required() } }
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.get("weigh-ins", use: listWeighIns)
@@ -176,7 +176,7 @@ struct APIController<Context: RequestContext> {
         guard let format = ExportFormat(rawValue: formatText) else {
             throw CinnError.invalid("format", "format must be csv or json")
         }
-        return exportResponse(journal: journal, format: format)
+        return exportResponse(journal: try journal, format: format)
     }
 }
 

@@ -26,13 +26,14 @@ public typealias AppRequestContext = BasicRequestContext
 public func buildRouter(journal: Journal) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: ErrorMiddleware())
+    router.add(middleware: LocalJournalMiddleware(journal: journal))
     let pendingImports = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-pending-imports")
-    WebController(journal: journal, pages: .shared, pendingDirectory: pendingImports).addRoutes(to: router)
-    WorkoutWebController(journal: journal, pages: .shared).addRoutes(to: router)
-    APIController(journal: journal).addRoutes(to: router.group("api/v1"))
-    FoodAPIController(journal: journal).addRoutes(to: router.group("api/v1"))
-    EnergyAPIController(journal: journal).addRoutes(to: router.group("api/v1"))
-    WorkoutAPIController(journal: journal).addRoutes(to: router.group("api/v1"))
+    WebController(pages: .shared, pendingDirectory: pendingImports).addRoutes(to: router)
+    WorkoutWebController(pages: .shared).addRoutes(to: router)
+    APIController().addRoutes(to: router.group("api/v1"))
+    FoodAPIController().addRoutes(to: router.group("api/v1"))
+    EnergyAPIController().addRoutes(to: router.group("api/v1"))
+    WorkoutAPIController().addRoutes(to: router.group("api/v1"))
     router.get("api/openapi.yaml") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
                  body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
@@ -75,5 +76,26 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return Response(status: cinnError.code.httpStatus, headers: [.contentType: "text/html; charset=utf-8"],
                             body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
         }
+    }
+}
+
+/// The journal of the request being handled: set by the middleware that knows who is asking (the local
+/// user in single-user mode, the logged-in user in hosted mode) and read by every controller, so that no
+/// handler can reach a journal other than the asker's.
+enum RequestJournal {
+    @TaskLocal static var current: Journal?
+
+    static func required() throws -> Journal {
+        guard let current else { throw CinnError(.unauthenticated, "log in first") }
+        return current
+    }
+}
+
+/// Single-user mode: every request is the local user's.
+struct LocalJournalMiddleware<Context: RequestContext>: RouterMiddleware {
+    let journal: Journal
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        try await RequestJournal.$current.withValue(journal) { try await next(request, context) }
     }
 }

@@ -5,7 +5,7 @@ import Hummingbird
 
 /// Profile, energy and the daily answer in the JSON API under `/api/v1`.
 struct EnergyAPIController<Context: RequestContext> {
-    let journal: Journal
+    var journal: Journal { get throws { try RequestJournal.required() } }
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.get("profile", use: showProfile)

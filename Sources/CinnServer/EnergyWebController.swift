@@ -4,7 +4,7 @@ import Hummingbird
 
 /// The onboarding, the profile editor and the energy page.
 struct EnergyWebController<Context: RequestContext> {
-    let journal: Journal
+    var journal: Journal { get throws { try RequestJournal.required() } }
     let pages: PageRenderer
 
     func addRoutes(to router: Router<Context>) {
@@ -20,7 +20,7 @@ struct EnergyWebController<Context: RequestContext> {
     func renderProfile(isWelcome: Bool, form: FormFields? = nil, error: CinnError? = nil) async throws -> Response {
         let settings = try await journal.settings()
         let page = ProfilePage(isWelcome: isWelcome, settings: settings, goal: try await journal.store.goal(user: journal.user),
-                               bodyFat: try await journal.store.latestBodyFat(user: journal.user), today: journal.today(settings),
+                               bodyFat: try await journal.store.latestBodyFat(user: journal.user), today: try journal.today(settings),
                                form: form, error: error)
         return WebResponse.html(pages.render("profile", page, title: isWelcome ? "Welcome" : "Profile", tab: isWelcome ? .none : .energy),
                                 status: error == nil ? .ok : .unprocessableContent)

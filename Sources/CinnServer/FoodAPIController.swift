@@ -6,7 +6,7 @@ import Hummingbird
 
 /// The food log's part of the JSON API under `/api/v1`.
 struct FoodAPIController<Context: RequestContext> {
-    let journal: Journal
+    var journal: Journal { get throws { try RequestJournal.required() } }
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.get("nutrients", use: nutrientCatalogue)

@@ -24,7 +24,7 @@ extension FoodWebController {
             user: journal.user, since: journal.now().addingTimeInterval(-Self.frequentDays * 86_400), limit: 10)
         lists.presets = try await journal.store.presets(user: journal.user)
         let model = FoodSearchPage(query: query, meal: meal, date: try request.queryDate("date"), lists: lists, settings: settings,
-                                   now: journal.now(), barcode: barcode, barcodeError: barcodeError)
+                                   now: try journal.now(), barcode: barcode, barcodeError: barcodeError)
         return page("food-search", model, title: "Add food", section: .search,
                     status: barcodeError == nil ? .ok : .unprocessableContent)
     }

@@ -13,7 +13,7 @@ extension FoodWebController {
     func renderPresets(savedID: UUID? = nil, failed: FoodPresetsPage.FailedLog? = nil) async throws -> Response {
         let settings = try await journal.settings()
         let model = FoodPresetsPage(presets: try await journal.store.presets(user: journal.user), settings: settings,
-                                    today: journal.today(settings), now: now(settings).clock, savedID: savedID, failed: failed)
+                                    today: try journal.today(settings), now: try now(settings).clock, savedID: savedID, failed: failed)
         return page("food-presets", model, title: "Presets", section: .presets, status: failed == nil ? .ok : .unprocessableContent)
     }
 
@@ -92,13 +92,13 @@ extension FoodWebController {
                                                           offset: (number - 1) * Self.historyPageSize)
         let settings = try await journal.settings()
         let model = FoodHistoryPage(entries: Array(entries.prefix(Self.historyPageSize)), search: search, page: number,
-                                    hasMore: entries.count > Self.historyPageSize, settings: settings, today: journal.today(settings))
+                                    hasMore: entries.count > Self.historyPageSize, settings: settings, today: try journal.today(settings))
         return page("food-history", model, title: "Food history", section: .history)
     }
 
     @Sendable func statistics(_ request: Request, context: Context) async throws -> Response {
         let settings = try await journal.settings()
-        let today = journal.today(settings)
+        let today = try journal.today(settings)
         let to = try request.queryDate("to") ?? today
         let length = try request.query("period").map { text throws(CinnError) in
             guard let length = NutritionPeriod.Length(rawValue: text) else {

@@ -5,7 +5,7 @@ import Hummingbird
 
 /// The food log's web pages: the day, search and barcodes, logging, foods, presets, history and statistics.
 struct FoodWebController<Context: RequestContext> {
-    let journal: Journal
+    var journal: Journal { get throws { try RequestJournal.required() } }
     let pages: PageRenderer
 
     func addRoutes(to router: Router<Context>) {
@@ -78,11 +78,11 @@ struct FoodWebController<Context: RequestContext> {
     }
 
     /// Today and the wall-clock time now, in the user's time zone.
-    func now(_ settings: UserSettings) -> (today: LocalDate, clock: String, secondsOfDay: Double) {
-        let instant = journal.now()
+    func now(_ settings: UserSettings) throws -> (today: LocalDate, clock: String, secondsOfDay: Double) {
+        let instant = try journal.now()
         let offset = settings.timeZone.secondsFromGMT(for: instant)
         let local = LocalDateTime(instant: instant, utcOffsetSeconds: offset)
-        return (journal.today(settings), local.clock, local.secondsOfDay)
+        return (try journal.today(settings), local.clock, local.secondsOfDay)
     }
 
     /// Runs `body`; a form error (invalid input) goes to `failed`, which renders the form again.
@@ -115,7 +115,7 @@ extension FoodWebController {
     func renderDay(_ date: LocalDate, request: Request, failed: FoodDayPage.FailedForm? = nil) async throws -> Response {
         let (day, settings, status) = try await journal.day(date)
         let loggedID = request.query("logged").flatMap(UUID.init(uuidString:))
-        let model = FoodDayPage(day: day, settings: settings, status: status, today: journal.today(settings),
+        let model = FoodDayPage(day: day, settings: settings, status: status, today: try journal.today(settings),
                                 notice: notice(request, day: day, loggedID: loggedID, unit: settings.energyUnit),
                                 loggedID: loggedID, failed: failed)
         return page("food-day", model, title: "Food, \(model.heading)", section: .day,
@@ -164,7 +164,7 @@ extension FoodWebController {
     @Sendable func logForm(_ request: Request, context: Context) async throws -> Response {
         let food = try await journal.store.food(id: try id(context, "food"), user: journal.user)
         let settings = try await journal.settings()
-        let now = now(settings)
+        let now = try now(settings)
         let date = try request.queryDate("date").map { min($0, now.today) } ?? now.today
         let meal = try request.query("meal").map { text throws(CinnError) in try Meal.parse(text) }
             ?? Meal.usual(atSecondsOfDay: now.secondsOfDay)
@@ -175,9 +175,9 @@ extension FoodWebController {
 
     func renderLogForm(_ food: Food, input: LogFoodInput, settings: UserSettings,
                        problem: FormProblem? = nil) async throws -> Response {
-        let date = LocalDate(iso: input.date) ?? journal.today(settings)
+        let date = try LocalDate(iso: input.date) ?? journal.today(settings)
         let dayMeals = try await journal.day(date).day.meals.map(\.meal).filter { !$0.isStandard }
-        let model = LogFoodPage(food: food, input: input, extraMeals: dayMeals, settings: settings, today: journal.today(settings),
+        let model = LogFoodPage(food: food, input: input, extraMeals: dayMeals, settings: settings, today: try journal.today(settings),
                                 problem: problem)
         return page("food-log", model, title: "Log \(food.name)", section: .search,
                     status: problem == nil ? .ok : .unprocessableContent)
@@ -206,7 +206,7 @@ extension FoodWebController {
     @Sendable func editEntryForm(_ request: Request, context: Context) async throws -> Response {
         let entry = try await entry(context)
         let settings = try await journal.settings()
-        return page("food-entry-edit", FoodEntryPage(entry: entry, settings: settings, today: journal.today(settings)),
+        return page("food-entry-edit", FoodEntryPage(entry: entry, settings: settings, today: try journal.today(settings)),
                     title: "Edit \(entry.name)", section: .day)
     }
 
@@ -223,7 +223,7 @@ extension FoodWebController {
             return WebResponse.redirect("/food/\(edited.localDate.iso)#entry-\(edited.id.uuidString.lowercased())")
         } failed: { error in
             let settings = try await journal.settings()
-            let model = FoodEntryPage(entry: entry, input: input, settings: settings, today: journal.today(settings),
+            let model = FoodEntryPage(entry: entry, input: input, settings: settings, today: try journal.today(settings),
                                       problem: FormProblem(error))
             return page("food-entry-edit", model, title: "Edit \(entry.name)", section: .day, status: .unprocessableContent)
         }
@@ -232,7 +232,7 @@ extension FoodWebController {
     @Sendable func confirmDeleteEntry(_ request: Request, context: Context) async throws -> Response {
         let entry = try await entry(context)
         let settings = try await journal.settings()
-        return page("food-entry-delete", FoodEntryPage(entry: entry, settings: settings, today: journal.today(settings)),
+        return page("food-entry-delete", FoodEntryPage(entry: entry, settings: settings, today: try journal.today(settings)),
                     title: "Delete \(entry.name)", section: .day)
     }
 

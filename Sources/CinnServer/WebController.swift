@@ -8,7 +8,7 @@ import Hummingbird
 /// The server-rendered web app. Plain forms and links do everything; no JavaScript needed (the import
 /// page's script only adds progress).
 struct WebController<Context: RequestContext> {
-    let journal: Journal
+    var journal: Journal { get throws { try RequestJournal.required() } }
     let pages: PageRenderer
     /// Where uploads wait between "check the file" and "import".
     let pendingDirectory: URL
@@ -32,10 +32,10 @@ struct WebController<Context: RequestContext> {
         router.post("/settings", use: saveSettings)
         router.post("/goal", use: setGoal)
         router.post("/goal/clear", use: clearGoal)
-        router.get("/export.csv") { _, _ in exportResponse(journal: journal, format: .csv) }
-        router.get("/export.json") { _, _ in exportResponse(journal: journal, format: .json) }
-        FoodWebController(journal: journal, pages: pages).addRoutes(to: router)
-        EnergyWebController(journal: journal, pages: pages).addRoutes(to: router)
+        router.get("/export.csv") { _, _ in exportResponse(journal: try journal, format: .csv) }
+        router.get("/export.json") { _, _ in exportResponse(journal: try journal, format: .json) }
+        FoodWebController(pages: pages).addRoutes(to: router)
+        EnergyWebController(pages: pages).addRoutes(to: router)
     }
 
     func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response { WebResponse.html(text, status: status) }

@@ -5,7 +5,7 @@ import Hummingbird
 
 /// Lifts and workouts in the JSON API under `/api/v1`.
 struct WorkoutAPIController<Context: RequestContext> {
-    let journal: Journal
+    var journal: Journal { get throws { try RequestJournal.required() } }
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.get("exercises", use: listExercises)

@@ -4,7 +4,7 @@ import Hummingbird
 
 /// The lifts list, the exercise page, and the workouts list and detail.
 struct WorkoutWebController<Context: RequestContext> {
-    let journal: Journal
+    var journal: Journal { get throws { try RequestJournal.required() } }
     let pages: PageRenderer
 
     static var pageSize: Int { 30 }
