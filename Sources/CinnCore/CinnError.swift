@@ -18,6 +18,10 @@ public struct CinnError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let conflict = Code(rawValue: "conflict")
         /// Nobody is logged in (401).
         public static let unauthenticated = Code(rawValue: "unauthenticated")
+        /// Logged in, but not allowed: a form without its CSRF token, an administrator's action (403).
+        public static let forbidden = Code(rawValue: "forbidden")
+        /// Too many attempts (failed log-ins) in a short time (429).
+        public static let tooManyRequests = Code(rawValue: "too_many_requests")
         /// A service Cinn relies on (Open Food Facts) could not be reached or answered nonsense (502).
         public static let upstreamFailed = Code(rawValue: "upstream_failed")
         /// Anything else (500).

@@ -3,6 +3,7 @@ import CinnStore
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 
 /// How `cinn serve` listens.
 public struct ServerConfiguration: Sendable {
@@ -19,14 +20,30 @@ public struct ServerConfiguration: Sendable {
     }
 }
 
-/// The request context of every route.
-public typealias AppRequestContext = BasicRequestContext
+/// The request context of every route: Hummingbird's, plus the client's address (log-in throttling).
+public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let remoteAddress: SocketAddress?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
+    }
+}
 
 /// Builds the router the server runs: the JSON API under `/api/v1`, the OpenAPI document, and the web app.
-public func buildRouter(journal: Journal) -> Router<AppRequestContext> {
+/// Without `accounts` (single-user mode) every request is `journal`'s; with them (hosted mode) every request
+/// but log-in and sign-up is a logged-in user's, whose journal is made like `journal`.
+public func buildRouter(journal: Journal, accounts: Accounts? = nil) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: ErrorMiddleware())
-    router.add(middleware: LocalJournalMiddleware(journal: journal))
+    if let accounts {
+        router.add(middleware: AccountsMiddleware(accounts: accounts) { user in journal.forUser(user) })
+        AccountWebController(accounts: accounts, pages: .shared).addRoutes(to: router)
+        AccountAPIController(accounts: accounts).addRoutes(to: router.group("api/v1"))
+    } else {
+        router.add(middleware: LocalJournalMiddleware(journal: journal))
+    }
     let pendingImports = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-pending-imports")
     WebController(pages: .shared, pendingDirectory: pendingImports).addRoutes(to: router)
     WorkoutWebController(pages: .shared).addRoutes(to: router)
@@ -43,11 +60,11 @@ public func buildRouter(journal: Journal) -> Router<AppRequestContext> {
 }
 
 /// Builds the whole application, exactly as `cinn serve` runs it (tests build the same).
-public func buildApplication(journal: Journal, configuration: ServerConfiguration,
+public func buildApplication(journal: Journal, accounts: Accounts? = nil, configuration: ServerConfiguration,
                              logger: Logger = Logger(label: "cinn.server")) -> some ApplicationProtocol {
     let onListening = configuration.onListening
     return Application(
-        router: buildRouter(journal: journal),
+        router: buildRouter(journal: journal, accounts: accounts),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "cinn"),
         onServerRunning: { channel in
             let address = channel.localAddress

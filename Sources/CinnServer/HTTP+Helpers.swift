@@ -13,6 +13,8 @@ extension CinnError.Code {
         case .notFound: .notFound
         case .conflict: .conflict
         case .unauthenticated: .unauthorized
+        case .forbidden: .forbidden
+        case .tooManyRequests: .tooManyRequests
         case .upstreamFailed: .badGateway
         default: .internalServerError
         }

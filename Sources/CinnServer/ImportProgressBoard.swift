@@ -1,10 +1,12 @@
 import CinnCore
+import CinnStore
 import Foundation
 import Synchronization
 
 /// How far the web app's imports have got, by the id their page polls with (`GET /import/progress/{id}`):
 /// the check (a dry run) of an upload, under an id the page makes, and the import itself, under its token.
-/// A finished import's last progress stays a few minutes, so a poll that comes late still sees it.
+/// A finished import's last progress stays a few minutes, so a poll that comes late still sees it. Each
+/// entry is its user's: another user polling the same id finds nothing.
 final class ImportProgressBoard: Sendable {
     struct Entry: Sendable, Encodable {
         /// "checking" or "importing".
@@ -14,8 +16,9 @@ final class ImportProgressBoard: Sendable {
         var totalBytes: Int64?
         var fraction: Double?
         var done: Bool
-        /// When the board last heard of it (for expiry; not sent to the page).
+        /// When the board last heard of it (for expiry) and whose import it is; not sent to the page.
         fileprivate var updated: Date
+        fileprivate var user: UserID
 
         enum CodingKeys: String, CodingKey {
             case phase, rowsRead, bytesRead, totalBytes, fraction, done
@@ -30,10 +33,13 @@ final class ImportProgressBoard: Sendable {
         text.flatMap(UUID.init(uuidString:)).map { $0.uuidString.lowercased() }
     }
 
-    func update(_ id: String, phase: String, _ progress: ImportProgress) {
+    func update(_ id: String, user: UserID, phase: String, _ progress: ImportProgress) {
         let entry = Entry(phase: phase, rowsRead: progress.rowsRead, bytesRead: progress.bytesRead, totalBytes: progress.totalBytes,
-                          fraction: progress.fraction, done: false, updated: Date())
-        entries.withLock { $0[id] = entry }
+                          fraction: progress.fraction, done: false, updated: Date(), user: user)
+        entries.withLock { entries in
+            guard entries[id].map({ $0.user == user }) ?? true else { return }
+            entries[id] = entry
+        }
     }
 
     func finish(_ id: String) {
@@ -45,7 +51,7 @@ final class ImportProgressBoard: Sendable {
         }
     }
 
-    func entry(_ id: String) -> Entry? {
-        entries.withLock { $0[id] }
+    func entry(_ id: String, user: UserID) -> Entry? {
+        entries.withLock { $0[id] }.flatMap { $0.user == user ? $0 : nil }
     }
 }

@@ -25,6 +25,11 @@ public struct Journal: Sendable {
         Journal(store: store, user: try await store.localUser(), now: now, openFoodFacts: openFoodFacts)
     }
 
+    /// Another user's journal, made alike (clock, Open Food Facts client).
+    public func forUser(_ other: UserID) -> Journal {
+        Journal(store: store, user: other, now: now, openFoodFacts: openFoodFacts)
+    }
+
     public func settings() async throws -> UserSettings { try await store.settings(user: user) }
 
     /// Today, in the user's time zone.

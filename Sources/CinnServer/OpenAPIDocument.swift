@@ -9,12 +9,93 @@ enum OpenAPIDocument {
       description: |
         The JSON API of Cinn, a self-hosted health journal. Weights are stored in kilograms and shown in
         the unit asked for (`unit=kg|lb|st`, default: the user's display unit). Errors have the shape
-        `{"error":{"code":"…","message":"…","field":"…"}}`: 400 malformed JSON, 404 not found,
-        409 conflict, 422 invalid input (with the field), 502 Open Food Facts unreachable or
-        unreadable, 500 anything else.
+        `{"error":{"code":"…","message":"…","field":"…"}}`: 400 malformed JSON, 401 not logged in,
+        403 forbidden, 404 not found (also another user's record), 409 conflict, 422 invalid input
+        (with the field), 429 too many failed log-ins, 502 Open Food Facts unreachable or unreadable,
+        500 anything else.
+
+        Single-user mode (`cinn serve`) needs no credentials. Hosted mode (`cinn serve --accounts`)
+        needs a bearer token on every route but `POST /api/v1/login`: get one there with a name and
+        password, or make one on the web app's Account page.
     servers:
       - url: http://127.0.0.1:8080
+    security:
+      - {}
+      - bearer: []
     paths:
+      /api/v1/login:
+        post:
+          summary: Log in for a bearer token (hosted mode)
+          description: Failed log-ins are counted per name and per client address; after 5 within 15 minutes both answer 429 until the window has passed.
+          security: []
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  type: object
+                  required: [name, password]
+                  properties:
+                    name: {type: string}
+                    password: {type: string}
+                    token_name: {type: string, description: "What the token is for, such as the device (default: API log-in)"}
+          responses:
+            "201":
+              description: A new token; its secret is in this answer only
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/NewToken"}
+            "401": {$ref: "#/components/responses/Unauthenticated"}
+            "429": {$ref: "#/components/responses/TooMany"}
+      /api/v1/account:
+        get:
+          summary: Who the token belongs to (hosted mode)
+          responses:
+            "200":
+              description: The account
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    required: [name, role]
+                    properties:
+                      name: {type: string}
+                      role: {type: string, enum: [admin, member]}
+            "401": {$ref: "#/components/responses/Unauthenticated"}
+      /api/v1/tokens:
+        get:
+          summary: The user's API tokens, newest first, revoked ones included (hosted mode)
+          responses:
+            "200":
+              description: The tokens, without their secrets
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    properties:
+                      tokens: {type: array, items: {$ref: "#/components/schemas/Token"}}
+        post:
+          summary: Make an API token (hosted mode)
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema: {type: object, required: [name], properties: {name: {type: string, maxLength: 60}}}
+          responses:
+            "201":
+              description: A new token; its secret is in this answer only
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/NewToken"}
+            "422": {$ref: "#/components/responses/Invalid"}
+      /api/v1/tokens/{id}:
+        delete:
+          summary: Revoke one of the user's tokens (hosted mode)
+          parameters:
+            - {name: id, in: path, required: true, schema: {type: string, format: uuid}}
+          responses:
+            "204": {description: Revoked; requests with it answer 401 from now on}
+            "404": {$ref: "#/components/responses/NotFound"}
       /api/v1/weigh-ins:
         get:
           summary: List weigh-ins, newest first
@@ -900,12 +981,34 @@ enum OpenAPIDocument {
                   schema: {$ref: "#/components/schemas/ImportReport"}
             "422": {$ref: "#/components/responses/Invalid"}
     components:
+      securitySchemes:
+        bearer:
+          type: http
+          scheme: bearer
+          description: "An API token (cinn_…), from POST /api/v1/login or the Account page"
       parameters:
         unit:
           name: unit
           in: query
           schema: {$ref: "#/components/schemas/Unit"}
       schemas:
+        NewToken:
+          type: object
+          required: [id, name, token, created_at]
+          properties:
+            id: {type: string, format: uuid}
+            name: {type: string}
+            token: {type: string, description: "The secret, to send as Authorization: Bearer <token>"}
+            created_at: {type: string, format: date-time}
+        Token:
+          type: object
+          required: [id, name, created_at]
+          properties:
+            id: {type: string, format: uuid}
+            name: {type: string}
+            created_at: {type: string, format: date-time}
+            last_used_at: {type: string, format: date-time}
+            revoked_at: {type: string, format: date-time}
         Unit: {type: string, enum: [kg, lb, st]}
         OneRepMaxFormula: {type: string, enum: [brzycki, epley, lombardi, mayhew, oconner, wathan, lander]}
         SetKind: {type: string, enum: [normal, warm_up, drop, failure]}
@@ -1378,6 +1481,12 @@ enum OpenAPIDocument {
           content: {application/json: {schema: {type: object, properties: {error: {$ref: "#/components/schemas/ErrorBody"}}}}}
         Conflict:
           description: Conflicts with what is stored
+          content: {application/json: {schema: {type: object, properties: {error: {$ref: "#/components/schemas/ErrorBody"}}}}}
+        Unauthenticated:
+          description: No valid bearer token, or a wrong name or password
+          content: {application/json: {schema: {type: object, properties: {error: {$ref: "#/components/schemas/ErrorBody"}}}}}
+        TooMany:
+          description: Too many failed log-ins; try again later
           content: {application/json: {schema: {type: object, properties: {error: {$ref: "#/components/schemas/ErrorBody"}}}}}
 
     """

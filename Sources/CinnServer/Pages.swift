@@ -20,22 +20,56 @@ struct PageRenderer: Sendable {
         self.library = library
     }
 
-    enum Tab { case weight, log, food, energy, lifts, importing, more, none }
+    /// The page's tab; `signedOut` pages (log-in, sign-up) show no tabs.
+    enum Tab { case weight, log, food, energy, lifts, importing, more, none, signedOut }
 
     struct Layout {
         let title: String
         let body: String
         let tabWeight: Bool, tabLog: Bool, tabFood: Bool, tabEnergy: Bool, tabLifts: Bool, tabImport: Bool, tabMore: Bool
+        let showTabs: Bool
+        /// Hosted mode: who is logged in.
+        let accountName: String?
     }
 
     func render(_ name: String, _ model: Any, title: String, tab: Tab) -> String {
         wrap(library.render(model, withTemplate: name) ?? "", title: title, tab: tab)
     }
 
-    /// A rendered page body inside the layout.
+    /// A rendered page body inside the layout. In hosted mode every form that posts carries the session's
+    /// CSRF token (`addingCSRFToken`), so no template can forget it.
     func wrap(_ body: String, title: String, tab: Tab) -> String {
-        library.render(Layout(title: title, body: body, tabWeight: tab == .weight, tabLog: tab == .log, tabFood: tab == .food, tabEnergy: tab == .energy, tabLifts: tab == .lifts,
-                              tabImport: tab == .importing, tabMore: tab == .more), withTemplate: "layout") ?? ""
+        let account = RequestAccount.current
+        let html = library.render(Layout(title: title, body: body, tabWeight: tab == .weight, tabLog: tab == .log, tabFood: tab == .food,
+                                         tabEnergy: tab == .energy, tabLifts: tab == .lifts, tabImport: tab == .importing, tabMore: tab == .more,
+                                         showTabs: tab != .signedOut, accountName: account?.account.name), withTemplate: "layout") ?? ""
+        guard let token = account?.csrfToken else { return html }
+        return Self.addingCSRFToken(token, to: html)
+    }
+
+    /// `html` with `token` in every `<form method="post">`: a hidden `_csrf` field, and for uploads
+    /// (multipart, whose body the server does not read before the handler) also in the action's query.
+    static func addingCSRFToken(_ token: String, to html: String) -> String {
+        var result = ""
+        result.reserveCapacity(html.utf8.count + 512)
+        var rest = html[...]
+        while let start = rest.range(of: "<form"), let end = rest[start.upperBound...].firstIndex(of: ">") {
+            var tag = String(rest[start.lowerBound...end])
+            result += rest[..<start.lowerBound]
+            rest = rest[rest.index(after: end)...]
+            let lower = tag.lowercased()
+            guard lower.contains("method=\"post\"") else {
+                result += tag
+                continue
+            }
+            if lower.contains("multipart/form-data"), let action = tag.range(of: "action=\""),
+               let close = tag[action.upperBound...].firstIndex(of: "\"") {
+                let separator = tag[action.upperBound..<close].contains("?") ? "&amp;" : "?"
+                tag.insert(contentsOf: separator + "_csrf=" + token, at: close)
+            }
+            result += tag + "<input type=\"hidden\" name=\"_csrf\" value=\"" + token + "\">"
+        }
+        return result + rest
     }
 }
 

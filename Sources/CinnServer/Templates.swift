@@ -4,7 +4,7 @@ enum Templates {
         "layout": layout, "dashboard": dashboard, "weigh-ins": weighIns, "edit": edit, "confirm-delete": confirmDelete,
         "import": importPage, "import-report": importReport, "settings": settings, "error": error,
     ].merging(FoodTemplates.all) { existing, _ in existing }.merging(EnergyTemplates.all) { existing, _ in existing }
-        .merging(WorkoutTemplates.all) { existing, _ in existing }
+        .merging(WorkoutTemplates.all) { existing, _ in existing }.merging(AccountTemplates.all) { existing, _ in existing }
 
     static let layout = """
     <!doctype html>
@@ -69,9 +69,11 @@ enum Templates {
     \(FoodTemplates.style)
     \(EnergyTemplates.style)
     \(WorkoutTemplates.style)
+    \(AccountTemplates.style)
     </style>
     </head>
     <body>
+    {{#showTabs}}
     <nav class="tabs" aria-label="Main">
       <a href="/" class="{{#tabWeight}}on{{/tabWeight}}"><span class="icon" aria-hidden="true">⚖</span>Weight</a>
       <a href="/weigh-ins" class="{{#tabLog}}on{{/tabLog}}"><span class="icon" aria-hidden="true">☰</span>Weigh-ins</a>
@@ -81,7 +83,9 @@ enum Templates {
       <a href="/import" class="{{#tabImport}}on{{/tabImport}}"><span class="icon" aria-hidden="true">⇪</span>Import</a>
       <a href="/settings" class="{{#tabMore}}on{{/tabMore}}"><span class="icon" aria-hidden="true">⋯</span>More</a>
     </nav>
+    {{/showTabs}}
     <main>
+    {{#accountName}}<div class="account-bar"><span>{{accountName}}</span><a href="/account">Account</a><form method="post" action="/logout"><button type="submit" class="secondary">Log out</button></form></div>{{/accountName}}
     {{{body}}}
     </main>
     </body>

@@ -153,7 +153,7 @@ struct WebController<Context: RequestContext> {
         let token = UUID().uuidString.lowercased()
         let pending = PendingImport(directory: pendingDirectory, token: token)
         do {
-            try pending.keep(file: file, fields: upload.fields, fileName: upload.fileName)
+            try pending.keep(file: file, fields: upload.fields, fileName: upload.fileName, user: try journal.user)
             let report = try await tracked(ImportProgressBoard.validID(upload.fields["progress"]), phase: "checking") { progress in
                 try await pending.run(journal: journal, dryRun: true, progress: progress)
             }
@@ -171,6 +171,7 @@ struct WebController<Context: RequestContext> {
             throw CinnError.notFound("this import is no longer waiting; upload the file again")
         }
         let pending = PendingImport(directory: pendingDirectory, token: token)
+        guard pending.belongs(to: try journal.user) else { throw CinnError.notFound("this import is no longer waiting; upload the file again") }
         defer { pending.discard() }
         let report = try await tracked(token, phase: "importing") { progress in
             try await pending.run(journal: journal, dryRun: false, progress: progress)
@@ -183,14 +184,14 @@ struct WebController<Context: RequestContext> {
     private func tracked(_ id: String?, phase: String,
                          _ body: (@escaping @Sendable (ImportProgress) -> Void) async throws -> ImportReport) async throws -> ImportReport {
         guard let id else { return try await body { _ in } }
-        let board = progressBoard
+        let board = progressBoard, user = try journal.user
         defer { board.finish(id) }
-        return try await body { board.update(id, phase: phase, $0) }
+        return try await body { board.update(id, user: user, phase: phase, $0) }
     }
 
     /// How far the import polling with `id` has got, as JSON; 404 when there is none.
     @Sendable func importProgress(_ request: Request, context: Context) async throws -> Response {
-        guard let id = ImportProgressBoard.validID(context.parameters.get("id")), let entry = progressBoard.entry(id) else {
+        guard let id = ImportProgressBoard.validID(context.parameters.get("id")), let entry = progressBoard.entry(id, user: try journal.user) else {
             throw CinnError.notFound("no import in progress with that id")
         }
         let body = try JSONEncoder().encode(entry)
@@ -286,13 +287,19 @@ struct PendingImport {
     /// How long an upload waits for its "import" before it is removed.
     static let lifetime: TimeInterval = 3600
 
-    func keep(file upload: URL, fields: [String: String], fileName: String?) throws {
+    /// Whether the upload is `user`'s (an upload's token reaches no one else's journal).
+    func belongs(to user: UserID) -> Bool {
+        fields["user"] == user.description
+    }
+
+    func keep(file upload: URL, fields: [String: String], fileName: String?, user: UserID) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         removeExpired()
         try FileManager.default.moveItem(at: upload, to: file)
         var stored = fields
         stored["file_name"] = fileName
+        stored["user"] = user.description
         try JSONEncoder().encode(stored).write(to: fieldsFile)
     }
 

@@ -46,7 +46,8 @@ public final class Store: Sendable {
 
     let backend: Backend
     let logger: Logger
-    let now: @Sendable () -> Date
+    /// The store's clock: what it stamps records with and checks expiry against.
+    public let now: @Sendable () -> Date
     public let location: DatabaseLocation
     private let closed = Mutex(false)
 

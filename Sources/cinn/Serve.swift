@@ -22,6 +22,15 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Fill an empty journal with 18 months of realistic demo data.")
     var demo = false
 
+    @Flag(help: "Hosted mode: people log in, each to their own journal (add the first with `cinn user add NAME --admin`, or use --signup open).")
+    var accounts = false
+
+    @Option(help: "With --accounts, who may make an account on the sign-up page: open (the first is an administrator), invite (with an administrator's invite) or closed.")
+    var signup: AccountsConfiguration.SignUp = .invite
+
+    @Flag(help: "With --accounts, send the session cookie over HTTPS only (behind a TLS proxy).")
+    var secureCookies = false
+
     @Option(help: "Where unknown barcodes are looked up: an Open Food Facts server, or \"none\" (default: $CINN_OFF_URL, else https://world.openfoodfacts.org).")
     var offURL: String?
 
@@ -32,8 +41,8 @@ struct Serve: AsyncParsableCommand {
         let config = configReader(flags: flags)
         let host = config.string(forKey: "cinn.host", default: "127.0.0.1")
         let port = config.int(forKey: "cinn.port", default: 8080)
-        if !["127.0.0.1", "::1", "localhost"].contains(host) {
-            printError("warning: cinn has no accounts yet; anyone who can reach \(host) can read and change this journal")
+        if !accounts, !["127.0.0.1", "::1", "localhost"].contains(host) {
+            printError("warning: without --accounts anyone who can reach \(host) can read and change this journal")
         }
         var logger = Logger(label: "cinn")
         logger.logLevel = .notice
@@ -44,8 +53,14 @@ struct Serve: AsyncParsableCommand {
             if demo, try await journal.fillWithDemoData() {
                 FileHandle.standardOutput.write(Data("Filled the journal with demo data.\n".utf8))
             }
+            let hosted = accounts
+                ? Accounts(store: journal.store, configuration: AccountsConfiguration(signUp: signup, secureCookies: secureCookies)) : nil
+            if let hosted, signup != .open, try await hosted.store.loginAccountCount() == 0 {
+                printError("note: nobody can log in yet: add an administrator with cinn user add NAME --admin")
+            }
             let app = buildApplication(
                 journal: journal,
+                accounts: hosted,
                 configuration: ServerConfiguration(host: host, port: port) { host, port in
                     FileHandle.standardOutput.write(Data("Listening on http://\(host):\(port)\n".utf8))
                 },

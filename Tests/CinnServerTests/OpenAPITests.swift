@@ -45,7 +45,8 @@ struct OpenAPITests {
 
     @Test func pathsMatchTheRouter() async throws {
         try await withStore { store in
-            let router = buildRouter(journal: try await utcJournal(store))
+            // Hosted mode routes everything single-user mode does, and its account routes.
+            let router = buildRouter(journal: try await utcJournal(store), accounts: Accounts(store: store))
             let yaml = try await Application(router: router).test(.router) { client in
                 try await client.send(.get, "/api/openapi.yaml").text
             }

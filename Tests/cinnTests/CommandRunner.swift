@@ -81,8 +81,14 @@ final class Sandbox: Sendable {
         try await run(arguments + ["--database", database], sourceLocation: sourceLocation)
     }
 
-    /// Runs `cinn` with exactly these arguments.
-    func run(_ arguments: [String], environment: [String: String]? = nil,
+    /// Runs `cinn ARGUMENTS --database <this sandbox's file>` with `input` on standard input.
+    @discardableResult
+    func cinn(input: String, _ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) async throws -> CommandResult {
+        try await run(arguments + ["--database", database], input: input, sourceLocation: sourceLocation)
+    }
+
+    /// Runs `cinn` with exactly these arguments (and `input` on standard input, else nothing).
+    func run(_ arguments: [String], environment: [String: String]? = nil, input: String? = nil,
              sourceLocation: SourceLocation = #_sourceLocation) async throws -> CommandResult {
         let executable = try #require(cinnExecutable, "the cinn executable was not found; build it first", sourceLocation: sourceLocation)
         let id = UUID().uuidString
@@ -103,7 +109,11 @@ final class Sandbox: Sendable {
         process.arguments = arguments
         process.environment = environment ?? self.environment()
         process.currentDirectoryURL = folder
-        process.standardInput = FileHandle.nullDevice
+        if let input {
+            process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: try write(input, to: "\(id).in")))
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
         process.standardOutput = stdout
         process.standardError = stderr
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in

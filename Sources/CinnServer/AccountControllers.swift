@@ -1,0 +1,243 @@
+import CinnCore
+import CinnStore
+import Foundation
+import Hummingbird
+
+/// The client address that log-in throttling counts failures for.
+func clientAddress<Context: RequestContext>(_ context: Context) -> String {
+    (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress ?? "unknown"
+}
+
+/// Hosted mode's pages: log-in, sign-up, log-out and the account page (password, API tokens, invites).
+struct AccountWebController<Context: RequestContext> {
+    let accounts: Accounts
+    let pages: PageRenderer
+
+    func addRoutes(to router: Router<Context>) {
+        router.get("/login", use: loginForm)
+        router.post("/login", use: logIn)
+        router.get("/signup", use: signupForm)
+        router.post("/signup", use: signUp)
+        router.post("/logout", use: logOut)
+        router.get("/account", use: accountPage)
+        router.post("/account/password", use: changePassword)
+        router.post("/account/tokens", use: createToken)
+        router.post("/account/tokens/{id}/revoke", use: revokeToken)
+        router.post("/account/invites", use: createInvite)
+    }
+
+    struct LoginPage { let name: String; let next: String; let error: String?; let canSignUp: Bool }
+    struct SignupPage { let name: String; let invite: String; let error: String?; let needsInvite: Bool; let closed: Bool }
+
+    /// Where to go after logging in: a path of this site only.
+    static func safeNext(_ text: String?) -> String {
+        guard let text, text.hasPrefix("/"), !text.hasPrefix("//"), !text.contains("\\") else { return "/" }
+        return text
+    }
+
+    @Sendable func loginForm(_ request: Request, context: Context) async throws -> Response {
+        WebResponse.html(pages.render("login", LoginPage(name: "", next: Self.safeNext(request.query("next")), error: nil,
+                                                          canSignUp: accounts.configuration.signUp != .closed), title: "Log in", tab: .signedOut))
+    }
+
+    @Sendable func logIn(_ request: Request, context: Context) async throws -> Response {
+        let form = try await FormFields(request: request)
+        let next = Self.safeNext(form["next"])
+        do {
+            let session = try await accounts.logIn(name: form["name"] ?? "", password: form.values["password"] ?? "",
+                                                   client: clientAddress(context))
+            var response = WebResponse.redirect(next)
+            response.setCookie(sessionCookie(session.token, expiresAt: session.expiresAt))
+            return response
+        } catch let error as CinnError where [.unauthenticated, .tooManyRequests].contains(error.code) {
+            let page = LoginPage(name: form["name"] ?? "", next: next, error: error.message, canSignUp: accounts.configuration.signUp != .closed)
+            return WebResponse.html(pages.render("login", page, title: "Log in", tab: .signedOut), status: error.code.httpStatus)
+        }
+    }
+
+    @Sendable func signupForm(_ request: Request, context: Context) async throws -> Response {
+        WebResponse.html(pages.render("signup", signupPage(name: "", invite: request.query("invite") ?? "", error: nil), title: "Sign up", tab: .signedOut))
+    }
+
+    func signupPage(name: String, invite: String, error: String?) -> SignupPage {
+        SignupPage(name: name, invite: invite, error: error, needsInvite: accounts.configuration.signUp == .invite,
+                   closed: accounts.configuration.signUp == .closed)
+    }
+
+    @Sendable func signUp(_ request: Request, context: Context) async throws -> Response {
+        let form = try await FormFields(request: request)
+        let password = form.values["password"] ?? ""
+        do {
+            let account = try await accounts.signUp(name: form["name"] ?? "", password: password, invite: form["invite"])
+            let session = try await accounts.logIn(name: account.name, password: password, client: clientAddress(context))
+            var response = WebResponse.redirect("/")
+            response.setCookie(sessionCookie(session.token, expiresAt: session.expiresAt))
+            return response
+        } catch let error as CinnError where [.invalidInput, .conflict, .forbidden].contains(error.code) {
+            let page = signupPage(name: form["name"] ?? "", invite: form["invite"] ?? "", error: error.message)
+            return WebResponse.html(pages.render("signup", page, title: "Sign up", tab: .signedOut), status: error.code.httpStatus)
+        }
+    }
+
+    @Sendable func logOut(_ request: Request, context: Context) async throws -> Response {
+        if let token = try RequestAccount.required().sessionToken { try await accounts.logOut(token: token) }
+        var response = WebResponse.redirect("/login")
+        response.setCookie(sessionCookie("", expiresAt: Date(timeIntervalSince1970: 0)))
+        return response
+    }
+
+    func sessionCookie(_ value: String, expiresAt: Date) -> Cookie {
+        Cookie(name: AccountsMiddleware<Context>.cookieName, value: value, expires: expiresAt, path: "/",
+               secure: accounts.configuration.secureCookies, httpOnly: true, sameSite: .lax)
+    }
+
+    struct AccountPage {
+        struct Secret { let label: String; let value: String }
+        struct TokenRow { let id: String; let name: String; let created: String; let lastUsed: String; let revoked: Bool }
+        struct UserRow { let name: String; let role: String }
+        let name: String
+        let isAdmin: Bool
+        let message: String?
+        let newSecret: Secret?
+        let passwordError: String?
+        let tokenError: String?
+        let tokens: [TokenRow]
+        let users: [UserRow]
+        var hasTokens: Bool { !tokens.isEmpty }
+    }
+
+    func renderAccount(message: String? = nil, secret: AccountPage.Secret? = nil, passwordError: String? = nil,
+                       tokenError: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let me = try RequestAccount.required().account
+        let format = Date.FormatStyle(date: .abbreviated, time: .shortened)
+        let tokens = try await accounts.store.apiTokens(user: me.user).map { token in
+            AccountPage.TokenRow(id: token.id.uuidString.lowercased(), name: token.name, created: token.createdAt.formatted(format),
+                                 lastUsed: token.lastUsedAt?.formatted(format) ?? "never", revoked: token.revokedAt != nil)
+        }
+        let users = me.role == .admin
+            ? try await accounts.store.accounts().filter(\.hasPassword).map { AccountPage.UserRow(name: $0.name, role: $0.role.rawValue) } : []
+        let page = AccountPage(name: me.name, isAdmin: me.role == .admin, message: message, newSecret: secret, passwordError: passwordError,
+                               tokenError: tokenError, tokens: tokens, users: users)
+        return WebResponse.html(pages.render("account", page, title: "Account", tab: .more), status: status)
+    }
+
+    @Sendable func accountPage(_ request: Request, context: Context) async throws -> Response {
+        try await renderAccount()
+    }
+
+    @Sendable func changePassword(_ request: Request, context: Context) async throws -> Response {
+        let form = try await FormFields(request: request)
+        let me = try RequestAccount.required()
+        do {
+            try await accounts.changePassword(user: me.account.user, current: form.values["current_password"] ?? "",
+                                              new: form.values["new_password"] ?? "", keepingSession: me.sessionToken)
+            return try await renderAccount(message: "Your password is changed; your other browsers are logged out.")
+        } catch let error as CinnError where error.code == .invalidInput {
+            return try await renderAccount(passwordError: error.message, status: .unprocessableContent)
+        }
+    }
+
+    @Sendable func createToken(_ request: Request, context: Context) async throws -> Response {
+        let form = try await FormFields(request: request)
+        do {
+            let made = try await accounts.createToken(name: form["name"] ?? "", user: try RequestAccount.required().account.user)
+            return try await renderAccount(secret: .init(label: "Your new token “\(made.token.name)”", value: made.secret))
+        } catch let error as CinnError where error.code == .invalidInput {
+            return try await renderAccount(tokenError: error.message, status: .unprocessableContent)
+        }
+    }
+
+    @Sendable func revokeToken(_ request: Request, context: Context) async throws -> Response {
+        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw CinnError.notFound("no such token") }
+        try await accounts.store.revokeAPIToken(id: id, user: try RequestAccount.required().account.user)
+        return WebResponse.redirect("/account")
+    }
+
+    @Sendable func createInvite(_ request: Request, context: Context) async throws -> Response {
+        let code = try await accounts.createInvite(by: try RequestAccount.required().account)
+        let link = "/signup?invite=" + code
+        return try await renderAccount(secret: .init(label: "An invite for 7 days: send this link (after this server's address)", value: link))
+    }
+}
+
+/// Hosted mode in the JSON API: log-in for apps (a bearer token for a name and password), the account,
+/// and the user's tokens.
+struct AccountAPIController<Context: RequestContext> {
+    let accounts: Accounts
+
+    func addRoutes(to group: RouterGroup<Context>) {
+        group.post("login", use: logIn)
+        group.get("account", use: account)
+        group.get("tokens", use: listTokens)
+        group.post("tokens", use: createToken)
+        group.delete("tokens/{id}", use: revokeToken)
+    }
+
+    struct LogInRequest: Decodable {
+        let name: String
+        let password: String
+        let tokenName: String?
+        enum CodingKeys: String, CodingKey { case name, password, tokenName = "token_name" }
+    }
+
+    struct NewTokenDTO: Encodable {
+        let id: String
+        let name: String
+        let token: String
+        let createdAt: String
+        enum CodingKeys: String, CodingKey { case id, name, token, createdAt = "created_at" }
+    }
+
+    struct TokenDTO: Encodable {
+        let id: String
+        let name: String
+        let createdAt: String
+        let lastUsedAt: String?
+        let revokedAt: String?
+        enum CodingKeys: String, CodingKey { case id, name, createdAt = "created_at", lastUsedAt = "last_used_at", revokedAt = "revoked_at" }
+        init(_ token: APIToken) {
+            id = token.id.uuidString.lowercased()
+            name = token.name
+            createdAt = token.createdAt.ISO8601Format()
+            lastUsedAt = token.lastUsedAt?.ISO8601Format()
+            revokedAt = token.revokedAt?.ISO8601Format()
+        }
+    }
+
+    func newToken(_ name: String, user: UserID) async throws -> Response {
+        let made = try await accounts.createToken(name: name, user: user)
+        return JSONResponse.make(NewTokenDTO(id: made.token.id.uuidString.lowercased(), name: made.token.name, token: made.secret,
+                                             createdAt: made.token.createdAt.ISO8601Format()), status: .created)
+    }
+
+    /// `POST /api/v1/login` `{"name", "password", "token_name"}` → a new bearer token (201).
+    @Sendable func logIn(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let body = try await request.decodeJSON(LogInRequest.self)
+        let account = try await accounts.authenticate(name: body.name, password: body.password, client: clientAddress(context))
+        return try await newToken(body.tokenName ?? "API log-in", user: account.user)
+    }
+
+    @Sendable func account(_ request: Request, context: Context) async throws -> Response {
+        let me = try RequestAccount.required().account
+        return JSONResponse.make(["name": me.name, "role": me.role.rawValue])
+    }
+
+    @Sendable func listTokens(_ request: Request, context: Context) async throws -> Response {
+        JSONResponse.make(["tokens": try await accounts.store.apiTokens(user: try RequestAccount.required().account.user).map(TokenDTO.init)])
+    }
+
+    struct CreateTokenRequest: Decodable { let name: String }
+
+    @Sendable func createToken(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let body = try await request.decodeJSON(CreateTokenRequest.self)
+        return try await newToken(body.name, user: try RequestAccount.required().account.user)
+    }
+
+    @Sendable func revokeToken(_ request: Request, context: Context) async throws -> Response {
+        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw CinnError.notFound("no such token") }
+        try await accounts.store.revokeAPIToken(id: id, user: try RequestAccount.required().account.user)
+        return Response(status: .noContent)
+    }
+}

@@ -1,0 +1,251 @@
+import CinnCore
+import CinnStore
+import Crypto
+import Foundation
+import HummingbirdBcrypt
+import NIOPosix
+
+/// How hosted mode (`cinn serve --accounts`) lets people in.
+public struct AccountsConfiguration: Sendable {
+    /// Who may make an account on the sign-up page.
+    public enum SignUp: String, Sendable, CaseIterable {
+        /// Anyone; the first account is an administrator.
+        case open
+        /// Whoever has an unused invite from an administrator.
+        case invite
+        /// Nobody: an administrator adds users with `cinn user add`.
+        case closed
+    }
+
+    public var signUp: SignUp
+    /// How long a web session lasts from log-in.
+    public var sessionLifetime: TimeInterval
+    /// bcrypt's cost (2^cost rounds); tests lower it, never production.
+    public var bcryptCost: UInt8
+    /// Cookies only over HTTPS (behind a TLS proxy).
+    public var secureCookies: Bool
+    /// Failed log-ins allowed per account name and per client address within `throttleWindow`.
+    public var maximumFailedLogIns: Int
+    public var throttleWindow: TimeInterval
+
+    public init(signUp: SignUp = .invite, sessionLifetime: TimeInterval = 30 * 86_400, bcryptCost: UInt8 = 12,
+                secureCookies: Bool = false, maximumFailedLogIns: Int = 5, throttleWindow: TimeInterval = 15 * 60) {
+        self.signUp = signUp
+        self.sessionLifetime = sessionLifetime
+        self.bcryptCost = bcryptCost
+        self.secureCookies = secureCookies
+        self.maximumFailedLogIns = maximumFailedLogIns
+        self.throttleWindow = throttleWindow
+    }
+}
+
+/// A session just made at log-in: the cookie's secret, shown to the browser once.
+public struct NewSession: Sendable {
+    public var account: Account
+    public var token: String
+    public var csrfToken: String
+    public var expiresAt: Date
+}
+
+/// Accounts of hosted mode: sign-up, log-in and log-out, web sessions, API tokens, invites and passwords.
+/// Secrets are random 256-bit values; the store keeps only their SHA-256 digests, and passwords only as
+/// bcrypt hashes.
+public struct Accounts: Sendable {
+    public let store: Store
+    public let configuration: AccountsConfiguration
+    let throttle: LogInThrottle
+    /// The hash of a password nobody has, at the configured cost: log-in checks unknown names against it,
+    /// so that they take as long as a wrong password.
+    let unknownUserHash: String
+
+    /// Times (session and invite expiry, log-in throttling) come from the store's clock.
+    public init(store: Store, configuration: AccountsConfiguration = AccountsConfiguration()) {
+        self.store = store
+        self.configuration = configuration
+        throttle = LogInThrottle(limit: configuration.maximumFailedLogIns, window: configuration.throttleWindow)
+        unknownUserHash = Bcrypt.hash(Self.secret(), cost: configuration.bcryptCost)
+    }
+
+    // MARK: Names and passwords
+
+    /// An account name as stored: trimmed and lowercased; 3–32 letters, digits, `.`, `_` or `-`.
+    public static func validName(_ text: String) throws -> String {
+        let name = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        guard (3...32).contains(name.count) else { throw CinnError.invalid("name", "a name has 3 to 32 characters") }
+        guard name.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || ".-_".unicodeScalars.contains($0) }) else {
+            throw CinnError.invalid("name", "a name has only letters a–z, digits, dots, dashes and underscores")
+        }
+        guard name != Store.localUserName else { throw CinnError.invalid("name", "the name \(name) is reserved") }
+        return name
+    }
+
+    /// A password of 10 or more characters and at most 72 bytes (all that bcrypt reads).
+    public static func checkPassword(_ password: String, field: String = "password") throws {
+        guard password.count >= 10 else { throw CinnError.invalid(field, "a password has at least 10 characters") }
+        guard password.utf8.count <= 72 else { throw CinnError.invalid(field, "a password has at most 72 bytes") }
+    }
+
+    func hash(_ password: String) async throws -> String {
+        let cost = configuration.bcryptCost
+        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
+    }
+
+    func verify(_ password: String, hash: String) async throws -> Bool {
+        try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: hash) }
+    }
+
+    // MARK: Accounts
+
+    /// The sign-up page: within the configured policy, with an invite code when invites are required. The
+    /// first account of an open server is its administrator.
+    public func signUp(name: String, password: String, invite: String?) async throws -> Account {
+        let name = try Self.validName(name)
+        try Self.checkPassword(password)
+        switch configuration.signUp {
+        case .closed:
+            throw CinnError(.forbidden, "sign-up is closed on this server: ask its administrator for an account")
+        case .invite:
+            guard let invite = invite?.trimmingCharacters(in: .whitespaces), !invite.isEmpty else {
+                throw CinnError.invalid("invite", "sign-up needs an invite on this server")
+            }
+            return try await store.createAccount(name: name, passwordHash: try await hash(password), role: .member,
+                                                 inviteSHA256: Self.digest(invite))
+        case .open:
+            let role: AccountRole = try await store.loginAccountCount() == 0 ? .admin : .member
+            return try await store.createAccount(name: name, passwordHash: try await hash(password), role: role)
+        }
+    }
+
+    /// `cinn user add`: an account whatever the sign-up policy.
+    public func addUser(name: String, password: String, role: AccountRole) async throws -> Account {
+        let name = try Self.validName(name)
+        try Self.checkPassword(password)
+        return try await store.createAccount(name: name, passwordHash: try await hash(password), role: role)
+    }
+
+    /// `cinn user reset-password`: a new password; every web session of the user ends.
+    public func resetPassword(name: String, password: String) async throws {
+        try Self.checkPassword(password)
+        guard let (account, _) = try await store.accountForLogIn(named: name.lowercased()) else {
+            throw CinnError.notFound("no user named \(name)")
+        }
+        try await store.setPasswordHash(try await hash(password), user: account.user)
+    }
+
+    /// The account page: the current password, then a new one; the user's other sessions end.
+    public func changePassword(user: UserID, current: String, new: String, keepingSession token: String?) async throws {
+        try Self.checkPassword(new, field: "new_password")
+        guard let account = try await store.account(user: user),
+              let (_, hash) = try await store.accountForLogIn(named: account.name), let hash,
+              try await verify(current, hash: hash) else {
+            throw CinnError.invalid("current_password", "that is not your current password")
+        }
+        try await store.setPasswordHash(try await self.hash(new), user: user, keeping: token.map(Self.digest))
+    }
+
+    // MARK: Log-in and sessions
+
+    /// The account whose name and password these are. Wrong names and wrong passwords answer alike (and
+    /// take as long); after `maximumFailedLogIns` failures for the name or the client address within the
+    /// window, log-in is refused until the window has passed.
+    public func authenticate(name: String, password: String, client: String) async throws -> Account {
+        let name = name.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let keys = ["name:" + name, "client:" + client]
+        try await throttle.check(keys, now: store.now())
+        let found = try await store.accountForLogIn(named: name)
+        guard try await verify(password, hash: found?.passwordHash ?? unknownUserHash), let account = found?.account,
+              found?.passwordHash != nil else {
+            await throttle.fail(keys, now: store.now())
+            throw CinnError(.unauthenticated, "wrong name or password")
+        }
+        await throttle.succeed(keys)
+        return account
+    }
+
+    /// Checks the name and password (`authenticate`) and opens a web session.
+    public func logIn(name: String, password: String, client: String) async throws -> NewSession {
+        let account = try await authenticate(name: name, password: password, client: client)
+        let session = NewSession(account: account, token: Self.secret(), csrfToken: Self.secret(),
+                                 expiresAt: store.now().addingTimeInterval(configuration.sessionLifetime))
+        try await store.createSession(tokenSHA256: Self.digest(session.token), user: account.user, csrfToken: session.csrfToken,
+                                      expiresAt: session.expiresAt)
+        return session
+    }
+
+    /// The session a cookie names, unless it has ended.
+    public func session(token: String) async throws -> StoredSession? {
+        try await store.session(tokenSHA256: Self.digest(token))
+    }
+
+    public func logOut(token: String) async throws {
+        try await store.deleteSession(tokenSHA256: Self.digest(token))
+    }
+
+    // MARK: API tokens and invites
+
+    /// A new bearer token: its secret is in the answer and nowhere else.
+    public func createToken(name: String, user: UserID) async throws -> (token: APIToken, secret: String) {
+        let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...60).contains(name.count) else { throw CinnError.invalid("name", "a token's name has 1 to 60 characters") }
+        let secret = "cinn_" + Self.secret()
+        return (try await store.createAPIToken(name: name, tokenSHA256: Self.digest(secret), user: user), secret)
+    }
+
+    /// The user a bearer token belongs to, unless it is unknown or revoked.
+    public func tokenUser(secret: String) async throws -> UserID? {
+        try await store.apiTokenUser(tokenSHA256: Self.digest(secret))
+    }
+
+    /// An invite code for one sign-up within `lifetime` (administrators only).
+    public func createInvite(by account: Account, lifetime: TimeInterval = 7 * 86_400) async throws -> String {
+        guard account.role == .admin else { throw CinnError(.forbidden, "only an administrator can invite") }
+        let code = Self.secret()
+        try await store.createInvite(codeSHA256: Self.digest(code), by: account.user, expiresAt: store.now().addingTimeInterval(lifetime))
+        return code
+    }
+
+    // MARK: Secrets
+
+    /// 256 random bits from the system's generator, base64url without padding (43 characters).
+    static func secret() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func digest(_ secret: String) -> [UInt8] {
+        Array(SHA256.hash(data: Data(secret.utf8)))
+    }
+}
+
+/// Counts failed log-ins per key (an account name, a client address) in a sliding window.
+actor LogInThrottle {
+    let limit: Int
+    let window: TimeInterval
+    private var failures: [String: [Date]] = [:]
+
+    init(limit: Int, window: TimeInterval) {
+        self.limit = limit
+        self.window = window
+    }
+
+    func check(_ keys: [String], now: Date) throws {
+        for key in keys {
+            let recent = (failures[key] ?? []).filter { now.timeIntervalSince($0) < window }
+            failures[key] = recent.isEmpty ? nil : recent
+            if recent.count >= limit, let oldest = recent.first {
+                let minutes = Int((window - now.timeIntervalSince(oldest)) / 60) + 1
+                throw CinnError(.tooManyRequests, "too many failed log-ins: try again in \(minutes) minute\(minutes == 1 ? "" : "s")")
+            }
+        }
+    }
+
+    func fail(_ keys: [String], now: Date) {
+        for key in keys { failures[key, default: []].append(now) }
+    }
+
+    func succeed(_ keys: [String]) {
+        failures[keys[0]] = nil
+    }
+}

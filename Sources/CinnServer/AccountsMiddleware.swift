@@ -1,0 +1,86 @@
+import CinnCore
+import CinnStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Who is asking, in hosted mode: their account and how they proved it.
+struct RequestAccount: Sendable {
+    var account: Account
+    /// The web session's cookie secret and the CSRF token its forms carry; nil for a bearer token.
+    var sessionToken: String?
+    var csrfToken: String?
+
+    @TaskLocal static var current: RequestAccount?
+
+    static func required() throws -> RequestAccount {
+        guard let current else { throw CinnError(.unauthenticated, "log in first") }
+        return current
+    }
+}
+
+/// Hosted mode: every request but the public ones (log-in, sign-up, the OpenAPI document, health) is
+/// someone's, proved by a bearer token (`Authorization: Bearer cinn_…`, for API clients) or by the
+/// session cookie (the web app). A cookie-authenticated request that changes something must also carry
+/// the session's CSRF token: the `_csrf` field of a form, the `_csrf` query item of an upload, or the
+/// `X-CSRF-Token` header. Without proof the API answers 401 and pages send the browser to log in.
+struct AccountsMiddleware<Context: RequestContext>: RouterMiddleware {
+    let accounts: Accounts
+    /// The journal of any user, made alike (clock, Open Food Facts client).
+    let journal: @Sendable (UserID) -> Journal
+
+    static var cookieName: String { "cinn_session" }
+    static var publicPaths: Set<String> { ["/login", "/signup", "/health", "/api/openapi.yaml", "/api/v1/login", "/docs/sync"] }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let path = request.uri.path
+        if Self.publicPaths.contains(path) { return try await next(request, context) }
+        var request = request
+        guard let identity = try await identify(&request) else {
+            if path.hasPrefix("/api/") { throw CinnError(.unauthenticated, "log in first: send Authorization: Bearer <token>") }
+            let next = request.method == .get ? path + (request.uri.query.map { "?" + $0 } ?? "") : "/"
+            return Response(status: .seeOther, headers: [.location: "/login?next=" + (next.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "/-_.~"))) ?? "/")])
+        }
+        return try await RequestAccount.$current.withValue(identity) {
+            try await RequestJournal.$current.withValue(journal(identity.account.user)) { try await next(request, context) }
+        }
+    }
+
+    /// The account a bearer token or session cookie proves, checking the CSRF token of a cookie's changes.
+    private func identify(_ request: inout Request) async throws -> RequestAccount? {
+        if let authorization = request.headers[.authorization] {
+            guard authorization.lowercased().hasPrefix("bearer "),
+                  let user = try await accounts.tokenUser(secret: String(authorization.dropFirst(7)).trimmingCharacters(in: .whitespaces)),
+                  let account = try await accounts.store.account(user: user) else {
+                throw CinnError(.unauthenticated, "this API token is unknown or revoked")
+            }
+            return RequestAccount(account: account)
+        }
+        guard let token = request.cookies[Self.cookieName]?.value, let session = try await accounts.session(token: token),
+              let account = try await accounts.store.account(user: session.user) else { return nil }
+        if ![.get, .head, .options].contains(request.method) {
+            try await checkCSRF(&request, expected: session.csrfToken)
+        }
+        return RequestAccount(account: account, sessionToken: token, csrfToken: session.csrfToken)
+    }
+
+    private func checkCSRF(_ request: inout Request, expected: String) async throws {
+        var offered = request.headers[HTTPField.Name("X-CSRF-Token")!] ?? request.uri.queryParameters.get("_csrf")
+        if offered == nil, request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
+            // Read the form to find its token, then hand the same bytes on to the handler.
+            let body = try await request.collectBody(upTo: FormFields.maximumBytes)
+            offered = FormFields.parse(String(decoding: body.readableBytesView, as: UTF8.self))["_csrf"]
+            request.body = .init(buffer: body)
+        }
+        guard let offered, constantTimeEqual(offered, expected) else {
+            throw CinnError(.forbidden, "this form has expired or did not come from Cinn: reload the page and try again")
+        }
+    }
+}
+
+/// Compares two secrets without stopping at the first difference.
+func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+    let a = Array(a.utf8), b = Array(b.utf8)
+    guard a.count == b.count else { return false }
+    return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+}
