@@ -102,22 +102,22 @@ struct AccountWebController<Context: RequestContext> {
         let passwordError: String?
         let tokenError: String?
         let tokens: [TokenRow]
+        let hasTokens: Bool
         let users: [UserRow]
-        var hasTokens: Bool { !tokens.isEmpty }
     }
 
     func renderAccount(message: String? = nil, secret: AccountPage.Secret? = nil, passwordError: String? = nil,
                        tokenError: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let me = try RequestAccount.required().account
-        let format = Date.FormatStyle(date: .abbreviated, time: .shortened)
+        let day = Date.FormatStyle(date: .abbreviated, time: .omitted), moment = Date.FormatStyle(date: .abbreviated, time: .shortened)
         let tokens = try await accounts.store.apiTokens(user: me.user).map { token in
-            AccountPage.TokenRow(id: token.id.uuidString.lowercased(), name: token.name, created: token.createdAt.formatted(format),
-                                 lastUsed: token.lastUsedAt?.formatted(format) ?? "never", revoked: token.revokedAt != nil)
+            AccountPage.TokenRow(id: token.id.uuidString.lowercased(), name: token.name, created: token.createdAt.formatted(day),
+                                 lastUsed: token.lastUsedAt?.formatted(moment) ?? "never", revoked: token.revokedAt != nil)
         }
         let users = me.role == .admin
             ? try await accounts.store.accounts().filter(\.hasPassword).map { AccountPage.UserRow(name: $0.name, role: $0.role.rawValue) } : []
         let page = AccountPage(name: me.name, isAdmin: me.role == .admin, message: message, newSecret: secret, passwordError: passwordError,
-                               tokenError: tokenError, tokens: tokens, users: users)
+                               tokenError: tokenError, tokens: tokens, hasTokens: !tokens.isEmpty, users: users)
         return WebResponse.html(pages.render("account", page, title: "Account", tab: .more), status: status)
     }
 
@@ -155,8 +155,9 @@ struct AccountWebController<Context: RequestContext> {
 
     @Sendable func createInvite(_ request: Request, context: Context) async throws -> Response {
         let code = try await accounts.createInvite(by: try RequestAccount.required().account)
-        let link = "/signup?invite=" + code
-        return try await renderAccount(secret: .init(label: "An invite for 7 days: send this link (after this server's address)", value: link))
+        let origin = request.head.authority.map { (accounts.configuration.secureCookies ? "https://" : "http://") + $0 } ?? ""
+        return try await renderAccount(secret: .init(label: "An invite for one person, for 7 days: send them this link",
+                                                     value: origin + "/signup?invite=" + code))
     }
 }
 

@@ -186,6 +186,14 @@ struct AccountTests {
             let again = try await Visitor(client: client).send(.post, "/signup", body: "name=dave&password=dave-password-1&invite=\(code)", contentType: form)
             #expect(again.status == .unprocessableContent, "an invite is used once")
             #expect(try await accounts.store.accountForLogIn(named: "dave") == nil, "nothing is half-made")
+            let rootBrowser = try await browserVisitor(client, name: "root", password: "root-password-1")
+            let invitePage = try await rootBrowser.post("/account/invites").text
+            let webCode = try #require(invitePage.firstMatch(of: /\/signup\?invite=([A-Za-z0-9_-]{43})</)?.1)
+            #expect(try await Visitor(client: client).send(.post, "/signup", body: "name=erin&password=erin-password-1&invite=\(webCode)",
+                                                             contentType: form).status == .seeOther)
+            #expect(try await rootBrowser.send(.get, "/account").text.contains("<td>erin</td>"), "an administrator sees who is on the server")
+            let memberBrowser = try await browserVisitor(client, name: "carol", password: "carol-password-1")
+            try expectHTML(try await memberBrowser.post("/account/invites"), .forbidden)
             let taken = try await accounts.createInvite(by: admin)
             let clash = try await Visitor(client: client).send(.post, "/signup", body: "name=BOB&password=bob-password-2&invite=\(taken)", contentType: form)
             #expect(clash.status == .conflict)
@@ -250,6 +258,13 @@ struct AccountTests {
             #expect(wrong.text.contains("not your current password"))
             #expect(try await here.post("/account/password", form: "current_password=alice-password-1&new_password=alice-password-2").status == .ok)
             #expect(try await here.send(.get, "/account").status == .ok, "this browser stays logged in")
+            let made = try await here.post("/account/tokens", form: "name=Kitchen+tablet").text
+            #expect(made.contains(#"<p class="secret">cinn_"#), "a new token is shown once")
+            let listed = try await here.send(.get, "/account").text
+            #expect(listed.contains("<td>Kitchen tablet</td>") && !listed.contains(#"class="secret""#))
+            let tokenID = try #require(listed.firstMatch(of: /action="\/account\/tokens\/([0-9a-f-]{36})\/revoke"/)?.1)
+            #expect(try await here.post("/account/tokens/\(tokenID)/revoke").status == .seeOther)
+            #expect(try await here.send(.get, "/account").text.contains("revoked"))
             #expect(try await there.send(.get, "/account").status == .seeOther, "the other one is logged out")
             _ = try await browserVisitor(client, name: "alice", password: "alice-password-2")
             try await accounts.resetPassword(name: "alice", password: "alice-password-3")
