@@ -56,6 +56,8 @@ public struct MealEvent: Sendable, Identifiable, Hashable {
     public var utcOffsetSeconds: Int
     /// How much of the meal: 1 is the whole meal as defined.
     public var portion: Double
+    /// The carbohydrate eaten, when counted for this event (a pump's or app's carb entry); else the meal's estimate × portion.
+    public var carbohydrateGrams: Double?
     public var note: String?
     /// Reported: flagged by the participant or the team (wrong meal, not finished, sick…), with the reason.
     public var reportReason: String?
@@ -63,13 +65,14 @@ public struct MealEvent: Sendable, Identifiable, Hashable {
     public var externalID: String?
     public var importID: Int64?
 
-    public init(id: UUID = .v7(), mealID: UUID, eatenAt: Date, utcOffsetSeconds: Int, portion: Double = 1, note: String? = nil,
-                reportReason: String? = nil, source: String = "manual", externalID: String? = nil, importID: Int64? = nil) {
+    public init(id: UUID = .v7(), mealID: UUID, eatenAt: Date, utcOffsetSeconds: Int, portion: Double = 1, carbohydrateGrams: Double? = nil,
+                note: String? = nil, reportReason: String? = nil, source: String = "manual", externalID: String? = nil, importID: Int64? = nil) {
         self.id = id
         self.mealID = mealID
         self.eatenAt = eatenAt
         self.utcOffsetSeconds = utcOffsetSeconds
         self.portion = portion
+        self.carbohydrateGrams = carbohydrateGrams
         self.note = note
         self.reportReason = reportReason
         self.source = source

@@ -31,11 +31,13 @@ public struct UserSettings: Sendable, Hashable {
     public var onboarded: Bool
     /// How one-rep maxes are estimated from sets.
     public var oneRepMaxFormula: OneRepMaxFormula
+    /// How blood glucose is shown and entered.
+    public var glucoseUnit: GlucoseUnit
 
     public init(displayUnit: MassUnit = .kilograms, trendMethod: TrendMethod = .exact, timeZoneIdentifier: String? = nil,
                 energyTargetKcal: Double? = nil, energyUnit: EnergyUnit = .kilocalories, profile: Profile? = nil,
                 lengthUnit: LengthUnit = .centimetres, targetBasis: TargetBasis = .formula, energyFloorKcal: Double? = nil,
-                onboarded: Bool = false, oneRepMaxFormula: OneRepMaxFormula = .default) {
+                onboarded: Bool = false, oneRepMaxFormula: OneRepMaxFormula = .default, glucoseUnit: GlucoseUnit = .milligramsPerDeciliter) {
         self.displayUnit = displayUnit
         self.trendMethod = trendMethod
         self.timeZoneIdentifier = timeZoneIdentifier
@@ -47,6 +49,7 @@ public struct UserSettings: Sendable, Hashable {
         self.energyFloorKcal = energyFloorKcal
         self.onboarded = onboarded
         self.oneRepMaxFormula = oneRepMaxFormula
+        self.glucoseUnit = glucoseUnit
     }
 
     /// Checks a daily calorie target: 500 to 10 000 kcal.

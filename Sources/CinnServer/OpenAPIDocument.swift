@@ -980,6 +980,247 @@ enum OpenAPIDocument {
                 application/json:
                   schema: {$ref: "#/components/schemas/ImportReport"}
             "422": {$ref: "#/components/responses/Invalid"}
+      /api/v1/glucose:
+        get:
+          summary: Glucose readings of local days from…to, newest first
+          parameters:
+            - {name: from, in: query, schema: {type: string, format: date}}
+            - {name: to, in: query, schema: {type: string, format: date}}
+            - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 10000, default: 100}}
+            - {name: offset, in: query, schema: {type: integer, minimum: 0, default: 0}}
+            - $ref: "#/components/parameters/glucoseUnit"
+          responses:
+            "200":
+              description: The readings
+              content:
+                application/json:
+                  schema: {type: object, properties: {glucose: {type: array, items: {$ref: "#/components/schemas/GlucoseReading"}}}}
+        post:
+          summary: Add a glucose reading (in the user's glucose unit unless `unit` says otherwise)
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  type: object
+                  required: [value]
+                  properties:
+                    id: {type: string, format: uuid, description: "The client's own id"}
+                    value: {type: number}
+                    unit: {type: string, enum: [mg/dL, mmol/L]}
+                    time: {type: string, description: "YYYY-MM-DD (noon) or ISO 8601; default now"}
+                    timing: {$ref: "#/components/schemas/MealTiming"}
+                    note: {type: string}
+          responses:
+            "201":
+              description: Stored
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/GlucoseReading"}
+            "422": {$ref: "#/components/responses/Invalid"}
+      /api/v1/glucose/{id}:
+        delete:
+          summary: Delete a glucose reading
+          parameters:
+            - {name: id, in: path, required: true, schema: {type: string, format: uuid}}
+          responses:
+            "204": {description: Deleted}
+            "404": {$ref: "#/components/responses/NotFound"}
+      /api/v1/glucose/report:
+        get:
+          summary: Time in range, GMI, CV, each day, each meal event's response and the meals and foods ranked by response
+          parameters:
+            - {name: days, in: query, schema: {type: integer, minimum: 1, maximum: 366, default: 30}}
+            - {name: to, in: query, schema: {type: string, format: date}, description: "The last day (default today)"}
+            - $ref: "#/components/parameters/glucoseUnit"
+          responses:
+            "200":
+              description: The report
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/GlucoseReport"}
+            "422": {$ref: "#/components/responses/Invalid"}
+      /api/v1/glucose/days/{date}:
+        get:
+          summary: One local day's readings, insulin and meal events with their responses
+          parameters:
+            - {name: date, in: path, required: true, schema: {type: string, format: date}}
+            - $ref: "#/components/parameters/glucoseUnit"
+          responses:
+            "200":
+              description: The day
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    properties:
+                      date: {type: string, format: date}
+                      unit: {type: string}
+                      statistics: {$ref: "#/components/schemas/GlucoseStatistics"}
+                      readings: {type: array, items: {$ref: "#/components/schemas/GlucoseReading"}}
+                      insulin: {type: array, items: {$ref: "#/components/schemas/InsulinDose"}}
+                      meal_events: {type: array, items: {$ref: "#/components/schemas/MealEvent"}}
+            "422": {$ref: "#/components/responses/Invalid"}
+      /api/v1/insulin:
+        get:
+          summary: Insulin doses of local days from…to (default the last 30), newest first
+          parameters:
+            - {name: from, in: query, schema: {type: string, format: date}}
+            - {name: to, in: query, schema: {type: string, format: date}}
+          responses:
+            "200":
+              description: The doses
+              content:
+                application/json:
+                  schema: {type: object, properties: {insulin: {type: array, items: {$ref: "#/components/schemas/InsulinDose"}}}}
+        post:
+          summary: Add an insulin dose
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  type: object
+                  required: [units, kind]
+                  properties:
+                    id: {type: string, format: uuid}
+                    units: {type: number, minimum: 0.05, maximum: 100}
+                    kind: {type: string, enum: [bolus, basal]}
+                    insulin: {type: string}
+                    time: {type: string}
+                    note: {type: string}
+          responses:
+            "201":
+              description: Stored
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/InsulinDose"}
+            "422": {$ref: "#/components/responses/Invalid"}
+      /api/v1/insulin/{id}:
+        delete:
+          summary: Delete an insulin dose
+          parameters:
+            - {name: id, in: path, required: true, schema: {type: string, format: uuid}}
+          responses:
+            "204": {description: Deleted}
+            "404": {$ref: "#/components/responses/NotFound"}
+      /api/v1/meals:
+        get:
+          summary: The user's meal definitions, by name
+          responses:
+            "200":
+              description: The meals
+              content:
+                application/json:
+                  schema: {type: object, properties: {meals: {type: array, items: {$ref: "#/components/schemas/Meal"}}}}
+        post:
+          summary: Define a meal from foods (by weight) or a carbohydrate estimate
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  type: object
+                  required: [name]
+                  properties:
+                    id: {type: string, format: uuid}
+                    name: {type: string}
+                    kind: {type: string, enum: [common, test], default: common}
+                    carbohydrate_g: {type: number}
+                    foods: {type: array, items: {type: object, required: [food_id, grams], properties: {food_id: {type: string, format: uuid}, grams: {type: number}}}}
+                    note: {type: string}
+          responses:
+            "201":
+              description: Stored
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/Meal"}
+            "409": {$ref: "#/components/responses/Conflict"}
+            "422": {$ref: "#/components/responses/Invalid"}
+      /api/v1/meals/{id}:
+        get:
+          summary: One meal definition
+          parameters:
+            - {name: id, in: path, required: true, schema: {type: string, format: uuid}}
+          responses:
+            "200":
+              description: The meal
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/Meal"}
+            "404": {$ref: "#/components/responses/NotFound"}
+        delete:
+          summary: Delete a meal definition (its events stay)
+          parameters:
+            - {name: id, in: path, required: true, schema: {type: string, format: uuid}}
+          responses:
+            "204": {description: Deleted}
+            "404": {$ref: "#/components/responses/NotFound"}
+      /api/v1/meal-events:
+        get:
+          summary: Meal events of local days from…to (default the last 30), newest first
+          parameters:
+            - {name: from, in: query, schema: {type: string, format: date}}
+            - {name: to, in: query, schema: {type: string, format: date}}
+            - $ref: "#/components/parameters/glucoseUnit"
+          responses:
+            "200":
+              description: The events
+              content:
+                application/json:
+                  schema: {type: object, properties: {meal_events: {type: array, items: {$ref: "#/components/schemas/MealEvent"}}}}
+        post:
+          summary: Log that a meal was eaten
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  type: object
+                  required: [meal_id]
+                  properties:
+                    id: {type: string, format: uuid}
+                    meal_id: {type: string, format: uuid}
+                    time: {type: string}
+                    portion: {type: number, minimum: 0.1, maximum: 10, default: 1}
+                    carbohydrate_g: {type: number}
+                    note: {type: string}
+          responses:
+            "201":
+              description: Stored
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/MealEvent"}
+            "422": {$ref: "#/components/responses/Invalid"}
+      /api/v1/meal-events/{id}:
+        delete:
+          summary: Delete a meal event
+          parameters:
+            - {name: id, in: path, required: true, schema: {type: string, format: uuid}}
+          responses:
+            "204": {description: Deleted}
+            "404": {$ref: "#/components/responses/NotFound"}
+      /api/v1/meal-events/{id}/report:
+        put:
+          summary: Report (flag) a meal event with a reason; reported events leave the averages
+          parameters:
+            - {name: id, in: path, required: true, schema: {type: string, format: uuid}}
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema: {type: object, required: [reason], properties: {reason: {type: string, maxLength: 200}}}
+          responses:
+            "204": {description: Reported}
+            "404": {$ref: "#/components/responses/NotFound"}
+            "422": {$ref: "#/components/responses/Invalid"}
+        delete:
+          summary: Clear a meal event's report
+          parameters:
+            - {name: id, in: path, required: true, schema: {type: string, format: uuid}}
+          responses:
+            "204": {description: Cleared}
+            "404": {$ref: "#/components/responses/NotFound"}
     components:
       securitySchemes:
         bearer:
@@ -991,6 +1232,11 @@ enum OpenAPIDocument {
           name: unit
           in: query
           schema: {$ref: "#/components/schemas/Unit"}
+        glucoseUnit:
+          name: unit
+          in: query
+          description: "mg/dL or mmol/L (default: the user's glucose unit)"
+          schema: {type: string, enum: [mg/dL, mmol/L]}
       schemas:
         NewToken:
           type: object
@@ -1009,6 +1255,107 @@ enum OpenAPIDocument {
             created_at: {type: string, format: date-time}
             last_used_at: {type: string, format: date-time}
             revoked_at: {type: string, format: date-time}
+        MealTiming: {type: string, enum: [fasting, before_meal, after_meal, bedtime]}
+        GlucoseReading:
+          type: object
+          required: [id, time, date, value, unit, mg_dl, timing, note, source]
+          properties:
+            id: {type: string, format: uuid}
+            time: {type: string, description: "Local ISO 8601 with its offset"}
+            date: {type: string, format: date}
+            value: {type: number, description: "In `unit`: whole mg/dL or tenths of mmol/L"}
+            unit: {type: string, enum: [mg/dL, mmol/L]}
+            mg_dl: {type: number}
+            timing: {oneOf: [{$ref: "#/components/schemas/MealTiming"}, {type: "null"}]}
+            note: {type: [string, "null"]}
+            source: {type: string}
+        InsulinDose:
+          type: object
+          required: [id, time, date, units, kind, insulin, note, source]
+          properties:
+            id: {type: string, format: uuid}
+            time: {type: string}
+            date: {type: string, format: date}
+            units: {type: number}
+            kind: {type: string, enum: [bolus, basal]}
+            insulin: {type: [string, "null"]}
+            note: {type: [string, "null"]}
+            source: {type: string}
+        Meal:
+          type: object
+          required: [id, name, kind, carbohydrate_g, foods, note]
+          properties:
+            id: {type: string, format: uuid}
+            name: {type: string}
+            kind: {type: string, enum: [common, test]}
+            carbohydrate_g: {type: [number, "null"]}
+            foods: {type: array, items: {type: object, properties: {food_id: {type: string, format: uuid}, name: {type: string}, grams: {type: number}}}}
+            note: {type: [string, "null"]}
+        MealResponse:
+          type: object
+          description: "Baseline (last reading in the 30 minutes before), peak within 3 hours, 2-hour incremental area above the baseline (FAO/WHO 1998)"
+          properties:
+            baseline: {type: number}
+            peak: {type: number}
+            rise: {type: number}
+            minutes_to_peak: {type: number}
+            incremental_area_mg_dl_min: {type: number}
+            complete: {type: boolean, description: "Readings cover the two hours"}
+            bolus_units: {type: number, description: "Bolus from 30 minutes before to 60 after"}
+        MealEvent:
+          type: object
+          required: [id, meal_id, meal, time, date, portion, carbohydrate_g, note, reported, report_reason, response]
+          properties:
+            id: {type: string, format: uuid}
+            meal_id: {type: string, format: uuid}
+            meal: {type: [string, "null"]}
+            time: {type: string}
+            date: {type: string, format: date}
+            portion: {type: number}
+            carbohydrate_g: {type: [number, "null"]}
+            note: {type: [string, "null"]}
+            reported: {type: boolean}
+            report_reason: {type: [string, "null"]}
+            response: {oneOf: [{$ref: "#/components/schemas/MealResponse"}, {type: "null"}]}
+        GlucoseStatistics:
+          type: object
+          description: "Shares of readings in the consensus ranges (Battelino 2019), GMI (Bergenstal 2018), CV"
+          properties:
+            readings: {type: integer}
+            mean: {type: [number, "null"]}
+            standard_deviation: {type: [number, "null"]}
+            cv_percent: {type: [number, "null"]}
+            gmi_percent: {type: [number, "null"]}
+            gmi_mmol_per_mol: {type: [number, "null"]}
+            percent_below_54: {type: number}
+            percent_54_69: {type: number}
+            percent_70_180: {type: number}
+            percent_181_250: {type: number}
+            percent_above_250: {type: number}
+        Ranking:
+          type: object
+          properties:
+            id: {type: string, format: uuid}
+            name: {type: string}
+            events: {type: integer}
+            counted: {type: integer, description: "Complete, unreported responses"}
+            mean_incremental_area_mg_dl_min: {type: [number, "null"]}
+            mean_rise: {type: [number, "null"]}
+            mean_minutes_to_peak: {type: [number, "null"]}
+            mean_bolus_units: {type: [number, "null"]}
+        GlucoseReport:
+          type: object
+          properties:
+            from: {type: string, format: date}
+            to: {type: string, format: date}
+            unit: {type: string}
+            statistics: {$ref: "#/components/schemas/GlucoseStatistics"}
+            days: {type: array, items: {type: object, properties: {date: {type: string, format: date}, statistics: {$ref: "#/components/schemas/GlucoseStatistics"}}}}
+            meal_events: {type: array, items: {$ref: "#/components/schemas/MealEvent"}}
+            meals: {type: array, items: {$ref: "#/components/schemas/Ranking"}, description: "Highest mean area first: which meals spike you"}
+            foods: {type: array, items: {$ref: "#/components/schemas/Ranking"}}
+            bolus_units: {type: number}
+            basal_units: {type: number}
         Unit: {type: string, enum: [kg, lb, st]}
         OneRepMaxFormula: {type: string, enum: [brzycki, epley, lombardi, mayhew, oconner, wathan, lander]}
         SetKind: {type: string, enum: [normal, warm_up, drop, failure]}

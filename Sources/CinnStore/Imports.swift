@@ -243,7 +243,8 @@ extension Store {
         }
     }
 
-    /// Undoes an import: its weigh-ins, food entries, exercise entries, body-fat readings, workouts (with their sets), foods and presets are deleted (tombstones remain for sync), so importing the
+    /// Undoes an import: its weigh-ins, food entries, exercise entries, body-fat readings, glucose readings, insulin doses, meal events and
+    /// meals, workouts (with their sets), foods and presets are deleted (tombstones remain for sync), so importing the
     /// file again brings them back. Returns how many were removed.
     @discardableResult
     public func undoImport(id: Int64, user: UserID) async throws -> Int {
@@ -258,7 +259,8 @@ extension Store {
             let version = try await reserveVersions(db, user: user)
             let time = milliseconds(now())
             var removed = 0
-            for table in ["weigh_ins", "food_entries", "exercise_entries", "body_fat_readings"] {
+            for table in ["weigh_ins", "food_entries", "exercise_entries", "body_fat_readings", "glucose_readings", "insulin_doses",
+                          "meal_events", "meals"] {
                 removed += try await db.raw("""
                     UPDATE \(unsafeRaw: table) SET deleted = 1, version = \(bind: version), updated_at_ms = \(bind: time)
                     WHERE import_id = \(bind: id) AND user_id = \(bind: user.rawValue) AND deleted = 0 RETURNING row_id

@@ -11,7 +11,7 @@ extension Store {
     func settings(_ db: any SQLDatabase, user: UserID) async throws -> UserSettings {
         guard let row = try await db.raw("""
             SELECT display_unit, trend_method, time_zone, energy_target_kcal, energy_unit, sex, birth_day, height_cm,
-                activity_level, length_unit, target_basis, energy_floor_kcal, onboarded, one_rep_max_formula
+                activity_level, length_unit, target_basis, energy_floor_kcal, onboarded, one_rep_max_formula, glucose_unit
             FROM user_settings WHERE user_id = \(bind: user.rawValue)
             """).first() else { return UserSettings() }
         var profile: Profile?
@@ -32,7 +32,8 @@ extension Store {
             targetBasis: TargetBasis(rawValue: try row.decode(column: "target_basis", as: String.self)) ?? .formula,
             energyFloorKcal: try row.decode(column: "energy_floor_kcal", as: Double?.self),
             onboarded: try row.decode(column: "onboarded", as: Int.self) == 1,
-            oneRepMaxFormula: OneRepMaxFormula(rawValue: try row.decode(column: "one_rep_max_formula", as: String.self)) ?? .default)
+            oneRepMaxFormula: OneRepMaxFormula(rawValue: try row.decode(column: "one_rep_max_formula", as: String.self)) ?? .default,
+            glucoseUnit: GlucoseUnit(rawValue: try row.decode(column: "glucose_unit", as: String.self)) ?? .milligramsPerDeciliter)
     }
 
     /// Saves the settings and, when given, sets a new goal, in one transaction.
@@ -47,21 +48,21 @@ extension Store {
         try await db.raw("""
             INSERT INTO user_settings (user_id, display_unit, trend_method, time_zone, energy_target_kcal, energy_unit,
                 sex, birth_day, height_cm, activity_level, length_unit, target_basis, energy_floor_kcal, onboarded,
-                one_rep_max_formula, updated_at_ms)
+                one_rep_max_formula, glucose_unit, updated_at_ms)
             VALUES (\(bind: user.rawValue), \(bind: settings.displayUnit.rawValue), \(bind: settings.trendMethod.rawValue),
                     \(bind: settings.timeZoneIdentifier), \(bind: settings.energyTargetKcal), \(bind: settings.energyUnit.rawValue),
                     \(bind: settings.profile?.sex.rawValue), \(bind: settings.profile?.birthDate.dayNumber),
                     \(bind: settings.profile?.height.centimetres), \(bind: settings.profile?.activity.rawValue),
                     \(bind: settings.lengthUnit.rawValue), \(bind: settings.targetBasis.rawValue),
                     \(bind: settings.energyFloorKcal), \(bind: settings.onboarded ? 1 : 0),
-                    \(bind: settings.oneRepMaxFormula.rawValue), \(bind: milliseconds(now())))
+                    \(bind: settings.oneRepMaxFormula.rawValue), \(bind: settings.glucoseUnit.rawValue), \(bind: milliseconds(now())))
             ON CONFLICT (user_id) DO UPDATE SET display_unit = excluded.display_unit,
                 trend_method = excluded.trend_method, time_zone = excluded.time_zone,
                 energy_target_kcal = excluded.energy_target_kcal, energy_unit = excluded.energy_unit,
                 sex = excluded.sex, birth_day = excluded.birth_day, height_cm = excluded.height_cm,
                 activity_level = excluded.activity_level, length_unit = excluded.length_unit,
                 target_basis = excluded.target_basis, energy_floor_kcal = excluded.energy_floor_kcal,
-                onboarded = excluded.onboarded, one_rep_max_formula = excluded.one_rep_max_formula,
+                onboarded = excluded.onboarded, one_rep_max_formula = excluded.one_rep_max_formula, glucose_unit = excluded.glucose_unit,
                 updated_at_ms = excluded.updated_at_ms
             """).run()
     }

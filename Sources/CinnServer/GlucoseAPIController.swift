@@ -1,0 +1,219 @@
+import CinnCore
+import CinnStore
+import Foundation
+import Hummingbird
+
+/// Glucose, insulin, meals and meal events, and their reports, in the JSON API under `/api/v1`.
+struct GlucoseAPIController<Context: RequestContext> {
+    var journal: Journal { get throws { try RequestJournal.required() } }
+
+    func addRoutes(to group: RouterGroup<Context>) {
+        group.get("glucose", use: listGlucose)
+        group.post("glucose", use: addGlucose)
+        group.delete("glucose/{id}", use: deleteGlucose)
+        group.get("glucose/report", use: report)
+        group.get("glucose/days/{date}", use: day)
+        group.get("insulin", use: listInsulin)
+        group.post("insulin", use: addInsulin)
+        group.delete("insulin/{id}", use: deleteInsulin)
+        group.get("meals", use: listMeals)
+        group.post("meals", use: addMeal)
+        group.get("meals/{id}", use: showMeal)
+        group.delete("meals/{id}", use: deleteMeal)
+        group.get("meal-events", use: listMealEvents)
+        group.post("meal-events", use: addMealEvent)
+        group.delete("meal-events/{id}", use: deleteMealEvent)
+        group.put("meal-events/{id}/report", use: reportMealEvent)
+        group.delete("meal-events/{id}/report", use: clearReport)
+    }
+
+    func id(_ context: Context, _ what: String) throws -> UUID {
+        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw CinnError.notFound("no such \(what)") }
+        return id
+    }
+
+    /// `?unit=mg/dL|mmol/L`, else the user's glucose unit.
+    func unit(_ request: Request) async throws -> GlucoseUnit {
+        if let text = request.query("unit") { return try GlucoseUnit.parse(text) }
+        return try await journal.settings().glucoseUnit
+    }
+
+    /// `?from=&to=` local days; without them, the 30 days to today.
+    func days(_ request: Request) async throws -> (from: LocalDate, to: LocalDate) {
+        let settings = try await journal.settings()
+        let to = try request.queryDate("to") ?? journal.today(settings)
+        let from = try request.queryDate("from") ?? to.adding(days: -29)
+        guard from <= to else { throw CinnError.invalid("from", "from is after to") }
+        return (from, to)
+    }
+
+    // MARK: Glucose
+
+    struct NewReading: Decodable {
+        let id: UUID?
+        let value: Double
+        let unit: String?
+        let time: String?
+        let timing: MealTiming?
+        let note: String?
+    }
+
+    @Sendable func listGlucose(_ request: Request, context: Context) async throws -> Response {
+        let unit = try await unit(request)
+        let readings = try await journal.store.glucoseReadings(user: try journal.user, from: try request.queryDate("from"), to: try request.queryDate("to"),
+                                                               limit: try request.queryInt("limit", default: 100, range: 1...10_000),
+                                                               offset: try request.queryInt("offset", default: 0, range: 0...Int(Int32.max)))
+        return JSONResponse.make(["glucose": readings.map { GlucoseReadingDTO($0, unit: unit) }])
+    }
+
+    @Sendable func addGlucose(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let body = try await request.decodeJSON(NewReading.self)
+        let unit = try body.unit.map { text throws(CinnError) in try GlucoseUnit.parse(text) }
+        let reading = try await journal.addGlucose(id: body.id, value: body.value, unit: unit, time: body.time, timing: body.timing, note: body.note)
+        let shown = try await journal.settings().glucoseUnit
+        return JSONResponse.make(GlucoseReadingDTO(reading, unit: unit ?? shown), status: .created)
+    }
+
+    @Sendable func deleteGlucose(_ request: Request, context: Context) async throws -> Response {
+        try await journal.store.deleteGlucoseReading(id: try id(context, "glucose reading"), user: try journal.user)
+        return Response(status: .noContent)
+    }
+
+    /// `GET /api/v1/glucose/report?days=30&to=YYYY-MM-DD`.
+    @Sendable func report(_ request: Request, context: Context) async throws -> Response {
+        var report = try await journal.glucoseReport(days: try request.queryInt("days", default: 30, range: 1...366), to: try request.queryDate("to"))
+        report.unit = try await unit(request)
+        return JSONResponse.make(GlucoseReportDTO(report))
+    }
+
+    @Sendable func day(_ request: Request, context: Context) async throws -> Response {
+        guard let date = context.parameters.get("date").flatMap(LocalDate.init(iso:)) else {
+            throw CinnError.invalid("date", "the date is YYYY-MM-DD")
+        }
+        var day = try await journal.glucoseDay(date)
+        day.unit = try await unit(request)
+        return JSONResponse.make(GlucoseDayDTO(day))
+    }
+
+    // MARK: Insulin
+
+    struct NewDose: Decodable {
+        let id: UUID?
+        let units: Double
+        let kind: InsulinKind
+        let insulin: String?
+        let time: String?
+        let note: String?
+    }
+
+    @Sendable func listInsulin(_ request: Request, context: Context) async throws -> Response {
+        let (from, to) = try await days(request)
+        let journal = try journal, settings = try await journal.settings()
+        let doses = try await journal.store.insulinDoses(user: journal.user, from: journal.dayStart(from, settings),
+                                                         to: journal.dayStart(to.adding(days: 1), settings))
+        return JSONResponse.make(["insulin": doses.reversed().map(InsulinDoseDTO.init)])
+    }
+
+    @Sendable func addInsulin(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let body = try await request.decodeJSON(NewDose.self)
+        let dose = try await journal.addInsulin(id: body.id, units: body.units, kind: body.kind, insulin: body.insulin, time: body.time, note: body.note)
+        return JSONResponse.make(InsulinDoseDTO(dose), status: .created)
+    }
+
+    @Sendable func deleteInsulin(_ request: Request, context: Context) async throws -> Response {
+        try await journal.store.deleteInsulinDose(id: try id(context, "insulin dose"), user: try journal.user)
+        return Response(status: .noContent)
+    }
+
+    // MARK: Meals
+
+    struct NewMeal: Decodable {
+        struct Food: Decodable {
+            let foodID: UUID
+            let grams: Double
+            enum CodingKeys: String, CodingKey { case grams, foodID = "food_id" }
+        }
+
+        let id: UUID?
+        let name: String
+        let kind: MealKind?
+        let carbohydrateG: Double?
+        let foods: [Food]?
+        let note: String?
+        enum CodingKeys: String, CodingKey { case id, name, kind, foods, note, carbohydrateG = "carbohydrate_g" }
+    }
+
+    @Sendable func listMeals(_ request: Request, context: Context) async throws -> Response {
+        JSONResponse.make(["meals": try await journal.store.meals(user: try journal.user).map(MealDTO.init)])
+    }
+
+    @Sendable func addMeal(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let body = try await request.decodeJSON(NewMeal.self)
+        let meal = try await journal.addMeal(id: body.id, name: body.name, kind: body.kind ?? .common, carbohydrateGrams: body.carbohydrateG,
+                                             foods: (body.foods ?? []).map { ($0.foodID, $0.grams) }, note: body.note)
+        return JSONResponse.make(MealDTO(meal), status: .created)
+    }
+
+    @Sendable func showMeal(_ request: Request, context: Context) async throws -> Response {
+        JSONResponse.make(MealDTO(try await journal.store.meal(id: try id(context, "meal"), user: try journal.user)))
+    }
+
+    @Sendable func deleteMeal(_ request: Request, context: Context) async throws -> Response {
+        try await journal.store.deleteMeal(id: try id(context, "meal"), user: try journal.user)
+        return Response(status: .noContent)
+    }
+
+    // MARK: Meal events
+
+    struct NewMealEvent: Decodable {
+        let id: UUID?
+        let mealID: UUID
+        let time: String?
+        let portion: Double?
+        let carbohydrateG: Double?
+        let note: String?
+        enum CodingKeys: String, CodingKey { case id, time, portion, note, mealID = "meal_id", carbohydrateG = "carbohydrate_g" }
+    }
+
+    struct Report: Decodable { let reason: String }
+
+    @Sendable func listMealEvents(_ request: Request, context: Context) async throws -> Response {
+        let (from, to) = try await days(request)
+        let journal = try journal, settings = try await journal.settings(), unit = try await unit(request)
+        let start = journal.dayStart(from, settings), end = journal.dayStart(to.adding(days: 1), settings)
+        let meals = Dictionary(try await journal.store.mealsOfEvents(user: journal.user, from: start, to: end).map { ($0.id, $0) }) { a, _ in a }
+        let events = try await journal.store.mealEvents(user: journal.user, from: start, to: end)
+        return JSONResponse.make(["meal_events": events.reversed().map { MealEventDTO($0, meal: meals[$0.mealID], response: nil, unit: unit) }])
+    }
+
+    @Sendable func addMealEvent(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let body = try await request.decodeJSON(NewMealEvent.self)
+        let journal = try journal
+        let event = try await journal.logMeal(id: body.id, mealID: body.mealID, time: body.time, portion: body.portion,
+                                              carbohydrateGrams: body.carbohydrateG, note: body.note)
+        let meal = try await journal.store.meal(id: event.mealID, user: journal.user)
+        return JSONResponse.make(MealEventDTO(event, meal: meal, response: nil, unit: try await journal.settings().glucoseUnit), status: .created)
+    }
+
+    @Sendable func deleteMealEvent(_ request: Request, context: Context) async throws -> Response {
+        try await journal.store.deleteMealEvent(id: try id(context, "meal event"), user: try journal.user)
+        return Response(status: .noContent)
+    }
+
+    /// `PUT /api/v1/meal-events/{id}/report` with `{"reason": "…"}`: flags the event; reported events leave the averages.
+    @Sendable func reportMealEvent(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let body = try await request.decodeJSON(Report.self)
+        try await journal.reportMealEvent(id: try id(context, "meal event"), reason: body.reason)
+        return Response(status: .noContent)
+    }
+
+    @Sendable func clearReport(_ request: Request, context: Context) async throws -> Response {
+        try await journal.reportMealEvent(id: try id(context, "meal event"), reason: nil)
+        return Response(status: .noContent)
+    }
+}

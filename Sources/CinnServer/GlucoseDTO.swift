@@ -1,0 +1,268 @@
+import CinnCore
+import CinnStore
+import Foundation
+
+/// The study's records and reports in the API. Glucose comes in the unit asked for (`value`, `unit`) and
+/// always in mg/dL (`mg_dl`); times are local ISO 8601 with their offset.
+struct GlucoseReadingDTO: Encodable {
+    let id: String
+    let time: String
+    let date: String
+    let value: Double
+    let unit: String
+    let mgDl: Double
+    let timing: OrNull<String>
+    let note: OrNull<String>
+    let source: String
+
+    init(_ reading: GlucoseReading, unit: GlucoseUnit) {
+        id = reading.id.uuidString.lowercased()
+        time = WeighIn.isoString(instant: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds)
+        date = reading.localDate.iso
+        value = GlucoseDTO.rounded(reading.glucose, unit)
+        self.unit = unit.rawValue
+        mgDl = reading.glucose.milligramsPerDeciliter
+        timing = OrNull(reading.timing?.rawValue)
+        note = OrNull(reading.note)
+        source = reading.source
+    }
+
+    enum CodingKeys: String, CodingKey { case id, time, date, value, unit, timing, note, source, mgDl = "mg_dl" }
+}
+
+struct InsulinDoseDTO: Encodable {
+    let id: String
+    let time: String
+    let date: String
+    let units: Double
+    let kind: String
+    let insulin: OrNull<String>
+    let note: OrNull<String>
+    let source: String
+
+    init(_ dose: InsulinDose) {
+        id = dose.id.uuidString.lowercased()
+        time = WeighIn.isoString(instant: dose.takenAt, utcOffsetSeconds: dose.utcOffsetSeconds)
+        date = dose.localDate.iso
+        units = dose.units
+        kind = dose.kind.rawValue
+        insulin = OrNull(dose.insulin)
+        note = OrNull(dose.note)
+        source = dose.source
+    }
+}
+
+struct MealDTO: Encodable {
+    struct Food: Encodable {
+        let foodID: String
+        let name: String
+        let grams: Double
+        enum CodingKeys: String, CodingKey { case name, grams, foodID = "food_id" }
+    }
+
+    let id: String
+    let name: String
+    let kind: String
+    let carbohydrateG: OrNull<Double>
+    let foods: [Food]
+    let note: OrNull<String>
+
+    init(_ meal: MealDefinition) {
+        id = meal.id.uuidString.lowercased()
+        name = meal.name
+        kind = meal.kind.rawValue
+        carbohydrateG = OrNull(meal.carbohydrateGrams)
+        foods = meal.foods.map { Food(foodID: $0.foodID.uuidString.lowercased(), name: $0.name, grams: $0.grams) }
+        note = OrNull(meal.note)
+    }
+
+    enum CodingKeys: String, CodingKey { case id, name, kind, foods, note, carbohydrateG = "carbohydrate_g" }
+}
+
+struct MealResponseDTO: Encodable {
+    let baseline: Double
+    let peak: Double
+    let rise: Double
+    let minutesToPeak: Double
+    let incrementalAreaMgDlMin: Double
+    let complete: Bool
+    let bolusUnits: Double
+
+    init(_ response: MealResponse, unit: GlucoseUnit) {
+        baseline = GlucoseDTO.rounded(response.baseline.glucose, unit)
+        peak = GlucoseDTO.rounded(response.peak.glucose, unit)
+        rise = GlucoseDTO.rounded(Glucose(milligramsPerDeciliter: response.rise), unit)
+        minutesToPeak = response.minutesToPeak.rounded()
+        incrementalAreaMgDlMin = response.incrementalArea.rounded()
+        complete = response.isComplete
+        bolusUnits = response.bolusUnits
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case baseline, peak, rise, complete
+        case minutesToPeak = "minutes_to_peak", incrementalAreaMgDlMin = "incremental_area_mg_dl_min", bolusUnits = "bolus_units"
+    }
+}
+
+struct MealEventDTO: Encodable {
+    let id: String
+    let mealID: String
+    let meal: OrNull<String>
+    let time: String
+    let date: String
+    let portion: Double
+    let carbohydrateG: OrNull<Double>
+    let note: OrNull<String>
+    let reported: Bool
+    let reportReason: OrNull<String>
+    let response: OrNull<MealResponseDTO>
+
+    init(_ event: MealEvent, meal: MealDefinition?, response: MealResponse?, unit: GlucoseUnit) {
+        id = event.id.uuidString.lowercased()
+        mealID = event.mealID.uuidString.lowercased()
+        self.meal = OrNull(meal?.name)
+        time = WeighIn.isoString(instant: event.eatenAt, utcOffsetSeconds: event.utcOffsetSeconds)
+        date = event.localDate.iso
+        portion = event.portion
+        carbohydrateG = OrNull(event.carbohydrateGrams)
+        note = OrNull(event.note)
+        reported = event.isReported
+        reportReason = OrNull(event.reportReason)
+        self.response = OrNull(response.map { MealResponseDTO($0, unit: unit) })
+    }
+
+    init(_ item: MealEventResponse, unit: GlucoseUnit) {
+        self.init(item.event, meal: item.meal, response: item.response, unit: unit)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, meal, time, date, portion, note, reported, response
+        case mealID = "meal_id", carbohydrateG = "carbohydrate_g", reportReason = "report_reason"
+    }
+}
+
+struct GlucoseStatisticsDTO: Encodable {
+    let readings: Int
+    let mean: OrNull<Double>
+    let standardDeviation: OrNull<Double>
+    let coefficientOfVariationPercent: OrNull<Double>
+    let gmiPercent: OrNull<Double>
+    let gmiMmolPerMol: OrNull<Double>
+    let percentVeryLow: Double, percentLow: Double, percentInRange: Double, percentHigh: Double, percentVeryHigh: Double
+
+    init(_ statistics: GlucoseStatistics, unit: GlucoseUnit) {
+        readings = statistics.count
+        mean = OrNull(statistics.mean.map { GlucoseDTO.rounded($0, unit) })
+        standardDeviation = OrNull(statistics.standardDeviation.map { GlucoseDTO.rounded(Glucose(milligramsPerDeciliter: $0), unit) })
+        coefficientOfVariationPercent = OrNull(statistics.coefficientOfVariation.map { ($0 * 10).rounded() / 10 })
+        gmiPercent = OrNull(statistics.gmiPercent.map { ($0 * 10).rounded() / 10 })
+        gmiMmolPerMol = OrNull(statistics.gmiMillimolesPerMole.map { $0.rounded() })
+        func percent(_ share: Double) -> Double { (share * 1000).rounded() / 10 }
+        percentVeryLow = percent(statistics.veryLow)
+        percentLow = percent(statistics.low)
+        percentInRange = percent(statistics.inRange)
+        percentHigh = percent(statistics.high)
+        percentVeryHigh = percent(statistics.veryHigh)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case readings, mean
+        case standardDeviation = "standard_deviation", coefficientOfVariationPercent = "cv_percent", gmiPercent = "gmi_percent"
+        case gmiMmolPerMol = "gmi_mmol_per_mol", percentVeryLow = "percent_below_54", percentLow = "percent_54_69"
+        case percentInRange = "percent_70_180", percentHigh = "percent_181_250", percentVeryHigh = "percent_above_250"
+    }
+}
+
+struct RankingDTO: Encodable {
+    let id: String
+    let name: String
+    let events: Int
+    let counted: Int
+    let meanIncrementalArea: OrNull<Double>
+    let meanRise: OrNull<Double>
+    let meanMinutesToPeak: OrNull<Double>
+    let meanBolusUnits: OrNull<Double>
+
+    init(_ ranking: ResponseRanking, unit: GlucoseUnit) {
+        id = ranking.id.uuidString.lowercased()
+        name = ranking.name
+        events = ranking.events
+        counted = ranking.counted
+        meanIncrementalArea = OrNull(ranking.meanArea?.rounded())
+        meanRise = OrNull(ranking.meanRise.map { GlucoseDTO.rounded(Glucose(milligramsPerDeciliter: $0), unit) })
+        meanMinutesToPeak = OrNull(ranking.meanMinutesToPeak?.rounded())
+        meanBolusUnits = OrNull(ranking.meanBolusUnits.map { ($0 * 100).rounded() / 100 })
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, events, counted
+        case meanIncrementalArea = "mean_incremental_area_mg_dl_min", meanRise = "mean_rise", meanMinutesToPeak = "mean_minutes_to_peak"
+        case meanBolusUnits = "mean_bolus_units"
+    }
+}
+
+/// `GET /api/v1/glucose/report`.
+struct GlucoseReportDTO: Encodable {
+    struct Day: Encodable {
+        let date: String
+        let statistics: GlucoseStatisticsDTO
+    }
+
+    let from: String
+    let to: String
+    let unit: String
+    let statistics: GlucoseStatisticsDTO
+    let days: [Day]
+    let mealEvents: [MealEventDTO]
+    let meals: [RankingDTO]
+    let foods: [RankingDTO]
+    let bolusUnits: Double
+    let basalUnits: Double
+
+    init(_ report: GlucoseReport) {
+        from = report.from.iso
+        to = report.to.iso
+        unit = report.unit.rawValue
+        statistics = GlucoseStatisticsDTO(report.statistics, unit: report.unit)
+        days = report.days.map { Day(date: $0.date.iso, statistics: GlucoseStatisticsDTO($0.statistics, unit: report.unit)) }
+        mealEvents = report.events.map { MealEventDTO($0, unit: report.unit) }
+        meals = report.byMeal.map { RankingDTO($0, unit: report.unit) }
+        foods = report.byFood.map { RankingDTO($0, unit: report.unit) }
+        bolusUnits = (report.bolusUnits * 100).rounded() / 100
+        basalUnits = (report.basalUnits * 100).rounded() / 100
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case from, to, unit, statistics, days, meals, foods
+        case mealEvents = "meal_events", bolusUnits = "bolus_units", basalUnits = "basal_units"
+    }
+}
+
+/// `GET /api/v1/glucose/days/{date}`.
+struct GlucoseDayDTO: Encodable {
+    let date: String
+    let unit: String
+    let statistics: GlucoseStatisticsDTO
+    let readings: [GlucoseReadingDTO]
+    let insulin: [InsulinDoseDTO]
+    let mealEvents: [MealEventDTO]
+
+    init(_ day: GlucoseDay) {
+        date = day.date.iso
+        unit = day.unit.rawValue
+        statistics = GlucoseStatisticsDTO(day.statistics, unit: day.unit)
+        readings = day.readings.map { GlucoseReadingDTO($0, unit: day.unit) }
+        insulin = day.doses.map(InsulinDoseDTO.init)
+        mealEvents = day.events.map { MealEventDTO($0, unit: day.unit) }
+    }
+
+    enum CodingKeys: String, CodingKey { case date, unit, statistics, readings, insulin, mealEvents = "meal_events" }
+}
+
+enum GlucoseDTO {
+    /// A glucose value in `unit` to its display precision (whole mg/dL, tenths of mmol/L).
+    static func rounded(_ glucose: Glucose, _ unit: GlucoseUnit) -> Double {
+        let scale = unit == .milligramsPerDeciliter ? 1.0 : 10.0
+        return (glucose.value(in: unit) * scale).rounded() / scale
+    }
+}

@@ -1,0 +1,182 @@
+import CinnCore
+import CinnStore
+import Foundation
+
+/// A meal event with its meal and how glucose answered it (nil without readings around it).
+public struct MealEventResponse: Sendable {
+    public var event: MealEvent
+    public var meal: MealDefinition?
+    public var response: MealResponse?
+}
+
+/// A period's glucose report: the consensus metrics, each day, the meal events' responses, and the
+/// rankings by meal and by food.
+public struct GlucoseReport: Sendable {
+    public var from: LocalDate
+    public var to: LocalDate
+    public var unit: GlucoseUnit
+    public var statistics: GlucoseStatistics
+    public var days: [Day]
+    public var events: [MealEventResponse]
+    public var byMeal: [ResponseRanking]
+    public var byFood: [ResponseRanking]
+    public var bolusUnits: Double
+    public var basalUnits: Double
+
+    public struct Day: Sendable {
+        public var date: LocalDate
+        public var statistics: GlucoseStatistics
+    }
+}
+
+/// One day of glucose, insulin and meals: what the day chart draws.
+public struct GlucoseDay: Sendable {
+    public var date: LocalDate
+    public var unit: GlucoseUnit
+    public var start: Date
+    public var end: Date
+    public var readings: [GlucoseReading]
+    public var doses: [InsulinDose]
+    public var events: [MealEventResponse]
+    public var statistics: GlucoseStatistics
+}
+
+extension Journal {
+    /// The instant a local day starts, in the user's time zone.
+    func dayStart(_ day: LocalDate, _ settings: UserSettings) -> Date {
+        LocalDateTime(date: day, secondsOfDay: 0).resolved(in: settings.timeZone).instant
+    }
+
+    static func clean(_ text: String?) -> String? {
+        let text = text?.trimmingCharacters(in: .whitespacesAndNewlines)
+        return text?.isEmpty == false ? text : nil
+    }
+
+    /// Records a glucose reading as a person enters it (in their glucose unit unless `unit` says otherwise).
+    public func addGlucose(id: UUID? = nil, value: Double, unit: GlucoseUnit?, time: String?, timing: MealTiming?, note: String?) async throws -> GlucoseReading {
+        let settings = try await settings()
+        let glucose = try Glucose.validated(value, unit ?? settings.glucoseUnit, field: "value")
+        let at = try readingTime(time, settings: settings, field: "time")
+        let reading = GlucoseReading(id: id ?? .v7(at: now()), measuredAt: at.instant, utcOffsetSeconds: at.utcOffsetSeconds, glucose: glucose,
+                                     timing: timing, note: Self.clean(note))
+        try await store.addGlucoseReadings([reading], user: user)
+        return reading
+    }
+
+    public func addInsulin(id: UUID? = nil, units: Double, kind: InsulinKind, insulin: String?, time: String?, note: String?) async throws -> InsulinDose {
+        let settings = try await settings()
+        let at = try readingTime(time, settings: settings, field: "time")
+        let dose = InsulinDose(id: id ?? .v7(at: now()), takenAt: at.instant, utcOffsetSeconds: at.utcOffsetSeconds,
+                               units: try InsulinDose.validatedUnits(units), kind: kind, insulin: Self.clean(insulin), note: Self.clean(note))
+        try await store.addInsulinDoses([dose], user: user)
+        return dose
+    }
+
+    /// Makes a meal definition from a name, a kind, a carbohydrate estimate and foods of the journal (by id, in grams).
+    public func addMeal(id: UUID? = nil, name: String, kind: MealKind, carbohydrateGrams: Double?, foods: [(id: UUID, grams: Double)],
+                        note: String?) async throws -> MealDefinition {
+        let checked = try MealDefinition.validated(name: name, carbohydrateGrams: carbohydrateGrams)
+        var items: [MealFood] = []
+        for (index, item) in foods.enumerated() {
+            guard item.grams.isFinite, (0.1...5000).contains(item.grams) else {
+                throw CinnError.invalid("foods[\(index)].grams", "a food's amount is between 0.1 and 5000 g")
+            }
+            let food: Food
+            do {
+                food = try await store.food(id: item.id, user: user)
+            } catch let error as CinnError where error.code == .notFound {
+                throw CinnError.invalid("foods[\(index)].food_id", "no food with id \(item.id)")
+            }
+            items.append(MealFood(foodID: item.id, name: food.name, grams: item.grams))
+        }
+        guard checked.carbohydrateGrams != nil || !items.isEmpty else {
+            throw CinnError.invalid("carbohydrate_g", "give the meal's foods or its carbohydrate estimate")
+        }
+        let meal = MealDefinition(id: id ?? .v7(at: now()), name: checked.name, kind: kind, carbohydrateGrams: checked.carbohydrateGrams,
+                                  foods: items, note: Self.clean(note))
+        try await store.addMeal(meal, user: user)
+        return meal
+    }
+
+    /// Logs that a meal was eaten.
+    public func logMeal(id: UUID? = nil, mealID: UUID, time: String?, portion: Double?, carbohydrateGrams: Double?, note: String?) async throws -> MealEvent {
+        let settings = try await settings()
+        let at = try readingTime(time, settings: settings, field: "time")
+        if let carbohydrateGrams, !(carbohydrateGrams.isFinite && (0...1000).contains(carbohydrateGrams)) {
+            throw CinnError.invalid("carbohydrate_g", "a meal's carbohydrate is between 0 and 1000 g")
+        }
+        let event = MealEvent(id: id ?? .v7(at: now()), mealID: mealID, eatenAt: at.instant, utcOffsetSeconds: at.utcOffsetSeconds,
+                              portion: try MealEvent.validatedPortion(portion ?? 1), carbohydrateGrams: carbohydrateGrams, note: Self.clean(note))
+        try await store.addMealEvent(event, user: user)
+        return event
+    }
+
+    /// Reports a meal event with a reason (1–200 characters), or clears the report with nil.
+    public func reportMealEvent(id: UUID, reason: String?) async throws {
+        if let reason {
+            guard let clean = Self.clean(reason), clean.count <= 200 else { throw CinnError.invalid("reason", "a report's reason has 1 to 200 characters") }
+            try await store.reportMealEvent(id: id, user: user, reason: clean)
+        } else {
+            try await store.reportMealEvent(id: id, user: user, reason: nil)
+        }
+    }
+
+    /// The report of local days `from...to` (default: the 30 days to today).
+    public func glucoseReport(days: Int = 30, to: LocalDate? = nil) async throws -> GlucoseReport {
+        guard (1...366).contains(days) else { throw CinnError.invalid("days", "a report covers 1 to 366 days") }
+        let settings = try await settings()
+        let last = to ?? today(settings), first = last.adding(days: -(days - 1))
+        let start = dayStart(first, settings), end = dayStart(last.adding(days: 1), settings)
+        // Readings a little beyond the period: a meal late on the last day has its response after midnight.
+        let points = try await store.glucosePoints(user: user, from: start.addingTimeInterval(-MealResponse.baselineBefore),
+                                                   to: end.addingTimeInterval(MealResponse.peakWindow))
+        let doses = try await store.insulinDoses(user: user, from: start.addingTimeInterval(-MealResponse.bolusBefore),
+                                                 to: end.addingTimeInterval(MealResponse.bolusAfter))
+        let inPeriod = points.filter { $0.at >= start && $0.at < end }
+        var byDay: [LocalDate: [Glucose]] = [:]
+        for point in inPeriod {
+            byDay[LocalDate(instant: point.at, utcOffsetSeconds: settings.timeZone.secondsFromGMT(for: point.at)), default: []].append(point.glucose)
+        }
+        let events = try await eventResponses(from: start, to: end, points: points, doses: doses)
+        let counted: [(meal: MealDefinition, event: MealEvent, response: MealResponse)] = events.compactMap { item in
+            guard let response = item.response else { return nil }
+            return (item.meal ?? Self.unknownMeal(item.event), item.event, response)
+        }
+        let periodDoses = doses.filter { $0.takenAt >= start && $0.takenAt < end }
+        let dayReports = byDay.keys.sorted().map { GlucoseReport.Day(date: $0, statistics: GlucoseStatistics.compute(byDay[$0] ?? [])) }
+        let bolus = periodDoses.filter { $0.kind == .bolus }.reduce(0.0) { $0 + $1.units }
+        let basal = periodDoses.filter { $0.kind == .basal }.reduce(0.0) { $0 + $1.units }
+        return GlucoseReport(from: first, to: last, unit: settings.glucoseUnit, statistics: GlucoseStatistics.compute(inPeriod.map(\.glucose)),
+                             days: dayReports, events: Array(events.reversed()), byMeal: ResponseRanking.byMeal(counted),
+                             byFood: ResponseRanking.byFood(counted), bolusUnits: bolus, basalUnits: basal)
+    }
+
+    /// One local day: its readings, doses and meal events with their responses.
+    public func glucoseDay(_ date: LocalDate) async throws -> GlucoseDay {
+        let settings = try await settings()
+        let start = dayStart(date, settings), end = dayStart(date.adding(days: 1), settings)
+        let points = try await store.glucosePoints(user: user, from: start.addingTimeInterval(-MealResponse.baselineBefore),
+                                                   to: end.addingTimeInterval(MealResponse.peakWindow))
+        let doses = try await store.insulinDoses(user: user, from: start.addingTimeInterval(-MealResponse.bolusBefore),
+                                                 to: end.addingTimeInterval(MealResponse.bolusAfter))
+        let readings = try await store.glucoseReadings(user: user, from: date, to: date, limit: 2000).reversed()
+        return GlucoseDay(date: date, unit: settings.glucoseUnit, start: start, end: end, readings: Array(readings),
+                          doses: doses.filter { $0.takenAt >= start && $0.takenAt < end },
+                          events: try await eventResponses(from: start, to: end, points: points, doses: doses),
+                          statistics: .compute(readings.map(\.glucose)))
+    }
+
+    private func eventResponses(from start: Date, to end: Date, points: [GlucosePoint], doses: [InsulinDose]) async throws -> [MealEventResponse] {
+        let events = try await store.mealEvents(user: user, from: start, to: end)
+        guard !events.isEmpty else { return [] }
+        let meals = Dictionary(try await store.mealsOfEvents(user: user, from: start, to: end).map { ($0.id, $0) }) { first, _ in first }
+        return events.map { event in
+            MealEventResponse(event: event, meal: meals[event.mealID],
+                              response: MealResponse.compute(eatenAt: event.eatenAt, readings: points, doses: doses))
+        }
+    }
+
+    static func unknownMeal(_ event: MealEvent) -> MealDefinition {
+        MealDefinition(id: event.mealID, name: "Meal")
+    }
+}
