@@ -35,6 +35,8 @@ public struct GlucoseDay: Sendable {
     public var unit: GlucoseUnit
     public var start: Date
     public var end: Date
+    /// The offset the day's hours are shown in: the user's time zone's at the day's start.
+    public var utcOffsetSeconds: Int
     public var readings: [GlucoseReading]
     public var doses: [InsulinDose]
     public var events: [MealEventResponse]
@@ -160,7 +162,8 @@ extension Journal {
         let doses = try await store.insulinDoses(user: user, from: start.addingTimeInterval(-MealResponse.bolusBefore),
                                                  to: end.addingTimeInterval(MealResponse.bolusAfter))
         let readings = try await store.glucoseReadings(user: user, from: date, to: date, limit: 2000).reversed()
-        return GlucoseDay(date: date, unit: settings.glucoseUnit, start: start, end: end, readings: Array(readings),
+        return GlucoseDay(date: date, unit: settings.glucoseUnit, start: start, end: end,
+                          utcOffsetSeconds: settings.timeZone.secondsFromGMT(for: start), readings: Array(readings),
                           doses: doses.filter { $0.takenAt >= start && $0.takenAt < end },
                           events: try await eventResponses(from: start, to: end, points: points, doses: doses),
                           statistics: .compute(readings.map(\.glucose)))

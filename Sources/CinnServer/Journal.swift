@@ -128,8 +128,9 @@ public struct Journal: Sendable {
     }
 
     /// Fills an empty journal with demo data: weigh-ins and a goal, a profile, foods with four weeks
-    /// of meals (every day but today marked complete) and sixteen weeks of workouts, as an import that
-    /// can be undone. Returns false when the journal already has weigh-ins or food entries.
+    /// of meals (every day but today marked complete), sixteen weeks of workouts (an import that can be
+    /// undone), and two weeks of CGM glucose with meal events and insulin. Returns false when the journal
+    /// already has weigh-ins or food entries.
     @discardableResult
     public func fillWithDemoData() async throws -> Bool {
         guard try await store.weighInCount(user: user) == 0, try await store.foodLogSpan(user: user) == nil else { return false }
@@ -150,6 +151,13 @@ public struct Journal: Sendable {
                 try await insert(workouts.sets)
                 return ImportReport(format: "demo", rowsRead: workouts.sets.count)
             }
+        }
+        if try await store.glucoseReadings(user: user, limit: 1).isEmpty {
+            let glucose = DemoGlucose.make(days: 14, last: today, utcOffsetSeconds: settings.timeZone.secondsFromGMT(for: now()), now: now())
+            for meal in glucose.meals { try await store.addMeal(meal, user: user, source: "demo") }
+            for event in glucose.events { try await store.addMealEvent(event, user: user) }
+            try await store.addGlucoseReadings(glucose.readings, user: user)
+            try await store.addInsulinDoses(glucose.doses, user: user)
         }
         if settings.profile == nil {
             settings.profile = DemoJournal.profile

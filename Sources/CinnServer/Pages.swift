@@ -21,12 +21,12 @@ struct PageRenderer: Sendable {
     }
 
     /// The page's tab; `signedOut` pages (log-in, sign-up) show no tabs.
-    enum Tab { case weight, log, food, energy, lifts, importing, more, none, signedOut }
+    enum Tab { case weight, log, food, energy, lifts, glucose, importing, more, none, signedOut }
 
     struct Layout {
         let title: String
         let body: String
-        let tabWeight: Bool, tabLog: Bool, tabFood: Bool, tabEnergy: Bool, tabLifts: Bool, tabImport: Bool, tabMore: Bool
+        let tabWeight: Bool, tabLog: Bool, tabFood: Bool, tabEnergy: Bool, tabLifts: Bool, tabGlucose: Bool, tabImport: Bool, tabMore: Bool
         let showTabs: Bool
         /// Hosted mode: who is logged in.
         let accountName: String?
@@ -41,7 +41,7 @@ struct PageRenderer: Sendable {
     func wrap(_ body: String, title: String, tab: Tab) -> String {
         let account = RequestAccount.current
         let html = library.render(Layout(title: title, body: body, tabWeight: tab == .weight, tabLog: tab == .log, tabFood: tab == .food,
-                                         tabEnergy: tab == .energy, tabLifts: tab == .lifts, tabImport: tab == .importing, tabMore: tab == .more,
+                                         tabEnergy: tab == .energy, tabLifts: tab == .lifts, tabGlucose: tab == .glucose, tabImport: tab == .importing, tabMore: tab == .more,
                                          showTabs: tab != .signedOut, accountName: account?.account.name), withTemplate: "layout") ?? ""
         guard let token = account?.csrfToken else { return html }
         return Self.addingCSRFToken(token, to: html)

@@ -5,6 +5,7 @@ enum Templates {
         "import": importPage, "import-report": importReport, "settings": settings, "error": error,
     ].merging(FoodTemplates.all) { existing, _ in existing }.merging(EnergyTemplates.all) { existing, _ in existing }
         .merging(WorkoutTemplates.all) { existing, _ in existing }.merging(AccountTemplates.all) { existing, _ in existing }
+        .merging(GlucoseTemplates.all) { existing, _ in existing }
 
     static let layout = """
     <!doctype html>
@@ -61,6 +62,8 @@ enum Templates {
     nav.tabs a { flex:1; text-align:center; padding:10px 4px 14px; min-height:56px; text-decoration:none; color:var(--muted); font-size:.8rem; }
     nav.tabs a .icon { display:block; font-size:1.3rem; line-height:1.2; }
     nav.tabs a.on { color:var(--accent); font-weight:700; }
+    nav.tabs a { min-width:0; overflow-wrap:anywhere; }
+    @media (max-width: 480px) { nav.tabs a { font-size:.68rem; padding:10px 0 14px; } }
     @media (min-width: 900px) {
       nav.tabs { top:0; bottom:0; right:auto; width:180px; flex-direction:column; border-top:0; border-right:1px solid var(--line); padding-top:16px; }
       nav.tabs a { flex:0; text-align:left; padding:12px 20px; font-size:1rem; } nav.tabs a .icon { display:inline; margin-right:8px; }
@@ -70,6 +73,7 @@ enum Templates {
     \(EnergyTemplates.style)
     \(WorkoutTemplates.style)
     \(AccountTemplates.style)
+    \(GlucoseTemplates.style)
     </style>
     </head>
     <body>
@@ -80,6 +84,7 @@ enum Templates {
       <a href="/food" class="{{#tabFood}}on{{/tabFood}}"><span class="icon" aria-hidden="true">☕&#xFE0E;</span>Food</a>
       <a href="/energy" class="{{#tabEnergy}}on{{/tabEnergy}}"><span class="icon" aria-hidden="true">⚡&#xFE0E;</span>Energy</a>
       <a href="/lifts" class="{{#tabLifts}}on{{/tabLifts}}"><span class="icon" aria-hidden="true">▲&#xFE0E;</span>Lifts</a>
+      <a href="/glucose" class="{{#tabGlucose}}on{{/tabGlucose}}"><span class="icon" aria-hidden="true">◔&#xFE0E;</span>Glucose</a>
       <a href="/import" class="{{#tabImport}}on{{/tabImport}}"><span class="icon" aria-hidden="true">⇪</span>Import</a>
       <a href="/settings" class="{{#tabMore}}on{{/tabMore}}"><span class="icon" aria-hidden="true">⋯</span>More</a>
     </nav>

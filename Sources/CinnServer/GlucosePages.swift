@@ -1,0 +1,197 @@
+import CinnCharts
+import CinnCore
+import CinnStore
+import Foundation
+
+/// Words the glucose pages share.
+enum GlucosePageText {
+    /// "↑ 50 mg/dL to 150 at 30 min, area 1494, 4 U" or why there is no response.
+    static func response(_ response: MealResponse?, unit: GlucoseUnit) -> String {
+        guard let response else { return "no readings around it" }
+        var text = "↑ \(Glucose(milligramsPerDeciliter: response.rise).formatted(unit)) to \(response.peak.glucose.formatted(unit, withUnit: false))"
+            + " after \(Int(response.minutesToPeak)) min, area \(Int(response.incrementalArea.rounded()))"
+        if response.bolusUnits > 0 { text += ", \(GlucosePageText.amount(response.bolusUnits)) U bolus" }
+        if !response.isComplete { text += " (less than two hours of readings)" }
+        return text
+    }
+
+    static func describe(_ item: MealEventResponse, unit: GlucoseUnit) -> String {
+        (item.meal?.name ?? "Meal") + ": " + response(item.response, unit: unit)
+    }
+
+    /// 4, 4.5: whole numbers without a decimal, else to a tenth.
+    static func amount(_ value: Double) -> String {
+        let tenths = (value * 10).rounded() / 10
+        return tenths == tenths.rounded() ? String(Int(tenths)) : String(format: "%.1f", tenths)
+    }
+
+    static func percent(_ share: Double) -> String {
+        let value = share * 100
+        return value > 0 && value < 1 ? "<1 %" : "\(Int(value.rounded())) %"
+    }
+}
+
+
+struct GlucoseReportPage {
+    struct Period { let days: Int; let label: String; let on: Bool }
+    struct Band { let className: String; let label: String; let percent: String; let width: Double }
+    struct Figure { let label: String; let value: String; let detail: String }
+    struct Ranked { let name: String; let counted: Int; let events: Int; let rise: String; let area: String; let minutes: String }
+    struct Event { let id: String; let date: String; let when: String; let meal: String; let portion: String?; let response: String; let reason: String? }
+    struct MealOption { let id: String; let name: String }
+    struct Day { let date: String; let label: String; let mean: String; let inRange: String }
+
+    let days: Int
+    let periods: [Period]
+    let from: String, to: String
+    let readings: Int
+    let hasReadings: Bool
+    let unit: String
+    let bands: [Band]
+    let tirLabel: String
+    let figures: [Figure]
+    let ranking: [Ranked]
+    let hasRanking: Bool
+    let foodRanking: [Ranked]
+    let hasFoodRanking: Bool
+    let events: [Event]
+    let hasEvents: Bool
+    let mealOptions: [MealOption]
+    let hasMeals: Bool
+    let dayRows: [Day]
+    let hasDays: Bool
+    let now: String
+    let error: String?
+
+    /// Meal events listed on the report (the newest); the days' pages have the rest.
+    static let recentEvents = 10
+
+    /// The periods offered: 7, 14, 30 or 90 days.
+    static let periods = [7, 14, 30, 90]
+
+    init(report: GlucoseReport, days: Int, meals: [MealDefinition], now: String, error: String?) {
+        let unit = report.unit, statistics = report.statistics
+        self.days = days
+        periods = Self.periods.map { Period(days: $0, label: "\($0) days", on: $0 == days) }
+        from = report.from.monthDay
+        to = report.to.monthDay
+        readings = statistics.count
+        hasReadings = statistics.count > 0
+        self.unit = unit.rawValue
+        let shares = [("vlow", "Under 54", statistics.veryLow), ("low", "54–69", statistics.low), ("in", "In range 70–180", statistics.inRange),
+                      ("high", "181–250", statistics.high), ("vhigh", "Over 250", statistics.veryHigh)]
+        bands = shares.map { Band(className: $0.0, label: $0.1, percent: GlucosePageText.percent($0.2), width: ($0.2 * 1000).rounded() / 10) }
+        tirLabel = "Time in range \(GlucosePageText.percent(statistics.inRange)), below \(GlucosePageText.percent(statistics.below)), "
+            + "above \(GlucosePageText.percent(statistics.above))"
+        let mean = statistics.mean.map { $0.formatted(unit) } ?? "–"
+        figures = [
+            Figure(label: "Mean", value: mean, detail: statistics.standardDeviation.map { "SD \(Glucose(milligramsPerDeciliter: $0).formatted(unit))" } ?? ""),
+            Figure(label: "GMI", value: statistics.gmiPercent.map { String(format: "%.1f %%", $0) } ?? "–",
+                   detail: statistics.gmiMillimolesPerMole.map { "\(Int($0.rounded())) mmol/mol" } ?? ""),
+            Figure(label: "Variability (CV)", value: statistics.coefficientOfVariation.map { String(format: "%.0f %%", $0) } ?? "–",
+                   detail: "36 % or less is stable"),
+            Figure(label: "Insulin", value: "\(GlucosePageText.amount(report.bolusUnits)) U bolus",
+                   detail: "\(GlucosePageText.amount(report.basalUnits)) U basal"),
+        ]
+        func ranked(_ ranking: ResponseRanking) -> Ranked {
+            Ranked(name: ranking.name, counted: ranking.counted, events: ranking.events,
+                   rise: ranking.meanRise.map { Glucose(milligramsPerDeciliter: $0).formatted(unit) } ?? "–",
+                   area: ranking.meanArea.map { String(Int($0.rounded())) } ?? "–",
+                   minutes: ranking.meanMinutesToPeak.map { "\(Int($0.rounded())) min" } ?? "–")
+        }
+        ranking = report.byMeal.map(ranked)
+        hasRanking = !ranking.isEmpty
+        foodRanking = report.byFood.map(ranked)
+        hasFoodRanking = !foodRanking.isEmpty
+        events = report.events.prefix(Self.recentEvents).map { item in
+            let local = LocalDateTime(instant: item.event.eatenAt, utcOffsetSeconds: item.event.utcOffsetSeconds)
+            return Event(id: item.event.id.uuidString.lowercased(), date: local.date.iso, when: "\(local.date.monthDay) \(local.clock)",
+                         meal: item.meal?.name ?? "Meal", portion: item.event.portion == 1 ? nil : "×\(GlucosePageText.amount(item.event.portion))",
+                         response: GlucosePageText.response(item.response, unit: unit), reason: item.event.reportReason)
+        }
+        hasEvents = !events.isEmpty
+        mealOptions = meals.map { MealOption(id: $0.id.uuidString.lowercased(), name: $0.name) }
+        hasMeals = !meals.isEmpty
+        dayRows = report.days.reversed().map { day in
+            Day(date: day.date.iso, label: "\(day.date.weekdayName), \(day.date.monthDay)", mean: day.statistics.mean.map { $0.formatted(unit) } ?? "–",
+                inRange: GlucosePageText.percent(day.statistics.inRange))
+        }
+        hasDays = !dayRows.isEmpty
+        self.now = now
+        self.error = error
+    }
+}
+
+struct GlucoseDayPage {
+    struct Event { let when: String; let meal: String; let response: String; let reason: String? }
+    struct Reading { let id: String; let time: String; let value: String; let timing: String }
+    struct Dose { let id: String; let time: String; let units: String; let kind: String }
+
+    let title: String
+    let previous: String, previousLabel: String
+    let next: String?, nextLabel: String
+    let chart: String
+    let summary: String
+    let events: [Event]
+    let hasEvents: Bool
+    let readings: [Reading]
+    let hasReadings: Bool
+    /// A CGM's 288 readings a day stay folded; a few finger sticks are shown.
+    let manyReadings: Bool
+    let readingCount: String
+    let doses: [Dose]
+    let hasDoses: Bool
+
+    init(day: GlucoseDay, chart: String, today: LocalDate) {
+        let unit = day.unit
+        title = "\(day.date.weekdayName), \(day.date.monthDayYear)"
+        previous = day.date.adding(days: -1).iso
+        previousLabel = day.date.adding(days: -1).monthDay
+        next = day.date < today ? day.date.adding(days: 1).iso : nil
+        nextLabel = day.date.adding(days: 1).monthDay
+        self.chart = chart
+        let statistics = day.statistics
+        summary = statistics.count == 0 ? "No readings this day."
+            : "\(statistics.count) readings, mean \(statistics.mean?.formatted(unit) ?? "–"), \(GlucosePageText.percent(statistics.inRange)) in range 70–180 mg/dL."
+        events = day.events.map { item in
+            let local = LocalDateTime(instant: item.event.eatenAt, utcOffsetSeconds: item.event.utcOffsetSeconds)
+            return Event(when: local.clock, meal: item.meal?.name ?? "Meal", response: GlucosePageText.response(item.response, unit: unit),
+                         reason: item.event.reportReason)
+        }
+        hasEvents = !events.isEmpty
+        readings = day.readings.map { reading in
+            Reading(id: reading.id.uuidString.lowercased(), time: LocalDateTime(instant: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds).clock,
+                    value: reading.glucose.formatted(unit), timing: reading.timing.map { $0.rawValue.replacingOccurrences(of: "_", with: " ") } ?? "")
+        }
+        hasReadings = !readings.isEmpty
+        manyReadings = readings.count > 12
+        readingCount = readings.count == 1 ? "1 reading" : "\(readings.count) readings"
+        doses = day.doses.map { dose in
+            Dose(id: dose.id.uuidString.lowercased(), time: LocalDateTime(instant: dose.takenAt, utcOffsetSeconds: dose.utcOffsetSeconds).clock,
+                 units: GlucosePageText.amount(dose.units), kind: dose.kind.rawValue + (dose.insulin.map { " (\($0))" } ?? ""))
+        }
+        hasDoses = !doses.isEmpty
+    }
+}
+
+struct MealsPage {
+    struct Row { let id: String; let name: String; let test: Bool; let detail: String }
+    let meals: [Row]
+    let hasMeals: Bool
+    let error: String?
+    let name: String
+    let carbs: String
+
+    init(meals: [MealDefinition], error: String?, name: String, carbs: String) {
+        self.meals = meals.map { meal in
+            var parts: [String] = []
+            if let carbs = meal.carbohydrateGrams { parts.append("\(GlucosePageText.amount(carbs)) g carbohydrate") }
+            if !meal.foods.isEmpty { parts.append(meal.foods.map { "\($0.name) \(GlucosePageText.amount($0.grams)) g" }.joined(separator: ", ")) }
+            return Row(id: meal.id.uuidString.lowercased(), name: meal.name, test: meal.kind == .test, detail: parts.joined(separator: " · "))
+        }
+        hasMeals = !meals.isEmpty
+        self.error = error
+        self.name = name
+        self.carbs = carbs
+    }
+}

@@ -1,0 +1,161 @@
+import CinnCharts
+import CinnCore
+import CinnStore
+import Foundation
+import Hummingbird
+
+/// The glucose pages: the report (time in range, meals ranked by response, meals eaten, forms), a day
+/// with its chart, and the meal definitions.
+struct GlucoseWebController<Context: RequestContext> {
+    var journal: Journal { get throws { try RequestJournal.required() } }
+    let pages: PageRenderer
+
+    func addRoutes(to router: Router<Context>) {
+        router.get("/glucose", use: report)
+        router.post("/glucose/readings", use: addReading)
+        router.post("/glucose/readings/{id}/delete", use: deleteReading)
+        router.post("/glucose/insulin", use: addInsulin)
+        router.post("/glucose/insulin/{id}/delete", use: deleteInsulin)
+        router.get("/glucose/meals", use: meals)
+        router.post("/glucose/meals", use: addMeal)
+        router.post("/glucose/meals/{id}/delete", use: deleteMeal)
+        router.post("/glucose/meal-events", use: logMeal)
+        router.post("/glucose/meal-events/{id}/report", use: reportMealEvent)
+        router.post("/glucose/meal-events/{id}/delete", use: deleteMealEvent)
+        router.get("/glucose/days/{date}", use: day)
+        router.get("/glucose/days/{date}/chart.svg", use: chart)
+    }
+
+    func id(_ context: Context, _ what: String) throws -> UUID {
+        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw CinnError.notFound("no such \(what)") }
+        return id
+    }
+
+    func date(_ context: Context) throws -> LocalDate {
+        guard let date = context.parameters.get("date").flatMap(LocalDate.init(iso:)) else { throw CinnError.notFound("no such day") }
+        return date
+    }
+
+    func renderReport(days: Int, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let journal = try journal
+        let report = try await journal.glucoseReport(days: days)
+        let settings = try await journal.settings()
+        let now = LocalDateTime(instant: journal.now(), utcOffsetSeconds: settings.timeZone.secondsFromGMT(for: journal.now()))
+        let page = GlucoseReportPage(report: report, days: days, meals: try await journal.store.meals(user: journal.user),
+                                     now: String(now.date.iso + "T" + now.clock), error: error)
+        return WebResponse.html(pages.render("glucose", page, title: "Glucose", tab: .glucose), status: status)
+    }
+
+    @Sendable func report(_ request: Request, context: Context) async throws -> Response {
+        let days = try request.queryInt("days", default: 30, range: 1...366)
+        return try await renderReport(days: days)
+    }
+
+    /// Runs a form's change and goes back to the report; invalid input shows the report with the message (422).
+    func changing(_ body: () async throws -> Void) async throws -> Response {
+        do {
+            try await body()
+            return WebResponse.redirect("/glucose")
+        } catch let error as CinnError where error.code == .invalidInput || error.code == .conflict {
+            return try await renderReport(days: 30, error: error.message, status: error.code.httpStatus)
+        }
+    }
+
+    @Sendable func addReading(_ request: Request, context: Context) async throws -> Response {
+        let form = try await FormFields(request: request)
+        return try await changing {
+            guard let value = try form.number("value") else { throw CinnError.invalid("value", "enter a glucose value") }
+            let timing = try form["timing"].map { text throws(CinnError) in
+                guard let timing = MealTiming(rawValue: text) else { throw .invalid("timing", "unknown timing \(text)") }
+                return timing
+            }
+            _ = try await journal.addGlucose(value: value, unit: nil, time: form["time"], timing: timing, note: form["note"])
+        }
+    }
+
+    @Sendable func deleteReading(_ request: Request, context: Context) async throws -> Response {
+        try await journal.store.deleteGlucoseReading(id: try id(context, "glucose reading"), user: try journal.user)
+        return WebResponse.redirect("/glucose")
+    }
+
+    @Sendable func addInsulin(_ request: Request, context: Context) async throws -> Response {
+        let form = try await FormFields(request: request)
+        return try await changing {
+            guard let units = try form.number("units") else { throw CinnError.invalid("units", "enter the units") }
+            let kind = InsulinKind(rawValue: form["kind"] ?? "bolus") ?? .bolus
+            _ = try await journal.addInsulin(units: units, kind: kind, insulin: form["insulin"], time: form["time"], note: form["note"])
+        }
+    }
+
+    @Sendable func deleteInsulin(_ request: Request, context: Context) async throws -> Response {
+        try await journal.store.deleteInsulinDose(id: try id(context, "insulin dose"), user: try journal.user)
+        return WebResponse.redirect("/glucose")
+    }
+
+    func renderMeals(error: String? = nil, form: FormFields? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let page = MealsPage(meals: try await journal.store.meals(user: try journal.user), error: error, name: form?["name"] ?? "",
+                             carbs: form?["carbohydrate_g"] ?? "")
+        return WebResponse.html(pages.render("glucose-meals", page, title: "Meals", tab: .glucose), status: status)
+    }
+
+    @Sendable func meals(_ request: Request, context: Context) async throws -> Response {
+        try await renderMeals()
+    }
+
+    @Sendable func addMeal(_ request: Request, context: Context) async throws -> Response {
+        let form = try await FormFields(request: request)
+        do {
+            _ = try await journal.addMeal(name: form["name"] ?? "", kind: MealKind(rawValue: form["kind"] ?? "common") ?? .common,
+                                          carbohydrateGrams: try form.number("carbohydrate_g"), foods: [], note: nil)
+            return WebResponse.redirect("/glucose/meals")
+        } catch let error as CinnError where error.code == .invalidInput || error.code == .conflict {
+            return try await renderMeals(error: error.message, form: form, status: error.code.httpStatus)
+        }
+    }
+
+    @Sendable func deleteMeal(_ request: Request, context: Context) async throws -> Response {
+        try await journal.store.deleteMeal(id: try id(context, "meal"), user: try journal.user)
+        return WebResponse.redirect("/glucose/meals")
+    }
+
+    @Sendable func logMeal(_ request: Request, context: Context) async throws -> Response {
+        let form = try await FormFields(request: request)
+        return try await changing {
+            guard let meal = form["meal_id"].flatMap(UUID.init(uuidString:)) else { throw CinnError.invalid("meal_id", "choose a meal") }
+            _ = try await journal.logMeal(mealID: meal, time: form["time"], portion: try form.number("portion"), carbohydrateGrams: nil, note: form["note"])
+        }
+    }
+
+    @Sendable func reportMealEvent(_ request: Request, context: Context) async throws -> Response {
+        let form = try await FormFields(request: request)
+        let id = try id(context, "meal event")
+        return try await changing { try await journal.reportMealEvent(id: id, reason: form["reason"]) }
+    }
+
+    @Sendable func deleteMealEvent(_ request: Request, context: Context) async throws -> Response {
+        try await journal.store.deleteMealEvent(id: try id(context, "meal event"), user: try journal.user)
+        return WebResponse.redirect("/glucose")
+    }
+
+    func chartSVG(_ day: GlucoseDay) -> String {
+        let points = day.readings.map { GlucosePoint(at: $0.measuredAt, glucose: $0.glucose) }
+        let meals = day.events.map { GlucoseDayChart.MealMark(at: $0.event.eatenAt, label: GlucosePageText.describe($0, unit: day.unit)) }
+        return GlucoseDayChart(start: day.start, end: day.end, utcOffsetSeconds: day.utcOffsetSeconds, points: points, meals: meals, doses: day.doses,
+                               unit: day.unit).svg()
+    }
+
+    @Sendable func day(_ request: Request, context: Context) async throws -> Response {
+        let journal = try journal
+        let date = try date(context)
+        let day = try await journal.glucoseDay(date)
+        let today = journal.today(try await journal.settings())
+        let page = GlucoseDayPage(day: day, chart: chartSVG(day), today: today)
+        return WebResponse.html(pages.render("glucose-day", page, title: "Glucose on \(date.monthDayYear)", tab: .glucose))
+    }
+
+    @Sendable func chart(_ request: Request, context: Context) async throws -> Response {
+        let day = try await journal.glucoseDay(try date(context))
+        return Response(status: .ok, headers: [.contentType: "image/svg+xml; charset=utf-8"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(string: chartSVG(day))))
+    }
+}
