@@ -266,3 +266,10 @@ enum GlucoseDTO {
         return (glucose.value(in: unit) * scale).rounded() / scale
     }
 }
+
+/// The JSON the CLI prints with `--format json`: the API's shapes.
+public enum GlucoseJSON {
+    public static func report(_ report: GlucoseReport) -> String { jsonString(GlucoseReportDTO(report)) }
+    public static func day(_ day: GlucoseDay) -> String { jsonString(GlucoseDayDTO(day)) }
+    public static func meals(_ meals: [MealDefinition]) -> String { jsonString(["meals": meals.map(MealDTO.init)]) }
+}
