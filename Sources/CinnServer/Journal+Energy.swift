@@ -169,15 +169,19 @@ extension Journal {
 }
 
 extension Journal {
-    /// The import formats by name: the weight files', `myfitnesspal` and the workout exports'.
+    /// The import formats by name: the weight files', `myfitnesspal`, the workout exports' and `nightscout`.
     public static var importFormats: [String] {
-        WeightFileFormat.allCases.map(\.rawValue) + ["myfitnesspal"] + WorkoutFileFormat.allCases.map(\.rawValue)
+        WeightFileFormat.allCases.map(\.rawValue) + ["myfitnesspal"] + WorkoutFileFormat.allCases.map(\.rawValue) + ["nightscout"]
     }
 
-    /// Imports any supported file: a MyFitnessPal export (zip, folder or one of its CSVs) or a workout
-    /// export (Fitbod, Strong, FitNotes) when asked for or recognised, else a weight file. `format` nil detects.
+    /// Imports any supported file: a MyFitnessPal export (zip, folder or one of its CSVs), a workout
+    /// export (Fitbod, Strong, FitNotes) or a Nightscout export when asked for or recognised, else a
+    /// weight file. `format` nil detects.
     public func importAnyFile(at url: URL, fileName: String?, format: String?, unit: MassUnit?, mode: ImportMode,
                               progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }) async throws -> ImportReport {
+        if format == "nightscout" || (format == nil && NightscoutParser.recognises(url: url)) {
+            return try await importNightscout(at: url, fileName: fileName, mode: mode)
+        }
         if format == "myfitnesspal" || (format == nil && MyFitnessPalExport.recognises(url: url, fileName: fileName)) {
             return try await importMyFitnessPal(at: url, fileName: fileName, unit: unit, mode: mode)
         }
@@ -204,5 +208,18 @@ extension Journal {
         return try await store.importMyFitnessPal(user: user, fileName: fileName ?? url.lastPathComponent, mode: mode,
                                                   entries: export.entries, weighIns: export.weighIns,
                                                   exercises: export.exercises, report: report)
+    }
+
+    /// Imports a Nightscout export (entries or treatments JSON): readings, insulin doses and carbohydrate
+    /// (meal events of meals named by their food type), deduplicated by id and then by time, as one batch.
+    public func importNightscout(at url: URL, fileName: String?, mode: ImportMode) async throws -> ImportReport {
+        let settings = try await settings()
+        let data = try NightscoutParser.read(url: url, timeZone: settings.timeZone)
+        let report = ImportReport(format: "nightscout", rowsRead: data.rowsRead, duplicates: data.duplicates, skipped: data.skipped,
+                                  rejected: Array(data.rejected.prefix(ImportReport.maximumListedRejections)), rejectedCount: data.rejected.count)
+        let carbs = data.carbs.map { ImportedCarbs(at: $0.at, utcOffsetSeconds: $0.utcOffsetSeconds, grams: $0.grams, mealName: $0.name,
+                                                   note: $0.note, externalID: $0.externalID) }
+        return try await store.importGlucoseRecords(user: user, format: "nightscout", fileName: fileName ?? url.lastPathComponent, mode: mode,
+                                                    readings: data.readings, doses: data.doses, carbs: carbs, report: report)
     }
 }

@@ -129,7 +129,11 @@ func printImportReport(_ report: ImportReport, skipInvalid: Bool) {
     print("Rows read: \(report.rowsRead)")
     print("\(report.dryRun ? "Would import" : "Imported"): \(report.imported)")
     print("Already in the journal: \(report.duplicates)")
-    if report.skipped > 0 { print("Skipped (rows with nothing to import, such as rest timers or no energy value): \(report.skipped)") }
+    if report.skipped > 0 {
+        let examples = report.format == "nightscout" ? "calibrations, notes, site changes, temp basal rates, CGM error codes"
+            : "rest timers or no energy value"
+        print("Skipped (rows with nothing to import, such as \(examples)): \(report.skipped)")
+    }
     if report.rejectedCount > 0 {
         print("Invalid rows: \(report.rejectedCount)")
         for row in report.rejected {

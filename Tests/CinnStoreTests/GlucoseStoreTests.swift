@@ -51,4 +51,35 @@ import Testing
             #expect(try await store.glucoseReadings(user: me).count == 2)
         }
     }
+
+    @Test(arguments: Backend.enabled)
+    func importedRecordsAreSkippedByIdOrByTimeAndUndoable(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { store in
+            let me = try await store.localUser()
+            func reading(_ id: String, _ minutes: Double, _ mg: Double) -> GlucoseReading {
+                GlucoseReading(measuredAt: Self.morning.addingTimeInterval(minutes * 60), utcOffsetSeconds: 0, glucose: Glucose(milligramsPerDeciliter: mg),
+                               source: "import:nightscout", externalID: "nightscout:\(id):sgv")
+            }
+            let dose = InsulinDose(takenAt: Self.morning, utcOffsetSeconds: 0, units: 4, kind: .bolus, externalID: "nightscout:d:insulin")
+            let carbs = ImportedCarbs(at: Self.morning, utcOffsetSeconds: 0, grams: 40, mealName: "Carbs", note: nil, externalID: "nightscout:c:carbs")
+            let first = try await store.importGlucoseRecords(user: me, format: "nightscout", fileName: "entries.json", mode: ImportMode(),
+                                                             readings: [reading("a", 0, 100), reading("b", 5, 110)], doses: [dose], carbs: [carbs],
+                                                             report: ImportReport(format: "nightscout", rowsRead: 4))
+            #expect(first.imported == 4)
+            // Another uploader: new ids, same times and amounts; and one new reading.
+            var otherDose = dose
+            otherDose.externalID = "nightscout:d2:insulin"
+            var otherCarbs = carbs
+            otherCarbs.externalID = "nightscout:c2:carbs"
+            let second = try await store.importGlucoseRecords(user: me, format: "nightscout", fileName: "entries.json", mode: ImportMode(),
+                                                              readings: [reading("x", 0, 100), reading("c", 10, 120)], doses: [otherDose], carbs: [otherCarbs],
+                                                              report: ImportReport(format: "nightscout", rowsRead: 4))
+            #expect(second.imported == 1 && second.duplicates == 3)
+            #expect(try await store.glucoseReadings(user: me).count == 3)
+            #expect(try await store.meals(user: me).map(\.name) == ["Carbs"])
+            try await store.undoImport(id: try #require(first.importID), user: me)
+            #expect(try await store.glucoseReadings(user: me).map(\.glucose.milligramsPerDeciliter) == [120])
+            #expect(try await store.meals(user: me).isEmpty)
+        }
+    }
 }

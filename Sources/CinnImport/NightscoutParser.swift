@@ -1,0 +1,187 @@
+import CinnCore
+import Foundation
+
+/// Carbohydrate a Nightscout treatment recorded: a meal event of the meal `name` (the treatment's
+/// `foodType`, else "Carbs").
+public struct NightscoutCarbs: Sendable, Hashable {
+    public var at: Date
+    public var utcOffsetSeconds: Int
+    public var grams: Double
+    public var name: String
+    public var note: String?
+    public var externalID: String
+}
+
+/// What a Nightscout export holds for the journal (FORMATS.md §7): CGM (`sgv`) and meter (`mbg`) entries
+/// and glucose checks become readings, insulin becomes doses, carbohydrate becomes meal events.
+public struct NightscoutData: Sendable {
+    public var readings: [GlucoseReading] = []
+    public var doses: [InsulinDose] = []
+    public var carbs: [NightscoutCarbs] = []
+    public var rowsRead = 0
+    /// Records with nothing for the journal (calibrations, notes, site changes, CGM error codes, temp basal rates).
+    public var skipped = 0
+    /// Records the file holds twice: the same id, or the same time and event type from two uploaders.
+    public var duplicates = 0
+    public var rejected: [RejectedRow] = []
+}
+
+/// Reads Nightscout's `entries.json` and `treatments.json` (API v1: JSON arrays, newest first).
+/// Records are deduplicated within the file by their `_id`, then by time and type (an entry's `date`
+/// and `type`; a treatment's `created_at` and `eventType`). External ids are `nightscout:<_id>` plus
+/// the kind of record made from it.
+public enum NightscoutParser {
+    /// Whether the file starts like a Nightscout export: a JSON array of objects with `sgv`, `type`
+    /// and `date`, or `eventType` and `created_at`.
+    public static func recognises(url: URL) -> Bool {
+        guard let (prefix, _) = try? FileStart.read(url, count: 4096) else { return false }
+        let text = String(decoding: prefix, as: UTF8.self)
+        guard text.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).first == "[" else { return false }
+        return (text.contains("\"sgv\"") || text.contains("\"mbg\"")) && text.contains("\"date\"")
+            || text.contains("\"eventType\"") && text.contains("\"created_at\"")
+    }
+
+    /// Readings below this (mg/dL) are a CGM's error codes, not glucose (Nightscout's `direction.js`).
+    static let errorCodeBelow = 39.0
+
+    /// - Parameter timeZone: for records without an offset of their own.
+    public static func read(url: URL, timeZone: TimeZone) throws -> NightscoutData {
+        let bytes: [UInt8]
+        do {
+            bytes = [UInt8](try Data(contentsOf: url))
+        } catch {
+            throw CinnError.invalid("file", "cannot read \(url.lastPathComponent): \(error.localizedDescription)")
+        }
+        return try parse(bytes, timeZone: timeZone)
+    }
+
+    public static func parse(_ bytes: [UInt8], timeZone: TimeZone) throws(CinnError) -> NightscoutData {
+        let document = try JSONDocumentParser.parse(bytes)
+        guard case .array(let records) = document.kind else {
+            throw .invalid("file", "a Nightscout export is a JSON array of entries or treatments")
+        }
+        var data = NightscoutData()
+        var ids = Set<String>(), keys = Set<String>()
+        for record in records {
+            data.rowsRead += 1
+            guard case .object(let fields) = record.kind else {
+                data.rejected.append(RejectedRow(line: record.line, reason: "not a Nightscout record (an object)"))
+                continue
+            }
+            let id = fields["_id"]?.string
+            let key = fields["eventType"] != nil
+                ? "t:" + (fields["created_at"]?.string ?? "") + "|" + (fields["eventType"]?.string ?? "")
+                : "e:" + (fields["date"].map(text) ?? "") + "|" + (fields["type"]?.string ?? "")
+            // A key without a time identifies nothing: such a record is rejected below, not taken for a duplicate.
+            let timed = !key.hasPrefix("t:|") && !key.hasPrefix("e:|")
+            if id.map(ids.contains) ?? false || (timed && keys.contains(key)) {
+                data.duplicates += 1
+                continue
+            }
+            if let id { ids.insert(id) }
+            if timed { keys.insert(key) }
+            do throws(CinnError) {
+                if fields["eventType"] != nil {
+                    try treatment(fields, id: id ?? key, line: record.line, timeZone: timeZone, into: &data)
+                } else {
+                    try entry(fields, id: id ?? key, line: record.line, timeZone: timeZone, into: &data)
+                }
+            } catch {
+                data.rejected.append(RejectedRow(line: record.line, field: error.field, reason: error.message))
+            }
+        }
+        return data
+    }
+
+    /// The text of a string or a number (Nightscout sends numbers as strings at times).
+    static func text(_ value: JSONValue) -> String {
+        switch value.kind {
+        case .string(let text), .number(let text): text
+        default: ""
+        }
+    }
+
+    /// A number that may be written as a string; nil when absent or null.
+    static func number(_ fields: [String: JSONValue], _ name: String) throws(CinnError) -> Double? {
+        guard let value = fields[name] else { return nil }
+        switch value.kind {
+        case .null: return nil
+        case .number(let text), .string(let text):
+            if case .string = value.kind, text.trimmingCharacters(in: .whitespaces).isEmpty { return nil }
+            guard let number = Double(text.trimmingCharacters(in: .whitespaces)), number.isFinite else {
+                throw .invalid(name, "\"\(text)\" is not a number")
+            }
+            return number
+        default: throw .invalid(name, "not a number")
+        }
+    }
+
+    /// The record's instant and offset: `utcOffset` (minutes) when given, else the offset written in
+    /// `offsetText`, else the user's time zone.
+    static func time(instant: Date, fields: [String: JSONValue], offsetText: String?, timeZone: TimeZone) -> Int {
+        if let minutes = fields["utcOffset"].flatMap({ Int(text($0)) }), abs(minutes) <= 18 * 60 { return minutes * 60 }
+        if let offsetText, let parsed = LocalDateTime(iso: offsetText), let offset = parsed.utcOffsetSeconds { return offset }
+        return timeZone.secondsFromGMT(for: instant)
+    }
+
+    static func entry(_ fields: [String: JSONValue], id: String, line: Int, timeZone: TimeZone, into data: inout NightscoutData) throws(CinnError) {
+        let type = fields["type"]?.string ?? (fields["sgv"] != nil ? "sgv" : "")
+        guard type == "sgv" || type == "mbg" else {
+            data.skipped += 1
+            return
+        }
+        let instant: Date
+        if let milliseconds = try number(fields, "date") {
+            instant = Date(timeIntervalSince1970: milliseconds / 1000)
+        } else if let text = fields["dateString"]?.string, let parsed = LocalDateTime(iso: text), let offset = parsed.utcOffsetSeconds {
+            instant = parsed.resolved(in: TimeZone(secondsFromGMT: offset) ?? timeZone).instant
+        } else {
+            throw .invalid("date", "an entry needs its date (epoch milliseconds) or a dateString with an offset")
+        }
+        guard let mg = try number(fields, type) else { throw .invalid(type, "an \(type) entry without its \(type) value") }
+        guard mg >= errorCodeBelow else {
+            data.skipped += 1
+            return
+        }
+        guard mg <= 1000 else { throw .invalid(type, "\(text(fields[type]!)) mg/dL is not a glucose reading") }
+        let offset = time(instant: instant, fields: fields, offsetText: fields["dateString"]?.string, timeZone: timeZone)
+        let device = fields["device"]?.string
+        data.readings.append(GlucoseReading(measuredAt: instant, utcOffsetSeconds: offset, glucose: Glucose(milligramsPerDeciliter: mg),
+                                            note: type == "mbg" ? "meter" : device.map { "CGM: \($0)" }, source: "import:nightscout",
+                                            externalID: "nightscout:\(id):\(type)"))
+    }
+
+    static func treatment(_ fields: [String: JSONValue], id: String, line: Int, timeZone: TimeZone, into data: inout NightscoutData) throws(CinnError) {
+        guard let createdText = fields["created_at"]?.string, let created = LocalDateTime(iso: createdText) else {
+            throw .invalid("created_at", "a treatment needs its created_at time")
+        }
+        let instant = created.resolved(in: TimeZone(secondsFromGMT: created.utcOffsetSeconds ?? 0) ?? timeZone).instant
+        let offset = time(instant: instant, fields: fields, offsetText: fields["timestamp"]?.string, timeZone: timeZone)
+        let eventType = fields["eventType"]?.string ?? "<none>"
+        let notes = fields["notes"]?.string.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+        var made = false
+        if let units = try number(fields, "insulin"), units > 0 {
+            guard units <= 100 else { throw .invalid("insulin", "\(units) units is not a dose") }
+            let kind: InsulinKind = eventType.localizedCaseInsensitiveContains("basal") ? .basal : .bolus
+            data.doses.append(InsulinDose(takenAt: instant, utcOffsetSeconds: offset, units: units, kind: kind, note: notes ?? eventType,
+                                          source: "import:nightscout", externalID: "nightscout:\(id):insulin"))
+            made = true
+        }
+        if let grams = try number(fields, "carbs"), grams > 0 {
+            guard grams <= 1000 else { throw .invalid("carbs", "\(grams) g is not a meal") }
+            let food = fields["foodType"]?.string.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+            data.carbs.append(NightscoutCarbs(at: instant, utcOffsetSeconds: offset, grams: grams, name: food.map { String($0.prefix(80)) } ?? "Carbs",
+                                              note: notes, externalID: "nightscout:\(id):carbs"))
+            made = true
+        }
+        if let value = try number(fields, "glucose") {
+            let unitText = fields["units"]?.string ?? "mg/dl"
+            guard let unit = GlucoseUnit(spelling: unitText) else { throw .invalid("units", "unknown glucose unit \"\(unitText)\"") }
+            let glucose = try Glucose.validated(value, unit, field: "glucose")
+            data.readings.append(GlucoseReading(measuredAt: instant, utcOffsetSeconds: offset, glucose: glucose, note: notes ?? eventType,
+                                                source: "import:nightscout", externalID: "nightscout:\(id):glucose"))
+            made = true
+        }
+        if !made { data.skipped += 1 }
+    }
+}

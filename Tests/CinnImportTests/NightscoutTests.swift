@@ -1,0 +1,63 @@
+import CinnCore
+import Foundation
+import Testing
+@testable import CinnImport
+
+@Suite struct NightscoutTests {
+    static let utc = TimeZone(identifier: "UTC")!
+
+    @Test func entriesBecomeReadingsAndTheSecondUploadersCopyIsADuplicate() throws {
+        let url = try fixture("nightscout/entries.json")
+        #expect(NightscoutParser.recognises(url: url))
+        let data = try NightscoutParser.read(url: url, timeZone: Self.utc)
+        #expect(data.rowsRead == 7)
+        #expect(data.readings.map(\.glucose.milligramsPerDeciliter) == [151, 146, 144, 142, 131])
+        #expect(data.duplicates == 1, "share2's copy of the 18:15:14 reading")
+        #expect(data.skipped == 1, "the calibration")
+        #expect(data.rejected.isEmpty)
+        #expect(data.readings.allSatisfy { $0.utcOffsetSeconds == -5 * 3600 }, "utcOffset in minutes")
+        #expect(data.readings[0].measuredAt == Date(timeIntervalSince1970: 1_710_008_414))
+        #expect(data.readings[0].localDate.iso == "2024-03-09" && data.readings[0].externalID == "nightscout:65ec8a6f3a1c2b0012a4e9f1:sgv")
+        #expect(data.readings[4].note == "meter", "an mbg entry is a meter reading")
+    }
+
+    @Test func treatmentsBecomeDosesCarbsAndGlucoseChecks() throws {
+        let url = try fixture("nightscout/treatments.json")
+        #expect(NightscoutParser.recognises(url: url))
+        let data = try NightscoutParser.read(url: url, timeZone: Self.utc)
+        #expect(data.rowsRead == 10)
+        #expect(data.doses.map(\.units) == [1.2, 4.35] && data.doses.allSatisfy { $0.kind == .bolus })
+        #expect(data.doses[1].utcOffsetSeconds == -5 * 3600, "the OpenAPS timestamp's offset")
+        #expect(data.carbs.map(\.grams) == [58, 58, 15], "the Meal Bolus, the Carb Correction and <none>'s string carbs")
+        #expect(data.carbs.map(\.name) == ["Carbs", "🌯", "Carbs"])
+        let check = try #require(data.readings.first)
+        #expect(check.glucose.milligramsPerDeciliter == 5.9 * 18.0156, "a BG Check in mmol with its glucose as a string")
+        #expect(check.note == "before lunch")
+        #expect(data.skipped == 4, "the temp basal, the note, the site change and the sensor start")
+        #expect(data.duplicates == 1, "the double-submitted site change")
+    }
+
+    @Test func badRecordsAreListedByLineAndField() throws {
+        let text = """
+            [
+              {"_id": "a", "type": "sgv", "date": 1710008414000, "sgv": "high"},
+              {"_id": "b", "type": "sgv", "sgv": 120},
+              {"_id": "c", "type": "sgv", "date": 1710008114000, "sgv": 12},
+              {"_id": "d", "eventType": "Meal Bolus", "carbs": 40},
+              {"_id": "e", "eventType": "BG Check", "created_at": "2024-03-09T16:42:00Z", "glucose": "5.9", "units": "grams"},
+              {"_id": "f", "type": "sgv", "date": 1710007814000, "sgv": 2500}
+            ]
+            """
+        let data = try NightscoutParser.parse(Array(text.utf8), timeZone: Self.utc)
+        #expect(data.rejected == [
+            RejectedRow(line: 2, field: "sgv", reason: "\"high\" is not a number"),
+            RejectedRow(line: 3, field: "date", reason: "an entry needs its date (epoch milliseconds) or a dateString with an offset"),
+            RejectedRow(line: 5, field: "created_at", reason: "a treatment needs its created_at time"),
+            RejectedRow(line: 6, field: "units", reason: "unknown glucose unit \"grams\""),
+            RejectedRow(line: 7, field: "sgv", reason: "2500 mg/dL is not a glucose reading"),
+        ])
+        #expect(data.skipped == 1, "12 mg/dL is a CGM error code")
+        #expect(throws: CinnError.self) { try NightscoutParser.parse(Array(#"{"sgv": 100}"#.utf8), timeZone: Self.utc) }
+        #expect(throws: CinnError.self) { try NightscoutParser.parse(Array("[{\"sgv\": 100,".utf8), timeZone: Self.utc) }
+    }
+}
