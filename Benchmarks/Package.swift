@@ -83,6 +83,19 @@ let package = Package(
             ],
             path: "Sources/WorkoutBench"
         ),
+        // The glucose benchmarks (issue 6): the 30-day report and the day chart over a CGM's month, on
+        // SQLite and PostgreSQL; run by glucose/run.sh.
+        .executableTarget(
+            name: "GlucoseBench",
+            dependencies: [
+                "BenchmarkData",
+                .product(name: "CinnCore", package: "cinn"),
+                .product(name: "CinnCharts", package: "cinn"),
+                .product(name: "CinnStore", package: "cinn"),
+                .product(name: "CinnServer", package: "cinn"),
+            ],
+            path: "Sources/GlucoseBench"
+        ),
         .executableTarget(
             name: "JournalServer",
             dependencies: [.product(name: "CinnServer", package: "cinn")],

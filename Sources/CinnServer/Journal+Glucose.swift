@@ -135,9 +135,15 @@ extension Journal {
         let doses = try await store.insulinDoses(user: user, from: start.addingTimeInterval(-MealResponse.bolusBefore),
                                                  to: end.addingTimeInterval(MealResponse.bolusAfter))
         let inPeriod = points.filter { $0.at >= start && $0.at < end }
+        // Each day's readings, by walking the day boundaries along the readings (in time order).
         var byDay: [LocalDate: [Glucose]] = [:]
-        for point in inPeriod {
-            byDay[LocalDate(instant: point.at, utcOffsetSeconds: settings.timeZone.secondsFromGMT(for: point.at)), default: []].append(point.glucose)
+        var index = 0
+        for offset in 0..<days {
+            let day = first.adding(days: offset), dayEnd = dayStart(day.adding(days: 1), settings)
+            while index < inPeriod.count, inPeriod[index].at < dayEnd {
+                byDay[day, default: []].append(inPeriod[index].glucose)
+                index += 1
+            }
         }
         let events = try await eventResponses(from: start, to: end, points: points, doses: doses)
         let counted: [(meal: MealDefinition, event: MealEvent, response: MealResponse)] = events.compactMap { item in
@@ -174,9 +180,22 @@ extension Journal {
         guard !events.isEmpty else { return [] }
         let meals = Dictionary(try await store.mealsOfEvents(user: user, from: start, to: end).map { ($0.id, $0) }) { first, _ in first }
         return events.map { event in
-            MealEventResponse(event: event, meal: meals[event.mealID],
-                              response: MealResponse.compute(eatenAt: event.eatenAt, readings: points, doses: doses))
+            // Only the readings around the meal: a month of CGM is thousands, a response needs a few dozen.
+            let from = Self.firstIndex(in: points, notBefore: event.eatenAt.addingTimeInterval(-MealResponse.baselineBefore))
+            let to = Self.firstIndex(in: points, notBefore: event.eatenAt.addingTimeInterval(MealResponse.peakWindow + 1))
+            return MealEventResponse(event: event, meal: meals[event.mealID],
+                                     response: MealResponse.compute(eatenAt: event.eatenAt, readings: Array(points[from..<to]), doses: doses))
         }
+    }
+
+    /// The index of the first point at or after `instant` in points in time order (binary search).
+    static func firstIndex(in points: [GlucosePoint], notBefore instant: Date) -> Int {
+        var low = 0, high = points.count
+        while low < high {
+            let middle = (low + high) / 2
+            if points[middle].at < instant { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     static func unknownMeal(_ event: MealEvent) -> MealDefinition {
