@@ -1,6 +1,7 @@
 import CinnCore
 import Foundation
 import SQLKit
+import PostgresNIO
 import SQLiteNIO
 
 /// Glucose readings, insulin doses, meal definitions and meal events: the study's records.
@@ -52,7 +53,7 @@ extension Store {
     }
 
     /// Every reading from `start` up to (not including) `end`, oldest first, as points: what reports and
-    /// charts read. On SQLite the rows are read without SQLKit's decoding: a month of CGM is 8,640 rows.
+    /// charts read. Both databases' rows are read without SQLKit's decoding: a month of CGM is 8,640 rows.
     public func glucosePoints(user: UserID, from start: Date, to end: Date) async throws -> [GlucosePoint] {
         try await withRawConnection { connection in
             let sql = """
@@ -70,15 +71,18 @@ extension Store {
                     return GlucosePoint(at: date(milliseconds: Int64(at)), glucose: Glucose(milligramsPerDeciliter: mg))
                 }
             }
-            return try await connection.sql.raw("""
+            // PostgreSQL: postgres-nio's typed row decoding, several times faster than SQLKit's by column name.
+            guard let postgres = connection.postgres else { throw CinnError(.internal, "no database connection") }
+            let rows = try await postgres.query("""
                 SELECT measured_at_ms, mg_dl FROM glucose_readings
-                WHERE user_id = \(bind: user.rawValue) AND deleted = 0
-                    AND measured_at_ms >= \(bind: milliseconds(start)) AND measured_at_ms < \(bind: milliseconds(end))
+                WHERE user_id = \(user.rawValue) AND deleted = 0 AND measured_at_ms >= \(milliseconds(start)) AND measured_at_ms < \(milliseconds(end))
                 ORDER BY measured_at_ms
-                """).all().map { row in
-                GlucosePoint(at: date(milliseconds: try row.decode(column: "measured_at_ms", as: Int64.self)),
-                             glucose: Glucose(milligramsPerDeciliter: try row.decode(column: "mg_dl", as: Double.self)))
+                """, logger: logger)
+            var points: [GlucosePoint] = []
+            for try await (at, mg) in rows.decode((Int64, Double).self) {
+                points.append(GlucosePoint(at: date(milliseconds: at), glucose: Glucose(milligramsPerDeciliter: mg)))
             }
+            return points
         }
     }
 
