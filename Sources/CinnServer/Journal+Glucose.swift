@@ -130,10 +130,7 @@ extension Journal {
         let last = to ?? today(settings), first = last.adding(days: -(days - 1))
         let start = dayStart(first, settings), end = dayStart(last.adding(days: 1), settings)
         // Readings a little beyond the period: a meal late on the last day has its response after midnight.
-        let points = try await store.glucosePoints(user: user, from: start.addingTimeInterval(-MealResponse.baselineBefore),
-                                                   to: end.addingTimeInterval(MealResponse.peakWindow))
-        let doses = try await store.insulinDoses(user: user, from: start.addingTimeInterval(-MealResponse.bolusBefore),
-                                                 to: end.addingTimeInterval(MealResponse.bolusAfter))
+        let (points, doses, meals) = try await records(from: start, to: end)
         let inPeriod = points.filter { $0.at >= start && $0.at < end }
         // Each day's readings, by walking the day boundaries along the readings (in time order).
         var byDay: [LocalDate: [Glucose]] = [:]
@@ -145,7 +142,7 @@ extension Journal {
                 index += 1
             }
         }
-        let events = try await eventResponses(from: start, to: end, points: points, doses: doses)
+        let events = responses(meals, points: points, doses: doses)
         let counted: [(meal: MealDefinition, event: MealEvent, response: MealResponse)] = events.compactMap { item in
             guard let response = item.response else { return nil }
             return (item.meal ?? Self.unknownMeal(item.event), item.event, response)
@@ -163,27 +160,36 @@ extension Journal {
     public func glucoseDay(_ date: LocalDate) async throws -> GlucoseDay {
         let settings = try await settings()
         let start = dayStart(date, settings), end = dayStart(date.adding(days: 1), settings)
-        let points = try await store.glucosePoints(user: user, from: start.addingTimeInterval(-MealResponse.baselineBefore),
-                                                   to: end.addingTimeInterval(MealResponse.peakWindow))
-        let doses = try await store.insulinDoses(user: user, from: start.addingTimeInterval(-MealResponse.bolusBefore),
-                                                 to: end.addingTimeInterval(MealResponse.bolusAfter))
-        let readings = try await store.glucoseReadings(user: user, from: date, to: date, limit: 2000).reversed()
+        async let day = store.glucoseReadings(user: user, from: date, to: date, limit: 2000)
+        let (points, doses, meals) = try await records(from: start, to: end)
+        let readings = try await day.reversed()
         return GlucoseDay(date: date, unit: settings.glucoseUnit, start: start, end: end,
                           utcOffsetSeconds: settings.timeZone.secondsFromGMT(for: start), readings: Array(readings),
                           doses: doses.filter { $0.takenAt >= start && $0.takenAt < end },
-                          events: try await eventResponses(from: start, to: end, points: points, doses: doses),
-                          statistics: .compute(readings.map(\.glucose)))
+                          events: responses(meals, points: points, doses: doses), statistics: .compute(readings.map(\.glucose)))
     }
 
-    private func eventResponses(from start: Date, to end: Date, points: [GlucosePoint], doses: [InsulinDose]) async throws -> [MealEventResponse] {
-        let events = try await store.mealEvents(user: user, from: start, to: end)
-        guard !events.isEmpty else { return [] }
-        let meals = Dictionary(try await store.mealsOfEvents(user: user, from: start, to: end).map { ($0.id, $0) }) { first, _ in first }
-        return events.map { event in
+    /// What a report of `start..<end` reads, concurrently (each query on a connection of its own): the readings
+    /// and doses around the period, and its meal events with their meals.
+    private func records(from start: Date, to end: Date) async throws
+        -> (points: [GlucosePoint], doses: [InsulinDose], meals: (events: [MealEvent], definitions: [MealDefinition])) {
+        async let points = store.glucosePoints(user: user, from: start.addingTimeInterval(-MealResponse.baselineBefore),
+                                               to: end.addingTimeInterval(MealResponse.peakWindow))
+        async let doses = store.insulinDoses(user: user, from: start.addingTimeInterval(-MealResponse.bolusBefore),
+                                             to: end.addingTimeInterval(MealResponse.bolusAfter))
+        async let events = store.mealEvents(user: user, from: start, to: end)
+        async let definitions = store.mealsOfEvents(user: user, from: start, to: end)
+        return (try await points, try await doses, (try await events, try await definitions))
+    }
+
+    private func responses(_ meals: (events: [MealEvent], definitions: [MealDefinition]), points: [GlucosePoint],
+                           doses: [InsulinDose]) -> [MealEventResponse] {
+        let definitions = Dictionary(meals.definitions.map { ($0.id, $0) }) { first, _ in first }
+        return meals.events.map { event in
             // Only the readings around the meal: a month of CGM is thousands, a response needs a few dozen.
             let from = Self.firstIndex(in: points, notBefore: event.eatenAt.addingTimeInterval(-MealResponse.baselineBefore))
             let to = Self.firstIndex(in: points, notBefore: event.eatenAt.addingTimeInterval(MealResponse.peakWindow + 1))
-            return MealEventResponse(event: event, meal: meals[event.mealID],
+            return MealEventResponse(event: event, meal: definitions[event.mealID],
                                      response: MealResponse.compute(eatenAt: event.eatenAt, readings: Array(points[from..<to]), doses: doses))
         }
     }

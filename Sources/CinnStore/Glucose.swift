@@ -71,18 +71,17 @@ extension Store {
                     return GlucosePoint(at: date(milliseconds: Int64(at)), glucose: Glucose(milligramsPerDeciliter: mg))
                 }
             }
-            // PostgreSQL: postgres-nio's typed row decoding, several times faster than SQLKit's by column name.
+            // PostgreSQL: the readings as two arrays in one row, decoded by postgres-nio in one go; a row per
+            // reading cost more in the driver than the query did in the server (BENCHMARKS.md, issue 6).
             guard let postgres = connection.postgres else { throw CinnError(.internal, "no database connection") }
             let rows = try await postgres.query("""
-                SELECT measured_at_ms, mg_dl FROM glucose_readings
+                SELECT coalesce(array_agg(measured_at_ms ORDER BY measured_at_ms), '{}'), coalesce(array_agg(mg_dl ORDER BY measured_at_ms), '{}')
+                FROM glucose_readings
                 WHERE user_id = \(user.rawValue) AND deleted = 0 AND measured_at_ms >= \(milliseconds(start)) AND measured_at_ms < \(milliseconds(end))
-                ORDER BY measured_at_ms
                 """, logger: logger)
-            var points: [GlucosePoint] = []
-            for try await (at, mg) in rows.decode((Int64, Double).self) {
-                points.append(GlucosePoint(at: date(milliseconds: at), glucose: Glucose(milligramsPerDeciliter: mg)))
-            }
-            return points
+            guard let row = try await rows.collect().first else { return [] }
+            let (instants, values) = try row.decode(([Int64], [Double]).self)
+            return zip(instants, values).map { GlucosePoint(at: date(milliseconds: $0), glucose: Glucose(milligramsPerDeciliter: $1)) }
         }
     }
 
