@@ -141,6 +141,7 @@ struct APIController<Context: RequestContext> {
             settings.energyTargetKcal = try target.map { number throws(CinnError) in try UserSettings.validEnergyTarget(number.value) }
         }
         if let unit = body.energyUnit { settings.energyUnit = try EnergyUnit.parse(unit) }
+        if let unit = body.glucoseUnit { settings.glucoseUnit = try GlucoseUnit.parse(unit, field: "glucose_unit") }
         try await journal.store.saveSettings(settings, user: journal.user)
         return JSONResponse.make(SettingsDTO(settings))
     }

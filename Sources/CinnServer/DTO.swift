@@ -151,6 +151,7 @@ struct SettingsDTO: Encodable {
     let timeZone: String
     let energyTargetKcal: Double?
     let energyUnit: String
+    let glucoseUnit: String
 
     init(_ settings: UserSettings) {
         unit = settings.displayUnit.rawValue
@@ -158,6 +159,7 @@ struct SettingsDTO: Encodable {
         timeZone = settings.timeZoneIdentifier ?? settings.timeZone.identifier
         energyTargetKcal = settings.energyTargetKcal
         energyUnit = settings.energyUnit.rawValue
+        glucoseUnit = settings.glucoseUnit.rawValue
     }
 
     enum CodingKeys: String, CodingKey {
@@ -166,6 +168,7 @@ struct SettingsDTO: Encodable {
         case timeZone = "time_zone"
         case energyTargetKcal = "energy_target_kcal"
         case energyUnit = "energy_unit"
+        case glucoseUnit = "glucose_unit"
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -175,6 +178,7 @@ struct SettingsDTO: Encodable {
         try container.encode(timeZone, forKey: .timeZone)
         try container.encode(energyTargetKcal, forKey: .energyTargetKcal)
         try container.encode(energyUnit, forKey: .energyUnit)
+        try container.encode(glucoseUnit, forKey: .glucoseUnit)
     }
 }
 
@@ -186,6 +190,7 @@ struct SettingsRequest: Decodable {
     /// A number sets the target; `null` clears it.
     let energyTargetKcal: LenientNumber??
     let energyUnit: String?
+    let glucoseUnit: String?
 
     enum CodingKeys: String, CodingKey {
         case unit
@@ -193,6 +198,7 @@ struct SettingsRequest: Decodable {
         case timeZone = "time_zone"
         case energyTargetKcal = "energy_target_kcal"
         case energyUnit = "energy_unit"
+        case glucoseUnit = "glucose_unit"
     }
 
     init(from decoder: any Decoder) throws {
@@ -203,6 +209,7 @@ struct SettingsRequest: Decodable {
         energyTargetKcal = container.contains(.energyTargetKcal)
             ? .some(try container.decodeIfPresent(LenientNumber.self, forKey: .energyTargetKcal)) : nil
         energyUnit = try container.decodeIfPresent(String.self, forKey: .energyUnit)
+        glucoseUnit = try container.decodeIfPresent(String.self, forKey: .glucoseUnit)
     }
 }
 

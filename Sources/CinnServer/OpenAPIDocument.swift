@@ -1533,6 +1533,7 @@ enum OpenAPIDocument {
             time_zone: {type: string, description: "IANA name, e.g. Europe/Berlin"}
             energy_target_kcal: {type: [number, "null"], minimum: 500, maximum: 10000, description: "the day's calorie target; null clears it"}
             energy_unit: {type: string, enum: [kcal, kJ]}
+            glucose_unit: {type: string, enum: [mg/dL, mmol/L], description: "How glucose is shown and entered (stored in mg/dL)"}
         Profile:
           type: object
           properties:

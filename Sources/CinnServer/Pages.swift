@@ -282,6 +282,7 @@ struct SettingsPage {
     let timeZone: String
     let energyTarget: String
     let energyUnits: [Option]
+    let glucoseUnits: [Option]
     let formError: String?
 
     init(settings: UserSettings, goal: Goal?, formError: String? = nil) {
@@ -298,6 +299,7 @@ struct SettingsPage {
         }
         timeZone = settings.timeZoneIdentifier ?? settings.timeZone.identifier
         energyTarget = settings.energyTargetKcal.map { NutritionText.decimal($0, places: 0) } ?? ""
+        glucoseUnits = GlucoseUnit.allCases.map { Option(value: $0.rawValue, label: $0.rawValue, selected: $0 == settings.glucoseUnit) }
         energyUnits = [("kcal", "Kilocalories (kcal)"), ("kJ", "Kilojoules (kJ)")].map {
             Option(value: $0.0, label: $0.1, selected: $0.0 == settings.energyUnit.rawValue)
         }

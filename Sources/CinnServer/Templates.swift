@@ -308,6 +308,7 @@ enum Templates {
       <input id="energy-target" name="energy_target" inputmode="decimal" autocomplete="off" value="{{energyTarget}}" placeholder="none" aria-describedby="energy-target-help">
       <p id="energy-target-help" class="muted">The food log shows what is left of it each day. Leave it empty for no target.</p>
       <label for="energy-unit">Show energy in</label><select id="energy-unit" name="energy_unit">{{#energyUnits}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/energyUnits}}</select>
+      <label for="glucose-unit">Show blood glucose in</label><select id="glucose-unit" name="glucose_unit">{{#glucoseUnits}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/glucoseUnits}}</select>
       <p><button type="submit">Save settings</button></p>
     </form>
     <div class="card"><h2 style="margin-top:0">Export</h2>

@@ -233,6 +233,7 @@ struct WebController<Context: RequestContext> {
                 }
             }
             if let unit = form["energy_unit"] { settings.energyUnit = try EnergyUnit.parse(unit) }
+            if let unit = form["glucose_unit"] { settings.glucoseUnit = try GlucoseUnit.parse(unit, field: "glucose_unit") }
             try await journal.store.saveSettings(settings, user: journal.user)
             return redirect("/settings")
         } catch let error as CinnError where error.code == .invalidInput {

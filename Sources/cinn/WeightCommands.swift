@@ -171,12 +171,12 @@ struct SettingsCommand: AsyncParsableCommand {
             commandName: "set",
             abstract: """
                 Change a setting: unit (kg|lb|st), trend-method (exact|pencil), time-zone (an IANA name), \
-                energy-target (kcal per day, or "none") or energy-unit (kcal|kJ).
+                energy-target (kcal per day, or "none"), energy-unit (kcal|kJ) or glucose-unit (mg/dL|mmol/L).
                 """)
 
         @OptionGroup var options: DatabaseOptions
 
-        @Argument(help: "unit, trend-method, time-zone, energy-target or energy-unit.")
+        @Argument(help: "unit, trend-method, time-zone, energy-target, energy-unit or glucose-unit.")
         var name: String
 
         @Argument(help: "The new value.")
@@ -201,8 +201,9 @@ struct SettingsCommand: AsyncParsableCommand {
                         settings.energyTargetKcal = try UserSettings.validEnergyTarget(kcal, field: "energy-target")
                     }
                 case "energy-unit": settings.energyUnit = try EnergyUnit.parse(value, field: "energy-unit")
+                case "glucose-unit": settings.glucoseUnit = try GlucoseUnit.parse(value, field: "glucose-unit")
                 default:
-                    throw CinnError.invalid("name", "unknown setting \"\(name)\"; use unit, trend-method, time-zone, energy-target or energy-unit")
+                    throw CinnError.invalid("name", "unknown setting \"\(name)\"; use unit, trend-method, time-zone, energy-target, energy-unit or glucose-unit")
                 }
                 try await journal.store.saveSettings(settings, user: journal.user)
                 print("\(name) = \(value)")
@@ -223,6 +224,7 @@ struct SettingsCommand: AsyncParsableCommand {
                 print("time-zone = \(settings.timeZoneIdentifier ?? settings.timeZone.identifier)")
                 print("energy-target = \(settings.energyTargetKcal.map { "\(Int($0.rounded())) kcal" } ?? "none")")
                 print("energy-unit = \(settings.energyUnit.rawValue)")
+                print("glucose-unit = \(settings.glucoseUnit.rawValue)")
             }
         }
     }

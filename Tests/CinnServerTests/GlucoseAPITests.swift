@@ -14,6 +14,13 @@ struct GlucoseAPITests {
             #expect(try mmol.json()["value"]?.double == 6.2 && (try mmol.json()["unit"]?.string) == "mmol/L")
             try await client.send(.post, "/api/v1/glucose", json: #"{"value":154,"time":"2024-03-15T09:00:00Z","note":"after toast"}"#)
             let list = try await client.send(.get, "/api/v1/glucose?unit=mmol/L").json()["glucose"]?.array ?? []
+            // The user's glucose unit decides what a bare value means and how readings are shown.
+            #expect(try await client.send(.put, "/api/v1/settings", json: #"{"glucose_unit":"mmol/L"}"#).json()["glucose_unit"]?.string == "mmol/L")
+            let shown = try await client.send(.get, "/api/v1/glucose").json()["glucose"]?.array?.first
+            #expect(shown?["value"]?.double == 8.5 && shown?["unit"]?.string == "mmol/L")
+            try expectError(try await client.send(.put, "/api/v1/settings", json: #"{"glucose_unit":"g/L"}"#), .unprocessableContent,
+                            code: "invalid_input", field: "glucose_unit")
+            try await client.send(.put, "/api/v1/settings", json: #"{"glucose_unit":"mg/dL"}"#)
             #expect(list.compactMap { $0["value"]?.double } == [8.5, 6.2], "newest first, in the unit asked for")
             #expect(list.first?["timing"] == .null && list.last?["timing"]?.string == "fasting")
 

@@ -59,7 +59,7 @@ struct GoalAndSettingsAPITests {
     @Test func settingsPartialUpdates() async throws {
         @Sendable func settings(_ unit: String, _ method: String, _ zone: String, target: JSON = .null, energyUnit: String = "kcal") -> JSON {
             .object(["unit": .string(unit), "trend_method": .string(method), "time_zone": .string(zone),
-                     "energy_target_kcal": target, "energy_unit": .string(energyUnit)])
+                     "energy_target_kcal": target, "energy_unit": .string(energyUnit), "glucose_unit": .string("mg/dL")])
         }
         try await withApp { client, _ in
             let initial = try await client.send(.get, "/api/v1/settings").json()

@@ -129,9 +129,10 @@ struct GoalAndSettingsCommandTests {
         #expect(try await sandbox.cinn("settings", "set", "time-zone", "Europe/Berlin").status == 0)
         #expect(try await sandbox.cinn("settings", "set", "energy-target", "1900").status == 0)
         #expect(try await sandbox.cinn("settings", "set", "energy-unit", "kJ").status == 0)
+        #expect(try await sandbox.cinn("settings", "set", "glucose-unit", "mmol/L").status == 0)
         let show = try await sandbox.cinn("settings", "show")
         #expect(show.lines == ["unit = lb", "trend-method = pencil", "time-zone = Europe/Berlin", "energy-target = 1900 kcal",
-                               "energy-unit = kJ"])
+                               "energy-unit = kJ", "glucose-unit = mmol/L"])
         #expect(try await sandbox.cinn("settings", "set", "energy-target", "none").status == 0)
         #expect(try await sandbox.cinn("settings", "set", "energy-target", "90").status == badInput)
         #expect(try await sandbox.cinn("settings", "show").lines.contains("energy-target = none"))
