@@ -1221,6 +1221,23 @@ enum OpenAPIDocument {
           responses:
             "204": {description: Cleared}
             "404": {$ref: "#/components/responses/NotFound"}
+      /api/v1/research-export:
+        get:
+          summary: Glucose, insulin, meals, meal events with responses, food and weight as tables with a data dictionary
+          description: "De-identified: participants P001…, each participant's dates shifted by whole days of their own, export-local ids, no names or free text."
+          parameters:
+            - {name: format, in: query, schema: {type: string, enum: [json, csv], default: json}}
+            - {name: table, in: query, description: "With csv: participants, glucose, insulin, meals, meal_events, food, weight or dictionary", schema: {type: string, default: glucose}}
+            - {name: deidentify, in: query, schema: {type: boolean, default: false}}
+            - {name: scope, in: query, description: "study: every participant of a hosted server (administrators only)", schema: {type: string, enum: [me, study], default: me}}
+          responses:
+            "200":
+              description: "JSON: {dictionary: [{table, column, type, unit, description}], tables: {name: [rows]}}; CSV: one table"
+              content:
+                application/json: {schema: {type: object}}
+                text/csv: {schema: {type: string}}
+            "403": {description: "scope=study without being an administrator"}
+            "422": {$ref: "#/components/responses/Invalid"}
     components:
       securitySchemes:
         bearer:

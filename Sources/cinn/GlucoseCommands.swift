@@ -198,3 +198,43 @@ struct MealCommand: AsyncParsableCommand {
         }
     }
 }
+
+/// `cinn research-export`: the journal's data as tables with a data dictionary, for a study.
+struct ResearchExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "research-export",
+        abstract: "Glucose, insulin, meals, meal events with their responses, food and weight as tables with a data dictionary.",
+        discussion: "JSON to standard output, or with --format csv a CSV per table (and data_dictionary.csv) in --out. "
+            + "--deidentify: participants P001…, dates shifted per participant, no names or free text. --all-users: every account of a hosted server.")
+
+    @OptionGroup var options: DatabaseOptions
+    @Option(help: "json or csv.") var format: String = "json"
+    @Option(help: "With csv: the folder to write the tables into.") var out: String?
+    @Flag(help: "Leave out who people are: P001…, shifted dates, no names or notes.") var deidentify = false
+    @Flag(name: .customLong("all-users"), help: "Every account that can log in (hosted mode), not the local journal.") var allUsers = false
+
+    func run() async throws {
+        guard format == "json" || format == "csv" else { throw CommandError.from(CinnError.invalid("format", "format is json or csv")) }
+        guard format == "json" || out != nil else { throw CommandError.from(CinnError.invalid("out", "--format csv writes files: give --out FOLDER")) }
+        let export = try await options.withJournal { journal in
+            let participants = allUsers
+                ? try await journal.store.accounts().filter(\.hasPassword).map { ($0.name, journal.forUser($0.user)) }
+                : [(try await journal.store.account(user: journal.user)?.name ?? "local", journal)]
+            return try await ResearchExport.make(participants, deidentify: deidentify)
+        }
+        guard let out else { return print(export.json()) }
+        let folder = URL(fileURLWithPath: out)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for name in export.tables.map(\.name) + ["dictionary"] {
+                let file = folder.appendingPathComponent(name == "dictionary" ? "data_dictionary.csv" : "\(name).csv")
+                try Data(try export.csv(name).utf8).write(to: file)
+            }
+        } catch let error as CinnError {
+            throw CommandError.from(error)
+        } catch {
+            throw CommandError.from(CinnError.invalid("out", "cannot write to \(out): \(error.localizedDescription)"))
+        }
+        print("Wrote \(export.tables.count + 1) CSV files to \(out): " + (export.tables.map { "\($0.name) (\($0.rows.count))" }.joined(separator: ", ")))
+    }
+}

@@ -35,4 +35,19 @@ struct GlucoseCommandTests {
         let tooHigh = try await sandbox.cinn("glucose", "add", "2000")
         #expect(tooHigh.status == badInput && tooHigh.stderr.contains("between 10 mg/dL and 1000 mg/dL"))
     }
+
+    @Test func researchExportWritesTablesAndTheirDictionary() async throws {
+        let sandbox = try Sandbox()
+        #expect(try await sandbox.cinn("glucose", "add", "100", "--time", "2024-03-14T08:00").status == 0)
+        let folder = sandbox.folder.appendingPathComponent("study").path
+        let written = try await sandbox.cinn("research-export", "--format", "csv", "--out", folder, "--deidentify")
+        #expect(written.status == 0, "\(written)")
+        #expect(written.stdout.contains("glucose (1)"))
+        let glucose = try String(contentsOfFile: folder + "/glucose.csv", encoding: .utf8)
+        #expect(glucose.hasPrefix("participant,time,glucose_mg_dl,timing,source\r\nP001,") && !glucose.contains("2024-03-14"))
+        #expect(try String(contentsOfFile: folder + "/data_dictionary.csv", encoding: .utf8).contains("glucose,glucose_mg_dl,number,mg/dL,"))
+        let json = try await sandbox.cinn("research-export")
+        #expect(json.stdout.contains(#""participant":"local""#))
+        #expect(try await sandbox.cinn("research-export", "--format", "csv").status == badInput)
+    }
 }
