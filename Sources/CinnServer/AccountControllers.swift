@@ -148,8 +148,7 @@ struct AccountWebController<Context: RequestContext> {
     }
 
     @Sendable func revokeToken(_ request: Request, context: Context) async throws -> Response {
-        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw CinnError.notFound("no such token") }
-        try await accounts.store.revokeAPIToken(id: id, user: try RequestAccount.required().account.user)
+        try await accounts.store.revokeAPIToken(id: try idParameter(context, "token"), user: try RequestAccount.required().account.user)
         return WebResponse.redirect("/account")
     }
 
@@ -237,8 +236,7 @@ struct AccountAPIController<Context: RequestContext> {
     }
 
     @Sendable func revokeToken(_ request: Request, context: Context) async throws -> Response {
-        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw CinnError.notFound("no such token") }
-        try await accounts.store.revokeAPIToken(id: id, user: try RequestAccount.required().account.user)
+        try await accounts.store.revokeAPIToken(id: try idParameter(context, "token"), user: try RequestAccount.required().account.user)
         return Response(status: .noContent)
     }
 }

@@ -27,11 +27,6 @@ struct GlucoseAPIController<Context: RequestContext> {
         group.delete("meal-events/{id}/report", use: clearReport)
     }
 
-    func id(_ context: Context, _ what: String) throws -> UUID {
-        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw CinnError.notFound("no such \(what)") }
-        return id
-    }
-
     /// `?unit=mg/dL|mmol/L`, else the user's glucose unit.
     func unit(_ request: Request) async throws -> GlucoseUnit {
         if let text = request.query("unit") { return try GlucoseUnit.parse(text) }
@@ -76,7 +71,7 @@ struct GlucoseAPIController<Context: RequestContext> {
     }
 
     @Sendable func deleteGlucose(_ request: Request, context: Context) async throws -> Response {
-        try await journal.store.deleteGlucoseReading(id: try id(context, "glucose reading"), user: try journal.user)
+        try await journal.store.deleteGlucoseReading(id: try idParameter(context, "glucose reading"), user: try journal.user)
         return Response(status: .noContent)
     }
 
@@ -123,7 +118,7 @@ struct GlucoseAPIController<Context: RequestContext> {
     }
 
     @Sendable func deleteInsulin(_ request: Request, context: Context) async throws -> Response {
-        try await journal.store.deleteInsulinDose(id: try id(context, "insulin dose"), user: try journal.user)
+        try await journal.store.deleteInsulinDose(id: try idParameter(context, "insulin dose"), user: try journal.user)
         return Response(status: .noContent)
     }
 
@@ -158,11 +153,11 @@ struct GlucoseAPIController<Context: RequestContext> {
     }
 
     @Sendable func showMeal(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(MealDTO(try await journal.store.meal(id: try id(context, "meal"), user: try journal.user)))
+        JSONResponse.make(MealDTO(try await journal.store.meal(id: try idParameter(context, "meal"), user: try journal.user)))
     }
 
     @Sendable func deleteMeal(_ request: Request, context: Context) async throws -> Response {
-        try await journal.store.deleteMeal(id: try id(context, "meal"), user: try journal.user)
+        try await journal.store.deleteMeal(id: try idParameter(context, "meal"), user: try journal.user)
         return Response(status: .noContent)
     }
 
@@ -200,7 +195,7 @@ struct GlucoseAPIController<Context: RequestContext> {
     }
 
     @Sendable func deleteMealEvent(_ request: Request, context: Context) async throws -> Response {
-        try await journal.store.deleteMealEvent(id: try id(context, "meal event"), user: try journal.user)
+        try await journal.store.deleteMealEvent(id: try idParameter(context, "meal event"), user: try journal.user)
         return Response(status: .noContent)
     }
 
@@ -208,12 +203,12 @@ struct GlucoseAPIController<Context: RequestContext> {
     @Sendable func reportMealEvent(_ request: Request, context: Context) async throws -> Response {
         var request = request
         let body = try await request.decodeJSON(Report.self)
-        try await journal.reportMealEvent(id: try id(context, "meal event"), reason: body.reason)
+        try await journal.reportMealEvent(id: try idParameter(context, "meal event"), reason: body.reason)
         return Response(status: .noContent)
     }
 
     @Sendable func clearReport(_ request: Request, context: Context) async throws -> Response {
-        try await journal.reportMealEvent(id: try id(context, "meal event"), reason: nil)
+        try await journal.reportMealEvent(id: try idParameter(context, "meal event"), reason: nil)
         return Response(status: .noContent)
     }
 }

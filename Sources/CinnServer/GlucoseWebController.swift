@@ -26,11 +26,6 @@ struct GlucoseWebController<Context: RequestContext> {
         router.get("/glucose/days/{date}/chart.svg", use: chart)
     }
 
-    func id(_ context: Context, _ what: String) throws -> UUID {
-        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw CinnError.notFound("no such \(what)") }
-        return id
-    }
-
     func date(_ context: Context) throws -> LocalDate {
         guard let date = context.parameters.get("date").flatMap(LocalDate.init(iso:)) else { throw CinnError.notFound("no such day") }
         return date
@@ -74,7 +69,7 @@ struct GlucoseWebController<Context: RequestContext> {
     }
 
     @Sendable func deleteReading(_ request: Request, context: Context) async throws -> Response {
-        try await journal.store.deleteGlucoseReading(id: try id(context, "glucose reading"), user: try journal.user)
+        try await journal.store.deleteGlucoseReading(id: try idParameter(context, "glucose reading"), user: try journal.user)
         return WebResponse.redirect("/glucose")
     }
 
@@ -88,7 +83,7 @@ struct GlucoseWebController<Context: RequestContext> {
     }
 
     @Sendable func deleteInsulin(_ request: Request, context: Context) async throws -> Response {
-        try await journal.store.deleteInsulinDose(id: try id(context, "insulin dose"), user: try journal.user)
+        try await journal.store.deleteInsulinDose(id: try idParameter(context, "insulin dose"), user: try journal.user)
         return WebResponse.redirect("/glucose")
     }
 
@@ -114,7 +109,7 @@ struct GlucoseWebController<Context: RequestContext> {
     }
 
     @Sendable func deleteMeal(_ request: Request, context: Context) async throws -> Response {
-        try await journal.store.deleteMeal(id: try id(context, "meal"), user: try journal.user)
+        try await journal.store.deleteMeal(id: try idParameter(context, "meal"), user: try journal.user)
         return WebResponse.redirect("/glucose/meals")
     }
 
@@ -128,12 +123,12 @@ struct GlucoseWebController<Context: RequestContext> {
 
     @Sendable func reportMealEvent(_ request: Request, context: Context) async throws -> Response {
         let form = try await FormFields(request: request)
-        let id = try id(context, "meal event")
+        let id = try idParameter(context, "meal event")
         return try await changing { try await journal.reportMealEvent(id: id, reason: form["reason"]) }
     }
 
     @Sendable func deleteMealEvent(_ request: Request, context: Context) async throws -> Response {
-        try await journal.store.deleteMealEvent(id: try id(context, "meal event"), user: try journal.user)
+        try await journal.store.deleteMealEvent(id: try idParameter(context, "meal event"), user: try journal.user)
         return WebResponse.redirect("/glucose")
     }
 

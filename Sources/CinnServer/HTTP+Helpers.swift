@@ -159,3 +159,9 @@ func spoolToTemporaryFile(_ body: RequestBody, maximumBytes: Int) async throws -
 
 /// Largest import file accepted.
 let maximumImportBytes = 4 << 30
+
+/// A route's `{id}` as a UUID; anything else is "no such `what`" (404).
+func idParameter<Context: RequestContext>(_ context: Context, _ what: String) throws -> UUID {
+    guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw CinnError.notFound("no such \(what)") }
+    return id
+}

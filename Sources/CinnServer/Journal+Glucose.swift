@@ -186,12 +186,16 @@ extension Journal {
                            doses: [InsulinDose]) -> [MealEventResponse] {
         let definitions = Dictionary(meals.definitions.map { ($0.id, $0) }) { first, _ in first }
         return meals.events.map { event in
-            // Only the readings around the meal: a month of CGM is thousands, a response needs a few dozen.
-            let from = Self.firstIndex(in: points, notBefore: event.eatenAt.addingTimeInterval(-MealResponse.baselineBefore))
-            let to = Self.firstIndex(in: points, notBefore: event.eatenAt.addingTimeInterval(MealResponse.peakWindow + 1))
-            return MealEventResponse(event: event, meal: definitions[event.mealID],
-                                     response: MealResponse.compute(eatenAt: event.eatenAt, readings: Array(points[from..<to]), doses: doses))
+            MealEventResponse(event: event, meal: definitions[event.mealID], response: Self.response(to: event, points: points, doses: doses))
         }
+    }
+
+    /// A meal event's response from `points` in time order, read around the meal only: a month of CGM is
+    /// thousands of readings, a response needs a few dozen.
+    static func response(to event: MealEvent, points: [GlucosePoint], doses: [InsulinDose]) -> MealResponse? {
+        let from = firstIndex(in: points, notBefore: event.eatenAt.addingTimeInterval(-MealResponse.baselineBefore))
+        let to = firstIndex(in: points, notBefore: event.eatenAt.addingTimeInterval(MealResponse.peakWindow + 1))
+        return MealResponse.compute(eatenAt: event.eatenAt, readings: Array(points[from..<to]), doses: doses)
     }
 
     /// The index of the first point at or after `instant` in points in time order (binary search).

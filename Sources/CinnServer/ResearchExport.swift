@@ -115,9 +115,7 @@ public struct ResearchExport: Sendable {
             let points = try await store.glucosePoints(user: user, from: .distantPast, to: .distantFuture)
             for event in try await store.mealEvents(user: user, from: .distantPast, to: .distantFuture) {
                 seen(event.eatenAt, event.utcOffsetSeconds)
-                let from = Journal.firstIndex(in: points, notBefore: event.eatenAt.addingTimeInterval(-MealResponse.baselineBefore))
-                let to = Journal.firstIndex(in: points, notBefore: event.eatenAt.addingTimeInterval(MealResponse.peakWindow + 1))
-                let response = MealResponse.compute(eatenAt: event.eatenAt, readings: Array(points[from..<to]), doses: doses)
+                let response = Journal.response(to: event, points: points, doses: doses)
                 tables["meal_events"]?.rows.append([
                     participant, mealNumbers[event.mealID], time(event.eatenAt, event.utcOffsetSeconds), number(event.portion),
                     number(event.carbohydrateGrams), event.isReported ? "true" : "false", deidentify ? nil : event.reportReason,
