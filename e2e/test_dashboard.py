@@ -119,8 +119,8 @@ def check(condition: bool, what: str) -> None:
 class Server:
     """`cinn serve --port 0` as a subprocess; its output is collected by a thread."""
 
-    def __init__(self, cinn: str, database: Path, env: dict[str, str]):
-        cmd = [cinn, "serve", "--port", "0", "--database", str(database)]
+    def __init__(self, cinn: str, database: Path, env: dict[str, str], extra: list[str] | None = None):
+        cmd = [cinn, "serve", "--port", "0", "--database", str(database)] + (extra or [])
         print("$ " + " ".join(cmd), flush=True)
         self.proc = subprocess.Popen(
             cmd,

@@ -63,7 +63,7 @@ enum Templates {
     nav.tabs a .icon { display:block; font-size:1.3rem; line-height:1.2; }
     nav.tabs a.on { color:var(--accent); font-weight:700; }
     nav.tabs a { min-width:0; overflow-wrap:anywhere; }
-    @media (max-width: 480px) { nav.tabs a { font-size:.68rem; padding:10px 0 14px; } }
+    @media (max-width: 480px) { nav.tabs a { font-size:.64rem; padding:10px 0 14px; } }
     @media (min-width: 900px) {
       nav.tabs { top:0; bottom:0; right:auto; width:180px; flex-direction:column; border-top:0; border-right:1px solid var(--line); padding-top:16px; }
       nav.tabs a { flex:0; text-align:left; padding:12px 20px; font-size:1rem; } nav.tabs a .icon { display:inline; margin-right:8px; }
