@@ -23,7 +23,14 @@ public struct NightscoutData: Sendable {
     public var skipped = 0
     /// Records the file holds twice: the same id, or the same time and event type from two uploaders.
     public var duplicates = 0
+    /// The first `ImportReport.maximumListedRejections` rejected records; `rejectedCount` counts them all.
     public var rejected: [RejectedRow] = []
+    public var rejectedCount = 0
+
+    mutating func reject(_ row: RejectedRow) {
+        rejectedCount += 1
+        if rejected.count < ImportReport.maximumListedRejections { rejected.append(row) }
+    }
 }
 
 /// Reads Nightscout's `entries.json` and `treatments.json` (API v1: JSON arrays, newest first).
@@ -44,29 +51,39 @@ public enum NightscoutParser {
     /// Readings below this (mg/dL) are a CGM's error codes, not glucose (Nightscout's `direction.js`).
     static let errorCodeBelow = 39.0
 
+    /// Reads the file element by element (memory holds one record, not the document).
     /// - Parameter timeZone: for records without an offset of their own.
     public static func read(url: URL, timeZone: TimeZone) throws -> NightscoutData {
-        let bytes: [UInt8]
-        do {
-            bytes = [UInt8](try Data(contentsOf: url))
-        } catch {
-            throw CinnError.invalid("file", "cannot read \(url.lastPathComponent): \(error.localizedDescription)")
-        }
-        return try parse(bytes, timeZone: timeZone)
+        var records = Records(timeZone: timeZone)
+        try JSONArrayStream.forEach(url: url) { record throws(CinnError) in records.take(record) }
+        return records.data
     }
 
     public static func parse(_ bytes: [UInt8], timeZone: TimeZone) throws(CinnError) -> NightscoutData {
         let document = try JSONDocumentParser.parse(bytes)
-        guard case .array(let records) = document.kind else {
+        guard case .array(let elements) = document.kind else {
             throw .invalid("file", "a Nightscout export is a JSON array of entries or treatments")
         }
+        var records = Records(timeZone: timeZone)
+        for record in elements { records.take(record) }
+        return records.data
+    }
+
+    /// The records read so far, and what has been seen of them to spot duplicates.
+    struct Records {
+        let timeZone: TimeZone
         var data = NightscoutData()
         var ids = Set<String>(), keys = Set<String>()
-        for record in records {
+
+        init(timeZone: TimeZone) {
+            self.timeZone = timeZone
+        }
+
+        mutating func take(_ record: JSONValue) {
             data.rowsRead += 1
             guard case .object(let fields) = record.kind else {
-                data.rejected.append(RejectedRow(line: record.line, reason: "not a Nightscout record (an object)"))
-                continue
+                data.reject(RejectedRow(line: record.line, reason: "not a Nightscout record (an object)"))
+                return
             }
             let id = fields["_id"]?.string
             let key = fields["eventType"] != nil
@@ -76,7 +93,7 @@ public enum NightscoutParser {
             let timed = !key.hasPrefix("t:|") && !key.hasPrefix("e:|")
             if id.map(ids.contains) ?? false || (timed && keys.contains(key)) {
                 data.duplicates += 1
-                continue
+                return
             }
             if let id { ids.insert(id) }
             if timed { keys.insert(key) }
@@ -87,10 +104,9 @@ public enum NightscoutParser {
                     try entry(fields, id: id ?? key, line: record.line, timeZone: timeZone, into: &data)
                 }
             } catch {
-                data.rejected.append(RejectedRow(line: record.line, field: error.field, reason: error.message))
+                data.reject(RejectedRow(line: record.line, field: error.field, reason: error.message))
             }
         }
-        return data
     }
 
     /// The text of a string or a number (Nightscout sends numbers as strings at times).

@@ -216,7 +216,7 @@ extension Journal {
         let settings = try await settings()
         let data = try NightscoutParser.read(url: url, timeZone: settings.timeZone)
         let report = ImportReport(format: "nightscout", rowsRead: data.rowsRead, duplicates: data.duplicates, skipped: data.skipped,
-                                  rejected: Array(data.rejected.prefix(ImportReport.maximumListedRejections)), rejectedCount: data.rejected.count)
+                                  rejected: data.rejected, rejectedCount: data.rejectedCount)
         let carbs = data.carbs.map { ImportedCarbs(at: $0.at, utcOffsetSeconds: $0.utcOffsetSeconds, grams: $0.grams, mealName: $0.name,
                                                    note: $0.note, externalID: $0.externalID) }
         return try await store.importGlucoseRecords(user: user, format: "nightscout", fileName: fileName ?? url.lastPathComponent, mode: mode,

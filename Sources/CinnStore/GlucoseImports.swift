@@ -22,6 +22,9 @@ public struct ImportedCarbs: Sendable {
 }
 
 extension Store {
+    /// Readings turned into rows at a time by a glucose import.
+    static let importChunkRows = 5000
+
     /// Imports glucose readings, insulin doses and carbohydrate (as meal events of meals found or made by
     /// name) as one batch. A record is already in the journal when its external id is, or when an
     /// imported record of its kind has the same time (and, for doses and carbohydrate, amount): two
@@ -62,14 +65,18 @@ extension Store {
                 defer { version += 1 }
                 return version
             }
-            try await insertRows(db, into: "glucose_readings", columns: [
-                "id", "user_id", "measured_at_ms", "utc_offset_s", "local_day", "mg_dl", "timing", "note", "source", "external_id", "import_id",
-                "created_at_ms", "updated_at_ms", "version",
-            ], freshReadings.map { reading in
-                [bind(reading.id), user.rawValue, milliseconds(reading.measuredAt), reading.utcOffsetSeconds, reading.localDate.dayNumber,
-                 reading.glucose.milligramsPerDeciliter, reading.timing?.rawValue, reading.note, source, reading.externalID, batch.importID,
-                 batch.createdAt, batch.createdAt, nextVersion()]
-            })
+            // A chunk's rows at a time: a year of CGM is 105,120 readings, and their rows as bind values would
+            // hold several times the readings' own memory.
+            for start in stride(from: 0, to: freshReadings.count, by: Self.importChunkRows) {
+                try await insertRows(db, into: "glucose_readings", columns: [
+                    "id", "user_id", "measured_at_ms", "utc_offset_s", "local_day", "mg_dl", "timing", "note", "source", "external_id", "import_id",
+                    "created_at_ms", "updated_at_ms", "version",
+                ], freshReadings[start..<min(start + Self.importChunkRows, freshReadings.count)].map { reading in
+                    [bind(reading.id), user.rawValue, milliseconds(reading.measuredAt), reading.utcOffsetSeconds, reading.localDate.dayNumber,
+                     reading.glucose.milligramsPerDeciliter, reading.timing?.rawValue, reading.note, source, reading.externalID, batch.importID,
+                     batch.createdAt, batch.createdAt, nextVersion()]
+                })
+            }
             try await insertRows(db, into: "insulin_doses", columns: [
                 "id", "user_id", "taken_at_ms", "utc_offset_s", "local_day", "units", "kind", "insulin", "note", "source", "external_id", "import_id",
                 "created_at_ms", "updated_at_ms", "version",

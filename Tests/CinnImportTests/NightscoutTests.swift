@@ -61,3 +61,37 @@ import Testing
         #expect(throws: CinnError.self) { try NightscoutParser.parse(Array("[{\"sgv\": 100,".utf8), timeZone: Self.utc) }
     }
 }
+
+@Suite struct JSONArrayStreamTests {
+    func elements(_ text: String, chunkSize: Int) throws -> [String] {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("stream-\(UUID().uuidString).json")
+        try Data(text.utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        var seen: [String] = []
+        try JSONArrayStream.forEach(url: url, chunkSize: chunkSize) { value throws(CinnError) in
+            switch value.kind {
+            case .object(let fields): seen.append("\(value.line):" + fields.keys.sorted().joined(separator: ","))
+            case .string(let text): seen.append("\(value.line):\"\(text)\"")
+            case .number(let text): seen.append("\(value.line):\(text)")
+            default: seen.append("\(value.line):other")
+            }
+        }
+        return seen
+    }
+
+    @Test(arguments: [1, 2, 7, 64, 1 << 20])
+    func elementsComeOutWhateverTheChunkSize(_ chunkSize: Int) throws {
+        let text = "\u{FEFF}[\n  {\"a\": \"x ] } \\\" [ {\", \"b\": [1, {\"c\": 2}]},\n  \"plain\",\n  42 ,\n  {\"d\":\n    null}\n]\n"
+        #expect(try elements(text, chunkSize: chunkSize) == ["2:a,b", "3:\"plain\"", "4:42", "5:d"])
+        #expect(try elements("[]", chunkSize: chunkSize).isEmpty)
+    }
+
+    @Test func brokenDocumentsNameTheLine() throws {
+        #expect(throws: CinnError.invalid("file", "the JSON ends too early at line 3: the file looks cut off")) {
+            _ = try elements("[\n {\"a\": 1},\n {\"b\": ", chunkSize: 4)
+        }
+        #expect(throws: CinnError.invalid("file", "line 1: the file is not a JSON array")) { _ = try elements("{\"sgv\": 1}", chunkSize: 4) }
+        #expect(throws: CinnError.invalid("file", "line 2: the JSON goes on after its array ends")) { _ = try elements("[1]\n[2]", chunkSize: 4) }
+        #expect(throws: CinnError.self) { _ = try elements("[\n {\"a\": tru}\n]", chunkSize: 3) }
+    }
+}
