@@ -49,10 +49,11 @@ public struct GlucoseDayChart: Sendable {
         out.openChart(id: "glucose-chart", height: Self.height, title: "Glucose", description: summary(), style: Self.style)
         let highest = max(points.map { $0.glucose.value(in: unit) }.max() ?? 0, Glucose(milligramsPerDeciliter: 250).value(in: unit))
         let axis = ValueAxis(low: Glucose(milligramsPerDeciliter: 40).value(in: unit), high: highest, minimumSpan: 1)
-        func y(_ glucose: Glucose) -> Double {
-            let value = glucose.value(in: unit)
-            return Self.plotBottom - (Self.plotBottom - Self.top) * (value - axis.lower) / max(axis.upper - axis.lower, 1e-9)
+        /// The height of a value in the chart's unit, and of a glucose.
+        func y(_ value: Double) -> Double {
+            Self.plotBottom - (Self.plotBottom - Self.top) * (value - axis.lower) / max(axis.upper - axis.lower, 1e-9)
         }
+        func y(_ glucose: Glucose) -> Double { y(glucose.value(in: unit)) }
         // Legend: the unit on the left, the marks on the right.
         out.append("<g class=\"legend\" fill=\"currentColor\" fill-opacity=\"0.85\"><text x=\"")
         out.append(Self.left)
@@ -76,13 +77,13 @@ public struct GlucoseDayChart: Sendable {
         // Value axis.
         out.append("<g class=\"grid\" stroke=\"currentColor\" stroke-opacity=\"0.15\">\n")
         for tick in axis.ticks {
-            let ty = Self.plotBottom - (Self.plotBottom - Self.top) * (tick - axis.lower) / max(axis.upper - axis.lower, 1e-9)
+            let ty = y(tick)
             out.append("<line")
             out.appendHorizontalLine(from: Self.left, to: Self.right, at: ty)
         }
         out.append("</g>\n<g class=\"ticks\" fill=\"currentColor\" fill-opacity=\"0.75\" text-anchor=\"end\">\n")
         for tick in axis.ticks {
-            let ty = Self.plotBottom - (Self.plotBottom - Self.top) * (tick - axis.lower) / max(axis.upper - axis.lower, 1e-9)
+            let ty = y(tick)
             out.append("<text x=\"")
             out.append(Self.left - 4)
             out.append("\" y=\"")

@@ -191,9 +191,9 @@ public struct Accounts: Sendable {
         return (try await store.createAPIToken(name: name, tokenSHA256: Self.digest(secret), user: user), secret)
     }
 
-    /// The user a bearer token belongs to, unless it is unknown or revoked.
-    public func tokenUser(secret: String) async throws -> UserID? {
-        try await store.apiTokenUser(tokenSHA256: Self.digest(secret))
+    /// The account a bearer token belongs to, unless it is unknown or revoked.
+    public func tokenAccount(secret: String) async throws -> Account? {
+        try await store.apiTokenAccount(tokenSHA256: Self.digest(secret))
     }
 
     /// An invite code for one sign-up within `lifetime` (administrators only).

@@ -50,18 +50,16 @@ struct AccountsMiddleware<Context: RequestContext>: RouterMiddleware {
     private func identify(_ request: inout Request) async throws -> RequestAccount? {
         if let authorization = request.headers[.authorization] {
             guard authorization.lowercased().hasPrefix("bearer "),
-                  let user = try await accounts.tokenUser(secret: String(authorization.dropFirst(7)).trimmingCharacters(in: .whitespaces)),
-                  let account = try await accounts.store.account(user: user) else {
+                  let account = try await accounts.tokenAccount(secret: String(authorization.dropFirst(7)).trimmingCharacters(in: .whitespaces)) else {
                 throw CinnError(.unauthenticated, "this API token is unknown or revoked")
             }
             return RequestAccount(account: account)
         }
-        guard let token = request.cookies[Self.cookieName]?.value, let session = try await accounts.session(token: token),
-              let account = try await accounts.store.account(user: session.user) else { return nil }
+        guard let token = request.cookies[Self.cookieName]?.value, let session = try await accounts.session(token: token) else { return nil }
         if ![.get, .head, .options].contains(request.method) {
             try await checkCSRF(&request, expected: session.csrfToken)
         }
-        return RequestAccount(account: account, sessionToken: token, csrfToken: session.csrfToken)
+        return RequestAccount(account: session.account, sessionToken: token, csrfToken: session.csrfToken)
     }
 
     private func checkCSRF(_ request: inout Request, expected: String) async throws {

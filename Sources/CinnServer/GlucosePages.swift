@@ -22,7 +22,7 @@ enum GlucosePageText {
     /// 4, 4.5: whole numbers without a decimal, else to a tenth.
     static func amount(_ value: Double) -> String {
         let tenths = (value * 10).rounded() / 10
-        return tenths == tenths.rounded() ? String(Int(tenths)) : String(format: "%.1f", tenths)
+        return Mass.format(tenths, decimals: tenths == tenths.rounded() ? 0 : 1)
     }
 
     static func percent(_ share: Double) -> String {

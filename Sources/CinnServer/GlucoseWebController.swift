@@ -35,7 +35,8 @@ struct GlucoseWebController<Context: RequestContext> {
         let journal = try journal
         let report = try await journal.glucoseReport(days: days)
         let settings = try await journal.settings()
-        let now = LocalDateTime(instant: journal.now(), utcOffsetSeconds: settings.timeZone.secondsFromGMT(for: journal.now()))
+        let instant = journal.now()
+        let now = LocalDateTime(instant: instant, utcOffsetSeconds: settings.timeZone.secondsFromGMT(for: instant))
         let page = GlucoseReportPage(report: report, days: days, meals: try await journal.store.meals(user: journal.user),
                                      now: String(now.date.iso + "T" + now.clock), error: error)
         return WebResponse.html(pages.render("glucose", page, title: "Glucose", tab: .glucose), status: status)

@@ -112,7 +112,7 @@ public struct ResearchExport: Sendable {
                 tables["meals"]?.rows.append([participant, number, deidentify ? nil : meal.name, meal.kind.rawValue, meal.carbohydrateGrams.map(Self.number),
                                               deidentify ? nil : meal.foods.map { "\($0.name):\(Self.number($0.grams))" }.joined(separator: ";")])
             }
-            let points = try await store.glucosePoints(user: user, from: .distantPast, to: .distantFuture)
+            let points = readings.map { GlucosePoint(at: $0.measuredAt, glucose: $0.glucose) }
             for event in try await store.mealEvents(user: user, from: .distantPast, to: .distantFuture) {
                 seen(event.eatenAt, event.utcOffsetSeconds)
                 let response = Journal.response(to: event, points: points, doses: doses)

@@ -21,9 +21,11 @@ public struct Account: Sendable, Equatable {
 
 /// A web session: whose, the CSRF token its forms carry, and when it ends.
 public struct StoredSession: Sendable, Equatable {
-    public var user: UserID
+    public var account: Account
     public var csrfToken: String
     public var expiresAt: Date
+
+    public var user: UserID { account.user }
 }
 
 /// A bearer token for API clients, as listed (the secret itself is shown once, when made).
@@ -36,7 +38,13 @@ public struct APIToken: Sendable, Equatable {
 }
 
 extension Store {
-    private static let accountColumns = "row_id, id, name, role, password_hash IS NOT NULL AS has_password, created_at_ms"
+    private static let accountColumns = accountColumns(of: "users")
+
+    /// The columns `account(_:)` reads, of the users table named `table` in a query.
+    private static func accountColumns(of table: String) -> String {
+        ["row_id", "id", "name", "role", "password_hash IS NOT NULL AS has_password", "created_at_ms"].map { "\(table).\($0)" }
+            .joined(separator: ", ")
+    }
 
     private func account(_ row: any SQLRow) throws -> Account {
         let role = try row.decode(column: "role", as: String.self)
@@ -138,11 +146,10 @@ extension Store {
     public func session(tokenSHA256: [UInt8]) async throws -> StoredSession? {
         try await withConnection { db in
             guard let row = try await db.raw("""
-                SELECT user_id, csrf_token, expires_at_ms FROM sessions
-                WHERE token_sha256 = \(bind: Data(tokenSHA256)) AND expires_at_ms > \(bind: milliseconds(now()))
+                SELECT \(unsafeRaw: Self.accountColumns(of: "u")), s.csrf_token, s.expires_at_ms FROM sessions s JOIN users u ON u.row_id = s.user_id
+                WHERE s.token_sha256 = \(bind: Data(tokenSHA256)) AND s.expires_at_ms > \(bind: milliseconds(now()))
                 """).first() else { return nil }
-            return StoredSession(user: UserID(try row.decode(column: "user_id", as: Int64.self)),
-                                 csrfToken: try row.decode(column: "csrf_token", as: String.self),
+            return StoredSession(account: try account(row), csrfToken: try row.decode(column: "csrf_token", as: String.self),
                                  expiresAt: date(milliseconds: try row.decode(column: "expires_at_ms", as: Int64.self)))
         }
     }
@@ -195,20 +202,27 @@ extension Store {
         }
     }
 
-    /// The user of the unrevoked token with this digest; notes when it was used (at most once a minute).
+    /// The user of the unrevoked token with this digest.
     public func apiTokenUser(tokenSHA256: [UInt8]) async throws -> UserID? {
+        try await apiTokenAccount(tokenSHA256: tokenSHA256)?.user
+    }
+
+    /// The account of the unrevoked token with this digest, in one query with the token; notes when the
+    /// token was used (at most once a minute).
+    public func apiTokenAccount(tokenSHA256: [UInt8]) async throws -> Account? {
         try await withConnection { db in
             let now = milliseconds(now())
             guard let row = try await db.raw("""
-                SELECT row_id, user_id, last_used_at_ms FROM api_tokens
-                WHERE token_sha256 = \(bind: Data(tokenSHA256)) AND revoked_at_ms IS NULL
+                SELECT \(unsafeRaw: Self.accountColumns(of: "u")), t.row_id AS token_row, t.last_used_at_ms
+                FROM api_tokens t JOIN users u ON u.row_id = t.user_id
+                WHERE t.token_sha256 = \(bind: Data(tokenSHA256)) AND t.revoked_at_ms IS NULL
                 """).first() else { return nil }
             if (try row.decode(column: "last_used_at_ms", as: Int64?.self) ?? 0) < now - 60_000 {
                 try await db.raw("""
-                    UPDATE api_tokens SET last_used_at_ms = \(bind: now) WHERE row_id = \(bind: try row.decode(column: "row_id", as: Int64.self))
+                    UPDATE api_tokens SET last_used_at_ms = \(bind: now) WHERE row_id = \(bind: try row.decode(column: "token_row", as: Int64.self))
                     """).run()
             }
-            return UserID(try row.decode(column: "user_id", as: Int64.self))
+            return try account(row)
         }
     }
 

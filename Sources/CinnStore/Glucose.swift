@@ -25,17 +25,25 @@ extension Store {
         guard !readings.isEmpty else { return }
         try await transaction { db in
             let first = try await reserveVersions(db, user: user, count: readings.count)
-            let time = milliseconds(now())
-            for (offset, reading) in readings.enumerated() {
-                try await db.raw("""
-                    INSERT INTO glucose_readings (id, user_id, measured_at_ms, utc_offset_s, local_day, mg_dl, timing, note, source, external_id,
-                        import_id, created_at_ms, updated_at_ms, version)
-                    VALUES (\(bind: bind(reading.id)), \(bind: user.rawValue), \(bind: milliseconds(reading.measuredAt)),
-                        \(bind: reading.utcOffsetSeconds), \(bind: reading.localDate.dayNumber), \(bind: reading.glucose.milligramsPerDeciliter),
-                        \(bind: reading.timing?.rawValue), \(bind: reading.note), \(bind: reading.source), \(bind: reading.externalID),
-                        \(bind: reading.importID), \(bind: time), \(bind: time), \(bind: first + Int64(offset)))
-                    """).run()
-            }
+            try await insertGlucoseReadings(db, readings, user: user, firstVersion: first, createdAt: milliseconds(now()))
+        }
+    }
+
+    /// Rows built and written a chunk at a time: a year of CGM is 105,120 readings, and their rows as bind
+    /// values would hold several times the readings' own memory.
+    static let insertChunk = 5000
+
+    /// Writes `readings` with the versions from `firstVersion` on (reserved by the caller), in `db`'s transaction.
+    func insertGlucoseReadings(_ db: any SQLDatabase, _ readings: [GlucoseReading], user: UserID, firstVersion: Int64, createdAt: Int64) async throws {
+        for start in stride(from: 0, to: readings.count, by: Self.insertChunk) {
+            try await insertRows(db, into: "glucose_readings", columns: [
+                "id", "user_id", "measured_at_ms", "utc_offset_s", "local_day", "mg_dl", "timing", "note", "source", "external_id", "import_id",
+                "created_at_ms", "updated_at_ms", "version",
+            ], readings[start..<min(start + Self.insertChunk, readings.count)].enumerated().map { offset, reading in
+                [bind(reading.id), user.rawValue, milliseconds(reading.measuredAt), reading.utcOffsetSeconds, reading.localDate.dayNumber,
+                 reading.glucose.milligramsPerDeciliter, reading.timing?.rawValue, reading.note, reading.source, reading.externalID, reading.importID,
+                 createdAt, createdAt, firstVersion + Int64(start + offset)]
+            })
         }
     }
 
@@ -108,17 +116,21 @@ extension Store {
         guard !doses.isEmpty else { return }
         try await transaction { db in
             let first = try await reserveVersions(db, user: user, count: doses.count)
-            let time = milliseconds(now())
-            for (offset, dose) in doses.enumerated() {
-                try await db.raw("""
-                    INSERT INTO insulin_doses (id, user_id, taken_at_ms, utc_offset_s, local_day, units, kind, insulin, note, source, external_id,
-                        import_id, created_at_ms, updated_at_ms, version)
-                    VALUES (\(bind: bind(dose.id)), \(bind: user.rawValue), \(bind: milliseconds(dose.takenAt)), \(bind: dose.utcOffsetSeconds),
-                        \(bind: dose.localDate.dayNumber), \(bind: dose.units), \(bind: dose.kind.rawValue), \(bind: dose.insulin), \(bind: dose.note),
-                        \(bind: dose.source), \(bind: dose.externalID), \(bind: dose.importID), \(bind: time), \(bind: time),
-                        \(bind: first + Int64(offset)))
-                    """).run()
-            }
+            try await insertInsulinDoses(db, doses, user: user, firstVersion: first, createdAt: milliseconds(now()))
+        }
+    }
+
+    /// Writes `doses` with the versions from `firstVersion` on (reserved by the caller), in `db`'s transaction.
+    func insertInsulinDoses(_ db: any SQLDatabase, _ doses: [InsulinDose], user: UserID, firstVersion: Int64, createdAt: Int64) async throws {
+        for start in stride(from: 0, to: doses.count, by: Self.insertChunk) {
+            try await insertRows(db, into: "insulin_doses", columns: [
+                "id", "user_id", "taken_at_ms", "utc_offset_s", "local_day", "units", "kind", "insulin", "note", "source", "external_id", "import_id",
+                "created_at_ms", "updated_at_ms", "version",
+            ], doses[start..<min(start + Self.insertChunk, doses.count)].enumerated().map { offset, dose in
+                [bind(dose.id), user.rawValue, milliseconds(dose.takenAt), dose.utcOffsetSeconds, dose.localDate.dayNumber, dose.units,
+                 dose.kind.rawValue, dose.insulin, dose.note, dose.source, dose.externalID, dose.importID, createdAt, createdAt,
+                 firstVersion + Int64(start + offset)]
+            })
         }
     }
 

@@ -22,9 +22,6 @@ public struct ImportedCarbs: Sendable {
 }
 
 extension Store {
-    /// Readings turned into rows at a time by a glucose import.
-    static let importChunkRows = 5000
-
     /// Imports glucose readings, insulin doses and carbohydrate (as meal events of meals found or made by
     /// name) as one batch. A record is already in the journal when its external id is, or when an
     /// imported record of its kind has the same time (and, for doses and carbohydrate, amount): two
@@ -50,40 +47,30 @@ extension Store {
             let knownReadings = try await known("glucose_readings", time: "measured_at_ms", amount: nil)
             let freshReadings = readings.filter { reading in
                 !(reading.externalID.map(knownReadings.ids.contains) ?? false) && !knownReadings.keys.contains("\(milliseconds(reading.measuredAt))")
+            }.map { reading in
+                var reading = reading
+                (reading.source, reading.importID) = (source, batch.importID)
+                return reading
             }
             let knownDoses = try await known("insulin_doses", time: "taken_at_ms", amount: "units")
             let freshDoses = doses.filter { dose in
                 !(dose.externalID.map(knownDoses.ids.contains) ?? false) && !knownDoses.keys.contains("\(milliseconds(dose.takenAt))|\(dose.units)")
+            }.map { dose in
+                var dose = dose
+                (dose.source, dose.importID) = (source, batch.importID)
+                return dose
             }
             let knownCarbs = try await known("meal_events", time: "eaten_at_ms", amount: "carbohydrate_g")
             let freshCarbs = carbs.filter { item in
                 !knownCarbs.ids.contains(item.externalID) && !knownCarbs.keys.contains("\(milliseconds(item.at))|\(item.grams)")
             }
             let count = freshReadings.count + freshDoses.count + freshCarbs.count
-            var version = try await reserveVersions(db, user: user, count: max(1, count))
-            func nextVersion() -> Int64 {
-                defer { version += 1 }
-                return version
-            }
-            // A chunk's rows at a time: a year of CGM is 105,120 readings, and their rows as bind values would
-            // hold several times the readings' own memory.
-            for start in stride(from: 0, to: freshReadings.count, by: Self.importChunkRows) {
-                try await insertRows(db, into: "glucose_readings", columns: [
-                    "id", "user_id", "measured_at_ms", "utc_offset_s", "local_day", "mg_dl", "timing", "note", "source", "external_id", "import_id",
-                    "created_at_ms", "updated_at_ms", "version",
-                ], freshReadings[start..<min(start + Self.importChunkRows, freshReadings.count)].map { reading in
-                    [bind(reading.id), user.rawValue, milliseconds(reading.measuredAt), reading.utcOffsetSeconds, reading.localDate.dayNumber,
-                     reading.glucose.milligramsPerDeciliter, reading.timing?.rawValue, reading.note, source, reading.externalID, batch.importID,
-                     batch.createdAt, batch.createdAt, nextVersion()]
-                })
-            }
-            try await insertRows(db, into: "insulin_doses", columns: [
-                "id", "user_id", "taken_at_ms", "utc_offset_s", "local_day", "units", "kind", "insulin", "note", "source", "external_id", "import_id",
-                "created_at_ms", "updated_at_ms", "version",
-            ], freshDoses.map { dose in
-                [bind(dose.id), user.rawValue, milliseconds(dose.takenAt), dose.utcOffsetSeconds, dose.localDate.dayNumber, dose.units,
-                 dose.kind.rawValue, dose.insulin, dose.note, source, dose.externalID, batch.importID, batch.createdAt, batch.createdAt, nextVersion()]
-            })
+            // One range of versions: the readings', then the doses', then the meal events'.
+            let firstVersion = try await reserveVersions(db, user: user, count: max(1, count))
+            try await insertGlucoseReadings(db, freshReadings, user: user, firstVersion: firstVersion, createdAt: batch.createdAt)
+            try await insertInsulinDoses(db, freshDoses, user: user, firstVersion: firstVersion + Int64(freshReadings.count),
+                                         createdAt: batch.createdAt)
+            let firstEventVersion = firstVersion + Int64(freshReadings.count + freshDoses.count)
             var meals: [String: Int64] = [:]
             for name in Set(freshCarbs.map(\.mealName)).sorted() {
                 if let row = try await db.raw("""
@@ -104,10 +91,10 @@ extension Store {
             try await insertRows(db, into: "meal_events", columns: [
                 "id", "user_id", "meal_id", "eaten_at_ms", "utc_offset_s", "local_day", "portion", "carbohydrate_g", "note", "source", "external_id",
                 "import_id", "created_at_ms", "updated_at_ms", "version",
-            ], freshCarbs.map { item in
+            ], freshCarbs.enumerated().map { offset, item in
                 [bind(UUID.v7(at: item.at)), user.rawValue, meals[item.mealName], milliseconds(item.at), item.utcOffsetSeconds,
                  LocalDate(instant: item.at, utcOffsetSeconds: item.utcOffsetSeconds).dayNumber, 1.0, item.grams, item.note, source,
-                 item.externalID, batch.importID, batch.createdAt, batch.createdAt, nextVersion()]
+                 item.externalID, batch.importID, batch.createdAt, batch.createdAt, firstEventVersion + Int64(offset)]
             })
             var report = report
             report.imported = count

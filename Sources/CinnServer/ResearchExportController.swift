@@ -1,0 +1,41 @@
+import CinnCore
+import CinnStore
+import Foundation
+import Hummingbird
+
+/// `GET /api/v1/research-export`: the user's data (or, for an administrator with `scope=study`, every
+/// participant's) as JSON or one CSV table, optionally de-identified.
+struct ResearchExportController<Context: RequestContext> {
+    func addRoutes(to group: RouterGroup<Context>) {
+        group.get("research-export", use: export)
+    }
+
+    @Sendable func export(_ request: Request, context: Context) async throws -> Response {
+        let journal = try RequestJournal.required()
+        let deidentify = try request.queryBool("deidentify")
+        let participants: [(name: String, journal: Journal)]
+        switch request.query("scope") ?? "me" {
+        case "me":
+            participants = [(try await journal.store.account(user: journal.user)?.name ?? "participant", journal)]
+        case "study":
+            guard let me = RequestAccount.current?.account, me.role == .admin else {
+                throw CinnError(.forbidden, "only an administrator of a hosted server exports a study")
+            }
+            participants = try await journal.store.accounts().filter(\.hasPassword).map { ($0.name, journal.forUser($0.user)) }
+        case let other:
+            throw CinnError.invalid("scope", "scope is me or study, not \(other)")
+        }
+        let export = try await ResearchExport.make(participants, deidentify: deidentify)
+        switch request.query("format") ?? "json" {
+        case "json":
+            return JSONResponse.body(export.json())
+        case "csv":
+            let table = request.query("table") ?? "glucose"
+            return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8",
+                                                   .contentDisposition: "attachment; filename=\"cinn-research-\(table).csv\""],
+                            body: ResponseBody(byteBuffer: ByteBuffer(string: try export.csv(table))))
+        case let other:
+            throw CinnError.invalid("format", "format is json or csv, not \(other)")
+        }
+    }
+}
