@@ -1,0 +1,254 @@
+import Foundation
+
+/// A JSON value, for the fields of synced records: their shape depends on the record's type.
+public enum JSONValue: Sendable, Hashable, Codable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+
+    public var isNull: Bool { self == .null }
+
+    public var string: String? { if case .string(let value) = self { value } else { nil } }
+
+    public var number: Double? { if case .number(let value) = self { value } else { nil } }
+
+    /// Compact JSON text with sorted keys: equal values always give equal text.
+    public var text: String {
+        var out = ""
+        write(into: &out)
+        return out
+    }
+
+    private func write(into out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let value): out += value ? "true" : "false"
+        case .number(let value):
+            if value == value.rounded(), abs(value) < 1e15 { out += String(Int64(value)) } else { out += "\(value)" }
+        case .string(let value): out += JSONText.quoted(value)
+        case .array(let values):
+            out += "["
+            for (index, value) in values.enumerated() {
+                if index > 0 { out += "," }
+                value.write(into: &out)
+            }
+            out += "]"
+        case .object(let members):
+            out += "{"
+            for (index, key) in members.keys.sorted().enumerated() {
+                if index > 0 { out += "," }
+                out += JSONText.quoted(key) + ":"
+                members[key]!.write(into: &out)
+            }
+            out += "}"
+        }
+    }
+}
+
+/// The fields of a synced record by name (DESIGN.md "Sync"; docs/sync.md lists each type's).
+public typealias SyncFields = [String: JSONValue]
+
+/// One change a client pushes: the record's client-made id, the fields it set, the fields it cleared,
+/// or its deletion, and when the client made it.
+public struct SyncChange: Sendable, Hashable, Codable {
+    public var type: String
+    public var id: UUID
+    /// When the change was made on the client; per field, the later change wins.
+    public var changedAt: Date
+    /// Fields to set; an absent or null field leaves the stored value alone.
+    public var fields: SyncFields
+    /// Fields to empty: the only way to remove a stored value.
+    public var clear: [String]
+    /// Deletes the record (a deletion is final: later edits do not bring it back).
+    public var deleted: Bool
+
+    public init(type: String, id: UUID, changedAt: Date, fields: SyncFields = [:], clear: [String] = [], deleted: Bool = false) {
+        self.type = type
+        self.id = id
+        self.changedAt = changedAt
+        self.fields = fields
+        self.clear = clear
+        self.deleted = deleted
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case type, id, changedAt = "changed_at", fields, clear, deleted
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        type = try container.decode(String.self, forKey: .type)
+        id = try container.decode(UUID.self, forKey: .id)
+        let time = try container.decode(String.self, forKey: .changedAt)
+        guard let instant = SyncInstant.parse(time) else {
+            throw DecodingError.dataCorruptedError(forKey: .changedAt, in: container,
+                                                   debugDescription: "changed_at must be an ISO 8601 time with its UTC offset")
+        }
+        changedAt = instant.date
+        fields = try container.decodeIfPresent(SyncFields.self, forKey: .fields) ?? [:]
+        clear = try container.decodeIfPresent([String].self, forKey: .clear) ?? []
+        deleted = try container.decodeIfPresent(Bool.self, forKey: .deleted) ?? false
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type, forKey: .type)
+        try container.encode(id, forKey: .id)
+        try container.encode(SyncInstant(date: changedAt, utcOffsetSeconds: 0).text, forKey: .changedAt)
+        if !fields.isEmpty { try container.encode(fields, forKey: .fields) }
+        if !clear.isEmpty { try container.encode(clear, forKey: .clear) }
+        if deleted { try container.encode(true, forKey: .deleted) }
+    }
+}
+
+/// What became of a pushed change.
+public enum SyncOutcome: String, Sendable, Codable {
+    /// Every field of the change is now stored (or already was).
+    case applied
+    /// Some fields lost to later changes, or the record had been deleted: `record` is what is stored.
+    case merged
+    /// Invalid (HTTP 422's reason in `reason`): final, a client must not send it again unchanged.
+    case rejected
+}
+
+/// The server's answer for one change: its outcome and the record as now stored.
+public struct SyncResult: Sendable, Hashable, Codable {
+    public var type: String
+    public var id: UUID
+    public var status: SyncOutcome
+    public var reason: String?
+    /// The field the rejection concerns, if one.
+    public var field: String?
+    /// The record's fields as stored, for applied and merged changes of records that exist.
+    public var record: SyncFields?
+    public var deleted: Bool
+
+    public init(type: String, id: UUID, status: SyncOutcome, reason: String? = nil, field: String? = nil,
+                record: SyncFields? = nil, deleted: Bool = false) {
+        self.type = type
+        self.id = id
+        self.status = status
+        self.reason = reason
+        self.field = field
+        self.record = record
+        self.deleted = deleted
+    }
+}
+
+/// A record as pulled: its fields, or a tombstone.
+public struct SyncRecord: Sendable, Hashable, Codable {
+    public var type: String
+    public var id: UUID
+    public var deleted: Bool
+    public var fields: SyncFields?
+
+    public init(type: String, id: UUID, deleted: Bool, fields: SyncFields?) {
+        self.type = type
+        self.id = id
+        self.deleted = deleted
+        self.fields = fields
+    }
+}
+
+/// A page of changes after a cursor; `next` is the cursor to ask with next, `more` whether there is more now.
+public struct SyncPage: Sendable, Hashable, Codable {
+    public var changes: [SyncRecord]
+    public var next: String
+    public var more: Bool
+
+    public init(changes: [SyncRecord], next: String, more: Bool) {
+        self.changes = changes
+        self.next = next
+        self.more = more
+    }
+}
+
+/// An instant with the UTC offset it was written at, as sync writes it: `2026-11-21T07:30:00.250+01:00`
+/// (milliseconds only when there are any). The offset is kept, so the record's local day is the client's.
+public struct SyncInstant: Sendable, Hashable {
+    public var milliseconds: Int64
+    public var utcOffsetSeconds: Int
+
+    public init(milliseconds: Int64, utcOffsetSeconds: Int) {
+        self.milliseconds = milliseconds
+        self.utcOffsetSeconds = utcOffsetSeconds
+    }
+
+    public init(date: Date, utcOffsetSeconds: Int) {
+        self.init(milliseconds: Int64((date.timeIntervalSince1970 * 1000).rounded()), utcOffsetSeconds: utcOffsetSeconds)
+    }
+
+    public var date: Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+
+    public var localDate: LocalDate {
+        let local = milliseconds + Int64(utcOffsetSeconds) * 1000
+        return LocalDate(dayNumber: Int((Double(local) / 86_400_000).rounded(.down)))
+    }
+
+    /// Parses an ISO 8601 time that carries its offset (`Z` or `±hh:mm`); nil otherwise.
+    public static func parse(_ text: String) -> SyncInstant? {
+        guard let time = LocalDateTime(iso: text), let offset = time.utcOffsetSeconds, text.count > 10 else { return nil }
+        let wallMilliseconds = (Double(time.date.dayNumber) * 86_400 + time.secondsOfDay) * 1000
+        return SyncInstant(milliseconds: Int64(wallMilliseconds.rounded()) - Int64(offset) * 1000, utcOffsetSeconds: offset)
+    }
+
+    public var text: String {
+        let local = milliseconds + Int64(utcOffsetSeconds) * 1000
+        let dayNumber = Int((Double(local) / 86_400_000).rounded(.down))
+        let inDay = Int(local - Int64(dayNumber) * 86_400_000)
+        let seconds = inDay / 1000, millis = inDay % 1000
+        var bytes = [UInt8](repeating: UInt8(ascii: "0"), count: 19)
+        let date = LocalDate(dayNumber: dayNumber).iso
+        bytes.replaceSubrange(0..<10, with: date.utf8)
+        bytes[10] = UInt8(ascii: "T")
+        LocalDate.write(seconds / 3600, digits: 2, into: &bytes, at: 11)
+        bytes[13] = UInt8(ascii: ":")
+        LocalDate.write(seconds % 3600 / 60, digits: 2, into: &bytes, at: 14)
+        bytes[16] = UInt8(ascii: ":")
+        LocalDate.write(seconds % 60, digits: 2, into: &bytes, at: 17)
+        if millis > 0 {
+            bytes.append(UInt8(ascii: "."))
+            bytes.append(contentsOf: [0, 0, 0])
+            LocalDate.write(millis, digits: 3, into: &bytes, at: 20)
+        }
+        let offset = abs(utcOffsetSeconds)
+        bytes.append(UInt8(ascii: utcOffsetSeconds < 0 ? "-" : "+"))
+        let at = bytes.count
+        bytes.append(contentsOf: [0, 0, UInt8(ascii: ":"), 0, 0])
+        LocalDate.write(offset / 3600, digits: 2, into: &bytes, at: at)
+        LocalDate.write(offset % 3600 / 60, digits: 2, into: &bytes, at: at + 3)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,471 @@
+import CinnCore
+import Foundation
+import SQLKit
+
+/// A synced record as stored: its fields by protocol name (nulls included) and what merging needs.
+struct StoredSyncRecord: Sendable {
+    var rowID: Int64
+    var id: UUID
+    var userID: Int64
+    var version: Int64
+    var deleted: Bool
+    var fields: SyncFields
+    /// When each field was last set by a sync change, valid while the record's version is `syncVersion`;
+    /// a field without a time was last set at `updatedAt`.
+    var fieldTimes: [String: Int64]
+    var updatedAt: Int64
+}
+
+/// Where a pull stands: after the record of `typeIndex` and `rowID` within `version` (`0.0.0` is the start).
+public struct SyncCursor: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var version: Int64
+    public var typeIndex: Int
+    public var rowID: Int64
+
+    public static let start = SyncCursor(version: 0, typeIndex: 0, rowID: 0)
+
+    public init(version: Int64, typeIndex: Int, rowID: Int64) {
+        self.version = version
+        self.typeIndex = typeIndex
+        self.rowID = rowID
+    }
+
+    /// Reads `12.3.456`; nil for anything else.
+    public init?(_ text: String) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let version = Int64(parts[0]), let typeIndex = Int(parts[1]), let rowID = Int64(parts[2]),
+              version >= 0, typeIndex >= 0, rowID >= 0 else { return nil }
+        self.init(version: version, typeIndex: typeIndex, rowID: rowID)
+    }
+
+    public var description: String { "\(version).\(typeIndex).\(rowID)" }
+
+    public static func < (a: SyncCursor, b: SyncCursor) -> Bool {
+        (a.version, a.typeIndex, a.rowID) < (b.version, b.typeIndex, b.rowID)
+    }
+}
+
+extension Store {
+    /// The record types that sync, by protocol name, in the order a push applies them.
+    public static var syncTypeNames: [String] { SyncType.all.map(\.name) }
+
+    /// The protocol fields of a record type (children last), for documentation and clients.
+    public static func syncFieldNames(of type: String) -> [String] {
+        guard let type = SyncType.byName[type] else { return [] }
+        return type.fields.map(\.name) + (type.children.map { [$0.name] } ?? [])
+    }
+
+    // MARK: Push
+
+    /// Applies a client's changes to the user's journal in one transaction and says what became of each
+    /// (DESIGN.md "Sync", docs/sync.md). Pushing the same changes again changes nothing.
+    /// - Parameter source: what new records are marked as coming from (`sync`).
+    public func push(_ changes: [SyncChange], user: UserID, source: String = "sync") async throws -> [SyncResult] {
+        guard !changes.isEmpty else { return [] }
+        return try await transaction { db in
+            var results = [SyncResult?](repeating: nil, count: changes.count)
+            var positions: [String: [Int]] = [:]
+            for (position, change) in changes.enumerated() {
+                if SyncType.byName[change.type] == nil {
+                    results[position] = SyncResult(type: change.type, id: change.id, status: .rejected,
+                                                   reason: "unknown record type \"\(change.type)\"", field: "type")
+                } else {
+                    positions[change.type, default: []].append(position)
+                }
+            }
+            var version: Int64?
+            var rowIDs: [String: [UUID: Int64]] = [:]
+            for type in SyncType.all {
+                guard let mine = positions[type.name] else { continue }
+                var batch = SyncBatch(type: type, store: self, user: user)
+                try await batch.load(db, ids: Set(mine.map { changes[$0].id }), changes: mine.map { changes[$0] }, known: rowIDs)
+                for position in mine { results[position] = batch.apply(changes[position]) }
+                let dirty = batch.dirtyRecords
+                if !dirty.isEmpty {
+                    if version == nil { version = try await reserveVersions(db, user: user) }
+                    let written = try await writeSyncRecords(db, type: type, records: dirty, user: user, version: version!, source: source)
+                    rowIDs[type.name, default: [:]].merge(written) { $1 }
+                }
+            }
+            return results.map { $0! }
+        }
+    }
+
+    /// Writes whole records (upserts by id), their children, and returns their row ids.
+    func writeSyncRecords(_ db: any SQLDatabase, type: SyncType, records: [SyncBatch.Working], user: UserID, version: Int64,
+                          source: String, keepTimes: Bool = true) async throws -> [UUID: Int64] {
+        let time = milliseconds(now())
+        let fieldColumns = type.fields.flatMap(\.columns)
+        let columns = ["id", "user_id"] + fieldColumns + type.derivedColumns
+            + ["source", "created_at_ms", "updated_at_ms", "version", "deleted", "sync_times", "sync_version"]
+        let updated = fieldColumns + type.derivedColumns + ["updated_at_ms", "version", "deleted", "sync_times", "sync_version"]
+        var rowIDs: [UUID: Int64] = [:]
+        for start in stride(from: 0, to: records.count, by: Self.insertChunkRows) {
+            let insert = db.insert(into: SQLIdentifier(type.table)).columns(columns)
+            for record in records[start..<min(start + Self.insertChunkRows, records.count)] {
+                var values: [any Encodable & Sendable] = [bind(record.id), user.rawValue]
+                for field in type.fields {
+                    let value = record.fields[field.name] ?? .null
+                    if case .reference = field.kind {
+                        values.append(value.string.flatMap(UUID.init(uuidString:)).flatMap { record.references[$0] })
+                    } else {
+                        values.append(contentsOf: field.columnValues(value).map(bindValue))
+                    }
+                }
+                values.append(contentsOf: type.derive(record.fields).map(bindValue))
+                values.append(contentsOf: [source, time, time, version, record.deleted ? 1 : 0] as [any Encodable & Sendable])
+                values.append(keepTimes ? JSONValue.object(record.fieldTimes.mapValues { .number(Double($0)) }).text : String?.none)
+                values.append(keepTimes ? version : Int64?.none)
+                insert.values(values)
+            }
+            insert.onConflict(with: ["id"]) { update in
+                updated.reduce(update) { $0.set(excludedValueOf: $1) }
+            }
+            for row in try await insert.returning("row_id", "id").all() {
+                rowIDs[try decodeUUID(row, "id")] = try row.decode(column: "row_id", as: Int64.self)
+            }
+        }
+        if let children = type.children {
+            let rewritten = records.filter(\.childrenChanged).compactMap { record in rowIDs[record.id].map { ($0, record) } }
+            for start in stride(from: 0, to: rewritten.count, by: Self.insertChunkRows) {
+                let chunk = rewritten[start..<min(start + Self.insertChunkRows, rewritten.count)]
+                try await db.delete(from: SQLIdentifier(children.table))
+                    .where(SQLIdentifier(children.parentColumn), .in, chunk.map { $0.0 }).run()
+            }
+            let childColumns = [children.parentColumn, "position"] + children.fields.flatMap(\.columns)
+            var rows: [[any Encodable & Sendable]] = []
+            for (rowID, record) in rewritten {
+                guard case .array(let items) = record.fields[children.name] ?? .null else { continue }
+                for (position, item) in items.enumerated() {
+                    guard case .object(let members) = item else { continue }
+                    rows.append([rowID, position] + children.fields.flatMap { $0.columnValues(members[$0.name] ?? .null).map(bindValue) })
+                }
+            }
+            try await insertRows(db, into: children.table, columns: childColumns, rows)
+        }
+        return rowIDs
+    }
+
+    func bindValue(_ value: SyncColumnValue) -> any Encodable & Sendable {
+        switch value {
+        case .integer(let value): value
+        case .real(let value): value
+        case .text(let value): value
+        case .uuid(let value): bind(value)
+        }
+    }
+
+    // MARK: Reading records
+
+    /// The user's records of `type` that meet `condition` (on table alias `t`), with their children.
+    func syncRecords(_ db: any SQLDatabase, type: SyncType, condition: SQLQueryString, order: String = "", limit: Int? = nil) async throws
+        -> [StoredSyncRecord] {
+        var selects = ["t.row_id", "t.id", "t.user_id", "t.version", "t.deleted", "t.updated_at_ms", "t.sync_times", "t.sync_version"]
+        for field in type.fields {
+            switch field.kind {
+            case .instant(let offset, _): selects += ["t.\(field.column)", "t.\(offset)"]
+            case .reference(let target):
+                let table = SyncType.byName[target]?.table ?? target
+                selects.append("(SELECT r.id FROM \(table) r WHERE r.row_id = t.\(field.column)) AS \(field.column)")
+            default: selects.append("t.\(field.column)")
+            }
+        }
+        var query: SQLQueryString = "SELECT \(unsafeRaw: selects.joined(separator: ", ")) FROM \(unsafeRaw: type.table) t WHERE "
+        query += condition
+        if !order.isEmpty { query += " ORDER BY \(unsafeRaw: order)" }
+        if let limit { query += " LIMIT \(bind: limit)" }
+        var records = try await db.raw(query).all().map { row in try decodeSyncRecord(row, type: type) }
+        if let children = type.children, !records.isEmpty {
+            var items: [Int64: [JSONValue]] = [:]
+            for start in stride(from: 0, to: records.count, by: Self.insertChunkRows) {
+                let ids = records[start..<min(start + Self.insertChunkRows, records.count)].map(\.rowID)
+                let rows = try await db.select().columns(["\(children.parentColumn)"] + children.fields.map(\.column))
+                    .from(children.table).where(SQLIdentifier(children.parentColumn), .in, ids)
+                    .orderBy(children.parentColumn).orderBy("position").all()
+                for row in rows {
+                    var members: SyncFields = [:]
+                    for field in children.fields { members[field.name] = try decodeSyncField(row, field) }
+                    items[try row.decode(column: children.parentColumn, as: Int64.self), default: []].append(.object(members))
+                }
+            }
+            for index in records.indices { records[index].fields[children.name] = .array(items[records[index].rowID] ?? []) }
+        }
+        return records
+    }
+
+    func decodeSyncRecord(_ row: any SQLRow, type: SyncType) throws -> StoredSyncRecord {
+        var fields: SyncFields = [:]
+        for field in type.fields { fields[field.name] = try decodeSyncField(row, field) }
+        let version = try row.decode(column: "version", as: Int64.self)
+        var times: [String: Int64] = [:]
+        if try row.decode(column: "sync_version", as: Int64?.self) == version, let text = try row.decode(column: "sync_times", as: String?.self),
+           case .object(let members) = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) {
+            times = members.compactMapValues { $0.number.map { Int64($0) } }
+        }
+        return StoredSyncRecord(rowID: try row.decode(column: "row_id", as: Int64.self), id: try decodeUUID(row, "id"),
+                                userID: try row.decode(column: "user_id", as: Int64.self), version: version,
+                                deleted: try row.decode(column: "deleted", as: Int.self) == 1, fields: fields, fieldTimes: times,
+                                updatedAt: try row.decode(column: "updated_at_ms", as: Int64.self))
+    }
+
+    func decodeSyncField(_ row: any SQLRow, _ field: SyncField) throws -> JSONValue {
+        switch field.kind {
+        case .text, .choice:
+            return try row.decode(column: field.column, as: String?.self).map(JSONValue.string) ?? .null
+        case .real:
+            return try row.decode(column: field.column, as: Double?.self).map(JSONValue.number) ?? .null
+        case .integer:
+            return try row.decode(column: field.column, as: Int64?.self).map { .number(Double($0)) } ?? .null
+        case .instant(let offset, _):
+            guard let at = try row.decode(column: field.column, as: Int64?.self) else { return .null }
+            return .string(SyncInstant(milliseconds: at, utcOffsetSeconds: try row.decode(column: offset, as: Int.self)).text)
+        case .day:
+            return try row.decode(column: field.column, as: Int?.self).map { .string(LocalDate(dayNumber: $0).iso) } ?? .null
+        case .uuid, .reference:
+            if try row.decodeNil(column: field.column) { return .null }
+            return .string(try decodeUUID(row, field.column).uuidString.lowercased())
+        case .nutrients:
+            return try row.decode(column: field.column, as: String?.self).map(SyncField.json) ?? .null
+        }
+    }
+
+    // MARK: Pull
+
+    /// The user's records changed after `cursor`, tombstones included, oldest change first, at most `limit`.
+    public func pull(user: UserID, after cursor: SyncCursor = .start, limit: Int = 1000) async throws -> SyncPage {
+        let limit = max(1, min(limit, 10_000))
+        return try await withConnection { db in
+            var found: [(cursor: SyncCursor, record: SyncRecord)] = []
+            for (index, type) in SyncType.all.enumerated() {
+                var condition: SQLQueryString = "t.user_id = \(bind: user.rawValue) AND "
+                if index < cursor.typeIndex {
+                    condition += "t.version > \(bind: cursor.version)"
+                } else if index == cursor.typeIndex {
+                    condition += "(t.version > \(bind: cursor.version) OR (t.version = \(bind: cursor.version) AND t.row_id > \(bind: cursor.rowID)))"
+                } else {
+                    condition += "t.version >= \(bind: cursor.version)"
+                }
+                for record in try await syncRecords(db, type: type, condition: condition, order: "t.version, t.row_id", limit: limit + 1) {
+                    found.append((SyncCursor(version: record.version, typeIndex: index, rowID: record.rowID),
+                                  SyncRecord(type: type.name, id: record.id, deleted: record.deleted, fields: record.deleted ? nil : record.fields)))
+                }
+            }
+            found.sort { $0.cursor < $1.cursor }
+            let page = found.prefix(limit)
+            return SyncPage(changes: page.map(\.record), next: (page.last?.cursor ?? cursor).description, more: found.count > limit)
+        }
+    }
+}
+
+/// One push's changes of one record type, merged in memory against what is stored, then written at once.
+struct SyncBatch {
+    /// A record as the push leaves it.
+    struct Working {
+        var id: UUID
+        var exists: Bool
+        var deleted: Bool
+        var fields: SyncFields
+        var fieldTimes: [String: Int64]
+        var defaultTime: Int64
+        var changed = false
+        var childrenChanged = false
+        /// The row ids of the records its references name.
+        var references: [UUID: Int64] = [:]
+    }
+
+    let type: SyncType
+    let store: Store
+    let user: UserID
+    private var records: [UUID: Working] = [:]
+    private var otherUsers: Set<UUID> = []
+    /// For each referenced type, its records by id: row id, nil when not the user's.
+    private var referenced: [UUID: Int64] = [:]
+    /// Who holds each value of the unique field.
+    private var owners: [JSONValue: UUID] = [:]
+    private var order: [UUID] = []
+
+    init(type: SyncType, store: Store, user: UserID) {
+        self.type = type
+        self.store = store
+        self.user = user
+    }
+
+    var dirtyRecords: [Working] { order.compactMap { records[$0] }.filter(\.changed) }
+
+    /// Reads the stored records the changes name, the records they refer to, and the holders of their unique values.
+    mutating func load(_ db: any SQLDatabase, ids: Set<UUID>, changes: [SyncChange], known: [String: [UUID: Int64]]) async throws {
+        let list = Array(ids)
+        for start in stride(from: 0, to: list.count, by: Store.insertChunkRows) {
+            let chunk = list[start..<min(start + Store.insertChunkRows, list.count)].map { store.bind($0) }
+            for record in try await store.syncRecords(db, type: type, condition: "t.id IN (\(binds: chunk))") {
+                guard record.userID == user.rawValue else {
+                    otherUsers.insert(record.id)
+                    continue
+                }
+                records[record.id] = Working(id: record.id, exists: true, deleted: record.deleted, fields: record.fields,
+                                             fieldTimes: record.fieldTimes, defaultTime: record.updatedAt)
+                order.append(record.id)
+            }
+        }
+        for field in type.fields {
+            guard case .reference(let target) = field.kind, let targetType = SyncType.byName[target] else { continue }
+            let named = Set(changes.compactMap { $0.fields[field.name]?.string.flatMap(UUID.init(uuidString:)) })
+                .union(records.values.compactMap { $0.fields[field.name]?.string.flatMap(UUID.init(uuidString:)) })
+            var lookup: [UUID] = []
+            for id in named {
+                if let row = known[target]?[id] { referenced[id] = row } else { lookup.append(id) }
+            }
+            for start in stride(from: 0, to: lookup.count, by: Store.insertChunkRows) {
+                let chunk = lookup[start..<min(start + Store.insertChunkRows, lookup.count)].map { store.bind($0) }
+                let rows = try await db.raw("""
+                    SELECT row_id, id FROM \(unsafeRaw: targetType.table)
+                    WHERE user_id = \(bind: user.rawValue) AND id IN (\(binds: chunk))
+                    """).all()
+                for row in rows { referenced[try store.decodeUUID(row, "id")] = try row.decode(column: "row_id", as: Int64.self) }
+            }
+        }
+        if let unique = type.uniqueField, let field = type.field(named: unique) {
+            let values = Set(changes.compactMap { try? $0.fields[unique].map(field.canonical) }).filter { !$0.isNull }
+            for record in records.values where !record.deleted {
+                if let value = record.fields[unique], !value.isNull { owners[value] = record.id }
+            }
+            let live: SQLQueryString = type.name == "food_day" ? "" : " AND deleted = 0"
+            let candidates = Array(values)
+            for start in stride(from: 0, to: candidates.count, by: Store.insertChunkRows) {
+                let chunk = candidates[start..<min(start + Store.insertChunkRows, candidates.count)]
+                let binds: [any Encodable & Sendable] = chunk.map { value in
+                    field.columnValues(value).first.map(store.bindValue) ?? String?.none
+                }
+                let rows = try await db.raw("""
+                    SELECT id, \(unsafeRaw: field.column) FROM \(unsafeRaw: type.table)
+                    WHERE user_id = \(bind: user.rawValue)\(live) AND \(unsafeRaw: field.column) IN (\(binds: binds))
+                    """).all()
+                for row in rows {
+                    let id = try store.decodeUUID(row, "id")
+                    if records[id] == nil { owners[try store.decodeSyncField(row, field)] = id }
+                }
+            }
+        }
+    }
+
+    /// Merges one change into the working records and says what became of it.
+    mutating func apply(_ change: SyncChange) -> SyncResult {
+        func rejected(_ error: CinnError) -> SyncResult {
+            SyncResult(type: type.name, id: change.id, status: .rejected, reason: error.message, field: error.field)
+        }
+        guard !otherUsers.contains(change.id) else {
+            return rejected(.invalid("id", "the id \(change.id.uuidString.lowercased()) is taken by another record"))
+        }
+        let at = Int64((change.changedAt.timeIntervalSince1970 * 1000).rounded())
+        var record = records[change.id] ?? Working(id: change.id, exists: false, deleted: false, fields: [:], fieldTimes: [:], defaultTime: .min)
+        let known = records[change.id] != nil
+        if record.deleted {
+            return SyncResult(type: type.name, id: change.id, status: change.deleted ? .applied : .merged, deleted: true)
+        }
+        var lost = false
+        do {
+            for (name, value) in change.fields where !value.isNull {
+                let canonical = try canonical(name, value)
+                if at >= record.fieldTimes[name] ?? record.defaultTime {
+                    if record.fields[name] != canonical {
+                        record.fields[name] = canonical
+                        record.changed = true
+                        if name == type.children?.name { record.childrenChanged = true }
+                    }
+                    record.fieldTimes[name] = at
+                } else if record.fields[name] != canonical {
+                    lost = true
+                }
+            }
+            for name in change.clear {
+                if let field = type.field(named: name) {
+                    guard !field.required else { throw CinnError.invalid(name, "\(name) is required and cannot be cleared") }
+                } else {
+                    guard name == type.children?.name else { throw CinnError.invalid(name, "\(type.name) has no field \(name)") }
+                }
+                let empty: JSONValue = name == type.children?.name ? .array([]) : .null
+                if at >= record.fieldTimes[name] ?? record.defaultTime {
+                    if (record.fields[name] ?? empty) != empty {
+                        record.fields[name] = empty
+                        record.changed = true
+                        if name == type.children?.name { record.childrenChanged = true }
+                    }
+                    record.fieldTimes[name] = at
+                } else if (record.fields[name] ?? empty) != empty {
+                    lost = true
+                }
+            }
+            if !record.exists && !known {
+                for field in type.fields where field.required && (record.fields[field.name] ?? .null).isNull {
+                    if change.deleted {
+                        return SyncResult(type: type.name, id: change.id, status: .applied, deleted: true)
+                    }
+                    throw CinnError.invalid(field.name, "a new \(type.name) needs \(field.name)")
+                }
+                for field in type.fields where record.fields[field.name] == nil { record.fields[field.name] = .null }
+                if let children = type.children, record.fields[children.name] == nil {
+                    record.fields[children.name] = .array([])
+                    record.childrenChanged = true
+                }
+                record.changed = true
+            }
+            for field in type.fields {
+                guard case .reference(let target) = field.kind, let id = record.fields[field.name]?.string.flatMap(UUID.init(uuidString:)) else { continue }
+                guard let row = referenced[id] else {
+                    throw CinnError.invalid(field.name, "no \(target) with id \(id.uuidString.lowercased()); push the \(target) first or with it")
+                }
+                record.references[id] = row
+            }
+            if change.deleted {
+                record.deleted = true
+                record.changed = true
+            }
+            if let unique = type.uniqueField, let value = record.fields[unique], !value.isNull, !record.deleted {
+                if let owner = owners[value], owner != change.id, records[owner].map({ !$0.deleted && $0.fields[unique] == value }) ?? true {
+                    throw CinnError.invalid(unique, "another \(type.name) already has this \(unique) (id \(owner.uuidString.lowercased()))")
+                }
+            }
+        } catch let error as CinnError {
+            return rejected(error)
+        } catch {
+            return rejected(CinnError(.invalidInput, "\(error)"))
+        }
+        if let unique = type.uniqueField {
+            if let old = records[change.id]?.fields[unique], owners[old] == change.id { owners[old] = nil }
+            if !record.deleted, let value = record.fields[unique], !value.isNull { owners[value] = change.id }
+        }
+        if records[change.id] == nil { order.append(change.id) }
+        records[change.id] = record
+        return SyncResult(type: type.name, id: change.id, status: lost ? .merged : .applied,
+                          record: record.deleted ? nil : record.fields, deleted: record.deleted)
+    }
+
+    /// A field's value checked: plain fields by their kind, children item by item.
+    private func canonical(_ name: String, _ value: JSONValue) throws(CinnError) -> JSONValue {
+        if let field = type.field(named: name) { return try field.canonical(value) }
+        guard let children = type.children, name == children.name else { throw .invalid(name, "\(type.name) has no field \(name)") }
+        guard case .array(let items) = value else { throw .invalid(name, "\(name) must be a list") }
+        guard items.count <= children.maximumCount else { throw .invalid(name, "\(name) may hold at most \(children.maximumCount) items") }
+        return .array(try items.enumerated().map { (index, item) throws(CinnError) -> JSONValue in
+            guard case .object(let members) = item else { throw .invalid("\(name)[\(index)]", "each of \(name) must be an object") }
+            var result: SyncFields = [:]
+            for key in members.keys where children.fields.first(where: { $0.name == key }) == nil {
+                throw .invalid("\(name)[\(index)].\(key)", "\(name) have no field \(key)")
+            }
+            for field in children.fields {
+                let member = members[field.name] ?? .null
+                if member.isNull {
+                    guard !field.required else { throw .invalid("\(name)[\(index)].\(field.name)", "each of \(name) needs \(field.name)") }
+                    result[field.name] = .null
+                } else {
+                    do throws(CinnError) {
+                        result[field.name] = try field.canonical(member)
+                    } catch {
+                        throw CinnError.invalid("\(name)[\(index)].\(field.name)", error.message)
+                    }
+                }
+            }
+            return .object(result)
+        })
+    }
+}

@@ -1,0 +1,259 @@
+import CinnCore
+import Foundation
+
+/// A column value as sync writes it; a NULL keeps its column's type, which PostgreSQL needs.
+enum SyncColumnValue: Sendable, Hashable {
+    case integer(Int64?)
+    case real(Double?)
+    case text(String?)
+    case uuid(UUID?)
+}
+
+/// One field of a synced record: its name in the protocol, where it is stored, what it may hold.
+struct SyncField: Sendable {
+    enum Kind: Sendable {
+        /// Text of 1 to `maxLength` characters (trimmed).
+        case text(maxLength: Int)
+        /// One of the values.
+        case choice([String])
+        /// A finite number in the range.
+        case real(ClosedRange<Double>)
+        /// A whole number in the range.
+        case integer(ClosedRange<Int64>)
+        /// An ISO 8601 time with its offset; the column holds milliseconds, `offsetColumn` the offset and
+        /// `dayColumn` the local day it gives.
+        case instant(offsetColumn: String, dayColumn: String)
+        /// A local day, `YYYY-MM-DD`; the column holds its day number.
+        case day
+        /// A UUID.
+        case uuid
+        /// The UUID of one of the user's records of `type`; the column holds that record's row id.
+        case reference(type: String)
+        /// A flat object of nutrient amounts (Nutrients' storage text).
+        case nutrients
+    }
+
+    let name: String
+    let column: String
+    let kind: Kind
+    let required: Bool
+    /// A further check of a valid value (the domain's own rules).
+    let check: (@Sendable (JSONValue) throws(CinnError) -> Void)?
+
+    init(_ name: String, column: String? = nil, _ kind: Kind, required: Bool = false,
+         check: (@Sendable (JSONValue) throws(CinnError) -> Void)? = nil) {
+        self.name = name
+        self.column = column ?? name
+        self.kind = kind
+        self.required = required
+        self.check = check
+    }
+
+    /// The columns the field fills, in the order of `columnValues`.
+    var columns: [String] {
+        if case .instant(let offset, let day) = kind { return [column, offset, day] }
+        return [column]
+    }
+
+    /// The value checked and written the one way the server stores it (trimmed text, canonical times).
+    func canonical(_ value: JSONValue) throws(CinnError) -> JSONValue {
+        let result: JSONValue
+        switch kind {
+        case .text(let maxLength):
+            guard let text = value.string?.trimmingCharacters(in: .whitespacesAndNewlines) else { throw .invalid(name, "\(name) must be text") }
+            guard !text.isEmpty else { throw .invalid(name, "\(name) must not be empty; clear it instead") }
+            guard text.count <= maxLength else { throw .invalid(name, "\(name) must be at most \(maxLength) characters") }
+            result = .string(text)
+        case .choice(let values):
+            guard let text = value.string, values.contains(text) else {
+                throw .invalid(name, "\(name) must be one of \(values.joined(separator: ", "))")
+            }
+            result = value
+        case .real(let range):
+            guard let number = value.number, number.isFinite else { throw .invalid(name, "\(name) must be a number") }
+            guard range.contains(number) else {
+                throw .invalid(name, "\(name) must be between \(Self.format(range.lowerBound)) and \(Self.format(range.upperBound))")
+            }
+            result = value
+        case .integer(let range):
+            guard let number = value.number, number.isFinite, number == number.rounded() else {
+                throw .invalid(name, "\(name) must be a whole number")
+            }
+            guard number >= Double(range.lowerBound), number <= Double(range.upperBound) else {
+                throw .invalid(name, "\(name) must be between \(range.lowerBound) and \(range.upperBound)")
+            }
+            result = value
+        case .instant:
+            guard let text = value.string, let instant = SyncInstant.parse(text), abs(instant.utcOffsetSeconds) <= 64_800 else {
+                throw .invalid(name, "\(name) must be an ISO 8601 time with its UTC offset, like 2026-11-21T07:30:00+01:00")
+            }
+            result = .string(instant.text)
+        case .day:
+            guard let text = value.string, let day = LocalDate(iso: text) else { throw .invalid(name, "\(name) must be a day, YYYY-MM-DD") }
+            result = .string(day.iso)
+        case .uuid, .reference:
+            guard let text = value.string, let id = UUID(uuidString: text) else { throw .invalid(name, "\(name) must be a UUID") }
+            result = .string(id.uuidString.lowercased())
+        case .nutrients:
+            guard case .object = value, let nutrients = Nutrients(storageText: value.text) else {
+                throw .invalid(name, "\(name) must be an object of nutrient amounts, like {\"energy\": 520, \"protein\": 31}")
+            }
+            result = Self.json(nutrients.storageText)
+        }
+        try check?(result)
+        return result
+    }
+
+    /// The column values of a canonical value (or of none: NULLs). References are resolved by the caller.
+    func columnValues(_ value: JSONValue) -> [SyncColumnValue] {
+        switch kind {
+        case .text, .choice:
+            return [.text(value.string)]
+        case .real:
+            return [.real(value.number)]
+        case .integer:
+            return [.integer(value.number.map { Int64($0) })]
+        case .instant:
+            let instant = value.string.flatMap(SyncInstant.parse)
+            return [.integer(instant?.milliseconds), .integer(instant.map { Int64($0.utcOffsetSeconds) }),
+                    .integer(instant.map { Int64($0.localDate.dayNumber) })]
+        case .day:
+            return [.integer(value.string.flatMap { LocalDate(iso: $0) }.map { Int64($0.dayNumber) })]
+        case .uuid:
+            return [.uuid(value.string.flatMap(UUID.init(uuidString:)))]
+        case .reference:
+            return [.integer(nil)]
+        case .nutrients:
+            return [.text(value.isNull ? nil : value.text)]
+        }
+    }
+
+    static func format(_ value: Double) -> String {
+        value == value.rounded() ? String(Int64(value)) : "\(value)"
+    }
+
+    /// Nutrients' storage text as a JSON value (a flat object of numbers).
+    static func json(_ storageText: String) -> JSONValue {
+        guard let nutrients = Nutrients(storageText: storageText) else { return .null }
+        return .object(Dictionary(uniqueKeysWithValues: nutrients.amounts.map { ($0.nutrient.key, JSONValue.number($0.amount)) }))
+    }
+}
+
+/// The parts of a record kept in a table of their own, in order (a meal's foods): an array of objects.
+struct SyncChildren: Sendable {
+    let name: String
+    let table: String
+    let parentColumn: String
+    let fields: [SyncField]
+    let maximumCount: Int
+}
+
+/// A record type that syncs: its table, fields, and the rules beyond single fields.
+struct SyncType: Sendable {
+    let name: String
+    let table: String
+    let fields: [SyncField]
+    let children: SyncChildren?
+    /// Columns computed from the fields (a food entry's search key and energy).
+    let derivedColumns: [String]
+    let derive: @Sendable (SyncFields) -> [SyncColumnValue]
+    /// A field no two of the user's live records may share (a meal's name).
+    let uniqueField: String?
+
+    init(_ name: String, table: String, fields: [SyncField], children: SyncChildren? = nil, derivedColumns: [String] = [],
+         derive: @escaping @Sendable (SyncFields) -> [SyncColumnValue] = { _ in [] }, uniqueField: String? = nil) {
+        self.name = name
+        self.table = table
+        self.fields = fields
+        self.children = children
+        self.derivedColumns = derivedColumns
+        self.derive = derive
+        self.uniqueField = uniqueField
+    }
+
+    func field(named name: String) -> SyncField? { fields.first { $0.name == name } }
+
+    /// Every record type that syncs, in the order a push applies them: a record before those that refer to it.
+    static let all: [SyncType] = [
+        SyncType("weigh_in", table: "weigh_ins", fields: [
+            SyncField("measured_at", column: "measured_at_ms", .instant(offsetColumn: "utc_offset_s", dayColumn: "local_day"), required: true),
+            SyncField("weight_kg", .real(0.1...700), required: true),
+            SyncField("note", .text(maxLength: 500)),
+        ]),
+        SyncType("body_fat", table: "body_fat_readings", fields: [
+            SyncField("measured_at", column: "measured_at_ms", .instant(offsetColumn: "utc_offset_s", dayColumn: "local_day"), required: true),
+            SyncField("fraction", .real(0.02...0.75), required: true),
+        ]),
+        SyncType("goal", table: "goals", fields: [
+            SyncField("weight_kg", .real(0.1...700), required: true),
+            SyncField("rate_kg_per_week", .real(0.01...2)),
+            SyncField("set_on", column: "set_on_day", .day, required: true),
+        ]),
+        SyncType("food_day", table: "food_days", fields: [
+            SyncField("day", column: "local_day", .day, required: true),
+            SyncField("status", .choice(["complete", "partial"]), required: true),
+        ], uniqueField: "day"),
+        SyncType("food_entry", table: "food_entries", fields: [
+            SyncField("eaten_at", column: "eaten_at_ms", .instant(offsetColumn: "utc_offset_s", dayColumn: "local_day"), required: true),
+            SyncField("name", .text(maxLength: 200), required: true),
+            SyncField("brand", .text(maxLength: 200)),
+            SyncField("food_id", .uuid),
+            SyncField("meal", .text(maxLength: 40), required: true) { value throws(CinnError) in
+                _ = try Meal.parse(value.string ?? "")
+            },
+            SyncField("servings", .real(0.001...10_000), required: true),
+            SyncField("serving_label", .text(maxLength: 100), required: true),
+            SyncField("serving_amount", .real(0.001...100_000)),
+            SyncField("nutrients", .nutrients, required: true),
+            SyncField("note", .text(maxLength: 500)),
+        ], derivedColumns: ["search_key", "energy_kcal"], derive: { fields in
+            let energy = fields["nutrients"].flatMap { Nutrients(storageText: $0.text) }?.energy ?? 0
+            return [.text(Store.searchKey(fields["name"]?.string ?? "", fields["brand"]?.string)), .real(energy)]
+        }),
+        SyncType("exercise_entry", table: "exercise_entries", fields: [
+            SyncField("performed_at", column: "performed_at_ms", .instant(offsetColumn: "utc_offset_s", dayColumn: "local_day"), required: true),
+            SyncField("name", .text(maxLength: 200), required: true),
+            SyncField("kind", .choice(["cardio", "strength"]), required: true),
+            SyncField("energy_kcal", .real(0...20_000)),
+            SyncField("minutes", .real(0...1440)),
+            SyncField("sets", .integer(0...1000)),
+            SyncField("reps_per_set", .integer(0...10_000)),
+            SyncField("weight_kg", .real(0...1000)),
+            SyncField("steps", .integer(0...1_000_000)),
+            SyncField("note", .text(maxLength: 500)),
+        ]),
+        SyncType("glucose_reading", table: "glucose_readings", fields: [
+            SyncField("measured_at", column: "measured_at_ms", .instant(offsetColumn: "utc_offset_s", dayColumn: "local_day"), required: true),
+            SyncField("mg_dl", .real(10...1000), required: true),
+            SyncField("timing", .choice(MealTiming.allCases.map(\.rawValue))),
+            SyncField("note", .text(maxLength: 500)),
+        ]),
+        SyncType("insulin_dose", table: "insulin_doses", fields: [
+            SyncField("taken_at", column: "taken_at_ms", .instant(offsetColumn: "utc_offset_s", dayColumn: "local_day"), required: true),
+            SyncField("units", .real(0.05...100), required: true),
+            SyncField("kind", .choice(InsulinKind.allCases.map(\.rawValue)), required: true),
+            SyncField("insulin", .text(maxLength: 100)),
+            SyncField("note", .text(maxLength: 500)),
+        ]),
+        SyncType("meal", table: "meals", fields: [
+            SyncField("name", .text(maxLength: 80), required: true),
+            SyncField("kind", .choice(MealKind.allCases.map(\.rawValue)), required: true),
+            SyncField("carbohydrate_g", .real(0...1000)),
+            SyncField("note", .text(maxLength: 500)),
+        ], children: SyncChildren(name: "foods", table: "meal_foods", parentColumn: "meal_id", fields: [
+            SyncField("food_id", .uuid, required: true),
+            SyncField("name", .text(maxLength: 200), required: true),
+            SyncField("grams", .real(0.01...10_000), required: true),
+        ], maximumCount: 100), uniqueField: "name"),
+        SyncType("meal_event", table: "meal_events", fields: [
+            SyncField("meal_id", .reference(type: "meal"), required: true),
+            SyncField("eaten_at", column: "eaten_at_ms", .instant(offsetColumn: "utc_offset_s", dayColumn: "local_day"), required: true),
+            SyncField("portion", .real(0.05...20), required: true),
+            SyncField("carbohydrate_g", .real(0...1000)),
+            SyncField("note", .text(maxLength: 500)),
+            SyncField("report_reason", .text(maxLength: 500)),
+        ]),
+    ]
+
+    static let byName: [String: SyncType] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+}

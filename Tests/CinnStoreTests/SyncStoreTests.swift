@@ -1,0 +1,193 @@
+import CinnCore
+import Foundation
+import Testing
+@testable import CinnStore
+
+@Suite struct SyncStoreTests {
+    static let t0 = Date(timeIntervalSince1970: 1_710_403_200)  // 2024-03-14 08:00 UTC
+
+    static func at(_ minutes: Double) -> Date { t0.addingTimeInterval(minutes * 60) }
+
+    static func weighIn(_ id: UUID, _ kilograms: Double, note: String? = nil, at minutes: Double = 0) -> SyncChange {
+        var fields: SyncFields = ["measured_at": .string("2024-03-14T07:30:00+01:00"), "weight_kg": .number(kilograms)]
+        if let note { fields["note"] = .string(note) }
+        return SyncChange(type: "weigh_in", id: id, changedAt: at(minutes), fields: fields)
+    }
+
+    /// Every record the user has, as a pull from the start gives them.
+    static func everything(_ store: Store, _ user: UserID) async throws -> [SyncRecord] {
+        var cursor = SyncCursor.start, records: [SyncRecord] = []
+        while true {
+            let page = try await store.pull(user: user, after: cursor, limit: 7)
+            records += page.changes
+            cursor = try #require(SyncCursor(page.next))
+            if !page.more { return records }
+        }
+    }
+
+    @Test(arguments: Backend.enabled)
+    func pushedRecordsArePulledAndPushingTwiceChangesNothing(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { store in
+            let me = try await store.localUser()
+            let id = UUID()
+            let batch = [Self.weighIn(id, 80.25, note: "after run")]
+            let first = try await store.push(batch, user: me)
+            #expect(first.map(\.status) == [.applied])
+            #expect(first[0].record?["measured_at"] == .string("2024-03-14T07:30:00+01:00"))
+            let page = try await store.pull(user: me)
+            #expect(page.changes.count == 1 && !page.more)
+            #expect(page.changes[0].fields?["weight_kg"] == .number(80.25) && page.changes[0].fields?["note"] == .string("after run"))
+            let stored = try await store.weighIns(user: me)
+            #expect(stored.map(\.id) == [id] && stored[0].utcOffsetSeconds == 3600 && stored[0].localDate == LocalDate(iso: "2024-03-14"))
+
+            let again = try await store.push(batch, user: me)
+            #expect(again.map(\.status) == [.applied])
+            let after = try await store.pull(user: me, after: try #require(SyncCursor(page.next)))
+            #expect(after.changes.isEmpty, "the same change again writes nothing, so nothing new to pull")
+        }
+    }
+
+    @Test(arguments: Backend.enabled)
+    func mergeIsPerFieldAndOnlyAnExplicitClearEmptiesAField(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { store in
+            let me = try await store.localUser()
+            let id = UUID()
+            _ = try await store.push([Self.weighIn(id, 80, note: "scale A", at: 0)], user: me)
+            let partial = SyncChange(type: "weigh_in", id: id, changedAt: Self.at(5), fields: ["weight_kg": .number(79.5), "note": .null])
+            #expect(try await store.push([partial], user: me)[0].record?["note"] == .string("scale A"), "absent or null keeps the note")
+
+            // A change made earlier than the last change of a field loses that field only.
+            let late = SyncChange(type: "weigh_in", id: id, changedAt: Self.at(3), fields: ["weight_kg": .number(81), "note": .string("old phone")])
+            let merged = try await store.push([late], user: me)[0]
+            #expect(merged.status == .merged)
+            #expect(merged.record?["weight_kg"] == .number(79.5) && merged.record?["note"] == .string("old phone"))
+
+            let clear = SyncChange(type: "weigh_in", id: id, changedAt: Self.at(6), clear: ["note"])
+            #expect(try await store.push([clear], user: me)[0].record?["note"] == .null)
+            #expect(try await store.weighIns(user: me)[0].note == nil)
+
+            let required = try await store.push([SyncChange(type: "weigh_in", id: id, changedAt: Self.at(7), clear: ["weight_kg"])], user: me)[0]
+            #expect(required.status == .rejected && required.field == "weight_kg")
+
+            // An edit made in the app after a client's change is newer than it, for every field.
+            _ = try await store.updateWeighIn(id: id, user: me, weight: Mass(kilograms: 78))
+            let stale = try await store.push([SyncChange(type: "weigh_in", id: id, changedAt: Self.at(8), fields: ["weight_kg": .number(90)])], user: me)[0]
+            #expect(stale.status == .merged && stale.record?["weight_kg"] == .number(78))
+        }
+    }
+
+    @Test(arguments: Backend.enabled)
+    func aDeletionIsFinalAndPulledAsATombstone(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { store in
+            let me = try await store.localUser()
+            let id = UUID(), neverSeen = UUID()
+            _ = try await store.push([Self.weighIn(id, 80)], user: me)
+            let results = try await store.push([
+                SyncChange(type: "weigh_in", id: id, changedAt: Self.at(1), deleted: true),
+                Self.weighIn(id, 81, at: 2),
+                SyncChange(type: "weigh_in", id: neverSeen, changedAt: Self.at(1), deleted: true),
+            ], user: me)
+            #expect(results.map(\.status) == [.applied, .merged, .applied])
+            #expect(results.map(\.deleted) == [true, true, true])
+            #expect(try await store.weighIns(user: me).isEmpty)
+            let pulled = try await Self.everything(store, me)
+            #expect(pulled.count == 1 && pulled[0].deleted && pulled[0].fields == nil, "a deletion of an unknown record leaves nothing")
+
+            // A record created and deleted before it ever reached the server is kept as a tombstone, so the
+            // creation arriving late (a retried older push) cannot bring it back.
+            let late = UUID()
+            var gone = Self.weighIn(late, 70, at: 5)
+            gone.deleted = true
+            _ = try await store.push([gone], user: me)
+            #expect(try await store.push([Self.weighIn(late, 70, at: 4)], user: me)[0].status == .merged)
+            #expect(try await store.weighIns(user: me).isEmpty)
+        }
+    }
+
+    @Test(arguments: Backend.enabled)
+    func aMealEventMayArriveWithItsMealAndOneWithoutIsRejected(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { store in
+            let me = try await store.localUser()
+            let meal = UUID(), event = UUID(), orphan = UUID(), food = UUID()
+            let results = try await store.push([
+                SyncChange(type: "meal_event", id: event, changedAt: Self.t0, fields: [
+                    "meal_id": .string(meal.uuidString), "eaten_at": .string("2024-03-14T08:05:00Z"), "portion": .number(1),
+                ]),
+                SyncChange(type: "meal", id: meal, changedAt: Self.t0, fields: [
+                    "name": .string(" Porridge "), "kind": .string("test"), "carbohydrate_g": .number(50),
+                    "foods": .array([.object(["food_id": .string(food.uuidString), "name": .string("Oats"), "grams": .number(60)])]),
+                ]),
+                SyncChange(type: "meal_event", id: orphan, changedAt: Self.t0, fields: [
+                    "meal_id": .string(UUID().uuidString), "eaten_at": .string("2024-03-14T12:00:00Z"), "portion": .number(1),
+                ]),
+                SyncChange(type: "meal", id: UUID(), changedAt: Self.t0, fields: ["name": .string("Porridge"), "kind": .string("common")]),
+            ], user: me)
+            #expect(results.map(\.status) == [.applied, .applied, .rejected, .rejected])
+            #expect(results[2].field == "meal_id" && results[3].field == "name")
+            let stored = try await store.meal(id: meal, user: me)
+            #expect(stored.name == "Porridge" && stored.kind == .test && stored.foods == [MealFood(foodID: food, name: "Oats", grams: 60)])
+            let events = try await store.mealEvents(user: me, from: Self.at(-60), to: Self.at(60))
+            #expect(events.map(\.id) == [event] && events[0].mealID == meal)
+
+            let pulledMeal = try #require(try await Self.everything(store, me).first { $0.id == meal })
+            #expect(pulledMeal.fields?["foods"] == .array([.object(["food_id": .string(food.uuidString.lowercased()), "name": .string("Oats"), "grams": .number(60)])]))
+            // Renaming frees the old name in the same push.
+            let swap = try await store.push([
+                SyncChange(type: "meal", id: meal, changedAt: Self.at(1), fields: ["name": .string("Oats")], clear: ["foods"]),
+                SyncChange(type: "meal", id: UUID(), changedAt: Self.at(1), fields: ["name": .string("Porridge"), "kind": .string("common")]),
+            ], user: me)
+            #expect(swap.map(\.status) == [.applied, .applied])
+            #expect(try await store.meal(id: meal, user: me).foods.isEmpty)
+        }
+    }
+
+    @Test(arguments: Backend.enabled)
+    func badChangesAreRejectedNamingTheFieldAndTheRestApplied(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { store in
+            let me = try await store.localUser(), other = try await store.user(named: "other")
+            let hers = UUID()
+            _ = try await store.push([Self.weighIn(hers, 60)], user: other)
+            func change(_ type: String, _ fields: SyncFields) -> SyncChange { SyncChange(type: type, id: UUID(), changedAt: Self.t0, fields: fields) }
+            let results = try await store.push([
+                change("weigh_in", ["measured_at": .string("2024-03-14T07:30:00"), "weight_kg": .number(80)]),
+                change("weigh_in", ["measured_at": .string("2024-03-14T07:30:00Z"), "weight_kg": .number(900)]),
+                change("weigh_in", ["measured_at": .string("2024-03-14T07:30:00Z")]),
+                change("weigh_in", ["measured_at": .string("2024-03-14T07:30:00Z"), "weight_kg": .number(80), "mood": .string("fine")]),
+                change("sleep", ["hours": .number(8)]),
+                change("glucose_reading", ["measured_at": .string("2024-03-14T07:30:00Z"), "mg_dl": .number(112), "timing": .string("lunch")]),
+                change("food_entry", ["eaten_at": .string("2024-03-14T07:30:00Z"), "name": .string("Toast"), "meal": .string("breakfast"),
+                                      "servings": .number(1), "serving_label": .string("slice"), "nutrients": .object(["energy": .string("lots")])]),
+                Self.weighIn(hers, 61),
+                change("glucose_reading", ["measured_at": .string("2024-03-14T07:30:00Z"), "mg_dl": .number(112)]),
+            ], user: me)
+            #expect(results.map(\.status) == [.rejected, .rejected, .rejected, .rejected, .rejected, .rejected, .rejected, .rejected, .applied])
+            #expect(results.map(\.field) == ["measured_at", "weight_kg", "weight_kg", "mood", "type", "timing", "nutrients", "id", nil])
+            #expect(try await store.weighIns(user: me).isEmpty)
+            #expect(try await store.weighIns(user: other)[0].weight.kilograms == 60, "another user's record is untouched")
+            #expect(try await Self.everything(store, me).map(\.type) == ["glucose_reading"])
+        }
+    }
+
+    @Test(arguments: Backend.enabled)
+    func recordsWrittenByTheAppArePulledAndPagesCoverEveryChangeOnce(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { store in
+            let me = try await store.localUser()
+            let readings = (0..<3).map { GlucoseReading(measuredAt: Self.at(Double($0) * 5), utcOffsetSeconds: 0, glucose: Glucose(milligramsPerDeciliter: 100 + Double($0))) }
+            try await store.addGlucoseReadings(readings, user: me)
+            for minutes in 0..<10 {
+                _ = try await store.addWeighIn(WeighIn(measuredAt: Self.at(Double(minutes)), utcOffsetSeconds: -18000, weight: Mass(kilograms: 70)), user: me)
+            }
+            let entry = FoodLogEntry(foodID: nil, name: "Apple", meal: .snacks, eatenAt: Self.t0, utcOffsetSeconds: 0, servings: 2,
+                                     servingLabel: "apple", servingAmount: nil, nutrients: try Nutrients([.energy: 104, .carbohydrate: 28]))
+            _ = try await store.addFoodEntries([entry], user: me)
+            // Deleting a day's weigh-ins gives them all one version: pages must still split them exactly.
+            #expect(try await store.deleteWeighIns(on: LocalDate(iso: "2024-03-14")!, user: me) == 10)
+            let all = try await Self.everything(store, me)
+            #expect(all.count == 14 && Set(all.map(\.id)).count == 14)
+            #expect(all.suffix(10).allSatisfy { $0.deleted && $0.type == "weigh_in" }, "the deletions are the newest changes")
+            let food = try #require(all.first { $0.type == "food_entry" })
+            #expect(food.fields?["nutrients"] == .object(["energy": .number(104), "carbohydrate": .number(28)]))
+            #expect(all.first { $0.type == "glucose_reading" }?.fields?["measured_at"] == .string("2024-03-14T08:00:00+00:00"))
+        }
+    }
+}
