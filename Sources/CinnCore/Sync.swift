@@ -77,7 +77,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
     }
 }
 
-/// The fields of a synced record by name (DESIGN.md "Sync"; docs/sync.md lists each type's).
+/// The fields of a synced record by name (DESIGN.md "Sync"; docs/sync.md lists each type's). Ids are written in lower case.
 public typealias SyncFields = [String: JSONValue]
 
 /// One change a client pushes: the record's client-made id, the fields it set, the fields it cleared,
@@ -125,7 +125,7 @@ public struct SyncChange: Sendable, Hashable, Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(type, forKey: .type)
-        try container.encode(id, forKey: .id)
+        try container.encode(id.uuidString.lowercased(), forKey: .id)
         try container.encode(SyncInstant(date: changedAt, utcOffsetSeconds: 0).text, forKey: .changedAt)
         if !fields.isEmpty { try container.encode(fields, forKey: .fields) }
         if !clear.isEmpty { try container.encode(clear, forKey: .clear) }
@@ -165,6 +165,19 @@ public struct SyncResult: Sendable, Hashable, Codable {
         self.record = record
         self.deleted = deleted
     }
+
+    enum CodingKeys: String, CodingKey { case type, id, status, reason, field, record, deleted }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type, forKey: .type)
+        try container.encode(id.uuidString.lowercased(), forKey: .id)
+        try container.encode(status, forKey: .status)
+        try container.encodeIfPresent(reason, forKey: .reason)
+        try container.encodeIfPresent(field, forKey: .field)
+        try container.encodeIfPresent(record, forKey: .record)
+        try container.encode(deleted, forKey: .deleted)
+    }
 }
 
 /// A record as pulled: its fields, or a tombstone.
@@ -179,6 +192,16 @@ public struct SyncRecord: Sendable, Hashable, Codable {
         self.id = id
         self.deleted = deleted
         self.fields = fields
+    }
+
+    enum CodingKeys: String, CodingKey { case type, id, deleted, fields }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type, forKey: .type)
+        try container.encode(id.uuidString.lowercased(), forKey: .id)
+        try container.encode(deleted, forKey: .deleted)
+        try container.encodeIfPresent(fields, forKey: .fields)
     }
 }
 

@@ -54,6 +54,7 @@ public func buildRouter(journal: Journal, accounts: Accounts? = nil) -> Router<A
     WorkoutAPIController().addRoutes(to: router.group("api/v1"))
     GlucoseAPIController().addRoutes(to: router.group("api/v1"))
     ResearchExportController().addRoutes(to: router.group("api/v1"))
+    SyncController().addRoutes(to: router.group("api/v1"))
     router.get("api/openapi.yaml") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
                  body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))

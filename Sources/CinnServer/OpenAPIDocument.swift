@@ -1238,6 +1238,52 @@ enum OpenAPIDocument {
                 text/csv: {schema: {type: string}}
             "403": {description: "scope=study without being an administrator"}
             "422": {$ref: "#/components/responses/Invalid"}
+      /api/v1/sync/push:
+        post:
+          summary: Apply a batch of a client's changes (the sync protocol, docs/sync.md)
+          description: |
+            Each change names a record type and the client's UUID for the record, the fields it sets, the fields
+            it clears, or its deletion, and when the client made it. The server merges field by field: a field's
+            later change wins; an absent or null field never overwrites; only `clear` empties a field; a
+            deletion is final. Records may refer to records of the same push (a meal event to its meal): the
+            server applies types in order. Every change is answered: `applied`, `merged` (some fields lost to
+            later changes, or the record was deleted; `record` is what is stored) or `rejected` (the reason a
+            422 would give; final: do not send it again unchanged). Pushing the same changes twice changes
+            nothing. At most 10,000 changes per push.
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema:
+                  type: object
+                  required: [changes]
+                  properties:
+                    changes: {type: array, maxItems: 10000, items: {$ref: "#/components/schemas/SyncChange"}}
+          responses:
+            "200":
+              description: One result per change, in the order pushed
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    required: [results]
+                    properties:
+                      results: {type: array, items: {$ref: "#/components/schemas/SyncResult"}}
+            "400": {$ref: "#/components/responses/Malformed"}
+            "422": {$ref: "#/components/responses/Invalid"}
+      /api/v1/sync/changes:
+        get:
+          summary: Every change to the user's records after a cursor, tombstones included, oldest first
+          parameters:
+            - {name: after, in: query, description: "The `next` of the previous page; absent: from the start", schema: {type: string, example: "1042.3.977"}}
+            - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 10000, default: 1000}}
+          responses:
+            "200":
+              description: A page of records; ask again with `next` while `more` is true
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/SyncPage"}
+            "422": {$ref: "#/components/responses/Invalid"}
     components:
       securitySchemes:
         bearer:
@@ -1255,6 +1301,50 @@ enum OpenAPIDocument {
           description: "mg/dL or mmol/L (default: the user's glucose unit)"
           schema: {type: string, enum: [mg/dL, mmol/L]}
       schemas:
+        SyncType:
+          type: string
+          enum: [weigh_in, body_fat, goal, food_day, food_entry, exercise_entry, glucose_reading, insulin_dose, meal, meal_event]
+        SyncFields:
+          type: object
+          description: "The record's fields by name (docs/sync.md lists each type's); times are ISO 8601 with their UTC offset."
+          additionalProperties: true
+          example: {measured_at: "2026-11-21T07:30:00+01:00", weight_kg: 80.4, note: null}
+        SyncChange:
+          type: object
+          required: [type, id, changed_at]
+          properties:
+            type: {$ref: "#/components/schemas/SyncType"}
+            id: {type: string, format: uuid, description: "The record's id, made by the client"}
+            changed_at: {type: string, format: date-time, description: "When the client made the change"}
+            fields: {$ref: "#/components/schemas/SyncFields"}
+            clear: {type: array, items: {type: string}, description: "Fields to empty"}
+            deleted: {type: boolean, default: false}
+        SyncResult:
+          type: object
+          required: [type, id, status, deleted]
+          properties:
+            type: {type: string}
+            id: {type: string, format: uuid}
+            status: {type: string, enum: [applied, merged, rejected]}
+            reason: {type: string, description: "Why it was rejected"}
+            field: {type: string, description: "The field the rejection concerns"}
+            record: {$ref: "#/components/schemas/SyncFields"}
+            deleted: {type: boolean}
+        SyncRecord:
+          type: object
+          required: [type, id, deleted]
+          properties:
+            type: {$ref: "#/components/schemas/SyncType"}
+            id: {type: string, format: uuid}
+            deleted: {type: boolean}
+            fields: {$ref: "#/components/schemas/SyncFields"}
+        SyncPage:
+          type: object
+          required: [changes, next, more]
+          properties:
+            changes: {type: array, items: {$ref: "#/components/schemas/SyncRecord"}}
+            next: {type: string, description: "The cursor to ask with next"}
+            more: {type: boolean}
         NewToken:
           type: object
           required: [id, name, token, created_at]

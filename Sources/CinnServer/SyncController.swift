@@ -1,0 +1,45 @@
+import CinnCore
+import CinnStore
+import Foundation
+import Hummingbird
+
+/// The sync protocol for offline-first clients (docs/sync.md): `POST /api/v1/sync/push` applies a batch of
+/// changes and answers for each; `GET /api/v1/sync/changes` pages through every change after a cursor.
+struct SyncController<Context: RequestContext> {
+    /// Changes accepted in one push.
+    static var maximumChanges: Int { 10_000 }
+
+    func addRoutes(to group: RouterGroup<Context>) {
+        group.post("sync/push", use: push)
+        group.get("sync/changes", use: changes)
+    }
+
+    struct PushBody: Decodable {
+        var changes: [SyncChange]
+    }
+
+    struct PushAnswer: Encodable {
+        var results: [SyncResult]
+    }
+
+    @Sendable func push(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let body = try await request.decodeJSON(PushBody.self, maximumBytes: 64 << 20)
+        guard body.changes.count <= Self.maximumChanges else {
+            throw CinnError.invalid("changes", "a push holds at most \(Self.maximumChanges) changes; send the rest in another")
+        }
+        let journal = try RequestJournal.required()
+        return JSONResponse.make(PushAnswer(results: try await journal.store.push(body.changes, user: journal.user)))
+    }
+
+    @Sendable func changes(_ request: Request, context: Context) async throws -> Response {
+        let journal = try RequestJournal.required()
+        var cursor = SyncCursor.start
+        if let text = request.query("after") {
+            guard let parsed = SyncCursor(text) else { throw CinnError.invalid("after", "after must be a cursor a previous page gave as next") }
+            cursor = parsed
+        }
+        let limit = try request.queryInt("limit", default: 1000, range: 1...10_000)
+        return JSONResponse.make(try await journal.store.pull(user: journal.user, after: cursor, limit: limit))
+    }
+}
