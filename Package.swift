@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "CinnStore", targets: ["CinnStore"]),
         .library(name: "CinnCharts", targets: ["CinnCharts"]),
         .library(name: "CinnServer", targets: ["CinnServer"]),
+        .library(name: "CinnSync", targets: ["CinnSync"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -44,6 +45,7 @@ let package = Package(
             ]
         ),
         .target(name: "CinnCharts", dependencies: ["CinnCore"]),
+        .target(name: "CinnSync", dependencies: ["CinnCore", "CinnStore"]),
         .target(
             name: "CinnServer",
             dependencies: [
@@ -59,7 +61,7 @@ let package = Package(
         .executableTarget(
             name: "cinn",
             dependencies: [
-                "CinnCore", "CinnImport", "CinnStore", "CinnCharts", "CinnServer",
+                "CinnCore", "CinnImport", "CinnStore", "CinnCharts", "CinnServer", "CinnSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -77,6 +79,14 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "CinnSyncTests",
+            dependencies: [
+                "CinnSync", "CinnServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "SQLKit", package: "sql-kit"),
+            ]
         ),
         .testTarget(name: "cinnTests", dependencies: ["cinn"]),
     ],

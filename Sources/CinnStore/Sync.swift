@@ -252,8 +252,33 @@ extension Store {
             }
             found.sort { $0.cursor < $1.cursor }
             let page = found.prefix(limit)
-            return SyncPage(changes: page.map(\.record), next: (page.last?.cursor ?? cursor).description, more: found.count > limit)
+            let referenced = try await referencedRecords(db, of: page.map(\.record), user: user)
+            return SyncPage(changes: referenced + page.map(\.record), next: (page.last?.cursor ?? cursor).description, more: found.count > limit)
         }
+    }
+}
+
+extension Store {
+    /// The records a page's records refer to that the page does not hold (a meal edited after its event was
+    /// logged changes later, so it would be pulled after the event): sent first, in full even when deleted, so
+    /// a client can always write a page's records.
+    func referencedRecords(_ db: any SQLDatabase, of page: [SyncRecord], user: UserID) async throws -> [SyncRecord] {
+        var extra: [SyncRecord] = []
+        for type in SyncType.all {
+            for field in type.fields {
+                guard case .reference(let target) = field.kind, let targetType = SyncType.byName[target] else { continue }
+                let present = Set(page.filter { $0.type == target }.map(\.id))
+                let wanted = Set(page.filter { $0.type == type.name }.compactMap { $0.fields?[field.name]?.string.flatMap(UUID.init(uuidString:)) })
+                    .subtracting(present)
+                let ids = Array(wanted)
+                for start in stride(from: 0, to: ids.count, by: Self.insertChunkRows) {
+                    let chunk = ids[start..<min(start + Self.insertChunkRows, ids.count)].map { bind($0) }
+                    extra += try await syncRecords(db, type: targetType, condition: "t.user_id = \(bind: user.rawValue) AND t.id IN (\(binds: chunk))")
+                        .map { SyncRecord(type: target, id: $0.id, deleted: $0.deleted, fields: $0.fields) }
+                }
+            }
+        }
+        return extra
     }
 }
 
@@ -315,14 +340,7 @@ struct SyncBatch {
             for id in named {
                 if let row = known[target]?[id] { referenced[id] = row } else { lookup.append(id) }
             }
-            for start in stride(from: 0, to: lookup.count, by: Store.insertChunkRows) {
-                let chunk = lookup[start..<min(start + Store.insertChunkRows, lookup.count)].map { store.bind($0) }
-                let rows = try await db.raw("""
-                    SELECT row_id, id FROM \(unsafeRaw: targetType.table)
-                    WHERE user_id = \(bind: user.rawValue) AND id IN (\(binds: chunk))
-                    """).all()
-                for row in rows { referenced[try store.decodeUUID(row, "id")] = try row.decode(column: "row_id", as: Int64.self) }
-            }
+            referenced.merge(try await store.syncRowIDs(db, table: targetType.table, ids: lookup, user: user)) { $1 }
         }
         if let unique = type.uniqueField, let field = type.field(named: unique) {
             let values = Set(changes.compactMap { try? $0.fields[unique].map(field.canonical) }).filter { !$0.isNull }

@@ -1,0 +1,132 @@
+import CinnCore
+import CinnServer
+import CinnStore
+import CinnSync
+import Foundation
+import Synchronization
+import Testing
+
+@Suite("CinnSync: clients and a real server on loopback")
+struct SyncClientTests {
+    static let t0 = Date(timeIntervalSince1970: 1_763_712_000)  // 2025-11-21 08:00 UTC
+
+    static func weighIn(_ kilograms: Double, minutes: Double = 0, note: String? = nil) -> WeighIn {
+        WeighIn(measuredAt: t0.addingTimeInterval(minutes * 60), utcOffsetSeconds: 3600, weight: Mass(kilograms: kilograms), note: note)
+    }
+
+    @Test func twoJournalsConvergeEditsMergeFieldByFieldAndDeletionsTravel() async throws {
+        let server = try await LiveServer.start()
+        let a = try await ClientJournal.make(server: server), b = try await ClientJournal.make(server: server)
+        let shared = try await a.store.addWeighIn(Self.weighIn(80, note: "first"), user: a.journal.user)
+        let porridge = MealDefinition(name: "Porridge", kind: .test, carbohydrateGrams: 50,
+                                      foods: [MealFood(foodID: UUID(), name: "Oats", grams: 60)])
+        try await a.store.addMeal(porridge, user: a.journal.user)
+        try await a.store.addMealEvent(MealEvent(mealID: porridge.id, eatenAt: Self.t0, utcOffsetSeconds: 3600, portion: 0.5), user: a.journal.user)
+        try await b.store.addGlucoseReadings([GlucoseReading(measuredAt: Self.t0, utcOffsetSeconds: 0, glucose: Glucose(milligramsPerDeciliter: 120))],
+                                             user: b.journal.user)
+        #expect(try await a.client.sync().pushed == 3)
+        #expect(try await b.client.sync().pulled >= 4)
+        try await a.client.sync()
+        let server0 = try await liveRecords(server.store, server.user)
+        #expect(server0.count == 4)
+        #expect(try await liveRecords(a.store, a.journal.user) == server0)
+        #expect(try await liveRecords(b.store, b.journal.user) == server0)
+        #expect(try await b.store.meal(id: porridge.id, user: b.journal.user).foods.map(\.name) == ["Oats"])
+
+        // Offline on both: A changes the note, B the weight of the same weigh-in; both edits survive.
+        _ = try await a.store.updateWeighIn(id: shared.id, user: a.journal.user, note: .some("scale by the door"))
+        try await Task.sleep(for: .milliseconds(5))
+        _ = try await b.store.updateWeighIn(id: shared.id, user: b.journal.user, weight: Mass(kilograms: 79.4))
+        try await a.client.sync()
+        let merged = try await b.client.sync()
+        #expect(merged.applied == 1)
+        try await a.client.sync()
+        for journal in [a, b] {
+            let weighIn = try #require(try await journal.store.weighIns(user: journal.journal.user).first)
+            #expect(weighIn.weight.kilograms == 79.4 && weighIn.note == "scale by the door")
+        }
+
+        try await b.store.deleteWeighIn(id: shared.id, user: b.journal.user)
+        try await b.client.sync()
+        try await a.client.sync()
+        #expect(try await a.store.weighIns(user: a.journal.user).isEmpty)
+        let serverNow = try await liveRecords(server.store, server.user)
+        #expect(try await liveRecords(a.store, a.journal.user) == serverNow)
+        #expect(try await a.store.pendingSyncCount() == 0)
+        #expect(try await b.store.pendingSyncCount() == 0)
+        try await a.close(); try await b.close(); try await server.stop()
+    }
+
+    @Test func aRejectedChangeIsKeptAndSurfacedAndNotSentAgain() async throws {
+        let server = try await LiveServer.start()
+        let a = try await ClientJournal.make(server: server), b = try await ClientJournal.make(server: server)
+        try await b.store.addMeal(MealDefinition(name: "Porridge"), user: b.journal.user)
+        try await b.client.sync()
+        let mine = MealDefinition(name: "Porridge", carbohydrateGrams: 45)
+        try await a.store.addMeal(mine, user: a.journal.user)
+        let first = try await a.client.sync()
+        #expect(first.rejected == 1)
+        #expect(try await a.store.meal(id: mine.id, user: a.journal.user).carbohydrateGrams == 45, "kept locally")
+        // The server's meal of that name came down, so the local one was renamed to make room, and the
+        // renamed meal is a new change that the server takes.
+        #expect(try await a.store.meal(id: mine.id, user: a.journal.user).name == "Porridge (2)")
+        #expect(try await a.store.rejectedSyncChanges().isEmpty)
+        let second = try await a.client.sync()
+        #expect(second.pushed == 1 && second.applied == 1)
+        #expect(try await server.store.meals(user: server.user).map(\.name).sorted() == ["Porridge", "Porridge (2)"])
+
+        // A rejection that nothing resolves stays, and is not sent again until the record changes.
+        // (The store takes any reading above zero; the server, like the app's forms, 10 to 1000 mg/dL.)
+        try await b.store.addGlucoseReadings([GlucoseReading(measuredAt: Self.t0, utcOffsetSeconds: 0, glucose: Glucose(milligramsPerDeciliter: 5))],
+                                             user: b.journal.user)
+        #expect(try await b.client.sync().rejected == 1)
+        #expect(try await b.client.sync().pushed == 0, "a rejection is final until the record changes")
+        #expect(try await b.store.rejectedSyncChanges().first?.field == "mg_dl")
+        #expect(try await b.store.glucoseReadings(user: b.journal.user).count == 1, "kept locally")
+        try await a.close(); try await b.close(); try await server.stop()
+    }
+
+    /// Fails the first `failures` requests as a network would, after the server has done the work.
+    struct LosingTransport: SyncTransport {
+        let inner: ServerTransport
+        let failures: Counter
+
+        func push(_ changes: [SyncChange]) async throws -> [SyncResult] {
+            let results = try await inner.push(changes)
+            if failures.take() {
+                throw SyncTransportError("the answer was lost", retryable: true)
+            }
+            return results
+        }
+
+        func changes(after cursor: String, limit: Int) async throws -> SyncPage { try await inner.changes(after: cursor, limit: limit) }
+    }
+
+    @Test func lostAnswersAreRetriedWithBackoffAndNothingIsDoubled() async throws {
+        let server = try await LiveServer.start()
+        let a = try await ClientJournal.make(server: server, transport: LosingTransport(inner: ServerTransport(server: server), failures: Counter(2)))
+        for minutes in 0..<5 { _ = try await a.store.addWeighIn(Self.weighIn(80 + Double(minutes) / 10, minutes: Double(minutes)), user: a.journal.user) }
+        let summary = try await a.client.sync()
+        #expect(summary.retries == 2 && summary.pushed == 5)
+        #expect(try await server.store.weighIns(user: server.user).count == 5)
+
+        var impatient = SyncClient(store: a.store, user: a.journal.user, transport: HTTPSyncTransport(server: URL(string: "http://127.0.0.1:9")!, token: "x"))
+        impatient.attempts = 2
+        impatient.initialDelay = .milliseconds(1)
+        _ = try await a.store.addWeighIn(Self.weighIn(90, minutes: 30), user: a.journal.user)
+        await #expect(throws: SyncTransportError.self) { try await impatient.sync() }
+        #expect(try await a.store.pendingSyncCount() == 1, "a failed sync loses nothing")
+        try await a.client.sync()
+        #expect(try await server.store.weighIns(user: server.user).count == 6)
+        try await a.close(); try await server.stop()
+    }
+}
+
+/// A count shared by concurrent tasks: `take` says whether one was left and uses it.
+final class Counter: Sendable {
+    private let count: Mutex<Int>
+
+    init(_ count: Int) { self.count = Mutex(count) }
+
+    func take() -> Bool { count.withLock { count in defer { count -= 1 }; return count > 0 } }
+}
