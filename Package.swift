@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         .target(name: "CinnCore"),
@@ -85,6 +86,7 @@ let package = Package(
             dependencies: [
                 "CinnSync", "CinnServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "SQLKit", package: "sql-kit"),
             ]
         ),

@@ -50,6 +50,10 @@ public final class Store: Sendable {
     public let now: @Sendable () -> Date
     public let location: DatabaseLocation
     private let closed = Mutex(false)
+    /// One SQLite write transaction at a time per store. SQLite allows one writer anyway, and a writer waiting
+    /// in SQLite's busy handler holds a thread of the driver's small pool: two waiters could starve the
+    /// writer they wait for until the busy timeout (seen with three sync clients pushing at once).
+    private let writeGate = WriteGate()
 
     /// Opens (and for SQLite creates) the database. Call `migrate()` before use and `close()` after.
     ///
@@ -102,7 +106,7 @@ public final class Store: Sendable {
 
     /// One pooled connection: SQLKit for every query, and the driver's own connection for the bulk
     /// paths (DESIGN.md): `SQLiteData` bound directly on SQLite, `COPY` on PostgreSQL.
-    struct Connection {
+    struct Connection: Sendable {
         let sql: any SQLDatabase
         let sqlite: SQLiteConnection?
         let postgres: PostgresConnection?
@@ -145,6 +149,19 @@ public final class Store: Sendable {
     /// `uncheckedForeignKeys`: SQLite skips its foreign-key checks for this transaction (for bulk writes
     /// whose every reference the writer made or looked up itself in the same transaction).
     func rawTransaction<T: Sendable>(uncheckedForeignKeys: Bool = false, _ body: (Connection) async throws -> T) async throws -> T {
+        guard isSQLite else { return try await transactionOnConnection(uncheckedForeignKeys: false, body) }
+        await writeGate.enter()
+        do {
+            let result = try await transactionOnConnection(uncheckedForeignKeys: uncheckedForeignKeys, body)
+            await writeGate.leave()
+            return result
+        } catch {
+            await writeGate.leave()
+            throw error
+        }
+    }
+
+    private func transactionOnConnection<T: Sendable>(uncheckedForeignKeys: Bool, _ body: (Connection) async throws -> T) async throws -> T {
         try await withRawConnection { connection in
             let unchecked = uncheckedForeignKeys && isSQLite
             if unchecked { try await connection.sql.raw("PRAGMA foreign_keys = OFF").run() }
@@ -153,7 +170,7 @@ public final class Store: Sendable {
                 if unchecked { try await connection.sql.raw("PRAGMA foreign_keys = ON").run() }
                 return result
             } catch {
-                if unchecked { try? await connection.sql.raw("PRAGMA foreign_keys = ON").run() }
+                if unchecked { await Task { try? await connection.sql.raw("PRAGMA foreign_keys = ON").run() }.value }
                 throw error
             }
         }
@@ -166,7 +183,9 @@ public final class Store: Sendable {
             try await connection.sql.raw("COMMIT").run()
             return result
         } catch {
-            try? await connection.sql.raw("ROLLBACK").run()
+            // Also when the request was cancelled (its client went away, the server is stopping): the driver
+            // gives up on a cancelled task, and a connection must never go back to the pool inside a transaction.
+            await Task { try? await connection.sql.raw("ROLLBACK").run() }.value
             throw error
         }
     }
@@ -264,5 +283,23 @@ struct SQLiteSource: ConnectionPoolSource, Sendable {
                 connection.query("PRAGMA synchronous = NORMAL")
             }.map { _ in connection }
         }
+    }
+}
+
+/// A first-come, first-served lock for async code: waiting suspends the task, never a thread.
+actor WriteGate {
+    private var held = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func enter() async {
+        guard held else {
+            held = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func leave() {
+        if waiting.isEmpty { held = false } else { waiting.removeFirst().resume() }
     }
 }

@@ -10,8 +10,8 @@ struct StoredSyncRecord: Sendable {
     var version: Int64
     var deleted: Bool
     var fields: SyncFields
-    /// When each field was last set by a sync change, valid while the record's version is `syncVersion`;
-    /// a field without a time was last set at `updatedAt`.
+    /// When each field was last set: by the sync change that set it, or, for a record the app wrote last,
+    /// when the app saved it (an edit in the app counts for every field). A field without a time was never set.
     var fieldTimes: [String: Int64]
     var updatedAt: Int64
 }
@@ -63,6 +63,9 @@ extension Store {
     public func push(_ changes: [SyncChange], user: UserID, source: String = "sync") async throws -> [SyncResult] {
         guard !changes.isEmpty else { return [] }
         return try await transaction { db in
+            // A user's pushes one at a time, each reading what the one before wrote (SQLite's write transactions
+            // are one at a time already).
+            if !isSQLite { try await db.raw("SELECT row_id FROM users WHERE row_id = \(bind: user.rawValue) FOR UPDATE").run() }
             var results = [SyncResult?](repeating: nil, count: changes.count)
             var positions: [String: [Int]] = [:]
             for (position, change) in changes.enumerated() {
@@ -197,7 +200,8 @@ extension Store {
         var fields: SyncFields = [:]
         for field in type.fields { fields[field.name] = try decodeSyncField(row, field) }
         let version = try row.decode(column: "version", as: Int64.self)
-        var times: [String: Int64] = [:]
+        let updatedAt = try row.decode(column: "updated_at_ms", as: Int64.self)
+        var times = Dictionary(uniqueKeysWithValues: Store.syncFieldNames(of: type.name).map { ($0, updatedAt) })
         if try row.decode(column: "sync_version", as: Int64?.self) == version, let text = try row.decode(column: "sync_times", as: String?.self),
            case .object(let members) = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) {
             times = members.compactMapValues { $0.number.map { Int64($0) } }
@@ -205,7 +209,7 @@ extension Store {
         return StoredSyncRecord(rowID: try row.decode(column: "row_id", as: Int64.self), id: try decodeUUID(row, "id"),
                                 userID: try row.decode(column: "user_id", as: Int64.self), version: version,
                                 deleted: try row.decode(column: "deleted", as: Int.self) == 1, fields: fields, fieldTimes: times,
-                                updatedAt: try row.decode(column: "updated_at_ms", as: Int64.self))
+                                updatedAt: updatedAt)
     }
 
     func decodeSyncField(_ row: any SQLRow, _ field: SyncField) throws -> JSONValue {
@@ -235,9 +239,14 @@ extension Store {
     public func pull(user: UserID, after cursor: SyncCursor = .start, limit: Int = 1000) async throws -> SyncPage {
         let limit = max(1, min(limit, 10_000))
         return try await withConnection { db in
+            // Changes up to the last committed change number only: each table is read by its own query, and a
+            // change committed between two of them must not be half in this page and skipped by the next cursor.
+            // (A user's change numbers are taken in commit order: the users row stays locked until commit.)
+            let newest = try await db.raw("SELECT last_version FROM users WHERE row_id = \(bind: user.rawValue)").first()?
+                .decode(column: "last_version", as: Int64.self) ?? 0
             var found: [(cursor: SyncCursor, record: SyncRecord)] = []
             for (index, type) in SyncType.all.enumerated() {
-                var condition: SQLQueryString = "t.user_id = \(bind: user.rawValue) AND "
+                var condition: SQLQueryString = "t.user_id = \(bind: user.rawValue) AND t.version <= \(bind: newest) AND "
                 if index < cursor.typeIndex {
                     condition += "t.version > \(bind: cursor.version)"
                 } else if index == cursor.typeIndex {
@@ -252,17 +261,18 @@ extension Store {
             }
             found.sort { $0.cursor < $1.cursor }
             let page = found.prefix(limit)
-            let referenced = try await referencedRecords(db, of: page.map(\.record), user: user)
-            return SyncPage(changes: referenced + page.map(\.record), next: (page.last?.cursor ?? cursor).description, more: found.count > limit)
+            let end = page.last?.cursor ?? cursor
+            let referenced = try await referencedRecords(db, of: page.map(\.record), after: end, user: user)
+            return SyncPage(changes: referenced + page.map(\.record), next: end.description, more: found.count > limit)
         }
     }
 }
 
 extension Store {
-    /// The records a page's records refer to that the page does not hold (a meal edited after its event was
-    /// logged changes later, so it would be pulled after the event): sent first, in full even when deleted, so
-    /// a client can always write a page's records.
-    func referencedRecords(_ db: any SQLDatabase, of page: [SyncRecord], user: UserID) async throws -> [SyncRecord] {
+    /// The records a page's records refer to that come after the page (`end`): a meal edited after its event
+    /// was logged changed later, so it would be pulled after the event. Sent first, in full even when deleted,
+    /// so a client can always write a page's records.
+    func referencedRecords(_ db: any SQLDatabase, of page: [SyncRecord], after end: SyncCursor, user: UserID) async throws -> [SyncRecord] {
         var extra: [SyncRecord] = []
         for type in SyncType.all {
             for field in type.fields {
@@ -273,7 +283,9 @@ extension Store {
                 let ids = Array(wanted)
                 for start in stride(from: 0, to: ids.count, by: Self.insertChunkRows) {
                     let chunk = ids[start..<min(start + Self.insertChunkRows, ids.count)].map { bind($0) }
+                    let index = SyncType.all.firstIndex { $0.name == target } ?? 0
                     extra += try await syncRecords(db, type: targetType, condition: "t.user_id = \(bind: user.rawValue) AND t.id IN (\(binds: chunk))")
+                        .filter { SyncCursor(version: $0.version, typeIndex: index, rowID: $0.rowID) > end }
                         .map { SyncRecord(type: target, id: $0.id, deleted: $0.deleted, fields: $0.fields) }
                 }
             }
@@ -291,7 +303,6 @@ struct SyncBatch {
         var deleted: Bool
         var fields: SyncFields
         var fieldTimes: [String: Int64]
-        var defaultTime: Int64
         var changed = false
         var childrenChanged = false
         /// The row ids of the records its references name.
@@ -328,7 +339,7 @@ struct SyncBatch {
                     continue
                 }
                 records[record.id] = Working(id: record.id, exists: true, deleted: record.deleted, fields: record.fields,
-                                             fieldTimes: record.fieldTimes, defaultTime: record.updatedAt)
+                                             fieldTimes: record.fieldTimes)
                 order.append(record.id)
             }
         }
@@ -375,7 +386,7 @@ struct SyncBatch {
             return rejected(.invalid("id", "the id \(change.id.uuidString.lowercased()) is taken by another record"))
         }
         let at = Int64((change.changedAt.timeIntervalSince1970 * 1000).rounded())
-        var record = records[change.id] ?? Working(id: change.id, exists: false, deleted: false, fields: [:], fieldTimes: [:], defaultTime: .min)
+        var record = records[change.id] ?? Working(id: change.id, exists: false, deleted: false, fields: [:], fieldTimes: [:])
         let known = records[change.id] != nil
         if record.deleted {
             return SyncResult(type: type.name, id: change.id, status: change.deleted ? .applied : .merged, deleted: true)
@@ -384,7 +395,7 @@ struct SyncBatch {
         do {
             for (name, value) in change.fields where !value.isNull {
                 let canonical = try canonical(name, value)
-                if at >= record.fieldTimes[name] ?? record.defaultTime {
+                if at >= record.fieldTimes[name] ?? .min {
                     if record.fields[name] != canonical {
                         record.fields[name] = canonical
                         record.changed = true
@@ -402,7 +413,7 @@ struct SyncBatch {
                     guard name == type.children?.name else { throw CinnError.invalid(name, "\(type.name) has no field \(name)") }
                 }
                 let empty: JSONValue = name == type.children?.name ? .array([]) : .null
-                if at >= record.fieldTimes[name] ?? record.defaultTime {
+                if at >= record.fieldTimes[name] ?? .min {
                     if (record.fields[name] ?? empty) != empty {
                         record.fields[name] = empty
                         record.changed = true

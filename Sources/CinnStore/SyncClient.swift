@@ -168,7 +168,7 @@ extension Store {
                         if deleted && local == nil { continue }
                         if fields != local?.fields || deleted != local?.deleted {
                             writes.append(SyncBatch.Working(id: result.id, exists: local != nil, deleted: deleted, fields: fields, fieldTimes: [:],
-                                                            defaultTime: 0, changed: true, childrenChanged: true))
+                                                            changed: true, childrenChanged: true))
                         }
                     }
                 }
@@ -207,7 +207,7 @@ extension Store {
                     if local == nil && (pulled.fields == nil || fields.isEmpty) { continue }
                     if fields != local?.fields || deleted != local?.deleted {
                         writes[pulled.id] = SyncBatch.Working(id: pulled.id, exists: local != nil, deleted: deleted, fields: fields, fieldTimes: [:],
-                                                              defaultTime: 0, changed: true, childrenChanged: true)
+                                                              changed: true, childrenChanged: true)
                     }
                 }
                 try await yieldUniqueValues(db, type: type, to: Array(writes.values), user: user)

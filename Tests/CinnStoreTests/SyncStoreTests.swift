@@ -131,9 +131,17 @@ import Testing
 
             let pulledMeal = try #require(try await Self.everything(store, me).first { $0.id == meal })
             #expect(pulledMeal.fields?["foods"] == .array([.object(["food_id": .string(food.uuidString.lowercased()), "name": .string("Oats"), "grams": .number(60)])]))
+            // A meal changed after its event is pulled after it: the event's page carries it first.
+            _ = try await store.push([SyncChange(type: "meal", id: meal, changedAt: Self.at(1), fields: ["note": .string("less milk")])], user: me)
+            let start = try await store.pull(user: me, limit: 1)
+            #expect(start.changes.map(\.id) == [meal, event] && start.more)
+            #expect(start.changes[0].fields?["note"] == .string("less milk"))
+            let rest = try await store.pull(user: me, after: try #require(SyncCursor(start.next)))
+            #expect(rest.changes.map(\.id) == [meal] && !rest.more)
+
             // Renaming frees the old name in the same push.
             let swap = try await store.push([
-                SyncChange(type: "meal", id: meal, changedAt: Self.at(1), fields: ["name": .string("Oats")], clear: ["foods"]),
+                SyncChange(type: "meal", id: meal, changedAt: Self.at(2), fields: ["name": .string("Oats")], clear: ["foods"]),
                 SyncChange(type: "meal", id: UUID(), changedAt: Self.at(1), fields: ["name": .string("Porridge"), "kind": .string("common")]),
             ], user: me)
             #expect(swap.map(\.status) == [.applied, .applied])

@@ -122,11 +122,15 @@ struct SyncClientTests {
     }
 }
 
-/// A count shared by concurrent tasks: `take` says whether one was left and uses it.
+/// A count shared by concurrent tasks: `take` says whether one was left and uses it; `add` adds one.
 final class Counter: Sendable {
     private let count: Mutex<Int>
 
     init(_ count: Int) { self.count = Mutex(count) }
 
     func take() -> Bool { count.withLock { count in defer { count -= 1 }; return count > 0 } }
+
+    func add() { count.withLock { $0 += 1 } }
+
+    var value: Int { count.withLock { $0 } }
 }

@@ -6,6 +6,7 @@ import Foundation
 import Hummingbird
 import Logging
 import SQLKit
+import ServiceLifecycle
 import Synchronization
 import Testing
 
@@ -17,7 +18,7 @@ final class LiveServer: Sendable {
     let accounts: Accounts
     let user: UserID
     let token: String
-    private let running = Mutex<(task: Task<Void, any Error>, url: URL)?>(nil)
+    private let running = Mutex<(group: ServiceGroup, task: Task<Void, any Error>, url: URL)?>(nil)
     private let cleanup: @Sendable () async throws -> Void
 
     var url: URL { running.withLock { $0!.url } }
@@ -65,25 +66,29 @@ final class LiveServer: Sendable {
         let app = buildApplication(journal: journal, accounts: accounts,
                                    configuration: ServerConfiguration(host: "127.0.0.1", port: 0) { _, port in continuation.yield(port) },
                                    logger: logger)
-        let task = Task { try await app.runService() }
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        let task = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw CinnError(.internal, "the test server did not start") }
-        running.withLock { $0 = (task, URL(string: "http://127.0.0.1:\(port)")!) }
+        running.withLock { $0 = (group, task, URL(string: "http://127.0.0.1:\(port)")!) }
     }
 
-    /// Stops the server (requests under way are cut off) and starts it again on a new port.
+    /// Stops the server as `cinn serve` stops on SIGTERM (requests under way finish, connections close) and
+    /// starts it again on a new port.
     func restart() async throws {
-        let task = running.withLock { $0?.task }
-        task?.cancel()
-        _ = await task?.result
+        await shutDown()
         try await listen()
     }
 
     func stop() async throws {
-        let task = running.withLock { $0?.task }
-        task?.cancel()
-        _ = await task?.result
+        await shutDown()
         try await cleanup()
+    }
+
+    private func shutDown() async {
+        guard let (group, task) = running.withLock({ $0.map { ($0.group, $0.task) } }) else { return }
+        await group.triggerGracefulShutdown()
+        _ = await task.result
     }
 }
 
@@ -95,7 +100,7 @@ struct ClientJournal {
 
     static func make(server: LiveServer, transport: (any SyncTransport)? = nil) async throws -> ClientJournal {
         let directory = temporaryDirectory()
-        let store = try Store(.sqlite(path: directory.appendingPathComponent("client.sqlite").path))
+        let store = try Store(.sqlite(path: directory.appendingPathComponent("client.sqlite").path), logger: Logger(label: "cinn.client-store"))
         try await store.migrate()
         let journal = Journal(store: store, user: try await store.localUser())
         try await store.enableSyncClient(server: "test-server")
