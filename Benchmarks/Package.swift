@@ -96,6 +96,19 @@ let package = Package(
             ],
             path: "Sources/GlucoseBench"
         ),
+        // Push of 10,000 changes and pull of 100,000 over HTTP, SQLite and PostgreSQL; run by sync/run.sh.
+        .executableTarget(
+            name: "SyncBench",
+            dependencies: [
+                "BenchmarkData",
+                .product(name: "CinnCore", package: "cinn"),
+                .product(name: "CinnStore", package: "cinn"),
+                .product(name: "CinnServer", package: "cinn"),
+                .product(name: "CinnSync", package: "cinn"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            path: "Sources/SyncBench"
+        ),
         .executableTarget(
             name: "JournalServer",
             dependencies: [.product(name: "CinnServer", package: "cinn")],

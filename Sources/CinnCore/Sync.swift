@@ -11,14 +11,15 @@ public enum JSONValue: Sendable, Hashable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
+        // The commonest kinds first: a failed attempt costs an error.
         if container.decodeNil() {
             self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
         } else if let value = try? container.decode([JSONValue].self) {
             self = .array(value)
         } else {
@@ -51,7 +52,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
         return out
     }
 
-    private func write(into out: inout String) {
+    func write(into out: inout String) {
         switch self {
         case .null: out += "null"
         case .bool(let value): out += value ? "true" : "false"
@@ -273,5 +274,46 @@ public struct SyncInstant: Sendable, Hashable {
         LocalDate.write(offset / 3600, digits: 2, into: &bytes, at: at)
         LocalDate.write(offset % 3600 / 60, digits: 2, into: &bytes, at: at + 3)
         return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+// MARK: - JSON text of the protocol's answers, written by hand: a page of 10,000 records through JSONEncoder
+// cost more than reading them (BENCHMARKS.md, issue 6).
+
+extension SyncPage {
+    /// `{"changes":[…],"next":"…","more":true}`.
+    public var jsonText: String {
+        var out = "{\"changes\":["
+        for (index, record) in changes.enumerated() {
+            if index > 0 { out += "," }
+            out += "{\"type\":" + JSONText.quoted(record.type) + ",\"id\":\"" + record.id.uuidString.lowercased() + "\",\"deleted\":"
+                + (record.deleted ? "true" : "false")
+            if let fields = record.fields {
+                out += ",\"fields\":"
+                JSONValue.object(fields).write(into: &out)
+            }
+            out += "}"
+        }
+        return out + "],\"next\":" + JSONText.quoted(next) + ",\"more\":" + (more ? "true" : "false") + "}"
+    }
+}
+
+extension SyncResult {
+    /// `{"results":[…]}`, the answer to a push.
+    public static func jsonText(_ results: [SyncResult]) -> String {
+        var out = "{\"results\":["
+        for (index, result) in results.enumerated() {
+            if index > 0 { out += "," }
+            out += "{\"type\":" + JSONText.quoted(result.type) + ",\"id\":\"" + result.id.uuidString.lowercased() + "\",\"status\":\""
+                + result.status.rawValue + "\",\"deleted\":" + (result.deleted ? "true" : "false")
+            if let reason = result.reason { out += ",\"reason\":" + JSONText.quoted(reason) }
+            if let field = result.field { out += ",\"field\":" + JSONText.quoted(field) }
+            if let record = result.record {
+                out += ",\"record\":"
+                JSONValue.object(record).write(into: &out)
+            }
+            out += "}"
+        }
+        return out + "]}"
     }
 }

@@ -18,10 +18,6 @@ struct SyncController<Context: RequestContext> {
         var changes: [SyncChange]
     }
 
-    struct PushAnswer: Encodable {
-        var results: [SyncResult]
-    }
-
     @Sendable func push(_ request: Request, context: Context) async throws -> Response {
         var request = request
         let body = try await request.decodeJSON(PushBody.self, maximumBytes: 64 << 20)
@@ -29,7 +25,7 @@ struct SyncController<Context: RequestContext> {
             throw CinnError.invalid("changes", "a push holds at most \(Self.maximumChanges) changes; send the rest in another")
         }
         let journal = try RequestJournal.required()
-        return JSONResponse.make(PushAnswer(results: try await journal.store.push(body.changes, user: journal.user)))
+        return JSONResponse.body(SyncResult.jsonText(try await journal.store.push(body.changes, user: journal.user)))
     }
 
     @Sendable func changes(_ request: Request, context: Context) async throws -> Response {
@@ -40,6 +36,6 @@ struct SyncController<Context: RequestContext> {
             cursor = parsed
         }
         let limit = try request.queryInt("limit", default: 1000, range: 1...10_000)
-        return JSONResponse.make(try await journal.store.pull(user: journal.user, after: cursor, limit: limit))
+        return JSONResponse.body(try await journal.store.pull(user: journal.user, after: cursor, limit: limit).jsonText)
     }
 }

@@ -46,9 +46,6 @@ public struct SyncCursor: Sendable, Hashable, Comparable, CustomStringConvertibl
 }
 
 extension Store {
-    /// The record types that sync, by protocol name, in the order a push applies them.
-    public static var syncTypeNames: [String] { SyncType.all.map(\.name) }
-
     /// The protocol fields of a record type (children last), for documentation and clients.
     public static func syncFieldNames(of type: String) -> [String] {
         guard let type = SyncType.byName[type] else { return [] }
@@ -244,22 +241,45 @@ extension Store {
             // (A user's change numbers are taken in commit order: the users row stays locked until commit.)
             let newest = try await db.raw("SELECT last_version FROM users WHERE row_id = \(bind: user.rawValue)").first()?
                 .decode(column: "last_version", as: Int64.self) ?? 0
+            // The tables merged in change order, each read in chunks as the merge reaches its end: a page reads
+            // little more than its own records, however the changes fall across the tables.
+            let chunk = min(limit + 1, 2000)
+            var buffers = [[StoredSyncRecord]](repeating: [], count: SyncType.all.count)
+            var heads = [Int](repeating: 0, count: SyncType.all.count)
+            var readAll = [Bool](repeating: false, count: SyncType.all.count)
+            var lastRead = [SyncCursor?](repeating: nil, count: SyncType.all.count)
             var found: [(cursor: SyncCursor, record: SyncRecord)] = []
-            for (index, type) in SyncType.all.enumerated() {
-                var condition: SQLQueryString = "t.user_id = \(bind: user.rawValue) AND t.version <= \(bind: newest) AND "
-                if index < cursor.typeIndex {
-                    condition += "t.version > \(bind: cursor.version)"
-                } else if index == cursor.typeIndex {
-                    condition += "(t.version > \(bind: cursor.version) OR (t.version = \(bind: cursor.version) AND t.row_id > \(bind: cursor.rowID)))"
-                } else {
-                    condition += "t.version >= \(bind: cursor.version)"
+            while found.count <= limit {
+                var best: (index: Int, cursor: SyncCursor)?
+                for (index, type) in SyncType.all.enumerated() {
+                    if heads[index] == buffers[index].count {
+                        if readAll[index] { continue }
+                        var condition: SQLQueryString = "t.user_id = \(bind: user.rawValue) AND t.version <= \(bind: newest) AND "
+                        if let last = lastRead[index] {
+                            condition += "(t.version > \(bind: last.version) OR (t.version = \(bind: last.version) AND t.row_id > \(bind: last.rowID)))"
+                        } else if index < cursor.typeIndex {
+                            condition += "t.version > \(bind: cursor.version)"
+                        } else if index == cursor.typeIndex {
+                            condition += "(t.version > \(bind: cursor.version) OR (t.version = \(bind: cursor.version) AND t.row_id > \(bind: cursor.rowID)))"
+                        } else {
+                            condition += "t.version >= \(bind: cursor.version)"
+                        }
+                        buffers[index] = try await syncRecords(db, type: type, condition: condition, order: "t.version, t.row_id", limit: chunk)
+                        heads[index] = 0
+                        readAll[index] = buffers[index].count < chunk
+                        guard let last = buffers[index].last else { continue }
+                        lastRead[index] = SyncCursor(version: last.version, typeIndex: index, rowID: last.rowID)
+                    }
+                    let record = buffers[index][heads[index]]
+                    let position = SyncCursor(version: record.version, typeIndex: index, rowID: record.rowID)
+                    if best == nil || position < best!.cursor { best = (index, position) }
                 }
-                for record in try await syncRecords(db, type: type, condition: condition, order: "t.version, t.row_id", limit: limit + 1) {
-                    found.append((SyncCursor(version: record.version, typeIndex: index, rowID: record.rowID),
-                                  SyncRecord(type: type.name, id: record.id, deleted: record.deleted, fields: record.deleted ? nil : record.fields)))
-                }
+                guard let (index, position) = best else { break }
+                let record = buffers[index][heads[index]]
+                heads[index] += 1
+                found.append((position, SyncRecord(type: SyncType.all[index].name, id: record.id, deleted: record.deleted,
+                                                   fields: record.deleted ? nil : record.fields)))
             }
-            found.sort { $0.cursor < $1.cursor }
             let page = found.prefix(limit)
             let end = page.last?.cursor ?? cursor
             let referenced = try await referencedRecords(db, of: page.map(\.record), after: end, user: user)

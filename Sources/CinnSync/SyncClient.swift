@@ -67,8 +67,8 @@ public struct SyncClient: Sendable {
     }
 
     func push(into summary: inout SyncSummary) async throws {
-        var rejectedBefore = try await store.rejectedSyncChanges().count
-        while true {
+        var waiting = try await store.pendingSyncCount()
+        while waiting > 0 {
             let pending = try await store.pendingSyncChanges(user: user, limit: batchSize)
             guard !pending.isEmpty else { return }
             let results = try await retrying(&summary) { try await transport.push(pending.map(\.change)) }
@@ -84,10 +84,10 @@ public struct SyncClient: Sendable {
                 case .rejected: summary.rejected += 1
                 }
             }
-            // A batch that moved nothing (every change edited again while it was pushed, or all rejected) ends this round.
-            let rejectedNow = try await store.rejectedSyncChanges().count
-            if try await store.pendingSyncCount() >= pending.count && rejectedNow == rejectedBefore { return }
-            rejectedBefore = rejectedNow
+            // A batch whose records were all edited again while it was pushed moved nothing: the next sync sends them.
+            let left = try await store.pendingSyncCount()
+            if left >= waiting { return }
+            waiting = left
         }
     }
 

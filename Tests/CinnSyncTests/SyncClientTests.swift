@@ -104,10 +104,11 @@ struct SyncClientTests {
 
     @Test func lostAnswersAreRetriedWithBackoffAndNothingIsDoubled() async throws {
         let server = try await LiveServer.start()
-        let a = try await ClientJournal.make(server: server, transport: LosingTransport(inner: ServerTransport(server: server), failures: Counter(2)))
+        var a = try await ClientJournal.make(server: server, transport: LosingTransport(inner: ServerTransport(server: server), failures: Counter(2)))
+        a.client.batchSize = 2
         for minutes in 0..<5 { _ = try await a.store.addWeighIn(Self.weighIn(80 + Double(minutes) / 10, minutes: Double(minutes)), user: a.journal.user) }
         let summary = try await a.client.sync()
-        #expect(summary.retries == 2 && summary.pushed == 5)
+        #expect(summary.retries == 2 && summary.pushed == 5, "three batches in one sync")
         #expect(try await server.store.weighIns(user: server.user).count == 5)
 
         var impatient = SyncClient(store: a.store, user: a.journal.user, transport: HTTPSyncTransport(server: URL(string: "http://127.0.0.1:9")!, token: "x"))

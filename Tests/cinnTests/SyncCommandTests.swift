@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite("cinn sync")
+struct SyncCommandTests {
+    @Test(.timeLimit(.minutes(2)))
+    func twoJournalsConvergeThroughAHostedServer() async throws {
+        let sandbox = try Sandbox()
+        let server = sandbox.folder.appendingPathComponent("server.sqlite").path
+        let phone = sandbox.folder.appendingPathComponent("phone.sqlite").path
+        #expect(try await sandbox.run(["user", "add", "alice", "--database", server], input: "a long password\n").status == 0)
+        let executable = try #require(cinnExecutable)
+        let output = sandbox.folder.appendingPathComponent("serve.out")
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: output)
+        defer { try? handle.close() }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["serve", "--accounts", "--port", "0", "--database", server]
+        process.environment = sandbox.environment()
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        var port: Int?
+        for _ in 0..<300 where port == nil {
+            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            if let match = text.firstMatch(of: /Listening on http:\/\/127\.0\.0\.1:(\d+)\n/) { port = Int(match.1) }
+            if port == nil { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        let url = "http://127.0.0.1:\(try #require(port))"
+        var login = URLRequest(url: URL(string: url + "/api/v1/login")!)
+        login.httpMethod = "POST"
+        login.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        login.httpBody = Data(#"{"name":"alice","password":"a long password","token_name":"laptop"}"#.utf8)
+        let (body, _) = try await URLSession.shared.data(for: login)
+        let token = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])["token"] as? String
+        let secret = try #require(token)
+
+        #expect(try await sandbox.cinn("weight", "add", "80.4", "--unit", "kg", "--date", "2025-11-20").status == 0)
+        let first = try await sandbox.cinn("sync", "--server", url, "--token", secret)
+        #expect(first.status == 0, "\(first)")
+        #expect(first.stdout.hasPrefix("Pushed 1 changes (1 applied"))
+        let other = try await sandbox.run(["sync", "--server", url, "--token", secret, "--database", phone])
+        #expect(other.stdout.contains("pulled 1"), "\(other)")
+        let list = try await sandbox.run(["weight", "list", "--database", phone])
+        #expect(list.stdout.contains("80.4"), "\(list)")
+
+        let refused = try await sandbox.cinn("sync", "--server", url, "--token", "cinn_wrong")
+        #expect(refused.status != 0 && refused.stderr.contains("refused the token"), "\(refused)")
+        let badAddress = try await sandbox.cinn("sync", "--server", "cinn.example.org", "--token", secret)
+        #expect(badAddress.status != 0 && badAddress.stderr.contains("--server"), "\(badAddress)")
+        process.terminate()
+    }
+}
