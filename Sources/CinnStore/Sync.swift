@@ -1,6 +1,7 @@
 import CinnCore
 import Foundation
 import SQLKit
+import SQLiteNIO
 
 /// A synced record as stored: its fields by protocol name (nulls included) and what merging needs.
 struct StoredSyncRecord: Sendable {
@@ -158,7 +159,8 @@ extension Store {
     // MARK: Reading records
 
     /// The user's records of `type` that meet `condition` (on table alias `t`), with their children.
-    func syncRecords(_ db: any SQLDatabase, type: SyncType, condition: SQLQueryString, order: String = "", limit: Int? = nil) async throws
+    func syncRecords(_ db: any SQLDatabase, type: SyncType, condition: SQLQueryString, order: String = "", limit: Int? = nil,
+                     withTimes: Bool = false) async throws
         -> [StoredSyncRecord] {
         var selects = ["t.row_id", "t.id", "t.user_id", "t.version", "t.deleted", "t.updated_at_ms", "t.sync_times", "t.sync_version"]
         for field in type.fields {
@@ -174,7 +176,7 @@ extension Store {
         query += condition
         if !order.isEmpty { query += " ORDER BY \(unsafeRaw: order)" }
         if let limit { query += " LIMIT \(bind: limit)" }
-        var records = try await db.raw(query).all().map { row in try decodeSyncRecord(row, type: type) }
+        var records = try await db.raw(query).all().map { row in try decodeSyncRecord(row, type: type, withTimes: withTimes) }
         if let children = type.children, !records.isEmpty {
             var items: [Int64: [JSONValue]] = [:]
             for start in stride(from: 0, to: records.count, by: Self.insertChunkRows) {
@@ -193,20 +195,79 @@ extension Store {
         return records
     }
 
-    func decodeSyncRecord(_ row: any SQLRow, type: SyncType) throws -> StoredSyncRecord {
+    /// A row of `syncRecords`; its field times only when `withTimes` (merging needs them, pulling does not).
+    func decodeSyncRecord(_ row: any SQLRow, type: SyncType, withTimes: Bool) throws -> StoredSyncRecord {
+        if let row = row as? SQLiteRow { return try decodeSyncRecord(sqlite: row, type: type, withTimes: withTimes) }
         var fields: SyncFields = [:]
         for field in type.fields { fields[field.name] = try decodeSyncField(row, field) }
         let version = try row.decode(column: "version", as: Int64.self)
         let updatedAt = try row.decode(column: "updated_at_ms", as: Int64.self)
-        var times = Dictionary(uniqueKeysWithValues: Store.syncFieldNames(of: type.name).map { ($0, updatedAt) })
-        if try row.decode(column: "sync_version", as: Int64?.self) == version, let text = try row.decode(column: "sync_times", as: String?.self),
-           case .object(let members) = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) {
-            times = members.compactMapValues { $0.number.map { Int64($0) } }
-        }
         return StoredSyncRecord(rowID: try row.decode(column: "row_id", as: Int64.self), id: try decodeUUID(row, "id"),
                                 userID: try row.decode(column: "user_id", as: Int64.self), version: version,
-                                deleted: try row.decode(column: "deleted", as: Int.self) == 1, fields: fields, fieldTimes: times,
+                                deleted: try row.decode(column: "deleted", as: Int.self) == 1, fields: fields,
+                                fieldTimes: withTimes ? try fieldTimes(type: type, version: version, updatedAt: updatedAt,
+                                                                       syncVersion: try row.decode(column: "sync_version", as: Int64?.self),
+                                                                       text: try row.decode(column: "sync_times", as: String?.self)) : [:],
                                 updatedAt: updatedAt)
+    }
+
+    /// SQLite's rows by column position, in the order `syncRecords` selects them: SQLKit's decoding by name
+    /// was most of a pull's time.
+    private func decodeSyncRecord(sqlite row: SQLiteRow, type: SyncType, withTimes: Bool) throws -> StoredSyncRecord {
+        let columns = row.columns
+        func integer(_ index: Int) -> Int64? { if case .integer(let value) = columns[index].data { Int64(value) } else { nil } }
+        func text(_ index: Int) -> String? { if case .text(let value) = columns[index].data { value } else { nil } }
+        func uuid(_ index: Int) throws -> UUID? {
+            guard case .blob(let buffer) = columns[index].data else { return nil }
+            guard buffer.readableBytes == 16 else { throw CinnError(.internal, "a stored id is damaged") }
+            return buffer.withUnsafeReadableBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
+        }
+        guard let rowID = integer(0), let id = try uuid(1), let userID = integer(2), let version = integer(3), let deleted = integer(4),
+              let updatedAt = integer(5) else { throw CinnError(.internal, "a stored \(type.name) is damaged") }
+        var fields: SyncFields = [:]
+        var index = 8
+        for field in type.fields {
+            let data = columns[index].data
+            index += 1
+            switch field.kind {
+            case .text, .choice:
+                fields[field.name] = text(index - 1).map(JSONValue.string) ?? .null
+            case .real:
+                switch data {
+                case .float(let value): fields[field.name] = .number(value)
+                case .integer(let value): fields[field.name] = .number(Double(value))
+                default: fields[field.name] = .null
+                }
+            case .integer:
+                fields[field.name] = integer(index - 1).map { .number(Double($0)) } ?? .null
+            case .instant:
+                let offset = integer(index)
+                index += 1
+                if case .integer(let at) = data, let offset {
+                    fields[field.name] = .string(SyncInstant(milliseconds: Int64(at), utcOffsetSeconds: Int(offset)).text)
+                } else {
+                    fields[field.name] = .null
+                }
+            case .day:
+                fields[field.name] = integer(index - 1).map { .string(LocalDate(dayNumber: Int($0)).iso) } ?? .null
+            case .uuid, .reference:
+                fields[field.name] = try uuid(index - 1).map { .string($0.uuidString.lowercased()) } ?? .null
+            case .nutrients:
+                fields[field.name] = text(index - 1).map(SyncField.json) ?? .null
+            }
+        }
+        return StoredSyncRecord(rowID: rowID, id: id, userID: userID, version: version, deleted: deleted == 1, fields: fields,
+                                fieldTimes: withTimes ? try fieldTimes(type: type, version: version, updatedAt: updatedAt,
+                                                                       syncVersion: integer(7), text: text(6)) : [:],
+                                updatedAt: updatedAt)
+    }
+
+    /// When each field was last set: from `sync_times` when a sync change wrote the record last, else the record's save time.
+    private func fieldTimes(type: SyncType, version: Int64, updatedAt: Int64, syncVersion: Int64?, text: String?) throws -> [String: Int64] {
+        if syncVersion == version, let text, case .object(let members) = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) {
+            return members.compactMapValues { $0.number.map { Int64($0) } }
+        }
+        return Dictionary(uniqueKeysWithValues: Store.syncFieldNames(of: type.name).map { ($0, updatedAt) })
     }
 
     func decodeSyncField(_ row: any SQLRow, _ field: SyncField) throws -> JSONValue {
@@ -353,7 +414,7 @@ struct SyncBatch {
         let list = Array(ids)
         for start in stride(from: 0, to: list.count, by: Store.insertChunkRows) {
             let chunk = list[start..<min(start + Store.insertChunkRows, list.count)].map { store.bind($0) }
-            for record in try await store.syncRecords(db, type: type, condition: "t.id IN (\(binds: chunk))") {
+            for record in try await store.syncRecords(db, type: type, condition: "t.id IN (\(binds: chunk))", withTimes: true) {
                 guard record.userID == user.rawValue else {
                     otherUsers.insert(record.id)
                     continue
