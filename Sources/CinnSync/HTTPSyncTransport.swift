@@ -18,14 +18,14 @@ public struct HTTPSyncTransport: SyncTransport {
     }
 
     struct PushBody: Encodable { var changes: [SyncChange] }
-    struct PushAnswer: Decodable { var results: [SyncResult] }
 
     public func push(_ changes: [SyncChange]) async throws -> [SyncResult] {
         var request = request("api/v1/sync/push")
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = try JSONEncoder().encode(PushBody(changes: changes))
-        return try await send(request, as: PushAnswer.self).results
+        let body = try await send(request)
+        return try protocolAnswer { () throws(CinnError) in try SyncResult.results(jsonText: body) }
     }
 
     public func changes(after cursor: String, limit: Int) async throws -> SyncPage {
@@ -33,7 +33,17 @@ public struct HTTPSyncTransport: SyncTransport {
         components.queryItems = [URLQueryItem(name: "after", value: cursor), URLQueryItem(name: "limit", value: String(limit))]
         var request = URLRequest(url: components.url!, timeoutInterval: timeout)
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        return try await send(request, as: SyncPage.self)
+        let body = try await send(request)
+        return try protocolAnswer { () throws(CinnError) in try SyncPage(jsonText: body) }
+    }
+
+    private func protocolAnswer<T>(_ read: () throws(CinnError) -> T) throws -> T {
+        do {
+            return try read()
+        } catch {
+            throw SyncTransportError("\(server.absoluteString) answered with something that is not the sync protocol (\(error.message))",
+                                     retryable: false)
+        }
     }
 
     private func request(_ path: String) -> URLRequest {
@@ -42,7 +52,8 @@ public struct HTTPSyncTransport: SyncTransport {
         return request
     }
 
-    private func send<T: Decodable>(_ request: URLRequest, as type: T.Type) async throws -> T {
+    /// The body of a 200 answer; a readable error for anything else.
+    private func send(_ request: URLRequest) async throws -> Data {
         let data: Data, response: URLResponse
         do {
             (data, response) = try await URLSession.shared.data(for: request)
@@ -52,11 +63,7 @@ public struct HTTPSyncTransport: SyncTransport {
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         switch status {
         case 200:
-            do {
-                return try JSONDecoder().decode(T.self, from: data)
-            } catch {
-                throw SyncTransportError("\(server.absoluteString) answered with something that is not the sync protocol", retryable: false)
-            }
+            return data
         case 401:
             throw SyncTransportError("\(server.absoluteString) refused the token (HTTP 401); make a new one on the Account page", retryable: false)
         case 429, 500...599:

@@ -22,10 +22,34 @@ import Testing
         let page = SyncPage(changes: [SyncRecord(type: "weigh_in", id: UUID(), deleted: false, fields: fields),
                                       SyncRecord(type: "meal", id: UUID(), deleted: true, fields: nil)], next: "12.3.4", more: true)
         #expect(try JSONDecoder().decode(SyncPage.self, from: Data(page.jsonText.utf8)) == page)
+        #expect(try SyncPage(jsonText: Array(page.jsonText.utf8)) == page)
         let results = [SyncResult(type: "meal", id: UUID(), status: .rejected, reason: "a new meal needs name", field: "name"),
                        SyncResult(type: "weigh_in", id: UUID(), status: .merged, record: fields, deleted: false)]
         struct Answer: Decodable { var results: [SyncResult] }
         #expect(try JSONDecoder().decode(Answer.self, from: Data(SyncResult.jsonText(results).utf8)).results == results)
+        #expect(try SyncResult.results(jsonText: Array(SyncResult.jsonText(results).utf8)) == results)
         #expect(JSONValue.object(["b": .number(1), "a": .number(0.5)]).text == #"{"a":0.5,"b":1}"#, "keys sorted, whole numbers without .0")
+    }
+}
+
+@Suite struct JSONParserTests {
+    @Test func readsWhatJSONDecoderReads() throws {
+        let text = #"{"a": [1, -2.5e3, true, false, null], "s": "q\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00 ok", "o": {"x": {}}, "e": [], "n": 0.1}"#
+        let parsed = try JSONValue.parse(Array(text.utf8))
+        #expect(parsed == (try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))))
+        #expect(parsed == .object(["a": .array([.number(1), .number(-2500), .bool(true), .bool(false), .null]),
+                                   "s": .string("q\"\\/\u{08}\u{0C}\n\r\té😀 ok"), "o": .object(["x": .object([:])]), "e": .array([]), "n": .number(0.1)]))
+    }
+
+    @Test func malformedTextIsAnErrorNamingTheByte() {
+        for text in [#"{"a": }"#, #"{"a" 1}"#, #"[1, 2"#, #""no end"#, "[1] 2", #"{"a": tru}"#, "[\"\u{01}\"]", #"["\x"]"#] {
+            #expect(throws: CinnError.self, "\(text)") { try JSONValue.parse(Array(text.utf8)) }
+        }
+        #expect((try? JSONValue.parse(Array("[1, 2".utf8))) == nil)
+        do {
+            _ = try JSONValue.parse(Array(#"{"a": }"#.utf8))
+        } catch {
+            #expect(error.code == .malformedRequest && error.message.contains("byte 6"))
+        }
     }
 }
