@@ -130,6 +130,45 @@ final class Sandbox: Sendable {
     }
 }
 
+/// A `cinn serve` running in the background, its output in a file, killed when this goes away.
+final class RunningServer {
+    let process = Process()
+    let output: URL
+    private let handle: FileHandle
+
+    /// Starts `cinn ARGUMENTS` (a `serve` with `--port 0`) in `sandbox`.
+    init(_ sandbox: Sandbox, _ arguments: [String]) throws {
+        output = sandbox.folder.appendingPathComponent("serve-\(UUID().uuidString).out")
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        handle = try FileHandle(forWritingTo: output)
+        process.executableURL = try #require(cinnExecutable)
+        process.arguments = arguments
+        process.environment = sandbox.environment()
+        process.currentDirectoryURL = sandbox.folder
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        try? handle.close()
+    }
+
+    var text: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
+
+    /// The port from "Listening on http://127.0.0.1:PORT", once it is printed; nil if the server stopped first.
+    func port() async throws -> Int? {
+        for _ in 0..<300 {
+            if let match = text.firstMatch(of: /Listening on http:\/\/127\.0\.0\.1:(\d+)\n/) { return Int(match.1) }
+            guard process.isRunning else { return nil }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return nil
+    }
+}
+
 /// `ExitCode.validationFailure`: bad input.
 let badInput: Int32 = 64
 

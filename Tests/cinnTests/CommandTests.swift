@@ -372,32 +372,10 @@ struct ServeCommandTests {
     @Test(.timeLimit(.minutes(1)))
     func servesOnAFreePortAndStopsOnSIGTERM() async throws {
         let sandbox = try Sandbox()
-        let executable = try #require(cinnExecutable)
-        let output = sandbox.folder.appendingPathComponent("serve.out")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: output)
-        defer { try? handle.close() }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["serve", "--port", "0", "--database", sandbox.database]
-        process.environment = sandbox.environment()
-        process.currentDirectoryURL = sandbox.folder
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-
-        var port: Int?
-        for _ in 0..<300 where port == nil {
-            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-            if let match = text.firstMatch(of: /Listening on http:\/\/127\.0\.0\.1:(\d+)\n/) { port = Int(match.1) }
-            if port == nil {
-                #expect(process.isRunning, "cinn serve stopped: \(text)")
-                if !process.isRunning { return }
-                try await Task.sleep(for: .milliseconds(100))
-            }
-        }
+        let server = try RunningServer(sandbox, ["serve", "--port", "0", "--database", sandbox.database])
+        let process = server.process
+        let port = try await server.port()
+        #expect(port != nil, "cinn serve stopped: \(server.text)")
         let bound = try #require(port)
         #expect(bound > 0)
 

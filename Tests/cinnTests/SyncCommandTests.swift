@@ -9,29 +9,11 @@ struct SyncCommandTests {
     @Test(.timeLimit(.minutes(2)))
     func twoJournalsConvergeThroughAHostedServer() async throws {
         let sandbox = try Sandbox()
-        let server = sandbox.folder.appendingPathComponent("server.sqlite").path
+        let serverFile = sandbox.folder.appendingPathComponent("server.sqlite").path
         let phone = sandbox.folder.appendingPathComponent("phone.sqlite").path
-        #expect(try await sandbox.run(["user", "add", "alice", "--database", server], input: "a long password\n").status == 0)
-        let executable = try #require(cinnExecutable)
-        let output = sandbox.folder.appendingPathComponent("serve.out")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: output)
-        defer { try? handle.close() }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["serve", "--accounts", "--port", "0", "--database", server]
-        process.environment = sandbox.environment()
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        var port: Int?
-        for _ in 0..<300 where port == nil {
-            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-            if let match = text.firstMatch(of: /Listening on http:\/\/127\.0\.0\.1:(\d+)\n/) { port = Int(match.1) }
-            if port == nil { try await Task.sleep(for: .milliseconds(100)) }
-        }
+        #expect(try await sandbox.run(["user", "add", "alice", "--database", serverFile], input: "a long password\n").status == 0)
+        let server = try RunningServer(sandbox, ["serve", "--accounts", "--port", "0", "--database", serverFile])
+        let port = try await server.port()
         let url = "http://127.0.0.1:\(try #require(port))"
         var login = URLRequest(url: URL(string: url + "/api/v1/login")!)
         login.httpMethod = "POST"
@@ -54,6 +36,6 @@ struct SyncCommandTests {
         #expect(refused.status != 0 && refused.stderr.contains("refused the token"), "\(refused)")
         let badAddress = try await sandbox.cinn("sync", "--server", "cinn.example.org", "--token", secret)
         #expect(badAddress.status != 0 && badAddress.stderr.contains("--server"), "\(badAddress)")
-        process.terminate()
+        server.process.terminate()
     }
 }
