@@ -70,7 +70,13 @@ public struct SyncClient: Sendable {
         var waiting = try await store.pendingSyncCount()
         while waiting > 0 {
             let pending = try await store.pendingSyncChanges(user: user, limit: batchSize)
-            guard !pending.isEmpty else { return }
+            if pending.isEmpty {
+                // Every marked record of this batch had nothing left to send (and was unmarked): on to the next.
+                let left = try await store.pendingSyncCount()
+                if left >= waiting { return }
+                waiting = left
+                continue
+            }
             let results = try await retrying(&summary) { try await transport.push(pending.map(\.change)) }
             guard results.count == pending.count else {
                 throw SyncTransportError("the server answered \(results.count) of \(pending.count) changes", retryable: false)

@@ -119,6 +119,14 @@ struct SyncClientTests {
         #expect(try await a.store.pendingSyncCount() == 1, "a failed sync loses nothing")
         try await a.client.sync()
         #expect(try await server.store.weighIns(user: server.user).count == 6)
+
+        // Saved again without a change, a record is marked but has nothing to send: a batch (of two) of those
+        // does not stop the sync before the record that did change.
+        let oldest = try await a.store.weighIns(user: a.journal.user, limit: 10).sorted { $0.id.uuidString < $1.id.uuidString }
+        for weighIn in oldest.prefix(2) { _ = try await a.store.updateWeighIn(id: weighIn.id, user: a.journal.user, weight: weighIn.weight) }
+        _ = try await a.store.updateWeighIn(id: oldest[2].id, user: a.journal.user, note: .some("changed"))
+        #expect(try await a.client.sync().pushed == 1)
+        #expect(try await server.store.weighIns(user: server.user, limit: 10).contains { $0.id == oldest[2].id && $0.note == "changed" })
         try await a.close(); try await server.stop()
     }
 }
