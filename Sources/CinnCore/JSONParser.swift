@@ -208,3 +208,43 @@ extension SyncResult {
         }
     }
 }
+
+extension SyncChange {
+    /// The changes of a push's body, `{"changes": […]}`, read in one pass (`JSONValue.parse`). Text that is not
+    /// JSON is `malformedRequest`; a change without its type, id or time is `invalidInput` naming it
+    /// (`changes[3].changed_at`).
+    public static func batch(jsonText data: some Collection<UInt8>) throws(CinnError) -> [SyncChange] {
+        guard case .object(let body) = try JSONValue.parse(data) else { throw .invalid("changes", "the body must be {\"changes\": […]}") }
+        guard case .array(let items)? = body["changes"] else { throw .invalid("changes", "changes must be a list of changes") }
+        return try items.enumerated().map { (index, item) throws(CinnError) -> SyncChange in
+            let path = "changes[\(index)]"
+            guard case .object(let members) = item else { throw .invalid(path, "each change must be an object") }
+            guard let type = members["type"]?.string else { throw .invalid("\(path).type", "\(path).type must be a record type") }
+            guard let id = members["id"]?.string.flatMap(UUID.init(uuidString:)) else { throw .invalid("\(path).id", "\(path).id must be a UUID") }
+            guard let time = members["changed_at"]?.string.flatMap(SyncInstant.parse) else {
+                throw .invalid("\(path).changed_at", "\(path).changed_at must be an ISO 8601 time with its UTC offset")
+            }
+            var change = SyncChange(type: type, id: id, changedAt: time.date)
+            switch members["fields"] {
+            case nil, .null?: break
+            case .object(let fields)?: change.fields = fields
+            default: throw .invalid("\(path).fields", "\(path).fields must be an object")
+            }
+            switch members["clear"] {
+            case nil, .null?: break
+            case .array(let names)?:
+                change.clear = try names.map { name throws(CinnError) in
+                    guard let text = name.string else { throw .invalid("\(path).clear", "\(path).clear must be a list of field names") }
+                    return text
+                }
+            default: throw .invalid("\(path).clear", "\(path).clear must be a list of field names")
+            }
+            switch members["deleted"] {
+            case nil, .null?: break
+            case .bool(let deleted)?: change.deleted = deleted
+            default: throw .invalid("\(path).deleted", "\(path).deleted must be true or false")
+            }
+            return change
+        }
+    }
+}

@@ -91,8 +91,8 @@ let maximumJSONBody = 1 << 20
 
 extension Request {
     /// Decodes a JSON body; syntax errors are 400, wrong or missing fields are 422 naming the field.
-    mutating func decodeJSON<T: Decodable>(_ type: T.Type, maximumBytes: Int = maximumJSONBody) async throws -> T {
-        let buffer = try await collectBody(upTo: maximumBytes)
+    mutating func decodeJSON<T: Decodable>(_ type: T.Type) async throws -> T {
+        let buffer = try await collectBody(upTo: maximumJSONBody)
         do {
             return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
         } catch let error as DecodingError {

@@ -14,18 +14,14 @@ struct SyncController<Context: RequestContext> {
         group.get("sync/changes", use: changes)
     }
 
-    struct PushBody: Decodable {
-        var changes: [SyncChange]
-    }
-
     @Sendable func push(_ request: Request, context: Context) async throws -> Response {
         var request = request
-        let body = try await request.decodeJSON(PushBody.self, maximumBytes: 64 << 20)
-        guard body.changes.count <= Self.maximumChanges else {
+        let changes = try SyncChange.batch(jsonText: try await request.collectBody(upTo: 64 << 20).readableBytesView)
+        guard changes.count <= Self.maximumChanges else {
             throw CinnError.invalid("changes", "a push holds at most \(Self.maximumChanges) changes; send the rest in another")
         }
         let journal = try RequestJournal.required()
-        return JSONResponse.body(SyncResult.jsonText(try await journal.store.push(body.changes, user: journal.user)))
+        return JSONResponse.body(SyncResult.jsonText(try await journal.store.push(changes, user: journal.user)))
     }
 
     @Sendable func changes(_ request: Request, context: Context) async throws -> Response {

@@ -53,3 +53,25 @@ import Testing
         }
     }
 }
+
+@Suite struct SyncBatchTests {
+    @Test func aPushBodyReadsAsJSONDecoderReadsItAndErrorsNameTheChange() throws {
+        let id = UUID()
+        let text = #"{"changes":[{"type":"weigh_in","id":"\#(id)","changed_at":"2026-11-21T07:30:00+01:00","fields":{"weight_kg":80.5,"note":null},"clear":["note"],"deleted":false}]}"#
+        struct Body: Decodable { var changes: [SyncChange] }
+        #expect(try SyncChange.batch(jsonText: Array(text.utf8)) == (try JSONDecoder().decode(Body.self, from: Data(text.utf8))).changes)
+        func field(_ body: String) -> String? {
+            do throws(CinnError) {
+                _ = try SyncChange.batch(jsonText: Array(body.utf8))
+                return nil
+            } catch {
+                return error.code == .malformedRequest ? "malformed" : error.field
+            }
+        }
+        #expect(field(#"{"changes":[{"type":"weigh_in"}]}"#) == "changes[0].id")
+        #expect(field(#"{"changes":[{"type":"weigh_in","id":"\#(id)","changed_at":"yesterday"}]}"#) == "changes[0].changed_at")
+        #expect(field(#"{"changes":[{"type":"weigh_in","id":"\#(id)","changed_at":"2026-11-21T07:30:00Z","clear":"note"}]}"#) == "changes[0].clear")
+        #expect(field(#"{"changes":{}}"#) == "changes")
+        #expect(field(#"{"changes":"#) == "malformed")
+    }
+}
