@@ -61,12 +61,9 @@ import Testing
         struct Body: Decodable { var changes: [SyncChange] }
         #expect(try SyncChange.batch(jsonText: Array(text.utf8)) == (try JSONDecoder().decode(Body.self, from: Data(text.utf8))).changes)
         func field(_ body: String) -> String? {
-            do throws(CinnError) {
-                _ = try SyncChange.batch(jsonText: Array(body.utf8))
-                return nil
-            } catch {
-                return error.code == .malformedRequest ? "malformed" : error.field
-            }
+            guard case .failure(let error) = Result(catching: { try SyncChange.batch(jsonText: Array(body.utf8)) }),
+                  let error = error as? CinnError else { return nil }
+            return error.code == .malformedRequest ? "malformed" : error.field
         }
         #expect(field(#"{"changes":[{"type":"weigh_in"}]}"#) == "changes[0].id")
         #expect(field(#"{"changes":[{"type":"weigh_in","id":"\#(id)","changed_at":"yesterday"}]}"#) == "changes[0].changed_at")
