@@ -286,6 +286,13 @@ struct SQLiteSource: ConnectionPoolSource, Sendable {
     }
 }
 
+extension Array {
+    /// The array in consecutive slices of at most `size` elements (bind lists and multi-row statements).
+    func chunks(of size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}
+
 /// A first-come, first-served lock for async code: waiting suspends the task, never a thread.
 actor WriteGate {
     private var held = false

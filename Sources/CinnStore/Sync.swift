@@ -101,9 +101,9 @@ extension Store {
             + ["source", "created_at_ms", "updated_at_ms", "version", "deleted", "sync_times", "sync_version"]
         let updated = fieldColumns + type.derivedColumns + ["updated_at_ms", "version", "deleted", "sync_times", "sync_version"]
         var rowIDs: [UUID: Int64] = [:]
-        for start in stride(from: 0, to: records.count, by: Self.insertChunkRows) {
+        for chunk in records.chunks(of: Self.insertChunkRows) {
             let insert = db.insert(into: SQLIdentifier(type.table)).columns(columns)
-            for record in records[start..<min(start + Self.insertChunkRows, records.count)] {
+            for record in chunk {
                 var values: [any Encodable & Sendable] = [bind(record.id), user.rawValue]
                 for field in type.fields {
                     let value = record.fields[field.name] ?? .null
@@ -128,8 +128,7 @@ extension Store {
         }
         if let children = type.children {
             let rewritten = records.filter(\.childrenChanged).compactMap { record in rowIDs[record.id].map { ($0, record) } }
-            for start in stride(from: 0, to: rewritten.count, by: Self.insertChunkRows) {
-                let chunk = rewritten[start..<min(start + Self.insertChunkRows, rewritten.count)]
+            for chunk in rewritten.chunks(of: Self.insertChunkRows) {
                 try await db.delete(from: SQLIdentifier(children.table))
                     .where(SQLIdentifier(children.parentColumn), .in, chunk.map { $0.0 }).run()
             }
@@ -179,8 +178,8 @@ extension Store {
         var records = try await db.raw(query).all().map { row in try decodeSyncRecord(row, type: type, withTimes: withTimes) }
         if let children = type.children, !records.isEmpty {
             var items: [Int64: [JSONValue]] = [:]
-            for start in stride(from: 0, to: records.count, by: Self.insertChunkRows) {
-                let ids = records[start..<min(start + Self.insertChunkRows, records.count)].map(\.rowID)
+            for chunk in records.chunks(of: Self.insertChunkRows) {
+                let ids = chunk.map(\.rowID)
                 let rows = try await db.select().columns(["\(children.parentColumn)"] + children.fields.map(\.column))
                     .from(children.table).where(SQLIdentifier(children.parentColumn), .in, ids)
                     .orderBy(children.parentColumn).orderBy("position").all()
@@ -196,6 +195,32 @@ extension Store {
     }
 
     /// A row of `syncRecords`; its field times only when `withTimes` (merging needs them, pulling does not).
+    /// The user's records of `type` with these ids.
+    func syncRecords(_ db: any SQLDatabase, type: SyncType, ids: [UUID], user: UserID) async throws -> [UUID: StoredSyncRecord] {
+        var records: [UUID: StoredSyncRecord] = [:]
+        for chunk in ids.chunks(of: Self.insertChunkRows) {
+            let binds = chunk.map { bind($0) }
+            for record in try await syncRecords(db, type: type, condition: "t.user_id = \(bind: user.rawValue) AND t.id IN (\(binds: binds))") {
+                records[record.id] = record
+            }
+        }
+        return records
+    }
+
+    /// The row ids of the user's records of `table` with these ids.
+    func syncRowIDs(_ db: any SQLDatabase, table: String, ids: [UUID], user: UserID) async throws -> [UUID: Int64] {
+        var rows: [UUID: Int64] = [:]
+        for chunk in ids.chunks(of: Self.insertChunkRows) {
+            let binds = chunk.map { bind($0) }
+            for row in try await db.raw("""
+                SELECT row_id, id FROM \(unsafeRaw: table) WHERE user_id = \(bind: user.rawValue) AND id IN (\(binds: binds))
+                """).all() {
+                rows[try decodeUUID(row, "id")] = try row.decode(column: "row_id", as: Int64.self)
+            }
+        }
+        return rows
+    }
+
     func decodeSyncRecord(_ row: any SQLRow, type: SyncType, withTimes: Bool) throws -> StoredSyncRecord {
         if let row = row as? SQLiteRow { return try decodeSyncRecord(sqlite: row, type: type, withTimes: withTimes) }
         var fields: SyncFields = [:]
@@ -361,14 +386,10 @@ extension Store {
                 let present = Set(page.filter { $0.type == target }.map(\.id))
                 let wanted = Set(page.filter { $0.type == type.name }.compactMap { $0.fields?[field.name]?.string.flatMap(UUID.init(uuidString:)) })
                     .subtracting(present)
-                let ids = Array(wanted)
-                for start in stride(from: 0, to: ids.count, by: Self.insertChunkRows) {
-                    let chunk = ids[start..<min(start + Self.insertChunkRows, ids.count)].map { bind($0) }
-                    let index = SyncType.all.firstIndex { $0.name == target } ?? 0
-                    extra += try await syncRecords(db, type: targetType, condition: "t.user_id = \(bind: user.rawValue) AND t.id IN (\(binds: chunk))")
-                        .filter { SyncCursor(version: $0.version, typeIndex: index, rowID: $0.rowID) > end }
-                        .map { SyncRecord(type: target, id: $0.id, deleted: $0.deleted, fields: $0.fields) }
-                }
+                let index = SyncType.all.firstIndex { $0.name == target } ?? 0
+                extra += try await syncRecords(db, type: targetType, ids: Array(wanted), user: user).values
+                    .filter { SyncCursor(version: $0.version, typeIndex: index, rowID: $0.rowID) > end }
+                    .map { SyncRecord(type: target, id: $0.id, deleted: $0.deleted, fields: $0.fields) }
             }
         }
         return extra
@@ -411,10 +432,10 @@ struct SyncBatch {
 
     /// Reads the stored records the changes name, the records they refer to, and the holders of their unique values.
     mutating func load(_ db: any SQLDatabase, ids: Set<UUID>, changes: [SyncChange], known: [String: [UUID: Int64]]) async throws {
-        let list = Array(ids)
-        for start in stride(from: 0, to: list.count, by: Store.insertChunkRows) {
-            let chunk = list[start..<min(start + Store.insertChunkRows, list.count)].map { store.bind($0) }
-            for record in try await store.syncRecords(db, type: type, condition: "t.id IN (\(binds: chunk))", withTimes: true) {
+        // By id alone: an id already used by another user's record is rejected, not overwritten.
+        for chunk in Array(ids).chunks(of: Store.insertChunkRows) {
+            let binds = chunk.map { store.bind($0) }
+            for record in try await store.syncRecords(db, type: type, condition: "t.id IN (\(binds: binds))", withTimes: true) {
                 guard record.userID == user.rawValue else {
                     otherUsers.insert(record.id)
                     continue
@@ -441,8 +462,7 @@ struct SyncBatch {
             }
             let live: SQLQueryString = type.name == "food_day" ? "" : " AND deleted = 0"
             let candidates = Array(values)
-            for start in stride(from: 0, to: candidates.count, by: Store.insertChunkRows) {
-                let chunk = candidates[start..<min(start + Store.insertChunkRows, candidates.count)]
+            for chunk in candidates.chunks(of: Store.insertChunkRows) {
                 let binds: [any Encodable & Sendable] = chunk.map { value in
                     field.columnValues(value).first.map(store.bindValue) ?? String?.none
                 }
@@ -473,7 +493,7 @@ struct SyncBatch {
             return SyncResult(type: type.name, id: change.id, status: change.deleted ? .applied : .merged, deleted: true)
         }
         var lost = false
-        do {
+        do throws(CinnError) {
             for (name, value) in change.fields where !value.isNull {
                 let canonical = try canonical(name, value)
                 if at >= record.fieldTimes[name] ?? .min {
@@ -535,10 +555,8 @@ struct SyncBatch {
                     throw CinnError.invalid(unique, "another \(type.name) already has this \(unique) (id \(owner.uuidString.lowercased()))")
                 }
             }
-        } catch let error as CinnError {
-            return rejected(error)
         } catch {
-            return rejected(CinnError(.invalidInput, "\(error)"))
+            return rejected(error)
         }
         if let unique = type.uniqueField {
             if let old = records[change.id]?.fields[unique], owners[old] == change.id { owners[old] = nil }

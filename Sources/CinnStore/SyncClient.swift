@@ -283,37 +283,11 @@ extension Store {
         _ = try await writeSyncRecords(db, type: type, records: resolved, user: user, version: version, source: "sync", keepTimes: false)
     }
 
-    /// The user's records of `type` with these ids.
-    func syncRecords(_ db: any SQLDatabase, type: SyncType, ids: [UUID], user: UserID) async throws -> [UUID: StoredSyncRecord] {
-        var records: [UUID: StoredSyncRecord] = [:]
-        for start in stride(from: 0, to: ids.count, by: Self.insertChunkRows) {
-            let chunk = ids[start..<min(start + Self.insertChunkRows, ids.count)].map { bind($0) }
-            for record in try await syncRecords(db, type: type, condition: "t.user_id = \(bind: user.rawValue) AND t.id IN (\(binds: chunk))") {
-                records[record.id] = record
-            }
-        }
-        return records
-    }
-
-    /// The row ids of the user's records of `table` with these ids.
-    func syncRowIDs(_ db: any SQLDatabase, table: String, ids: [UUID], user: UserID) async throws -> [UUID: Int64] {
-        var rows: [UUID: Int64] = [:]
-        for start in stride(from: 0, to: ids.count, by: Self.insertChunkRows) {
-            let chunk = ids[start..<min(start + Self.insertChunkRows, ids.count)].map { bind($0) }
-            for row in try await db.raw("""
-                SELECT row_id, id FROM \(unsafeRaw: table) WHERE user_id = \(bind: user.rawValue) AND id IN (\(binds: chunk))
-                """).all() {
-                rows[try decodeUUID(row, "id")] = try row.decode(column: "row_id", as: Int64.self)
-            }
-        }
-        return rows
-    }
-
     private func syncBases(_ db: any SQLDatabase, type: String, ids: [UUID]) async throws -> [UUID: SyncFields] {
         var bases: [UUID: SyncFields] = [:]
-        for start in stride(from: 0, to: ids.count, by: Self.insertChunkRows) {
-            let chunk = ids[start..<min(start + Self.insertChunkRows, ids.count)].map { bind($0) }
-            for row in try await db.raw("SELECT id, fields FROM sync_base WHERE type = \(bind: type) AND id IN (\(binds: chunk))").all() {
+        for chunk in ids.chunks(of: Self.insertChunkRows) {
+            let binds = chunk.map { bind($0) }
+            for row in try await db.raw("SELECT id, fields FROM sync_base WHERE type = \(bind: type) AND id IN (\(binds: binds))").all() {
                 let text = try row.decode(column: "fields", as: String.self)
                 bases[try decodeUUID(row, "id")] = try JSONDecoder().decode(SyncFields.self, from: Data(text.utf8))
             }

@@ -20,7 +20,7 @@ public struct HTTPSyncTransport: SyncTransport {
     struct PushBody: Encodable { var changes: [SyncChange] }
 
     public func push(_ changes: [SyncChange]) async throws -> [SyncResult] {
-        var request = request("api/v1/sync/push")
+        var request = request(server.appendingPathComponent("api/v1/sync/push"))
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = try JSONEncoder().encode(PushBody(changes: changes))
@@ -31,9 +31,7 @@ public struct HTTPSyncTransport: SyncTransport {
     public func changes(after cursor: String, limit: Int) async throws -> SyncPage {
         var components = URLComponents(url: server.appendingPathComponent("api/v1/sync/changes"), resolvingAgainstBaseURL: false)!
         components.queryItems = [URLQueryItem(name: "after", value: cursor), URLQueryItem(name: "limit", value: String(limit))]
-        var request = URLRequest(url: components.url!, timeoutInterval: timeout)
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        let body = try await send(request)
+        let body = try await send(request(components.url!))
         return try protocolAnswer { () throws(CinnError) in try SyncPage(jsonText: body) }
     }
 
@@ -46,8 +44,8 @@ public struct HTTPSyncTransport: SyncTransport {
         }
     }
 
-    private func request(_ path: String) -> URLRequest {
-        var request = URLRequest(url: server.appendingPathComponent(path), timeoutInterval: timeout)
+    private func request(_ url: URL) -> URLRequest {
+        var request = URLRequest(url: url, timeoutInterval: timeout)
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         return request
     }
