@@ -790,10 +790,10 @@ extension Migration {
         ),
         Migration(
             version: 9, name: "sync: field times, changes by version, the client's outbox, base copies and cursor",
-            dialectNeutral: SyncType.all.flatMap { type in
+            dialectNeutral: Migration.syncedTables9.flatMap { table in
                 // When each field was last set by a sync change (JSON, field → milliseconds), valid while the
                 // record's version is `sync_version` (Sync.swift).
-                ["ALTER TABLE \(type.table) ADD COLUMN sync_times TEXT", "ALTER TABLE \(type.table) ADD COLUMN sync_version $INT"]
+                ["ALTER TABLE \(table) ADD COLUMN sync_times TEXT", "ALTER TABLE \(table) ADD COLUMN sync_version $INT"]
             } + [
                 "CREATE INDEX weigh_ins_version ON weigh_ins (user_id, version)",
                 "CREATE INDEX body_fat_readings_version ON body_fat_readings (user_id, version)",
@@ -831,7 +831,21 @@ extension Migration {
                 """,
             ]
         ),
+        Migration(
+            version: 10, name: "sync: changes read in (version, row) order straight from an index",
+            // A pull reads each table from a (version, row_id) position on: PostgreSQL needs row_id in the index
+            // to start there (it read and sorted a whole push's rows per page); SQLite's indexes end with the
+            // row id already.
+            sqlite: [],
+            postgres: Migration.syncedTables9.flatMap { table in
+                ["CREATE INDEX \(table)_changes ON \(table) (user_id, version, row_id)", "DROP INDEX \(table)_version"]
+            }
+        ),
     ]
+
+    /// The tables synced when migration 9 ran (SyncType.all then); later types add their columns in their own migration.
+    static let syncedTables9 = ["weigh_ins", "body_fat_readings", "goals", "food_days", "food_entries", "exercise_entries",
+                                "glucose_readings", "insulin_doses", "meals", "meal_events"]
 }
 
 extension Migration {

@@ -1,7 +1,6 @@
 import CinnCore
 import Foundation
 import SQLKit
-import SQLiteNIO
 
 /// A synced record as stored: its fields by protocol name (nulls included) and what merging needs.
 struct StoredSyncRecord: Sendable {
@@ -60,7 +59,8 @@ extension Store {
     /// - Parameter source: what new records are marked as coming from (`sync`).
     public func push(_ changes: [SyncChange], user: UserID, source: String = "sync") async throws -> [SyncResult] {
         guard !changes.isEmpty else { return [] }
-        return try await transaction { db in
+        return try await rawTransaction { connection in
+            let db = connection.sql
             // A user's pushes one at a time, each reading what the one before wrote (SQLite's write transactions
             // are one at a time already).
             if !isSQLite { try await db.raw("SELECT row_id FROM users WHERE row_id = \(bind: user.rawValue) FOR UPDATE").run() }
@@ -79,7 +79,7 @@ extension Store {
             for type in SyncType.all {
                 guard let mine = positions[type.name] else { continue }
                 var batch = SyncBatch(type: type, store: self, user: user)
-                try await batch.load(db, ids: Set(mine.map { changes[$0].id }), changes: mine.map { changes[$0] }, known: rowIDs)
+                try await batch.load(connection, ids: Set(mine.map { changes[$0].id }), changes: mine.map { changes[$0] }, known: rowIDs)
                 for position in mine { results[position] = batch.apply(changes[position]) }
                 let dirty = batch.dirtyRecords
                 if !dirty.isEmpty {
@@ -158,10 +158,11 @@ extension Store {
     // MARK: Reading records
 
     /// The user's records of `type` that meet `condition` (on table alias `t`), with their children.
-    func syncRecords(_ db: any SQLDatabase, type: SyncType, condition: SQLQueryString, order: String = "", limit: Int? = nil,
+    func syncRecords(_ connection: Connection, type: SyncType, condition: SQLQueryString, order: String = "", limit: Int? = nil,
                      withTimes: Bool = false) async throws
         -> [StoredSyncRecord] {
-        var selects = ["t.row_id", "t.id", "t.user_id", "t.version", "t.deleted", "t.updated_at_ms", "t.sync_times", "t.sync_version"]
+        var selects = ["t.row_id", "t.id", "t.user_id", "t.version", "t.deleted", "t.updated_at_ms", withTimes ? "t.sync_times" : "NULL",
+                       "t.sync_version"]
         for field in type.fields {
             switch field.kind {
             case .instant(let offset, _): selects += ["t.\(field.column)", "t.\(offset)"]
@@ -175,12 +176,12 @@ extension Store {
         query += condition
         if !order.isEmpty { query += " ORDER BY \(unsafeRaw: order)" }
         if let limit { query += " LIMIT \(bind: limit)" }
-        var records = try await db.raw(query).all().map { row in try decodeSyncRecord(row, type: type, withTimes: withTimes) }
+        var records = try await columnRows(connection, query) { row in try decodeSyncRecord(row, type: type, withTimes: withTimes) }
         if let children = type.children, !records.isEmpty {
             var items: [Int64: [JSONValue]] = [:]
             for chunk in records.chunks(of: Self.insertChunkRows) {
                 let ids = chunk.map(\.rowID)
-                let rows = try await db.select().columns(["\(children.parentColumn)"] + children.fields.map(\.column))
+                let rows = try await connection.sql.select().columns(["\(children.parentColumn)"] + children.fields.map(\.column))
                     .from(children.table).where(SQLIdentifier(children.parentColumn), .in, ids)
                     .orderBy(children.parentColumn).orderBy("position").all()
                 for row in rows {
@@ -194,13 +195,12 @@ extension Store {
         return records
     }
 
-    /// A row of `syncRecords`; its field times only when `withTimes` (merging needs them, pulling does not).
     /// The user's records of `type` with these ids.
-    func syncRecords(_ db: any SQLDatabase, type: SyncType, ids: [UUID], user: UserID) async throws -> [UUID: StoredSyncRecord] {
+    func syncRecords(_ connection: Connection, type: SyncType, ids: [UUID], user: UserID) async throws -> [UUID: StoredSyncRecord] {
         var records: [UUID: StoredSyncRecord] = [:]
         for chunk in ids.chunks(of: Self.insertChunkRows) {
             let binds = chunk.map { bind($0) }
-            for record in try await syncRecords(db, type: type, condition: "t.user_id = \(bind: user.rawValue) AND t.id IN (\(binds: binds))") {
+            for record in try await syncRecords(connection, type: type, condition: "t.user_id = \(bind: user.rawValue) AND t.id IN (\(binds: binds))") {
                 records[record.id] = record
             }
         }
@@ -221,69 +221,37 @@ extension Store {
         return rows
     }
 
-    func decodeSyncRecord(_ row: any SQLRow, type: SyncType, withTimes: Bool) throws -> StoredSyncRecord {
-        if let row = row as? SQLiteRow { return try decodeSyncRecord(sqlite: row, type: type, withTimes: withTimes) }
+    /// A row of `syncRecords`, read by column position in the order it selects them; the field times only
+    /// when `withTimes` (merging needs them, pulling does not).
+    private func decodeSyncRecord(_ row: some ColumnReader, type: SyncType, withTimes: Bool) throws -> StoredSyncRecord {
+        guard let rowID = try row.integer(0), let id = try row.uuid(1), let userID = try row.integer(2), let version = try row.integer(3),
+              let deleted = try row.integer(4), let updatedAt = try row.integer(5) else { throw CinnError(.internal, "a stored \(type.name) is damaged") }
         var fields: SyncFields = [:]
-        for field in type.fields { fields[field.name] = try decodeSyncField(row, field) }
-        let version = try row.decode(column: "version", as: Int64.self)
-        let updatedAt = try row.decode(column: "updated_at_ms", as: Int64.self)
-        return StoredSyncRecord(rowID: try row.decode(column: "row_id", as: Int64.self), id: try decodeUUID(row, "id"),
-                                userID: try row.decode(column: "user_id", as: Int64.self), version: version,
-                                deleted: try row.decode(column: "deleted", as: Int.self) == 1, fields: fields,
-                                fieldTimes: withTimes ? try fieldTimes(type: type, version: version, updatedAt: updatedAt,
-                                                                       syncVersion: try row.decode(column: "sync_version", as: Int64?.self),
-                                                                       text: try row.decode(column: "sync_times", as: String?.self)) : [:],
-                                updatedAt: updatedAt)
-    }
-
-    /// SQLite's rows by column position, in the order `syncRecords` selects them: SQLKit's decoding by name
-    /// was most of a pull's time.
-    private func decodeSyncRecord(sqlite row: SQLiteRow, type: SyncType, withTimes: Bool) throws -> StoredSyncRecord {
-        let columns = row.columns
-        func integer(_ index: Int) -> Int64? { if case .integer(let value) = columns[index].data { Int64(value) } else { nil } }
-        func text(_ index: Int) -> String? { if case .text(let value) = columns[index].data { value } else { nil } }
-        func uuid(_ index: Int) throws -> UUID? {
-            guard case .blob(let buffer) = columns[index].data else { return nil }
-            guard buffer.readableBytes == 16 else { throw CinnError(.internal, "a stored id is damaged") }
-            return buffer.withUnsafeReadableBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
-        }
-        guard let rowID = integer(0), let id = try uuid(1), let userID = integer(2), let version = integer(3), let deleted = integer(4),
-              let updatedAt = integer(5) else { throw CinnError(.internal, "a stored \(type.name) is damaged") }
-        var fields: SyncFields = [:]
+        fields.reserveCapacity(type.fields.count + 1)
         var index = 8
         for field in type.fields {
-            let data = columns[index].data
-            index += 1
+            let value: JSONValue?
             switch field.kind {
-            case .text, .choice:
-                fields[field.name] = text(index - 1).map(JSONValue.string) ?? .null
-            case .real:
-                switch data {
-                case .float(let value): fields[field.name] = .number(value)
-                case .integer(let value): fields[field.name] = .number(Double(value))
-                default: fields[field.name] = .null
-                }
-            case .integer:
-                fields[field.name] = integer(index - 1).map { .number(Double($0)) } ?? .null
+            case .text, .choice: value = try row.text(index).map(JSONValue.string)
+            case .real: value = try row.real(index).map(JSONValue.number)
+            case .integer: value = try row.integer(index).map { .number(Double($0)) }
             case .instant:
-                let offset = integer(index)
                 index += 1
-                if case .integer(let at) = data, let offset {
-                    fields[field.name] = .string(SyncInstant(milliseconds: Int64(at), utcOffsetSeconds: Int(offset)).text)
+                if let at = try row.integer(index - 1), let offset = try row.integer(index) {
+                    value = .string(SyncInstant(milliseconds: at, utcOffsetSeconds: Int(offset)).text)
                 } else {
-                    fields[field.name] = .null
+                    value = nil
                 }
-            case .day:
-                fields[field.name] = integer(index - 1).map { .string(LocalDate(dayNumber: Int($0)).iso) } ?? .null
-            case .uuid, .reference:
-                fields[field.name] = try uuid(index - 1).map { .string($0.uuidString.lowercased()) } ?? .null
-            case .nutrients:
-                fields[field.name] = text(index - 1).map(SyncField.json) ?? .null
+            case .day: value = try row.integer(index).map { .string(LocalDate(dayNumber: Int($0)).iso) }
+            case .uuid, .reference: value = try row.uuid(index).map { .string($0.uuidString.lowercased()) }
+            case .nutrients: value = try row.text(index).map(SyncField.json)
             }
+            fields[field.name] = value ?? .null
+            index += 1
         }
         return StoredSyncRecord(rowID: rowID, id: id, userID: userID, version: version, deleted: deleted == 1, fields: fields,
                                 fieldTimes: withTimes ? try fieldTimes(type: type, version: version, updatedAt: updatedAt,
-                                                                       syncVersion: integer(7), text: text(6)) : [:],
+                                                                       syncVersion: try row.integer(7), text: try row.text(6)) : [:],
                                 updatedAt: updatedAt)
     }
 
@@ -321,7 +289,8 @@ extension Store {
     /// The user's records changed after `cursor`, tombstones included, oldest change first, at most `limit`.
     public func pull(user: UserID, after cursor: SyncCursor = .start, limit: Int = 1000) async throws -> SyncPage {
         let limit = max(1, min(limit, 10_000))
-        return try await withConnection { db in
+        return try await withRawConnection { connection in
+            let db = connection.sql
             // Changes up to the last committed change number only: each table is read by its own query, and a
             // change committed between two of them must not be half in this page and skipped by the next cursor.
             // (A user's change numbers are taken in commit order: the users row stays locked until commit.)
@@ -341,16 +310,17 @@ extension Store {
                     if heads[index] == buffers[index].count {
                         if readAll[index] { continue }
                         var condition: SQLQueryString = "t.user_id = \(bind: user.rawValue) AND t.version <= \(bind: newest) AND "
+                        // Row values, so that the (user_id, version, row_id) index starts right there.
                         if let last = lastRead[index] {
-                            condition += "(t.version > \(bind: last.version) OR (t.version = \(bind: last.version) AND t.row_id > \(bind: last.rowID)))"
+                            condition += "(t.version, t.row_id) > (\(bind: last.version), \(bind: last.rowID))"
                         } else if index < cursor.typeIndex {
                             condition += "t.version > \(bind: cursor.version)"
                         } else if index == cursor.typeIndex {
-                            condition += "(t.version > \(bind: cursor.version) OR (t.version = \(bind: cursor.version) AND t.row_id > \(bind: cursor.rowID)))"
+                            condition += "(t.version, t.row_id) > (\(bind: cursor.version), \(bind: cursor.rowID))"
                         } else {
                             condition += "t.version >= \(bind: cursor.version)"
                         }
-                        buffers[index] = try await syncRecords(db, type: type, condition: condition, order: "t.version, t.row_id", limit: chunk)
+                        buffers[index] = try await syncRecords(connection, type: type, condition: condition, order: "t.version, t.row_id", limit: chunk)
                         heads[index] = 0
                         readAll[index] = buffers[index].count < chunk
                         guard let last = buffers[index].last else { continue }
@@ -368,7 +338,7 @@ extension Store {
             }
             let page = found.prefix(limit)
             let end = page.last?.cursor ?? cursor
-            let referenced = try await referencedRecords(db, of: page.map(\.record), after: end, user: user)
+            let referenced = try await referencedRecords(connection, of: page.map(\.record), after: end, user: user)
             return SyncPage(changes: referenced + page.map(\.record), next: end.description, more: found.count > limit)
         }
     }
@@ -378,7 +348,7 @@ extension Store {
     /// The records a page's records refer to that come after the page (`end`): a meal edited after its event
     /// was logged changed later, so it would be pulled after the event. Sent first, in full even when deleted,
     /// so a client can always write a page's records.
-    func referencedRecords(_ db: any SQLDatabase, of page: [SyncRecord], after end: SyncCursor, user: UserID) async throws -> [SyncRecord] {
+    func referencedRecords(_ connection: Connection, of page: [SyncRecord], after end: SyncCursor, user: UserID) async throws -> [SyncRecord] {
         var extra: [SyncRecord] = []
         for type in SyncType.all {
             for field in type.fields {
@@ -387,7 +357,7 @@ extension Store {
                 let wanted = Set(page.filter { $0.type == type.name }.compactMap { $0.fields?[field.name]?.string.flatMap(UUID.init(uuidString:)) })
                     .subtracting(present)
                 let index = SyncType.all.firstIndex { $0.name == target } ?? 0
-                extra += try await syncRecords(db, type: targetType, ids: Array(wanted), user: user).values
+                extra += try await syncRecords(connection, type: targetType, ids: Array(wanted), user: user).values
                     .filter { SyncCursor(version: $0.version, typeIndex: index, rowID: $0.rowID) > end }
                     .map { SyncRecord(type: target, id: $0.id, deleted: $0.deleted, fields: $0.fields) }
             }
@@ -431,11 +401,11 @@ struct SyncBatch {
     var dirtyRecords: [Working] { order.compactMap { records[$0] }.filter(\.changed) }
 
     /// Reads the stored records the changes name, the records they refer to, and the holders of their unique values.
-    mutating func load(_ db: any SQLDatabase, ids: Set<UUID>, changes: [SyncChange], known: [String: [UUID: Int64]]) async throws {
+    mutating func load(_ connection: Store.Connection, ids: Set<UUID>, changes: [SyncChange], known: [String: [UUID: Int64]]) async throws {
         // By id alone: an id already used by another user's record is rejected, not overwritten.
         for chunk in Array(ids).chunks(of: Store.insertChunkRows) {
             let binds = chunk.map { store.bind($0) }
-            for record in try await store.syncRecords(db, type: type, condition: "t.id IN (\(binds: binds))", withTimes: true) {
+            for record in try await store.syncRecords(connection, type: type, condition: "t.id IN (\(binds: binds))", withTimes: true) {
                 guard record.userID == user.rawValue else {
                     otherUsers.insert(record.id)
                     continue
@@ -453,7 +423,7 @@ struct SyncBatch {
             for id in named {
                 if let row = known[target]?[id] { referenced[id] = row } else { lookup.append(id) }
             }
-            referenced.merge(try await store.syncRowIDs(db, table: targetType.table, ids: lookup, user: user)) { $1 }
+            referenced.merge(try await store.syncRowIDs(connection.sql, table: targetType.table, ids: lookup, user: user)) { $1 }
         }
         if let unique = type.uniqueField, let field = type.field(named: unique) {
             let values = Set(changes.compactMap { try? $0.fields[unique].map(field.canonical) }).filter { !$0.isNull }
@@ -466,7 +436,7 @@ struct SyncBatch {
                 let binds: [any Encodable & Sendable] = chunk.map { value in
                     field.columnValues(value).first.map(store.bindValue) ?? String?.none
                 }
-                let rows = try await db.raw("""
+                let rows = try await connection.sql.raw("""
                     SELECT id, \(unsafeRaw: field.column) FROM \(unsafeRaw: type.table)
                     WHERE user_id = \(bind: user.rawValue)\(live) AND \(unsafeRaw: field.column) IN (\(binds: binds))
                     """).all()

@@ -86,7 +86,8 @@ extension Store {
     /// Up to `limit` local changes to push: each marked record's fields that differ from the server's copy,
     /// the fields emptied as `clear`, or its deletion. Records with nothing left to send are unmarked.
     public func pendingSyncChanges(user: UserID, limit: Int = 1000) async throws -> [PendingSyncChange] {
-        try await transaction { db in
+        try await rawTransaction { connection in
+            let db = connection.sql
             let marked = try await db.raw("""
                 SELECT type, id FROM sync_outbox WHERE rejected_reason IS NULL ORDER BY type, id LIMIT \(bind: limit)
                 """).all().map { (try $0.decode(column: "type", as: String.self), try decodeUUID($0, "id")) }
@@ -95,7 +96,7 @@ extension Store {
             for type in SyncType.all {
                 let ids = marked.filter { $0.0 == type.name }.map(\.1)
                 guard !ids.isEmpty else { continue }
-                let records = try await syncRecords(db, type: type, ids: ids, user: user)
+                let records = try await syncRecords(connection, type: type, ids: ids, user: user)
                 let bases = try await syncBases(db, type: type.name, ids: ids)
                 for id in ids {
                     guard let record = records[id] else {
@@ -136,11 +137,12 @@ extension Store {
     /// alone take the server's values, and it stays marked). A rejection is kept with its reason.
     public func acknowledgeSync(_ results: [SyncResult], for pending: [PendingSyncChange], user: UserID) async throws {
         let sent = Dictionary(pending.map { ($0.change.id, $0) }) { $1 }
-        try await applying { db in
+        try await applying { connection in
+            let db = connection.sql
             for type in SyncType.all {
                 let mine = results.filter { $0.type == type.name && sent[$0.id] != nil }
                 guard !mine.isEmpty else { continue }
-                let records = try await syncRecords(db, type: type, ids: mine.map(\.id), user: user)
+                let records = try await syncRecords(connection, type: type, ids: mine.map(\.id), user: user)
                 var writes: [SyncBatch.Working] = []
                 for result in mine {
                     guard let was = sent[result.id] else { continue }
@@ -180,12 +182,13 @@ extension Store {
     /// Writes a page of pulled records and moves the cursor past it. A record with local changes not yet
     /// pushed keeps them: only the fields it did not change take the server's values.
     public func applyPulled(_ page: SyncPage, user: UserID) async throws {
-        try await applying { db in
+        try await applying { connection in
+            let db = connection.sql
             for type in SyncType.all {
                 let mine = page.changes.filter { $0.type == type.name }
                 guard !mine.isEmpty else { continue }
                 let ids = mine.map(\.id)
-                let records = try await syncRecords(db, type: type, ids: ids, user: user)
+                let records = try await syncRecords(connection, type: type, ids: ids, user: user)
                 let bases = try await syncBases(db, type: type.name, ids: ids)
                 let dirty = Set(try await db.raw("""
                     SELECT id FROM sync_outbox WHERE type = \(bind: type.name) AND id IN (\(binds: ids.map { bind($0) }))
@@ -258,11 +261,11 @@ extension Store {
     }
 
     /// Runs `body` in a transaction during which the outbox triggers stand still.
-    private func applying(_ body: (any SQLDatabase) async throws -> Void) async throws {
-        try await transaction { db in
-            try await db.raw("UPDATE sync_client SET applying = 1").run()
-            try await body(db)
-            try await db.raw("UPDATE sync_client SET applying = 0").run()
+    private func applying(_ body: (Connection) async throws -> Void) async throws {
+        try await rawTransaction { connection in
+            try await connection.sql.raw("UPDATE sync_client SET applying = 1").run()
+            try await body(connection)
+            try await connection.sql.raw("UPDATE sync_client SET applying = 0").run()
         }
     }
 
