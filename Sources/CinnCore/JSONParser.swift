@@ -34,6 +34,7 @@ extension JSONValue {
             case UInt8(ascii: "{"):
                 index += 1
                 var members: [String: JSONValue] = [:]
+                members.reserveCapacity(8)
                 skipSpace()
                 if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
                     index += 1
@@ -83,10 +84,11 @@ extension JSONValue {
             }
         }
 
-        mutating func literal(_ word: String, _ value: JSONValue) throws(CinnError) -> JSONValue {
-            let utf8 = Array(word.utf8)
-            guard index + utf8.count <= bytes.count, Array(bytes[index..<index + utf8.count]) == utf8 else { throw error("unexpected text") }
-            index += utf8.count
+        mutating func literal(_ word: StaticString, _ value: JSONValue) throws(CinnError) -> JSONValue {
+            let count = word.utf8CodeUnitCount
+            guard index + count <= bytes.count,
+                  word.withUTF8Buffer({ $0.elementsEqual(bytes[index..<index + count]) }) else { throw error("unexpected text") }
+            index += count
             return value
         }
 
@@ -179,7 +181,7 @@ extension SyncPage {
 
 extension SyncRecord {
     init(json: JSONValue) throws(CinnError) {
-        guard case .object(let members) = json, let type = members["type"]?.string, let id = members["id"]?.string.flatMap(UUID.init(uuidString:)),
+        guard case .object(let members) = json, let type = members["type"]?.string, let id = members["id"]?.string.flatMap(UUID.init(text:)),
               case .bool(let deleted)? = members["deleted"] else { throw CinnError(.malformedRequest, "not a record of a page of changes") }
         var fields: SyncFields?
         if case .object(let values)? = members["fields"] { fields = values }
@@ -195,7 +197,7 @@ extension SyncResult {
         }
         return try items.map { item throws(CinnError) in
             guard case .object(let members) = item, let type = members["type"]?.string,
-                  let id = members["id"]?.string.flatMap(UUID.init(uuidString:)),
+                  let id = members["id"]?.string.flatMap(UUID.init(text:)),
                   let status = members["status"]?.string.flatMap(SyncOutcome.init(rawValue:)) else {
                 throw CinnError(.malformedRequest, "not a result of a push")
             }
@@ -220,7 +222,7 @@ extension SyncChange {
             let path = "changes[\(index)]"
             guard case .object(let members) = item else { throw .invalid(path, "each change must be an object") }
             guard let type = members["type"]?.string else { throw .invalid("\(path).type", "\(path).type must be a record type") }
-            guard let id = members["id"]?.string.flatMap(UUID.init(uuidString:)) else { throw .invalid("\(path).id", "\(path).id must be a UUID") }
+            guard let id = members["id"]?.string.flatMap(UUID.init(text:)) else { throw .invalid("\(path).id", "\(path).id must be a UUID") }
             guard let time = members["changed_at"]?.string.flatMap(SyncInstant.parse) else {
                 throw .invalid("\(path).changed_at", "\(path).changed_at must be an ISO 8601 time with its UTC offset")
             }

@@ -48,15 +48,24 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     /// `YYYY-MM-DD`.
     public var iso: String {
-        let (year, month, day) = parts
-        var bytes = [UInt8](repeating: UInt8(ascii: "-"), count: 10)
-        Self.write(year, digits: 4, into: &bytes, at: 0)
-        Self.write(month, digits: 2, into: &bytes, at: 5)
-        Self.write(day, digits: 2, into: &bytes, at: 8)
-        return String(decoding: bytes, as: UTF8.self)
+        String(unsafeUninitializedCapacity: 10) { buffer in
+            var out = buffer
+            write(into: &out)
+            return 10
+        }
     }
 
-    static func write(_ value: Int, digits: Int, into bytes: inout [UInt8], at start: Int) {
+    /// Writes `iso`'s ten bytes at the start of `bytes`.
+    func write<Bytes: MutableCollection<UInt8>>(into bytes: inout Bytes) where Bytes.Index == Int {
+        let (year, month, day) = parts
+        Self.write(year, digits: 4, into: &bytes, at: 0)
+        bytes[4] = UInt8(ascii: "-")
+        bytes[7] = UInt8(ascii: "-")
+        Self.write(month, digits: 2, into: &bytes, at: 5)
+        Self.write(day, digits: 2, into: &bytes, at: 8)
+    }
+
+    static func write<Bytes: MutableCollection<UInt8>>(_ value: Int, digits: Int, into bytes: inout Bytes, at start: Int) where Bytes.Index == Int {
         var rest = value
         for index in stride(from: start + digits - 1, through: start, by: -1) {
             bytes[index] = UInt8(ascii: "0") + UInt8(rest % 10)

@@ -58,7 +58,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
         case .bool(let value): out += value ? "true" : "false"
         case .number(let value):
             if value == value.rounded(), abs(value) < 1e15 { out += String(Int64(value)) } else { out += "\(value)" }
-        case .string(let value): out += JSONText.quoted(value)
+        case .string(let value): JSONText.appendQuoted(value, to: &out)
         case .array(let values):
             out += "["
             for (index, value) in values.enumerated() {
@@ -68,10 +68,11 @@ public enum JSONValue: Sendable, Hashable, Codable {
             out += "]"
         case .object(let members):
             out += "{"
-            for (index, key) in members.keys.sorted().enumerated() {
+            for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 if index > 0 { out += "," }
-                out += JSONText.quoted(key) + ":"
-                members[key]!.write(into: &out)
+                JSONText.appendQuoted(member.key, to: &out)
+                out += ":"
+                member.value.write(into: &out)
             }
             out += "}"
         }
@@ -126,7 +127,7 @@ public struct SyncChange: Sendable, Hashable, Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(type, forKey: .type)
-        try container.encode(id.uuidString.lowercased(), forKey: .id)
+        try container.encode(id.lowercasedString, forKey: .id)
         try container.encode(SyncInstant(date: changedAt, utcOffsetSeconds: 0).text, forKey: .changedAt)
         if !fields.isEmpty { try container.encode(fields, forKey: .fields) }
         if !clear.isEmpty { try container.encode(clear, forKey: .clear) }
@@ -172,7 +173,7 @@ public struct SyncResult: Sendable, Hashable, Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(type, forKey: .type)
-        try container.encode(id.uuidString.lowercased(), forKey: .id)
+        try container.encode(id.lowercasedString, forKey: .id)
         try container.encode(status, forKey: .status)
         try container.encodeIfPresent(reason, forKey: .reason)
         try container.encodeIfPresent(field, forKey: .field)
@@ -200,7 +201,7 @@ public struct SyncRecord: Sendable, Hashable, Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(type, forKey: .type)
-        try container.encode(id.uuidString.lowercased(), forKey: .id)
+        try container.encode(id.lowercasedString, forKey: .id)
         try container.encode(deleted, forKey: .deleted)
         try container.encodeIfPresent(fields, forKey: .fields)
     }
@@ -250,30 +251,31 @@ public struct SyncInstant: Sendable, Hashable {
 
     public var text: String {
         let local = milliseconds + Int64(utcOffsetSeconds) * 1000
-        let dayNumber = Int((Double(local) / 86_400_000).rounded(.down))
-        let inDay = Int(local - Int64(dayNumber) * 86_400_000)
+        let date = LocalDate(dayNumber: Int((Double(local) / 86_400_000).rounded(.down)))
+        let inDay = Int(local - Int64(date.dayNumber) * 86_400_000)
         let seconds = inDay / 1000, millis = inDay % 1000
-        var bytes = [UInt8](repeating: UInt8(ascii: "0"), count: 19)
-        let date = LocalDate(dayNumber: dayNumber).iso
-        bytes.replaceSubrange(0..<10, with: date.utf8)
-        bytes[10] = UInt8(ascii: "T")
-        LocalDate.write(seconds / 3600, digits: 2, into: &bytes, at: 11)
-        bytes[13] = UInt8(ascii: ":")
-        LocalDate.write(seconds % 3600 / 60, digits: 2, into: &bytes, at: 14)
-        bytes[16] = UInt8(ascii: ":")
-        LocalDate.write(seconds % 60, digits: 2, into: &bytes, at: 17)
-        if millis > 0 {
-            bytes.append(UInt8(ascii: "."))
-            bytes.append(contentsOf: [0, 0, 0])
-            LocalDate.write(millis, digits: 3, into: &bytes, at: 20)
-        }
         let offset = abs(utcOffsetSeconds)
-        bytes.append(UInt8(ascii: utcOffsetSeconds < 0 ? "-" : "+"))
-        let at = bytes.count
-        bytes.append(contentsOf: [0, 0, UInt8(ascii: ":"), 0, 0])
-        LocalDate.write(offset / 3600, digits: 2, into: &bytes, at: at)
-        LocalDate.write(offset % 3600 / 60, digits: 2, into: &bytes, at: at + 3)
-        return String(decoding: bytes, as: UTF8.self)
+        return String(unsafeUninitializedCapacity: 29) { buffer in
+            var out = buffer
+            date.write(into: &out)
+            out[10] = UInt8(ascii: "T")
+            LocalDate.write(seconds / 3600, digits: 2, into: &out, at: 11)
+            out[13] = UInt8(ascii: ":")
+            LocalDate.write(seconds % 3600 / 60, digits: 2, into: &out, at: 14)
+            out[16] = UInt8(ascii: ":")
+            LocalDate.write(seconds % 60, digits: 2, into: &out, at: 17)
+            var end = 19
+            if millis > 0 {
+                out[19] = UInt8(ascii: ".")
+                LocalDate.write(millis, digits: 3, into: &out, at: 20)
+                end = 23
+            }
+            out[end] = UInt8(ascii: utcOffsetSeconds < 0 ? "-" : "+")
+            LocalDate.write(offset / 3600, digits: 2, into: &out, at: end + 1)
+            out[end + 3] = UInt8(ascii: ":")
+            LocalDate.write(offset % 3600 / 60, digits: 2, into: &out, at: end + 4)
+            return end + 6
+        }
     }
 }
 
@@ -286,8 +288,11 @@ extension SyncPage {
         var out = "{\"changes\":["
         for (index, record) in changes.enumerated() {
             if index > 0 { out += "," }
-            out += "{\"type\":" + JSONText.quoted(record.type) + ",\"id\":\"" + record.id.uuidString.lowercased() + "\",\"deleted\":"
-                + (record.deleted ? "true" : "false")
+            out += "{\"type\":"
+            JSONText.appendQuoted(record.type, to: &out)
+            out += ",\"id\":\""
+            out += record.id.lowercasedString
+            out += record.deleted ? "\",\"deleted\":true" : "\",\"deleted\":false"
             if let fields = record.fields {
                 out += ",\"fields\":"
                 JSONValue.object(fields).write(into: &out)
@@ -304,7 +309,7 @@ extension SyncResult {
         var out = "{\"results\":["
         for (index, result) in results.enumerated() {
             if index > 0 { out += "," }
-            out += "{\"type\":" + JSONText.quoted(result.type) + ",\"id\":\"" + result.id.uuidString.lowercased() + "\",\"status\":\""
+            out += "{\"type\":" + JSONText.quoted(result.type) + ",\"id\":\"" + result.id.lowercasedString + "\",\"status\":\""
                 + result.status.rawValue + "\",\"deleted\":" + (result.deleted ? "true" : "false")
             if let reason = result.reason { out += ",\"reason\":" + JSONText.quoted(reason) }
             if let field = result.field { out += ",\"field\":" + JSONText.quoted(field) }

@@ -19,3 +19,64 @@ extension UUID {
                            byte(low, 4), byte(low, 5), byte(low, 6), byte(low, 7)))
     }
 }
+
+extension UUID {
+    /// The UUID as lower-case text (`0190b1c4-…`), how Cinn writes ids everywhere. Written directly:
+    /// Foundation's `uuidString` (snprintf, then `lowercased()`) was a measurable part of a sync page.
+    public var lowercasedString: String {
+        withUnsafeBytes(of: uuid) { raw in
+            String(unsafeUninitializedCapacity: 36) { out in
+                var position = 0
+                for (index, byte) in raw.enumerated() {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        out[position] = UInt8(ascii: "-")
+                        position += 1
+                    }
+                    out[position] = Self.hexDigit(byte >> 4)
+                    out[position + 1] = Self.hexDigit(byte & 0x0F)
+                    position += 2
+                }
+                return position
+            }
+        }
+    }
+
+    /// Parses what `UUID(uuidString:)` accepts (`8-4-4-4-12` hexadecimal digits, either case) without the
+    /// sscanf Foundation uses on Linux.
+    public init?(text: String) {
+        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let parsed = withUnsafeMutableBytes(of: &bytes) { out in
+            var count = 0, high: UInt8?
+            for (position, character) in text.utf8.enumerated() {
+                if position == 8 || position == 13 || position == 18 || position == 23 {
+                    guard character == UInt8(ascii: "-") else { return false }
+                    continue
+                }
+                guard position < 36, let value = Self.hexValue(character) else { return false }
+                if let first = high {
+                    out[count] = first << 4 | value
+                    count += 1
+                    high = nil
+                } else {
+                    high = value
+                }
+            }
+            return count == 16
+        }
+        guard parsed else { return nil }
+        self.init(uuid: bytes)
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
+    }
+
+    private static func hexValue(_ character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -32,7 +32,7 @@ struct APIController<Context: RequestContext> {
     }
 
     func id(_ context: Context) throws(CinnError) -> UUID {
-        guard let text = context.parameters.get("id"), let id = UUID(uuidString: text) else {
+        guard let text = context.parameters.get("id"), let id = UUID(text: text) else {
             throw .notFound("no weigh-in with that id")
         }
         return id
@@ -53,7 +53,7 @@ struct APIController<Context: RequestContext> {
         let body = try await request.decodeJSON(CreateWeighIn.self)
         let unit = try body.unit.map { text throws(CinnError) in try MassUnit.parse(text) }
         let id = try body.id.map { text throws(CinnError) in
-            guard let id = UUID(uuidString: text) else { throw .invalid("id", "id must be a UUID") }
+            guard let id = UUID(text: text) else { throw .invalid("id", "id must be a UUID") }
             return id
         }
         let weighIn = try await journal.addWeighIn(id: id, weight: body.weight.value, unit: unit, date: body.measuredAt ?? body.date,

@@ -111,7 +111,7 @@ struct AccountWebController<Context: RequestContext> {
         let me = try RequestAccount.required().account
         let day = Date.FormatStyle(date: .abbreviated, time: .omitted), moment = Date.FormatStyle(date: .abbreviated, time: .shortened)
         let tokens = try await accounts.store.apiTokens(user: me.user).map { token in
-            AccountPage.TokenRow(id: token.id.uuidString.lowercased(), name: token.name, created: token.createdAt.formatted(day),
+            AccountPage.TokenRow(id: token.id.lowercasedString, name: token.name, created: token.createdAt.formatted(day),
                                  lastUsed: token.lastUsedAt?.formatted(moment) ?? "never", revoked: token.revokedAt != nil)
         }
         let users = me.role == .admin
@@ -196,7 +196,7 @@ struct AccountAPIController<Context: RequestContext> {
         let revokedAt: String?
         enum CodingKeys: String, CodingKey { case id, name, createdAt = "created_at", lastUsedAt = "last_used_at", revokedAt = "revoked_at" }
         init(_ token: APIToken) {
-            id = token.id.uuidString.lowercased()
+            id = token.id.lowercasedString
             name = token.name
             createdAt = token.createdAt.ISO8601Format()
             lastUsedAt = token.lastUsedAt?.ISO8601Format()
@@ -206,7 +206,7 @@ struct AccountAPIController<Context: RequestContext> {
 
     func newToken(_ name: String, user: UserID) async throws -> Response {
         let made = try await accounts.createToken(name: name, user: user)
-        return JSONResponse.make(NewTokenDTO(id: made.token.id.uuidString.lowercased(), name: made.token.name, token: made.secret,
+        return JSONResponse.make(NewTokenDTO(id: made.token.id.lowercasedString, name: made.token.name, token: made.secret,
                                              createdAt: made.token.createdAt.ISO8601Format()), status: .created)
     }
 

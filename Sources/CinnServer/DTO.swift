@@ -15,7 +15,7 @@ struct WeighInDTO: Encodable {
     let source: String
 
     init(_ weighIn: WeighIn, unit: MassUnit) {
-        id = weighIn.id.uuidString.lowercased()
+        id = weighIn.id.lowercasedString
         weight = weighIn.weight.value(in: unit)
         self.unit = unit.rawValue
         date = weighIn.localDate.iso

@@ -66,7 +66,7 @@ struct EnergyAPIController<Context: RequestContext> {
         var request = request
         let body = try await request.decodeJSON(BodyFatRequest.self)
         let reading = try await journal.addBodyFat(percent: body.percent.value, date: body.date)
-        return JSONResponse.make(["id": reading.id.uuidString.lowercased(), "date": reading.localDate.iso,
+        return JSONResponse.make(["id": reading.id.lowercasedString, "date": reading.localDate.iso,
                                   "percent": Mass.format(reading.fraction * 100, decimals: 1)], status: .created)
     }
 }

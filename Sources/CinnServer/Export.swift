@@ -21,7 +21,7 @@ extension Journal {
                 var text = ""
                 for weighIn in batch {
                     text += "\(weighIn.localTimeISO),\(weighIn.weight.kilograms),kg,\(Self.csvField(weighIn.note ?? "")),"
-                    text += "\(Self.csvField(weighIn.source)),\(weighIn.id.uuidString.lowercased())\n"
+                    text += "\(Self.csvField(weighIn.source)),\(weighIn.id.lowercasedString)\n"
                 }
                 try await write(text)
             }

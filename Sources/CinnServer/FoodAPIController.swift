@@ -36,7 +36,7 @@ struct FoodAPIController<Context: RequestContext> {
     }
 
     func id(_ context: Context, _ what: String) throws(CinnError) -> UUID {
-        guard let text = context.parameters.get("id"), let id = UUID(uuidString: text) else {
+        guard let text = context.parameters.get("id"), let id = UUID(text: text) else {
             throw .notFound("no \(what) with that id")
         }
         return id
@@ -44,7 +44,7 @@ struct FoodAPIController<Context: RequestContext> {
 
     func uuid(_ text: String?, field: String) throws(CinnError) -> UUID? {
         try text.map { text throws(CinnError) in
-            guard let id = UUID(uuidString: text) else { throw .invalid(field, "\(field) must be a UUID") }
+            guard let id = UUID(text: text) else { throw .invalid(field, "\(field) must be a UUID") }
             return id
         }
     }

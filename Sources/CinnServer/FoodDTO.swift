@@ -75,7 +75,7 @@ struct FoodDTO: Encodable {
     let servings: [ServingDTO]
 
     init(_ food: Food, mine: Bool) {
-        id = food.id.uuidString.lowercased()
+        id = food.id.lowercasedString
         name = food.name
         brand = food.brand
         barcode = food.barcode
@@ -132,7 +132,7 @@ struct FoodSummaryDTO: Encodable {
     let lastUsed: String?
 
     init(_ food: FoodSearchCandidate, otherVersions: Int = 0) {
-        id = food.id.uuidString.lowercased()
+        id = food.id.lowercasedString
         name = food.name
         brand = food.brand
         source = food.source.rawValue
@@ -182,8 +182,8 @@ struct FoodEntryDTO: Encodable {
     let source: String
 
     init(_ entry: FoodLogEntry) {
-        id = entry.id.uuidString.lowercased()
-        foodID = entry.foodID?.uuidString.lowercased()
+        id = entry.id.lowercasedString
+        foodID = entry.foodID?.lowercasedString
         name = entry.name
         brand = entry.brand
         meal = entry.meal.name
@@ -297,12 +297,12 @@ struct PresetDTO: Encodable {
     let items: [Item]
 
     init(_ preset: FoodPreset) {
-        id = preset.id.uuidString.lowercased()
+        id = preset.id.lowercasedString
         name = preset.name
         meal = preset.meal?.name
         energyKcal = (preset.nutrients.energy ?? 0).rounded()
         items = preset.items.map {
-            Item(foodID: $0.foodID?.uuidString.lowercased(), name: $0.name, brand: $0.brand, servings: $0.servings,
+            Item(foodID: $0.foodID?.lowercasedString, name: $0.name, brand: $0.brand, servings: $0.servings,
                  serving: ServingDTO(label: $0.servingLabel, grams: $0.servingAmount), nutrients: NutrientsDTO(nutrients: $0.nutrients))
         }
     }

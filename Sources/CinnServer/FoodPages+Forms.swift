@@ -71,7 +71,7 @@ struct LogFoodPage {
     static let fields = ["servings", "serving", "meal", "time"]
 
     init(food: Food, input: LogFoodInput, extraMeals: [Meal], settings: UserSettings, today: LocalDate, problem: FormProblem? = nil) {
-        let id = food.id.uuidString.lowercased()
+        let id = food.id.lowercasedString
         foodID = id
         name = food.name
         brand = food.brand
@@ -135,7 +135,7 @@ struct FoodEntryPage {
     static let fields = ["servings", "meal", "time"]
 
     init(entry: FoodLogEntry, input: LogFoodInput? = nil, settings: UserSettings, today: LocalDate, problem: FormProblem? = nil) {
-        id = entry.id.uuidString.lowercased()
+        id = entry.id.lowercasedString
         name = entry.name
         brand = entry.brand
         serving = entry.servingLabel
@@ -224,7 +224,7 @@ struct FoodEditorPage {
         case .new:
             (heading, action, submit, cancelLink) = ("Make a food", "/food/new", "Save food", "/food/search")
         case .food(let id):
-            let path = "/food/foods/\(id.uuidString.lowercased())"
+            let path = "/food/foods/\(id.lowercasedString)"
             (heading, action, submit, cancelLink) = ("Edit food", path, "Save changes", path)
         }
         self.notice = notice
@@ -324,7 +324,7 @@ struct FoodPage {
     init(food: Food, mine: Bool, settings: UserSettings, context: [(String, String?)] = [], presetForm: FormFields? = nil,
          problem: FormProblem? = nil) {
         let unit = settings.energyUnit
-        id = food.id.uuidString.lowercased()
+        id = food.id.lowercasedString
         name = food.name
         brand = food.brand
         source = food.source.label

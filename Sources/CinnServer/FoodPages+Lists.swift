@@ -76,7 +76,7 @@ struct FoodHistoryPage {
         var days: [Day] = []
         for entry in entries {
             let date = entry.localDate
-            let row = Row(id: entry.id.uuidString.lowercased(), time: entry.localTimeOfDay, name: entry.name, brand: entry.brand,
+            let row = Row(id: entry.id.lowercasedString, time: entry.localTimeOfDay, name: entry.name, brand: entry.brand,
                           amount: NutritionText.servings(entry.servings, entry.servingLabel),
                           energy: NutritionText.energy(entry.energy, settings.energyUnit))
             let link = "/food/\(date.iso)"

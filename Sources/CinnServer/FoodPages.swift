@@ -296,7 +296,7 @@ struct FoodDayPage {
             meal: meal.name, title: meal.title, anchor: meal.isStandard ? "meal-\(meal.name)" : "meal-\(index)",
             mealEnergy: NutritionText.energy(group.totals.energy ?? 0, unit),
             entries: group.entries.map { entry in
-                Entry(id: entry.id.uuidString.lowercased(), name: entry.name, brand: entry.brand,
+                Entry(id: entry.id.lowercasedString, name: entry.name, brand: entry.brand,
                       amount: NutritionText.servings(entry.servings, entry.servingLabel), time: entry.localTimeOfDay,
                       energy: NutritionText.energy(entry.energy, unit), note: entry.note, justLogged: entry.id == loggedID)
             },
@@ -331,7 +331,7 @@ struct FoodResult {
     }
 
     init(_ food: FoodSearchCandidate, otherVersions: Int = 0, use: Use, unit: EnergyUnit, context: [(String, String?)]) {
-        id = food.id.uuidString.lowercased()
+        id = food.id.lowercasedString
         name = food.name
         brand = food.brand
         versions = otherVersions > 0 ? NutritionText.plural(otherVersions, "other version") : nil
@@ -359,7 +359,7 @@ struct PresetSummary {
     let items: [String]
 
     init(_ preset: FoodPreset, unit: EnergyUnit) {
-        id = preset.id.uuidString.lowercased()
+        id = preset.id.lowercasedString
         name = preset.name
         presetMeal = preset.meal?.title
         energy = NutritionText.energy(preset.nutrients.energy ?? 0, unit)

@@ -43,9 +43,9 @@ extension FoodWebController {
             }
             switch lookup {
             case .known(let food, _):
-                return WebResponse.redirect(NutritionText.link("/food/log/\(food.id.uuidString.lowercased())", logContext))
+                return WebResponse.redirect(NutritionText.link("/food/log/\(food.id.lowercasedString)", logContext))
             case .fromOpenFoodFacts(let food):
-                return WebResponse.redirect(NutritionText.link("/food/foods/\(food.id.uuidString.lowercased())",
+                return WebResponse.redirect(NutritionText.link("/food/foods/\(food.id.lowercasedString)",
                                                                [("found", "off")] + logContext))
             case .unknown(_, let name, let brand):
                 return WebResponse.redirect(NutritionText.link("/food/new", [("barcode", barcode.digits), ("name", name), ("brand", brand)]
@@ -64,7 +64,7 @@ extension FoodWebController {
         let settings = try await journal.settings()
         var values = ["energy_unit": settings.energyUnit.rawValue]
         var notice: String?
-        if let copy = request.query("copy").flatMap(UUID.init(uuidString:)) {
+        if let copy = request.query("copy").flatMap(UUID.init(text:)) {
             let food = try await journal.store.food(id: copy, user: journal.user)
             values = FoodEditorPage.values(of: food, energyUnit: settings.energyUnit)
         } else if let barcode = request.query("barcode") {
@@ -86,7 +86,7 @@ extension FoodWebController {
         let form = try await FormFields(request: request)
         return try await handlingFormErrors {
             let food = try await journal.makeFood(try FoodEditorPage.label(form))
-            return WebResponse.redirect(NutritionText.link("/food/foods/\(food.id.uuidString.lowercased())",
+            return WebResponse.redirect(NutritionText.link("/food/foods/\(food.id.lowercasedString)",
                                                            [("meal", form["meal"]), ("date", form["date"])]))
         } failed: { error in
             let model = FoodEditorPage(target: .new, values: form.values, settings: try await journal.settings(), meal: form["meal"],
@@ -129,7 +129,7 @@ extension FoodWebController {
         let form = try await FormFields(request: request)
         return try await handlingFormErrors {
             let saved = try await journal.replaceFood(id: food.id, with: try FoodEditorPage.label(form))
-            return WebResponse.redirect("/food/foods/\(saved.id.uuidString.lowercased())")
+            return WebResponse.redirect("/food/foods/\(saved.id.lowercasedString)")
         } failed: { error in
             let model = FoodEditorPage(target: .food(food.id), values: form.values, settings: try await journal.settings(),
                                        problem: FormProblem(error))

@@ -7,7 +7,7 @@ import Hummingbird
 
 extension FoodWebController {
     @Sendable func presets(_ request: Request, context: Context) async throws -> Response {
-        try await renderPresets(savedID: request.query("saved").flatMap(UUID.init(uuidString:)))
+        try await renderPresets(savedID: request.query("saved").flatMap(UUID.init(text:)))
     }
 
     func renderPresets(savedID: UUID? = nil, failed: FoodPresetsPage.FailedLog? = nil) async throws -> Response {
@@ -36,7 +36,7 @@ extension FoodWebController {
     }
 
     func savePreset(foodID: String, form: FormFields) async throws -> Response {
-        guard let id = UUID(uuidString: foodID) else { throw CinnError.notFound("no such food") }
+        guard let id = UUID(text: foodID) else { throw CinnError.notFound("no such food") }
         let food = try await journal.store.food(id: id, user: journal.user)
         return try await handlingFormErrors {
             guard let servings = try form.number("servings") else { throw CinnError.invalid("servings", "enter how many servings") }
@@ -50,7 +50,7 @@ extension FoodWebController {
     }
 
     func savedPreset(_ preset: FoodPreset) -> Response {
-        let id = preset.id.uuidString.lowercased()
+        let id = preset.id.lowercasedString
         return WebResponse.redirect("/food/presets?saved=\(id)#preset-\(id)")
     }
 

@@ -73,7 +73,7 @@ struct FoodWebController<Context: RequestContext> {
     }
 
     func id(_ context: Context, _ what: String) throws(CinnError) -> UUID {
-        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw .notFound("no such \(what)") }
+        guard let id = context.parameters.get("id").flatMap(UUID.init(text:)) else { throw .notFound("no such \(what)") }
         return id
     }
 
@@ -114,7 +114,7 @@ extension FoodWebController {
 
     func renderDay(_ date: LocalDate, request: Request, failed: FoodDayPage.FailedForm? = nil) async throws -> Response {
         let (day, settings, status) = try await journal.day(date)
-        let loggedID = request.query("logged").flatMap(UUID.init(uuidString:))
+        let loggedID = request.query("logged").flatMap(UUID.init(text:))
         let model = FoodDayPage(day: day, settings: settings, status: status, today: try journal.today(settings),
                                 notice: notice(request, day: day, loggedID: loggedID, unit: settings.energyUnit),
                                 loggedID: loggedID, failed: failed)
@@ -191,7 +191,7 @@ extension FoodWebController {
             let entry = try await journal.logFoods([FoodLogRequest(
                 foodID: food.id, servings: servings, serving: form["serving"], meal: MealChoices.text(form),
                 time: MealChoices.time(date: form["date"], clock: form["time"]), note: form["note"])])[0]
-            let logged = entry.id.uuidString.lowercased()
+            let logged = entry.id.lowercasedString
             return WebResponse.redirect(NutritionText.link("/food/\(entry.localDate.iso)", [("logged", logged)]))
         } failed: { error in
             try await renderLogForm(food, input: LogFoodInput(form), settings: try await journal.settings(),
@@ -220,7 +220,7 @@ extension FoodWebController {
             let edited = try await journal.editFoodEntry(
                 id: entry.id, servings: servings, meal: MealChoices.text(form),
                 time: moved ? MealChoices.time(date: form["date"], clock: form["time"]) : nil, note: .some(form["note"]))
-            return WebResponse.redirect("/food/\(edited.localDate.iso)#entry-\(edited.id.uuidString.lowercased())")
+            return WebResponse.redirect("/food/\(edited.localDate.iso)#entry-\(edited.id.lowercasedString)")
         } failed: { error in
             let settings = try await journal.settings()
             let model = FoodEntryPage(entry: entry, input: input, settings: settings, today: try journal.today(settings),

@@ -16,7 +16,7 @@ struct GlucoseReadingDTO: Encodable {
     let source: String
 
     init(_ reading: GlucoseReading, unit: GlucoseUnit) {
-        id = reading.id.uuidString.lowercased()
+        id = reading.id.lowercasedString
         time = WeighIn.isoString(instant: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds)
         date = reading.localDate.iso
         value = GlucoseDTO.rounded(reading.glucose, unit)
@@ -41,7 +41,7 @@ struct InsulinDoseDTO: Encodable {
     let source: String
 
     init(_ dose: InsulinDose) {
-        id = dose.id.uuidString.lowercased()
+        id = dose.id.lowercasedString
         time = WeighIn.isoString(instant: dose.takenAt, utcOffsetSeconds: dose.utcOffsetSeconds)
         date = dose.localDate.iso
         units = dose.units
@@ -68,11 +68,11 @@ struct MealDTO: Encodable {
     let note: OrNull<String>
 
     init(_ meal: MealDefinition) {
-        id = meal.id.uuidString.lowercased()
+        id = meal.id.lowercasedString
         name = meal.name
         kind = meal.kind.rawValue
         carbohydrateG = OrNull(meal.carbohydrateGrams)
-        foods = meal.foods.map { Food(foodID: $0.foodID.uuidString.lowercased(), name: $0.name, grams: $0.grams) }
+        foods = meal.foods.map { Food(foodID: $0.foodID.lowercasedString, name: $0.name, grams: $0.grams) }
         note = OrNull(meal.note)
     }
 
@@ -118,8 +118,8 @@ struct MealEventDTO: Encodable {
     let response: OrNull<MealResponseDTO>
 
     init(_ event: MealEvent, meal: MealDefinition?, response: MealResponse?, unit: GlucoseUnit) {
-        id = event.id.uuidString.lowercased()
-        mealID = event.mealID.uuidString.lowercased()
+        id = event.id.lowercasedString
+        mealID = event.mealID.lowercasedString
         self.meal = OrNull(meal?.name)
         time = WeighIn.isoString(instant: event.eatenAt, utcOffsetSeconds: event.utcOffsetSeconds)
         date = event.localDate.iso
@@ -184,7 +184,7 @@ struct RankingDTO: Encodable {
     let meanBolusUnits: OrNull<Double>
 
     init(_ ranking: ResponseRanking, unit: GlucoseUnit) {
-        id = ranking.id.uuidString.lowercased()
+        id = ranking.id.lowercasedString
         name = ranking.name
         events = ranking.events
         counted = ranking.counted

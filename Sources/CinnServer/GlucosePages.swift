@@ -105,12 +105,12 @@ struct GlucoseReportPage {
         hasFoodRanking = !foodRanking.isEmpty
         events = report.events.prefix(Self.recentEvents).map { item in
             let local = LocalDateTime(instant: item.event.eatenAt, utcOffsetSeconds: item.event.utcOffsetSeconds)
-            return Event(id: item.event.id.uuidString.lowercased(), date: local.date.iso, when: "\(local.date.monthDay) \(local.clock)",
+            return Event(id: item.event.id.lowercasedString, date: local.date.iso, when: "\(local.date.monthDay) \(local.clock)",
                          meal: item.meal?.name ?? "Meal", portion: item.event.portion == 1 ? nil : "×\(GlucosePageText.amount(item.event.portion))",
                          response: GlucosePageText.response(item.response, unit: unit), reason: item.event.reportReason)
         }
         hasEvents = !events.isEmpty
-        mealOptions = meals.map { MealOption(id: $0.id.uuidString.lowercased(), name: $0.name) }
+        mealOptions = meals.map { MealOption(id: $0.id.lowercasedString, name: $0.name) }
         hasMeals = !meals.isEmpty
         dayRows = report.days.reversed().map { day in
             Day(date: day.date.iso, label: "\(day.date.weekdayName), \(day.date.monthDay)", mean: day.statistics.mean.map { $0.formatted(unit) } ?? "–",
@@ -160,14 +160,14 @@ struct GlucoseDayPage {
         }
         hasEvents = !events.isEmpty
         readings = day.readings.map { reading in
-            Reading(id: reading.id.uuidString.lowercased(), time: LocalDateTime(instant: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds).clock,
+            Reading(id: reading.id.lowercasedString, time: LocalDateTime(instant: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds).clock,
                     value: reading.glucose.formatted(unit), timing: reading.timing.map { $0.rawValue.replacingOccurrences(of: "_", with: " ") } ?? "")
         }
         hasReadings = !readings.isEmpty
         manyReadings = readings.count > 12
         readingCount = readings.count == 1 ? "1 reading" : "\(readings.count) readings"
         doses = day.doses.map { dose in
-            Dose(id: dose.id.uuidString.lowercased(), time: LocalDateTime(instant: dose.takenAt, utcOffsetSeconds: dose.utcOffsetSeconds).clock,
+            Dose(id: dose.id.lowercasedString, time: LocalDateTime(instant: dose.takenAt, utcOffsetSeconds: dose.utcOffsetSeconds).clock,
                  units: GlucosePageText.amount(dose.units), kind: dose.kind.rawValue + (dose.insulin.map { " (\($0))" } ?? ""))
         }
         hasDoses = !doses.isEmpty
@@ -187,7 +187,7 @@ struct MealsPage {
             var parts: [String] = []
             if let carbs = meal.carbohydrateGrams { parts.append("\(GlucosePageText.amount(carbs)) g carbohydrate") }
             if !meal.foods.isEmpty { parts.append(meal.foods.map { "\($0.name) \(GlucosePageText.amount($0.grams)) g" }.joined(separator: ", ")) }
-            return Row(id: meal.id.uuidString.lowercased(), name: meal.name, test: meal.kind == .test, detail: parts.joined(separator: " · "))
+            return Row(id: meal.id.lowercasedString, name: meal.name, test: meal.kind == .test, detail: parts.joined(separator: " · "))
         }
         hasMeals = !meals.isEmpty
         self.error = error

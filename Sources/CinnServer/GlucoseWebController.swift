@@ -117,7 +117,7 @@ struct GlucoseWebController<Context: RequestContext> {
     @Sendable func logMeal(_ request: Request, context: Context) async throws -> Response {
         let form = try await FormFields(request: request)
         return try await changing {
-            guard let meal = form["meal_id"].flatMap(UUID.init(uuidString:)) else { throw CinnError.invalid("meal_id", "choose a meal") }
+            guard let meal = form["meal_id"].flatMap(UUID.init(text:)) else { throw CinnError.invalid("meal_id", "choose a meal") }
             _ = try await journal.logMeal(mealID: meal, time: form["time"], portion: try form.number("portion"), carbohydrateGrams: nil, note: form["note"])
         }
     }

@@ -162,6 +162,6 @@ let maximumImportBytes = 4 << 30
 
 /// A route's `{id}` as a UUID; anything else is "no such `what`" (404).
 func idParameter<Context: RequestContext>(_ context: Context, _ what: String) throws -> UUID {
-    guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw CinnError.notFound("no such \(what)") }
+    guard let id = context.parameters.get("id").flatMap(UUID.init(text:)) else { throw CinnError.notFound("no such \(what)") }
     return id
 }

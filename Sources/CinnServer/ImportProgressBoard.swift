@@ -30,7 +30,7 @@ final class ImportProgressBoard: Sendable {
 
     /// An id a page may poll with: a UUID, as the page and the tokens make them.
     static func validID(_ text: String?) -> String? {
-        text.flatMap(UUID.init(uuidString:)).map { $0.uuidString.lowercased() }
+        text.flatMap(UUID.init(text:)).map { $0.lowercasedString }
     }
 
     func update(_ id: String, user: UserID, phase: String, _ progress: ImportProgress) {

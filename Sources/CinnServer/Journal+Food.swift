@@ -210,7 +210,7 @@ extension Journal {
     /// A food by id or barcode; with `searching`, otherwise the best search match.
     public func food(reference: String, searching: Bool = false) async throws -> Food {
         let text = reference.trimmingCharacters(in: .whitespaces)
-        if let id = UUID(uuidString: text) { return try await store.food(id: id, user: user) }
+        if let id = UUID(text: text) { return try await store.food(id: id, user: user) }
         if let barcode = try? Barcode.validated(text), let food = try await store.food(barcode: barcode.digits, user: user) {
             return food
         }

@@ -40,7 +40,7 @@ extension Journal {
                 for entry in entries {
                     let fields = [entry.localDate.iso, entry.localTimeOfDay, entry.meal.name, entry.name, entry.brand ?? "",
                                   "\(entry.servings)", entry.servingLabel, entry.servingAmount.map { "\($0)" } ?? "", entry.note ?? "",
-                                  entry.id.uuidString.lowercased(), entry.foodID?.uuidString.lowercased() ?? ""]
+                                  entry.id.lowercasedString, entry.foodID?.lowercasedString ?? ""]
                     text += fields.map(Self.csvField).joined(separator: ",") + "," + amounts(entry.nutrients) + "\n"
                 }
             case .days:
@@ -50,7 +50,7 @@ extension Journal {
                 text = (["name", "brand", "barcode", "basis", "servings", "id"] + header.map { $0 + "_per_100" }).joined(separator: ",") + "\n"
                 for food in foods {
                     let servings = food.servings.map { "\($0.label)=\($0.amount)" }.joined(separator: "; ")
-                    let fields = [food.name, food.brand ?? "", food.barcode ?? "", food.basis.rawValue, servings, food.id.uuidString.lowercased()]
+                    let fields = [food.name, food.brand ?? "", food.barcode ?? "", food.basis.rawValue, servings, food.id.lowercasedString]
                     text += fields.map(Self.csvField).joined(separator: ",") + "," + amounts(food.nutrients) + "\n"
                 }
             }

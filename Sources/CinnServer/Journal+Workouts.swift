@@ -77,7 +77,7 @@ extension Journal {
 
     /// The exercise named `name` (or with that id) among `clusters`, as `exercise(named:)` finds it.
     public static func exercise(named name: String, among clusters: [ExerciseCluster]) throws -> ExerciseCluster {
-        if let id = UUID(uuidString: name), let cluster = clusters.first(where: { $0.root.id == id || $0.aliases.contains { $0.id == id } }) {
+        if let id = UUID(text: name), let cluster = clusters.first(where: { $0.root.id == id || $0.aliases.contains { $0.id == id } }) {
             return cluster
         }
         let key = ExerciseKey.normalised(name)

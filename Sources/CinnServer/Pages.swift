@@ -169,7 +169,7 @@ struct WeighInsPage {
     init(weighIns: [WeighIn], unit: MassUnit, page: Int, hasMore: Bool) {
         items = weighIns.map {
             let time = $0.localTimeISO
-            return Item(id: $0.id.uuidString.lowercased(), day: DashboardPage.shortDate($0.localDate),
+            return Item(id: $0.id.lowercasedString, day: DashboardPage.shortDate($0.localDate),
                         time: String(time.dropFirst(11).prefix(5)), weight: $0.weight.formatted(in: unit), note: $0.note)
         }
         hasItems = !items.isEmpty
@@ -189,7 +189,7 @@ struct WeighInPage {
     let formError: String?
 
     init(_ weighIn: WeighIn, unit: MassUnit, formError: String? = nil) {
-        id = weighIn.id.uuidString.lowercased()
+        id = weighIn.id.lowercasedString
         self.unit = unit.rawValue
         weight = Mass.format(weighIn.weight.value(in: unit), decimals: unit.displayDecimals + 1)
         day = DashboardPage.shortDate(weighIn.localDate)

@@ -47,7 +47,7 @@ struct WebController<Context: RequestContext> {
     }
 
     func weighInID(_ context: Context) throws(CinnError) -> UUID {
-        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
+        guard let id = context.parameters.get("id").flatMap(UUID.init(text:)) else {
             throw .notFound("no such weigh-in")
         }
         return id
@@ -150,7 +150,7 @@ struct WebController<Context: RequestContext> {
     @Sendable func checkImport(_ request: Request, context: Context) async throws -> Response {
         let upload = try await MultipartUpload.receive(request, fileField: "file", maximumBytes: maximumImportBytes)
         guard let file = upload.file else { throw CinnError.invalid("file", "choose a file to import") }
-        let token = UUID().uuidString.lowercased()
+        let token = UUID().lowercasedString
         let pending = PendingImport(directory: pendingDirectory, token: token)
         do {
             try pending.keep(file: file, fields: upload.fields, fileName: upload.fileName, user: try journal.user)
@@ -167,7 +167,7 @@ struct WebController<Context: RequestContext> {
     }
 
     @Sendable func runImport(_ request: Request, context: Context) async throws -> Response {
-        guard let token = context.parameters.get("token"), UUID(uuidString: token) != nil else {
+        guard let token = context.parameters.get("token"), UUID(text: token) != nil else {
             throw CinnError.notFound("this import is no longer waiting; upload the file again")
         }
         let pending = PendingImport(directory: pendingDirectory, token: token)

@@ -71,7 +71,7 @@ struct WorkoutAPIController<Context: RequestContext> {
 
     @Sendable func showWorkout(_ request: Request, context: Context) async throws -> Response {
         let settings = try await journal.settings()
-        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)),
+        guard let id = context.parameters.get("id").flatMap(UUID.init(text:)),
               let workout = try await journal.store.workout(id: id, user: journal.user) else {
             throw CinnError.notFound("no such workout")
         }
@@ -79,7 +79,7 @@ struct WorkoutAPIController<Context: RequestContext> {
     }
 
     @Sendable func deleteWorkout(_ request: Request, context: Context) async throws -> Response {
-        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw CinnError.notFound("no such workout") }
+        guard let id = context.parameters.get("id").flatMap(UUID.init(text:)) else { throw CinnError.notFound("no such workout") }
         try await journal.store.deleteWorkout(id: id, user: journal.user)
         return Response(status: .noContent)
     }

@@ -39,7 +39,7 @@ struct EstimateDTO: Encodable {
         valueKg = estimate.oneRepMax.estimate.kilograms
         lowConfidence = estimate.oneRepMax.lowConfidence
         set = LiftedSetDTO(estimate.set, unit: unit)
-        workoutID = OrNull(workout?.uuidString.lowercased())
+        workoutID = OrNull(workout?.lowercasedString)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -60,7 +60,7 @@ struct ExerciseSummaryDTO: Encodable {
     let best: OrNull<EstimateDTO>
 
     init(_ summary: ExerciseSummary, unit: MassUnit) {
-        id = summary.id.uuidString.lowercased()
+        id = summary.id.lowercasedString
         name = summary.name
         aliases = summary.aliases
         lastDate = OrNull(summary.lastDay?.iso)
@@ -145,7 +145,7 @@ struct ExercisePageDTO: Encodable {
 
     init(_ page: ExercisePage, includeHighReps: Bool) {
         let unit = page.unit, report = page.report
-        id = page.exercise.root.id.uuidString.lowercased()
+        id = page.exercise.root.id.lowercasedString
         name = page.exercise.root.name
         aliases = page.exercise.aliases.map(\.name)
         self.unit = unit.rawValue
@@ -193,7 +193,7 @@ struct WorkoutSummaryDTO: Encodable {
     let exercises: [String]
 
     init(_ summary: WorkoutSummary, unit: MassUnit) {
-        id = summary.id.uuidString.lowercased()
+        id = summary.id.lowercasedString
         startedAt = WeighIn.isoString(instant: summary.startedAt, utcOffsetSeconds: summary.utcOffsetSeconds)
         date = summary.localDate.iso
         name = summary.name
@@ -248,7 +248,7 @@ struct WorkoutDTO: Encodable {
 
     init(_ stored: StoredWorkout, unit: MassUnit, formula: OneRepMaxFormula) {
         let workout = stored.workout
-        id = workout.id.uuidString.lowercased()
+        id = workout.id.lowercasedString
         startedAt = WeighIn.isoString(instant: workout.startedAt, utcOffsetSeconds: workout.utcOffsetSeconds)
         date = workout.localDate.iso
         name = workout.name

@@ -91,7 +91,7 @@ struct LiftsPage: MustacheParent {
 
     init(lifts: (exercises: [ExerciseSummary], unit: MassUnit, formula: OneRepMaxFormula), workoutCount: Int) {
         items = lifts.exercises.map { summary in
-            Item(id: summary.id.uuidString.lowercased(), name: summary.name,
+            Item(id: summary.id.lowercasedString, name: summary.name,
                  aliases: summary.aliases.isEmpty ? nil : "also " + summary.aliases.joined(separator: ", "),
                  last: summary.lastDay.map(LiftText.day) ?? "—",
                  current: summary.current?.oneRepMax.formatted(in: lifts.unit) ?? "—",
@@ -152,15 +152,15 @@ struct ExercisePageModel: MustacheParent {
 
     init(page: ExercisePage, includeHighReps: Bool, others: [ExerciseCluster]) {
         let unit = page.unit, report = page.report
-        id = page.exercise.root.id.uuidString.lowercased()
+        id = page.exercise.root.id.lowercasedString
         name = page.exercise.root.name
-        aliases = page.exercise.aliases.map { Alias(name: $0.name, id: $0.id.uuidString.lowercased()) }
+        aliases = page.exercise.aliases.map { Alias(name: $0.name, id: $0.id.lowercasedString) }
         hasAliases = !aliases.isEmpty
         func estimate(_ label: String, _ value: EstimatedMax?, _ workout: UUID?, none: String) -> Figure {
             guard let value else { return Figure(label: label, value: "—", detail: none, link: nil) }
             return Figure(label: label, value: value.oneRepMax.formatted(in: unit),
                           detail: "from \(StrengthChart.lifted(value.set, unit: unit)) on \(LiftText.day(value.day))",
-                          link: workout.map { "/workouts/\($0.uuidString.lowercased())" })
+                          link: workout.map { "/workouts/\($0.lowercasedString)" })
         }
         figures = [
             estimate("Current 1RM", report.current, page.currentWorkout, none: "no set of 1–10 reps in the last 30 days"),
@@ -185,7 +185,7 @@ struct ExercisePageModel: MustacheParent {
         self.includeHighReps = includeHighReps
         totalSets = report.totalSets
         span = report.firstDay.map { first in "\(first.monthDayYear) – \(report.lastDay?.monthDayYear ?? "")" } ?? ""
-        targets = others.filter { $0.root.id != page.exercise.root.id }.map { Target(id: $0.root.id.uuidString.lowercased(), name: $0.root.name) }
+        targets = others.filter { $0.root.id != page.exercise.root.id }.map { Target(id: $0.root.id.lowercasedString, name: $0.root.name) }
     }
 }
 
@@ -202,7 +202,7 @@ struct WorkoutsPage {
             var summary = "\(workout.setCount) set\(workout.setCount == 1 ? "" : "s")"
             if workout.volume.kilograms > 0 { summary += " · \(LiftText.volume(workout.volume, unit: unit))" }
             if let duration = workout.durationSeconds { summary += " · \(LiftText.duration(duration))" }
-            return Item(id: workout.id.uuidString.lowercased(), day: LiftText.day(workout.localDate), name: workout.name, summary: summary,
+            return Item(id: workout.id.lowercasedString, day: LiftText.day(workout.localDate), name: workout.name, summary: summary,
                         exercises: workout.exercises.joined(separator: ", "))
         }
         hasItems = !items.isEmpty
@@ -224,7 +224,7 @@ struct WorkoutPageModel {
 
     init(_ stored: StoredWorkout, unit: MassUnit, formula: OneRepMaxFormula) {
         let workout = stored.workout
-        id = workout.id.uuidString.lowercased()
+        id = workout.id.lowercasedString
         name = workout.name
         day = LiftText.day(workout.localDate) + ", " + LocalDateTime(instant: workout.startedAt, utcOffsetSeconds: workout.utcOffsetSeconds).clock
         var facts = ["\(workout.sets.count) sets"]

@@ -63,7 +63,7 @@ struct WorkoutWebController<Context: RequestContext> {
 
     @Sendable func workout(_ request: Request, context: Context) async throws -> Response {
         let settings = try await journal.settings()
-        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)),
+        guard let id = context.parameters.get("id").flatMap(UUID.init(text:)),
               let workout = try await journal.store.workout(id: id, user: journal.user) else {
             throw CinnError.notFound("no such workout")
         }
@@ -72,7 +72,7 @@ struct WorkoutWebController<Context: RequestContext> {
     }
 
     @Sendable func deleteWorkout(_ request: Request, context: Context) async throws -> Response {
-        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw CinnError.notFound("no such workout") }
+        guard let id = context.parameters.get("id").flatMap(UUID.init(text:)) else { throw CinnError.notFound("no such workout") }
         try await journal.store.deleteWorkout(id: id, user: journal.user)
         return WebResponse.redirect("/workouts")
     }

@@ -176,7 +176,7 @@ extension Store {
                 var copy = food
                 copy.id = try await freeID(db, table: "foods", food.id)
                 foodIDs[food.id] = copy.id
-                try await insertOwnFood(db, copy, user: user, externalID: "cinn:\(food.id.uuidString.lowercased())",
+                try await insertOwnFood(db, copy, user: user, externalID: "cinn:\(food.id.lowercasedString)",
                                         importID: batch.importID)
                 imported += 1
             }
@@ -185,7 +185,7 @@ extension Store {
                 var copy = entry
                 copy.id = try await freeID(db, table: "food_entries", entry.id)
                 copy.foodID = entry.foodID.map { foodIDs[$0] ?? $0 }
-                copy.externalID = "cinn:\(entry.id.uuidString.lowercased())"
+                copy.externalID = "cinn:\(entry.id.lowercasedString)"
                 copy.importID = batch.importID
                 fresh.append(copy)
             }
@@ -215,7 +215,7 @@ extension Store {
     private func existingID(_ db: any SQLDatabase, table: String, id: UUID, user: UserID) async throws -> UUID? {
         try await db.raw("""
             SELECT id FROM \(unsafeRaw: table) WHERE user_id = \(bind: user.rawValue) AND deleted = 0
-                AND (id = \(bind: bind(id)) OR external_id = \(bind: "cinn:\(id.uuidString.lowercased())"))
+                AND (id = \(bind: bind(id)) OR external_id = \(bind: "cinn:\(id.lowercasedString)"))
             LIMIT 1
             """).first().map { try decodeUUID($0, "id") }
     }

@@ -121,8 +121,8 @@ extension Store {
             let byID = Dictionary(try rows.map { (try decodeUUID($0, "id"), (try $0.decode(column: "row_id", as: Int64.self),
                                                                                try $0.decode(column: "alias_of", as: Int64?.self))) },
                                   uniquingKeysWith: { first, _ in first })
-            guard let aliasRow = byID[alias] else { throw CinnError.notFound("no exercise \(alias.uuidString.lowercased())") }
-            guard let targetRow = byID[target] else { throw CinnError.notFound("no exercise \(target.uuidString.lowercased())") }
+            guard let aliasRow = byID[alias] else { throw CinnError.notFound("no exercise \(alias.lowercasedString)") }
+            guard let targetRow = byID[target] else { throw CinnError.notFound("no exercise \(target.lowercasedString)") }
             guard alias != target else { throw CinnError.invalid("target", "an exercise cannot be an alias of itself") }
             // Merging into an alias merges into what it is an alias of.
             let root = targetRow.1 ?? targetRow.0
@@ -144,7 +144,7 @@ extension Store {
                 UPDATE exercises SET alias_of = NULL, version = \(bind: version), updated_at_ms = \(bind: milliseconds(now()))
                 WHERE user_id = \(bind: user.rawValue) AND id = \(bind: bind(alias)) AND deleted = 0 RETURNING row_id
                 """).all()
-            guard !updated.isEmpty else { throw CinnError.notFound("no exercise \(alias.uuidString.lowercased())") }
+            guard !updated.isEmpty else { throw CinnError.notFound("no exercise \(alias.lowercasedString)") }
         }
     }
 
@@ -238,7 +238,7 @@ extension Store {
             guard let row = try await db.raw("""
                 UPDATE workouts SET deleted = 1, version = \(bind: version), updated_at_ms = \(bind: milliseconds(now()))
                 WHERE id = \(bind: bind(id)) AND user_id = \(bind: user.rawValue) AND deleted = 0 RETURNING row_id, local_day
-                """).first() else { throw CinnError.notFound("no workout \(id.uuidString.lowercased())") }
+                """).first() else { throw CinnError.notFound("no workout \(id.lowercasedString)") }
             let rowID = try row.decode(column: "row_id", as: Int64.self), day = try row.decode(column: "local_day", as: Int.self)
             let exercises = try await db.raw("DELETE FROM workout_sets WHERE workout_id = \(bind: rowID) RETURNING exercise_id").all()
                 .map { try $0.decode(column: "exercise_id", as: Int64.self) }

@@ -108,7 +108,7 @@ extension Store {
                 for field in type.fields {
                     let value = record.fields[field.name] ?? .null
                     if case .reference = field.kind {
-                        values.append(value.string.flatMap(UUID.init(uuidString:)).flatMap { record.references[$0] })
+                        values.append(value.string.flatMap(UUID.init(text:)).flatMap { record.references[$0] })
                     } else {
                         values.append(contentsOf: field.columnValues(value).map(bindValue))
                     }
@@ -243,7 +243,7 @@ extension Store {
                     value = nil
                 }
             case .day: value = try row.integer(index).map { .string(LocalDate(dayNumber: Int($0)).iso) }
-            case .uuid, .reference: value = try row.uuid(index).map { .string($0.uuidString.lowercased()) }
+            case .uuid, .reference: value = try row.uuid(index).map { .string($0.lowercasedString) }
             case .nutrients: value = try row.text(index).map(SyncField.json)
             }
             fields[field.name] = value ?? .null
@@ -278,7 +278,7 @@ extension Store {
             return try row.decode(column: field.column, as: Int?.self).map { .string(LocalDate(dayNumber: $0).iso) } ?? .null
         case .uuid, .reference:
             if try row.decodeNil(column: field.column) { return .null }
-            return .string(try decodeUUID(row, field.column).uuidString.lowercased())
+            return .string(try decodeUUID(row, field.column).lowercasedString)
         case .nutrients:
             return try row.decode(column: field.column, as: String?.self).map(SyncField.json) ?? .null
         }
@@ -354,7 +354,7 @@ extension Store {
             for field in type.fields {
                 guard case .reference(let target) = field.kind, let targetType = SyncType.byName[target] else { continue }
                 let present = Set(page.filter { $0.type == target }.map(\.id))
-                let wanted = Set(page.filter { $0.type == type.name }.compactMap { $0.fields?[field.name]?.string.flatMap(UUID.init(uuidString:)) })
+                let wanted = Set(page.filter { $0.type == type.name }.compactMap { $0.fields?[field.name]?.string.flatMap(UUID.init(text:)) })
                     .subtracting(present)
                 let index = SyncType.all.firstIndex { $0.name == target } ?? 0
                 extra += try await syncRecords(connection, type: targetType, ids: Array(wanted), user: user).values
@@ -417,8 +417,8 @@ struct SyncBatch {
         }
         for field in type.fields {
             guard case .reference(let target) = field.kind, let targetType = SyncType.byName[target] else { continue }
-            let named = Set(changes.compactMap { $0.fields[field.name]?.string.flatMap(UUID.init(uuidString:)) })
-                .union(records.values.compactMap { $0.fields[field.name]?.string.flatMap(UUID.init(uuidString:)) })
+            let named = Set(changes.compactMap { $0.fields[field.name]?.string.flatMap(UUID.init(text:)) })
+                .union(records.values.compactMap { $0.fields[field.name]?.string.flatMap(UUID.init(text:)) })
             var lookup: [UUID] = []
             for id in named {
                 if let row = known[target]?[id] { referenced[id] = row } else { lookup.append(id) }
@@ -454,7 +454,7 @@ struct SyncBatch {
             SyncResult(type: type.name, id: change.id, status: .rejected, reason: error.message, field: error.field)
         }
         guard !otherUsers.contains(change.id) else {
-            return rejected(.invalid("id", "the id \(change.id.uuidString.lowercased()) is taken by another record"))
+            return rejected(.invalid("id", "the id \(change.id.lowercasedString) is taken by another record"))
         }
         let at = Int64((change.changedAt.timeIntervalSince1970 * 1000).rounded())
         var record = records[change.id] ?? Working(id: change.id, exists: false, deleted: false, fields: [:], fieldTimes: [:])
@@ -510,9 +510,9 @@ struct SyncBatch {
                 record.changed = true
             }
             for field in type.fields {
-                guard case .reference(let target) = field.kind, let id = record.fields[field.name]?.string.flatMap(UUID.init(uuidString:)) else { continue }
+                guard case .reference(let target) = field.kind, let id = record.fields[field.name]?.string.flatMap(UUID.init(text:)) else { continue }
                 guard let row = referenced[id] else {
-                    throw CinnError.invalid(field.name, "no \(target) with id \(id.uuidString.lowercased()); push the \(target) first or with it")
+                    throw CinnError.invalid(field.name, "no \(target) with id \(id.lowercasedString); push the \(target) first or with it")
                 }
                 record.references[id] = row
             }
@@ -522,7 +522,7 @@ struct SyncBatch {
             }
             if let unique = type.uniqueField, let value = record.fields[unique], !value.isNull, !record.deleted {
                 if let owner = owners[value], owner != change.id, records[owner].map({ !$0.deleted && $0.fields[unique] == value }) ?? true {
-                    throw CinnError.invalid(unique, "another \(type.name) already has this \(unique) (id \(owner.uuidString.lowercased()))")
+                    throw CinnError.invalid(unique, "another \(type.name) already has this \(unique) (id \(owner.lowercasedString))")
                 }
             }
         } catch {

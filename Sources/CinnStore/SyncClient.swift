@@ -274,10 +274,10 @@ extension Store {
         var resolved = records
         for field in type.fields {
             guard case .reference(let target) = field.kind, let targetType = SyncType.byName[target] else { continue }
-            let ids = Set(records.compactMap { $0.fields[field.name]?.string.flatMap(UUID.init(uuidString:)) })
+            let ids = Set(records.compactMap { $0.fields[field.name]?.string.flatMap(UUID.init(text:)) })
             let rows = try await syncRowIDs(db, table: targetType.table, ids: Array(ids), user: user)
             for index in resolved.indices {
-                if let id = resolved[index].fields[field.name]?.string.flatMap(UUID.init(uuidString:)), let row = rows[id] {
+                if let id = resolved[index].fields[field.name]?.string.flatMap(UUID.init(text:)), let row = rows[id] {
                     resolved[index].references[id] = row
                 }
             }

@@ -92,8 +92,8 @@ struct SyncField: Sendable {
             guard let text = value.string, let day = LocalDate(iso: text) else { throw .invalid(name, "\(name) must be a day, YYYY-MM-DD") }
             result = .string(day.iso)
         case .uuid, .reference:
-            guard let text = value.string, let id = UUID(uuidString: text) else { throw .invalid(name, "\(name) must be a UUID") }
-            result = .string(id.uuidString.lowercased())
+            guard let text = value.string, let id = UUID(text: text) else { throw .invalid(name, "\(name) must be a UUID") }
+            result = .string(id.lowercasedString)
         case .nutrients:
             guard case .object = value, let nutrients = Nutrients(storageText: value.text) else {
                 throw .invalid(name, "\(name) must be an object of nutrient amounts, like {\"energy\": 520, \"protein\": 31}")
@@ -120,7 +120,7 @@ struct SyncField: Sendable {
         case .day:
             return [.integer(value.string.flatMap { LocalDate(iso: $0) }.map { Int64($0.dayNumber) })]
         case .uuid:
-            return [.uuid(value.string.flatMap(UUID.init(uuidString:)))]
+            return [.uuid(value.string.flatMap(UUID.init(text:)))]
         case .reference:
             return [.integer(nil)]
         case .nutrients:

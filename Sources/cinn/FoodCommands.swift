@@ -60,7 +60,7 @@ struct FoodCommand: AsyncParsableCommand {
             }
             for result in results {
                 let food = result.food
-                var line = food.id.uuidString.lowercased() + "  " + food.name
+                var line = food.id.lowercasedString + "  " + food.name
                 if let brand = food.brand { line += " — \(brand)" }
                 if let kcal = food.energyKcalPer100 { line += "  \(Int(kcal.rounded())) kcal/100 \(food.basis.rawValue)" }
                 if let serving = food.defaultServing { line += "  [\(serving.description(basis: food.basis))]" }
@@ -136,7 +136,7 @@ struct FoodCommand: AsyncParsableCommand {
                 return label
             }
             let food = try await options.withJournal { try await $0.makeFood(label) }
-            print(food.id.uuidString.lowercased())
+            print(food.id.lowercasedString)
         }
     }
 
@@ -194,7 +194,7 @@ struct FoodCommand: AsyncParsableCommand {
             }
             print("Logged \(formatServings(entry.servings)) × \(entry.servingLabel) of \(entry.name) (\(Int(entry.energy.rounded())) kcal) "
                   + "for \(entry.meal.title) on \(entry.localDate).")
-            print(entry.id.uuidString.lowercased())
+            print(entry.id.lowercasedString)
         }
     }
 
@@ -258,7 +258,7 @@ struct FoodCommand: AsyncParsableCommand {
             }
             if foods.isEmpty { print("Nothing logged yet.") }
             for food in foods {
-                print(food.id.uuidString.lowercased() + "  " + pad(food.name, 40) + "  " + (food.lastUsed ?? now).ago(now: now))
+                print(food.id.lowercasedString + "  " + pad(food.name, 40) + "  " + (food.lastUsed ?? now).ago(now: now))
             }
         }
     }
@@ -315,11 +315,11 @@ struct FoodCommand: AsyncParsableCommand {
             switch lookup {
             case .known(let food, let mine):
                 print("\(mine ? "Your food" : "In the food database"): \(food.name)\(food.brand.map { " — \($0)" } ?? "")")
-                print(food.id.uuidString.lowercased())
+                print(food.id.lowercasedString)
             case .fromOpenFoodFacts(let food):
                 print("Found in Open Food Facts and kept as your food: \(food.name)\(food.brand.map { " — \($0)" } ?? "")")
                 print("Not right? Delete it with the API (DELETE /api/v1/foods/ID) or the web app, and make it by hand.")
-                print(food.id.uuidString.lowercased())
+                print(food.id.lowercasedString)
             case .unknown(let barcode, let name, _):
                 let known = name.map { "Open Food Facts knows \($0) but not its nutrition." } ?? "Nobody knows barcode \(barcode)."
                 printError(known + " Make it: cinn food add NAME --barcode \(barcode) --serving ... --grams ...")

@@ -178,7 +178,7 @@ struct MealCommand: AsyncParsableCommand {
                 }
                 return (meal, try await journal.logMeal(mealID: meal.id, time: time, portion: portion, carbohydrateGrams: nil, note: nil))
             }
-            print("Logged \(meal.name) at \(WeighIn.isoString(instant: event.eatenAt, utcOffsetSeconds: event.utcOffsetSeconds)) (id \(event.id.uuidString.lowercased())).")
+            print("Logged \(meal.name) at \(WeighIn.isoString(instant: event.eatenAt, utcOffsetSeconds: event.utcOffsetSeconds)) (id \(event.id.lowercasedString)).")
         }
     }
 
@@ -191,7 +191,7 @@ struct MealCommand: AsyncParsableCommand {
         @Flag(help: "Clear the report.") var clear = false
 
         func run() async throws {
-            guard let uuid = UUID(uuidString: id) else { throw CommandError.from(CinnError.invalid("id", "\(id) is not a meal event id")) }
+            guard let uuid = UUID(text: id) else { throw CommandError.from(CinnError.invalid("id", "\(id) is not a meal event id")) }
             guard clear || reason != nil else { throw CommandError.from(CinnError.invalid("reason", "give --reason or --clear")) }
             try await options.withJournal { journal in try await journal.reportMealEvent(id: uuid, reason: clear ? nil : reason) }
             print(clear ? "Cleared the report." : "Reported.")

@@ -19,7 +19,7 @@ extension FoodCommand {
                 let presets = try await options.withJournal { try await $0.store.presets(user: $0.user) }
                 if presets.isEmpty { print("No presets yet. Save one with: cinn food preset save NAME --date YYYY-MM-DD --meal breakfast") }
                 for preset in presets {
-                    print(preset.id.uuidString.lowercased() + "  " + preset.name + (preset.meal.map { " (\($0.title))" } ?? "")
+                    print(preset.id.lowercasedString + "  " + preset.name + (preset.meal.map { " (\($0.title))" } ?? "")
                           + "  \(Int((preset.nutrients.energy ?? 0).rounded())) kcal")
                     for item in preset.items {
                         print("    \(formatServings(item.servings)) × \(item.servingLabel)  \(item.name)")
@@ -61,7 +61,7 @@ extension FoodCommand {
                     guard let date, let meal else { throw CinnError.invalid("date", "give --date and --meal, or --food") }
                     return try await journal.savePreset(name: name, from: try LocalDate.parse(date), meal: meal)
                 }
-                print(preset.id.uuidString.lowercased())
+                print(preset.id.lowercasedString)
             }
         }
 
@@ -85,7 +85,7 @@ extension FoodCommand {
             func run() async throws {
                 let entries = try await options.withJournal { journal in
                     let presets = try await journal.store.presets(user: journal.user)
-                    guard let found = presets.first(where: { $0.id.uuidString.lowercased() == preset.lowercased() })
+                    guard let found = presets.first(where: { $0.id.lowercasedString == preset.lowercased() })
                         ?? presets.first(where: { $0.name.caseInsensitiveCompare(preset) == .orderedSame }) else {
                         throw CinnError.notFound("no preset named or numbered \"\(preset)\"")
                     }
@@ -106,7 +106,7 @@ extension FoodCommand {
 
             func run() async throws {
                 let uuid = try parseOrThrow { () throws(CinnError) in
-                    guard let uuid = UUID(uuidString: id) else { throw .invalid("id", "\(id) is not a preset id") }
+                    guard let uuid = UUID(text: id) else { throw .invalid("id", "\(id) is not a preset id") }
                     return uuid
                 }
                 try await options.withJournal { try await $0.store.deletePreset(id: uuid, user: $0.user) }

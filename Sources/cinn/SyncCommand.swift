@@ -49,7 +49,7 @@ struct SyncCommand: AsyncParsableCommand {
         print("Pushed \(summary.pushed) changes (\(summary.applied) applied, \(summary.merged) merged with newer ones, "
               + "\(summary.rejected) rejected); pulled \(summary.pulled).")
         for change in rejected {
-            print("Rejected \(change.type) \(change.id.uuidString.lowercased()): \(change.reason)"
+            print("Rejected \(change.type) \(change.id.lowercasedString): \(change.reason)"
                   + (change.field.map { " (field: \($0))" } ?? ""))
         }
     }

@@ -35,7 +35,7 @@ struct Weight: AsyncParsableCommand {
             let weighIn = try await options.withJournal { journal in
                 try await journal.addWeighIn(weight: weight, unit: unit, date: date, note: note)
             }
-            print(weighIn.id.uuidString.lowercased())
+            print(weighIn.id.lowercasedString)
         }
     }
 
@@ -70,7 +70,7 @@ struct Weight: AsyncParsableCommand {
                 for weighIn in weighIns {
                     let note = weighIn.note.map { "  \($0)" } ?? ""
                     print("\(weighIn.localTimeISO.prefix(16).replacingOccurrences(of: "T", with: " "))  "
-                          + "\(weighIn.weight.formatted(in: shown))  \(weighIn.id.uuidString.lowercased())\(note)")
+                          + "\(weighIn.weight.formatted(in: shown))  \(weighIn.id.lowercasedString)\(note)")
                 }
             }
         }
@@ -86,7 +86,7 @@ struct Weight: AsyncParsableCommand {
 
         func run() async throws {
             try await options.withJournal { journal in
-                if let id = UUID(uuidString: target) {
+                if let id = UUID(text: target) {
                     try await journal.store.deleteWeighIn(id: id, user: journal.user)
                     print("Deleted 1 weigh-in.")
                 } else if let day = LocalDate(iso: target) {

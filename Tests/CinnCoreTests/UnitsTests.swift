@@ -131,6 +131,35 @@ import Testing
         #expect(early != UUID.v7(at: Date(timeIntervalSince1970: 1_700_000_000)))
     }
 
+    @Test func uuidTextIsFoundationsInLowerCaseAndParsesExactlyTheUsualForm() {
+        for _ in 0..<1000 {
+            let id = UUID()
+            #expect(id.lowercasedString == id.uuidString.lowercased())
+            #expect(UUID(text: id.uuidString) == id && UUID(text: id.lowercasedString) == id)
+        }
+        let id = "0190b1c4-7a2e-7f3c-9d4e-5f6a7b8c9d0e"
+        var inputs = [id, id.uppercased(), "", "0190b1c4", id + "0", String(id.dropLast()), id.replacingOccurrences(of: "-", with: ""),
+                      "0190b1c4-7a2e-7f3c-9d4e_5f6a7b8c9d0e", "0190b1c47-a2e-7f3c-9d4e-5f6a7b8c9d0e", "g190b1c4-7a2e-7f3c-9d4e-5f6a7b8c9d0e",
+                      " 0190b1c4-7a2e-7f3c-9d4e-5f6a7b8c9d0", "0190b1c4-7a2e-7f3c-9d4e-5f6a7b8c9d0é"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            var characters = Array(id)
+            characters[Int.random(in: 0..<36, using: &generator)] = Array("0123456789abcdefABCDEF-xZ ")
+                .randomElement(using: &generator)!
+            inputs.append(String(characters))
+        }
+        // Foundation on Linux parses with sscanf, which also takes a space or a lone digit where two belong;
+        // UUID(text:) takes exactly the 8-4-4-4-12 form.
+        let wellFormed = /[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}/
+        for input in inputs {
+            if input.wholeMatch(of: wellFormed) != nil {
+                #expect(UUID(text: input) != nil && UUID(text: input) == UUID(uuidString: input), "\(input)")
+            } else {
+                #expect(UUID(text: input) == nil, "\(input)")
+            }
+        }
+    }
+
     @Test func weighInsOfOneLocalDayAverage() {
         let morning = WeighIn(measuredAt: Date(timeIntervalSince1970: 1_709_967_600), utcOffsetSeconds: 0,
                               weight: Mass(kilograms: 80))  // 2024-03-09T07:00Z
