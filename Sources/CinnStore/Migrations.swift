@@ -832,12 +832,18 @@ extension Migration {
             ]
         ),
         Migration(
-            version: 10, name: "sync: changes read in (version, row) order straight from an index",
+            version: 10, name: "sync: foods, presets and workouts; changes read in (version, row) order straight from an index",
             // A pull reads each table from a (version, row_id) position on: PostgreSQL needs row_id in the index
             // to start there (it read and sorted a whole push's rows per page); SQLite's indexes end with the
             // row id already.
-            sqlite: [],
-            postgres: Migration.syncedTables9.flatMap { table in
+            sqlite: Migration.syncedTables10.flatMap { table in
+                ["ALTER TABLE \(table) ADD COLUMN sync_times TEXT", "ALTER TABLE \(table) ADD COLUMN sync_version INTEGER",
+                 "CREATE INDEX \(table)_changes ON \(table) (user_id, version)"]
+            },
+            postgres: Migration.syncedTables10.flatMap { table in
+                ["ALTER TABLE \(table) ADD COLUMN sync_times TEXT", "ALTER TABLE \(table) ADD COLUMN sync_version BIGINT",
+                 "CREATE INDEX \(table)_changes ON \(table) (user_id, version, row_id)"]
+            } + Migration.syncedTables9.flatMap { table in
                 ["CREATE INDEX \(table)_changes ON \(table) (user_id, version, row_id)", "DROP INDEX \(table)_version"]
             }
         ),
@@ -846,6 +852,8 @@ extension Migration {
     /// The tables synced when migration 9 ran (SyncType.all then); later types add their columns in their own migration.
     static let syncedTables9 = ["weigh_ins", "body_fat_readings", "goals", "food_days", "food_entries", "exercise_entries",
                                 "glucose_readings", "insulin_doses", "meals", "meal_events"]
+    /// The tables migration 10 made synced.
+    static let syncedTables10 = ["foods", "presets", "workouts"]
 }
 
 extension Migration {

@@ -84,7 +84,7 @@ extension Store {
                 let dirty = batch.dirtyRecords
                 if !dirty.isEmpty {
                     if version == nil { version = try await reserveVersions(db, user: user) }
-                    let written = try await writeSyncRecords(db, type: type, records: dirty, user: user, version: version!, source: source)
+                    let written = try await writeSyncRecords(connection, type: type, records: dirty, user: user, version: version!, source: source)
                     rowIDs[type.name, default: [:]].merge(written) { $1 }
                 }
             }
@@ -93,12 +93,20 @@ extension Store {
     }
 
     /// Writes whole records (upserts by id), their children, and returns their row ids.
-    func writeSyncRecords(_ db: any SQLDatabase, type: SyncType, records: [SyncBatch.Working], user: UserID, version: Int64,
+    func writeSyncRecords(_ connection: Connection, type: SyncType, records: [SyncBatch.Working], user: UserID, version: Int64,
                           source: String, keepTimes: Bool = true) async throws -> [UUID: Int64] {
+        let db = connection.sql
         let time = milliseconds(now())
+        // The exercises and days a workout had before this write: its sets there may be gone or moved.
+        let before = type.refreshesExerciseDays ? try await exerciseDaysOf(connection, type: type, ids: records.map(\.id)) : nil
+        let sourceValue: String? = switch type.source {
+        case .given: source
+        case .fixed(let value): value
+        case .none: nil
+        }
         let fieldColumns = type.fields.flatMap(\.columns)
-        let columns = ["id", "user_id"] + fieldColumns + type.derivedColumns
-            + ["source", "created_at_ms", "updated_at_ms", "version", "deleted", "sync_times", "sync_version"]
+        let columns = ["id", "user_id"] + fieldColumns + type.derivedColumns + (sourceValue == nil ? [] : ["source"])
+            + ["created_at_ms", "updated_at_ms", "version", "deleted", "sync_times", "sync_version"]
         let updated = fieldColumns + type.derivedColumns + ["updated_at_ms", "version", "deleted", "sync_times", "sync_version"]
         var rowIDs: [UUID: Int64] = [:]
         for chunk in records.chunks(of: Self.insertChunkRows) {
@@ -114,7 +122,8 @@ extension Store {
                     }
                 }
                 values.append(contentsOf: type.derive(record.fields).map(bindValue))
-                values.append(contentsOf: [source, time, time, version, record.deleted ? 1 : 0] as [any Encodable & Sendable])
+                if let sourceValue { values.append(sourceValue) }
+                values.append(contentsOf: [time, time, version, record.deleted ? 1 : 0] as [any Encodable & Sendable])
                 values.append(keepTimes ? JSONValue.object(record.fieldTimes.mapValues { .number(Double($0)) }).text : String?.none)
                 values.append(keepTimes ? version : Int64?.none)
                 insert.values(values)
@@ -132,18 +141,57 @@ extension Store {
                 try await db.delete(from: SQLIdentifier(children.table))
                     .where(SQLIdentifier(children.parentColumn), .in, chunk.map { $0.0 }).run()
             }
+            // Exercises by name: the user's exercise of each name's key, made when there is none.
+            var exercises: [String: Int64] = [:]
+            for field in children.fields {
+                guard case .exercise = field.kind else { continue }
+                for (_, record) in rewritten {
+                    guard case .array(let items) = record.fields[children.name] ?? .null else { continue }
+                    for case .object(let members) in items {
+                        guard let name = members[field.name]?.string, exercises[name] == nil else { continue }
+                        exercises[name] = try await exerciseRow(db, user: user, name: name, createdAt: time)
+                    }
+                }
+            }
             let childColumns = [children.parentColumn, "position"] + children.fields.flatMap(\.columns)
             var rows: [[any Encodable & Sendable]] = []
             for (rowID, record) in rewritten {
                 guard case .array(let items) = record.fields[children.name] ?? .null else { continue }
                 for (position, item) in items.enumerated() {
                     guard case .object(let members) = item else { continue }
-                    rows.append([rowID, position] + children.fields.flatMap { $0.columnValues(members[$0.name] ?? .null).map(bindValue) })
+                    rows.append([rowID, position] + children.fields.flatMap { field -> [any Encodable & Sendable] in
+                        let value = members[field.name] ?? .null
+                        if case .exercise = field.kind { return [value.string.flatMap { exercises[$0] }] }
+                        return field.columnValues(value).map(bindValue)
+                    })
                 }
             }
             try await insertRows(db, into: children.table, columns: childColumns, rows)
         }
+        if let before {
+            let after = try await exerciseDaysOf(connection, type: type, ids: records.map(\.id))
+            let days = before.days.union(after.days)
+            if let first = days.min(), let last = days.max() {
+                try await refreshExerciseDays(connection, user: user, exercises: Array(before.exercises.union(after.exercises)), days: first...last)
+            }
+        }
         return rowIDs
+    }
+
+    /// The exercises of the sets of these records (workouts) and the days they fall on.
+    private func exerciseDaysOf(_ connection: Connection, type: SyncType, ids: [UUID]) async throws -> (exercises: Set<Int64>, days: Set<Int>) {
+        var exercises: Set<Int64> = [], days: Set<Int> = []
+        for chunk in ids.chunks(of: Self.insertChunkRows) {
+            let binds = chunk.map { bind($0) }
+            for row in try await connection.sql.raw("""
+                SELECT w.local_day, s.exercise_id FROM \(unsafeRaw: type.table) w JOIN workout_sets s ON s.workout_id = w.row_id
+                WHERE w.id IN (\(binds: binds))
+                """).all() {
+                days.insert(try row.decode(column: "local_day", as: Int.self))
+                exercises.insert(try row.decode(column: "exercise_id", as: Int64.self))
+            }
+        }
+        return (exercises, days)
     }
 
     func bindValue(_ value: SyncColumnValue) -> any Encodable & Sendable {
@@ -181,9 +229,14 @@ extension Store {
             var items: [Int64: [JSONValue]] = [:]
             for chunk in records.chunks(of: Self.insertChunkRows) {
                 let ids = chunk.map(\.rowID)
-                let rows = try await connection.sql.select().columns(["\(children.parentColumn)"] + children.fields.map(\.column))
-                    .from(children.table).where(SQLIdentifier(children.parentColumn), .in, ids)
-                    .orderBy(children.parentColumn).orderBy("position").all()
+                let columns = [children.parentColumn] + children.fields.map { field in
+                    if case .exercise = field.kind { return "(SELECT e.name FROM exercises e WHERE e.row_id = c.\(field.column)) AS \(field.column)" }
+                    return "c.\(field.column)"
+                }
+                let rows = try await connection.sql.raw("""
+                    SELECT \(unsafeRaw: columns.joined(separator: ", ")) FROM \(unsafeRaw: children.table) c
+                    WHERE c.\(unsafeRaw: children.parentColumn) IN (\(binds: ids)) ORDER BY c.\(unsafeRaw: children.parentColumn), c.position
+                    """).all()
                 for row in rows {
                     var members: SyncFields = [:]
                     for field in children.fields { members[field.name] = try decodeSyncField(row, field) }
@@ -224,8 +277,10 @@ extension Store {
     /// A row of `syncRecords`, read by column position in the order it selects them; the field times only
     /// when `withTimes` (merging needs them, pulling does not).
     private func decodeSyncRecord(_ row: some ColumnReader, type: SyncType, withTimes: Bool) throws -> StoredSyncRecord {
-        guard let rowID = try row.integer(0), let id = try row.uuid(1), let userID = try row.integer(2), let version = try row.integer(3),
-              let deleted = try row.integer(4), let updatedAt = try row.integer(5) else { throw CinnError(.internal, "a stored \(type.name) is damaged") }
+        // A shared food has no user: 0, nobody's.
+        guard let rowID = try row.integer(0), let id = try row.uuid(1), let version = try row.integer(3), let deleted = try row.integer(4),
+              let updatedAt = try row.integer(5) else { throw CinnError(.internal, "a stored \(type.name) is damaged") }
+        let userID = try row.integer(2) ?? 0
         var fields: SyncFields = [:]
         fields.reserveCapacity(type.fields.count + 1)
         var index = 8
@@ -244,7 +299,10 @@ extension Store {
                 }
             case .day: value = try row.integer(index).map { .string(LocalDate(dayNumber: Int($0)).iso) }
             case .uuid, .reference: value = try row.uuid(index).map { .string($0.lowercasedString) }
-            case .nutrients: value = try row.text(index).map(SyncField.json)
+            case .nutrients: value = try row.text(index).map { SyncField.json(nutrients: $0) }
+            case .servings: value = try row.text(index).map { SyncField.json(servings: $0) }
+            case .code(let values): value = try row.integer(index).flatMap { values.indices.contains(Int($0)) ? .string(values[Int($0)]) : nil }
+            case .exercise: value = try row.text(index).map(JSONValue.string)
             }
             fields[field.name] = value ?? .null
             index += 1
@@ -280,7 +338,14 @@ extension Store {
             if try row.decodeNil(column: field.column) { return .null }
             return .string(try decodeUUID(row, field.column).lowercasedString)
         case .nutrients:
-            return try row.decode(column: field.column, as: String?.self).map(SyncField.json) ?? .null
+            return try row.decode(column: field.column, as: String?.self).map { SyncField.json(nutrients: $0) } ?? .null
+        case .servings:
+            return try row.decode(column: field.column, as: String?.self).map { SyncField.json(servings: $0) } ?? .null
+        case .code(let values):
+            guard let code = try row.decode(column: field.column, as: Int?.self), values.indices.contains(code) else { return .null }
+            return .string(values[code])
+        case .exercise:
+            return try row.decode(column: field.column, as: String?.self).map(JSONValue.string) ?? .null
         }
     }
 
@@ -519,6 +584,8 @@ struct SyncBatch {
             if change.deleted {
                 record.deleted = true
                 record.changed = true
+            } else if !record.deleted {
+                try type.validate?(record.fields)
             }
             if let unique = type.uniqueField, let value = record.fields[unique], !value.isNull, !record.deleted {
                 if let owner = owners[value], owner != change.id, records[owner].map({ !$0.deleted && $0.fields[unique] == value }) ?? true {

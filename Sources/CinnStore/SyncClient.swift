@@ -31,29 +31,38 @@ extension Store {
         try await transaction { db in
             if let row = try await db.raw("SELECT server FROM sync_client").first(),
                try row.decode(column: "server", as: String.self) == server {
-                return
-            }
-            for type in SyncType.all {
-                for event in ["INSERT", "UPDATE"] {
-                    try await db.raw("""
-                        CREATE TRIGGER IF NOT EXISTS sync_\(unsafeRaw: type.table)_\(unsafeRaw: event.lowercased()) AFTER \(unsafeRaw: event)
-                        ON \(unsafeRaw: type.table) WHEN coalesce((SELECT applying FROM sync_client), 0) = 0 BEGIN
-                            INSERT INTO sync_outbox (type, id) VALUES ('\(unsafeRaw: type.name)', new.id)
-                            ON CONFLICT (type, id) DO UPDATE SET rejected_reason = NULL, rejected_field = NULL;
-                        END
-                        """).run()
+                // A journal that became a client before more types synced: their records go up now.
+                for type in SyncType.all where try await db.raw("""
+                    SELECT 1 AS found FROM sqlite_master WHERE type = 'trigger' AND name = \(bind: "sync_\(type.table)_insert")
+                    """).first() == nil {
+                    try await markChanges(db, of: type)
                 }
+                return
             }
             try await db.raw("DELETE FROM sync_client").run()
             try await db.raw("DELETE FROM sync_base").run()
             try await db.raw("DELETE FROM sync_outbox").run()
             try await db.raw("INSERT INTO sync_client (one, server, cursor) VALUES (1, \(bind: server), \(bind: SyncCursor.start.description))").run()
-            for type in SyncType.all {
-                try await db.raw("""
-                    INSERT INTO sync_outbox (type, id) SELECT '\(unsafeRaw: type.name)', id FROM \(unsafeRaw: type.table) WHERE deleted = 0
-                    """).run()
-            }
+            for type in SyncType.all { try await markChanges(db, of: type) }
         }
+    }
+
+    /// Marks every live record of `type` of a user (not the shared food database) for the next push, and
+    /// every later write to one by a trigger.
+    private func markChanges(_ db: any SQLDatabase, of type: SyncType) async throws {
+        for event in ["INSERT", "UPDATE"] {
+            try await db.raw("""
+                CREATE TRIGGER IF NOT EXISTS sync_\(unsafeRaw: type.table)_\(unsafeRaw: event.lowercased()) AFTER \(unsafeRaw: event)
+                ON \(unsafeRaw: type.table) WHEN new.user_id IS NOT NULL AND coalesce((SELECT applying FROM sync_client), 0) = 0 BEGIN
+                    INSERT INTO sync_outbox (type, id) VALUES ('\(unsafeRaw: type.name)', new.id)
+                    ON CONFLICT (type, id) DO UPDATE SET rejected_reason = NULL, rejected_field = NULL;
+                END
+                """).run()
+        }
+        try await db.raw("""
+            INSERT INTO sync_outbox (type, id) SELECT '\(unsafeRaw: type.name)', id FROM \(unsafeRaw: type.table)
+            WHERE deleted = 0 AND user_id IS NOT NULL ON CONFLICT (type, id) DO NOTHING
+            """).run()
     }
 
     /// Where pulling stands, nil when this journal is not a sync client.
@@ -174,7 +183,7 @@ extension Store {
                         }
                     }
                 }
-                try await writeLocal(db, type: type, records: writes, user: user)
+                try await writeLocal(connection, type: type, records: writes, user: user)
             }
         }
     }
@@ -214,7 +223,7 @@ extension Store {
                     }
                 }
                 try await yieldUniqueValues(db, type: type, to: Array(writes.values), user: user)
-                try await writeLocal(db, type: type, records: Array(writes.values), user: user)
+                try await writeLocal(connection, type: type, records: Array(writes.values), user: user)
             }
             try await db.raw("UPDATE sync_client SET cursor = \(bind: page.next)").run()
         }
@@ -269,8 +278,9 @@ extension Store {
         }
     }
 
-    private func writeLocal(_ db: any SQLDatabase, type: SyncType, records: [SyncBatch.Working], user: UserID) async throws {
+    private func writeLocal(_ connection: Connection, type: SyncType, records: [SyncBatch.Working], user: UserID) async throws {
         guard !records.isEmpty else { return }
+        let db = connection.sql
         var resolved = records
         for field in type.fields {
             guard case .reference(let target) = field.kind, let targetType = SyncType.byName[target] else { continue }
@@ -283,7 +293,7 @@ extension Store {
             }
         }
         let version = try await reserveVersions(db, user: user)
-        _ = try await writeSyncRecords(db, type: type, records: resolved, user: user, version: version, source: "sync", keepTimes: false)
+        _ = try await writeSyncRecords(connection, type: type, records: resolved, user: user, version: version, source: "sync", keepTimes: false)
     }
 
     private func syncBases(_ db: any SQLDatabase, type: String, ids: [UUID]) async throws -> [UUID: SyncFields] {

@@ -31,6 +31,13 @@ struct SyncField: Sendable {
         case reference(type: String)
         /// A flat object of nutrient amounts (Nutrients' storage text).
         case nutrients
+        /// One of the values, stored as its position in the list (a set's kind).
+        case code([String])
+        /// An exercise by its name; the column holds the row of the user's exercise of that normalised name
+        /// (ExerciseKey), made when there is none. Only in children (a workout's sets).
+        case exercise
+        /// A food's servings, `[{"label": "1 cup", "grams": 240}]` (ServingSize's storage text).
+        case servings
     }
 
     let name: String
@@ -94,11 +101,32 @@ struct SyncField: Sendable {
         case .uuid, .reference:
             guard let text = value.string, let id = UUID(text: text) else { throw .invalid(name, "\(name) must be a UUID") }
             result = .string(id.lowercasedString)
+        case .code(let values):
+            guard let text = value.string, values.contains(text) else {
+                throw .invalid(name, "\(name) must be one of \(values.joined(separator: ", "))")
+            }
+            result = value
+        case .exercise:
+            guard let text = value.string?.trimmingCharacters(in: .whitespacesAndNewlines), !ExerciseKey.normalised(text).isEmpty else {
+                throw .invalid(name, "\(name) must name an exercise")
+            }
+            guard text.count <= 200 else { throw .invalid(name, "\(name) must be at most 200 characters") }
+            result = .string(text)
+        case .servings:
+            guard case .array(let items) = value else { throw .invalid(name, "\(name) must be a list like [{\"label\": \"1 cup\", \"grams\": 240}]") }
+            guard items.count <= 50 else { throw .invalid(name, "\(name) may hold at most 50 servings") }
+            let servings = try items.enumerated().map { (index, item) throws(CinnError) -> ServingSize in
+                guard case .object(let members) = item, let label = members["label"]?.string else {
+                    throw .invalid("\(name)[\(index)].label", "each serving needs a label")
+                }
+                return try ServingSize.validated(label: label, amount: members["grams"]?.number, field: "\(name)[\(index)]")
+            }
+            result = Self.json(servings: ServingSize.storageText(servings))
         case .nutrients:
             guard case .object = value, let nutrients = Nutrients(storageText: value.text) else {
                 throw .invalid(name, "\(name) must be an object of nutrient amounts, like {\"energy\": 520, \"protein\": 31}")
             }
-            result = Self.json(nutrients.storageText)
+            result = Self.json(nutrients: nutrients.storageText)
         }
         try check?(result)
         return result
@@ -121,10 +149,18 @@ struct SyncField: Sendable {
             return [.integer(value.string.flatMap { LocalDate(iso: $0) }.map { Int64($0.dayNumber) })]
         case .uuid:
             return [.uuid(value.string.flatMap(UUID.init(text:)))]
-        case .reference:
+        case .reference, .exercise:
             return [.integer(nil)]
         case .nutrients:
             return [.text(value.isNull ? nil : value.text)]
+        case .code(let values):
+            return [.integer(value.string.flatMap { values.firstIndex(of: $0) }.map { Int64($0) })]
+        case .servings:
+            guard case .array(let items) = value else { return [.text("[]")] }
+            return [.text(ServingSize.storageText(items.compactMap { item in
+                guard case .object(let members) = item, let label = members["label"]?.string, let grams = members["grams"]?.number else { return nil }
+                return ServingSize(label: label, amount: grams)
+            }))]
         }
     }
 
@@ -132,8 +168,15 @@ struct SyncField: Sendable {
         value == value.rounded() ? String(Int64(value)) : "\(value)"
     }
 
+    /// Servings' storage text as a JSON value (a list of `{"label", "grams"}`).
+    static func json(servings storageText: String) -> JSONValue {
+        .array((ServingSize.servings(storageText: storageText) ?? []).map { serving in
+            .object(["label": .string(serving.label), "grams": .number(serving.amount)])
+        })
+    }
+
     /// Nutrients' storage text as a JSON value (a flat object of numbers).
-    static func json(_ storageText: String) -> JSONValue {
+    static func json(nutrients storageText: String) -> JSONValue {
         guard let nutrients = Nutrients(storageText: storageText) else { return .null }
         return .object(Dictionary(uniqueKeysWithValues: nutrients.amounts.map { ($0.nutrient.key, JSONValue.number($0.amount)) }))
     }
@@ -159,9 +202,25 @@ struct SyncType: Sendable {
     let derive: @Sendable (SyncFields) -> [SyncColumnValue]
     /// A field no two of the user's live records may share (a meal's name).
     let uniqueField: String?
+    /// What the table's `source` column holds for records sync writes.
+    let source: Source
+    /// A check of a live record as a whole, after merging (rules across fields).
+    let validate: (@Sendable (SyncFields) throws(CinnError) -> Void)?
+    /// Whether writing its records changes `exercise_days` (a workout's sets).
+    let refreshesExerciseDays: Bool
+
+    enum Source: Sendable {
+        /// The writer's: `sync` on the server, as given to `writeSyncRecords`.
+        case given
+        /// Always this value (a food of one's own is `mine`).
+        case fixed(String)
+        /// The table has no source column.
+        case none
+    }
 
     init(_ name: String, table: String, fields: [SyncField], children: SyncChildren? = nil, derivedColumns: [String] = [],
-         derive: @escaping @Sendable (SyncFields) -> [SyncColumnValue] = { _ in [] }, uniqueField: String? = nil) {
+         derive: @escaping @Sendable (SyncFields) -> [SyncColumnValue] = { _ in [] }, uniqueField: String? = nil,
+         source: Source = .given, refreshesExerciseDays: Bool = false, validate: (@Sendable (SyncFields) throws(CinnError) -> Void)? = nil) {
         self.name = name
         self.table = table
         self.fields = fields
@@ -169,11 +228,15 @@ struct SyncType: Sendable {
         self.derivedColumns = derivedColumns
         self.derive = derive
         self.uniqueField = uniqueField
+        self.source = source
+        self.refreshesExerciseDays = refreshesExerciseDays
+        self.validate = validate
     }
 
     func field(named name: String) -> SyncField? { fields.first { $0.name == name } }
 
     /// Every record type that syncs, in the order a push applies them: a record before those that refer to it.
+    /// A type's position is part of pull cursors, so new types go at the end.
     static let all: [SyncType] = [
         SyncType("weigh_in", table: "weigh_ins", fields: [
             SyncField("measured_at", column: "measured_at_ms", .instant(offsetColumn: "utc_offset_s", dayColumn: "local_day"), required: true),
@@ -253,6 +316,61 @@ struct SyncType: Sendable {
             SyncField("note", .text(maxLength: 500)),
             SyncField("report_reason", .text(maxLength: 500)),
         ]),
+        SyncType("food", table: "foods", fields: [
+            SyncField("name", .text(maxLength: 200), required: true),
+            SyncField("brand", .text(maxLength: 200)),
+            SyncField("barcode", .text(maxLength: 14)) { value throws(CinnError) in
+                let text = value.string ?? ""
+                guard try Barcode.validated(text).digits == text else {
+                    throw .invalid("barcode", "barcode must be its 8 to 14 digits alone (a 12-digit UPC-A with a leading 0)")
+                }
+            },
+            SyncField("basis", .choice(FoodBasis.allCases.map(\.rawValue)), required: true),
+            SyncField("category", .text(maxLength: 200)),
+            SyncField("nutrients", .nutrients, required: true),
+            SyncField("servings", .servings),
+        ], derivedColumns: ["name_key", "brand_key", "energy_kcal"], derive: { fields in
+            [.text(FoodSearchQuery.searchKey(fields["name"]?.string ?? "")), .text(fields["brand"]?.string.map(FoodSearchQuery.searchKey)),
+             .real(fields["nutrients"].flatMap { Nutrients(storageText: $0.text) }?.energy)]
+        }, source: .fixed(FoodSource.mine.rawValue), validate: { fields throws(CinnError) in
+            // The rules of a food made by hand: plausible amounts per 100 g or ml of its basis.
+            guard let basis = fields["basis"]?.string.flatMap(FoodBasis.init(rawValue:)),
+                  let nutrients = fields["nutrients"].flatMap({ Nutrients(storageText: $0.text) }) else { return }
+            _ = try Food(name: fields["name"]?.string ?? "", basis: basis, nutrients: nutrients).validated()
+        }),
+        SyncType("preset", table: "presets", fields: [
+            SyncField("name", .text(maxLength: 200), required: true),
+            SyncField("meal", .text(maxLength: 40)) { value throws(CinnError) in
+                _ = try Meal.parse(value.string ?? "")
+            },
+        ], children: SyncChildren(name: "items", table: "preset_items", parentColumn: "preset_id", fields: [
+            SyncField("food_id", .uuid),
+            SyncField("name", .text(maxLength: 200), required: true),
+            SyncField("brand", .text(maxLength: 200)),
+            SyncField("servings", .real(0.001...10_000), required: true),
+            SyncField("serving_label", .text(maxLength: 100), required: true),
+            SyncField("serving_amount", .real(0.001...100_000)),
+            SyncField("nutrients", .nutrients, required: true),
+        ], maximumCount: 100), source: .none, validate: { fields throws(CinnError) in
+            guard case .array(let items)? = fields["items"], !items.isEmpty else { throw .invalid("items", "a preset needs at least one item") }
+        }),
+        SyncType("workout", table: "workouts", fields: [
+            SyncField("started_at", column: "started_at_ms", .instant(offsetColumn: "utc_offset_s", dayColumn: "local_day"), required: true),
+            SyncField("name", .text(maxLength: 200), required: true),
+            SyncField("duration_s", .real(0...172_800)),
+            SyncField("note", .text(maxLength: 2000)),
+        ], children: SyncChildren(name: "sets", table: "workout_sets", parentColumn: "workout_id", fields: [
+            SyncField("exercise", column: "exercise_id", .exercise, required: true),
+            SyncField("reps", .integer(1...10_000)),
+            SyncField("weight_kg", .real(0.001...2000)),
+            SyncField("duration_s", .real(0.001...86_400)),
+            SyncField("distance_m", .real(0.001...1_000_000)),
+            // Stored as its position in this list, SetKind's storage code.
+            SyncField("kind", .code(SetKind.allCases.map(\.rawValue)), required: true),
+            SyncField("rpe", .real(0...10)),
+            SyncField("rir", .integer(0...100)),
+            SyncField("note", .text(maxLength: 500)),
+        ], maximumCount: 1000), refreshesExerciseDays: true),
     ]
 
     static let byName: [String: SyncType] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

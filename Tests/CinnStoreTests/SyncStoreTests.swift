@@ -198,4 +198,117 @@ import Testing
             #expect(all.first { $0.type == "glucose_reading" }?.fields?["measured_at"] == .string("2024-03-14T08:00:00+00:00"))
         }
     }
+
+    @Test(arguments: Backend.enabled)
+    func workoutsWithTheirSetsSyncAndKeepExerciseDaysTrue(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { store in
+            let me = try await store.localUser()
+            #expect(SetKind.allCases.map(\.storageCode) == [0, 1, 2, 3], "a set's kind is stored as its position in SetKind.allCases")
+            let id = UUID()
+            func set(_ exercise: String, _ reps: Int, _ kilograms: Double, kind: String = "normal") -> JSONValue {
+                .object(["exercise": .string(exercise), "reps": .number(Double(reps)), "weight_kg": .number(kilograms), "kind": .string(kind)])
+            }
+            let workout = SyncChange(type: "workout", id: id, changedAt: Self.t0, fields: [
+                "started_at": .string("2024-03-14T18:00:00+01:00"), "name": .string("Push day"), "duration_s": .number(3600),
+                "sets": .array([set("Bench Press (Barbell)", 10, 60, kind: "warm_up"), set("Bench Press (Barbell)", 5, 100), set("Dips", 8, 20)]),
+            ])
+            let results = try await store.push([workout], user: me)
+            #expect(results.map(\.status) == [.applied])
+            let pulled = try #require(try await Self.everything(store, me).first { $0.type == "workout" })
+            guard case .array(let sets)? = pulled.fields?["sets"] else { Issue.record("no sets pulled"); return }
+            #expect(sets.count == 3 && sets[1] == .object(["exercise": .string("Bench Press (Barbell)"), "reps": .number(5), "weight_kg": .number(100),
+                                                           "duration_s": .null, "distance_m": .null, "kind": .string("normal"), "rpe": .null,
+                                                           "rir": .null, "note": .null]))
+            guard case .object(let warmUp) = sets[0] else { Issue.record("a set is not an object"); return }
+            #expect(warmUp["kind"] == .string("warm_up"))
+            let stored = try #require(try await store.workout(id: id, user: me))
+            #expect(stored.workout.name == "Push day" && stored.workout.sets.map(\.exercise) == ["Bench Press (Barbell)", "Bench Press (Barbell)", "Dips"])
+            let exercises = try await store.exercises(user: me)
+            let bench = try #require(exercises.first { $0.name == "Bench Press (Barbell)" })
+            var days = try await store.exerciseDays(exerciseRows: [bench.rowID])
+            #expect(days[bench.rowID]?.map(\.day.iso) == ["2024-03-14"] && days[bench.rowID]?.first?.workSets == 1)
+
+            // Moved to the next day with the bench sets gone: the old day of the bench press is gone too.
+            let edit = SyncChange(type: "workout", id: id, changedAt: Self.at(10), fields: [
+                "started_at": .string("2024-03-15T18:00:00+01:00"), "sets": .array([set("Dips", 8, 25)]),
+            ])
+            #expect(try await store.push([edit], user: me).map(\.status) == [.applied])
+            days = try await store.exerciseDays(exerciseRows: exercises.map(\.rowID))
+            #expect(days[bench.rowID, default: []].isEmpty)
+            let dips = try #require(exercises.first { $0.name == "Dips" })
+            #expect(days[dips.rowID]?.map(\.day.iso) == ["2024-03-15"])
+
+            let deletion = SyncChange(type: "workout", id: id, changedAt: Self.at(20), deleted: true)
+            #expect(try await store.push([deletion], user: me).map(\.status) == [.applied])
+            #expect(try await store.exerciseDays(exerciseRows: [dips.rowID])[dips.rowID, default: []].isEmpty)
+            #expect(try await store.workout(id: id, user: me) == nil)
+
+            let bad = try await store.push([
+                SyncChange(type: "workout", id: UUID(), changedAt: Self.t0, fields: [
+                    "started_at": .string("2024-03-14T18:00:00Z"), "name": .string("Legs"), "sets": .array([set("Squat", 5, 100, kind: "heavy")]),
+                ]),
+                SyncChange(type: "workout", id: UUID(), changedAt: Self.t0, fields: [
+                    "started_at": .string("2024-03-14T18:00:00Z"), "name": .string("Legs"), "sets": .array([set("  ", 5, 100)]),
+                ]),
+            ], user: me)
+            #expect(bad.map(\.status) == [.rejected, .rejected])
+            #expect(bad.map(\.field) == ["sets[0].kind", "sets[0].exercise"])
+        }
+    }
+
+    @Test(arguments: Backend.enabled)
+    func ownFoodsAndPresetsSyncWithTheRulesOfTheApp(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { store in
+            let me = try await store.localUser()
+            let oats = UUID(), preset = UUID()
+            func food(_ id: UUID, _ fields: SyncFields) -> SyncChange { SyncChange(type: "food", id: id, changedAt: Self.t0, fields: fields) }
+            let results = try await store.push([
+                food(oats, ["name": .string("Rolled oats"), "brand": .string("Mill"), "basis": .string("g"),
+                            "nutrients": .object(["energy": .number(372), "protein": .number(13.5), "carbohydrate": .number(58.7)]),
+                            "servings": .array([.object(["label": .string("1 cup"), "grams": .number(80)])])]),
+                food(UUID(), ["name": .string("Butter?"), "basis": .string("g"), "nutrients": .object(["energy": .number(5000)])]),
+                food(UUID(), ["name": .string("Odd"), "basis": .string("g"), "nutrients": .object(["energy": .number(100)]),
+                              "barcode": .string("4006-3814")]),
+                food(UUID(), ["name": .string("Odd"), "basis": .string("g"), "nutrients": .object(["energy": .number(100)]),
+                              "servings": .array([.object(["label": .string("scoop")])])]),
+                SyncChange(type: "preset", id: preset, changedAt: Self.t0, fields: [
+                    "name": .string("Usual breakfast"), "meal": .string("breakfast"),
+                    "items": .array([.object(["food_id": .string(oats.lowercasedString), "name": .string("Rolled oats"), "servings": .number(1),
+                                              "serving_label": .string("1 cup"), "serving_amount": .number(80),
+                                              "nutrients": .object(["energy": .number(298)])])]),
+                ]),
+                SyncChange(type: "preset", id: UUID(), changedAt: Self.t0, fields: ["name": .string("Nothing"), "items": .array([])]),
+            ], user: me)
+            #expect(results.map(\.status) == [.applied, .rejected, .rejected, .rejected, .applied, .rejected])
+            #expect(results.map(\.field) == [nil, "nutrients.energy", "barcode", "servings[0].grams", nil, "items"])
+            let stored = try await store.food(id: oats, user: me)
+            #expect(stored.source == .mine && stored.brand == "Mill" && stored.nutrients.energy == 372)
+            #expect(stored.servings == [ServingSize(label: "1 cup", amount: 80)])
+            #expect(try await store.presets(user: me).map(\.name) == ["Usual breakfast"])
+            #expect(try await store.preset(id: preset, user: me).items.first?.foodID == oats)
+            let all = try await Self.everything(store, me)
+            #expect(all.map(\.type).sorted() == ["food", "preset"])
+            #expect(all.first { $0.type == "food" }?.fields?["servings"] == .array([.object(["label": .string("1 cup"), "grams": .number(80)])]))
+        }
+    }
+
+    @Test func aJournalThatBecameAClientBeforeFoodsSyncedSendsItsFoodsToo() async throws {
+        try await TestDatabase.with(.sqlite) { store in
+            let me = try await store.localUser()
+            try await store.enableSyncClient(server: "https://cinn.example")
+            // As a client made by the version before foods synced left it: no food triggers, nothing marked.
+            try await store.withConnection { db in
+                try await db.raw("DROP TRIGGER sync_foods_insert").run()
+                try await db.raw("DROP TRIGGER sync_foods_update").run()
+            }
+            let food = try await store.addFood(try Food(name: "Rye bread", basis: .grams, nutrients: Nutrients([.energy: 250])).validated(), user: me)
+            #expect(try await store.pendingSyncCount() == 0)
+            try await store.enableSyncClient(server: "https://cinn.example")
+            #expect(try await store.pendingSyncChanges(user: me).map(\.change.id) == [food.id])
+            var renamed = food
+            renamed.name = "Dark rye bread"
+            _ = try await store.updateFood(renamed, user: me)
+            #expect(try await store.pendingSyncChanges(user: me).first?.change.fields["name"] == .string("Dark rye bread"))
+        }
+    }
 }

@@ -57,6 +57,45 @@ struct SyncClientTests {
         try await a.close(); try await b.close(); try await server.stop()
     }
 
+    @Test func foodsPresetsAndWorkoutsConvergeWithTheirExercises() async throws {
+        let server = try await LiveServer.start()
+        let a = try await ClientJournal.make(server: server), b = try await ClientJournal.make(server: server)
+        let oats = try await a.store.addFood(Food(name: "Rolled oats", basis: .grams, nutrients: try Nutrients([.energy: 372, .protein: 13.5]),
+                                                  servings: [ServingSize(label: "1 cup", amount: 80)]).validated(), user: a.journal.user)
+        let breakfast = FoodPreset(name: "Usual breakfast", meal: .breakfast, items: [
+            FoodPreset.Item(foodID: oats.id, name: oats.name, brand: nil, servings: 1, servingLabel: "1 cup", servingAmount: 80,
+                            nutrients: try Nutrients([.energy: 298])),
+        ])
+        try await a.store.addPreset(breakfast, user: a.journal.user)
+        // A workout logged on a third device: both journals get it with its exercises and their days.
+        let workout = UUID()
+        _ = try await server.store.push([SyncChange(type: "workout", id: workout, changedAt: Self.t0, fields: [
+            "started_at": .string("2025-11-21T18:00:00+01:00"), "name": .string("Push day"),
+            "sets": .array([.object(["exercise": .string("Bench Press (Barbell)"), "reps": .number(5), "weight_kg": .number(100),
+                                     "kind": .string("normal")])]),
+        ])], user: server.user)
+        #expect(try await a.client.sync().pushed == 2)
+        try await b.client.sync()
+        try await a.client.sync()
+        let serverRecords = try await liveRecords(server.store, server.user)
+        #expect(serverRecords.keys.map { $0.split(separator: "/")[0] }.sorted() == ["food", "preset", "workout"])
+        for journal in [a, b] {
+            #expect(try await liveRecords(journal.store, journal.journal.user) == serverRecords)
+            let bench = try #require(try await journal.store.exercises(user: journal.journal.user).first { $0.name == "Bench Press (Barbell)" })
+            let days = try await journal.store.exerciseDays(exerciseRows: [bench.rowID])
+            #expect(days[bench.rowID]?.map(\.day.iso) == ["2025-11-21"])
+        }
+        #expect(try await b.store.food(id: oats.id, user: b.journal.user).servings == [ServingSize(label: "1 cup", amount: 80)])
+        #expect(try await b.store.presets(user: b.journal.user).map(\.name) == ["Usual breakfast"])
+
+        try await b.store.deleteWorkout(id: workout, user: b.journal.user)
+        try await b.client.sync()
+        try await a.client.sync()
+        #expect(try await a.store.workout(id: workout, user: a.journal.user) == nil)
+        #expect(try await server.store.workout(id: workout, user: server.user) == nil)
+        try await a.close(); try await b.close(); try await server.stop()
+    }
+
     @Test func aRejectedChangeIsKeptAndSurfacedAndNotSentAgain() async throws {
         let server = try await LiveServer.start()
         let a = try await ClientJournal.make(server: server), b = try await ClientJournal.make(server: server)
