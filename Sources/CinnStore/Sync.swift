@@ -46,6 +46,9 @@ public struct SyncCursor: Sendable, Hashable, Comparable, CustomStringConvertibl
 }
 
 extension Store {
+    /// The record types that sync, in the order a push applies them.
+    public static var syncTypeNames: [String] { SyncType.all.map(\.name) }
+
     /// The protocol fields of a record type (children last), for documentation and clients.
     public static func syncFieldNames(of type: String) -> [String] {
         guard let type = SyncType.byName[type] else { return [] }

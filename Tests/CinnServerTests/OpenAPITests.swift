@@ -1,4 +1,5 @@
 import CinnServer
+import CinnStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -40,6 +41,22 @@ struct OpenAPITests {
             #expect(response.status == .ok)
             #expect(response.headers[.contentType]?.hasPrefix("application/yaml") == true)
             #expect(response.text.hasPrefix("openapi: 3.1"))
+        }
+    }
+
+    @Test func everySyncedTypeIsDocumentedWithItsFields() async throws {
+        try await withApp { client, _ in
+            let yaml = try await client.send(.get, "/api/openapi.yaml").text
+            let schema = try #require(yaml.range(of: "    SyncType:\n"))
+            let list = try #require(yaml.range(of: "enum: [", range: schema.upperBound..<yaml.endIndex))
+            let listed = yaml[list.upperBound...].prefix { $0 != "]" }
+            #expect(listed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } == Store.syncTypeNames)
+        }
+        let page = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../docs/sync.md").standardized, encoding: .utf8)
+        for type in Store.syncTypeNames {
+            let row = try #require(page.split(separator: "\n").first { $0.hasPrefix("| `\(type)` |") }, "docs/sync.md has no row for \(type)")
+            for field in Store.syncFieldNames(of: type) { #expect(row.contains(field), "docs/sync.md: \(type) lacks \(field)") }
         }
     }
 
