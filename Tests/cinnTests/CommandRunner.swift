@@ -94,37 +94,13 @@ final class Sandbox: Sendable {
         let id = UUID().uuidString
         let stdoutURL = folder.appendingPathComponent("\(id).out")
         let stderrURL = folder.appendingPathComponent("\(id).err")
-        FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
-        FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
-        let stdout = try FileHandle(forWritingTo: stdoutURL)
-        let stderr = try FileHandle(forWritingTo: stderrURL)
         defer {
-            try? stdout.close()
-            try? stderr.close()
             try? FileManager.default.removeItem(at: stdoutURL)
             try? FileManager.default.removeItem(at: stderrURL)
         }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment ?? self.environment()
-        process.currentDirectoryURL = folder
-        if let input {
-            process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: try write(input, to: "\(id).in")))
-        } else {
-            process.standardInput = FileHandle.nullDevice
-        }
-        process.standardOutput = stdout
-        process.standardError = stderr
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
+        let process = try ChildProcess(executable.path, arguments, environment: environment ?? self.environment(), directory: folder.path,
+                                       input: try input.map { try write($0, to: "\(id).in") }, output: stdoutURL.path, errors: stderrURL.path)
+        let status = await process.exitStatus()
         return CommandResult(status: status, stdout: try String(contentsOf: stdoutURL, encoding: .utf8),
                              stderr: try String(contentsOf: stderrURL, encoding: .utf8))
     }
@@ -132,28 +108,14 @@ final class Sandbox: Sendable {
 
 /// A `cinn serve` running in the background, its output in a file, killed when this goes away.
 final class RunningServer {
-    let process = Process()
+    let process: ChildProcess
     let output: URL
-    private let handle: FileHandle
 
     /// Starts `cinn ARGUMENTS` (a `serve` with `--port 0`) in `sandbox`.
     init(_ sandbox: Sandbox, _ arguments: [String]) throws {
         output = sandbox.folder.appendingPathComponent("serve-\(UUID().uuidString).out")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
-        handle = try FileHandle(forWritingTo: output)
-        process.executableURL = try #require(cinnExecutable)
-        process.arguments = arguments
-        process.environment = sandbox.environment()
-        process.currentDirectoryURL = sandbox.folder
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-    }
-
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        try? handle.close()
+        process = try ChildProcess(try #require(cinnExecutable).path, arguments, environment: sandbox.environment(),
+                                   directory: sandbox.folder.path, output: output.path, errors: output.path)
     }
 
     var text: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
