@@ -1303,7 +1303,7 @@ enum OpenAPIDocument {
       schemas:
         SyncType:
           type: string
-          enum: [weigh_in, body_fat, goal, food_day, food_entry, exercise_entry, glucose_reading, insulin_dose, meal, meal_event, food, preset, workout]
+          enum: [weigh_in, body_fat, goal, food_day, food_entry, exercise_entry, glucose_reading, insulin_dose, meal, meal_event, food, preset, workout, settings]
         SyncFields:
           type: object
           description: "The record's fields by name (docs/sync.md lists each type's); times are ISO 8601 with their UTC offset."

@@ -44,18 +44,22 @@ extension Store {
         }
     }
 
+    /// The settings are a synced record (type `settings`): made with an id, and every save takes a change number.
     private func writeSettings(_ db: any SQLDatabase, _ settings: UserSettings, user: UserID) async throws {
+        let version = try await reserveVersions(db, user: user)
+        let time = milliseconds(now())
         try await db.raw("""
-            INSERT INTO user_settings (user_id, display_unit, trend_method, time_zone, energy_target_kcal, energy_unit,
+            INSERT INTO user_settings (user_id, id, created_at_ms, version, display_unit, trend_method, time_zone, energy_target_kcal, energy_unit,
                 sex, birth_day, height_cm, activity_level, length_unit, target_basis, energy_floor_kcal, onboarded,
                 one_rep_max_formula, glucose_unit, updated_at_ms)
-            VALUES (\(bind: user.rawValue), \(bind: settings.displayUnit.rawValue), \(bind: settings.trendMethod.rawValue),
+            VALUES (\(bind: user.rawValue), \(bind: bind(UUID.v7(at: now()))), \(bind: time), \(bind: version),
+                    \(bind: settings.displayUnit.rawValue), \(bind: settings.trendMethod.rawValue),
                     \(bind: settings.timeZoneIdentifier), \(bind: settings.energyTargetKcal), \(bind: settings.energyUnit.rawValue),
                     \(bind: settings.profile?.sex.rawValue), \(bind: settings.profile?.birthDate.dayNumber),
                     \(bind: settings.profile?.height.centimetres), \(bind: settings.profile?.activity.rawValue),
                     \(bind: settings.lengthUnit.rawValue), \(bind: settings.targetBasis.rawValue),
                     \(bind: settings.energyFloorKcal), \(bind: settings.onboarded ? 1 : 0),
-                    \(bind: settings.oneRepMaxFormula.rawValue), \(bind: settings.glucoseUnit.rawValue), \(bind: milliseconds(now())))
+                    \(bind: settings.oneRepMaxFormula.rawValue), \(bind: settings.glucoseUnit.rawValue), \(bind: time))
             ON CONFLICT (user_id) DO UPDATE SET display_unit = excluded.display_unit,
                 trend_method = excluded.trend_method, time_zone = excluded.time_zone,
                 energy_target_kcal = excluded.energy_target_kcal, energy_unit = excluded.energy_unit,
@@ -63,7 +67,7 @@ extension Store {
                 activity_level = excluded.activity_level, length_unit = excluded.length_unit,
                 target_basis = excluded.target_basis, energy_floor_kcal = excluded.energy_floor_kcal,
                 onboarded = excluded.onboarded, one_rep_max_formula = excluded.one_rep_max_formula, glucose_unit = excluded.glucose_unit,
-                updated_at_ms = excluded.updated_at_ms
+                updated_at_ms = excluded.updated_at_ms, version = excluded.version
             """).run()
     }
 

@@ -134,8 +134,8 @@ extension Store {
             insert.onConflict(with: ["id"]) { update in
                 updated.reduce(update) { $0.set(excludedValueOf: $1) }
             }
-            for row in try await insert.returning("row_id", "id").all() {
-                rowIDs[try decodeUUID(row, "id")] = try row.decode(column: "row_id", as: Int64.self)
+            for row in try await insert.returning(type.rowColumn, "id").all() {
+                rowIDs[try decodeUUID(row, "id")] = try row.decode(column: type.rowColumn, as: Int64.self)
             }
         }
         if let children = type.children {
@@ -212,7 +212,7 @@ extension Store {
     func syncRecords(_ connection: Connection, type: SyncType, condition: SQLQueryString, order: String = "", limit: Int? = nil,
                      withTimes: Bool = false) async throws
         -> [StoredSyncRecord] {
-        var selects = ["t.row_id", "t.id", "t.user_id", "t.version", "t.deleted", "t.updated_at_ms", withTimes ? "t.sync_times" : "NULL",
+        var selects = ["t.\(type.rowColumn)", "t.id", "t.user_id", "t.version", "t.deleted", "t.updated_at_ms", withTimes ? "t.sync_times" : "NULL",
                        "t.sync_version"]
         for field in type.fields {
             switch field.kind {
@@ -306,6 +306,7 @@ extension Store {
             case .servings: value = try row.text(index).map { SyncField.json(servings: $0) }
             case .code(let values): value = try row.integer(index).flatMap { values.indices.contains(Int($0)) ? .string(values[Int($0)]) : nil }
             case .exercise: value = try row.text(index).map(JSONValue.string)
+            case .boolean: value = try row.integer(index).map { .bool($0 == 1) }
             }
             fields[field.name] = value ?? .null
             index += 1
@@ -349,6 +350,8 @@ extension Store {
             return .string(values[code])
         case .exercise:
             return try row.decode(column: field.column, as: String?.self).map(JSONValue.string) ?? .null
+        case .boolean:
+            return try row.decode(column: field.column, as: Int?.self).map { .bool($0 == 1) } ?? .null
         }
     }
 
@@ -380,15 +383,15 @@ extension Store {
                         var condition: SQLQueryString = "t.user_id = \(bind: user.rawValue) AND t.version <= \(bind: newest) AND "
                         // Row values, so that the (user_id, version, row_id) index starts right there.
                         if let last = lastRead[index] {
-                            condition += "(t.version, t.row_id) > (\(bind: last.version), \(bind: last.rowID))"
+                            condition += "(t.version, t.\(unsafeRaw: type.rowColumn)) > (\(bind: last.version), \(bind: last.rowID))"
                         } else if index < cursor.typeIndex {
                             condition += "t.version > \(bind: cursor.version)"
                         } else if index == cursor.typeIndex {
-                            condition += "(t.version, t.row_id) > (\(bind: cursor.version), \(bind: cursor.rowID))"
+                            condition += "(t.version, t.\(unsafeRaw: type.rowColumn)) > (\(bind: cursor.version), \(bind: cursor.rowID))"
                         } else {
                             condition += "t.version >= \(bind: cursor.version)"
                         }
-                        buffers[index] = try await syncRecords(connection, type: type, condition: condition, order: "t.version, t.row_id", limit: chunk)
+                        buffers[index] = try await syncRecords(connection, type: type, condition: condition, order: "t.version, t.\(type.rowColumn)", limit: chunk)
                         heads[index] = 0
                         readAll[index] = buffers[index].count < chunk
                         guard let last = buffers[index].last else { continue }
@@ -458,6 +461,8 @@ struct SyncBatch {
     private var referenced: [UUID: Int64] = [:]
     /// Who holds each value of the unique field.
     private var owners: [JSONValue: UUID] = [:]
+    /// The user's one record of a singleton type (the settings), if it exists.
+    private var singleton: UUID?
     private var order: [UUID] = []
 
     init(type: SyncType, store: Store, user: UserID) {
@@ -492,6 +497,11 @@ struct SyncBatch {
                 if let row = known[target]?[id] { referenced[id] = row } else { lookup.append(id) }
             }
             referenced.merge(try await store.syncRowIDs(connection.sql, table: targetType.table, ids: lookup, user: user)) { $1 }
+        }
+        if type.isSingleton, let row = try await connection.sql.raw("""
+            SELECT id FROM \(unsafeRaw: type.table) WHERE user_id = \(bind: user.rawValue)
+            """).first() {
+            singleton = try store.decodeUUID(row, "id")
         }
         if let unique = type.uniqueField, let field = type.field(named: unique) {
             let values = Set(changes.compactMap { try? $0.fields[unique].map(field.canonical) }).filter { !$0.isNull }
@@ -529,6 +539,12 @@ struct SyncBatch {
         let known = records[change.id] != nil
         if record.deleted {
             return SyncResult(type: type.name, id: change.id, status: change.deleted ? .applied : .merged, deleted: true)
+        }
+        if type.isSingleton {
+            if change.deleted { return rejected(.invalid("deleted", "\(type.name) cannot be deleted; change its fields")) }
+            if let existing = singleton, existing != change.id {
+                return rejected(.invalid("id", "this account's \(type.name) already exist (id \(existing.lowercasedString)); change that record"))
+            }
         }
         var lost = false
         do throws(CinnError) {
@@ -604,6 +620,7 @@ struct SyncBatch {
         }
         if records[change.id] == nil { order.append(change.id) }
         records[change.id] = record
+        if type.isSingleton { singleton = change.id }
         return SyncResult(type: type.name, id: change.id, status: lost ? .merged : .applied,
                           record: record.deleted ? nil : record.fields, deleted: record.deleted)
     }

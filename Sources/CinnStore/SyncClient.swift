@@ -233,6 +233,17 @@ extension Store {
     /// a local meal of the same name is renamed ("Porridge (2)") and sent again; a local status of the same
     /// day gives way to the server's.
     private func yieldUniqueValues(_ db: any SQLDatabase, type: SyncType, to records: [SyncBatch.Working], user: UserID) async throws {
+        if type.isSingleton {
+            // The account's settings are the server's: local ones made before the first sync give way.
+            for record in records {
+                for holder in try await db.raw("""
+                    SELECT id FROM \(unsafeRaw: type.table) WHERE user_id = \(bind: user.rawValue) AND id <> \(bind: bind(record.id))
+                    """).all().map({ try decodeUUID($0, "id") }) {
+                    try await dropLocal(db, type: type, id: holder)
+                }
+            }
+            return
+        }
         guard let unique = type.uniqueField, let field = type.field(named: unique) else { return }
         for record in records where !record.deleted {
             guard let value = record.fields[unique], !value.isNull, let bound = field.columnValues(value).first.map(bindValue) else { continue }
@@ -242,9 +253,7 @@ extension Store {
                 """).all().map { try decodeUUID($0, "id") }
             for holder in holders {
                 if type.name == "food_day" {
-                    try await db.raw("DELETE FROM food_days WHERE id = \(bind: bind(holder))").run()
-                    try await db.raw("DELETE FROM sync_outbox WHERE type = 'food_day' AND id = \(bind: bind(holder))").run()
-                    try await db.raw("DELETE FROM sync_base WHERE type = 'food_day' AND id = \(bind: bind(holder))").run()
+                    try await dropLocal(db, type: type, id: holder)
                     continue
                 }
                 let name = value.string ?? ""
@@ -267,6 +276,13 @@ extension Store {
                     """).run()
             }
         }
+    }
+
+    /// Removes a local record the server's copy replaces, with its marks.
+    private func dropLocal(_ db: any SQLDatabase, type: SyncType, id: UUID) async throws {
+        try await db.raw("DELETE FROM \(unsafeRaw: type.table) WHERE id = \(bind: bind(id))").run()
+        try await db.raw("DELETE FROM sync_outbox WHERE type = \(bind: type.name) AND id = \(bind: bind(id))").run()
+        try await db.raw("DELETE FROM sync_base WHERE type = \(bind: type.name) AND id = \(bind: bind(id))").run()
     }
 
     /// Runs `body` in a transaction during which the outbox triggers stand still.

@@ -38,6 +38,8 @@ struct SyncField: Sendable {
         case exercise
         /// A food's servings, `[{"label": "1 cup", "grams": 240}]` (ServingSize's storage text).
         case servings
+        /// true or false, stored as 1 or 0.
+        case boolean
     }
 
     let name: String
@@ -101,6 +103,9 @@ struct SyncField: Sendable {
         case .uuid, .reference:
             guard let text = value.string, let id = UUID(text: text) else { throw .invalid(name, "\(name) must be a UUID") }
             result = .string(id.lowercasedString)
+        case .boolean:
+            guard case .bool = value else { throw .invalid(name, "\(name) must be true or false") }
+            result = value
         case .code(let values):
             guard let text = value.string, values.contains(text) else {
                 throw .invalid(name, "\(name) must be one of \(values.joined(separator: ", "))")
@@ -155,6 +160,9 @@ struct SyncField: Sendable {
             return [.text(value.isNull ? nil : value.text)]
         case .code(let values):
             return [.integer(value.string.flatMap { values.firstIndex(of: $0) }.map { Int64($0) })]
+        case .boolean:
+            guard case .bool(let flag) = value else { return [.integer(nil)] }
+            return [.integer(flag ? 1 : 0)]
         case .servings:
             guard case .array(let items) = value else { return [.text("[]")] }
             return [.text(ServingSize.storageText(items.compactMap { item in
@@ -208,6 +216,10 @@ struct SyncType: Sendable {
     let validate: (@Sendable (SyncFields) throws(CinnError) -> Void)?
     /// Whether writing its records changes `exercise_days` (a workout's sets).
     let refreshesExerciseDays: Bool
+    /// One record per user at most (the settings), never deleted.
+    let isSingleton: Bool
+    /// The table's integer key, what pull cursors and children use: `row_id`, or the settings' `user_id`.
+    let rowColumn: String
 
     enum Source: Sendable {
         /// The writer's: `sync` on the server, as given to `writeSyncRecords`.
@@ -220,7 +232,8 @@ struct SyncType: Sendable {
 
     init(_ name: String, table: String, fields: [SyncField], children: SyncChildren? = nil, derivedColumns: [String] = [],
          derive: @escaping @Sendable (SyncFields) -> [SyncColumnValue] = { _ in [] }, uniqueField: String? = nil,
-         source: Source = .given, refreshesExerciseDays: Bool = false, validate: (@Sendable (SyncFields) throws(CinnError) -> Void)? = nil) {
+         source: Source = .given, refreshesExerciseDays: Bool = false, isSingleton: Bool = false, rowColumn: String = "row_id",
+         validate: (@Sendable (SyncFields) throws(CinnError) -> Void)? = nil) {
         self.name = name
         self.table = table
         self.fields = fields
@@ -230,6 +243,8 @@ struct SyncType: Sendable {
         self.uniqueField = uniqueField
         self.source = source
         self.refreshesExerciseDays = refreshesExerciseDays
+        self.isSingleton = isSingleton
+        self.rowColumn = rowColumn
         self.validate = validate
     }
 
@@ -371,6 +386,25 @@ struct SyncType: Sendable {
             SyncField("rir", .integer(0...100)),
             SyncField("note", .text(maxLength: 500)),
         ], maximumCount: 1000), refreshesExerciseDays: true),
+        SyncType("settings", table: "user_settings", fields: [
+            SyncField("display_unit", .choice(MassUnit.allCases.map(\.rawValue)), required: true),
+            SyncField("trend_method", .choice(TrendMethod.allCases.map(\.rawValue)), required: true),
+            SyncField("time_zone", .text(maxLength: 100)) { value throws(CinnError) in
+                guard TimeZone(identifier: value.string ?? "") != nil else { throw .invalid("time_zone", "time_zone must be an IANA time zone, like Europe/Berlin") }
+            },
+            SyncField("energy_target_kcal", .real(500...10_000)),
+            SyncField("energy_unit", .choice(EnergyUnit.allCases.map(\.rawValue)), required: true),
+            SyncField("sex", .choice(Sex.allCases.map(\.rawValue))),
+            SyncField("birth_date", column: "birth_day", .day),
+            SyncField("height_cm", .real(100...250)),
+            SyncField("activity_level", .choice(ActivityLevel.allCases.map(\.rawValue))),
+            SyncField("length_unit", .choice(LengthUnit.allCases.map(\.rawValue)), required: true),
+            SyncField("target_basis", .choice(TargetBasis.allCases.map(\.rawValue)), required: true),
+            SyncField("energy_floor_kcal", .real(800...3000)),
+            SyncField("onboarded", .boolean, required: true),
+            SyncField("one_rep_max_formula", .choice(OneRepMaxFormula.allCases.map(\.rawValue)), required: true),
+            SyncField("glucose_unit", .choice(GlucoseUnit.allCases.map(\.rawValue)), required: true),
+        ], source: .none, isSingleton: true, rowColumn: "user_id"),
     ]
 
     static let byName: [String: SyncType] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

@@ -9,6 +9,8 @@ struct SyncAPITests {
     @Test func pushAnswersEveryChangeAndChangesPagesThroughThem() async throws {
         try await withApp { client, journal in
             let meal = UUID().uuidString, event = UUID().uuidString, reading = UUID().uuidString
+            // Where the journal stands before the push (its settings, saved when it was made, are a synced record).
+            let start = try #require(try await client.send(.get, "/api/v1/sync/changes").json()["next"]?.string)
             let push = """
                 {"changes":[
                   {"type":"meal_event","id":"\(event)","changed_at":"2026-11-21T08:10:00Z",
@@ -29,7 +31,7 @@ struct SyncAPITests {
             #expect(again.compactMap { $0["status"]?.string } == ["applied", "applied", "rejected"])
             #expect(try await journal.store.mealEvents(user: journal.user, from: .distantPast, to: .distantFuture).count == 1)
 
-            let first = try await client.send(.get, "/api/v1/sync/changes?limit=1").json()
+            let first = try await client.send(.get, "/api/v1/sync/changes?after=\(start)&limit=1").json()
             #expect(first["changes"]?.array?.first?["type"]?.string == "meal" && first["more"]?.bool == true)
             let next = try #require(first["next"]?.string)
             let second = try await client.send(.get, "/api/v1/sync/changes?after=\(next)").json()

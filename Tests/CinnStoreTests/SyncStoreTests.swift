@@ -311,4 +311,45 @@ import Testing
             #expect(try await store.pendingSyncChanges(user: me).first?.change.fields["name"] == .string("Dark rye bread"))
         }
     }
+
+    @Test(arguments: Backend.enabled)
+    func theSettingsAreOneRecordPerAccountThatSyncsFieldByField(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { store in
+            let me = try await store.localUser(), other = try await store.user(named: "other")
+            let profile = Profile(sex: .female, birthDate: LocalDate(iso: "1990-05-01")!, height: Height(centimetres: 168), activity: .moderate)
+            try await store.saveSettings(UserSettings(profile: profile, onboarded: true), user: me)
+            let pulled = try #require(try await Self.everything(store, me).first { $0.type == "settings" })
+            #expect(pulled.fields?["birth_date"] == .string("1990-05-01") && pulled.fields?["onboarded"] == .bool(true))
+            #expect(pulled.fields?["display_unit"] == .string("kg") && pulled.fields?["energy_target_kcal"] == .null)
+
+            let edit = SyncChange(type: "settings", id: pulled.id, changedAt: Date(), fields: [
+                "display_unit": .string("lb"), "energy_target_kcal": .number(2100), "time_zone": .string("Europe/Berlin"),
+            ])
+            #expect(try await store.push([edit], user: me).map(\.status) == [.applied])
+            let settings = try await store.settings(user: me)
+            #expect(settings.displayUnit == .pounds && settings.energyTargetKcal == 2100 && settings.timeZoneIdentifier == "Europe/Berlin")
+            #expect(settings.profile == profile, "fields the change did not name are kept")
+
+            let complete: SyncFields = [
+                "display_unit": .string("st"), "trend_method": .string("exact"), "energy_unit": .string("kJ"), "length_unit": .string("ft_in"),
+                "target_basis": .string("formula"), "onboarded": .bool(false), "one_rep_max_formula": .string("epley"),
+                "glucose_unit": .string("mmol/L"),
+            ]
+            let results = try await store.push([
+                SyncChange(type: "settings", id: UUID(), changedAt: Date(), fields: complete),
+                SyncChange(type: "settings", id: pulled.id, changedAt: Date(), deleted: true),
+                SyncChange(type: "settings", id: pulled.id, changedAt: Date(), fields: ["time_zone": .string("Mars/Olympus")]),
+            ], user: me)
+            #expect(results.map(\.status) == [.rejected, .rejected, .rejected])
+            #expect(results.map(\.field) == ["id", "deleted", "time_zone"])
+            #expect(results[0].reason?.contains(pulled.id.lowercasedString) == true, "the answer names the account's settings")
+
+            // An account without settings takes a complete record.
+            #expect(try await store.push([SyncChange(type: "settings", id: UUID(), changedAt: Date(), fields: complete)], user: other)
+                .map(\.status) == [.applied])
+            let hers = try await store.settings(user: other)
+            #expect(hers.displayUnit == .stones && hers.energyUnit == .kilojoules && hers.glucoseUnit == .millimolesPerLiter)
+            #expect(try await store.settings(user: me).displayUnit == .pounds, "one account's settings never touch another's")
+        }
+    }
 }

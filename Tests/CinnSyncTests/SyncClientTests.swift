@@ -96,6 +96,32 @@ struct SyncClientTests {
         try await a.close(); try await b.close(); try await server.stop()
     }
 
+    @Test func theAccountsSettingsWinOverADevicesFirstOnesAndThenSyncFieldByField() async throws {
+        let server = try await LiveServer.start()
+        let a = try await ClientJournal.make(server: server), b = try await ClientJournal.make(server: server)
+        try await a.store.saveSettings(UserSettings(displayUnit: .pounds, onboarded: true), user: a.journal.user)
+        try await b.store.saveSettings(UserSettings(displayUnit: .stones), user: b.journal.user)
+        try await a.client.sync()
+        try await b.client.sync()
+        // B's own settings were not the account's: the server said so, and B took the account's.
+        for journal in [a, b] {
+            let settings = try await journal.store.settings(user: journal.journal.user)
+            #expect(settings.displayUnit == .pounds && settings.onboarded)
+            #expect(try await journal.store.rejectedSyncChanges().isEmpty)
+            #expect(try await journal.store.pendingSyncCount() == 0)
+        }
+        var changed = try await b.store.settings(user: b.journal.user)
+        changed.energyTargetKcal = 2100
+        try await b.store.saveSettings(changed, user: b.journal.user)
+        try await b.client.sync()
+        try await a.client.sync()
+        #expect(try await a.store.settings(user: a.journal.user).energyTargetKcal == 2100)
+        #expect(try await server.store.settings(user: server.user).energyTargetKcal == 2100)
+        let onServer = try await liveRecords(server.store, server.user)
+        #expect(try await liveRecords(a.store, a.journal.user) == onServer)
+        try await a.close(); try await b.close(); try await server.stop()
+    }
+
     @Test func aRejectedChangeIsKeptAndSurfacedAndNotSentAgain() async throws {
         let server = try await LiveServer.start()
         let a = try await ClientJournal.make(server: server), b = try await ClientJournal.make(server: server)
