@@ -1,0 +1,377 @@
+import CinnCore
+import Foundation
+import ZIPFoundation
+
+/// A body fat reading from an import, with its dedup key.
+public struct ImportedBodyFat: Sendable, Hashable {
+    public var reading: BodyFatReading
+    public var externalID: String
+
+    public init(reading: BodyFatReading, externalID: String) {
+        self.reading = reading
+        self.externalID = externalID
+    }
+}
+
+/// Reads an Apple Health export (`export.zip`, or its `export.xml`) in one pass, streaming: the XML is
+/// decompressed and scanned chunk by chunk on a thread of its own while the caller writes the batches it
+/// hands over (FORMATS.md §1). Records nested in a Food correlation are copies of top-level ones and are
+/// not read twice.
+public enum AppleHealthReader {
+    /// Journal records found, handed over in batches.
+    public struct Batch: Sendable {
+        public var weighIns: [ImportedWeighIn] = []
+        public var bodyFat: [ImportedBodyFat] = []
+        public var glucose: [GlucoseReading] = []
+        public var insulin: [InsulinDose] = []
+
+        public var count: Int { weighIns.count + bodyFat.count + glucose.count + insulin.count }
+    }
+
+    /// What the whole export held.
+    public struct Summary: Sendable {
+        /// Top-level records read.
+        public var records = 0
+        /// Records of types Cinn does not keep (categories, clinical data…), by type.
+        public var skippedTypes: [String: Int] = [:]
+        /// Records that could not be read, with their line (at most `ImportReport.maximumListedRejections`).
+        public var rejected: [RejectedRow] = []
+        public var rejectedCount = 0
+    }
+
+    /// The export.xml inside an export.zip: `apple_health_export/export.xml`, or any entry named export.xml.
+    static func exportEntry(_ archive: Archive) -> Entry? {
+        archive["apple_health_export/export.xml"] ?? archive.first { entry in
+            entry.type == .file && (entry.path == "export.xml" || entry.path.hasSuffix("/export.xml"))
+        }
+    }
+
+    /// Whether `url` looks like an Apple Health export: a zip holding an export.xml, or XML whose root is HealthData.
+    public static func recognises(url: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+        defer { try? handle.close() }
+        let start = (try? handle.read(upToCount: 4096)) ?? Data()
+        if start.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
+            guard let archive = try? Archive(url: url, accessMode: .read) else { return false }
+            return exportEntry(archive) != nil
+        }
+        return String(decoding: start, as: UTF8.self).contains("<HealthData")
+    }
+
+    /// Reads the export at `url`, calling `onBatch` with up to `batchSize` records at a time and
+    /// `progress` as bytes go by. Throws `invalidInput` naming line and column for XML that is cut off or
+    /// malformed, and naming the zip when it holds no export.xml.
+    public static func read(url: URL, batchSize: Int = 5000, progress: @escaping @Sendable (ImportProgress) -> Void = { _ in },
+                            onBatch: (Batch) async throws -> Void) async throws -> Summary {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Batch.self)
+        let room = DispatchSemaphore(value: 4)
+        let stop = StopFlag()
+        let summary = SummaryBox()
+        let thread = Thread {
+            do {
+                var mapper = Mapper(batchSize: batchSize) { batch in
+                    room.wait()
+                    if stop.isSet { throw CancellationError() }
+                    continuation.yield(batch)
+                }
+                try chunks(of: url) { chunk, bytesRead, totalBytes in
+                    if stop.isSet { throw CancellationError() }
+                    try mapper.feed(chunk)
+                    progress(ImportProgress(bytesRead: bytesRead, totalBytes: totalBytes, rowsRead: mapper.summary.records))
+                }
+                try mapper.finish()
+                summary.value = mapper.summary
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+        do {
+            for try await batch in stream {
+                room.signal()
+                try await onBatch(batch)
+            }
+        } catch {
+            stop.set()
+            room.signal()
+            for try await _ in stream { room.signal() }
+            throw error
+        }
+        return summary.value
+    }
+
+    /// The decompressed bytes of the export's XML, chunk by chunk, with the bytes read so far and the total.
+    static func chunks(of url: URL, _ body: (UnsafeRawBufferPointer, Int64, Int64?) throws -> Void) throws {
+        let handle = try FileHandle(forReadingFrom: url)
+        let magic = try handle.read(upToCount: 4) ?? Data()
+        try handle.close()
+        var read: Int64 = 0
+        if magic.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
+            let archive: Archive
+            do {
+                archive = try Archive(url: url, accessMode: .read)
+            } catch {
+                throw CinnError.invalid("file", "\(url.lastPathComponent) is not a readable zip file")
+            }
+            guard let entry = exportEntry(archive) else {
+                throw CinnError.invalid("file", "\(url.lastPathComponent) holds no apple_health_export/export.xml: not an Apple Health export")
+            }
+            let total = Int64(entry.uncompressedSize)
+            do {
+                _ = try archive.extract(entry, bufferSize: 1 << 20, skipCRC32: true) { data in
+                    read += Int64(data.count)
+                    try data.withUnsafeBytes { try body($0, read, total) }
+                }
+            } catch let error as CinnError {
+                throw error
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                throw CinnError.invalid("file", "\(url.lastPathComponent) is damaged: its export.xml cannot be decompressed (\(error))")
+            }
+            return
+        }
+        let file = try FileHandle(forReadingFrom: url)
+        defer { try? file.close() }
+        let total = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
+        while let data = try file.read(upToCount: 1 << 20), !data.isEmpty {
+            read += Int64(data.count)
+            try data.withUnsafeBytes { try body($0, read, total) }
+        }
+    }
+
+    private final class StopFlag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stopped = false
+        var isSet: Bool { lock.withLock { stopped } }
+        func set() { lock.withLock { stopped = true } }
+    }
+
+    private final class SummaryBox: @unchecked Sendable {
+        var value = Summary()
+    }
+}
+
+extension AppleHealthReader {
+    /// Turns tags into Cinn's records.
+    struct Mapper {
+        private var scanner = HealthXMLScanner()
+        private(set) var summary = Summary()
+        private var batch = Batch()
+        private let batchSize: Int
+        private let deliver: (Batch) throws -> Void
+        /// The elements open around the current tag, innermost last (only those the mapper follows).
+        private var parents: [Element] = []
+        /// A top-level record whose children (metadata) are still coming.
+        private var pending: HealthRecord?
+
+        enum Element { case root, record, correlation, workout, other }
+
+        init(batchSize: Int, deliver: @escaping (Batch) throws -> Void) {
+            self.batchSize = batchSize
+            self.deliver = deliver
+        }
+
+        mutating func feed(_ chunk: UnsafeRawBufferPointer) throws {
+            var scanner = self.scanner
+            defer { self.scanner = scanner }
+            try scanner.feed(chunk) { tag in try handle(tag) }
+        }
+
+        mutating func finish() throws {
+            try scanner.finish()
+            if batch.count > 0 { try deliver(batch) }
+            batch = Batch()
+        }
+
+        private mutating func handle(_ tag: HealthXMLScanner.Tag) throws {
+            switch tag.kind {
+            case .end:
+                let closed = parents.popLast()
+                if closed == .record, parents.last == .root, let record = pending {
+                    pending = nil
+                    try keep(record)
+                }
+            case .start, .empty:
+                let parent = parents.last
+                let element: Element
+                if parent == nil {
+                    element = .root
+                } else if tag.isNamed("Record") {
+                    element = .record
+                    if parent == .root {
+                        summary.records += 1
+                        let record = try HealthRecord(tag)
+                        if tag.kind == .empty { try keep(record) } else { pending = record }
+                    }
+                } else if tag.isNamed("MetadataEntry") {
+                    element = .other
+                    if parent == .record, parents.count == 2, pending != nil, let key = tag.value("key"), HealthRecord.metadataKeys.contains(key) {
+                        pending?.metadata[key] = tag.value("value")
+                    }
+                } else if tag.isNamed("Correlation") {
+                    element = .correlation
+                } else if tag.isNamed("Workout") {
+                    element = .workout
+                } else {
+                    element = .other
+                }
+                if tag.kind == .start { parents.append(element) }
+            }
+        }
+
+        private mutating func keep(_ record: HealthRecord) throws {
+            do {
+                try record.map(into: &batch, skipped: &summary.skippedTypes)
+            } catch let error as CinnError {
+                summary.rejectedCount += 1
+                if summary.rejected.count < ImportReport.maximumListedRejections {
+                    summary.rejected.append(RejectedRow(line: record.line, field: error.field, reason: error.message))
+                }
+            }
+            if batch.count >= batchSize {
+                try deliver(batch)
+                batch = Batch()
+            }
+        }
+    }
+}
+
+/// One top-level `<Record>`, as much as the journal needs of it.
+struct HealthRecord {
+    let type: String
+    let unit: String?
+    let value: String?
+    let sourceName: String
+    let start: HealthDate
+    let end: HealthDate
+    let line: Int
+    var metadata: [String: String] = [:]
+
+    static let metadataKeys: Set<String> = ["HKBloodGlucoseMealTime", "HKInsulinDeliveryReason", "HKTimeZone", "HKWasUserEntered"]
+
+    init(_ tag: HealthXMLScanner.Tag) throws {
+        func required(_ key: StaticString) throws -> String {
+            guard let value = tag.value(key) else {
+                throw CinnError.invalid("export.xml", "export.xml line \(tag.line), column \(tag.column): a <Record> without its \(key)")
+            }
+            return value
+        }
+        func date(_ key: StaticString) throws -> HealthDate {
+            guard let date = tag.withValueBytes(key, HealthDate.init(bytes:)) ?? nil else {
+                throw CinnError.invalid("export.xml", "export.xml line \(tag.line), column \(tag.column): the \(key) of a <Record> is not a date like 2024-03-09 07:41:03 -0500")
+            }
+            return date
+        }
+        type = try required("type")
+        unit = tag.value("unit")
+        value = tag.value("value")
+        sourceName = tag.value("sourceName") ?? ""
+        start = try date("startDate")
+        end = try date("endDate")
+        line = tag.line
+    }
+
+    /// The record's identity across exports of the same phone: type, start, end, value, unit and source.
+    var externalID: String {
+        var hash = ContentHash()
+        for part in [type, start.text, end.text, value ?? "", unit ?? "", sourceName] {
+            var part = part
+            part.withUTF8 { hash.combine($0) }
+            hash.combine(0x1F)
+        }
+        return "apple:" + hash.hex
+    }
+
+    /// The UTC offset the record's local day comes from: its `HKTimeZone` when it has one, else its date's own.
+    var utcOffsetSeconds: Int {
+        if let zone = metadata["HKTimeZone"].flatMap(TimeZone.init(identifier:)) { return zone.secondsFromGMT(for: start.date) }
+        return start.utcOffsetSeconds
+    }
+
+    private func number() throws -> Double {
+        guard let text = value, let number = Double(text), number.isFinite else {
+            throw CinnError.invalid("value", "\(type) needs a number as its value, not \(value.map { "\"\($0)\"" } ?? "none")")
+        }
+        return number
+    }
+
+    func map(into batch: inout AppleHealthReader.Batch, skipped: inout [String: Int]) throws {
+        switch type {
+        case "HKQuantityTypeIdentifierBodyMass":
+            guard let unit = MassUnit(spelling: unit ?? "") else {
+                throw CinnError.invalid("unit", "body mass in \"\(unit ?? "")\": Cinn reads kg, lb and st")
+            }
+            let weight = try Mass.bodyWeight(try number(), unit, field: "value")
+            batch.weighIns.append(ImportedWeighIn(measuredAt: start.date, utcOffsetSeconds: utcOffsetSeconds, weight: weight,
+                                                  externalID: externalID, line: line))
+        case "HKQuantityTypeIdentifierBodyFatPercentage":
+            // A fraction (0.162 is 16.2 %), whatever the unit says (FORMATS.md §1.3).
+            var fraction = try number()
+            if fraction > 1 { fraction /= 100 }
+            guard BodyFatReading.percentRange.contains(fraction * 100) else {
+                throw CinnError.invalid("value", "body fat of \(value ?? "") is outside 2–75 %")
+            }
+            batch.bodyFat.append(ImportedBodyFat(reading: BodyFatReading(measuredAt: start.date, utcOffsetSeconds: utcOffsetSeconds, fraction: fraction),
+                                                 externalID: externalID))
+        case "HKQuantityTypeIdentifierBloodGlucose":
+            guard let glucoseUnit = GlucoseUnit(spelling: unit ?? "") else {
+                throw CinnError.invalid("unit", "blood glucose in \"\(unit ?? "")\": Cinn reads mg/dL and mmol<…>/L")
+            }
+            let glucose = try Glucose.validated(try number(), glucoseUnit, field: "value")
+            let timing: MealTiming? = switch metadata["HKBloodGlucoseMealTime"] {
+            case "1": .beforeMeal
+            case "2": .afterMeal
+            default: nil
+            }
+            batch.glucose.append(GlucoseReading(measuredAt: start.date, utcOffsetSeconds: utcOffsetSeconds, glucose: glucose, timing: timing,
+                                                source: sourceName, externalID: externalID))
+        case "HKQuantityTypeIdentifierInsulinDelivery":
+            let kind: InsulinKind = switch metadata["HKInsulinDeliveryReason"] {
+            case "1": .basal
+            case "2": .bolus
+            default: throw CinnError.invalid("HKInsulinDeliveryReason", "insulin delivery without HKInsulinDeliveryReason 1 (basal) or 2 (bolus)")
+            }
+            let units = try InsulinDose.validatedUnits(try number(), field: "value")
+            batch.insulin.append(InsulinDose(takenAt: start.date, utcOffsetSeconds: utcOffsetSeconds, units: units, kind: kind,
+                                             source: sourceName, externalID: externalID))
+        default:
+            skipped[type, default: 0] += 1
+        }
+    }
+}
+
+/// A date as the export writes it, `2024-03-09 07:41:03 -0500`: the instant and the offset it was written in.
+struct HealthDate {
+    let milliseconds: Int64
+    let utcOffsetSeconds: Int
+
+    var date: Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+
+    var text: String { SyncInstant(milliseconds: milliseconds, utcOffsetSeconds: utcOffsetSeconds).text }
+
+    init?(bytes: UnsafeBufferPointer<UInt8>) {
+        guard bytes.count == 25, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: " "),
+              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: " "),
+              bytes[20] == UInt8(ascii: "+") || bytes[20] == UInt8(ascii: "-") else { return nil }
+        func digits(_ start: Int, _ count: Int) -> Int? {
+            var value = 0
+            for index in start..<start + count {
+                let digit = Int(bytes[index]) - 48
+                guard (0...9).contains(digit) else { return nil }
+                value = value * 10 + digit
+            }
+            return value
+        }
+        guard let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2), let hour = digits(11, 2),
+              let minute = digits(14, 2), let second = digits(17, 2), let offsetHours = digits(21, 2), let offsetMinutes = digits(23, 2),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61, offsetHours <= 18,
+              let date = LocalDate(year: year, month: month, day: day) else { return nil }
+        let offset = (offsetHours * 3600 + offsetMinutes * 60) * (bytes[20] == UInt8(ascii: "-") ? -1 : 1)
+        let local = Int64(date.dayNumber) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+        milliseconds = (local - Int64(offset)) * 1000
+        utcOffsetSeconds = offset
+    }
+}

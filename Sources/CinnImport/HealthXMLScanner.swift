@@ -1,0 +1,324 @@
+import CinnCore
+import Foundation
+
+/// A streaming scanner for the tags of an Apple Health `export.xml`, fed chunk by chunk as the file is
+/// decompressed; it never holds more than one tag beyond the current chunk. Foundation's XMLParser on
+/// Linux crashes on the export's internal DTD (DESIGN.md "Apple Health"); this scanner skips the DTD
+/// whole (so iOS 16's malformed one does no harm), reads the start, empty and end tags with their
+/// attributes, checks that elements nest, and names line and column in every error.
+public struct HealthXMLScanner {
+    /// One tag, valid only inside the handler it is passed to.
+    public struct Tag {
+        public enum Kind { case start, empty, end }
+        public let kind: Kind
+        let bytes: UnsafeBufferPointer<UInt8>
+        let name: Range<Int>
+        /// Name and value ranges into `bytes`, values without their quotes and not yet unescaped.
+        let attributes: [(name: Range<Int>, value: Range<Int>)]
+        /// Where the tag starts.
+        public let line: Int
+        public let column: Int
+
+        public func isNamed(_ expected: StaticString) -> Bool { Self.equal(bytes, name, expected) }
+
+        public var nameText: String { String(decoding: UnsafeBufferPointer(rebasing: bytes[name]), as: UTF8.self) }
+
+        /// The value of the attribute `key`, unescaped; nil when the tag has none.
+        public func value(_ key: StaticString) -> String? {
+            guard let range = valueRange(key) else { return nil }
+            return HealthXMLScanner.unescaped(UnsafeBufferPointer(rebasing: bytes[range]))
+        }
+
+        /// The raw bytes of the attribute `key`'s value (no entities decoded: for dates and numbers).
+        public func withValueBytes<T>(_ key: StaticString, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T? {
+            guard let range = valueRange(key) else { return nil }
+            return body(UnsafeBufferPointer(rebasing: bytes[range]))
+        }
+
+        func valueRange(_ key: StaticString) -> Range<Int>? {
+            for attribute in attributes where Self.equal(bytes, attribute.name, key) { return attribute.value }
+            return nil
+        }
+
+        static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ text: StaticString) -> Bool {
+            guard range.count == text.utf8CodeUnitCount else { return false }
+            return text.withUTF8Buffer { expected in
+                for index in 0..<expected.count where bytes[range.lowerBound + index] != expected[index] { return false }
+                return true
+            }
+        }
+    }
+
+    /// Bytes of a tag (or markup) the last chunk ended inside.
+    private var carry: [UInt8] = []
+    private var carryLine = 1, carryColumn = 1
+    /// The open elements' names, outermost first, with the lines they start on.
+    private var open: [(name: String, line: Int)] = []
+    private var line = 1
+    /// The offset (in the whole stream) of the byte after the last newline, for columns.
+    private var lineStart = 0
+    private var offset = 0
+    private var sawRoot = false
+    public private(set) var bytesRead = 0
+
+    public init() {}
+
+    /// Scans `chunk`, calling `handle` for every complete tag in it (and the one the last chunk ended in).
+    public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ handle: (Tag) throws -> Void) throws {
+        bytesRead += chunk.count
+        guard !carry.isEmpty else {
+            try scan(chunk.bindMemory(to: UInt8.self), handle)
+            return
+        }
+        // The carried start of a tag and this chunk, up to that tag's end, scanned together.
+        var joined = carry
+        joined.append(contentsOf: chunk)
+        carry = []
+        let base = offset - joined.count + chunk.count
+        offset = base
+        line = carryLine
+        lineStart = base - (carryColumn - 1)
+        try joined.withUnsafeBufferPointer { try scan($0, handle) }
+    }
+
+    /// Says whether the stream ended where a whole document does.
+    public func finish() throws {
+        if !carry.isEmpty {
+            throw CinnError.invalid("export.xml", "export.xml ends early inside a tag at line \(carryLine), column \(carryColumn); the file is cut off")
+        }
+        if let last = open.last {
+            throw CinnError.invalid("export.xml", "export.xml ends early (line \(line)): <\(last.name)> from line \(last.line) is not closed; the file is cut off")
+        }
+        if !sawRoot { throw CinnError.invalid("export.xml", "export.xml holds no <HealthData>: not an Apple Health export") }
+    }
+
+    private func error(_ message: String, line: Int, column: Int) -> CinnError {
+        CinnError.invalid("export.xml", "export.xml line \(line), column \(column): \(message)")
+    }
+
+    private mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, _ handle: (Tag) throws -> Void) throws {
+        let count = bytes.count
+        let base = offset
+        var index = 0
+        while index < count {
+            // Text between tags: whitespace (and, in damaged exports, stray control characters) only.
+            let byte = bytes[index]
+            if byte != UInt8(ascii: "<") {
+                if byte == 0x0A {
+                    line += 1
+                    lineStart = base + index + 1
+                }
+                index += 1
+                continue
+            }
+            let start = index
+            let startLine = line, startColumn = base + index - lineStart + 1
+            guard let end = try markupEnd(bytes, from: index) else {
+                // The chunk ends inside this tag: keep it for the next one.
+                carry = Array(bytes[start...])
+                carryLine = startLine
+                carryColumn = startColumn
+                offset = base + count
+                return
+            }
+            index = end
+            guard bytes[start + 1] != UInt8(ascii: "!"), bytes[start + 1] != UInt8(ascii: "?") else { continue }
+            let tag = try parseTag(bytes, start..<end, line: startLine, column: startColumn)
+            switch tag.kind {
+            case .start:
+                if open.isEmpty {
+                    guard tag.isNamed("HealthData") else {
+                        throw error("expected <HealthData>, found <\(tag.nameText)>: not an Apple Health export", line: startLine, column: startColumn)
+                    }
+                    sawRoot = true
+                }
+                open.append((tag.nameText, startLine))
+            case .empty:
+                if open.isEmpty { throw error("<\(tag.nameText)/> outside <HealthData>", line: startLine, column: startColumn) }
+            case .end:
+                guard let last = open.popLast() else { throw error("</\(tag.nameText)> closes nothing", line: startLine, column: startColumn) }
+                guard tag.nameText == last.name else {
+                    throw error("</\(tag.nameText)> closes <\(last.name)> from line \(last.line)", line: startLine, column: startColumn)
+                }
+            }
+            try handle(tag)
+        }
+        offset = base + count
+    }
+
+    /// The offset after the markup starting at `start` (a tag, a comment, the DOCTYPE with its internal DTD,
+    /// a processing instruction), or nil when the chunk ends first. Counts the lines it passes.
+    private mutating func markupEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) throws -> Int? {
+        let count = bytes.count
+        func hasPrefix(_ text: StaticString) -> Bool? {
+            let length = text.utf8CodeUnitCount
+            guard start + length <= count else { return nil }
+            return Tag.equal(bytes, start..<start + length, text)
+        }
+        // Markup whose end is a fixed sequence: skipped whole, whatever it holds.
+        var terminator: StaticString?
+        if start + 1 < count, bytes[start + 1] == UInt8(ascii: "!") {
+            guard let comment = hasPrefix("<!--"), let doctype = hasPrefix("<!DOCTYPE") else { return nil }
+            terminator = comment ? "-->" : doctype ? "]>" : ">"
+            if doctype, let end = Self.find(bytes, ">", from: start), !Self.contains(bytes, "[", in: start..<end) { terminator = ">" }
+        } else if start + 1 < count, bytes[start + 1] == UInt8(ascii: "?") {
+            terminator = "?>"
+        } else if start + 1 >= count {
+            return nil
+        }
+        let savedLine = line, savedLineStart = lineStart
+        if let terminator {
+            guard let end = Self.find(bytes, terminator, from: start + 2) else {
+                return nil
+            }
+            countLines(bytes, start..<end)
+            return end
+        }
+        // A tag: '>' outside quoted attribute values ends it.
+        var quote: UInt8 = 0
+        var index = start + 1
+        while index < count {
+            let byte = bytes[index]
+            if byte == 0x0A {
+                line += 1
+                lineStart = offset + index + 1
+            } else if quote != 0 {
+                if byte == quote { quote = 0 }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: ">") {
+                return index + 1
+            } else if byte == UInt8(ascii: "<") {
+                throw error("a tag is not closed before the next one starts", line: savedLine, column: offset + start - savedLineStart + 1)
+            }
+            index += 1
+        }
+        line = savedLine
+        lineStart = savedLineStart
+        return nil
+    }
+
+    private mutating func countLines(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
+        for index in range where bytes[index] == 0x0A {
+            line += 1
+            lineStart = offset + index + 1
+        }
+    }
+
+    /// The offset after the first `text` at or after `start`.
+    private static func find(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString, from start: Int) -> Int? {
+        let length = text.utf8CodeUnitCount
+        return text.withUTF8Buffer { needle in
+            var index = start
+            while index + length <= bytes.count {
+                if bytes[index] == needle[0], Tag.equal(bytes, index..<index + length, text) { return index + length }
+                index += 1
+            }
+            return nil
+        }
+    }
+
+    private static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ character: UInt8, in range: Range<Int>) -> Bool {
+        range.contains { bytes[$0] == character }
+    }
+
+    private static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString, in range: Range<Int>) -> Bool {
+        text.withUTF8Buffer { contains(bytes, $0[0], in: range) }
+    }
+
+    /// Reads `<name a="v" …>`, `<name …/>` or `</name>`.
+    private func parseTag(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, line: Int, column: Int) throws -> Tag {
+        var index = range.lowerBound + 1
+        let last = range.upperBound - 1  // the '>'
+        var kind = Tag.Kind.start
+        if bytes[index] == UInt8(ascii: "/") {
+            kind = .end
+            index += 1
+        }
+        var end = last
+        if kind == .start, bytes[last - 1] == UInt8(ascii: "/") {
+            kind = .empty
+            end = last - 1
+        }
+        func isNameByte(_ byte: UInt8) -> Bool {
+            byte > 0x20 && byte != UInt8(ascii: "=") && byte != UInt8(ascii: "/") && byte != UInt8(ascii: ">")
+                && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "'")
+        }
+        let nameStart = index
+        while index < end, isNameByte(bytes[index]) { index += 1 }
+        guard index > nameStart else { throw error("a tag without a name", line: line, column: column) }
+        let name = nameStart..<index
+        var attributes: [(name: Range<Int>, value: Range<Int>)] = []
+        while true {
+            while index < end, bytes[index] <= 0x20 { index += 1 }
+            if index >= end { break }
+            guard kind != .end else { throw error("</\(String(decoding: UnsafeBufferPointer(rebasing: bytes[name]), as: UTF8.self))> has attributes", line: line, column: column) }
+            let attributeStart = index
+            while index < end, isNameByte(bytes[index]) { index += 1 }
+            let attributeName = attributeStart..<index
+            while index < end, bytes[index] <= 0x20 { index += 1 }
+            guard !attributeName.isEmpty, index < end, bytes[index] == UInt8(ascii: "=") else {
+                throw error("an attribute without a value in <\(String(decoding: UnsafeBufferPointer(rebasing: bytes[name]), as: UTF8.self))>",
+                            line: line, column: column + attributeStart - range.lowerBound)
+            }
+            index += 1
+            while index < end, bytes[index] <= 0x20 { index += 1 }
+            guard index < end, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else {
+                throw error("an attribute value without quotes", line: line, column: column + index - range.lowerBound)
+            }
+            let quote = bytes[index]
+            let valueStart = index + 1
+            index = valueStart
+            while index < end, bytes[index] != quote { index += 1 }
+            guard index < end else { throw error("an attribute value that does not end", line: line, column: column + valueStart - range.lowerBound) }
+            attributes.append((attributeName, valueStart..<index))
+            index += 1
+        }
+        return Tag(kind: kind, bytes: bytes, name: name, attributes: attributes, line: line, column: column)
+    }
+
+    /// An attribute value with its entities decoded and control characters (other than tab) dropped.
+    static func unescaped(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard bytes.contains(where: { $0 == UInt8(ascii: "&") || ($0 < 0x20 && $0 != 0x09) }) else {
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x20 && byte != 0x09 {
+                index += 1
+                continue
+            }
+            guard byte == UInt8(ascii: "&"), let semicolon = (index + 1..<min(bytes.count, index + 12)).first(where: { bytes[$0] == UInt8(ascii: ";") }) else {
+                out.append(byte)
+                index += 1
+                continue
+            }
+            let entity = String(decoding: UnsafeBufferPointer(rebasing: bytes[index + 1..<semicolon]), as: UTF8.self)
+            var scalar: Unicode.Scalar?
+            switch entity {
+            case "lt": scalar = "<"
+            case "gt": scalar = ">"
+            case "amp": scalar = "&"
+            case "quot": scalar = "\""
+            case "apos": scalar = "'"
+            default:
+                if entity.hasPrefix("#x") || entity.hasPrefix("#X") {
+                    scalar = UInt32(entity.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
+                } else if entity.hasPrefix("#") {
+                    scalar = UInt32(entity.dropFirst()).flatMap(Unicode.Scalar.init)
+                }
+            }
+            if let scalar {
+                out.append(contentsOf: Array(String(Character(scalar)).utf8))
+                index = semicolon + 1
+            } else {
+                out.append(byte)
+                index += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,148 @@
+import CinnCore
+import Foundation
+import Testing
+@testable import CinnImport
+
+@Suite("Apple Health export")
+struct AppleHealthTests {
+    /// Everything one read gave.
+    struct Read {
+        var batch = AppleHealthReader.Batch()
+        var summary = AppleHealthReader.Summary()
+    }
+
+    static func read(_ url: URL) async throws -> Read {
+        let collected = Collected()
+        let summary = try await AppleHealthReader.read(url: url, batchSize: 2) { batch in collected.add(batch) }
+        return Read(batch: collected.all, summary: summary)
+    }
+
+    /// The mapper fed `bytes` in pieces of `size`.
+    static func mapped(_ bytes: [UInt8], piece size: Int) throws -> Read {
+        var batches: [AppleHealthReader.Batch] = []
+        var mapper = AppleHealthReader.Mapper(batchSize: 1000) { batches.append($0) }
+        for start in stride(from: 0, to: bytes.count, by: size) {
+            try bytes[start..<min(start + size, bytes.count)].withUnsafeBytes { try mapper.feed($0) }
+        }
+        try mapper.finish()
+        var all = AppleHealthReader.Batch()
+        for batch in batches { all.append(batch) }
+        return Read(batch: all, summary: mapper.summary)
+    }
+
+    static func fixtureXML() throws -> [UInt8] { Array(try Data(contentsOf: try fixture("apple_health/export.xml"))) }
+
+    @Test func theFixtureGivesWeighInsBodyFatGlucoseAndInsulinWithTheirOffsets() async throws {
+        let read = try await Self.read(try fixture("apple_health/export.zip"))
+        #expect(read.summary.records == 37, "top-level records only: the 16 in the Food correlation are copies")
+        let weights = read.batch.weighIns
+        #expect(weights.map { ($0.weight.kilograms * 1000).rounded() / 1000 } == [71.35, 71.2, 71.2, 71.395, 71.05], "157.4 lb is 71.395 kg")
+        #expect(weights[0].utcOffsetSeconds == -5 * 3600 && weights[3].utcOffsetSeconds == -4 * 3600, "offsets follow DST")
+        #expect(weights[0].measuredAt == Date(timeIntervalSince1970: 1_709_899_092), "2024-03-08 06:58:12 -0500")
+        #expect(weights[1].externalID == weights[2].externalID, "an exact duplicate has the same key")
+        #expect(Set(weights.map(\.externalID)).count == 4)
+        #expect(read.batch.bodyFat.map(\.reading.fraction) == [0.284, 0.2815])
+        let glucose = read.batch.glucose
+        #expect(glucose.map { ($0.glucose.milligramsPerDeciliter * 10).rounded() / 10 } == [142, 151, 106.3], "5.9 mmol/L is 106.3 mg/dL")
+        #expect(glucose.map(\.timing) == [nil, nil, .beforeMeal])
+        #expect(read.batch.insulin.map(\.kind) == [.basal, .bolus])
+        #expect(read.summary.skippedTypes["HKQuantityTypeIdentifierHeartRate"] == 1, "a workout's heart rate statistics are no records")
+        #expect(read.summary.rejectedCount == 0)
+    }
+
+    @Test func theBareXMLReadsTheSameAndChunkBoundariesChangeNothing() async throws {
+        let fromZip = try await Self.read(try fixture("apple_health/export.zip"))
+        let fromXML = try await Self.read(try fixture("apple_health/export.xml"))
+        #expect(fromXML.batch.weighIns == fromZip.batch.weighIns && fromXML.batch.glucose.map(\.externalID) == fromZip.batch.glucose.map(\.externalID))
+        let bytes = try Self.fixtureXML()
+        let whole = try Self.mapped(bytes, piece: bytes.count)
+        for size in [1, 2, 3, 7, 64, 1000] {
+            let pieces = try Self.mapped(bytes, piece: size)
+            #expect(pieces.batch.weighIns == whole.batch.weighIns, "pieces of \(size) bytes")
+            #expect(pieces.batch.insulin.map(\.externalID) == whole.batch.insulin.map(\.externalID))
+            #expect(pieces.summary.records == whole.summary.records)
+        }
+    }
+
+    @Test func aCutOffExportNamesWhereItEnds() throws {
+        let bytes = try Self.fixtureXML()
+        let text = String(decoding: bytes, as: UTF8.self)
+        // Inside a tag.
+        let inTag = text.range(of: "value=\"71.05\"")!.lowerBound
+        #expect(throws: CinnError.self) { try Self.mapped(Array(text[..<inTag].utf8), piece: 4096) }
+        do {
+            _ = try Self.mapped(Array(text[..<inTag].utf8), piece: 4096)
+        } catch let error as CinnError {
+            #expect(error.message.contains("ends early inside a tag at line 239"), "\(error.message)")
+        }
+        // Between records: the open elements are named.
+        let afterRecord = text.range(of: "value=\"71.05\"/>\n")!.upperBound
+        do {
+            _ = try Self.mapped(Array(text[..<afterRecord].utf8), piece: 4096)
+            Issue.record("a cut-off export was read")
+        } catch let error as CinnError {
+            #expect(error.message.contains("<HealthData> from line"), "\(error.message)")
+        }
+    }
+
+    @Test func malformedXMLNamesLineAndColumnAndDamagedDTDsAndControlCharactersAreTolerated() throws {
+        let text = String(decoding: try Self.fixtureXML(), as: UTF8.self)
+        let unquoted = text.replacingOccurrences(of: "value=\"71.05\"", with: "value=71.05")
+        do {
+            _ = try Self.mapped(Array(unquoted.utf8), piece: 512)
+            Issue.record("malformed XML was read")
+        } catch let error as CinnError {
+            #expect(error.message.hasPrefix("export.xml line 239, column "), "\(error.message)")
+            #expect(error.message.contains("without quotes"))
+        }
+        let crossed = text.replacingOccurrences(of: "</Correlation>", with: "</Workout>")
+        #expect(throws: CinnError.self) { try Self.mapped(Array(crossed.utf8), piece: 512) }
+
+        // iOS 16's DTD: the VisionPrescription ATTLIST without its closing '>'; and a stray vertical tab.
+        let damaged = text.replacingOccurrences(of: "  brand            CDATA #IMPLIED\n>", with: "  brand            CDATA #IMPLIED\n")
+            .replacingOccurrences(of: "sourceName=\"Health Mate\"", with: "sourceName=\"Health\u{0B} Mate\"")
+        #expect(damaged != text)
+        let read = try Self.mapped(Array(damaged.utf8), piece: 512)
+        #expect(read.batch.weighIns.count == 5 && read.summary.rejectedCount == 0)
+    }
+
+    @Test func aZipWithoutExportXMLAndAFileThatIsNoExportAreNamed() async throws {
+        let notExport = try temporaryFile("<?xml version=\"1.0\"?>\n<Workouts><Workout/></Workouts>\n", name: "export.xml")
+        await #expect(throws: CinnError.self) { try await Self.read(notExport) }
+        let zip = try fixture("myfitnesspal/File-Export-2024-03-01-to-2024-03-07.zip")
+        #expect(!AppleHealthReader.recognises(url: zip))
+        #expect(AppleHealthReader.recognises(url: try fixture("apple_health/export.zip")))
+        do {
+            _ = try await Self.read(zip)
+            Issue.record("a zip without export.xml was read")
+        } catch let error as CinnError {
+            #expect(error.message.contains("holds no apple_health_export/export.xml"), "\(error.message)")
+        }
+    }
+
+    @Test func datesAreReadWithTheirOwnOffsets() throws {
+        func date(_ text: String) -> HealthDate? { Array(text.utf8).withUnsafeBufferPointer { HealthDate(bytes: $0) } }
+        let west = try #require(date("2024-03-09 07:41:03 -0500"))
+        #expect(west.milliseconds == 1_709_988_063_000 && west.utcOffsetSeconds == -18_000)
+        #expect(date("2024-03-09 07:41:03 +0530")?.utcOffsetSeconds == 19_800)
+        #expect(date("2024-03-09T07:41:03-05:00") == nil && date("2024-02-30 07:41:03 -0500") == nil && date("2024-03-09 25:41:03 -0500") == nil)
+    }
+}
+
+/// Batches collected from the reader's callback.
+final class Collected: @unchecked Sendable {
+    private let lock = NSLock()
+    private var batch = AppleHealthReader.Batch()
+
+    func add(_ more: AppleHealthReader.Batch) { lock.withLock { batch.append(more) } }
+    var all: AppleHealthReader.Batch { lock.withLock { batch } }
+}
+
+extension AppleHealthReader.Batch {
+    mutating func append(_ other: Self) {
+        weighIns += other.weighIns
+        bodyFat += other.bodyFat
+        glucose += other.glucose
+        insulin += other.insulin
+    }
+}
