@@ -21,6 +21,30 @@ public struct ImportedWeighIn: Sendable, Hashable {
     }
 }
 
+/// A body fat reading from an import, with its dedup key.
+public struct ImportedBodyFat: Sendable, Hashable {
+    public var reading: BodyFatReading
+    public var externalID: String
+
+    public init(reading: BodyFatReading, externalID: String) {
+        self.reading = reading
+        self.externalID = externalID
+    }
+}
+
+/// Journal records of several kinds read from one export (Apple Health), not yet stored; glucose readings
+/// and insulin doses carry their dedup key as `externalID`.
+public struct ImportedHealthRecords: Sendable {
+    public var weighIns: [ImportedWeighIn] = []
+    public var bodyFat: [ImportedBodyFat] = []
+    public var glucose: [GlucoseReading] = []
+    public var insulin: [InsulinDose] = []
+
+    public init() {}
+
+    public var count: Int { weighIns.count + bodyFat.count + glucose.count + insulin.count }
+}
+
 /// A row an import could not take, and why.
 public struct RejectedRow: Sendable, Hashable, Codable {
     public var line: Int

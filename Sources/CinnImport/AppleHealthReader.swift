@@ -2,31 +2,13 @@ import CinnCore
 import Foundation
 import ZIPFoundation
 
-/// A body fat reading from an import, with its dedup key.
-public struct ImportedBodyFat: Sendable, Hashable {
-    public var reading: BodyFatReading
-    public var externalID: String
-
-    public init(reading: BodyFatReading, externalID: String) {
-        self.reading = reading
-        self.externalID = externalID
-    }
-}
-
 /// Reads an Apple Health export (`export.zip`, or its `export.xml`) in one pass, streaming: the XML is
 /// decompressed and scanned chunk by chunk on a thread of its own while the caller writes the batches it
 /// hands over (FORMATS.md §1). Records nested in a Food correlation are copies of top-level ones and are
 /// not read twice.
 public enum AppleHealthReader {
     /// Journal records found, handed over in batches.
-    public struct Batch: Sendable {
-        public var weighIns: [ImportedWeighIn] = []
-        public var bodyFat: [ImportedBodyFat] = []
-        public var glucose: [GlucoseReading] = []
-        public var insulin: [InsulinDose] = []
-
-        public var count: Int { weighIns.count + bodyFat.count + glucose.count + insulin.count }
-    }
+    public typealias Batch = ImportedHealthRecords
 
     /// What the whole export held.
     public struct Summary: Sendable {

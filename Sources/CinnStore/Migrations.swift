@@ -847,6 +847,15 @@ extension Migration {
                 ["CREATE INDEX \(table)_changes ON \(table) (user_id, version, row_id)", "DROP INDEX \(table)_version"]
             } + Migration.syncedSettings(uuid: "UUID", newID: "gen_random_uuid()", integer: "BIGINT")
         ),
+        Migration(
+            version: 11, name: "Apple Health: body fat readings deduplicated by their source's key",
+            dialectNeutral: [
+                """
+                CREATE UNIQUE INDEX body_fat_readings_external ON body_fat_readings (user_id, external_id)
+                    WHERE deleted = 0 AND external_id IS NOT NULL
+                """,
+            ]
+        ),
     ]
 
     /// The tables synced when migration 9 ran (SyncType.all then); later types add their columns in their own migration.

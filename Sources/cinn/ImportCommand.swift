@@ -8,13 +8,13 @@ import Synchronization
 
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Import weigh-ins, a MyFitnessPal export or workouts (Fitbod, Strong, FitNotes) from a file, list imports, or undo one.",
+        abstract: "Import weigh-ins, an Apple Health export, a MyFitnessPal export or workouts (Fitbod, Strong, FitNotes) from a file, list imports, or undo one.",
         subcommands: [ImportFile.self, List.self, Undo.self], defaultSubcommand: ImportFile.self)
 
     struct ImportFile: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "file",
-            abstract: "Import a weight file (generic CSV, Hacker's Diet Online, Libra, Fitbit JSON, Google Health CSV), a MyFitnessPal export (zip, folder or CSV) or a workout CSV (Fitbod, Strong, FitNotes).",
+            abstract: "Import an Apple Health export (export.zip or export.xml), a weight file (generic CSV, Hacker's Diet Online, Libra, Fitbit JSON, Google Health CSV), a MyFitnessPal export (zip, folder or CSV), a workout CSV (Fitbod, Strong, FitNotes) or a Nightscout export.",
             discussion: "A file with invalid rows is rejected whole, listing them, unless --skip-invalid. Importing the same file again adds nothing.")
 
         @OptionGroup var options: DatabaseOptions
@@ -22,7 +22,7 @@ struct Import: AsyncParsableCommand {
         @Argument(help: "The file to import.")
         var file: String
 
-        @Option(help: "csv, hackdiet, libra, fitbit, google-health, myfitnesspal, fitbod, strong or fitnotes (default: detected from the content).")
+        @Option(help: "apple-health, csv, hackdiet, libra, fitbit, google-health, myfitnesspal, fitbod, strong, fitnotes or nightscout (default: detected from the content).")
         var format: String?
 
         @Option(help: "kg, lb or st, for files that do not say (Fitbit JSON and Strong's classic export need it; forces a MyFitnessPal export's weight unit).")

@@ -1,0 +1,19 @@
+import CinnCore
+import CinnImport
+import CinnStore
+import Foundation
+
+extension Journal {
+    /// Imports an Apple Health export (`export.zip` or its `export.xml`), streamed: weigh-ins, body fat,
+    /// blood glucose and insulin, as one batch that can be undone. Records of other types are counted as
+    /// skipped. A cut-off or malformed file imports nothing and says where it breaks; records that cannot
+    /// be read are listed and, unless `mode.skipInvalid`, import nothing either.
+    public func importAppleHealth(at url: URL, fileName: String?, mode: ImportMode,
+                                  progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }) async throws -> ImportReport {
+        try await store.importHealthRecords(user: user, format: "apple-health", fileName: fileName ?? url.lastPathComponent, mode: mode) { write in
+            let summary = try await AppleHealthReader.read(url: url, progress: progress) { batch in try await write(batch) }
+            return ImportReport(format: "apple-health", rowsRead: summary.records, skipped: summary.skippedTypes.values.reduce(0, +),
+                                rejected: summary.rejected, rejectedCount: summary.rejectedCount)
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import CinnCore
+import CinnImport
+import Foundation
+import Testing
+@testable import CinnStore
+
+@Suite struct HealthImportStoreTests {
+    static let exportZip = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../CinnImportTests/Fixtures/apple_health/export.zip").standardized
+
+    static func importExport(_ store: Store, _ user: UserID, _ url: URL = exportZip, mode: ImportMode = ImportMode()) async throws -> ImportReport {
+        try await store.importHealthRecords(user: user, format: "apple-health", fileName: url.lastPathComponent, mode: mode) { write in
+            let summary = try await AppleHealthReader.read(url: url, batchSize: 3) { try await write($0) }
+            return ImportReport(format: "apple-health", rowsRead: summary.records, rejected: summary.rejected, rejectedCount: summary.rejectedCount)
+        }
+    }
+
+    @Test(arguments: Backend.enabled)
+    func anExportIsOneUndoableBatchAndImportingItAgainAddsNothing(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { store in
+            let me = try await store.localUser()
+            let first = try await Self.importExport(store, me)
+            #expect(first.rowsRead == 37 && first.imported == 11 && first.duplicates == 1, "the exact duplicate weigh-in counts once: \(first)")
+            #expect(try await store.weighIns(user: me).map(\.weight.kilograms).count == 4)
+            let glucose = try await store.glucoseReadings(user: me)
+            #expect(glucose.count == 3 && glucose.allSatisfy { $0.source == "import:apple-health" && $0.externalID?.hasPrefix("apple:") == true })
+            #expect(try await store.insulinDoses(user: me, from: .distantPast, to: .distantFuture).map(\.kind) == [.basal, .bolus])
+            #expect(try await store.latestBodyFat(user: me)?.fraction == 0.2815)
+
+            let again = try await Self.importExport(store, me)
+            #expect(again.imported == 0 && again.duplicates == 12 && again.importID == nil, "nothing new: no batch left behind")
+            let batch = try #require(first.importID)
+            #expect(try await store.undoImport(id: batch, user: me) == 11)
+            #expect(try await store.glucoseReadings(user: me).isEmpty)
+            #expect(try await store.weighIns(user: me).isEmpty)
+            #expect(try await Self.importExport(store, me).imported == 11, "after an undo the export can come in again")
+        }
+    }
+
+    @Test(arguments: Backend.enabled)
+    func aCutOffExportWritesNothing(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { store in
+            let me = try await store.localUser()
+            let xml = try Data(contentsOf: Self.exportZip.deletingLastPathComponent().appendingPathComponent("export.xml"))
+            let cut = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-cut-\(UUID().uuidString).xml")
+            try xml.prefix(xml.count * 3 / 4).write(to: cut)
+            defer { try? FileManager.default.removeItem(at: cut) }
+            await #expect(throws: CinnError.self) { try await Self.importExport(store, me, cut) }
+            #expect(try await store.weighIns(user: me).isEmpty)
+            #expect(try await store.glucoseReadings(user: me).isEmpty)
+            #expect(try await store.imports(user: me).isEmpty)
+        }
+    }
+}
