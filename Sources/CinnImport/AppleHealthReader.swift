@@ -37,7 +37,9 @@ public enum AppleHealthReader {
             guard let archive = try? Archive(url: url, accessMode: .read) else { return false }
             return exportEntry(archive) != nil
         }
-        return String(decoding: start, as: UTF8.self).contains("<HealthData")
+        // The DTD comes first and runs for pages: its DOCTYPE names the root.
+        let text = String(decoding: start, as: UTF8.self)
+        return text.contains("<!DOCTYPE HealthData") || text.contains("<HealthData")
     }
 
     /// Reads the export at `url`, calling `onBatch` with up to `batchSize` records at a time and

@@ -130,8 +130,11 @@ func printImportReport(_ report: ImportReport, skipInvalid: Bool) {
     print("\(report.dryRun ? "Would import" : "Imported"): \(report.imported)")
     print("Already in the journal: \(report.duplicates)")
     if report.skipped > 0 {
-        let examples = report.format == "nightscout" ? "calibrations, notes, site changes, temp basal rates, CGM error codes"
-            : "rest timers or no energy value"
+        let examples = switch report.format {
+        case "nightscout": "calibrations, notes, site changes, temp basal rates, CGM error codes"
+        case "apple-health": "records of types not imported yet: heart rate, steps, sleep, food"
+        default: "rest timers or no energy value"
+        }
         print("Skipped (rows with nothing to import, such as \(examples)): \(report.skipped)")
     }
     if report.rejectedCount > 0 {

@@ -276,6 +276,24 @@ struct ImportCommandTests {
         #expect(try await sandbox.cinn("weight", "list").lines.count == 3)
     }
 
+    @Test func anAppleHealthExportIsDetectedImportedOnceAndUndone() async throws {
+        let sandbox = try Sandbox()
+        let export = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../CinnImportTests/Fixtures/apple_health/export.zip").standardized.path
+        let first = try await sandbox.cinn("import", export)
+        #expect(first.status == 0, "\(first)")
+        #expect(first.lines.contains("Format: apple-health") && first.lines.contains("Rows read: 37"))
+        #expect(first.lines.contains("Imported: 11") && first.lines.contains("Already in the journal: 1"))
+        #expect(try await sandbox.cinn("weight", "list").lines.count == 4)
+        #expect(try await sandbox.cinn("import", export).lines.contains("Imported: 0"))
+        #expect(try await sandbox.cinn("import", "undo", "1").stdout.contains("removed 11"))
+
+        let cut = try sandbox.write(Array(try Data(contentsOf: URL(fileURLWithPath: export).deletingLastPathComponent()
+            .appendingPathComponent("export.xml")).prefix(20_000)), to: "export.xml")
+        let broken = try await sandbox.cinn("import", cut)
+        #expect(broken.status != 0 && broken.stderr.contains("export.xml ends early"), "\(broken)")
+    }
+
     @Test func dryRunWritesNothing() async throws {
         let sandbox = try Sandbox()
         let file = try sandbox.write(Self.threeDays, to: "weights.csv")
