@@ -39,10 +39,12 @@ public struct ImportedHealthRecords: Sendable {
     public var bodyFat: [ImportedBodyFat] = []
     public var glucose: [GlucoseReading] = []
     public var insulin: [InsulinDose] = []
+    /// Food log entries, each carrying its dedup key as `externalID`.
+    public var foodEntries: [FoodLogEntry] = []
 
     public init() {}
 
-    public var count: Int { weighIns.count + bodyFat.count + glucose.count + insulin.count }
+    public var count: Int { weighIns.count + bodyFat.count + glucose.count + insulin.count + foodEntries.count }
 }
 
 /// A row an import could not take, and why.

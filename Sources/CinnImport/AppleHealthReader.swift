@@ -150,6 +150,7 @@ extension AppleHealthReader {
         private var parents: [Element] = []
         /// A top-level record whose children (metadata) are still coming.
         private var pending: HealthRecord?
+        private var food = HealthFoodCollector()
 
         enum Element { case root, record, correlation, workout, other }
 
@@ -166,6 +167,13 @@ extension AppleHealthReader {
 
         mutating func finish() throws {
             try scanner.finish()
+            for entry in try food.entries() {
+                batch.foodEntries.append(entry)
+                if batch.count >= batchSize {
+                    try deliver(batch)
+                    batch = Batch()
+                }
+            }
             if batch.count > 0 { try deliver(batch) }
             batch = Batch()
         }
@@ -177,6 +185,8 @@ extension AppleHealthReader {
                 if closed == .record, parents.last == .root, let record = pending {
                     pending = nil
                     try keep(record)
+                } else if closed == .correlation {
+                    food.endCorrelation()
                 }
             case .start, .empty:
                 let parent = parents.last
@@ -189,14 +199,22 @@ extension AppleHealthReader {
                         summary.records += 1
                         let record = try HealthRecord(tag)
                         if tag.kind == .empty { try keep(record) } else { pending = record }
+                    } else if parent == .correlation {
+                        food.addToCorrelation(try HealthRecord(tag))
                     }
                 } else if tag.isNamed("MetadataEntry") {
                     element = .other
                     if parent == .record, parents.count == 2, pending != nil, let key = tag.value("key"), HealthRecord.metadataKeys.contains(key) {
                         pending?.metadata[key] = tag.value("value")
+                    } else if parent == .correlation, tag.value("key") == "HKFoodType", let name = tag.value("value") {
+                        food.correlationName(name)
                     }
                 } else if tag.isNamed("Correlation") {
                     element = .correlation
+                    if parent == .root, tag.value("type") == "HKCorrelationTypeIdentifierFood" {
+                        let record = try HealthRecord(tag)
+                        food.startCorrelation(source: record.sourceName, start: record.start, end: record.end, offset: record.utcOffsetSeconds)
+                    }
                 } else if tag.isNamed("Workout") {
                     element = .workout
                 } else {
@@ -208,7 +226,11 @@ extension AppleHealthReader {
 
         private mutating func keep(_ record: HealthRecord) throws {
             do {
-                try record.map(into: &batch, skipped: &summary.skippedTypes)
+                if let nutrient = HealthFoodCollector.nutrient(record.type) {
+                    try food.add(record, nutrient)
+                } else {
+                    try record.map(into: &batch, skipped: &summary.skippedTypes)
+                }
             } catch let error as CinnError {
                 summary.rejectedCount += 1
                 if summary.rejected.count < ImportReport.maximumListedRejections {
@@ -239,13 +261,13 @@ struct HealthRecord {
     init(_ tag: HealthXMLScanner.Tag) throws {
         func required(_ key: StaticString) throws -> String {
             guard let value = tag.value(key) else {
-                throw CinnError.invalid("export.xml", "export.xml line \(tag.line), column \(tag.column): a <Record> without its \(key)")
+                throw CinnError.invalid("export.xml", "export.xml line \(tag.line), column \(tag.column): a <\(tag.nameText)> without its \(key)")
             }
             return value
         }
         func date(_ key: StaticString) throws -> HealthDate {
             guard let date = tag.withValueBytes(key, HealthDate.init(bytes:)) ?? nil else {
-                throw CinnError.invalid("export.xml", "export.xml line \(tag.line), column \(tag.column): the \(key) of a <Record> is not a date like 2024-03-09 07:41:03 -0500")
+                throw CinnError.invalid("export.xml", "export.xml line \(tag.line), column \(tag.column): the \(key) of a <\(tag.nameText)> is not a date like 2024-03-09 07:41:03 -0500")
             }
             return date
         }

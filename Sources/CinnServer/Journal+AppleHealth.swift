@@ -5,7 +5,7 @@ import Foundation
 
 extension Journal {
     /// Imports an Apple Health export (`export.zip` or its `export.xml`), streamed: weigh-ins, body fat,
-    /// blood glucose and insulin, as one batch that can be undone. Records of other types are counted as
+    /// blood glucose, insulin and food (Food correlations and other dietary records), as one batch that can be undone. Records of other types are counted as
     /// skipped. A cut-off or malformed file imports nothing and says where it breaks; records that cannot
     /// be read are listed and, unless `mode.skipInvalid`, import nothing either.
     public func importAppleHealth(at url: URL, fileName: String?, mode: ImportMode,

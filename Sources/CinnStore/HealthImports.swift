@@ -3,7 +3,7 @@ import Foundation
 import SQLKit
 
 extension Store {
-    /// Imports an Apple Health export's journal records (weigh-ins, body fat, glucose, insulin) in one
+    /// Imports an Apple Health export's journal records (weigh-ins, body fat, glucose, insulin, food) in one
     /// transaction, as one batch that can be undone: all of it or, when reading fails (a cut-off file),
     /// none of it. `read` streams the export, calling `write` with batches; a record whose key (type,
     /// start, end, value, unit and source) is already in the journal is a duplicate, so importing the same
@@ -37,9 +37,16 @@ extension Store {
                 try await insertNew(db, into: "insulin_doses", columns: ["units", "kind", "insulin", "note"], batch, records.insulin.map { dose in
                     (common(dose.takenAt, dose.utcOffsetSeconds), [dose.units, dose.kind.rawValue, dose.insulin, dose.note], dose.externalID ?? "", next())
                 }, time: "taken_at_ms")
+                try await insertNew(db, into: "food_entries", columns: [
+                    "food_id", "name", "brand", "search_key", "meal", "servings", "serving_label", "serving_amount", "nutrients", "energy_kcal", "note",
+                ], batch, records.foodEntries.map { entry in
+                    (common(entry.eatenAt, entry.utcOffsetSeconds),
+                     [bind(entry.foodID), entry.name, entry.brand, Self.searchKey(entry.name, entry.brand), entry.meal.name, entry.servings,
+                      entry.servingLabel, entry.servingAmount, entry.nutrients.storageText, entry.energy, entry.note], entry.externalID ?? "", next())
+                }, time: "eaten_at_ms")
             }
             var imported = 0
-            for table in ["weigh_ins", "body_fat_readings", "glucose_readings", "insulin_doses"] {
+            for table in ["weigh_ins", "body_fat_readings", "glucose_readings", "insulin_doses", "food_entries"] {
                 imported += try await db.raw("SELECT COUNT(*) AS n FROM \(unsafeRaw: table) WHERE import_id = \(bind: batch.importID)")
                     .first()?.decode(column: "n", as: Int.self) ?? 0
             }

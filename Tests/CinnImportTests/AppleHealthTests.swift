@@ -47,6 +47,12 @@ struct AppleHealthTests {
         #expect(glucose.map(\.timing) == [nil, nil, .beforeMeal])
         #expect(read.batch.insulin.map(\.kind) == [.basal, .bolus])
         #expect(read.summary.skippedTypes["HKQuantityTypeIdentifierHeartRate"] == 1, "a workout's heart rate statistics are no records")
+        // The Food correlation is one entry; its 16 records' top-level copies are not a second one.
+        let food = read.batch.foodEntries
+        #expect(food.map(\.name) == ["Turkey & Avocado Wrap, Whole Wheat"])
+        #expect(food.first?.nutrients.energy == 512 && food.first?.nutrients[.protein] == 31.5 && food.first?.nutrients[.sodium] == 846)
+        #expect(food.first?.nutrients[Nutrient.named("vitamin_a")!] == 189 && food.first?.meal == .lunch && food.first?.utcOffsetSeconds == -18_000)
+        #expect(read.summary.skippedTypes["HKQuantityTypeIdentifierDietaryWater"] == 1)
         #expect(read.summary.rejectedCount == 0)
     }
 
@@ -120,6 +126,26 @@ struct AppleHealthTests {
         }
     }
 
+    @Test func dietaryRecordsOutsideCorrelationsAreEntriesOfTheirOwnBySourceAndTime() throws {
+        func record(_ type: String, _ unit: String, _ value: String, at time: String, source: String = "Lose It!") -> String {
+            "<Record type=\"HKQuantityTypeIdentifierDietary\(type)\" sourceName=\"\(source)\" unit=\"\(unit)\" startDate=\"\(time)\" endDate=\"\(time)\" value=\"\(value)\"/>"
+        }
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <HealthData locale="en_GB">
+             \(record("EnergyConsumed", "kJ", "836.8", at: "2024-03-09 08:00:00 +0000"))
+             \(record("Protein", "g", "12", at: "2024-03-09 08:00:00 +0000"))
+             \(record("EnergyConsumed", "Cal", "250", at: "2024-03-09 19:45:00 +0000"))
+             \(record("Protein", "g", "abc", at: "2024-03-09 20:00:00 +0000"))
+            </HealthData>
+            """
+        let read = try Self.mapped(Array(xml.utf8), piece: 100)
+        #expect(read.batch.foodEntries.map(\.name) == ["Food from Lose It!", "Food from Lose It!"])
+        #expect(read.batch.foodEntries.map { $0.nutrients.energy } == [200, 250], "836.8 kJ is 200 kcal; Cal is kcal")
+        #expect(read.batch.foodEntries.map(\.meal) == [.breakfast, .dinner])
+        #expect(read.summary.rejected.map(\.line) == [6] && read.summary.rejected.first?.field == "value")
+    }
+
     @Test func datesAreReadWithTheirOwnOffsets() throws {
         func date(_ text: String) -> HealthDate? { Array(text.utf8).withUnsafeBufferPointer { HealthDate(bytes: $0) } }
         let west = try #require(date("2024-03-09 07:41:03 -0500"))
@@ -144,5 +170,6 @@ extension AppleHealthReader.Batch {
         bodyFat += other.bodyFat
         glucose += other.glucose
         insulin += other.insulin
+        foodEntries += other.foodEntries
     }
 }
