@@ -32,6 +32,28 @@ public struct ImportedBodyFat: Sendable, Hashable {
     }
 }
 
+/// A workout from a health export: when, what, and the totals the export gives (no sets).
+public struct ImportedHealthWorkout: Sendable, Hashable {
+    public var startedAt: Date
+    public var utcOffsetSeconds: Int
+    public var name: String
+    public var durationSeconds: Double?
+    public var distanceMeters: Double?
+    public var energyKcal: Double?
+    public var externalID: String
+
+    public init(startedAt: Date, utcOffsetSeconds: Int, name: String, durationSeconds: Double?, distanceMeters: Double?,
+                energyKcal: Double?, externalID: String) {
+        self.startedAt = startedAt
+        self.utcOffsetSeconds = utcOffsetSeconds
+        self.name = name
+        self.durationSeconds = durationSeconds
+        self.distanceMeters = distanceMeters
+        self.energyKcal = energyKcal
+        self.externalID = externalID
+    }
+}
+
 /// Journal records of several kinds read from one export (Apple Health), not yet stored; glucose readings
 /// and insulin doses carry their dedup key as `externalID`.
 public struct ImportedHealthRecords: Sendable {
@@ -41,10 +63,11 @@ public struct ImportedHealthRecords: Sendable {
     public var insulin: [InsulinDose] = []
     /// Food log entries, each carrying its dedup key as `externalID`.
     public var foodEntries: [FoodLogEntry] = []
+    public var workouts: [ImportedHealthWorkout] = []
 
     public init() {}
 
-    public var count: Int { weighIns.count + bodyFat.count + glucose.count + insulin.count + foodEntries.count }
+    public var count: Int { weighIns.count + bodyFat.count + glucose.count + insulin.count + foodEntries.count + workouts.count }
 }
 
 /// A row an import could not take, and why.

@@ -14,6 +14,8 @@ public enum AppleHealthReader {
     public struct Summary: Sendable {
         /// Top-level records read.
         public var records = 0
+        /// Workouts read.
+        public var workouts = 0
         /// Records of types Cinn does not keep (categories, clinical data…), by type.
         public var skippedTypes: [String: Int] = [:]
         /// Records that could not be read, with their line (at most `ImportReport.maximumListedRejections`).
@@ -151,6 +153,7 @@ extension AppleHealthReader {
         /// A top-level record whose children (metadata) are still coming.
         private var pending: HealthRecord?
         private var food = HealthFoodCollector()
+        private var workout: HealthWorkoutBuilder?
 
         enum Element { case root, record, correlation, workout, other }
 
@@ -187,6 +190,9 @@ extension AppleHealthReader {
                     try keep(record)
                 } else if closed == .correlation {
                     food.endCorrelation()
+                } else if closed == .workout, let finished = workout {
+                    workout = nil
+                    try add(finished)
                 }
             case .start, .empty:
                 let parent = parents.last
@@ -208,6 +214,8 @@ extension AppleHealthReader {
                         pending?.metadata[key] = tag.value("value")
                     } else if parent == .correlation, tag.value("key") == "HKFoodType", let name = tag.value("value") {
                         food.correlationName(name)
+                    } else if parent == .workout, tag.value("key") == "HKTimeZone" {
+                        workout?.timeZone = tag.value("value")
                     }
                 } else if tag.isNamed("Correlation") {
                     element = .correlation
@@ -217,10 +225,26 @@ extension AppleHealthReader {
                     }
                 } else if tag.isNamed("Workout") {
                     element = .workout
+                    if parent == .root {
+                        let started = try HealthWorkoutBuilder(tag)
+                        if tag.kind == .empty { try add(started) } else { workout = started }
+                    }
+                } else if tag.isNamed("WorkoutStatistics") {
+                    element = .other
+                    if parent == .workout { workout?.addStatistics(tag) }
                 } else {
                     element = .other
                 }
                 if tag.kind == .start { parents.append(element) }
+            }
+        }
+
+        private mutating func add(_ builder: HealthWorkoutBuilder) throws {
+            summary.workouts += 1
+            batch.workouts.append(builder.workout)
+            if batch.count >= batchSize {
+                try deliver(batch)
+                batch = Batch()
             }
         }
 
@@ -265,19 +289,23 @@ struct HealthRecord {
             }
             return value
         }
+        type = try required("type")
+        unit = tag.value("unit")
+        value = tag.value("value")
+        sourceName = tag.value("sourceName") ?? ""
+        (start, end) = try Self.dates(tag)
+        line = tag.line
+    }
+
+    /// A tag's startDate and endDate.
+    static func dates(_ tag: HealthXMLScanner.Tag) throws -> (start: HealthDate, end: HealthDate) {
         func date(_ key: StaticString) throws -> HealthDate {
             guard let date = tag.withValueBytes(key, HealthDate.init(bytes:)) ?? nil else {
                 throw CinnError.invalid("export.xml", "export.xml line \(tag.line), column \(tag.column): the \(key) of a <\(tag.nameText)> is not a date like 2024-03-09 07:41:03 -0500")
             }
             return date
         }
-        type = try required("type")
-        unit = tag.value("unit")
-        value = tag.value("value")
-        sourceName = tag.value("sourceName") ?? ""
-        start = try date("startDate")
-        end = try date("endDate")
-        line = tag.line
+        return (try date("startDate"), try date("endDate"))
     }
 
     /// The record's identity across exports of the same phone: type, start, end, value, unit and source.

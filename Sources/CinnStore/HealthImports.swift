@@ -3,7 +3,7 @@ import Foundation
 import SQLKit
 
 extension Store {
-    /// Imports an Apple Health export's journal records (weigh-ins, body fat, glucose, insulin, food) in one
+    /// Imports an Apple Health export's journal records (weigh-ins, body fat, glucose, insulin, food, workouts) in one
     /// transaction, as one batch that can be undone: all of it or, when reading fails (a cut-off file),
     /// none of it. `read` streams the export, calling `write` with batches; a record whose key (type,
     /// start, end, value, unit and source) is already in the journal is a duplicate, so importing the same
@@ -44,9 +44,13 @@ extension Store {
                      [bind(entry.foodID), entry.name, entry.brand, Self.searchKey(entry.name, entry.brand), entry.meal.name, entry.servings,
                       entry.servingLabel, entry.servingAmount, entry.nutrients.storageText, entry.energy, entry.note], entry.externalID ?? "", next())
                 }, time: "eaten_at_ms")
+                try await insertNew(db, into: "workouts", columns: ["name", "duration_s", "distance_m", "energy_kcal"], batch, records.workouts.map { workout in
+                    (common(workout.startedAt, workout.utcOffsetSeconds), [workout.name, workout.durationSeconds, workout.distanceMeters, workout.energyKcal],
+                     workout.externalID, next())
+                }, time: "started_at_ms")
             }
             var imported = 0
-            for table in ["weigh_ins", "body_fat_readings", "glucose_readings", "insulin_doses", "food_entries"] {
+            for table in ["weigh_ins", "body_fat_readings", "glucose_readings", "insulin_doses", "food_entries", "workouts"] {
                 imported += try await db.raw("SELECT COUNT(*) AS n FROM \(unsafeRaw: table) WHERE import_id = \(bind: batch.importID)")
                     .first()?.decode(column: "n", as: Int.self) ?? 0
             }

@@ -374,6 +374,8 @@ struct SyncType: Sendable {
             SyncField("name", .text(maxLength: 200), required: true),
             SyncField("duration_s", .real(0...172_800)),
             SyncField("note", .text(maxLength: 2000)),
+            SyncField("distance_m", .real(0...1_000_000)),
+            SyncField("energy_kcal", .real(0...20_000)),
         ], children: SyncChildren(name: "sets", table: "workout_sets", parentColumn: "workout_id", fields: [
             SyncField("exercise", column: "exercise_id", .exercise, required: true),
             SyncField("reps", .integer(1...10_000)),

@@ -53,6 +53,15 @@ struct AppleHealthTests {
         #expect(food.first?.nutrients.energy == 512 && food.first?.nutrients[.protein] == 31.5 && food.first?.nutrients[.sodium] == 846)
         #expect(food.first?.nutrients[Nutrient.named("vitamin_a")!] == 189 && food.first?.meal == .lunch && food.first?.utcOffsetSeconds == -18_000)
         #expect(read.summary.skippedTypes["HKQuantityTypeIdentifierDietaryWater"] == 1)
+        // Workouts: statistics before the legacy attributes; local time from HKTimeZone.
+        let workouts = read.batch.workouts
+        #expect(workouts.map(\.name) == ["Running", "Traditional Strength Training", "Cycling"])
+        #expect(workouts[0].durationSeconds.map { ($0 * 10).rounded() / 10 } == 2545, "42.4167 min")
+        #expect(workouts[0].distanceMeters.map { $0.rounded() } == 8085, "5.02374 mi from the statistics")
+        #expect(workouts[0].energyKcal == 402.118 && workouts[0].utcOffsetSeconds == -5 * 3600)
+        #expect(workouts[1].distanceMeters == nil && workouts[1].energyKcal == 211.407)
+        #expect(workouts[2].distanceMeters.map { $0.rounded() } == 28_839 && workouts[2].energyKcal == 498, "17.92 mi and 498 Cal from the attributes")
+        #expect(read.summary.workouts == 3)
         #expect(read.summary.rejectedCount == 0)
     }
 
@@ -171,5 +180,6 @@ extension AppleHealthReader.Batch {
         glucose += other.glucose
         insulin += other.insulin
         foodEntries += other.foodEntries
+        workouts += other.workouts
     }
 }

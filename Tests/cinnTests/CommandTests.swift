@@ -283,10 +283,10 @@ struct ImportCommandTests {
         let first = try await sandbox.cinn("import", export)
         #expect(first.status == 0, "\(first)")
         #expect(first.lines.contains("Format: apple-health") && first.lines.contains("Rows read: 37"))
-        #expect(first.lines.contains("Imported: 12") && first.lines.contains("Already in the journal: 1"))
+        #expect(first.lines.contains("Imported: 15") && first.lines.contains("Already in the journal: 1"))
         #expect(try await sandbox.cinn("weight", "list").lines.count == 4)
         #expect(try await sandbox.cinn("import", export).lines.contains("Imported: 0"))
-        #expect(try await sandbox.cinn("import", "undo", "1").stdout.contains("removed 12"))
+        #expect(try await sandbox.cinn("import", "undo", "1").stdout.contains("removed 15"))
 
         let cut = try sandbox.write(Array(try Data(contentsOf: URL(fileURLWithPath: export).deletingLastPathComponent()
             .appendingPathComponent("export.xml")).prefix(20_000)), to: "export.xml")
