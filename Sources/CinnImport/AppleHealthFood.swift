@@ -57,13 +57,7 @@ struct HealthFoodCollector {
 
     /// What makes a dietary record the same record in a correlation and at top level.
     static func key(_ record: HealthRecord) -> UInt64 {
-        var hash = ContentHash()
-        for part in [record.type, record.sourceName, record.start.text, record.value ?? ""] {
-            var part = part
-            part.withUTF8 { hash.combine($0) }
-            hash.combine(0x1F)
-        }
-        return hash.value
+        ContentHash.of([record.type, record.sourceName, record.start.text, record.value ?? ""]).value
     }
 
     /// Keeps a top-level dietary record of `nutrient`.
@@ -127,12 +121,7 @@ struct HealthFoodCollector {
     private static func entry(name: String, source: String, start: HealthDate, end: HealthDate, offset: Int,
                               nutrients amounts: [Nutrient: Double], kind: String) throws -> FoodLogEntry {
         let nutrients = try Nutrients(amounts)
-        var hash = ContentHash()
-        for part in [kind, name, source, start.text, end.text, nutrients.storageText] {
-            var part = part
-            part.withUTF8 { hash.combine($0) }
-            hash.combine(0x1F)
-        }
+        let hash = ContentHash.of([kind, name, source, start.text, end.text, nutrients.storageText])
         let at = start.date
         return FoodLogEntry(foodID: nil, name: String(name.prefix(200)), meal: meal(at: at, offset: offset), eatenAt: at, utcOffsetSeconds: offset,
                             servings: 1, servingLabel: "serving", servingAmount: nil, nutrients: nutrients, source: "apple-health",

@@ -310,13 +310,7 @@ struct HealthRecord {
 
     /// The record's identity across exports of the same phone: type, start, end, value, unit and source.
     var externalID: String {
-        var hash = ContentHash()
-        for part in [type, start.text, end.text, value ?? "", unit ?? "", sourceName] {
-            var part = part
-            part.withUTF8 { hash.combine($0) }
-            hash.combine(0x1F)
-        }
-        return "apple:" + hash.hex
+        "apple:" + ContentHash.of([type, start.text, end.text, value ?? "", unit ?? "", sourceName]).hex
     }
 
     /// The UTC offset the record's local day comes from: its `HKTimeZone` when it has one, else its date's own.

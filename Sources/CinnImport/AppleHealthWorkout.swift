@@ -56,12 +56,7 @@ struct HealthWorkoutBuilder {
     var workout: ImportedHealthWorkout {
         var offset = start.utcOffsetSeconds
         if let zone = timeZone.flatMap(TimeZone.init(identifier:)) { offset = zone.secondsFromGMT(for: start.date) }
-        var hash = ContentHash()
-        for part in ["HKWorkout", activity, start.text, end.text, source] {
-            var part = part
-            part.withUTF8 { hash.combine($0) }
-            hash.combine(0x1F)
-        }
+        let hash = ContentHash.of(["HKWorkout", activity, start.text, end.text, source])
         return ImportedHealthWorkout(startedAt: start.date, utcOffsetSeconds: offset, name: name,
                                      durationSeconds: durationSeconds ?? Double(end.milliseconds - start.milliseconds) / 1000,
                                      distanceMeters: statisticsDistance ?? distanceMeters, energyKcal: statisticsEnergy ?? energyKcal,

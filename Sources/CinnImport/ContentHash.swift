@@ -14,6 +14,17 @@ struct ContentHash {
         value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
     }
 
+    /// The hash of `parts`, each ended by a unit separator (so "ab","c" and "a","bc" differ).
+    static func of(_ parts: [String]) -> ContentHash {
+        var hash = ContentHash()
+        for part in parts {
+            var part = part
+            part.withUTF8 { hash.combine($0) }
+            hash.combine(0x1F)
+        }
+        return hash
+    }
+
     /// The hash as 16 lower-case hex digits.
     var hex: String {
         let digits = Array("0123456789abcdef".utf8)
