@@ -5,9 +5,10 @@ import Foundation
 
 extension Journal {
     /// Imports an Apple Health export (`export.zip` or its `export.xml`), streamed: weigh-ins, body fat,
-    /// blood glucose, insulin and food (Food correlations and other dietary records), as one batch that can be undone. Records of other types are counted as
-    /// skipped. A cut-off or malformed file imports nothing and says where it breaks; records that cannot
-    /// be read are listed and, unless `mode.skipInvalid`, import nothing either.
+    /// blood glucose, insulin, food (Food correlations and other dietary records) and workouts, as one batch
+    /// that can be undone. Records of other types are counted as skipped. A cut-off or malformed file imports
+    /// nothing and says where it breaks; records that cannot be read are listed and, unless
+    /// `mode.skipInvalid`, import nothing either.
     public func importAppleHealth(at url: URL, fileName: String?, mode: ImportMode,
                                   progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }) async throws -> ImportReport {
         try await store.importHealthRecords(user: user, format: "apple-health", fileName: fileName ?? url.lastPathComponent, mode: mode) { write in

@@ -132,7 +132,7 @@ func printImportReport(_ report: ImportReport, skipInvalid: Bool) {
     if report.skipped > 0 {
         let examples = switch report.format {
         case "nightscout": "calibrations, notes, site changes, temp basal rates, CGM error codes"
-        case "apple-health": "records of types not imported yet: heart rate, steps, sleep, food"
+        case "apple-health": "records of types not imported yet: heart rate, steps, sleep, water"
         default: "rest timers or no energy value"
         }
         print("Skipped (rows with nothing to import, such as \(examples)): \(report.skipped)")
