@@ -159,7 +159,7 @@ extension Nutrient {
 
     /// Kilocalories in `kilojoules`. Dividing by the integer 4184 J rather than by 4.184 (not exact
     /// in binary) makes label values come out whole: 418.4 kJ is 100 kcal, 836.8 kJ is 200.
-    static func kilocalories(kilojoules: Double) -> Double {
+    public static func kilocalories(kilojoules: Double) -> Double {
         kilojoules * 1000 / 4184
     }
 }

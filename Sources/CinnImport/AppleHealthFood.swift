@@ -90,6 +90,13 @@ struct HealthFoodCollector {
         guard let text = record.value, let value = Double(text), value.isFinite, value >= 0 else {
             throw CinnError.invalid("value", "\(record.type) needs an amount, not \(record.value.map { "\"\($0)\"" } ?? "none")")
         }
+        // Energy by HKUnit's case-sensitive spelling (`cal` is a calorie, `Cal` a kilocalorie), the rest by Cinn's.
+        if nutrient == .energy {
+            guard let kilocalories = HealthUnit.kilocalories(value, record.unit ?? "") else {
+                throw CinnError.invalid("unit", "energy must be in kcal, Cal, cal or kJ, not \"\(record.unit ?? "")\"")
+            }
+            return kilocalories
+        }
         return try nutrient.amount(value, in: record.unit ?? "", field: "unit")
     }
 

@@ -115,7 +115,7 @@ public enum AppleHealthReader {
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
-                throw CinnError.invalid("file", "\(url.lastPathComponent) is damaged: its export.xml cannot be decompressed (\(error))")
+                throw CinnError.invalid("file", "\(url.lastPathComponent) is damaged: its export.xml cannot be decompressed; export it from the Health app again")
             }
             return
         }
@@ -280,7 +280,7 @@ struct HealthRecord {
     let line: Int
     var metadata: [String: String] = [:]
 
-    static let metadataKeys: Set<String> = ["HKBloodGlucoseMealTime", "HKInsulinDeliveryReason", "HKTimeZone", "HKWasUserEntered"]
+    static let metadataKeys: Set<String> = ["HKBloodGlucoseMealTime", "HKInsulinDeliveryReason", "HKTimeZone"]
 
     init(_ tag: HealthXMLScanner.Tag) throws {
         func required(_ key: StaticString) throws -> String {

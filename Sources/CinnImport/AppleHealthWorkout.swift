@@ -26,18 +26,18 @@ struct HealthWorkoutBuilder {
         start = times.start
         end = times.end
         line = tag.line
-        durationSeconds = Self.number(tag.value("duration")).flatMap { Self.seconds($0, tag.value("durationUnit") ?? "min") }
-        distanceMeters = Self.number(tag.value("totalDistance")).flatMap { Self.meters($0, tag.value("totalDistanceUnit") ?? "m") }
-        energyKcal = Self.number(tag.value("totalEnergyBurned")).flatMap { Self.kilocalories($0, tag.value("totalEnergyBurnedUnit") ?? "kcal") }
+        durationSeconds = Self.number(tag.value("duration")).flatMap { HealthUnit.seconds($0, tag.value("durationUnit") ?? "min") }
+        distanceMeters = Self.number(tag.value("totalDistance")).flatMap { HealthUnit.meters($0, tag.value("totalDistanceUnit") ?? "m") }
+        energyKcal = Self.number(tag.value("totalEnergyBurned")).flatMap { HealthUnit.kilocalories($0, tag.value("totalEnergyBurnedUnit") ?? "kcal") }
     }
 
     /// A `<WorkoutStatistics>` child: distances add up, active energy is the workout's energy.
     mutating func addStatistics(_ tag: HealthXMLScanner.Tag) {
         guard let type = tag.value("type"), let sum = Self.number(tag.value("sum")) else { return }
         let unit = tag.value("unit") ?? ""
-        if type.hasPrefix("HKQuantityTypeIdentifierDistance"), let meters = Self.meters(sum, unit) {
+        if type.hasPrefix("HKQuantityTypeIdentifierDistance"), let meters = HealthUnit.meters(sum, unit) {
             statisticsDistance = (statisticsDistance ?? 0) + meters
-        } else if type == "HKQuantityTypeIdentifierActiveEnergyBurned", let kcal = Self.kilocalories(sum, unit) {
+        } else if type == "HKQuantityTypeIdentifierActiveEnergyBurned", let kcal = HealthUnit.kilocalories(sum, unit) {
             statisticsEnergy = kcal
         }
     }
@@ -67,7 +67,10 @@ struct HealthWorkoutBuilder {
         guard let text, let value = Double(text), value.isFinite, value >= 0 else { return nil }
         return value
     }
+}
 
+/// HKUnit spellings (FORMATS.md §1.3) of the units Cinn reads from workouts and dietary energy.
+enum HealthUnit {
     static func seconds(_ value: Double, _ unit: String) -> Double? {
         switch unit {
         case "s": value
@@ -91,10 +94,11 @@ struct HealthWorkoutBuilder {
         }
     }
 
+    /// Energy in kilocalories, by HKUnit's spelling: `Cal` is a kilocalorie, `cal` a calorie.
     static func kilocalories(_ value: Double, _ unit: String) -> Double? {
         switch unit {
         case "kcal", "Cal": value
-        case "kJ": value * 1000 / 4184
+        case "kJ": Nutrient.kilocalories(kilojoules: value)
         case "cal": value / 1000
         default: nil
         }

@@ -59,13 +59,11 @@ public struct HealthXMLScanner {
     private var lineStart = 0
     private var offset = 0
     private var sawRoot = false
-    public private(set) var bytesRead = 0
 
     public init() {}
 
     /// Scans `chunk`, calling `handle` for every complete tag in it (and the one the last chunk ended in).
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ handle: (Tag) throws -> Void) throws {
-        bytesRead += chunk.count
         guard !carry.isEmpty else {
             try scan(chunk.bindMemory(to: UInt8.self), handle)
             return
@@ -160,7 +158,10 @@ public struct HealthXMLScanner {
         if start + 1 < count, bytes[start + 1] == UInt8(ascii: "!") {
             guard let comment = hasPrefix("<!--"), let doctype = hasPrefix("<!DOCTYPE") else { return nil }
             terminator = comment ? "-->" : doctype ? "]>" : ">"
-            if doctype, let end = Self.find(bytes, ">", from: start), !Self.contains(bytes, "[", in: start..<end) { terminator = ">" }
+            // A DOCTYPE without an internal DTD ends at its first '>'.
+            if doctype, let end = Self.find(bytes, ">", from: start), !(start..<end).contains(where: { bytes[$0] == UInt8(ascii: "[") }) {
+                terminator = ">"
+            }
         } else if start + 1 < count, bytes[start + 1] == UInt8(ascii: "?") {
             terminator = "?>"
         } else if start + 1 >= count {
@@ -216,14 +217,6 @@ public struct HealthXMLScanner {
             }
             return nil
         }
-    }
-
-    private static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ character: UInt8, in range: Range<Int>) -> Bool {
-        range.contains { bytes[$0] == character }
-    }
-
-    private static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString, in range: Range<Int>) -> Bool {
-        text.withUTF8Buffer { contains(bytes, $0[0], in: range) }
     }
 
     /// Reads `<name a="v" …>`, `<name …/>` or `</name>`.

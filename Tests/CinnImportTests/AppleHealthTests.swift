@@ -155,6 +155,11 @@ struct AppleHealthTests {
         #expect(read.summary.rejected.map(\.line) == [6] && read.summary.rejected.first?.field == "value")
     }
 
+    @Test func unitsFollowHKUnitSpellings() {
+        #expect(HealthUnit.kilocalories(250, "Cal") == 250 && HealthUnit.kilocalories(250_000, "cal") == 250 && HealthUnit.kilocalories(836.8, "kJ") == 200)
+        #expect(HealthUnit.kilocalories(1, "kcal/hr") == nil && HealthUnit.meters(5, "km") == 5000 && HealthUnit.seconds(2, "min") == 120)
+    }
+
     @Test func datesAreReadWithTheirOwnOffsets() throws {
         func date(_ text: String) -> HealthDate? { Array(text.utf8).withUnsafeBufferPointer { HealthDate(bytes: $0) } }
         let west = try #require(date("2024-03-09 07:41:03 -0500"))
