@@ -98,6 +98,8 @@ public struct ImportReport: Sendable, Hashable, Codable {
     public var dryRun: Bool
     /// The batch to undo; nil for a dry run or when nothing was written.
     public var importID: Int64?
+    /// Health data kept as day summaries (steps, heart rate, sleep…), per type: days, samples, and days written.
+    public var healthDays: [ImportedHealthDays] = []
 
     /// Rejections listed one by one; beyond this only the count grows.
     public static let maximumListedRejections = 1000

@@ -16,8 +16,12 @@ public enum AppleHealthReader {
         public var records = 0
         /// Workouts read.
         public var workouts = 0
-        /// Records of types Cinn does not keep (categories, clinical data…), by type.
+        /// Records of types Cinn does not keep (neither quantities nor categories, such as a sleep goal), by type.
         public var skippedTypes: [String: Int] = [:]
+        /// The other quantity and category types' records, summed up per type and local day.
+        public var days: [HealthDaySummary] = []
+        /// When the phone wrote the export (its `<ExportDate>`): a newer export's day summaries replace an older one's.
+        public var exportedAt: Date?
         /// Records that could not be read, with their line (at most `ImportReport.maximumListedRejections`).
         public var rejected: [RejectedRow] = []
         public var rejectedCount = 0
@@ -154,6 +158,7 @@ extension AppleHealthReader {
         private var pending: HealthRecord?
         private var food = HealthFoodCollector()
         private var workout: HealthWorkoutBuilder?
+        private var days = HealthDayCollector()
 
         enum Element { case root, record, correlation, workout, other }
 
@@ -179,6 +184,7 @@ extension AppleHealthReader {
             }
             if batch.count > 0 { try deliver(batch) }
             batch = Batch()
+            summary.days = Array(days.days.values)
         }
 
         private mutating func handle(_ tag: HealthXMLScanner.Tag) throws {
@@ -229,6 +235,9 @@ extension AppleHealthReader {
                         let started = try HealthWorkoutBuilder(tag)
                         if tag.kind == .empty { try add(started) } else { workout = started }
                     }
+                } else if tag.isNamed("ExportDate") {
+                    element = .other
+                    if parent == .root { summary.exportedAt = tag.withValueBytes("value", HealthDate.init(bytes:))??.date }
                 } else if tag.isNamed("WorkoutStatistics") {
                     element = .other
                     if parent == .workout { workout?.addStatistics(tag) }
@@ -253,7 +262,7 @@ extension AppleHealthReader {
                 if let nutrient = HealthFoodCollector.nutrient(record.type) {
                     try food.add(record, nutrient)
                 } else {
-                    try record.map(into: &batch, skipped: &summary.skippedTypes)
+                    try record.map(into: &batch, days: &days, skipped: &summary.skippedTypes)
                 }
             } catch let error as CinnError {
                 summary.rejectedCount += 1
@@ -326,7 +335,7 @@ struct HealthRecord {
         return number
     }
 
-    func map(into batch: inout AppleHealthReader.Batch, skipped: inout [String: Int]) throws {
+    func map(into batch: inout AppleHealthReader.Batch, days: inout HealthDayCollector, skipped: inout [String: Int]) throws {
         switch type {
         case "HKQuantityTypeIdentifierBodyMass":
             guard let unit = MassUnit(spelling: unit ?? "") else {
@@ -366,7 +375,11 @@ struct HealthRecord {
             batch.insulin.append(InsulinDose(takenAt: start.date, utcOffsetSeconds: utcOffsetSeconds, units: units, kind: kind,
                                              source: sourceName, externalID: externalID))
         default:
-            skipped[type, default: 0] += 1
+            if HealthDayCollector.summarises(type) {
+                try days.add(self)
+            } else {
+                skipped[type, default: 0] += 1
+            }
         }
     }
 }

@@ -69,7 +69,7 @@ struct HealthWorkoutBuilder {
     }
 }
 
-/// HKUnit spellings (FORMATS.md §1.3) of the units Cinn reads from workouts and dietary energy.
+/// HKUnit spellings (FORMATS.md §1.3) of the units Cinn reads from workouts, dietary energy and day summaries.
 enum HealthUnit {
     static func seconds(_ value: Double, _ unit: String) -> Double? {
         switch unit {
@@ -90,6 +90,7 @@ enum HealthUnit {
         case "mi": value * 1609.344
         case "yd": value * 0.9144
         case "ft": value * 0.3048
+        case "in": value * 0.0254
         default: nil
         }
     }

@@ -48,6 +48,7 @@ public func buildRouter(journal: Journal, accounts: Accounts? = nil) -> Router<A
     WebController(pages: .shared, pendingDirectory: pendingImports).addRoutes(to: router)
     WorkoutWebController(pages: .shared).addRoutes(to: router)
     GlucoseWebController(pages: .shared).addRoutes(to: router)
+    HealthWebController(pages: .shared).addRoutes(to: router)
     APIController().addRoutes(to: router.group("api/v1"))
     FoodAPIController().addRoutes(to: router.group("api/v1"))
     EnergyAPIController().addRoutes(to: router.group("api/v1"))

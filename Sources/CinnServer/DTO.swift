@@ -283,6 +283,18 @@ struct ImportReportDTO: Encodable {
         case rejectedCount = "rejected_count"
         case dryRun = "dry_run"
         case importID = "import_id"
+        case healthDays = "health_days"
+    }
+
+    /// One type's day summaries in the report.
+    struct HealthDays: Encodable {
+        let type: String
+        let category: String
+        let name: String
+        let unit: String
+        let days: Int
+        let samples: Int
+        let written: Int
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -296,6 +308,10 @@ struct ImportReportDTO: Encodable {
         try container.encode(report.rejected, forKey: .rejected)
         try container.encode(report.dryRun, forKey: .dryRun)
         try container.encode(report.importID, forKey: .importID)
+        try container.encode(report.healthDays.map { days in
+            HealthDays(type: days.type, category: days.category, name: days.name, unit: days.unit, days: days.days, samples: days.samples,
+                       written: days.written)
+        }, forKey: .healthDays)
     }
 }
 

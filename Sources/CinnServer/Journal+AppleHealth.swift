@@ -6,15 +6,17 @@ import Foundation
 extension Journal {
     /// Imports an Apple Health export (`export.zip` or its `export.xml`), streamed: weigh-ins, body fat,
     /// blood glucose, insulin, food (Food correlations and other dietary records) and workouts, as one batch
-    /// that can be undone. Records of other types are counted as skipped. A cut-off or malformed file imports
+    /// that can be undone; every other quantity and category type summed up per local day. Records of other
+    /// kinds are counted as skipped. A cut-off or malformed file imports
     /// nothing and says where it breaks; records that cannot be read are listed and, unless
     /// `mode.skipInvalid`, import nothing either.
     public func importAppleHealth(at url: URL, fileName: String?, mode: ImportMode,
                                   progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }) async throws -> ImportReport {
         try await store.importHealthRecords(user: user, format: "apple-health", fileName: fileName ?? url.lastPathComponent, mode: mode) { write in
             let summary = try await AppleHealthReader.read(url: url, progress: progress) { batch in try await write(batch) }
-            return ImportReport(format: "apple-health", rowsRead: summary.records, skipped: summary.skippedTypes.values.reduce(0, +),
-                                rejected: summary.rejected, rejectedCount: summary.rejectedCount)
+            let report = ImportReport(format: "apple-health", rowsRead: summary.records, skipped: summary.skippedTypes.values.reduce(0, +),
+                                      rejected: summary.rejected, rejectedCount: summary.rejectedCount)
+            return (report, summary.days, summary.exportedAt)
         }
     }
 }

@@ -1905,6 +1905,19 @@ enum OpenAPIDocument {
                   reason: {type: string}
             dry_run: {type: boolean}
             import_id: {type: [integer, "null"]}
+            health_days:
+              type: array
+              description: "Apple Health: the other quantity and category types, summed up per local day"
+              items:
+                type: object
+                properties:
+                  type: {type: string, description: "HealthKit identifier, such as HKQuantityTypeIdentifierStepCount"}
+                  category: {type: string, description: "a category sample's value; empty for quantities"}
+                  name: {type: string}
+                  unit: {type: string, description: "kcal, m, kg and cm whatever the records' units; min for categories"}
+                  days: {type: integer}
+                  samples: {type: integer}
+                  written: {type: integer, description: "days whose summary is new or replaces an older export's"}
         ImportBatch:
           type: object
           properties:

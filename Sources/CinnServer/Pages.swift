@@ -229,6 +229,10 @@ struct ImportReportPage {
     let rejectedCount: Int
     let rejected: [RejectedRow]
     let hasRejected: Bool
+    /// Apple Health's day summaries, per type.
+    let healthDays: [ImportedHealthDays]
+    let hasHealthDays: Bool
+    let healthDaysWrittenLabel: String
     let token: String?
     let skipInvalid: Bool
     /// What the file's rows are: "sets", "weigh-ins" or "records".
@@ -258,10 +262,15 @@ struct ImportReportPage {
         rejectedCount = report.rejectedCount
         rejected = report.rejected
         hasRejected = !report.rejected.isEmpty
-        self.token = blocked || report.imported == 0 ? nil : token
+        healthDays = report.healthDays
+        hasHealthDays = !healthDays.isEmpty
+        healthDaysWrittenLabel = token == nil ? "New or newer" : "To write"
+        self.token = blocked || (report.imported == 0 && !report.healthDays.contains { $0.written > 0 }) ? nil : token
         self.skipInvalid = skipInvalid
         if WorkoutFileFormat(rawValue: report.format) != nil {
             (things, nextLink, nextLabel) = ("sets", "/lifts", "See your lifts")
+        } else if report.format == "apple-health" {
+            (things, nextLink, nextLabel) = ("records", "/more-data", "See your health data")
         } else if report.format == "myfitnesspal" {
             (things, nextLink, nextLabel) = ("records", "/food", "See your food log")
         } else {

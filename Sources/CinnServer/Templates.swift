@@ -5,7 +5,7 @@ enum Templates {
         "import": importPage, "import-report": importReport, "settings": settings, "error": error,
     ].merging(FoodTemplates.all) { existing, _ in existing }.merging(EnergyTemplates.all) { existing, _ in existing }
         .merging(WorkoutTemplates.all) { existing, _ in existing }.merging(AccountTemplates.all) { existing, _ in existing }
-        .merging(GlucoseTemplates.all) { existing, _ in existing }
+        .merging(GlucoseTemplates.all) { existing, _ in existing }.merging(HealthTemplates.all) { existing, _ in existing }
 
     static let layout = """
     <!doctype html>
@@ -74,6 +74,7 @@ enum Templates {
     \(WorkoutTemplates.style)
     \(AccountTemplates.style)
     \(GlucoseTemplates.style)
+    \(HealthTemplates.style)
     </style>
     </head>
     <body>
@@ -214,6 +215,9 @@ enum Templates {
         <tr><td>Already in your journal</td><td class="num">{{duplicates}}</td></tr>
         <tr><td>Invalid rows</td><td class="num">{{rejectedCount}}</td></tr>
       </tbody></table>
+      {{#hasHealthDays}}<h2>Other health data, per day</h2><table><thead><tr><th>Type</th><th class="num">Days</th><th class="num">{{healthDaysWrittenLabel}}</th></tr></thead><tbody>
+        {{#healthDays}}<tr><td>{{name}} <span class="muted">{{unit}}</span></td><td class="num">{{days}}</td><td class="num">{{written}}</td></tr>{{/healthDays}}
+      </tbody></table>{{/hasHealthDays}}
       {{#hasRejected}}<h2>Invalid rows</h2><ul>{{#rejected}}<li>Line {{line}}{{#field}} ({{field}}){{/field}}: {{reason}}</li>{{/rejected}}</ul>{{/hasRejected}}
       {{#token}}<form method="post" action="/import/{{token}}" data-progress-form data-progress="{{token}}">
         {{#skipInvalid}}<input type="hidden" name="skip_invalid" value="true">{{/skipInvalid}}
@@ -288,6 +292,7 @@ enum Templates {
     <h1>Goal and settings</h1>
     {{#formError}}<p class="error card" role="alert">{{formError}}</p>{{/formError}}
     <p class="card"><a href="/profile" id="profile-link">Profile, calorie target and body fat →</a></p>
+    <p class="card"><a href="/more-data" id="health-link">Health data: steps, heart rate, sleep… from Apple Health →</a></p>
     <form class="card" method="post" action="/goal" id="goal-form">
       <h2 style="margin-top:0">Goal</h2>
       {{#goal}}<p>Now: <b>{{goal}}</b>{{#goalRate}}, planned {{goalRate}} a week{{/goalRate}} <span class="muted">(set {{goalSet}})</span></p>{{/goal}}

@@ -97,7 +97,7 @@ extension Store {
                     if report.rejectedCount > 0 && !mode.skipInvalid && !mode.dryRun { report.imported = 0 }
                     throw RollBack(report: report)
                 }
-                guard report.imported > 0 else { throw RollBack(report: report) }
+                guard report.imported > 0 || report.healthDays.contains(where: { $0.written > 0 }) else { throw RollBack(report: report) }
                 try await db.raw("""
                     UPDATE imports SET rows_read = \(bind: report.rowsRead), imported = \(bind: report.imported),
                         duplicates = \(bind: report.duplicates), rejected = \(bind: report.rejectedCount)
@@ -244,7 +244,7 @@ extension Store {
     }
 
     /// Undoes an import: its weigh-ins, food entries, exercise entries, body-fat readings, glucose readings, insulin doses, meal events and
-    /// meals, workouts (with their sets), foods and presets are deleted (tombstones remain for sync), so importing the
+    /// meals, workouts (with their sets), foods, presets and health day summaries are deleted (tombstones remain for sync), so importing the
     /// file again brings them back. Returns how many were removed.
     @discardableResult
     public func undoImport(id: Int64, user: UserID) async throws -> Int {
@@ -290,6 +290,8 @@ extension Store {
                     WHERE import_id = \(bind: id) AND deleted = 0 RETURNING row_id
                     """).all().count
             }
+            // Day summaries are not journal records: they go, and the older export's they replaced are the days' again.
+            removed += try await db.raw("DELETE FROM health_days WHERE import_id = \(bind: id) RETURNING local_day").all().count
             try await db.raw("UPDATE imports SET undone_at_ms = \(bind: time) WHERE row_id = \(bind: id)").run()
             return removed
         }

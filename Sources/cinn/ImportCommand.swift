@@ -132,10 +132,18 @@ func printImportReport(_ report: ImportReport, skipInvalid: Bool) {
     if report.skipped > 0 {
         let examples = switch report.format {
         case "nightscout": "calibrations, notes, site changes, temp basal rates, CGM error codes"
-        case "apple-health": "records of types not imported yet: heart rate, steps, sleep, water"
+        case "apple-health": "records that are neither quantities nor categories"
         default: "rest timers or no energy value"
         }
         print("Skipped (rows with nothing to import, such as \(examples)): \(report.skipped)")
+    }
+    if !report.healthDays.isEmpty {
+        let written = report.healthDays.reduce(0) { $0 + $1.written }
+        print("Other health data, summed up per day: \(report.healthDays.count) types, \(written) days \(report.dryRun ? "to write" : "written")")
+        for type in report.healthDays {
+            print("  \(type.name) (\(type.unit)): \(type.days) day\(type.days == 1 ? "" : "s"), \(type.samples) sample\(type.samples == 1 ? "" : "s"), "
+                  + "\(type.written) new or newer")
+        }
     }
     if report.rejectedCount > 0 {
         print("Invalid rows: \(report.rejectedCount)")

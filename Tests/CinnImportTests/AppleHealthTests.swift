@@ -46,13 +46,23 @@ struct AppleHealthTests {
         #expect(glucose.map { ($0.glucose.milligramsPerDeciliter * 10).rounded() / 10 } == [142, 151, 106.3], "5.9 mmol/L is 106.3 mg/dL")
         #expect(glucose.map(\.timing) == [nil, nil, .beforeMeal])
         #expect(read.batch.insulin.map(\.kind) == [.basal, .bolus])
-        #expect(read.summary.skippedTypes["HKQuantityTypeIdentifierHeartRate"] == 1, "a workout's heart rate statistics are no records")
         // The Food correlation is one entry; its 16 records' top-level copies are not a second one.
         let food = read.batch.foodEntries
         #expect(food.map(\.name) == ["Turkey & Avocado Wrap, Whole Wheat"])
         #expect(food.first?.nutrients.energy == 512 && food.first?.nutrients[.protein] == 31.5 && food.first?.nutrients[.sodium] == 846)
         #expect(food.first?.nutrients[Nutrient.named("vitamin_a")!] == 189 && food.first?.meal == .lunch && food.first?.utcOffsetSeconds == -18_000)
-        #expect(read.summary.skippedTypes["HKQuantityTypeIdentifierDietaryWater"] == 1)
+        // Every other quantity and category type: one summary per type and local day.
+        let days = Dictionary(uniqueKeysWithValues: read.summary.days.map { ($0.key.type.dropFirst(24) + $0.key.category, $0) })
+        #expect(days.count == 9 && read.summary.skippedTypes.isEmpty, "\(days.keys.sorted())")
+        #expect(days["HeartRate"]?.count == 1, "a workout's heart rate statistics are no records")
+        #expect(days["StepCount"]?.sum == 612 && days["StepCount"]?.key.day == LocalDate(iso: "2024-03-09"))
+        #expect(days["DietaryWater"]?.sum == 473.176 && days["DietaryWater"]?.key.unit == "mL", "water has no Cinn nutrient")
+        #expect(days["DietaryCaffeine"]?.count == 1, "nor has caffeine (its record in the Food correlation is a copy)")
+        #expect(days["Height"]?.sum == 167.6 && days["Height"]?.key.unit == "cm" && days["Height"]?.key.day == LocalDate(iso: "2022-05-02"))
+        #expect(days["LeanBodyMass"]?.maximum == 51.09 && days["LeanBodyMass"]?.key.unit == "kg")
+        let sleep = days["SleepAnalysisHKCategoryValueSleepAnalysisAsleepCore"]
+        #expect(sleep?.sum == 30.5 && sleep?.key.unit == "min" && sleep?.key.day == LocalDate(iso: "2024-03-10"), "03:41:30 to 04:12:00")
+        #expect(read.summary.exportedAt == Date(timeIntervalSince1970: 1_710_464_864), "2024-03-14 21:07:44 -0400")
         // Workouts: statistics before the legacy attributes; local time from HKTimeZone.
         let workouts = read.batch.workouts
         #expect(workouts.map(\.name) == ["Running", "Traditional Strength Training", "Cycling"])
@@ -153,6 +163,47 @@ struct AppleHealthTests {
         #expect(read.batch.foodEntries.map { $0.nutrients.energy } == [200, 250], "836.8 kJ is 200 kcal; Cal is kcal")
         #expect(read.batch.foodEntries.map(\.meal) == [.breakfast, .dinner])
         #expect(read.summary.rejected.map(\.line) == [6] && read.summary.rejected.first?.field == "value")
+    }
+
+    @Test func otherTypesAreSummedUpPerLocalDayInOneUnitEach() throws {
+        func record(_ type: String, _ unit: String, _ value: String, at time: String, zone: String? = nil) -> String {
+            let start = "<Record type=\"HKQuantityTypeIdentifier\(type)\" sourceName=\"Watch\" unit=\"\(unit)\" startDate=\"\(time)\" endDate=\"\(time)\" value=\"\(value)\""
+            guard let zone else { return start + "/>" }
+            return start + "><MetadataEntry key=\"HKTimeZone\" value=\"\(zone)\"/></Record>"
+        }
+        let xml = """
+            <HealthData locale="en_GB">
+             \(record("HeartRate", "count/min", "61", at: "2024-03-09 08:00:00 +0000"))
+             \(record("HeartRate", "count/min", "142", at: "2024-03-09 18:00:00 +0000"))
+             \(record("HeartRate", "count/min", "88", at: "2024-03-09 23:30:00 +0000"))
+             \(record("HeartRate", "count/min", "70", at: "2024-03-09 23:40:00 +0000", zone: "Europe/Berlin"))
+             \(record("ActiveEnergyBurned", "kJ", "418.4", at: "2024-03-09 08:00:00 +0000"))
+             \(record("ActiveEnergyBurned", "Cal", "20", at: "2024-03-09 09:00:00 +0000"))
+             \(record("DistanceWalkingRunning", "km", "1.5", at: "2024-03-09 08:00:00 +0000"))
+             \(record("DistanceWalkingRunning", "mi", "1", at: "2024-03-09 09:00:00 +0000"))
+             \(record("Height", "ft", "5.5", at: "2024-03-09 09:00:00 +0000"))
+             \(record("StepCount", "count", "many", at: "2024-03-09 09:00:00 +0000"))
+            </HealthData>
+            """
+        let read = try Self.mapped(Array(xml.utf8), piece: 64)
+        let days = Dictionary(grouping: read.summary.days) { String($0.key.type.dropFirst(24)) }
+        let heart = try #require(days["HeartRate"]?.sorted { $0.key.day < $1.key.day })
+        #expect(heart.map(\.key.day) == [LocalDate(iso: "2024-03-09")!, LocalDate(iso: "2024-03-10")!], "23:40 UTC is the 10th in Berlin")
+        #expect(heart[0].count == 3 && heart[0].sum == 291 && heart[0].minimum == 61 && heart[0].maximum == 142 && heart[0].mean == 97)
+        #expect(days["ActiveEnergyBurned"]?.map { ($0.sum * 1000).rounded() / 1000 } == [120] && days["ActiveEnergyBurned"]?.first?.key.unit == "kcal", "418.4 kJ is 100 kcal")
+        #expect(days["DistanceWalkingRunning"]?.map { ($0.sum * 1000).rounded() / 1000 } == [3109.344] && days["DistanceWalkingRunning"]?.first?.key.unit == "m")
+        #expect(days["Height"]?.first.map { ($0.sum * 100).rounded() / 100 } == 167.64 && days["Height"]?.first?.key.unit == "cm")
+        #expect(days["StepCount"] == nil && read.summary.rejected.map(\.line) == [11] && read.summary.rejected.first?.field == "value")
+    }
+
+    @Test func healthDataTypesReadAsWords() {
+        #expect(HealthDataType("HKQuantityTypeIdentifierStepCount").name == "Step count")
+        #expect(HealthDataType("HKQuantityTypeIdentifierHeartRateVariabilitySDNN").name == "Heart rate variability SDNN")
+        #expect(HealthDataType("HKQuantityTypeIdentifierVO2Max").name == "VO2 max")
+        #expect(HealthDataType.name(type: "HKCategoryTypeIdentifierSleepAnalysis", category: "HKCategoryValueSleepAnalysisAsleepCore")
+            == "Sleep analysis: asleep core")
+        #expect(HealthDataType("HKQuantityTypeIdentifierStepCount").isCumulative && HealthDataType("HKQuantityTypeIdentifierDistanceCycling").isCumulative)
+        #expect(!HealthDataType("HKQuantityTypeIdentifierHeartRate").isCumulative && !HealthDataType("HKQuantityTypeIdentifierHeight").isCumulative)
     }
 
     @Test func unitsFollowHKUnitSpellings() {

@@ -18,7 +18,7 @@ struct ImportAPITests {
             #expect(first.status == .created)
             let report = try first.json()
             #expect(report.keys == ["format", "rows_read", "imported", "duplicates", "skipped", "rejected_count", "rejected", "dry_run",
-                                    "import_id"])
+                                    "import_id", "health_days"])
             #expect(report["format"]?.string == "csv")
             #expect(report["rows_read"]?.double == 3)
             #expect(report["imported"]?.double == 3)

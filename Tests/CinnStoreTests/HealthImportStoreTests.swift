@@ -11,7 +11,8 @@ import Testing
     static func importExport(_ store: Store, _ user: UserID, _ url: URL = exportZip, mode: ImportMode = ImportMode()) async throws -> ImportReport {
         try await store.importHealthRecords(user: user, format: "apple-health", fileName: url.lastPathComponent, mode: mode) { write in
             let summary = try await AppleHealthReader.read(url: url, batchSize: 3) { try await write($0) }
-            return ImportReport(format: "apple-health", rowsRead: summary.records, rejected: summary.rejected, rejectedCount: summary.rejectedCount)
+            return (ImportReport(format: "apple-health", rowsRead: summary.records, rejected: summary.rejected, rejectedCount: summary.rejectedCount),
+                    summary.days, summary.exportedAt)
         }
     }
 
@@ -34,10 +35,49 @@ import Testing
             let again = try await Self.importExport(store, me)
             #expect(again.imported == 0 && again.duplicates == 16 && again.importID == nil, "nothing new: no batch left behind")
             let batch = try #require(first.importID)
-            #expect(try await store.undoImport(id: batch, user: me) == 15)
+            #expect(try await store.undoImport(id: batch, user: me) == 15 + 9, "records and day summaries")
             #expect(try await store.glucoseReadings(user: me).isEmpty)
             #expect(try await store.weighIns(user: me).isEmpty)
             #expect(try await Self.importExport(store, me).imported == 15, "after an undo the export can come in again")
+        }
+    }
+
+    @Test(arguments: Backend.enabled)
+    func daySummariesAreReplacedByANewerExportAndComeBackWhenItIsUndone(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { store in
+            let me = try await store.localUser()
+            let xml = try String(contentsOf: Self.exportZip.deletingLastPathComponent().appendingPathComponent("export.xml"), encoding: .utf8)
+            func export(date: String, steps: String) throws -> URL {
+                let url = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-export-\(UUID().uuidString).xml")
+                try xml.replacingOccurrences(of: "<ExportDate value=\"2024-03-14 21:07:44 -0400\"/>", with: "<ExportDate value=\"\(date)\"/>")
+                    .replacingOccurrences(of: "unit=\"count\" creationDate=\"2024-03-09 08:20:31 -0500\" startDate=\"2024-03-09 08:09:52 -0500\" endDate=\"2024-03-09 08:17:03 -0500\" value=\"612\"",
+                                          with: "unit=\"count\" creationDate=\"2024-03-09 08:20:31 -0500\" startDate=\"2024-03-09 08:09:52 -0500\" endDate=\"2024-03-09 08:17:03 -0500\" value=\"\(steps)\"")
+                    .write(to: url, atomically: true, encoding: .utf8)
+                return url
+            }
+            let steps = "HKQuantityTypeIdentifierStepCount"
+            let march = LocalDate(iso: "2024-03-01")!...LocalDate(iso: "2024-03-31")!
+            func stepsOn9th() async throws -> [Double] { try await store.healthDays(user: me, type: steps, category: "", unit: "count", days: march).map(\.sum) }
+
+            let first = try await Self.importExport(store, me)
+            #expect(first.healthDays.count == 9 && first.healthDays.allSatisfy { $0.days == 1 && $0.written == 1 }, "\(first.healthDays)")
+            let types = try await store.healthDayTypes(user: me)
+            #expect(types.map(\.name).contains("Sleep analysis: asleep core") && types.count == 9)
+            #expect(types.first { $0.type == "HKQuantityTypeIdentifierHeight" }?.first == LocalDate(iso: "2022-05-02"))
+            #expect(try await stepsOn9th() == [612])
+
+            let newer = try await Self.importExport(store, me, try export(date: "2024-04-14 21:07:44 -0400", steps: "700"))
+            #expect(newer.imported == 0 && newer.importID != nil, "a changed day alone is worth a batch")
+            #expect(newer.healthDays.filter { $0.written > 0 }.map(\.type) == [steps], "the other days are the same again")
+            #expect(try await stepsOn9th() == [700])
+            let older = try await Self.importExport(store, me, try export(date: "2024-02-14 21:07:44 -0400", steps: "500"))
+            #expect(older.importID == nil && older.healthDays.allSatisfy { $0.written == 0 }, "an older export replaces nothing")
+            #expect(try await stepsOn9th() == [700])
+
+            #expect(try await store.undoImport(id: try #require(newer.importID), user: me) == 1)
+            #expect(try await stepsOn9th() == [612], "the day's summary is the first export's again")
+            try await store.undoImport(id: try #require(first.importID), user: me)
+            #expect(try await store.healthDayTypes(user: me).isEmpty)
         }
     }
 

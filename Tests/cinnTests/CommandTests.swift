@@ -284,9 +284,11 @@ struct ImportCommandTests {
         #expect(first.status == 0, "\(first)")
         #expect(first.lines.contains("Format: apple-health") && first.lines.contains("Rows read: 37"))
         #expect(first.lines.contains("Imported: 15") && first.lines.contains("Already in the journal: 1"))
+        #expect(first.lines.contains("Other health data, summed up per day: 9 types, 9 days written"), "\(first)")
+        #expect(first.lines.contains("  Step count (count): 1 day, 1 sample, 1 new or newer"))
         #expect(try await sandbox.cinn("weight", "list").lines.count == 4)
         #expect(try await sandbox.cinn("import", export).lines.contains("Imported: 0"))
-        #expect(try await sandbox.cinn("import", "undo", "1").stdout.contains("removed 15"))
+        #expect(try await sandbox.cinn("import", "undo", "1").stdout.contains("removed 24"), "15 records and 9 day summaries")
 
         let cut = try sandbox.write(Array(try Data(contentsOf: URL(fileURLWithPath: export).deletingLastPathComponent()
             .appendingPathComponent("export.xml")).prefix(20_000)), to: "export.xml")

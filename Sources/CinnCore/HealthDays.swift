@@ -1,0 +1,140 @@
+/// The samples of one health data type on one local day, reduced to their count, sum, minimum and maximum:
+/// what Cinn keeps of health data that is not journal data (steps, heart rate, active energy, sleep…).
+/// A quantity's values are in `unit`; a category's (sleep, stand hours) are the samples' durations in minutes,
+/// one summary per category value.
+public struct HealthDaySummary: Sendable, Hashable {
+    public struct Key: Sendable, Hashable {
+        /// The HealthKit identifier, such as `HKQuantityTypeIdentifierStepCount`.
+        public var type: String
+        /// A category sample's value (`HKCategoryValueSleepAnalysisAsleepCore`); empty for quantities.
+        public var category: String
+        /// The values' unit as HealthKit spells it (`count`, `count/min`, `kcal`, `m`, `min`…).
+        public var unit: String
+        public var day: LocalDate
+
+        public init(type: String, category: String = "", unit: String, day: LocalDate) {
+            self.type = type
+            self.category = category
+            self.unit = unit
+            self.day = day
+        }
+    }
+
+    public var key: Key
+    public var count: Int
+    public var sum: Double
+    public var minimum: Double
+    public var maximum: Double
+
+    public var mean: Double { sum / Double(count) }
+
+    public init(key: Key, count: Int, sum: Double, minimum: Double, maximum: Double) {
+        self.key = key
+        self.count = count
+        self.sum = sum
+        self.minimum = minimum
+        self.maximum = maximum
+    }
+
+    /// The summary of a single sample.
+    public init(key: Key, value: Double) {
+        self.init(key: key, count: 1, sum: value, minimum: value, maximum: value)
+    }
+
+    public mutating func add(_ value: Double) {
+        count += 1
+        sum += value
+        minimum = Swift.min(minimum, value)
+        maximum = Swift.max(maximum, value)
+    }
+}
+
+/// How a health data type reads to a person: its name, and whether a day's samples add up (steps, energy,
+/// distance) or are readings whose mean and range matter (heart rate, oxygen saturation).
+public struct HealthDataType: Sendable, Hashable {
+    public let identifier: String
+
+    public init(_ identifier: String) { self.identifier = identifier }
+
+    /// "HKQuantityTypeIdentifierStepCount" → "Step count"; "HKCategoryTypeIdentifierSleepAnalysis" → "Sleep analysis".
+    public var name: String {
+        var bare = Substring(identifier)
+        for prefix in ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKDataType"] where bare.hasPrefix(prefix) {
+            bare = bare.dropFirst(prefix.count)
+        }
+        return Self.words(bare)
+    }
+
+    /// A type's name with its category value's: "Step count", "Sleep analysis: asleep core".
+    public static func name(type: String, category: String) -> String {
+        let kind = HealthDataType(type)
+        guard !category.isEmpty else { return kind.name }
+        let value = kind.categoryName(category)
+        let lowered = value.count > 1 && value.dropFirst().first!.isLowercase ? value.prefix(1).lowercased() + value.dropFirst() : value
+        return "\(kind.name): \(lowered)"
+    }
+
+    /// "HKCategoryValueSleepAnalysisAsleepCore" under sleep analysis → "Asleep core".
+    public func categoryName(_ value: String) -> String {
+        var bare = Substring(value)
+        if bare.hasPrefix("HKCategoryValue") { bare = bare.dropFirst("HKCategoryValue".count) }
+        let typeWords = identifier.hasPrefix("HKCategoryTypeIdentifier") ? identifier.dropFirst("HKCategoryTypeIdentifier".count) : ""
+        if !typeWords.isEmpty, bare.hasPrefix(typeWords), bare.count > typeWords.count { bare = bare.dropFirst(typeWords.count) }
+        return Self.words(bare)
+    }
+
+    /// Whether a day's total is the number to show (HealthKit's cumulative quantity types).
+    public var isCumulative: Bool {
+        let bare = identifier.hasPrefix("HKQuantityTypeIdentifier") ? identifier.dropFirst("HKQuantityTypeIdentifier".count) : Substring(identifier)
+        return bare.hasPrefix("Distance") || bare.hasPrefix("Dietary") || Self.cumulative.contains(String(bare))
+            || identifier.hasPrefix("HKCategoryTypeIdentifier")
+    }
+
+    private static let cumulative: Set<String> = [
+        "StepCount", "ActiveEnergyBurned", "BasalEnergyBurned", "FlightsClimbed", "AppleExerciseTime", "AppleStandTime", "AppleMoveTime",
+        "PushCount", "SwimmingStrokeCount", "NikeFuel", "NumberOfTimesFallen", "TimeInDaylight", "UVExposure", "NumberOfAlcoholicBeverages",
+        "InhalerUsage", "PhysicalEffort",
+    ]
+
+    /// Camel case as words, only the first capitalised: "AsleepCore" → "Asleep core"; acronyms stay ("VO2Max" → "VO2 max",
+    /// "VariabilitySDNN" → "Variability SDNN").
+    private static func words(_ text: Substring) -> String {
+        let characters = Array(text)
+        var result = ""
+        for (index, character) in characters.enumerated() {
+            if index > 0, character.isUppercase, characters[index - 1].isLowercase || characters[index - 1].isNumber {
+                let startsWord = index + 1 < characters.count && characters[index + 1].isLowercase
+                result.append(" ")
+                result.append(contentsOf: startsWord ? character.lowercased() : String(character))
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+}
+
+/// What an import did with one health data type's day summaries.
+public struct ImportedHealthDays: Sendable, Hashable, Codable {
+    public var type: String
+    /// The category value, empty for quantities.
+    public var category: String
+    public var unit: String
+    /// Days the export holds samples on, and how many samples.
+    public var days: Int
+    public var samples: Int
+    /// Days whose summary is new, or replaces an older export's.
+    public var written: Int
+
+    public init(type: String, category: String, unit: String, days: Int, samples: Int, written: Int) {
+        self.type = type
+        self.category = category
+        self.unit = unit
+        self.days = days
+        self.samples = samples
+        self.written = written
+    }
+
+    /// "Step count", "Sleep analysis: asleep core".
+    public var name: String { HealthDataType.name(type: type, category: category) }
+}

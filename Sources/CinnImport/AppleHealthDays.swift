@@ -1,0 +1,46 @@
+import CinnCore
+
+/// Sums up the records that are not journal data (steps, heart rate, active energy, sleep…) per type and local
+/// day (FORMATS.md §1): count, sum, minimum and maximum. Energy is summed in kcal, distances in m, masses in
+/// kg and heights in cm whatever unit each record has; a category sample counts its duration in minutes under
+/// its value (asleep, in bed…).
+struct HealthDayCollector {
+    private(set) var days: [HealthDaySummary.Key: HealthDaySummary] = [:]
+
+    /// Whether records of `type` are summed up per day.
+    static func summarises(_ type: String) -> Bool {
+        type.hasPrefix("HKQuantityTypeIdentifier") || type.hasPrefix("HKCategoryTypeIdentifier")
+    }
+
+    mutating func add(_ record: HealthRecord) throws {
+        let day = LocalDate(instant: record.start.date, utcOffsetSeconds: record.utcOffsetSeconds)
+        let key: HealthDaySummary.Key
+        let amount: Double
+        if record.type.hasPrefix("HKCategoryTypeIdentifier") {
+            key = HealthDaySummary.Key(type: record.type, category: record.value ?? "", unit: "min", day: day)
+            amount = Double(max(record.end.milliseconds - record.start.milliseconds, 0)) / 60_000
+        } else {
+            guard let text = record.value, let value = Double(text), value.isFinite else {
+                throw CinnError.invalid("value", "\(record.type) needs a number as its value, not \(record.value.map { "\"\($0)\"" } ?? "none")")
+            }
+            let (normalized, unit) = Self.normalized(value, unit: record.unit ?? "", type: record.type)
+            key = HealthDaySummary.Key(type: record.type, unit: unit, day: day)
+            amount = normalized
+        }
+        if days[key] == nil {
+            days[key] = HealthDaySummary(key: key, value: amount)
+        } else {
+            days[key]!.add(amount)
+        }
+    }
+
+    /// A value in the unit Cinn keeps its type in, so that a day's samples from sources writing different units add up.
+    static func normalized(_ value: Double, unit: String, type: String) -> (Double, String) {
+        if let kcal = HealthUnit.kilocalories(value, unit) { return (kcal, "kcal") }
+        if let meters = HealthUnit.meters(value, unit) {
+            return type == "HKQuantityTypeIdentifierHeight" ? (meters * 100, "cm") : (meters, "m")
+        }
+        if let mass = MassUnit(spelling: unit) { return (Mass(value, mass).kilograms, "kg") }
+        return (value, unit)
+    }
+}

@@ -1,0 +1,45 @@
+import CinnCharts
+import CinnCore
+import CinnServer
+import CinnStore
+import Foundation
+import HummingbirdTesting
+import Testing
+
+@Suite("Health data page")
+struct HealthWebTests {
+    static let exportZip = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../CinnImportTests/Fixtures/apple_health/export.zip").standardized
+
+    @Test func anEmptyPageSaysWhatToDo() async throws {
+        try await withApp { client, _ in
+            let page = try await client.send(.get, "/more-data").text
+            #expect(page.contains("Nothing here yet.") && page.contains(#"<a href="/import">Import an Apple Health export</a>"#))
+            #expect(try await client.send(.get, "/settings").text.contains(#"href="/more-data""#), "More links to it")
+        }
+    }
+
+    @Test func anImportedExportsTypesAreChartedPerDay() async throws {
+        try await withApp { client, journal in
+            let report = try await journal.importAppleHealth(at: Self.exportZip, fileName: nil, mode: ImportMode())
+            #expect(report.healthDays.count == 9)
+            let steps = try await client.send(.get, "/more-data").text
+            #expect(steps.contains("<h2>Step count</h2>") && steps.contains(#"<p class="big">612 steps</p>"#), "steps first")
+            #expect(steps.contains(#"<g class="day" data-date="2024-03-09" data-value="612">"#))
+            #expect(steps.contains("Sleep analysis: asleep core") && steps.contains("Heart rate variability SDNN"))
+            let heart = try await client.send(.get, "/more-data?type=HKQuantityTypeIdentifierHeartRate&category=&unit=count/min&days=30").text
+            #expect(heart.contains(#"<p class="big">138 bpm</p>"#) && heart.contains(#"<circle class="mean""#))
+            #expect(heart.contains("From Feb 9, 2024 to Mar 9, 2024: heart rate on 1 of 30 days, mean 138 bpm, from 138 to 138 bpm."),
+                    "the chart's summary for screen readers: the 30 days up to the last with data")
+            #expect(try await client.send(.get, "/more-data?type=HKQuantityTypeIdentifierNoSuchThing").status == .notFound)
+        }
+    }
+
+    @Test func displayUnitsGroupThousandsAndNameWhatIsCounted() {
+        let steps = HealthDayChart.DisplayUnit(kept: "count", type: "HKQuantityTypeIdentifierStepCount", cumulative: true)
+        #expect(steps.text(12_345.4) == "12,345 steps" && steps.text(1234) == "1234 steps" && steps.text(1_234_567) == "1,234,567 steps")
+        #expect(HealthDayChart.DisplayUnit(kept: "m", type: "HKQuantityTypeIdentifierDistanceCycling", cumulative: true).text(12_345) == "12.3 km")
+        #expect(HealthDayChart.DisplayUnit(kept: "count", type: "HKQuantityTypeIdentifierBodyMassIndex", cumulative: false).text(25.44) == "25.4")
+        #expect(HealthDayChart.DisplayUnit(kept: "count/min", type: "HKQuantityTypeIdentifierHeartRate", cumulative: false).text(-61.5) == "-61.5 bpm")
+    }
+}
