@@ -34,13 +34,16 @@ struct Import: AsyncParsableCommand {
         @Flag(help: "Import the good rows of a file that has invalid ones.")
         var skipInvalid = false
 
+        @Flag(help: "Show the progress bar even when standard error is not a terminal (a log file).")
+        var progress = false
+
         func run() async throws {
             let url = URL(fileURLWithPath: file)
             guard FileManager.default.fileExists(atPath: url.path) else {
                 printError("error: cannot read \(file)")
                 throw ExitCode.validationFailure
             }
-            let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1)
+            let bar = ProgressBar(enabled: progress || isatty(STDERR_FILENO) == 1)
             let report = try await options.withJournal { journal in
                 try await journal.importAnyFile(at: url, fileName: url.lastPathComponent, format: format, unit: unit,
                                              mode: ImportMode(dryRun: dryRun, skipInvalid: skipInvalid)) { bar.update($0) }
@@ -87,7 +90,7 @@ struct Import: AsyncParsableCommand {
     }
 }
 
-/// A progress bar on standard error: bytes, rows, rows per second and time left.
+/// A progress bar on standard error: bytes, rows, rows per second and time left, redrawn at most ten times a second.
 final class ProgressBar: Sendable {
     private struct State {
         var started = Date()
@@ -112,8 +115,10 @@ final class ProgressBar: Sendable {
             let fraction = progress.fraction ?? 0
             let filled = Int(fraction * 30)
             let eta = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0
+            let megabytes = { (bytes: Int64) in String(format: "%.1f", Double(bytes) / 1_048_576) }
+            let bytes = progress.totalBytes.map { "\(megabytes(progress.bytesRead)) of \(megabytes($0)) MB" } ?? "\(megabytes(progress.bytesRead)) MB"
             return "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled)
-                + "] \(Int(fraction * 100))%  \(progress.rowsRead) rows  \(Int(rate)) rows/s  ETA \(Int(eta.rounded()))s "
+                + "] \(Int(fraction * 100))%  \(bytes)  \(progress.rowsRead) rows  \(Int(rate)) rows/s  ETA \(Int(eta.rounded()))s "
         }
         if let line { FileHandle.standardError.write(Data(line.utf8)) }
     }
