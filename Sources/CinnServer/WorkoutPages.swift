@@ -19,6 +19,15 @@ enum LiftText {
         return "\(total) s"
     }
 
+    /// A workout's duration, distance and energy, those it has: "42 min", "8.09 km", "402 kcal".
+    static func totals(duration: Double?, distance metres: Double?, energy kcal: Double?) -> [String] {
+        var parts: [String] = []
+        if let duration { parts.append(Self.duration(duration)) }
+        if let metres, metres > 0 { parts.append(distance(metres)) }
+        if let kcal, kcal > 0 { parts.append("\(Int(kcal.rounded())) kcal") }
+        return parts
+    }
+
     static func distance(_ metres: Double) -> String {
         metres >= 1000 ? "\(Mass.format(metres / 1000, decimals: 2)) km" : "\(Mass.format(metres, decimals: 0)) m"
     }
@@ -199,9 +208,11 @@ struct WorkoutsPage {
 
     init(workouts: [WorkoutSummary], unit: MassUnit, offset: Int, limit: Int, total: Int) {
         items = workouts.map { workout in
-            var summary = "\(workout.setCount) set\(workout.setCount == 1 ? "" : "s")"
-            if workout.volume.kilograms > 0 { summary += " · \(LiftText.volume(workout.volume, unit: unit))" }
-            if let duration = workout.durationSeconds { summary += " · \(LiftText.duration(duration))" }
+            var parts = workout.setCount > 0 || workout.distanceMeters == nil && workout.energyKcal == nil
+                ? ["\(workout.setCount) set\(workout.setCount == 1 ? "" : "s")"] : []
+            if workout.volume.kilograms > 0 { parts.append(LiftText.volume(workout.volume, unit: unit)) }
+            parts += LiftText.totals(duration: workout.durationSeconds, distance: workout.distanceMeters, energy: workout.energyKcal)
+            let summary = parts.joined(separator: " · ")
             return Item(id: workout.id.lowercasedString, day: LiftText.day(workout.localDate), name: workout.name, summary: summary,
                         exercises: workout.exercises.joined(separator: ", "))
         }
@@ -227,8 +238,8 @@ struct WorkoutPageModel {
         id = workout.id.lowercasedString
         name = workout.name
         day = LiftText.day(workout.localDate) + ", " + LocalDateTime(instant: workout.startedAt, utcOffsetSeconds: workout.utcOffsetSeconds).clock
-        var facts = ["\(workout.sets.count) sets"]
-        if let duration = stored.durationSeconds { facts.append(LiftText.duration(duration)) }
+        var facts = workout.sets.isEmpty && (stored.distanceMeters != nil || stored.energyKcal != nil) ? [] : ["\(workout.sets.count) sets"]
+        facts += LiftText.totals(duration: stored.durationSeconds, distance: stored.distanceMeters, energy: stored.energyKcal)
         facts.append("from \(workout.source.replacingOccurrences(of: "import:", with: "").capitalized)")
         self.facts = facts.joined(separator: " · ")
         note = stored.note

@@ -21,6 +21,9 @@ public struct WorkoutSummary: Sendable, Hashable, Identifiable {
     public var name: String
     public var source: String
     public var durationSeconds: Double?
+    /// A health export's totals for a workout without sets (a run, a ride).
+    public var distanceMeters: Double?
+    public var energyKcal: Double?
     public var setCount: Int
     /// Σ weight × reps of its sets, warm-ups left out.
     public var volume: Mass
@@ -34,6 +37,8 @@ public struct WorkoutSummary: Sendable, Hashable, Identifiable {
 public struct StoredWorkout: Sendable, Hashable {
     public var workout: Workout
     public var durationSeconds: Double?
+    public var distanceMeters: Double?
+    public var energyKcal: Double?
     public var note: String?
 }
 
@@ -153,13 +158,14 @@ extension Store {
         try await withConnection { db in
             let rows = try await db.raw("""
                 WITH page AS (
-                    SELECT row_id, id, started_at_ms, utc_offset_s, name, source, duration_s FROM workouts
+                    SELECT row_id, id, started_at_ms, utc_offset_s, name, source, duration_s, distance_m, energy_kcal FROM workouts
                     WHERE user_id = \(bind: user.rawValue) AND deleted = 0
                     ORDER BY started_at_ms DESC, row_id DESC LIMIT \(bind: limit) OFFSET \(bind: offset))
-                SELECT p.row_id, p.id, p.started_at_ms, p.utc_offset_s, p.name, p.source, p.duration_s, COUNT(s.position) AS sets,
+                SELECT p.row_id, p.id, p.started_at_ms, p.utc_offset_s, p.name, p.source, p.duration_s, p.distance_m, p.energy_kcal,
+                    COUNT(s.position) AS sets,
                     SUM(CASE WHEN s.kind = 1 THEN 0 ELSE COALESCE(s.weight_kg * s.reps, 0) END) AS volume
                 FROM page p LEFT JOIN workout_sets s ON s.workout_id = p.row_id
-                GROUP BY p.row_id, p.id, p.started_at_ms, p.utc_offset_s, p.name, p.source, p.duration_s
+                GROUP BY p.row_id, p.id, p.started_at_ms, p.utc_offset_s, p.name, p.source, p.duration_s, p.distance_m, p.energy_kcal
                 ORDER BY p.started_at_ms DESC, p.row_id DESC
                 """).all()
             guard !rows.isEmpty else { return [] }
@@ -173,6 +179,8 @@ extension Store {
                     utcOffsetSeconds: try row.decode(column: "utc_offset_s", as: Int.self), name: try row.decode(column: "name", as: String.self),
                     source: try row.decode(column: "source", as: String.self),
                     durationSeconds: try row.decode(column: "duration_s", as: Double?.self),
+                    distanceMeters: try row.decode(column: "distance_m", as: Double?.self),
+                    energyKcal: try row.decode(column: "energy_kcal", as: Double?.self),
                     setCount: try row.decode(column: "sets", as: Int.self),
                     volume: Mass(kilograms: try row.decode(column: "volume", as: Double?.self) ?? 0), exercises: [])
             }
@@ -201,7 +209,8 @@ extension Store {
     public func workout(id: UUID, user: UserID) async throws -> StoredWorkout? {
         try await withConnection { db in
             guard let row = try await db.raw("""
-                SELECT row_id, id, started_at_ms, utc_offset_s, name, duration_s, note, source, external_id, import_id FROM workouts
+                SELECT row_id, id, started_at_ms, utc_offset_s, name, duration_s, distance_m, energy_kcal, note, source, external_id, import_id
+                FROM workouts
                 WHERE id = \(bind: bind(id)) AND user_id = \(bind: user.rawValue) AND deleted = 0
                 """).first() else { return nil }
             let rowID = try row.decode(column: "row_id", as: Int64.self)
@@ -226,6 +235,8 @@ extension Store {
                                   externalID: try row.decode(column: "external_id", as: String?.self),
                                   importID: try row.decode(column: "import_id", as: Int64?.self))
             return StoredWorkout(workout: workout, durationSeconds: try row.decode(column: "duration_s", as: Double?.self),
+                                 distanceMeters: try row.decode(column: "distance_m", as: Double?.self),
+                                 energyKcal: try row.decode(column: "energy_kcal", as: Double?.self),
                                  note: try row.decode(column: "note", as: String?.self))
         }
     }

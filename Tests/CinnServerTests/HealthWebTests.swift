@@ -35,6 +35,17 @@ struct HealthWebTests {
         }
     }
 
+    @Test func importedWorkoutsShowTheirDurationDistanceAndEnergy() async throws {
+        try await withApp { client, journal in
+            _ = try await journal.importAppleHealth(at: Self.exportZip, fileName: nil, mode: ImportMode())
+            let list = try await client.send(.get, "/workouts").text
+            #expect(list.contains("42 min 25 s · 8.08 km · 402 kcal"), "a run has no sets: its totals instead")
+            #expect(list.contains("498 kcal") && !list.contains("0 sets"))
+            let run = try #require(try await journal.store.workouts(user: journal.user, limit: 10).first { $0.name == "Running" })
+            #expect(try await client.send(.get, "/workouts/\(run.id.lowercasedString)").text.contains("42 min 25 s · 8.08 km · 402 kcal · from Apple-Health"))
+        }
+    }
+
     @Test func displayUnitsGroupThousandsAndNameWhatIsCounted() {
         let steps = HealthDayChart.DisplayUnit(kept: "count", type: "HKQuantityTypeIdentifierStepCount", cumulative: true)
         #expect(steps.text(12_345.4) == "12,345 steps" && steps.text(1234) == "1234 steps" && steps.text(1_234_567) == "1,234,567 steps")
