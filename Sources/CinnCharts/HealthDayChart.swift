@@ -27,17 +27,14 @@ public struct HealthDayChart: Sendable {
         public func format(_ kept: Double) -> String {
             let value = kept * factor
             let decimals = abs(value) >= 100 ? 0 : abs(value) >= 10 ? 1 : 2
-            let text = ChartCanvas.number(value, decimals: decimals)
-            let digits = text.prefix { $0 != "." }
-            guard digits.count > 4 else { return text }
-            var grouped = ""
-            for (index, character) in digits.enumerated() {
-                if index > 0, character.isNumber, (digits.count - index) % 3 == 0, digits[digits.index(digits.startIndex, offsetBy: index - 1)].isNumber {
-                    grouped.append(",")
-                }
-                grouped.append(character)
+            let text = ChartCanvas.number(abs(value), decimals: decimals)
+            let whole = text.prefix { $0 != "." }
+            var grouped = value < 0 ? "-" : ""
+            for (index, digit) in whole.enumerated() {
+                if whole.count > 4, index > 0, (whole.count - index) % 3 == 0 { grouped.append(",") }
+                grouped.append(digit)
             }
-            return grouped + text.dropFirst(digits.count)
+            return grouped + text.dropFirst(whole.count)
         }
 
         /// "8,412 steps", "72 bpm", "12": the value with its unit, if it has one.
@@ -151,17 +148,10 @@ public struct HealthDayChart: Sendable {
     /// The text summary for screen readers: the period, the days with samples, and the average per day (totals) or the
     /// mean and the lowest and highest samples (readings).
     func summary() -> String {
-        guard !days.isEmpty else { return "No \(name.lowercased())." }
+        guard let average = days.meanDailyTotal, let samples = days.samples else { return "No \(name.lowercased())." }
         let span = first.distance(to: last) + 1
-        var text = "From \(first.monthDayYear) to \(last.monthDayYear): \(name.lowercased()) on \(days.count) of \(span) days"
-        if cumulative {
-            let average = days.map(\.sum).reduce(0, +) / Double(days.count)
-            text += ", \(unit.text(average)) a day on average."
-        } else {
-            let count = days.map(\.count).reduce(0, +)
-            let mean = days.map(\.sum).reduce(0, +) / Double(count)
-            text += ", mean \(unit.text(mean)), from \(unit.format(days.map(\.minimum).min()!)) to \(unit.text(days.map(\.maximum).max()!))."
-        }
-        return text
+        let text = "From \(first.monthDayYear) to \(last.monthDayYear): \(name.lowercased()) on \(days.count) of \(span) days"
+        return cumulative ? text + ", \(unit.text(average)) a day on average."
+            : text + ", mean \(unit.text(samples.mean)), from \(unit.format(samples.minimum)) to \(unit.text(samples.maximum))."
     }
 }

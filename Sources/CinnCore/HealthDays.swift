@@ -49,6 +49,20 @@ public struct HealthDaySummary: Sendable, Hashable {
     }
 }
 
+extension Collection<HealthDaySummary> {
+    /// The mean of the days' totals (steps a day), nil for no days.
+    public var meanDailyTotal: Double? {
+        isEmpty ? nil : reduce(0) { $0 + $1.sum } / Double(count)
+    }
+
+    /// All the days' samples taken together (heart rate): their mean, lowest and highest; nil for no days.
+    public var samples: (mean: Double, minimum: Double, maximum: Double)? {
+        guard let first else { return nil }
+        let samples = reduce(0) { $0 + $1.count }
+        return (reduce(0) { $0 + $1.sum } / Double(samples), map(\.minimum).min() ?? first.minimum, map(\.maximum).max() ?? first.maximum)
+    }
+}
+
 /// How a health data type reads to a person: its name, and whether a day's samples add up (steps, energy,
 /// distance) or are readings whose mean and range matter (heart rate, oxygen saturation).
 public struct HealthDataType: Sendable, Hashable {

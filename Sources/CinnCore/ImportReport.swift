@@ -101,6 +101,9 @@ public struct ImportReport: Sendable, Hashable, Codable {
     /// Health data kept as day summaries (steps, heart rate, sleep…), per type: days, samples, and days written.
     public var healthDays: [ImportedHealthDays] = []
 
+    /// Whether the import adds anything: records, or day summaries that are new or newer.
+    public var addsAnything: Bool { imported > 0 || healthDays.contains { $0.written > 0 } }
+
     /// Rejections listed one by one; beyond this only the count grows.
     public static let maximumListedRejections = 1000
 

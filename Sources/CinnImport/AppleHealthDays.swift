@@ -27,10 +27,10 @@ struct HealthDayCollector {
             key = HealthDaySummary.Key(type: record.type, unit: unit, day: day)
             amount = normalized
         }
-        if days[key] == nil {
-            days[key] = HealthDaySummary(key: key, value: amount)
+        if let index = days.index(forKey: key) {
+            days.values[index].add(amount)
         } else {
-            days[key]!.add(amount)
+            days[key] = HealthDaySummary(key: key, value: amount)
         }
     }
 

@@ -40,7 +40,7 @@ public enum AppleHealthReader {
         defer { try? handle.close() }
         let start = (try? handle.read(upToCount: 4096)) ?? Data()
         if start.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
-            guard let archive = try? Archive(url: url, accessMode: .read) else { return false }
+            guard let archive = try? Archive(url: url, accessMode: .read, pathEncoding: nil) else { return false }
             return exportEntry(archive) != nil
         }
         // The DTD comes first and runs for pages: its DOCTYPE names the root.

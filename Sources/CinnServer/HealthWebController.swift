@@ -82,15 +82,12 @@ struct HealthPage {
         let cumulative = kind.isCumulative
         let unit = HealthDayChart.DisplayUnit(kept: type.unit, type: type.type, cumulative: cumulative)
         name = type.name
-        if !summaries.isEmpty {
-            if cumulative {
-                answer = unit.text(summaries.map(\.sum).reduce(0, +) / Double(summaries.count))
-                answerLabel = "a day on average, over the \(summaries.count) day\(summaries.count == 1 ? "" : "s") with data"
-            } else {
-                let count = summaries.map(\.count).reduce(0, +)
-                answer = unit.text(summaries.map(\.sum).reduce(0, +) / Double(count))
-                answerLabel = "on average, from \(unit.format(summaries.map(\.minimum).min()!)) to \(unit.format(summaries.map(\.maximum).max()!))"
-            }
+        if cumulative, let average = summaries.meanDailyTotal {
+            answer = unit.text(average)
+            answerLabel = "a day on average, over the \(summaries.count) day\(summaries.count == 1 ? "" : "s") with data"
+        } else if let samples = summaries.samples {
+            answer = unit.text(samples.mean)
+            answerLabel = "on average, from \(unit.format(samples.minimum)) to \(unit.format(samples.maximum))"
         }
         chart = HealthDayChart(days: summaries, in: range, name: type.name, unit: unit, cumulative: cumulative).svg()
     }

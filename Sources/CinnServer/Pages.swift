@@ -265,7 +265,7 @@ struct ImportReportPage {
         healthDays = report.healthDays
         hasHealthDays = !healthDays.isEmpty
         healthDaysWrittenLabel = token == nil ? "New or newer" : "To write"
-        self.token = blocked || (report.imported == 0 && !report.healthDays.contains { $0.written > 0 }) ? nil : token
+        self.token = blocked || !report.addsAnything ? nil : token
         self.skipInvalid = skipInvalid
         if WorkoutFileFormat(rawValue: report.format) != nil {
             (things, nextLink, nextLabel) = ("sets", "/lifts", "See your lifts")

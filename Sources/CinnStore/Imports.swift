@@ -97,7 +97,7 @@ extension Store {
                     if report.rejectedCount > 0 && !mode.skipInvalid && !mode.dryRun { report.imported = 0 }
                     throw RollBack(report: report)
                 }
-                guard report.imported > 0 || report.healthDays.contains(where: { $0.written > 0 }) else { throw RollBack(report: report) }
+                guard report.addsAnything else { throw RollBack(report: report) }
                 try await db.raw("""
                     UPDATE imports SET rows_read = \(bind: report.rowsRead), imported = \(bind: report.imported),
                         duplicates = \(bind: report.duplicates), rejected = \(bind: report.rejectedCount)
