@@ -5,18 +5,18 @@ import CinnCore
 /// kg and heights in cm whatever unit each record has; a category sample counts its duration in minutes under
 /// its value (asleep, in bed…).
 struct HealthDayCollector {
-    private(set) var days: [HealthDaySummary.Key: HealthDaySummary] = [:]
+    /// The days summed up, in the order they first came.
+    private(set) var days: [HealthDaySummary] = []
+    private var positions: [HealthDaySummary.Key: Int] = [:]
+    /// The last day added to: an export lists a type's records in time order, so most records add to it.
+    private var last: (key: HealthDaySummary.Key, position: Int)?
 
-    /// Whether records of `type` are summed up per day.
-    static func summarises(_ type: String) -> Bool {
-        type.hasPrefix("HKQuantityTypeIdentifier") || type.hasPrefix("HKCategoryTypeIdentifier")
-    }
-
-    mutating func add(_ record: HealthRecord) throws {
+    /// Adds a quantity record or, when `category`, a category sample.
+    mutating func add(_ record: HealthRecord, category: Bool) throws {
         let day = LocalDate(instant: record.start.date, utcOffsetSeconds: record.utcOffsetSeconds)
         let key: HealthDaySummary.Key
         let amount: Double
-        if record.type.hasPrefix("HKCategoryTypeIdentifier") {
+        if category {
             key = HealthDaySummary.Key(type: record.type, category: record.value ?? "", unit: "min", day: day)
             amount = Double(max(record.end.milliseconds - record.start.milliseconds, 0)) / 60_000
         } else {
@@ -27,10 +27,15 @@ struct HealthDayCollector {
             key = HealthDaySummary.Key(type: record.type, unit: unit, day: day)
             amount = normalized
         }
-        if let index = days.index(forKey: key) {
-            days.values[index].add(amount)
+        if let last, last.key == key {
+            days[last.position].add(amount)
+        } else if let position = positions[key] {
+            days[position].add(amount)
+            last = (key, position)
         } else {
-            days[key] = HealthDaySummary(key: key, value: amount)
+            positions[key] = days.count
+            last = (key, days.count)
+            days.append(HealthDaySummary(key: key, value: amount))
         }
     }
 

@@ -159,6 +159,9 @@ extension AppleHealthReader {
         private var food = HealthFoodCollector()
         private var workout: HealthWorkoutBuilder?
         private var days = HealthDayCollector()
+        private var strings = HealthRecord.Strings()
+        /// The last record type seen and what becomes of its records: an export lists its records type by type.
+        private var lastType: (type: String, kind: HealthRecord.Kind)?
 
         enum Element { case root, record, correlation, workout, other }
 
@@ -184,7 +187,7 @@ extension AppleHealthReader {
             }
             if batch.count > 0 { try deliver(batch) }
             batch = Batch()
-            summary.days = Array(days.days.values)
+            summary.days = days.days
         }
 
         private mutating func handle(_ tag: HealthXMLScanner.Tag) throws {
@@ -209,24 +212,24 @@ extension AppleHealthReader {
                     element = .record
                     if parent == .root {
                         summary.records += 1
-                        let record = try HealthRecord(tag)
+                        let record = try HealthRecord(tag, strings: &strings)
                         if tag.kind == .empty { try keep(record) } else { pending = record }
                     } else if parent == .correlation {
-                        food.addToCorrelation(try HealthRecord(tag))
+                        food.addToCorrelation(try HealthRecord(tag, strings: &strings))
                     }
                 } else if tag.isNamed("MetadataEntry") {
                     element = .other
-                    if parent == .record, parents.count == 2, pending != nil, let key = tag.value("key"), HealthRecord.metadataKeys.contains(key) {
-                        pending?.metadata[key] = tag.value("value")
-                    } else if parent == .correlation, tag.value("key") == "HKFoodType", let name = tag.value("value") {
+                    if parent == .record, parents.count == 2, pending != nil {
+                        pending?.addMetadata(tag)
+                    } else if parent == .correlation, tag.value("key", is: "HKFoodType"), let name = tag.value("value") {
                         food.correlationName(name)
-                    } else if parent == .workout, tag.value("key") == "HKTimeZone" {
+                    } else if parent == .workout, tag.value("key", is: "HKTimeZone") {
                         workout?.timeZone = tag.value("value")
                     }
                 } else if tag.isNamed("Correlation") {
                     element = .correlation
-                    if parent == .root, tag.value("type") == "HKCorrelationTypeIdentifierFood" {
-                        let record = try HealthRecord(tag)
+                    if parent == .root, tag.value("type", is: "HKCorrelationTypeIdentifierFood") {
+                        let record = try HealthRecord(tag, strings: &strings)
                         food.startCorrelation(source: record.sourceName, start: record.start, end: record.end, offset: record.utcOffsetSeconds)
                     }
                 } else if tag.isNamed("Workout") {
@@ -258,12 +261,15 @@ extension AppleHealthReader {
         }
 
         private mutating func keep(_ record: HealthRecord) throws {
+            let kind: HealthRecord.Kind
+            if let lastType, lastType.type == record.type {
+                kind = lastType.kind
+            } else {
+                kind = HealthRecord.Kind(record.type)
+                lastType = (record.type, kind)
+            }
             do {
-                if let nutrient = HealthFoodCollector.nutrient(record.type) {
-                    try food.add(record, nutrient)
-                } else {
-                    try record.map(into: &batch, days: &days, skipped: &summary.skippedTypes)
-                }
+                try record.map(kind, into: &batch, food: &food, days: &days, skipped: &summary.skippedTypes)
             } catch let error as CinnError {
                 summary.rejectedCount += 1
                 if summary.rejected.count < ImportReport.maximumListedRejections {
@@ -287,23 +293,63 @@ struct HealthRecord {
     let start: HealthDate
     let end: HealthDate
     let line: Int
-    var metadata: [String: String] = [:]
+    /// The metadata the mapping reads: `HKBloodGlucoseMealTime`, `HKInsulinDeliveryReason` and `HKTimeZone`.
+    var mealTime: String?
+    var insulinReason: String?
+    var timeZone: String?
 
-    static let metadataKeys: Set<String> = ["HKBloodGlucoseMealTime", "HKInsulinDeliveryReason", "HKTimeZone"]
+    /// What becomes of a type's records.
+    enum Kind {
+        case bodyMass, bodyFat, glucose, insulin
+        /// A dietary type: a nutrient of a food entry.
+        case nutrient(Nutrient)
+        /// Other quantities and categories, summed up per day (HealthDayCollector).
+        case quantity, category
+        /// Neither a quantity nor a category: counted as skipped.
+        case skipped
 
-    init(_ tag: HealthXMLScanner.Tag) throws {
-        func required(_ key: StaticString) throws -> String {
-            guard let value = tag.value(key) else {
-                throw CinnError.invalid("export.xml", "export.xml line \(tag.line), column \(tag.column): a <\(tag.nameText)> without its \(key)")
+        init(_ type: String) {
+            switch type {
+            case "HKQuantityTypeIdentifierBodyMass": self = .bodyMass
+            case "HKQuantityTypeIdentifierBodyFatPercentage": self = .bodyFat
+            case "HKQuantityTypeIdentifierBloodGlucose": self = .glucose
+            case "HKQuantityTypeIdentifierInsulinDelivery": self = .insulin
+            default:
+                if let nutrient = HealthFoodCollector.nutrient(type) {
+                    self = .nutrient(nutrient)
+                } else {
+                    self = type.hasPrefix("HKQuantityTypeIdentifier") ? .quantity : type.hasPrefix("HKCategoryTypeIdentifier") ? .category : .skipped
+                }
             }
-            return value
         }
-        type = try required("type")
-        unit = tag.value("unit")
+    }
+
+    /// The strings that repeat from record to record, each made once (see `RecentStrings`).
+    struct Strings {
+        var types = RecentStrings(), units = RecentStrings(), sources = RecentStrings()
+    }
+
+    init(_ tag: HealthXMLScanner.Tag, strings: inout Strings) throws {
+        guard let type = tag.withValueBytes("type", { strings.types.string($0) }) else {
+            throw CinnError.invalid("export.xml", "export.xml line \(tag.line), column \(tag.column): a <\(tag.nameText)> without its type")
+        }
+        self.type = type
+        unit = tag.withValueBytes("unit") { strings.units.string($0) }
         value = tag.value("value")
-        sourceName = tag.value("sourceName") ?? ""
+        sourceName = tag.withValueBytes("sourceName") { strings.sources.string($0) } ?? ""
         (start, end) = try Self.dates(tag)
         line = tag.line
+    }
+
+    /// Keeps a `<MetadataEntry>` child's value when the mapping reads its key.
+    mutating func addMetadata(_ tag: HealthXMLScanner.Tag) {
+        if tag.value("key", is: "HKBloodGlucoseMealTime") {
+            mealTime = tag.value("value")
+        } else if tag.value("key", is: "HKInsulinDeliveryReason") {
+            insulinReason = tag.value("value")
+        } else if tag.value("key", is: "HKTimeZone") {
+            timeZone = tag.value("value")
+        }
     }
 
     /// A tag's startDate and endDate.
@@ -324,7 +370,7 @@ struct HealthRecord {
 
     /// The UTC offset the record's local day comes from: its `HKTimeZone` when it has one, else its date's own.
     var utcOffsetSeconds: Int {
-        if let zone = metadata["HKTimeZone"].flatMap(TimeZone.init(identifier:)) { return zone.secondsFromGMT(for: start.date) }
+        if let zone = timeZone.flatMap(TimeZone.init(identifier:)) { return zone.secondsFromGMT(for: start.date) }
         return start.utcOffsetSeconds
     }
 
@@ -335,16 +381,17 @@ struct HealthRecord {
         return number
     }
 
-    func map(into batch: inout AppleHealthReader.Batch, days: inout HealthDayCollector, skipped: inout [String: Int]) throws {
-        switch type {
-        case "HKQuantityTypeIdentifierBodyMass":
+    func map(_ kind: Kind, into batch: inout AppleHealthReader.Batch, food: inout HealthFoodCollector, days: inout HealthDayCollector,
+             skipped: inout [String: Int]) throws {
+        switch kind {
+        case .bodyMass:
             guard let unit = MassUnit(spelling: unit ?? "") else {
                 throw CinnError.invalid("unit", "body mass in \"\(unit ?? "")\": Cinn reads kg, lb and st")
             }
             let weight = try Mass.bodyWeight(try number(), unit, field: "value")
             batch.weighIns.append(ImportedWeighIn(measuredAt: start.date, utcOffsetSeconds: utcOffsetSeconds, weight: weight,
                                                   externalID: externalID, line: line))
-        case "HKQuantityTypeIdentifierBodyFatPercentage":
+        case .bodyFat:
             // A fraction (0.162 is 16.2 %), whatever the unit says (FORMATS.md §1.3).
             var fraction = try number()
             if fraction > 1 { fraction /= 100 }
@@ -353,34 +400,59 @@ struct HealthRecord {
             }
             batch.bodyFat.append(ImportedBodyFat(reading: BodyFatReading(measuredAt: start.date, utcOffsetSeconds: utcOffsetSeconds, fraction: fraction),
                                                  externalID: externalID))
-        case "HKQuantityTypeIdentifierBloodGlucose":
+        case .glucose:
             guard let glucoseUnit = GlucoseUnit(spelling: unit ?? "") else {
                 throw CinnError.invalid("unit", "blood glucose in \"\(unit ?? "")\": Cinn reads mg/dL and mmol<…>/L")
             }
             let glucose = try Glucose.validated(try number(), glucoseUnit, field: "value")
-            let timing: MealTiming? = switch metadata["HKBloodGlucoseMealTime"] {
+            let timing: MealTiming? = switch mealTime {
             case "1": .beforeMeal
             case "2": .afterMeal
             default: nil
             }
             batch.glucose.append(GlucoseReading(measuredAt: start.date, utcOffsetSeconds: utcOffsetSeconds, glucose: glucose, timing: timing,
                                                 source: sourceName, externalID: externalID))
-        case "HKQuantityTypeIdentifierInsulinDelivery":
-            let kind: InsulinKind = switch metadata["HKInsulinDeliveryReason"] {
+        case .insulin:
+            let insulinKind: InsulinKind = switch insulinReason {
             case "1": .basal
             case "2": .bolus
             default: throw CinnError.invalid("HKInsulinDeliveryReason", "insulin delivery without HKInsulinDeliveryReason 1 (basal) or 2 (bolus)")
             }
             let units = try InsulinDose.validatedUnits(try number(), field: "value")
-            batch.insulin.append(InsulinDose(takenAt: start.date, utcOffsetSeconds: utcOffsetSeconds, units: units, kind: kind,
+            batch.insulin.append(InsulinDose(takenAt: start.date, utcOffsetSeconds: utcOffsetSeconds, units: units, kind: insulinKind,
                                              source: sourceName, externalID: externalID))
-        default:
-            if HealthDayCollector.summarises(type) {
-                try days.add(self)
-            } else {
-                skipped[type, default: 0] += 1
-            }
+        case .nutrient(let nutrient):
+            try food.add(self, nutrient)
+        case .quantity:
+            try days.add(self, category: false)
+        case .category:
+            try days.add(self, category: true)
+        case .skipped:
+            skipped[type, default: 0] += 1
         }
+    }
+}
+
+/// Strings of attribute values that repeat from record to record (a type, a unit, a source), each made once
+/// rather than once per record: the last few are kept with their bytes, and bytes seen before give the same String.
+struct RecentStrings {
+    private var entries: [(bytes: [UInt8], string: String)] = []
+    private var replaced = 0
+    static let capacity = 8
+
+    mutating func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return "" }
+        for entry in entries where entry.bytes.count == bytes.count {
+            if entry.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, base, bytes.count) }) == 0 { return entry.string }
+        }
+        let string = HealthXMLScanner.unescaped(bytes)
+        if entries.count < Self.capacity {
+            entries.append((Array(bytes), string))
+        } else {
+            entries[replaced] = (Array(bytes), string)
+            replaced = (replaced + 1) % Self.capacity
+        }
+        return string
     }
 }
 

@@ -21,6 +21,12 @@ public struct HealthXMLScanner {
 
         public func isNamed(_ expected: StaticString) -> Bool { Self.equal(bytes, name, expected) }
 
+        /// Whether the attribute `key`'s raw value is `expected` (false when the tag has no `key`).
+        public func value(_ key: StaticString, is expected: StaticString) -> Bool {
+            guard let range = valueRange(key) else { return false }
+            return Self.equal(bytes, range, expected)
+        }
+
         public var nameText: String { String(decoding: UnsafeBufferPointer(rebasing: bytes[name]), as: UTF8.self) }
 
         /// The value of the attribute `key`, unescaped; nil when the tag has none.
@@ -52,13 +58,21 @@ public struct HealthXMLScanner {
     /// Bytes of a tag (or markup) the last chunk ended inside.
     private var carry: [UInt8] = []
     private var carryLine = 1, carryColumn = 1
-    /// The open elements' names, outermost first, with the lines they start on.
-    private var open: [(name: String, line: Int)] = []
+    /// The open elements, outermost first: where each one's name ends in `openNames` (the names' bytes one
+    /// after another) and the line it starts on.
+    private var open: [(nameEnd: Int, line: Int)] = []
+    private var openNames: [UInt8] = []
+    /// The current tag's attributes (reused from tag to tag).
+    private var attributes: [(name: Range<Int>, value: Range<Int>)] = []
     private var line = 1
     /// The offset (in the whole stream) of the byte after the last newline, for columns.
     private var lineStart = 0
     private var offset = 0
     private var sawRoot = false
+
+    /// The longest markup read: no tag of an export comes near it, so a tag this long has lost a closing quote
+    /// or '>', and the scanner says so instead of holding the rest of the file.
+    static let longestMarkup = 1 << 20
 
     public init() {}
 
@@ -85,13 +99,23 @@ public struct HealthXMLScanner {
             throw CinnError.invalid("export.xml", "export.xml ends early inside a tag at line \(carryLine), column \(carryColumn); the file is cut off")
         }
         if let last = open.last {
-            throw CinnError.invalid("export.xml", "export.xml ends early (line \(line)): <\(last.name)> from line \(last.line) is not closed; the file is cut off")
+            throw CinnError.invalid("export.xml", "export.xml ends early (line \(line)): <\(openName(open.count - 1))> from line \(last.line) is not closed; the file is cut off")
         }
         if !sawRoot { throw CinnError.invalid("export.xml", "export.xml holds no <HealthData>: not an Apple Health export") }
     }
 
     private func error(_ message: String, line: Int, column: Int) -> CinnError {
         CinnError.invalid("export.xml", "export.xml line \(line), column \(column): \(message)")
+    }
+
+    /// The name of the open element at `depth` (0 is the root).
+    private func openName(_ depth: Int) -> String {
+        let start = depth == 0 ? 0 : open[depth - 1].nameEnd
+        return String(decoding: openNames[start..<open[depth].nameEnd], as: UTF8.self)
+    }
+
+    private static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
     private mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, _ handle: (Tag) throws -> Void) throws {
@@ -110,19 +134,34 @@ public struct HealthXMLScanner {
                 continue
             }
             let start = index
-            let startLine = line, startColumn = base + index - lineStart + 1
-            guard let end = try markupEnd(bytes, from: index) else {
-                // The chunk ends inside this tag: keep it for the next one.
+            let startLine = line, startLineStart = lineStart
+            let startColumn = base + index - lineStart + 1
+            let read: (kind: Tag.Kind, name: Range<Int>, end: Int)?
+            if start + 1 < count, bytes[start + 1] == UInt8(ascii: "!") || bytes[start + 1] == UInt8(ascii: "?") {
+                if let end = markupEnd(bytes, from: start) {
+                    index = end
+                    continue
+                }
+                read = nil
+            } else {
+                read = try readTag(bytes, from: start, line: startLine, column: startColumn)
+            }
+            guard case let (kind, name, end)? = read else {
+                // The chunk ends inside this markup: keep it for the next one.
+                guard count - start <= Self.longestMarkup else {
+                    throw error("markup longer than \(Self.longestMarkup / 1_048_576) MB: a closing quote or '>' is missing", line: startLine, column: startColumn)
+                }
                 carry = Array(bytes[start...])
                 carryLine = startLine
                 carryColumn = startColumn
+                line = startLine
+                lineStart = startLineStart
                 offset = base + count
                 return
             }
             index = end
-            guard bytes[start + 1] != UInt8(ascii: "!"), bytes[start + 1] != UInt8(ascii: "?") else { continue }
-            let tag = try parseTag(bytes, start..<end, line: startLine, column: startColumn)
-            switch tag.kind {
+            let tag = Tag(kind: kind, bytes: bytes, name: name, attributes: attributes, line: startLine, column: startColumn)
+            switch kind {
             case .start:
                 if open.isEmpty {
                     guard tag.isNamed("HealthData") else {
@@ -130,73 +169,49 @@ public struct HealthXMLScanner {
                     }
                     sawRoot = true
                 }
-                open.append((tag.nameText, startLine))
+                openNames.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[name]))
+                open.append((openNames.count, startLine))
             case .empty:
                 if open.isEmpty { throw error("<\(tag.nameText)/> outside <HealthData>", line: startLine, column: startColumn) }
             case .end:
-                guard let last = open.popLast() else { throw error("</\(tag.nameText)> closes nothing", line: startLine, column: startColumn) }
-                guard tag.nameText == last.name else {
-                    throw error("</\(tag.nameText)> closes <\(last.name)> from line \(last.line)", line: startLine, column: startColumn)
+                guard let last = open.last else { throw error("</\(tag.nameText)> closes nothing", line: startLine, column: startColumn) }
+                let lastStart = open.count == 1 ? 0 : open[open.count - 2].nameEnd
+                let matches = openNames.withUnsafeBufferPointer { names in
+                    names[lastStart..<last.nameEnd].elementsEqual(UnsafeBufferPointer(rebasing: bytes[name]))
                 }
+                guard matches else {
+                    throw error("</\(tag.nameText)> closes <\(openName(open.count - 1))> from line \(last.line)", line: startLine, column: startColumn)
+                }
+                open.removeLast()
+                openNames.removeLast(openNames.count - lastStart)
             }
             try handle(tag)
         }
         offset = base + count
     }
 
-    /// The offset after the markup starting at `start` (a tag, a comment, the DOCTYPE with its internal DTD,
-    /// a processing instruction), or nil when the chunk ends first. Counts the lines it passes.
-    private mutating func markupEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) throws -> Int? {
+    /// The offset after the markup starting at `start` whose end is a fixed sequence (a comment, the DOCTYPE
+    /// with its internal DTD, a processing instruction), skipped whole whatever it holds; nil when the chunk
+    /// ends first. Counts the lines it passes.
+    private mutating func markupEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         let count = bytes.count
         func hasPrefix(_ text: StaticString) -> Bool? {
             let length = text.utf8CodeUnitCount
             guard start + length <= count else { return nil }
             return Tag.equal(bytes, start..<start + length, text)
         }
-        // Markup whose end is a fixed sequence: skipped whole, whatever it holds.
-        var terminator: StaticString?
-        if start + 1 < count, bytes[start + 1] == UInt8(ascii: "!") {
+        var terminator: StaticString = "?>"
+        if bytes[start + 1] == UInt8(ascii: "!") {
             guard let comment = hasPrefix("<!--"), let doctype = hasPrefix("<!DOCTYPE") else { return nil }
             terminator = comment ? "-->" : doctype ? "]>" : ">"
             // A DOCTYPE without an internal DTD ends at its first '>'.
             if doctype, let end = Self.find(bytes, ">", from: start), !(start..<end).contains(where: { bytes[$0] == UInt8(ascii: "[") }) {
                 terminator = ">"
             }
-        } else if start + 1 < count, bytes[start + 1] == UInt8(ascii: "?") {
-            terminator = "?>"
-        } else if start + 1 >= count {
-            return nil
         }
-        let savedLine = line, savedLineStart = lineStart
-        if let terminator {
-            guard let end = Self.find(bytes, terminator, from: start + 2) else {
-                return nil
-            }
-            countLines(bytes, start..<end)
-            return end
-        }
-        // A tag: '>' outside quoted attribute values ends it.
-        var quote: UInt8 = 0
-        var index = start + 1
-        while index < count {
-            let byte = bytes[index]
-            if byte == 0x0A {
-                line += 1
-                lineStart = offset + index + 1
-            } else if quote != 0 {
-                if byte == quote { quote = 0 }
-            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                quote = byte
-            } else if byte == UInt8(ascii: ">") {
-                return index + 1
-            } else if byte == UInt8(ascii: "<") {
-                throw error("a tag is not closed before the next one starts", line: savedLine, column: offset + start - savedLineStart + 1)
-            }
-            index += 1
-        }
-        line = savedLine
-        lineStart = savedLineStart
-        return nil
+        guard let end = Self.find(bytes, terminator, from: start + 2) else { return nil }
+        countLines(bytes, start..<end)
+        return end
     }
 
     private mutating func countLines(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
@@ -219,55 +234,79 @@ public struct HealthXMLScanner {
         }
     }
 
-    /// Reads `<name a="v" …>`, `<name …/>` or `</name>`.
-    private func parseTag(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, line: Int, column: Int) throws -> Tag {
-        var index = range.lowerBound + 1
-        let last = range.upperBound - 1  // the '>'
+    @inline(__always)
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        byte > 0x20 && byte != UInt8(ascii: "=") && byte != UInt8(ascii: "/") && byte != UInt8(ascii: ">") && byte != UInt8(ascii: "<")
+            && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "'")
+    }
+
+    /// Reads `<name a="v" …>`, `<name …/>` or `</name>` starting at `start`, in one pass: its kind, its name and
+    /// (into `attributes`) its attributes' names and values (without their quotes, not yet unescaped), and the
+    /// offset after its '>'; nil when the chunk ends first. A value's closing quote is found with memchr, so a
+    /// '>' inside quotes is part of the value. Counts the lines it passes.
+    private mutating func readTag(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, line tagLine: Int, column: Int) throws
+        -> (kind: Tag.Kind, name: Range<Int>, end: Int)? {
+        let count = bytes.count
+        guard let base = bytes.baseAddress else { return nil }
+        attributes.removeAll(keepingCapacity: true)
+        var index = start + 1
+        func skipSpace() {
+            while index < count, bytes[index] <= 0x20 {
+                if bytes[index] == 0x0A {
+                    line += 1
+                    lineStart = offset + index + 1
+                }
+                index += 1
+            }
+        }
+        guard index < count else { return nil }
         var kind = Tag.Kind.start
         if bytes[index] == UInt8(ascii: "/") {
             kind = .end
             index += 1
         }
-        var end = last
-        if kind == .start, bytes[last - 1] == UInt8(ascii: "/") {
-            kind = .empty
-            end = last - 1
-        }
-        func isNameByte(_ byte: UInt8) -> Bool {
-            byte > 0x20 && byte != UInt8(ascii: "=") && byte != UInt8(ascii: "/") && byte != UInt8(ascii: ">")
-                && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "'")
-        }
         let nameStart = index
-        while index < end, isNameByte(bytes[index]) { index += 1 }
-        guard index > nameStart else { throw error("a tag without a name", line: line, column: column) }
+        while index < count, Self.isNameByte(bytes[index]) { index += 1 }
         let name = nameStart..<index
-        var attributes: [(name: Range<Int>, value: Range<Int>)] = []
+        guard index < count else { return nil }
+        guard !name.isEmpty else { throw error("a tag without a name", line: tagLine, column: column) }
         while true {
-            while index < end, bytes[index] <= 0x20 { index += 1 }
-            if index >= end { break }
-            guard kind != .end else { throw error("</\(String(decoding: UnsafeBufferPointer(rebasing: bytes[name]), as: UTF8.self))> has attributes", line: line, column: column) }
+            skipSpace()
+            guard index < count else { return nil }
+            switch bytes[index] {
+            case UInt8(ascii: ">"):
+                return (kind, name, index + 1)
+            case UInt8(ascii: "/") where kind == .start:
+                guard index + 1 < count else { return nil }
+                if bytes[index + 1] == UInt8(ascii: ">") { return (.empty, name, index + 2) }
+            case UInt8(ascii: "<"):
+                throw error("a tag is not closed before the next one starts", line: tagLine, column: column)
+            default:
+                break
+            }
+            guard kind != .end else { throw error("</\(Self.text(bytes, name))> has attributes", line: tagLine, column: column) }
             let attributeStart = index
-            while index < end, isNameByte(bytes[index]) { index += 1 }
+            while index < count, Self.isNameByte(bytes[index]) { index += 1 }
             let attributeName = attributeStart..<index
-            while index < end, bytes[index] <= 0x20 { index += 1 }
-            guard !attributeName.isEmpty, index < end, bytes[index] == UInt8(ascii: "=") else {
-                throw error("an attribute without a value in <\(String(decoding: UnsafeBufferPointer(rebasing: bytes[name]), as: UTF8.self))>",
-                            line: line, column: column + attributeStart - range.lowerBound)
+            skipSpace()
+            guard index < count else { return nil }
+            guard !attributeName.isEmpty, bytes[index] == UInt8(ascii: "=") else {
+                throw error("an attribute without a value in <\(Self.text(bytes, name))>", line: tagLine, column: column + attributeStart - start)
             }
             index += 1
-            while index < end, bytes[index] <= 0x20 { index += 1 }
-            guard index < end, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else {
-                throw error("an attribute value without quotes", line: line, column: column + index - range.lowerBound)
-            }
+            skipSpace()
+            guard index < count else { return nil }
             let quote = bytes[index]
+            guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else {
+                throw error("an attribute value without quotes", line: tagLine, column: column + index - start)
+            }
             let valueStart = index + 1
-            index = valueStart
-            while index < end, bytes[index] != quote { index += 1 }
-            guard index < end else { throw error("an attribute value that does not end", line: line, column: column + valueStart - range.lowerBound) }
-            attributes.append((attributeName, valueStart..<index))
-            index += 1
+            guard let close = memchr(base + valueStart, Int32(quote), count - valueStart) else { return nil }
+            let valueEnd = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(close))
+            if memchr(base + valueStart, 0x0A, valueEnd - valueStart) != nil { countLines(bytes, valueStart..<valueEnd) }
+            attributes.append((attributeName, valueStart..<valueEnd))
+            index = valueEnd + 1
         }
-        return Tag(kind: kind, bytes: bytes, name: name, attributes: attributes, line: line, column: column)
     }
 
     /// An attribute value with its entities decoded and control characters (other than tab) dropped.
