@@ -119,6 +119,11 @@ final class SQLiteBulkInsert: @unchecked Sendable {
             record(withUnsafeBytes(of: id.uuid) { cinn_sqlite_bind_blob(statement, index, $0.baseAddress, 16) })
         }
 
+        mutating func bind(_ id: UUID?) {
+            guard let id else { return bindNull() }
+            bind(id)
+        }
+
         mutating func bind(bytes: [UInt8]) {
             index += 1
             record(bytes.withUnsafeBytes { cinn_sqlite_bind_blob(statement, index, $0.baseAddress, Int32($0.count)) })
