@@ -10,6 +10,8 @@ struct HealthDayCollector {
     private var positions: [HealthDaySummary.Key: Int] = [:]
     /// The last day added to: an export lists a type's records in time order, so most records add to it.
     private var last: (key: HealthDaySummary.Key, position: Int)?
+    /// The last type and unit read, with the factor to the unit Cinn keeps (`normalized`): a type's records come together.
+    private var lastUnit: (type: String, unit: String, factor: Double, kept: String)?
 
     /// Adds a quantity record or, when `category`, a category sample.
     mutating func add(_ record: HealthRecord, category: Bool) throws {
@@ -23,9 +25,16 @@ struct HealthDayCollector {
             guard let text = record.value, let value = Double(text), value.isFinite else {
                 throw CinnError.invalid("value", "\(record.type) needs a number as its value, not \(record.value.map { "\"\($0)\"" } ?? "none")")
             }
-            let (normalized, unit) = Self.normalized(value, unit: record.unit ?? "", type: record.type)
-            key = HealthDaySummary.Key(type: record.type, unit: unit, day: day)
-            amount = normalized
+            let unit = record.unit ?? ""
+            let conversion: (factor: Double, kept: String)
+            if let lastUnit, lastUnit.unit == unit, lastUnit.type == record.type {
+                conversion = (lastUnit.factor, lastUnit.kept)
+            } else {
+                conversion = Self.normalized(1, unit: unit, type: record.type)
+                lastUnit = (record.type, unit, conversion.factor, conversion.kept)
+            }
+            key = HealthDaySummary.Key(type: record.type, unit: conversion.kept, day: day)
+            amount = value * conversion.factor
         }
         if let last, last.key == key {
             days[last.position].add(amount)
@@ -39,7 +48,8 @@ struct HealthDayCollector {
         }
     }
 
-    /// A value in the unit Cinn keeps its type in, so that a day's samples from sources writing different units add up.
+    /// A value in the unit Cinn keeps its type in, so that a day's samples from sources writing different units add up
+    /// (every conversion is a factor: `normalized(1, …)` gives it).
     static func normalized(_ value: Double, unit: String, type: String) -> (Double, String) {
         if let kcal = HealthUnit.kilocalories(value, unit) { return (kcal, "kcal") }
         if let meters = HealthUnit.meters(value, unit) {

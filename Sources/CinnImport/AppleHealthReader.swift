@@ -160,6 +160,7 @@ extension AppleHealthReader {
         private var workout: HealthWorkoutBuilder?
         private var days = HealthDayCollector()
         private var strings = HealthRecord.Strings()
+        private var memo = HealthRecord.Memo()
         /// The last record type seen and what becomes of its records: an export lists its records type by type.
         private var lastType: (type: String, kind: HealthRecord.Kind)?
 
@@ -269,7 +270,7 @@ extension AppleHealthReader {
                 lastType = (record.type, kind)
             }
             do {
-                try record.map(kind, into: &batch, food: &food, days: &days, skipped: &summary.skippedTypes)
+                try record.map(kind, into: &batch, food: &food, days: &days, skipped: &summary.skippedTypes, memo: &memo)
             } catch let error as CinnError {
                 summary.rejectedCount += 1
                 if summary.rejected.count < ImportReport.maximumListedRejections {
@@ -381,8 +382,15 @@ struct HealthRecord {
         return number
     }
 
+    /// What mapping works out once and reuses from record to record: the ids' random bits (a fast generator seeded once,
+    /// not a system call per record) and the last glucose unit read.
+    struct Memo {
+        var ids = SplitMix64()
+        var glucoseUnit: (spelling: String, unit: GlucoseUnit?)?
+    }
+
     func map(_ kind: Kind, into batch: inout AppleHealthReader.Batch, food: inout HealthFoodCollector, days: inout HealthDayCollector,
-             skipped: inout [String: Int]) throws {
+             skipped: inout [String: Int], memo: inout Memo) throws {
         switch kind {
         case .bodyMass:
             guard let unit = MassUnit(spelling: unit ?? "") else {
@@ -401,7 +409,9 @@ struct HealthRecord {
             batch.bodyFat.append(ImportedBodyFat(reading: BodyFatReading(measuredAt: start.date, utcOffsetSeconds: utcOffsetSeconds, fraction: fraction),
                                                  externalID: externalID))
         case .glucose:
-            guard let glucoseUnit = GlucoseUnit(spelling: unit ?? "") else {
+            let spelling = unit ?? ""
+            if memo.glucoseUnit?.spelling != spelling { memo.glucoseUnit = (spelling, GlucoseUnit(spelling: spelling)) }
+            guard let glucoseUnit = memo.glucoseUnit?.unit else {
                 throw CinnError.invalid("unit", "blood glucose in \"\(unit ?? "")\": Cinn reads mg/dL and mmol<…>/L")
             }
             let glucose = try Glucose.validated(try number(), glucoseUnit, field: "value")
@@ -410,7 +420,7 @@ struct HealthRecord {
             case "2": .afterMeal
             default: nil
             }
-            batch.glucose.append(GlucoseReading(measuredAt: start.date, utcOffsetSeconds: utcOffsetSeconds, glucose: glucose, timing: timing,
+            batch.glucose.append(GlucoseReading(id: .v7(at: start.date, using: &memo.ids), measuredAt: start.date, utcOffsetSeconds: utcOffsetSeconds, glucose: glucose, timing: timing,
                                                 source: sourceName, externalID: externalID))
         case .insulin:
             let insulinKind: InsulinKind = switch insulinReason {
@@ -419,7 +429,7 @@ struct HealthRecord {
             default: throw CinnError.invalid("HKInsulinDeliveryReason", "insulin delivery without HKInsulinDeliveryReason 1 (basal) or 2 (bolus)")
             }
             let units = try InsulinDose.validatedUnits(try number(), field: "value")
-            batch.insulin.append(InsulinDose(takenAt: start.date, utcOffsetSeconds: utcOffsetSeconds, units: units, kind: insulinKind,
+            batch.insulin.append(InsulinDose(id: .v7(at: start.date, using: &memo.ids), takenAt: start.date, utcOffsetSeconds: utcOffsetSeconds, units: units, kind: insulinKind,
                                              source: sourceName, externalID: externalID))
         case .nutrient(let nutrient):
             try food.add(self, nutrient)

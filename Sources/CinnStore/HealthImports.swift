@@ -1,5 +1,7 @@
 import CinnCore
 import Foundation
+import NIOCore
+import PostgresNIO
 import SQLKit
 
 extension Store {
@@ -9,12 +11,14 @@ extension Store {
     /// start, end, value, unit and source) is already in the journal is a duplicate, so importing the same
     /// export again, or a newer one of the same phone, adds only what is new. `read` returns, with its report,
     /// the export's day summaries of other types and when the export was made (nil: now); see `writeHealthDays`.
+    /// On SQLite the foreign keys are not checked (a checked one makes SQLite keep a statement journal in a
+    /// temporary file for every INSERT): the rows refer only to the user and to this import's batch.
     public func importHealthRecords(
         user: UserID, format: String, fileName: String?, mode: ImportMode,
         read: (_ write: (ImportedHealthRecords) async throws -> Void) async throws
             -> (report: ImportReport, days: [HealthDaySummary], exportedAt: Date?)
     ) async throws -> ImportReport {
-        try await recordedImport(user: user, format: format, fileName: fileName, mode: mode) { connection, batch in
+        try await recordedImport(user: user, format: format, fileName: fileName, mode: mode, uncheckedForeignKeys: true) { connection, batch in
             let db = connection.sql
             var offered = 0
             var ids = SplitMix64()
@@ -70,8 +74,7 @@ extension Store {
 
 /// An import's rows for the journal tables (weigh-ins, glucose, food entries…), each written unless the user already
 /// has its external id: on SQLite with INSERTs prepared once per table (`SQLiteBulkInsert`, 50 rows to a
-/// statement: the 120,000 glucose readings of a year's export are one statement each 50), on PostgreSQL with
-/// multi-row INSERTs of 400 rows. Use it inside the import's transaction and call `finish()` before it ends.
+/// statement), on PostgreSQL with a COPY per batch and table. Use it inside the import's transaction and call `finish()` before it ends.
 final class JournalRowWriter {
     /// A journal table: its time column and the columns of its own, between the ones every journal table shares.
     struct Table: Hashable {
@@ -121,6 +124,8 @@ final class JournalRowWriter {
     private let connection: Store.Connection
     private let batch: Store.ImportedBatch
     private var prepared: [Table: SQLiteBulkInsert] = [:]
+    /// The tables whose temporary staging table PostgreSQL already has.
+    private var staged: Set<Table> = []
 
     init(store: Store, connection: Store.Connection, batch: Store.ImportedBatch) {
         self.store = store
@@ -142,24 +147,42 @@ final class JournalRowWriter {
             try insert.insert(count: rows.count) { n, binder in bind(rows[n], &binder) }
             return
         }
-        let names = table.allColumns.joined(separator: ", ")
-        for chunk in rows.chunks(of: Store.insertChunkRows) {
-            var query = SQLQueryString("INSERT INTO " + table.name + " (" + names + ") VALUES ")
-            for (index, row) in chunk.enumerated() {
-                var values: [any Encodable & Sendable] = [store.bind(row.id), batch.user.rawValue, row.at, row.utcOffsetSeconds, row.localDay]
+        guard let postgres = connection.postgres else { throw CinnError(.internal, "a connection to neither SQLite nor PostgreSQL") }
+        try await copy(postgres, table, rows)
+    }
+
+    /// The PostgreSQL bulk path: the rows in one text-format COPY into a temporary table shaped like the journal
+    /// table (made for the table's first batch, dropped at commit), then one INSERT … SELECT that skips the external
+    /// ids already there.
+    private func copy(_ postgres: PostgresConnection, _ table: Table, _ rows: [Row]) async throws {
+        let staging = "import_" + table.name
+        let columns = table.allColumns.joined(separator: ", ")
+        if staged.insert(table).inserted {
+            try await connection.sql.raw(SQLQueryString(
+                "CREATE TEMPORARY TABLE " + staging + " ON COMMIT DROP AS SELECT " + columns + " FROM " + table.name + " WITH NO DATA"
+            )).run()
+        } else {
+            try await connection.sql.raw(SQLQueryString("TRUNCATE " + staging)).run()
+        }
+        let shared = "\t" + Store.copyText(batch.source), written = "\t\(batch.importID)\t\(batch.createdAt)\t\(batch.createdAt)\t"
+        try await postgres.copyFrom(table: staging, columns: table.allColumns, logger: store.logger) { writer in
+            var buffer = ByteBuffer()
+            for row in rows {
+                buffer.writeString("\(row.id.uuidString)\t\(batch.user.rawValue)\t\(row.at)\t\(row.utcOffsetSeconds)\t\(row.localDay)")
                 for value in row.values {
                     switch value {
-                    case .real(let number): values.append(number)
-                    case .text(let text): values.append(text)
-                    case .id(let id): values.append(store.bind(id))
+                    case .real(let number): buffer.writeString(number.map { "\t\($0)" } ?? "\t\\N")
+                    case .text(let text): buffer.writeString(text.map { "\t" + Store.copyText($0) } ?? "\t\\N")
+                    case .id(let id): buffer.writeString(id.map { "\t" + $0.uuidString } ?? "\t\\N")
                     }
                 }
-                values += [batch.source, row.externalID, batch.importID, batch.createdAt, batch.createdAt, row.version]
-                query += index == 0 ? "(\(binds: values))" : ", (\(binds: values))"
+                buffer.writeString(shared + "\t" + Store.copyText(row.externalID) + written + "\(row.version)\n")
             }
-            query += SQLQueryString(Self.conflict)
-            try await connection.sql.raw(query).run()
+            try await writer.write(buffer)
         }
+        try await connection.sql.raw(SQLQueryString(
+            "INSERT INTO " + table.name + " (" + columns + ") SELECT " + columns + " FROM " + staging + Self.conflict
+        )).run()
     }
 
     private func bind(_ row: Row, _ binder: inout SQLiteBulkInsert.Binder) {
