@@ -131,6 +131,38 @@ struct AppleHealthTests {
         #expect(read.batch.weighIns.count == 5 && read.summary.rejectedCount == 0)
     }
 
+    @Test func quotedValuesMayHoldAnglesAndNewlinesAndAValueThatNeverEndsIsNamed() throws {
+        let text = String(decoding: try Self.fixtureXML(), as: UTF8.self)
+        // A '>' and a newline inside quoted values are part of them, and the lines after are still counted.
+        let odd = text.replacingOccurrences(of: "sourceName=\"Health Mate\"", with: "sourceName=\"Health > Mate\nScale\"")
+            .replacingOccurrences(of: "value=\"71.05\"", with: "value=71.05")
+        let tag = odd[..<odd.range(of: "value=71.05")!.lowerBound].range(of: "<Record", options: .backwards)!.lowerBound
+        let line = odd[..<tag].filter { $0 == "\n" }.count + 1
+        #expect(line > 239, "the newlines inside values come before it")
+        for piece in [7, 512, 1 << 20] {
+            do {
+                _ = try Self.mapped(Array(odd.utf8), piece: piece)
+                Issue.record("malformed XML was read")
+            } catch let error as CinnError {
+                #expect(error.message.hasPrefix("export.xml line \(line), column "), "\(error.message)")
+            }
+        }
+        let angles = text.replacingOccurrences(of: "sourceName=\"Health Mate\"", with: "sourceName=\"Health > Mate\nScale\"")
+        #expect(try Self.mapped(Array(angles.utf8), piece: 512).batch.weighIns.count == 5)
+
+        // A value whose closing quote is lost runs on: past a megabyte the scanner stops and names where it began.
+        let cut = text.range(of: "<Record type=\"HKQuantityTypeIdentifierBodyMass\"")!.lowerBound
+        let endless = String(text[..<cut]) + "<Record type=\"" + String(repeating: "a", count: 3 << 20) + "\"/>\n</HealthData>\n"
+        let tagLine = text[..<cut].filter { $0 == "\n" }.count + 1
+        do {
+            _ = try Self.mapped(Array(endless.utf8), piece: 1 << 19)
+            Issue.record("a tag of 3 MB was read")
+        } catch let error as CinnError {
+            #expect(error.message.hasPrefix("export.xml line \(tagLine), column "), "\(error.message)")
+            #expect(error.message.contains("longer than 1 MB"), "\(error.message)")
+        }
+    }
+
     @Test func aZipWithoutExportXMLAndAFileThatIsNoExportAreNamed() async throws {
         let notExport = try temporaryFile("<?xml version=\"1.0\"?>\n<Workouts><Workout/></Workouts>\n", name: "export.xml")
         await #expect(throws: CinnError.self) { try await Self.read(notExport) }
