@@ -70,6 +70,9 @@ public struct HealthDataType: Sendable, Hashable {
 
     public init(_ identifier: String) { self.identifier = identifier }
 
+    /// Height, kept in centimetres.
+    public static let height = HealthDataType("HKQuantityTypeIdentifierHeight")
+
     /// "HKQuantityTypeIdentifierStepCount" → "Step count"; "HKCategoryTypeIdentifierSleepAnalysis" → "Sleep analysis".
     public var name: String {
         var bare = Substring(identifier)

@@ -53,7 +53,7 @@ struct HealthDayCollector {
     static func normalized(_ value: Double, unit: String, type: String) -> (Double, String) {
         if let kcal = HealthUnit.kilocalories(value, unit) { return (kcal, "kcal") }
         if let meters = HealthUnit.meters(value, unit) {
-            return type == "HKQuantityTypeIdentifierHeight" ? (meters * 100, "cm") : (meters, "m")
+            return type == HealthDataType.height.identifier ? (meters * 100, "cm") : (meters, "m")
         }
         if let mass = MassUnit(spelling: unit) { return (Mass(value, mass).kilograms, "kg") }
         return (value, unit)

@@ -48,13 +48,19 @@ public enum AppleHealthReader {
         return text.contains("<!DOCTYPE HealthData") || text.contains("<HealthData")
     }
 
+    /// Batches the reading thread may be ahead of the writer. An export lists its records type by type, so journal
+    /// records (120,000 glucose readings in a year of a CGM) come in one run that the writer takes longer over than
+    /// the reader, and the rest (heart rate, steps…) only add up day summaries: 24 batches of 5,000 (about 18 MB
+    /// of glucose readings) let the reader go on while the writer catches up.
+    static let batchesAhead = 24
+
     /// Reads the export at `url`, calling `onBatch` with up to `batchSize` records at a time and
     /// `progress` as bytes go by. Throws `invalidInput` naming line and column for XML that is cut off or
     /// malformed, and naming the zip when it holds no export.xml.
     public static func read(url: URL, batchSize: Int = 5000, progress: @escaping @Sendable (ImportProgress) -> Void = { _ in },
                             onBatch: (Batch) async throws -> Void) async throws -> Summary {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Batch.self)
-        let room = DispatchSemaphore(value: 4)
+        let room = DispatchSemaphore(value: batchesAhead)
         let stop = StopFlag()
         let summary = SummaryBox()
         let thread = Thread {

@@ -15,6 +15,8 @@ struct ProfilePage {
     let heightCm: String
     let heightFeet: String
     let heightInches: String
+    /// Where the height filled in came from when the profile has none: "From your Apple Health export (2 May 2022)".
+    let heightSource: String?
     let massUnits: [Choice]
     let weightNow: String
     let activities: [Choice]
@@ -28,9 +30,11 @@ struct ProfilePage {
     let bodyFat: String?
     let defaultFloor: String
 
-    /// - Parameter form: what was typed, when the form comes back with an error.
+    /// - Parameters:
+    ///   - importedHeight: the last height an Apple Health export held, offered while the profile has no height.
+    ///   - form: what was typed, when the form comes back with an error.
     init(isWelcome: Bool, settings: UserSettings, goal: Goal?, bodyFat: BodyFatReading?, today: LocalDate,
-         form: FormFields? = nil, error: CinnError? = nil) {
+         importedHeight: (height: Height, day: LocalDate)? = nil, form: FormFields? = nil, error: CinnError? = nil) {
         self.isWelcome = isWelcome
         action = isWelcome ? "/welcome" : "/profile"
         formError = error?.message
@@ -45,8 +49,11 @@ struct ProfilePage {
         lengthUnits = [("cm", "Centimetres"), ("ft_in", "Feet and inches")].map {
             Choice(value: $0.0, label: $0.1, detail: nil, selected: $0.0 == lengthUnit)
         }
-        let feetInches = profile?.height.feetAndInches()
-        heightCm = typed("height_cm", profile.map { Mass.format($0.height.centimetres, decimals: 1) } ?? "")
+        let offered = profile == nil ? importedHeight : nil
+        let height = profile?.height ?? offered?.height
+        heightSource = offered.map { "From your Apple Health export (\(DashboardPage.shortDate($0.day)))." }
+        let feetInches = height?.feetAndInches()
+        heightCm = typed("height_cm", height.map { Mass.format($0.centimetres, decimals: 1) } ?? "")
         heightFeet = typed("height_ft", feetInches.map { String($0.feet) } ?? "")
         heightInches = typed("height_in", feetInches.map { Mass.format($0.inches, decimals: 0) } ?? "")
         let massUnit = typed("mass_unit", settings.displayUnit.rawValue)

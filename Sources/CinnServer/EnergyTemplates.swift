@@ -37,7 +37,7 @@ enum EnergyTemplates {
         <label for="height-cm">Centimetres</label><input id="height-cm" name="height_cm" inputmode="decimal" value="{{heightCm}}" autocomplete="off">
         <div class="height-ft-in"><div><label for="height-ft">or feet</label><input id="height-ft" name="height_ft" inputmode="numeric" value="{{heightFeet}}" autocomplete="off"></div>
           <div><label for="height-in">and inches</label><input id="height-in" name="height_in" inputmode="decimal" value="{{heightInches}}" autocomplete="off"></div></div>
-        <p class="muted">Fill the boxes of the unit you chose.</p>
+        <p class="muted">{{#heightSource}}{{.}} {{/heightSource}}Fill the boxes of the unit you chose.</p>
       </fieldset>
       <fieldset><legend>How active are you on most days?</legend><div class="choices">{{#activities}}
         <label><input type="radio" name="activity" value="{{value}}"{{#selected}} checked{{/selected}}><span>{{label}}<small>{{detail}}</small></span></label>{{/activities}}</div></fieldset>

@@ -21,7 +21,7 @@ struct EnergyWebController<Context: RequestContext> {
         let settings = try await journal.settings()
         let page = ProfilePage(isWelcome: isWelcome, settings: settings, goal: try await journal.store.goal(user: journal.user),
                                bodyFat: try await journal.store.latestBodyFat(user: journal.user), today: try journal.today(settings),
-                               form: form, error: error)
+                               importedHeight: settings.profile == nil ? try await journal.importedHeight() : nil, form: form, error: error)
         return WebResponse.html(pages.render("profile", page, title: isWelcome ? "Welcome" : "Profile", tab: isWelcome ? .none : .energy),
                                 status: error == nil ? .ok : .unprocessableContent)
     }

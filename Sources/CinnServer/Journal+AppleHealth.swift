@@ -19,4 +19,14 @@ extension Journal {
             return (report, summary.days, summary.exportedAt)
         }
     }
+
+    /// The last height an Apple Health export held (the mean of its last day), offered to a profile that has none;
+    /// nil when no export held a height in Cinn's range.
+    public func importedHeight() async throws -> (height: Height, day: LocalDate)? {
+        let type = HealthDataType.height.identifier
+        guard let kept = try await store.healthDayTypes(user: user).first(where: { $0.type == type && $0.category.isEmpty && $0.unit == "cm" }),
+              let last = try await store.healthDays(user: user, type: type, category: "", unit: "cm", days: kept.last...kept.last).last,
+              Height.humanRange.contains(last.mean) else { return nil }
+        return (Height(centimetres: last.mean), last.key.day)
+    }
 }

@@ -35,6 +35,21 @@ struct HealthWebTests {
         }
     }
 
+    @Test func theProfileOffersTheImportedHeightUntilItHasOne() async throws {
+        try await withApp { client, journal in
+            #expect(try await client.send(.get, "/profile").text.contains(#"name="height_cm" inputmode="decimal" value="""#))
+            _ = try await journal.importAppleHealth(at: Self.exportZip, fileName: nil, mode: ImportMode())
+            let offered = try await client.send(.get, "/welcome").text
+            #expect(offered.contains(#"name="height_cm" inputmode="decimal" value="167.6""#), "the export's last height, 2 May 2022")
+            #expect(offered.contains(#"name="height_ft" inputmode="numeric" value="5""#) && offered.contains(#"name="height_in" inputmode="decimal" value="6""#))
+            #expect(offered.contains("From your Apple Health export (2 May 2022)."))
+            let put = try await client.send(.put, "/api/v1/profile", json: #"{"sex":"female","birth_date":"1990-01-01","height_cm":171,"activity":"light"}"#)
+            #expect(put.status == .ok, "\(put.text)")
+            let saved = try await client.send(.get, "/profile").text
+            #expect(saved.contains(#"name="height_cm" inputmode="decimal" value="171.0""#) && !saved.contains("Apple Health export"), "the profile's own height")
+        }
+    }
+
     @Test func importedWorkoutsShowTheirDurationDistanceAndEnergy() async throws {
         try await withApp { client, journal in
             _ = try await journal.importAppleHealth(at: Self.exportZip, fileName: nil, mode: ImportMode())
