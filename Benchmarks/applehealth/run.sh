@@ -11,9 +11,12 @@
 #      (decompressing and parsing alone, the floor), `cinn import export.zip` into a fresh SQLite journal on
 #      tmpfs, and healthkit-to-sqlite 1.0.1 (PyPI, installed into a venv in WORK) on the same zip into a fresh
 #      database on tmpfs; each under /usr/bin/time -v (wall, peak RSS);
-#   3. prints the medians and the ratios; issue 7's targets: cinn ≥ 10× faster than healthkit-to-sqlite,
+#   3. with POSTGRES_URL set (say postgres://postgres@127.0.0.1:5434/postgres, a server whose data directory is on
+#      tmpfs too), also `cinn import export.zip` into that database, its public schema emptied before each run
+#      (the COPY path);
+#   4. prints the medians and the ratios; issue 7's targets: cinn ≥ 10× faster than healthkit-to-sqlite,
 #      ≤ 1.5× the unzip | xmllint time, peak RSS < 150 MB.
-# Needs: python3 with venv, unzip, xmllint (libxml2-utils), GNU time. Builds `cinn` (release) in
+# Needs: python3 with venv, unzip, xmllint (libxml2-utils), GNU time; psql for POSTGRES_URL. Builds `cinn` (release) in
 # CINN_SCRATCH (default /tmp/build-bench-main).
 set -euo pipefail
 
@@ -56,7 +59,7 @@ for size in $SIZES; do
         echo "== generating $size records" >&2
         python3 "$SHARED/bench/gen_apple_health.py" --records "$size" --out "$dir" >/dev/null
     fi
-    floor=(); cinn=(); hk=(); cinn_rss=(); hk_rss=()
+    floor=(); cinn=(); hk=(); cinn_rss=(); hk_rss=(); pg=(); pg_rss=()
     for run in $(seq "$RUNS"); do
         read -r wall _ < <(measure bash -c "unzip -p '$dir/export.zip' apple_health_export/export.xml | xmllint --stream --noout -")
         floor+=("$wall")
@@ -67,6 +70,12 @@ for size in $SIZES; do
         read -r wall rss < <(measure "$WORK/venv/bin/healthkit-to-sqlite" "$dir/export.zip" "$WORK/hk.db")
         hk+=("$wall"); hk_rss+=("$rss")
         echo "  run $run: floor ${floor[-1]} s, cinn ${cinn[-1]} s (${cinn_rss[-1]} MB), healthkit-to-sqlite ${hk[-1]} s (${hk_rss[-1]} MB)"
+        if [[ -n "${POSTGRES_URL:-}" ]]; then
+            psql -q "$POSTGRES_URL" -c "DROP SCHEMA public CASCADE; CREATE SCHEMA public" >/dev/null 2>&1
+            read -r wall rss < <(measure "$CINN" import "$dir/export.zip" --database "$POSTGRES_URL")
+            pg+=("$wall"); pg_rss+=("$rss")
+            echo "  run $run: cinn import into PostgreSQL ${pg[-1]} s (${pg_rss[-1]} MB)"
+        fi
     done
     f=$(printf '%s\n' "${floor[@]}" | median); c=$(printf '%s\n' "${cinn[@]}" | median); h=$(printf '%s\n' "${hk[@]}" | median)
     cr=$(printf '%s\n' "${cinn_rss[@]}" | sort -n | tail -1); hr=$(printf '%s\n' "${hk_rss[@]}" | sort -n | tail -1)
@@ -74,6 +83,9 @@ for size in $SIZES; do
     echo "  unzip | xmllint --stream: $f s"
     echo "  cinn import:              $c s, peak RSS $cr MB"
     echo "  healthkit-to-sqlite:      $h s, peak RSS $hr MB"
+    if [[ -n "${POSTGRES_URL:-}" ]]; then
+        echo "  cinn import (PostgreSQL): $(printf '%s\n' "${pg[@]}" | median) s, peak RSS $(printf '%s\n' "${pg_rss[@]}" | sort -n | tail -1) MB"
+    fi
     awk -v f="$f" -v c="$c" -v h="$h" 'BEGIN { printf "  cinn is %.1f× faster than healthkit-to-sqlite (target ≥ 10×); %.2f× the unzip | xmllint time (target ≤ 1.5×)\n", h / c, c / f }'
 done
 echo "load $(cut -d' ' -f1-3 /proc/loadavg)"

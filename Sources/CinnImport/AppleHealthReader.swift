@@ -50,9 +50,9 @@ public enum AppleHealthReader {
 
     /// Batches the reading thread may be ahead of the writer. An export lists its records type by type, so journal
     /// records (120,000 glucose readings in a year of a CGM) come in one run that the writer takes longer over than
-    /// the reader, and the rest (heart rate, steps…) only add up day summaries: 24 batches of 5,000 (about 18 MB
+    /// the reader, and the rest (heart rate, steps…) only add up day summaries: 12 batches of 5,000 (about 9 MB
     /// of glucose readings) let the reader go on while the writer catches up.
-    static let batchesAhead = 24
+    static let batchesAhead = 12
 
     /// Reads the export at `url`, calling `onBatch` with up to `batchSize` records at a time and
     /// `progress` as bytes go by. Throws `invalidInput` naming line and column for XML that is cut off or
@@ -114,9 +114,26 @@ public enum AppleHealthReader {
             guard let entry = exportEntry(archive) else {
                 throw CinnError.invalid("file", "\(url.lastPathComponent) holds no apple_health_export/export.xml: not an Apple Health export")
             }
-            let total = Int64(entry.uncompressedSize)
+            let total = Int64(entry.uncompressedSize), path = entry.path
+            // Decompressed on a thread of its own, a few chunks ahead, while this one scans.
+            let inflated = ChunkQueue(capacity: 2)
+            let inflater = Thread {
+                do {
+                    let archive = try Archive(url: url, accessMode: .read)
+                    guard let entry = archive[path] else { throw CocoaError(.fileReadUnknown) }
+                    _ = try archive.extract(entry, bufferSize: 1 << 20, skipCRC32: true) { data in
+                        guard inflated.put(data) else { throw CancellationError() }
+                    }
+                    inflated.finish(nil)
+                } catch {
+                    inflated.finish(error)
+                }
+            }
+            inflater.stackSize = 1 << 20
+            inflater.start()
+            defer { inflated.cancel() }
             do {
-                _ = try archive.extract(entry, bufferSize: 1 << 20, skipCRC32: true) { data in
+                while let data = try inflated.take() {
                     read += Int64(data.count)
                     try data.withUnsafeBytes { try body($0, read, total) }
                 }
@@ -135,6 +152,60 @@ public enum AppleHealthReader {
         while let data = try file.read(upToCount: 1 << 20), !data.isEmpty {
             read += Int64(data.count)
             try data.withUnsafeBytes { try body($0, read, total) }
+        }
+    }
+
+    /// Chunks handed from the decompressing thread to the scanning one, at most `capacity` waiting.
+    final class ChunkQueue: @unchecked Sendable {
+        private let condition = NSCondition()
+        private let capacity: Int
+        private var chunks: [Data] = []
+        private var finished = false
+        private var failure: (any Error)?
+        private var cancelled = false
+
+        init(capacity: Int) { self.capacity = capacity }
+
+        /// Adds a chunk, waiting while `capacity` chunks wait; false once the reader has stopped.
+        func put(_ chunk: Data) -> Bool {
+            condition.lock()
+            defer { condition.unlock() }
+            while chunks.count >= capacity && !cancelled { condition.wait() }
+            guard !cancelled else { return false }
+            chunks.append(chunk)
+            condition.broadcast()
+            return true
+        }
+
+        /// There are no more chunks; `error` when making them failed.
+        func finish(_ error: (any Error)?) {
+            condition.lock()
+            defer { condition.unlock() }
+            finished = true
+            failure = error
+            condition.broadcast()
+        }
+
+        /// The next chunk, or nil after the last; throws, after the chunks made before it, the error that ended them.
+        func take() throws -> Data? {
+            condition.lock()
+            defer { condition.unlock() }
+            while chunks.isEmpty && !finished { condition.wait() }
+            guard chunks.isEmpty else {
+                condition.broadcast()
+                return chunks.removeFirst()
+            }
+            if let failure { throw failure }
+            return nil
+        }
+
+        /// The reader stops: a waiting writer is let go, and the chunks are dropped.
+        func cancel() {
+            condition.lock()
+            defer { condition.unlock() }
+            cancelled = true
+            chunks = []
+            condition.broadcast()
         }
     }
 

@@ -11,14 +11,14 @@ extension Store {
     /// start, end, value, unit and source) is already in the journal is a duplicate, so importing the same
     /// export again, or a newer one of the same phone, adds only what is new. `read` returns, with its report,
     /// the export's day summaries of other types and when the export was made (nil: now); see `writeHealthDays`.
-    /// On SQLite the foreign keys are not checked (a checked one makes SQLite keep a statement journal in a
-    /// temporary file for every INSERT): the rows refer only to the user and to this import's batch.
+    /// A bulk write (`rawTransaction`): on SQLite the foreign keys are not checked; the rows refer only to the user and to
+    /// this import's batch.
     public func importHealthRecords(
         user: UserID, format: String, fileName: String?, mode: ImportMode,
         read: (_ write: (ImportedHealthRecords) async throws -> Void) async throws
             -> (report: ImportReport, days: [HealthDaySummary], exportedAt: Date?)
     ) async throws -> ImportReport {
-        try await recordedImport(user: user, format: format, fileName: fileName, mode: mode, uncheckedForeignKeys: true) { connection, batch in
+        try await recordedImport(user: user, format: format, fileName: fileName, mode: mode, bulk: true) { connection, batch in
             let db = connection.sql
             var offered = 0
             var ids = SplitMix64()

@@ -78,11 +78,11 @@ extension Store {
     /// Runs an import in one transaction as a recorded batch. `body` writes the rows and returns the
     /// report with `imported` and `duplicates` set; then the contract's rules apply: a dry run, or a
     /// file with rejected rows without `mode.skipInvalid`, writes nothing (and imports nothing); an
-    /// import that adds nothing leaves no batch behind.
-    func recordedImport(user: UserID, format: String, fileName: String?, mode: ImportMode, uncheckedForeignKeys: Bool = false,
+    /// import that adds nothing leaves no batch behind. `bulk`: see `rawTransaction`.
+    func recordedImport(user: UserID, format: String, fileName: String?, mode: ImportMode, bulk: Bool = false,
                         _ body: (Connection, ImportedBatch) async throws -> ImportReport) async throws -> ImportReport {
         do {
-            return try await rawTransaction(uncheckedForeignKeys: uncheckedForeignKeys) { connection in
+            return try await rawTransaction(bulk: bulk) { connection in
                 let db = connection.sql
                 let createdAt = milliseconds(now())
                 guard let batchRow = try await db.raw("""

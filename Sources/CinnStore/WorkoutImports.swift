@@ -17,7 +17,7 @@ extension Store {
         user: UserID, format: String, fileName: String?, mode: ImportMode,
         read: (_ insert: ([ImportedSet]) async throws -> Void) async throws -> ImportReport
     ) async throws -> ImportReport {
-        try await recordedImport(user: user, format: format, fileName: fileName, mode: mode, uncheckedForeignKeys: true) { connection, batch in
+        try await recordedImport(user: user, format: format, fileName: fileName, mode: mode, bulk: true) { connection, batch in
             var writer = try WorkoutWriter(store: self, connection: connection, batch: batch)
             var report = try await writer.writing(read)
             report.imported = writer.imported
