@@ -74,7 +74,8 @@ extension Store {
 
 /// An import's rows for the journal tables (weigh-ins, glucose, food entries…), each written unless the user already
 /// has its external id: on SQLite with INSERTs prepared once per table (`SQLiteBulkInsert`, 50 rows to a
-/// statement), on PostgreSQL with a COPY per batch and table. Use it inside the import's transaction and call `finish()` before it ends.
+/// statement), on PostgreSQL with a COPY per batch and table. Use it inside the import's transaction, and call
+/// `finish()` before the transaction ends.
 final class JournalRowWriter {
     /// A journal table: its time column and the columns of its own, between the ones every journal table shares.
     struct Table: Hashable {
