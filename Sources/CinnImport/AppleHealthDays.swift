@@ -10,7 +10,7 @@ struct HealthDayCollector {
     private var positions: [HealthDaySummary.Key: Int] = [:]
     /// The last day added to: an export lists a type's records in time order, so most records add to it.
     private var last: (key: HealthDaySummary.Key, position: Int)?
-    /// The last type and unit read, with the factor to the unit Cinn keeps (`normalized`): a type's records come together.
+    /// The last type and unit read, with its `conversion`: a type's records come together.
     private var lastUnit: (type: String, unit: String, factor: Double, kept: String)?
 
     /// Adds a quantity record or, when `category`, a category sample.
@@ -30,7 +30,7 @@ struct HealthDayCollector {
             if let lastUnit, lastUnit.unit == unit, lastUnit.type == record.type {
                 conversion = (lastUnit.factor, lastUnit.kept)
             } else {
-                conversion = Self.normalized(1, unit: unit, type: record.type)
+                conversion = Self.conversion(unit: unit, type: record.type)
                 lastUnit = (record.type, unit, conversion.factor, conversion.kept)
             }
             key = HealthDaySummary.Key(type: record.type, unit: conversion.kept, day: day)
@@ -48,14 +48,14 @@ struct HealthDayCollector {
         }
     }
 
-    /// A value in the unit Cinn keeps its type in, so that a day's samples from sources writing different units add up
-    /// (every conversion is a factor: `normalized(1, …)` gives it).
-    static func normalized(_ value: Double, unit: String, type: String) -> (Double, String) {
-        if let kcal = HealthUnit.kilocalories(value, unit) { return (kcal, "kcal") }
-        if let meters = HealthUnit.meters(value, unit) {
+    /// The unit Cinn keeps a type's values in, so that a day's samples from sources writing different units add up,
+    /// and the factor a value in `unit` is multiplied by to be in it.
+    static func conversion(unit: String, type: String) -> (factor: Double, kept: String) {
+        if let kcal = HealthUnit.kilocalories(1, unit) { return (kcal, "kcal") }
+        if let meters = HealthUnit.meters(1, unit) {
             return type == HealthDataType.height.identifier ? (meters * 100, "cm") : (meters, "m")
         }
-        if let mass = MassUnit(spelling: unit) { return (Mass(value, mass).kilograms, "kg") }
-        return (value, unit)
+        if let mass = MassUnit(spelling: unit) { return (Mass(1, mass).kilograms, "kg") }
+        return (1, unit)
     }
 }

@@ -29,7 +29,7 @@ extension Store {
                 var version = try await reserveVersions(db, user: user, count: max(records.count, 1))
                 func row(_ at: Date, _ offset: Int, _ values: [JournalRowWriter.Value], _ externalID: String?) -> JournalRowWriter.Row {
                     defer { version += 1 }
-                    return JournalRowWriter.Row(id: UUID.v7(at: at, using: &ids), at: milliseconds(at), utcOffsetSeconds: offset,
+                    return JournalRowWriter.Row(id: UUID.v7(at: at, using: &ids), atMilliseconds: milliseconds(at), utcOffsetSeconds: offset,
                                                 localDay: LocalDate(instant: at, utcOffsetSeconds: offset).dayNumber, values: values,
                                                 externalID: externalID ?? "", version: version)
                 }
@@ -108,8 +108,8 @@ final class JournalRowWriter {
 
     struct Row {
         var id: UUID
-        /// Milliseconds since 1970 of the row's time column.
-        var at: Int64
+        /// The row's time column: milliseconds since 1970.
+        var atMilliseconds: Int64
         var utcOffsetSeconds: Int
         var localDay: Int
         var values: [Value]
@@ -169,7 +169,7 @@ final class JournalRowWriter {
         try await postgres.copyFrom(table: staging, columns: table.allColumns, logger: store.logger) { writer in
             var buffer = ByteBuffer()
             for row in rows {
-                buffer.writeString("\(row.id.uuidString)\t\(batch.user.rawValue)\t\(row.at)\t\(row.utcOffsetSeconds)\t\(row.localDay)")
+                buffer.writeString("\(row.id.uuidString)\t\(batch.user.rawValue)\t\(row.atMilliseconds)\t\(row.utcOffsetSeconds)\t\(row.localDay)")
                 for value in row.values {
                     switch value {
                     case .real(let number): buffer.writeString(number.map { "\t\($0)" } ?? "\t\\N")
@@ -189,7 +189,7 @@ final class JournalRowWriter {
     private func bind(_ row: Row, _ binder: inout SQLiteBulkInsert.Binder) {
         binder.bind(row.id)
         binder.bind(Int(batch.user.rawValue))
-        binder.bind(Int(row.at))
+        binder.bind(Int(row.atMilliseconds))
         binder.bind(row.utcOffsetSeconds)
         binder.bind(row.localDay)
         for value in row.values {
