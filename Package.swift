@@ -76,7 +76,7 @@ let package = Package(
         .testTarget(
             name: "CinnServerTests",
             dependencies: [
-                "CinnServer",
+                "CinnServer", "CinnCharts",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             resources: [.copy("Fixtures")]

@@ -76,3 +76,12 @@ extension Markup {
         }
     }
 }
+
+/// The `<style>` of every chart, as it appears in the SVG: a page that embeds charts allows exactly these inline
+/// styles (by their hashes, in its Content-Security-Policy) and no other.
+public enum ChartStyles {
+    public static let all: [String] = [
+        CalorieChart.style, EnergyChart.style, GlucoseDayChart.style, HealthDayChart.style, MacroSplitChart.style,
+        NutrientChart.style, StrengthChart.style, TrendChart.style,
+    ].map { $0.description }
+}

@@ -22,6 +22,12 @@ public struct CinnError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let forbidden = Code(rawValue: "forbidden")
         /// Too many attempts (failed log-ins) in a short time (429).
         public static let tooManyRequests = Code(rawValue: "too_many_requests")
+        /// A request body larger than the server takes (413).
+        public static let contentTooLarge = Code(rawValue: "content_too_large")
+        /// A method the server does not answer, such as TRACE (405).
+        public static let methodNotAllowed = Code(rawValue: "method_not_allowed")
+        /// The server is too busy to take this now; try again shortly (503).
+        public static let unavailable = Code(rawValue: "unavailable")
         /// A service Cinn relies on (Open Food Facts) could not be reached or answered nonsense (502).
         public static let upstreamFailed = Code(rawValue: "upstream_failed")
         /// Anything else (500).

@@ -3,15 +3,27 @@ import CinnStore
 import Foundation
 import Hummingbird
 
-/// The client address that log-in throttling counts failures for.
-func clientAddress<Context: RequestContext>(_ context: Context) -> String {
-    (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress ?? "unknown"
+extension Accounts {
+    /// The client address that log-in throttling counts failures for: the socket's peer, or behind a trusted
+    /// proxy the last address of `X-Forwarded-For` that is not itself a trusted proxy.
+    func client<Context: RequestContext>(of request: Request, _ context: Context) -> String {
+        clientAddress(request, context, trustedProxies: configuration.trustedProxies)
+    }
+}
+
+func clientAddress<Context: RequestContext>(_ request: Request, _ context: Context, trustedProxies: Set<String>) -> String {
+    let peer = (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress ?? "unknown"
+    guard trustedProxies.contains(peer) else { return peer }
+    let hops = request.headers[values: .xForwardedFor].flatMap { $0.split(separator: ",") }
+        .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    return hops.last { !trustedProxies.contains($0) } ?? hops.first ?? peer
 }
 
 /// Hosted mode's pages: log-in, sign-up, log-out and the account page (password, API tokens, invites).
 struct AccountWebController<Context: RequestContext> {
     let accounts: Accounts
     let pages: PageRenderer
+    let security: WebSecurity
 
     func addRoutes(to router: Router<Context>) {
         router.get("/login", use: loginForm)
@@ -29,9 +41,12 @@ struct AccountWebController<Context: RequestContext> {
     struct LoginPage { let name: String; let next: String; let error: String?; let canSignUp: Bool }
     struct SignupPage { let name: String; let invite: String; let error: String?; let needsInvite: Bool; let closed: Bool }
 
-    /// Where to go after logging in: a path of this site only.
+    /// Where to go after logging in: a path of this site only. Browsers drop tabs and line breaks from a
+    /// `Location` and read `\` as `/`, so `/\t/evil.example` would leave the site: only printable ASCII without
+    /// a backslash passes, and nothing that starts with `//`.
     static func safeNext(_ text: String?) -> String {
-        guard let text, text.hasPrefix("/"), !text.hasPrefix("//"), !text.contains("\\") else { return "/" }
+        guard let text, text.hasPrefix("/"), !text.hasPrefix("//"),
+              text.unicodeScalars.allSatisfy({ (0x21..<0x7f).contains($0.value) && $0 != "\\" }) else { return "/" }
         return text
     }
 
@@ -45,7 +60,7 @@ struct AccountWebController<Context: RequestContext> {
         let next = Self.safeNext(form["next"])
         do {
             let session = try await accounts.logIn(name: form["name"] ?? "", password: form.values["password"] ?? "",
-                                                   client: clientAddress(context))
+                                                   client: accounts.client(of: request, context))
             var response = WebResponse.redirect(next)
             response.setCookie(sessionCookie(session.token, expiresAt: session.expiresAt))
             return response
@@ -69,7 +84,7 @@ struct AccountWebController<Context: RequestContext> {
         let password = form.values["password"] ?? ""
         do {
             let account = try await accounts.signUp(name: form["name"] ?? "", password: password, invite: form["invite"])
-            let session = try await accounts.logIn(name: account.name, password: password, client: clientAddress(context))
+            let session = try await accounts.logIn(name: account.name, password: password, client: accounts.client(of: request, context))
             var response = WebResponse.redirect("/")
             response.setCookie(sessionCookie(session.token, expiresAt: session.expiresAt))
             return response
@@ -129,9 +144,12 @@ struct AccountWebController<Context: RequestContext> {
         let form = try await FormFields(request: request)
         let me = try RequestAccount.required()
         do {
+            let revokingTokens = form["revoke_tokens"] == "true"
             try await accounts.changePassword(user: me.account.user, current: form.values["current_password"] ?? "",
-                                              new: form.values["new_password"] ?? "", keepingSession: me.sessionToken)
-            return try await renderAccount(message: "Your password is changed; your other browsers are logged out.")
+                                              new: form.values["new_password"] ?? "", keepingSession: me.sessionToken,
+                                              revokingTokens: revokingTokens)
+            return try await renderAccount(message: "Your password is changed; your other browsers are logged out"
+                                           + (revokingTokens ? " and your API tokens are revoked." : "."))
         } catch let error as CinnError where error.code == .invalidInput {
             return try await renderAccount(passwordError: error.message, status: .unprocessableContent)
         }
@@ -154,9 +172,13 @@ struct AccountWebController<Context: RequestContext> {
 
     @Sendable func createInvite(_ request: Request, context: Context) async throws -> Response {
         let code = try await accounts.createInvite(by: try RequestAccount.required().account)
-        let origin = request.head.authority.map { (accounts.configuration.secureCookies ? "https://" : "http://") + $0 } ?? ""
-        return try await renderAccount(secret: .init(label: "An invite for one person, for 7 days: send them this link",
-                                                     value: origin + "/signup?invite=" + code))
+        let path = "/signup?invite=" + code
+        guard let publicURL = security.publicURL else {
+            return try await renderAccount(secret: .init(label: "An invite for one person, for 7 days: send them this server's address followed by",
+                                                         value: path))
+        }
+        let base = publicURL.absoluteString.hasSuffix("/") ? String(publicURL.absoluteString.dropLast()) : publicURL.absoluteString
+        return try await renderAccount(secret: .init(label: "An invite for one person, for 7 days: send them this link", value: base + path))
     }
 }
 
@@ -214,7 +236,7 @@ struct AccountAPIController<Context: RequestContext> {
     @Sendable func logIn(_ request: Request, context: Context) async throws -> Response {
         var request = request
         let body = try await request.decodeJSON(LogInRequest.self)
-        let account = try await accounts.authenticate(name: body.name, password: body.password, client: clientAddress(context))
+        let account = try await accounts.authenticate(name: body.name, password: body.password, client: accounts.client(of: request, context))
         return try await newToken(body.tokenName ?? "API log-in", user: account.user)
     }
 

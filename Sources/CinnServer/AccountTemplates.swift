@@ -63,6 +63,7 @@ enum AccountTemplates {
       <input id="current_password" name="current_password" type="password" autocomplete="current-password" required>
       <label for="new_password">New password</label>
       <input id="new_password" name="new_password" type="password" autocomplete="new-password" minlength="10" required>
+      <p><label><input type="checkbox" name="revoke_tokens" value="true" checked> Also revoke my API tokens (apps and scripts log in again)</label></p>
       <p class="muted">Changing it logs out your other browsers.</p>
       <p><button type="submit">Change password</button></p>
     </form>
@@ -72,7 +73,7 @@ enum AccountTemplates {
     {{#tokenError}}<p class="error" role="alert">{{tokenError}}</p>{{/tokenError}}
     <form class="card row" method="post" action="/account/tokens">
       <div><label for="token_name">New token's name</label><input id="token_name" name="name" placeholder="My phone" required maxlength="60"></div>
-      <div style="flex:0"><button type="submit">Create</button></div>
+      <div class="shrink"><button type="submit">Create</button></div>
     </form>
     {{#hasTokens}}<div class="card"><table><thead><tr><th>Name</th><th>Made</th><th>Last used</th><th></th></tr></thead><tbody>{{#tokens}}
       <tr><td>{{name}}</td><td>{{created}}</td><td>{{lastUsed}}</td><td>{{#revoked}}<span class="muted">revoked</span>{{/revoked}}{{^revoked}}<form class="inline" method="post" action="/account/tokens/{{id}}/revoke"><button type="submit" class="secondary">Revoke</button></form>{{/revoked}}</td></tr>{{/tokens}}

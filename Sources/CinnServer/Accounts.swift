@@ -3,7 +3,9 @@ import CinnStore
 import Crypto
 import Foundation
 import HummingbirdBcrypt
+import NIOCore
 import NIOPosix
+import Synchronization
 
 /// How hosted mode (`cinn serve --accounts`) lets people in.
 public struct AccountsConfiguration: Sendable {
@@ -27,15 +29,24 @@ public struct AccountsConfiguration: Sendable {
     /// Failed log-ins allowed per account name and per client address within `throttleWindow`.
     public var maximumFailedLogIns: Int
     public var throttleWindow: TimeInterval
+    /// Password checks (bcrypt) running or waiting at once; one more is refused at once with 503, so that a
+    /// burst of log-ins cannot queue without bound.
+    public var maximumPasswordChecks: Int
+    /// Addresses of reverse proxies whose `X-Forwarded-For` names the client (log-in throttling counts per
+    /// client). Loopback by default: a proxy on the same machine.
+    public var trustedProxies: Set<String>
 
     public init(signUp: SignUp = .invite, sessionLifetime: TimeInterval = 30 * 86_400, bcryptCost: UInt8 = 12,
-                secureCookies: Bool = false, maximumFailedLogIns: Int = 5, throttleWindow: TimeInterval = 15 * 60) {
+                secureCookies: Bool = false, maximumFailedLogIns: Int = 5, throttleWindow: TimeInterval = 15 * 60,
+                maximumPasswordChecks: Int = 8, trustedProxies: Set<String> = ["127.0.0.1", "::1"]) {
         self.signUp = signUp
         self.sessionLifetime = sessionLifetime
         self.bcryptCost = bcryptCost
         self.secureCookies = secureCookies
         self.maximumFailedLogIns = maximumFailedLogIns
         self.throttleWindow = throttleWindow
+        self.maximumPasswordChecks = maximumPasswordChecks
+        self.trustedProxies = trustedProxies
     }
 }
 
@@ -54,6 +65,7 @@ public struct Accounts: Sendable {
     public let store: Store
     public let configuration: AccountsConfiguration
     let throttle: LogInThrottle
+    let passwordChecks: PasswordChecks
     /// The hash of a password nobody has, at the configured cost: log-in checks unknown names against it,
     /// so that they take as long as a wrong password.
     let unknownUserHash: String
@@ -63,6 +75,7 @@ public struct Accounts: Sendable {
         self.store = store
         self.configuration = configuration
         throttle = LogInThrottle(limit: configuration.maximumFailedLogIns, window: configuration.throttleWindow)
+        passwordChecks = PasswordChecks(limit: configuration.maximumPasswordChecks)
         unknownUserHash = Bcrypt.hash(Self.secret(), cost: configuration.bcryptCost)
     }
 
@@ -87,11 +100,11 @@ public struct Accounts: Sendable {
 
     func hash(_ password: String) async throws -> String {
         let cost = configuration.bcryptCost
-        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
+        return try await passwordChecks.run { Bcrypt.hash(password, cost: cost) }
     }
 
     func verify(_ password: String, hash: String) async throws -> Bool {
-        try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: hash) }
+        try await passwordChecks.run { Bcrypt.verify(password, hash: hash) }
     }
 
     // MARK: Accounts
@@ -132,32 +145,51 @@ public struct Accounts: Sendable {
         try await store.setPasswordHash(try await hash(password), user: account.user)
     }
 
-    /// The account page: the current password, then a new one; the user's other sessions end.
-    public func changePassword(user: UserID, current: String, new: String, keepingSession token: String?) async throws {
+    /// The account page: the current password, then a new one; the user's other sessions end, and with
+    /// `revokingTokens` their API tokens are revoked.
+    public func changePassword(user: UserID, current: String, new: String, keepingSession token: String?,
+                               revokingTokens: Bool) async throws {
         try Self.checkPassword(new, field: "new_password")
         guard let account = try await store.account(user: user),
               let (_, hash) = try await store.accountForLogIn(named: account.name), let hash,
               try await verify(current, hash: hash) else {
             throw CinnError.invalid("current_password", "that is not your current password")
         }
-        try await store.setPasswordHash(try await self.hash(new), user: user, keeping: token.map(Self.digest))
+        try await store.setPasswordHash(try await self.hash(new), user: user, keeping: token.map(Self.digest), revokingTokens: revokingTokens)
     }
 
     // MARK: Log-in and sessions
 
+    /// How many keys (clients, names from a client) the log-in throttle holds now.
+    public var throttledKeyCount: Int {
+        get async { await throttle.keyCount }
+    }
+
     /// The account whose name and password these are. Wrong names and wrong passwords answer alike (and
     /// take as long); after `maximumFailedLogIns` failures for the name or the client address within the
     /// window, log-in is refused until the window has passed.
+    /// Each attempt counts as a failure before the password is checked (and is taken back when it was right),
+    /// so parallel guesses cannot pass the limit. Failures count per client and per name from that client: a
+    /// person logging in from elsewhere is not locked out by someone else's guesses.
     public func authenticate(name: String, password: String, client: String) async throws -> Account {
-        let name = name.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        let keys = ["name:" + name, "client:" + client]
-        try await throttle.check(keys, now: store.now())
-        let found = try await store.accountForLogIn(named: name)
-        guard try await verify(password, hash: found?.passwordHash ?? unknownUserHash), let account = found?.account,
-              found?.passwordHash != nil else {
-            await throttle.fail(keys, now: store.now())
-            throw CinnError(.unauthenticated, "wrong name or password")
+        let wrong = CinnError(.unauthenticated, "wrong name or password")
+        let clientKey = "client:" + client
+        guard let name = try? Self.validName(name) else {
+            try await throttle.attempt([clientKey], now: store.now())
+            throw wrong
         }
+        let keys = [clientKey, "name:" + name + "@" + client]
+        try await throttle.attempt(keys, now: store.now())
+        let found: (account: Account, passwordHash: String?)?
+        let verified: Bool
+        do {
+            found = try await store.accountForLogIn(named: name)
+            verified = try await verify(password, hash: found?.passwordHash ?? unknownUserHash)
+        } catch let error as CinnError where error.code == .unavailable {
+            await throttle.withdraw(keys)
+            throw error
+        }
+        guard verified, let account = found?.account, found?.passwordHash != nil else { throw wrong }
         await throttle.succeed(keys)
         return account
     }
@@ -219,18 +251,27 @@ public struct Accounts: Sendable {
     }
 }
 
-/// Counts failed log-ins per key (an account name, a client address) in a sliding window.
+/// Counts failed log-ins per key (a client address; a name from a client) in a sliding window. An attempt
+/// counts before its password is checked and is taken back when it succeeds. The table is bounded: expired
+/// keys are pruned, and past `maximumKeys` the keys with the oldest failures go first.
 actor LogInThrottle {
     let limit: Int
     let window: TimeInterval
+    let maximumKeys: Int
     private var failures: [String: [Date]] = [:]
+    private var attemptsSincePrune = 0
 
-    init(limit: Int, window: TimeInterval) {
+    init(limit: Int, window: TimeInterval, maximumKeys: Int = 50_000) {
         self.limit = limit
         self.window = window
+        self.maximumKeys = maximumKeys
     }
 
-    func check(_ keys: [String], now: Date) throws {
+    var keyCount: Int { failures.count }
+
+    /// Counts an attempt for every key, or refuses (429) without counting when a key is at the limit.
+    func attempt(_ keys: [String], now: Date) throws {
+        prune(now: now)
         for key in keys {
             let recent = (failures[key] ?? []).filter { now.timeIntervalSince($0) < window }
             failures[key] = recent.isEmpty ? nil : recent
@@ -239,13 +280,64 @@ actor LogInThrottle {
                 throw CinnError(.tooManyRequests, "too many failed log-ins: try again in \(minutes) minute\(minutes == 1 ? "" : "s")")
             }
         }
-    }
-
-    func fail(_ keys: [String], now: Date) {
         for key in keys { failures[key, default: []].append(now) }
     }
 
+    /// The attempt was not a guess (the server was too busy to check it): it does not count.
+    func withdraw(_ keys: [String]) {
+        for key in keys {
+            guard var times = failures[key], !times.isEmpty else { continue }
+            times.removeLast()
+            failures[key] = times.isEmpty ? nil : times
+        }
+    }
+
+    /// The password was right: the name's failures from this client are forgotten, and this attempt does not
+    /// count for the client.
     func succeed(_ keys: [String]) {
-        failures[keys[0]] = nil
+        withdraw(Array(keys.prefix(1)))
+        for key in keys.dropFirst() { failures[key] = nil }
+    }
+
+    private func prune(now: Date) {
+        attemptsSincePrune += 1
+        guard failures.count > maximumKeys || attemptsSincePrune >= 1_000 else { return }
+        attemptsSincePrune = 0
+        failures = failures.filter { _, times in times.last.map { now.timeIntervalSince($0) < window } ?? false }
+        guard failures.count > maximumKeys else { return }
+        let newest = failures.sorted { ($0.value.last ?? .distantPast) > ($1.value.last ?? .distantPast) }.prefix(maximumKeys * 9 / 10)
+        failures = Dictionary(uniqueKeysWithValues: newest.map { ($0.key, $0.value) })
+    }
+}
+
+/// Runs password hashing (bcrypt) on threads of its own, away from the pool the database driver uses, so a
+/// burst of log-ins cannot starve everyone's queries; beyond `limit` checks running or waiting, the next is
+/// refused at once (503).
+final class PasswordChecks: Sendable {
+    /// One pool for the process: half the cores, at least one.
+    static let pool: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: max(1, System.coreCount / 2))
+        pool.start()
+        return pool
+    }()
+
+    let limit: Int
+    private let inFlight = Mutex(0)
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async throws -> T {
+        let admitted = inFlight.withLock { count in
+            guard count < limit else { return false }
+            count += 1
+            return true
+        }
+        guard admitted else {
+            throw CinnError(.unavailable, "the server is busy checking other log-ins: try again in a few seconds")
+        }
+        defer { inFlight.withLock { $0 -= 1 } }
+        return try await Self.pool.runIfActive(body)
     }
 }

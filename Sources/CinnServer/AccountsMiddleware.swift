@@ -57,28 +57,10 @@ struct AccountsMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         guard let token = request.cookies[Self.cookieName]?.value, let session = try await accounts.session(token: token) else { return nil }
         if ![.get, .head, .options].contains(request.method) {
-            try await checkCSRF(&request, expected: session.csrfToken)
+            guard let offered = try await CSRFToken.offered(in: &request), constantTimeEqual(offered, session.csrfToken) else {
+                throw CSRFToken.refusal
+            }
         }
         return RequestAccount(account: session.account, sessionToken: token, csrfToken: session.csrfToken)
     }
-
-    private func checkCSRF(_ request: inout Request, expected: String) async throws {
-        var offered = request.headers[HTTPField.Name("X-CSRF-Token")!] ?? request.uri.queryParameters.get("_csrf")
-        if offered == nil, request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
-            // Read the form to find its token, then hand the same bytes on to the handler.
-            let body = try await request.collectBody(upTo: FormFields.maximumBytes)
-            offered = FormFields.parse(String(decoding: body.readableBytesView, as: UTF8.self))["_csrf"]
-            request.body = .init(buffer: body)
-        }
-        guard let offered, constantTimeEqual(offered, expected) else {
-            throw CinnError(.forbidden, "this form has expired or did not come from Cinn: reload the page and try again")
-        }
-    }
-}
-
-/// Compares two secrets without stopping at the first difference.
-func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-    let a = Array(a.utf8), b = Array(b.utf8)
-    guard a.count == b.count else { return false }
-    return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
 }

@@ -9,13 +9,16 @@ import NIOCore
 public struct ServerConfiguration: Sendable {
     public var host: String
     public var port: Int
+    /// Public URL, allowed host names; `buildApplication` answers only loopback names in single-user mode on loopback.
+    public var security: WebSecurity
     /// Called once the server is bound, with the address it listens on.
     public var onListening: @Sendable (_ host: String, _ port: Int) -> Void
 
-    public init(host: String = "127.0.0.1", port: Int = 8080,
+    public init(host: String = "127.0.0.1", port: Int = 8080, security: WebSecurity = WebSecurity(),
                 onListening: @escaping @Sendable (String, Int) -> Void = { _, _ in }) {
         self.host = host
         self.port = port
+        self.security = security
         self.onListening = onListening
     }
 }
@@ -34,12 +37,17 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
 /// Builds the router the server runs: the JSON API under `/api/v1`, the OpenAPI document, and the web app.
 /// Without `accounts` (single-user mode) every request is `journal`'s; with them (hosted mode) every request
 /// but log-in and sign-up is a logged-in user's, whose journal is made like `journal`.
-public func buildRouter(journal: Journal, accounts: Accounts? = nil) -> Router<AppRequestContext> {
+/// Every response carries the security headers, and what a browser sends for another site is refused (`WebSecurity`).
+public func buildRouter(journal: Journal, accounts: Accounts? = nil, security: WebSecurity = WebSecurity()) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
+    router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ErrorMiddleware())
+    router.add(middleware: BrowserRequestGuard(security: security, hosted: accounts != nil,
+                                               publicPaths: AccountsMiddleware<AppRequestContext>.publicPaths))
+    StaticAssets.addRoutes(to: router)
     if let accounts {
         router.add(middleware: AccountsMiddleware(accounts: accounts) { user in journal.forUser(user) })
-        AccountWebController(accounts: accounts, pages: .shared).addRoutes(to: router)
+        AccountWebController(accounts: accounts, pages: .shared, security: security).addRoutes(to: router)
         AccountAPIController(accounts: accounts).addRoutes(to: router.group("api/v1"))
     } else {
         router.add(middleware: LocalJournalMiddleware(journal: journal))
@@ -68,8 +76,12 @@ public func buildRouter(journal: Journal, accounts: Accounts? = nil) -> Router<A
 public func buildApplication(journal: Journal, accounts: Accounts? = nil, configuration: ServerConfiguration,
                              logger: Logger = Logger(label: "cinn.server")) -> some ApplicationProtocol {
     let onListening = configuration.onListening
+    var security = configuration.security
+    if accounts == nil, WebSecurity.isLoopbackName(WebSecurity.hostName(configuration.host)) {
+        security.loopbackHostsOnly = true
+    }
     return Application(
-        router: buildRouter(journal: journal, accounts: accounts),
+        router: buildRouter(journal: journal, accounts: accounts, security: security),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "cinn"),
         onServerRunning: { channel in
             let address = channel.localAddress
@@ -89,14 +101,18 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             if cinnError.code == .internal {
                 context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(type(of: error))"])
             }
+            var response: Response
             if request.uri.path.hasPrefix("/api/") {
-                return JSONResponse.error(cinnError)
+                response = JSONResponse.error(cinnError)
+            } else {
+                let page = ErrorPage(heading: cinnError.code == .notFound ? "Not found" : "Something is wrong",
+                                     message: cinnError.message, back: "/")
+                let html = PageRenderer.shared.render("error", page, title: "Error", tab: .none)
+                response = Response(status: cinnError.code.httpStatus, headers: [.contentType: "text/html; charset=utf-8"],
+                                    body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
             }
-            let page = ErrorPage(heading: cinnError.code == .notFound ? "Not found" : "Something is wrong",
-                                 message: cinnError.message, back: "/")
-            let html = PageRenderer.shared.render("error", page, title: "Error", tab: .none)
-            return Response(status: cinnError.code.httpStatus, headers: [.contentType: "text/html; charset=utf-8"],
-                            body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+            if cinnError.code == .unavailable { response.headers[.retryAfter] = "2" }
+            return response
         }
     }
 }

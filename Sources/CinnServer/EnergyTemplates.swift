@@ -66,7 +66,7 @@ enum EnergyTemplates {
     {{#isWelcome}}<form method="post" action="/welcome/skip"><button class="secondary" type="submit" id="skip-welcome">Skip for now</button></form>{{/isWelcome}}
     {{^isWelcome}}
     <form class="card" method="post" action="/profile/body-fat" id="body-fat-form">
-      <h2 style="margin-top:0">Body fat</h2>
+      <h2 class="first">Body fat</h2>
       <p class="muted">{{#bodyFat}}Latest: {{.}}. {{/bodyFat}}Within 30 days of a measurement, resting energy comes from your lean mass (Katch–McArdle).</p>
       <div class="row"><div><label for="body-fat">Body fat (%)</label><input id="body-fat" name="percent" inputmode="decimal" required autocomplete="off"></div>
         <div><label for="body-fat-date">Measured on</label><input id="body-fat-date" name="date" type="date" value="{{today}}" max="{{today}}"></div></div>
@@ -86,8 +86,8 @@ enum EnergyTemplates {
     <div class="figures" id="expenditure">{{#figures}}<div id="figure-{{id}}"><span>{{label}}</span><b>{{value}}</b>{{#detail}}<small>{{.}}</small>{{/detail}}</div>{{/figures}}</div>
     {{#adaptiveStatus}}<p class="muted" id="adaptive-status">{{.}}</p>{{/adaptiveStatus}}
     <p class="muted">{{todayStatus}} <a href="{{todayLink}}">Today's log</a></p>
-    {{#target}}<div class="card" id="target"><h2 style="margin-top:0">Daily target: {{target}}</h2><p class="muted">{{targetDetail}}</p></div>{{/target}}
-    {{#toGoal}}<div class="card" id="time-to-goal"><h2 style="margin-top:0">To goal: {{toGoal}}</h2>
+    {{#target}}<div class="card" id="target"><h2 class="first">Daily target: {{target}}</h2><p class="muted">{{targetDetail}}</p></div>{{/target}}
+    {{#toGoal}}<div class="card" id="time-to-goal"><h2 class="first">To goal: {{toGoal}}</h2>
       {{#goalReached}}<p>Your trend is in the maintenance band: the target is to maintain.</p>{{/goalReached}}
       <table><tbody>{{#etas}}<tr><th scope="row">{{label}}</th><td class="num"><b>{{date}}</b><br><small class="muted">{{range}}</small></td></tr>{{/etas}}</tbody></table>
       <p class="muted">Ranges cover about 95 % of outcomes, from how uncertain the rate is.</p></div>{{/toGoal}}

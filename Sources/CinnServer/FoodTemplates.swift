@@ -25,9 +25,9 @@ enum FoodTemplates {
     .energy.yes { color:var(--yes); background:var(--yes-bg); } .energy.no { color:var(--no); background:var(--no-bg); }
     .energy.careful { color:var(--unknown); background:var(--unknown-bg); }
     .energy.plain { color:var(--text); background:var(--card); border-color:var(--line); }
-    .energy-bar { height:10px; border-radius:5px; background:var(--card); overflow:hidden; margin-top:10px;
+    .energy-bar { display:block; width:100%; height:10px; border-radius:5px; background:var(--card); overflow:hidden; margin-top:10px;
       border:1px solid currentColor; }
-    .energy-bar span { display:block; height:100%; background:currentColor; }
+    .energy-bar rect { fill:currentColor; }
     .macro-numbers span { display:block; }
     .day-status { display:flex; flex-wrap:wrap; align-items:center; gap:8px; margin:0 0 12px; }
     .day-status > span:first-child { flex:1 1 12rem; color:var(--muted); }
@@ -94,7 +94,7 @@ enum FoodTemplates {
     {{#notice}}<p class="notice" role="status">{{.}}</p>{{/notice}}
     <section id="day-energy" class="energy {{state}}" data-kcal="{{energyKcal}}"{{#targetKcal}} data-target-kcal="{{.}}"{{/targetKcal}}>
       <div class="answer">{{answer}}</div>
-      {{#barPercent}}<div class="energy-bar" aria-hidden="true"><span style="width:{{.}}%"></span></div>{{/barPercent}}
+      {{#barPercent}}<svg class="energy-bar" aria-hidden="true"><rect width="{{.}}%" height="100%"/></svg>{{/barPercent}}
       <p>{{answerDetail}}{{^hasTarget}} <a href="/profile">Set up your profile</a> for one.{{/hasTarget}}</p>
     </section>
     {{#maintenance}}<p class="muted" id="maintenance">{{.}} · <a href="/energy">Energy</a></p>{{/maintenance}}
@@ -190,7 +190,7 @@ enum FoodTemplates {
       {{#hasRecents}}<h2>Recent</h2><ul class="results" id="recents">{{#recents}}{{> food-result}}{{/recents}}</ul>{{/hasRecents}}
       {{#hasFrequent}}<h2>Frequent</h2><ul class="results" id="frequent">{{#frequent}}{{> food-result}}{{/frequent}}</ul>{{/hasFrequent}}
     </div>
-    <script>\(searchScript)</script>
+    <script src="/static/food-search.js"></script>
     """
 
     static let mealFields = """
@@ -213,7 +213,7 @@ enum FoodTemplates {
     <form id="log-form" class="card" method="post" action="{{action}}" data-per100="{{per100}}" data-energy-unit="{{energyUnit}}">
       {{#formError}}<p class="error" role="alert">{{.}}</p>{{/formError}}
       <div class="row">
-        <div style="flex:0 0 6.5rem"><label for="servings">Servings</label><input id="servings" name="servings" inputmode="decimal" autocomplete="off" required value="{{servings}}"{{#servingsError}} aria-invalid="true" aria-describedby="servings-error" autofocus{{/servingsError}}></div>
+        <div class="w6"><label for="servings">Servings</label><input id="servings" name="servings" inputmode="decimal" autocomplete="off" required value="{{servings}}"{{#servingsError}} aria-invalid="true" aria-describedby="servings-error" autofocus{{/servingsError}}></div>
         <div><label for="serving">of</label><select id="serving" name="serving"{{#servingError}} aria-invalid="true" aria-describedby="serving-error"{{/servingError}}>{{#servingChoices}}<option value="{{value}}" data-grams="{{grams}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/servingChoices}}</select></div>
       </div>
       {{#servingsError}}<p id="servings-error" class="field-error" role="alert">{{.}}</p>{{/servingsError}}
@@ -222,7 +222,7 @@ enum FoodTemplates {
       {{> food-meal-fields}}
       <p class="row"><button type="submit" id="log-submit">Log it</button><a class="button secondary" href="{{cancelLink}}">Cancel</a></p>
     </form>
-    <script>\(previewScript)</script>
+    <script src="/static/food-preview.js"></script>
     """
 
     static let entryEdit = """
@@ -275,7 +275,7 @@ enum FoodTemplates {
       <div class="row">
         <div><label for="serving-label">Serving</label><input id="serving-label" name="serving.label" maxlength="100" required placeholder="1 bar" value="{{servingLabel}}"{{#servingLabelError}} aria-invalid="true" aria-describedby="serving-label-error"{{/servingLabelError}}></div>
         <div><label for="serving-grams">It weighs</label><input id="serving-grams" name="serving.grams" inputmode="decimal" autocomplete="off" required placeholder="40" value="{{servingGrams}}"{{#servingGramsError}} aria-invalid="true" aria-describedby="serving-grams-error"{{/servingGramsError}}></div>
-        <div style="flex:0 0 7.5rem"><label for="basis">in</label><select id="basis" name="basis">{{#bases}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/bases}}</select></div>
+        <div class="w7-5"><label for="basis">in</label><select id="basis" name="basis">{{#bases}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/bases}}</select></div>
       </div>
       {{#servingLabelError}}<p id="serving-label-error" class="field-error" role="alert">{{.}}</p>{{/servingLabelError}}
       {{#servingGramsError}}<p id="serving-grams-error" class="field-error" role="alert">{{.}}</p>{{/servingGramsError}}
@@ -308,12 +308,12 @@ enum FoodTemplates {
       </tbody></table>
       <p class="muted">% Daily Value of one serving, for adults and children from 4 years (FDA).</p></div>
     <form id="preset-from-food" class="card" method="post" action="/food/presets">
-      <h2 style="margin-top:0">Save as a preset</h2>
+      <h2 class="first">Save as a preset</h2>
       {{#presetError}}<p class="error" role="alert">{{.}}</p>{{/presetError}}
       <input type="hidden" name="food_id" value="{{id}}">
       <label for="preset-name">Name</label><input id="preset-name" name="name" maxlength="100" required value="{{presetName}}">
       <div class="row">
-        <div style="flex:0 0 6.5rem"><label for="preset-servings">Servings</label><input id="preset-servings" name="servings" inputmode="decimal" autocomplete="off" required value="{{presetServings}}"{{#presetServingsError}} aria-invalid="true" aria-describedby="preset-servings-error"{{/presetServingsError}}></div>
+        <div class="w6"><label for="preset-servings">Servings</label><input id="preset-servings" name="servings" inputmode="decimal" autocomplete="off" required value="{{presetServings}}"{{#presetServingsError}} aria-invalid="true" aria-describedby="preset-servings-error"{{/presetServingsError}}></div>
         <div><label for="preset-serving">of</label><select id="preset-serving" name="serving">{{#servingChoices}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/servingChoices}}</select></div>
       </div>
       {{#presetServingsError}}<p id="preset-servings-error" class="field-error" role="alert">{{.}}</p>{{/presetServingsError}}
@@ -345,7 +345,7 @@ enum FoodTemplates {
         <details{{#logError}} open{{/logError}}><summary>Meal, day, time, amount</summary>
           <div class="row">
             <div><label for="meal-{{id}}">Meal</label><select id="meal-{{id}}" name="meal"><option value="">Its usual meal</option>{{#meals}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/meals}}</select></div>
-            <div style="flex:0 0 6.5rem"><label for="times-{{id}}">Times</label><input id="times-{{id}}" name="times" inputmode="decimal" autocomplete="off" value="{{times}}"></div>
+            <div class="w6"><label for="times-{{id}}">Times</label><input id="times-{{id}}" name="times" inputmode="decimal" autocomplete="off" value="{{times}}"></div>
           </div>
           <div class="row">
             <div><label for="date-{{id}}">Day</label><input id="date-{{id}}" name="date" type="date" value="{{date}}" max="{{maxDate}}"></div>
@@ -403,7 +403,7 @@ enum FoodTemplates {
       </div>
       <div class="row">
         <div><label for="nutrient">Nutrient</label><select id="nutrient" name="nutrient">{{#nutrients}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/nutrients}}</select></div>
-        <div style="flex:0 0 7rem"><label for="period">Per</label><select id="period" name="period">{{#periods}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/periods}}</select></div>
+        <div class="w7"><label for="period">Per</label><select id="period" name="period">{{#periods}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/periods}}</select></div>
       </div>
       <p><button type="submit">Show</button></p>
     </form>

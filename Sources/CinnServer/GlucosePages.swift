@@ -34,7 +34,7 @@ enum GlucosePageText {
 
 struct GlucoseReportPage {
     struct Period { let days: Int; let label: String; let on: Bool }
-    struct Band { let className: String; let label: String; let percent: String; let width: Double }
+    struct Band { let className: String; let label: String; let percent: String; let x: Double; let width: Double }
     struct Figure { let label: String; let value: String; let detail: String }
     struct Ranked { let name: String; let counted: Int; let events: Int; let rise: String; let area: String; let minutes: String }
     struct Event { let id: String; let date: String; let when: String; let meal: String; let portion: String?; let response: String; let reason: String? }
@@ -80,7 +80,12 @@ struct GlucoseReportPage {
         self.unit = unit.rawValue
         let shares = [("vlow", "Under 54", statistics.veryLow), ("low", "54–69", statistics.low), ("in", "In range 70–180", statistics.inRange),
                       ("high", "181–250", statistics.high), ("vhigh", "Over 250", statistics.veryHigh)]
-        bands = shares.map { Band(className: $0.0, label: $0.1, percent: GlucosePageText.percent($0.2), width: ($0.2 * 1000).rounded() / 10) }
+        var x = 0.0
+        bands = shares.map { share in
+            let width = (share.2 * 1000).rounded() / 10
+            defer { x += width }
+            return Band(className: share.0, label: share.1, percent: GlucosePageText.percent(share.2), x: x, width: width)
+        }
         tirLabel = "Time in range \(GlucosePageText.percent(statistics.inRange)), below \(GlucosePageText.percent(statistics.below)), "
             + "above \(GlucosePageText.percent(statistics.above))"
         let mean = statistics.mean.map { $0.formatted(unit) } ?? "–"

@@ -3,9 +3,8 @@ enum GlucoseTemplates {
     static let all: [String: String] = ["glucose": report, "glucose-day": day, "glucose-meals": meals]
 
     static let style = """
-    .tir { display:flex; height:22px; border-radius:8px; overflow:hidden; margin:8px 0 4px; border:1px solid var(--line); }
-    .tir span { display:block; height:100%; } .tir .vlow { background:#b91c1c; } .tir .low { background:#f87171; }
-    .tir .in { background:#16a34a; } .tir .high { background:#f59e0b; } .tir .vhigh { background:#b45309; }
+    .tir { display:block; width:100%; height:22px; border-radius:8px; overflow:hidden; margin:8px 0 4px; border:1px solid var(--line); }
+    .tir .vlow { fill:#b91c1c; } .tir .low { fill:#f87171; } .tir .in { fill:#16a34a; } .tir .high { fill:#f59e0b; } .tir .vhigh { fill:#b45309; }
     .tir-legend { display:flex; flex-wrap:wrap; gap:4px 12px; font-size:.85rem; color:var(--muted); margin:0; padding:0; list-style:none; }
     .tir-legend b { color:var(--text); }
     .figures { display:grid; grid-template-columns:repeat(2, minmax(0, 1fr)); gap:8px; margin:12px 0; }
@@ -26,8 +25,8 @@ enum GlucoseTemplates {
     {{^hasReadings}}<div class="card empty"><p>No glucose readings in these {{days}} days. Add one below, or import a Nightscout export on the <a href="/import">Import</a> page.</p></div>{{/hasReadings}}
     {{#hasReadings}}
     <div class="card">
-      <h2 style="margin-top:0">Time in range <small class="muted">{{from}} – {{to}}, {{readings}} readings</small></h2>
-      <div class="tir" role="img" aria-label="{{tirLabel}}">{{#bands}}<span class="{{className}}" style="width:{{width}}%"></span>{{/bands}}</div>
+      <h2 class="first">Time in range <small class="muted">{{from}} – {{to}}, {{readings}} readings</small></h2>
+      <svg class="tir" role="img" aria-label="{{tirLabel}}">{{#bands}}<rect class="{{className}}" x="{{x}}%" width="{{width}}%" height="100%"/>{{/bands}}</svg>
       <ul class="tir-legend">{{#bands}}<li>{{label}} <b>{{percent}}</b></li>{{/bands}}</ul>
     </div>
     <div class="figures">{{#figures}}<div><span>{{label}}</span><b>{{value}}</b><small>{{detail}}</small></div>{{/figures}}</div>
@@ -48,7 +47,7 @@ enum GlucoseTemplates {
       <div class="row"><div><label for="meal_id">Meal</label><select id="meal_id" name="meal_id">{{#mealOptions}}<option value="{{id}}">{{name}}</option>{{/mealOptions}}</select></div>
       <div><label for="event_time">When</label><input id="event_time" name="time" type="datetime-local" value="{{now}}"></div></div>
       <div class="row"><div><label for="portion">Portion</label><input id="portion" name="portion" inputmode="decimal" value="1"></div>
-      <div style="flex:0"><button type="submit">Log meal</button></div></div>
+      <div class="shrink"><button type="submit">Log meal</button></div></div>
     </form>
     {{/hasMeals}}
     {{^hasMeals}}<p class="muted">Define your meals first on <a href="/glucose/meals">Meals</a>.</p>{{/hasMeals}}
@@ -57,7 +56,7 @@ enum GlucoseTemplates {
       <li><a href="/glucose/days/{{date}}">{{when}}</a> — <b>{{meal}}</b>{{#portion}} ({{portion}}){{/portion}}: {{response}}
         {{#reason}}<div class="flag">Reported: {{reason}}</div>{{/reason}}
         <details><summary>Report or delete</summary>
-          <form class="row" method="post" action="/glucose/meal-events/{{id}}/report"><div><label for="reason-{{id}}">Reason (empty clears)</label><input id="reason-{{id}}" name="reason" value="{{reason}}" maxlength="200"></div><div style="flex:0"><button type="submit" class="secondary">Save</button></div></form>
+          <form class="row" method="post" action="/glucose/meal-events/{{id}}/report"><div><label for="reason-{{id}}">Reason (empty clears)</label><input id="reason-{{id}}" name="reason" value="{{reason}}" maxlength="200"></div><div class="shrink"><button type="submit" class="secondary">Save</button></div></form>
           <form method="post" action="/glucose/meal-events/{{id}}/delete"><button type="submit" class="danger">Delete</button></form>
         </details></li>{{/events}}
     </ul>{{/hasEvents}}

@@ -16,6 +16,9 @@ extension CinnError.Code {
         case .forbidden: .forbidden
         case .tooManyRequests: .tooManyRequests
         case .upstreamFailed: .badGateway
+        case .contentTooLarge: .contentTooLarge
+        case .methodNotAllowed: .methodNotAllowed
+        case .unavailable: .serviceUnavailable
         default: .internalServerError
         }
     }
@@ -30,6 +33,9 @@ extension CinnError {
             return error
         case let error as DecodingError:
             return fromDecoding(error)
+        case let error as NIOTooManyBytesError:
+            let limit = error.maxBytes.map { $0 >= 1 << 20 ? " (\($0 >> 20) MB)" : " (\($0 >> 10) KB)" } ?? ""
+            return CinnError(.contentTooLarge, "the request body is larger than this server takes\(limit)")
         case let error as HTTPError:
             switch error.status {
             case .notFound: return .notFound(error.body ?? "There is no such page.")

@@ -36,14 +36,14 @@ struct PageRenderer: Sendable {
         wrap(library.render(model, withTemplate: name) ?? "", title: title, tab: tab)
     }
 
-    /// A rendered page body inside the layout. In hosted mode every form that posts carries the session's
-    /// CSRF token (`addingCSRFToken`), so no template can forget it.
+    /// A rendered page body inside the layout. Every form that posts carries the CSRF token (`addingCSRFToken`),
+    /// so no template can forget it: a logged-in session's, else the browser's own (`BrowserToken`).
     func wrap(_ body: String, title: String, tab: Tab) -> String {
         let account = RequestAccount.current
         let html = library.render(Layout(title: title, body: body, tabWeight: tab == .weight, tabLog: tab == .log, tabFood: tab == .food,
                                          tabEnergy: tab == .energy, tabLifts: tab == .lifts, tabGlucose: tab == .glucose, tabImport: tab == .importing, tabMore: tab == .more,
                                          showTabs: tab != .signedOut, accountName: account?.account.name), withTemplate: "layout") ?? ""
-        guard let token = account?.csrfToken else { return html }
+        guard let token = account?.csrfToken ?? BrowserToken.current else { return html }
         return Self.addingCSRFToken(token, to: html)
     }
 

@@ -15,7 +15,31 @@ enum Templates {
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <meta name="color-scheme" content="light dark">
     <title>{{title}} · Cinn</title>
-    <style>
+    <link rel="stylesheet" href="/static/cinn.css">
+    </head>
+    <body>
+    {{#showTabs}}
+    <nav class="tabs" aria-label="Main">
+      <a href="/" class="{{#tabWeight}}on{{/tabWeight}}"><span class="icon" aria-hidden="true">⚖</span>Weight</a>
+      <a href="/weigh-ins" class="{{#tabLog}}on{{/tabLog}}"><span class="icon" aria-hidden="true">☰</span>Weigh-ins</a>
+      <a href="/food" class="{{#tabFood}}on{{/tabFood}}"><span class="icon" aria-hidden="true">☕&#xFE0E;</span>Food</a>
+      <a href="/energy" class="{{#tabEnergy}}on{{/tabEnergy}}"><span class="icon" aria-hidden="true">⚡&#xFE0E;</span>Energy</a>
+      <a href="/lifts" class="{{#tabLifts}}on{{/tabLifts}}"><span class="icon" aria-hidden="true">▲&#xFE0E;</span>Lifts</a>
+      <a href="/glucose" class="{{#tabGlucose}}on{{/tabGlucose}}"><span class="icon" aria-hidden="true">◔&#xFE0E;</span>Glucose</a>
+      <a href="/import" class="{{#tabImport}}on{{/tabImport}}"><span class="icon" aria-hidden="true">⇪</span>Import</a>
+      <a href="/settings" class="{{#tabMore}}on{{/tabMore}}"><span class="icon" aria-hidden="true">⋯</span>More</a>
+    </nav>
+    {{/showTabs}}
+    <main>
+    {{#accountName}}<div class="account-bar"><span>{{accountName}}</span><a href="/account">Account</a><form method="post" action="/logout"><button type="submit" class="secondary">Log out</button></form></div>{{/accountName}}
+    {{{body}}}
+    </main>
+    </body>
+    </html>
+    """
+
+    /// The web app's one style sheet (`/static/cinn.css`): the layout's and every feature's styles.
+    static let styleSheet = """
     :root { --bg:#f6f5f2; --card:#fff; --text:#1d1d1b; --muted:#5f5f5a; --line:#dedbd4; --accent:#1f5f99;
       --yes:#1b7a3a; --yes-bg:#e3f4e8; --no:#b3261e; --no-bg:#fbe7e5; --unknown:#6b5b00; --unknown-bg:#f7f0d0; }
     @media (prefers-color-scheme: dark) { :root { --bg:#141413; --card:#1f1f1d; --text:#f0efe9; --muted:#b3b1a8;
@@ -47,6 +71,8 @@ enum Templates {
       border-radius:10px; padding:10px 12px; min-height:44px; width:100%; }
     input[type=checkbox] { width:auto; min-height:auto; }
     .row { display:flex; gap:8px; align-items:flex-end; } .row > * { flex:1; }
+    .row > .shrink { flex:0; } .row > .w6 { flex:0 0 6.5rem; } .row > .w7 { flex:0 0 7rem; } .row > .w7-5 { flex:0 0 7.5rem; }
+    h2.first { margin-top:0; }
     button:disabled { opacity:.55; cursor:progress; }
     .import-progress progress { width:100%; height:14px; accent-color:var(--accent); } .import-progress p { margin:4px 0 0; }
     button, .button { font:inherit; font-weight:700; border:0; border-radius:10px; padding:10px 16px; min-height:44px;
@@ -75,27 +101,6 @@ enum Templates {
     \(AccountTemplates.style)
     \(GlucoseTemplates.style)
     \(HealthTemplates.style)
-    </style>
-    </head>
-    <body>
-    {{#showTabs}}
-    <nav class="tabs" aria-label="Main">
-      <a href="/" class="{{#tabWeight}}on{{/tabWeight}}"><span class="icon" aria-hidden="true">⚖</span>Weight</a>
-      <a href="/weigh-ins" class="{{#tabLog}}on{{/tabLog}}"><span class="icon" aria-hidden="true">☰</span>Weigh-ins</a>
-      <a href="/food" class="{{#tabFood}}on{{/tabFood}}"><span class="icon" aria-hidden="true">☕&#xFE0E;</span>Food</a>
-      <a href="/energy" class="{{#tabEnergy}}on{{/tabEnergy}}"><span class="icon" aria-hidden="true">⚡&#xFE0E;</span>Energy</a>
-      <a href="/lifts" class="{{#tabLifts}}on{{/tabLifts}}"><span class="icon" aria-hidden="true">▲&#xFE0E;</span>Lifts</a>
-      <a href="/glucose" class="{{#tabGlucose}}on{{/tabGlucose}}"><span class="icon" aria-hidden="true">◔&#xFE0E;</span>Glucose</a>
-      <a href="/import" class="{{#tabImport}}on{{/tabImport}}"><span class="icon" aria-hidden="true">⇪</span>Import</a>
-      <a href="/settings" class="{{#tabMore}}on{{/tabMore}}"><span class="icon" aria-hidden="true">⋯</span>More</a>
-    </nav>
-    {{/showTabs}}
-    <main>
-    {{#accountName}}<div class="account-bar"><span>{{accountName}}</span><a href="/account">Account</a><form method="post" action="/logout"><button type="submit" class="secondary">Log out</button></form></div>{{/accountName}}
-    {{{body}}}
-    </main>
-    </body>
-    </html>
     """
 
     static let dashboard = """
@@ -120,7 +125,7 @@ enum Templates {
       {{#hasData}}<p class="muted">Trend {{latestTrend}} · <a href="/chart.svg?range={{range}}" download="cinn-trend.svg">Download chart (SVG)</a></p>{{/hasData}}
     </div>
     <form id="add-weight" class="card" method="post" action="/weigh-ins">
-      <h2 style="margin-top:0">Add a weigh-in</h2>
+      <h2 class="first">Add a weigh-in</h2>
       {{#formError}}<p class="error" role="alert">{{formError}}</p>{{/formError}}
       <div class="row">
         <div><label for="weight">Weight ({{unit}})</label>
@@ -194,7 +199,7 @@ enum Templates {
       <p><button type="submit">Check the file</button></p>
       \(progressBox)
     </form>
-    <script>\(progressScript)</script>
+    <script src="/static/progress.js"></script>
     <h2>Earlier imports</h2>
     {{^batches}}<p class="muted">None yet.</p>{{/batches}}
     {{#hasBatches}}<div class="card"><table>
@@ -222,7 +227,7 @@ enum Templates {
       {{#token}}<form method="post" action="/import/{{token}}" data-progress-form data-progress="{{token}}">
         {{#skipInvalid}}<input type="hidden" name="skip_invalid" value="true">{{/skipInvalid}}
         <p class="row"><button type="submit">Import {{imported}} {{things}}</button><a class="button secondary" href="/import">Cancel</a></p>
-        \(progressBox)</form><script>\(progressScript)</script>{{/token}}
+        \(progressBox)</form><script src="/static/progress.js"></script>{{/token}}
       {{^token}}<p><a href="{{nextLink}}">{{nextLabel}}</a> · <a href="/import">Imports</a></p>{{/token}}
     </div>
     """
@@ -265,6 +270,7 @@ enum Templates {
         };
         const request = new XMLHttpRequest();
         request.open('POST', form.action);
+        if (form.elements._csrf) request.setRequestHeader('X-CSRF-Token', form.elements._csrf.value);
         request.upload.onprogress = e => {
           if (!e.lengthComputable || form.dataset.progress) return;
           bar.value = e.loaded / e.total;
@@ -294,7 +300,7 @@ enum Templates {
     <p class="card"><a href="/profile" id="profile-link">Profile, calorie target and body fat →</a></p>
     <p class="card"><a href="/more-data" id="health-link">Health data: steps, heart rate, sleep… from Apple Health →</a></p>
     <form class="card" method="post" action="/goal" id="goal-form">
-      <h2 style="margin-top:0">Goal</h2>
+      <h2 class="first">Goal</h2>
       {{#goal}}<p>Now: <b>{{goal}}</b>{{#goalRate}}, planned {{goalRate}} a week{{/goalRate}} <span class="muted">(set {{goalSet}})</span></p>{{/goal}}
       {{^goal}}<p class="muted">No goal yet: set one to get a yes or no.</p>{{/goal}}
       <div class="row">
@@ -305,7 +311,7 @@ enum Templates {
     </form>
     {{#goal}}<form method="post" action="/goal/clear"><button class="secondary" type="submit">Clear the goal</button></form>{{/goal}}
     <form class="card" method="post" action="/settings">
-      <h2 style="margin-top:0">Settings</h2>
+      <h2 class="first">Settings</h2>
       <label for="unit">Unit</label><select id="unit" name="unit">{{#units}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/units}}</select>
       <label for="trend-method">Trend</label><select id="trend-method" name="trend_method">{{#methods}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/methods}}</select>
       <label for="time-zone">Time zone</label><input id="time-zone" name="time_zone" value="{{timeZone}}" autocomplete="off">
@@ -316,7 +322,7 @@ enum Templates {
       <label for="glucose-unit">Show blood glucose in</label><select id="glucose-unit" name="glucose_unit">{{#glucoseUnits}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/glucoseUnits}}</select>
       <p><button type="submit">Save settings</button></p>
     </form>
-    <div class="card"><h2 style="margin-top:0">Export</h2>
+    <div class="card"><h2 class="first">Export</h2>
       <p class="muted">Weigh-ins</p>
       <p class="actions"><a class="button secondary" href="/export.csv">CSV</a> <a class="button secondary" href="/export.json">JSON</a></p>
       <p class="muted">Food journal: everything as JSON, or one table as CSV</p>

@@ -35,11 +35,11 @@ enum WorkoutTemplates {
     <div class="figures">{{#figures}}<div><span>{{label}}</span><b>{{value}}</b><small>{{#link}}<a href="{{link}}">{{/link}}{{detail}}{{#link}}</a>{{/link}}</small></div>{{/figures}}</div>
     <div class="card chart">{{{chart}}}</div>
     <p class="muted">{{formula}} from the best set of each day{{^includeHighReps}} of 1 to 10 reps (sets above 10 reps are less reliable: <a href="/lifts/{{id}}?include_high_reps=true">include them</a>){{/includeHighReps}}{{#includeHighReps}}, sets above 10 reps included (<a href="/lifts/{{id}}">leave them out</a>){{/includeHighReps}}. Warm-ups never count. {{totalSets}} sets, {{span}}.</p>
-    <div class="card"><h2 style="margin-top:0">Records</h2><table><tbody>{{#records}}
+    <div class="card"><h2 class="first">Records</h2><table><tbody>{{#records}}
       <tr><th>{{label}}</th><td>{{value}}</td><td class="muted">{{day}}</td></tr>{{/records}}{{#repMaxes}}
       <tr><th>{{label}}</th><td>{{value}}</td><td class="muted">{{day}}</td></tr>{{/repMaxes}}
     </tbody></table><p class="muted">A rep max is the heaviest weight lifted for at least that many reps.</p></div>
-    <div class="card"><h2 style="margin-top:0">Weekly volume</h2><table class="weeks"><thead><tr><th>Week</th><th class="num">Weight × reps</th><th class="num">Sets</th></tr></thead><tbody>{{#weeks}}
+    <div class="card"><h2 class="first">Weekly volume</h2><table class="weeks"><thead><tr><th>Week</th><th class="num">Weight × reps</th><th class="num">Sets</th></tr></thead><tbody>{{#weeks}}
       <tr><td>{{week}}</td><td class="num">{{volume}}</td><td class="num">{{sets}}</td></tr>{{/weeks}}
     </tbody></table></div>
     {{#targets.0}}
@@ -67,7 +67,7 @@ enum WorkoutTemplates {
     <h1>{{name}}</h1>
     <p class="muted">{{day}} · {{facts}}</p>
     {{#note}}<p class="card">{{note}}</p>{{/note}}
-    {{#blocks}}<div class="card"><h2 style="margin-top:0">{{exercise}}</h2><ol class="sets">{{#lines}}
+    {{#blocks}}<div class="card"><h2 class="first">{{exercise}}</h2><ol class="sets">{{#lines}}
       <li>{{set}}{{#kind}}<span class="tag">{{kind}}</span>{{/kind}}{{#rpe}}<span class="tag">{{rpe}}</span>{{/rpe}}{{#estimate}}<span class="est">1RM {{estimate}}</span>{{/estimate}}{{#note}}<br><small class="muted">{{note}}</small>{{/note}}</li>{{/lines}}
     </ol></div>{{/blocks}}
     <form method="post" action="/workouts/{{id}}/delete"><button type="submit" class="secondary">Delete this workout</button></form>

@@ -110,8 +110,9 @@ extension Store {
         }
     }
 
-    /// Sets the user's password hash and ends their web sessions, but for `keeping` (the one that changed it).
-    public func setPasswordHash(_ hash: String, user: UserID, keeping session: [UInt8]? = nil) async throws {
+    /// Sets the user's password hash and ends their web sessions, but for `keeping` (the one that changed it);
+    /// with `revokingTokens`, their API tokens are revoked too.
+    public func setPasswordHash(_ hash: String, user: UserID, keeping session: [UInt8]? = nil, revokingTokens: Bool = false) async throws {
         try await transaction { db in
             guard try await db.raw("""
                 UPDATE users SET password_hash = \(bind: hash) WHERE row_id = \(bind: user.rawValue) RETURNING row_id
@@ -119,6 +120,12 @@ extension Store {
             var delete = SQLQueryString("DELETE FROM sessions WHERE user_id = \(bind: user.rawValue)")
             if let session { delete += SQLQueryString(" AND token_sha256 <> \(bind: Data(session))") }
             try await db.raw(delete).run()
+            if revokingTokens {
+                try await db.raw("""
+                    UPDATE api_tokens SET revoked_at_ms = \(bind: milliseconds(now()))
+                    WHERE user_id = \(bind: user.rawValue) AND revoked_at_ms IS NULL
+                    """).run()
+            }
         }
     }
 

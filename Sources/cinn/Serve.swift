@@ -31,6 +31,15 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "With --accounts, send the session cookie over HTTPS only (behind a TLS proxy).")
     var secureCookies = false
 
+    @Option(help: "The address people reach this server by, behind a proxy (https://cinn.example.org): invite links use it, and browsers' requests naming it are this site's.")
+    var publicURL: String?
+
+    @Option(name: .customLong("allowed-host"), help: "Without --accounts on loopback, another host name this server answers to besides localhost and 127.0.0.1 (repeatable).")
+    var allowedHosts: [String] = []
+
+    @Option(name: .customLong("trusted-proxy"), help: "With --accounts, the address of a reverse proxy whose X-Forwarded-For names the client (repeatable; default: 127.0.0.1 and ::1).")
+    var trustedProxies: [String] = []
+
     @Option(help: "Where unknown barcodes are looked up: an Open Food Facts server, or \"none\" (default: $CINN_OFF_URL, else https://world.openfoodfacts.org).")
     var offURL: String?
 
@@ -47,6 +56,12 @@ struct Serve: AsyncParsableCommand {
         var logger = Logger(label: "cinn")
         logger.logLevel = .notice
         let openFoodFacts = try openFoodFactsClient(offURL)
+        let publicURL = try publicURL.map { text in
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                throw CinnError.invalid("public-url", "--public-url must be an http or https address such as https://cinn.example.org")
+            }
+            return url
+        }
         try await options.withJournal { journal in
             var journal = journal
             journal.openFoodFacts = openFoodFacts
@@ -54,14 +69,18 @@ struct Serve: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data("Filled the journal with demo data.\n".utf8))
             }
             let hosted = accounts
-                ? Accounts(store: journal.store, configuration: AccountsConfiguration(signUp: signup, secureCookies: secureCookies)) : nil
+                ? Accounts(store: journal.store, configuration: AccountsConfiguration(
+                    signUp: signup, secureCookies: secureCookies,
+                    trustedProxies: trustedProxies.isEmpty ? AccountsConfiguration().trustedProxies : Set(trustedProxies)))
+                : nil
             if let hosted, signup != .open, try await hosted.store.loginAccountCount() == 0 {
                 printError("note: nobody can log in yet: add an administrator with cinn user add NAME --admin")
             }
             let app = buildApplication(
                 journal: journal,
                 accounts: hosted,
-                configuration: ServerConfiguration(host: host, port: port) { host, port in
+                configuration: ServerConfiguration(host: host, port: port,
+                                                   security: WebSecurity(publicURL: publicURL, allowedHosts: allowedHosts)) { host, port in
                     FileHandle.standardOutput.write(Data("Listening on http://\(host):\(port)\n".utf8))
                 },
                 logger: logger)

@@ -279,7 +279,8 @@ import Testing
             #expect(page.contains("Nothing logged yet"))
             #expect(page.contains(#"<div id="browse">"#))
             #expect(page.contains(#"<p id="no-results" class="card empty" hidden>"#))
-            #expect(page.contains("fetch('/api/v1/foods/search"), "results as you type")
+            #expect(page.contains(#"<script src="/static/food-search.js">"#))
+            #expect(try await client.send(.get, "/static/food-search.js").text.contains("fetch('/api/v1/foods/search"), "results as you type")
         }
     }
 

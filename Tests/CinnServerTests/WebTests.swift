@@ -187,7 +187,8 @@ struct WebTests {
     @Test func importsReportTheirProgressToThePage() async throws {
         try await withApp { client, journal in
             let page = try await client.send(.get, "/import").text
-            #expect(page.contains("data-progress-form") && page.contains("/import/progress/"), "the page's script polls for progress")
+            #expect(page.contains("data-progress-form") && page.contains(#"<script src="/static/progress.js">"#))
+            #expect(try await client.send(.get, "/static/progress.js").text.contains("/import/progress/"), "the page's script polls for progress")
             let id = UUID().uuidString.lowercased()
             #expect(try await client.send(.get, "/import/progress/\(id)").status == .notFound)
 
