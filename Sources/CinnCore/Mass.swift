@@ -60,12 +60,15 @@ public struct Mass: Sendable, Hashable, Comparable, Codable {
 
     /// Heaviest body weight Cinn accepts.
     public static let maximumBodyWeight = Mass(kilograms: 700)
+    /// The body weights Cinn keeps, in kg, wherever they come from (REST, forms, imports, sync).
+    public static let bodyWeightRange: ClosedRange<Double> = 0.1...700
 
-    /// A body weight entered by a person or read from a file, checked: finite, above zero and at most 700 kg.
+    /// A body weight entered by a person or read from a file, checked: finite, at least 0.1 kg and at most 700 kg.
     public static func bodyWeight(_ value: Double, _ unit: MassUnit, field: String = "weight") throws(CinnError) -> Mass {
         guard value.isFinite else { throw .invalid(field, "weight must be a number") }
         guard value > 0 else { throw .invalid(field, "weight must be above zero") }
         let mass = Mass(value, unit)
+        guard mass.kilograms >= bodyWeightRange.lowerBound else { throw .invalid(field, "weight must be at least 0.1 kg") }
         guard mass <= maximumBodyWeight else {
             throw .invalid(field, "weight must be at most 700 kg")
         }

@@ -89,6 +89,9 @@ public struct Goal: Sendable, Hashable {
     }
 
     /// A goal as a person enters it, checked; errors name `weightField` and `rateField`.
+    /// The planned rates Cinn keeps, in kg per week.
+    public static let rateRange: ClosedRange<Double> = 0.01...2
+
     public static func validated(weight: Double, unit: MassUnit, ratePerWeek: Double?, setOn: LocalDate,
                                  weightField: String = "weight", rateField: String = "rate") throws(CinnError) -> Goal {
         let mass = try Mass.bodyWeight(weight, unit, field: weightField)
@@ -98,7 +101,10 @@ public struct Goal: Sendable, Hashable {
                 throw .invalid(rateField, "the planned rate is an amount per week towards the goal, above zero")
             }
             let planned = Mass(ratePerWeek, unit)
-            guard planned.kilograms <= 2 else { throw .invalid(rateField, "a planned rate above 2 kg a week is not safe to plan for") }
+            guard planned.kilograms >= Goal.rateRange.lowerBound else {
+                throw .invalid(rateField, "the planned rate is at least 0.01 kg (10 g) a week")
+            }
+            guard planned.kilograms <= Goal.rateRange.upperBound else { throw .invalid(rateField, "a planned rate above 2 kg a week is not safe to plan for") }
             rate = planned
         }
         return Goal(weight: mass, plannedRate: rate, setOn: setOn)

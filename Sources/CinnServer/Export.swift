@@ -20,8 +20,8 @@ extension Journal {
             try await store.forEachWeighIn(user: user) { batch in
                 var text = ""
                 for weighIn in batch {
-                    text += "\(weighIn.localTimeISO),\(weighIn.weight.kilograms),kg,\(Self.csvField(weighIn.note ?? "")),"
-                    text += "\(Self.csvField(weighIn.source)),\(weighIn.id.lowercasedString)\n"
+                    text += "\(weighIn.localTimeISO),\(weighIn.weight.kilograms),kg,\(CSVField.escaped(weighIn.note ?? "")),"
+                    text += "\(CSVField.escaped(weighIn.source)),\(weighIn.id.lowercasedString)\n"
                 }
                 try await write(text)
             }
@@ -41,11 +41,6 @@ extension Journal {
             }
             try await write("\n]}\n")
         }
-    }
-
-    static func csvField(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
 

@@ -48,7 +48,7 @@ extension Journal {
             do {
                 entries.append(try FoodLogEntry.logging(food, servings: request.servings, of: serving, meal: meal,
                                                         eatenAt: time.instant, utcOffsetSeconds: time.utcOffsetSeconds,
-                                                        note: Self.cleanNote(request.note), id: request.id ?? .v7(at: now())))
+                                                        note: try Self.cleanNote(request.note), id: request.id ?? .v7(at: now())))
             } catch {
                 throw CinnError.invalid(prefix + (error.field ?? "servings"), error.message)
             }
@@ -66,9 +66,8 @@ extension Journal {
         throw .invalid(field, "\(food.name) has no serving \"\(label)\"; choose one of \(names)")
     }
 
-    static func cleanNote(_ note: String?) -> String? {
-        let trimmed = note?.trimmingCharacters(in: .whitespacesAndNewlines)
-        return trimmed?.isEmpty == false ? trimmed : nil
+    static func cleanNote(_ note: String?) throws(CinnError) -> String? {
+        try Note.validated(note)
     }
 
     /// Changes an entry as a person edits it; nil leaves a part as it is.
@@ -78,7 +77,7 @@ extension Journal {
         let parsedTime = try time.map { text throws(CinnError) in try readingTime(text, settings: settings, field: "time") }
         if let servings { _ = try FoodLogEntry.validatedServings(servings) }
         return try await store.updateFoodEntry(id: id, user: user, servings: servings, meal: parsedMeal, eatenAt: parsedTime,
-                                               note: note.map(Self.cleanNote))
+                                               note: try note.map { text throws(CinnError) in try Self.cleanNote(text) })
     }
 
     /// A day of the food log with its totals, what is left of the calorie target and the calories

@@ -41,7 +41,7 @@ extension Journal {
                     let fields = [entry.localDate.iso, entry.localTimeOfDay, entry.meal.name, entry.name, entry.brand ?? "",
                                   "\(entry.servings)", entry.servingLabel, entry.servingAmount.map { "\($0)" } ?? "", entry.note ?? "",
                                   entry.id.lowercasedString, entry.foodID?.lowercasedString ?? ""]
-                    text += fields.map(Self.csvField).joined(separator: ",") + "," + amounts(entry.nutrients) + "\n"
+                    text += fields.map(CSVField.escaped).joined(separator: ",") + "," + amounts(entry.nutrients) + "\n"
                 }
             case .days:
                 text = (["date", "entries"] + header).joined(separator: ",") + "\n"
@@ -51,7 +51,7 @@ extension Journal {
                 for food in foods {
                     let servings = food.servings.map { "\($0.label)=\($0.amount)" }.joined(separator: "; ")
                     let fields = [food.name, food.brand ?? "", food.barcode ?? "", food.basis.rawValue, servings, food.id.lowercasedString]
-                    text += fields.map(Self.csvField).joined(separator: ",") + "," + amounts(food.nutrients) + "\n"
+                    text += fields.map(CSVField.escaped).joined(separator: ",") + "," + amounts(food.nutrients) + "\n"
                 }
             }
             return text

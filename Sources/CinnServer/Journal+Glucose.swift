@@ -74,7 +74,7 @@ extension Journal {
         let glucose = try Glucose.validated(value, unit ?? settings.glucoseUnit, field: "value")
         let at = try readingTime(time, settings: settings, field: "time")
         let reading = GlucoseReading(id: id ?? .v7(at: now()), measuredAt: at.instant, utcOffsetSeconds: at.utcOffsetSeconds, glucose: glucose,
-                                     timing: timing, note: Self.clean(note))
+                                     timing: timing, note: try Note.validated(note))
         try await store.addGlucoseReadings([reading], user: user)
         return reading
     }
@@ -83,7 +83,7 @@ extension Journal {
         let settings = try await settings()
         let at = try readingTime(time, settings: settings, field: "time")
         let dose = InsulinDose(id: id ?? .v7(at: now()), takenAt: at.instant, utcOffsetSeconds: at.utcOffsetSeconds,
-                               units: try InsulinDose.validatedUnits(units), kind: kind, insulin: Self.clean(insulin), note: Self.clean(note))
+                               units: try InsulinDose.validatedUnits(units), kind: kind, insulin: try Note.validated(insulin, field: "insulin", maximumLength: 100), note: try Note.validated(note))
         try await store.addInsulinDoses([dose], user: user)
         return dose
     }
@@ -109,7 +109,7 @@ extension Journal {
             throw CinnError.invalid("carbohydrate_g", "give the meal's foods or its carbohydrate estimate")
         }
         let meal = MealDefinition(id: id ?? .v7(at: now()), name: checked.name, kind: kind, carbohydrateGrams: checked.carbohydrateGrams,
-                                  foods: items, note: Self.clean(note))
+                                  foods: items, note: try Note.validated(note))
         try await store.addMeal(meal, user: user)
         return meal
     }
@@ -122,7 +122,7 @@ extension Journal {
             throw CinnError.invalid("carbohydrate_g", "a meal's carbohydrate is between 0 and 1000 g")
         }
         let event = MealEvent(id: id ?? .v7(at: now()), mealID: mealID, eatenAt: at.instant, utcOffsetSeconds: at.utcOffsetSeconds,
-                              portion: try MealEvent.validatedPortion(portion ?? 1), carbohydrateGrams: carbohydrateGrams, note: Self.clean(note))
+                              portion: try MealEvent.validatedPortion(portion ?? 1), carbohydrateGrams: carbohydrateGrams, note: try Note.validated(note))
         try await store.addMealEvent(event, user: user)
         return event
     }

@@ -47,10 +47,11 @@ public struct Journal: Sendable {
     public func readingTime(_ text: String?, settings: UserSettings, field: String = "date") throws(CinnError)
         -> (instant: Date, utcOffsetSeconds: Int) {
         let timeZone = settings.timeZone
-        guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else {
+        guard let text = text?.trimmingCharacters(in: .whitespaces) else {
             let instant = now()
             return (instant, timeZone.secondsFromGMT(for: instant))
         }
+        guard !text.isEmpty else { throw .invalid(field, "\(field) is empty: leave it out for now") }
         let resolved: (instant: Date, utcOffsetSeconds: Int)
         if let day = LocalDate(iso: text) {
             guard day <= today(settings) else { throw .invalid(field, "\(day) is in the future") }
@@ -75,9 +76,8 @@ public struct Journal: Sendable {
         let settings = try await settings()
         let mass = try Mass.bodyWeight(weight, unit ?? settings.displayUnit)
         let time = try readingTime(date, settings: settings, field: dateField)
-        let cleanNote = note?.trimmingCharacters(in: .whitespacesAndNewlines)
         let weighIn = WeighIn(id: id ?? .v7(at: now()), measuredAt: time.instant, utcOffsetSeconds: time.utcOffsetSeconds,
-                              weight: mass, note: cleanNote?.isEmpty == false ? cleanNote : nil)
+                              weight: mass, note: try Note.validated(note))
         return try await store.addWeighIn(weighIn, user: user)
     }
 
@@ -87,8 +87,7 @@ public struct Journal: Sendable {
         let settings = try await settings()
         let mass = try weight.map { value throws(CinnError) in try Mass.bodyWeight(value, unit ?? settings.displayUnit) }
         let time = try date.map { text throws(CinnError) in try readingTime(text, settings: settings, field: dateField) }
-        let cleanNote = note.map { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }
-            .map { $0?.isEmpty == true ? nil : $0 }
+        let cleanNote = try note.map { text throws(CinnError) in try Note.validated(text) }
         return try await store.updateWeighIn(id: id, user: user, weight: mass, measuredAt: time, note: cleanNote)
     }
 

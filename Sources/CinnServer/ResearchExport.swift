@@ -163,9 +163,7 @@ public struct ResearchExport: Sendable {
 
     static func csvText(_ header: [String], _ rows: [[String?]]) -> String {
         func field(_ value: String?) -> String {
-            guard let value else { return "" }
-            return value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
-                ? "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : value
+            value.map(CSVField.escaped) ?? ""
         }
         return ([header.map(field).joined(separator: ",")] + rows.map { $0.map(field).joined(separator: ",") }).joined(separator: "\r\n") + "\r\n"
     }
