@@ -3,9 +3,11 @@ import Foundation
 extension JSONValue {
     /// Parses JSON text into a value in one pass over its bytes: a sync page of 10,000 records decoded by
     /// JSONDecoder into `JSONValue` (which tries each kind in turn) took longer than the server took to read
-    /// them (BENCHMARKS.md, issue 6). Throws `malformedRequest` naming the byte offset of the first error.
-    public static func parse(_ data: some Collection<UInt8>) throws(CinnError) -> JSONValue {
-        var parser = Parser(bytes: Array(data))
+    /// them (BENCHMARKS.md). Throws `malformedRequest` naming the byte offset of the first error, and
+    /// `contentTooLarge` once the text holds more than `maximumValues` values (objects, arrays, strings, numbers…
+    /// each count one), before it holds them all: a body of millions of `{}` is refused, not built.
+    public static func parse(_ data: some Collection<UInt8>, maximumValues: Int = .max) throws(CinnError) -> JSONValue {
+        var parser = Parser(bytes: Array(data), remainingValues: maximumValues)
         parser.skipSpace()
         let value = try parser.value(depth: 0)
         parser.skipSpace()
@@ -16,6 +18,14 @@ extension JSONValue {
     private struct Parser {
         let bytes: [UInt8]
         var index = 0
+        var remainingValues: Int
+        let maximumValues: Int
+
+        init(bytes: [UInt8], remainingValues: Int) {
+            self.bytes = bytes
+            self.remainingValues = remainingValues
+            maximumValues = remainingValues
+        }
 
         func error(_ message: String) -> CinnError {
             CinnError(.malformedRequest, "malformed JSON at byte \(index): \(message)")
@@ -30,16 +40,20 @@ extension JSONValue {
         mutating func value(depth: Int) throws(CinnError) -> JSONValue {
             guard depth < 64 else { throw error("nested too deeply") }
             guard index < bytes.count else { throw error("the text ends early") }
+            remainingValues -= 1
+            guard remainingValues >= 0 else {
+                throw CinnError(.contentTooLarge, "the JSON holds more than \(maximumValues) values; send less at a time")
+            }
             switch bytes[index] {
             case UInt8(ascii: "{"):
                 index += 1
                 var members: [String: JSONValue] = [:]
-                members.reserveCapacity(8)
                 skipSpace()
                 if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
                     index += 1
                     return .object(members)
                 }
+                members.reserveCapacity(8)
                 while true {
                     skipSpace()
                     guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name") }
@@ -212,12 +226,22 @@ extension SyncResult {
 }
 
 extension SyncChange {
+    /// The JSON values a change may average in a push (a workout with its sets, a food with every nutrient):
+    /// a push of `maximumChanges` is read only while it holds fewer than that many times this.
+    public static let maximumValuesPerChange = 100
+
     /// The changes of a push's body, `{"changes": […]}`, read in one pass (`JSONValue.parse`). Text that is not
     /// JSON is `malformedRequest`; a change without its type, id or time is `invalidInput` naming it
     /// (`changes[3].changed_at`).
-    public static func batch(jsonText data: some Collection<UInt8>) throws(CinnError) -> [SyncChange] {
-        guard case .object(let body) = try JSONValue.parse(data) else { throw .invalid("changes", "the body must be {\"changes\": […]}") }
+    public static func batch(jsonText data: some Collection<UInt8>, maximumChanges: Int = .max) throws(CinnError) -> [SyncChange] {
+        let maximumValues = maximumChanges == .max ? .max : maximumChanges * maximumValuesPerChange
+        guard case .object(let body) = try JSONValue.parse(data, maximumValues: maximumValues) else {
+            throw .invalid("changes", "the body must be {\"changes\": […]}")
+        }
         guard case .array(let items)? = body["changes"] else { throw .invalid("changes", "changes must be a list of changes") }
+        guard items.count <= maximumChanges else {
+            throw .invalid("changes", "a push holds at most \(maximumChanges) changes; send the rest in another")
+        }
         return try items.enumerated().map { (index, item) throws(CinnError) -> SyncChange in
             let path = "changes[\(index)]"
             guard case .object(let members) = item else { throw .invalid(path, "each change must be an object") }

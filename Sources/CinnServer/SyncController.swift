@@ -8,6 +8,8 @@ import Hummingbird
 struct SyncController<Context: RequestContext> {
     /// Changes accepted in one push.
     static var maximumChanges: Int { 10_000 }
+    /// The largest push body read (10,000 food entries with every nutrient are about 15 MB).
+    static var maximumBodyBytes: Int { 32 << 20 }
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.post("sync/push", use: push)
@@ -16,10 +18,8 @@ struct SyncController<Context: RequestContext> {
 
     @Sendable func push(_ request: Request, context: Context) async throws -> Response {
         var request = request
-        let changes = try SyncChange.batch(jsonText: try await request.collectBody(upTo: 64 << 20).readableBytesView)
-        guard changes.count <= Self.maximumChanges else {
-            throw CinnError.invalid("changes", "a push holds at most \(Self.maximumChanges) changes; send the rest in another")
-        }
+        let changes = try SyncChange.batch(jsonText: try await request.collectBody(upTo: Self.maximumBodyBytes).readableBytesView,
+                                           maximumChanges: Self.maximumChanges)
         let journal = try RequestJournal.required()
         return JSONResponse.body(SyncResult.jsonText(try await journal.store.push(changes, user: journal.user)))
     }

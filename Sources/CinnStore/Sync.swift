@@ -277,6 +277,20 @@ extension Store {
         return rows
     }
 
+    /// Which of these foods belong to a user other than `user` (the shared database's belong to nobody).
+    func foodsOfOtherUsers(_ db: any SQLDatabase, ids: [UUID], user: UserID) async throws -> Set<UUID> {
+        var foreign: Set<UUID> = []
+        for chunk in ids.chunks(of: Self.insertChunkRows) {
+            let binds = chunk.map { bind($0) }
+            for row in try await db.raw("""
+                SELECT id FROM foods WHERE user_id IS NOT NULL AND user_id <> \(bind: user.rawValue) AND id IN (\(binds: binds))
+                """).all() {
+                foreign.insert(try decodeUUID(row, "id"))
+            }
+        }
+        return foreign
+    }
+
     /// A row of `syncRecords`, read by column position in the order it selects them; the field times only
     /// when `withTimes` (merging needs them, pulling does not).
     private func decodeSyncRecord(_ row: some ColumnReader, type: SyncType, withTimes: Bool) throws -> StoredSyncRecord {
@@ -301,7 +315,7 @@ extension Store {
                     value = nil
                 }
             case .day: value = try row.integer(index).map { .string(LocalDate(dayNumber: Int($0)).iso) }
-            case .uuid, .reference: value = try row.uuid(index).map { .string($0.lowercasedString) }
+            case .uuid, .reference, .food: value = try row.uuid(index).map { .string($0.lowercasedString) }
             case .nutrients: value = try row.text(index).map { SyncField.json(nutrients: $0) }
             case .servings: value = try row.text(index).map { SyncField.json(servings: $0) }
             case .code(let values): value = try row.integer(index).flatMap { values.indices.contains(Int($0)) ? .string(values[Int($0)]) : nil }
@@ -338,7 +352,7 @@ extension Store {
             return .string(SyncInstant(milliseconds: at, utcOffsetSeconds: try row.decode(column: offset, as: Int.self)).text)
         case .day:
             return try row.decode(column: field.column, as: Int?.self).map { .string(LocalDate(dayNumber: $0).iso) } ?? .null
-        case .uuid, .reference:
+        case .uuid, .reference, .food:
             if try row.decodeNil(column: field.column) { return .null }
             return .string(try decodeUUID(row, field.column).lowercasedString)
         case .nutrients:
@@ -461,6 +475,8 @@ struct SyncBatch {
     private var referenced: [UUID: Int64] = [:]
     /// Who holds each value of the unique field.
     private var owners: [JSONValue: UUID] = [:]
+    /// The foods the changes name that are another user's.
+    private var foreignFoods: Set<UUID> = []
     /// The user's one record of a singleton type (the settings), if it exists.
     private var singleton: UUID?
     private var order: [UUID] = []
@@ -497,6 +513,10 @@ struct SyncBatch {
                 if let row = known[target]?[id] { referenced[id] = row } else { lookup.append(id) }
             }
             referenced.merge(try await store.syncRowIDs(connection.sql, table: targetType.table, ids: lookup, user: user)) { $1 }
+        }
+        let foods = Set(changes.flatMap { type.foodIDs(in: $0.fields) })
+        if !foods.isEmpty {
+            foreignFoods = try await store.foodsOfOtherUsers(connection.sql, ids: Array(foods), user: user)
         }
         if type.isSingleton, let row = try await connection.sql.raw("""
             SELECT id FROM \(unsafeRaw: type.table) WHERE user_id = \(bind: user.rawValue)
@@ -627,7 +647,7 @@ struct SyncBatch {
 
     /// A field's value checked: plain fields by their kind, children item by item.
     private func canonical(_ name: String, _ value: JSONValue) throws(CinnError) -> JSONValue {
-        if let field = type.field(named: name) { return try field.canonical(value) }
+        if let field = type.field(named: name) { return try checkedFood(field, try field.canonical(value)) }
         guard let children = type.children, name == children.name else { throw .invalid(name, "\(type.name) has no field \(name)") }
         guard case .array(let items) = value else { throw .invalid(name, "\(name) must be a list") }
         guard items.count <= children.maximumCount else { throw .invalid(name, "\(name) may hold at most \(children.maximumCount) items") }
@@ -644,7 +664,7 @@ struct SyncBatch {
                     result[field.name] = .null
                 } else {
                     do throws(CinnError) {
-                        result[field.name] = try field.canonical(member)
+                        result[field.name] = try checkedFood(field, try field.canonical(member))
                     } catch {
                         throw CinnError.invalid("\(name)[\(index)].\(field.name)", error.message)
                     }
@@ -652,5 +672,11 @@ struct SyncBatch {
             }
             return .object(result)
         })
+    }
+
+    /// `value` unless `field` names a food and that food is another user's.
+    private func checkedFood(_ field: SyncField, _ value: JSONValue) throws(CinnError) -> JSONValue {
+        guard case .food = field.kind, let id = value.string.flatMap(UUID.init(text:)), foreignFoods.contains(id) else { return value }
+        throw .invalid(field.name, "no food with id \(id.lowercasedString)")
     }
 }

@@ -27,6 +27,9 @@ struct SyncField: Sendable {
         case day
         /// A UUID.
         case uuid
+        /// A food's id, as a UUID: one of the user's foods, one of the shared database, or one not (yet) there;
+        /// another user's food is rejected.
+        case food
         /// The UUID of one of the user's records of `type`; the column holds that record's row id.
         case reference(type: String)
         /// A flat object of nutrient amounts (Nutrients' storage text).
@@ -100,7 +103,7 @@ struct SyncField: Sendable {
         case .day:
             guard let text = value.string, let day = LocalDate(iso: text) else { throw .invalid(name, "\(name) must be a day, YYYY-MM-DD") }
             result = .string(day.iso)
-        case .uuid, .reference:
+        case .uuid, .reference, .food:
             guard let text = value.string, let id = UUID(text: text) else { throw .invalid(name, "\(name) must be a UUID") }
             result = .string(id.lowercasedString)
         case .boolean:
@@ -152,7 +155,7 @@ struct SyncField: Sendable {
                     .integer(instant.map { Int64($0.localDate.dayNumber) })]
         case .day:
             return [.integer(value.string.flatMap { LocalDate(iso: $0) }.map { Int64($0.dayNumber) })]
-        case .uuid:
+        case .uuid, .food:
             return [.uuid(value.string.flatMap(UUID.init(text:)))]
         case .reference, .exercise:
             return [.integer(nil)]
@@ -255,16 +258,16 @@ struct SyncType: Sendable {
     static let all: [SyncType] = [
         SyncType("weigh_in", table: "weigh_ins", fields: [
             SyncField("measured_at", column: "measured_at_ms", .instant(offsetColumn: "utc_offset_s", dayColumn: "local_day"), required: true),
-            SyncField("weight_kg", .real(0.1...700), required: true),
-            SyncField("note", .text(maxLength: 500)),
+            SyncField("weight_kg", .real(Mass.bodyWeightRange), required: true),
+            SyncField("note", .text(maxLength: Note.maximumLength)),
         ]),
         SyncType("body_fat", table: "body_fat_readings", fields: [
             SyncField("measured_at", column: "measured_at_ms", .instant(offsetColumn: "utc_offset_s", dayColumn: "local_day"), required: true),
             SyncField("fraction", .real(0.02...0.75), required: true),
         ]),
         SyncType("goal", table: "goals", fields: [
-            SyncField("weight_kg", .real(0.1...700), required: true),
-            SyncField("rate_kg_per_week", .real(0.01...2)),
+            SyncField("weight_kg", .real(Mass.bodyWeightRange), required: true),
+            SyncField("rate_kg_per_week", .real(Goal.rateRange)),
             SyncField("set_on", column: "set_on_day", .day, required: true),
         ]),
         SyncType("food_day", table: "food_days", fields: [
@@ -275,7 +278,7 @@ struct SyncType: Sendable {
             SyncField("eaten_at", column: "eaten_at_ms", .instant(offsetColumn: "utc_offset_s", dayColumn: "local_day"), required: true),
             SyncField("name", .text(maxLength: 200), required: true),
             SyncField("brand", .text(maxLength: 200)),
-            SyncField("food_id", .uuid),
+            SyncField("food_id", .food),
             SyncField("meal", .text(maxLength: 40), required: true) { value throws(CinnError) in
                 _ = try Meal.parse(value.string ?? "")
             },
@@ -283,7 +286,7 @@ struct SyncType: Sendable {
             SyncField("serving_label", .text(maxLength: 100), required: true),
             SyncField("serving_amount", .real(0.001...100_000)),
             SyncField("nutrients", .nutrients, required: true),
-            SyncField("note", .text(maxLength: 500)),
+            SyncField("note", .text(maxLength: Note.maximumLength)),
         ], derivedColumns: ["search_key", "energy_kcal"], derive: { fields in
             let energy = fields["nutrients"].flatMap { Nutrients(storageText: $0.text) }?.energy ?? 0
             return [.text(Store.searchKey(fields["name"]?.string ?? "", fields["brand"]?.string)), .real(energy)]
@@ -298,28 +301,28 @@ struct SyncType: Sendable {
             SyncField("reps_per_set", .integer(0...10_000)),
             SyncField("weight_kg", .real(0...1000)),
             SyncField("steps", .integer(0...1_000_000)),
-            SyncField("note", .text(maxLength: 500)),
+            SyncField("note", .text(maxLength: Note.maximumLength)),
         ]),
         SyncType("glucose_reading", table: "glucose_readings", fields: [
             SyncField("measured_at", column: "measured_at_ms", .instant(offsetColumn: "utc_offset_s", dayColumn: "local_day"), required: true),
             SyncField("mg_dl", .real(10...1000), required: true),
             SyncField("timing", .choice(MealTiming.allCases.map(\.rawValue))),
-            SyncField("note", .text(maxLength: 500)),
+            SyncField("note", .text(maxLength: Note.maximumLength)),
         ]),
         SyncType("insulin_dose", table: "insulin_doses", fields: [
             SyncField("taken_at", column: "taken_at_ms", .instant(offsetColumn: "utc_offset_s", dayColumn: "local_day"), required: true),
             SyncField("units", .real(0.05...100), required: true),
             SyncField("kind", .choice(InsulinKind.allCases.map(\.rawValue)), required: true),
             SyncField("insulin", .text(maxLength: 100)),
-            SyncField("note", .text(maxLength: 500)),
+            SyncField("note", .text(maxLength: Note.maximumLength)),
         ]),
         SyncType("meal", table: "meals", fields: [
             SyncField("name", .text(maxLength: 80), required: true),
             SyncField("kind", .choice(MealKind.allCases.map(\.rawValue)), required: true),
             SyncField("carbohydrate_g", .real(0...1000)),
-            SyncField("note", .text(maxLength: 500)),
+            SyncField("note", .text(maxLength: Note.maximumLength)),
         ], children: SyncChildren(name: "foods", table: "meal_foods", parentColumn: "meal_id", fields: [
-            SyncField("food_id", .uuid, required: true),
+            SyncField("food_id", .food, required: true),
             SyncField("name", .text(maxLength: 200), required: true),
             SyncField("grams", .real(0.01...10_000), required: true),
         ], maximumCount: 100), uniqueField: "name"),
@@ -328,7 +331,7 @@ struct SyncType: Sendable {
             SyncField("eaten_at", column: "eaten_at_ms", .instant(offsetColumn: "utc_offset_s", dayColumn: "local_day"), required: true),
             SyncField("portion", .real(0.05...20), required: true),
             SyncField("carbohydrate_g", .real(0...1000)),
-            SyncField("note", .text(maxLength: 500)),
+            SyncField("note", .text(maxLength: Note.maximumLength)),
             SyncField("report_reason", .text(maxLength: 500)),
         ]),
         SyncType("food", table: "foods", fields: [
@@ -359,7 +362,7 @@ struct SyncType: Sendable {
                 _ = try Meal.parse(value.string ?? "")
             },
         ], children: SyncChildren(name: "items", table: "preset_items", parentColumn: "preset_id", fields: [
-            SyncField("food_id", .uuid),
+            SyncField("food_id", .food),
             SyncField("name", .text(maxLength: 200), required: true),
             SyncField("brand", .text(maxLength: 200)),
             SyncField("servings", .real(0.001...10_000), required: true),
@@ -386,7 +389,7 @@ struct SyncType: Sendable {
             SyncField("kind", .code(SetKind.allCases.map(\.rawValue)), required: true),
             SyncField("rpe", .real(0...10)),
             SyncField("rir", .integer(0...100)),
-            SyncField("note", .text(maxLength: 500)),
+            SyncField("note", .text(maxLength: Note.maximumLength)),
         ], maximumCount: 1000), refreshesExerciseDays: true),
         SyncType("settings", table: "user_settings", fields: [
             SyncField("display_unit", .choice(MassUnit.allCases.map(\.rawValue)), required: true),
@@ -408,6 +411,19 @@ struct SyncType: Sendable {
             SyncField("glucose_unit", .choice(GlucoseUnit.allCases.map(\.rawValue)), required: true),
         ], source: .none, isSingleton: true, rowColumn: "user_id"),
     ]
+
+    /// The food ids `fields` name, in its fields and its children's.
+    func foodIDs(in fields: SyncFields) -> [UUID] {
+        var ids = self.fields.filter { if case .food = $0.kind { true } else { false } }
+            .compactMap { fields[$0.name]?.string.flatMap(UUID.init(text:)) }
+        if let children, case .array(let items)? = fields[children.name] {
+            let names = children.fields.filter { if case .food = $0.kind { true } else { false } }.map(\.name)
+            for case .object(let members) in items {
+                ids += names.compactMap { members[$0]?.string.flatMap(UUID.init(text:)) }
+            }
+        }
+        return ids
+    }
 
     static let byName: [String: SyncType] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 }

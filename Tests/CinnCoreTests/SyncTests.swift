@@ -41,6 +41,16 @@ import Testing
                                    "s": .string("q\"\\/\u{08}\u{0C}\n\r\té😀 ok"), "o": .object(["x": .object([:])]), "e": .array([]), "n": .number(0.1)]))
     }
 
+    @Test func textWithMoreValuesThanAllowedIsTooLarge() throws {
+        #expect(try JSONValue.parse(Array("[1, {}, [2]]".utf8), maximumValues: 5) == .array([.number(1), .object([:]), .array([.number(2)])]))
+        do {
+            _ = try JSONValue.parse(Array("[1, {}, [2, 3]]".utf8), maximumValues: 5)
+            Issue.record("six values passed a limit of five")
+        } catch {
+            #expect(error.code == .contentTooLarge && error.message.contains("more than 5 values"))
+        }
+    }
+
     @Test func malformedTextIsAnErrorNamingTheByte() {
         for text in [#"{"a": }"#, #"{"a" 1}"#, #"[1, 2"#, #""no end"#, "[1] 2", #"{"a": tru}"#, "[\"\u{01}\"]", #"["\x"]"#] {
             #expect(throws: CinnError.self, "\(text)") { try JSONValue.parse(Array(text.utf8)) }
@@ -70,5 +80,16 @@ import Testing
         #expect(field(#"{"changes":[{"type":"weigh_in","id":"\#(id)","changed_at":"2026-11-21T07:30:00Z","clear":"note"}]}"#) == "changes[0].clear")
         #expect(field(#"{"changes":{}}"#) == "changes")
         #expect(field(#"{"changes":"#) == "malformed")
+    }
+}
+
+@Suite struct CSVFieldTests {
+    @Test(arguments: [
+        ("=HYPERLINK(\"http://evil.example\")", "\"'=HYPERLINK(\"\"http://evil.example\"\")\""), ("+SUM(A1)", "'+SUM(A1)"), ("-2+3", "'-2+3"),
+        ("@cmd", "'@cmd"), ("\tx", "'\tx"), ("-12.5", "-12.5"), ("+1e5", "+1e5"), ("-", "'-"), ("plain, with comma", "\"plain, with comma\""),
+        ("a \"quote\"", "\"a \"\"quote\"\"\""), ("", ""), ("72.4", "72.4"),
+    ])
+    func formulasAreNeutralisedAndNumbersKept(text: String, field: String) {
+        #expect(CSVField.escaped(text) == field)
     }
 }

@@ -40,6 +40,22 @@ struct SyncAPITests {
         }
     }
 
+    @Test("a push of millions of empty changes is refused before it is built; more changes than a push holds are 422")
+    func oversizedPushesAreRefusedEarly() async throws {
+        try await withApp { client, _ in
+            let empties = "{\"changes\":[" + Array(repeating: "{}", count: 4_000_000).joined(separator: ",") + "]}"
+            let huge = try await client.send(.post, "/api/v1/sync/push", json: empties)
+            #expect(huge.status == .contentTooLarge)
+            #expect(huge.text.contains("content_too_large"))
+            let many = "{\"changes\":[" + Array(repeating: "{}", count: 10_001).joined(separator: ",") + "]}"
+            let tooMany = try await client.send(.post, "/api/v1/sync/push", json: many)
+            #expect(tooMany.status == .unprocessableContent)
+            #expect(tooMany.text.contains("at most 10000 changes"))
+            let body = try await client.send(.post, "/api/v1/sync/push", json: String(repeating: " ", count: 33 << 20))
+            #expect(body.status == .contentTooLarge)
+        }
+    }
+
     @Test func malformedPushesAndCursorsAreErrorsNamingTheField() async throws {
         try await withApp { client, _ in
             try expectError(try await client.send(.post, "/api/v1/sync/push", json: #"{"changes":[{"type":"weigh_in"}]}"#),

@@ -177,6 +177,29 @@ import Testing
     }
 
     @Test(arguments: Backend.enabled)
+    func anotherUsersFoodCannotBeLinkedBySync(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { store in
+            let me = try await store.localUser(), other = try await store.user(named: "other")
+            let hers = try await store.addFood(Food(name: "Her secret recipe", nutrients: try Nutrients([.energy: 300])), user: other)
+            let mine = try await store.addFood(Food(name: "My toast", nutrients: try Nutrients([.energy: 250])), user: me)
+            let notYetThere = UUID()
+            func entry(_ food: UUID) -> SyncChange {
+                SyncChange(type: "food_entry", id: UUID(), changedAt: Self.t0, fields: [
+                    "eaten_at": .string("2024-03-14T07:30:00Z"), "name": .string("Toast"), "meal": .string("breakfast"), "food_id": .string(food.lowercasedString),
+                    "servings": .number(1), "serving_label": .string("slice"), "nutrients": .object(["energy": .number(100)])])
+            }
+            let meal = SyncChange(type: "meal", id: UUID(), changedAt: Self.t0, fields: [
+                "name": .string("Lunch"), "kind": .string("common"),
+                "foods": .array([.object(["food_id": .string(mine.id.lowercasedString), "name": .string("Toast"), "grams": .number(50)]),
+                                 .object(["food_id": .string(hers.id.lowercasedString), "name": .string("Hers"), "grams": .number(50)])])])
+            let results = try await store.push([entry(hers.id), entry(mine.id), entry(notYetThere), meal], user: me)
+            #expect(results.map(\.status) == [.rejected, .applied, .applied, .rejected])
+            #expect(results.map(\.field) == ["food_id", nil, nil, "foods[1].food_id"])
+            #expect(results[0].reason?.contains(hers.id.lowercasedString) == true)
+        }
+    }
+
+    @Test(arguments: Backend.enabled)
     func recordsWrittenByTheAppArePulledAndPagesCoverEveryChangeOnce(_ backend: Backend) async throws {
         try await TestDatabase.with(backend) { store in
             let me = try await store.localUser()
@@ -301,7 +324,7 @@ import Testing
                 try await db.raw("DROP TRIGGER sync_foods_insert").run()
                 try await db.raw("DROP TRIGGER sync_foods_update").run()
             }
-            let food = try await store.addFood(try Food(name: "Rye bread", basis: .grams, nutrients: Nutrients([.energy: 250])).validated(), user: me)
+            let food = try await store.addFood(try Food(name: "Rye bread", basis: .grams, nutrients: try Nutrients([.energy: 250])).validated(), user: me)
             #expect(try await store.pendingSyncCount() == 0)
             try await store.enableSyncClient(server: "https://cinn.example")
             #expect(try await store.pendingSyncChanges(user: me).map(\.change.id) == [food.id])
