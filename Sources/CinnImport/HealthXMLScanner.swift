@@ -73,6 +73,10 @@ public struct HealthXMLScanner {
     /// The longest markup read: no tag of an export comes near it, so a tag this long has lost a closing quote
     /// or '>', and the scanner says so instead of holding the rest of the file.
     static let longestMarkup = 1 << 20
+    /// The deepest nesting read: an export nests four elements at most (HealthData, Workout, WorkoutRoute,
+    /// FileReference), so a file nested deeper is not one, and the scanner says so instead of keeping every
+    /// open element (a 292 KB zip can hold 100 million nested tags).
+    static let deepestNesting = 16
 
     public init() {}
 
@@ -168,6 +172,10 @@ public struct HealthXMLScanner {
                         throw error("expected <HealthData>, found <\(tag.nameText)>: not an Apple Health export", line: startLine, column: startColumn)
                     }
                     sawRoot = true
+                }
+                guard open.count < Self.deepestNesting else {
+                    throw error("<\(tag.nameText)> is nested \(open.count + 1) elements deep; an Apple Health export nests at most a few",
+                                line: startLine, column: startColumn)
                 }
                 openNames.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[name]))
                 open.append((openNames.count, startLine))

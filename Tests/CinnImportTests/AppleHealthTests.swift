@@ -163,6 +163,24 @@ struct AppleHealthTests {
         }
     }
 
+    @Test func nestingDeeperThanAnExportEverDoesIsRefusedNamingTheElement() throws {
+        let text = String(decoding: try Self.fixtureXML(), as: UTF8.self)
+        let cut = text.range(of: "<Record type=\"HKQuantityTypeIdentifierBodyMass\"")!.lowerBound
+        let tagLine = text[..<cut].filter { $0 == "\n" }.count + 1
+        // A million nested elements in a few megabytes: refused at the seventeenth, holding none of the rest.
+        let nested = String(text[..<cut]) + String(repeating: "<a>", count: 1_000_000) + String(repeating: "</a>", count: 1_000_000)
+            + "\n</HealthData>\n"
+        do {
+            _ = try Self.mapped(Array(nested.utf8), piece: 1 << 16)
+            Issue.record("a million nested elements were read")
+        } catch let error as CinnError {
+            #expect(error.message.hasPrefix("export.xml line \(tagLine), column "), "\(error.message)")
+            #expect(error.message.contains("<a> is nested 17 elements deep"), "\(error.message)")
+        }
+        // The fixture's own nesting (workouts with routes, correlations with records and metadata) reads.
+        #expect(try Self.mapped(Array(text.utf8), piece: 4096).batch.weighIns.count == 5)
+    }
+
     @Test func aZipWithoutExportXMLAndAFileThatIsNoExportAreNamed() async throws {
         let notExport = try temporaryFile("<?xml version=\"1.0\"?>\n<Workouts><Workout/></Workouts>\n", name: "export.xml")
         await #expect(throws: CinnError.self) { try await Self.read(notExport) }
