@@ -290,6 +290,9 @@ extension AppleHealthReader {
                     element = .record
                     if parent == .root {
                         summary.records += 1
+                        guard summary.records <= ImportLimits.appleHealthRecords else {
+                            throw ImportLimits.exceeded(ImportLimits.appleHealthRecords, "records")
+                        }
                         let record = try HealthRecord(tag, strings: &strings)
                         if tag.kind == .empty { try keep(record) } else { pending = record }
                     } else if parent == .correlation {

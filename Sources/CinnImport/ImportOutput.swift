@@ -4,6 +4,9 @@ import CinnCore
 struct ImportOutput<Item: Sendable> {
     let batchSize: Int
     let totalBytes: Int64
+    /// The most rows the file may hold, and what they are (`ImportLimits`).
+    let maximumRows: Int
+    let rowName: String
     private(set) var items: [Item] = []
     private(set) var rejected: [RejectedRow] = []
     private(set) var rejectedCount = 0
@@ -11,10 +14,17 @@ struct ImportOutput<Item: Sendable> {
     private(set) var skipped = 0
     private(set) var rowsRead = 0
 
-    init(batchSize: Int, totalBytes: Int64) {
+    init(batchSize: Int, totalBytes: Int64, maximumRows: Int, rowName: String) {
         self.batchSize = batchSize
         self.totalBytes = totalBytes
+        self.maximumRows = maximumRows
+        self.rowName = rowName
         items.reserveCapacity(batchSize)
+    }
+
+    /// Throws once more rows have been read than the file may hold.
+    func checkRowLimit() throws(CinnError) {
+        guard rowsRead <= maximumRows else { throw ImportLimits.exceeded(maximumRows, rowName) }
     }
 
     var hasFullBatch: Bool { items.count >= batchSize }
@@ -46,6 +56,7 @@ struct ImportOutput<Item: Sendable> {
         bytesRead: Int64, _ progress: @Sendable (ImportProgress) -> Void, _ isolation: isolated (any Actor)?,
         _ onBatch: ([Item]) async throws -> Void
     ) async throws {
+        try checkRowLimit()
         var start = 0
         while start < items.count {
             let end = min(start + batchSize, items.count)

@@ -48,9 +48,11 @@ struct MyFitnessPalTable {
     /// Hands every row after the header to `parser`; throws only when the file breaks off (a quote never closed).
     func read<Parser: MyFitnessPalRowParser>(_ parser: Parser) throws(CinnError) -> ImportOutput<Parser.Item> {
         var parser = parser
-        var output = ImportOutput<Parser.Item>(batchSize: 1, totalBytes: 0)
+        var output = ImportOutput<Parser.Item>(batchSize: 1, totalBytes: 0, maximumRows: ImportLimits.myFitnessPalRows, rowName: "rows")
         do {
-            while try scanner.next({ row in parser.parse(row, into: &output) }) {}
+            while try scanner.next({ row in parser.parse(row, into: &output) }) {
+                try output.checkRowLimit()
+            }
         } catch {
             throw .invalid(error.field ?? "file", "\(fileName): \(error.message)")
         }

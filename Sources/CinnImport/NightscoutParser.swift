@@ -55,7 +55,12 @@ public enum NightscoutParser {
     /// - Parameter timeZone: for records without an offset of their own.
     public static func read(url: URL, timeZone: TimeZone) throws -> NightscoutData {
         var records = Records(timeZone: timeZone)
-        try JSONArrayStream.forEach(url: url) { record throws(CinnError) in records.take(record) }
+        try JSONArrayStream.forEach(url: url) { record throws(CinnError) in
+            guard records.data.rowsRead < ImportLimits.nightscoutRecords else {
+                throw ImportLimits.exceeded(ImportLimits.nightscoutRecords, "records")
+            }
+            records.take(record)
+        }
         return records.data
     }
 

@@ -54,7 +54,7 @@ public struct WeightFileReader: Sendable {
         isolation: isolated (any Actor)? = #isolation,
         onBatch: ([ImportedWeighIn]) async throws -> Void
     ) async throws -> WeightFileSummary {
-        var output = ReadingOutput(batchSize: max(1, batchSize), totalBytes: fileSize)
+        var output = ReadingOutput(batchSize: max(1, batchSize), totalBytes: fileSize, maximumRows: ImportLimits.weighIns, rowName: "rows")
         switch format {
         case .csv: try await readRows(GenericCSVParser(options: options, delimiter: delimiter), &output, progress, isolation, onBatch)
         case .hackersDiet: try await readRows(HackersDietParser(options: options), &output, progress, isolation, onBatch)
@@ -68,7 +68,7 @@ public struct WeightFileReader: Sendable {
     /// Runs `parser` over the lines before the readings, so header and unit problems surface in `init`.
     private func readHeader<Parser: RowParser>(_ parser: Parser) throws(CinnError) {
         var parser = parser
-        var output = ReadingOutput(batchSize: 1, totalBytes: fileSize)
+        var output = ReadingOutput(batchSize: 1, totalBytes: fileSize, maximumRows: ImportLimits.weighIns, rowName: "rows")
         let scanner = try CSVScanner(url: url, delimiter: delimiter, quoting: format != .libra)
         while !parser.hasReadHeader, scanner.position < Self.prefixSize,
               try scanner.next({ row throws(CinnError) in try parser.parse(row, into: &output) }) {}

@@ -104,7 +104,7 @@ public struct WorkoutFileReader: Sendable {
         isolation: isolated (any Actor)? = #isolation,
         onBatch: ([ImportedSet]) async throws -> Void
     ) async throws -> WorkoutFileSummary {
-        var output = ImportOutput<ImportedSet>(batchSize: max(1, batchSize), totalBytes: fileSize)
+        var output = ImportOutput<ImportedSet>(batchSize: max(1, batchSize), totalBytes: fileSize, maximumRows: ImportLimits.sets, rowName: "sets")
         let scanner = try CSVScanner(url: url, delimiter: delimiter)
         var parser: (any WorkoutRowParser)?
         while try scanner.next({ row throws(CinnError) in

@@ -27,6 +27,17 @@ import Testing
         #expect(result.readings[0].externalID == "csv:\(milliseconds):72400000")
     }
 
+    @Test func aFileOfMoreRowsThanAnyExportHoldsIsRefusedNamingTheLimit() async throws {
+        let rows = String(repeating: "2020-01-01,80\n", count: ImportLimits.weighIns + 1)
+        do {
+            _ = try await readAll("date,weight\n" + rows, unit: .kilograms, batchSize: 50_000)
+            Issue.record("a file of more than a million rows was read")
+        } catch let error as CinnError {
+            #expect(error.field == "file")
+            #expect(error.message.contains("more than 1,000,000 rows"), "\(error.message)")
+        }
+    }
+
     @Test func rejectsBadRowsAndReadsTheOthers() async throws {
         let text = """
             date,weight,unit
