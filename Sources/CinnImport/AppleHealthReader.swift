@@ -1,6 +1,5 @@
 import CinnCore
 import Foundation
-import ZIPFoundation
 
 /// Reads an Apple Health export (`export.zip`, or its `export.xml`) in one pass, streaming: the XML is
 /// decompressed and scanned chunk by chunk on a thread of its own while the caller writes the batches it
@@ -28,9 +27,9 @@ public enum AppleHealthReader {
     }
 
     /// The export.xml inside an export.zip: `apple_health_export/export.xml`, or any entry named export.xml.
-    static func exportEntry(_ archive: Archive) -> Entry? {
-        archive["apple_health_export/export.xml"] ?? archive.first { entry in
-            entry.type == .file && (entry.path == "export.xml" || entry.path.hasSuffix("/export.xml"))
+    static func exportEntry(_ zip: ZipFile) -> ZipFile.Entry? {
+        zip.entries.first { $0.path == "apple_health_export/export.xml" } ?? zip.entries.first { entry in
+            !entry.isDirectory && (entry.path == "export.xml" || entry.path.hasSuffix("/export.xml"))
         }
     }
 
@@ -40,8 +39,8 @@ public enum AppleHealthReader {
         defer { try? handle.close() }
         let start = (try? handle.read(upToCount: 4096)) ?? Data()
         if start.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
-            guard let archive = try? Archive(url: url, accessMode: .read, pathEncoding: nil) else { return false }
-            return exportEntry(archive) != nil
+            guard let zip = try? ZipFile(url: url) else { return false }
+            return exportEntry(zip) != nil
         }
         // The DTD comes first and runs for pages: its DOCTYPE names the root.
         let text = String(decoding: start, as: UTF8.self)
@@ -105,23 +104,21 @@ public enum AppleHealthReader {
         try handle.close()
         var read: Int64 = 0
         if magic.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
-            let archive: Archive
+            let zip: ZipFile
             do {
-                archive = try Archive(url: url, accessMode: .read)
+                zip = try ZipFile(url: url)
             } catch {
                 throw CinnError.invalid("file", "\(url.lastPathComponent) is not a readable zip file")
             }
-            guard let entry = exportEntry(archive) else {
+            guard let entry = exportEntry(zip) else {
                 throw CinnError.invalid("file", "\(url.lastPathComponent) holds no apple_health_export/export.xml: not an Apple Health export")
             }
-            let total = Int64(entry.uncompressedSize), path = entry.path
+            let total = Int64(entry.uncompressedSize)
             // Decompressed on a thread of its own, a few chunks ahead, while this one scans.
             let inflated = ChunkQueue(capacity: 2)
             let inflater = Thread {
                 do {
-                    let archive = try Archive(url: url, accessMode: .read)
-                    guard let entry = archive[path] else { throw CocoaError(.fileReadUnknown) }
-                    _ = try archive.extract(entry, bufferSize: 1 << 20, skipCRC32: true) { data in
+                    try zip.extract(entry, bufferSize: 1 << 20) { data in
                         guard inflated.put(data) else { throw CancellationError() }
                     }
                     inflated.finish(nil)

@@ -1,6 +1,5 @@
 import CinnCore
 import Foundation
-import ZIPFoundation
 
 /// One CSV file of a MyFitnessPal export, read whole into memory (exports are small: years of diary
 /// are a few MB), from the zip without unpacking it to disk, or from a folder.
@@ -29,34 +28,34 @@ struct MyFitnessPalFileSource {
 
     /// The export files inside a zip, wherever they are in it (MyFitnessPal puts them in `File-Export-…/`).
     private static func zip(_ url: URL) throws(CinnError) -> [MyFitnessPalFileSource] {
-        let archive: Archive
+        let zip: ZipFile
         do {
-            archive = try Archive(url: url, accessMode: .read)
+            zip = try ZipFile(url: url)
         } catch {
             throw .invalid("file", "\(url.lastPathComponent) is not a ZIP archive that can be read")
         }
         var sources: [MyFitnessPalFileSource] = []
         var others: [String] = []
-        for entry in archive where entry.type == .file {
+        for entry in zip.entries where !entry.isDirectory {
             let path = entry.path
             guard let kind = MyFitnessPalExport.FileKind(fileName: Self.lastComponent(path)) else {
                 others.append(path)
                 continue
             }
-            sources.append(MyFitnessPalFileSource(name: path, kind: kind, bytes: try read(entry, of: archive)))
+            sources.append(MyFitnessPalFileSource(name: path, kind: kind, bytes: try read(entry, of: zip)))
         }
         guard !sources.isEmpty else { throw noExportFiles(in: url.lastPathComponent, holding: others, what: "zip") }
         return sources.sorted { $0.name < $1.name }
     }
 
     /// An entry's bytes, decompressed in memory; throws past `maximumSize`, whatever its header claims.
-    private static func read(_ entry: Entry, of archive: Archive) throws(CinnError) -> [UInt8] {
+    private static func read(_ entry: ZipFile.Entry, of zip: ZipFile) throws(CinnError) -> [UInt8] {
         let tooLarge = CinnError.invalid("file", "\(entry.path) is larger than \(maximumSize >> 20) MB; a MyFitnessPal export file is far smaller")
         guard entry.uncompressedSize <= UInt64(maximumSize) else { throw tooLarge }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(entry.uncompressedSize))
         do {
-            _ = try archive.extract(entry) { chunk in
+            try zip.extract(entry) { chunk in
                 guard bytes.count + chunk.count <= maximumSize else { throw tooLarge }
                 bytes.append(contentsOf: chunk)
             }

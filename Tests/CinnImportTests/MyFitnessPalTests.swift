@@ -373,6 +373,21 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
         #expect(folderError.message.contains("notes.txt"))
     }
 
+    @Test func aZIP64ExportReadsAsTheZipDoes() throws {
+        let plain = try readMFP(try exportZip(), unit: .kilograms), wide = try readMFP(try mfpFixture("zip64.zip"), unit: .kilograms)
+        #expect(!plain.entries.isEmpty)
+        #expect(withoutIDs(wide.entries) == withoutIDs(plain.entries))
+        #expect(wide.rowsRead == plain.rowsRead)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aDeflateStreamThatNeverEndsIsADamagedZip() throws {
+        // Found by fuzzing: ZIPFoundation's extract read on past the entry and spun at the end of the file.
+        let error = try #require(readingError(mfpFixture("never-ending-deflate.zip")))
+        #expect(error.field == "file")
+        #expect(error.message.contains("the zip is damaged"), "\(error.message)")
+    }
+
     @Test func refusesAZipEntryOverTheSizeLimit() throws {
         // The fixture's entry claims 64 MiB and one byte.
         let error = try #require(readingError(mfpFixture("oversized.zip")))
