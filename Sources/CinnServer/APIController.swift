@@ -157,8 +157,9 @@ struct APIController<Context: RequestContext> {
         let mode = ImportMode(dryRun: try request.queryBool("dry_run"), skipInvalid: try request.queryBool("skip_invalid"))
         let file = try await spoolToTemporaryFile(request.body, maximumBytes: maximumImportBytes)
         defer { try? FileManager.default.removeItem(at: file) }
-        let report = try await journal.importAnyFile(at: file, fileName: request.query("file_name"), format: format, unit: unit,
-                                                  mode: mode)
+        let report = try await namingUpload(file, as: request.query("file_name")) {
+            try await journal.importAnyFile(at: file, fileName: request.query("file_name"), format: format, unit: unit, mode: mode)
+        }
         if report.rejectedCount > 0 && !mode.skipInvalid && !mode.dryRun {
             let error = CinnError.invalid("file", "\(report.rejectedCount) rows are invalid; nothing was imported (use skip_invalid=true to import the others)")
             return JSONResponse.error(error, extra: "\"report\":" + jsonString(ImportReportDTO(report: report)))

@@ -242,7 +242,9 @@ struct FoodAPIController<Context: RequestContext> {
         let mode = ImportMode(dryRun: try request.queryBool("dry_run"), skipInvalid: try request.queryBool("skip_invalid"))
         let file = try await spoolToTemporaryFile(request.body, maximumBytes: FoodJournalFile.maximumSize)
         defer { try? FileManager.default.removeItem(at: file) }
-        let report = try await journal.importFoodJournal(at: file, fileName: request.query("file_name"), mode: mode)
+        let report = try await namingUpload(file, as: request.query("file_name")) {
+            try await journal.importFoodJournal(at: file, fileName: request.query("file_name"), mode: mode)
+        }
         if report.rejectedCount > 0 && !mode.skipInvalid && !mode.dryRun {
             let error = CinnError.invalid("file", "\(report.rejectedCount) records are invalid; nothing was imported (use skip_invalid=true to import the others)")
             return JSONResponse.error(error, extra: "\"report\":" + jsonString(ImportReportDTO(report: report)))

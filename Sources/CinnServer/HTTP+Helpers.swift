@@ -163,6 +163,18 @@ func spoolToTemporaryFile(_ body: RequestBody, maximumBytes: Int) async throws -
     }
 }
 
+/// Runs `body` on an upload kept under a name of the server's own: an error naming that file names it as the
+/// person did (`name`, the uploaded file's name), or "the upload", never the server's temporary file.
+func namingUpload<T>(_ file: URL, as name: String?, _ body: () async throws -> T) async throws -> T {
+    do {
+        return try await body()
+    } catch var error as CinnError {
+        let name = name.flatMap { $0.isEmpty ? nil : $0 } ?? "the upload"
+        error.message = error.message.replacingOccurrences(of: file.lastPathComponent, with: name)
+        throw error
+    }
+}
+
 /// Largest import file accepted.
 let maximumImportBytes = 4 << 30
 

@@ -154,7 +154,10 @@ extension Journal {
 
     /// Saves one food with a serving count as a preset.
     public func savePreset(name: String, foodID: UUID, servings: Double, serving: String?, meal: String?) async throws -> FoodPreset {
-        let food = try await store.food(id: foodID, user: user)
+        let food: Food
+        do { food = try await store.food(id: foodID, user: user) } catch let error as CinnError where error.code == .notFound {
+            throw CinnError.invalid("food_id", "no food with id \(foodID)")
+        }
         let chosen = try servingChoice(serving, of: food, field: "serving")
         let entry = try FoodLogEntry.logging(food, servings: servings, of: chosen, meal: .snacks, eatenAt: now(), utcOffsetSeconds: 0)
         let preset = FoodPreset(id: .v7(at: now()), name: name, meal: try meal.map { text throws(CinnError) in try Meal.parse(text) },

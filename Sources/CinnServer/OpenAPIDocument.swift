@@ -10,9 +10,11 @@ enum OpenAPIDocument {
         The JSON API of Cinn, a self-hosted health journal. Weights are stored in kilograms and shown in
         the unit asked for (`unit=kg|lb|st`, default: the user's display unit). Errors have the shape
         `{"error":{"code":"…","message":"…","field":"…"}}`: 400 malformed JSON, 401 not logged in,
-        403 forbidden, 404 not found (also another user's record), 409 conflict, 422 invalid input
-        (with the field), 429 too many failed log-ins, 502 Open Food Facts unreachable or unreadable,
-        500 anything else.
+        403 forbidden (also a change a browser sends from another site), 404 not found (also another
+        user's record), 405 a method the server does not answer, 409 conflict (an id already used),
+        413 a body larger than the route takes, 422 invalid input (with the field; also query
+        parameters), 429 too many failed log-ins, 502 Open Food Facts unreachable or unreadable,
+        503 too busy checking log-ins, 500 anything else.
 
         Single-user mode (`cinn serve`) needs no credentials. Hosted mode (`cinn serve --accounts`)
         needs a bearer token on every route but `POST /api/v1/login`: get one there with a name and
@@ -47,6 +49,11 @@ enum OpenAPIDocument {
                   schema: {$ref: "#/components/schemas/NewToken"}
             "401": {$ref: "#/components/responses/Unauthenticated"}
             "429": {$ref: "#/components/responses/TooMany"}
+            "400": {$ref: "#/components/responses/Malformed"}
+            "413": {$ref: "#/components/responses/TooLarge"}
+            "422": {$ref: "#/components/responses/Invalid"}
+            "404": {$ref: "#/components/responses/NoAccounts"}
+            "503": {$ref: "#/components/responses/Unavailable"}
       /api/v1/account:
         get:
           summary: Who the token belongs to (hosted mode)
@@ -62,6 +69,7 @@ enum OpenAPIDocument {
                       name: {type: string}
                       role: {type: string, enum: [admin, member]}
             "401": {$ref: "#/components/responses/Unauthenticated"}
+            "404": {$ref: "#/components/responses/NoAccounts"}
       /api/v1/tokens:
         get:
           summary: The user's API tokens, newest first, revoked ones included (hosted mode)
@@ -74,6 +82,7 @@ enum OpenAPIDocument {
                     type: object
                     properties:
                       tokens: {type: array, items: {$ref: "#/components/schemas/Token"}}
+            "404": {$ref: "#/components/responses/NoAccounts"}
         post:
           summary: Make an API token (hosted mode)
           requestBody:
@@ -88,6 +97,9 @@ enum OpenAPIDocument {
                 application/json:
                   schema: {$ref: "#/components/schemas/NewToken"}
             "422": {$ref: "#/components/responses/Invalid"}
+            "400": {$ref: "#/components/responses/Malformed"}
+            "413": {$ref: "#/components/responses/TooLarge"}
+            "404": {$ref: "#/components/responses/NoAccounts"}
       /api/v1/tokens/{id}:
         delete:
           summary: Revoke one of the user's tokens (hosted mode)
@@ -131,6 +143,7 @@ enum OpenAPIDocument {
             "400": {$ref: "#/components/responses/Malformed"}
             "409": {$ref: "#/components/responses/Conflict"}
             "422": {$ref: "#/components/responses/Invalid"}
+            "413": {$ref: "#/components/responses/TooLarge"}
         delete:
           summary: Delete every weigh-in of a local day
           parameters:
@@ -156,6 +169,7 @@ enum OpenAPIDocument {
                 application/json:
                   schema: {$ref: "#/components/schemas/WeighIn"}
             "404": {$ref: "#/components/responses/NotFound"}
+            "422": {$ref: "#/components/responses/Invalid"}
         patch:
           summary: Change a weigh-in; absent fields stay, "note":null clears the note
           requestBody:
@@ -178,6 +192,8 @@ enum OpenAPIDocument {
                   schema: {$ref: "#/components/schemas/WeighIn"}
             "404": {$ref: "#/components/responses/NotFound"}
             "422": {$ref: "#/components/responses/Invalid"}
+            "400": {$ref: "#/components/responses/Malformed"}
+            "413": {$ref: "#/components/responses/TooLarge"}
         delete:
           summary: Delete a weigh-in
           responses:
@@ -210,6 +226,7 @@ enum OpenAPIDocument {
                 application/json:
                   schema: {$ref: "#/components/schemas/Goal"}
             "404": {$ref: "#/components/responses/NotFound"}
+            "422": {$ref: "#/components/responses/Invalid"}
         put:
           summary: Set the goal
           requestBody:
@@ -230,6 +247,8 @@ enum OpenAPIDocument {
                 application/json:
                   schema: {$ref: "#/components/schemas/Goal"}
             "422": {$ref: "#/components/responses/Invalid"}
+            "400": {$ref: "#/components/responses/Malformed"}
+            "413": {$ref: "#/components/responses/TooLarge"}
         delete:
           summary: Clear the goal
           responses:
@@ -258,6 +277,8 @@ enum OpenAPIDocument {
                 application/json:
                   schema: {$ref: "#/components/schemas/Settings"}
             "422": {$ref: "#/components/responses/Invalid"}
+            "400": {$ref: "#/components/responses/Malformed"}
+            "413": {$ref: "#/components/responses/TooLarge"}
       /api/v1/profile:
         get:
           summary: The profile (sex, birth date, height, activity), units, goal and how the calorie target is made
@@ -281,6 +302,8 @@ enum OpenAPIDocument {
                 application/json:
                   schema: {$ref: "#/components/schemas/Profile"}
             "422": {$ref: "#/components/responses/Invalid"}
+            "400": {$ref: "#/components/responses/Malformed"}
+            "413": {$ref: "#/components/responses/TooLarge"}
       /api/v1/energy:
         get:
           summary: Formula and adaptive expenditure side by side, the target, time to goal, the weekly check-in and daily history
@@ -336,6 +359,8 @@ enum OpenAPIDocument {
                       date: {type: string, format: date}
                       status: {type: [string, "null"]}
             "422": {$ref: "#/components/responses/Invalid"}
+            "400": {$ref: "#/components/responses/Malformed"}
+            "413": {$ref: "#/components/responses/TooLarge"}
       /api/v1/body-fat:
         post:
           summary: Record a body-fat measurement (2–75 %)
@@ -361,6 +386,8 @@ enum OpenAPIDocument {
                       date: {type: string, format: date}
                       percent: {type: string}
             "422": {$ref: "#/components/responses/Invalid"}
+            "400": {$ref: "#/components/responses/Malformed"}
+            "413": {$ref: "#/components/responses/TooLarge"}
       /api/v1/exercises:
         get:
           summary: Every exercise, most recently done first, with its current estimated one-rep max (best of the last 30 days)
@@ -394,6 +421,7 @@ enum OpenAPIDocument {
                 application/json:
                   schema: {$ref: "#/components/schemas/ExercisePage"}
             "404": {$ref: "#/components/responses/NotFound"}
+            "422": {$ref: "#/components/responses/Invalid"}
       /api/v1/exercises/{id}/alias-of:
         put:
           summary: Make exercise {id} another name of an exercise, so their histories count as one
@@ -416,6 +444,8 @@ enum OpenAPIDocument {
                   schema: {$ref: "#/components/schemas/ExerciseSummary"}
             "404": {$ref: "#/components/responses/NotFound"}
             "422": {$ref: "#/components/responses/Invalid"}
+            "400": {$ref: "#/components/responses/Malformed"}
+            "413": {$ref: "#/components/responses/TooLarge"}
         delete:
           summary: Make an alias its own exercise again
           parameters:
@@ -443,6 +473,8 @@ enum OpenAPIDocument {
                 application/json:
                   schema: {type: object, properties: {formula: {$ref: "#/components/schemas/OneRepMaxFormula"}}}
             "422": {$ref: "#/components/responses/Invalid"}
+            "400": {$ref: "#/components/responses/Malformed"}
+            "413": {$ref: "#/components/responses/TooLarge"}
       /api/v1/workouts:
         get:
           summary: Workouts, newest first
@@ -461,6 +493,7 @@ enum OpenAPIDocument {
                       unit: {$ref: "#/components/schemas/Unit"}
                       total: {type: integer}
                       workouts: {type: array, items: {$ref: "#/components/schemas/WorkoutSummary"}}
+            "422": {$ref: "#/components/responses/Invalid"}
       /api/v1/workouts/{id}:
         get:
           summary: A workout with its sets in order
@@ -525,6 +558,8 @@ enum OpenAPIDocument {
                     properties:
                       error: {$ref: "#/components/schemas/ErrorBody"}
                       report: {$ref: "#/components/schemas/ImportReport"}
+            "400": {$ref: "#/components/responses/Malformed"}
+            "413": {$ref: "#/components/responses/TooLarge"}
       /api/v1/imports/{id}/undo:
         post:
           summary: Undo an import (its weigh-ins are deleted; importing again brings them back)
@@ -549,6 +584,7 @@ enum OpenAPIDocument {
               content:
                 text/csv: {schema: {type: string}}
                 application/json: {schema: {type: object}}
+            "422": {$ref: "#/components/responses/Invalid"}
       /api/v1/nutrients:
         get:
           summary: The nutrient catalogue, with canonical units and FDA Daily Values (adults and children 4+)
@@ -585,6 +621,7 @@ enum OpenAPIDocument {
                     type: object
                     properties:
                       foods: {type: array, items: {$ref: "#/components/schemas/Food"}}
+            "422": {$ref: "#/components/responses/Invalid"}
         post:
           summary: Make a food from a nutrition label
           requestBody:
@@ -600,6 +637,7 @@ enum OpenAPIDocument {
                   schema: {$ref: "#/components/schemas/Food"}
             "400": {$ref: "#/components/responses/Malformed"}
             "422": {$ref: "#/components/responses/Invalid"}
+            "413": {$ref: "#/components/responses/TooLarge"}
       /api/v1/foods/search:
         get:
           summary: Search foods as you type
@@ -675,6 +713,8 @@ enum OpenAPIDocument {
                   schema: {$ref: "#/components/schemas/Food"}
             "404": {$ref: "#/components/responses/NotFound"}
             "422": {$ref: "#/components/responses/Invalid"}
+            "400": {$ref: "#/components/responses/Malformed"}
+            "413": {$ref: "#/components/responses/TooLarge"}
         delete:
           summary: Delete one of the user's own foods (logged entries keep their snapshot)
           responses:
@@ -696,6 +736,7 @@ enum OpenAPIDocument {
                     type: object
                     properties:
                       entries: {type: array, items: {$ref: "#/components/schemas/FoodEntry"}}
+            "422": {$ref: "#/components/responses/Invalid"}
         post:
           summary: Log one or several foods, each at its own time, all or none
           requestBody:
@@ -732,6 +773,8 @@ enum OpenAPIDocument {
                       entries: {type: array, items: {$ref: "#/components/schemas/FoodEntry"}}
             "400": {$ref: "#/components/responses/Malformed"}
             "422": {$ref: "#/components/responses/Invalid"}
+            "413": {$ref: "#/components/responses/TooLarge"}
+            "409": {$ref: "#/components/responses/Conflict"}
       /api/v1/food-entries/{id}:
         parameters:
           - {name: id, in: path, required: true, schema: {type: string, format: uuid}}
@@ -765,6 +808,8 @@ enum OpenAPIDocument {
                   schema: {$ref: "#/components/schemas/FoodEntry"}
             "404": {$ref: "#/components/responses/NotFound"}
             "422": {$ref: "#/components/responses/Invalid"}
+            "400": {$ref: "#/components/responses/Malformed"}
+            "413": {$ref: "#/components/responses/TooLarge"}
         delete:
           summary: Delete an entry
           responses:
@@ -808,6 +853,8 @@ enum OpenAPIDocument {
                     properties:
                       entries: {type: array, items: {$ref: "#/components/schemas/FoodEntry"}}
             "422": {$ref: "#/components/responses/Invalid"}
+            "400": {$ref: "#/components/responses/Malformed"}
+            "413": {$ref: "#/components/responses/TooLarge"}
       /api/v1/recent-foods:
         get:
           summary: The last foods logged (30 by default), most recent first
@@ -822,6 +869,7 @@ enum OpenAPIDocument {
                     type: object
                     properties:
                       foods: {type: array, items: {$ref: "#/components/schemas/FoodSummary"}}
+            "422": {$ref: "#/components/responses/Invalid"}
       /api/v1/frequent-foods:
         get:
           summary: The foods logged most often in the last days
@@ -843,6 +891,7 @@ enum OpenAPIDocument {
                           properties:
                             food: {$ref: "#/components/schemas/FoodSummary"}
                             count: {type: integer}
+            "422": {$ref: "#/components/responses/Invalid"}
       /api/v1/presets:
         get:
           summary: Saved foods and saved meals
@@ -878,6 +927,8 @@ enum OpenAPIDocument {
                 application/json:
                   schema: {$ref: "#/components/schemas/Preset"}
             "422": {$ref: "#/components/responses/Invalid"}
+            "400": {$ref: "#/components/responses/Malformed"}
+            "413": {$ref: "#/components/responses/TooLarge"}
       /api/v1/presets/{id}:
         delete:
           summary: Delete a preset
@@ -912,6 +963,8 @@ enum OpenAPIDocument {
                       entries: {type: array, items: {$ref: "#/components/schemas/FoodEntry"}}
             "404": {$ref: "#/components/responses/NotFound"}
             "422": {$ref: "#/components/responses/Invalid"}
+            "400": {$ref: "#/components/responses/Malformed"}
+            "413": {$ref: "#/components/responses/TooLarge"}
       /api/v1/nutrition-stats:
         get:
           summary: Totals and daily averages of every nutrient per day, week (Monday to Sunday) or month
@@ -980,6 +1033,8 @@ enum OpenAPIDocument {
                 application/json:
                   schema: {$ref: "#/components/schemas/ImportReport"}
             "422": {$ref: "#/components/responses/Invalid"}
+            "400": {$ref: "#/components/responses/Malformed"}
+            "413": {$ref: "#/components/responses/TooLarge"}
       /api/v1/glucose:
         get:
           summary: Glucose readings of local days from…to, newest first
@@ -995,6 +1050,7 @@ enum OpenAPIDocument {
               content:
                 application/json:
                   schema: {type: object, properties: {glucose: {type: array, items: {$ref: "#/components/schemas/GlucoseReading"}}}}
+            "422": {$ref: "#/components/responses/Invalid"}
         post:
           summary: Add a glucose reading (in the user's glucose unit unless `unit` says otherwise)
           requestBody:
@@ -1018,6 +1074,9 @@ enum OpenAPIDocument {
                 application/json:
                   schema: {$ref: "#/components/schemas/GlucoseReading"}
             "422": {$ref: "#/components/responses/Invalid"}
+            "400": {$ref: "#/components/responses/Malformed"}
+            "413": {$ref: "#/components/responses/TooLarge"}
+            "409": {$ref: "#/components/responses/Conflict"}
       /api/v1/glucose/{id}:
         delete:
           summary: Delete a glucose reading
@@ -1073,6 +1132,7 @@ enum OpenAPIDocument {
               content:
                 application/json:
                   schema: {type: object, properties: {insulin: {type: array, items: {$ref: "#/components/schemas/InsulinDose"}}}}
+            "422": {$ref: "#/components/responses/Invalid"}
         post:
           summary: Add an insulin dose
           requestBody:
@@ -1096,6 +1156,9 @@ enum OpenAPIDocument {
                 application/json:
                   schema: {$ref: "#/components/schemas/InsulinDose"}
             "422": {$ref: "#/components/responses/Invalid"}
+            "400": {$ref: "#/components/responses/Malformed"}
+            "413": {$ref: "#/components/responses/TooLarge"}
+            "409": {$ref: "#/components/responses/Conflict"}
       /api/v1/insulin/{id}:
         delete:
           summary: Delete an insulin dose
@@ -1137,6 +1200,8 @@ enum OpenAPIDocument {
                   schema: {$ref: "#/components/schemas/Meal"}
             "409": {$ref: "#/components/responses/Conflict"}
             "422": {$ref: "#/components/responses/Invalid"}
+            "400": {$ref: "#/components/responses/Malformed"}
+            "413": {$ref: "#/components/responses/TooLarge"}
       /api/v1/meals/{id}:
         get:
           summary: One meal definition
@@ -1169,6 +1234,7 @@ enum OpenAPIDocument {
               content:
                 application/json:
                   schema: {type: object, properties: {meal_events: {type: array, items: {$ref: "#/components/schemas/MealEvent"}}}}
+            "422": {$ref: "#/components/responses/Invalid"}
         post:
           summary: Log that a meal was eaten
           requestBody:
@@ -1192,6 +1258,9 @@ enum OpenAPIDocument {
                 application/json:
                   schema: {$ref: "#/components/schemas/MealEvent"}
             "422": {$ref: "#/components/responses/Invalid"}
+            "400": {$ref: "#/components/responses/Malformed"}
+            "413": {$ref: "#/components/responses/TooLarge"}
+            "409": {$ref: "#/components/responses/Conflict"}
       /api/v1/meal-events/{id}:
         delete:
           summary: Delete a meal event
@@ -1214,6 +1283,8 @@ enum OpenAPIDocument {
             "204": {description: Reported}
             "404": {$ref: "#/components/responses/NotFound"}
             "422": {$ref: "#/components/responses/Invalid"}
+            "400": {$ref: "#/components/responses/Malformed"}
+            "413": {$ref: "#/components/responses/TooLarge"}
         delete:
           summary: Clear a meal event's report
           parameters:
@@ -1271,6 +1342,7 @@ enum OpenAPIDocument {
                       results: {type: array, items: {$ref: "#/components/schemas/SyncResult"}}
             "400": {$ref: "#/components/responses/Malformed"}
             "422": {$ref: "#/components/responses/Invalid"}
+            "413": {$ref: "#/components/responses/TooLarge"}
       /api/v1/sync/changes:
         get:
           summary: Every change to the user's records after a cursor, tombstones included, oldest first
@@ -1955,6 +2027,17 @@ enum OpenAPIDocument {
           content: {application/json: {schema: {type: object, properties: {error: {$ref: "#/components/schemas/ErrorBody"}}}}}
         TooMany:
           description: Too many failed log-ins; try again later
+          content: {application/json: {schema: {type: object, properties: {error: {$ref: "#/components/schemas/ErrorBody"}}}}}
+        TooLarge:
+          description: The body is larger than the route takes (1 MiB of JSON; a sync push 32 MiB or a million values)
+          content: {application/json: {schema: {type: object, properties: {error: {$ref: "#/components/schemas/ErrorBody"}}}}}
+        Unavailable:
+          description: Too busy checking other log-ins; try again after Retry-After seconds
+          headers:
+            Retry-After: {schema: {type: integer}}
+          content: {application/json: {schema: {type: object, properties: {error: {$ref: "#/components/schemas/ErrorBody"}}}}}
+        NoAccounts:
+          description: "Single-user mode (`cinn serve` without --accounts): there are no accounts, logins or tokens"
           content: {application/json: {schema: {type: object, properties: {error: {$ref: "#/components/schemas/ErrorBody"}}}}}
 
     """

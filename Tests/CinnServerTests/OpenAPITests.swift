@@ -35,6 +35,50 @@ struct OpenAPITests {
         return operations
     }
 
+    /// Each operation's lines (from its method to the next method or path), by operation.
+    static func operationLines(_ yaml: String) -> [(Operation, [Substring])] {
+        let methods: Set<String> = ["get", "put", "post", "delete", "patch"]
+        var result: [(Operation, [Substring])] = []
+        var inPaths = false
+        var path: String?
+        for line in yaml.split(separator: "\n", omittingEmptySubsequences: false) {
+            if !line.hasPrefix(" "), !line.isEmpty {
+                inPaths = line == "paths:"
+                continue
+            }
+            guard inPaths else { continue }
+            if line.hasPrefix("  /"), line.hasSuffix(":") {
+                path = String(line.dropFirst(2).dropLast())
+            } else if line.hasPrefix("    "), !line.hasPrefix("     "), let path {
+                let key = String(line.dropFirst(4).prefix { $0 != ":" })
+                if methods.contains(key) { result.append((Operation(method: key.uppercased(), path: path), [])) }
+            } else if line.hasPrefix("      "), !result.isEmpty {
+                result[result.count - 1].1.append(line)
+            }
+        }
+        return result
+    }
+
+    @Test("every status the server gives is documented: bodies 400/413/422, query parameters 422, hosted-only routes 404")
+    func errorStatusesAreDocumented() async throws {
+        let yaml = try await withApp(returning: String.self) { client, _ in try await client.send(.get, "/api/openapi.yaml").text }
+        for (operation, lines) in Self.operationLines(yaml) {
+            let statuses = Set(lines.compactMap { line -> String? in
+                guard line.hasPrefix("        \""), !line.hasPrefix("         ") else { return nil }
+                return String(line.dropFirst(9).prefix(3))
+            })
+            if lines.contains(where: { $0.hasPrefix("      requestBody:") }) {
+                #expect(statuses.isSuperset(of: ["400", "413", "422"]), "\(operation) takes a body: \(statuses.sorted())")
+            }
+            if lines.contains(where: { $0.contains("in: query") || $0.contains("#/components/parameters/") }) {
+                #expect(statuses.contains("422"), "\(operation) reads query parameters: \(statuses.sorted())")
+            }
+            if ["/api/v1/login", "/api/v1/account", "/api/v1/tokens", "/api/v1/tokens/{id}"].contains(operation.path) {
+                #expect(statuses.contains("404"), "\(operation) is hosted mode's only")
+            }
+        }
+    }
+
     @Test func servedAsYAML() async throws {
         try await withApp { client, _ in
             let response = try await client.send(.get, "/api/openapi.yaml")

@@ -212,6 +212,20 @@ struct SecurityTests {
         }
     }
 
+    @Test("an upload's errors name the file as the person did, or the upload, never the server's temporary file")
+    func uploadErrorsHideTemporaryFiles() async throws {
+        try await withApp { client, _ in
+            for path in ["/api/v1/food-journal", "/api/v1/imports?format=fitbit&unit=kg", "/api/v1/imports?format=apple-health"] {
+                let response = try await client.send(.post, path, body: "PK\u{3}\u{4} not really a zip", contentType: "application/octet-stream")
+                #expect(response.status == .unprocessableContent, "\(path)")
+                #expect(!response.text.contains("cinn-upload-"), "\(path): \(response.text)")
+                let named = try await client.send(.post, path + (path.contains("?") ? "&" : "?") + "file_name=mine.zip",
+                                                  body: "PK\u{3}\u{4} not really a zip", contentType: "application/octet-stream")
+                #expect(!named.text.contains("cinn-upload-"), "\(path): \(named.text)")
+            }
+        }
+    }
+
     @Test("CSV exports neutralise cells a spreadsheet would run as a formula, and leave negative numbers alone")
     func csvInjection() async throws {
         try await withApp { client, _ in
