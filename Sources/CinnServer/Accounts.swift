@@ -26,7 +26,7 @@ public struct AccountsConfiguration: Sendable {
     public var bcryptCost: UInt8
     /// Cookies only over HTTPS (behind a TLS proxy).
     public var secureCookies: Bool
-    /// Failed log-ins allowed per account name and per client address within `throttleWindow`.
+    /// Failed log-ins allowed per client address, and per account name from a client, within `throttleWindow`.
     public var maximumFailedLogIns: Int
     public var throttleWindow: TimeInterval
     /// Password checks (bcrypt) running or waiting at once; one more is refused at once with 503, so that a
@@ -166,11 +166,11 @@ public struct Accounts: Sendable {
     }
 
     /// The account whose name and password these are. Wrong names and wrong passwords answer alike (and
-    /// take as long); after `maximumFailedLogIns` failures for the name or the client address within the
-    /// window, log-in is refused until the window has passed.
-    /// Each attempt counts as a failure before the password is checked (and is taken back when it was right),
-    /// so parallel guesses cannot pass the limit. Failures count per client and per name from that client: a
-    /// person logging in from elsewhere is not locked out by someone else's guesses.
+    /// take as long); after `maximumFailedLogIns` failures from the client, or for the name from that client,
+    /// within the window, log-in is refused until the window has passed: a person logging in from elsewhere is
+    /// not locked out by someone else's guesses. Each attempt counts as a failure before the password is
+    /// checked (and is taken back when it was right), so parallel guesses cannot pass the limit; a name that
+    /// breaks the naming rules is a failure of the client's without becoming a key of its own.
     public func authenticate(name: String, password: String, client: String) async throws -> Account {
         let wrong = CinnError(.unauthenticated, "wrong name or password")
         let clientKey = "client:" + client

@@ -15,31 +15,14 @@ struct OpenAPITests {
 
     /// The operations under `paths:`: paths at two spaces of indent, methods at four.
     static func documentedOperations(_ yaml: String) -> Set<Operation> {
-        let methods: Set<String> = ["get", "put", "post", "delete", "patch", "head", "options", "trace"]
-        var operations = Set<Operation>()
-        var inPaths = false
-        var path: String?
-        for line in yaml.split(separator: "\n", omittingEmptySubsequences: false) {
-            if !line.hasPrefix(" "), !line.isEmpty {
-                inPaths = line == "paths:"
-                continue
-            }
-            guard inPaths else { continue }
-            if line.hasPrefix("  /"), line.hasSuffix(":") {
-                path = String(line.dropFirst(2).dropLast())
-            } else if line.hasPrefix("    "), !line.hasPrefix("     "), let path {
-                let key = line.dropFirst(4).prefix { $0 != ":" }
-                if methods.contains(String(key)) { operations.insert(Operation(method: key.uppercased(), path: path)) }
-            }
-        }
-        return operations
+        Set(operationLines(yaml).map(\.0))
     }
 
     /// Each operation's lines (from its method to the next method or path), by operation.
     static func operationLines(_ yaml: String) -> [(Operation, [Substring])] {
-        let methods: Set<String> = ["get", "put", "post", "delete", "patch"]
+        let methods: Set<String> = ["get", "put", "post", "delete", "patch", "head", "options", "trace"]
         var result: [(Operation, [Substring])] = []
-        var inPaths = false
+        var inPaths = false, inOperation = false
         var path: String?
         for line in yaml.split(separator: "\n", omittingEmptySubsequences: false) {
             if !line.hasPrefix(" "), !line.isEmpty {
@@ -49,10 +32,12 @@ struct OpenAPITests {
             guard inPaths else { continue }
             if line.hasPrefix("  /"), line.hasSuffix(":") {
                 path = String(line.dropFirst(2).dropLast())
+                inOperation = false
             } else if line.hasPrefix("    "), !line.hasPrefix("     "), let path {
                 let key = String(line.dropFirst(4).prefix { $0 != ":" })
-                if methods.contains(key) { result.append((Operation(method: key.uppercased(), path: path), [])) }
-            } else if line.hasPrefix("      "), !result.isEmpty {
+                inOperation = methods.contains(key)
+                if inOperation { result.append((Operation(method: key.uppercased(), path: path), [])) }
+            } else if line.hasPrefix("      "), inOperation {
                 result[result.count - 1].1.append(line)
             }
         }

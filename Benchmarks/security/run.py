@@ -1,0 +1,466 @@
+#!/usr/bin/env python3
+"""Resource limits of a hosted Cinn under abuse, side by side for one or two `cinn` binaries.
+
+    swift build && cp .build/debug/cinn /tmp/cinn-after     # an older build as /tmp/cinn-before (BENCHMARKS.md: debug builds)
+    python3 Benchmarks/security/run.py --cinn /tmp/cinn-after [--cinn-before /tmp/cinn-before] [--only login,guesses,push,nested]
+
+Every case runs on a fresh `cinn serve --accounts` (users anna and bob, a fresh SQLite journal in a temp
+directory, 127.0.0.1, a free port), killed by its PID afterwards, also on error:
+
+- login: 100 simultaneous wrong log-ins for made-up names, each with its own X-Forwarded-For (honoured by
+  versions that trust a proxy on 127.0.0.1), while bob, logged in, times GET /api/v1/weigh-ins 5 times.
+- guesses: 30 simultaneous wrong log-ins for anna from one client: how many passwords were checked (401)
+  before the throttle (429) or the busy guard (503) answered.
+- push: a sync push of ~1 MB and of ~12 MB of empty changes (`{}`), with the server's RSS around it
+  (the peak is the kernel's VmHWM, reset just before the push, and a sampler every 20 ms).
+- nested: no server; `cinn import ZIP --database DB` (a fresh SQLite journal in a temp directory) of an Apple
+  Health export whose export.xml nests 100,000,000 `<a>` elements (700 MB of XML, under 2 MB zipped; made once
+  and kept as /tmp/cinn-nested-export.zip), under `/usr/bin/time -v` (else the child's own rusage from wait4),
+  killed after 120 s or beyond 8 GB of RSS: exit status, wall time, max RSS and the first line of stderr.
+
+Prints a JSON line per case as it ends, and a markdown table at the end. Python 3.11, standard library only.
+"""
+import argparse
+import collections
+import http.client
+import json
+import os
+import queue
+import re
+import resource
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+START_TIMEOUT = 120   # s, until "Listening on"
+LOGIN_TIMEOUT = 120   # s, per log-in or GET
+PUSH_TIMEOUT = 300    # s, per push
+IMPORT_TIMEOUT = 120  # s, per import
+IMPORT_RSS_LIMIT_MB = 8192  # an import beyond this RSS is killed too, to spare the machine
+NESTED_ZIP = "/tmp/cinn-nested-export.zip"
+NESTED_MEMBER = "apple_health_export/export.xml"
+NESTED_DEPTH = 100_000_000
+NESTED_HEAD = b'<?xml version="1.0" encoding="UTF-8"?>\n<HealthData locale="en_US">\n<ExportDate value="2024-03-10 09:00:00 +0100"/>\n'
+NESTED_TAIL = b"\n</HealthData>\n"
+NESTED_SIZE = len(NESTED_HEAD) + NESTED_DEPTH * len(b"<a></a>") + len(NESTED_TAIL)
+TIME = "/usr/bin/time"
+JSON_ONLY = {"answer"}  # response bodies, too long for the table
+WIDE = {"stderr (first line)"}  # error messages, shown up to 200 characters
+
+
+def password(name):
+    return f"password-for-{name}-1"
+
+
+def memory_mb(pid):
+    """(VmRSS, VmHWM) of a process in MB; None for what cannot be read (the process is gone)."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            fields = dict(line.split(":", 1) for line in status if line.startswith(("VmRSS", "VmHWM")))
+    except OSError:
+        return None, None
+    return tuple(int(fields[key].split()[0]) / 1024 if key in fields else None for key in ("VmRSS", "VmHWM"))
+
+
+class Server:
+    """`cinn serve --accounts` on a free port of 127.0.0.1, with its journal and log in `directory`."""
+
+    def __init__(self, cinn, directory):
+        self.cinn, self.directory = cinn, directory
+        self.database = os.path.join(directory, "cinn.sqlite")
+        self.log_path = os.path.join(directory, "serve.log")
+        self.process = None
+
+    def add_user(self, name):
+        done = subprocess.run([self.cinn, "user", "add", name, "--admin", "--database", self.database],
+                              input=password(name) + "\n", text=True, capture_output=True, timeout=120)
+        if done.returncode != 0:
+            raise RuntimeError(f"user add {name} exited {done.returncode}: {done.stderr.strip()[-300:]}")
+
+    def start(self):
+        with open(self.log_path, "w") as log:  # the child keeps its own descriptor
+            self.process = subprocess.Popen(
+                [self.cinn, "serve", "--accounts", "--database", self.database, "--port", "0", "--host", "127.0.0.1"],
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log, text=True)
+        lines = queue.Queue()
+
+        def pump():  # reads stdout to its end, so that the server never blocks on a full pipe
+            for line in self.process.stdout:
+                lines.put(line)
+            lines.put(None)
+        threading.Thread(target=pump, daemon=True).start()
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            try:
+                line = lines.get(timeout=1)
+            except queue.Empty:
+                continue
+            if line is None:
+                raise RuntimeError(f"serve exited {self.process.wait()} before listening: {self.log_tail()}")
+            if match := re.search(r"Listening on http://([\d.]+):(\d+)", line):
+                self.host, self.port = match[1], int(match[2])
+                return
+        raise RuntimeError(f"no 'Listening on' within {START_TIMEOUT} s")
+
+    def exit_code(self):
+        return None if self.process is None else self.process.poll()
+
+    def log_tail(self, characters=300):
+        try:
+            with open(self.log_path, errors="replace") as log:
+                return log.read()[-characters:].strip()
+        except OSError:
+            return ""
+
+    def stop(self):
+        if self.process is None or self.process.poll() is not None:
+            return
+        os.kill(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            os.kill(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+
+def call(server, method, path, body=None, headers=None, timeout=LOGIN_TIMEOUT, connection=None):
+    """One request on a new (or the given) connection: (status or error name, body bytes, seconds)."""
+    connection = connection or http.client.HTTPConnection(server.host, server.port, timeout=timeout)
+    start = time.perf_counter()
+    try:
+        try:
+            connection.request(method, path, body=body, headers=headers or {})
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the server may answer (413) and close before it has read the whole body: read the answer
+        response = connection.getresponse()
+        status, data = response.status, response.read()
+    except (OSError, http.client.HTTPException) as error:
+        status, data = type(error).__name__, b""
+    finally:
+        connection.close()
+    return status, data, time.perf_counter() - start
+
+
+def log_in(server, name, secret, forwarded_for=None, connection=None):
+    headers = {"Content-Type": "application/json"}
+    if forwarded_for:
+        headers["X-Forwarded-For"] = forwarded_for
+    body = json.dumps({"name": name, "password": secret, "token_name": "x"})
+    return call(server, "POST", "/api/v1/login", body, headers, connection=connection)
+
+
+def token(server, name):
+    status, data, _ = log_in(server, name, password(name))
+    if status != 201:
+        raise RuntimeError(f"log-in of {name} answered {status}: {data[:200]!r}")
+    return json.loads(data)["token"]
+
+
+def counts(values):
+    return ", ".join(f"{key}: {n}" for key, n in sorted(collections.Counter(values).items(), key=lambda kv: str(kv[0])))
+
+
+def burst(server, attempts, during=None):
+    """Wrong log-ins, one thread each ((name, X-Forwarded-For or None)), connected first and then released
+    at once by a barrier; `during()` runs 100 ms after the release.
+    Returns (statuses, {status: first answer's body}, wall s, what during() returned)."""
+    barrier = threading.Barrier(len(attempts) + 1)
+    statuses, bodies, ends = [None] * len(attempts), [b""] * len(attempts), [0.0] * len(attempts)
+
+    def attempt(index, name, forwarded_for):
+        connection = http.client.HTTPConnection(server.host, server.port, timeout=LOGIN_TIMEOUT)
+        try:
+            connection.connect()  # so that the burst is the requests, not the handshakes
+        except OSError:
+            pass  # request() connects again and reports the error
+        barrier.wait(60)
+        statuses[index], bodies[index], _ = log_in(server, name, "wrong-password-1", forwarded_for, connection)
+        ends[index] = time.perf_counter()
+
+    threads = [threading.Thread(target=attempt, args=(i, *pair)) for i, pair in enumerate(attempts)]
+    for thread in threads:
+        thread.start()
+    barrier.wait(60)
+    start = time.perf_counter()
+    result = None
+    if during:
+        time.sleep(0.1)
+        result = during()
+    for thread in threads:
+        thread.join()
+    answers = {}
+    for status, body in zip(statuses, bodies):
+        answers.setdefault(str(status), body[:200].decode(errors="replace"))
+    return statuses, answers, max(ends) - start, result
+
+
+def scenario_login(server):
+    bob = token(server, "bob")
+
+    def time_bob():
+        auth = {"Authorization": f"Bearer {bob}"}
+        return [call(server, "GET", "/api/v1/weigh-ins", headers=auth) for _ in range(5)]
+
+    attempts = [(f"ghost{i:03d}", f"10.0.{1 + i // 200}.{1 + i % 200}") for i in range(100)]
+    statuses, answers, wall, bob_calls = burst(server, attempts, during=time_bob)
+    latencies = [seconds * 1000 for _, _, seconds in bob_calls]
+    return {"100 wrong log-ins: statuses": counts(statuses), "burst wall time (s)": f"{wall:.2f}",
+            "bob GET statuses": counts(status for status, _, _ in bob_calls),
+            "bob GET latency max (ms)": f"{max(latencies):.0f}",
+            "bob GET latency median (ms)": f"{statistics.median(latencies):.0f}", "answer": answers}
+
+
+def scenario_guesses(server):
+    statuses, answers, wall, _ = burst(server, [("anna", "10.0.9.9")] * 30)
+    return {"30 guesses for anna: statuses": counts(statuses), "checked (401)": statuses.count(401),
+            "refused (429 + 503)": statuses.count(429) + statuses.count(503), "burst wall time (s)": f"{wall:.2f}",
+            "answer": answers}
+
+
+def scenario_push(server, megabytes):
+    bob = token(server, "bob")
+    pid = server.process.pid
+    body = ('{"changes": [' + ",".join(["{}"] * (megabytes * 1_000_000 // 3)) + "]}").encode()
+    rss_before, _ = memory_mb(pid)
+    try:  # "5" resets VmHWM to the current RSS (Linux 4.0+), so that it is the push's peak
+        with open(f"/proc/{pid}/clear_refs", "w") as clear_refs:
+            clear_refs.write("5")
+        hwm_reset = True
+    except OSError:
+        hwm_reset = False
+    peak, stop = [rss_before], threading.Event()
+
+    def sample():
+        while not stop.wait(0.02):
+            rss, _ = memory_mb(pid)
+            if rss:
+                peak[0] = max(peak[0], rss)
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    headers = {"Authorization": f"Bearer {bob}", "Content-Type": "application/json"}
+    status, data, seconds = call(server, "POST", "/api/v1/sync/push", body, headers, timeout=PUSH_TIMEOUT)
+    stop.set()
+    sampler.join()
+    rss_after, hwm_after = memory_mb(pid)
+    if hwm_reset and hwm_after:
+        peak[0] = max(peak[0], hwm_after)
+    return {"body (MB)": f"{len(body) / 1e6:.1f}", "status": status, "time (s)": f"{seconds:.2f}",
+            "RSS before / after (MB)": f"{rss_before:.0f} / {rss_after:.0f}" if rss_after else f"{rss_before:.0f} / -",
+            "peak RSS increase (MB)": f"{peak[0] - rss_before:.0f}",
+            "answer": data[:200].decode(errors="replace")}
+
+
+def nested_export():
+    """The path of the zip whose export.xml nests NESTED_DEPTH `<a>` elements, made (streamed) unless already there."""
+    import zipfile
+    try:
+        with zipfile.ZipFile(NESTED_ZIP) as archive:
+            if archive.getinfo(NESTED_MEMBER).file_size == NESTED_SIZE:
+                return NESTED_ZIP
+    except (OSError, KeyError, zipfile.BadZipFile):
+        pass
+    print(f"# making {NESTED_ZIP} ({NESTED_SIZE / 1e6:.0f} MB of XML) ...", file=sys.stderr, flush=True)
+    started = time.perf_counter()
+    partial = f"{NESTED_ZIP}.{os.getpid()}.partial"
+    repeats = 250_000  # 750 KB of "<a>" (1 MB of "</a>") per write; divides NESTED_DEPTH
+    try:
+        with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+            with archive.open(NESTED_MEMBER, "w", force_zip64=True) as member:
+                member.write(NESTED_HEAD)
+                for tag in (b"<a>", b"</a>"):
+                    chunk = tag * repeats
+                    for _ in range(NESTED_DEPTH // repeats):
+                        member.write(chunk)
+                member.write(NESTED_TAIL)
+        os.replace(partial, NESTED_ZIP)
+    finally:
+        if os.path.exists(partial):
+            os.remove(partial)
+    print(f"# made it in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+    return NESTED_ZIP
+
+
+def child_pids(pid):
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as children:
+            return [int(child) for child in children.read().split()]
+    except OSError:
+        return []
+
+
+def timed_run(command, directory, timeout=IMPORT_TIMEOUT, rss_limit_mb=IMPORT_RSS_LIMIT_MB):
+    """Runs `command` (stdout and stderr to files in `directory`) under /usr/bin/time -v when there is one, in its
+    own process group, killed (the group) after `timeout` s or beyond `rss_limit_mb`. Returns a dict of measures."""
+    report_path = os.path.join(directory, "time.txt")
+    use_time = os.access(TIME, os.X_OK)
+    argv = [TIME, "-v", "-o", report_path] + command if use_time else command
+    with open(os.path.join(directory, "stdout.txt"), "wb") as out, \
+            open(os.path.join(directory, "stderr.txt"), "wb") as err:
+        start = time.perf_counter()
+        process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err, start_new_session=True)
+    killed, peak_mb, status, usage = None, 0.0, None, None
+    try:
+        deadline = start + timeout
+        while True:
+            pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+            if pid:
+                break
+            wall = time.perf_counter() - start
+            target = (child_pids(process.pid) or [None])[0] if use_time else process.pid
+            rss, hwm = memory_mb(target) if target else (None, None)
+            peak_mb = max(peak_mb, hwm or 0, rss or 0)
+            if wall > timeout or (rss or 0) > rss_limit_mb:
+                killed = f"killed after {timeout} s" if wall > timeout else f"killed at {rss:.0f} MB RSS after {wall:.0f} s"
+                os.killpg(process.pid, signal.SIGKILL)  # the group of the child started here: time and cinn
+                _, status, usage = os.wait4(process.pid, 0)
+                break
+            time.sleep(0.05)
+        wall = time.perf_counter() - start
+    finally:
+        if process.returncode is None and status is None:  # an exception above: leave nothing running
+            os.killpg(process.pid, signal.SIGKILL)
+            _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status) if status is not None else -1
+
+    code = process.returncode
+    exit_text = f"signal {-code} ({signal.Signals(-code).name})" if code < 0 else str(code)
+    max_rss_mb = usage.ru_maxrss / 1024 if not use_time else None  # KB on Linux
+    if use_time and not killed:
+        try:
+            with open(report_path, errors="replace") as file:
+                report = file.read()
+        except OSError:
+            report = ""
+        if match := re.search(r"Maximum resident set size \(kbytes\): (\d+)", report):
+            max_rss_mb = int(match[1]) / 1024
+        if match := re.search(r"Command terminated by signal (\d+)", report):
+            exit_text = f"signal {match[1]} ({signal.Signals(int(match[1])).name})"
+        elif match := re.search(r"Exit status: (\d+)", report):
+            exit_text = match[1]
+    if max_rss_mb is None or killed:  # time was killed with its child: what the sampler saw
+        max_rss_mb = max(max_rss_mb or 0, peak_mb)
+    with open(os.path.join(directory, "stderr.txt"), "rb") as err:
+        lines = [line.strip() for line in err.read(64_000).decode(errors="replace").splitlines() if line.strip()]
+    return {"exit status": killed or exit_text, "wall time (s)": f"{wall:.2f}", "max RSS (MB)": f"{max_rss_mb:.0f}",
+            "stderr (first line)": lines[0] if lines else "",
+            "measured by": "/usr/bin/time -v" if use_time and not killed else
+                           ("wait4 rusage" if not use_time else "/proc sampler (every 50 ms)")}
+
+
+def scenario_nested(cinn, directory):
+    export = nested_export()
+    result = {"export zip (KB)": f"{os.path.getsize(export) / 1024:.0f}",
+              "export.xml (MB)": f"{NESTED_SIZE / 1e6:.0f}"}
+    database = os.path.join(directory, "cinn.sqlite")
+    result.update(timed_run([cinn, "import", export, "--database", database], directory))
+    return result
+
+
+CASES = {  # --only names: [(case, scenario)]
+    "login": [("login", scenario_login)],
+    "guesses": [("guesses", scenario_guesses)],
+    "push": [("push 1 MB", lambda server: scenario_push(server, 1)),
+             ("push 12 MB", lambda server: scenario_push(server, 12))],
+    "nested": [("nested", scenario_nested)],
+}
+SERVERLESS = {scenario_nested}  # called with (cinn, a temp directory) instead of a running server
+
+
+def run_serverless_case(cinn, scenario):
+    directory = tempfile.mkdtemp(prefix="cinn-security-")
+    result = {}
+    try:
+        result.update(scenario(cinn, directory))
+    except Exception as error:  # reported in the table; the next case runs
+        result["error"] = f"{type(error).__name__}: {error}"
+        result["directory"] = directory
+    else:
+        shutil.rmtree(directory, ignore_errors=True)
+    return result
+
+
+def run_case(cinn, case, scenario):
+    if scenario in SERVERLESS:
+        return run_serverless_case(cinn, scenario)
+    directory = tempfile.mkdtemp(prefix="cinn-security-")
+    server = Server(cinn, directory)
+    result, keep = {}, False
+    try:
+        server.add_user("anna")
+        server.add_user("bob")
+        server.start()
+        result.update(scenario(server))
+    except Exception as error:  # reported in the table; the next case runs
+        result["error"] = f"{type(error).__name__}: {error}"
+        keep = True
+    finally:
+        code = server.exit_code()
+        if server.process is not None:
+            _, hwm = memory_mb(server.process.pid) if code is None else (None, None)
+            result["server VmHWM at end (MB)"] = f"{hwm:.0f}" if hwm else "-"
+            result["server"] = "alive" if code is None else f"died (exit {code}): {server.log_tail()}"
+            keep = keep or code is not None
+        server.stop()
+        if keep:
+            result["directory"] = directory
+        else:
+            shutil.rmtree(directory, ignore_errors=True)
+    return result
+
+
+def cell(value, width=100):
+    text = str(value).replace("|", "\\|").replace("\n", " ")
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--cinn", required=True, help="the cinn binary to measure (label: after)")
+    parser.add_argument("--cinn-before", help="an older cinn binary to compare (label: before)")
+    parser.add_argument("--only", default=",".join(CASES), help=f"comma-separated, of: {', '.join(CASES)}")
+    arguments = parser.parse_args()
+    only = [name.strip() for name in arguments.only.split(",") if name.strip()]
+    if unknown := [name for name in only if name not in CASES]:
+        parser.error(f"unknown scenario {', '.join(unknown)}; choose from {', '.join(CASES)}")
+    binaries = [(label, os.path.abspath(path)) for label, path in
+                (("before", arguments.cinn_before), ("after", arguments.cinn)) if path]
+    for label, path in binaries:
+        if not os.access(path, os.X_OK):
+            parser.error(f"{label}: {path} is not an executable")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # 100+ sockets at once
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(max(soft, 4096), hard), hard))
+
+    print(f"# {os.cpu_count()} cores, load {' '.join(open('/proc/loadavg').read().split()[:3])}, "
+          f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}", file=sys.stderr)
+    results = {}  # (case, label) -> {measure: value}
+    for label, path in binaries:
+        for name in only:
+            for case, scenario in CASES[name]:
+                print(f"# {label}: {case} ...", file=sys.stderr, flush=True)
+                started = time.perf_counter()
+                result = run_case(path, case, scenario)
+                results[case, label] = result
+                print(json.dumps({"binary": label, "path": path, "scenario": case,
+                                  "seconds": round(time.perf_counter() - started, 2), **result}), flush=True)
+
+    labels = [label for label, _ in binaries]
+    print()
+    print("| scenario | measure | " + " | ".join(f"{label} (`{path}`)" for label, path in binaries) + " |")
+    print("|---|---|" + "---|" * len(labels))
+    for name in only:
+        for case, _ in CASES[name]:
+            measures = list(dict.fromkeys(key for label in labels for key in results[case, label]))
+            for measure in measures:
+                if measure not in JSON_ONLY:
+                    width = 200 if measure in WIDE else 100
+                    values = [cell(results[case, label].get(measure, ""), width) for label in labels]
+                    print(f"| {case} | {measure} | " + " | ".join(values) + " |")
+
+
+if __name__ == "__main__":
+    main()
