@@ -26,13 +26,6 @@ struct ZipFile {
     /// The largest central directory read: an export lists a handful of files.
     static let maximumDirectorySize: UInt64 = 16 << 20
 
-    /// Whether the file starts as a zip does (a local file header).
-    static func starts(_ url: URL) -> Bool {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
-        defer { try? handle.close() }
-        return (try? handle.read(upToCount: 4)).map { Array($0) == [0x50, 0x4B, 0x03, 0x04] } ?? false
-    }
-
     /// Reads the central directory; throws `ZipFile.Damaged` for anything that is not a readable zip.
     init(url: URL) throws {
         self.url = url
@@ -110,6 +103,7 @@ struct ZipFile {
         var remaining = entry.compressedSize
         /// The next `count` bytes of the entry, or fewer at its end.
         func nextChunk(_ count: Int) throws -> Data {
+            guard count > 0 else { return Data() }
             guard remaining > 0 else { throw Damaged() }
             let chunk = try handle.read(upToCount: Int(min(UInt64(count), remaining))) ?? Data()
             guard !chunk.isEmpty else { throw Damaged() }
@@ -123,6 +117,7 @@ struct ZipFile {
             // ZIPFoundation's inflate loop tells zlib every chunk holds `bufferSize` bytes: the last one is padded
             // with zeros, which zlib reads as a damaged block should the stream not have ended before them.
             func paddedChunk(_ count: Int) throws -> Data {
+                guard count > 0 else { return Data() }
                 var chunk = try nextChunk(count)
                 if chunk.count < count { chunk.append(Data(count: count - chunk.count)) }
                 return chunk
