@@ -47,7 +47,9 @@ struct ZipFile {
             guard locatorStart >= 20 else { throw Damaged() }
             let locator = try Self.read(handle, at: locatorStart - 20, count: 20)
             guard Self.uint32(locator, 0) == 0x0706_4B50 else { throw Damaged() }
-            let record = try Self.read(handle, at: Self.uint64(locator, 8), count: 56)
+            let recordOffset = Self.uint64(locator, 8)
+            guard recordOffset <= size, size - recordOffset >= 56 else { throw Damaged() }
+            let record = try Self.read(handle, at: recordOffset, count: 56)
             guard record.count == 56, Self.uint32(record, 0) == 0x0606_4B50 else { throw Damaged() }
             count = Self.uint64(record, 32)
             directorySize = Self.uint64(record, 40)

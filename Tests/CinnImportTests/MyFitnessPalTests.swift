@@ -388,6 +388,13 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
         #expect(error.message.contains("the zip is damaged"), "\(error.message)")
     }
 
+    @Test func aZIP64LocatorPointingPastTheFileIsADamagedZip() throws {
+        // Found by fuzzing: the offset (near 2^64) trapped when the file was seeked to it.
+        let error = try #require(readingError(mfpFixture("zip64-locator-past-the-end.zip")))
+        #expect(error.field == "file")
+        #expect(error.message.contains("is not a ZIP archive that can be read"), "\(error.message)")
+    }
+
     @Test func refusesAZipEntryOverTheSizeLimit() throws {
         // The fixture's entry claims 64 MiB and one byte.
         let error = try #require(readingError(mfpFixture("oversized.zip")))
