@@ -32,13 +32,20 @@ struct AppleHealthKillTests {
         // Killed once the bar shows a quarter of the file read: the reader has handed the writer three batches of 5,000
         // journal records (each a twelfth of this file), which it is writing into the open transaction. (Later, the
         // reader, at most twelve batches ahead, may have read the whole file while the writer finishes.)
-        var progress = ""
-        for _ in 0..<3000 where process.isRunning {
-            progress = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-            if let percent = progress.matches(of: /\] (\d+)%/).last.flatMap({ Int($0.1) }), percent >= 25 { break }
-            try await Task.sleep(for: .milliseconds(5))
+        // Watched from a thread of its own: tests running beside this one can keep the cooperative pool busy for
+        // seconds, long enough for the import to finish between two looks.
+        let progress = await withCheckedContinuation { (done: CheckedContinuation<String, Never>) in
+            Thread {
+                var progress = ""
+                for _ in 0..<3000 where process.isRunning {
+                    progress = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+                    if let percent = progress.matches(of: /\] (\d+)%/).last.flatMap({ Int($0.1) }), percent >= 25 { break }
+                    usleep(5_000)
+                }
+                process.kill()
+                done.resume(returning: progress)
+            }.start()
         }
-        process.kill()
         #expect(await process.exitStatus() == 128 + SIGKILL, "killed mid-way, not finished: \(progress)")
         #expect(progress.contains(" MB  ") && progress.contains(" rows  "), "bytes and records read: \(progress)")
 
