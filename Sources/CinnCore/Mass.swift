@@ -58,10 +58,10 @@ public struct Mass: Sendable, Hashable, Comparable, Codable {
 
     public static func < (lhs: Mass, rhs: Mass) -> Bool { lhs.kilograms < rhs.kilograms }
 
-    /// Heaviest body weight Cinn accepts.
-    public static let maximumBodyWeight = Mass(kilograms: 700)
     /// The body weights Cinn keeps, in kg, wherever they come from (REST, forms, imports, sync).
     public static let bodyWeightRange: ClosedRange<Double> = 0.1...700
+    /// Heaviest body weight Cinn accepts.
+    public static let maximumBodyWeight = Mass(kilograms: bodyWeightRange.upperBound)
 
     /// A body weight entered by a person or read from a file, checked: finite, at least 0.1 kg and at most 700 kg.
     public static func bodyWeight(_ value: Double, _ unit: MassUnit, field: String = "weight") throws(CinnError) -> Mass {

@@ -7,16 +7,13 @@ extension Accounts {
     /// The client address that log-in throttling counts failures for: the socket's peer, or behind a trusted
     /// proxy the last address of `X-Forwarded-For` that is not itself a trusted proxy.
     func client<Context: RequestContext>(of request: Request, _ context: Context) -> String {
-        clientAddress(request, context, trustedProxies: configuration.trustedProxies)
+        let trusted = configuration.trustedProxies
+        let peer = (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress ?? "unknown"
+        guard trusted.contains(peer) else { return peer }
+        let hops = request.headers[values: .xForwardedFor].flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return hops.last { !trusted.contains($0) } ?? hops.first ?? peer
     }
-}
-
-func clientAddress<Context: RequestContext>(_ request: Request, _ context: Context, trustedProxies: Set<String>) -> String {
-    let peer = (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress ?? "unknown"
-    guard trustedProxies.contains(peer) else { return peer }
-    let hops = request.headers[values: .xForwardedFor].flatMap { $0.split(separator: ",") }
-        .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-    return hops.last { !trustedProxies.contains($0) } ?? hops.first ?? peer
 }
 
 /// Hosted mode's pages: log-in, sign-up, log-out and the account page (password, API tokens, invites).

@@ -35,10 +35,12 @@ public struct AccountsConfiguration: Sendable {
     /// Addresses of reverse proxies whose `X-Forwarded-For` names the client (log-in throttling counts per
     /// client). Loopback by default: a proxy on the same machine.
     public var trustedProxies: Set<String>
+    /// A proxy on the same machine: the default `trustedProxies`.
+    public static let loopbackProxies: Set<String> = ["127.0.0.1", "::1"]
 
     public init(signUp: SignUp = .invite, sessionLifetime: TimeInterval = 30 * 86_400, bcryptCost: UInt8 = 12,
                 secureCookies: Bool = false, maximumFailedLogIns: Int = 5, throttleWindow: TimeInterval = 15 * 60,
-                maximumPasswordChecks: Int = 8, trustedProxies: Set<String> = ["127.0.0.1", "::1"]) {
+                maximumPasswordChecks: Int = 8, trustedProxies: Set<String> = loopbackProxies) {
         self.signUp = signUp
         self.sessionLifetime = sessionLifetime
         self.bcryptCost = bcryptCost

@@ -57,9 +57,7 @@ struct AccountsMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         guard let token = request.cookies[Self.cookieName]?.value, let session = try await accounts.session(token: token) else { return nil }
         if ![.get, .head, .options].contains(request.method) {
-            guard let offered = try await CSRFToken.offered(in: &request), constantTimeEqual(offered, session.csrfToken) else {
-                throw CSRFToken.refusal
-            }
+            try await CSRFToken.check(&request, expected: session.csrfToken)
         }
         return RequestAccount(account: session.account, sessionToken: token, csrfToken: session.csrfToken)
     }

@@ -48,7 +48,7 @@ extension Journal {
             do {
                 entries.append(try FoodLogEntry.logging(food, servings: request.servings, of: serving, meal: meal,
                                                         eatenAt: time.instant, utcOffsetSeconds: time.utcOffsetSeconds,
-                                                        note: try Self.cleanNote(request.note), id: request.id ?? .v7(at: now())))
+                                                        note: try Note.validated(request.note), id: request.id ?? .v7(at: now())))
             } catch {
                 throw CinnError.invalid(prefix + (error.field ?? "servings"), error.message)
             }
@@ -66,10 +66,6 @@ extension Journal {
         throw .invalid(field, "\(food.name) has no serving \"\(label)\"; choose one of \(names)")
     }
 
-    static func cleanNote(_ note: String?) throws(CinnError) -> String? {
-        try Note.validated(note)
-    }
-
     /// Changes an entry as a person edits it; nil leaves a part as it is.
     public func editFoodEntry(id: UUID, servings: Double?, meal: String?, time: String?, note: String??) async throws -> FoodLogEntry {
         let settings = try await settings()
@@ -77,7 +73,7 @@ extension Journal {
         let parsedTime = try time.map { text throws(CinnError) in try readingTime(text, settings: settings, field: "time") }
         if let servings { _ = try FoodLogEntry.validatedServings(servings) }
         return try await store.updateFoodEntry(id: id, user: user, servings: servings, meal: parsedMeal, eatenAt: parsedTime,
-                                               note: try note.map { text throws(CinnError) in try Self.cleanNote(text) })
+                                               note: try note.map { text throws(CinnError) in try Note.validated(text) })
     }
 
     /// A day of the food log with its totals, what is left of the calorie target and the calories

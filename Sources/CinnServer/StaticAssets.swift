@@ -7,7 +7,12 @@ import NIOCore
 enum StaticAssets {
     struct Asset {
         let contentType: String
-        let body: String
+        let body: ByteBuffer
+
+        init(contentType: String, body: String) {
+            self.contentType = contentType
+            self.body = ByteBuffer(string: body)
+        }
     }
 
     static let all: [String: Asset] = [
@@ -23,7 +28,7 @@ enum StaticAssets {
                 throw CinnError.notFound("There is no such file.")
             }
             return Response(status: .ok, headers: [.contentType: asset.contentType, .cacheControl: "public, max-age=3600"],
-                            body: ResponseBody(byteBuffer: ByteBuffer(string: asset.body)))
+                            body: ResponseBody(byteBuffer: asset.body))
         }
     }
 }

@@ -133,19 +133,18 @@ struct BrowserRequestGuard<Context: RequestContext>: RouterMiddleware {
         var request = request
         let changes = ![.get, .head, .options].contains(request.method)
         if changes { try checkSite(request) }
-        let cookie = request.cookies[BrowserToken.cookieName]?.value
-        let sent = cookie.flatMap { BrowserToken.isWellFormed($0) ? $0 : nil }
+        let sent = request.cookies[BrowserToken.cookieName].map(\.value).flatMap { BrowserToken.isWellFormed($0) ? $0 : nil }
         if changes, request.headers[.authorization] == nil, Self.isFromBrowser(request),
            !hosted || publicPaths.contains(request.uri.path) {
-            guard let sent, let offered = try await CSRFToken.offered(in: &request), constantTimeEqual(offered, sent) else {
-                throw CSRFToken.refusal
-            }
+            try await CSRFToken.check(&request, expected: sent)
         }
-        let token = sent ?? Accounts.secret()
+        // The JSON API renders no forms: no token is made for it, nor a cookie set.
+        guard sent == nil, !request.uri.path.hasPrefix("/api/") else {
+            return try await BrowserToken.$current.withValue(sent) { try await next(request, context) }
+        }
+        let token = Accounts.secret()
         var response = try await BrowserToken.$current.withValue(token) { try await next(request, context) }
-        if sent == nil, !request.uri.path.hasPrefix("/api/") {
-            response.setCookie(Cookie(name: BrowserToken.cookieName, value: token, path: "/", httpOnly: true, sameSite: .strict))
-        }
+        response.setCookie(Cookie(name: BrowserToken.cookieName, value: token, path: "/", httpOnly: true, sameSite: .strict))
         return response
     }
 
@@ -164,7 +163,7 @@ struct BrowserRequestGuard<Context: RequestContext>: RouterMiddleware {
         guard let separator = origin.range(of: "://") else { throw refusal }
         let scheme = String(origin[..<separator.lowerBound])
         let offered = WebSecurity.normalisedAuthority(String(origin[separator.upperBound...]), scheme: scheme)
-        let own = (request.head.authority).map { WebSecurity.normalisedAuthority($0, scheme: scheme) }
+        let own = request.head.authority.map { WebSecurity.normalisedAuthority($0, scheme: scheme) }
         guard offered == own || offered == security.publicAuthority else { throw refusal }
     }
 }
@@ -172,9 +171,14 @@ struct BrowserRequestGuard<Context: RequestContext>: RouterMiddleware {
 /// The CSRF token a request offers: the `X-CSRF-Token` header, the `_csrf` query item (uploads), or the `_csrf`
 /// field of a urlencoded form (read, then handed on to the handler unchanged).
 enum CSRFToken {
-    static let refusal = CinnError(.forbidden, "this form has expired or did not come from Cinn: reload the page and try again")
+    /// Refuses the request (403) unless it offers `expected`.
+    static func check(_ request: inout Request, expected: String?) async throws {
+        guard let expected, let offered = try await offered(in: &request), constantTimeEqual(offered, expected) else {
+            throw CinnError(.forbidden, "this form has expired or did not come from Cinn: reload the page and try again")
+        }
+    }
 
-    static func offered(in request: inout Request) async throws -> String? {
+    private static func offered(in request: inout Request) async throws -> String? {
         if let header = request.headers[.xCSRFToken] { return header }
         if let query = request.uri.queryParameters.get("_csrf") { return query }
         guard request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else { return nil }

@@ -71,7 +71,7 @@ struct Serve: AsyncParsableCommand {
             let hosted = accounts
                 ? Accounts(store: journal.store, configuration: AccountsConfiguration(
                     signUp: signup, secureCookies: secureCookies,
-                    trustedProxies: trustedProxies.isEmpty ? AccountsConfiguration().trustedProxies : Set(trustedProxies)))
+                    trustedProxies: trustedProxies.isEmpty ? AccountsConfiguration.loopbackProxies : Set(trustedProxies)))
                 : nil
             if let hosted, signup != .open, try await hosted.store.loginAccountCount() == 0 {
                 printError("note: nobody can log in yet: add an administrator with cinn user add NAME --admin")
