@@ -2,7 +2,8 @@
 """Resource limits of a hosted Cinn under abuse, side by side for one or two `cinn` binaries.
 
     swift build && cp .build/debug/cinn /tmp/cinn-after     # an older build as /tmp/cinn-before (BENCHMARKS.md: debug builds)
-    python3 Benchmarks/security/run.py --cinn /tmp/cinn-after [--cinn-before /tmp/cinn-before] [--only login,guesses,push,nested]
+    python3 Benchmarks/security/run.py --cinn /tmp/cinn-after [--cinn-before /tmp/cinn-before] \
+        [--only login,guesses,push,nested,import] [--export PATH/export.zip]
 
 Every case runs on a fresh `cinn serve --accounts` (users anna and bob, a fresh SQLite journal in a temp
 directory, 127.0.0.1, a free port), killed by its PID afterwards, also on error:
@@ -13,6 +14,9 @@ directory, 127.0.0.1, a free port), killed by its PID afterwards, also on error:
   before the throttle (429) or the busy guard (503) answered.
 - push: a sync push of ~1 MB and of ~12 MB of empty changes (`{}`), with the server's RSS around it
   (the peak is the kernel's VmHWM, reset just before the push, and a sampler every 20 ms).
+- import: anna uploads an Apple Health export (--export; a 1,000,000-record one is made with
+  Benchmarks/applehealth/gen_apple_health.py) to POST /api/v1/imports while bob posts a weigh-in every
+  half second until the upload answers: each weigh-in's status and time, and the import's.
 - nested: no server; `cinn import ZIP --database DB` (a fresh SQLite journal in a temp directory) of an Apple
   Health export whose export.xml nests 100,000,000 `<a>` elements (700 MB of XML, under 2 MB zipped; made once
   and kept as /tmp/cinn-nested-export.zip), under `/usr/bin/time -v` (else the child's own rusage from wait4),
@@ -42,6 +46,7 @@ LOGIN_TIMEOUT = 120   # s, per log-in or GET
 PUSH_TIMEOUT = 300    # s, per push
 IMPORT_TIMEOUT = 120  # s, per import
 IMPORT_RSS_LIMIT_MB = 8192  # an import beyond this RSS is killed too, to spare the machine
+WEIGH_IN_EVERY = 0.5  # s, between bob's weigh-ins during an import
 NESTED_ZIP = "/tmp/cinn-nested-export.zip"
 NESTED_MEMBER = "apple_health_export/export.xml"
 NESTED_DEPTH = 100_000_000
@@ -255,6 +260,33 @@ def scenario_push(server, megabytes):
             "answer": data[:200].decode(errors="replace")}
 
 
+def scenario_import(server, export):
+    anna, bob = token(server, "anna"), token(server, "bob")
+    with open(export, "rb") as file:
+        body = file.read()
+    done, answer = threading.Event(), {}
+
+    def upload():
+        headers = {"Authorization": f"Bearer {anna}", "Content-Type": "application/zip"}
+        answer["status"], answer["body"], answer["seconds"] = call(
+            server, "POST", "/api/v1/imports?format=apple-health&file_name=export.zip", body, headers, timeout=IMPORT_TIMEOUT * 10)
+        done.set()
+    thread = threading.Thread(target=upload)
+    thread.start()
+    weigh_ins = []
+    headers = {"Authorization": f"Bearer {bob}", "Content-Type": "application/json"}
+    while not done.wait(WEIGH_IN_EVERY):
+        weigh_ins.append(call(server, "POST", "/api/v1/weigh-ins", json.dumps({"weight": 80.5, "unit": "kg"}), headers))
+    thread.join()
+    latencies = [seconds for _, _, seconds in weigh_ins]
+    return {"export (MB)": f"{len(body) / 1e6:.1f}", "import status": answer["status"],
+            "import time (s)": f"{answer['seconds']:.1f}",
+            "bob's weigh-ins during it": counts(status for status, _, _ in weigh_ins),
+            "slowest weigh-in (s)": f"{max(latencies):.2f}" if latencies else "-",
+            "median weigh-in (s)": f"{statistics.median(latencies):.3f}" if latencies else "-",
+            "answer": answer["body"][:200].decode(errors="replace")}
+
+
 def nested_export():
     """The path of the zip whose export.xml nests NESTED_DEPTH `<a>` elements, made (streamed) unless already there."""
     import zipfile
@@ -367,7 +399,9 @@ CASES = {  # --only names: [(case, scenario)]
     "push": [("push 1 MB", lambda server: scenario_push(server, 1)),
              ("push 12 MB", lambda server: scenario_push(server, 12))],
     "nested": [("nested", scenario_nested)],
+    "import": [("import", lambda server: scenario_import(server, EXPORT[0]))],
 }
+EXPORT = ["/dev/shm/cinn-applehealth/export-1000000/export.zip"]  # --export
 SERVERLESS = {scenario_nested}  # called with (cinn, a temp directory) instead of a running server
 
 
@@ -423,7 +457,9 @@ def main():
     parser.add_argument("--cinn", required=True, help="the cinn binary to measure (label: after)")
     parser.add_argument("--cinn-before", help="an older cinn binary to compare (label: before)")
     parser.add_argument("--only", default=",".join(CASES), help=f"comma-separated, of: {', '.join(CASES)}")
+    parser.add_argument("--export", default=EXPORT[0], help="the Apple Health export.zip of the import scenario")
     arguments = parser.parse_args()
+    EXPORT[0] = arguments.export
     only = [name.strip() for name in arguments.only.split(",") if name.strip()]
     if unknown := [name for name in only if name not in CASES]:
         parser.error(f"unknown scenario {', '.join(unknown)}; choose from {', '.join(CASES)}")

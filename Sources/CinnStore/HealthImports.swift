@@ -5,34 +5,24 @@ import PostgresNIO
 import SQLKit
 
 extension Store {
-    /// Imports an Apple Health export's journal records (weigh-ins, body fat, glucose, insulin, food, workouts) in one
-    /// transaction, as one batch that can be undone: all of it or, when reading fails (a cut-off file),
-    /// none of it. `read` streams the export, calling `write` with batches; a record whose key (type,
+    /// Imports an Apple Health export's journal records (weigh-ins, body fat, glucose, insulin, food, workouts) as one
+    /// batch that can be undone (`journalImport`): all of it or, when reading fails (a cut-off file), none of it. `read` streams the export, calling `write` with batches; a record whose key (type,
     /// start, end, value, unit and source) is already in the journal is a duplicate, so importing the same
     /// export again, or a newer one of the same phone, adds only what is new. `read` returns, with its report,
     /// the export's day summaries of other types and when the export was made (nil: now); see `writeHealthDays`.
-    /// A bulk write (`rawTransaction`): on SQLite the foreign keys are not checked; the rows refer only to the user and to
-    /// this import's batch.
     public func importHealthRecords(
         user: UserID, format: String, fileName: String?, mode: ImportMode,
         read: (_ write: (ImportedHealthRecords) async throws -> Void) async throws
             -> (report: ImportReport, days: [HealthDaySummary], exportedAt: Date?)
     ) async throws -> ImportReport {
-        try await recordedImport(user: user, format: format, fileName: fileName, mode: mode, bulk: true) { connection, batch in
-            let db = connection.sql
-            var offered = 0
+        try await journalImport(user: user, format: format, fileName: fileName, mode: mode) { writer in
             var ids = SplitMix64()
-            let writer = JournalRowWriter(store: self, connection: connection, batch: batch)
-            defer { writer.finish() }
-            var (report, days, exportedAt) = try await read { records in
-                offered += records.count
-                var version = try await reserveVersions(db, user: user, count: max(records.count, 1))
-                func row(_ at: Date, _ offset: Int, _ values: [JournalRowWriter.Value], _ externalID: String?) -> JournalRowWriter.Row {
-                    defer { version += 1 }
-                    return JournalRowWriter.Row(id: UUID.v7(at: at, using: &ids), atMilliseconds: milliseconds(at), utcOffsetSeconds: offset,
-                                                localDay: LocalDate(instant: at, utcOffsetSeconds: offset).dayNumber, values: values,
-                                                externalID: externalID ?? "", version: version)
-                }
+            func row(_ at: Date, _ offset: Int, _ values: [JournalRowWriter.Value], _ externalID: String?) -> JournalRowWriter.Row {
+                JournalRowWriter.Row(id: UUID.v7(at: at, using: &ids), atMilliseconds: milliseconds(at), utcOffsetSeconds: offset,
+                                     localDay: LocalDate(instant: at, utcOffsetSeconds: offset).dayNumber, values: values,
+                                     externalID: externalID ?? "")
+            }
+            let (report, days, exportedAt) = try await read { records in
                 try await writer.insert(.weighIns, records.weighIns.map { reading in
                     row(reading.measuredAt, reading.utcOffsetSeconds, [.real(reading.weight.kilograms), .text(reading.note)], reading.externalID)
                 })
@@ -58,159 +48,11 @@ extension Store {
                         [.text(workout.name), .real(workout.durationSeconds), .real(workout.distanceMeters), .real(workout.energyKcal)], workout.externalID)
                 })
             }
-            var imported = 0
-            for table in JournalRowWriter.Table.all {
-                imported += try await db.raw("SELECT COUNT(*) AS n FROM \(unsafeRaw: table.name) WHERE import_id = \(bind: batch.importID)")
-                    .first()?.decode(column: "n", as: Int.self) ?? 0
-            }
-            report.imported = imported
-            report.duplicates = offered - imported
-            report.healthDays = try await writeHealthDays(connection, user: user, batch, days,
-                                                          exportedAt: exportedAt.map(milliseconds) ?? batch.createdAt)
-            return report
+            return (report, (days, exportedAt))
+        } finish: { connection, batch, report, parsed in
+            report.healthDays = try await writeHealthDays(connection, user: user, batch, parsed.0,
+                                                          exportedAt: parsed.1.map(milliseconds) ?? batch.createdAt)
         }
-    }
-}
-
-/// An import's rows for the journal tables (weigh-ins, glucose, food entries…), each written unless the user already
-/// has its external id: on SQLite with INSERTs prepared once per table (`SQLiteBulkInsert`, 50 rows to a
-/// statement), on PostgreSQL with a COPY per batch and table. Use it inside the import's transaction, and call
-/// `finish()` before the transaction ends.
-final class JournalRowWriter {
-    /// A journal table: its time column and the columns of its own, between the ones every journal table shares.
-    struct Table: Hashable {
-        let name: String
-        let time: String
-        let columns: [String]
-
-        static let weighIns = Table(name: "weigh_ins", time: "measured_at_ms", columns: ["weight_kg", "note"])
-        static let bodyFat = Table(name: "body_fat_readings", time: "measured_at_ms", columns: ["fraction"])
-        static let glucose = Table(name: "glucose_readings", time: "measured_at_ms", columns: ["mg_dl", "timing", "note"])
-        static let insulin = Table(name: "insulin_doses", time: "taken_at_ms", columns: ["units", "kind", "insulin", "note"])
-        static let foodEntries = Table(name: "food_entries", time: "eaten_at_ms", columns: [
-            "food_id", "name", "brand", "search_key", "meal", "servings", "serving_label", "serving_amount", "nutrients", "energy_kcal", "note",
-        ])
-        static let workouts = Table(name: "workouts", time: "started_at_ms", columns: ["name", "duration_s", "distance_m", "energy_kcal"])
-        static let all: [Table] = [weighIns, bodyFat, glucose, insulin, foodEntries, workouts]
-
-        var allColumns: [String] {
-            ["id", "user_id", time, "utc_offset_s", "local_day"] + columns
-                + ["source", "external_id", "import_id", "created_at_ms", "updated_at_ms", "version"]
-        }
-    }
-
-    /// A value of a table's own columns, typed so that SQLite binds it without a cast.
-    enum Value {
-        case real(Double?)
-        case text(String?)
-        case id(UUID?)
-    }
-
-    struct Row {
-        var id: UUID
-        /// The row's time column: milliseconds since 1970.
-        var atMilliseconds: Int64
-        var utcOffsetSeconds: Int
-        var localDay: Int
-        var values: [Value]
-        var externalID: String
-        var version: Int64
-    }
-
-    /// Rows per prepared INSERT on SQLite, as for workout sets (WorkoutImports).
-    static let rowsPerStatement = 50
-    static let conflict = " ON CONFLICT (user_id, external_id) WHERE deleted = 0 AND external_id IS NOT NULL DO NOTHING"
-
-    private let store: Store
-    private let connection: Store.Connection
-    private let batch: Store.ImportedBatch
-    private var prepared: [Table: SQLiteBulkInsert] = [:]
-    /// The tables whose temporary staging table PostgreSQL already has.
-    private var staged: Set<Table> = []
-
-    init(store: Store, connection: Store.Connection, batch: Store.ImportedBatch) {
-        self.store = store
-        self.connection = connection
-        self.batch = batch
-    }
-
-    func insert(_ table: Table, _ rows: [Row]) async throws {
-        guard !rows.isEmpty else { return }
-        if let sqlite = connection.sqlite {
-            let insert: SQLiteBulkInsert
-            if let known = prepared[table] {
-                insert = known
-            } else {
-                insert = try SQLiteBulkInsert(sqlite, table: table.name, columns: table.allColumns, rowsPerStatement: Self.rowsPerStatement,
-                                              suffix: Self.conflict)
-                prepared[table] = insert
-            }
-            try insert.insert(count: rows.count) { n, binder in bind(rows[n], &binder) }
-            return
-        }
-        guard let postgres = connection.postgres else { throw CinnError(.internal, "a connection to neither SQLite nor PostgreSQL") }
-        try await copy(postgres, table, rows)
-    }
-
-    /// The PostgreSQL bulk path: the rows in one text-format COPY into a temporary table shaped like the journal
-    /// table (made for the table's first batch, dropped at commit), then one INSERT … SELECT that skips the external
-    /// ids already there.
-    private func copy(_ postgres: PostgresConnection, _ table: Table, _ rows: [Row]) async throws {
-        let staging = "import_" + table.name
-        let columns = table.allColumns.joined(separator: ", ")
-        if staged.insert(table).inserted {
-            try await connection.sql.raw(SQLQueryString(
-                "CREATE TEMPORARY TABLE " + staging + " ON COMMIT DROP AS SELECT " + columns + " FROM " + table.name + " WITH NO DATA"
-            )).run()
-        } else {
-            try await connection.sql.raw(SQLQueryString("TRUNCATE " + staging)).run()
-        }
-        let shared = "\t" + Store.copyText(batch.source), written = "\t\(batch.importID)\t\(batch.createdAt)\t\(batch.createdAt)\t"
-        try await postgres.copyFrom(table: staging, columns: table.allColumns, logger: store.logger) { writer in
-            var buffer = ByteBuffer()
-            for row in rows {
-                buffer.writeString("\(row.id.uuidString)\t\(batch.user.rawValue)\t\(row.atMilliseconds)\t\(row.utcOffsetSeconds)\t\(row.localDay)")
-                for value in row.values {
-                    switch value {
-                    case .real(let number): buffer.writeString(number.map { "\t\($0)" } ?? "\t\\N")
-                    case .text(let text): buffer.writeString(text.map { "\t" + Store.copyText($0) } ?? "\t\\N")
-                    case .id(let id): buffer.writeString(id.map { "\t" + $0.uuidString } ?? "\t\\N")
-                    }
-                }
-                buffer.writeString(shared + "\t" + Store.copyText(row.externalID) + written + "\(row.version)\n")
-            }
-            try await writer.write(buffer)
-        }
-        try await connection.sql.raw(SQLQueryString(
-            "INSERT INTO " + table.name + " (" + columns + ") SELECT " + columns + " FROM " + staging + Self.conflict
-        )).run()
-    }
-
-    private func bind(_ row: Row, _ binder: inout SQLiteBulkInsert.Binder) {
-        binder.bind(row.id)
-        binder.bind(Int(batch.user.rawValue))
-        binder.bind(Int(row.atMilliseconds))
-        binder.bind(row.utcOffsetSeconds)
-        binder.bind(row.localDay)
-        for value in row.values {
-            switch value {
-            case .real(let number): binder.bind(number)
-            case .text(let text): binder.bind(text)
-            case .id(let id): binder.bind(id)
-            }
-        }
-        binder.bind(batch.source)
-        binder.bind(row.externalID)
-        binder.bind(Int(batch.importID))
-        binder.bind(Int(batch.createdAt))
-        binder.bind(Int(batch.createdAt))
-        binder.bind(Int(row.version))
-    }
-
-    /// Finalises the prepared statements.
-    func finish() {
-        for insert in prepared.values { insert.finish() }
-        prepared = [:]
     }
 }
 

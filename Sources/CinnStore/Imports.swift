@@ -3,7 +3,6 @@ import Foundation
 import NIOCore
 import SQLKit
 import PostgresNIO
-import SQLiteNIO
 
 /// A recorded import: what came in, and whether it was undone.
 public struct ImportBatch: Sendable, Hashable {
@@ -37,10 +36,7 @@ private struct RollBack: Error {
 }
 
 extension Store {
-    /// Rows per INSERT statement during imports.
-    static let importBatchRows = 500
-
-    /// Imports weigh-ins in one transaction, as one batch that can be undone.
+    /// Imports weigh-ins as one batch that can be undone, all or nothing (on SQLite staged: see `journalImport`).
     ///
     /// `read` parses the file, calling `insert` with batches of readings, and returns the parse
     /// report (rows read, rejections). Readings whose external id is already in the journal are
@@ -50,39 +46,39 @@ extension Store {
         user: UserID, format: String, fileName: String?, mode: ImportMode,
         read: (_ insert: ([ImportedWeighIn]) async throws -> Void) async throws -> ImportReport
     ) async throws -> ImportReport {
-        try await recordedImport(user: user, format: format, fileName: fileName, mode: mode) { connection, batch in
-            var offered = 0
-            var ids = SplitMix64()
-            var report: ImportReport
-            if let postgres = connection.postgres {
-                (report, offered) = try await copyImport(postgres, connection.sql, batch, ids: &ids, read: read)
-            } else if let sqlite = connection.sqlite {
-                report = try await read { readings in
-                    offered += readings.count
-                    for start in stride(from: 0, to: readings.count, by: Self.importBatchRows) {
-                        let chunk = readings[start..<min(start + Self.importBatchRows, readings.count)]
-                        let firstVersion = try await reserveVersions(connection.sql, user: user, count: chunk.count)
-                        try await insertImported(sqlite, chunk, batch, firstVersion: firstVersion, ids: &ids)
-                    }
-                }
-            } else {
-                throw CinnError(.internal, "no database driver for the import")
+        guard isSQLite else {
+            return try await recordedImport(user: user, format: format, fileName: fileName, mode: mode) { connection, batch in
+                guard let postgres = connection.postgres else { throw CinnError(.internal, "no database driver for the import") }
+                var ids = SplitMix64()
+                var (report, offered) = try await copyImport(postgres, connection.sql, batch, ids: &ids, read: read)
+                report.imported = try await connection.sql.raw("SELECT COUNT(*) AS n FROM weigh_ins WHERE import_id = \(bind: batch.importID)")
+                    .first()?.decode(column: "n", as: Int.self) ?? 0
+                report.duplicates = offered - report.imported
+                return report
             }
-            report.imported = try await connection.sql.raw("SELECT COUNT(*) AS n FROM weigh_ins WHERE import_id = \(bind: batch.importID)")
-                .first()?.decode(column: "n", as: Int.self) ?? 0
-            report.duplicates = offered - report.imported
-            return report
         }
+        return try await journalImport(user: user, format: format, fileName: fileName, mode: mode) { writer in
+            var ids = SplitMix64()
+            let report = try await read { readings in
+                try await writer.insert(.weighIns, readings.map { reading in
+                    JournalRowWriter.Row(id: UUID.v7(at: reading.measuredAt, using: &ids), atMilliseconds: milliseconds(reading.measuredAt),
+                                         utcOffsetSeconds: reading.utcOffsetSeconds,
+                                         localDay: LocalDate(instant: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds).dayNumber,
+                                         values: [.real(reading.weight.kilograms), .text(reading.note)], externalID: reading.externalID)
+                })
+            }
+            return (report, ())
+        } finish: { _, _, _, _ in }
     }
 
     /// Runs an import in one transaction as a recorded batch. `body` writes the rows and returns the
     /// report with `imported` and `duplicates` set; then the contract's rules apply: a dry run, or a
     /// file with rejected rows without `mode.skipInvalid`, writes nothing (and imports nothing); an
-    /// import that adds nothing leaves no batch behind. `bulk`: see `rawTransaction`.
-    func recordedImport(user: UserID, format: String, fileName: String?, mode: ImportMode, bulk: Bool = false,
+    /// import that adds nothing leaves no batch behind. `bulk` and `attaching`: see `rawTransaction`.
+    func recordedImport(user: UserID, format: String, fileName: String?, mode: ImportMode, bulk: Bool = false, attaching staging: URL? = nil,
                         _ body: (Connection, ImportedBatch) async throws -> ImportReport) async throws -> ImportReport {
         do {
-            return try await rawTransaction(bulk: bulk) { connection in
+            return try await rawTransaction(bulk: bulk, attaching: staging) { connection in
                 let db = connection.sql
                 let createdAt = milliseconds(now())
                 guard let batchRow = try await db.raw("""
@@ -124,40 +120,6 @@ extension Store {
             external_id, import_id, created_at_ms, updated_at_ms, version)
         """
     private static let importConflict = " ON CONFLICT (user_id, external_id) WHERE deleted = 0 AND external_id IS NOT NULL DO NOTHING"
-
-    /// The SQLite bulk path (DESIGN.md): one multi-row statement with `SQLiteData` bound directly.
-    private func insertImported(_ sqlite: SQLiteConnection, _ readings: ArraySlice<ImportedWeighIn>, _ batch: ImportedBatch,
-                                firstVersion: Int64, ids: inout SplitMix64) async throws {
-        guard !readings.isEmpty else { return }
-        let placeholders = "(?,?,?,?,?,?,?,?,?,?,?,?,?)"
-        let sql = Self.importColumns + " VALUES " + Array(repeating: placeholders, count: readings.count).joined(separator: ",")
-            + Self.importConflict
-        var binds: [SQLiteData] = []
-        binds.reserveCapacity(readings.count * 13)
-        let user = SQLiteData.integer(Int(batch.user.rawValue))
-        let source = SQLiteData.text(batch.source)
-        let importID = SQLiteData.integer(Int(batch.importID))
-        let createdAt = SQLiteData.integer(Int(batch.createdAt))
-        var version = firstVersion
-        for reading in readings {
-            let id = UUID.v7(at: reading.measuredAt, using: &ids)
-            binds.append(Self.sqliteData(id))
-            binds.append(user)
-            binds.append(.integer(Int(milliseconds(reading.measuredAt))))
-            binds.append(.integer(reading.utcOffsetSeconds))
-            binds.append(.integer(LocalDate(instant: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds).dayNumber))
-            binds.append(.float(reading.weight.kilograms))
-            binds.append(reading.note.map(SQLiteData.text) ?? .null)
-            binds.append(source)
-            binds.append(.text(reading.externalID))
-            binds.append(importID)
-            binds.append(createdAt)
-            binds.append(createdAt)
-            binds.append(.integer(Int(version)))
-            version += 1
-        }
-        _ = try await sqlite.query(sql, binds)
-    }
 
     /// The PostgreSQL bulk path (DESIGN.md): every reading is streamed with one text-format `COPY` into a
     /// temporary table, then moved into `weigh_ins` by one INSERT … SELECT that skips duplicates. No other

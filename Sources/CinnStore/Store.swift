@@ -151,11 +151,14 @@ public final class Store: Sendable {
     /// statement journal in a temporary file for every INSERT), and the connection's page cache holds
     /// `bulkCacheKiB` rather than SQLite's default 2 MB (an import of millions of rows touches more index pages
     /// than that, and every page spilled is written out and read back).
-    func rawTransaction<T: Sendable>(bulk: Bool = false, _ body: (Connection) async throws -> T) async throws -> T {
-        guard isSQLite else { return try await transactionOnConnection(bulk: false, body) }
+    /// `attaching`: a SQLite database file attached to the connection as `staging` for the transaction (an import's
+    /// staged rows, `JournalRowWriter`).
+    func rawTransaction<T: Sendable>(bulk: Bool = false, attaching staging: URL? = nil,
+                                     _ body: (Connection) async throws -> T) async throws -> T {
+        guard isSQLite else { return try await transactionOnConnection(bulk: false, attaching: nil, body) }
         await writeGate.enter()
         do {
-            let result = try await transactionOnConnection(bulk: bulk, body)
+            let result = try await transactionOnConnection(bulk: bulk, attaching: staging, body)
             await writeGate.leave()
             return result
         } catch {
@@ -168,7 +171,8 @@ public final class Store: Sendable {
     /// Health records about a tenth faster than the default 2 MB and kept it under 150 MB (BENCHMARKS.md).
     static let bulkCacheKiB = 12_000
 
-    private func transactionOnConnection<T: Sendable>(bulk: Bool, _ body: (Connection) async throws -> T) async throws -> T {
+    private func transactionOnConnection<T: Sendable>(bulk: Bool, attaching staging: URL?,
+                                                      _ body: (Connection) async throws -> T) async throws -> T {
         try await withRawConnection { connection in
             let bulk = bulk && isSQLite
             func settings(bulk: Bool) async throws {
@@ -176,13 +180,19 @@ public final class Store: Sendable {
                 // SQLite's default cache size is -2000: 2,000 KiB.
                 try await connection.sql.raw(SQLQueryString("PRAGMA cache_size = -" + String(bulk ? Self.bulkCacheKiB : 2000))).run()
             }
-            if bulk { try await settings(bulk: true) }
-            do {
-                let result = try await inTransaction(connection, body)
+            // Outside the transaction, where SQLite allows ATTACH and DETACH; the connection goes back to the pool without it.
+            func restore() async throws {
                 if bulk { try await settings(bulk: false) }
+                if staging != nil { try await connection.sql.raw("DETACH DATABASE staging").run() }
+            }
+            if let staging { try await connection.sql.raw("ATTACH DATABASE \(bind: staging.path) AS staging").run() }
+            do {
+                if bulk { try await settings(bulk: true) }
+                let result = try await inTransaction(connection, body)
+                try await restore()
                 return result
             } catch {
-                if bulk { await Task { try? await settings(bulk: false) }.value }
+                await Task { try? await restore() }.value
                 throw error
             }
         }

@@ -1,6 +1,7 @@
 import CinnCore
 import CinnImport
 import Foundation
+import Synchronization
 import Testing
 @testable import CinnStore
 
@@ -93,6 +94,34 @@ import Testing
             #expect(try await store.weighIns(user: me).isEmpty)
             #expect(try await store.glucoseReadings(user: me).isEmpty)
             #expect(try await store.imports(user: me).isEmpty)
+        }
+    }
+
+    /// While an export is read nothing of it is in the journal, and other writes go through: on SQLite the rows are
+    /// staged outside the database's write lock (a weigh-in added here waited for the whole import before).
+    @Test(arguments: Backend.enabled)
+    func whileAnExportIsReadOtherWritesGoThroughAndNothingOfItShows(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { store in
+            let me = try await store.localUser(), bob = try await store.user(named: "bob")
+            var batches = 0
+            let report = try await store.importHealthRecords(user: me, format: "apple-health", fileName: nil, mode: ImportMode()) { write in
+                let summary = try await AppleHealthReader.read(url: Self.exportZip, batchSize: 3) { records in
+                    try await write(records)
+                    batches += 1
+                    guard batches == 2 else { return }
+                    // Polled rather than awaited: before, the weigh-in waited for the import, which waited for this.
+                    let added = Mutex(false)
+                    Task { _ = try await store.addWeighIn(weighIn(70, at: "2024-03-10T07:00:00Z"), user: bob); added.withLock { $0 = true } }
+                    let deadline = ContinuousClock.now + .seconds(10)
+                    while !added.withLock({ $0 }) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+                    #expect(added.withLock { $0 }, "another user's weigh-in went in within 10 s while the export was being read")
+                    #expect(try await store.weighIns(user: me).isEmpty, "nothing of the import shows before it is complete")
+                }
+                return (ImportReport(format: "apple-health", rowsRead: summary.records), summary.days, summary.exportedAt)
+            }
+            #expect(batches > 2 && report.imported == 15)
+            #expect(try await store.weighIns(user: me).count == 4)
+            #expect(try await store.weighIns(user: bob).map(\.weight.kilograms) == [70])
         }
     }
 }

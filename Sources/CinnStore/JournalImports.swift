@@ -1,0 +1,297 @@
+import CinnCore
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+import SQLKit
+import SQLiteNIO
+
+extension Store {
+    /// Imports journal rows (weigh-ins, glucose, food entries…) as one recorded batch, all or nothing.
+    ///
+    /// `read` parses the file and hands its rows to the writer it is given; `finish` then runs inside the import's
+    /// transaction, after the rows are in, with the report's `imported` and `duplicates` set (for the writes that
+    /// depend on what is already in the journal, such as day summaries).
+    ///
+    /// On SQLite the file is read before the database's only write lock is taken: its rows go to a staging database
+    /// of their own (a temporary file, see `JournalRowWriter`), and one short transaction then moves them into the
+    /// journal, skipping the external ids already there. Reading a large export takes tens of seconds; moving the
+    /// rows takes a fraction of that, and only then do other writers wait (docs/SECURITY.md). A failed read writes
+    /// nothing. On PostgreSQL, where writers do not share one lock, the rows go straight in, in the transaction.
+    func journalImport<Parsed>(
+        user: UserID, format: String, fileName: String?, mode: ImportMode,
+        read: (JournalRowWriter) async throws -> (ImportReport, Parsed),
+        finish: (Connection, ImportedBatch, inout ImportReport, Parsed) async throws -> Void
+    ) async throws -> ImportReport {
+        guard isSQLite else {
+            return try await recordedImport(user: user, format: format, fileName: fileName, mode: mode) { connection, batch in
+                let writer = JournalRowWriter(store: self, postgres: connection, batch: batch)
+                var (report, parsed) = try await read(writer)
+                report.imported = try await writer.imported()
+                report.duplicates = writer.offered - report.imported
+                try await finish(connection, batch, &report, parsed)
+                return report
+            }
+        }
+        let writer = try await JournalRowWriter(stagingFor: self)
+        do {
+            let (read, parsed) = try await read(writer)
+            try await writer.closeStaging()
+            let report = try await recordedImport(user: user, format: format, fileName: fileName, mode: mode, bulk: true,
+                                                  attaching: writer.stagingFile) { connection, batch in
+                var report = read
+                report.imported = try await writer.merge(connection, batch)
+                report.duplicates = writer.offered - report.imported
+                try await finish(connection, batch, &report, parsed)
+                return report
+            }
+            await writer.discard()
+            return report
+        } catch {
+            await writer.discard()
+            throw error
+        }
+    }
+}
+
+/// An import's rows for the journal tables (weigh-ins, glucose, food entries…), each written unless the user already
+/// has its external id (`Store.journalImport`).
+///
+/// On SQLite the rows are staged: written, with INSERTs prepared once per table (`SQLiteBulkInsert`, 50 rows to a
+/// statement), into a database file of their own in the temporary directory, on a connection of their own, with no
+/// lock on the journal; `merge` then moves them with one INSERT … SELECT per table in the import's transaction, where
+/// they get the batch, their versions and the conflict check. The staging file holds only this import's rows and is
+/// removed afterwards (a killed process leaves it behind in the temporary directory; nothing reads it again).
+///
+/// On PostgreSQL each batch of rows goes in one text-format COPY into a temporary table shaped like the journal table
+/// (made for the table's first batch, dropped at commit), then one INSERT … SELECT that skips the external ids
+/// already there.
+final class JournalRowWriter: @unchecked Sendable {
+    /// A journal table: its time column and the columns of its own, between the ones every journal table shares.
+    struct Table: Hashable {
+        let name: String
+        let time: String
+        let columns: [String]
+
+        static let weighIns = Table(name: "weigh_ins", time: "measured_at_ms", columns: ["weight_kg", "note"])
+        static let bodyFat = Table(name: "body_fat_readings", time: "measured_at_ms", columns: ["fraction"])
+        static let glucose = Table(name: "glucose_readings", time: "measured_at_ms", columns: ["mg_dl", "timing", "note"])
+        static let insulin = Table(name: "insulin_doses", time: "taken_at_ms", columns: ["units", "kind", "insulin", "note"])
+        static let foodEntries = Table(name: "food_entries", time: "eaten_at_ms", columns: [
+            "food_id", "name", "brand", "search_key", "meal", "servings", "serving_label", "serving_amount", "nutrients", "energy_kcal", "note",
+        ])
+        static let workouts = Table(name: "workouts", time: "started_at_ms", columns: ["name", "duration_s", "distance_m", "energy_kcal"])
+        static let all: [Table] = [weighIns, bodyFat, glucose, insulin, foodEntries, workouts]
+
+        /// The columns a row brings: the rest come from the batch when the rows go in.
+        var rowColumns: [String] { ["id", time, "utc_offset_s", "local_day"] + columns + ["external_id"] }
+
+        var allColumns: [String] {
+            ["id", "user_id", time, "utc_offset_s", "local_day"] + columns
+                + ["source", "external_id", "import_id", "created_at_ms", "updated_at_ms", "version"]
+        }
+    }
+
+    /// A value of a table's own columns, typed so that SQLite binds it without a cast.
+    enum Value {
+        case real(Double?)
+        case text(String?)
+        case id(UUID?)
+    }
+
+    struct Row {
+        var id: UUID
+        /// The row's time column: milliseconds since 1970.
+        var atMilliseconds: Int64
+        var utcOffsetSeconds: Int
+        var localDay: Int
+        var values: [Value]
+        var externalID: String
+    }
+
+    /// Rows per prepared INSERT on SQLite, as for workout sets (WorkoutImports).
+    static let rowsPerStatement = 50
+    static let conflict = " ON CONFLICT (user_id, external_id) WHERE deleted = 0 AND external_id IS NOT NULL DO NOTHING"
+
+    private let store: Store
+    /// Rows handed to `insert`, duplicates included.
+    private(set) var offered = 0
+
+    // SQLite: the staging database, its connection (nil once closed) and its prepared INSERTs.
+    let stagingFile: URL?
+    private var staging: SQLiteConnection?
+    private var prepared: [Table: SQLiteBulkInsert] = [:]
+    /// The tables in the staging database, in the order their first rows came.
+    private var stagedTables: [Table] = []
+
+    // PostgreSQL: the import's connection and batch, and the tables whose temporary staging table exists.
+    private let connection: Store.Connection?
+    private let batch: Store.ImportedBatch?
+    private var copied: Set<Table> = []
+
+    init(store: Store, postgres connection: Store.Connection, batch: Store.ImportedBatch) {
+        self.store = store
+        self.connection = connection
+        self.batch = batch
+        stagingFile = nil
+    }
+
+    /// Opens a staging database in the temporary directory (SQLite). It is scratch: no rollback journal, no syncing.
+    init(stagingFor store: Store) async throws {
+        self.store = store
+        connection = nil
+        batch = nil
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-import-\(UUID().uuidString).sqlite")
+        stagingFile = file
+        do {
+            let staging = try await SQLiteConnection.open(storage: .file(path: file.path), logger: store.logger)
+            self.staging = staging
+            for pragma in ["PRAGMA journal_mode = OFF", "PRAGMA synchronous = OFF", "BEGIN"] {
+                _ = try await staging.query(pragma)
+            }
+        } catch {
+            await discard()
+            throw Store.isDatabaseError(error) ? store.translate(error) : error
+        }
+    }
+
+    func insert(_ table: Table, _ rows: [Row]) async throws {
+        guard !rows.isEmpty else { return }
+        offered += rows.count
+        if let staging {
+            try await stage(staging, table, rows)
+        } else if let connection, let batch, let postgres = connection.postgres {
+            try await copy(postgres, connection.sql, batch, table, rows)
+        } else {
+            throw CinnError(.internal, "an import's rows were written after the import ended")
+        }
+    }
+
+    private func stage(_ staging: SQLiteConnection, _ table: Table, _ rows: [Row]) async throws {
+        let insert: SQLiteBulkInsert
+        if let known = prepared[table] {
+            insert = known
+        } else {
+            _ = try await staging.query("CREATE TABLE \(table.name) (\(table.rowColumns.joined(separator: ", ")))")
+            insert = try SQLiteBulkInsert(staging, table: table.name, columns: table.rowColumns, rowsPerStatement: Self.rowsPerStatement)
+            prepared[table] = insert
+            stagedTables.append(table)
+        }
+        try insert.insert(count: rows.count) { n, binder in
+            let row = rows[n]
+            binder.bind(row.id)
+            binder.bind(Int(row.atMilliseconds))
+            binder.bind(row.utcOffsetSeconds)
+            binder.bind(row.localDay)
+            for value in row.values {
+                switch value {
+                case .real(let number): binder.bind(number)
+                case .text(let text): binder.bind(text)
+                case .id(let id): binder.bind(id)
+                }
+            }
+            binder.bind(row.externalID)
+        }
+    }
+
+    /// Commits and closes the staging database, before it is attached to the import's connection.
+    func closeStaging() async throws {
+        for insert in prepared.values { insert.finish() }
+        prepared = [:]
+        guard let staging else { return }
+        self.staging = nil
+        do {
+            _ = try await staging.query("COMMIT")
+            try await staging.close()
+        } catch {
+            try? await staging.close()
+            throw Store.isDatabaseError(error) ? store.translate(error) : error
+        }
+    }
+
+    /// Moves the staged rows into the journal, in the import's transaction on `connection` (where the staging file is
+    /// attached as `staging`), skipping external ids already there; returns how many went in. The rows' versions are
+    /// reserved at once, numbered by the rows' order in each table.
+    func merge(_ connection: Store.Connection, _ batch: Store.ImportedBatch) async throws -> Int {
+        let db = connection.sql
+        var counts: [Int] = []
+        for table in stagedTables {
+            counts.append(try await db.raw("SELECT COUNT(*) AS n FROM staging.\(unsafeRaw: table.name)").first()?.decode(column: "n", as: Int.self) ?? 0)
+        }
+        let total = counts.reduce(0, +)
+        guard total > 0 else { return 0 }
+        var version = try await store.reserveVersions(db, user: batch.user, count: total)
+        var imported = 0
+        for (table, count) in zip(stagedTables, counts) {
+            let columns = table.allColumns.joined(separator: ", ")
+            let own = ([table.time, "utc_offset_s", "local_day"] + table.columns).joined(separator: ", ")
+            // The WHERE keeps SQLite from reading ON CONFLICT as a join's ON.
+            try await db.raw("""
+                INSERT INTO main.\(unsafeRaw: table.name) (\(unsafeRaw: columns))
+                SELECT id, \(bind: batch.user.rawValue), \(unsafeRaw: own), \(bind: batch.source), external_id, \(bind: batch.importID),
+                    \(bind: batch.createdAt), \(bind: batch.createdAt), \(bind: version - 1) + rowid
+                FROM staging.\(unsafeRaw: table.name) WHERE true ORDER BY rowid
+                """ + SQLQueryString(Self.conflict)).run()
+            imported += try await db.raw("SELECT changes() AS n").first()?.decode(column: "n", as: Int.self) ?? 0
+            version += Int64(count)
+        }
+        return imported
+    }
+
+    /// Closes the staging database if it is still open and removes its file.
+    func discard() async {
+        for insert in prepared.values { insert.finish() }
+        prepared = [:]
+        if let staging {
+            self.staging = nil
+            try? await staging.close()
+        }
+        if let stagingFile { try? FileManager.default.removeItem(at: stagingFile) }
+    }
+
+    /// PostgreSQL: how many of the rows went in (the others were duplicates).
+    func imported() async throws -> Int {
+        guard let connection, let batch else { return 0 }
+        var imported = 0
+        for table in copied {
+            imported += try await connection.sql.raw("""
+                SELECT COUNT(*) AS n FROM \(unsafeRaw: table.name) WHERE import_id = \(bind: batch.importID)
+                """).first()?.decode(column: "n", as: Int.self) ?? 0
+        }
+        return imported
+    }
+
+    private func copy(_ postgres: PostgresConnection, _ db: any SQLDatabase, _ batch: Store.ImportedBatch, _ table: Table,
+                      _ rows: [Row]) async throws {
+        let staging = "import_" + table.name
+        let columns = table.allColumns.joined(separator: ", ")
+        if copied.insert(table).inserted {
+            try await db.raw(SQLQueryString(
+                "CREATE TEMPORARY TABLE " + staging + " ON COMMIT DROP AS SELECT " + columns + " FROM " + table.name + " WITH NO DATA"
+            )).run()
+        } else {
+            try await db.raw(SQLQueryString("TRUNCATE " + staging)).run()
+        }
+        var version = try await store.reserveVersions(db, user: batch.user, count: rows.count)
+        let shared = "\t" + Store.copyText(batch.source), written = "\t\(batch.importID)\t\(batch.createdAt)\t\(batch.createdAt)\t"
+        try await postgres.copyFrom(table: staging, columns: table.allColumns, logger: store.logger) { writer in
+            var buffer = ByteBuffer()
+            for row in rows {
+                buffer.writeString("\(row.id.uuidString)\t\(batch.user.rawValue)\t\(row.atMilliseconds)\t\(row.utcOffsetSeconds)\t\(row.localDay)")
+                for value in row.values {
+                    switch value {
+                    case .real(let number): buffer.writeString(number.map { "\t\($0)" } ?? "\t\\N")
+                    case .text(let text): buffer.writeString(text.map { "\t" + Store.copyText($0) } ?? "\t\\N")
+                    case .id(let id): buffer.writeString(id.map { "\t" + $0.uuidString } ?? "\t\\N")
+                    }
+                }
+                buffer.writeString(shared + "\t" + Store.copyText(row.externalID) + written + "\(version)\n")
+                version += 1
+            }
+            try await writer.write(buffer)
+        }
+        try await db.raw(SQLQueryString(
+            "INSERT INTO " + table.name + " (" + columns + ") SELECT " + columns + " FROM " + staging + Self.conflict
+        )).run()
+    }
+}
