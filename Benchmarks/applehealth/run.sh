@@ -5,7 +5,7 @@
 #     SIZES="1000000 4000000" RUNS=3 Benchmarks/applehealth/run.sh
 #
 # What it does, for each size in SIZES:
-#   1. writes an export with the shared generator (../shared/bench/gen_apple_health.py --records N) into
+#   1. writes an export with the generator beside this script (gen_apple_health.py --records N) into
 #      WORK (default /dev/shm/cinn-applehealth, tmpfs, so that the disk does not decide), once per size;
 #   2. RUNS times, alternating: `unzip -p export.zip apple_health_export/export.xml | xmllint --stream --noout -`
 #      (decompressing and parsing alone, the floor), `cinn import export.zip` into a fresh SQLite journal on
@@ -21,7 +21,6 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-SHARED="$ROOT/../shared"
 SCRATCH="${CINN_SCRATCH:-/tmp/build-bench-main}"
 SIZES="${SIZES:-1000000}"
 RUNS="${RUNS:-3}"
@@ -57,7 +56,7 @@ for size in $SIZES; do
     dir="$WORK/export-$size"
     if [[ ! -f "$dir/export.zip" ]]; then
         echo "== generating $size records" >&2
-        python3 "$SHARED/bench/gen_apple_health.py" --records "$size" --out "$dir" >/dev/null
+        python3 "$ROOT/Benchmarks/applehealth/gen_apple_health.py" --records "$size" --out "$dir" >/dev/null
     fi
     floor=(); cinn=(); hk=(); cinn_rss=(); hk_rss=(); pg=(); pg_rss=()
     for run in $(seq "$RUNS"); do
