@@ -2,7 +2,8 @@
 # The JSON API against its own OpenAPI document, with Schemathesis (pinned in e2e/requirements.txt), in both
 # modes: `cinn serve --demo` (single-user) and `cinn serve --accounts` with a bearer token (hosted; the
 # operation that revokes tokens is left out so the run keeps its own). Fails on any 5xx, any status the document
-# does not list, and any response that does not match its schema or content type.
+# does not list, any response that does not match its schema or content type, any request the document forbids
+# that is accepted, and any it allows that is refused (except the 422s e2e/schemathesis.toml explains).
 #
 #     e2e/schemathesis.sh .build/debug/cinn [PYTHON]      # PYTHON: one with schemathesis (default .venv/bin/python)
 #
@@ -43,8 +44,9 @@ start_server() {
 run_schemathesis() {
     local name=$1
     shift
-    timeout 900 "$PYTHON" -m schemathesis.cli run "http://127.0.0.1:$PORT/api/openapi.yaml" --url "http://127.0.0.1:$PORT" \
-        --checks not_a_server_error,status_code_conformance,response_schema_conformance,content_type_conformance \
+    timeout 900 "$PYTHON" -m schemathesis.cli --config-file "$ROOT/e2e/schemathesis.toml" \
+        run "http://127.0.0.1:$PORT/api/openapi.yaml" --url "http://127.0.0.1:$PORT" \
+        --checks not_a_server_error,status_code_conformance,response_schema_conformance,content_type_conformance,negative_data_rejection,positive_data_acceptance \
         --phases examples,coverage,fuzzing --max-examples 25 --workers 1 --request-timeout 20 --seed 1 --continue-on-failure \
         --report junit --report-dir "$REPORTS/$name" --no-color "$@"
 }

@@ -40,7 +40,7 @@ enum OpenAPIDocument {
                   properties:
                     name: {type: string}
                     password: {type: string}
-                    token_name: {type: string, description: "What the token is for, such as the device (default: API log-in)"}
+                    token_name: {type: [string, "null"], description: "What the token is for, such as the device (default: API log-in)"}
           responses:
             "201":
               description: A new token; its secret is in this answer only
@@ -89,7 +89,7 @@ enum OpenAPIDocument {
             required: true
             content:
               application/json:
-                schema: {type: object, required: [name], properties: {name: {type: string, maxLength: 60}}}
+                schema: {type: object, required: [name], properties: {name: {type: string, minLength: 1, maxLength: 60}}}
           responses:
             "201":
               description: A new token; its secret is in this answer only
@@ -112,10 +112,10 @@ enum OpenAPIDocument {
         get:
           summary: List weigh-ins, newest first
           parameters:
-            - {name: from, in: query, schema: {type: string, format: date}}
-            - {name: to, in: query, schema: {type: string, format: date}}
-            - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 10000, default: 100}}
-            - {name: offset, in: query, schema: {type: integer, minimum: 0, default: 0}}
+            - {name: from, in: query, allowEmptyValue: true, schema: {type: string, format: date}}
+            - {name: to, in: query, allowEmptyValue: true, schema: {type: string, format: date}}
+            - {name: limit, in: query, allowEmptyValue: true, schema: {type: integer, minimum: 1, maximum: 10000, default: 100}}
+            - {name: offset, in: query, allowEmptyValue: true, schema: {type: integer, minimum: 0, maximum: 2147483647, default: 0}}
             - $ref: "#/components/parameters/unit"
           responses:
             "200":
@@ -179,10 +179,10 @@ enum OpenAPIDocument {
                 schema:
                   type: object
                   properties:
-                    weight: {type: number}
-                    unit: {$ref: "#/components/schemas/Unit"}
-                    date: {type: string}
-                    measured_at: {type: string}
+                    weight: {type: [number, "null"]}
+                    unit: {anyOf: [{$ref: "#/components/schemas/Unit"}, {type: "null"}]}
+                    date: {type: [string, "null"], minLength: 1}
+                    measured_at: {type: [string, "null"], minLength: 1}
                     note: {type: [string, "null"]}
           responses:
             "200":
@@ -203,9 +203,9 @@ enum OpenAPIDocument {
         get:
           summary: The trend, rate, energy balance, forecast and verdict (the same shape as `cinn trend --format json`)
           parameters:
-            - {name: from, in: query, schema: {type: string, format: date}}
-            - {name: to, in: query, description: "The as-of day (default today)", schema: {type: string, format: date}}
-            - {name: range, in: query, description: "7, 30, 91 or 365 days ending at `to`, or all (default)", schema: {type: string, enum: [week, month, quarter, year, all]}}
+            - {name: from, in: query, allowEmptyValue: true, schema: {type: string, format: date}}
+            - {name: to, in: query, allowEmptyValue: true, description: "The as-of day (default today)", schema: {type: string, format: date}}
+            - {name: range, in: query, allowEmptyValue: true, description: "7, 30, 91 or 365 days ending at `to`, or all (default)", schema: {type: string, enum: [week, month, quarter, year, all]}}
             - $ref: "#/components/parameters/unit"
           responses:
             "200":
@@ -238,8 +238,8 @@ enum OpenAPIDocument {
                   required: [weight]
                   properties:
                     weight: {type: number}
-                    unit: {$ref: "#/components/schemas/Unit"}
-                    rate_per_week: {type: number, description: "Planned amount per week towards the goal"}
+                    unit: {anyOf: [{$ref: "#/components/schemas/Unit"}, {type: "null"}]}
+                    rate_per_week: {type: [number, "null"], description: "Planned amount per week towards the goal"}
           responses:
             "200":
               description: The goal
@@ -313,9 +313,9 @@ enum OpenAPIDocument {
             4 complete days and a weigh-in in every 7 days, else the last qualifying estimate is held (`adaptive.held`) and
             `adaptive_status` says why. The blend weights both by inverse variance. All energies in kcal.
           parameters:
-            - {name: date, in: query, schema: {type: string, format: date}, description: "As-of day (default today)"}
-            - {name: window, in: query, schema: {type: integer, minimum: 14, maximum: 56, default: 21}}
-            - {name: days, in: query, schema: {type: integer, minimum: 0, maximum: 1096, default: 90}, description: "Days of history"}
+            - {name: date, in: query, allowEmptyValue: true, schema: {type: string, format: date}, description: "As-of day (default today)"}
+            - {name: window, in: query, allowEmptyValue: true, schema: {type: integer, minimum: 14, maximum: 56, default: 21}}
+            - {name: days, in: query, allowEmptyValue: true, schema: {type: integer, minimum: 0, maximum: 1096, default: 90}, description: "Days of history"}
           responses:
             "200":
               description: Energy
@@ -373,7 +373,7 @@ enum OpenAPIDocument {
                   required: [percent]
                   properties:
                     percent: {type: number, minimum: 2, maximum: 75}
-                    date: {type: string, format: date, description: "Default today"}
+                    date: {type: [string, "null"], format: date, description: "Default (or null) today"}
           responses:
             "201":
               description: Recorded
@@ -412,8 +412,8 @@ enum OpenAPIDocument {
             estimate as a whole number in the unit, truncated.
           parameters:
             - {name: id, in: path, required: true, schema: {type: string}, description: "The exercise's id, or any of its names"}
-            - {name: include_high_reps, in: query, schema: {type: boolean}}
-            - {name: weeks, in: query, schema: {type: integer, minimum: 1, maximum: 520}, description: "Weeks of volume, default 12"}
+            - {name: include_high_reps, in: query, allowEmptyValue: true, schema: {type: boolean}}
+            - {name: weeks, in: query, allowEmptyValue: true, schema: {type: integer, minimum: 1, maximum: 520}, description: "Weeks of volume, default 12"}
           responses:
             "200":
               description: The exercise
@@ -479,8 +479,8 @@ enum OpenAPIDocument {
         get:
           summary: Workouts, newest first
           parameters:
-            - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 500}}
-            - {name: offset, in: query, schema: {type: integer, minimum: 0}}
+            - {name: limit, in: query, allowEmptyValue: true, schema: {type: integer, minimum: 1, maximum: 500}}
+            - {name: offset, in: query, allowEmptyValue: true, schema: {type: integer, minimum: 0, maximum: 2147483647}}
           responses:
             "200":
               description: A page of workouts
@@ -528,11 +528,11 @@ enum OpenAPIDocument {
         post:
           summary: Import a weight file or a MyFitnessPal export (its zip or one of its CSVs) sent as the request body (streamed to disk)
           parameters:
-            - {name: format, in: query, schema: {type: string, enum: [csv, hackdiet, libra, fitbit, google-health, myfitnesspal, fitbod, strong, fitnotes]}, description: "Default: detected from the content"}
-            - {name: unit, in: query, schema: {$ref: "#/components/schemas/Unit"}, description: "For files without a unit (Fitbit JSON, CSV without one); forces a MyFitnessPal export's weight unit"}
-            - {name: dry_run, in: query, schema: {type: boolean, default: false}}
-            - {name: skip_invalid, in: query, schema: {type: boolean, default: false}}
-            - {name: file_name, in: query, schema: {type: string}}
+            - {name: format, in: query, allowEmptyValue: true, schema: {type: string, enum: [csv, hackdiet, libra, fitbit, google-health, myfitnesspal, fitbod, strong, fitnotes]}, description: "Default: detected from the content"}
+            - {name: unit, in: query, allowEmptyValue: true, schema: {$ref: "#/components/schemas/Unit"}, description: "For files without a unit (Fitbit JSON, CSV without one); forces a MyFitnessPal export's weight unit"}
+            - {name: dry_run, in: query, allowEmptyValue: true, schema: {type: boolean, default: false}}
+            - {name: skip_invalid, in: query, allowEmptyValue: true, schema: {type: boolean, default: false}}
+            - {name: file_name, in: query, allowEmptyValue: true, schema: {type: string}}
           requestBody:
             required: true
             content:
@@ -577,7 +577,7 @@ enum OpenAPIDocument {
         get:
           summary: Every weigh-in, streamed (CSV re-imports into Cinn; JSON also has the goal and settings)
           parameters:
-            - {name: format, in: query, schema: {type: string, enum: [csv, json], default: json}}
+            - {name: format, in: query, allowEmptyValue: true, schema: {type: string, enum: [csv, json], default: json}}
           responses:
             "200":
               description: The export
@@ -610,8 +610,8 @@ enum OpenAPIDocument {
         get:
           summary: The user's own foods, by name
           parameters:
-            - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 5000, default: 500}}
-            - {name: offset, in: query, schema: {type: integer, minimum: 0, default: 0}}
+            - {name: limit, in: query, allowEmptyValue: true, schema: {type: integer, minimum: 1, maximum: 5000, default: 500}}
+            - {name: offset, in: query, allowEmptyValue: true, schema: {type: integer, minimum: 0, maximum: 2147483647, default: 0}}
           responses:
             "200":
               description: The foods
@@ -647,8 +647,8 @@ enum OpenAPIDocument {
             before branded products), then other matches, then brand-only matches. Foods with the
             same name and brand fold into one result (`other_versions`).
           parameters:
-            - {name: q, in: query, required: true, schema: {type: string}}
-            - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 100, default: 20}}
+            - {name: q, in: query, allowEmptyValue: true, description: "Words of the name or brand; empty or absent: nothing found", schema: {type: string}}
+            - {name: limit, in: query, allowEmptyValue: true, schema: {type: integer, minimum: 1, maximum: 100, default: 20}}
           responses:
             "200":
               description: The results, best first
@@ -724,9 +724,9 @@ enum OpenAPIDocument {
         get:
           summary: The food history, newest first, searchable and paged
           parameters:
-            - {name: search, in: query, schema: {type: string}, description: "part of the name or brand"}
-            - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 1000, default: 50}}
-            - {name: offset, in: query, schema: {type: integer, minimum: 0, default: 0}}
+            - {name: search, in: query, allowEmptyValue: true, schema: {type: string}, description: "part of the name or brand"}
+            - {name: limit, in: query, allowEmptyValue: true, schema: {type: integer, minimum: 1, maximum: 1000, default: 50}}
+            - {name: offset, in: query, allowEmptyValue: true, schema: {type: integer, minimum: 0, maximum: 2147483647, default: 0}}
           responses:
             "200":
               description: The entries
@@ -755,13 +755,13 @@ enum OpenAPIDocument {
                         type: object
                         required: [food_id]
                         properties:
-                          id: {type: string, format: uuid, description: "the client's own id, if it made one"}
+                          id: {type: [string, "null"], format: uuid, description: "the client's own id, if it made one"}
                           food_id: {type: string, format: uuid}
-                          servings: {type: number, exclusiveMinimum: 0, default: 1}
-                          serving: {type: string, description: "a serving label of the food; default its first"}
-                          meal: {type: string, description: "breakfast, lunch, dinner, snacks or a name of the user's"}
-                          time: {type: string, description: "YYYY-MM-DD or an ISO 8601 time; default now"}
-                          note: {type: string}
+                          servings: {type: [number, "null"], exclusiveMinimum: 0, default: 1}
+                          serving: {type: [string, "null"], description: "a serving label of the food; default its first"}
+                          meal: {type: [string, "null"], description: "breakfast, lunch, dinner, snacks or a name of the user's"}
+                          time: {type: [string, "null"], minLength: 1, description: "YYYY-MM-DD or an ISO 8601 time; default (or null) now"}
+                          note: {type: [string, "null"]}
           responses:
             "201":
               description: The new entries
@@ -796,9 +796,9 @@ enum OpenAPIDocument {
                 schema:
                   type: object
                   properties:
-                    servings: {type: number, exclusiveMinimum: 0}
-                    meal: {type: string}
-                    time: {type: string}
+                    servings: {type: [number, "null"], exclusiveMinimum: 0}
+                    meal: {type: [string, "null"]}
+                    time: {type: [string, "null"], minLength: 1, description: "YYYY-MM-DD or an ISO 8601 time; null: unchanged or now"}
                     note: {type: [string, "null"]}
           responses:
             "200":
@@ -841,8 +841,8 @@ enum OpenAPIDocument {
                   required: [to]
                   properties:
                     to: {type: string, format: date}
-                    meal: {type: string, description: "copy only this meal"}
-                    to_meal: {type: string, description: "into this meal instead"}
+                    meal: {type: [string, "null"], description: "copy only this meal"}
+                    to_meal: {type: [string, "null"], description: "into this meal instead"}
           responses:
             "201":
               description: The new entries
@@ -859,7 +859,7 @@ enum OpenAPIDocument {
         get:
           summary: The last foods logged (30 by default), most recent first
           parameters:
-            - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 100, default: 30}}
+            - {name: limit, in: query, allowEmptyValue: true, schema: {type: integer, minimum: 1, maximum: 100, default: 30}}
           responses:
             "200":
               description: The foods, with when each was last used
@@ -874,8 +874,8 @@ enum OpenAPIDocument {
         get:
           summary: The foods logged most often in the last days
           parameters:
-            - {name: days, in: query, schema: {type: integer, minimum: 1, maximum: 3660, default: 90}}
-            - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 100, default: 30}}
+            - {name: days, in: query, allowEmptyValue: true, schema: {type: integer, minimum: 1, maximum: 3660, default: 90}}
+            - {name: limit, in: query, allowEmptyValue: true, schema: {type: integer, minimum: 1, maximum: 100, default: 30}}
           responses:
             "200":
               description: The foods with how many times each was logged
@@ -914,12 +914,12 @@ enum OpenAPIDocument {
                   type: object
                   required: [name]
                   properties:
-                    name: {type: string}
-                    meal: {type: string}
-                    food_id: {type: string, format: uuid}
-                    servings: {type: number, exclusiveMinimum: 0, default: 1}
-                    serving: {type: string}
-                    from_date: {type: string, format: date}
+                    name: {type: string, minLength: 1, maxLength: 100}
+                    meal: {type: [string, "null"]}
+                    food_id: {type: [string, "null"], format: uuid}
+                    servings: {type: [number, "null"], exclusiveMinimum: 0, default: 1}
+                    serving: {type: [string, "null"]}
+                    from_date: {type: [string, "null"], format: date}
           responses:
             "201":
               description: The preset
@@ -949,9 +949,9 @@ enum OpenAPIDocument {
                 schema:
                   type: object
                   properties:
-                    times: {type: number, exclusiveMinimum: 0, default: 1}
-                    meal: {type: string}
-                    time: {type: string}
+                    times: {type: [number, "null"], exclusiveMinimum: 0, maximum: 10000, default: 1}
+                    meal: {type: [string, "null"]}
+                    time: {type: [string, "null"], minLength: 1, description: "YYYY-MM-DD or an ISO 8601 time; null: unchanged or now"}
           responses:
             "201":
               description: The new entries
@@ -969,9 +969,9 @@ enum OpenAPIDocument {
         get:
           summary: Totals and daily averages of every nutrient per day, week (Monday to Sunday) or month
           parameters:
-            - {name: from, in: query, schema: {type: string, format: date}, description: "default: 29 days before to"}
-            - {name: to, in: query, schema: {type: string, format: date}, description: "default: today"}
-            - {name: period, in: query, schema: {type: string, enum: [day, week, month], default: day}}
+            - {name: from, in: query, allowEmptyValue: true, schema: {type: string, format: date}, description: "default: 29 days before to"}
+            - {name: to, in: query, allowEmptyValue: true, schema: {type: string, format: date}, description: "default: today"}
+            - {name: period, in: query, allowEmptyValue: true, schema: {type: string, enum: [day, week, month], default: day}}
           responses:
             "200":
               description: The periods with at least one logged day, oldest first
@@ -1002,8 +1002,8 @@ enum OpenAPIDocument {
             presets and daily totals; it imports back with POST. CSV: one table (entries, days or foods),
             one column per nutrient named with its unit (energy_kcal, sodium_mg, vitamin_d_ug).
           parameters:
-            - {name: format, in: query, schema: {type: string, enum: [json, csv], default: json}}
-            - {name: table, in: query, schema: {type: string, enum: [entries, days, foods], default: entries}}
+            - {name: format, in: query, allowEmptyValue: true, schema: {type: string, enum: [json, csv], default: json}}
+            - {name: table, in: query, allowEmptyValue: true, schema: {type: string, enum: [entries, days, foods], default: entries}}
           responses:
             "200":
               description: The export
@@ -1014,9 +1014,9 @@ enum OpenAPIDocument {
         post:
           summary: Import a food journal JSON document (as exported); duplicates are skipped, the import can be undone
           parameters:
-            - {name: dry_run, in: query, schema: {type: boolean, default: false}}
-            - {name: skip_invalid, in: query, schema: {type: boolean, default: false}}
-            - {name: file_name, in: query, schema: {type: string}}
+            - {name: dry_run, in: query, allowEmptyValue: true, schema: {type: boolean, default: false}}
+            - {name: skip_invalid, in: query, allowEmptyValue: true, schema: {type: boolean, default: false}}
+            - {name: file_name, in: query, allowEmptyValue: true, schema: {type: string}}
           requestBody:
             required: true
             content:
@@ -1039,10 +1039,10 @@ enum OpenAPIDocument {
         get:
           summary: Glucose readings of local days from…to, newest first
           parameters:
-            - {name: from, in: query, schema: {type: string, format: date}}
-            - {name: to, in: query, schema: {type: string, format: date}}
-            - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 10000, default: 100}}
-            - {name: offset, in: query, schema: {type: integer, minimum: 0, default: 0}}
+            - {name: from, in: query, allowEmptyValue: true, schema: {type: string, format: date}}
+            - {name: to, in: query, allowEmptyValue: true, schema: {type: string, format: date}}
+            - {name: limit, in: query, allowEmptyValue: true, schema: {type: integer, minimum: 1, maximum: 10000, default: 100}}
+            - {name: offset, in: query, allowEmptyValue: true, schema: {type: integer, minimum: 0, maximum: 2147483647, default: 0}}
             - $ref: "#/components/parameters/glucoseUnit"
           responses:
             "200":
@@ -1061,12 +1061,12 @@ enum OpenAPIDocument {
                   type: object
                   required: [value]
                   properties:
-                    id: {type: string, format: uuid, description: "The client's own id"}
+                    id: {type: [string, "null"], format: uuid, description: "The client's own id"}
                     value: {type: number}
-                    unit: {type: string, enum: [mg/dL, mmol/L]}
-                    time: {type: string, description: "YYYY-MM-DD (noon) or ISO 8601; default now"}
-                    timing: {$ref: "#/components/schemas/MealTiming"}
-                    note: {type: string}
+                    unit: {type: [string, "null"], enum: [mg/dL, mmol/L, null]}
+                    time: {type: [string, "null"], minLength: 1, description: "YYYY-MM-DD (noon) or ISO 8601; default (or null) now"}
+                    timing: {anyOf: [{$ref: "#/components/schemas/MealTiming"}, {type: "null"}]}
+                    note: {type: [string, "null"]}
           responses:
             "201":
               description: Stored
@@ -1089,8 +1089,8 @@ enum OpenAPIDocument {
         get:
           summary: Time in range, GMI, CV, each day, each meal event's response and the meals and foods ranked by response
           parameters:
-            - {name: days, in: query, schema: {type: integer, minimum: 1, maximum: 366, default: 30}}
-            - {name: to, in: query, schema: {type: string, format: date}, description: "The last day (default today)"}
+            - {name: days, in: query, allowEmptyValue: true, schema: {type: integer, minimum: 1, maximum: 366, default: 30}}
+            - {name: to, in: query, allowEmptyValue: true, schema: {type: string, format: date}, description: "The last day (default today)"}
             - $ref: "#/components/parameters/glucoseUnit"
           responses:
             "200":
@@ -1124,8 +1124,8 @@ enum OpenAPIDocument {
         get:
           summary: Insulin doses of local days from…to (default the last 30), newest first
           parameters:
-            - {name: from, in: query, schema: {type: string, format: date}}
-            - {name: to, in: query, schema: {type: string, format: date}}
+            - {name: from, in: query, allowEmptyValue: true, schema: {type: string, format: date}}
+            - {name: to, in: query, allowEmptyValue: true, schema: {type: string, format: date}}
           responses:
             "200":
               description: The doses
@@ -1143,12 +1143,12 @@ enum OpenAPIDocument {
                   type: object
                   required: [units, kind]
                   properties:
-                    id: {type: string, format: uuid}
+                    id: {type: [string, "null"], format: uuid}
                     units: {type: number, minimum: 0.05, maximum: 100}
                     kind: {type: string, enum: [bolus, basal]}
-                    insulin: {type: string}
-                    time: {type: string}
-                    note: {type: string}
+                    insulin: {type: [string, "null"]}
+                    time: {type: [string, "null"], minLength: 1, description: "YYYY-MM-DD or an ISO 8601 time; null: unchanged or now"}
+                    note: {type: [string, "null"]}
           responses:
             "201":
               description: Stored
@@ -1186,12 +1186,12 @@ enum OpenAPIDocument {
                   type: object
                   required: [name]
                   properties:
-                    id: {type: string, format: uuid}
-                    name: {type: string}
-                    kind: {type: string, enum: [common, test], default: common}
-                    carbohydrate_g: {type: number}
-                    foods: {type: array, items: {type: object, required: [food_id, grams], properties: {food_id: {type: string, format: uuid}, grams: {type: number}}}}
-                    note: {type: string}
+                    id: {type: [string, "null"], format: uuid}
+                    name: {type: string, minLength: 1, maxLength: 80}
+                    kind: {type: [string, "null"], enum: [common, test, null], default: common}
+                    carbohydrate_g: {type: [number, "null"]}
+                    foods: {type: [array, "null"], items: {type: object, required: [food_id, grams], properties: {food_id: {type: string, format: uuid}, grams: {type: number, minimum: 0.1, maximum: 5000}}}}
+                    note: {type: [string, "null"]}
           responses:
             "201":
               description: Stored
@@ -1225,8 +1225,8 @@ enum OpenAPIDocument {
         get:
           summary: Meal events of local days from…to (default the last 30), newest first
           parameters:
-            - {name: from, in: query, schema: {type: string, format: date}}
-            - {name: to, in: query, schema: {type: string, format: date}}
+            - {name: from, in: query, allowEmptyValue: true, schema: {type: string, format: date}}
+            - {name: to, in: query, allowEmptyValue: true, schema: {type: string, format: date}}
             - $ref: "#/components/parameters/glucoseUnit"
           responses:
             "200":
@@ -1245,12 +1245,12 @@ enum OpenAPIDocument {
                   type: object
                   required: [meal_id]
                   properties:
-                    id: {type: string, format: uuid}
+                    id: {type: [string, "null"], format: uuid}
                     meal_id: {type: string, format: uuid}
-                    time: {type: string}
-                    portion: {type: number, minimum: 0.1, maximum: 10, default: 1}
-                    carbohydrate_g: {type: number}
-                    note: {type: string}
+                    time: {type: [string, "null"], minLength: 1, description: "YYYY-MM-DD or an ISO 8601 time; null: unchanged or now"}
+                    portion: {type: [number, "null"], minimum: 0.1, maximum: 10, default: 1}
+                    carbohydrate_g: {type: [number, "null"]}
+                    note: {type: [string, "null"]}
           responses:
             "201":
               description: Stored
@@ -1278,7 +1278,7 @@ enum OpenAPIDocument {
             required: true
             content:
               application/json:
-                schema: {type: object, required: [reason], properties: {reason: {type: string, maxLength: 200}}}
+                schema: {type: object, required: [reason], properties: {reason: {type: string, minLength: 1, maxLength: 200}}}
           responses:
             "204": {description: Reported}
             "404": {$ref: "#/components/responses/NotFound"}
@@ -1297,10 +1297,10 @@ enum OpenAPIDocument {
           summary: Glucose, insulin, meals, meal events with responses, food and weight as tables with a data dictionary
           description: "De-identified: participants P001…, each participant's dates shifted by whole days of their own, export-local ids, no names or free text."
           parameters:
-            - {name: format, in: query, schema: {type: string, enum: [json, csv], default: json}}
-            - {name: table, in: query, description: "With csv: participants, glucose, insulin, meals, meal_events, food, weight or dictionary", schema: {type: string, default: glucose}}
-            - {name: deidentify, in: query, schema: {type: boolean, default: false}}
-            - {name: scope, in: query, description: "study: every participant of a hosted server (administrators only)", schema: {type: string, enum: [me, study], default: me}}
+            - {name: format, in: query, allowEmptyValue: true, schema: {type: string, enum: [json, csv], default: json}}
+            - {name: table, in: query, allowEmptyValue: true, description: "The table of a csv export", schema: {type: string, enum: [participants, glucose, insulin, meals, meal_events, food, weight, dictionary], default: glucose}}
+            - {name: deidentify, in: query, allowEmptyValue: true, schema: {type: boolean, default: false}}
+            - {name: scope, in: query, allowEmptyValue: true, description: "study: every participant of a hosted server (administrators only)", schema: {type: string, enum: [me, study], default: me}}
           responses:
             "200":
               description: "JSON: {dictionary: [{table, column, type, unit, description}], tables: {name: [rows]}}; CSV: one table"
@@ -1347,8 +1347,8 @@ enum OpenAPIDocument {
         get:
           summary: Every change to the user's records after a cursor, tombstones included, oldest first
           parameters:
-            - {name: after, in: query, description: "The `next` of the previous page; absent: from the start", schema: {type: string, example: "1042.3.977"}}
-            - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 10000, default: 1000}}
+            - {name: after, in: query, allowEmptyValue: true, description: "The `next` of the previous page; absent: from the start", schema: {type: string, pattern: "^[0-9]{1,18}[.][0-9]{1,9}[.][0-9]{1,18}$", example: "1042.3.977"}}
+            - {name: limit, in: query, allowEmptyValue: true, schema: {type: integer, minimum: 1, maximum: 10000, default: 1000}}
           responses:
             "200":
               description: A page of records; ask again with `next` while `more` is true
@@ -1366,10 +1366,12 @@ enum OpenAPIDocument {
         unit:
           name: unit
           in: query
+          allowEmptyValue: true
           schema: {$ref: "#/components/schemas/Unit"}
         glucoseUnit:
           name: unit
           in: query
+          allowEmptyValue: true
           description: "mg/dL or mmol/L (default: the user's glucose unit)"
           schema: {type: string, enum: [mg/dL, mmol/L]}
       schemas:
@@ -1385,12 +1387,12 @@ enum OpenAPIDocument {
           type: object
           required: [type, id, changed_at]
           properties:
-            type: {$ref: "#/components/schemas/SyncType"}
+            type: {type: string, description: "One of SyncType; a change of another type is answered rejected, the others still apply"}
             id: {type: string, format: uuid, description: "The record's id, made by the client"}
             changed_at: {type: string, format: date-time, description: "When the client made the change"}
-            fields: {$ref: "#/components/schemas/SyncFields"}
-            clear: {type: array, items: {type: string}, description: "Fields to empty"}
-            deleted: {type: boolean, default: false}
+            fields: {anyOf: [{$ref: "#/components/schemas/SyncFields"}, {type: "null"}]}
+            clear: {type: [array, "null"], items: {type: string}, description: "Fields to empty"}
+            deleted: {type: [boolean, "null"], default: false, description: "null: false"}
         SyncResult:
           type: object
           required: [type, id, status, deleted]
@@ -1666,12 +1668,12 @@ enum OpenAPIDocument {
           type: object
           required: [weight]
           properties:
-            id: {type: string, format: uuid, description: "A client-generated id (UUIDv7 preferred); made by the server when absent"}
+            id: {type: [string, "null"], format: uuid, description: "A client-generated id (UUIDv7 preferred); made by the server when absent"}
             weight: {type: number, exclusiveMinimum: 0, description: "At most 700 kg"}
-            unit: {$ref: "#/components/schemas/Unit"}
-            date: {type: string, description: "YYYY-MM-DD (stored at local noon) or an ISO 8601 time"}
-            measured_at: {type: string, description: "ISO 8601 time, with its offset if known"}
-            note: {type: string}
+            unit: {anyOf: [{$ref: "#/components/schemas/Unit"}, {type: "null"}]}
+            date: {type: [string, "null"], minLength: 1, description: "YYYY-MM-DD (stored at local noon) or an ISO 8601 time"}
+            measured_at: {type: [string, "null"], minLength: 1, description: "ISO 8601 time, with its offset if known"}
+            note: {type: [string, "null"], maxLength: 500}
         Trend:
           type: object
           required: [unit, days, rate_per_week, energy_balance_per_day, forecast_date, verdict]
@@ -1707,12 +1709,12 @@ enum OpenAPIDocument {
         Settings:
           type: object
           properties:
-            unit: {$ref: "#/components/schemas/Unit"}
-            trend_method: {type: string, enum: [exact, pencil]}
-            time_zone: {type: string, description: "IANA name, e.g. Europe/Berlin"}
+            unit: {anyOf: [{$ref: "#/components/schemas/Unit"}, {type: "null"}]}
+            trend_method: {type: [string, "null"], enum: [exact, pencil, null]}
+            time_zone: {type: [string, "null"], minLength: 1, description: "IANA name, e.g. Europe/Berlin; null: unchanged"}
             energy_target_kcal: {type: [number, "null"], minimum: 500, maximum: 10000, description: "the day's calorie target; null clears it"}
-            energy_unit: {type: string, enum: [kcal, kJ]}
-            glucose_unit: {type: string, enum: [mg/dL, mmol/L], description: "How glucose is shown and entered (stored in mg/dL)"}
+            energy_unit: {type: [string, "null"], enum: [kcal, kJ, null]}
+            glucose_unit: {type: [string, "null"], enum: [mg/dL, mmol/L, null], description: "How glucose is shown and entered (stored in mg/dL)"}
         Profile:
           type: object
           properties:
@@ -1736,21 +1738,21 @@ enum OpenAPIDocument {
         ProfileChange:
           type: object
           properties:
-            sex: {type: string, enum: [female, male]}
-            birth_date: {type: string, format: date, description: "Age 13 to 120"}
-            height: {type: string, description: "180, 180 cm, 1.80 m, 5 ft 11 in, 5 ft 11 (a bare number is in the length unit); 100–250 cm"}
-            height_cm: {type: number, minimum: 100, maximum: 250}
-            activity: {type: string, enum: [sedentary, light, moderate, active, very_active]}
-            length_unit: {type: string, enum: [cm, ft_in]}
-            mass_unit: {$ref: "#/components/schemas/Unit"}
-            energy_unit: {type: string, enum: [kcal, kJ]}
-            time_zone: {type: string}
-            goal_weight: {type: number, description: "In mass_unit; sets a new goal when it differs from the current one"}
-            goal_rate_per_week: {type: number, exclusiveMinimum: 0, description: "Towards the goal, in mass_unit; at most 2 kg"}
-            target_basis: {type: string, enum: [formula, adaptive]}
+            sex: {type: [string, "null"], enum: [female, male, null]}
+            birth_date: {type: [string, "null"], format: date, description: "Age 13 to 120"}
+            height: {type: [string, "null"], description: "180, 180 cm, 1.80 m, 5 ft 11 in, 5 ft 11 (a bare number is in the length unit); 100–250 cm"}
+            height_cm: {type: [number, "null"], minimum: 100, maximum: 250}
+            activity: {type: [string, "null"], enum: [sedentary, light, moderate, active, very_active, null]}
+            length_unit: {type: [string, "null"], enum: [cm, ft_in, null]}
+            mass_unit: {anyOf: [{$ref: "#/components/schemas/Unit"}, {type: "null"}]}
+            energy_unit: {type: [string, "null"], enum: [kcal, kJ, null]}
+            time_zone: {type: [string, "null"], minLength: 1, description: "IANA name, e.g. Europe/Berlin"}
+            goal_weight: {type: [number, "null"], description: "In mass_unit; sets a new goal when it differs from the current one"}
+            goal_rate_per_week: {type: [number, "null"], exclusiveMinimum: 0, description: "Towards the goal, in mass_unit; at most 2 kg"}
+            target_basis: {type: [string, "null"], enum: [formula, adaptive, null]}
             energy_floor_kcal: {type: [number, "null"], minimum: 800, maximum: 3000, description: "null: 1200 (women) / 1500 (men)"}
             energy_target_kcal: {type: [number, "null"], minimum: 500, maximum: 10000, description: "A manual target; null clears it"}
-            onboarded: {type: boolean}
+            onboarded: {type: [boolean, "null"]}
         ETA:
           type: object
           properties:
@@ -1878,17 +1880,17 @@ enum OpenAPIDocument {
           type: object
           required: [name, serving]
           properties:
-            name: {type: string}
-            brand: {type: string}
-            barcode: {type: string}
-            basis: {type: string, enum: [g, ml], default: g}
+            name: {type: string, minLength: 1}
+            brand: {type: [string, "null"]}
+            barcode: {type: [string, "null"]}
+            basis: {type: [string, "null"], enum: [g, ml, null], default: g}
             serving: {$ref: "#/components/schemas/Serving"}
-            nutrients: {$ref: "#/components/schemas/Nutrients", description: "per serving"}
+            nutrients: {anyOf: [{$ref: "#/components/schemas/Nutrients", description: "per serving"}, {type: "null"}]}
             percent_daily_value:
               type: object
               description: per serving, in % of the FDA Daily Value; converted to amounts
               additionalProperties: {type: number, minimum: 0}
-            energy_unit: {type: string, enum: [kcal, kJ], default: kcal}
+            energy_unit: {type: [string, "null"], enum: [kcal, kJ, null], default: kcal}
             other_servings:
               type: array
               description: more portions besides the labelled one, e.g. {"label":"1 tbsp","grams":15}

@@ -25,12 +25,16 @@ struct ResearchExportController<Context: RequestContext> {
         case let other:
             throw CinnError.invalid("scope", "scope is me or study, not \(other)")
         }
+        let table = request.query("table") ?? "glucose"
+        let tables = ResearchExport.tableNames + ["dictionary"]
+        guard tables.contains(table) else {
+            throw CinnError.invalid("table", "no table \(table); the tables are \(tables.joined(separator: ", "))")
+        }
         let export = try await ResearchExport.make(participants, deidentify: deidentify)
         switch request.query("format") ?? "json" {
         case "json":
             return JSONResponse.body(export.json())
         case "csv":
-            let table = request.query("table") ?? "glucose"
             return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8",
                                                    .contentDisposition: "attachment; filename=\"cinn-research-\(table).csv\""],
                             body: ResponseBody(byteBuffer: ByteBuffer(string: try export.csv(table))))

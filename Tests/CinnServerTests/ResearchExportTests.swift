@@ -46,6 +46,7 @@ struct ResearchExportTests {
             #expect(csv.text.hasPrefix("participant,time,glucose_mg_dl,timing,source\r\nlocal,2024-03-14T07:50:00+00:00,100,,manual\r\n"))
             #expect(try await client.send(.get, "/api/v1/research-export?format=csv&table=dictionary").text.contains("glucose,glucose_mg_dl,number,mg/dL,"))
             try expectError(try await client.send(.get, "/api/v1/research-export?format=csv&table=secrets"), .unprocessableContent, code: "invalid_input", field: "table")
+            try expectError(try await client.send(.get, "/api/v1/research-export?table=secrets"), .unprocessableContent, code: "invalid_input", field: "table")
             try expectError(try await client.send(.get, "/api/v1/research-export?scope=study"), .forbidden, code: "forbidden")
         }
     }
