@@ -12,11 +12,12 @@ struct HostedSecurityTests {
     static let form = "application/x-www-form-urlencoded"
 
     func withHostedApp(_ configuration: AccountsConfiguration = AccountTests.fastHashing, live: Bool = false,
+                       security: WebSecurity = WebSecurity(),
                        _ body: @Sendable (any TestClientProtocol, Accounts) async throws -> Void) async throws {
         try await withStore { store in
             let journal = try await utcJournal(store)
             let accounts = Accounts(store: store, configuration: configuration)
-            try await Application(router: buildRouter(journal: journal, accounts: accounts)).test(live ? .live : .router) { client in
+            try await Application(router: buildRouter(journal: journal, accounts: accounts, security: security)).test(live ? .live : .router) { client in
                 try await body(client, accounts)
             }
         }
@@ -82,6 +83,23 @@ struct HostedSecurityTests {
             let page = try await client.send(.get, "/login?next=" + next).text
             #expect(page.contains(#"name="next" value="\#(location.replacingOccurrences(of: "=", with: "&#61;"))""#)
                     || page.contains(#"name="next" value="\#(location)""#), "\(next)")
+        }
+    }
+
+    @Test("invite links are built from the public URL, never from the request", arguments: [nil, "https://cinn.example.org/"])
+    func inviteLinks(publicURL: String?) async throws {
+        try await withHostedApp(security: WebSecurity(publicURL: publicURL.flatMap(URL.init(string:)))) { client, accounts in
+            _ = try await accounts.addUser(name: "root", password: "root-password-1", role: .admin)
+            let login = try await client.post("/login", form: "name=root&password=root-password-1")
+            var browser = Visitor(client: client, headers: [.cookie: try #require(sessionCookie(login))])
+            browser.csrf = csrfToken(try await browser.send(.get, "/account").text)
+            let page = try await browser.post("/account/invites", form: "").text
+            let link = try #require(page.firstMatch(of: /<p class="secret">([^<]*\/signup\?invite=[A-Za-z0-9_-]{43})<\/p>/)?.1, "\(page)")
+            if publicURL == nil {
+                #expect(link.hasPrefix("/signup?invite="), "without a public URL the page gives the path alone")
+            } else {
+                #expect(link.hasPrefix("https://cinn.example.org/signup?invite="))
+            }
         }
     }
 
