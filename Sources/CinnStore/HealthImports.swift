@@ -20,7 +20,7 @@ extension Store {
             func row(_ at: Date, _ offset: Int, _ values: [JournalRowWriter.Value], _ externalID: String?) -> JournalRowWriter.Row {
                 JournalRowWriter.Row(id: UUID.v7(at: at, using: &ids), atMilliseconds: milliseconds(at), utcOffsetSeconds: offset,
                                      localDay: LocalDate(instant: at, utcOffsetSeconds: offset).dayNumber, values: values,
-                                     externalID: externalID ?? "")
+                                     externalID: externalID)
             }
             let (report, days, exportedAt) = try await read { records in
                 try await writer.insert(.weighIns, records.weighIns.map { reading in

@@ -18,14 +18,17 @@ extension Store {
     /// journal, skipping the external ids already there. Reading a large export takes tens of seconds; moving the
     /// rows takes a fraction of that, and only then do other writers wait (docs/SECURITY.md). A failed read writes
     /// nothing. On PostgreSQL, where writers do not share one lock, the rows go straight in, in the transaction.
+    ///
+    /// `sameAs`: for tables whose rows are also duplicates of an earlier import's row from the same source that
+    /// matches them in these columns (two uploaders send one reading under different ids), those columns.
     func journalImport<Parsed>(
-        user: UserID, format: String, fileName: String?, mode: ImportMode,
+        user: UserID, format: String, fileName: String?, mode: ImportMode, sameAs: [JournalRowWriter.Table: [String]] = [:],
         read: (JournalRowWriter) async throws -> (ImportReport, Parsed),
         finish: (Connection, ImportedBatch, inout ImportReport, Parsed) async throws -> Void
     ) async throws -> ImportReport {
         guard isSQLite else {
             return try await recordedImport(user: user, format: format, fileName: fileName, mode: mode) { connection, batch in
-                let writer = JournalRowWriter(store: self, postgres: connection, batch: batch)
+                let writer = JournalRowWriter(store: self, postgres: connection, batch: batch, sameAs: sameAs)
                 var (report, parsed) = try await read(writer)
                 report.imported = try await writer.imported()
                 report.duplicates = writer.offered - report.imported
@@ -33,7 +36,7 @@ extension Store {
                 return report
             }
         }
-        let writer = try await JournalRowWriter(stagingFor: self)
+        let writer = try await JournalRowWriter(stagingFor: self, sameAs: sameAs)
         do {
             let (read, parsed) = try await read(writer)
             try await writer.closeStaging()
@@ -106,7 +109,8 @@ final class JournalRowWriter: @unchecked Sendable {
         var utcOffsetSeconds: Int
         var localDay: Int
         var values: [Value]
-        var externalID: String
+        /// Nil: the row can only be a duplicate by `sameAs`.
+        var externalID: String?
     }
 
     /// Rows per prepared INSERT on SQLite, as for workout sets (WorkoutImports).
@@ -114,6 +118,8 @@ final class JournalRowWriter: @unchecked Sendable {
     static let conflict = " ON CONFLICT (user_id, external_id) WHERE deleted = 0 AND external_id IS NOT NULL DO NOTHING"
 
     private let store: Store
+    /// See `Store.journalImport`.
+    private let sameAs: [Table: [String]]
     /// Rows handed to `insert`, duplicates included.
     private(set) var offered = 0
 
@@ -129,16 +135,18 @@ final class JournalRowWriter: @unchecked Sendable {
     private let batch: Store.ImportedBatch?
     private var copied: Set<Table> = []
 
-    init(store: Store, postgres connection: Store.Connection, batch: Store.ImportedBatch) {
+    init(store: Store, postgres connection: Store.Connection, batch: Store.ImportedBatch, sameAs: [Table: [String]]) {
         self.store = store
+        self.sameAs = sameAs
         self.connection = connection
         self.batch = batch
         stagingFile = nil
     }
 
     /// Opens a staging database in the temporary directory (SQLite). It is scratch: no rollback journal, no syncing.
-    init(stagingFor store: Store) async throws {
+    init(stagingFor store: Store, sameAs: [Table: [String]]) async throws {
         self.store = store
+        self.sameAs = sameAs
         connection = nil
         batch = nil
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-import-\(UUID().uuidString).sqlite")
@@ -230,12 +238,22 @@ final class JournalRowWriter: @unchecked Sendable {
                 INSERT INTO main.\(unsafeRaw: table.name) (\(unsafeRaw: columns))
                 SELECT id, \(bind: batch.user.rawValue), \(unsafeRaw: own), \(bind: batch.source), external_id, \(bind: batch.importID),
                     \(bind: batch.createdAt), \(bind: batch.createdAt), \(bind: version - 1) + rowid
-                FROM staging.\(unsafeRaw: table.name) WHERE true ORDER BY rowid
-                """ + SQLQueryString(Self.conflict)).run()
+                FROM staging.\(unsafeRaw: table.name) AS s WHERE true
+                """ + notAlreadyThere(table, in: "main." + table.name, batch) + " ORDER BY rowid" + SQLQueryString(Self.conflict)).run()
             imported += try await db.raw("SELECT changes() AS n").first()?.decode(column: "n", as: Int.self) ?? 0
             version += Int64(count)
         }
         return imported
+    }
+
+    /// ` AND NOT EXISTS (…)`: the staged row `s` matches no row of `target` from the same source in the `sameAs` columns.
+    private func notAlreadyThere(_ table: Table, in target: String, _ batch: Store.ImportedBatch) -> SQLQueryString {
+        guard let columns = sameAs[table], !columns.isEmpty else { return "" }
+        let matches = columns.map { "d.\($0) = s.\($0)" }.joined(separator: " AND ")
+        return """
+             AND NOT EXISTS (SELECT 1 FROM \(unsafeRaw: target) d WHERE d.user_id = \(bind: batch.user.rawValue) AND d.deleted = 0
+                AND d.source = \(bind: batch.source) AND \(unsafeRaw: matches))
+            """
     }
 
     /// Closes the staging database if it is still open and removes its file.
@@ -285,13 +303,12 @@ final class JournalRowWriter: @unchecked Sendable {
                     case .id(let id): buffer.writeString(id.map { "\t" + $0.uuidString } ?? "\t\\N")
                     }
                 }
-                buffer.writeString(shared + "\t" + Store.copyText(row.externalID) + written + "\(version)\n")
+                buffer.writeString(shared + "\t" + (row.externalID.map(Store.copyText) ?? "\\N") + written + "\(version)\n")
                 version += 1
             }
             try await writer.write(buffer)
         }
-        try await db.raw(SQLQueryString(
-            "INSERT INTO " + table.name + " (" + columns + ") SELECT " + columns + " FROM " + staging + Self.conflict
-        )).run()
+        try await db.raw(SQLQueryString("INSERT INTO " + table.name + " (" + columns + ") SELECT " + columns + " FROM " + staging + " AS s WHERE true")
+                         + notAlreadyThere(table, in: table.name, batch) + SQLQueryString(Self.conflict)).run()
     }
 }
