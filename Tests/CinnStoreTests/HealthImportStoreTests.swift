@@ -48,8 +48,11 @@ import Testing
         try await TestDatabase.with(backend) { store in
             let me = try await store.localUser()
             let xml = try String(contentsOf: Self.exportZip.deletingLastPathComponent().appendingPathComponent("export.xml"), encoding: .utf8)
+            var made: [URL] = []
+            defer { for url in made { try? FileManager.default.removeItem(at: url) } }
             func export(date: String, steps: String) throws -> URL {
                 let url = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-export-\(UUID().uuidString).xml")
+                made.append(url)
                 try xml.replacingOccurrences(of: "<ExportDate value=\"2024-03-14 21:07:44 -0400\"/>", with: "<ExportDate value=\"\(date)\"/>")
                     .replacingOccurrences(of: "unit=\"count\" creationDate=\"2024-03-09 08:20:31 -0500\" startDate=\"2024-03-09 08:09:52 -0500\" endDate=\"2024-03-09 08:17:03 -0500\" value=\"612\"",
                                           with: "unit=\"count\" creationDate=\"2024-03-09 08:20:31 -0500\" startDate=\"2024-03-09 08:09:52 -0500\" endDate=\"2024-03-09 08:17:03 -0500\" value=\"\(steps)\"")
