@@ -36,35 +36,119 @@ extension Store {
                 return report
             }
         }
-        let writer = try await JournalRowWriter(stagingFor: self, sameAs: sameAs)
+        return try await stagedImport(user: user, format: format, fileName: fileName, mode: mode) { staging in
+            let writer = JournalRowWriter(store: self, staging: staging, sameAs: sameAs)
+            let (report, parsed) = try await read(writer)
+            return (report, (parsed, writer))
+        } merge: { connection, batch, report, read in
+            let (parsed, writer) = read
+            report.imported = try await writer.merge(connection, batch)
+            report.duplicates = writer.offered - report.imported
+            try await finish(connection, batch, &report, parsed)
+        }
+    }
+
+    /// SQLite: reads a file into a staging database (`stage`, with no lock on the journal), then moves what it staged into
+    /// the journal in one transaction with the staging file attached as `staging` (`merge`, with the report `stage` made).
+    /// The staging file is removed afterwards, whatever happened.
+    func stagedImport<Staged>(
+        user: UserID, format: String, fileName: String?, mode: ImportMode,
+        stage: (ImportStaging) async throws -> (ImportReport, Staged),
+        merge: (Connection, ImportedBatch, inout ImportReport, Staged) async throws -> Void
+    ) async throws -> ImportReport {
+        let staging = try await ImportStaging(store: self)
         do {
-            let (read, parsed) = try await read(writer)
-            try await writer.closeStaging()
+            let (read, staged) = try await stage(staging)
+            try await staging.close()
             let report = try await recordedImport(user: user, format: format, fileName: fileName, mode: mode, bulk: true,
-                                                  attaching: writer.stagingFile) { connection, batch in
+                                                  attaching: staging.file) { connection, batch in
                 var report = read
-                report.imported = try await writer.merge(connection, batch)
-                report.duplicates = writer.offered - report.imported
-                try await finish(connection, batch, &report, parsed)
+                try await merge(connection, batch, &report, staged)
                 return report
             }
-            await writer.discard()
+            await staging.discard()
             return report
         } catch {
-            await writer.discard()
+            await staging.discard()
             throw error
         }
+    }
+}
+
+/// SQLite: an import's scratch database, a file in the temporary directory on a connection of its own, with no rollback
+/// journal and no syncing, written in one transaction with INSERTs prepared once per table (`SQLiteBulkInsert`). It holds
+/// only the import's rows; a killed process leaves it behind in the temporary directory, and nothing reads it again.
+final class ImportStaging: @unchecked Sendable {
+    let file: URL
+    private let store: Store
+    private var connection: SQLiteConnection?
+    private var inserts: [String: SQLiteBulkInsert] = [:]
+
+    init(store: Store) async throws {
+        self.store = store
+        file = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-import-\(UUID().uuidString).sqlite")
+        do {
+            let connection = try await SQLiteConnection.open(storage: .file(path: file.path), logger: store.logger)
+            self.connection = connection
+            for pragma in ["PRAGMA journal_mode = OFF", "PRAGMA synchronous = OFF", "BEGIN"] {
+                _ = try await connection.query(pragma)
+            }
+        } catch {
+            await discard()
+            throw Store.isDatabaseError(error) ? store.translate(error) : error
+        }
+    }
+
+    /// The prepared INSERT of table `name`, made with `columns` (untyped: values keep the type they are bound with) on first use.
+    func table(_ name: String, columns: [String], rowsPerStatement: Int) async throws -> SQLiteBulkInsert {
+        if let known = inserts[name] { return known }
+        guard let connection else { throw CinnError(.internal, "an import's rows were staged after staging ended") }
+        do {
+            _ = try await connection.query("CREATE TABLE \(name) (\(columns.joined(separator: ", ")))")
+        } catch {
+            throw Store.isDatabaseError(error) ? store.translate(error) : error
+        }
+        let insert = try SQLiteBulkInsert(connection, table: name, columns: columns, rowsPerStatement: rowsPerStatement)
+        inserts[name] = insert
+        return insert
+    }
+
+    /// Commits and closes the staging database, before it is attached to the import's connection.
+    func close() async throws {
+        finishInserts()
+        guard let connection else { return }
+        self.connection = nil
+        do {
+            _ = try await connection.query("COMMIT")
+            try await connection.close()
+        } catch {
+            try? await connection.close()
+            throw Store.isDatabaseError(error) ? store.translate(error) : error
+        }
+    }
+
+    /// Closes the staging database if it is still open and removes its file.
+    func discard() async {
+        finishInserts()
+        if let connection {
+            self.connection = nil
+            try? await connection.close()
+        }
+        try? FileManager.default.removeItem(at: file)
+    }
+
+    private func finishInserts() {
+        for insert in inserts.values { insert.finish() }
+        inserts = [:]
     }
 }
 
 /// An import's rows for the journal tables (weigh-ins, glucose, food entries…), each written unless the user already
 /// has its external id (`Store.journalImport`).
 ///
-/// On SQLite the rows are staged: written, with INSERTs prepared once per table (`SQLiteBulkInsert`, 50 rows to a
-/// statement), into a database file of their own in the temporary directory, on a connection of their own, with no
-/// lock on the journal; `merge` then moves them with one INSERT … SELECT per table in the import's transaction, where
-/// they get the batch, their versions and the conflict check. The staging file holds only this import's rows and is
-/// removed afterwards (a killed process leaves it behind in the temporary directory; nothing reads it again).
+/// On SQLite the rows are staged (`ImportStaging`, 50 rows to a statement) with no lock on the journal; `merge` then moves
+/// them with one INSERT … SELECT per table in the import's transaction, where they get the batch, their versions and the
+/// conflict check.
 ///
 /// On PostgreSQL each batch of rows goes in one text-format COPY into a temporary table shaped like the journal table
 /// (made for the table's first batch, dropped at commit), then one INSERT … SELECT that skips the external ids
@@ -123,11 +207,8 @@ final class JournalRowWriter: @unchecked Sendable {
     /// Rows handed to `insert`, duplicates included.
     private(set) var offered = 0
 
-    // SQLite: the staging database, its connection (nil once closed) and its prepared INSERTs.
-    let stagingFile: URL?
-    private var staging: SQLiteConnection?
-    private var prepared: [Table: SQLiteBulkInsert] = [:]
-    /// The tables in the staging database, in the order their first rows came.
+    // SQLite: the staging database and the tables of it this writer made, in the order their first rows came.
+    private let staging: ImportStaging?
     private var stagedTables: [Table] = []
 
     // PostgreSQL: the import's connection and batch, and the tables whose temporary staging table exists.
@@ -140,27 +221,15 @@ final class JournalRowWriter: @unchecked Sendable {
         self.sameAs = sameAs
         self.connection = connection
         self.batch = batch
-        stagingFile = nil
+        staging = nil
     }
 
-    /// Opens a staging database in the temporary directory (SQLite). It is scratch: no rollback journal, no syncing.
-    init(stagingFor store: Store, sameAs: [Table: [String]]) async throws {
+    init(store: Store, staging: ImportStaging, sameAs: [Table: [String]]) {
         self.store = store
         self.sameAs = sameAs
+        self.staging = staging
         connection = nil
         batch = nil
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-import-\(UUID().uuidString).sqlite")
-        stagingFile = file
-        do {
-            let staging = try await SQLiteConnection.open(storage: .file(path: file.path), logger: store.logger)
-            self.staging = staging
-            for pragma in ["PRAGMA journal_mode = OFF", "PRAGMA synchronous = OFF", "BEGIN"] {
-                _ = try await staging.query(pragma)
-            }
-        } catch {
-            await discard()
-            throw Store.isDatabaseError(error) ? store.translate(error) : error
-        }
     }
 
     func insert(_ table: Table, _ rows: [Row]) async throws {
@@ -175,16 +244,9 @@ final class JournalRowWriter: @unchecked Sendable {
         }
     }
 
-    private func stage(_ staging: SQLiteConnection, _ table: Table, _ rows: [Row]) async throws {
-        let insert: SQLiteBulkInsert
-        if let known = prepared[table] {
-            insert = known
-        } else {
-            _ = try await staging.query("CREATE TABLE \(table.name) (\(table.rowColumns.joined(separator: ", ")))")
-            insert = try SQLiteBulkInsert(staging, table: table.name, columns: table.rowColumns, rowsPerStatement: Self.rowsPerStatement)
-            prepared[table] = insert
-            stagedTables.append(table)
-        }
+    private func stage(_ staging: ImportStaging, _ table: Table, _ rows: [Row]) async throws {
+        if !stagedTables.contains(table) { stagedTables.append(table) }
+        let insert = try await staging.table(table.name, columns: table.rowColumns, rowsPerStatement: Self.rowsPerStatement)
         try insert.insert(count: rows.count) { n, binder in
             let row = rows[n]
             binder.bind(row.id)
@@ -199,21 +261,6 @@ final class JournalRowWriter: @unchecked Sendable {
                 }
             }
             binder.bind(row.externalID)
-        }
-    }
-
-    /// Commits and closes the staging database, before it is attached to the import's connection.
-    func closeStaging() async throws {
-        for insert in prepared.values { insert.finish() }
-        prepared = [:]
-        guard let staging else { return }
-        self.staging = nil
-        do {
-            _ = try await staging.query("COMMIT")
-            try await staging.close()
-        } catch {
-            try? await staging.close()
-            throw Store.isDatabaseError(error) ? store.translate(error) : error
         }
     }
 
@@ -254,17 +301,6 @@ final class JournalRowWriter: @unchecked Sendable {
              AND NOT EXISTS (SELECT 1 FROM \(unsafeRaw: target) d WHERE d.user_id = \(bind: batch.user.rawValue) AND d.deleted = 0
                 AND d.source = \(bind: batch.source) AND \(unsafeRaw: matches))
             """
-    }
-
-    /// Closes the staging database if it is still open and removes its file.
-    func discard() async {
-        for insert in prepared.values { insert.finish() }
-        prepared = [:]
-        if let staging {
-            self.staging = nil
-            try? await staging.close()
-        }
-        if let stagingFile { try? FileManager.default.removeItem(at: stagingFile) }
     }
 
     /// PostgreSQL: how many of the rows went in (the others were duplicates).
