@@ -6,205 +6,30 @@ import SQLKit
 import SQLiteNIO
 
 extension Store {
-    /// Imports workouts and their sets as one batch that can be undone, all or nothing.
+    /// Imports workouts and their sets in one transaction, as one batch that can be undone.
     ///
     /// `read` parses the file, calling `insert` with batches of sets in file order, and returns the
     /// parse report. A workout whose external id the journal already holds is a duplicate: its sets
     /// are skipped (counted as duplicates). Sets inside one file are never merged. The rejection and
-    /// dry-run rules are those of `importWeighIns`. On SQLite the file is staged outside the write lock
-    /// (`StagedWorkouts`); on PostgreSQL it is written in the import's transaction (`WorkoutWriter`).
+    /// dry-run rules are those of `importWeighIns`. On SQLite the foreign keys are not checked: every
+    /// workout and exercise a set refers to is one this import wrote or found in the same transaction.
     public func importWorkouts(
         user: UserID, format: String, fileName: String?, mode: ImportMode,
         read: (_ insert: ([ImportedSet]) async throws -> Void) async throws -> ImportReport
     ) async throws -> ImportReport {
-        guard isSQLite else {
-            return try await recordedImport(user: user, format: format, fileName: fileName, mode: mode) { connection, batch in
-                var writer = WorkoutWriter(store: self, connection: connection, batch: batch)
-                var report = try await writer.writing(read)
-                report.imported = writer.imported
-                report.duplicates = writer.duplicates
-                return report
-            }
-        }
-        return try await stagedImport(user: user, format: format, fileName: fileName, mode: mode) { staging in
-            let workouts = try await StagedWorkouts(store: self, staging: staging, user: user)
-            var report = try await workouts.staging(read)
-            report.imported = workouts.imported
-            report.duplicates = workouts.duplicates
-            return (report, workouts)
-        } merge: { connection, batch, _, workouts in
-            try await workouts.merge(connection, batch)
-        }
-    }
-}
-
-/// SQLite: an import's workouts and sets, staged batch by batch while the file is read (`ImportStaging`; each batch's sets
-/// are written while the next batch is parsed), then moved into the journal in the import's transaction by `merge`. A
-/// workout is a duplicate when the journal held its external id before the import began, or the file had it before;
-/// the file's exercise days are worked out as the sets come, by exercise name.
-final class StagedWorkouts: @unchecked Sendable {
-    private let store: Store
-    private let user: UserID
-    /// External ids of the user's workouts in the journal when staging began, and of the workouts staged since.
-    private var known: Set<String>
-    /// The local day of each workout staged, by its number in the file (duplicates have none).
-    private var staged: [Int: Int] = [:]
-    private var exerciseNames: [String] = []
-    private var exerciseIndex: [String: Int] = [:]
-    /// The file's exercise days, by exercise (its index in `exerciseNames`) and day number.
-    private var days: [Int: [Int: ExerciseDay]] = [:]
-    private(set) var imported = 0
-    private(set) var duplicates = 0
-    private var ids: ImportIDs
-    private var pending: Task<Void, any Error>?
-    private let workoutInsert: SQLiteBulkInsert, setInsert: SQLiteBulkInsert
-
-    /// Sets per prepared INSERT: 50 was faster than 1, 10 and 200 (BENCHMARKS.md, issue 5, third session).
-    static let setRowsPerStatement = 50
-    private static let workoutColumns = ["number", "id", "started_at_ms", "utc_offset_s", "local_day", "name", "duration_s", "note", "external_id"]
-    private static let setColumns = ["number", "position", "exercise", "reps", "weight_kg", "kind", "duration_s", "distance_m", "rpe", "rir", "note"]
-
-    init(store: Store, staging: ImportStaging, user: UserID) async throws {
-        self.store = store
-        self.user = user
-        ids = ImportIDs(at: store.now())
-        known = Set(try await store.withConnection { db in
-            try await db.raw("""
-                SELECT external_id FROM workouts WHERE user_id = \(bind: user.rawValue) AND deleted = 0 AND external_id IS NOT NULL
-                """).all().map { try $0.decode(column: "external_id", as: String.self) }
-        })
-        workoutInsert = try await staging.table("workouts", columns: Self.workoutColumns, rowsPerStatement: 1)
-        setInsert = try await staging.table("sets", columns: Self.setColumns, rowsPerStatement: Self.setRowsPerStatement)
-    }
-
-    /// Runs `read` with the staging writer as its sink, then waits for the last batch's sets.
-    func staging(_ read: (_ write: ([ImportedSet]) async throws -> Void) async throws -> ImportReport) async throws -> ImportReport {
-        do {
-            let report = try await read { sets in try await self.write(sets) }
-            try await finishPending()
+        try await recordedImport(user: user, format: format, fileName: fileName, mode: mode, bulk: true) { connection, batch in
+            var writer = try WorkoutWriter(store: self, connection: connection, batch: batch)
+            var report = try await writer.writing(read)
+            report.imported = writer.imported
+            report.duplicates = writer.duplicates
             return report
-        } catch {
-            try? await finishPending()
-            throw error
         }
-    }
-
-    private func finishPending() async throws {
-        guard let task = pending else { return }
-        pending = nil
-        try await task.value
-    }
-
-    private func write(_ sets: [ImportedSet]) async throws {
-        try await finishPending()
-        var workouts: [(number: Int, workout: ImportedWorkout)] = []
-        for imported in sets {
-            guard let workout = imported.newWorkout, known.insert(workout.externalID).inserted else { continue }
-            staged[imported.workout] = workout.localDate.dayNumber
-            workouts.append((imported.workout, workout))
-        }
-        if !workouts.isEmpty {
-            try workoutInsert.insert(count: workouts.count) { n, binder in
-                let (number, workout) = workouts[n]
-                binder.bind(number)
-                binder.bind(ids.next())
-                binder.bind(Int(store.milliseconds(workout.startedAt)))
-                binder.bind(workout.utcOffsetSeconds)
-                binder.bind(workout.localDate.dayNumber)
-                binder.bind(workout.name)
-                binder.bind(workout.durationSeconds)
-                binder.bind(workout.note)
-                binder.bind(workout.externalID)
-            }
-        }
-        var rows: [(index: Int, exercise: Int)] = []
-        rows.reserveCapacity(sets.count)
-        for (index, imported) in sets.enumerated() {
-            guard let day = staged[imported.workout] else {
-                duplicates += 1
-                continue
-            }
-            let name = imported.set.exercise
-            let exercise: Int
-            if let known = exerciseIndex[name] {
-                exercise = known
-            } else {
-                exercise = exerciseNames.count
-                exerciseIndex[name] = exercise
-                exerciseNames.append(name)
-            }
-            rows.append((index, exercise))
-            days[exercise, default: [:]][day, default: ExerciseDay(day: LocalDate(dayNumber: day))].add(imported.set)
-        }
-        imported += rows.count
-        let insert = setInsert
-        pending = Task {
-            try insert.insert(count: rows.count) { n, binder in
-                let row = rows[n], imported = sets[row.index], set = imported.set
-                binder.bind(imported.workout)
-                binder.bind(imported.position)
-                binder.bind(row.exercise)
-                binder.bind(set.reps)
-                binder.bind(set.weight?.kilograms)
-                binder.bind(set.kind.storageCode)
-                binder.bind(set.durationSeconds)
-                binder.bind(set.distanceMetres)
-                binder.bind(set.rpe)
-                binder.bind(set.rir)
-                binder.bind(set.note)
-            }
-        }
-    }
-
-    /// Moves the staged workouts and sets into the journal, in the import's transaction on `connection` (the staging file
-    /// attached as `staging`), with the exercises they name (found by their normalised name, or made) and their exercise
-    /// days. A workout the journal gained since staging began (another import of the same file, at the same time) makes
-    /// the import fail with 409, writing nothing: importing it again then skips it.
-    func merge(_ connection: Store.Connection, _ batch: Store.ImportedBatch) async throws {
-        let db = connection.sql
-        guard !staged.isEmpty else { return }
-        let firstVersion = try await store.reserveVersions(db, user: user, count: staged.count)
-        try await db.raw("""
-            INSERT INTO main.workouts (id, user_id, started_at_ms, utc_offset_s, local_day, name, duration_s, note, source, external_id,
-                import_id, created_at_ms, updated_at_ms, version)
-            SELECT id, \(bind: user.rawValue), started_at_ms, utc_offset_s, local_day, name, duration_s, note, \(bind: batch.source), external_id,
-                \(bind: batch.importID), \(bind: batch.createdAt), \(bind: batch.createdAt), \(bind: firstVersion - 1) + rowid
-            FROM staging.workouts WHERE true ORDER BY rowid
-            ON CONFLICT (user_id, external_id) WHERE deleted = 0 AND external_id IS NOT NULL DO NOTHING
-            """).run()
-        let inserted = try await db.raw("SELECT changes() AS n").first()?.decode(column: "n", as: Int.self) ?? 0
-        guard inserted == staged.count else {
-            throw CinnError(.conflict, "some of these workouts were added while the file was read (another import?); import it again")
-        }
-        var exerciseRows: [Int64] = []
-        for name in exerciseNames {
-            exerciseRows.append(try await store.exerciseRow(db, user: user, name: name, createdAt: batch.createdAt))
-        }
-        try await db.raw("CREATE TEMP TABLE import_exercises (idx INTEGER PRIMARY KEY, row_id INTEGER NOT NULL)").run()
-        try await store.insertRows(db, into: "import_exercises", columns: ["idx", "row_id"],
-                                   exerciseRows.enumerated().map { [$0.offset, $0.element] })
-        try await db.raw("CREATE TEMP TABLE import_workouts (number INTEGER PRIMARY KEY, row_id INTEGER NOT NULL)").run()
-        try await db.raw("""
-            INSERT INTO import_workouts (number, row_id) SELECT s.number, w.row_id FROM staging.workouts s JOIN main.workouts w ON w.id = s.id
-            """).run()
-        try await db.raw("""
-            INSERT INTO main.workout_sets (workout_id, position, exercise_id, reps, weight_kg, kind, duration_s, distance_m, rpe, rir, note)
-            SELECT w.row_id, s.position, e.row_id, s.reps, s.weight_kg, s.kind, s.duration_s, s.distance_m, s.rpe, s.rir, s.note
-            FROM staging.sets s JOIN import_workouts w ON w.number = s.number JOIN import_exercises e ON e.idx = s.exercise
-            ORDER BY s.rowid
-            """).run()
-        try await db.raw("DROP TABLE import_workouts").run()
-        try await db.raw("DROP TABLE import_exercises").run()
-        var byRow: [Int64: [Int: ExerciseDay]] = [:]
-        for (exercise, exerciseDays) in days {
-            for (day, value) in exerciseDays { byRow[exerciseRows[exercise], default: [:]][day, default: ExerciseDay(day: value.day)].merge(value) }
-        }
-        try await store.mergeExerciseDays(connection, byRow)
     }
 }
 
-/// PostgreSQL: writes an import's sets batch by batch in its transaction: the batch's new workouts first (skipping
-/// those already in the journal), then its sets in one `COPY`; at the end, the exercise days the sets make.
+/// Writes an import's sets batch by batch: the batch's new workouts first (skipping those already
+/// in the journal), then its sets in multi-row statements (SQLite) or one `COPY` (PostgreSQL); at the
+/// end, the exercise days the sets make.
 struct WorkoutWriter {
     let store: Store
     let connection: Store.Connection
@@ -217,22 +42,60 @@ struct WorkoutWriter {
     /// The file's exercise days, by exercise row and day number, merged into `exercise_days` at the end.
     private var days: [Int64: [Int: ExerciseDay]] = [:]
     private var ids: ImportIDs
+    /// The last batch's sets, still being written on SQLite.
+    private var pending: Task<Void, any Error>?
+    /// SQLite's prepared INSERTs: workouts, sets in six columns (plain sets) and in all eleven.
+    private let workoutInsert: SQLiteBulkInsert?, plainInsert: SQLiteBulkInsert?, fullInsert: SQLiteBulkInsert?
 
-    init(store: Store, connection: Store.Connection, batch: Store.ImportedBatch) {
+    /// Sets per prepared INSERT on SQLite: 50 was faster than 1, 10 and 200 (BENCHMARKS.md, issue 5, third session).
+    static let setRowsPerStatement = 50
+
+    init(store: Store, connection: Store.Connection, batch: Store.ImportedBatch) throws {
         self.store = store
         self.connection = connection
         self.batch = batch
         ids = ImportIDs(at: Date(timeIntervalSince1970: Double(batch.createdAt) / 1000))
+        if let sqlite = connection.sqlite {
+            workoutInsert = try SQLiteBulkInsert(sqlite, table: "workouts", columns: Self.workoutColumns, rowsPerStatement: 1,
+                                                 suffix: Self.workoutConflict)
+            plainInsert = try SQLiteBulkInsert(sqlite, table: "workout_sets", columns: Array(Self.allColumns.prefix(Self.plainColumns)),
+                                               rowsPerStatement: Self.setRowsPerStatement)
+            fullInsert = try SQLiteBulkInsert(sqlite, table: "workout_sets", columns: Self.allColumns,
+                                              rowsPerStatement: Self.setRowsPerStatement)
+        } else {
+            workoutInsert = nil
+            plainInsert = nil
+            fullInsert = nil
+        }
     }
 
-    /// Runs `read` with `write` as its sink, then writes the exercise days.
+    /// Runs `read` with `write` as its sink, then waits for the last statement. On SQLite a batch's sets
+    /// are written while the next batch is parsed (one statement at a time, in order).
     mutating func writing(_ read: (_ write: ([ImportedSet]) async throws -> Void) async throws -> ImportReport) async throws -> ImportReport {
-        let report = try await read { sets in try await write(sets) }
-        try await store.mergeExerciseDays(connection, days)
-        return report
+        defer {
+            workoutInsert?.finish()
+            plainInsert?.finish()
+            fullInsert?.finish()
+        }
+        do {
+            let report = try await read { sets in try await write(sets) }
+            try await finishPending()
+            try await store.mergeExerciseDays(connection, days)
+            return report
+        } catch {
+            try? await finishPending()
+            throw error
+        }
+    }
+
+    private mutating func finishPending() async throws {
+        guard let task = pending else { return }
+        pending = nil
+        try await task.value
     }
 
     private mutating func write(_ sets: [ImportedSet]) async throws {
+        try await finishPending()
         try await insertWorkouts(sets.filter { $0.newWorkout != nil })
         var rows: [SetRow] = []
         rows.reserveCapacity(sets.count)
@@ -248,8 +111,12 @@ struct WorkoutWriter {
             rows.append(SetRow(index: index, workout: workout.rowID, day: workout.day, exercise: exercise))
         }
         imported += rows.count
-        guard let postgres = connection.postgres else { throw CinnError(.internal, "a PostgreSQL import on another database") }
-        try await copySets(postgres, sets, rows)
+        if let postgres = connection.postgres {
+            try await copySets(postgres, sets, rows)
+        } else if let plainInsert, let fullInsert {
+            pending = Task { try Self.insertSets(sets, rows, plain: plainInsert, full: fullInsert) }
+        }
+        // While SQLite writes the sets: the days they make.
         for row in rows {
             days[row.exercise, default: [:]][row.day, default: ExerciseDay(day: LocalDate(dayNumber: row.day))].add(sets[row.index].set)
         }
@@ -263,6 +130,31 @@ struct WorkoutWriter {
     private mutating func insertWorkouts(_ sets: [ImportedSet]) async throws {
         guard !sets.isEmpty else { return }
         let firstVersion = try await store.reserveVersions(connection.sql, user: batch.user, count: sets.count)
+        if let workoutInsert {
+            for (offset, imported) in sets.enumerated() {
+                guard let workout = imported.newWorkout else { continue }
+                let day = workout.localDate.dayNumber, id = ids.next(), startedAt = store.milliseconds(workout.startedAt)
+                let rowID = try workoutInsert.insertRow { binder in
+                    binder.bind(id)
+                    binder.bind(Int(batch.user.rawValue))
+                    binder.bind(Int(startedAt))
+                    binder.bind(workout.utcOffsetSeconds)
+                    binder.bind(day)
+                    binder.bind(workout.name)
+                    binder.bind(workout.durationSeconds)
+                    binder.bind(workout.note)
+                    binder.bind(batch.source)
+                    binder.bind(workout.externalID)
+                    binder.bind(Int(batch.importID))
+                    binder.bind(Int(batch.createdAt))
+                    binder.bind(Int(batch.createdAt))
+                    binder.bind(Int(firstVersion) + offset)
+                }
+                let written: (rowID: Int64, day: Int)? = rowID.map { ($0, day) }
+                workouts[imported.workout] = .some(written)
+            }
+            return
+        }
         var byExternalID: [String: (number: Int, day: Int)] = [:]
         var query = SQLQueryString("INSERT INTO workouts (" + Self.workoutColumns.joined(separator: ", ") + ") VALUES")
         for (offset, imported) in sets.enumerated() {
@@ -299,6 +191,41 @@ struct WorkoutWriter {
         var workout: Int64
         var day: Int
         var exercise: Int64
+    }
+
+    /// The columns of a set, and the first six: most sets (reps and weight, no time, distance,
+    /// RPE or note) need only those, and SQLite writes a row faster without five columns of NULL.
+    private static let allColumns = ["workout_id", "position", "exercise_id", "reps", "weight_kg", "kind",
+                                     "duration_s", "distance_m", "rpe", "rir", "note"]
+    private static let plainColumns = 6
+
+    /// Whether a set has nothing beyond the first six columns.
+    private static func isPlain(_ set: WorkoutSet) -> Bool {
+        set.durationSeconds == nil && set.distanceMetres == nil && set.rpe == nil && set.rir == nil && set.note == nil
+    }
+
+    /// The SQLite bulk path: `rows` through the prepared INSERTs, the plain sets in six columns, the rest in all eleven.
+    private static func insertSets(_ sets: [ImportedSet], _ rows: [SetRow], plain: SQLiteBulkInsert, full: SQLiteBulkInsert) throws {
+        let plainRows = rows.filter { isPlain(sets[$0.index].set) }
+        let fullRows = plainRows.count == rows.count ? [] : rows.filter { !isPlain(sets[$0.index].set) }
+        for (insert, rows) in [(plain, plainRows), (full, fullRows)] where !rows.isEmpty {
+            let wide = insert === full
+            try insert.insert(count: rows.count) { n, binder in
+                let row = rows[n], set = sets[row.index].set
+                binder.bind(Int(row.workout))
+                binder.bind(sets[row.index].position)
+                binder.bind(Int(row.exercise))
+                binder.bind(set.reps)
+                binder.bind(set.weight?.kilograms)
+                binder.bind(set.kind.storageCode)
+                guard wide else { return }
+                binder.bind(set.durationSeconds)
+                binder.bind(set.distanceMetres)
+                binder.bind(set.rpe)
+                binder.bind(set.rir)
+                binder.bind(set.note)
+            }
+        }
     }
 
     /// The PostgreSQL bulk path: the batch's sets in one text-format `COPY`.

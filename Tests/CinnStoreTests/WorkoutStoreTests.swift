@@ -1,6 +1,5 @@
 import CinnCore
 import Foundation
-import Synchronization
 import Testing
 @testable import CinnStore
 
@@ -273,50 +272,6 @@ import Testing
             #expect(days.stored.count == 24 * 4, "four exercises a workout day")
             let again = try await store.importWorkouts(user: me, format: "fitbod", fileName: nil, mode: ImportMode(), read: read(sets, batch: 130))
             #expect(again.imported == 0 && again.duplicates == 360)
-        }
-    }
-
-    /// On SQLite a workout file is staged while it is read: other writes go through meanwhile (they waited for the whole
-    /// import before), and nothing of it shows until it is complete.
-    @Test func whileAWorkoutFileIsReadOtherWritesGoThrough() async throws {
-        try await TestDatabase.with(.sqlite) { store in
-            let me = try await store.localUser(), bob = try await store.user(named: "bob")
-            let report = try await store.importWorkouts(user: me, format: "fitbod", fileName: nil, mode: ImportMode()) { insert in
-                let sets = Self.sets()
-                try await insert(Array(sets.prefix(3)))
-                // Polled rather than awaited: before, the weigh-in waited for the import, which waited for this.
-                let added = Mutex(false)
-                Task { _ = try await store.addWeighIn(weighIn(70, at: "2024-03-10T07:00:00Z"), user: bob); added.withLock { $0 = true } }
-                let deadline = ContinuousClock.now + .seconds(10)
-                while !added.withLock({ $0 }) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-                #expect(added.withLock { $0 }, "another user's weigh-in went in within 10 s while the file was being read")
-                #expect(try await store.workouts(user: me, limit: 10).isEmpty, "nothing of the import shows before it is complete")
-                try await insert(Array(sets.dropFirst(3)))
-                return ImportReport(format: "fitbod", rowsRead: sets.count)
-            }
-            #expect(report.imported == 7 && report.duplicates == 0)
-            #expect(try await store.workouts(user: me, limit: 10).map(\.setCount) == [2, 5])
-        }
-    }
-
-    /// The same workouts imported by another import while a file is read (two uploads of one export at once): the first
-    /// import's merge finds them there and fails whole with 409 instead of counting their sets twice; importing it again
-    /// adds nothing.
-    @Test func workoutsAddedWhileAFileIsReadFailTheImportWhole() async throws {
-        try await TestDatabase.with(.sqlite) { store in
-            let me = try await store.localUser()
-            await #expect(throws: CinnError.self) {
-                _ = try await store.importWorkouts(user: me, format: "fitbod", fileName: nil, mode: ImportMode()) { insert in
-                    try await insert(Self.sets())
-                    let other = try await store.importWorkouts(user: me, format: "fitbod", fileName: nil, mode: ImportMode(), read: read(Self.sets()))
-                    #expect(other.imported == 7)
-                    return ImportReport(format: "fitbod", rowsRead: 7)
-                }
-            }
-            #expect(try await store.imports(user: me).count == 1)
-            #expect(try await store.workouts(user: me, limit: 10).map(\.setCount) == [2, 5], "each set once")
-            let again = try await store.importWorkouts(user: me, format: "fitbod", fileName: nil, mode: ImportMode(), read: read(Self.sets()))
-            #expect(again.imported == 0 && again.duplicates == 7)
         }
     }
 }
