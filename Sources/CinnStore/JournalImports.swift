@@ -14,7 +14,7 @@ extension Store {
     /// depend on what is already in the journal, such as day summaries).
     ///
     /// On SQLite the file is read before the database's only write lock is taken: its rows go to a staging database
-    /// of their own (a temporary file, see `JournalRowWriter`), and one short transaction then moves them into the
+    /// of their own (a temporary file, `ImportStaging`), and one short transaction then moves them into the
     /// journal, skipping the external ids already there. Reading a large export takes tens of seconds; moving the
     /// rows takes a fraction of that, and only then do other writers wait (docs/SECURITY.md). A failed read writes
     /// nothing. On PostgreSQL, where writers do not share one lock, the rows go straight in, in the transaction.
