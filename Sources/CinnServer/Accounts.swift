@@ -138,13 +138,14 @@ public struct Accounts: Sendable {
         return try await store.createAccount(name: name, passwordHash: try await hash(password), role: role)
     }
 
-    /// `cinn user reset-password`: a new password; every web session of the user ends.
-    public func resetPassword(name: String, password: String) async throws {
+    /// `cinn user reset-password`: a new password; every web session of the user ends and, unless `revokingTokens` is
+    /// false, so do their API tokens (a reset is often for an account someone else got into).
+    public func resetPassword(name: String, password: String, revokingTokens: Bool = true) async throws {
         try Self.checkPassword(password)
         guard let (account, _) = try await store.accountForLogIn(named: name.lowercased()) else {
             throw CinnError.notFound("no user named \(name)")
         }
-        try await store.setPasswordHash(try await hash(password), user: account.user)
+        try await store.setPasswordHash(try await hash(password), user: account.user, revokingTokens: revokingTokens)
     }
 
     /// The account page: the current password, then a new one; the user's other sessions end, and with

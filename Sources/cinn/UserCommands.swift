@@ -52,16 +52,21 @@ struct UserCommand: AsyncParsableCommand {
     struct ResetPassword: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "reset-password",
-            abstract: "Set a user's password; their web sessions end (their API tokens stay).")
+            abstract: "Set a user's password; their web sessions end, and their API tokens are revoked unless --keep-tokens.")
 
         @OptionGroup var options: DatabaseOptions
 
         @Argument var name: String
 
+        @Flag(help: "Leave the user's API tokens (apps, scripts, sync) working.")
+        var keepTokens = false
+
         func run() async throws {
             let password = try readPassword(prompt: "New password for \(name): ")
-            try await options.withJournal { journal in try await Accounts(store: journal.store).resetPassword(name: name, password: password) }
-            print("Changed \(name.lowercased())'s password.")
+            try await options.withJournal { journal in
+                try await Accounts(store: journal.store).resetPassword(name: name, password: password, revokingTokens: !keepTokens)
+            }
+            print("Changed \(name.lowercased())'s password; their web sessions ended" + (keepTokens ? "." : " and their API tokens were revoked."))
         }
     }
 }

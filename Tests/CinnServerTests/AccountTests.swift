@@ -267,8 +267,13 @@ struct AccountTests {
             #expect(try await here.send(.get, "/account").text.contains("revoked"))
             #expect(try await there.send(.get, "/account").status == .seeOther, "the other one is logged out")
             _ = try await browserVisitor(client, name: "alice", password: "alice-password-2")
-            try await accounts.resetPassword(name: "alice", password: "alice-password-3")
+            let alice = try #require(try await accounts.store.accountForLogIn(named: "alice")).account
+            let app = Visitor(client: client, headers: [.authorization: "Bearer " + (try await accounts.createToken(name: "phone", user: alice.user).secret)])
+            try await accounts.resetPassword(name: "alice", password: "alice-password-3", revokingTokens: false)
             #expect(try await here.send(.get, "/account").status == .seeOther, "a reset ends every session")
+            #expect(try await app.send(.get, "/api/v1/account").status == .ok, "--keep-tokens keeps the tokens")
+            try await accounts.resetPassword(name: "alice", password: "alice-password-4")
+            #expect(try await app.send(.get, "/api/v1/account").status == .unauthorized, "by default a reset revokes the tokens")
         }
     }
 

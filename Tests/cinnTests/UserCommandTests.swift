@@ -31,7 +31,9 @@ struct UserCommandTests {
 
         let reset = try await sandbox.cinn(input: "a newer password\n", "user", "reset-password", "Bob")
         #expect(reset.status == 0, "\(reset)")
-        #expect(reset.stdout == "Changed bob's password.\n")
+        #expect(reset.stdout == "Changed bob's password; their web sessions ended and their API tokens were revoked.\n")
+        let kept = try await sandbox.cinn(input: "the newest password\n", "user", "reset-password", "bob", "--keep-tokens")
+        #expect(kept.stdout == "Changed bob's password; their web sessions ended.\n", "\(kept)")
         let unknown = try await sandbox.cinn(input: "a newer password\n", "user", "reset-password", "nobody")
         #expect(unknown.status == badInput)
         #expect(unknown.stderr.contains("no user named nobody"))
