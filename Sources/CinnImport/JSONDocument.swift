@@ -247,13 +247,15 @@ struct JSONDocumentParser {
 struct JSONArrayStream {
     static let chunkSize = 1 << 20
 
-    /// Calls `body` with each element in order; the file must be one JSON array.
-    static func forEach(url: URL, chunkSize: Int = chunkSize, _ body: (JSONValue) throws(CinnError) -> Void) throws(CinnError) {
+    /// Calls `body` with each element in order, and `afterChunk` after each chunk of the file (to hand on what `body`
+    /// gathered); the file must be one JSON array.
+    static func forEach(url: URL, chunkSize: Int = chunkSize, _ body: (JSONValue) throws(CinnError) -> Void,
+                        afterChunk: () async throws -> Void = {}) async throws {
         let handle: FileHandle
         do {
             handle = try FileHandle(forReadingFrom: url)
         } catch {
-            throw .invalid("file", "cannot open \(url.lastPathComponent): \(error.localizedDescription)")
+            throw CinnError.invalid("file", "cannot open \(url.lastPathComponent): \(error.localizedDescription)")
         }
         defer { try? handle.close() }
         var stream = JSONArrayStream()
@@ -262,13 +264,14 @@ struct JSONArrayStream {
             do {
                 chunk = try handle.read(upToCount: chunkSize) ?? Data()
             } catch {
-                throw .invalid("file", "cannot read \(url.lastPathComponent): \(error.localizedDescription)")
+                throw CinnError.invalid("file", "cannot read \(url.lastPathComponent): \(error.localizedDescription)")
             }
             if chunk.isEmpty { break }
             try stream.feed(chunk, body)
+            try await afterChunk()
         }
         guard stream.state == .done else {
-            throw .invalid("file", "the JSON ends too early at line \(stream.line): the file looks cut off")
+            throw CinnError.invalid("file", "the JSON ends too early at line \(stream.line): the file looks cut off")
         }
     }
 

@@ -51,16 +51,32 @@ public enum NightscoutParser {
     /// Readings below this (mg/dL) are a CGM's error codes, not glucose (Nightscout's `direction.js`).
     static let errorCodeBelow = 39.0
 
-    /// Reads the file element by element (memory holds one record, not the document).
+    /// Reads the file element by element: after each megabyte of it, `flush` is handed the readings, doses and
+    /// carbohydrate read since the last call, so that memory holds a megabyte's records, not the file's (and what finds
+    /// duplicates: about a hundred bytes a record). Returns the counts, rejections included, with the lists empty.
     /// - Parameter timeZone: for records without an offset of their own.
-    public static func read(url: URL, timeZone: TimeZone) throws -> NightscoutData {
+    public static func read(url: URL, timeZone: TimeZone, flush: (NightscoutData) async throws -> Void) async throws -> NightscoutData {
         var records = Records(timeZone: timeZone)
-        try JSONArrayStream.forEach(url: url) { record throws(CinnError) in
+        var carbs = 0
+        func handOn() async throws {
+            guard !records.data.readings.isEmpty || !records.data.doses.isEmpty || !records.data.carbs.isEmpty else { return }
+            try await flush(records.data)
+            carbs += records.data.carbs.count
+            records.data.readings.removeAll(keepingCapacity: true)
+            records.data.doses.removeAll(keepingCapacity: true)
+            records.data.carbs.removeAll(keepingCapacity: true)
+        }
+        try await JSONArrayStream.forEach(url: url, { record throws(CinnError) in
             guard records.data.rowsRead < ImportLimits.nightscoutRecords else {
                 throw ImportLimits.exceeded(ImportLimits.nightscoutRecords, "records")
             }
             records.take(record)
-        }
+            // Carbohydrate is written with the meals it names at the end, so the import keeps it: this bounds it.
+            guard carbs + records.data.carbs.count <= ImportLimits.nightscoutCarbs else {
+                throw ImportLimits.exceeded(ImportLimits.nightscoutCarbs, "carbohydrate records")
+            }
+        }, afterChunk: handOn)
+        try await handOn()
         return records.data
     }
 
@@ -74,11 +90,32 @@ public enum NightscoutParser {
         return records.data
     }
 
+    /// A record's `_id`: Nightscout's are MongoDB object ids, 24 hex digits, kept as their 12 bytes.
+    enum RecordID: Hashable {
+        case objectID(UInt64, UInt32)
+        case other(String)
+
+        init(_ text: String) {
+            if text.utf8.count == 24, let high = UInt64(text.prefix(16), radix: 16), let low = UInt32(text.suffix(8), radix: 16) {
+                self = .objectID(high, low)
+            } else {
+                self = .other(text)
+            }
+        }
+    }
+
+    /// A record's time and type: an entry's `date` and `type`, a treatment's `created_at` and `eventType`.
+    struct TimeKey: Hashable {
+        let treatment: Bool
+        let time: String
+        let type: String
+    }
+
     /// The records read so far, and what has been seen of them to spot duplicates.
     struct Records {
         let timeZone: TimeZone
         var data = NightscoutData()
-        var ids = Set<String>(), keys = Set<String>()
+        var ids = Set<RecordID>(), keys = Set<TimeKey>()
 
         init(timeZone: TimeZone) {
             self.timeZone = timeZone
@@ -91,22 +128,26 @@ public enum NightscoutParser {
                 return
             }
             let id = fields["_id"]?.string
-            let key = fields["eventType"] != nil
-                ? "t:" + (fields["created_at"]?.string ?? "") + "|" + (fields["eventType"]?.string ?? "")
-                : "e:" + (fields["date"].map(text) ?? "") + "|" + (fields["type"]?.string ?? "")
+            let isTreatment = fields["eventType"] != nil
+            let key = isTreatment
+                ? TimeKey(treatment: true, time: fields["created_at"]?.string ?? "", type: fields["eventType"]?.string ?? "")
+                : TimeKey(treatment: false, time: fields["date"].map(text) ?? "", type: fields["type"]?.string ?? "")
             // A key without a time identifies nothing: such a record is rejected below, not taken for a duplicate.
-            let timed = !key.hasPrefix("t:|") && !key.hasPrefix("e:|")
-            if id.map(ids.contains) ?? false || (timed && keys.contains(key)) {
+            let timed = !key.time.isEmpty
+            let recordID = id.map(RecordID.init)
+            if recordID.map(ids.contains) ?? false || (timed && keys.contains(key)) {
                 data.duplicates += 1
                 return
             }
-            if let id { ids.insert(id) }
+            if let recordID { ids.insert(recordID) }
             if timed { keys.insert(key) }
+            // Without an _id, the record's time and type name it, as "t:TIME|TYPE" or "e:TIME|TYPE".
+            let name = id ?? (isTreatment ? "t:" : "e:") + key.time + "|" + key.type
             do throws(CinnError) {
-                if fields["eventType"] != nil {
-                    try treatment(fields, id: id ?? key, line: record.line, timeZone: timeZone, into: &data)
+                if isTreatment {
+                    try treatment(fields, id: name, line: record.line, timeZone: timeZone, into: &data)
                 } else {
-                    try entry(fields, id: id ?? key, line: record.line, timeZone: timeZone, into: &data)
+                    try entry(fields, id: name, line: record.line, timeZone: timeZone, into: &data)
                 }
             } catch {
                 data.reject(RejectedRow(line: record.line, field: error.field, reason: error.message))

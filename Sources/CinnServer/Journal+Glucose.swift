@@ -49,13 +49,17 @@ extension Journal {
     /// (meal events of meals named by their food type), deduplicated by id and then by time, as one batch.
     public func importNightscout(at url: URL, fileName: String?, mode: ImportMode) async throws -> ImportReport {
         let settings = try await settings()
-        let data = try NightscoutParser.read(url: url, timeZone: settings.timeZone)
-        let report = ImportReport(format: "nightscout", rowsRead: data.rowsRead, duplicates: data.duplicates, skipped: data.skipped,
-                                  rejected: data.rejected, rejectedCount: data.rejectedCount)
-        let carbs = data.carbs.map { ImportedCarbs(at: $0.at, utcOffsetSeconds: $0.utcOffsetSeconds, grams: $0.grams, mealName: $0.name,
-                                                   note: $0.note, externalID: $0.externalID) }
-        return try await store.importGlucoseRecords(user: user, format: "nightscout", fileName: fileName ?? url.lastPathComponent, mode: mode,
-                                                    readings: data.readings, doses: data.doses, carbs: carbs, report: report)
+        return try await store.importGlucoseRecords(user: user, format: "nightscout", fileName: fileName ?? url.lastPathComponent,
+                                                    mode: mode) { write in
+            var carbs: [ImportedCarbs] = []
+            let data = try await NightscoutParser.read(url: url, timeZone: settings.timeZone) { batch in
+                try await write(batch.readings, batch.doses)
+                carbs += batch.carbs.map { ImportedCarbs(at: $0.at, utcOffsetSeconds: $0.utcOffsetSeconds, grams: $0.grams, mealName: $0.name,
+                                                         note: $0.note, externalID: $0.externalID) }
+            }
+            return (ImportReport(format: "nightscout", rowsRead: data.rowsRead, duplicates: data.duplicates, skipped: data.skipped,
+                                 rejected: data.rejected, rejectedCount: data.rejectedCount), carbs)
+        }
     }
 
     /// The instant a local day starts, in the user's time zone.

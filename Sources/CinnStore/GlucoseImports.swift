@@ -24,11 +24,15 @@ public struct ImportedCarbs: Sendable {
 extension Store {
     /// Imports glucose readings, insulin doses and carbohydrate (as meal events of meals found or made by
     /// name) as one batch (`journalImport`: on SQLite the readings and doses are staged outside the write lock).
-    /// A record is already in the journal when its external id is, or when an imported record of its kind from the
-    /// same source has the same time (and, for doses and carbohydrate, amount): two uploaders send the same reading
-    /// under different ids.
-    public func importGlucoseRecords(user: UserID, format: String, fileName: String?, mode: ImportMode, readings: [GlucoseReading],
-                                     doses: [InsulinDose], carbs: [ImportedCarbs], report: ImportReport) async throws -> ImportReport {
+    /// `read` reads the file, handing its readings and doses to `write` batch by batch, and returns the parse report and
+    /// the carbohydrate. A record is already in the journal when its external id is, or when an imported record of its
+    /// kind from the same source has the same time (and, for doses and carbohydrate, amount): two uploaders send the
+    /// same reading under different ids.
+    public func importGlucoseRecords(
+        user: UserID, format: String, fileName: String?, mode: ImportMode,
+        read: (_ write: (_ readings: [GlucoseReading], _ doses: [InsulinDose]) async throws -> Void) async throws
+            -> (report: ImportReport, carbs: [ImportedCarbs])
+    ) async throws -> ImportReport {
         try await journalImport(user: user, format: format, fileName: fileName, mode: mode,
                                 sameAs: [.glucose: ["measured_at_ms"], .insulin: ["taken_at_ms", "units"]]) { writer in
             func row(_ id: UUID, _ at: Date, _ offset: Int, _ day: LocalDate, _ values: [JournalRowWriter.Value], _ externalID: String?)
@@ -36,19 +40,21 @@ extension Store {
                 JournalRowWriter.Row(id: id, atMilliseconds: milliseconds(at), utcOffsetSeconds: offset, localDay: day.dayNumber, values: values,
                                      externalID: externalID)
             }
-            try await writer.insert(.glucose, readings.map { reading in
-                row(reading.id, reading.measuredAt, reading.utcOffsetSeconds, reading.localDate,
-                    [.real(reading.glucose.milligramsPerDeciliter), .text(reading.timing?.rawValue), .text(reading.note)], reading.externalID)
-            })
-            try await writer.insert(.insulin, doses.map { dose in
-                row(dose.id, dose.takenAt, dose.utcOffsetSeconds, dose.localDate,
-                    [.real(dose.units), .text(dose.kind.rawValue), .text(dose.insulin), .text(dose.note)], dose.externalID)
-            })
-            return (report, report.duplicates)
-        } finish: { connection, batch, report, readerDuplicates in
-            let added = try await insertCarbs(connection.sql, carbs, batch)
+            let (report, carbs) = try await read { readings, doses in
+                try await writer.insert(.glucose, readings.map { reading in
+                    row(reading.id, reading.measuredAt, reading.utcOffsetSeconds, reading.localDate,
+                        [.real(reading.glucose.milligramsPerDeciliter), .text(reading.timing?.rawValue), .text(reading.note)], reading.externalID)
+                })
+                try await writer.insert(.insulin, doses.map { dose in
+                    row(dose.id, dose.takenAt, dose.utcOffsetSeconds, dose.localDate,
+                        [.real(dose.units), .text(dose.kind.rawValue), .text(dose.insulin), .text(dose.note)], dose.externalID)
+                })
+            }
+            return (report, (readerDuplicates: report.duplicates, carbs: carbs))
+        } finish: { connection, batch, report, parsed in
+            let added = try await insertCarbs(connection.sql, parsed.carbs, batch)
             report.imported += added
-            report.duplicates += readerDuplicates + carbs.count - added
+            report.duplicates += parsed.readerDuplicates + parsed.carbs.count - added
         }
     }
 

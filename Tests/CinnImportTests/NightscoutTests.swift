@@ -6,10 +6,22 @@ import Testing
 @Suite struct NightscoutTests {
     static let utc = TimeZone(identifier: "UTC")!
 
-    @Test func entriesBecomeReadingsAndTheSecondUploadersCopyIsADuplicate() throws {
+    /// The whole file's records, gathered from the batches the streamed reader hands on.
+    static func read(_ url: URL) async throws -> NightscoutData {
+        var all = NightscoutData()
+        var counts = try await NightscoutParser.read(url: url, timeZone: utc) { batch in
+            all.readings += batch.readings
+            all.doses += batch.doses
+            all.carbs += batch.carbs
+        }
+        (counts.readings, counts.doses, counts.carbs) = (all.readings, all.doses, all.carbs)
+        return counts
+    }
+
+    @Test func entriesBecomeReadingsAndTheSecondUploadersCopyIsADuplicate() async throws {
         let url = try fixture("nightscout/entries.json")
         #expect(NightscoutParser.recognises(url: url))
-        let data = try NightscoutParser.read(url: url, timeZone: Self.utc)
+        let data = try await Self.read(url)
         #expect(data.rowsRead == 7)
         #expect(data.readings.map(\.glucose.milligramsPerDeciliter) == [151, 146, 144, 142, 131])
         #expect(data.duplicates == 1, "share2's copy of the 18:15:14 reading")
@@ -21,10 +33,10 @@ import Testing
         #expect(data.readings[4].note == "meter", "an mbg entry is a meter reading")
     }
 
-    @Test func treatmentsBecomeDosesCarbsAndGlucoseChecks() throws {
+    @Test func treatmentsBecomeDosesCarbsAndGlucoseChecks() async throws {
         let url = try fixture("nightscout/treatments.json")
         #expect(NightscoutParser.recognises(url: url))
-        let data = try NightscoutParser.read(url: url, timeZone: Self.utc)
+        let data = try await Self.read(url)
         #expect(data.rowsRead == 10)
         #expect(data.doses.map(\.units) == [1.2, 4.35] && data.doses.allSatisfy { $0.kind == .bolus })
         #expect(data.doses[1].utcOffsetSeconds == -5 * 3600, "the OpenAPS timestamp's offset")
@@ -35,6 +47,35 @@ import Testing
         #expect(check.note == "before lunch")
         #expect(data.skipped == 4, "the temp basal, the note, the site change and the sensor start")
         #expect(data.duplicates == 1, "the double-submitted site change")
+    }
+
+    /// A file of 4 MB comes out in batches of a megabyte's records: memory holds a batch, not the file.
+    @Test func aLongFileIsHandedOnInBatches() async throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-entries-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let entries = (0..<24_000).map { index in
+            #"{"_id": "\#(String(format: "%024x", 0x5f00_0000 + index))", "type": "sgv", "date": \#(1_710_000_000_000 + index * 300_000), "#
+                + #""sgv": \#(100 + index % 50), "device": "xDrip-DexcomG6", "direction": "Flat", "noise": 1, "rssi": 100}"#
+        }
+        try Data(("[\n" + entries.joined(separator: ",\n") + "\n]\n").utf8).write(to: url)
+        var batches: [Int] = []
+        let counts = try await NightscoutParser.read(url: url, timeZone: Self.utc) { batch in batches.append(batch.readings.count) }
+        #expect(counts.rowsRead == 24_000 && counts.readings.isEmpty && counts.duplicates == 0)
+        #expect(batches.reduce(0, +) == 24_000)
+        #expect(batches.count >= 3 && batches.allSatisfy { $0 < 12_000 }, "\(batches)")
+    }
+
+    @Test func moreCarbohydrateThanAPersonLogsIsRefused() async throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-treatments-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let start = Date(timeIntervalSince1970: 1_000_000_000)
+        let treatments = (0...ImportLimits.nightscoutCarbs).map { index in
+            #"{"eventType":"Carb Correction","created_at":"\#(start.addingTimeInterval(Double(index) * 60).formatted(.iso8601))","carbs":10}"#
+        }
+        try Data(("[" + treatments.joined(separator: ",") + "]").utf8).write(to: url)
+        await #expect(throws: CinnError.invalid("file", "the file holds more than 200,000 carbohydrate records: more than any one person's export holds; check that it is the right file")) {
+            _ = try await NightscoutParser.read(url: url, timeZone: Self.utc) { _ in }
+        }
     }
 
     @Test func badRecordsAreListedByLineAndField() throws {
@@ -63,35 +104,35 @@ import Testing
 }
 
 @Suite struct JSONArrayStreamTests {
-    func elements(_ text: String, chunkSize: Int) throws -> [String] {
+    func elements(_ text: String, chunkSize: Int) async throws -> [String] {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("stream-\(UUID().uuidString).json")
         try Data(text.utf8).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         var seen: [String] = []
-        try JSONArrayStream.forEach(url: url, chunkSize: chunkSize) { value throws(CinnError) in
+        try await JSONArrayStream.forEach(url: url, chunkSize: chunkSize, { value throws(CinnError) in
             switch value.kind {
             case .object(let fields): seen.append("\(value.line):" + fields.keys.sorted().joined(separator: ","))
             case .string(let text): seen.append("\(value.line):\"\(text)\"")
             case .number(let text): seen.append("\(value.line):\(text)")
             default: seen.append("\(value.line):other")
             }
-        }
+        })
         return seen
     }
 
     @Test(arguments: [1, 2, 7, 64, 1 << 20])
-    func elementsComeOutWhateverTheChunkSize(_ chunkSize: Int) throws {
+    func elementsComeOutWhateverTheChunkSize(_ chunkSize: Int) async throws {
         let text = "\u{FEFF}[\n  {\"a\": \"x ] } \\\" [ {\", \"b\": [1, {\"c\": 2}]},\n  \"plain\",\n  42 ,\n  {\"d\":\n    null}\n]\n"
-        #expect(try elements(text, chunkSize: chunkSize) == ["2:a,b", "3:\"plain\"", "4:42", "5:d"])
-        #expect(try elements("[]", chunkSize: chunkSize).isEmpty)
+        #expect(try await elements(text, chunkSize: chunkSize) == ["2:a,b", "3:\"plain\"", "4:42", "5:d"])
+        #expect(try await elements("[]", chunkSize: chunkSize).isEmpty)
     }
 
-    @Test func brokenDocumentsNameTheLine() throws {
-        #expect(throws: CinnError.invalid("file", "the JSON ends too early at line 3: the file looks cut off")) {
-            _ = try elements("[\n {\"a\": 1},\n {\"b\": ", chunkSize: 4)
+    @Test func brokenDocumentsNameTheLine() async throws {
+        await #expect(throws: CinnError.invalid("file", "the JSON ends too early at line 3: the file looks cut off")) {
+            _ = try await elements("[\n {\"a\": 1},\n {\"b\": ", chunkSize: 4)
         }
-        #expect(throws: CinnError.invalid("file", "line 1: the file is not a JSON array")) { _ = try elements("{\"sgv\": 1}", chunkSize: 4) }
-        #expect(throws: CinnError.invalid("file", "line 2: the JSON goes on after its array ends")) { _ = try elements("[1]\n[2]", chunkSize: 4) }
-        #expect(throws: CinnError.self) { _ = try elements("[\n {\"a\": tru}\n]", chunkSize: 3) }
+        await #expect(throws: CinnError.invalid("file", "line 1: the file is not a JSON array")) { _ = try await elements("{\"sgv\": 1}", chunkSize: 4) }
+        await #expect(throws: CinnError.invalid("file", "line 2: the JSON goes on after its array ends")) { _ = try await elements("[1]\n[2]", chunkSize: 4) }
+        await #expect(throws: CinnError.self) { _ = try await elements("[\n {\"a\": tru}\n]", chunkSize: 3) }
     }
 }

@@ -62,18 +62,21 @@ import Testing
             }
             let dose = InsulinDose(takenAt: Self.morning, utcOffsetSeconds: 0, units: 4, kind: .bolus, externalID: "nightscout:d:insulin")
             let carbs = ImportedCarbs(at: Self.morning, utcOffsetSeconds: 0, grams: 40, mealName: "Carbs", note: nil, externalID: "nightscout:c:carbs")
-            let first = try await store.importGlucoseRecords(user: me, format: "nightscout", fileName: "entries.json", mode: ImportMode(),
-                                                             readings: [reading("a", 0, 100), reading("b", 5, 110)], doses: [dose], carbs: [carbs],
-                                                             report: ImportReport(format: "nightscout", rowsRead: 4))
+            func load(_ readings: [GlucoseReading], _ doses: [InsulinDose], _ carbs: [ImportedCarbs]) async throws -> ImportReport {
+                try await store.importGlucoseRecords(user: me, format: "nightscout", fileName: "entries.json", mode: ImportMode()) { write in
+                    for reading in readings { try await write([reading], []) }
+                    try await write([], doses)
+                    return (ImportReport(format: "nightscout", rowsRead: readings.count + doses.count + carbs.count), carbs)
+                }
+            }
+            let first = try await load([reading("a", 0, 100), reading("b", 5, 110)], [dose], [carbs])
             #expect(first.imported == 4)
             // Another uploader: new ids, same times and amounts; and one new reading.
             var otherDose = dose
             otherDose.externalID = "nightscout:d2:insulin"
             var otherCarbs = carbs
             otherCarbs.externalID = "nightscout:c2:carbs"
-            let second = try await store.importGlucoseRecords(user: me, format: "nightscout", fileName: "entries.json", mode: ImportMode(),
-                                                              readings: [reading("x", 0, 100), reading("c", 10, 120)], doses: [otherDose], carbs: [otherCarbs],
-                                                              report: ImportReport(format: "nightscout", rowsRead: 4))
+            let second = try await load([reading("x", 0, 100), reading("c", 10, 120)], [otherDose], [otherCarbs])
             #expect(second.imported == 1 && second.duplicates == 3)
             #expect(try await store.glucoseReadings(user: me).count == 3)
             #expect(try await store.meals(user: me).map(\.name) == ["Carbs"])

@@ -52,7 +52,7 @@ enum Target: String, CaseIterable {
         case .myfitnesspal, .myfitnesspalZip:
             _ = try MyFitnessPalExport.read(url: file, options: .init(timeZone: utc, unit: .kilograms))
         case .nightscout:
-            _ = try NightscoutParser.read(url: file, timeZone: utc)
+            _ = try await NightscoutParser.read(url: file, timeZone: utc) { _ in }
         case .appleHealth, .appleHealthZip:
             _ = try await AppleHealthReader.read(url: file, batchSize: 1000) { _ in }
         case .usda:
