@@ -203,54 +203,32 @@ extension Store {
 
     // MARK: - MyFitnessPal
 
-    /// Imports a MyFitnessPal export in one transaction as one batch: food entries, weigh-ins and
-    /// exercise entries whose external id this journal does not already hold. Undo removes all three.
+    /// Imports a MyFitnessPal export as one batch (`journalImport`: on SQLite staged outside the write lock): food entries,
+    /// weigh-ins and exercise entries whose external id this journal does not already hold. Undo removes all three.
     public func importMyFitnessPal(user: UserID, fileName: String?, mode: ImportMode, entries: [FoodLogEntry],
                                    weighIns: [ImportedWeighIn], exercises: [ExerciseEntry], report: ImportReport) async throws -> ImportReport {
-        try await recordedImport(user: user, format: report.format, fileName: fileName, mode: mode) { connection, batch in
-            let db = connection.sql
-            func existing(_ table: String) async throws -> Set<String> {
-                Set(try await db.raw("""
-                    SELECT external_id FROM \(unsafeRaw: table)
-                    WHERE user_id = \(bind: user.rawValue) AND deleted = 0 AND external_id LIKE 'mfp:%'
-                    """).all().map { try $0.decode(column: "external_id", as: String.self) })
+        try await journalImport(user: user, format: report.format, fileName: fileName, mode: mode) { writer in
+            func row(_ id: UUID, _ at: Date, _ offset: Int, _ values: [JournalRowWriter.Value], _ externalID: String?) -> JournalRowWriter.Row {
+                JournalRowWriter.Row(id: id, atMilliseconds: milliseconds(at), utcOffsetSeconds: offset,
+                                     localDay: LocalDate(instant: at, utcOffsetSeconds: offset).dayNumber, values: values, externalID: externalID)
             }
-            /// The records whose external id `table` does not hold yet.
-            func fresh<Record>(_ records: [Record], in table: String, id: (Record) -> String?) async throws -> [Record] {
-                let known = try await existing(table)
-                return records.filter { !known.contains(id($0) ?? "") }
-            }
-            let freshEntries = try await fresh(entries, in: "food_entries") { $0.externalID }.map { entry in
-                var entry = entry
-                entry.importID = batch.importID
-                entry.source = batch.source
-                return entry
-            }
-            try await insertEntries(db, freshEntries, user: user)
-            let freshExercises = try await fresh(exercises, in: "exercise_entries") { $0.externalID }.map { entry in
-                var entry = entry
-                entry.importID = batch.importID
-                entry.source = batch.source
-                return entry
-            }
-            try await insertExercises(db, freshExercises, user: user)
-            let freshWeighIns = try await fresh(weighIns, in: "weigh_ins") { $0.externalID }
-            if !freshWeighIns.isEmpty {
-                let firstVersion = try await reserveVersions(db, user: user, count: freshWeighIns.count)
-                try await insertRows(db, into: "weigh_ins", columns: [
-                    "id", "user_id", "measured_at_ms", "utc_offset_s", "local_day", "weight_kg", "note", "source", "external_id",
-                    "import_id", "created_at_ms", "updated_at_ms", "version",
-                ], freshWeighIns.enumerated().map { offset, reading in
-                    [bind(.v7(at: reading.measuredAt)), user.rawValue, milliseconds(reading.measuredAt), reading.utcOffsetSeconds,
-                     LocalDate(instant: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds).dayNumber,
-                     reading.weight.kilograms, reading.note, batch.source, reading.externalID, batch.importID, batch.createdAt,
-                     batch.createdAt, firstVersion + Int64(offset)]
-                })
-            }
-            var report = report
-            report.imported = freshEntries.count + freshExercises.count + freshWeighIns.count
-            report.duplicates = entries.count + exercises.count + weighIns.count - report.imported
-            return report
-        }
+            try await writer.insert(.foodEntries, entries.map { entry in
+                row(entry.id, entry.eatenAt, entry.utcOffsetSeconds,
+                    [.id(entry.foodID), .text(entry.name), .text(entry.brand), .text(Self.searchKey(entry.name, entry.brand)), .text(entry.meal.name),
+                     .real(entry.servings), .text(entry.servingLabel), .real(entry.servingAmount), .text(entry.nutrients.storageText),
+                     .real(entry.energy), .text(entry.note)], entry.externalID)
+            })
+            try await writer.insert(.exerciseEntries, exercises.map { entry in
+                row(entry.id, entry.performedAt, entry.utcOffsetSeconds,
+                    [.text(entry.name), .text(entry.kind.rawValue), .real(entry.energyKcal), .real(entry.minutes), .integer(entry.sets),
+                     .integer(entry.repsPerSet), .real(entry.weight?.kilograms), .integer(entry.steps), .text(entry.note)], entry.externalID)
+            })
+            var ids = SplitMix64()
+            try await writer.insert(.weighIns, weighIns.map { reading in
+                row(UUID.v7(at: reading.measuredAt, using: &ids), reading.measuredAt, reading.utcOffsetSeconds,
+                    [.real(reading.weight.kilograms), .text(reading.note)], reading.externalID)
+            })
+            return (report, ())
+        } finish: { _, _, _, _ in }
     }
 }

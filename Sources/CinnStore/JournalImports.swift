@@ -168,7 +168,9 @@ final class JournalRowWriter: @unchecked Sendable {
             "food_id", "name", "brand", "search_key", "meal", "servings", "serving_label", "serving_amount", "nutrients", "energy_kcal", "note",
         ])
         static let workouts = Table(name: "workouts", time: "started_at_ms", columns: ["name", "duration_s", "distance_m", "energy_kcal"])
-        static let all: [Table] = [weighIns, bodyFat, glucose, insulin, foodEntries, workouts]
+        static let exerciseEntries = Table(name: "exercise_entries", time: "performed_at_ms", columns: [
+            "name", "kind", "energy_kcal", "minutes", "sets", "reps_per_set", "weight_kg", "steps", "note",
+        ])
 
         /// The columns a row brings: the rest come from the batch when the rows go in.
         var rowColumns: [String] { ["id", time, "utc_offset_s", "local_day"] + columns + ["external_id"] }
@@ -181,6 +183,7 @@ final class JournalRowWriter: @unchecked Sendable {
 
     /// A value of a table's own columns, typed so that SQLite binds it without a cast.
     enum Value {
+        case integer(Int?)
         case real(Double?)
         case text(String?)
         case id(UUID?)
@@ -255,6 +258,7 @@ final class JournalRowWriter: @unchecked Sendable {
             binder.bind(row.localDay)
             for value in row.values {
                 switch value {
+                case .integer(let number): binder.bind(number)
                 case .real(let number): binder.bind(number)
                 case .text(let text): binder.bind(text)
                 case .id(let id): binder.bind(id)
@@ -334,6 +338,7 @@ final class JournalRowWriter: @unchecked Sendable {
                 buffer.writeString("\(row.id.uuidString)\t\(batch.user.rawValue)\t\(row.atMilliseconds)\t\(row.utcOffsetSeconds)\t\(row.localDay)")
                 for value in row.values {
                     switch value {
+                    case .integer(let number): buffer.writeString(number.map { "\t\($0)" } ?? "\t\\N")
                     case .real(let number): buffer.writeString(number.map { "\t\($0)" } ?? "\t\\N")
                     case .text(let text): buffer.writeString(text.map { "\t" + Store.copyText($0) } ?? "\t\\N")
                     case .id(let id): buffer.writeString(id.map { "\t" + $0.uuidString } ?? "\t\\N")

@@ -68,27 +68,33 @@ import Testing
                                     servings: 1, servingLabel: "1 meal", servingAmount: nil,
                                     nutrients: try Nutrients(keyed: ["energy": 312]), externalID: "mfp:a#1")
             let walk = ExerciseEntry(performedAt: noon, utcOffsetSeconds: 0, name: "Walking", kind: .cardio, energyKcal: 178,
-                                     minutes: 32, externalID: "mfp:w#0")
+                                     minutes: 32, steps: 4210, externalID: "mfp:w#0")
+            let bench = ExerciseEntry(performedAt: noon, utcOffsetSeconds: 0, name: "Bench Press, Barbell", kind: .strength, sets: 3,
+                                      repsPerSet: 8, weight: Mass(95, .pounds), externalID: "mfp:w#1")
             let weighIn = ImportedWeighIn(measuredAt: noon, utcOffsetSeconds: 0, weight: Mass(158.2, .pounds), externalID: "mfp:m#0", line: 2)
             func run() async throws -> ImportReport {
                 try await store.importMyFitnessPal(user: me, fileName: "export.zip", mode: ImportMode(),
                                                    entries: [entry, twin].map { var copy = $0; copy.id = .v7(); return copy },
-                                                   weighIns: [weighIn], exercises: [walk].map { var copy = $0; copy.id = .v7(); return copy },
-                                                   report: ImportReport(format: "myfitnesspal", rowsRead: 4))
+                                                   weighIns: [weighIn], exercises: [walk, bench].map { var copy = $0; copy.id = .v7(); return copy },
+                                                   report: ImportReport(format: "myfitnesspal", rowsRead: 5))
             }
             let first = try await run()
-            #expect(first.imported == 4)
+            #expect(first.imported == 5)
             let again = try await run()
             #expect(again.imported == 0)
-            #expect(again.duplicates == 4)
+            #expect(again.duplicates == 5)
             let day = LocalDate(iso: "2024-03-15")!
             #expect(try await store.foodEntries(user: me, from: day, to: day).count == 2)
-            #expect(try await store.exerciseEntries(user: me, from: day, to: day).map(\.energyKcal) == [178])
+            let exercises = try await store.exerciseEntries(user: me, from: day, to: day)
+            #expect(exercises.map(\.energyKcal) == [178, nil] || exercises.map(\.energyKcal) == [nil, 178])
+            let stored = try #require(exercises.first { $0.kind == .strength })
+            #expect(stored.sets == 3 && stored.repsPerSet == 8 && abs((stored.weight?.kilograms ?? 0) - 43.091) < 0.001)
+            #expect(exercises.first { $0.kind == .cardio }?.steps == 4210)
             #expect(try await store.energyInputs(user: me).exerciseKcal == [day: 178])
-            #expect(try await store.undoImport(id: try #require(first.importID), user: me) == 4)
+            #expect(try await store.undoImport(id: try #require(first.importID), user: me) == 5)
             #expect(try await store.exerciseEntries(user: me, from: day, to: day).isEmpty)
             #expect(try await store.weighInCount(user: me) == 0)
-            #expect(try await run().imported == 4, "undone rows come back on a later import")
+            #expect(try await run().imported == 5, "undone rows come back on a later import")
         }
     }
 }
