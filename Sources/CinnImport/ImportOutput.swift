@@ -34,6 +34,11 @@ struct ImportOutput<Item: Sendable> {
         rowsRead += 1
     }
 
+    /// Forgets the items gathered (once they are handed on), keeping the counts.
+    mutating func removeItems() {
+        items.removeAll(keepingCapacity: true)
+    }
+
     mutating func skip() {
         rowsRead += 1
         skipped += 1

@@ -2,11 +2,14 @@ import CinnCore
 import Foundation
 
 /// What a MyFitnessPal data export holds (FORMATS.md §4): meal totals as food log entries, weigh-ins
-/// and exercises, read from the export's zip, a folder of its CSV files, or one of them alone.
+/// and exercises, read from the export's zip, a folder of its CSV files, or one of them alone. The values
+/// are handed on in batches as they are read; what is returned counts them.
 ///
 /// ```swift
-/// let export = try MyFitnessPalExport.read(url: zipURL, options: .init(timeZone: .current))
-/// print(export.entries.count, export.weighIns.count, export.exercises.count, export.rejectedCount)
+/// let export = try await MyFitnessPalExport.read(url: zipURL, options: .init(timeZone: .current)) { batch in
+///     print(batch.entries.count, batch.weighIns.count, batch.exercises.count)
+/// }
+/// print(export.rowsRead, export.rejectedCount)
 /// ```
 public struct MyFitnessPalExport: Sendable {
     /// `source` of every entry and exercise read.
@@ -50,12 +53,16 @@ public struct MyFitnessPalExport: Sendable {
         public var rejectedCount: Int
     }
 
-    /// One entry per Nutrition-Summary row: a meal's (or a logged item's) nutrient totals.
-    public var entries: [FoodLogEntry] = []
-    /// One per Measurement-Summary row with a weight, at local noon.
-    public var weighIns: [ImportedWeighIn] = []
-    /// One per Exercise-Summary row, at local noon.
-    public var exercises: [ExerciseEntry] = []
+    /// Values of the export as `read` hands them on, at most a few thousand at a time.
+    public struct Batch: Sendable {
+        /// One entry per Nutrition-Summary row: a meal's (or a logged item's) nutrient totals.
+        public var entries: [FoodLogEntry] = []
+        /// One per Measurement-Summary row with a weight, at local noon.
+        public var weighIns: [ImportedWeighIn] = []
+        /// One per Exercise-Summary row, at local noon.
+        public var exercises: [ExerciseEntry] = []
+    }
+
     /// The unit the weigh-ins were read in: the one asked for, or the one the Exercise-Summary names
     /// when the export has a Measurement-Summary.
     public var weightUnit: MassUnit?
@@ -88,12 +95,13 @@ public struct MyFitnessPalExport: Sendable {
     }
 
     /// Reads the export at `url`: the `.zip` MyFitnessPal mails, a folder holding its CSV files (or
-    /// the unpacked `File-Export-…` folder inside one), or one CSV file.
+    /// the unpacked `File-Export-…` folder inside one), or one CSV file. Its values go to `emit` in batches,
+    /// so that memory holds the files' text and a batch, not every value at once.
     ///
-    /// Bad rows are listed in `rejected`; throws only when the export as a whole cannot be read: no
-    /// export file in it, a header that is no MyFitnessPal layout, text that is not UTF-8, or weights
-    /// whose unit neither `options.unit` nor the Exercise-Summary says.
-    public static func read(url: URL, options: Options) throws(CinnError) -> MyFitnessPalExport {
+    /// Bad rows are listed in `rejected`; throws (a `CinnError`, or what `emit` throws) only when the export as a
+    /// whole cannot be read: no export file in it, a header that is no MyFitnessPal layout, text that is not UTF-8,
+    /// or weights whose unit neither `options.unit` nor the Exercise-Summary says.
+    public static func read(url: URL, options: Options, emit: (Batch) async throws -> Void) async throws -> MyFitnessPalExport {
         var export = MyFitnessPalExport()
         var tables: [MyFitnessPalTable] = []
         for source in try MyFitnessPalFileSource.load(url) {
@@ -107,21 +115,20 @@ public struct MyFitnessPalExport: Sendable {
         for table in tables {
             switch table.columns {
             case .nutrition(let columns):
-                let output = try table.read(MyFitnessPalNutritionParser(columns: columns, fileName: table.fileName,
-                                                                        timeZone: options.timeZone))
-                export.entries += output.items
+                let output = try await table.read(MyFitnessPalNutritionParser(columns: columns, fileName: table.fileName,
+                                                                              timeZone: options.timeZone)) { try await emit(Batch(entries: $0)) }
                 export.count(output, from: table)
             case .measurement(let columns):
                 // `weightUnit` has thrown unless there is a unit whenever a Measurement-Summary is read.
                 guard let unit = export.weightUnit else { continue }
-                let output = try table.read(MyFitnessPalMeasurementParser(columns: columns, fileName: table.fileName,
-                                                                          unit: unit, timeZone: options.timeZone))
-                export.weighIns += output.items
+                let output = try await table.read(MyFitnessPalMeasurementParser(columns: columns, fileName: table.fileName,
+                                                                                unit: unit, timeZone: options.timeZone)) {
+                    try await emit(Batch(weighIns: $0))
+                }
                 export.count(output, from: table)
             case .exercise(let columns):
-                let output = try table.read(MyFitnessPalExerciseParser(columns: columns, fileName: table.fileName,
-                                                                       timeZone: options.timeZone))
-                export.exercises += output.items
+                let output = try await table.read(MyFitnessPalExerciseParser(columns: columns, fileName: table.fileName,
+                                                                             timeZone: options.timeZone)) { try await emit(Batch(exercises: $0)) }
                 export.count(output, from: table)
             }
         }

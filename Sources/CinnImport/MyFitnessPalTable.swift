@@ -45,18 +45,31 @@ struct MyFitnessPalTable {
         columns = try Self.columns(header, line: headerLine, kind: source.kind, fileName: source.name)
     }
 
-    /// Hands every row after the header to `parser`; throws only when the file breaks off (a quote never closed).
-    func read<Parser: MyFitnessPalRowParser>(_ parser: Parser) throws(CinnError) -> ImportOutput<Parser.Item> {
+    /// Rows' items handed on at a time by `read`.
+    static let batchRows = 5_000
+
+    /// Hands every row after the header to `parser`, and the items it makes to `emit`, `batchRows` at a time (the
+    /// returned output holds the counts and rejections, not the items); throws a `CinnError` naming the file when it
+    /// breaks off (a quote never closed) or holds too many rows, and what `emit` throws.
+    func read<Parser: MyFitnessPalRowParser>(_ parser: Parser, emit: ([Parser.Item]) async throws -> Void)
+        async throws -> ImportOutput<Parser.Item> {
         var parser = parser
-        var output = ImportOutput<Parser.Item>(batchSize: 1, totalBytes: 0, maximumRows: ImportLimits.myFitnessPalRows, rowName: "rows")
-        do {
-            while try scanner.next({ row in parser.parse(row, into: &output) }) {
+        var output = ImportOutput<Parser.Item>(batchSize: Self.batchRows, totalBytes: 0, maximumRows: ImportLimits.myFitnessPalRows,
+                                               rowName: "rows")
+        while true {
+            let more: Bool
+            do {
+                more = try scanner.next { row in parser.parse(row, into: &output) }
                 try output.checkRowLimit()
+            } catch {
+                throw CinnError.invalid(error.field ?? "file", "\(fileName): \(error.message)")
             }
-        } catch {
-            throw .invalid(error.field ?? "file", "\(fileName): \(error.message)")
+            if !more || output.hasFullBatch {
+                if !output.items.isEmpty { try await emit(output.items) }
+                output.removeItems()
+            }
+            if !more { return output }
         }
-        return output
     }
 
     /// The layout of the header; throws naming the columns found and the ones a `kind` file has.

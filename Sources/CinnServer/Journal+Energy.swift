@@ -205,11 +205,13 @@ extension Journal {
     /// as one batch that can be undone. A file with bad rows imports nothing unless `mode.skipInvalid`.
     public func importMyFitnessPal(at url: URL, fileName: String?, unit: MassUnit?, mode: ImportMode) async throws -> ImportReport {
         let settings = try await settings()
-        let export = try MyFitnessPalExport.read(url: url, options: .init(timeZone: settings.timeZone, unit: unit))
-        let report = ImportReport(format: "myfitnesspal", rowsRead: export.rowsRead, skipped: export.skipped,
-                                  rejected: export.rejected, rejectedCount: export.rejectedCount)
-        return try await store.importMyFitnessPal(user: user, fileName: fileName ?? url.lastPathComponent, mode: mode,
-                                                  entries: export.entries, weighIns: export.weighIns,
-                                                  exercises: export.exercises, report: report)
+        return try await store.importMyFitnessPal(user: user, format: "myfitnesspal", fileName: fileName ?? url.lastPathComponent,
+                                                  mode: mode) { write in
+            let export = try await MyFitnessPalExport.read(url: url, options: .init(timeZone: settings.timeZone, unit: unit)) { batch in
+                try await write(batch.entries, batch.weighIns, batch.exercises)
+            }
+            return ImportReport(format: "myfitnesspal", rowsRead: export.rowsRead, skipped: export.skipped,
+                                rejected: export.rejected, rejectedCount: export.rejectedCount)
+        }
     }
 }

@@ -204,30 +204,36 @@ extension Store {
     // MARK: - MyFitnessPal
 
     /// Imports a MyFitnessPal export as one batch (`journalImport`: on SQLite staged outside the write lock): food entries,
-    /// weigh-ins and exercise entries whose external id this journal does not already hold. Undo removes all three.
-    public func importMyFitnessPal(user: UserID, fileName: String?, mode: ImportMode, entries: [FoodLogEntry],
-                                   weighIns: [ImportedWeighIn], exercises: [ExerciseEntry], report: ImportReport) async throws -> ImportReport {
-        try await journalImport(user: user, format: report.format, fileName: fileName, mode: mode) { writer in
+    /// weigh-ins and exercise entries whose external id this journal does not already hold. `read` reads the export,
+    /// handing its values to `write` batch by batch, and returns the parse report. Undo removes all three.
+    public func importMyFitnessPal(
+        user: UserID, format: String, fileName: String?, mode: ImportMode,
+        read: (_ write: (_ entries: [FoodLogEntry], _ weighIns: [ImportedWeighIn], _ exercises: [ExerciseEntry]) async throws -> Void)
+            async throws -> ImportReport
+    ) async throws -> ImportReport {
+        try await journalImport(user: user, format: format, fileName: fileName, mode: mode) { writer in
             func row(_ id: UUID, _ at: Date, _ offset: Int, _ values: [JournalRowWriter.Value], _ externalID: String?) -> JournalRowWriter.Row {
                 JournalRowWriter.Row(id: id, atMilliseconds: milliseconds(at), utcOffsetSeconds: offset,
                                      localDay: LocalDate(instant: at, utcOffsetSeconds: offset).dayNumber, values: values, externalID: externalID)
             }
-            try await writer.insert(.foodEntries, entries.map { entry in
-                row(entry.id, entry.eatenAt, entry.utcOffsetSeconds,
-                    [.id(entry.foodID), .text(entry.name), .text(entry.brand), .text(Self.searchKey(entry.name, entry.brand)), .text(entry.meal.name),
-                     .real(entry.servings), .text(entry.servingLabel), .real(entry.servingAmount), .text(entry.nutrients.storageText),
-                     .real(entry.energy), .text(entry.note)], entry.externalID)
-            })
-            try await writer.insert(.exerciseEntries, exercises.map { entry in
-                row(entry.id, entry.performedAt, entry.utcOffsetSeconds,
-                    [.text(entry.name), .text(entry.kind.rawValue), .real(entry.energyKcal), .real(entry.minutes), .integer(entry.sets),
-                     .integer(entry.repsPerSet), .real(entry.weight?.kilograms), .integer(entry.steps), .text(entry.note)], entry.externalID)
-            })
             var ids = SplitMix64()
-            try await writer.insert(.weighIns, weighIns.map { reading in
-                row(UUID.v7(at: reading.measuredAt, using: &ids), reading.measuredAt, reading.utcOffsetSeconds,
-                    [.real(reading.weight.kilograms), .text(reading.note)], reading.externalID)
-            })
+            let report = try await read { entries, weighIns, exercises in
+                try await writer.insert(.foodEntries, entries.map { entry in
+                    row(entry.id, entry.eatenAt, entry.utcOffsetSeconds,
+                        [.id(entry.foodID), .text(entry.name), .text(entry.brand), .text(Self.searchKey(entry.name, entry.brand)),
+                         .text(entry.meal.name), .real(entry.servings), .text(entry.servingLabel), .real(entry.servingAmount),
+                         .text(entry.nutrients.storageText), .real(entry.energy), .text(entry.note)], entry.externalID)
+                })
+                try await writer.insert(.exerciseEntries, exercises.map { entry in
+                    row(entry.id, entry.performedAt, entry.utcOffsetSeconds,
+                        [.text(entry.name), .text(entry.kind.rawValue), .real(entry.energyKcal), .real(entry.minutes), .integer(entry.sets),
+                         .integer(entry.repsPerSet), .real(entry.weight?.kilograms), .integer(entry.steps), .text(entry.note)], entry.externalID)
+                })
+                try await writer.insert(.weighIns, weighIns.map { reading in
+                    row(UUID.v7(at: reading.measuredAt, using: &ids), reading.measuredAt, reading.utcOffsetSeconds,
+                        [.real(reading.weight.kilograms), .text(reading.note)], reading.externalID)
+                })
+            }
             return (report, ())
         } finish: { _, _, _, _ in }
     }

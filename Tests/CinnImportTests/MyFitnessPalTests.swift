@@ -14,12 +14,36 @@ private func mfpFixture(_ name: String) throws -> URL {
 private func exportFolder() throws -> URL { try mfpFixture(exportName) }
 private func exportZip() throws -> URL { try mfpFixture(exportName + ".zip") }
 
-private func readMFP(_ url: URL, unit: MassUnit? = nil, timeZone: TimeZone = newYork) throws -> MyFitnessPalExport {
-    try MyFitnessPalExport.read(url: url, options: .init(timeZone: timeZone, unit: unit))
+/// An export read whole: its counts, and the values of every batch it handed on.
+@dynamicMemberLookup
+private struct ReadExport {
+    var export: MyFitnessPalExport
+    var entries: [FoodLogEntry] = []
+    var weighIns: [ImportedWeighIn] = []
+    var exercises: [ExerciseEntry] = []
+    var batches = 0
+
+    subscript<Value>(dynamicMember key: KeyPath<MyFitnessPalExport, Value>) -> Value { export[keyPath: key] }
 }
 
-private func readingError(_ url: URL, unit: MassUnit? = nil) -> CinnError? {
-    openingError { () throws(CinnError) in _ = try MyFitnessPalExport.read(url: url, options: .init(timeZone: newYork, unit: unit)) }
+private func readMFP(_ url: URL, unit: MassUnit? = nil, timeZone: TimeZone = newYork) async throws -> ReadExport {
+    var entries: [FoodLogEntry] = [], weighIns: [ImportedWeighIn] = [], exercises: [ExerciseEntry] = [], batches = 0
+    let export = try await MyFitnessPalExport.read(url: url, options: .init(timeZone: timeZone, unit: unit)) { batch in
+        entries += batch.entries
+        weighIns += batch.weighIns
+        exercises += batch.exercises
+        batches += 1
+    }
+    return ReadExport(export: export, entries: entries, weighIns: weighIns, exercises: exercises, batches: batches)
+}
+
+private func readingError(_ url: URL, unit: MassUnit? = nil) async -> CinnError? {
+    do {
+        _ = try await readMFP(url, unit: unit)
+        return nil
+    } catch {
+        return error as? CinnError
+    }
 }
 
 /// A fresh folder holding `files` (name → contents).
@@ -47,9 +71,9 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
 }
 
 @Suite struct MyFitnessPalTests {
-    @Test func theZipAndTheFolderGiveTheSameResult() throws {
-        let zip = try readMFP(exportZip())
-        let folder = try readMFP(exportFolder())
+    @Test func theZipAndTheFolderGiveTheSameResult() async throws {
+        let zip = try await readMFP(exportZip())
+        let folder = try await readMFP(exportFolder())
         #expect(withoutIDs(zip.entries) == withoutIDs(folder.entries))
         #expect(zip.weighIns == folder.weighIns)
         #expect(withoutIDs(zip.exercises) == withoutIDs(folder.exercises))
@@ -58,12 +82,12 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
         #expect(zip.files.map(\.name) == MyFitnessPalExport.FileKind.allCases.map(\.rawValue).sorted().map {
             "\(exportName)/\($0)-2024-03-01-to-2024-03-07.csv"
         })
-        let above = try readMFP(exportFolder().deletingLastPathComponent())
+        let above = try await readMFP(exportFolder().deletingLastPathComponent())
         #expect(withoutIDs(above.entries) == withoutIDs(folder.entries), "the folder the export was unpacked in reads too")
     }
 
-    @Test func readsEveryRowOfTheFixture() throws {
-        let export = try readMFP(exportZip())
+    @Test func readsEveryRowOfTheFixture() async throws {
+        let export = try await readMFP(exportZip())
         #expect(export.entries.count == 10)
         #expect(export.weighIns.count == 4)
         #expect(export.exercises.count == 7)
@@ -78,8 +102,8 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
         #expect(export.exercises.allSatisfy { $0.source == "import:myfitnesspal" })
     }
 
-    @Test func readsTheHeaderAfterTheByteOrderMarkAndLinesEndingInCRLF() throws {
-        let export = try readMFP(exportFolder())
+    @Test func readsTheHeaderAfterTheByteOrderMarkAndLinesEndingInCRLF() async throws {
+        let export = try await readMFP(exportFolder())
         let first = try #require(export.entries.first)
         #expect(first.localDate == LocalDate(iso: "2024-03-01"))
         #expect(first.meal == .breakfast)
@@ -93,23 +117,23 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
         #expect(export.entries.map(\.localTimeOfDay) == ["07:42", "08:00", "12:31", "19:05", "15:15", "08:10", "10:48", "13:02", "19:00", "09:30"])
     }
 
-    @Test func keepsAMealOfTheUsersOwn() throws {
-        let postWorkout = try readMFP(exportFolder()).entries[6]
+    @Test func keepsAMealOfTheUsersOwn() async throws {
+        let postWorkout = try await readMFP(exportFolder()).entries[6]
         #expect(postWorkout.meal.name == "Post-Workout")
         #expect(!postWorkout.meal.isStandard)
         #expect(postWorkout.name == "Post-Workout (MyFitnessPal)")
         #expect(postWorkout.nutrients.energy == 240)
     }
 
-    @Test func keepsAQuotedNoteWithACommaAndAnApostrophe() throws {
-        let dinner = try readMFP(exportFolder()).entries[3]
+    @Test func keepsAQuotedNoteWithACommaAndAnApostrophe() async throws {
+        let dinner = try await readMFP(exportFolder()).entries[3]
         #expect(dinner.meal == .dinner)
         #expect(dinner.note == "Mom's chili, 1.5 bowls")
         #expect(dinner.nutrients.energy == 688.2)
     }
 
-    @Test func keepsTheSkippedDinnerWithZeroCalories() throws {
-        let dinner = try readMFP(exportFolder()).entries[8]
+    @Test func keepsTheSkippedDinnerWithZeroCalories() async throws {
+        let dinner = try await readMFP(exportFolder()).entries[8]
         #expect(dinner.meal == .dinner)
         #expect(dinner.localDate == LocalDate(iso: "2024-03-02"))
         #expect(dinner.nutrients.energy == 0)
@@ -118,13 +142,13 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
         #expect(dinner.eatenAt == (try instant("2024-03-02T19:00:00-05:00")), "no time: dinner's usual 19:00")
     }
 
-    @Test func turnsPercentDailyValueIntoAmounts() throws {
+    @Test func turnsPercentDailyValueIntoAmounts() async throws {
         // The catalogue's FDA Daily Values (2016 rule) that the percentages are taken of.
         #expect(Nutrient.named("vitamin_a")?.dailyValue == 900)
         #expect(Nutrient.named("vitamin_c")?.dailyValue == 90)
         #expect(Nutrient.named("calcium")?.dailyValue == 1300)
         #expect(Nutrient.named("iron")?.dailyValue == 18)
-        let entries = try readMFP(exportFolder()).entries
+        let entries = try await readMFP(exportFolder()).entries
         let breakfast = entries[0]  // Vitamin A 12, Vitamin C 4, Calcium 14, Iron 11 (% DV)
         #expect(near(amount(breakfast, "vitamin_a"), 108), "12 % of 900 µg")
         #expect(near(amount(breakfast, "vitamin_c"), 3.6), "4 % of 90 mg")
@@ -146,7 +170,7 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
         #expect(amount(breakfast, "protein") == 19.4)
     }
 
-    @Test func givesARowWithoutATimeItsMealsUsualTimeAcrossAChangeToSummerTime() throws {
+    @Test func givesARowWithoutATimeItsMealsUsualTimeAcrossAChangeToSummerTime() async throws {
         // Clocks in New York went forward at 02:00 on 2024-03-10.
         let csv = """
             Date,Meal,Time,Calories,Note
@@ -159,7 +183,7 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
             2024-03-10,Snacks,2:30 AM,100,
 
             """
-        let entries = try readMFP(temporaryFile(csv, name: "Nutrition-Summary.csv")).entries
+        let entries = try await readMFP(temporaryFile(csv, name: "Nutrition-Summary.csv")).entries
         #expect(entries.count == 7)
         #expect(entries[0].eatenAt == (try instant("2024-03-09T08:00:00-05:00")))
         #expect(entries[0].utcOffsetSeconds == -5 * 3600)
@@ -168,12 +192,12 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
         #expect(entries.dropFirst().dropLast().map(\.localTimeOfDay) == ["08:00", "12:30", "15:00", "19:00", "12:00"])
         #expect(entries.dropFirst().allSatisfy { $0.localDate == LocalDate(iso: "2024-03-10") })
         #expect(entries[6].localDate == LocalDate(iso: "2024-03-10"), "a time the clocks skipped still lands on its day")
-        let berlinBreakfast = try readMFP(temporaryFile(csv, name: "Nutrition-Summary.csv"), timeZone: berlin).entries[0]
+        let berlinBreakfast = try await readMFP(temporaryFile(csv, name: "Nutrition-Summary.csv"), timeZone: berlin).entries[0]
         #expect(berlinBreakfast.eatenAt == (try instant("2024-03-09T08:00:00+01:00")))
     }
 
-    @Test func readsWeightsInTheUnitOfTheExerciseHeader() throws {
-        let export = try readMFP(exportZip())
+    @Test func readsWeightsInTheUnitOfTheExerciseHeader() async throws {
+        let export = try await readMFP(exportZip())
         #expect(export.weightUnit == .pounds)
         #expect(export.weighIns.map(\.weight.kilograms) == [158.2, 157.6, 157.9, 156.8].map { kilograms($0, .pounds) })
         #expect(export.weighIns.map(\.line) == [2, 3, 4, 5])
@@ -184,28 +208,28 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
         #expect(export.weighIns.allSatisfy { $0.externalID.hasPrefix("mfp:") })
     }
 
-    @Test func readsWeightsInTheUnitAskedFor() throws {
-        let export = try readMFP(exportZip(), unit: .kilograms)
+    @Test func readsWeightsInTheUnitAskedFor() async throws {
+        let export = try await readMFP(exportZip(), unit: .kilograms)
         #expect(export.weightUnit == .kilograms)
         #expect(export.weighIns.map(\.weight.kilograms) == [158.2, 157.6, 157.9, 156.8])
-        let inPounds = try readMFP(exportZip())
+        let inPounds = try await readMFP(exportZip())
         #expect(export.weighIns[0].externalID != inPounds.weighIns[0].externalID, "another unit is another weight")
         let strength = try #require(export.exercises.first { $0.name == "Squats" })
         #expect(strength.weight == Mass(135, .pounds), "the Exercise-Summary's own header still decides its unit")
     }
 
-    @Test func asksForTheUnitWhenNothingSaysIt() throws {
+    @Test func asksForTheUnitWhenNothingSaysIt() async throws {
         let measurement = try exportFolder().appendingPathComponent("Measurement-Summary-2024-03-01-to-2024-03-07.csv")
-        let error = try #require(readingError(measurement))
+        let error = try #require(await readingError(measurement))
         #expect(error.code == .invalidInput)
         #expect(error.field == "unit")
         #expect(error.message.contains("--unit kg or --unit lb"))
-        let inKilograms = try readMFP(measurement, unit: .kilograms)
+        let inKilograms = try await readMFP(measurement, unit: .kilograms)
         #expect(inKilograms.weighIns.count == 4)
         #expect(inKilograms.files.map(\.kind) == [.measurement])
     }
 
-    @Test func readsTheMetricExerciseHeaderAndSkipsRowsWithoutAWeight() throws {
+    @Test func readsTheMetricExerciseHeaderAndSkipsRowsWithoutAWeight() async throws {
         let folder = try temporaryFolder([
             "Exercise-Summary-2025.csv": """
                 Date,Exercise,Type,Exercise Calories,Exercise Minutes,Sets,Reps Per Set,Kilograms,Steps,Note
@@ -217,7 +241,7 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
                 2025-01-03,,18.5
                 """,
         ])
-        let export = try readMFP(folder)
+        let export = try await readMFP(folder)
         #expect(export.weightUnit == .kilograms)
         #expect(export.weighIns.map(\.weight.kilograms) == [72.4])
         #expect(export.skipped == 1, "a row with only another measurement")
@@ -225,8 +249,8 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
         #expect(export.exercises.first?.weight == Mass(kilograms: 100))
     }
 
-    @Test func stripsOneLayerOfQuotesFromExerciseNames() throws {
-        let exercises = try readMFP(exportZip()).exercises
+    @Test func stripsOneLayerOfQuotesFromExerciseNames() async throws {
+        let exercises = try await readMFP(exportZip()).exercises
         #expect(exercises.map(\.name) == [
             "MFP iOS calorie adjustment", "Walking, 3.5 mph, brisk pace", "Walking, 3.5 mph, brisk pace",
             "Bench Press, Barbell", "Squats", "MFP iOS calorie adjustment", "Running (jogging), general",
@@ -245,17 +269,17 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
         #expect(MyFitnessPalExport.FileKind(fileName: "exercise-summary.CSV") == .exercise)
     }
 
-    @Test func readsCalorieAdjustmentsAsCardioWithSteps() throws {
-        let adjustments = try readMFP(exportZip()).exercises.filter { $0.name == "MFP iOS calorie adjustment" }
+    @Test func readsCalorieAdjustmentsAsCardioWithSteps() async throws {
+        let adjustments = try await readMFP(exportZip()).exercises.filter { $0.name == "MFP iOS calorie adjustment" }
         #expect(adjustments.map(\.steps) == [8412, 11034])
         #expect(adjustments.map(\.energyKcal) == [212, 301])
         #expect(adjustments.map(\.minutes) == [1, 1])
         #expect(adjustments.map(\.localDate) == [LocalDate(iso: "2024-03-01"), LocalDate(iso: "2024-03-02")])
     }
 
-    @Test func keepsADuplicatedRowTwiceWithStableDistinctIDs() throws {
-        let first = try readMFP(exportZip())
-        let second = try readMFP(exportFolder())
+    @Test func keepsADuplicatedRowTwiceWithStableDistinctIDs() async throws {
+        let first = try await readMFP(exportZip())
+        let second = try await readMFP(exportFolder())
         let walks = first.exercises.filter { $0.name.hasPrefix("Walking") }
         #expect(walks.count == 2)
         let firstIDs = try walks.map { try #require($0.externalID) }
@@ -270,14 +294,27 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
         #expect(first.exercises[0].id != second.exercises[0].id, "ids are fresh")
     }
 
-    @Test func readsShapeN1WithoutTimes() throws {
+    /// A long diary comes out in batches of 5,000 rows: memory holds a batch of values, not every one.
+    @Test func aLongDiaryIsHandedOnInBatches() async throws {
+        let start = LocalDate(iso: "1990-01-01")!
+        let rows = (0..<12_000).map { index in
+            "\(LocalDate(dayNumber: start.dayNumber + index / 4).iso),\(["Breakfast", "Lunch", "Dinner", "Snacks"][index % 4]),"
+                + "500.0,10.0,3.0,1.0,4.0,0.0,200.0,500.0,300.0,40.0,4.0,10.0,20.0,10.0,20.0,10.0,10.0,"
+        }
+        let export = try await readMFP(temporaryFile(n1Header + "\n" + rows.joined(separator: "\n") + "\n", name: "Nutrition-Summary.csv"))
+        #expect(export.rowsRead == 12_000 && export.entries.count == 12_000)
+        #expect(export.batches == 3)
+        #expect(Set(export.entries.map(\.externalID)).count == 12_000)
+    }
+
+    @Test func readsShapeN1WithoutTimes() async throws {
         let csv = """
             \(n1Header)
             2018-06-01,Breakfast,350.0,10.0,3.0,1.0,4.0,0.0,200.0,500.0,300.0,40.0,4.0,10.0,20.0,10.0,20.0,10.0,10.0,"oats, berries"
             2018-06-01,Dinner,700.0,30.0,10.0,5.0,10.0,0.0,100.0,900.0,800.0,60.0,8.0,6.0,45.0,30.0,50.0,20.0,25.0,
 
             """
-        let export = try readMFP(temporaryFile(csv, name: "Nutrition-Summary.csv"))
+        let export = try await readMFP(temporaryFile(csv, name: "Nutrition-Summary.csv"))
         #expect(export.entries.count == 2)
         #expect(export.entries.map(\.localTimeOfDay) == ["08:00", "19:00"])
         #expect(export.entries.map(\.note) == ["oats, berries", nil])
@@ -286,7 +323,7 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
         #expect(amount(export.entries[1], "protein") == 45)
     }
 
-    @Test func readsShapeN3WithTimesAndNoNotes() throws {
+    @Test func readsShapeN3WithTimesAndNoNotes() async throws {
         let csv = """
             \(n3Header)
             2018-06-02,Lunch,12:05 PM,512.0,16.4,4.1,2.6,7.9,0.0,62.0,846.0,704.0,58.2,8.8,6.3,31.5,21.0,25.0,11.0,19.0
@@ -294,14 +331,14 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
             2018-06-02,Snacks,,100.0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0
 
             """
-        let export = try readMFP(temporaryFile(csv, name: "mfp.csv"))
+        let export = try await readMFP(temporaryFile(csv, name: "mfp.csv"))
         #expect(export.files.map(\.kind) == [.nutrition], "a file named otherwise is told by its header")
         #expect(export.entries.map(\.localTimeOfDay) == ["12:05", "00:15", "15:00"])
         #expect(export.entries.allSatisfy { $0.note == nil })
         #expect(near(amount(export.entries[0], "vitamin_c"), 22.5))
     }
 
-    @Test func rejectsBadRowsNamingTheLineAndTheField() throws {
+    @Test func rejectsBadRowsNamingTheLineAndTheField() async throws {
         let csv = """
             Date,Meal,Time,Calories,Fat (g),Note
             2024-03-01,Breakfast,7:42 AM,312.0,9.1,
@@ -311,7 +348,7 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
             2024-03-02,,,100.0,1.0,
             2024-03-02,Lunch,25:00 PM,100.0,1.0,
             """
-        let export = try readMFP(temporaryFile(csv, name: "Nutrition-Summary-2024.csv"))
+        let export = try await readMFP(temporaryFile(csv, name: "Nutrition-Summary-2024.csv"))
         #expect(export.entries.count == 1)
         #expect(export.rowsRead == 6)
         #expect(export.rejectedCount == 5)
@@ -322,7 +359,7 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
         #expect(export.files.first?.rejectedCount == 5)
     }
 
-    @Test func rejectsBadExerciseAndMeasurementRows() throws {
+    @Test func rejectsBadExerciseAndMeasurementRows() async throws {
         let folder = try temporaryFolder([
             "Exercise-Summary.csv": """
                 Date,Exercise,Type,Exercise Calories,Exercise Minutes,Sets,Reps Per Set,Pounds,Steps,Note
@@ -339,7 +376,7 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
                 2024-03-04,150.0
                 """,
         ])
-        let export = try readMFP(folder)
+        let export = try await readMFP(folder)
         #expect(export.exercises.count == 1)
         #expect(export.weighIns.count == 1)
         let rejected = export.rejected.map { "\($0.reason.prefix { $0 != ":" }) \($0.line) \($0.field ?? "")" }
@@ -349,67 +386,67 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
         ])
     }
 
-    @Test func namesTheColumnsOfAnUnknownHeader() throws {
+    @Test func namesTheColumnsOfAnUnknownHeader() async throws {
         let named = try temporaryFile("Day,Food,Energy\n2024-03-01,Toast,100\n", name: "Nutrition-Summary.csv")
-        let error = try #require(readingError(named))
+        let error = try #require(await readingError(named))
         #expect(error.code == .invalidInput)
         #expect(error.field == "file")
         #expect(error.message.contains("\"Day\", \"Food\", \"Energy\""))
         #expect(error.message.contains("Date, Meal and Calories"))
         let unnamed = try temporaryFile("a,b,c\n1,2,3\n", name: "export.csv")
-        let unknown = try #require(readingError(unnamed))
+        let unknown = try #require(await readingError(unnamed))
         #expect(unknown.message.contains("\"a\", \"b\", \"c\""))
         #expect(unknown.message.contains("Nutrition-Summary") && unknown.message.contains("Exercise-Summary"))
     }
 
-    @Test func namesWhatAZipOrFolderHoldsInsteadOfAnExport() throws {
-        let error = try #require(readingError(mfpFixture("not-an-export.zip")))
+    @Test func namesWhatAZipOrFolderHoldsInsteadOfAnExport() async throws {
+        let error = try #require(await readingError(mfpFixture("not-an-export.zip")))
         #expect(error.field == "file")
         #expect(error.message.contains("readme.txt"))
         #expect(error.message.contains("photos/walk.jpg"))
         #expect(error.message.contains("Nutrition-Summary"))
         let folder = try temporaryFolder(["notes.txt": "hello"])
-        let folderError = try #require(readingError(folder))
+        let folderError = try #require(await readingError(folder))
         #expect(folderError.message.contains("notes.txt"))
     }
 
-    @Test func aZIP64ExportReadsAsTheZipDoes() throws {
-        let plain = try readMFP(try exportZip(), unit: .kilograms), wide = try readMFP(try mfpFixture("zip64.zip"), unit: .kilograms)
+    @Test func aZIP64ExportReadsAsTheZipDoes() async throws {
+        let plain = try await readMFP(try exportZip(), unit: .kilograms), wide = try await readMFP(try mfpFixture("zip64.zip"), unit: .kilograms)
         #expect(!plain.entries.isEmpty)
         #expect(withoutIDs(wide.entries) == withoutIDs(plain.entries))
         #expect(wide.rowsRead == plain.rowsRead)
     }
 
     @Test(.timeLimit(.minutes(1)))
-    func aDeflateStreamThatNeverEndsIsADamagedZip() throws {
+    func aDeflateStreamThatNeverEndsIsADamagedZip() async throws {
         // Found by fuzzing: ZIPFoundation's extract read on past the entry and spun at the end of the file.
-        let error = try #require(readingError(mfpFixture("never-ending-deflate.zip")))
+        let error = try #require(await readingError(mfpFixture("never-ending-deflate.zip")))
         #expect(error.field == "file")
         #expect(error.message.contains("the zip is damaged"), "\(error.message)")
     }
 
-    @Test func aZIP64LocatorPointingPastTheFileIsADamagedZip() throws {
+    @Test func aZIP64LocatorPointingPastTheFileIsADamagedZip() async throws {
         // Found by fuzzing: the offset (near 2^64) trapped when the file was seeked to it.
-        let error = try #require(readingError(mfpFixture("zip64-locator-past-the-end.zip")))
+        let error = try #require(await readingError(mfpFixture("zip64-locator-past-the-end.zip")))
         #expect(error.field == "file")
         #expect(error.message.contains("is not a ZIP archive that can be read"), "\(error.message)")
     }
 
-    @Test func refusesAZipEntryOverTheSizeLimit() throws {
+    @Test func refusesAZipEntryOverTheSizeLimit() async throws {
         // The fixture's entry claims 64 MiB and one byte.
-        let error = try #require(readingError(mfpFixture("oversized.zip")))
+        let error = try #require(await readingError(mfpFixture("oversized.zip")))
         #expect(error.field == "file")
         #expect(error.message.contains("Nutrition-Summary-2024-01-01-to-2024-01-02.csv is larger than 64 MB"))
     }
 
-    @Test func refusesTextThatIsNotUTF8() throws {
+    @Test func refusesTextThatIsNotUTF8() async throws {
         var bytes = Array("Date,Meal,Time,Calories,Note\n2024-03-01,Lunch,,100,Caf".utf8)
         bytes += [0xE9, 0x0A]
-        let error = try #require(readingError(temporaryFile(bytes, name: "Nutrition-Summary.csv")))
+        let error = try #require(await readingError(temporaryFile(bytes, name: "Nutrition-Summary.csv")))
         #expect(error.field == "file")
         #expect(error.message.contains("not UTF-8"))
         #expect(error.message.contains("line 2"))
-        let utf8 = try readMFP(temporaryFile("Date,Meal,Time,Calories,Note\n2024-03-01,Lunch,,100,Café\n", name: "Nutrition-Summary.csv"))
+        let utf8 = try await readMFP(temporaryFile("Date,Meal,Time,Calories,Note\n2024-03-01,Lunch,,100,Café\n", name: "Nutrition-Summary.csv"))
         #expect(utf8.entries.first?.note == "Café")
     }
 }

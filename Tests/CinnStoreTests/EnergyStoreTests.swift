@@ -73,10 +73,11 @@ import Testing
                                       repsPerSet: 8, weight: Mass(95, .pounds), externalID: "mfp:w#1")
             let weighIn = ImportedWeighIn(measuredAt: noon, utcOffsetSeconds: 0, weight: Mass(158.2, .pounds), externalID: "mfp:m#0", line: 2)
             func run() async throws -> ImportReport {
-                try await store.importMyFitnessPal(user: me, fileName: "export.zip", mode: ImportMode(),
-                                                   entries: [entry, twin].map { var copy = $0; copy.id = .v7(); return copy },
-                                                   weighIns: [weighIn], exercises: [walk, bench].map { var copy = $0; copy.id = .v7(); return copy },
-                                                   report: ImportReport(format: "myfitnesspal", rowsRead: 5))
+                try await store.importMyFitnessPal(user: me, format: "myfitnesspal", fileName: "export.zip", mode: ImportMode()) { write in
+                    try await write([entry, twin].map { var copy = $0; copy.id = .v7(); return copy }, [], [])
+                    try await write([], [weighIn], [walk, bench].map { var copy = $0; copy.id = .v7(); return copy })
+                    return ImportReport(format: "myfitnesspal", rowsRead: 5)
+                }
             }
             let first = try await run()
             #expect(first.imported == 5)

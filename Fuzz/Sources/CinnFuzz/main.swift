@@ -50,7 +50,7 @@ enum Target: String, CaseIterable {
         case .workouts:
             _ = try await WorkoutFileReader(url: file, options: WorkoutImportOptions(unit: .kilograms, timeZone: utc)).read { _ in }
         case .myfitnesspal, .myfitnesspalZip:
-            _ = try MyFitnessPalExport.read(url: file, options: .init(timeZone: utc, unit: .kilograms))
+            _ = try await MyFitnessPalExport.read(url: file, options: .init(timeZone: utc, unit: .kilograms)) { _ in }
         case .nightscout:
             _ = try await NightscoutParser.read(url: file, timeZone: utc) { _ in }
         case .appleHealth, .appleHealthZip:
