@@ -152,7 +152,7 @@ public final class Store: Sendable {
     /// `bulkCacheKiB` rather than SQLite's default 2 MB (an import of millions of rows touches more index pages
     /// than that, and every page spilled is written out and read back).
     /// `attaching`: a SQLite database file attached to the connection as `staging` for the transaction (an import's
-    /// staged rows, `JournalRowWriter`).
+    /// staged rows, `ImportStaging`).
     func rawTransaction<T: Sendable>(bulk: Bool = false, attaching staging: URL? = nil,
                                      _ body: (Connection) async throws -> T) async throws -> T {
         guard isSQLite else { return try await transactionOnConnection(bulk: false, attaching: nil, body) }
@@ -180,10 +180,15 @@ public final class Store: Sendable {
                 // SQLite's default cache size is -2000: 2,000 KiB.
                 try await connection.sql.raw(SQLQueryString("PRAGMA cache_size = -" + String(bulk ? Self.bulkCacheKiB : 2000))).run()
             }
-            // Outside the transaction, where SQLite allows ATTACH and DETACH; the connection goes back to the pool without it.
+            // Outside the transaction, where SQLite allows ATTACH and DETACH; the connection goes back to the pool without it
+            // (detached even when the settings could not be put back).
             func restore() async throws {
-                if bulk { try await settings(bulk: false) }
+                var failure: (any Error)?
+                if bulk {
+                    do { try await settings(bulk: false) } catch { failure = error }
+                }
                 if staging != nil { try await connection.sql.raw("DETACH DATABASE staging").run() }
+                if let failure { throw failure }
             }
             if let staging { try await connection.sql.raw("ATTACH DATABASE \(bind: staging.path) AS staging").run() }
             do {
