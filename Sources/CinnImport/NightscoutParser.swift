@@ -90,13 +90,15 @@ public enum NightscoutParser {
         return records.data
     }
 
-    /// A record's `_id`: Nightscout's are MongoDB object ids, 24 hex digits, kept as their 12 bytes.
+    /// A record's `_id`: Nightscout's are MongoDB object ids, 24 lowercase hex digits, kept as their 12 bytes (any other
+    /// spelling as it is, so that two ids are the same only when their text is).
     enum RecordID: Hashable {
         case objectID(UInt64, UInt32)
         case other(String)
 
         init(_ text: String) {
-            if text.utf8.count == 24, let high = UInt64(text.prefix(16), radix: 16), let low = UInt32(text.suffix(8), radix: 16) {
+            if text.utf8.count == 24, text.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
+               let high = UInt64(text.prefix(16), radix: 16), let low = UInt32(text.suffix(8), radix: 16) {
                 self = .objectID(high, low)
             } else {
                 self = .other(text)

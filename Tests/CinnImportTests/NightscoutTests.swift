@@ -65,6 +65,14 @@ import Testing
         #expect(batches.count >= 3 && batches.allSatisfy { $0 < 12_000 }, "\(batches)")
     }
 
+    @Test func idsAreTheSameOnlyWhenTheirTextIs() {
+        typealias ID = NightscoutParser.RecordID
+        #expect(ID("65ec8a6f3a1c2b0012a4e9f1") == ID("65ec8a6f3a1c2b0012a4e9f1"))
+        #expect(ID("65ec8a6f3a1c2b0012a4e9f1") != ID("65EC8A6F3A1C2B0012A4E9F1"))
+        #expect(ID("+5ec8a6f3a1c2b0012a4e9f1") != ID("05ec8a6f3a1c2b0012a4e9f1"))
+        #expect(ID("65ec8a6f3a1c2b0012a4e9f1") != ID("65ec8a6f3a1c2b0012a4e9f2"))
+    }
+
     @Test func moreCarbohydrateThanAPersonLogsIsRefused() async throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-treatments-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: url) }
