@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Apple Health import benchmark of issue 7 §6, side by side in one run:
+# The Apple Health import benchmark, side by side in one run:
 #
 #     Benchmarks/applehealth/run.sh                       # 1,000,000 records, 3 runs each
 #     SIZES="1000000 4000000" RUNS=3 Benchmarks/applehealth/run.sh
@@ -14,7 +14,7 @@
 #   3. with POSTGRES_URL set (say postgres://postgres@127.0.0.1:5434/postgres, a server whose data directory is on
 #      tmpfs too), also `cinn import export.zip` into that database, its public schema emptied before each run
 #      (the COPY path);
-#   4. prints the medians and the ratios; issue 7's targets: cinn ≥ 10× faster than healthkit-to-sqlite,
+#   4. prints the medians and the ratios; the targets (BENCHMARKS.md): cinn ≥ 10× faster than healthkit-to-sqlite,
 #      ≤ 1.5× the unzip | xmllint time, peak RSS < 150 MB.
 # Needs: python3 with venv, unzip, xmllint (libxml2-utils), GNU time; psql for POSTGRES_URL. Builds `cinn` (release) in
 # CINN_SCRATCH (default /tmp/build-bench-main).
