@@ -212,27 +212,21 @@ extension Store {
             async throws -> ImportReport
     ) async throws -> ImportReport {
         try await journalImport(user: user, format: format, fileName: fileName, mode: mode) { writer in
-            func row(_ id: UUID, _ at: Date, _ offset: Int, _ values: [JournalRowWriter.Value], _ externalID: String?) -> JournalRowWriter.Row {
-                JournalRowWriter.Row(id: id, atMilliseconds: milliseconds(at), utcOffsetSeconds: offset,
-                                     localDay: LocalDate(instant: at, utcOffsetSeconds: offset).dayNumber, values: values, externalID: externalID)
-            }
             var ids = SplitMix64()
             let report = try await read { entries, weighIns, exercises in
                 try await writer.insert(.foodEntries, entries.map { entry in
-                    row(entry.id, entry.eatenAt, entry.utcOffsetSeconds,
+                    JournalRowWriter.Row(id: entry.id, at: entry.eatenAt, utcOffsetSeconds: entry.utcOffsetSeconds, values:
                         [.id(entry.foodID), .text(entry.name), .text(entry.brand), .text(Self.searchKey(entry.name, entry.brand)),
                          .text(entry.meal.name), .real(entry.servings), .text(entry.servingLabel), .real(entry.servingAmount),
-                         .text(entry.nutrients.storageText), .real(entry.energy), .text(entry.note)], entry.externalID)
+                         .text(entry.nutrients.storageText), .real(entry.energy), .text(entry.note)], externalID: entry.externalID)
                 })
                 try await writer.insert(.exerciseEntries, exercises.map { entry in
-                    row(entry.id, entry.performedAt, entry.utcOffsetSeconds,
+                    JournalRowWriter.Row(id: entry.id, at: entry.performedAt, utcOffsetSeconds: entry.utcOffsetSeconds, values:
                         [.text(entry.name), .text(entry.kind.rawValue), .real(entry.energyKcal), .real(entry.minutes), .integer(entry.sets),
-                         .integer(entry.repsPerSet), .real(entry.weight?.kilograms), .integer(entry.steps), .text(entry.note)], entry.externalID)
+                         .integer(entry.repsPerSet), .real(entry.weight?.kilograms), .integer(entry.steps), .text(entry.note)],
+                        externalID: entry.externalID)
                 })
-                try await writer.insert(.weighIns, weighIns.map { reading in
-                    row(UUID.v7(at: reading.measuredAt, using: &ids), reading.measuredAt, reading.utcOffsetSeconds,
-                        [.real(reading.weight.kilograms), .text(reading.note)], reading.externalID)
-                })
+                try await writer.insert(.weighIns, weighIns.map { .weighIn($0, ids: &ids) })
             }
             return (report, ())
         } finish: { _, _, _, _ in }

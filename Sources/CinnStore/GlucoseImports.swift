@@ -35,19 +35,16 @@ extension Store {
     ) async throws -> ImportReport {
         try await journalImport(user: user, format: format, fileName: fileName, mode: mode,
                                 sameAs: [.glucose: ["measured_at_ms"], .insulin: ["taken_at_ms", "units"]]) { writer in
-            func row(_ id: UUID, _ at: Date, _ offset: Int, _ day: LocalDate, _ values: [JournalRowWriter.Value], _ externalID: String?)
-                -> JournalRowWriter.Row {
-                JournalRowWriter.Row(id: id, atMilliseconds: milliseconds(at), utcOffsetSeconds: offset, localDay: day.dayNumber, values: values,
-                                     externalID: externalID)
-            }
             let (report, carbs) = try await read { readings, doses in
                 try await writer.insert(.glucose, readings.map { reading in
-                    row(reading.id, reading.measuredAt, reading.utcOffsetSeconds, reading.localDate,
-                        [.real(reading.glucose.milligramsPerDeciliter), .text(reading.timing?.rawValue), .text(reading.note)], reading.externalID)
+                    JournalRowWriter.Row(id: reading.id, at: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds,
+                                         values: [.real(reading.glucose.milligramsPerDeciliter), .text(reading.timing?.rawValue), .text(reading.note)],
+                                         externalID: reading.externalID)
                 })
                 try await writer.insert(.insulin, doses.map { dose in
-                    row(dose.id, dose.takenAt, dose.utcOffsetSeconds, dose.localDate,
-                        [.real(dose.units), .text(dose.kind.rawValue), .text(dose.insulin), .text(dose.note)], dose.externalID)
+                    JournalRowWriter.Row(id: dose.id, at: dose.takenAt, utcOffsetSeconds: dose.utcOffsetSeconds,
+                                         values: [.real(dose.units), .text(dose.kind.rawValue), .text(dose.insulin), .text(dose.note)],
+                                         externalID: dose.externalID)
                 })
             }
             return (report, (readerDuplicates: report.duplicates, carbs: carbs))

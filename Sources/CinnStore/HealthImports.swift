@@ -18,14 +18,10 @@ extension Store {
         try await journalImport(user: user, format: format, fileName: fileName, mode: mode) { writer in
             var ids = SplitMix64()
             func row(_ at: Date, _ offset: Int, _ values: [JournalRowWriter.Value], _ externalID: String?) -> JournalRowWriter.Row {
-                JournalRowWriter.Row(id: UUID.v7(at: at, using: &ids), atMilliseconds: milliseconds(at), utcOffsetSeconds: offset,
-                                     localDay: LocalDate(instant: at, utcOffsetSeconds: offset).dayNumber, values: values,
-                                     externalID: externalID)
+                JournalRowWriter.Row(id: UUID.v7(at: at, using: &ids), at: at, utcOffsetSeconds: offset, values: values, externalID: externalID)
             }
             let (report, days, exportedAt) = try await read { records in
-                try await writer.insert(.weighIns, records.weighIns.map { reading in
-                    row(reading.measuredAt, reading.utcOffsetSeconds, [.real(reading.weight.kilograms), .text(reading.note)], reading.externalID)
-                })
+                try await writer.insert(.weighIns, records.weighIns.map { .weighIn($0, ids: &ids) })
                 try await writer.insert(.bodyFat, records.bodyFat.map { item in
                     row(item.reading.measuredAt, item.reading.utcOffsetSeconds, [.real(item.reading.fraction)], item.externalID)
                 })

@@ -60,12 +60,7 @@ extension Store {
         return try await journalImport(user: user, format: format, fileName: fileName, mode: mode) { writer in
             var ids = SplitMix64()
             let report = try await read { readings in
-                try await writer.insert(.weighIns, readings.map { reading in
-                    JournalRowWriter.Row(id: UUID.v7(at: reading.measuredAt, using: &ids), atMilliseconds: milliseconds(reading.measuredAt),
-                                         utcOffsetSeconds: reading.utcOffsetSeconds,
-                                         localDay: LocalDate(instant: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds).dayNumber,
-                                         values: [.real(reading.weight.kilograms), .text(reading.note)], externalID: reading.externalID)
-                })
+                try await writer.insert(.weighIns, readings.map { .weighIn($0, ids: &ids) })
             }
             return (report, ())
         } finish: { _, _, _, _ in }

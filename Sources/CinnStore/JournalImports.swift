@@ -191,13 +191,20 @@ final class JournalRowWriter: @unchecked Sendable {
 
     struct Row {
         var id: UUID
-        /// The row's time column: milliseconds since 1970.
-        var atMilliseconds: Int64
+        /// The instant of the row's time column.
+        var at: Date
         var utcOffsetSeconds: Int
-        var localDay: Int
         var values: [Value]
         /// Nil: the row can only be a duplicate by `sameAs`.
         var externalID: String?
+
+        var localDay: Int { LocalDate(instant: at, utcOffsetSeconds: utcOffsetSeconds).dayNumber }
+
+        /// An imported weigh-in's row, with an id from `ids`.
+        static func weighIn(_ reading: ImportedWeighIn, ids: inout SplitMix64) -> Row {
+            Row(id: UUID.v7(at: reading.measuredAt, using: &ids), at: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds,
+                values: [.real(reading.weight.kilograms), .text(reading.note)], externalID: reading.externalID)
+        }
     }
 
     /// Rows per prepared INSERT on SQLite, as for workout sets (WorkoutImports).
@@ -210,9 +217,10 @@ final class JournalRowWriter: @unchecked Sendable {
     /// Rows handed to `insert`, duplicates included.
     private(set) var offered = 0
 
-    // SQLite: the staging database and the tables of it this writer made, in the order their first rows came.
+    // SQLite: the staging database, and the tables of it this writer made (in the order their first rows came) with
+    // how many rows each holds (their rowids run from 1 to that).
     private let staging: ImportStaging?
-    private var stagedTables: [Table] = []
+    private var stagedTables: [(table: Table, rows: Int)] = []
 
     // PostgreSQL: the import's connection and batch, and the tables whose temporary staging table exists.
     private let connection: Store.Connection?
@@ -248,12 +256,16 @@ final class JournalRowWriter: @unchecked Sendable {
     }
 
     private func stage(_ staging: ImportStaging, _ table: Table, _ rows: [Row]) async throws {
-        if !stagedTables.contains(table) { stagedTables.append(table) }
+        if let index = stagedTables.firstIndex(where: { $0.table == table }) {
+            stagedTables[index].rows += rows.count
+        } else {
+            stagedTables.append((table, rows.count))
+        }
         let insert = try await staging.table(table.name, columns: table.rowColumns, rowsPerStatement: Self.rowsPerStatement)
         try insert.insert(count: rows.count) { n, binder in
             let row = rows[n]
             binder.bind(row.id)
-            binder.bind(Int(row.atMilliseconds))
+            binder.bind(Int(store.milliseconds(row.at)))
             binder.bind(row.utcOffsetSeconds)
             binder.bind(row.localDay)
             for value in row.values {
@@ -273,15 +285,11 @@ final class JournalRowWriter: @unchecked Sendable {
     /// reserved at once, numbered by the rows' order in each table.
     func merge(_ connection: Store.Connection, _ batch: Store.ImportedBatch) async throws -> Int {
         let db = connection.sql
-        var counts: [Int] = []
-        for table in stagedTables {
-            counts.append(try await db.raw("SELECT COUNT(*) AS n FROM staging.\(unsafeRaw: table.name)").first()?.decode(column: "n", as: Int.self) ?? 0)
-        }
-        let total = counts.reduce(0, +)
+        let total = stagedTables.map(\.rows).reduce(0, +)
         guard total > 0 else { return 0 }
         var version = try await store.reserveVersions(db, user: batch.user, count: total)
         var imported = 0
-        for (table, count) in zip(stagedTables, counts) {
+        for (table, count) in stagedTables {
             let columns = table.allColumns.joined(separator: ", ")
             let own = ([table.time, "utc_offset_s", "local_day"] + table.columns).joined(separator: ", ")
             // The WHERE keeps SQLite from reading ON CONFLICT as a join's ON.
@@ -335,7 +343,7 @@ final class JournalRowWriter: @unchecked Sendable {
         try await postgres.copyFrom(table: staging, columns: table.allColumns, logger: store.logger) { writer in
             var buffer = ByteBuffer()
             for row in rows {
-                buffer.writeString("\(row.id.uuidString)\t\(batch.user.rawValue)\t\(row.atMilliseconds)\t\(row.utcOffsetSeconds)\t\(row.localDay)")
+                buffer.writeString("\(row.id.uuidString)\t\(batch.user.rawValue)\t\(store.milliseconds(row.at))\t\(row.utcOffsetSeconds)\t\(row.localDay)")
                 for value in row.values {
                     switch value {
                     case .integer(let number): buffer.writeString(number.map { "\t\($0)" } ?? "\t\\N")
