@@ -13,43 +13,77 @@ extension Store {
     private static let foodImportConflict =
         " ON CONFLICT (external_id) WHERE user_id IS NULL AND deleted = 0 AND external_id IS NOT NULL DO NOTHING"
 
-    /// Imports foods into the shared food database in one transaction, as a batch the importing
-    /// user can undo. Foods whose external id is already there are duplicates and skipped; the
-    /// rejection and dry-run rules are those of `importWeighIns`.
+    /// Imports foods into the shared food database as a batch the importing user can undo, all or nothing. Foods whose
+    /// external id is already there are duplicates and skipped; the rejection and dry-run rules are those of
+    /// `importWeighIns`.
+    ///
+    /// On SQLite the file is read into a staging database first (`ImportStaging`, with no lock on the journal), and one
+    /// INSERT … SELECT then moves the foods in, search index and all. On PostgreSQL they go in by COPY, in the transaction.
     public func importFoods(
         user: UserID, format: String, fileName: String?, mode: ImportMode,
         read: (_ insert: ([ImportedFood]) async throws -> Void) async throws -> ImportReport
     ) async throws -> ImportReport {
-        try await recordedImport(user: user, format: format, fileName: fileName, mode: mode) { connection, batch in
-            var offered = 0
-            var ids = ImportIDs(at: date(milliseconds: batch.createdAt))
-            var report: ImportReport
-            if let postgres = connection.postgres {
-                (report, offered) = try await copyFoods(postgres, connection.sql, importID: batch.importID, createdAt: batch.createdAt,
-                                                        ids: &ids, read: read)
-            } else if let sqlite = connection.sqlite {
-                report = try await withPageCache(sqlite, kibibytes: Self.foodImportCacheKiB) {
-                    try await read { foods in
-                        offered += foods.count
-                        for start in stride(from: 0, to: foods.count, by: Self.foodImportBatchRows) {
-                            let chunk = foods[start..<min(start + Self.foodImportBatchRows, foods.count)]
-                            try await insertFoods(sqlite, chunk, importID: batch.importID, createdAt: batch.createdAt, ids: &ids)
-                        }
-                    }
-                }
-            } else {
-                throw CinnError(.internal, "no database driver for the import")
+        guard isSQLite else {
+            return try await recordedImport(user: user, format: format, fileName: fileName, mode: mode) { connection, batch in
+                guard let postgres = connection.postgres else { throw CinnError(.internal, "no database driver for the import") }
+                var ids = ImportIDs(at: date(milliseconds: batch.createdAt))
+                var (report, offered) = try await copyFoods(postgres, connection.sql, importID: batch.importID,
+                                                            createdAt: batch.createdAt, ids: &ids, read: read)
+                report.imported = try await connection.sql.raw("SELECT COUNT(*) AS n FROM foods WHERE import_id = \(bind: batch.importID)")
+                    .first()?.decode(column: "n", as: Int.self) ?? 0
+                report.duplicates = offered - report.imported
+                return report
             }
-            report.imported = try await connection.sql.raw("SELECT COUNT(*) AS n FROM foods WHERE import_id = \(bind: batch.importID)")
-                .first()?.decode(column: "n", as: Int.self) ?? 0
+        }
+        return try await stagedImport(user: user, format: format, fileName: fileName, mode: mode) { staging in
+            let insert = try await staging.table("foods", columns: Self.stagedFoodColumns, rowsPerStatement: Self.stagedFoodRows)
+            // The ids count up from now: the staging database's time stands in for the batch's, which is not made yet.
+            var ids = ImportIDs(at: now())
+            var offered = 0
+            let report = try await read { foods in
+                offered += foods.count
+                try insert.insert(count: foods.count) { n, binder in
+                    let imported = foods[n], food = imported.food
+                    binder.bind(ids.next())
+                    binder.bind(food.name)
+                    binder.bind(food.brand)
+                    binder.bind(food.barcode)
+                    binder.bind(food.source.rawValue)
+                    binder.bind(food.basis.rawValue)
+                    binder.bind(imported.isGeneric ? 1 : 0)
+                    binder.bind(food.category)
+                    binder.bind(food.nutrients.storageText)
+                    binder.bind(food.nutrients.energy)
+                    binder.bind(ServingSize.storageText(food.servings))
+                    binder.bind(FoodSearchQuery.searchKey(food.name))
+                    binder.bind(food.brand.map(FoodSearchQuery.searchKey))
+                    binder.bind(imported.externalID)
+                }
+            }
+            return (report, offered)
+        } merge: { connection, batch, report, offered in
+            guard let sqlite = connection.sqlite else { throw CinnError(.internal, "no database driver for the import") }
+            let columns = Self.stagedFoodColumns.filter { $0 != "id" }.joined(separator: ", ")
+            report.imported = try await withPageCache(sqlite, kibibytes: Self.foodImportCacheKiB) {
+                // The WHERE keeps SQLite from reading ON CONFLICT as a join's ON.
+                try await connection.sql.raw(SQLQueryString(Self.foodImportColumns) + """
+                     SELECT id, NULL, \(unsafeRaw: columns), \(bind: batch.importID), \(bind: batch.createdAt), \(bind: batch.createdAt), 0
+                    FROM staging.foods WHERE true ORDER BY rowid
+                    """ + SQLQueryString(Self.foodImportConflict)).run()
+                return try await connection.sql.raw("SELECT changes() AS n").first()?.decode(column: "n", as: Int.self) ?? 0
+            }
             report.duplicates = offered - report.imported
-            return report
         }
     }
 
-    /// Foods per INSERT on SQLite: FTS5 writes its pending index lists out at every statement, so
-    /// statements are as large as SQLite's 32,766 bound values allow (17 per food).
-    static let foodImportBatchRows = 1900
+    /// The columns a food brings to the staging database, in the order of `foodImportColumns`.
+    private static let stagedFoodColumns = [
+        "id", "name", "brand", "barcode", "source", "basis", "generic", "category", "nutrients", "energy_kcal", "servings",
+        "name_key", "brand_key", "external_id",
+    ]
+
+    /// Foods per prepared INSERT into the staging database.
+    private static let stagedFoodRows = 50
 
     /// The page cache of a food import's connection: the unique indexes grow without spilling pages to the WAL.
     static let foodImportCacheKiB = 32 * 1024
@@ -66,42 +100,6 @@ extension Store {
             _ = try? await sqlite.query("PRAGMA cache_size = \(old)")
             throw error
         }
-    }
-
-    /// The SQLite bulk path: one multi-row statement with `SQLiteData` bound directly.
-    private func insertFoods(_ sqlite: SQLiteConnection, _ foods: ArraySlice<ImportedFood>, importID: Int64, createdAt: Int64,
-                             ids: inout ImportIDs) async throws {
-        guard !foods.isEmpty else { return }
-        let placeholders = "(?,NULL,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)"
-        let sql = Self.foodImportColumns + " VALUES " + Array(repeating: placeholders, count: foods.count).joined(separator: ",")
-            + Self.foodImportConflict
-        var binds: [SQLiteData] = []
-        binds.reserveCapacity(foods.count * 17)
-        let batch = SQLiteData.integer(Int(importID))
-        let time = SQLiteData.integer(Int(createdAt))
-        func text(_ value: String?) -> SQLiteData { value.map(SQLiteData.text) ?? .null }
-        for imported in foods {
-            let food = imported.food
-            let id = ids.next()
-            binds.append(Store.sqliteData(id))
-            binds.append(.text(food.name))
-            binds.append(text(food.brand))
-            binds.append(text(food.barcode))
-            binds.append(.text(food.source.rawValue))
-            binds.append(.text(food.basis.rawValue))
-            binds.append(.integer(imported.isGeneric ? 1 : 0))
-            binds.append(text(food.category))
-            binds.append(.text(food.nutrients.storageText))
-            binds.append(food.nutrients.energy.map(SQLiteData.float) ?? .null)
-            binds.append(.text(ServingSize.storageText(food.servings)))
-            binds.append(.text(FoodSearchQuery.searchKey(food.name)))
-            binds.append(food.brand.map { .text(FoodSearchQuery.searchKey($0)) } ?? .null)
-            binds.append(.text(imported.externalID))
-            binds.append(batch)
-            binds.append(time)
-            binds.append(time)
-        }
-        _ = try await sqlite.query(sql, binds)
     }
 
     /// The PostgreSQL bulk path: one text `COPY` into a temporary table, then one INSERT … SELECT that skips duplicates.

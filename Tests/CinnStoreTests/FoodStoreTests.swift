@@ -1,5 +1,6 @@
 import CinnCore
 import Foundation
+import Synchronization
 import Testing
 @testable import CinnStore
 
@@ -144,6 +145,41 @@ func importShared(_ store: Store, _ foods: [ImportedFood], user: UserID, mode: I
             #expect(try await store.searchFoods(try #require(FoodSearchQuery("apple")), user: me).isEmpty)
             let back = try await importShared(store, foods, user: me)
             #expect(back.imported == 3)
+        }
+    }
+
+    /// While a food database is read nothing of it is searchable and other writes go through (on SQLite its foods are
+    /// staged outside the write lock); a read that fails leaves nothing behind.
+    @Test(arguments: Backend.enabled)
+    func whileAFoodDatabaseIsReadOtherWritesGoThroughAndNothingOfItShows(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { store in
+            let me = try await store.localUser(), bob = try await store.user(named: "bob")
+            let apple = try #require(FoodSearchQuery("apple"))
+            let report = try await store.importFoods(user: me, format: "test", fileName: nil, mode: ImportMode()) { insert in
+                try await insert([sharedFood("Apple, raw", kcal: 52, generic: true)])
+                // Polled rather than awaited: before, the weigh-in waited for the import, which waited for this.
+                let added = Mutex(false)
+                Task { _ = try await store.addWeighIn(weighIn(70, at: "2024-03-10T07:00:00Z"), user: bob); added.withLock { $0 = true } }
+                let deadline = ContinuousClock.now + .seconds(10)
+                while !added.withLock({ $0 }) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+                #expect(added.withLock { $0 }, "another user's weigh-in went in within 10 s while the foods were being read")
+                #expect(try await store.searchFoods(apple, user: bob).isEmpty, "nothing of the import shows before it is complete")
+                try await insert([sharedFood("Apple juice", kcal: 46)])
+                return ImportReport(format: "test", rowsRead: 2)
+            }
+            #expect(report.imported == 2)
+            #expect(try await store.searchFoods(apple, user: bob).count == 2)
+            #expect(try await store.weighIns(user: bob).map(\.weight.kilograms) == [70])
+
+            await #expect(throws: CinnError.self) {
+                try await store.importFoods(user: me, format: "test", fileName: nil, mode: ImportMode()) { insert in
+                    try await insert([sharedFood("Pear", kcal: 57, generic: true)])
+                    throw CinnError(.invalidInput, "line 2: the file ends inside a row")
+                }
+            }
+            #expect(try await store.searchFoods(try #require(FoodSearchQuery("pear")), user: me).isEmpty)
+            #expect(try await store.sharedFoodCount() == 2)
+            #expect(try await store.imports(user: me).count == 1)
         }
     }
 
