@@ -48,7 +48,7 @@ private func readingError(_ url: URL, unit: MassUnit? = nil) async -> CinnError?
 
 /// A fresh folder holding `files` (name → contents).
 private func temporaryFolder(_ files: [String: String]) throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-mfp-\(UUID().uuidString)")
+    let folder = testFiles.appendingPathComponent("mfp-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     for (name, text) in files { try Data(text.utf8).write(to: folder.appendingPathComponent(name)) }
     return folder

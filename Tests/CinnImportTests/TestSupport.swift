@@ -10,9 +10,18 @@ func fixture(_ name: String) throws -> URL {
     try #require(Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures"))
 }
 
+/// The folder of every file the tests write, removed when the test process exits.
+let testFiles: URL = {
+    atexit { try? FileManager.default.removeItem(at: testFilesPath) }
+    return testFilesPath
+}()
+
+private let testFilesPath = FileManager.default.temporaryDirectory
+    .appendingPathComponent("cinn-import-tests-\(ProcessInfo.processInfo.processIdentifier)")
+
 /// Writes `bytes` to a fresh file in a temporary folder.
 func temporaryFile(_ bytes: [UInt8], name: String = "weights.csv") throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-import-\(UUID().uuidString)")
+    let folder = testFiles.appendingPathComponent(UUID().uuidString)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let url = folder.appendingPathComponent(name)
     try Data(bytes).write(to: url)
