@@ -40,8 +40,9 @@ def submit(driver, form_selector: str, fields: dict[str, str], what: str) -> Non
 def sign_up(driver, url: str, name: str, password: str) -> None:
     driver.get(url + "/signup")
     submit(driver, "form[action='/signup']", {"name": name, "password": password}, f"signing up {name}")
-    bar = driver.find_elements(By.CSS_SELECTOR, ".account-bar span")
-    check(bool(bar) and bar[0].text == name, f"the account bar names {name} after signing up")
+    driver.get(url + "/more")
+    who = driver.find_elements(By.CSS_SELECTOR, "main .card b")
+    check(bool(who) and who[0].text == name, f"the More page names {name} after signing up")
 
 
 def glucose(driver, url: str, out: Path, day: str) -> None:
@@ -95,6 +96,7 @@ def main() -> int:
         sign_up(driver, url, "anna", "anna-password-1")
         glucose(driver, url, out, day)
 
+        driver.get(url + "/more")
         submit(driver, "form[action='/logout']", {}, "logging out")
         check(driver.current_url.startswith(url + "/login"), "logging out shows the log-in page")
         driver.get(url + "/glucose")

@@ -3,8 +3,6 @@ enum AccountTemplates {
     static let all: [String: String] = ["login": login, "signup": signup, "account": account]
 
     static let style = """
-    .account-bar { display:flex; justify-content:flex-end; align-items:center; gap:12px; font-size:.9rem; color:var(--muted); }
-    .account-bar form { display:inline; } .account-bar button { min-height:36px; padding:6px 12px; }
     .secret { font-family:ui-monospace, monospace; word-break:break-all; background:var(--bg); padding:8px; border-radius:8px; }
     .narrow { max-width:420px; margin:24px auto; }
     """

@@ -11,7 +11,7 @@ enum FoodTemplates {
     .sr { position:absolute; width:1px; height:1px; overflow:hidden; clip:rect(0 0 0 0); white-space:nowrap; }
     nav.subnav { display:flex; gap:4px; overflow-x:auto; margin:-4px 0 8px; scrollbar-width:none; }
     nav.subnav::-webkit-scrollbar { display:none; }
-    nav.subnav a { padding:11px 12px; min-height:44px; border-radius:10px; text-decoration:none; color:var(--muted);
+    nav.subnav a { flex:1 1 auto; text-align:center; padding:11px 6px; min-height:44px; border-radius:10px; text-decoration:none; color:var(--muted);
       white-space:nowrap; font-size:.9rem; border:1px solid transparent; }
     nav.subnav a.on { background:var(--card); border-color:var(--line); color:var(--text); font-weight:700; }
     .day-nav { display:flex; align-items:center; gap:8px; margin:4px 0 8px; }
@@ -65,6 +65,8 @@ enum FoodTemplates {
     details > summary h2 { display:inline; margin:0; color:var(--text); }
     table.nutrients td, table.nutrients th { padding:7px 4px; }
     table.nutrients .num, #stats-periods .num { white-space:nowrap; }
+    @media (max-width: 400px) { .card:has(> table.nutrients) { padding:12px 8px; } table.nutrients { font-size:.875rem; }
+      table.nutrients td, table.nutrients th { padding:7px 2px; } table.nutrients tr.detail td:first-child { padding-left:12px; } }
     #stats-periods td, #stats-periods th { padding:8px 4px; font-size:.9rem; }
     table.nutrients tr.macro td { font-weight:700; }
     table.nutrients tr.detail td:first-child { padding-left:22px; color:var(--muted); }
@@ -106,7 +108,7 @@ enum FoodTemplates {
     <div class="numbers macro-numbers" id="day-macros">{{#macros}}<div><b>{{amount}}</b><span>{{label}}</span>{{#percent}}<span>{{.}} DV</span>{{/percent}}</div>{{/macros}}</div>
     <p class="actions"><a class="button" id="add-food" href="{{searchLink}}">+ Add food</a></p>
     {{^hasEntries}}<p class="muted empty-day">Nothing logged on this day yet. Tap + on a meal or Add food: search, scan a barcode, or pick a recent food.</p>{{/hasEntries}}
-    {{#meals}}
+    <div class="meals">{{#meals}}
     <section class="card meal" id="{{anchor}}" data-meal="{{meal}}">
       <div class="meal-head"><h2>{{title}}</h2><span class="meal-energy">{{mealEnergy}}</span>
         <a class="add-button" href="{{addLink}}"><span aria-hidden="true">+</span><span class="sr">Add food to {{title}}</span></a></div>
@@ -133,7 +135,7 @@ enum FoodTemplates {
       {{#mealCopyError}}<p class="field-error" role="alert">{{.}}</p>{{/mealCopyError}}
       {{#mealPresetError}}<p class="field-error" role="alert">{{.}}</p>{{/mealPresetError}}
     </section>
-    {{/meals}}
+    {{/meals}}</div>
     {{#hasEntries}}
     <details class="card" id="nutrient-totals"><summary><h2>All nutrients</h2></summary>
       <table class="nutrients"><thead><tr><th>Nutrient</th><th class="num">Eaten</th><th class="num">%DV</th></tr></thead><tbody>
@@ -376,7 +378,7 @@ enum FoodTemplates {
     </form>
     {{^hasEntries}}<p class="card empty" id="history-empty">{{#hasSearch}}Nothing you logged matches that.{{/hasSearch}}{{^hasSearch}}Nothing logged yet. <a href="/food/search">Add food</a> and it shows here.{{/hasSearch}}</p>{{/hasEntries}}
     {{#days}}<section class="card history-day">
-      <div class="meal-head"><h2><a href="{{link}}">{{label}}</a></h2></div>
+      <div class="meal-head"><h2 class="go"><a href="{{link}}">{{label}}</a></h2></div>
       <ul class="entries">{{#rows}}<li class="entry" data-entry-id="{{id}}"><a class="entry-main" href="{{link}}#entry-{{id}}"><span class="entry-name">{{name}}{{#brand}} <span class="muted">{{.}}</span>{{/brand}}</span>
         <span class="entry-detail">{{amount}} · {{time}}</span></a><span class="entry-energy">{{energy}}</span></li>{{/rows}}</ul>
     </section>{{/days}}

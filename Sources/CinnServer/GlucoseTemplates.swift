@@ -12,7 +12,7 @@ enum GlucoseTemplates {
     .figures span { display:block; font-size:.8rem; color:var(--muted); } .figures b { font-size:1.15rem; } .figures small { display:block; color:var(--muted); }
     @media (min-width: 600px) { .figures { grid-template-columns:repeat(4, minmax(0, 1fr)); } }
     .events li { padding:8px 0; border-bottom:1px solid var(--line); list-style:none; } ul.events { padding:4px 16px; margin:12px 0; }
-    .events li:last-child { border-bottom:0; } td.num { white-space:nowrap; }
+    .events li:last-child { border-bottom:0; }
     .events .flag { color:var(--unknown); font-weight:600; } .events details { margin-top:4px; }
     .periods { display:flex; gap:4px; } .periods a { flex:1; text-align:center; padding:8px 4px; min-height:44px; border-radius:10px;
       border:1px solid var(--line); background:var(--card); color:var(--text); text-decoration:none; }
@@ -51,7 +51,7 @@ enum GlucoseTemplates {
     </form>
     {{/hasMeals}}
     {{^hasMeals}}<p class="muted">Define your meals first on <a href="/glucose/meals">Meals</a>.</p>{{/hasMeals}}
-    <p><a href="/glucose/meals">Meals →</a></p>
+    <p class="go"><a href="/glucose/meals">Meals →</a></p>
     {{#hasEvents}}<ul class="events card">{{#events}}
       <li><a href="/glucose/days/{{date}}">{{when}}</a> — <b>{{meal}}</b>{{#portion}} ({{portion}}){{/portion}}: {{response}}
         {{#reason}}<div class="flag">Reported: {{reason}}</div>{{/reason}}
@@ -80,7 +80,7 @@ enum GlucoseTemplates {
     """
 
     static let day = """
-    <p><a href="/glucose">← Glucose</a></p>
+    <p class="go"><a href="/glucose">← Glucose</a></p>
     <h1>{{title}}</h1>
     <p class="pager"><a href="/glucose/days/{{previous}}">← {{previousLabel}}</a>{{#next}}<a href="/glucose/days/{{next}}">{{nextLabel}} →</a>{{/next}}</p>
     <div class="card chart">{{{chart}}}</div>
@@ -90,12 +90,12 @@ enum GlucoseTemplates {
       <tr><td>{{time}}</td><td class="num">{{value}}</td><td class="muted">{{timing}}</td><td><form class="inline" method="post" action="/glucose/readings/{{id}}/delete"><button type="submit" class="secondary" aria-label="Delete the reading at {{time}}">Delete</button></form></td></tr>{{/readings}}
     </tbody></table></details>{{/hasReadings}}
     {{#hasDoses}}<h2>Insulin</h2><div class="card"><table><tbody>{{#doses}}
-      <tr><td>{{time}}</td><td class="num">{{units}} U</td><td>{{kind}}</td><td><form class="inline" method="post" action="/glucose/insulin/{{id}}/delete"><button type="submit" class="secondary" aria-label="Delete the dose at {{time}}">Delete</button></form></td></tr>{{/doses}}
+      <tr><td>{{time}}</td><td><b>{{units}}&nbsp;U</b> <span class="muted">{{kind}}</span></td><td class="num"><form class="inline" method="post" action="/glucose/insulin/{{id}}/delete"><button type="submit" class="secondary" aria-label="Delete the dose at {{time}}">Delete</button></form></td></tr>{{/doses}}
     </tbody></table></div>{{/hasDoses}}
     """
 
     static let meals = """
-    <p><a href="/glucose">← Glucose</a></p>
+    <p class="go"><a href="/glucose">← Glucose</a></p>
     <h1>Meals</h1>
     <p class="muted">Define the meals you eat (common) or the study's test meals once, then log them when you eat them.</p>
     {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}

@@ -26,10 +26,8 @@ struct PageRenderer: Sendable {
     struct Layout {
         let title: String
         let body: String
-        let tabWeight: Bool, tabLog: Bool, tabFood: Bool, tabEnergy: Bool, tabLifts: Bool, tabGlucose: Bool, tabImport: Bool, tabMore: Bool
+        let tabWeight: Bool, tabFood: Bool, tabLifts: Bool, tabGlucose: Bool, tabMore: Bool
         let showTabs: Bool
-        /// Hosted mode: who is logged in.
-        let accountName: String?
     }
 
     func render(_ name: String, _ model: Any, title: String, tab: Tab) -> String {
@@ -40,9 +38,10 @@ struct PageRenderer: Sendable {
     /// so no template can forget it: a logged-in session's, else the browser's own (`BrowserToken`).
     func wrap(_ body: String, title: String, tab: Tab) -> String {
         let account = RequestAccount.current
-        let html = library.render(Layout(title: title, body: body, tabWeight: tab == .weight, tabLog: tab == .log, tabFood: tab == .food,
-                                         tabEnergy: tab == .energy, tabLifts: tab == .lifts, tabGlucose: tab == .glucose, tabImport: tab == .importing, tabMore: tab == .more,
-                                         showTabs: tab != .signedOut, accountName: account?.account.name), withTemplate: "layout") ?? ""
+        // Weigh-ins, energy and imports are under More: four tabs and More fit a 320 px screen.
+        let html = library.render(Layout(title: title, body: body, tabWeight: tab == .weight, tabFood: tab == .food, tabLifts: tab == .lifts,
+                                         tabGlucose: tab == .glucose, tabMore: [.log, .energy, .importing, .more].contains(tab),
+                                         showTabs: tab != .signedOut), withTemplate: "layout") ?? ""
         guard let token = account?.csrfToken ?? BrowserToken.current else { return html }
         return Self.addingCSRFToken(token, to: html)
     }
@@ -280,6 +279,12 @@ struct ImportReportPage {
 }
 
 /// The goal and settings forms.
+/// The More tab's page.
+struct MorePage {
+    let accountName: String?
+    let isAdmin: Bool
+}
+
 struct SettingsPage {
     struct Option { let value: String; let label: String; let selected: Bool }
     let unit: String

@@ -2,7 +2,7 @@
 enum Templates {
     static let all: [String: String] = [
         "layout": layout, "dashboard": dashboard, "weigh-ins": weighIns, "edit": edit, "confirm-delete": confirmDelete,
-        "import": importPage, "import-report": importReport, "settings": settings, "error": error,
+        "import": importPage, "import-report": importReport, "settings": settings, "more": more, "error": error,
     ].merging(FoodTemplates.all) { existing, _ in existing }.merging(EnergyTemplates.all) { existing, _ in existing }
         .merging(WorkoutTemplates.all) { existing, _ in existing }.merging(AccountTemplates.all) { existing, _ in existing }
         .merging(GlucoseTemplates.all) { existing, _ in existing }.merging(HealthTemplates.all) { existing, _ in existing }
@@ -18,20 +18,17 @@ enum Templates {
     <link rel="stylesheet" href="/static/cinn.css">
     </head>
     <body>
+    <a class="skip" href="#main">Skip to content</a>
     {{#showTabs}}
     <nav class="tabs" aria-label="Main">
-      <a href="/" class="{{#tabWeight}}on{{/tabWeight}}"><span class="icon" aria-hidden="true">⚖</span>Weight</a>
-      <a href="/weigh-ins" class="{{#tabLog}}on{{/tabLog}}"><span class="icon" aria-hidden="true">☰</span>Weigh-ins</a>
-      <a href="/food" class="{{#tabFood}}on{{/tabFood}}"><span class="icon" aria-hidden="true">☕&#xFE0E;</span>Food</a>
-      <a href="/energy" class="{{#tabEnergy}}on{{/tabEnergy}}"><span class="icon" aria-hidden="true">⚡&#xFE0E;</span>Energy</a>
-      <a href="/lifts" class="{{#tabLifts}}on{{/tabLifts}}"><span class="icon" aria-hidden="true">▲&#xFE0E;</span>Lifts</a>
-      <a href="/glucose" class="{{#tabGlucose}}on{{/tabGlucose}}"><span class="icon" aria-hidden="true">◔&#xFE0E;</span>Glucose</a>
-      <a href="/import" class="{{#tabImport}}on{{/tabImport}}"><span class="icon" aria-hidden="true">⇪</span>Import</a>
-      <a href="/settings" class="{{#tabMore}}on{{/tabMore}}"><span class="icon" aria-hidden="true">⋯</span>More</a>
+      <a href="/" class="{{#tabWeight}}on{{/tabWeight}}"><span class="icon" aria-hidden="true">⚖</span><span class="label">Weight</span></a>
+      <a href="/food" class="{{#tabFood}}on{{/tabFood}}"><span class="icon" aria-hidden="true">☕&#xFE0E;</span><span class="label">Food</span></a>
+      <a href="/lifts" class="{{#tabLifts}}on{{/tabLifts}}"><span class="icon" aria-hidden="true">▲&#xFE0E;</span><span class="label">Lifts</span></a>
+      <a href="/glucose" class="{{#tabGlucose}}on{{/tabGlucose}}"><span class="icon" aria-hidden="true">◔&#xFE0E;</span><span class="label">Glucose</span></a>
+      <a href="/more" class="{{#tabMore}}on{{/tabMore}}"><span class="icon" aria-hidden="true">⋯</span><span class="label">More</span></a>
     </nav>
     {{/showTabs}}
-    <main>
-    {{#accountName}}<div class="account-bar"><span>{{accountName}}</span><a href="/account">Account</a><form method="post" action="/logout"><button type="submit" class="secondary">Log out</button></form></div>{{/accountName}}
+    <main id="main">
     {{{body}}}
     </main>
     </body>
@@ -46,14 +43,14 @@ enum Templates {
       --line:#3a3935; --accent:#8cc2f2; --yes:#7fdc9a; --yes-bg:#173321; --no:#ff9b92; --no-bg:#3b1917;
       --unknown:#f1d970; --unknown-bg:#33300f; } }
     * { box-sizing: border-box; }
-    body { margin:0; font:16px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background:var(--bg); color:var(--text); }
+    body { margin:0; font:1rem/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background:var(--bg); color:var(--text); }
     main { max-width:760px; margin:0 auto; padding:16px 16px 96px; }
     h1 { font-size:1.4rem; margin:8px 0 12px; } h2 { font-size:1.1rem; margin:24px 0 8px; }
     a { color:var(--accent); }
     .card { background:var(--card); border:1px solid var(--line); border-radius:14px; padding:16px; margin:12px 0; }
     .verdict { border-radius:16px; padding:18px 20px; margin:8px 0 12px; border:2px solid currentColor; }
     .verdict .answer { font-size:2.6rem; font-weight:800; line-height:1.1; display:flex; align-items:center; gap:12px; }
-    .verdict .question { font-size:.95rem; font-weight:600; text-transform:uppercase; letter-spacing:.04em; }
+    .verdict .question { margin:0; font-size:.95rem; font-weight:600; text-transform:uppercase; letter-spacing:.04em; }
     .verdict p { margin:6px 0 0; font-size:1.05rem; color:var(--text); }
     .verdict.yes { color:var(--yes); background:var(--yes-bg); } .verdict.no { color:var(--no); background:var(--no-bg); }
     .verdict.unknown { color:var(--unknown); background:var(--unknown-bg); }
@@ -65,13 +62,14 @@ enum Templates {
       border:1px solid var(--line); background:var(--card); color:var(--text); font-size:.9rem; }
     .ranges a.on { background:var(--accent); color:var(--bg); border-color:var(--accent); font-weight:700; }
     .chart svg { width:100%; height:auto; display:block; }
+    main svg[viewBox][role=img]:not(.tir) { max-width:35rem; margin-inline:auto; }
     form.inline { display:inline; }
     label { display:block; font-size:.9rem; color:var(--muted); margin:8px 0 4px; }
     input, select, textarea { font:inherit; color:var(--text); background:var(--card); border:1px solid var(--line);
       border-radius:10px; padding:10px 12px; min-height:44px; width:100%; }
     input[type=checkbox] { width:auto; min-height:auto; }
-    .row { display:flex; gap:8px; align-items:flex-end; } .row > * { flex:1; }
-    .row > .shrink { flex:0; } .row > .w6 { flex:0 0 6.5rem; } .row > .w7 { flex:0 0 7rem; } .row > .w7-5 { flex:0 0 7.5rem; }
+    .row { display:flex; flex-wrap:wrap; gap:8px; align-items:flex-end; } .row > * { flex:1 1 8rem; min-width:0; }
+    .row > .shrink { flex:0 0 auto; } .row > .w6 { flex:0 0 6.5rem; } .row > .w7 { flex:0 0 7rem; } .row > .w7-5 { flex:0 0 7.5rem; }
     h2.first { margin-top:0; }
     button:disabled { opacity:.55; cursor:progress; }
     .import-progress progress { width:100%; height:14px; accent-color:var(--accent); } .import-progress p { margin:4px 0 0; }
@@ -85,15 +83,27 @@ enum Templates {
     .muted { color:var(--muted); font-size:.9rem; } .error { color:var(--no); font-weight:600; }
     .empty { text-align:center; padding:28px 16px; }
     nav.tabs { position:fixed; bottom:0; left:0; right:0; display:flex; background:var(--card); border-top:1px solid var(--line); z-index:2; }
-    nav.tabs a { flex:1; text-align:center; padding:10px 4px 14px; min-height:56px; text-decoration:none; color:var(--muted); font-size:.8rem; }
+    nav.tabs a { flex:1 1 0; min-width:0; text-align:center; padding:8px 2px 12px; min-height:56px; text-decoration:none; color:var(--muted);
+      font-size:.8rem; white-space:nowrap; }
     nav.tabs a .icon { display:block; font-size:1.3rem; line-height:1.2; }
     nav.tabs a.on { color:var(--accent); font-weight:700; }
-    nav.tabs a { min-width:0; overflow-wrap:anywhere; }
-    @media (max-width: 480px) { nav.tabs a { font-size:.64rem; padding:10px 0 14px; } }
+    .skip { position:absolute; left:-10000px; top:0; }
+    .skip:focus { left:8px; top:8px; z-index:5; background:var(--card); color:var(--accent); padding:12px 16px; border-radius:10px; }
+    summary { min-height:44px; padding:10px 0; line-height:1.5rem; cursor:pointer; }
+    .go a, .pager a:not(.button) { display:inline-flex; align-items:center; min-height:44px; }
+    ul.menu { list-style:none; margin:12px 0; padding:4px 16px; } ul.menu li + li { border-top:1px solid var(--line); }
+    ul.menu a { display:flex; flex-direction:column; justify-content:center; min-height:56px; padding:8px 0; text-decoration:none;
+      color:var(--text); font-weight:600; }
+    ul.menu small { color:var(--muted); font-weight:400; font-size:.9rem; }
     @media (min-width: 900px) {
       nav.tabs { top:0; bottom:0; right:auto; width:180px; flex-direction:column; border-top:0; border-right:1px solid var(--line); padding-top:16px; }
       nav.tabs a { flex:0; text-align:left; padding:12px 20px; font-size:1rem; } nav.tabs a .icon { display:inline; margin-right:8px; }
       main { margin-left:max(196px, calc(50% - 380px + 90px)); padding-bottom:24px; }
+    }
+    @media (min-width: 1200px) {
+      main { max-width:1120px; margin-left:max(196px, calc(50% - 560px + 90px)); }
+      .columns { display:grid; grid-template-columns:minmax(0, 3fr) minmax(0, 2fr); gap:0 24px; align-items:start; }
+      .meals { display:grid; grid-template-columns:repeat(2, minmax(0, 1fr)); gap:0 16px; align-items:start; }
     }
     \(FoodTemplates.style)
     \(EnergyTemplates.style)
@@ -104,11 +114,12 @@ enum Templates {
     """
 
     static let dashboard = """
+    <div class="columns"><div>
     <section id="today" class="verdict {{todayState}}" data-answer="{{todayState}}" aria-live="polite">
-      <div class="question">Can I nom nom today?</div>
+      <h1 class="question">Can I nom nom today?</h1>
       <div class="answer sentence">{{todayMessage}}</div>
       <p id="verdict" class="trend-line" data-answer="{{answer}}"><span aria-hidden="true">{{icon}}</span> Trend: {{reason}}</p>
-      {{#todayLink}}<p class="trend-line"><a href="{{.}}">{{todayLinkText}}</a></p>{{/todayLink}}
+      {{#todayLink}}<p class="trend-line go"><a href="{{.}}">{{todayLinkText}}</a></p>{{/todayLink}}
     </section>
     {{#hasData}}
     <div class="numbers">
@@ -124,6 +135,7 @@ enum Templates {
       {{{chart}}}
       {{#hasData}}<p class="muted">Trend {{latestTrend}} · <a href="/chart.svg?range={{range}}" download="cinn-trend.svg">Download chart (SVG)</a></p>{{/hasData}}
     </div>
+    </div><div>
     <form id="add-weight" class="card" method="post" action="/weigh-ins">
       <h2 class="first">Add a weigh-in</h2>
       {{#formError}}<p class="error" role="alert">{{formError}}</p>{{/formError}}
@@ -141,8 +153,9 @@ enum Templates {
     <div class="card"><table>
       <thead><tr><th>Day</th><th class="num">Weight</th><th class="num">Trend</th></tr></thead>
       <tbody>{{#latest}}<tr><td>{{day}}</td><td class="num">{{weight}}</td><td class="num">{{trend}}</td></tr>{{/latest}}</tbody>
-    </table><p><a href="/weigh-ins">All weigh-ins, edit and delete →</a></p></div>
+    </table><p class="go"><a href="/weigh-ins">All weigh-ins, edit and delete →</a></p></div>
     {{/hasData}}
+    </div></div>
     """
 
     static let weighIns = """
@@ -294,11 +307,29 @@ enum Templates {
     })();
     """
 
+    /// The More tab: the pages that are not tabs of their own, and in hosted mode who is logged in.
+    static let more = """
+    <h1>More</h1>
+    <ul class="card menu">
+      <li><a href="/weigh-ins">Weigh-ins<small>Every reading: edit and delete</small></a></li>
+      <li><a href="/energy">Energy<small>What you burn, your calorie target and the weekly check-in</small></a></li>
+      <li><a href="/import">Import<small>Files from other apps, earlier imports and undo</small></a></li>
+      <li><a href="/more-data">Health data<small>Steps, heart rate, sleep… from Apple Health</small></a></li>
+      <li><a href="/profile">Profile<small>Sex, birth date, height, activity and how the target is made</small></a></li>
+      <li><a href="/settings">Goal and settings<small>Your goal, units, time zone and exports</small></a></li>
+    </ul>
+    {{#accountName}}<div class="card">
+      <p>Logged in as <b>{{accountName}}</b></p>
+      <p class="go"><a href="/account">Account: password, API tokens{{#isAdmin}}, invites{{/isAdmin}}</a></p>
+      <form method="post" action="/logout"><button type="submit" class="secondary">Log out</button></form>
+    </div>{{/accountName}}
+    """
+
     static let settings = """
     <h1>Goal and settings</h1>
     {{#formError}}<p class="error card" role="alert">{{formError}}</p>{{/formError}}
-    <p class="card"><a href="/profile" id="profile-link">Profile, calorie target and body fat →</a></p>
-    <p class="card"><a href="/more-data" id="health-link">Health data: steps, heart rate, sleep… from Apple Health →</a></p>
+    <p class="card go"><a href="/profile" id="profile-link">Profile, calorie target and body fat →</a></p>
+    <p class="card go"><a href="/more-data" id="health-link">Health data: steps, heart rate, sleep… from Apple Health →</a></p>
     <form class="card" method="post" action="/goal" id="goal-form">
       <h2 class="first">Goal</h2>
       {{#goal}}<p>Now: <b>{{goal}}</b>{{#goalRate}}, planned {{goalRate}} a week{{/goalRate}} <span class="muted">(set {{goalSet}})</span></p>{{/goal}}
@@ -335,6 +366,6 @@ enum Templates {
 
     static let error = """
     <h1>{{heading}}</h1>
-    <div class="card"><p>{{message}}</p><p><a href="{{back}}">Go back</a></p></div>
+    <div class="card"><p>{{message}}</p><p class="go"><a href="{{back}}">Go back</a></p></div>
     """
 }

@@ -29,6 +29,11 @@ struct WebController<Context: RequestContext> {
         router.get("/import/progress/{id}", use: importProgress)
         router.post("/imports/{id}/undo", use: undoImport)
         router.get("/settings", use: settings)
+        router.get("/more") { _, _ in
+            let account = RequestAccount.current
+            return html(pages.render("more", MorePage(accountName: account?.account.name, isAdmin: account?.account.role == .admin),
+                                     title: "More", tab: .more))
+        }
         router.post("/settings", use: saveSettings)
         router.post("/goal", use: setGoal)
         router.post("/goal/clear", use: clearGoal)

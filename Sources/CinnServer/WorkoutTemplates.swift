@@ -29,10 +29,10 @@ enum WorkoutTemplates {
     """
 
     static let exercise = """
-    <p><a href="/lifts">← Lifts</a></p>
+    <p class="go"><a href="/lifts">← Lifts</a></p>
     <h1>{{name}}</h1>
     {{#hasAliases}}<p class="muted">Also logged as {{#aliases}}<span>{{name}}</span> {{/aliases}}</p>{{/hasAliases}}
-    <div class="figures">{{#figures}}<div><span>{{label}}</span><b>{{value}}</b><small>{{#link}}<a href="{{link}}">{{/link}}{{detail}}{{#link}}</a>{{/link}}</small></div>{{/figures}}</div>
+    <div class="figures">{{#figures}}<div><span>{{label}}</span><b>{{value}}</b><small class="go">{{#link}}<a href="{{link}}">{{/link}}{{detail}}{{#link}}</a>{{/link}}</small></div>{{/figures}}</div>
     <div class="card chart">{{{chart}}}</div>
     <p class="muted">{{formula}} from the best set of each day{{^includeHighReps}} of 1 to 10 reps (sets above 10 reps are less reliable: <a href="/lifts/{{id}}?include_high_reps=true">include them</a>){{/includeHighReps}}{{#includeHighReps}}, sets above 10 reps included (<a href="/lifts/{{id}}">leave them out</a>){{/includeHighReps}}. Warm-ups never count. {{totalSets}} sets, {{span}}.</p>
     <div class="card"><h2 class="first">Records</h2><table><tbody>{{#records}}
@@ -53,7 +53,7 @@ enum WorkoutTemplates {
     """
 
     static let workouts = """
-    <p><a href="/lifts">← Lifts</a></p>
+    <p class="go"><a href="/lifts">← Lifts</a></p>
     <h1>Workouts</h1>
     {{^hasItems}}<div class="card"><p>No workouts yet.</p></div>{{/hasItems}}
     {{#hasItems}}<div class="card"><ul class="lifts">{{#items}}
@@ -63,7 +63,7 @@ enum WorkoutTemplates {
     """
 
     static let workout = """
-    <p><a href="/workouts">← Workouts</a></p>
+    <p class="go"><a href="/workouts">← Workouts</a></p>
     <h1>{{name}}</h1>
     <p class="muted">{{day}} · {{facts}}</p>
     {{#note}}<p class="card">{{note}}</p>{{/note}}

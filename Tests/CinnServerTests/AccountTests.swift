@@ -111,7 +111,7 @@ struct AccountTests {
             #expect(try await accounts.store.accounts().first { $0.name == "alice" }?.role == .admin, "the first account of an open server")
 
             let alice = try await browserVisitor(client, name: "alice", password: "correct-horse-1")
-            #expect(try await alice.send(.get, "/weigh-ins").text.contains(#"<div class="account-bar"><span>alice</span>"#))
+            #expect(try await alice.send(.get, "/more").text.contains(#"<p>Logged in as <b>alice</b></p>"#))
             #expect(try await alice.post("/weigh-ins", form: "weight=80&date=2024-03-01").status == .seeOther)
             #expect(try await accounts.store.weighInCount(user: try #require(try await accounts.store.accountForLogIn(named: "alice")).account.user) == 1)
 

@@ -512,7 +512,7 @@ import Testing
             _ = try await client.log(#"{"food_id":"\#(oats)","time":"2024-03-15T08:00:00Z"}"#)
             let first = try await client.send(.get, "/food/history").text
             #expect(first.matches(of: /data-entry-id=/).count == 50)
-            #expect(first.contains(#"<h2><a href="/food/2024-03-15">Today</a></h2>"#))
+            #expect(first.contains(#"<h2 class="go"><a href="/food/2024-03-15">Today</a></h2>"#))
             #expect(first.contains(#"href="/food/history?page=2""#))
             #expect(!first.contains("← Newer"))
             let second = try await client.send(.get, "/food/history?page=2").text
