@@ -64,7 +64,7 @@ struct CreateWeighIn: Decodable {
     let id: String?
     let weight: LenientNumber
     let unit: String?
-    /// `YYYY-MM-DD` (stored at local noon) or an ISO 8601 time.
+    /// `YYYY-MM-DD` (today: now; an earlier day: local noon) or an ISO 8601 time.
     let date: String?
     /// An ISO 8601 time, preferably with its offset.
     let measuredAt: String?

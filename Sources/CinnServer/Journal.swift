@@ -40,10 +40,10 @@ public struct Journal: Sendable {
     /// Clock differences between a device and the server that are not "the future".
     static let clockSkewAllowance: TimeInterval = 10 * 60
 
-    /// When a reading was taken, from what a person typed: nothing is now; `YYYY-MM-DD` is that
-    /// local day at noon (today included, even before noon); an ISO 8601 time with an offset keeps
-    /// its offset; without one, the user's time zone decides. Days after today, and times after
-    /// now, are refused.
+    /// When a reading was taken, from what a person typed: nothing is now; `YYYY-MM-DD` is now for
+    /// today and local noon for an earlier day; an ISO 8601 time with an offset keeps its offset;
+    /// without one, the user's time zone decides. Days after today, and times more than the clock
+    /// skew allowance after now, are refused (docs/TIMES.md).
     public func readingTime(_ text: String?, settings: UserSettings, field: String = "date") throws(CinnError)
         -> (instant: Date, utcOffsetSeconds: Int) {
         let timeZone = settings.timeZone
@@ -54,8 +54,14 @@ public struct Journal: Sendable {
         guard !text.isEmpty else { throw .invalid(field, "\(field) is empty: leave it out for now") }
         let resolved: (instant: Date, utcOffsetSeconds: Int)
         if let day = LocalDate(iso: text) {
-            guard day <= today(settings) else { throw .invalid(field, "\(day) is in the future") }
-            resolved = day.noon(in: timeZone)
+            let today = today(settings)
+            guard day <= today else { throw .invalid(field, "\(day) is in the future") }
+            if day == today {
+                let instant = now()
+                resolved = (instant, timeZone.secondsFromGMT(for: instant))
+            } else {
+                resolved = day.noon(in: timeZone)
+            }
         } else if let time = LocalDateTime(iso: text) {
             resolved = time.resolved(in: timeZone)
             guard resolved.instant.timeIntervalSince(now()) <= Self.clockSkewAllowance else {
@@ -86,7 +92,11 @@ public struct Journal: Sendable {
                             note: String??) async throws -> WeighIn {
         let settings = try await settings()
         let mass = try weight.map { value throws(CinnError) in try Mass.bodyWeight(value, unit ?? settings.displayUnit) }
-        let time = try date.map { text throws(CinnError) in try readingTime(text, settings: settings, field: dateField) }
+        // The edit form sends back the time it showed: unchanged, it is kept and not checked again.
+        let shown = String(try await store.weighIn(id: id, user: user).localTimeISO.prefix(19))
+        let time = try date.flatMap { text throws(CinnError) in
+            text.trimmingCharacters(in: .whitespaces) == shown ? nil : try readingTime(text, settings: settings, field: dateField)
+        }
         let cleanNote = try note.map { text throws(CinnError) in try Note.validated(text) }
         return try await store.updateWeighIn(id: id, user: user, weight: mass, measuredAt: time, note: cleanNote)
     }

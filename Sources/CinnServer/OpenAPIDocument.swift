@@ -1064,7 +1064,7 @@ enum OpenAPIDocument {
                     id: {type: [string, "null"], format: uuid, description: "The client's own id"}
                     value: {type: number}
                     unit: {type: [string, "null"], enum: [mg/dL, mmol/L, null]}
-                    time: {type: [string, "null"], minLength: 1, description: "YYYY-MM-DD (noon) or ISO 8601; default (or null) now"}
+                    time: {type: [string, "null"], minLength: 1, description: "YYYY-MM-DD (today: now; an earlier day: local noon) or ISO 8601; default (or null) now"}
                     timing: {anyOf: [{$ref: "#/components/schemas/MealTiming"}, {type: "null"}]}
                     note: {type: [string, "null"]}
           responses:
@@ -1671,7 +1671,7 @@ enum OpenAPIDocument {
             id: {type: [string, "null"], format: uuid, description: "A client-generated id (UUIDv7 preferred); made by the server when absent"}
             weight: {type: number, exclusiveMinimum: 0, description: "At most 700 kg"}
             unit: {anyOf: [{$ref: "#/components/schemas/Unit"}, {type: "null"}]}
-            date: {type: [string, "null"], minLength: 1, description: "YYYY-MM-DD (stored at local noon) or an ISO 8601 time"}
+            date: {type: [string, "null"], minLength: 1, description: "YYYY-MM-DD (today: now; an earlier day: local noon) or an ISO 8601 time"}
             measured_at: {type: [string, "null"], minLength: 1, description: "ISO 8601 time, with its offset if known"}
             note: {type: [string, "null"], maxLength: 500}
         Trend:

@@ -180,7 +180,7 @@ struct FoodCommand: AsyncParsableCommand {
         @Option(help: "breakfast, lunch, dinner, snacks or a name of yours (default: by the time of day).")
         var meal: String?
 
-        @Option(help: "YYYY-MM-DD (that day at noon) or an ISO 8601 time (default: now).")
+        @Option(help: "YYYY-MM-DD (today: now; an earlier day: noon) or an ISO 8601 time (default: now).")
         var time: String?
 
         @Option(help: "A note.")

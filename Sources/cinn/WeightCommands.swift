@@ -19,7 +19,7 @@ struct Weight: AsyncParsableCommand {
         @Option(help: "kg, lb or st (default: your display unit).")
         var unit: MassUnit?
 
-        @Option(help: "YYYY-MM-DD (that local day, at noon) or an ISO 8601 time with offset (default: now).")
+        @Option(help: "YYYY-MM-DD (today: now; an earlier day: local noon) or an ISO 8601 time with offset (default: now).")
         var date: String?
 
         @Option(help: "A note.")

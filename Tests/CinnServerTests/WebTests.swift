@@ -1,4 +1,5 @@
 import CinnCore
+import CinnServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -42,6 +43,30 @@ struct WebTests {
             #expect(stored.map(\.weight.kilograms) == [72.4])
             #expect(stored.first?.localDate.iso == "2024-03-15")
             #expect(try await client.send(.get, "/").text.contains(#"id="trend-chart""#))
+        }
+    }
+
+    /// Today's reading from the form is stored when it was entered, not at noon: at 08:00 its edit form shows 08:00,
+    /// and saving only a new note works (it failed with "…T12:00 is in the future" until noon).
+    @Test func todaysWeighInIsStoredWhenEnteredAndItsNoteCanBeEditedAtOnce() async throws {
+        try await withStore { store in
+            let morning = Date(timeIntervalSince1970: 1_710_489_600)  // 2024-03-15T08:00:00Z
+            let journal = Journal(store: store, user: try await store.localUser(), now: { morning })
+            try await store.saveSettings(UserSettings(timeZoneIdentifier: "UTC", onboarded: true), user: journal.user)
+            try await Application(router: buildRouter(journal: journal)).test(.router) { client in
+                #expect(try await client.post("/weigh-ins", form: "weight=80.3&date=2024-03-15").status == .seeOther)
+                let stored = try #require(try await store.weighIns(user: journal.user).first)
+                #expect(stored.measuredAt == morning)
+                let form = try await client.send(.get, "/weigh-ins/\(stored.id.lowercasedString)/edit").text
+                #expect(form.contains(#"value="2024-03-15T08:00:00""#))
+                let saved = try await client.post("/weigh-ins/\(stored.id.lowercasedString)",
+                                                  form: "weight=80.3&date=2024-03-15T08:00:00&note=after%20coffee")
+                #expect(saved.status == .seeOther)
+                #expect(try await store.weighIns(user: journal.user).map(\.note) == ["after coffee"])
+                #expect(try await client.post("/weigh-ins", form: "weight=80.1&date=2024-03-14").status == .seeOther)
+                #expect(try await store.weighIns(user: journal.user).map(\.measuredAt).contains(Date(timeIntervalSince1970: 1_710_417_600)),
+                        "an earlier day is stored at its local noon")
+            }
         }
     }
 
