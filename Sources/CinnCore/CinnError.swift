@@ -10,6 +10,9 @@ public struct CinnError: Error, Sendable, Equatable, CustomStringConvertible {
 
         /// Input that is well-formed but not acceptable (422).
         public static let invalidInput = Code(rawValue: "invalid_input")
+        /// A reading a person entered that looks like a typo (8.03 kg for 80.3, mmol/L typed as mg/dL); sent again
+        /// with `confirm`, it is saved (422).
+        public static let needsConfirmation = Code(rawValue: "needs_confirmation")
         /// A request body that cannot be parsed at all (400).
         public static let malformedRequest = Code(rawValue: "malformed_request")
         /// No such record for this user (404).

@@ -69,9 +69,11 @@ struct CreateWeighIn: Decodable {
     /// An ISO 8601 time, preferably with its offset.
     let measuredAt: String?
     let note: String?
+    /// Save a weight that looks like a typo (`needs_confirmation`) as it is.
+    let confirm: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case id, weight, unit, date, note
+        case id, weight, unit, date, note, confirm
         case measuredAt = "measured_at"
     }
 }

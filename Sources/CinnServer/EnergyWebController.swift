@@ -38,7 +38,8 @@ struct EnergyWebController<Context: RequestContext> {
             let weight = try form.number("weight")
             if let weight { _ = try Mass.bodyWeight(weight, try MassUnit.parse(form["mass_unit"] ?? "kg", field: "mass_unit")) }
             try await journal.updateProfile(update)
-            if let weight { _ = try await journal.addWeighIn(weight: weight, unit: nil, date: nil) }
+            // The first weight has no trend to compare with; its range was checked above.
+            if let weight { _ = try await journal.addWeighIn(weight: weight, unit: nil, date: nil, confirm: true) }
             return WebResponse.redirect("/")
         } catch let error as CinnError where error.code == .invalidInput {
             return try await renderProfile(isWelcome: true, form: form, error: error)

@@ -51,6 +51,8 @@ struct GlucoseAPIController<Context: RequestContext> {
         let time: String?
         let timing: MealTiming?
         let note: String?
+        /// Save a value that looks like the other unit (`needs_confirmation`) as it is.
+        let confirm: Bool?
     }
 
     @Sendable func listGlucose(_ request: Request, context: Context) async throws -> Response {
@@ -65,7 +67,8 @@ struct GlucoseAPIController<Context: RequestContext> {
         var request = request
         let body = try await request.decodeJSON(NewReading.self)
         let unit = try body.unit.map { text throws(CinnError) in try GlucoseUnit.parse(text) }
-        let reading = try await journal.addGlucose(id: body.id, value: body.value, unit: unit, time: body.time, timing: body.timing, note: body.note)
+        let reading = try await journal.addGlucose(id: body.id, value: body.value, unit: unit, time: body.time, timing: body.timing, note: body.note,
+                                                   confirm: body.confirm ?? false)
         let shown = try await journal.settings().glucoseUnit
         return JSONResponse.make(GlucoseReadingDTO(reading, unit: unit ?? shown), status: .created)
     }

@@ -8,7 +8,7 @@ extension CinnError.Code {
     /// The one place where error codes become HTTP statuses.
     var httpStatus: HTTPResponse.Status {
         switch self {
-        case .invalidInput: .unprocessableContent
+        case .invalidInput, .needsConfirmation: .unprocessableContent
         case .malformedRequest: .badRequest
         case .notFound: .notFound
         case .conflict: .conflict

@@ -72,9 +72,12 @@ extension Journal {
         return text?.isEmpty == false ? text : nil
     }
 
-    /// Records a glucose reading as a person enters it (in their glucose unit unless `unit` says otherwise).
-    public func addGlucose(id: UUID? = nil, value: Double, unit: GlucoseUnit?, time: String?, timing: MealTiming?, note: String?) async throws -> GlucoseReading {
+    /// Records a glucose reading as a person enters it (in their glucose unit unless `unit` says otherwise). Unless
+    /// `confirm`, a value that looks like the other unit (`TypoGuard`) is refused with `needsConfirmation`.
+    public func addGlucose(id: UUID? = nil, value: Double, unit: GlucoseUnit?, time: String?, timing: MealTiming?, note: String?,
+                           confirm: Bool = false) async throws -> GlucoseReading {
         let settings = try await settings()
+        if !confirm, let question = TypoGuard.glucose(value, unit ?? settings.glucoseUnit) { throw question }
         let glucose = try Glucose.validated(value, unit ?? settings.glucoseUnit, field: "value")
         let at = try readingTime(time, settings: settings, field: "time")
         let reading = GlucoseReading(id: id ?? .v7(at: now()), measuredAt: at.instant, utcOffsetSeconds: at.utcOffsetSeconds, glucose: glucose,

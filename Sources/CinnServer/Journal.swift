@@ -76,12 +76,19 @@ public struct Journal: Sendable {
     }
 
     /// Records a weigh-in as a person enters it; `id` is the client's own, if it made one, and errors
-    /// about the time name `dateField`.
+    /// about the time name `dateField`. Unless `confirm`, a weight that looks like a typo (`TypoGuard`) is
+    /// refused with `needsConfirmation`.
     public func addWeighIn(id: UUID? = nil, weight: Double, unit: MassUnit?, date: String?, dateField: String = "date",
-                           note: String? = nil) async throws -> WeighIn {
+                           note: String? = nil, confirm: Bool = false) async throws -> WeighIn {
         let settings = try await settings()
         let mass = try Mass.bodyWeight(weight, unit ?? settings.displayUnit)
         let time = try readingTime(date, settings: settings, field: dateField)
+        if !confirm {
+            let day = LocalDate(instant: time.instant, utcOffsetSeconds: time.utcOffsetSeconds)
+            let trend = WeightTrend(days: try await store.trendInputs(user: user).days, method: settings.trendMethod)
+                .points.last { $0.date <= day }
+            if let question = TypoGuard.weighIn(mass, on: day, trend: trend, unit: unit ?? settings.displayUnit) { throw question }
+        }
         let weighIn = WeighIn(id: id ?? .v7(at: now()), measuredAt: time.instant, utcOffsetSeconds: time.utcOffsetSeconds,
                               weight: mass, note: try Note.validated(note))
         return try await store.addWeighIn(weighIn, user: user)

@@ -1067,6 +1067,7 @@ enum OpenAPIDocument {
                     time: {type: [string, "null"], minLength: 1, description: "YYYY-MM-DD (today: now; an earlier day: local noon) or ISO 8601; default (or null) now"}
                     timing: {anyOf: [{$ref: "#/components/schemas/MealTiming"}, {type: "null"}]}
                     note: {type: [string, "null"]}
+                    confirm: {type: [boolean, "null"], description: "Save a value that looks like the other unit as it is. Without it, at most 30 mg/dL or at least 35 mmol/L is refused with 422 and code needs_confirmation, field value"}
           responses:
             "201":
               description: Stored
@@ -1674,6 +1675,7 @@ enum OpenAPIDocument {
             date: {type: [string, "null"], minLength: 1, description: "YYYY-MM-DD (today: now; an earlier day: local noon) or an ISO 8601 time"}
             measured_at: {type: [string, "null"], minLength: 1, description: "ISO 8601 time, with its offset if known"}
             note: {type: [string, "null"], maxLength: 500}
+            confirm: {type: [boolean, "null"], description: "Save a weight that looks like a typo as it is. Without it, a weight more than 10 % from the trend of the last 60 days (or without one, outside 30-250 kg) is refused with 422 and code needs_confirmation, field weight"}
         Trend:
           type: object
           required: [unit, days, rate_per_week, energy_balance_per_day, forecast_date, verdict]
@@ -2016,7 +2018,7 @@ enum OpenAPIDocument {
           description: The body is not valid JSON
           content: {application/json: {schema: {type: object, properties: {error: {$ref: "#/components/schemas/ErrorBody"}}}}}
         Invalid:
-          description: Invalid input; the field is named
+          description: "Invalid input; the field is named. Code invalid_input, or needs_confirmation: a reading a person entered that looks like a typo, saved when sent again with confirm: true"
           content: {application/json: {schema: {type: object, properties: {error: {$ref: "#/components/schemas/ErrorBody"}}}}}
         NotFound:
           description: No such record for this user

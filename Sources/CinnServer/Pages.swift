@@ -98,10 +98,21 @@ struct DashboardPage {
     let today: String
     let latest: [Row]
     let formError: String?
-    let formWeight: String
+    /// What the add-weigh-in form held when it was sent back (an error, or a weight to confirm).
+    let form: WeightForm
+    /// What the last form post did ("Saved 80.3 kg for today.").
+    let notice: String?
+
+    /// The add-weigh-in form as it was sent; `confirmation`: why the weight needs confirming (`TypoGuard`).
+    struct WeightForm {
+        var weight = ""
+        var date: String?
+        var note = ""
+        var confirmation: String?
+    }
 
     init(report: TrendReport, settings: UserSettings, todayAnswer: DailyAnswer, range: TrendRange, today: LocalDate, recent: [WeighIn],
-         trendByDay: [LocalDate: Mass], formError: String? = nil, formWeight: String = "") {
+         trendByDay: [LocalDate: Mass], formError: String? = nil, form: WeightForm = WeightForm(), notice: String? = nil) {
         let unit = settings.displayUnit
         answer = report.verdict.answer.rawValue
         icon = switch report.verdict.answer {
@@ -146,7 +157,10 @@ struct DashboardPage {
                 trend: trendByDay[weighIn.localDate].map { $0.formatted(in: unit) } ?? "—")
         }
         self.formError = formError
-        self.formWeight = formWeight
+        var form = form
+        form.date = form.date ?? today.iso
+        self.form = form
+        self.notice = notice
     }
 
     static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]

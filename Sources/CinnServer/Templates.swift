@@ -80,6 +80,9 @@ enum Templates {
     table { width:100%; border-collapse:collapse; } td, th { padding:10px 6px; border-bottom:1px solid var(--line); text-align:left; }
     td.num, th.num { text-align:right; font-variant-numeric:tabular-nums; }
     td:has(> a.rowlink) { padding:0; } a.rowlink { display:block; min-height:44px; padding:10px 6px; color:inherit; text-decoration:none; }
+    .notice { border-color:var(--yes); color:var(--yes); background:var(--yes-bg); font-weight:600; }
+    .confirm { border:2px solid var(--unknown); background:var(--unknown-bg); } .confirm b { color:var(--text); }
+    .actions { display:flex; flex-wrap:wrap; gap:8px; align-items:center; margin:0; }
     .muted { color:var(--muted); font-size:.9rem; } .error { color:var(--no); font-weight:600; }
     .empty { text-align:center; padding:28px 16px; }
     nav.tabs { position:fixed; bottom:0; left:0; right:0; display:flex; background:var(--card); border-top:1px solid var(--line); z-index:2; }
@@ -114,6 +117,7 @@ enum Templates {
     """
 
     static let dashboard = """
+    {{#notice}}<p class="notice card" role="status" id="notice">{{.}}</p>{{/notice}}
     <div class="columns"><div>
     <section id="today" class="verdict {{todayState}}" data-answer="{{todayState}}" aria-live="polite">
       <h1 class="question">Can I nom nom today?</h1>
@@ -136,15 +140,24 @@ enum Templates {
       {{#hasData}}<p class="muted">Trend {{latestTrend}} · <a href="/chart.svg?range={{range}}" download="cinn-trend.svg">Download chart (SVG)</a></p>{{/hasData}}
     </div>
     </div><div>
+    {{#form.confirmation}}<div class="card confirm" id="weight-confirm" role="alert">
+      <p><b>{{form.confirmation}}</b></p>
+      <form method="post" action="/weigh-ins" class="actions">
+        <input type="hidden" name="weight" value="{{form.weight}}"><input type="hidden" name="date" value="{{form.date}}">
+        <input type="hidden" name="note" value="{{form.note}}"><input type="hidden" name="confirm" value="true">
+        <button type="submit" id="save-anyway">Save {{form.weight}} {{unit}} anyway</button>
+        <a class="button secondary" href="#weight">Fix it</a>
+      </form>
+    </div>{{/form.confirmation}}
     <form id="add-weight" class="card" method="post" action="/weigh-ins">
       <h2 class="first">Add a weigh-in</h2>
       {{#formError}}<p class="error" role="alert">{{formError}}</p>{{/formError}}
       <div class="row">
         <div><label for="weight">Weight ({{unit}})</label>
-          <input id="weight" name="weight" inputmode="decimal" autocomplete="off" required placeholder="{{placeholder}}" value="{{formWeight}}"></div>
-        <div><label for="date">Day</label><input id="date" name="date" type="date" value="{{today}}" max="{{today}}"></div>
+          <input id="weight" name="weight" inputmode="decimal" autocomplete="off" required placeholder="{{placeholder}}" value="{{form.weight}}"></div>
+        <div><label for="date">Day</label><input id="date" name="date" type="date" value="{{form.date}}" max="{{today}}"></div>
       </div>
-      <label for="note">Note (optional)</label><input id="note" name="note" maxlength="500">
+      <label for="note">Note (optional)</label><input id="note" name="note" maxlength="500" value="{{form.note}}">
       <p><button type="submit">Add weight</button></p>
     </form>
     {{^hasData}}<p class="card empty">No weigh-ins yet. Add today's weight above, or <a href="/import">import a file</a> from another app.</p>{{/hasData}}

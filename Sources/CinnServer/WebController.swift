@@ -60,14 +60,14 @@ struct WebController<Context: RequestContext> {
 
     /// The dashboard's page; `reports` when the caller has read them already.
     func renderDashboard(range: TrendRange, reports: (trend: TrendReport, energy: EnergyReport)? = nil, formError: String? = nil,
-                         formWeight: String = "") async throws -> String {
+                         form: DashboardPage.WeightForm = .init(), notice: String? = nil) async throws -> String {
         let (report, energy) = if let reports { reports } else { try await journal.dashboard(range: range) }
         let settings = energy.settings
         let recent = try await journal.store.weighIns(user: journal.user, limit: 7)
         var trendByDay: [LocalDate: Mass] = [:]
         for point in report.days.suffix(14) { trendByDay[point.date] = point.trend }
         let page = DashboardPage(report: report, settings: settings, todayAnswer: energy.answer, range: range, today: energy.asOf,
-                                 recent: recent, trendByDay: trendByDay, formError: formError, formWeight: formWeight)
+                                 recent: recent, trendByDay: trendByDay, formError: formError, form: form, notice: notice)
         return pages.render("dashboard", page, title: "Can I nom nom?", tab: .weight)
     }
 
@@ -77,7 +77,20 @@ struct WebController<Context: RequestContext> {
         let reports = try await journal.dashboard(range: range)
         let settings = reports.energy.settings
         if !settings.onboarded && settings.profile == nil { return redirect("/welcome") }
-        return html(try await renderDashboard(range: range, reports: reports))
+        return html(try await renderDashboard(range: range, reports: reports, notice: try await addedNotice(request, settings)))
+    }
+
+    /// "Saved 80.3 kg for today.": what the form post that led here (`?added=ID`) did, if that weigh-in is this user's.
+    func addedNotice(_ request: Request, _ settings: UserSettings) async throws -> String? {
+        guard let id = request.query("added").flatMap(UUID.init(text:)) else { return nil }
+        let weighIn: WeighIn
+        do {
+            weighIn = try await journal.store.weighIn(id: id, user: journal.user)
+        } catch let error as CinnError where error.code == .notFound {
+            return nil
+        }
+        let day = weighIn.localDate == (try journal).today(settings) ? "today" : DashboardPage.shortDate(weighIn.localDate)
+        return "Saved \(weighIn.weight.formatted(in: settings.displayUnit)) for \(day)."
     }
 
     @Sendable func chart(_ request: Request, context: Context) async throws -> Response {
@@ -94,10 +107,16 @@ struct WebController<Context: RequestContext> {
         let form = try await FormFields(request: request)
         do {
             guard let weight = try form.number("weight") else { throw CinnError.invalid("weight", "enter your weight") }
-            _ = try await journal.addWeighIn(weight: weight, unit: nil, date: form["date"], note: form["note"])
-            return redirect("/")
+            let added = try await journal.addWeighIn(weight: weight, unit: nil, date: form["date"], note: form["note"],
+                                                     confirm: form["confirm"] == "true")
+            return redirect("/?added=\(added.id.lowercasedString)")
+        } catch let error as CinnError where error.code == .needsConfirmation {
+            let sent = DashboardPage.WeightForm(weight: form["weight"] ?? "", date: form["date"], note: form["note"] ?? "",
+                                                confirmation: error.message)
+            return html(try await renderDashboard(range: .quarter, form: sent), status: .unprocessableContent)
         } catch let error as CinnError where error.code == .invalidInput {
-            return html(try await renderDashboard(range: .quarter, formError: error.message, formWeight: form["weight"] ?? ""),
+            let sent = DashboardPage.WeightForm(weight: form["weight"] ?? "", date: form["date"], note: form["note"] ?? "")
+            return html(try await renderDashboard(range: .quarter, formError: error.message, form: sent),
                         status: .unprocessableContent)
         }
     }

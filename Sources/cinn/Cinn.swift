@@ -70,11 +70,28 @@ struct CommandError: Error, CustomStringConvertible {
         if error is ExitCode || error is CommandError || error is CleanExit { return error }
         if let error = error as? CinnError {
             printError("error: \(error.message)")
-            return error.code == .invalidInput || error.code == .notFound || error.code == .conflict
+            return error.code == .invalidInput || error.code == .needsConfirmation || error.code == .notFound || error.code == .conflict
                 ? ExitCode.validationFailure : ExitCode.failure
         }
         printError("error: \(error)")
         return ExitCode.failure
+    }
+}
+
+/// Runs `add` for a reading a person typed; when it looks like a typo (`needsConfirmation`), asks on a terminal whether
+/// to save it anyway, and elsewhere says to pass `--confirm`.
+func confirmingTypos<T>(confirmed: Bool, _ add: (_ confirm: Bool) async throws -> T) async throws -> T {
+    do {
+        return try await add(confirmed)
+    } catch let error as CinnError where error.code == .needsConfirmation {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDERR_FILENO) == 1 else {
+            throw CinnError(.needsConfirmation, error.message + " Pass --confirm to save it anyway.", field: error.field)
+        }
+        FileHandle.standardError.write(Data((error.message + " Save it anyway? [y/N] ").utf8))
+        guard let answer = readLine(strippingNewline: true), ["y", "yes"].contains(answer.lowercased()) else {
+            throw CinnError(.needsConfirmation, "Not saved.", field: error.field)
+        }
+        return try await add(true)
     }
 }
 

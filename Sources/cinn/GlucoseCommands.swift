@@ -26,10 +26,13 @@ struct GlucoseCommand: AsyncParsableCommand {
         @Option(help: "YYYY-MM-DD or an ISO 8601 time (default: now).") var time: String?
         @Option(help: "fasting, before_meal, after_meal or bedtime.") var timing: MealTiming?
         @Option(help: "A note.") var note: String?
+        @Flag(help: "Save a value that looks like the other unit (asked about on a terminal) without asking.") var confirm = false
 
         func run() async throws {
             let reading = try await options.withJournal { journal in
-                try await journal.addGlucose(value: value, unit: unit, time: time, timing: timing, note: note)
+                try await confirmingTypos(confirmed: confirm) { confirm in
+                    try await journal.addGlucose(value: value, unit: unit, time: time, timing: timing, note: note, confirm: confirm)
+                }
             }
             print("Added \(reading.glucose.formatted(unit ?? .milligramsPerDeciliter)) at \(WeighIn.isoString(instant: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds)).")
         }

@@ -25,6 +25,9 @@ struct Weight: AsyncParsableCommand {
         @Option(help: "A note.")
         var note: String?
 
+        @Flag(help: "Save a weight far from your trend (a likely typo, asked about on a terminal) without asking.")
+        var confirm = false
+
         func run() async throws {
             let weight = try parseOrThrow { () throws(CinnError) in
                 guard let number = Double(value.replacingOccurrences(of: ",", with: ".")) else {
@@ -33,7 +36,9 @@ struct Weight: AsyncParsableCommand {
                 return number
             }
             let weighIn = try await options.withJournal { journal in
-                try await journal.addWeighIn(weight: weight, unit: unit, date: date, note: note)
+                try await confirmingTypos(confirmed: confirm) { confirm in
+                    try await journal.addWeighIn(weight: weight, unit: unit, date: date, note: note, confirm: confirm)
+                }
             }
             print(weighIn.id.lowercasedString)
         }

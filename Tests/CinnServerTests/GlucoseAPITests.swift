@@ -6,6 +6,20 @@ import Testing
 
 @Suite("Glucose, insulin and meals API")
 struct GlucoseAPITests {
+    /// A value in the other unit's range (7.8 typed as mg/dL) needs `"confirm": true`; the message offers the other unit.
+    @Test func aValueThatLooksLikeTheOtherUnitNeedsConfirmation() async throws {
+        try await withApp { client, journal in
+            let low = try await client.send(.post, "/api/v1/glucose", json: #"{"value":7.8,"unit":"mg/dL"}"#)
+            try expectError(low, .unprocessableContent, code: "needs_confirmation", field: "value")
+            #expect(try low.json()["error"]?["message"]?.string == "7.8 mg/dL looks like mmol/L: did you mean 7.8 mmol/L = 141 mg/dL?")
+            let high = try await client.send(.post, "/api/v1/glucose", json: #"{"value":141,"unit":"mmol/L"}"#)
+            try expectError(high, .unprocessableContent, code: "needs_confirmation", field: "value")
+            #expect(try await client.send(.post, "/api/v1/glucose", json: #"{"value":7.8,"unit":"mmol/L"}"#).status == .created)
+            #expect(try await client.send(.post, "/api/v1/glucose", json: #"{"value":28,"unit":"mg/dL","confirm":true}"#).status == .created)
+            #expect(try await journal.store.glucoseReadings(user: journal.user).count == 2)
+        }
+    }
+
     @Test func readingsInEitherUnitAndErrorsThatNameTheField() async throws {
         try await withApp { client, _ in
             let mmol = try await client.send(.post, "/api/v1/glucose", json: #"{"value":6.2,"unit":"mmol/L","time":"2024-03-15T07:30:00Z","timing":"fasting"}"#)

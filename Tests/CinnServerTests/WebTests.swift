@@ -38,11 +38,15 @@ struct WebTests {
         try await withApp { client, journal in
             let response = try await client.post("/weigh-ins", form: "weight=72.4&date=2024-03-15")
             #expect(response.status == .seeOther)
-            #expect(response.headers[.location] == "/")
             let stored = try await journal.store.weighIns(user: journal.user)
             #expect(stored.map(\.weight.kilograms) == [72.4])
             #expect(stored.first?.localDate.iso == "2024-03-15")
-            #expect(try await client.send(.get, "/").text.contains(#"id="trend-chart""#))
+            let location = try #require(response.headers[.location])
+            #expect(location == "/?added=\(try #require(stored.first).id.lowercasedString)")
+            let page = try await client.send(.get, location).text
+            #expect(page.contains(#"id="trend-chart""#))
+            #expect(page.contains(#"<p class="notice card" role="status" id="notice">Saved 72.4 kg for today.</p>"#))
+            #expect(!(try await client.send(.get, "/").text.contains("Saved 72.4")), "the notice is for the page the post led to")
         }
     }
 
@@ -67,6 +71,26 @@ struct WebTests {
                 #expect(try await store.weighIns(user: journal.user).map(\.measuredAt).contains(Date(timeIntervalSince1970: 1_710_417_600)),
                         "an earlier day is stored at its local noon")
             }
+        }
+    }
+
+    /// 8.03 for 80.3 is not saved from the form until confirmed: the page shows the value, "Save anyway" and "Fix it".
+    @Test func aWeightFarFromTheTrendIsSavedOnlyOnceConfirmed() async throws {
+        try await withApp { client, journal in
+            for day in 10...14 { try await client.addWeighIn(80.3, date: "2024-03-\(day)") }
+            let questioned = try await client.post("/weigh-ins", form: "weight=8.03&date=2024-03-15&note=after%20run")
+            #expect(questioned.status == .unprocessableContent)
+            let page = questioned.text
+            #expect(page.contains("8.0 kg is 90 % away from your trend, 80.3 kg: is that right?"))
+            #expect(page.contains(#"<input type="hidden" name="confirm" value="true">"#))
+            #expect(page.contains(#"<input type="hidden" name="note" value="after run">"#))
+            #expect(page.contains(#"<button type="submit" id="save-anyway">Save 8.03 kg anyway</button>"#))
+            #expect(page.contains(##"<a class="button secondary" href="#weight">Fix it</a>"##))
+            #expect(page.contains(#"value="8.03""#), "the form keeps the value to fix")
+            #expect(try await journal.count() == 5)
+            let confirmed = try await client.post("/weigh-ins", form: "weight=8.03&date=2024-03-15&note=after%20run&confirm=true")
+            #expect(confirmed.status == .seeOther)
+            #expect(try await journal.store.weighIns(user: journal.user).first?.weight.kilograms == 8.03)
         }
     }
 

@@ -165,6 +165,23 @@ struct WeighInAPIErrorTests {
         try await expectRejected(#"{"weight":72,"unit":"stone-ish"}"#, field: "unit")
     }
 
+    /// A weight 10 % or more away from the trend, or an unusual one without a trend, needs `"confirm": true`.
+    @Test func aLikelyTypoNeedsConfirmation() async throws {
+        try await withApp { client, journal in
+            let unusual = try await client.send(.post, "/api/v1/weigh-ins", json: #"{"weight":803,"unit":"lb"}"#)
+            try expectError(unusual, .unprocessableContent, code: "needs_confirmation", field: "weight")
+            for day in 10...14 { try await client.addWeighIn(80.3, date: "2024-03-\(day)") }
+            let slip = try await client.send(.post, "/api/v1/weigh-ins", json: #"{"weight":8.03,"date":"2024-03-15"}"#)
+            try expectError(slip, .unprocessableContent, code: "needs_confirmation", field: "weight")
+            #expect(try slip.json()["error"]?["message"]?.string == "8.0 kg is 90 % away from your trend, 80.3 kg: is that right?")
+            #expect(try await journal.count() == 5)
+            #expect(try await client.send(.post, "/api/v1/weigh-ins", json: #"{"weight":79.6,"date":"2024-03-15"}"#).status == .created)
+            let confirmed = try await client.send(.post, "/api/v1/weigh-ins", json: #"{"weight":8.03,"date":"2024-03-15","confirm":true}"#)
+            #expect(confirmed.status == .created)
+            #expect(try await journal.count() == 7)
+        }
+    }
+
     @Test(arguments: ["2024-02-30", "2024-13-01", "yesterday", "2024-03-16", "2030-01-01", "2024-03-01T25:00:00Z"])
     func badDate(date: String) async throws {
         try await expectRejected(#"{"weight":72,"date":"\#(date)"}"#, field: "date")

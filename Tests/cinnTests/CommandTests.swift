@@ -27,6 +27,19 @@ struct WeightCommandTests {
         #expect(list.lines == ["2024-03-01 12:00  80.0 kg  \(id)"])
     }
 
+    /// Off a terminal a likely typo is refused, saying how to save it; --confirm saves it.
+    @Test func aLikelyTypoNeedsConfirm() async throws {
+        let sandbox = try Sandbox()
+        for day in 1...5 { #expect(try await sandbox.cinn("weight", "add", "80.3", "--unit", "kg", "--date", "2024-03-0\(day)").status == 0) }
+        let slip = try await sandbox.cinn("weight", "add", "8.03", "--unit", "kg", "--date", "2024-03-06")
+        #expect(slip.status == badInput)
+        #expect(slip.stderr.contains("8.0 kg is 90 % away from your trend, 80.3 kg: is that right? Pass --confirm to save it anyway."))
+        #expect(try await sandbox.cinn("weight", "list").lines.count == 5)
+        let confirmed = try await sandbox.cinn("weight", "add", "8.03", "--unit", "kg", "--date", "2024-03-06", "--confirm")
+        #expect(confirmed.status == 0, "\(confirmed)")
+        #expect(try await sandbox.cinn("weight", "list").lines.count == 6)
+    }
+
     @Test func addNotANumber() async throws {
         let sandbox = try Sandbox()
         let result = try await sandbox.cinn("weight", "add", "abc")
