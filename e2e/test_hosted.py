@@ -52,10 +52,10 @@ def glucose(driver, url: str, out: Path, day: str) -> None:
     driver.get(url + "/glucose")
     for time, value in [("07:50", "100"), ("08:15", "120"), ("08:30", "150"), ("08:45", "130"), ("09:00", "90"),
                         ("09:30", "80"), ("10:00", "110"), ("10:30", "140")]:
-        submit(driver, "form[action='/glucose/readings']", {"value": value, "time": f"{day}T{time}"}, f"adding {value} at {time}")
-    submit(driver, "form[action='/glucose/insulin']", {"units": "4", "kind": "bolus", "insulin": "Humalog", "time": f"{day}T07:45"},
+        submit(driver, "form#add-reading", {"value": value, "time": f"{day}T{time}"}, f"adding {value} at {time}")
+    submit(driver, "form#add-insulin", {"units": "4", "kind": "bolus", "insulin": "Humalog", "time": f"{day}T07:45"},
            "adding insulin")
-    submit(driver, "form[action='/glucose/meal-events']", {"time": f"{day}T08:00", "portion": "1"}, "logging the meal")
+    submit(driver, "form#log-meal", {"time": f"{day}T08:00", "portion": "1"}, "logging the meal")
     driver.get(url + "/glucose?days=7")
     page = driver.page_source
     check("In range 70–180 <b>100 %</b>" in page, "time in range shows 100 % for readings between 80 and 150")

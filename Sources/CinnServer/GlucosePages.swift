@@ -61,7 +61,8 @@ struct GlucoseReportPage {
     let dayRows: [Day]
     let hasDays: Bool
     let now: String
-    let error: String?
+    /// What went wrong, shown in the form that was sent (`GlucoseForm`), and what the last post did.
+    let feedback: GlucoseFeedback
 
     /// Meal events listed on the report (the newest); the days' pages have the rest.
     static let recentEvents = 10
@@ -69,7 +70,7 @@ struct GlucoseReportPage {
     /// The periods offered: 7, 14, 30 or 90 days.
     static let periods = [7, 14, 30, 90]
 
-    init(report: GlucoseReport, days: Int, meals: [MealDefinition], now: String, error: String?) {
+    init(report: GlucoseReport, days: Int, meals: [MealDefinition], now: String, feedback: GlucoseFeedback = GlucoseFeedback()) {
         let unit = report.unit, statistics = report.statistics
         self.days = days
         periods = Self.periods.map { Period(days: $0, label: "\($0) days", on: $0 == days) }
@@ -123,7 +124,57 @@ struct GlucoseReportPage {
         }
         hasDays = !dayRows.isEmpty
         self.now = now
-        self.error = error
+        self.feedback = feedback
+    }
+}
+
+/// The forms of the glucose report: each card's id, which its action names as the fragment, so that the page a post
+/// answers with opens at that form.
+enum GlucoseForm: String {
+    case meal = "log-meal", mealEvent = "meal-events", reading = "add-reading", insulin = "add-insulin"
+
+    /// "Reading added.": what a successful post of this form did.
+    var done: String {
+        switch self {
+        case .meal: "Meal logged."
+        case .mealEvent: "Meal event saved."
+        case .reading: "Reading added."
+        case .insulin: "Insulin added."
+        }
+    }
+}
+
+/// The report page's messages: one form's error (and the values it was sent with), a reading to confirm, or a notice.
+struct GlucoseFeedback {
+    var notice: String?
+    var mealError: String?
+    var mealEventError: String?
+    var readingError: String?
+    var insulinError: String?
+    var confirmation: ReadingConfirmation?
+
+    /// A reading that looks like the other unit (`TypoGuard`): the message and the ways to save it.
+    struct ReadingConfirmation {
+        let message: String
+        let value: String
+        let time: String
+        let timing: String
+        let note: String
+        /// The unit it looks like, then the unit it was typed in if it is a valid reading in it.
+        let choices: [Choice]
+
+        struct Choice { let unit: String; let label: String }
+    }
+
+    init() {}
+
+    init(error: String, in form: GlucoseForm) {
+        switch form {
+        case .meal: mealError = error
+        case .mealEvent: mealEventError = error
+        case .reading: readingError = error
+        case .insulin: insulinError = error
+        }
     }
 }
 

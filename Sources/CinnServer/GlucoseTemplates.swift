@@ -20,6 +20,7 @@ enum GlucoseTemplates {
     """
 
     static let report = """
+    {{#feedback.notice}}<p class="notice card" role="status" id="notice">{{.}}</p>{{/feedback.notice}}
     <h1>Glucose</h1>
     <nav class="periods" aria-label="Period">{{#periods}}<a href="/glucose?days={{days}}" class="{{#on}}on{{/on}}">{{label}}</a>{{/periods}}</nav>
     {{^hasReadings}}<div class="card empty"><p>No glucose readings in these {{days}} days. Add one below, or import a Nightscout export on the <a href="/import">Import</a> page.</p></div>{{/hasReadings}}
@@ -41,9 +42,9 @@ enum GlucoseTemplates {
       <tr><td>{{name}}</td><td class="num">{{rise}}</td><td class="num">{{area}}</td></tr>{{/foodRanking}}</tbody></table></details>{{/hasFoodRanking}}
 
     <h2>Meals eaten <small class="muted">the latest; every day below</small></h2>
-    {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
     {{#hasMeals}}
-    <form class="card" method="post" action="/glucose/meal-events">
+    <form class="card" id="log-meal" method="post" action="/glucose/meal-events#log-meal">
+      {{#feedback.mealError}}<p class="error" role="alert">{{.}}</p>{{/feedback.mealError}}
       <div class="row"><div><label for="meal_id">Meal</label><select id="meal_id" name="meal_id">{{#mealOptions}}<option value="{{id}}">{{name}}</option>{{/mealOptions}}</select></div>
       <div><label for="event_time">When</label><input id="event_time" name="time" type="datetime-local" value="{{now}}"></div></div>
       <div class="row"><div><label for="portion">Portion</label><input id="portion" name="portion" inputmode="decimal" value="1"></div>
@@ -52,24 +53,36 @@ enum GlucoseTemplates {
     {{/hasMeals}}
     {{^hasMeals}}<p class="muted">Define your meals first on <a href="/glucose/meals">Meals</a>.</p>{{/hasMeals}}
     <p class="go"><a href="/glucose/meals">Meals →</a></p>
-    {{#hasEvents}}<ul class="events card">{{#events}}
+    {{#hasEvents}}<ul class="events card" id="meal-events">{{#feedback.mealEventError}}<li class="error" role="alert">{{.}}</li>{{/feedback.mealEventError}}{{#events}}
       <li><a href="/glucose/days/{{date}}">{{when}}</a> — <b>{{meal}}</b>{{#portion}} ({{portion}}){{/portion}}: {{response}}
         {{#reason}}<div class="flag">Reported: {{reason}}</div>{{/reason}}
         <details><summary>Report or delete</summary>
-          <form class="row" method="post" action="/glucose/meal-events/{{id}}/report"><div><label for="reason-{{id}}">Reason (empty clears)</label><input id="reason-{{id}}" name="reason" value="{{reason}}" maxlength="200"></div><div class="shrink"><button type="submit" class="secondary">Save</button></div></form>
+          <form class="row" method="post" action="/glucose/meal-events/{{id}}/report#meal-events"><div><label for="reason-{{id}}">Reason (empty clears)</label><input id="reason-{{id}}" name="reason" value="{{reason}}" maxlength="200"></div><div class="shrink"><button type="submit" class="secondary">Save</button></div></form>
           <form method="post" action="/glucose/meal-events/{{id}}/delete"><button type="submit" class="danger">Delete</button></form>
         </details></li>{{/events}}
     </ul>{{/hasEvents}}
 
     <h2>Add a reading</h2>
-    <form class="card" method="post" action="/glucose/readings">
-      <div class="row"><div><label for="value">Glucose ({{unit}})</label><input id="value" name="value" inputmode="decimal" required></div>
+    {{#feedback.confirmation}}<div class="card confirm" id="reading-confirm" role="alert">
+      <p><b>{{message}}</b></p>
+      {{#choices}}<form method="post" action="/glucose/readings#add-reading" class="actions">
+        <input type="hidden" name="value" value="{{value}}"><input type="hidden" name="unit" value="{{unit}}">
+        <input type="hidden" name="time" value="{{time}}"><input type="hidden" name="timing" value="{{timing}}">
+        <input type="hidden" name="note" value="{{note}}"><input type="hidden" name="confirm" value="true">
+        <button type="submit">{{label}}</button>
+      </form>{{/choices}}
+      <p class="go"><a href="#value">Fix it</a></p>
+    </div>{{/feedback.confirmation}}
+    <form class="card" id="add-reading" method="post" action="/glucose/readings#add-reading">
+      {{#feedback.readingError}}<p class="error" role="alert">{{.}}</p>{{/feedback.readingError}}
+      <div class="row"><div><label for="value">Glucose ({{unit}})</label><input id="value" name="value" inputmode="decimal" required value="{{feedback.confirmation.value}}"></div>
       <div><label for="timing">When</label><select id="timing" name="timing"><option value="">—</option><option value="fasting">Fasting</option><option value="before_meal">Before a meal</option><option value="after_meal">After a meal</option><option value="bedtime">Bedtime</option></select></div></div>
       <label for="reading_time">Time</label><input id="reading_time" name="time" type="datetime-local" value="{{now}}">
       <p><button type="submit">Add reading</button></p>
     </form>
     <h2>Add insulin</h2>
-    <form class="card" method="post" action="/glucose/insulin">
+    <form class="card" id="add-insulin" method="post" action="/glucose/insulin#add-insulin">
+      {{#feedback.insulinError}}<p class="error" role="alert">{{.}}</p>{{/feedback.insulinError}}
       <div class="row"><div><label for="units">Units</label><input id="units" name="units" inputmode="decimal" required></div>
       <div><label for="kind">Kind</label><select id="kind" name="kind"><option value="bolus">Bolus</option><option value="basal">Basal</option></select></div></div>
       <div class="row"><div><label for="insulin">Insulin</label><input id="insulin" name="insulin" placeholder="Humalog"></div>

@@ -31,41 +31,63 @@ struct GlucoseWebController<Context: RequestContext> {
         return date
     }
 
-    func renderReport(days: Int, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+    func renderReport(days: Int, feedback: GlucoseFeedback = GlucoseFeedback(), status: HTTPResponse.Status = .ok) async throws -> Response {
         let journal = try journal
         let report = try await journal.glucoseReport(days: days)
         let settings = try await journal.settings()
         let instant = journal.now()
         let now = LocalDateTime(instant: instant, utcOffsetSeconds: settings.timeZone.secondsFromGMT(for: instant))
         let page = GlucoseReportPage(report: report, days: days, meals: try await journal.store.meals(user: journal.user),
-                                     now: String(now.date.iso + "T" + now.clock), error: error)
+                                     now: String(now.date.iso + "T" + now.clock), feedback: feedback)
         return WebResponse.html(pages.render("glucose", page, title: "Glucose", tab: .glucose), status: status)
     }
 
     @Sendable func report(_ request: Request, context: Context) async throws -> Response {
         let days = try request.queryInt("days", default: 30, range: 1...366)
-        return try await renderReport(days: days)
+        var feedback = GlucoseFeedback()
+        feedback.notice = request.query("done").flatMap(GlucoseForm.init(rawValue:))?.done
+        return try await renderReport(days: days, feedback: feedback)
     }
 
     /// Runs a form's change and goes back to the report; invalid input shows the report with the message (422).
-    func changing(_ body: () async throws -> Void) async throws -> Response {
+    /// Runs a form's change; on success back to the report with what it did, on bad input the report with the error in
+    /// that form (the answer opens at it).
+    func changing(_ form: GlucoseForm, _ body: () async throws -> Void) async throws -> Response {
         do {
             try await body()
-            return WebResponse.redirect("/glucose")
+            // A Location without a fragment would inherit the form action's, and open the page at the form, not the notice.
+            return WebResponse.redirect("/glucose?done=\(form.rawValue)#notice")
         } catch let error as CinnError where error.code == .invalidInput || error.code == .conflict {
-            return try await renderReport(days: 30, error: error.message, status: error.code.httpStatus)
+            return try await renderReport(days: 30, feedback: GlucoseFeedback(error: error.message, in: form), status: error.code.httpStatus)
         }
     }
 
     @Sendable func addReading(_ request: Request, context: Context) async throws -> Response {
         let form = try await FormFields(request: request)
-        return try await changing {
-            guard let value = try form.number("value") else { throw CinnError.invalid("value", "enter a glucose value") }
-            let timing = try form["timing"].map { text throws(CinnError) in
-                guard let timing = MealTiming(rawValue: text) else { throw .invalid("timing", "unknown timing \(text)") }
-                return timing
+        do {
+            return try await changing(.reading) {
+                guard let value = try form.number("value") else { throw CinnError.invalid("value", "enter a glucose value") }
+                let timing = try form["timing"].map { text throws(CinnError) in
+                    guard let timing = MealTiming(rawValue: text) else { throw .invalid("timing", "unknown timing \(text)") }
+                    return timing
+                }
+                let unit = try form["unit"].map { text throws(CinnError) in try GlucoseUnit.parse(text) }
+                _ = try await journal.addGlucose(value: value, unit: unit, time: form["time"], timing: timing, note: form["note"],
+                                                 confirm: form["confirm"] == "true")
             }
-            _ = try await journal.addGlucose(value: value, unit: nil, time: form["time"], timing: timing, note: form["note"])
+        } catch let error as CinnError where error.code == .needsConfirmation {
+            let typedUnit = try await journal.settings().glucoseUnit
+            let value = try form.number("value") ?? 0
+            let other: GlucoseUnit = typedUnit == .milligramsPerDeciliter ? .millimolesPerLiter : .milligramsPerDeciliter
+            let text = form["value"] ?? ""
+            var choices = [GlucoseFeedback.ReadingConfirmation.Choice(unit: other.rawValue, label: "It was \(text) \(other.rawValue)")]
+            if (try? Glucose.validated(value, typedUnit)) != nil {
+                choices.append(.init(unit: typedUnit.rawValue, label: "Save \(text) \(typedUnit.rawValue) anyway"))
+            }
+            var feedback = GlucoseFeedback()
+            feedback.confirmation = .init(message: error.message, value: text, time: form["time"] ?? "", timing: form["timing"] ?? "",
+                                          note: form["note"] ?? "", choices: choices)
+            return try await renderReport(days: 30, feedback: feedback, status: .unprocessableContent)
         }
     }
 
@@ -76,7 +98,7 @@ struct GlucoseWebController<Context: RequestContext> {
 
     @Sendable func addInsulin(_ request: Request, context: Context) async throws -> Response {
         let form = try await FormFields(request: request)
-        return try await changing {
+        return try await changing(.insulin) {
             guard let units = try form.number("units") else { throw CinnError.invalid("units", "enter the units") }
             let kind = InsulinKind(rawValue: form["kind"] ?? "bolus") ?? .bolus
             _ = try await journal.addInsulin(units: units, kind: kind, insulin: form["insulin"], time: form["time"], note: form["note"])
@@ -116,7 +138,7 @@ struct GlucoseWebController<Context: RequestContext> {
 
     @Sendable func logMeal(_ request: Request, context: Context) async throws -> Response {
         let form = try await FormFields(request: request)
-        return try await changing {
+        return try await changing(.meal) {
             guard let meal = form["meal_id"].flatMap(UUID.init(text:)) else { throw CinnError.invalid("meal_id", "choose a meal") }
             _ = try await journal.logMeal(mealID: meal, time: form["time"], portion: try form.number("portion"), carbohydrateGrams: nil, note: form["note"])
         }
@@ -125,7 +147,7 @@ struct GlucoseWebController<Context: RequestContext> {
     @Sendable func reportMealEvent(_ request: Request, context: Context) async throws -> Response {
         let form = try await FormFields(request: request)
         let id = try idParameter(context, "meal event")
-        return try await changing { try await journal.reportMealEvent(id: id, reason: form["reason"]) }
+        return try await changing(.mealEvent) { try await journal.reportMealEvent(id: id, reason: form["reason"]) }
     }
 
     @Sendable func deleteMealEvent(_ request: Request, context: Context) async throws -> Response {

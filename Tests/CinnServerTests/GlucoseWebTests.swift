@@ -15,6 +15,41 @@ struct GlucoseWebTests {
         }
     }
 
+    /// A post that worked says so at the top; one that did not shows its error in its own form, which the answer opens at
+    /// (the form's action names it); a reading in the other unit's range offers that unit before it is saved.
+    @Test func eachFormAnswersAtItsPlace() async throws {
+        try await withApp { client, journal in
+            let added = try await client.post("/glucose/readings", form: "value=104&time=2024-03-14T08:00")
+            #expect(added.status == .seeOther && added.headers[.location] == "/glucose?done=add-reading#notice")
+            #expect(try await client.send(.get, "/glucose?done=add-reading").text.contains(#"role="status" id="notice">Reading added.</p>"#))
+
+            let page = try await client.send(.get, "/glucose").text
+            #expect(page.contains(#"<form class="card" id="add-insulin" method="post" action="/glucose/insulin#add-insulin">"#))
+            #expect(!page.contains("Reading added."))
+
+            let wrong = try await client.post("/glucose/insulin", form: "units=&kind=bolus")
+            #expect(wrong.status == .unprocessableContent)
+            let insulinForm = try #require(wrong.text.firstRange(of: #"id="add-insulin""#))
+            let error = try #require(wrong.text.firstRange(of: #"<p class="error" role="alert">enter the units</p>"#))
+            #expect(error.lowerBound > insulinForm.lowerBound, "the error is inside the insulin form")
+            #expect(wrong.text.ranges(of: #"class="error""#).count == 1)
+
+            let slip = try await client.post("/glucose/readings", form: "value=7.8&time=2024-03-14T09:00&note=kitchen")
+            #expect(slip.status == .unprocessableContent)
+            #expect(slip.text.contains("7.8 mg/dL looks like mmol/L: did you mean 7.8 mmol/L = 141 mg/dL?"))
+            #expect(slip.text.contains(#"<input type="hidden" name="unit" value="mmol/L">"#))
+            #expect(slip.text.contains("It was 7.8 mmol/L"))
+            #expect(!slip.text.contains("Save 7.8 mg/dL anyway"), "7.8 mg/dL is not a reading Cinn keeps")
+            #expect(try await journal.store.glucoseReadings(user: journal.user).count == 1)
+            let confirmed = try await client.post("/glucose/readings", form: "value=7.8&unit=mmol%2FL&time=2024-03-14T09:00&note=kitchen&confirm=true")
+            #expect(confirmed.status == .seeOther)
+            let readings = try await journal.store.glucoseReadings(user: journal.user)
+            #expect(readings.map { Int($0.glucose.milligramsPerDeciliter.rounded()) }.sorted() == [104, 141])
+            let low = try await client.post("/glucose/readings", form: "value=25&time=2024-03-14T09:30")
+            #expect(low.text.contains("Save 25 mg/dL anyway") && low.text.contains("It was 25 mmol/L"))
+        }
+    }
+
     @Test func formsAddReadingsInsulinMealsAndEvents() async throws {
         try await withApp { client, journal in
             #expect(try await client.post("/glucose/meals", form: "name=Toast&carbohydrate_g=45&kind=common").status == .seeOther)
