@@ -87,7 +87,7 @@ struct GenericCSVParser: RowParser {
             throw .invalid("file", "the header on line \(row.line) (\(listed)) needs a date column (date, day, time, timestamp or datetime) and a weight column (weight, weight_kg, \"weight (lb)\", body weight or mass)")
         }
         guard columns.unit != nil || columns.weightUnit != nil || options.unit != nil else {
-            throw .invalid("unit", "the file does not say which unit its weights are in (no unit column, none in the weight column's name): pass --unit kg, --unit lb or --unit st")
+            throw .invalid("unit", "the file does not say which unit its weights are in (no unit column, none in the weight column's name): choose its unit, kg, lb or st")
         }
         return columns
     }

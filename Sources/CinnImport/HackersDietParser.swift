@@ -47,7 +47,7 @@ struct HackersDietParser: RowParser {
         guard !hasReadHeader else { return }
         hasReadHeader = true
         guard preferencesUnit ?? monthUnit ?? options.unit != nil else {
-            throw .invalid("unit", "the file has no Preferences line naming its unit: pass --unit kg, --unit lb or --unit st")
+            throw .invalid("unit", "the file has no Preferences line naming its unit: choose its unit, kg, lb or st")
         }
     }
 

@@ -92,7 +92,7 @@ struct LibraParser: RowParser {
         guard !hasReadHeader else { return }
         hasReadHeader = true
         guard unit ?? options.unit != nil else {
-            throw .invalid("unit", "the file has no #Units line: pass --unit kg or --unit lb")
+            throw .invalid("unit", "the file has no #Units line: choose its unit, kg or lb")
         }
     }
 }

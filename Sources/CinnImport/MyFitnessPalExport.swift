@@ -145,7 +145,7 @@ public struct MyFitnessPalExport: Sendable {
         guard named.count == 1, let unit = named.first else {
             let reason = named.isEmpty ? "MyFitnessPal's Measurement-Summary does not say which unit its weights are in, and no Exercise-Summary with a Pounds or Kilograms column came with it"
                 : "the Exercise-Summary files name both pounds and kilograms, so the unit of the Measurement-Summary weights is unclear"
-            throw .invalid("unit", "\(reason): pass --unit kg or --unit lb")
+            throw .invalid("unit", "\(reason): choose the unit, kg or lb")
         }
         return unit
     }

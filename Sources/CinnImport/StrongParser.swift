@@ -37,7 +37,7 @@ struct StrongParser: WorkoutRowParser {
         } else if let plain = columns.index("weight") {
             (weight, weightUnit) = (plain, options.unit)
             if options.unit == nil, weightUnitColumn == nil {
-                throw .invalid("unit", "this Strong export does not say its weight unit: pass --unit kg or --unit lb (the unit set in Strong)")
+                throw .invalid("unit", "this Strong export does not say its weight unit: choose the unit set in Strong, kg or lb")
             }
         } else {
             throw columns.missing("Strong", "Weight")

@@ -40,7 +40,7 @@ public struct WeightFileReader: Sendable {
         case .googleHealth: try readHeader(GoogleHealthParser(options: options))
         case .fitbit:
             guard options.unit != nil else {
-                throw .invalid("unit", "Fitbit weight files carry no unit: pass --unit kg or --unit lb")
+                throw .invalid("unit", "Fitbit weight files carry no unit: choose their unit, kg or lb")
             }
         }
     }
@@ -96,7 +96,7 @@ public struct WeightFileReader: Sendable {
         _ onBatch: ([ImportedWeighIn]) async throws -> Void
     ) async throws {
         guard let unit = options.unit else {
-            throw CinnError.invalid("unit", "Fitbit weight files carry no unit: pass --unit kg or --unit lb")
+            throw CinnError.invalid("unit", "Fitbit weight files carry no unit: choose their unit, kg or lb")
         }
         guard fileSize <= Self.maximumJSONSize else {
             throw CinnError.invalid("file", "the Fitbit file is larger than 64 MiB; Fitbit writes one file per month")

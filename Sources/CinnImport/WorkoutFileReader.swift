@@ -234,7 +234,7 @@ enum SetFields {
                 unit = named
             }
             guard let unit else {
-                return .failure(.invalid("Weight Unit", "the weight unit is missing; pass --unit kg or --unit lb"))
+                return .failure(.invalid("Weight Unit", "the weight unit is missing: choose the unit, kg or lb"))
             }
             return .success(Mass(kilograms: value * unit.kilogramsPerUnit))
         case .success: return .success(nil)

@@ -63,8 +63,10 @@ struct PageRenderer: Sendable {
             }
             if lower.contains("multipart/form-data"), let action = tag.range(of: "action=\""),
                let close = tag[action.upperBound...].firstIndex(of: "\"") {
-                let separator = tag[action.upperBound..<close].contains("?") ? "&amp;" : "?"
-                tag.insert(contentsOf: separator + "_csrf=" + token, at: close)
+                // In the query, before a fragment ("/import#import-form").
+                let end = tag[action.upperBound..<close].firstIndex(of: "#") ?? close
+                let separator = tag[action.upperBound..<end].contains("?") ? "&amp;" : "?"
+                tag.insert(contentsOf: separator + "_csrf=" + token, at: end)
             }
             result += tag + "<input type=\"hidden\" name=\"_csrf\" value=\"" + token + "\">"
         }
@@ -215,19 +217,54 @@ struct WeighInPage {
 /// The import form and the list of earlier imports.
 struct ImportPage {
     struct Batch { let id: Int64; let name: String; let format: String; let when: String; let imported: Int; let undone: Bool }
-    let formats: [String]
+    struct Format { let value: String; let name: String }
+    let formats: [Format]
+    /// Every format's product name, for the page's sentence of what it imports.
+    let formatList: String
     let batches: [Batch]
     let hasBatches: Bool
+    let formError: String?
 
-    init(formats: [String], batches: [ImportBatch]) {
-        self.formats = formats
+    init(formats: [String], batches: [ImportBatch], formError: String? = nil) {
+        self.formats = formats.map { Format(value: $0, name: Self.productName($0)) }
+        formatList = self.formats.map(\.name).joined(separator: ", ")
+        self.formError = formError
         self.batches = batches.map {
-            Batch(id: $0.id, name: $0.fileName ?? "upload", format: $0.format,
+            Batch(id: $0.id, name: $0.fileName ?? "upload", format: Self.productName($0.format),
                   when: WeighIn.isoString(instant: $0.createdAt, utcOffsetSeconds: 0).prefix(16).replacingOccurrences(of: "T", with: " ") + " UTC",
                   imported: $0.imported, undone: $0.undoneAt != nil)
         }
         hasBatches = !batches.isEmpty
     }
+}
+
+extension ImportPage {
+    /// The name a person knows a file format by: the app that wrote it.
+    static func productName(_ format: String) -> String {
+        switch format {
+        case "csv": "CSV (date, weight)"
+        case "hackdiet": "The Hacker's Diet"
+        case "libra": "Libra"
+        case "fitbit": "Fitbit weight (JSON)"
+        case "google-health": "Google Health weight (CSV)"
+        case "myfitnesspal": "MyFitnessPal"
+        case "fitbod": "Fitbod"
+        case "strong": "Strong"
+        case "fitnotes": "FitNotes"
+        case "nightscout": "Nightscout"
+        case "apple-health": "Apple Health"
+        case "usda": "USDA FoodData Central"
+        case "demo": "Demo data"
+        default: format.hasPrefix("off") ? "Open Food Facts" : format.hasPrefix("cinn") ? "Cinn food journal" : format
+        }
+    }
+}
+
+/// A kept upload whose file does not say which unit its weights are in: the question, and the form that answers it.
+struct ImportUnitPage {
+    let token: String
+    let fileName: String?
+    let question: String
 }
 
 /// What an import did, or (with a token) what it would do.
@@ -254,6 +291,9 @@ struct ImportReportPage {
     let nextLink: String
     let nextLabel: String
 
+    /// A file with invalid rows and good ones: how many good ones "Import the good rows" would add.
+    let goodRows: Int?
+
     init(report: ImportReport, token: String?, skipInvalid: Bool) {
         let blocked = report.rejectedCount > 0 && !skipInvalid
         if token != nil {
@@ -268,7 +308,7 @@ struct ImportReportPage {
                 ?? (blocked ? "The file has invalid rows, so nothing was written." : "Everything in the file is already in your journal.")
             importedLabel = "Added"
         }
-        format = report.format
+        format = ImportPage.productName(report.format)
         rowsRead = report.rowsRead
         imported = report.imported
         duplicates = report.duplicates
@@ -278,7 +318,8 @@ struct ImportReportPage {
         healthDays = report.healthDays
         hasHealthDays = !healthDays.isEmpty
         healthDaysWrittenLabel = token == nil ? "New or newer" : "To write"
-        self.token = blocked || !report.addsAnything ? nil : token
+        self.token = report.addsAnything ? token : nil
+        goodRows = blocked && self.token != nil ? report.imported : nil
         self.skipInvalid = skipInvalid
         if WorkoutFileFormat(rawValue: report.format) != nil {
             (things, nextLink, nextLabel) = ("sets", "/lifts", "See your lifts")

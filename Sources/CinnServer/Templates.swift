@@ -2,7 +2,7 @@
 enum Templates {
     static let all: [String: String] = [
         "layout": layout, "dashboard": dashboard, "weigh-ins": weighIns, "edit": edit, "confirm-delete": confirmDelete,
-        "import": importPage, "import-report": importReport, "settings": settings, "more": more, "error": error,
+        "import": importPage, "import-report": importReport, "import-unit": importUnit, "settings": settings, "more": more, "error": error,
     ].merging(FoodTemplates.all) { existing, _ in existing }.merging(EnergyTemplates.all) { existing, _ in existing }
         .merging(WorkoutTemplates.all) { existing, _ in existing }.merging(AccountTemplates.all) { existing, _ in existing }
         .merging(GlucoseTemplates.all) { existing, _ in existing }.merging(HealthTemplates.all) { existing, _ in existing }
@@ -210,14 +210,13 @@ enum Templates {
 
     static let importPage = """
     <h1>Import</h1>
-    <form class="card" method="post" action="/import" enctype="multipart/form-data" data-progress-form>
-      <p class="muted">Weigh-ins (CSV with date and weight columns, Hacker's Diet Online, Libra, Fitbit weight JSON, Google Health
-        weight CSV), a MyFitnessPal export, or workouts (Fitbod, Strong, FitNotes CSV).
-        You see what the file holds before anything is written.</p>
+    <form class="card" id="import-form" method="post" action="/import#import-form" enctype="multipart/form-data" data-progress-form>
+      {{#formError}}<p class="error" role="alert">{{.}}</p>{{/formError}}
+      <p class="muted">An export of {{formatList}}. You see what the file holds before anything is written.</p>
       <label for="file">File</label><input id="file" name="file" type="file" required>
       <div class="row">
         <div><label for="format">Format</label><select id="format" name="format"><option value="">Detect</option>
-          {{#formats}}<option value="{{.}}">{{.}}</option>{{/formats}}</select></div>
+          {{#formats}}<option value="{{value}}">{{name}}</option>{{/formats}}</select></div>
         <div><label for="unit">Unit, if the file has none</label><select id="unit" name="unit"><option value="">—</option>
           <option value="kg">kg</option><option value="lb">lb</option><option value="st">st</option></select></div>
       </div>
@@ -250,12 +249,22 @@ enum Templates {
         {{#healthDays}}<tr><td>{{name}} <span class="muted">{{unit}}</span></td><td class="num">{{days}}</td><td class="num">{{written}}</td></tr>{{/healthDays}}
       </tbody></table>{{/hasHealthDays}}
       {{#hasRejected}}<h2>Invalid rows</h2><ul>{{#rejected}}<li>Line {{line}}{{#field}} ({{field}}){{/field}}: {{reason}}</li>{{/rejected}}</ul>{{/hasRejected}}
-      {{#token}}<form method="post" action="/import/{{token}}" data-progress-form data-progress="{{token}}">
-        {{#skipInvalid}}<input type="hidden" name="skip_invalid" value="true">{{/skipInvalid}}
-        <p class="row"><button type="submit">Import {{imported}} {{things}}</button><a class="button secondary" href="/import">Cancel</a></p>
+      {{#token}}<form method="post" action="/import/{{token}}{{#goodRows}}?skip_invalid=true{{/goodRows}}" data-progress-form data-progress="{{token}}">
+        <p class="actions">{{#goodRows}}<button type="submit">Import the {{.}} good {{things}}</button>{{/goodRows}}{{^goodRows}}<button type="submit">Import {{imported}} {{things}}</button>{{/goodRows}}<a class="button secondary" href="/import">Cancel</a></p>
         \(progressBox)</form><script src="/static/progress.js"></script>{{/token}}
       {{^token}}<p><a href="{{nextLink}}">{{nextLabel}}</a> · <a href="/import">Imports</a></p>{{/token}}
     </div>
+    """
+
+    /// A file that does not say which unit its weights are in: which is it?
+    static let importUnit = """
+    <h1>Which unit are the weights in?</h1>
+    <form class="card" method="post" action="/import/{{token}}/unit">
+      <p>{{#fileName}}<b>{{.}}</b>: {{/fileName}}{{question}}</p>
+      <label for="unit">Unit</label><select id="unit" name="unit" required><option value="kg">kg</option><option value="lb">lb</option>
+        <option value="st">st</option></select>
+      <p class="actions"><button type="submit">Check the file</button><a class="button secondary" href="/import">Cancel</a></p>
+    </form>
     """
 
     /// Where an import's progress shows while the page waits (filled by `progressScript`).

@@ -26,6 +26,7 @@ struct WebController<Context: RequestContext> {
         router.get("/import", use: importForm)
         router.post("/import", use: checkImport)
         router.post("/import/{token}", use: runImport)
+        router.post("/import/{token}/unit", use: recheckImport)
         router.get("/import/progress/{id}", use: importProgress)
         router.post("/imports/{id}/undo", use: undoImport)
         router.get("/settings", use: settings)
@@ -165,25 +166,60 @@ struct WebController<Context: RequestContext> {
     }
 
     @Sendable func importForm(_ request: Request, context: Context) async throws -> Response {
+        html(try await renderImportForm())
+    }
+
+    func renderImportForm(error: String? = nil) async throws -> String {
         let batches = try await journal.store.imports(user: journal.user)
-        let model = ImportPage(formats: Journal.importFormats, batches: batches)
-        return html(pages.render("import", model, title: "Import", tab: .importing))
+        let model = ImportPage(formats: Journal.importFormats, batches: batches, formError: error)
+        return pages.render("import", model, title: "Import", tab: .importing)
     }
 
     /// Receives the upload, keeps it aside under a token, and shows what importing it would do.
     @Sendable func checkImport(_ request: Request, context: Context) async throws -> Response {
         let upload = try await MultipartUpload.receive(request, fileField: "file", maximumBytes: maximumImportBytes)
         guard let file = upload.file else { throw CinnError.invalid("file", "choose a file to import") }
-        let token = UUID().lowercasedString
+        let pending = PendingImport(directory: pendingDirectory, token: UUID().lowercasedString)
+        try pending.keep(file: file, fields: upload.fields, fileName: upload.fileName, user: try journal.user)
+        return try await check(pending, progressID: ImportProgressBoard.validID(upload.fields["progress"]))
+    }
+
+    /// A kept upload whose file did not say its unit, checked again with the unit the person chose.
+    @Sendable func recheckImport(_ request: Request, context: Context) async throws -> Response {
+        let pending = try waiting(context)
+        let form = try await FormFields(request: request)
+        let unit = try MassUnit.parse(form["unit"] ?? "", field: "unit")
+        try pending.setField("unit", unit.rawValue)
+        return try await check(pending, progressID: nil)
+    }
+
+    /// The upload kept under the request's token, if it is this user's.
+    private func waiting(_ context: Context) throws -> PendingImport {
+        guard let token = context.parameters.get("token"), UUID(text: token) != nil else {
+            throw CinnError.notFound("this import is no longer waiting; upload the file again")
+        }
         let pending = PendingImport(directory: pendingDirectory, token: token)
+        guard pending.belongs(to: try journal.user) else { throw CinnError.notFound("this import is no longer waiting; upload the file again") }
+        return pending
+    }
+
+    /// Shows what importing a kept upload would do. A file that does not say its unit asks for it (and stays kept);
+    /// a file that cannot be read shows why beside the form.
+    private func check(_ pending: PendingImport, progressID: String?) async throws -> Response {
         do {
-            try pending.keep(file: file, fields: upload.fields, fileName: upload.fileName, user: try journal.user)
-            let report = try await tracked(ImportProgressBoard.validID(upload.fields["progress"]), phase: "checking") { progress in
+            let report = try await tracked(progressID, phase: "checking") { progress in
                 try await pending.run(journal: journal, dryRun: true, progress: progress)
             }
-            let model = ImportReportPage(report: report, token: token, skipInvalid: pending.skipInvalid)
+            let model = ImportReportPage(report: report, token: pending.token, skipInvalid: pending.skipInvalid)
             if model.token == nil { pending.discard() }
             return html(pages.render("import-report", model, title: "Import", tab: .importing))
+        } catch let error as CinnError where error.code == .invalidInput && error.field == "unit" {
+            let model = ImportUnitPage(token: pending.token, fileName: pending.fields["file_name"],
+                                       question: error.message.prefix(1).uppercased() + error.message.dropFirst())
+            return html(pages.render("import-unit", model, title: "Import", tab: .importing), status: .unprocessableContent)
+        } catch let error as CinnError where error.code == .invalidInput {
+            pending.discard()
+            return html(try await renderImportForm(error: error.message), status: .unprocessableContent)
         } catch {
             pending.discard()
             throw error
@@ -191,13 +227,11 @@ struct WebController<Context: RequestContext> {
     }
 
     @Sendable func runImport(_ request: Request, context: Context) async throws -> Response {
-        guard let token = context.parameters.get("token"), UUID(text: token) != nil else {
-            throw CinnError.notFound("this import is no longer waiting; upload the file again")
-        }
-        let pending = PendingImport(directory: pendingDirectory, token: token)
-        guard pending.belongs(to: try journal.user) else { throw CinnError.notFound("this import is no longer waiting; upload the file again") }
+        let pending = try waiting(context)
         defer { pending.discard() }
-        let report = try await tracked(token, phase: "importing") { progress in
+        // "Import the good rows" of a file with invalid ones (in the query: the form may be sent as multipart by its script).
+        if request.query("skip_invalid") == "true" { try pending.setField("skip_invalid", "true") }
+        let report = try await tracked(pending.token, phase: "importing") { progress in
             try await pending.run(journal: journal, dryRun: false, progress: progress)
         }
         let model = ImportReportPage(report: report, token: nil, skipInvalid: pending.skipInvalid)
@@ -340,6 +374,13 @@ struct PendingImport {
                                             mode: ImportMode(dryRun: dryRun, skipInvalid: fields["skip_invalid"] == "true"),
                                             progress: progress)
         }
+    }
+
+    /// Changes one of the kept upload's form fields (the unit chosen afterwards, "import the good rows").
+    func setField(_ name: String, _ value: String) throws {
+        var stored = fields
+        stored[name] = value
+        try JSONEncoder().encode(stored).write(to: fieldsFile)
     }
 
     func discard() {

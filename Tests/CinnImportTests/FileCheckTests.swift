@@ -54,7 +54,7 @@ import Testing
 
     @Test func rejectsFitbitWithoutAUnit() throws {
         let error = try #require(openingError(fixture("weight-2024-02-01.json")))
-        #expect(error == CinnError(.invalidInput, "Fitbit weight files carry no unit: pass --unit kg or --unit lb", field: "unit"))
+        #expect(error == CinnError(.invalidInput, "Fitbit weight files carry no unit: choose their unit, kg or lb", field: "unit"))
     }
 
     @Test func rejectsTruncatedJSONNamingTheLine() async throws {

@@ -67,7 +67,7 @@ import Testing
         let error = try #require(openingError(url))
         #expect(error.code == .invalidInput)
         #expect(error.field == "unit")
-        #expect(error.message.contains("--unit kg"))
+        #expect(error.message.contains("choose its unit, kg, lb or st"))
         let result = try await readAll(url, unit: .kilograms)
         #expect(result.readings.map(\.weight.kilograms) == [72.4])
     }

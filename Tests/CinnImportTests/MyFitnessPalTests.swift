@@ -223,7 +223,7 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
         let error = try #require(await readingError(measurement))
         #expect(error.code == .invalidInput)
         #expect(error.field == "unit")
-        #expect(error.message.contains("--unit kg or --unit lb"))
+        #expect(error.message.contains("choose the unit, kg or lb"))
         let inKilograms = try await readMFP(measurement, unit: .kilograms)
         #expect(inKilograms.weighIns.count == 4)
         #expect(inKilograms.files.map(\.kind) == [.measurement])

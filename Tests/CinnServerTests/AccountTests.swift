@@ -145,6 +145,7 @@ struct AccountTests {
             var alice = try await browserVisitor(client, name: "alice", password: "alice-password-1")
             let page = try await alice.send(.get, "/import").text
             #expect(page.contains(#"action="/import?_csrf="#), "an upload carries the token in its action")
+            #expect(page.contains(#"#import-form" enctype="multipart/form-data""#), "before the action's fragment")
             for form in page.components(separatedBy: "<form").dropFirst() where form.hasPrefix(" ") && form.contains(#"method="post""#) {
                 #expect(form.contains(#"name="_csrf""#), "every form that posts carries the token: <form\(form.prefix(120))")
             }

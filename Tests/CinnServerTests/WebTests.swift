@@ -257,6 +257,26 @@ struct WebTests {
         }
     }
 
+    /// A plain date,weight file asks for its unit on the page (no command-line flags), and keeps the upload meanwhile.
+    @Test func aFileWithoutAUnitAsksForItOnThePage() async throws {
+        try await withApp { client, journal in
+            let asked = try await client.upload("date,weight\n2024-03-01,80.1\n2024-03-02,80.3\n", fileName: "scale.csv")
+            #expect(asked.status == .unprocessableContent)
+            #expect(asked.text.contains("<h1>Which unit are the weights in?</h1>"))
+            #expect(!asked.text.contains("--unit"))
+            let token = try #require(asked.text.firstMatch(of: /action="\/import\/([0-9a-f-]{36})\/unit"/)?.1)
+            let checked = try await client.post("/import/\(token)/unit", form: "unit=lb")
+            #expect(checked.status == .ok && checked.text.contains("Import 2 weigh-ins"))
+            #expect(try await client.post("/import/\(token)", form: "").status == .ok)
+            #expect(try await journal.store.weighIns(user: journal.user).map { ($0.weight.value(in: .pounds) * 10).rounded() / 10 } == [80.3, 80.1])
+
+            let unreadable = try await client.upload("this is not a weight file", fileName: "notes.txt")
+            #expect(unreadable.status == .unprocessableContent)
+            #expect(unreadable.text.contains(#"<form class="card" id="import-form""#) && unreadable.text.contains(#"<p class="error" role="alert">"#),
+                    "an unreadable file is named beside the form, not on an error page")
+        }
+    }
+
     @Test func aWorkoutFileImportsThroughTheWebPage() async throws {
         try await withApp { client, _ in
             let fitbod = """
@@ -273,13 +293,17 @@ struct WebTests {
         }
     }
 
-    @Test func uploadWithBadRowsOffersNoImport() async throws {
+    @Test func uploadWithBadRowsOffersToImportTheGoodOnes() async throws {
         try await withApp { client, journal in
             let check = try await client.upload(withBadRows, fileName: "bad.csv")
             #expect(check.status == .ok)
-            #expect(!check.text.contains(#"action="/import/"#))
             #expect(check.text.contains("Line 3"))
             #expect(check.text.contains("Line 5"))
+            let good = try #require(check.text.firstMatch(of: /action="\/import\/([0-9a-f-]{36})\?skip_invalid=true"/)?.1)
+            #expect(check.text.contains("Import the 2 good weigh-ins"))
+            #expect(try await client.post("/import/\(good)?skip_invalid=true", form: "").status == .ok)
+            #expect(try await journal.count() == 2)
+            try await journal.store.undoImport(id: 1, user: journal.user)
 
             let skipping = try await client.upload(withBadRows, fileName: "bad.csv", fields: ["skip_invalid": "true"])
             let token = try #require(skipping.text.firstMatch(of: /action="\/import\/([0-9a-f-]{36})"/)?.1)
