@@ -231,7 +231,8 @@ struct ImportPage {
         self.formError = formError
         self.batches = batches.map {
             Batch(id: $0.id, name: $0.fileName ?? "upload", format: Self.productName($0.format),
-                  when: WeighIn.isoString(instant: $0.createdAt, utcOffsetSeconds: 0).prefix(16).replacingOccurrences(of: "T", with: " ") + " UTC",
+                  when: DashboardPage.shortDate(LocalDate(instant: $0.createdAt, utcOffsetSeconds: 0)) + ", "
+                      + LocalDateTime(instant: $0.createdAt, utcOffsetSeconds: 0).clock + " UTC",
                   imported: $0.imported, undone: $0.undoneAt != nil)
         }
         hasBatches = !batches.isEmpty
@@ -257,6 +258,57 @@ extension ImportPage {
         case "demo": "Demo data"
         default: format.hasPrefix("off") ? "Open Food Facts" : format.hasPrefix("cinn") ? "Cinn food journal" : format
         }
+    }
+}
+
+/// "Undo import #3?": what undoing it removes, before it does.
+struct UndoImportPage {
+    let id: Int64
+    let name: String
+    let from: String
+    /// "This removes the 644 sets it added, from 16 weeks (3 Jan – 24 Apr 2024)."; nil when nothing of it is left.
+    let removes: String?
+
+    init(batch: ImportBatch, contents: ImportContents) {
+        id = batch.id
+        name = batch.fileName ?? "upload"
+        from = ImportPage.productName(batch.format) + ", imported " + DashboardPage.shortDate(
+            LocalDate(instant: batch.createdAt, utcOffsetSeconds: 0))
+        let parts = contents.counts.map { Self.describe($0.count, $0.table) }
+        guard !parts.isEmpty else {
+            removes = nil
+            return
+        }
+        let list = parts.count == 1 ? parts[0] : parts.dropLast().joined(separator: ", ") + " and " + parts[parts.count - 1]
+        var sentence = "This removes the \(list) it added"
+        if let days = contents.days {
+            let count = days.lowerBound.distance(to: days.upperBound) + 1
+            let span = count >= 14 ? "\(Int((Double(count) / 7).rounded(.up))) weeks" : count == 1 ? "one day" : "\(count) days"
+            let dates = count == 1 ? DashboardPage.shortDate(days.lowerBound)
+                : "\(DashboardPage.shortDate(days.lowerBound, withYear: days.lowerBound.year != days.upperBound.year)) – \(DashboardPage.shortDate(days.upperBound))"
+            sentence += ", from \(span) (\(dates))"
+        }
+        removes = sentence + "."
+    }
+
+    /// "644 sets", "1 food entry": a count of a table's records in words.
+    static func describe(_ count: Int, _ table: String) -> String {
+        let (one, many): (String, String) = switch table {
+        case "weigh_ins": ("weigh-in", "weigh-ins")
+        case "body_fat_readings": ("body-fat reading", "body-fat readings")
+        case "food_entries": ("food entry", "food entries")
+        case "exercise_entries": ("exercise entry", "exercise entries")
+        case "glucose_readings": ("glucose reading", "glucose readings")
+        case "insulin_doses": ("insulin dose", "insulin doses")
+        case "meal_events": ("meal eaten", "meals eaten")
+        case "workout_sets": ("set", "sets")
+        case "health_days": ("day of health data", "days of health data")
+        case "meals": ("meal", "meals")
+        case "foods": ("food", "foods")
+        case "presets": ("preset", "presets")
+        default: (table, table)
+        }
+        return "\(count.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))) \(count == 1 ? one : many)"
     }
 }
 

@@ -2,7 +2,7 @@
 enum Templates {
     static let all: [String: String] = [
         "layout": layout, "dashboard": dashboard, "weigh-ins": weighIns, "edit": edit, "confirm-delete": confirmDelete,
-        "import": importPage, "import-report": importReport, "import-unit": importUnit, "settings": settings, "more": more, "error": error,
+        "import": importPage, "import-report": importReport, "import-unit": importUnit, "undo-import": undoImport, "settings": settings, "more": more, "error": error,
     ].merging(FoodTemplates.all) { existing, _ in existing }.merging(EnergyTemplates.all) { existing, _ in existing }
         .merging(WorkoutTemplates.all) { existing, _ in existing }.merging(AccountTemplates.all) { existing, _ in existing }
         .merging(GlucoseTemplates.all) { existing, _ in existing }.merging(HealthTemplates.all) { existing, _ in existing }
@@ -83,7 +83,7 @@ enum Templates {
     .notice { border-color:var(--yes); color:var(--yes); background:var(--yes-bg); font-weight:600; }
     .confirm { border:2px solid var(--unknown); background:var(--unknown-bg); } .confirm b { color:var(--text); }
     .actions { display:flex; flex-wrap:wrap; gap:8px; align-items:center; margin:0; }
-    .muted { color:var(--muted); font-size:.9rem; } .error { color:var(--no); font-weight:600; }
+    .muted { color:var(--muted); font-size:.9rem; } .file-name { overflow-wrap:anywhere; } .error { color:var(--no); font-weight:600; }
     .empty { text-align:center; padding:28px 16px; }
     nav.tabs { position:fixed; bottom:0; left:0; right:0; display:flex; background:var(--card); border-top:1px solid var(--line); z-index:2; }
     nav.tabs a { flex:1 1 0; min-width:0; text-align:center; padding:8px 2px 12px; min-height:56px; text-decoration:none; color:var(--muted);
@@ -227,10 +227,10 @@ enum Templates {
     <script src="/static/progress.js"></script>
     <h2>Earlier imports</h2>
     {{^batches}}<p class="muted">None yet.</p>{{/batches}}
-    {{#hasBatches}}<div class="card"><table>
-      <thead><tr><th>#</th><th>File</th><th class="num">Added</th><th></th></tr></thead><tbody>
-      {{#batches}}<tr><td>{{id}}</td><td>{{name}}<br><span class="muted">{{format}} · {{when}}</span></td><td class="num">{{imported}}</td>
-        <td class="num">{{#undone}}<span class="muted">undone</span>{{/undone}}{{^undone}}<form class="inline" method="post" action="/imports/{{id}}/undo"><button class="secondary" type="submit">Undo</button></form>{{/undone}}</td></tr>{{/batches}}
+    {{#hasBatches}}<div class="card"><table class="imports">
+      <thead><tr><th>File</th><th></th></tr></thead><tbody>
+      {{#batches}}<tr><td><span class="file-name">{{name}}</span><br><span class="muted">#{{id}} · {{format}} · {{when}} · {{imported}} added</span></td>
+        <td class="num">{{#undone}}<span class="muted">undone</span>{{/undone}}{{^undone}}<a class="button secondary" href="/imports/{{id}}/undo">Undo…</a>{{/undone}}</td></tr>{{/batches}}
     </tbody></table></div>{{/hasBatches}}
     """
 
@@ -254,6 +254,16 @@ enum Templates {
         \(progressBox)</form><script src="/static/progress.js"></script>{{/token}}
       {{^token}}<p><a href="{{nextLink}}">{{nextLabel}}</a> · <a href="/import">Imports</a></p>{{/token}}
     </div>
+    """
+
+    /// Undoing an import, once more: what it removes.
+    static let undoImport = """
+    <h1>Undo import #{{id}}?</h1>
+    <form class="card" method="post" action="/imports/{{id}}/undo">
+      <p><b>{{name}}</b><br><span class="muted">{{from}}</span></p>
+      <p>{{#removes}}{{.}} Importing the file again brings it back.{{/removes}}{{^removes}}Nothing it added is left in your journal.{{/removes}}</p>
+      <p class="actions"><button type="submit" class="danger">Undo the import</button><a class="button secondary" href="/import">Keep it</a></p>
+    </form>
     """
 
     /// A file that does not say which unit its weights are in: which is it?

@@ -28,6 +28,7 @@ struct WebController<Context: RequestContext> {
         router.post("/import/{token}", use: runImport)
         router.post("/import/{token}/unit", use: recheckImport)
         router.get("/import/progress/{id}", use: importProgress)
+        router.get("/imports/{id}/undo", use: confirmUndoImport)
         router.post("/imports/{id}/undo", use: undoImport)
         router.get("/settings", use: settings)
         router.get("/more") { _, _ in
@@ -255,6 +256,16 @@ struct WebController<Context: RequestContext> {
         let body = try JSONEncoder().encode(entry)
         return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    @Sendable func confirmUndoImport(_ request: Request, context: Context) async throws -> Response {
+        guard let id = context.parameters.get("id").flatMap(Int64.init),
+              let batch = try await journal.store.imports(user: journal.user).first(where: { $0.id == id }) else {
+            throw CinnError.notFound("no such import")
+        }
+        guard batch.undoneAt == nil else { return redirect("/import") }
+        let model = UndoImportPage(batch: batch, contents: try await journal.store.importContents(id: id, user: journal.user))
+        return html(pages.render("undo-import", model, title: "Undo import", tab: .importing))
     }
 
     @Sendable func undoImport(_ request: Request, context: Context) async throws -> Response {

@@ -200,6 +200,45 @@ extension Store {
         }
     }
 
+    /// What undoing an import would remove: how many records of each table it brought are still there, and the local
+    /// days they span (nil when none has a day: foods, presets, meals).
+    public func importContents(id: Int64, user: UserID) async throws -> ImportContents {
+        try await withConnection { db in
+            guard try await db.raw("SELECT 1 AS one FROM imports WHERE row_id = \(bind: id) AND user_id = \(bind: user.rawValue)").first() != nil
+            else { throw CinnError.notFound("no import with id \(id)") }
+            var contents = ImportContents()
+            func add(_ table: String, _ query: SQLQueryString) async throws {
+                guard let row = try await db.raw(query).first() else { return }
+                let count = try row.decode(column: "n", as: Int.self)
+                guard count > 0 else { return }
+                contents.counts.append((table, count))
+                if let first = try row.decode(column: "first", as: Int?.self), let last = try row.decode(column: "last", as: Int?.self) {
+                    let days = LocalDate(dayNumber: first)...LocalDate(dayNumber: last)
+                    contents.days = contents.days.map { min($0.lowerBound, days.lowerBound)...max($0.upperBound, days.upperBound) } ?? days
+                }
+            }
+            for table in ["weigh_ins", "body_fat_readings", "food_entries", "exercise_entries", "glucose_readings", "insulin_doses", "meal_events"] {
+                try await add(table, """
+                    SELECT COUNT(*) AS n, MIN(local_day) AS first, MAX(local_day) AS last FROM \(unsafeRaw: table)
+                    WHERE import_id = \(bind: id) AND user_id = \(bind: user.rawValue) AND deleted = 0
+                    """)
+            }
+            try await add("workout_sets", """
+                SELECT COUNT(*) AS n, MIN(w.local_day) AS first, MAX(w.local_day) AS last FROM workout_sets s JOIN workouts w ON w.row_id = s.workout_id
+                WHERE w.import_id = \(bind: id) AND w.user_id = \(bind: user.rawValue) AND w.deleted = 0
+                """)
+            try await add("health_days", """
+                SELECT COUNT(DISTINCT local_day) AS n, MIN(local_day) AS first, MAX(local_day) AS last FROM health_days WHERE import_id = \(bind: id)
+                """)
+            for table in ["meals", "foods", "presets"] {
+                try await add(table, """
+                    SELECT COUNT(*) AS n, NULL AS first, NULL AS last FROM \(unsafeRaw: table) WHERE import_id = \(bind: id) AND deleted = 0
+                    """)
+            }
+            return contents
+        }
+    }
+
     /// Undoes an import: its weigh-ins, food entries, exercise entries, body-fat readings, glucose readings, insulin doses, meal events and
     /// meals, workouts (with their sets), foods, presets and health day summaries are deleted (tombstones remain for sync), so importing the
     /// file again brings them back. Returns how many were removed.
@@ -253,4 +292,12 @@ extension Store {
             return removed
         }
     }
+}
+
+/// What an import brought that is still in the journal (`Store.importContents`).
+public struct ImportContents: Sendable {
+    /// Records per table, in a fixed order; tables with none are left out.
+    public var counts: [(table: String, count: Int)] = []
+    /// The local days the records with a day span.
+    public var days: ClosedRange<LocalDate>?
 }

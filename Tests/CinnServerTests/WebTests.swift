@@ -223,8 +223,13 @@ struct WebTests {
             #expect(try await client.post("/import/\(token)", form: "").status == .notFound)
 
             let list = try await client.send(.get, "/import").text
-            let id = try #require(list.firstMatch(of: /action="\/imports\/(\d+)\/undo"/)?.1)
+            let id = try #require(list.firstMatch(of: /href="\/imports\/(\d+)\/undo">Undo…</)?.1)
             #expect(list.contains("weights.csv"))
+            let confirm = try await client.send(.get, "/imports/\(id)/undo").text
+            #expect(confirm.contains("<h1>Undo import #\(id)?</h1>"))
+            #expect(confirm.contains("This removes the 3 weigh-ins it added, from 3 days (1 Mar – 3 Mar 2024)."))
+            #expect(confirm.contains(#"<form class="card" method="post" action="/imports/\#(id)/undo">"#))
+            #expect(try await journal.count() == 3, "asking removes nothing")
             let undo = try await client.post("/imports/\(id)/undo", form: "")
             #expect(undo.status == .seeOther)
             #expect(undo.headers[.location] == "/import")

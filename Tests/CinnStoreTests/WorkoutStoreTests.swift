@@ -121,7 +121,15 @@ import Testing
         try await TestDatabase.with(backend) { store in
             let me = try await store.localUser()
             let report = try await store.importWorkouts(user: me, format: "fitbod", fileName: nil, mode: ImportMode(), read: read(Self.sets()))
+            let contents = try await store.importContents(id: try #require(report.importID), user: me)
+            #expect(contents.counts.map(\.table) == ["workout_sets"] && contents.counts.map(\.count) == [7])
+            let first = LocalDate(instant: Self.start.addingTimeInterval(-7 * 86_400), utcOffsetSeconds: 0)
+            #expect(contents.days == first...first.adding(days: 7), "what undo shows before it removes anything")
+            await #expect(throws: CinnError.notFound("no import with id \(try #require(report.importID))")) {
+                try await store.importContents(id: try #require(report.importID), user: try await store.user(named: "bob"))
+            }
             #expect(try await store.undoImport(id: try #require(report.importID), user: me) == 2)
+            #expect(try await store.importContents(id: try #require(report.importID), user: me).counts.isEmpty)
             #expect(try await store.workoutCount(user: me) == 0)
             let rows = try await store.exercises(user: me).map(\.rowID)
             #expect(try await store.exerciseDays(exerciseRows: rows).isEmpty)
