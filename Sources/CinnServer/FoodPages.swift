@@ -2,6 +2,7 @@ import CinnCharts
 import CinnCore
 import CinnStore
 import Foundation
+import Mustache
 
 /// How the food pages write numbers, days, times and links.
 enum NutritionText {
@@ -347,6 +348,29 @@ struct FoodResult {
             (recent, ago, times) = (false, nil, "logged " + NutritionText.plural(count, "time"))
         }
         link = NutritionText.link("/food/log/\(id)", context)
+    }
+}
+
+/// Mustache reads a result's fields by name, without reflection: a search page lists up to 60 results, and looking
+/// their fields up through `Mirror` was half of the page's time (BENCHMARKS.md, "Add food page"). An absent optional
+/// is `false`, not nil, so that the lookup stops here instead of searching the whole page for it (each is only used
+/// as a section, where false and nil both mean "leave it out").
+extension FoodResult: MustacheParent {
+    func child(named key: String) -> Any? {
+        switch key {
+        case "id": id
+        case "link": link
+        case "name": name
+        case "energy": energy
+        case "mine": mine
+        case "recent": recent
+        case "brand": brand ?? false
+        case "versions": versions ?? false
+        case "serving": serving ?? false
+        case "ago": ago ?? false
+        case "times": times ?? false
+        default: nil
+        }
     }
 }
 
