@@ -90,7 +90,8 @@ public struct EnergyReport: Sendable {
         eatenKcal = intakeKcal[asOf] ?? 0
         self.exerciseKcal = exerciseKcal[asOf]
         dayStatus = dayStatuses[asOf]
-        answer = DailyAnswer(remainingKcal: target.map { $0.kcal - (intakeKcal[asOf] ?? 0) }, standing: standing,
+        // The difference of the whole numbers the food day shows beside it ("379 eaten of 1815" leaves 1436).
+        answer = DailyAnswer(remainingKcal: target.map { $0.kcal.rounded() - (intakeKcal[asOf] ?? 0).rounded() }, standing: standing,
                              energyUnit: settings.energyUnit)
         let monday = NutritionPeriod.bounds(of: asOf, length: .week).start
         let complete = Set(completeIntake.keys)

@@ -276,16 +276,19 @@ struct FoodDayPage {
     /// The energy answer: its state (`yes`, `careful`, `no`, `plain`), the sentence, the detail, and how full the bar is.
     static func answer(_ day: DayNutrition, _ unit: EnergyUnit) -> (state: String, answer: String, detail: String, barPercent: Int?) {
         let eaten = NutritionText.energy(day.energy, unit)
-        guard let target = day.energyTargetKcal, let remaining = day.energyRemainingKcal else {
+        guard let target = day.energyTargetKcal, day.energyRemainingKcal != nil else {
             return ("plain", "\(eaten) eaten", "No daily calorie target yet.", nil)
         }
         let detail = "\(eaten) eaten of \(NutritionText.energy(target, unit))"
         let percent = Int((day.energy / target * 100).rounded())
-        if remaining.rounded() < 0 {
-            return ("no", "\(NutritionText.energy(-remaining, unit)) over", detail, min(percent, 100))
+        // What is left is the difference of the two numbers shown beside it, each rounded once: "379 eaten of 1815"
+        // leaves 1436, never 1437.
+        let remaining = Int(unit.value(kilocalories: target).rounded()) - Int(unit.value(kilocalories: day.energy).rounded())
+        if remaining < 0 {
+            return ("no", "\(-remaining) \(unit.rawValue) over", detail, min(percent, 100))
         }
-        let state = remaining < target * 0.1 ? "careful" : "yes"
-        return (state, "\(NutritionText.energy(remaining, unit)) left", detail, percent)
+        let state = Double(remaining) < unit.value(kilocalories: target) * 0.1 ? "careful" : "yes"
+        return (state, "\(remaining) \(unit.rawValue) left", detail, percent)
     }
 
     static func section(_ group: DayNutrition.MealGroup, index: Int, date: LocalDate, today: LocalDate, unit: EnergyUnit,

@@ -49,6 +49,19 @@ import Testing
         }
     }
 
+    /// What is left is the difference of the numbers shown: 378.5 kcal shows as 379, so 1815 − 379 = 1436 (1436.5 rounded
+    /// on its own said 1437), on the food day and on the dashboard alike.
+    @Test func whatIsLeftIsTheDifferenceOfWhatIsShown() async throws {
+        try await withApp { client, _ in
+            try await client.send(.put, "/api/v1/settings", json: #"{"energy_target_kcal":1815}"#)
+            let porridge = try await client.makeFood(#"{"name":"Porridge","serving":{"label":"1 bowl","grams":100},"nutrients":{"energy":378.5}}"#)
+            _ = try await client.log(#"{"food_id":"\#(porridge)","servings":1,"meal":"breakfast","time":"2024-03-15T08:00:00Z"}"#)
+            let day = try await client.send(.get, "/food/2024-03-15").text
+            #expect(day.contains("379 kcal eaten of 1815 kcal") && day.contains("1436 kcal left"))
+            #expect(try await client.send(.get, "/").text.contains("1436 kcal left"))
+        }
+    }
+
     @Test func aDayShowsMealsTotalsAndWhatIsLeft() async throws {
         try await withApp { client, _ in
             try await client.send(.put, "/api/v1/settings", json: #"{"energy_target_kcal":2000}"#)
