@@ -92,7 +92,9 @@ public struct EnergyReport: Sendable {
         dayStatus = dayStatuses[asOf]
         // The difference of the whole numbers the food day shows beside it ("379 eaten of 1815" leaves 1436).
         answer = DailyAnswer(remainingKcal: target.map { $0.kcal.rounded() - (intakeKcal[asOf] ?? 0).rounded() }, standing: standing,
-                             energyUnit: settings.energyUnit)
+                             energyUnit: settings.energyUnit,
+                             withoutTarget: profile != nil && current == nil ? "add your weight for a daily calorie budget"
+                                 : "set up your profile for a daily calorie budget")
         let monday = NutritionPeriod.bounds(of: asOf, length: .week).start
         let complete = Set(completeIntake.keys)
         thisWeek = WeeklyCheckIn(start: monday, loggedDays: intakeKcal, completeDays: complete, trend: weights,

@@ -139,8 +139,11 @@ public struct DailyAnswer: Sendable, Hashable {
     /// 2. r < 0: no ("300 kcal over");
     /// 3. r < 200: careful ("120 kcal left");
     /// 4. the trend behind plan, flat or moving away from the goal: careful;
-    /// 5. otherwise yes.
-    public init(remainingKcal: Double?, standing: TrendStanding, energyUnit: EnergyUnit) {
+    /// 5. too few weigh-ins for a trend: not sure;
+    /// 6. otherwise yes.
+    /// `withoutTarget`: what would give a calorie target (a profile; with one, a weigh-in).
+    public init(remainingKcal: Double?, standing: TrendStanding, energyUnit: EnergyUnit,
+                withoutTarget: String = "set up your profile for a daily calorie budget") {
         let trendClause: String? = switch standing {
         case .inBand: "your trend is at your goal"
         case .onPlan: "your trend is on plan"
@@ -159,7 +162,7 @@ public struct DailyAnswer: Sendable, Hashable {
             case .no: "No"
             case .careful, .unknown: "Not sure"
             }
-            message = "\(title) — \(clause); set up your profile for a daily calorie budget"
+            message = "\(title) — \(clause); \(withoutTarget)"
             self.answer = answer
             return
         }
@@ -176,6 +179,10 @@ public struct DailyAnswer: Sendable, Hashable {
         } else if trendIsBad {
             answer = .careful
             message = "Careful — \(left) left, but \(trendClause!)"
+        } else if case .tooFewWeighIns = standing {
+            // The trend line under the answer says it does not know yet; the answer does not say yes over it.
+            answer = .unknown
+            message = "Not sure — \(left) left, but the trend needs a few more weigh-ins"
         } else {
             answer = .yes
             message = "Yes — \(left) left" + (trendClause.map { " and \($0)" } ?? "")

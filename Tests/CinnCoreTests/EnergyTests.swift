@@ -284,7 +284,9 @@ import Testing
         #expect(answer(800, .flat).answer == .careful)
         #expect(answer(100, rising).message == "Careful — 100 kcal left and the trend is rising")
         #expect(answer(500, .inBand).message == "Yes — 500 kcal left and your trend is at your goal")
-        #expect(answer(500, .tooFewWeighIns(2)).message == "Yes — 500 kcal left")
+        #expect(answer(500, .tooFewWeighIns(2)).message == "Not sure — 500 kcal left, but the trend needs a few more weigh-ins")
+        #expect(answer(500, .tooFewWeighIns(2)).answer == .unknown, "a new journal's answer is not yes while its trend does not know")
+        #expect(answer(100, .tooFewWeighIns(2)).answer == .careful)
         #expect(answer(500, .noGoal).answer == .yes)
     }
 
@@ -293,6 +295,8 @@ import Testing
         #expect(answer(nil, rising).answer == .no)
         #expect(answer(nil, .noGoal).answer == .unknown)
         #expect(answer(nil, .noGoal).message.contains("set up your profile"))
+        #expect(DailyAnswer(remainingKcal: nil, standing: .noGoal, energyUnit: .kilocalories, withoutTarget: "add your weight for a daily calorie budget")
+            .message == "Not sure — No calorie target yet; add your weight for a daily calorie budget")
     }
 
     @Test func kilojoules() {
