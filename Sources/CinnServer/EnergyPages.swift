@@ -23,7 +23,11 @@ struct ProfilePage {
     let goalWeight: String
     let goalRate: String
     let energyUnits: [Choice]
-    let timeZone: String
+    let timeZones: [TimeZoneOption]
+    /// The welcome page picks the browser's own time zone (its script), not the server's.
+    let pickBrowserZone: Bool
+    /// Not on the welcome page: the goal is set on Goal and settings; this says what it is.
+    let goalSummary: String?
     let bases: [Choice]
     let floor: String
     let manualTarget: String
@@ -68,7 +72,11 @@ struct ProfilePage {
         goalRate = typed("goal_rate", goal?.plannedRate.map { Mass.format($0.value(in: unit), decimals: unit.displayDecimals + 1) } ?? "")
         let energyUnit = typed("energy_unit", settings.energyUnit.rawValue)
         energyUnits = [("kcal", "kcal"), ("kJ", "kJ")].map { Choice(value: $0.0, label: $0.1, detail: nil, selected: $0.0 == energyUnit) }
-        timeZone = typed("time_zone", settings.timeZoneIdentifier ?? settings.timeZone.identifier)
+        timeZones = TimeZoneOption.list(selected: typed("time_zone", settings.timeZoneIdentifier ?? settings.timeZone.identifier))
+        pickBrowserZone = isWelcome && form == nil
+        goalSummary = isWelcome ? nil : goal.map { goal in
+            "Goal: \(goal.weight.formatted(in: unit))" + (goal.plannedRate.map { ", \($0.formatted(in: unit, decimals: unit.displayDecimals + 1)) a week" } ?? "")
+        } ?? "No goal yet"
         let basis = typed("target_basis", settings.targetBasis.rawValue)
         bases = [("formula", "The formula", "Mifflin–St Jeor (or Katch–McArdle with a recent body-fat value) × your activity"),
                  ("adaptive", "What my log shows",

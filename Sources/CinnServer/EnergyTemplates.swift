@@ -22,6 +22,23 @@ enum EnergyTemplates {
     table.weeks td, table.weeks th { padding:6px 4px; font-variant-numeric:tabular-nums; }
     """
 
+    /// A no-script height toggle: the boxes of the unit not chosen are hidden where the browser has :has(); elsewhere
+    /// both show, with the hint to fill those of the chosen unit.
+    static let heightStyle = """
+    #profile-form:has(#length-unit option[value="ft_in"]:checked) .height-cm,
+    #profile-form:has(#length-unit option[value="cm"]:checked) .height-ft-in,
+    #profile-form:has(#length-unit option:checked) .height-hint { display:none; }
+    """
+
+    /// The welcome page's time zone: the browser's own, when the list has it (without script, the server's is selected).
+    static let timeZoneScript = """
+    (() => {
+      const select = document.querySelector('select[data-browser-zone]');
+      const zone = window.Intl && Intl.DateTimeFormat().resolvedOptions().timeZone;
+      if (select && zone && [...select.options].some(option => option.value === zone)) select.value = zone;
+    })();
+    """
+
     static let profile = """
     <h1>{{#isWelcome}}Welcome to Cinn{{/isWelcome}}{{^isWelcome}}Your profile{{/isWelcome}}</h1>
     {{#isWelcome}}<p>A few facts about you give a daily calorie budget and calories to maintain. Nothing else needs them; you can change them at any time.</p>{{/isWelcome}}
@@ -34,10 +51,10 @@ enum EnergyTemplates {
       <fieldset><legend>Height</legend>
         <label for="length-unit" class="sr">Height unit</label>
         <select id="length-unit" name="length_unit">{{#lengthUnits}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/lengthUnits}}</select>
-        <label for="height-cm">Centimetres</label><input id="height-cm" name="height_cm" inputmode="decimal" value="{{heightCm}}" autocomplete="off">
+        <div class="height-cm"><label for="height-cm">Centimetres</label><input id="height-cm" name="height_cm" inputmode="decimal" value="{{heightCm}}" autocomplete="off"></div>
         <div class="height-ft-in"><div><label for="height-ft">or feet</label><input id="height-ft" name="height_ft" inputmode="numeric" value="{{heightFeet}}" autocomplete="off"></div>
           <div><label for="height-in">and inches</label><input id="height-in" name="height_in" inputmode="decimal" value="{{heightInches}}" autocomplete="off"></div></div>
-        <p class="muted">{{#heightSource}}{{.}} {{/heightSource}}Fill the boxes of the unit you chose.</p>
+        <p class="muted">{{#heightSource}}{{.}} {{/heightSource}}<span class="height-hint">Fill the boxes of the unit you chose.</span></p>
       </fieldset>
       <fieldset><legend>How active are you on most days?</legend><div class="choices">{{#activities}}
         <label><input type="radio" name="activity" value="{{value}}"{{#selected}} checked{{/selected}}><span>{{label}}<small>{{detail}}</small></span></label>{{/activities}}</div></fieldset>
@@ -46,10 +63,11 @@ enum EnergyTemplates {
         <div><label for="energy-unit">Energy</label><select id="energy-unit" name="energy_unit">{{#energyUnits}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/energyUnits}}</select></div>
       </div></fieldset>
       {{#isWelcome}}<label for="weight-now">Your weight today (optional, in the weight unit above)</label><input id="weight-now" name="weight" inputmode="decimal" value="{{weightNow}}" autocomplete="off">{{/isWelcome}}
-      <fieldset><legend>Goal (optional, in the weight unit above)</legend><div class="row">
+      {{#isWelcome}}<fieldset><legend>Goal (optional, in the weight unit above)</legend><div class="row">
         <div><label for="goal-weight">Goal weight</label><input id="goal-weight" name="goal_weight" inputmode="decimal" value="{{goalWeight}}" autocomplete="off"></div>
         <div><label for="goal-rate">Planned change a week</label><input id="goal-rate" name="goal_rate" inputmode="decimal" value="{{goalRate}}" autocomplete="off"></div>
-      </div></fieldset>
+      </div></fieldset>{{/isWelcome}}
+      {{#goalSummary}}<p class="go" id="goal-summary">{{.}} · <a href="/settings#goal-form">change it on Goal and settings</a></p>{{/goalSummary}}
       {{^isWelcome}}
       <fieldset><legend>The daily target follows</legend><div class="choices">{{#bases}}
         <label><input type="radio" name="target_basis" value="{{value}}"{{#selected}} checked{{/selected}}><span>{{label}}<small>{{detail}}</small></span></label>{{/bases}}</div></fieldset>
@@ -59,7 +77,8 @@ enum EnergyTemplates {
       <label for="energy-target">Your own daily target (kcal, overrides the formula)</label>
       <input id="energy-target" name="energy_target" inputmode="numeric" value="{{manualTarget}}" placeholder="none" autocomplete="off">
       {{/isWelcome}}
-      <label for="time-zone">Time zone</label><input id="time-zone" name="time_zone" value="{{timeZone}}" autocomplete="off">
+      <label for="time-zone">Time zone</label><select id="time-zone" name="time_zone"{{#pickBrowserZone}} data-browser-zone{{/pickBrowserZone}}>{{#timeZones}}<option{{#selected}} selected{{/selected}}>{{value}}</option>{{/timeZones}}</select>
+      {{#pickBrowserZone}}<script src="/static/time-zone.js"></script>{{/pickBrowserZone}}
       <p class="actions"><button type="submit" id="save-profile">{{#isWelcome}}Save and start{{/isWelcome}}{{^isWelcome}}Save{{/isWelcome}}</button>
         {{^isWelcome}}<a class="button secondary" href="/energy" id="cancel-profile">Cancel</a>{{/isWelcome}}</p>
     </form>

@@ -392,6 +392,18 @@ struct MorePage {
     let isAdmin: Bool
 }
 
+/// The time zones a person picks from: the system's IANA names, the chosen one selected (and listed even if unknown).
+struct TimeZoneOption {
+    let value: String
+    let selected: Bool
+
+    static let known = TimeZone.knownTimeZoneIdentifiers.sorted()
+
+    static func list(selected: String) -> [TimeZoneOption] {
+        (known.contains(selected) ? known : [selected] + known).map { TimeZoneOption(value: $0, selected: $0 == selected) }
+    }
+}
+
 struct SettingsPage {
     struct Option { let value: String; let label: String; let selected: Bool }
     let unit: String
@@ -400,11 +412,14 @@ struct SettingsPage {
     let goalSet: String?
     let units: [Option]
     let methods: [Option]
-    let timeZone: String
+    let timeZones: [TimeZoneOption]
     let energyTarget: String
     let energyUnits: [Option]
     let glucoseUnits: [Option]
     let formError: String?
+    /// The goal form's fields, filled with the goal there is.
+    let goalWeightValue: String
+    let goalRateValue: String
 
     init(settings: UserSettings, goal: Goal?, formError: String? = nil) {
         let unit = settings.displayUnit
@@ -415,10 +430,12 @@ struct SettingsPage {
         units = [("kg", "Kilograms (kg)"), ("lb", "Pounds (lb)"), ("st", "Stones (st)")].map {
             Option(value: $0.0, label: $0.1, selected: $0.0 == unit.rawValue)
         }
-        methods = [("exact", "Exact (unrounded)"), ("pencil", "Pencil and paper (Hacker's Diet rounding)")].map {
+        methods = [("exact", "Exact: every weigh-in as weighed"), ("pencil", "Rounded like The Hacker's Diet's pencil-and-paper method")].map {
             Option(value: $0.0, label: $0.1, selected: $0.0 == settings.trendMethod.rawValue)
         }
-        timeZone = settings.timeZoneIdentifier ?? settings.timeZone.identifier
+        timeZones = TimeZoneOption.list(selected: settings.timeZoneIdentifier ?? settings.timeZone.identifier)
+        goalWeightValue = goal.map { Mass.format($0.weight.value(in: unit), decimals: unit.displayDecimals) } ?? ""
+        goalRateValue = goal?.plannedRate.map { Mass.format($0.value(in: unit), decimals: unit.displayDecimals + 1) } ?? ""
         energyTarget = settings.energyTargetKcal.map { NutritionText.decimal($0, places: 0) } ?? ""
         glucoseUnits = GlucoseUnit.allCases.map { Option(value: $0.rawValue, label: $0.rawValue, selected: $0 == settings.glucoseUnit) }
         energyUnits = [("kcal", "Kilocalories (kcal)"), ("kJ", "Kilojoules (kJ)")].map {

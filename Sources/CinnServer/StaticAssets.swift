@@ -20,6 +20,7 @@ enum StaticAssets {
         "progress.js": Asset(contentType: "text/javascript; charset=utf-8", body: Templates.progressScript),
         "food-search.js": Asset(contentType: "text/javascript; charset=utf-8", body: FoodTemplates.searchScript),
         "food-preview.js": Asset(contentType: "text/javascript; charset=utf-8", body: FoodTemplates.previewScript),
+        "time-zone.js": Asset(contentType: "text/javascript; charset=utf-8", body: EnergyTemplates.timeZoneScript),
     ]
 
     static func addRoutes<Context: RequestContext>(to router: Router<Context>) {

@@ -110,6 +110,7 @@ enum Templates {
     }
     \(FoodTemplates.style)
     \(EnergyTemplates.style)
+    \(EnergyTemplates.heightStyle)
     \(WorkoutTemplates.style)
     \(AccountTemplates.style)
     \(GlucoseTemplates.style)
@@ -367,17 +368,17 @@ enum Templates {
       {{#goal}}<p>Now: <b>{{goal}}</b>{{#goalRate}}, planned {{goalRate}} a week{{/goalRate}} <span class="muted">(set {{goalSet}})</span></p>{{/goal}}
       {{^goal}}<p class="muted">No goal yet: set one to get a yes or no.</p>{{/goal}}
       <div class="row">
-        <div><label for="goal-weight">Goal weight ({{unit}})</label><input id="goal-weight" name="weight" inputmode="decimal" required></div>
-        <div><label for="goal-rate">Planned {{unit}} per week (optional)</label><input id="goal-rate" name="rate" inputmode="decimal"></div>
+        <div><label for="goal-weight">Goal weight ({{unit}})</label><input id="goal-weight" name="weight" inputmode="decimal" required value="{{goalWeightValue}}"></div>
+        <div><label for="goal-rate">Planned {{unit}} per week (optional)</label><input id="goal-rate" name="rate" inputmode="decimal" value="{{goalRateValue}}"></div>
       </div>
-      <p class="row"><button type="submit">Set goal</button></p>
+      <p class="row"><button type="submit">Save goal</button></p>
     </form>
     {{#goal}}<form method="post" action="/goal/clear"><button class="secondary" type="submit">Clear the goal</button></form>{{/goal}}
     <form class="card" method="post" action="/settings">
       <h2 class="first">Settings</h2>
       <label for="unit">Unit</label><select id="unit" name="unit">{{#units}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/units}}</select>
       <label for="trend-method">Trend</label><select id="trend-method" name="trend_method">{{#methods}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/methods}}</select>
-      <label for="time-zone">Time zone</label><input id="time-zone" name="time_zone" value="{{timeZone}}" autocomplete="off">
+      <label for="time-zone">Time zone</label><select id="time-zone" name="time_zone">{{#timeZones}}<option{{#selected}} selected{{/selected}}>{{value}}</option>{{/timeZones}}</select>
       <label for="energy-target">Daily calorie target (kcal)</label>
       <input id="energy-target" name="energy_target" inputmode="decimal" autocomplete="off" value="{{energyTarget}}" placeholder="none" aria-describedby="energy-target-help">
       <p id="energy-target-help" class="muted">The food log shows what is left of it each day. Leave it empty for no target.</p>
