@@ -59,7 +59,7 @@ def glucose(driver, url: str, out: Path, day: str) -> None:
     driver.get(url + "/glucose?days=7")
     page = driver.page_source
     check("In range 70–180 <b>100 %</b>" in page, "time in range shows 100 % for readings between 80 and 150")
-    check("↑ 50 mg/dL to 150 after 30 min, area 1494, 4 U bolus" in page, "the meal eaten shows its response and bolus")
+    check("↑ 50 mg/dL to 150 after 30 min, area 1494 mg/dL·min, 4 U bolus" in page, "the meal eaten shows its response and bolus")
     check("1 of 1 counted" in page and "1494" in page, "Which meals spike me ranks Porridge with its area")
     screenshot(driver, out, "hosted-glucose.png")
     driver.get(url + f"/glucose/days/{day}")

@@ -189,7 +189,12 @@ struct EnergyPage {
         func eta(_ label: String, _ eta: GoalETA?) -> ETA? {
             guard let eta else { return nil }
             let date = eta.date.map { DashboardPage.shortDate($0) } ?? "not in sight"
-            let range = "\(eta.earliest.map { DashboardPage.shortDate($0) } ?? "—") to \(eta.latest.map { DashboardPage.shortDate($0) } ?? "not in sight")"
+            let range = switch (eta.earliest, eta.latest) {
+            case (let earliest?, let latest?): "\(DashboardPage.shortDate(earliest)) to \(DashboardPage.shortDate(latest))"
+            case (let earliest?, nil): "\(DashboardPage.shortDate(earliest)) at the earliest; the latest is not in sight"
+            case (nil, let latest?): "by \(DashboardPage.shortDate(latest))"
+            case (nil, nil): "no range yet"
+            }
             return ETA(label: label, date: date, range: range)
         }
         etas = [eta("At your planned rate", report.timeline?.atPlannedRate), eta("At your trend's rate", report.timeline?.atTrendRate)]

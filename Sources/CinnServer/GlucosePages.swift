@@ -5,11 +5,11 @@ import Foundation
 
 /// Words the glucose pages share.
 enum GlucosePageText {
-    /// "↑ 50 mg/dL to 150 at 30 min, area 1494, 4 U" or why there is no response.
+    /// "↑ 50 mg/dL to 150 at 30 min, area 1494 mg/dL·min, 4 U" or why there is no response.
     static func response(_ response: MealResponse?, unit: GlucoseUnit) -> String {
         guard let response else { return "no readings around it" }
         var text = "↑ \(Glucose(milligramsPerDeciliter: response.rise).formatted(unit)) to \(response.peak.glucose.formatted(unit, withUnit: false))"
-            + " after \(Int(response.minutesToPeak)) min, area \(Int(response.incrementalArea.rounded()))"
+            + " after \(Int(response.minutesToPeak)) min, area \(Int(response.incrementalArea.rounded())) mg/dL·min"
         if response.bolusUnits > 0 { text += ", \(GlucosePageText.amount(response.bolusUnits)) U bolus" }
         if !response.isComplete { text += " (less than two hours of readings)" }
         return text

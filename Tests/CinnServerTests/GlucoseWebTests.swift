@@ -73,7 +73,7 @@ struct GlucoseWebTests {
             let report = try await client.send(.get, "/glucose?days=7").text
             #expect(report.contains("In range 70–180 <b>100 %</b>"))
             #expect(report.contains("<td>Toast<br><small class=\"muted\">1 of 1 counted</small></td><td class=\"num\">50 mg/dL</td><td class=\"num\">1494</td>"))
-            #expect(report.contains("↑ 50 mg/dL to 150 after 30 min, area 1494, 4 U bolus"))
+            #expect(report.contains("↑ 50 mg/dL to 150 after 30 min, area 1494 mg/dL·min, 4 U bolus"))
 
             let day = try await client.send(.get, "/glucose/days/2024-03-14").text
             #expect(day.contains("<svg") && day.contains("07:45: 4 U bolus (Humalog)") && day.contains("08:00: Toast: ↑ 50 mg/dL"))
