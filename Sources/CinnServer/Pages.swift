@@ -199,7 +199,10 @@ struct WeighInPage {
     let unit: String
     let weight: String
     let day: String
+    /// For the edit form's datetime-local field.
     let time: String
+    /// "07:41", as pages show a time.
+    let clock: String
     let note: String
     let formError: String?
 
@@ -209,6 +212,7 @@ struct WeighInPage {
         weight = Mass.format(weighIn.weight.value(in: unit), decimals: unit.displayDecimals + 1)
         day = DashboardPage.shortDate(weighIn.localDate)
         time = String(weighIn.localTimeISO.prefix(19))
+        clock = LocalDateTime(instant: weighIn.measuredAt, utcOffsetSeconds: weighIn.utcOffsetSeconds).clock
         note = weighIn.note ?? ""
         self.formError = formError
     }

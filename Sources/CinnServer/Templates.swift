@@ -203,7 +203,7 @@ enum Templates {
 
     static let confirmDelete = """
     <h1>Delete this weigh-in?</h1>
-    <div class="card"><p><b>{{weight}}</b> on {{day}} {{time}}</p>
+    <div class="card"><p><b>{{weight}} {{unit}}</b> on {{day}} at {{clock}}</p>
     <form method="post" action="/weigh-ins/{{id}}/delete" class="row">
       <button class="danger" type="submit">Delete</button><a class="button secondary" href="/weigh-ins">Keep it</a>
     </form></div>

@@ -94,6 +94,18 @@ struct WebTests {
         }
     }
 
+    /// The delete page names the reading as pages show a day and a time, not as ISO 8601.
+    @Test func theDeletePageNamesTheReadingPlainly() async throws {
+        try await withApp { client, journal in
+            let added = try await client.send(.post, "/api/v1/weigh-ins", json: #"{"weight":80.3,"measured_at":"2024-03-14T07:41:00+01:00"}"#)
+            let id = try #require(try added.json()["id"]?.string)
+            let page = try await client.send(.get, "/weigh-ins/\(id)/delete").text
+            #expect(page.contains("<p><b>80.30 kg</b> on 14 Mar 2024 at 07:41</p>"))
+            #expect(!page.contains("2024-03-14T07:41"))
+            #expect(try await journal.count() == 1)
+        }
+    }
+
     @Test func decimalCommaInTheForm() async throws {
         try await withApp { client, journal in
             let response = try await client.post("/weigh-ins", form: "weight=72%2C4&date=2024-03-14")
