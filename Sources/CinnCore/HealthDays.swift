@@ -82,9 +82,22 @@ public struct HealthDataType: Sendable, Hashable {
         return Self.words(bare)
     }
 
-    /// A type's name with its category value's: "Step count", "Sleep analysis: asleep core".
+    /// A type's name with its category value's: "Step count", "Mindful session"; sleep by its stage: "Core sleep",
+    /// "Awake in bed".
     public static func name(type: String, category: String) -> String {
         let kind = HealthDataType(type)
+        if type == "HKCategoryTypeIdentifierSleepAnalysis" {
+            switch kind.categoryName(category) {
+            case "": return "Sleep"
+            case "Asleep core": return "Core sleep"
+            case "Asleep deep": return "Deep sleep"
+            case "Asleep REM": return "REM sleep"
+            case "Asleep unspecified", "Asleep": return "Asleep"
+            case "In bed": return "In bed"
+            case "Awake": return "Awake in bed"
+            default: break
+            }
+        }
         guard !category.isEmpty else { return kind.name }
         let value = kind.categoryName(category)
         let lowered = value.count > 1 && value.dropFirst().first!.isLowercase ? value.prefix(1).lowercased() + value.dropFirst() : value

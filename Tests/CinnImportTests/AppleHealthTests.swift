@@ -251,7 +251,10 @@ struct AppleHealthTests {
         #expect(HealthDataType("HKQuantityTypeIdentifierHeartRateVariabilitySDNN").name == "Heart rate variability SDNN")
         #expect(HealthDataType("HKQuantityTypeIdentifierVO2Max").name == "VO2 max")
         #expect(HealthDataType.name(type: "HKCategoryTypeIdentifierSleepAnalysis", category: "HKCategoryValueSleepAnalysisAsleepCore")
-            == "Sleep analysis: asleep core")
+            == "Core sleep")
+        #expect(HealthDataType.name(type: "HKCategoryTypeIdentifierSleepAnalysis", category: "HKCategoryValueSleepAnalysisAsleepREM") == "REM sleep")
+        #expect(HealthDataType.name(type: "HKCategoryTypeIdentifierSleepAnalysis", category: "HKCategoryValueSleepAnalysisAwake") == "Awake in bed")
+        #expect(HealthDataType.name(type: "HKCategoryTypeIdentifierSleepAnalysis", category: "HKCategoryValueSleepAnalysisInBed") == "In bed")
         #expect(HealthDataType("HKQuantityTypeIdentifierStepCount").isCumulative && HealthDataType("HKQuantityTypeIdentifierDistanceCycling").isCumulative)
         #expect(!HealthDataType("HKQuantityTypeIdentifierHeartRate").isCumulative && !HealthDataType("HKQuantityTypeIdentifierHeight").isCumulative)
     }

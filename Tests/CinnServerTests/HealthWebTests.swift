@@ -26,7 +26,7 @@ struct HealthWebTests {
             let steps = try await client.send(.get, "/more-data").text
             #expect(steps.contains("<h2>Step count</h2>") && steps.contains(#"<p class="big">612 steps</p>"#), "steps first")
             #expect(steps.contains(#"<g class="day" data-date="2024-03-09" data-value="612">"#))
-            #expect(steps.contains("Sleep analysis: asleep core") && steps.contains("Heart rate variability SDNN"))
+            #expect(steps.contains("Core sleep") && steps.contains("Heart rate variability SDNN"))
             let heart = try await client.send(.get, "/more-data?type=HKQuantityTypeIdentifierHeartRate&category=&unit=count/min&days=30").text
             #expect(heart.contains(#"<p class="big">138 bpm</p>"#) && heart.contains(#"<circle class="mean""#))
             #expect(heart.contains("From Feb 9, 2024 to Mar 9, 2024: heart rate on 1 of 30 days, mean 138 bpm, from 138 to 138 bpm."),

@@ -66,7 +66,7 @@ import Testing
             let first = try await Self.importExport(store, me)
             #expect(first.healthDays.count == 9 && first.healthDays.allSatisfy { $0.days == 1 && $0.written == 1 }, "\(first.healthDays)")
             let types = try await store.healthDayTypes(user: me)
-            #expect(types.map(\.name).contains("Sleep analysis: asleep core") && types.count == 9)
+            #expect(types.map(\.name).contains("Core sleep") && types.count == 9)
             #expect(types.first { $0.type == "HKQuantityTypeIdentifierHeight" }?.first == LocalDate(iso: "2022-05-02"))
             #expect(try await stepsOn9th() == [612])
 
