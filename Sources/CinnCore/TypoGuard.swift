@@ -30,7 +30,9 @@ public enum TypoGuard {
     }
 
     /// Why a glucose value of `value` in `unit` needs confirming (it looks like the other unit), or nil.
+    /// Values no unit makes a reading (negative, zero, over 1000) are left to validation, which names the field.
     public static func glucose(_ value: Double, _ unit: GlucoseUnit, field: String = "value") -> CinnError? {
+        guard value.isFinite, value > 0, value <= 1000 else { return nil }
         let other: GlucoseUnit
         switch unit {
         case .milligramsPerDeciliter where value <= lowestLikelyMilligrams: other = .millimolesPerLiter

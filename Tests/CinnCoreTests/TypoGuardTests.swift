@@ -47,5 +47,10 @@ import Testing
         #expect(TypoGuard.glucose(34.9, .millimolesPerLiter) == nil)
         #expect(TypoGuard.glucose(5.5, .millimolesPerLiter) == nil)
         #expect(TypoGuard.glucose(600, .milligramsPerDeciliter) == nil)
+        // Found by Schemathesis: -4.6e179 mg/dL crashed the server formatting the question. Not readings in any unit:
+        // validation refuses them.
+        for value in [-4.614604216787275e+179, 0, -1, 1e300, 1001, .nan, .infinity] {
+            #expect(TypoGuard.glucose(value, .milligramsPerDeciliter) == nil && TypoGuard.glucose(value, .millimolesPerLiter) == nil)
+        }
     }
 }

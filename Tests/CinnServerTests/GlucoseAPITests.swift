@@ -17,6 +17,8 @@ struct GlucoseAPITests {
             #expect(try await client.send(.post, "/api/v1/glucose", json: #"{"value":7.8,"unit":"mmol/L"}"#).status == .created)
             #expect(try await client.send(.post, "/api/v1/glucose", json: #"{"value":28,"unit":"mg/dL","confirm":true}"#).status == .created)
             #expect(try await journal.store.glucoseReadings(user: journal.user).count == 2)
+            let absurd = try await client.send(.post, "/api/v1/glucose", json: #"{"value":-4.614604216787275e+179}"#)
+            try expectError(absurd, .unprocessableContent, code: "invalid_input", field: "value")
         }
     }
 
