@@ -424,8 +424,11 @@ struct SettingsPage {
     /// The goal form's fields, filled with the goal there is.
     let goalWeightValue: String
     let goalRateValue: String
+    /// What the last form post did ("Settings saved.").
+    let notice: String?
 
-    init(settings: UserSettings, goal: Goal?, formError: String? = nil) {
+    init(settings: UserSettings, goal: Goal?, formError: String? = nil, notice: String? = nil) {
+        self.notice = notice
         let unit = settings.displayUnit
         self.unit = unit.rawValue
         self.goal = goal.map { $0.weight.formatted(in: unit) }

@@ -359,6 +359,7 @@ enum Templates {
     """
 
     static let settings = """
+    {{#notice}}<p class="notice card" role="status" id="notice">{{.}}</p>{{/notice}}
     <h1>Goal and settings</h1>
     {{#formError}}<p class="error card" role="alert">{{formError}}</p>{{/formError}}
     <p class="card go"><a href="/profile" id="profile-link">Profile, calorie target and body fat →</a></p>

@@ -79,7 +79,8 @@ struct WebController<Context: RequestContext> {
         let reports = try await journal.dashboard(range: range)
         let settings = reports.energy.settings
         if !settings.onboarded && settings.profile == nil { return redirect("/welcome") }
-        return html(try await renderDashboard(range: range, reports: reports, notice: try await addedNotice(request, settings)))
+        let notice = request.query("done") == "goal" ? "Goal saved." : try await addedNotice(request, settings)
+        return html(try await renderDashboard(range: range, reports: reports, notice: notice))
     }
 
     /// "Saved 80.3 kg for today.": what the form post that led here (`?added=ID`) did, if that weigh-in is this user's.
@@ -274,14 +275,19 @@ struct WebController<Context: RequestContext> {
         return redirect("/import")
     }
 
-    func renderSettings(formError: String? = nil) async throws -> String {
+    func renderSettings(formError: String? = nil, notice: String? = nil) async throws -> String {
         let model = SettingsPage(settings: try await journal.settings(), goal: try await journal.store.goal(user: journal.user),
-                                 formError: formError)
+                                 formError: formError, notice: notice)
         return pages.render("settings", model, title: "Goal and settings", tab: .more)
     }
 
     @Sendable func settings(_ request: Request, context: Context) async throws -> Response {
-        html(try await renderSettings())
+        let notice: String? = switch request.query("done") {
+        case "settings": "Settings saved."
+        case "goal-cleared": "Goal cleared."
+        default: nil
+        }
+        return html(try await renderSettings(notice: notice))
     }
 
     @Sendable func saveSettings(_ request: Request, context: Context) async throws -> Response {
@@ -304,7 +310,7 @@ struct WebController<Context: RequestContext> {
             if let unit = form["energy_unit"] { settings.energyUnit = try EnergyUnit.parse(unit) }
             if let unit = form["glucose_unit"] { settings.glucoseUnit = try GlucoseUnit.parse(unit, field: "glucose_unit") }
             try await journal.store.saveSettings(settings, user: journal.user)
-            return redirect("/settings")
+            return redirect("/settings?done=settings#notice")
         } catch let error as CinnError where error.code == .invalidInput {
             return html(try await renderSettings(formError: error.message), status: .unprocessableContent)
         }
@@ -315,7 +321,7 @@ struct WebController<Context: RequestContext> {
         do {
             guard let weight = try form.number("weight") else { throw CinnError.invalid("weight", "enter a goal weight") }
             _ = try await journal.setGoal(weight: weight, unit: nil, ratePerWeek: try form.number("rate"))
-            return redirect("/")
+            return redirect("/?done=goal")
         } catch let error as CinnError where error.code == .invalidInput {
             return html(try await renderSettings(formError: error.message), status: .unprocessableContent)
         }
@@ -323,7 +329,7 @@ struct WebController<Context: RequestContext> {
 
     @Sendable func clearGoal(_ request: Request, context: Context) async throws -> Response {
         try await journal.store.clearGoal(user: journal.user)
-        return redirect("/settings")
+        return redirect("/settings?done=goal-cleared#notice")
     }
 }
 

@@ -190,7 +190,9 @@ struct WebTests {
 
             let saved = try await client.post("/settings", form: "unit=lb&trend_method=pencil&time_zone=Europe%2FBerlin")
             #expect(saved.status == .seeOther)
-            #expect(saved.headers[.location] == "/settings")
+            #expect(saved.headers[.location] == "/settings?done=settings#notice")
+            #expect(try await client.send(.get, "/settings?done=settings").text.contains(#"id="notice">Settings saved.</p>"#))
+            #expect(!(try await client.send(.get, "/settings").text.contains("Settings saved.")))
             let settings = try await journal.settings()
             #expect(settings.displayUnit == .pounds)
             #expect(settings.trendMethod == .pencil)
@@ -203,7 +205,8 @@ struct WebTests {
 
             let goal = try await client.post("/goal", form: "weight=154&rate=1")
             #expect(goal.status == .seeOther)
-            #expect(goal.headers[.location] == "/")
+            #expect(goal.headers[.location] == "/?done=goal")
+            #expect(try await client.send(.get, "/?done=goal").text.contains(#"id="notice">Goal saved.</p>"#))
             let stored = try #require(try await journal.store.goal(user: journal.user))
             #expect(abs(stored.weight.value(in: .pounds) - 154) < 1e-9)
             #expect(try await client.send(.get, "/settings").text.contains(#"action="/goal/clear""#))
@@ -211,7 +214,8 @@ struct WebTests {
             #expect(try await client.post("/goal", form: "weight=0").status == .unprocessableContent)
             let cleared = try await client.post("/goal/clear", form: "")
             #expect(cleared.status == .seeOther)
-            #expect(cleared.headers[.location] == "/settings")
+            #expect(cleared.headers[.location] == "/settings?done=goal-cleared#notice")
+            #expect(try await client.send(.get, "/settings?done=goal-cleared").text.contains("Goal cleared."))
             #expect(try await journal.store.goal(user: journal.user) == nil)
         }
     }
