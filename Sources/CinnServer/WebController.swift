@@ -182,7 +182,12 @@ struct WebController<Context: RequestContext> {
         let upload = try await MultipartUpload.receive(request, fileField: "file", maximumBytes: maximumImportBytes)
         guard let file = upload.file else { throw CinnError.invalid("file", "choose a file to import") }
         let pending = PendingImport(directory: pendingDirectory, token: UUID().lowercasedString)
-        try pending.keep(file: file, fields: upload.fields, fileName: upload.fileName, user: try journal.user)
+        do {
+            try pending.keep(file: file, fields: upload.fields, fileName: upload.fileName, user: try journal.user)
+        } catch {
+            pending.discard()
+            throw error
+        }
         return try await check(pending, progressID: ImportProgressBoard.validID(upload.fields["progress"]))
     }
 
