@@ -35,7 +35,7 @@ enum GlucoseTemplates {
 
     <h2>Which meals spike me</h2>
     {{^hasRanking}}<p class="muted">Log meals (below) with readings around them: each meal's response is the rise over the reading before it, its peak within three hours and the area above it over two hours.</p>{{/hasRanking}}
-    {{#hasRanking}}<div class="card"><table><thead><tr><th>Meal</th><th class="num">Rise</th><th class="num">Area <small>mg/dL·min</small></th><th class="num">Peak after</th></tr></thead><tbody>{{#ranking}}
+    {{#hasRanking}}<div class="card"><table><thead><tr><th>Meal</th><th class="num">Rise</th><th class="num">Area</th><th class="num">Peak after</th></tr></thead><tbody>{{#ranking}}
       <tr><td>{{name}}<br><small class="muted">{{counted}} of {{events}} counted</small></td><td class="num">{{rise}}</td><td class="num">{{area}}</td><td class="num">{{minutes}}</td></tr>{{/ranking}}
     </tbody></table><p class="muted">Area: mg/dL × minutes above the baseline over two hours (higher: a bigger spike). Reported events and responses without two hours of readings are not counted.</p></div>{{/hasRanking}}
     {{#hasFoodRanking}}<details class="card"><summary>By food</summary><table><tbody>{{#foodRanking}}
