@@ -20,6 +20,7 @@ enum EnergyTemplates {
     .verdict .answer.sentence { font-size:1.6rem; }
     .trend-line { margin:6px 0 0; font-size:.95rem; }
     table.weeks td, table.weeks th { padding:6px 4px; font-variant-numeric:tabular-nums; }
+    @media (max-width: 400px) { table.weeks { font-size:.875rem; } table.weeks td, table.weeks th { padding:6px 2px; } }
     """
 
     /// A no-script height toggle: the boxes of the unit not chosen are hidden where the browser has :has(); elsewhere
