@@ -43,6 +43,11 @@ public struct DayNutrition: Sendable, Hashable {
 
     /// Target minus eaten, in kcal; negative when over.
     public var energyRemainingKcal: Double? { energyTargetKcal.map { $0 - energy } }
+
+    /// What is left as pages show it, in `unit` (`EnergyUnit.remaining`); nil without a target.
+    public func energyRemaining(in unit: EnergyUnit) -> Int? {
+        energyTargetKcal.map { unit.remaining(targetKcal: $0, eatenKcal: energy) }
+    }
 }
 
 /// Totals and averages of the food log over a day, week or month.

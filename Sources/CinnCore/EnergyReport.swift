@@ -90,8 +90,8 @@ public struct EnergyReport: Sendable {
         eatenKcal = intakeKcal[asOf] ?? 0
         self.exerciseKcal = exerciseKcal[asOf]
         dayStatus = dayStatuses[asOf]
-        // The difference of the whole numbers the food day shows beside it ("379 eaten of 1815" leaves 1436).
-        answer = DailyAnswer(remainingKcal: target.map { $0.kcal.rounded() - (intakeKcal[asOf] ?? 0).rounded() }, standing: standing,
+        answer = DailyAnswer(remainingKcal: target.map { Double(EnergyUnit.kilocalories.remaining(targetKcal: $0.kcal, eatenKcal: intakeKcal[asOf] ?? 0)) },
+                             standing: standing,
                              energyUnit: settings.energyUnit,
                              withoutTarget: profile != nil && current == nil ? "add your weight for a daily calorie budget"
                                  : "set up your profile for a daily calorie budget")

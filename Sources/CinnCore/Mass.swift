@@ -131,6 +131,12 @@ public enum EnergyUnit: String, Sendable, Codable, CaseIterable {
         self == .kilojoules ? kilocalories * 4.184 : kilocalories
     }
 
+    /// What is left of a target, as the difference of the two whole numbers shown beside it: "379 eaten of 1815"
+    /// leaves 1436 (1815 − 378.5 rounded on its own would say 1437). Negative when over.
+    public func remaining(targetKcal: Double, eatenKcal: Double) -> Int {
+        Int(value(kilocalories: targetKcal).rounded()) - Int(value(kilocalories: eatenKcal).rounded())
+    }
+
     /// A whole number with the unit: "1850 kcal", "7740 kJ".
     public func format(kilocalories: Double) -> String {
         "\(Int(value(kilocalories: kilocalories).rounded())) \(rawValue)"

@@ -276,14 +276,11 @@ struct FoodDayPage {
     /// The energy answer: its state (`yes`, `careful`, `no`, `plain`), the sentence, the detail, and how full the bar is.
     static func answer(_ day: DayNutrition, _ unit: EnergyUnit) -> (state: String, answer: String, detail: String, barPercent: Int?) {
         let eaten = NutritionText.energy(day.energy, unit)
-        guard let target = day.energyTargetKcal, day.energyRemainingKcal != nil else {
+        guard let target = day.energyTargetKcal, let remaining = day.energyRemaining(in: unit) else {
             return ("plain", "\(eaten) eaten", "No daily calorie target yet.", nil)
         }
         let detail = "\(eaten) eaten of \(NutritionText.energy(target, unit))"
         let percent = Int((day.energy / target * 100).rounded())
-        // What is left is the difference of the two numbers shown beside it, each rounded once: "379 eaten of 1815"
-        // leaves 1436, never 1437.
-        let remaining = Int(unit.value(kilocalories: target).rounded()) - Int(unit.value(kilocalories: day.energy).rounded())
         if remaining < 0 {
             return ("no", "\(-remaining) \(unit.rawValue) over", detail, min(percent, 100))
         }

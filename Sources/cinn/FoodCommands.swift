@@ -226,9 +226,9 @@ struct FoodCommand: AsyncParsableCommand {
             }
             if day.entries.isEmpty { print("Nothing logged.") }
             print("\nEaten: \(settings.energyUnit.format(kilocalories: day.energy))")
-            if let remaining = day.energyRemainingKcal {
-                let amount = settings.energyUnit.format(kilocalories: abs(remaining))
-                print(remaining >= 0 ? "Left: \(amount) of \(settings.energyUnit.format(kilocalories: day.energyTargetKcal ?? 0))" : "Over by \(amount)")
+            if let remaining = day.energyRemaining(in: settings.energyUnit), let target = day.energyTargetKcal {
+                let amount = "\(abs(remaining)) \(settings.energyUnit.rawValue)"
+                print(remaining >= 0 ? "Left: \(amount) of \(settings.energyUnit.format(kilocalories: target))" : "Over by \(amount)")
             }
             if let maintenance = day.maintenanceKcal { print("Calories to maintain: \(settings.energyUnit.format(kilocalories: maintenance))") }
             if let exercise = day.exerciseKcal { print("Exercise: \(settings.energyUnit.format(kilocalories: exercise)) (already counted in your expenditure)") }

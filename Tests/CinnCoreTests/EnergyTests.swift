@@ -299,6 +299,13 @@ import Testing
             .message == "Not sure — No calorie target yet; add your weight for a daily calorie budget")
     }
 
+    @Test func whatIsLeftIsTheDifferenceOfTheShownNumbers() {
+        #expect(EnergyUnit.kilocalories.remaining(targetKcal: 1815, eatenKcal: 378.5) == 1436)
+        #expect(EnergyUnit.kilocalories.remaining(targetKcal: 1815.4, eatenKcal: 1815.6) == -1)
+        // 1815 kcal = 7594.0 kJ, 378.5 kcal = 1583.6 kJ: 7594 − 1584.
+        #expect(EnergyUnit.kilojoules.remaining(targetKcal: 1815, eatenKcal: 378.5) == 6010)
+    }
+
     @Test func kilojoules() {
         #expect(answer(640, .inBand, .kilojoules).message == "Yes — 2678 kJ left and your trend is at your goal")
     }
