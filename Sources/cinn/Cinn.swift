@@ -69,8 +69,7 @@ struct CommandError: Error, CustomStringConvertible {
     static func from(_ error: any Error) -> any Error {
         if error is ExitCode || error is CommandError || error is CleanExit { return error }
         if let error = error as? CinnError {
-            // A file without its unit: the messages name the units, the command line's way to give one is --unit.
-            printError("error: \(error.message)" + (error.field == "unit" && error.message.contains("choose") ? " (--unit)" : ""))
+            printError("error: \(error.message)")
             return error.code == .invalidInput || error.code == .needsConfirmation || error.code == .notFound || error.code == .conflict
                 ? ExitCode.validationFailure : ExitCode.failure
         }

@@ -45,8 +45,13 @@ struct Import: AsyncParsableCommand {
             }
             let bar = ProgressBar(enabled: progress || isatty(STDERR_FILENO) == 1)
             let report = try await options.withJournal { journal in
-                try await journal.importAnyFile(at: url, fileName: url.lastPathComponent, format: format, unit: unit,
-                                             mode: ImportMode(dryRun: dryRun, skipInvalid: skipInvalid)) { bar.update($0) }
+                do {
+                    return try await journal.importAnyFile(at: url, fileName: url.lastPathComponent, format: format, unit: unit,
+                                                           mode: ImportMode(dryRun: dryRun, skipInvalid: skipInvalid)) { bar.update($0) }
+                } catch let error as CinnError where error.field == "unit" {
+                    // A file without its unit: the message names the units; here they are given with --unit.
+                    throw CinnError(error.code, error.message + " (--unit)", field: error.field)
+                }
             }
             bar.finish()
             printImportReport(report, skipInvalid: skipInvalid)

@@ -40,6 +40,16 @@ struct WeightCommandTests {
         #expect(try await sandbox.cinn("weight", "list").lines.count == 6)
     }
 
+    /// A file that does not say its unit names the units and, on the command line, the option that gives one.
+    @Test func importWithoutAUnitNamesTheOption() async throws {
+        let sandbox = try Sandbox()
+        let file = try sandbox.write("date,weight\n2024-03-01,80.1\n", to: "scale.csv")
+        let result = try await sandbox.cinn("import", file)
+        #expect(result.status == badInput)
+        #expect(result.stderr.contains("choose its unit, kg, lb or st (--unit)"), "\(result)")
+        #expect(try await sandbox.cinn("import", file, "--unit", "kg").status == 0)
+    }
+
     @Test func addNotANumber() async throws {
         let sandbox = try Sandbox()
         let result = try await sandbox.cinn("weight", "add", "abc")
