@@ -6,12 +6,25 @@ import SQLKit
 import SQLiteNIO
 
 extension Store {
-    private static let foodImportColumns = """
-        INSERT INTO foods (id, user_id, name, brand, barcode, source, basis, generic, category, nutrients, energy_kcal,
-            servings, name_key, brand_key, external_id, import_id, created_at_ms, updated_at_ms, version)
-        """
-    private static let foodImportConflict =
-        " ON CONFLICT (external_id) WHERE user_id IS NULL AND deleted = 0 AND external_id IS NOT NULL DO NOTHING"
+    /// The columns an imported food brings, besides its id: staged (SQLite) or copied (PostgreSQL) in this order.
+    private static let importedFoodColumns = [
+        "name", "brand", "barcode", "source", "basis", "generic", "category", "nutrients", "energy_kcal", "servings",
+        "name_key", "brand_key", "external_id",
+    ]
+
+    /// Moves the foods of `source` (the staging table or the COPY's temporary one, each row with an id and
+    /// `importedFoodColumns`) into the shared food database in `order`, skipping external ids already there.
+    private func moveImportedFoods(_ db: any SQLDatabase, from source: String, orderBy order: String, importID: Int64,
+                                   createdAt: Int64) async throws {
+        let own = Self.importedFoodColumns.joined(separator: ", ")
+        // The WHERE keeps SQLite from reading ON CONFLICT as a join's ON.
+        try await db.raw("""
+            INSERT INTO foods (id, user_id, \(unsafeRaw: own), import_id, created_at_ms, updated_at_ms, version)
+            SELECT id, NULL, \(unsafeRaw: own), \(bind: importID), \(bind: createdAt), \(bind: createdAt), 0
+            FROM \(unsafeRaw: source) WHERE true ORDER BY \(unsafeRaw: order)
+            ON CONFLICT (external_id) WHERE user_id IS NULL AND deleted = 0 AND external_id IS NOT NULL DO NOTHING
+            """).run()
+    }
 
     /// Imports foods into the shared food database as a batch the importing user can undo, all or nothing. Foods whose
     /// external id is already there are duplicates and skipped; the rejection and dry-run rules are those of
@@ -36,7 +49,7 @@ extension Store {
             }
         }
         return try await stagedImport(user: user, format: format, fileName: fileName, mode: mode) { staging in
-            let insert = try await staging.table("foods", columns: Self.stagedFoodColumns, rowsPerStatement: Self.stagedFoodRows)
+            let insert = try await staging.table("foods", columns: ["id"] + Self.importedFoodColumns, rowsPerStatement: Self.stagedFoodRows)
             // The ids count up from now: the staging database's time stands in for the batch's, which is not made yet.
             var ids = ImportIDs(at: now())
             var offered = 0
@@ -63,24 +76,14 @@ extension Store {
             return (report, offered)
         } merge: { connection, batch, report, offered in
             guard let sqlite = connection.sqlite else { throw CinnError(.internal, "no database driver for the import") }
-            let columns = Self.stagedFoodColumns.filter { $0 != "id" }.joined(separator: ", ")
             report.imported = try await withPageCache(sqlite, kibibytes: Self.foodImportCacheKiB) {
-                // The WHERE keeps SQLite from reading ON CONFLICT as a join's ON.
-                try await connection.sql.raw(SQLQueryString(Self.foodImportColumns) + """
-                     SELECT id, NULL, \(unsafeRaw: columns), \(bind: batch.importID), \(bind: batch.createdAt), \(bind: batch.createdAt), 0
-                    FROM staging.foods WHERE true ORDER BY rowid
-                    """ + SQLQueryString(Self.foodImportConflict)).run()
+                try await moveImportedFoods(connection.sql, from: "staging.foods", orderBy: "rowid", importID: batch.importID,
+                                            createdAt: batch.createdAt)
                 return try await connection.sql.raw("SELECT changes() AS n").first()?.decode(column: "n", as: Int.self) ?? 0
             }
             report.duplicates = offered - report.imported
         }
     }
-
-    /// The columns a food brings to the staging database, in the order of `foodImportColumns`.
-    private static let stagedFoodColumns = [
-        "id", "name", "brand", "barcode", "source", "basis", "generic", "category", "nutrients", "energy_kcal", "servings",
-        "name_key", "brand_key", "external_id",
-    ]
 
     /// Foods per prepared INSERT into the staging database.
     private static let stagedFoodRows = 50
@@ -118,8 +121,7 @@ extension Store {
         var generator = ids
         try await postgres.copyFrom(
             table: "import_foods",
-            columns: ["position", "id", "name", "brand", "barcode", "source", "basis", "generic", "category", "nutrients",
-                      "energy_kcal", "servings", "name_key", "brand_key", "external_id"],
+            columns: ["position", "id"] + Self.importedFoodColumns,
             logger: logger
         ) { writer in
             report = try await read { foods in
@@ -144,11 +146,7 @@ extension Store {
         }
         ids = generator
         guard let report else { throw CinnError(.internal, "the import did not finish") }
-        try await db.raw(SQLQueryString(Self.foodImportColumns) + """
-             SELECT id, NULL, name, brand, barcode, source, basis, generic, category, nutrients, energy_kcal, servings, name_key,
-                brand_key, external_id, \(bind: importID), \(bind: createdAt), \(bind: createdAt), 0
-            FROM import_foods ORDER BY position
-            """ + SQLQueryString(Self.foodImportConflict)).run()
+        try await moveImportedFoods(db, from: "import_foods", orderBy: "position", importID: importID, createdAt: createdAt)
         return (report, offered)
     }
 }
