@@ -76,7 +76,9 @@ struct GlucoseWebController<Context: RequestContext> {
                                                  confirm: form["confirm"] == "true")
             }
         } catch let error as CinnError where error.code == .needsConfirmation {
-            let typedUnit = try await journal.settings().glucoseUnit
+            // The unit the value was sent in: the form's (parsed above before the question), else the user's.
+            let sentUnit = try form["unit"].map { text throws(CinnError) in try GlucoseUnit.parse(text) }
+            let typedUnit = if let sentUnit { sentUnit } else { try await journal.settings().glucoseUnit }
             let value = try form.number("value") ?? 0
             let other: GlucoseUnit = typedUnit == .milligramsPerDeciliter ? .millimolesPerLiter : .milligramsPerDeciliter
             let text = form["value"] ?? ""

@@ -85,7 +85,7 @@ public struct Journal: Sendable {
         let time = try readingTime(date, settings: settings, field: dateField)
         if !confirm {
             let day = LocalDate(instant: time.instant, utcOffsetSeconds: time.utcOffsetSeconds)
-            let trend = WeightTrend(days: try await store.trendInputs(user: user).days, method: settings.trendMethod)
+            let trend = WeightTrend(days: try await store.dailyWeights(user: user), method: settings.trendMethod)
                 .points.last { $0.date <= day }
             if let question = TypoGuard.weighIn(mass, on: day, trend: trend, unit: unit ?? settings.displayUnit) { throw question }
         }
