@@ -278,7 +278,7 @@ struct UndoImportPage {
         name = batch.fileName ?? "upload"
         from = ImportPage.productName(batch.format) + ", imported " + DashboardPage.shortDate(
             LocalDate(instant: batch.createdAt, utcOffsetSeconds: 0))
-        let parts = contents.counts.map { Self.describe($0.count, $0.table) }
+        let parts = contents.counts.map { Self.describe($0.count, $0.kind) }
         guard !parts.isEmpty else {
             removes = nil
             return
@@ -295,22 +295,21 @@ struct UndoImportPage {
         removes = sentence + "."
     }
 
-    /// "644 sets", "1 food entry": a count of a table's records in words.
-    static func describe(_ count: Int, _ table: String) -> String {
-        let (one, many): (String, String) = switch table {
-        case "weigh_ins": ("weigh-in", "weigh-ins")
-        case "body_fat_readings": ("body-fat reading", "body-fat readings")
-        case "food_entries": ("food entry", "food entries")
-        case "exercise_entries": ("exercise entry", "exercise entries")
-        case "glucose_readings": ("glucose reading", "glucose readings")
-        case "insulin_doses": ("insulin dose", "insulin doses")
-        case "meal_events": ("meal eaten", "meals eaten")
-        case "workout_sets": ("set", "sets")
-        case "health_days": ("day of health data", "days of health data")
-        case "meals": ("meal", "meals")
-        case "foods": ("food", "foods")
-        case "presets": ("preset", "presets")
-        default: (table, table)
+    /// "644 sets", "1 food entry": a count of an import's records in words.
+    static func describe(_ count: Int, _ kind: ImportContents.Kind) -> String {
+        let (one, many): (String, String) = switch kind {
+        case .weighIns: ("weigh-in", "weigh-ins")
+        case .bodyFat: ("body-fat reading", "body-fat readings")
+        case .foodEntries: ("food entry", "food entries")
+        case .exerciseEntries: ("exercise entry", "exercise entries")
+        case .glucose: ("glucose reading", "glucose readings")
+        case .insulin: ("insulin dose", "insulin doses")
+        case .mealEvents: ("meal eaten", "meals eaten")
+        case .workoutSets: ("set", "sets")
+        case .healthDays: ("day of health data", "days of health data")
+        case .meals: ("meal", "meals")
+        case .foods: ("food", "foods")
+        case .presets: ("preset", "presets")
         }
         return "\(count.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))) \(count == 1 ? one : many)"
     }

@@ -207,32 +207,32 @@ extension Store {
             guard try await db.raw("SELECT 1 AS one FROM imports WHERE row_id = \(bind: id) AND user_id = \(bind: user.rawValue)").first() != nil
             else { throw CinnError.notFound("no import with id \(id)") }
             var contents = ImportContents()
-            func add(_ table: String, _ query: SQLQueryString) async throws {
+            func add(_ kind: ImportContents.Kind, _ query: SQLQueryString) async throws {
                 guard let row = try await db.raw(query).first() else { return }
                 let count = try row.decode(column: "n", as: Int.self)
                 guard count > 0 else { return }
-                contents.counts.append((table, count))
+                contents.counts.append((kind, count))
                 if let first = try row.decode(column: "first", as: Int?.self), let last = try row.decode(column: "last", as: Int?.self) {
                     let days = LocalDate(dayNumber: first)...LocalDate(dayNumber: last)
                     contents.days = contents.days.map { min($0.lowerBound, days.lowerBound)...max($0.upperBound, days.upperBound) } ?? days
                 }
             }
-            for table in ["weigh_ins", "body_fat_readings", "food_entries", "exercise_entries", "glucose_readings", "insulin_doses", "meal_events"] {
-                try await add(table, """
-                    SELECT COUNT(*) AS n, MIN(local_day) AS first, MAX(local_day) AS last FROM \(unsafeRaw: table)
+            for kind: ImportContents.Kind in [.weighIns, .bodyFat, .foodEntries, .exerciseEntries, .glucose, .insulin, .mealEvents] {
+                try await add(kind, """
+                    SELECT COUNT(*) AS n, MIN(local_day) AS first, MAX(local_day) AS last FROM \(unsafeRaw: kind.rawValue)
                     WHERE import_id = \(bind: id) AND user_id = \(bind: user.rawValue) AND deleted = 0
                     """)
             }
-            try await add("workout_sets", """
+            try await add(.workoutSets, """
                 SELECT COUNT(*) AS n, MIN(w.local_day) AS first, MAX(w.local_day) AS last FROM workout_sets s JOIN workouts w ON w.row_id = s.workout_id
                 WHERE w.import_id = \(bind: id) AND w.user_id = \(bind: user.rawValue) AND w.deleted = 0
                 """)
-            try await add("health_days", """
+            try await add(.healthDays, """
                 SELECT COUNT(DISTINCT local_day) AS n, MIN(local_day) AS first, MAX(local_day) AS last FROM health_days WHERE import_id = \(bind: id)
                 """)
-            for table in ["meals", "foods", "presets"] {
-                try await add(table, """
-                    SELECT COUNT(*) AS n, NULL AS first, NULL AS last FROM \(unsafeRaw: table) WHERE import_id = \(bind: id) AND deleted = 0
+            for kind: ImportContents.Kind in [.meals, .foods, .presets] {
+                try await add(kind, """
+                    SELECT COUNT(*) AS n, NULL AS first, NULL AS last FROM \(unsafeRaw: kind.rawValue) WHERE import_id = \(bind: id) AND deleted = 0
                     """)
             }
             return contents
@@ -296,8 +296,15 @@ extension Store {
 
 /// What an import brought that is still in the journal (`Store.importContents`).
 public struct ImportContents: Sendable {
-    /// Records per table, in a fixed order; tables with none are left out.
-    public var counts: [(table: String, count: Int)] = []
+    /// What an import brings, by the table that holds it (health data counted in days).
+    public enum Kind: String, Sendable {
+        case weighIns = "weigh_ins", bodyFat = "body_fat_readings", foodEntries = "food_entries", exerciseEntries = "exercise_entries"
+        case glucose = "glucose_readings", insulin = "insulin_doses", mealEvents = "meal_events", workoutSets = "workout_sets"
+        case healthDays = "health_days", meals, foods, presets
+    }
+
+    /// Records per kind, in a fixed order; kinds with none are left out.
+    public var counts: [(kind: Kind, count: Int)] = []
     /// The local days the records with a day span.
     public var days: ClosedRange<LocalDate>?
 }

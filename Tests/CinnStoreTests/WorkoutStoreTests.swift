@@ -122,7 +122,7 @@ import Testing
             let me = try await store.localUser()
             let report = try await store.importWorkouts(user: me, format: "fitbod", fileName: nil, mode: ImportMode(), read: read(Self.sets()))
             let contents = try await store.importContents(id: try #require(report.importID), user: me)
-            #expect(contents.counts.map(\.table) == ["workout_sets"] && contents.counts.map(\.count) == [7])
+            #expect(contents.counts.map(\.kind) == [.workoutSets] && contents.counts.map(\.count) == [7])
             let first = LocalDate(instant: Self.start.addingTimeInterval(-7 * 86_400), utcOffsetSeconds: 0)
             #expect(contents.days == first...first.adding(days: 7), "what undo shows before it removes anything")
             await #expect(throws: CinnError.notFound("no import with id \(try #require(report.importID))")) {
