@@ -75,7 +75,8 @@ struct APIController<Context: RequestContext> {
         let unit = try body.unit.map { text throws(CinnError) in try MassUnit.parse(text) }
         let weighIn = try await journal.editWeighIn(id: id, weight: body.weight?.value, unit: unit,
                                                     date: body.measuredAt ?? body.date,
-                                                    dateField: body.measuredAt == nil ? "date" : "measured_at", note: body.note)
+                                                    dateField: body.measuredAt == nil ? "date" : "measured_at", note: body.note,
+                                                    confirm: body.confirm ?? false)
         let settings = try await journal.settings()
         return JSONResponse.make(WeighInDTO(weighIn, unit: unit ?? settings.displayUnit))
     }

@@ -85,9 +85,11 @@ struct UpdateWeighIn: Decodable {
     let date: String?
     let measuredAt: String?
     let note: String??
+    /// Save a changed weight that looks like a typo (`needs_confirmation`) as it is.
+    let confirm: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case weight, unit, date, note
+        case weight, unit, date, note, confirm
         case measuredAt = "measured_at"
     }
 
@@ -97,6 +99,7 @@ struct UpdateWeighIn: Decodable {
         unit = try container.decodeIfPresent(String.self, forKey: .unit)
         date = try container.decodeIfPresent(String.self, forKey: .date)
         measuredAt = try container.decodeIfPresent(String.self, forKey: .measuredAt)
+        confirm = try container.decodeIfPresent(Bool.self, forKey: .confirm)
         if container.contains(.note) {
             note = .some(try container.decodeNil(forKey: .note) ? nil : try container.decode(String.self, forKey: .note))
         } else {

@@ -59,7 +59,7 @@ struct EnergyWebController<Context: RequestContext> {
         let form = try await FormFields(request: request)
         do {
             try await journal.updateProfile(try ProfilePage.update(form, isWelcome: false))
-            return WebResponse.redirect("/energy")
+            return Done.profileSaved.redirect(to: "/energy")
         } catch let error as CinnError where error.code == .invalidInput {
             return try await renderProfile(isWelcome: false, form: form, error: error)
         }
@@ -70,7 +70,7 @@ struct EnergyWebController<Context: RequestContext> {
         do {
             guard let percent = try form.number("percent") else { throw CinnError.invalid("percent", "enter your body fat in percent") }
             _ = try await journal.addBodyFat(percent: percent, date: form["date"])
-            return WebResponse.redirect("/energy")
+            return Done.bodyFatAdded.redirect(to: "/energy")
         } catch let error as CinnError where error.code == .invalidInput {
             return try await renderProfile(isWelcome: false, error: error)
         }
@@ -79,6 +79,6 @@ struct EnergyWebController<Context: RequestContext> {
     @Sendable func energy(_ request: Request, context: Context) async throws -> Response {
         let (report, trend) = try await journal.energyReportAndTrend()
         let page = EnergyPage(report: report, trendDays: trend.points(from: report.history.first?.date ?? report.asOf, to: report.asOf))
-        return WebResponse.html(pages.render("energy", page, title: "Energy", tab: .energy))
+        return WebResponse.html(pages.render("energy", page, title: "Energy", tab: .energy, notice: Done.notice(request)))
     }
 }

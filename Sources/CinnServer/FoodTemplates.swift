@@ -93,7 +93,7 @@ enum FoodTemplates {
       {{#next}}<a class="button secondary" href="/food/{{.}}" rel="next"><span aria-hidden="true">›</span><span class="sr">Next day</span></a>{{/next}}
       {{^next}}<span class="button secondary disabled" aria-hidden="true">›</span>{{/next}}
     </nav>
-    {{#notice}}<p class="notice" role="status">{{.}}</p>{{/notice}}
+    {{#notice}}<p class="notice" role="status" id="notice">{{.}}</p>{{/notice}}
     <section id="day-energy" class="energy {{state}}" data-kcal="{{energyKcal}}"{{#targetKcal}} data-target-kcal="{{.}}"{{/targetKcal}}>
       <div class="answer">{{answer}}</div>
       {{#barPercent}}<svg class="energy-bar" aria-hidden="true"><rect width="{{.}}%" height="100%"/></svg>{{/barPercent}}

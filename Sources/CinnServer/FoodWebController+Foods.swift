@@ -25,7 +25,7 @@ extension FoodWebController {
         lists.presets = try await journal.store.presets(user: journal.user)
         let model = FoodSearchPage(query: query, meal: meal, date: try request.queryDate("date"), lists: lists, settings: settings,
                                    now: try journal.now(), barcode: barcode, barcodeError: barcodeError)
-        return page("food-search", model, title: "Add food", section: .search,
+        return page("food-search", model, title: "Add food", section: .search, notice: Done.notice(request),
                     status: barcodeError == nil ? .ok : .unprocessableContent)
     }
 
@@ -104,7 +104,7 @@ extension FoodWebController {
             model.notice = "Found in Open Food Facts and kept as your food. Check it against the label: log it, edit it, "
                 + "or delete it if it is wrong."
         }
-        return page("food-page", model, title: food.name, section: .search)
+        return page("food-page", model, title: food.name, section: .search, notice: Done.notice(request))
     }
 
     /// One of the user's own foods; any other is "not found".
@@ -129,7 +129,7 @@ extension FoodWebController {
         let form = try await FormFields(request: request)
         return try await handlingFormErrors {
             let saved = try await journal.replaceFood(id: food.id, with: try FoodEditorPage.label(form))
-            return WebResponse.redirect("/food/foods/\(saved.id.lowercasedString)")
+            return Done.foodSaved.redirect(to: "/food/foods/\(saved.id.lowercasedString)")
         } failed: { error in
             let model = FoodEditorPage(target: .food(food.id), values: form.values, settings: try await journal.settings(),
                                        problem: FormProblem(error))
@@ -145,6 +145,6 @@ extension FoodWebController {
 
     @Sendable func deleteFood(_ request: Request, context: Context) async throws -> Response {
         try await journal.store.deleteFood(id: try id(context, "food"), user: journal.user)
-        return WebResponse.redirect("/food/search")
+        return Done.foodDeleted.redirect(to: "/food/search")
     }
 }

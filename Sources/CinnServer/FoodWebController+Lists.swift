@@ -7,14 +7,15 @@ import Hummingbird
 
 extension FoodWebController {
     @Sendable func presets(_ request: Request, context: Context) async throws -> Response {
-        try await renderPresets(savedID: request.query("saved").flatMap(UUID.init(text:)))
+        try await renderPresets(savedID: request.query("saved").flatMap(UUID.init(text:)), notice: Done.notice(request))
     }
 
-    func renderPresets(savedID: UUID? = nil, failed: FoodPresetsPage.FailedLog? = nil) async throws -> Response {
+    func renderPresets(savedID: UUID? = nil, failed: FoodPresetsPage.FailedLog? = nil, notice: String? = nil) async throws -> Response {
         let settings = try await journal.settings()
         let model = FoodPresetsPage(presets: try await journal.store.presets(user: journal.user), settings: settings,
                                     today: try journal.today(settings), now: try now(settings).clock, savedID: savedID, failed: failed)
-        return page("food-presets", model, title: "Presets", section: .presets, status: failed == nil ? .ok : .unprocessableContent)
+        return page("food-presets", model, title: "Presets", section: .presets, notice: notice,
+                    status: failed == nil ? .ok : .unprocessableContent)
     }
 
     /// Saves a preset: one food with its servings (from the food's page), or a meal of a day (from the day).
@@ -75,7 +76,7 @@ extension FoodWebController {
 
     @Sendable func deletePreset(_ request: Request, context: Context) async throws -> Response {
         try await journal.store.deletePreset(id: try id(context, "preset"), user: journal.user)
-        return WebResponse.redirect("/food/presets")
+        return Done.presetDeleted.redirect(to: "/food/presets")
     }
 }
 

@@ -64,12 +64,12 @@ struct FoodWebController<Context: RequestContext> {
     }
 
     /// A food page inside the layout, under the links to the other food pages.
-    func page(_ template: String, _ model: Any, title: String, section: Section?,
+    func page(_ template: String, _ model: Any, title: String, section: Section?, notice: String? = nil,
               status: HTTPResponse.Status = .ok) -> Response {
         let nav = Nav(links: Section.allCases.map { Nav.Link(label: $0.rawValue, href: $0.path, on: $0 == section) })
         let body = (pages.library.render(nav, withTemplate: "food-nav") ?? "")
             + (pages.library.render(model, withTemplate: template) ?? "")
-        return WebResponse.html(pages.wrap(body, title: title, tab: .food), status: status)
+        return WebResponse.html(pages.wrap(body, title: title, tab: .food, notice: notice), status: status)
     }
 
     func id(_ context: Context, _ what: String) throws(CinnError) -> UUID {
@@ -130,7 +130,7 @@ extension FoodWebController {
         if let added = request.query("added").flatMap(Int.init), added > 0 {
             return "Added \(added == 1 ? "1 entry" : "\(added) entries") to this day."
         }
-        return nil
+        return Done.notice(request)
     }
 
     /// Marks the day complete or partial, then shows it again.
@@ -138,7 +138,7 @@ extension FoodWebController {
         let date = try date(context)
         let form = try await FormFields(request: request)
         try await journal.setDayStatus(date, status: try DayStatus.parse(form["status"] ?? ""))
-        return WebResponse.redirect("/food/\(date.iso)#day-status")
+        return Done.dayMarked.redirect(to: "/food/\(date.iso)")
     }
 
     /// Copies the day, or one meal of it, to another day.
@@ -220,7 +220,7 @@ extension FoodWebController {
             let edited = try await journal.editFoodEntry(
                 id: entry.id, servings: servings, meal: MealChoices.text(form),
                 time: moved ? MealChoices.time(date: form["date"], clock: form["time"]) : nil, note: .some(form["note"]))
-            return WebResponse.redirect("/food/\(edited.localDate.iso)#entry-\(edited.id.lowercasedString)")
+            return Done.entrySaved.redirect(to: "/food/\(edited.localDate.iso)")
         } failed: { error in
             let settings = try await journal.settings()
             let model = FoodEntryPage(entry: entry, input: input, settings: settings, today: try journal.today(settings),
@@ -239,6 +239,6 @@ extension FoodWebController {
     @Sendable func deleteEntry(_ request: Request, context: Context) async throws -> Response {
         let entry = try await entry(context)
         try await journal.store.deleteFoodEntry(id: entry.id, user: journal.user)
-        return WebResponse.redirect("/food/\(entry.localDate.iso)")
+        return Done.entryDeleted.redirect(to: "/food/\(entry.localDate.iso)")
     }
 }

@@ -133,20 +133,19 @@ struct GlucoseReportPage {
 enum GlucoseForm: String {
     case meal = "log-meal", mealEvent = "meal-events", reading = "add-reading", insulin = "add-insulin"
 
-    /// "Reading added.": what a successful post of this form did.
-    var done: String {
+    /// What a successful post of this form did.
+    var done: Done {
         switch self {
-        case .meal: "Meal logged."
-        case .mealEvent: "Meal event saved."
-        case .reading: "Reading added."
-        case .insulin: "Insulin added."
+        case .meal: .mealLogged
+        case .mealEvent: .mealEventSaved
+        case .reading: .readingAdded
+        case .insulin: .insulinAdded
         }
     }
 }
 
-/// The report page's messages: one form's error (and the values it was sent with), a reading to confirm, or a notice.
+/// The report page's messages: one form's error (and the values it was sent with), or a reading to confirm.
 struct GlucoseFeedback {
-    var notice: String?
     var mealError: String?
     var mealEventError: String?
     var readingError: String?
@@ -184,6 +183,8 @@ struct GlucoseDayPage {
     struct Dose { let id: String; let time: String; let units: String; let kind: String }
 
     let title: String
+    /// The day, for the delete forms to come back to.
+    let date: String
     let previous: String, previousLabel: String
     let next: String?, nextLabel: String
     let chart: String
@@ -201,6 +202,7 @@ struct GlucoseDayPage {
     init(day: GlucoseDay, chart: String, today: LocalDate) {
         let unit = day.unit
         title = "\(day.date.weekdayName), \(day.date.monthDayYear)"
+        date = day.date.iso
         previous = day.date.adding(days: -1).iso
         previousLabel = day.date.adding(days: -1).monthDay
         next = day.date < today ? day.date.adding(days: 1).iso : nil

@@ -20,7 +20,6 @@ enum GlucoseTemplates {
     """
 
     static let report = """
-    {{#feedback.notice}}<p class="notice card" role="status" id="notice">{{.}}</p>{{/feedback.notice}}
     <h1>Glucose</h1>
     <nav class="periods" aria-label="Period">{{#periods}}<a href="/glucose?days={{days}}" class="{{#on}}on{{/on}}">{{label}}</a>{{/periods}}</nav>
     {{^hasReadings}}<div class="card empty"><p>No glucose readings in these {{days}} days. Add one below, or import a Nightscout export on the <a href="/import">Import</a> page.</p></div>{{/hasReadings}}
@@ -100,10 +99,10 @@ enum GlucoseTemplates {
     <p class="muted">{{summary}}</p>
     {{#hasEvents}}<h2>Meals</h2><ul class="events card">{{#events}}<li>{{when}} — <b>{{meal}}</b>: {{response}}{{#reason}}<div class="flag">Reported: {{reason}}</div>{{/reason}}</li>{{/events}}</ul>{{/hasEvents}}
     {{#hasReadings}}<details class="card"{{^manyReadings}} open{{/manyReadings}}><summary>{{readingCount}}</summary><table><tbody>{{#readings}}
-      <tr><td>{{time}}</td><td class="num">{{value}}</td><td class="muted">{{timing}}</td><td><form class="inline" method="post" action="/glucose/readings/{{id}}/delete"><button type="submit" class="secondary" aria-label="Delete the reading at {{time}}">Delete</button></form></td></tr>{{/readings}}
+      <tr><td>{{time}}</td><td class="num">{{value}}</td><td class="muted">{{timing}}</td><td><form class="inline" method="post" action="/glucose/readings/{{id}}/delete"><input type="hidden" name="day" value="{{date}}"><button type="submit" class="secondary" aria-label="Delete the reading at {{time}}">Delete</button></form></td></tr>{{/readings}}
     </tbody></table></details>{{/hasReadings}}
     {{#hasDoses}}<h2>Insulin</h2><div class="card"><table><tbody>{{#doses}}
-      <tr><td>{{time}}</td><td><b>{{units}}&nbsp;U</b> <span class="muted">{{kind}}</span></td><td class="num"><form class="inline" method="post" action="/glucose/insulin/{{id}}/delete"><button type="submit" class="secondary" aria-label="Delete the dose at {{time}}">Delete</button></form></td></tr>{{/doses}}
+      <tr><td>{{time}}</td><td><b>{{units}}&nbsp;U</b> <span class="muted">{{kind}}</span></td><td class="num"><form class="inline" method="post" action="/glucose/insulin/{{id}}/delete"><input type="hidden" name="day" value="{{date}}"><button type="submit" class="secondary" aria-label="Delete the dose at {{time}}">Delete</button></form></td></tr>{{/doses}}
     </tbody></table></div>{{/hasDoses}}
     """
 

@@ -31,7 +31,8 @@ struct GlucoseWebController<Context: RequestContext> {
         return date
     }
 
-    func renderReport(days: Int, feedback: GlucoseFeedback = GlucoseFeedback(), status: HTTPResponse.Status = .ok) async throws -> Response {
+    func renderReport(days: Int, feedback: GlucoseFeedback = GlucoseFeedback(), notice: String? = nil,
+                      status: HTTPResponse.Status = .ok) async throws -> Response {
         let journal = try journal
         let report = try await journal.glucoseReport(days: days)
         let settings = try await journal.settings()
@@ -39,14 +40,12 @@ struct GlucoseWebController<Context: RequestContext> {
         let now = LocalDateTime(instant: instant, utcOffsetSeconds: settings.timeZone.secondsFromGMT(for: instant))
         let page = GlucoseReportPage(report: report, days: days, meals: try await journal.store.meals(user: journal.user),
                                      now: String(now.date.iso + "T" + now.clock), feedback: feedback)
-        return WebResponse.html(pages.render("glucose", page, title: "Glucose", tab: .glucose), status: status)
+        return WebResponse.html(pages.render("glucose", page, title: "Glucose", tab: .glucose, notice: notice), status: status)
     }
 
     @Sendable func report(_ request: Request, context: Context) async throws -> Response {
         let days = try request.queryInt("days", default: 30, range: 1...366)
-        var feedback = GlucoseFeedback()
-        feedback.notice = request.query("done").flatMap(GlucoseForm.init(rawValue:))?.done
-        return try await renderReport(days: days, feedback: feedback)
+        return try await renderReport(days: days, notice: Done.notice(request))
     }
 
     /// Runs a form's change and goes back to the report; invalid input shows the report with the message (422).
@@ -55,8 +54,7 @@ struct GlucoseWebController<Context: RequestContext> {
     func changing(_ form: GlucoseForm, _ body: () async throws -> Void) async throws -> Response {
         do {
             try await body()
-            // A Location without a fragment would inherit the form action's, and open the page at the form, not the notice.
-            return WebResponse.redirect("/glucose?done=\(form.rawValue)#notice")
+            return form.done.redirect(to: "/glucose")
         } catch let error as CinnError where error.code == .invalidInput || error.code == .conflict {
             return try await renderReport(days: 30, feedback: GlucoseFeedback(error: error.message, in: form), status: error.code.httpStatus)
         }
@@ -94,8 +92,9 @@ struct GlucoseWebController<Context: RequestContext> {
     }
 
     @Sendable func deleteReading(_ request: Request, context: Context) async throws -> Response {
+        let back = try await dayPath(request)
         try await journal.store.deleteGlucoseReading(id: try idParameter(context, "glucose reading"), user: try journal.user)
-        return WebResponse.redirect("/glucose")
+        return Done.readingDeleted.redirect(to: back)
     }
 
     @Sendable func addInsulin(_ request: Request, context: Context) async throws -> Response {
@@ -108,18 +107,26 @@ struct GlucoseWebController<Context: RequestContext> {
     }
 
     @Sendable func deleteInsulin(_ request: Request, context: Context) async throws -> Response {
+        let back = try await dayPath(request)
         try await journal.store.deleteInsulinDose(id: try idParameter(context, "insulin dose"), user: try journal.user)
-        return WebResponse.redirect("/glucose")
+        return Done.insulinDeleted.redirect(to: back)
     }
 
-    func renderMeals(error: String? = nil, form: FormFields? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+    /// The day page a delete form was sent from (its `day` field), to go back to; else the report.
+    func dayPath(_ request: Request) async throws -> String {
+        let form = try await FormFields(request: request)
+        return form["day"].flatMap(LocalDate.init(iso:)).map { "/glucose/days/\($0.iso)" } ?? "/glucose"
+    }
+
+    func renderMeals(error: String? = nil, form: FormFields? = nil, notice: String? = nil,
+                     status: HTTPResponse.Status = .ok) async throws -> Response {
         let page = MealsPage(meals: try await journal.store.meals(user: try journal.user), error: error, name: form?["name"] ?? "",
                              carbs: form?["carbohydrate_g"] ?? "")
-        return WebResponse.html(pages.render("glucose-meals", page, title: "Meals", tab: .glucose), status: status)
+        return WebResponse.html(pages.render("glucose-meals", page, title: "Meals", tab: .glucose, notice: notice), status: status)
     }
 
     @Sendable func meals(_ request: Request, context: Context) async throws -> Response {
-        try await renderMeals()
+        try await renderMeals(notice: Done.notice(request))
     }
 
     @Sendable func addMeal(_ request: Request, context: Context) async throws -> Response {
@@ -127,7 +134,7 @@ struct GlucoseWebController<Context: RequestContext> {
         do {
             _ = try await journal.addMeal(name: form["name"] ?? "", kind: MealKind(rawValue: form["kind"] ?? "common") ?? .common,
                                           carbohydrateGrams: try form.number("carbohydrate_g"), foods: [], note: nil)
-            return WebResponse.redirect("/glucose/meals")
+            return Done.mealAdded.redirect(to: "/glucose/meals")
         } catch let error as CinnError where error.code == .invalidInput || error.code == .conflict {
             return try await renderMeals(error: error.message, form: form, status: error.code.httpStatus)
         }
@@ -135,7 +142,7 @@ struct GlucoseWebController<Context: RequestContext> {
 
     @Sendable func deleteMeal(_ request: Request, context: Context) async throws -> Response {
         try await journal.store.deleteMeal(id: try idParameter(context, "meal"), user: try journal.user)
-        return WebResponse.redirect("/glucose/meals")
+        return Done.mealDeleted.redirect(to: "/glucose/meals")
     }
 
     @Sendable func logMeal(_ request: Request, context: Context) async throws -> Response {
@@ -154,7 +161,7 @@ struct GlucoseWebController<Context: RequestContext> {
 
     @Sendable func deleteMealEvent(_ request: Request, context: Context) async throws -> Response {
         try await journal.store.deleteMealEvent(id: try idParameter(context, "meal event"), user: try journal.user)
-        return WebResponse.redirect("/glucose")
+        return Done.mealEventDeleted.redirect(to: "/glucose")
     }
 
     func chartSVG(_ day: GlucoseDay) -> String {
@@ -170,7 +177,8 @@ struct GlucoseWebController<Context: RequestContext> {
         let day = try await journal.glucoseDay(date)
         let today = journal.today(try await journal.settings())
         let page = GlucoseDayPage(day: day, chart: chartSVG(day), today: today)
-        return WebResponse.html(pages.render("glucose-day", page, title: "Glucose on \(date.monthDayYear)", tab: .glucose))
+        return WebResponse.html(pages.render("glucose-day", page, title: "Glucose on \(date.monthDayYear)", tab: .glucose,
+                                             notice: Done.notice(request)))
     }
 
     @Sendable func chart(_ request: Request, context: Context) async throws -> Response {

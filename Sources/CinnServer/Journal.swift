@@ -85,27 +85,40 @@ public struct Journal: Sendable {
         let time = try readingTime(date, settings: settings, field: dateField)
         if !confirm {
             let day = LocalDate(instant: time.instant, utcOffsetSeconds: time.utcOffsetSeconds)
-            let trend = WeightTrend(days: try await store.dailyWeights(user: user), method: settings.trendMethod)
-                .points.last { $0.date <= day }
-            if let question = TypoGuard.weighIn(mass, on: day, trend: trend, unit: unit ?? settings.displayUnit) { throw question }
+            try await questionTypo(mass, on: day, before: false, unit: unit ?? settings.displayUnit, settings: settings)
         }
         let weighIn = WeighIn(id: id ?? .v7(at: now()), measuredAt: time.instant, utcOffsetSeconds: time.utcOffsetSeconds,
                               weight: mass, note: try Note.validated(note))
         return try await store.addWeighIn(weighIn, user: user)
     }
 
-    /// Changes a weigh-in as a person edits it; nil leaves a part as it is.
+    /// Changes a weigh-in as a person edits it; nil leaves a part as it is. A changed weight that looks like a typo
+    /// (`TypoGuard`, against the trend before the reading's day) needs `confirm`.
     public func editWeighIn(id: UUID, weight: Double?, unit: MassUnit?, date: String?, dateField: String = "date",
-                            note: String??) async throws -> WeighIn {
+                            note: String??, confirm: Bool = false) async throws -> WeighIn {
         let settings = try await settings()
-        let mass = try weight.map { value throws(CinnError) in try Mass.bodyWeight(value, unit ?? settings.displayUnit) }
-        // The edit form sends back the time it showed: unchanged, it is kept and not checked again.
-        let shown = String(try await store.weighIn(id: id, user: user).localTimeISO.prefix(19))
+        let entered = unit ?? settings.displayUnit
+        let mass = try weight.map { value throws(CinnError) in try Mass.bodyWeight(value, entered) }
+        // The edit form sends back the time and weight it showed: unchanged, they are kept and not checked again.
+        let stored = try await store.weighIn(id: id, user: user)
+        let shown = String(stored.localTimeISO.prefix(19))
         let time = try date.flatMap { text throws(CinnError) in
             text.trimmingCharacters(in: .whitespaces) == shown ? nil : try readingTime(text, settings: settings, field: dateField)
         }
+        if !confirm, let mass, mass.formatted(in: entered) != stored.weight.formatted(in: entered) {
+            let day = time.map { LocalDate(instant: $0.instant, utcOffsetSeconds: $0.utcOffsetSeconds) } ?? stored.localDate
+            try await questionTypo(mass, on: day, before: true, unit: entered, settings: settings)
+        }
         let cleanNote = try note.map { text throws(CinnError) in try Note.validated(text) }
         return try await store.updateWeighIn(id: id, user: user, weight: mass, measuredAt: time, note: cleanNote)
+    }
+
+    /// Throws `needs_confirmation` when `mass` on `day` looks like a typo against the trend up to that day; `before`:
+    /// only the trend of earlier days (an edited reading is in its own day's trend).
+    private func questionTypo(_ mass: Mass, on day: LocalDate, before: Bool, unit: MassUnit, settings: UserSettings) async throws {
+        let trend = WeightTrend(days: try await store.dailyWeights(user: user), method: settings.trendMethod)
+            .points.last { before ? $0.date < day : $0.date <= day }
+        if let question = TypoGuard.weighIn(mass, on: day, trend: trend, unit: unit) { throw question }
     }
 
     /// The trend report for a period; `to` defaults to today.

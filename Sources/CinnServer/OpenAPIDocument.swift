@@ -184,6 +184,7 @@ enum OpenAPIDocument {
                     date: {type: [string, "null"], minLength: 1}
                     measured_at: {type: [string, "null"], minLength: 1}
                     note: {type: [string, "null"]}
+                    confirm: {type: [boolean, "null"], description: "Save a changed weight that looks like a typo as it is. Without it, a new weight more than 10 % from the trend of the 60 days before the reading's day (or without one, outside 30-250 kg) is refused with 422 and code needs_confirmation, field weight"}
           responses:
             "200":
               description: The changed weigh-in

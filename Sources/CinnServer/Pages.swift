@@ -28,20 +28,22 @@ struct PageRenderer: Sendable {
         let body: String
         let tabWeight: Bool, tabFood: Bool, tabLifts: Bool, tabGlucose: Bool, tabMore: Bool
         let showTabs: Bool
+        /// What the form post that led here did, at the top of the page (`Done`).
+        let notice: String?
     }
 
-    func render(_ name: String, _ model: Any, title: String, tab: Tab) -> String {
-        wrap(library.render(model, withTemplate: name) ?? "", title: title, tab: tab)
+    func render(_ name: String, _ model: Any, title: String, tab: Tab, notice: String? = nil) -> String {
+        wrap(library.render(model, withTemplate: name) ?? "", title: title, tab: tab, notice: notice)
     }
 
     /// A rendered page body inside the layout. Every form that posts carries the CSRF token (`addingCSRFToken`),
     /// so no template can forget it: a logged-in session's, else the browser's own (`BrowserToken`).
-    func wrap(_ body: String, title: String, tab: Tab) -> String {
+    func wrap(_ body: String, title: String, tab: Tab, notice: String? = nil) -> String {
         let account = RequestAccount.current
         // Weigh-ins, energy and imports are under More: four tabs and More fit a 320 px screen.
         let html = library.render(Layout(title: title, body: body, tabWeight: tab == .weight, tabFood: tab == .food, tabLifts: tab == .lifts,
                                          tabGlucose: tab == .glucose, tabMore: [.log, .energy, .importing, .more].contains(tab),
-                                         showTabs: tab != .signedOut), withTemplate: "layout") ?? ""
+                                         showTabs: tab != .signedOut, notice: notice), withTemplate: "layout") ?? ""
         guard let token = account?.csrfToken ?? BrowserToken.current else { return html }
         return Self.addingCSRFToken(token, to: html)
     }
@@ -102,8 +104,6 @@ struct DashboardPage {
     let formError: String?
     /// What the add-weigh-in form held when it was sent back (an error, or a weight to confirm).
     let form: WeightForm
-    /// What the last form post did ("Saved 80.3 kg for today.").
-    let notice: String?
 
     /// The add-weigh-in form as it was sent; `confirmation`: why the weight needs confirming (`TypoGuard`).
     struct WeightForm {
@@ -114,7 +114,7 @@ struct DashboardPage {
     }
 
     init(report: TrendReport, settings: UserSettings, todayAnswer: DailyAnswer, range: TrendRange, today: LocalDate, recent: [WeighIn],
-         trendByDay: [LocalDate: Mass], formError: String? = nil, form: WeightForm = WeightForm(), notice: String? = nil) {
+         trendByDay: [LocalDate: Mass], formError: String? = nil, form: WeightForm = WeightForm()) {
         let unit = settings.displayUnit
         answer = report.verdict.answer.rawValue
         icon = switch report.verdict.answer {
@@ -162,7 +162,6 @@ struct DashboardPage {
         var form = form
         form.date = form.date ?? today.iso
         self.form = form
-        self.notice = notice
     }
 
     static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
@@ -205,16 +204,20 @@ struct WeighInPage {
     let clock: String
     let note: String
     let formError: String?
+    /// Why the changed weight needs confirming (`TypoGuard`).
+    let confirmation: String?
 
-    init(_ weighIn: WeighIn, unit: MassUnit, formError: String? = nil) {
+    /// The page for `weighIn`; `sent`: the edit form as it was sent back (an error or a weight to confirm).
+    init(_ weighIn: WeighIn, unit: MassUnit, sent: FormFields? = nil, formError: String? = nil, confirmation: String? = nil) {
         id = weighIn.id.lowercasedString
         self.unit = unit.rawValue
-        weight = Mass.format(weighIn.weight.value(in: unit), decimals: unit.displayDecimals + 1)
+        weight = sent?["weight"] ?? Mass.format(weighIn.weight.value(in: unit), decimals: unit.displayDecimals + 1)
         day = DashboardPage.shortDate(weighIn.localDate)
-        time = String(weighIn.localTimeISO.prefix(19))
+        time = sent?["date"] ?? String(weighIn.localTimeISO.prefix(19))
         clock = LocalDateTime(instant: weighIn.measuredAt, utcOffsetSeconds: weighIn.utcOffsetSeconds).clock
-        note = weighIn.note ?? ""
+        note = sent.map { $0["note"] ?? "" } ?? weighIn.note ?? ""
         self.formError = formError
+        self.confirmation = confirmation
     }
 }
 
@@ -423,11 +426,8 @@ struct SettingsPage {
     /// The goal form's fields, filled with the goal there is.
     let goalWeightValue: String
     let goalRateValue: String
-    /// What the last form post did ("Settings saved.").
-    let notice: String?
 
-    init(settings: UserSettings, goal: Goal?, formError: String? = nil, notice: String? = nil) {
-        self.notice = notice
+    init(settings: UserSettings, goal: Goal?, formError: String? = nil) {
         let unit = settings.displayUnit
         self.unit = unit.rawValue
         self.goal = goal.map { $0.weight.formatted(in: unit) }

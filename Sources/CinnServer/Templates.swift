@@ -29,6 +29,7 @@ enum Templates {
     </nav>
     {{/showTabs}}
     <main id="main">
+    {{#notice}}<p class="notice card" role="status" id="notice">{{.}}</p>{{/notice}}
     {{{body}}}
     </main>
     </body>
@@ -118,7 +119,6 @@ enum Templates {
     """
 
     static let dashboard = """
-    {{#notice}}<p class="notice card" role="status" id="notice">{{.}}</p>{{/notice}}
     <div class="columns"><div>
     <section id="today" class="verdict {{todayState}}" data-answer="{{todayState}}" aria-live="polite">
       <h1 class="question">Can I nom nom today?</h1>
@@ -191,6 +191,15 @@ enum Templates {
 
     static let edit = """
     <h1>Edit weigh-in</h1>
+    {{#confirmation}}<div class="card confirm" id="weight-confirm" role="alert">
+      <p><b>{{confirmation}}</b></p>
+      <form method="post" action="/weigh-ins/{{id}}" class="actions">
+        <input type="hidden" name="weight" value="{{weight}}"><input type="hidden" name="date" value="{{time}}">
+        <input type="hidden" name="note" value="{{note}}"><input type="hidden" name="confirm" value="true">
+        <button type="submit" id="save-anyway">Save {{weight}} {{unit}} anyway</button>
+        <a class="button secondary" href="#weight">Fix it</a>
+      </form>
+    </div>{{/confirmation}}
     <form class="card" method="post" action="/weigh-ins/{{id}}">
       {{#formError}}<p class="error" role="alert">{{formError}}</p>{{/formError}}
       <label for="weight">Weight ({{unit}})</label><input id="weight" name="weight" inputmode="decimal" required value="{{weight}}">
@@ -359,7 +368,6 @@ enum Templates {
     """
 
     static let settings = """
-    {{#notice}}<p class="notice card" role="status" id="notice">{{.}}</p>{{/notice}}
     <h1>Goal and settings</h1>
     {{#formError}}<p class="error card" role="alert">{{formError}}</p>{{/formError}}
     <p class="card go"><a href="/profile" id="profile-link">Profile, calorie target and body fat →</a></p>

@@ -69,8 +69,8 @@ struct WebController<Context: RequestContext> {
         var trendByDay: [LocalDate: Mass] = [:]
         for point in report.days.suffix(14) { trendByDay[point.date] = point.trend }
         let page = DashboardPage(report: report, settings: settings, todayAnswer: energy.answer, range: range, today: energy.asOf,
-                                 recent: recent, trendByDay: trendByDay, formError: formError, form: form, notice: notice)
-        return pages.render("dashboard", page, title: "Can I nom nom?", tab: .weight)
+                                 recent: recent, trendByDay: trendByDay, formError: formError, form: form)
+        return pages.render("dashboard", page, title: "Can I nom nom?", tab: .weight, notice: notice)
     }
 
     /// The dashboard; on the first visit, before the profile is set up or skipped, the onboarding.
@@ -79,7 +79,8 @@ struct WebController<Context: RequestContext> {
         let reports = try await journal.dashboard(range: range)
         let settings = reports.energy.settings
         if !settings.onboarded && settings.profile == nil { return redirect("/welcome") }
-        let notice = request.query("done") == "goal" ? "Goal saved." : try await addedNotice(request, settings)
+        var notice = Done.notice(request)
+        if notice == nil { notice = try await addedNotice(request, settings) }
         return html(try await renderDashboard(range: range, reports: reports, notice: notice))
     }
 
@@ -131,7 +132,7 @@ struct WebController<Context: RequestContext> {
         let items = try await journal.store.weighIns(user: journal.user, limit: pageSize + 1, offset: (page - 1) * pageSize)
         let model = WeighInsPage(weighIns: Array(items.prefix(pageSize)), unit: settings.displayUnit, page: page,
                                  hasMore: items.count > pageSize)
-        return html(pages.render("weigh-ins", model, title: "Weigh-ins", tab: .log))
+        return html(pages.render("weigh-ins", model, title: "Weigh-ins", tab: .log, notice: Done.notice(request)))
     }
 
     @Sendable func editForm(_ request: Request, context: Context) async throws -> Response {
@@ -145,13 +146,15 @@ struct WebController<Context: RequestContext> {
         let form = try await FormFields(request: request)
         do {
             _ = try await journal.editWeighIn(id: id, weight: try form.number("weight"), unit: nil, date: form["date"],
-                                              note: .some(form["note"]))
-            return redirect("/weigh-ins")
-        } catch let error as CinnError where error.code == .invalidInput {
+                                              note: .some(form["note"]), confirm: form["confirm"] == "true")
+            return Done.weighInSaved.redirect(to: "/weigh-ins")
+        } catch let error as CinnError where error.code == .invalidInput || error.code == .needsConfirmation {
             let weighIn = try await journal.store.weighIn(id: id, user: journal.user)
             let settings = try await journal.settings()
-            return html(pages.render("edit", WeighInPage(weighIn, unit: settings.displayUnit, formError: error.message),
-                                     title: "Edit weigh-in", tab: .log), status: .unprocessableContent)
+            let asked = error.code == .needsConfirmation
+            let model = WeighInPage(weighIn, unit: settings.displayUnit, sent: form, formError: asked ? nil : error.message,
+                                    confirmation: asked ? error.message : nil)
+            return html(pages.render("edit", model, title: "Edit weigh-in", tab: .log), status: .unprocessableContent)
         }
     }
 
@@ -164,17 +167,17 @@ struct WebController<Context: RequestContext> {
 
     @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
         try await journal.store.deleteWeighIn(id: try weighInID(context), user: journal.user)
-        return redirect("/weigh-ins")
+        return Done.weighInDeleted.redirect(to: "/weigh-ins")
     }
 
     @Sendable func importForm(_ request: Request, context: Context) async throws -> Response {
-        html(try await renderImportForm())
+        html(try await renderImportForm(notice: Done.notice(request)))
     }
 
-    func renderImportForm(error: String? = nil) async throws -> String {
+    func renderImportForm(error: String? = nil, notice: String? = nil) async throws -> String {
         let batches = try await journal.store.imports(user: journal.user)
         let model = ImportPage(formats: Journal.importFormats, batches: batches, formError: error)
-        return pages.render("import", model, title: "Import", tab: .importing)
+        return pages.render("import", model, title: "Import", tab: .importing, notice: notice)
     }
 
     /// Receives the upload, keeps it aside under a token, and shows what importing it would do.
@@ -277,22 +280,17 @@ struct WebController<Context: RequestContext> {
     @Sendable func undoImport(_ request: Request, context: Context) async throws -> Response {
         guard let id = context.parameters.get("id").flatMap(Int64.init) else { throw CinnError.notFound("no such import") }
         try await journal.store.undoImport(id: id, user: journal.user)
-        return redirect("/import")
+        return Done.importUndone.redirect(to: "/import")
     }
 
     func renderSettings(formError: String? = nil, notice: String? = nil) async throws -> String {
         let model = SettingsPage(settings: try await journal.settings(), goal: try await journal.store.goal(user: journal.user),
-                                 formError: formError, notice: notice)
-        return pages.render("settings", model, title: "Goal and settings", tab: .more)
+                                 formError: formError)
+        return pages.render("settings", model, title: "Goal and settings", tab: .more, notice: notice)
     }
 
     @Sendable func settings(_ request: Request, context: Context) async throws -> Response {
-        let notice: String? = switch request.query("done") {
-        case "settings": "Settings saved."
-        case "goal-cleared": "Goal cleared."
-        default: nil
-        }
-        return html(try await renderSettings(notice: notice))
+        html(try await renderSettings(notice: Done.notice(request)))
     }
 
     @Sendable func saveSettings(_ request: Request, context: Context) async throws -> Response {
@@ -315,7 +313,7 @@ struct WebController<Context: RequestContext> {
             if let unit = form["energy_unit"] { settings.energyUnit = try EnergyUnit.parse(unit) }
             if let unit = form["glucose_unit"] { settings.glucoseUnit = try GlucoseUnit.parse(unit, field: "glucose_unit") }
             try await journal.store.saveSettings(settings, user: journal.user)
-            return redirect("/settings?done=settings#notice")
+            return Done.settingsSaved.redirect(to: "/settings")
         } catch let error as CinnError where error.code == .invalidInput {
             return html(try await renderSettings(formError: error.message), status: .unprocessableContent)
         }
@@ -326,7 +324,7 @@ struct WebController<Context: RequestContext> {
         do {
             guard let weight = try form.number("weight") else { throw CinnError.invalid("weight", "enter a goal weight") }
             _ = try await journal.setGoal(weight: weight, unit: nil, ratePerWeek: try form.number("rate"))
-            return redirect("/?done=goal")
+            return Done.goalSaved.redirect(to: "/")
         } catch let error as CinnError where error.code == .invalidInput {
             return html(try await renderSettings(formError: error.message), status: .unprocessableContent)
         }
@@ -334,7 +332,7 @@ struct WebController<Context: RequestContext> {
 
     @Sendable func clearGoal(_ request: Request, context: Context) async throws -> Response {
         try await journal.store.clearGoal(user: journal.user)
-        return redirect("/settings?done=goal-cleared#notice")
+        return Done.goalCleared.redirect(to: "/settings")
     }
 }
 

@@ -22,13 +22,13 @@ struct WorkoutWebController<Context: RequestContext> {
 
     @Sendable func lifts(_ request: Request, context: Context) async throws -> Response {
         let page = LiftsPage(lifts: try await journal.lifts(), workoutCount: try await journal.store.workoutCount(user: journal.user))
-        return WebResponse.html(pages.render("lifts", page, title: "Lifts", tab: .lifts))
+        return WebResponse.html(pages.render("lifts", page, title: "Lifts", tab: .lifts, notice: Done.notice(request)))
     }
 
     @Sendable func setFormula(_ request: Request, context: Context) async throws -> Response {
         let form = try await FormFields(request: request)
         try await journal.setOneRepMaxFormula(try OneRepMaxFormula.parse(form["formula"] ?? ""))
-        return WebResponse.redirect("/lifts")
+        return Done.formulaSaved.redirect(to: "/lifts")
     }
 
     @Sendable func exercise(_ request: Request, context: Context) async throws -> Response {
@@ -37,19 +37,20 @@ struct WorkoutWebController<Context: RequestContext> {
         let includeHighReps = try request.queryBool("include_high_reps")
         let page = try await journal.exercisePage(exercise, includeHighReps: includeHighReps)
         let model = ExercisePageModel(page: page, includeHighReps: includeHighReps, others: clusters)
-        return WebResponse.html(pages.render("exercise", model, title: exercise.root.name, tab: .lifts))
+        return WebResponse.html(pages.render("exercise", model, title: exercise.root.name, tab: .lifts, notice: Done.notice(request)))
     }
 
     @Sendable func merge(_ request: Request, context: Context) async throws -> Response {
         let form = try await FormFields(request: request)
         let target = form["exercise"] ?? ""
         try await journal.mergeExercise(context.parameters.get("id") ?? "", into: target)
-        return WebResponse.redirect("/lifts/\(target)")
+        let path = target.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "-_.~"))) ?? ""
+        return Done.exerciseMerged.redirect(to: "/lifts/\(path)")
     }
 
     @Sendable func separate(_ request: Request, context: Context) async throws -> Response {
         try await journal.separateExercise(context.parameters.get("id") ?? "")
-        return WebResponse.redirect("/lifts")
+        return Done.exerciseSeparated.redirect(to: "/lifts")
     }
 
     @Sendable func workouts(_ request: Request, context: Context) async throws -> Response {
@@ -58,7 +59,7 @@ struct WorkoutWebController<Context: RequestContext> {
         let list = try await journal.store.workouts(user: journal.user, limit: Self.pageSize, offset: offset)
         let page = WorkoutsPage(workouts: list, unit: unit, offset: offset, limit: Self.pageSize,
                                 total: try await journal.store.workoutCount(user: journal.user))
-        return WebResponse.html(pages.render("workouts", page, title: "Workouts", tab: .lifts))
+        return WebResponse.html(pages.render("workouts", page, title: "Workouts", tab: .lifts, notice: Done.notice(request)))
     }
 
     @Sendable func workout(_ request: Request, context: Context) async throws -> Response {
@@ -74,6 +75,6 @@ struct WorkoutWebController<Context: RequestContext> {
     @Sendable func deleteWorkout(_ request: Request, context: Context) async throws -> Response {
         guard let id = context.parameters.get("id").flatMap(UUID.init(text:)) else { throw CinnError.notFound("no such workout") }
         try await journal.store.deleteWorkout(id: id, user: journal.user)
-        return WebResponse.redirect("/workouts")
+        return Done.workoutDeleted.redirect(to: "/workouts")
     }
 }

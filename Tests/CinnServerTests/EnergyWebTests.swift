@@ -104,14 +104,16 @@ struct EnergyWebTests {
 
             let edit = welcome.replacingOccurrences(of: "activity=moderate", with: "activity=light") + "&target_basis=adaptive&floor=1400&energy_target="
             let saved = try await client.post("/profile", form: edit)
-            #expect(saved.headers[.location] == "/energy")
+            #expect(saved.headers[.location] == "/energy?done=profile-saved#notice")
+            #expect(try await client.send(.get, "/energy?done=profile-saved").text.contains("Profile saved; the calorie target below follows it."))
             let settings = try await journal.settings()
             #expect(settings.profile?.activity == .light)
             #expect(settings.targetBasis == .adaptive)
             #expect(settings.energyFloorKcal == 1400)
             #expect(try await journal.store.goal(user: journal.user) == goalBefore, "the unchanged goal keeps the day it was set")
 
-            #expect(try await client.post("/profile/body-fat", form: "percent=21.5&date=2024-03-15").headers[.location] == "/energy")
+            #expect(try await client.post("/profile/body-fat", form: "percent=21.5&date=2024-03-15").headers[.location]
+                == "/energy?done=body-fat-added#notice")
             let energy = try await client.send(.get, "/energy").text
             #expect(energy.contains(#"id="figure-formula""#))
             #expect(energy.contains("Katch–McArdle"))

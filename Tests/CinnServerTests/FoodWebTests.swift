@@ -203,7 +203,9 @@ import Testing
             let saved = try await client.post("/food/entries/\(id)",
                                               form: "servings=3&meal=dinner&meal_name=&date=2024-03-14&time=12%3A00&note=")
             #expect(saved.status == .seeOther)
-            #expect(saved.headers[.location] == "/food/2024-03-14#entry-\(id)")
+            #expect(saved.headers[.location] == "/food/2024-03-14?done=entry-saved#notice")
+            #expect(try await client.send(.get, "/food/2024-03-14?done=entry-saved").text
+                .contains(#"<p class="notice" role="status" id="notice">Entry saved.</p>"#))
             let entryID = try #require(UUID(uuidString: id))
             let edited = try await journal.store.foodEntry(id: entryID, user: journal.user)
             #expect(edited.servings == 3)
@@ -223,7 +225,8 @@ import Testing
             #expect(confirm.text.contains(#"action="/food/entries/\#(id)/delete""#))
             let deleted = try await client.post("/food/entries/\(id)/delete", form: "")
             #expect(deleted.status == .seeOther)
-            #expect(deleted.headers[.location] == "/food/2024-03-14")
+            #expect(deleted.headers[.location] == "/food/2024-03-14?done=entry-deleted#notice")
+            #expect(try await client.send(.get, "/food/2024-03-14?done=entry-deleted").text.contains("Entry deleted."))
             #expect(try await dayEnergy(client, "2024-03-14") == 0)
             #expect(try await client.send(.get, "/food/entries/\(id)/edit").status == .notFound)
         }
@@ -234,7 +237,7 @@ import Testing
             let bar = try await client.makeFood()
             let id = try #require(try await client.log(#"{"food_id":"\#(bar)","time":"2024-03-14T12:00:00Z"}"#)[0]["id"]?.string)
             let saved = try await client.post("/food/entries/\(id)", form: "servings=1&meal=snacks&date=2024-03-13&time=21%3A15")
-            #expect(saved.headers[.location] == "/food/2024-03-13#entry-\(id)")
+            #expect(saved.headers[.location] == "/food/2024-03-13?done=entry-saved#notice")
             let entry = try await journal.store.foodEntry(id: try #require(UUID(uuidString: id)), user: journal.user)
             #expect(entry.localDate.iso == "2024-03-13")
             #expect(entry.localTimeOfDay == "21:15")
@@ -416,7 +419,8 @@ import Testing
             let saved = try await client.post("/food/foods/\(bar)",
                                               form: "name=Granola+bar&serving.label=1+bar&serving.grams=40&nutrients.energy=200")
             #expect(saved.status == .seeOther)
-            #expect(saved.headers[.location] == "/food/foods/\(bar)")
+            #expect(saved.headers[.location] == "/food/foods/\(bar)?done=food-saved#notice")
+            #expect(try await client.send(.get, "/food/foods/\(bar)?done=food-saved").text.contains(#"<p class="notice card" role="status" id="notice">Food saved.</p>"#))
             #expect(close(try await journal.store.food(id: try #require(UUID(uuidString: bar)), user: journal.user).nutrients.energy, 500))
             #expect(try await dayEnergy(client, "2024-03-14") == 180)
             #expect(try await client.post("/food/foods/\(bar)", form: "name=&serving.label=1+bar&serving.grams=40").status
@@ -427,7 +431,8 @@ import Testing
             #expect(confirm.text.contains(#"action="/food/foods/\#(bar)/delete""#))
             let deleted = try await client.post("/food/foods/\(bar)/delete", form: "")
             #expect(deleted.status == .seeOther)
-            #expect(deleted.headers[.location] == "/food/search")
+            #expect(deleted.headers[.location] == "/food/search?done=food-deleted#notice")
+            #expect(try await client.send(.get, "/food/search?done=food-deleted").text.contains("Food deleted."))
             #expect(try await client.send(.get, "/food/foods/\(bar)").status == .notFound)
             #expect(try await dayEnergy(client, "2024-03-14") == 180)
         }
@@ -476,7 +481,8 @@ import Testing
 
             #expect(try await client.send(.get, "/food/presets/\(id)/delete").text.contains(#"action="/food/presets/\#(id)/delete""#))
             let deleted = try await client.post("/food/presets/\(id)/delete", form: "")
-            #expect(deleted.headers[.location] == "/food/presets")
+            #expect(deleted.headers[.location] == "/food/presets?done=preset-deleted#notice")
+            #expect(try await client.send(.get, "/food/presets?done=preset-deleted").text.contains(#"<p class="notice card" role="status" id="notice">Preset deleted.</p>"#))
             #expect(!(try await client.send(.get, "/food/presets").text.contains("Usual breakfast")))
         }
     }

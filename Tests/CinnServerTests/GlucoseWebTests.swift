@@ -52,7 +52,9 @@ struct GlucoseWebTests {
 
     @Test func formsAddReadingsInsulinMealsAndEvents() async throws {
         try await withApp { client, journal in
-            #expect(try await client.post("/glucose/meals", form: "name=Toast&carbohydrate_g=45&kind=common").status == .seeOther)
+            let added = try await client.post("/glucose/meals", form: "name=Toast&carbohydrate_g=45&kind=common")
+            #expect(added.headers[.location] == "/glucose/meals?done=meal-added#notice")
+            #expect(try await client.send(.get, "/glucose/meals?done=meal-added").text.contains(#"<p class="notice card" role="status" id="notice">Meal added.</p>"#))
             let duplicate = try await client.post("/glucose/meals", form: "name=Toast&carbohydrate_g=30")
             #expect(duplicate.status == .conflict && duplicate.text.contains("already have a meal named Toast"))
             #expect(try await client.send(.get, "/glucose/meals").text.contains("45 g carbohydrate"))
@@ -86,6 +88,14 @@ struct GlucoseWebTests {
             #expect(try await client.send(.get, "/glucose").text.contains("Reported: ate half"))
             #expect(try await client.post("/glucose/meal-events/\(event.uuidString.lowercased())/report", form: "reason=").status == .seeOther)
             #expect(!(try await client.send(.get, "/glucose").text.contains("Reported:")))
+
+            // Deleting a reading or a dose from a day's page goes back to that day, and says so.
+            #expect(day.contains(#"<input type="hidden" name="day" value="2024-03-14">"#))
+            let reading = try #require(try await journal.store.glucoseReadings(user: journal.user).first?.id)
+            let deleted = try await client.post("/glucose/readings/\(reading.uuidString.lowercased())/delete", form: "day=2024-03-14")
+            #expect(deleted.headers[.location] == "/glucose/days/2024-03-14?done=reading-deleted#notice")
+            #expect(try await client.send(.get, "/glucose/days/2024-03-14?done=reading-deleted").text.contains(#"<p class="notice card" role="status" id="notice">Reading deleted.</p>"#))
+            #expect(try await client.send(.get, "/glucose/days/2024-03-14").text.contains("7 readings"))
         }
     }
 

@@ -94,6 +94,27 @@ struct WebTests {
         }
     }
 
+    /// Editing 80.3 into 8.03 asks too, against the trend before that day; an edit that keeps the weight never asks.
+    @Test func anEditedWeightFarFromTheTrendIsSavedOnlyOnceConfirmed() async throws {
+        try await withApp { client, journal in
+            for day in 10...14 { try await client.addWeighIn(80.3, date: "2024-03-\(day)") }
+            let id = try #require(try await journal.store.weighIns(user: journal.user, limit: 1).first?.id.lowercasedString)
+            let questioned = try await client.post("/weigh-ins/\(id)", form: "weight=8.03&date=2024-03-14T12:00:00&note=")
+            #expect(questioned.status == .unprocessableContent)
+            #expect(questioned.text.contains("8.0 kg is 90 % away from your trend, 80.3 kg: is that right?"))
+            #expect(questioned.text.contains(#"<button type="submit" id="save-anyway">Save 8.03 kg anyway</button>"#))
+            #expect(questioned.text.contains(#"id="weight" name="weight" inputmode="decimal" required value="8.03""#))
+            #expect(try await journal.store.weighIns(user: journal.user, limit: 1).first?.weight.kilograms == 80.3)
+            let noted = try await client.post("/weigh-ins/\(id)", form: "weight=80.30&date=2024-03-14T12:00:00&note=fine")
+            #expect(noted.status == .seeOther, "the weight it showed, sent back unchanged, is not questioned")
+            let confirmed = try await client.post("/weigh-ins/\(id)", form: "weight=8.03&date=2024-03-14T12:00:00&note=&confirm=true")
+            #expect(confirmed.headers[.location] == "/weigh-ins?done=weigh-in-saved#notice")
+            #expect(try await journal.store.weighIns(user: journal.user, limit: 1).first?.weight.kilograms == 8.03)
+            #expect(try await client.send(.get, "/weigh-ins?done=weigh-in-saved").text
+                .contains(#"<p class="notice card" role="status" id="notice">Weigh-in saved.</p>"#))
+        }
+    }
+
     /// The delete page names the reading as pages show a day and a time, not as ISO 8601.
     @Test func theDeletePageNamesTheReadingPlainly() async throws {
         try await withApp { client, journal in
@@ -149,7 +170,7 @@ struct WebTests {
             #expect(form.text.contains("/weigh-ins/\(id)/delete"))
             let saved = try await client.post("/weigh-ins/\(id)", form: "weight=73.1&date=2024-03-02T08%3A30%3A00&note=new+scale")
             #expect(saved.status == .seeOther)
-            #expect(saved.headers[.location] == "/weigh-ins")
+            #expect(saved.headers[.location] == "/weigh-ins?done=weigh-in-saved#notice")
             let edited = try await journal.store.weighIn(id: try #require(UUID(uuidString: id)), user: journal.user)
             #expect(edited.weight.kilograms == 73.1)
             #expect(edited.localTimeISO == "2024-03-02T08:30:00+00:00")
@@ -165,7 +186,10 @@ struct WebTests {
             #expect(confirm.text.contains(#"action="/weigh-ins/\#(id)/delete""#))
             let deleted = try await client.post("/weigh-ins/\(id)/delete", form: "")
             #expect(deleted.status == .seeOther)
-            #expect(deleted.headers[.location] == "/weigh-ins")
+            #expect(deleted.headers[.location] == "/weigh-ins?done=weigh-in-deleted#notice")
+            #expect(try await client.send(.get, "/weigh-ins?done=weigh-in-deleted").text.contains(#"<p class="notice card" role="status" id="notice">Weigh-in deleted.</p>"#))
+            #expect(!(try await client.send(.get, "/weigh-ins?done=Hacked").text.contains(#"id="notice""#)),
+                    "only the fixed sentences can appear")
             #expect(try await journal.count() == 0)
             #expect(try await client.send(.get, "/weigh-ins/\(id)/edit").status == .notFound)
             #expect(try await client.send(.get, "/weigh-ins").text.contains("No weigh-ins yet"))
@@ -205,7 +229,7 @@ struct WebTests {
 
             let goal = try await client.post("/goal", form: "weight=154&rate=1")
             #expect(goal.status == .seeOther)
-            #expect(goal.headers[.location] == "/?done=goal")
+            #expect(goal.headers[.location] == "/?done=goal#notice")
             #expect(try await client.send(.get, "/?done=goal").text.contains(#"id="notice">Goal saved.</p>"#))
             let stored = try #require(try await journal.store.goal(user: journal.user))
             #expect(abs(stored.weight.value(in: .pounds) - 154) < 1e-9)
@@ -248,7 +272,8 @@ struct WebTests {
             #expect(try await journal.count() == 3, "asking removes nothing")
             let undo = try await client.post("/imports/\(id)/undo", form: "")
             #expect(undo.status == .seeOther)
-            #expect(undo.headers[.location] == "/import")
+            #expect(undo.headers[.location] == "/import?done=import-undone#notice")
+            #expect(try await client.send(.get, "/import?done=import-undone").text.contains("Import undone: everything it brought is removed."))
             #expect(try await journal.count() == 0)
             #expect(try await client.post("/imports/\(id)/undo", form: "").status == .conflict)
         }

@@ -182,6 +182,21 @@ struct WeighInAPIErrorTests {
         }
     }
 
+    /// A PATCH that changes the weight into a likely typo needs `"confirm": true`; one that leaves it does not.
+    @Test func aLikelyTypoInAnEditNeedsConfirmation() async throws {
+        try await withApp { client, journal in
+            for day in 10...14 { try await client.addWeighIn(80.3, date: "2024-03-\(day)") }
+            let id = try #require(try await journal.store.weighIns(user: journal.user, limit: 1).first?.id.lowercasedString)
+            let slip = try await client.send(.patch, "/api/v1/weigh-ins/\(id)", json: #"{"weight":8.03}"#)
+            try expectError(slip, .unprocessableContent, code: "needs_confirmation", field: "weight")
+            #expect(try await client.send(.patch, "/api/v1/weigh-ins/\(id)", json: #"{"note":"after coffee"}"#).status == .ok)
+            #expect(try await client.send(.patch, "/api/v1/weigh-ins/\(id)", json: #"{"weight":80.3,"note":null}"#).status == .ok)
+            let confirmed = try await client.send(.patch, "/api/v1/weigh-ins/\(id)", json: #"{"weight":8.03,"confirm":true}"#)
+            #expect(confirmed.status == .ok)
+            #expect(try await journal.store.weighIns(user: journal.user, limit: 1).first?.weight.kilograms == 8.03)
+        }
+    }
+
     @Test(arguments: ["2024-02-30", "2024-13-01", "yesterday", "2024-03-16", "2030-01-01", "2024-03-01T25:00:00Z"])
     func badDate(date: String) async throws {
         try await expectRejected(#"{"weight":72,"date":"\#(date)"}"#, field: "date")

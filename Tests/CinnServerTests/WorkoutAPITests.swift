@@ -131,9 +131,12 @@ struct WorkoutAPITests {
             let workout = try #require(try await journal.store.workouts(user: journal.user, limit: 1).first)
             let detail = try await client.send(.get, "/workouts/\(workout.id.uuidString.lowercased())").text
             #expect(detail.contains("110 kg × 3") && detail.contains("warm-up") && detail.contains("1 min"))
-            #expect(try await client.post("/lifts/formula", form: "formula=lander").status == .seeOther)
+            #expect(try await client.post("/lifts/formula", form: "formula=lander").headers[.location] == "/lifts?done=formula-saved#notice")
+            #expect(try await client.send(.get, "/lifts?done=formula-saved").text.contains("Formula saved; every one-rep max below uses it."))
             #expect(try await journal.settings().oneRepMaxFormula == .lander)
-            #expect(try await client.post("/workouts/\(workout.id.uuidString.lowercased())/delete", form: "").status == .seeOther)
+            #expect(try await client.post("/workouts/\(workout.id.uuidString.lowercased())/delete", form: "").headers[.location]
+                == "/workouts?done=workout-deleted#notice")
+            #expect(try await client.send(.get, "/workouts?done=workout-deleted").text.contains(#"<p class="notice card" role="status" id="notice">Workout deleted.</p>"#))
             #expect(try await journal.store.workoutCount(user: journal.user) == 1)
         }
     }
