@@ -112,7 +112,7 @@ public struct CalorieChart: Sendable {
     private func drawBars(_ out: inout Markup, _ layout: BarLayout) {
         out.append("<g class=\"days\" fill=\"currentColor\">\n")
         for day in days {
-            var label = "\(day.date.weekdayName), \(day.date.monthDay): \(Self.kcal(day.energy))"
+            var label = "\(day.date.weekdayName) \(day.date.dayMonth): \(Self.kcal(day.energy))"
             if let target = day.target {
                 let difference = (day.energy - target).rounded()
                 label += difference > 0 ? ", \(Self.kcal(difference)) over the target of \(Self.kcal(target))"
@@ -162,7 +162,7 @@ public struct CalorieChart: Sendable {
     private func emptySVG() -> String {
         var out = Markup(capacity: 2_048)
         let message = if rangeGiven, let first, let last {
-            first == last ? "No food logged on \(first.monthDayYear)" : "No food logged from \(first.monthDay) to \(last.monthDayYear)"
+            first == last ? "No food logged on \(first.dayMonthYear)" : "No food logged from \(first.dayMonth) to \(last.dayMonthYear)"
         } else {
             "No food logged yet"
         }
@@ -179,9 +179,9 @@ public struct CalorieChart: Sendable {
         let dayCount = first.distance(to: last) + 1
         var text: String
         if dayCount == 1 {
-            text = "On \(first.monthDayYear): \(Self.kcal(energies[0]))."
+            text = "On \(first.dayMonthYear): \(Self.kcal(energies[0]))."
         } else {
-            text = "From \(first.monthDayYear) to \(last.monthDayYear): food logged on \(days.count) of \(dayCount) days, "
+            text = "From \(first.dayMonthYear) to \(last.dayMonthYear): food logged on \(days.count) of \(dayCount) days, "
                 + "\(Self.kcal(energies.reduce(0, +) / Double(days.count))) a day on average"
             text += days.count == 1 ? "." : ", from \(ChartCanvas.number(energies.min()!, decimals: 0)) to \(Self.kcal(energies.max()!))."
         }

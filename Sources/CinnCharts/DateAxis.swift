@@ -98,10 +98,10 @@ struct DateAxis {
         return dates
     }
 
-    /// "Mar 4" for days and weeks; "Mar 2024" for the first month of a year shown (or the first tick), else "Apr"; "2024" for years.
+    /// "4 Mar" for days and weeks; "Mar 2024" for the first month of a year shown (or the first tick), else "Apr"; "2024" for years.
     static func label(_ date: LocalDate, spacing: Spacing, previousYear: Int?) -> String {
         switch spacing {
-        case .days, .weeks: date.monthDay
+        case .days, .weeks: date.dayMonth
         case .months: previousYear == date.year ? date.monthName : "\(date.monthName) \(date.year)"
         case .years: String(date.year)
         }
@@ -112,11 +112,12 @@ extension LocalDate {
     static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// "Mar".
-    var monthName: String { Self.monthNames[month - 1] }
+    public var monthName: String { Self.monthNames[month - 1] }
 
-    /// "Mar 4".
-    public var monthDay: String { "\(monthName) \(day)" }
+    /// "4 Mar": pages, charts and their descriptions write days one way, day first (readable in every English
+    /// locale, and never mistaken for a month; see docs/TIMES.md). The CLI and the JSON keep ISO 8601.
+    public var dayMonth: String { "\(day) \(monthName)" }
 
-    /// "Mar 4, 2024".
-    public var monthDayYear: String { "\(monthName) \(day), \(year)" }
+    /// "4 Mar 2024".
+    public var dayMonthYear: String { "\(day) \(monthName) \(year)" }
 }

@@ -36,7 +36,7 @@ public struct EnergyChart: Sendable {
         out.append("<g class=\"intake\" fill=\"currentColor\">\n")
         for day in logged {
             guard let kcal = day.intakeKcal else { continue }
-            let title = "\(day.date.weekdayName), \(day.date.monthDay): \(CalorieChart.kcal(kcal)) eaten"
+            let title = "\(day.date.weekdayName) \(day.date.dayMonth): \(CalorieChart.kcal(kcal)) eaten"
                 + (day.status == .complete ? "" : day.status == .partial ? ", marked partial" : ", not marked complete")
             layout.drawDayBar(&out, date: day.date, kcal: kcal, className: day.status == .complete ? "complete" : "partial", title: title)
         }
@@ -91,7 +91,7 @@ public struct EnergyChart: Sendable {
     func summary() -> String {
         guard let first = days.first?.date, let last = days.last?.date else { return "Nothing logged." }
         let intakes = days.compactMap(\.intakeKcal)
-        var text = "From \(first.monthDayYear) to \(last.monthDayYear): "
+        var text = "From \(first.dayMonthYear) to \(last.dayMonthYear): "
         text += intakes.isEmpty ? "no food logged." : "food logged on \(intakes.count) days, \(CalorieChart.kcal(intakes.reduce(0, +) / Double(intakes.count))) a day on average."
         if let formula = days.last(where: { $0.formulaKcal != nil })?.formulaKcal {
             text += " Formula expenditure \(CalorieChart.kcal(formula))."

@@ -67,7 +67,7 @@ public struct HealthDayChart: Sendable {
         let title = "\(name) per day"
         guard !days.isEmpty else {
             var out = Markup(capacity: 1_024)
-            let message = "No \(name.lowercased()) from \(first.monthDay) to \(last.monthDayYear)"
+            let message = "No \(name.lowercased()) from \(first.dayMonth) to \(last.dayMonthYear)"
             out.openChart(id: "health-day-chart", height: 100, title: title, description: message + ".", style: Self.style)
             out.appendEmptyMessage([message, "Import an Apple Health export to see it."], centredAt: 50)
             out.append("</svg>\n")
@@ -85,7 +85,7 @@ public struct HealthDayChart: Sendable {
         out.append("<g class=\"days\" fill=\"currentColor\" stroke=\"currentColor\">\n")
         for day in days {
             let bar = layout.bar(from: day.key.day, through: day.key.day)
-            let label = "\(day.key.day.weekdayName), \(day.key.day.monthDay): " + (cumulative
+            let label = "\(day.key.day.weekdayName) \(day.key.day.dayMonth): " + (cumulative
                 ? unit.text(day.sum)
                 : "mean \(unit.format(day.mean)), \(unit.format(day.minimum))–\(unit.text(day.maximum)), \(day.count) sample\(day.count == 1 ? "" : "s")")
             out.append("<g class=\"day\" data-date=\"")
@@ -150,7 +150,7 @@ public struct HealthDayChart: Sendable {
     func summary() -> String {
         guard let average = days.meanDailyTotal, let samples = days.samples else { return "No \(name.lowercased())." }
         let span = first.distance(to: last) + 1
-        let text = "From \(first.monthDayYear) to \(last.monthDayYear): \(name.lowercased()) on \(days.count) of \(span) days"
+        let text = "From \(first.dayMonthYear) to \(last.dayMonthYear): \(name.lowercased()) on \(days.count) of \(span) days"
         return cumulative ? text + ", \(unit.text(average)) a day on average."
             : text + ", mean \(unit.text(samples.mean)), from \(unit.format(samples.minimum)) to \(unit.text(samples.maximum))."
     }

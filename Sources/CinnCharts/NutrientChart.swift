@@ -158,8 +158,8 @@ public struct NutrientChart: Sendable {
             periods += 1
             start = NutritionPeriod.bounds(of: start, length: period).end.adding(days: 1)
         }
-        var text = first == last ? "\(nutrient.name) on \(first.monthDayYear): \(amount(average))"
-            : "\(Self.defaultTitle(nutrient, period)) from \(first.monthDayYear) to \(last.monthDayYear): logged in "
+        var text = first == last ? "\(nutrient.name) on \(first.dayMonthYear): \(amount(average))"
+            : "\(Self.defaultTitle(nutrient, period)) from \(first.dayMonthYear) to \(last.dayMonthYear): logged in "
             + "\(bars.count) of \(periods) \(noun)s, \(amount(average)) a day\(bars.count > 1 ? " on average" : "")"
         if let dailyValue = nutrient.dailyValue, let percent = nutrient.percentDailyValue(of: average) {
             text += " (\(ChartCanvas.number(percent, decimals: 0))% of the \(amount(dailyValue)) Daily Value)"
@@ -181,8 +181,8 @@ public struct NutrientChart: Sendable {
     /// "Mon, Mar 4"; "Week of Mar 4"; "March 2024" as "Mar 2024".
     private func periodName(_ bar: Bar) -> String {
         switch period {
-        case .day: "\(bar.start.weekdayName), \(bar.start.monthDay)"
-        case .week: "Week of \(bar.start.monthDay)"
+        case .day: "\(bar.start.weekdayName) \(bar.start.dayMonth)"
+        case .week: "Week of \(bar.start.dayMonth)"
         case .month: "\(bar.start.monthName) \(bar.start.year)"
         }
     }

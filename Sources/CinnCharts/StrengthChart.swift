@@ -63,7 +63,7 @@ public struct StrengthChart: Sendable {
 
     /// "Tue, Mar 5: 116 kg, from 110 kg × 3".
     public static func describe(_ estimate: EstimatedMax, unit: MassUnit) -> String {
-        "\(estimate.day.weekdayName), \(estimate.day.monthDay): \(estimate.oneRepMax.formatted(in: unit)), from \(lifted(estimate.set, unit: unit))"
+        "\(estimate.day.weekdayName) \(estimate.day.dayMonth): \(estimate.oneRepMax.formatted(in: unit)), from \(lifted(estimate.set, unit: unit))"
     }
 
     /// "110 kg × 3" (the weight to a tenth; whole numbers without a decimal).
@@ -92,8 +92,8 @@ public struct StrengthChart: Sendable {
     func summary() -> String {
         guard let first = history.first, let last = history.last,
               let best = history.max(by: { $0.oneRepMax.estimate.kilograms < $1.oneRepMax.estimate.kilograms }) else { return "No estimate yet." }
-        return "From \(first.day.monthDayYear) to \(last.day.monthDayYear), \(history.count) days: "
+        return "From \(first.day.dayMonthYear) to \(last.day.dayMonthYear), \(history.count) days: "
             + "\(first.oneRepMax.formatted(in: unit)) at first, \(last.oneRepMax.formatted(in: unit)) latest, "
-            + "best \(best.oneRepMax.formatted(in: unit)) on \(best.day.monthDayYear)."
+            + "best \(best.oneRepMax.formatted(in: unit)) on \(best.day.dayMonthYear)."
     }
 }

@@ -382,12 +382,12 @@ public struct TrendChart: Sendable {
         let first = points[0], last = points[points.count - 1]
         var text: String
         if points.count == 1 {
-            text = "On \(first.date.monthDayYear): \(first.value.formatted(in: unit))."
+            text = "On \(first.date.dayMonthYear): \(first.value.formatted(in: unit))."
         } else {
             let change = last.trend.value(in: unit) - first.trend.value(in: unit)
             let amount = Mass.format(abs(change), decimals: unit.displayDecimals)
             let direction = Double(amount) == 0 ? "no change" : "\(change < 0 ? "down" : "up") \(amount) \(unit.rawValue)"
-            text = "From \(first.date.monthDayYear) to \(last.date.monthDayYear) the trend went from "
+            text = "From \(first.date.dayMonthYear) to \(last.date.dayMonthYear) the trend went from "
                 + "\(first.trend.formatted(in: unit)) to \(last.trend.formatted(in: unit)), \(direction). "
                 + "\(points.count { !$0.interpolated }) of \(points.count) days have a weigh-in."
         }
@@ -397,7 +397,7 @@ public struct TrendChart: Sendable {
             let amount = Mass.format(abs(perWeek), decimals: unit.displayDecimals)
             let pace = Double(amount) == 0 ? "holding steady" : "\(perWeek < 0 ? "losing" : "gaining") \(amount) \(unit.rawValue) a week"
             text += " At the current rate (\(pace)) the trend reaches about "
-                + "\(Mass(end.value, unit).formatted(in: unit)) by \(end.date.monthDayYear)."
+                + "\(Mass(end.value, unit).formatted(in: unit)) by \(end.date.dayMonthYear)."
         }
         return text
     }

@@ -121,10 +121,12 @@ struct AccountWebController<Context: RequestContext> {
     func renderAccount(message: String? = nil, secret: AccountPage.Secret? = nil, passwordError: String? = nil,
                        tokenError: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let me = try RequestAccount.required().account
-        let day = Date.FormatStyle(date: .abbreviated, time: .omitted), moment = Date.FormatStyle(date: .abbreviated, time: .shortened)
+        let zone = try await RequestJournal.required().settings().timeZone
         let tokens = try await accounts.store.apiTokens(user: me.user).map { token in
-            AccountPage.TokenRow(id: token.id.lowercasedString, name: token.name, created: token.createdAt.formatted(day),
-                                 lastUsed: token.lastUsedAt?.formatted(moment) ?? "never", revoked: token.revokedAt != nil)
+            let created = LocalDate(instant: token.createdAt, utcOffsetSeconds: zone.secondsFromGMT(for: token.createdAt))
+            return AccountPage.TokenRow(id: token.id.lowercasedString, name: token.name, created: created.dayMonthYear,
+                                        lastUsed: token.lastUsedAt.map { DashboardPage.moment($0, in: zone) } ?? "never",
+                                        revoked: token.revokedAt != nil)
         }
         let users = me.role == .admin
             ? try await accounts.store.accounts().filter(\.hasPassword).map { AccountPage.UserRow(name: $0.name, role: $0.role.rawValue) } : []

@@ -166,7 +166,7 @@ struct EnergyPage {
                                       : "best estimate, \(Int((estimate.adaptiveWeight * 100).rounded())) % adaptive"))
         }
         self.figures = figures
-        adaptiveStatus = estimate.shortfall.map { (estimate.isHeld ? "Holding the estimate of \(estimate.adaptive!.asOf.iso): " : "") + $0.message }
+        adaptiveStatus = estimate.shortfall.map { (estimate.isHeld ? "Holding the estimate of \(estimate.adaptive!.asOf.dayMonthYear): " : "") + $0.message }
         if let target = report.target {
             self.target = energy(target.kcal)
             var parts = [String]()

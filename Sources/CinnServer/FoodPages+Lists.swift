@@ -194,7 +194,7 @@ struct FoodStatsPage {
         case .week:
             DashboardPage.shortDate(period.start, withYear: false) + " – "
                 + DashboardPage.shortDate(period.end, withYear: period.end.year != today.year)
-        case .month: "\(DashboardPage.monthNames[period.start.month - 1]) \(period.start.year)"
+        case .month: "\(period.start.monthName) \(period.start.year)"
         }
     }
 }

@@ -74,8 +74,8 @@ struct GlucoseReportPage {
         let unit = report.unit, statistics = report.statistics
         self.days = days
         periods = Self.periods.map { Period(days: $0, label: "\($0) days", on: $0 == days) }
-        from = report.from.monthDay
-        to = report.to.monthDay
+        from = report.from.dayMonth
+        to = report.to.dayMonth
         readings = statistics.count
         hasReadings = statistics.count > 0
         self.unit = unit.rawValue
@@ -111,7 +111,7 @@ struct GlucoseReportPage {
         hasFoodRanking = !foodRanking.isEmpty
         events = report.events.prefix(Self.recentEvents).map { item in
             let local = LocalDateTime(instant: item.event.eatenAt, utcOffsetSeconds: item.event.utcOffsetSeconds)
-            return Event(id: item.event.id.lowercasedString, date: local.date.iso, when: "\(local.date.monthDay) \(local.clock)",
+            return Event(id: item.event.id.lowercasedString, date: local.date.iso, when: "\(local.date.dayMonth) \(local.clock)",
                          meal: item.meal?.name ?? "Meal", portion: item.event.portion == 1 ? nil : "×\(GlucosePageText.amount(item.event.portion))",
                          response: GlucosePageText.response(item.response, unit: unit), reason: item.event.reportReason)
         }
@@ -119,7 +119,7 @@ struct GlucoseReportPage {
         mealOptions = meals.map { MealOption(id: $0.id.lowercasedString, name: $0.name) }
         hasMeals = !meals.isEmpty
         dayRows = report.days.reversed().map { day in
-            Day(date: day.date.iso, label: "\(day.date.weekdayName), \(day.date.monthDay)", mean: day.statistics.mean.map { $0.formatted(unit) } ?? "–",
+            Day(date: day.date.iso, label: "\(day.date.weekdayName) \(day.date.dayMonth)", mean: day.statistics.mean.map { $0.formatted(unit) } ?? "–",
                 inRange: GlucosePageText.percent(day.statistics.inRange))
         }
         hasDays = !dayRows.isEmpty
@@ -201,12 +201,12 @@ struct GlucoseDayPage {
 
     init(day: GlucoseDay, chart: String, today: LocalDate) {
         let unit = day.unit
-        title = "\(day.date.weekdayName), \(day.date.monthDayYear)"
+        title = "\(day.date.weekdayName) \(day.date.dayMonthYear)"
         date = day.date.iso
         previous = day.date.adding(days: -1).iso
-        previousLabel = day.date.adding(days: -1).monthDay
+        previousLabel = day.date.adding(days: -1).dayMonth
         next = day.date < today ? day.date.adding(days: 1).iso : nil
-        nextLabel = day.date.adding(days: 1).monthDay
+        nextLabel = day.date.adding(days: 1).dayMonth
         self.chart = chart
         let statistics = day.statistics
         summary = statistics.count == 0 ? "No readings this day."

@@ -177,7 +177,7 @@ struct GlucoseWebController<Context: RequestContext> {
         let day = try await journal.glucoseDay(date)
         let today = journal.today(try await journal.settings())
         let page = GlucoseDayPage(day: day, chart: chartSVG(day), today: today)
-        return WebResponse.html(pages.render("glucose-day", page, title: "Glucose on \(date.monthDayYear)", tab: .glucose,
+        return WebResponse.html(pages.render("glucose-day", page, title: "Glucose on \(date.dayMonthYear)", tab: .glucose,
                                              notice: Done.notice(request)))
     }
 

@@ -65,7 +65,7 @@ struct HealthPage {
 
     init(types: [HealthDayType], chosen: HealthDayType?, days: Int) {
         rows = types.map { type in
-            TypeRow(name: type.name, unit: type.unit, days: type.days, last: type.last.monthDayYear, link: Self.link(type, days: days),
+            TypeRow(name: type.name, unit: type.unit, days: type.days, last: type.last.dayMonthYear, link: Self.link(type, days: days),
                     chosen: type == chosen)
         }
         hasTypes = !types.isEmpty

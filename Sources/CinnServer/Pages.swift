@@ -164,11 +164,15 @@ struct DashboardPage {
         self.form = form
     }
 
-    static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
     /// "9 Mar 2024", or "9 Mar" without the year.
     static func shortDate(_ date: LocalDate, withYear: Bool = true) -> String {
-        "\(date.day) \(monthNames[date.month - 1])" + (withYear ? " \(date.year)" : "")
+        withYear ? date.dayMonthYear : date.dayMonth
+    }
+
+    /// "9 Mar 2024, 07:41": an instant as pages show it, in the person's time zone.
+    static func moment(_ instant: Date, in zone: TimeZone) -> String {
+        let local = LocalDateTime(instant: instant, utcOffsetSeconds: zone.secondsFromGMT(for: instant))
+        return "\(local.date.dayMonthYear), \(local.clock)"
     }
 }
 
@@ -232,14 +236,13 @@ struct ImportPage {
     let hasBatches: Bool
     let formError: String?
 
-    init(formats: [String], batches: [ImportBatch], formError: String? = nil) {
+    init(formats: [String], batches: [ImportBatch], timeZone: TimeZone, formError: String? = nil) {
         self.formats = formats.map { Format(value: $0, name: Self.productName($0)) }
         formatList = self.formats.map(\.name).joined(separator: ", ")
         self.formError = formError
         self.batches = batches.map {
             Batch(id: $0.id, name: $0.fileName ?? "upload", format: Self.productName($0.format),
-                  when: DashboardPage.shortDate(LocalDate(instant: $0.createdAt, utcOffsetSeconds: 0)) + ", "
-                      + LocalDateTime(instant: $0.createdAt, utcOffsetSeconds: 0).clock + " UTC",
+                  when: DashboardPage.moment($0.createdAt, in: timeZone),
                   imported: $0.imported, undone: $0.undoneAt != nil)
         }
         hasBatches = !batches.isEmpty
@@ -276,11 +279,10 @@ struct UndoImportPage {
     /// "This removes the 644 sets it added, from 16 weeks (3 Jan – 24 Apr 2024)."; nil when nothing of it is left.
     let removes: String?
 
-    init(batch: ImportBatch, contents: ImportContents) {
+    init(batch: ImportBatch, contents: ImportContents, timeZone: TimeZone) {
         id = batch.id
         name = batch.fileName ?? "upload"
-        from = ImportPage.productName(batch.format) + ", imported " + DashboardPage.shortDate(
-            LocalDate(instant: batch.createdAt, utcOffsetSeconds: 0))
+        from = ImportPage.productName(batch.format) + ", imported " + DashboardPage.moment(batch.createdAt, in: timeZone)
         let parts = contents.counts.map { Self.describe($0.count, $0.kind) }
         guard !parts.isEmpty else {
             removes = nil

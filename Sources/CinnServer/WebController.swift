@@ -176,7 +176,8 @@ struct WebController<Context: RequestContext> {
 
     func renderImportForm(error: String? = nil, notice: String? = nil) async throws -> String {
         let batches = try await journal.store.imports(user: journal.user)
-        let model = ImportPage(formats: Journal.importFormats, batches: batches, formError: error)
+        let model = ImportPage(formats: Journal.importFormats, batches: batches, timeZone: try await journal.settings().timeZone,
+                               formError: error)
         return pages.render("import", model, title: "Import", tab: .importing, notice: notice)
     }
 
@@ -273,7 +274,8 @@ struct WebController<Context: RequestContext> {
             throw CinnError.notFound("no such import")
         }
         guard batch.undoneAt == nil else { return redirect("/import") }
-        let model = UndoImportPage(batch: batch, contents: try await journal.store.importContents(id: id, user: journal.user))
+        let model = UndoImportPage(batch: batch, contents: try await journal.store.importContents(id: id, user: journal.user),
+                                   timeZone: try await journal.settings().timeZone)
         return html(pages.render("undo-import", model, title: "Undo import", tab: .importing))
     }
 

@@ -6,7 +6,7 @@ import Mustache
 
 /// Words and numbers for the lifts pages.
 enum LiftText {
-    static func day(_ day: LocalDate) -> String { "\(day.weekdayName) \(day.monthDayYear)" }
+    static func day(_ day: LocalDate) -> String { "\(day.weekdayName) \(day.dayMonthYear)" }
 
     static func volume(_ mass: Mass, unit: MassUnit) -> String {
         "\(Mass.format(mass.value(in: unit), decimals: 0)) \(unit.rawValue)"
@@ -188,12 +188,12 @@ struct ExercisePageModel: MustacheParent {
         ].compactMap { $0 }
         repMaxes = report.repMaxes.map { Row(label: "\($0.reps) RM", value: StrengthChart.lifted($0.set, unit: unit), day: LiftText.day($0.set.day)) }
         weeks = report.weeklyVolume.reversed().map {
-            Week(week: "from \($0.weekStart.monthDay)", volume: LiftText.volume($0.volume, unit: unit), sets: $0.sets)
+            Week(week: "from \($0.weekStart.dayMonth)", volume: LiftText.volume($0.volume, unit: unit), sets: $0.sets)
         }
         formula = report.formula.title
         self.includeHighReps = includeHighReps
         totalSets = report.totalSets
-        span = report.firstDay.map { first in "\(first.monthDayYear) – \(report.lastDay?.monthDayYear ?? "")" } ?? ""
+        span = report.firstDay.map { first in "\(first.dayMonthYear) – \(report.lastDay?.dayMonthYear ?? "")" } ?? ""
         targets = others.filter { $0.root.id != page.exercise.root.id }.map { Target(id: $0.root.id.lowercasedString, name: $0.root.name) }
     }
 }

@@ -22,7 +22,8 @@ import Testing
         #expect(svg.contains(#"data-date="2024-03-02" data-kcal="1900""#))
         #expect(svg.contains("marked partial") && svg.contains("not marked complete"))
         // The formula runs through all five days; the adaptive line breaks where it has no estimate.
-        let paths = svg.components(separatedBy: "<path ").dropFirst()
+        // Each path's drawing only: the text after it ("4 Mar") has " M"s of its own.
+        let paths = svg.components(separatedBy: "<path ").dropFirst().map { $0.prefix { $0 != ">" } }
         let formula = paths.first { $0.hasPrefix(#"class="formula""#) }!
         let adaptive = paths.first { $0.hasPrefix(#"class="adaptive""#) }!
         #expect(formula.components(separatedBy: " M").count - 1 == 1 && formula.components(separatedBy: " L").count - 1 == 4)

@@ -204,11 +204,11 @@ struct CalorieChartTests {
         let svg = CalorieChart(days: days, in: march4...march4.adding(days: 13)).svg()
         let (_, desc) = try checkAccessible(svg, id: "calorie-chart", title: "Calories per day")
         let over = days.count { $0.energy > 2000 }
-        #expect(desc.text.contains("Mar 4, 2024") && desc.text.contains("Mar 17, 2024"))
+        #expect(desc.text.contains("4 Mar 2024") && desc.text.contains("17 Mar 2024"))
         #expect(desc.text.contains("food logged on 11 of 14 days"))
         #expect(desc.text.contains("Target 2000 kcal; \(over) days over it."))
         let bar = elements(CalorieChart(days: [(march4, 2140, 2000)]).svg(), "rect", withClass: "day")[0]
-        #expect(bar.text == "<title>Mon, Mar 4: 2140 kcal, 140 kcal over the target of 2000 kcal</title>")
+        #expect(bar.text == "<title>Mon 4 Mar: 2140 kcal, 140 kcal over the target of 2000 kcal</title>")
     }
 
     @Test("with nothing logged the chart says so and what to do")
@@ -219,7 +219,7 @@ struct CalorieChartTests {
         #expect(desc.text == "No food logged yet.")
         #expect(elements(svg, "rect", withClass: "day").isEmpty)
         let week = CalorieChart(days: calorieDays(3), in: march4.adding(days: 7)...march4.adding(days: 13)).svg()
-        #expect(elements(week, "text", class: "empty").first?.text == "No food logged from Mar 11 to Mar 17, 2024")
+        #expect(elements(week, "text", class: "empty").first?.text == "No food logged from 11 Mar to 17 Mar 2024")
     }
 
     @Test("text is escaped and the result is well-formed XML")
@@ -493,10 +493,10 @@ struct NutrientChartTests {
         let values = [(march4, 2000.0), (march4.adding(days: 1), 3000), (march4.adding(days: 3), 1600)]
         let svg = NutrientChart(nutrient: .sodium, amounts: values).svg()
         let (_, desc) = try checkAccessible(svg, id: "nutrient-chart", title: "Sodium per day")
-        #expect(desc.text == "Sodium per day from Mar 4, 2024 to Mar 7, 2024: logged in 3 of 4 days, 2200 mg a day on average "
+        #expect(desc.text == "Sodium per day from 4 Mar 2024 to 7 Mar 2024: logged in 3 of 4 days, 2200 mg a day on average "
             + "(96% of the 2300 mg Daily Value), from 1600 to 3000 mg. 1 day above the Daily Value.")
         let bar = elements(svg, "rect", withClass: "bar")[1]
-        #expect(bar.text == "<title>Tue, Mar 5: 3000 mg (130% DV)</title>")
+        #expect(bar.text == "<title>Tue 5 Mar: 3000 mg (130% DV)</title>")
     }
 
     @Test("with nothing logged the chart says so and what to do; text is escaped")

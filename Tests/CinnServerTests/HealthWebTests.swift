@@ -29,7 +29,7 @@ struct HealthWebTests {
             #expect(steps.contains("Core sleep") && steps.contains("Heart rate variability SDNN"))
             let heart = try await client.send(.get, "/more-data?type=HKQuantityTypeIdentifierHeartRate&category=&unit=count/min&days=30").text
             #expect(heart.contains(#"<p class="big">138 bpm</p>"#) && heart.contains(#"<circle class="mean""#))
-            #expect(heart.contains("From Feb 9, 2024 to Mar 9, 2024: heart rate on 1 of 30 days, mean 138 bpm, from 138 to 138 bpm."),
+            #expect(heart.contains("From 9 Feb 2024 to 9 Mar 2024: heart rate on 1 of 30 days, mean 138 bpm, from 138 to 138 bpm."),
                     "the chart's summary for screen readers: the 30 days up to the last with data")
             #expect(try await client.send(.get, "/more-data?type=HKQuantityTypeIdentifierNoSuchThing").status == .notFound)
         }

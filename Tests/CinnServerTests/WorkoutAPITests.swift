@@ -125,7 +125,7 @@ struct WorkoutAPITests {
             let page = try await client.send(.get, "/lifts/\(bench)").text
             #expect(page.contains("<svg") && page.contains("id=\"strength-chart\""))
             #expect(page.contains("Current 1RM") && page.contains("Best ever") && page.contains("Heaviest set"))
-            #expect(page.contains("Thu, Mar 14: 116 kg, from 110 kg × 3"), "each point names its set")
+            #expect(page.contains("Thu 14 Mar: 116 kg, from 110 kg × 3"), "each point names its set")
             let workouts = try await client.send(.get, "/workouts").text
             #expect(workouts.contains("Barbell Bench Press, Plank"))
             let workout = try #require(try await journal.store.workouts(user: journal.user, limit: 1).first)
