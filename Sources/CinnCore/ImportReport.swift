@@ -101,6 +101,19 @@ public struct ImportReport: Sendable, Hashable, Codable {
     /// Health data kept as day summaries (steps, heart rate, sleep…), per type: days, samples, and days written.
     public var healthDays: [ImportedHealthDays] = []
 
+    /// What the skipped rows of this format are, in words a person knows: "rest timers and notes".
+    public var skippedKinds: String {
+        switch format {
+        case "nightscout": "calibrations, notes, site changes, temporary basal rates and CGM error codes"
+        case "apple-health": "records that are neither measurements nor categories"
+        case "strong": "rest timers and notes"
+        case "myfitnesspal": "measurement rows without a weight"
+        case "usda": "foods without an energy value or with impossible amounts"
+        case let name where name.hasPrefix("off-"): "products without a name or an energy value"
+        default: "rows with nothing Cinn keeps"
+        }
+    }
+
     /// Whether the import adds anything: records, or day summaries that are new or newer.
     public var addsAnything: Bool { imported > 0 || healthDays.contains { $0.written > 0 } }
 

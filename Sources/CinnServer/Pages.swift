@@ -336,6 +336,9 @@ struct ImportReportPage {
     let imported: Int
     let importedLabel: String
     let duplicates: Int
+    /// Rows with nothing to import, when there are any, and what they are.
+    let skipped: Int?
+    let skippedKinds: String
     let rejectedCount: Int
     let rejected: [RejectedRow]
     let hasRejected: Bool
@@ -372,6 +375,8 @@ struct ImportReportPage {
         rowsRead = report.rowsRead
         imported = report.imported
         duplicates = report.duplicates
+        skipped = report.skipped > 0 ? report.skipped : nil
+        skippedKinds = report.skippedKinds
         rejectedCount = report.rejectedCount
         rejected = report.rejected
         hasRejected = !report.rejected.isEmpty

@@ -253,6 +253,7 @@ enum Templates {
         <tr><td>Rows read</td><td class="num">{{rowsRead}}</td></tr>
         <tr><td>{{importedLabel}}</td><td class="num">{{imported}}</td></tr>
         <tr><td>Already in your journal</td><td class="num">{{duplicates}}</td></tr>
+        {{#skipped}}<tr><td>Nothing to import <span class="muted">({{skippedKinds}})</span></td><td class="num">{{skipped}}</td></tr>{{/skipped}}
         <tr><td>Invalid rows</td><td class="num">{{rejectedCount}}</td></tr>
       </tbody></table>
       {{#hasHealthDays}}<h2>Other health data, per day</h2><table><thead><tr><th>Type</th><th class="num">Days</th><th class="num">{{healthDaysWrittenLabel}}</th></tr></thead><tbody>

@@ -140,12 +140,7 @@ func printImportReport(_ report: ImportReport, skipInvalid: Bool) {
     print("\(report.dryRun ? "Would import" : "Imported"): \(report.imported)")
     print("Already in the journal: \(report.duplicates)")
     if report.skipped > 0 {
-        let examples = switch report.format {
-        case "nightscout": "calibrations, notes, site changes, temp basal rates, CGM error codes"
-        case "apple-health": "records that are neither quantities nor categories"
-        default: "rest timers or no energy value"
-        }
-        print("Skipped (rows with nothing to import, such as \(examples)): \(report.skipped)")
+        print("Skipped (nothing to import: \(report.skippedKinds)): \(report.skipped)")
     }
     if !report.healthDays.isEmpty {
         let written = report.healthDays.reduce(0) { $0 + $1.written }

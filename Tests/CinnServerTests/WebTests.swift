@@ -339,6 +339,21 @@ struct WebTests {
         }
     }
 
+    /// Rows with nothing to import are counted and named in the person's words, so the numbers add up.
+    @Test func theReportSaysWhatTheSkippedRowsAre() async throws {
+        try await withApp { client, _ in
+            let strong = """
+                Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE
+                2024-03-04 18:02:37,"Upper A",1h 5m,"Bench Press (Barbell)",1,135.0,5,0,0,,,7.5
+                2024-03-04 18:02:37,"Upper A",1h 5m,"Bench Press (Barbell)",Rest Timer,0,0.0,0,120.0,,,
+                2024-03-04 18:02:37,"Upper A",1h 5m,"Bench Press (Barbell)",2,135.0,5,0,0,,,8
+                """
+            let check = try await client.upload(strong, fileName: "strong.csv", fields: ["unit": "lb"])
+            #expect(check.text.contains("Import 2 sets"), "\(check.text)")
+            #expect(check.text.contains(#"<tr><td>Nothing to import <span class="muted">(rest timers and notes)</span></td><td class="num">1</td></tr>"#))
+        }
+    }
+
     @Test func uploadWithBadRowsOffersToImportTheGoodOnes() async throws {
         try await withApp { client, journal in
             let check = try await client.upload(withBadRows, fileName: "bad.csv")

@@ -86,7 +86,7 @@ struct FoodCommandTests {
         let skipping = try await sandbox.cinn("food", "import-usda", usdaSample, "--skip-invalid")
         #expect(skipping.status == 0, "\(skipping)")
         #expect(skipping.stdout.contains("Imported: 26"))
-        #expect(skipping.stdout.contains("Skipped (rows with nothing to import, such as rest timers or no energy value): 3"))
+        #expect(skipping.stdout.contains("Skipped (nothing to import: foods without an energy value or with impossible amounts): 3"))
         let again = try await sandbox.cinn("food", "import-usda", usdaSample, "--skip-invalid")
         #expect(again.stdout.contains("Imported: 0"))
         #expect(again.stdout.contains("Already in the journal: 26"))
