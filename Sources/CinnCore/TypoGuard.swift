@@ -21,12 +21,19 @@ public enum TypoGuard {
             let off = abs(weight.kilograms - reference) / reference
             guard off > trendTolerance else { return nil }
             let percent = Int((off * 100).rounded())
-            return CinnError(.needsConfirmation, "\(weight.formatted(in: unit)) is \(percent) % away from your trend, "
+            return CinnError(.needsConfirmation, "\(typed(weight, unit)) is \(percent) % away from your trend, "
                              + "\(trend.trend.formatted(in: unit)): is that right?", field: "weight")
         }
         guard !plausibleKilograms.contains(weight.kilograms) else { return nil }
-        return CinnError(.needsConfirmation, "\(weight.formatted(in: unit)) is not a usual adult body weight: is that right?",
+        return CinnError(.needsConfirmation, "\(typed(weight, unit)) is not a usual adult body weight: is that right?",
                          field: "weight")
+    }
+
+    /// The weight as it was likely typed, with the one decimal more a scale may show: "8.03 kg", "80.3 kg", not "8.0 kg".
+    static func typed(_ weight: Mass, _ unit: MassUnit) -> String {
+        var text = Mass.format(weight.value(in: unit), decimals: unit.displayDecimals + 1)
+        if text.hasSuffix("0") { text.removeLast() }
+        return "\(text) \(unit.rawValue)"
     }
 
     /// Why a glucose value of `value` in `unit` needs confirming (it looks like the other unit), or nil.

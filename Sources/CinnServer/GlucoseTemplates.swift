@@ -110,8 +110,8 @@ enum GlucoseTemplates {
     <p class="go"><a href="/glucose">← Glucose</a></p>
     <h1>Meals</h1>
     <p class="muted">Define the meals you eat (common) or the study's test meals once, then log them when you eat them.</p>
-    {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
     <form class="card" method="post" action="/glucose/meals">
+      {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
       <label for="name">Name</label><input id="name" name="name" required maxlength="80" value="{{name}}">
       <div class="row"><div><label for="carbohydrate_g">Carbohydrate (g)</label><input id="carbohydrate_g" name="carbohydrate_g" inputmode="decimal" value="{{carbs}}"></div>
       <div><label for="kind">Kind</label><select id="kind" name="kind"><option value="common">Common meal</option><option value="test">Test meal</option></select></div></div>

@@ -14,7 +14,7 @@ import Testing
         let recent = trend(80.1, on: "2024-03-14")
         let slip = try #require(TypoGuard.weighIn(Mass(8.03, .kilograms), on: today, trend: recent, unit: .kilograms))
         #expect(slip.code == .needsConfirmation && slip.field == "weight")
-        #expect(slip.message == "8.0 kg is 90 % away from your trend, 80.1 kg: is that right?")
+        #expect(slip.message == "8.03 kg is 90 % away from your trend, 80.1 kg: is that right?")
         #expect(TypoGuard.weighIn(Mass(80.3, .kilograms), on: today, trend: recent, unit: .kilograms) == nil)
         // 10 % either way passes: 72.1 and 88.1 are 9.99 % and 9.99 % off 80.1.
         #expect(TypoGuard.weighIn(Mass(72.1, .kilograms), on: today, trend: recent, unit: .kilograms) == nil)
@@ -29,8 +29,9 @@ import Testing
         #expect(TypoGuard.weighIn(Mass(62, .kilograms), on: today, trend: old, unit: .kilograms) == nil, "104 days old: not used")
         #expect(TypoGuard.weighIn(Mass(62, .kilograms), on: today, trend: nil, unit: .kilograms) == nil)
         #expect(TypoGuard.weighIn(Mass(8.03, .kilograms), on: today, trend: nil, unit: .kilograms)?.message
-                == "8.0 kg is not a usual adult body weight: is that right?")
-        #expect(TypoGuard.weighIn(Mass(803, .pounds), on: today, trend: nil, unit: .pounds) != nil)
+                == "8.03 kg is not a usual adult body weight: is that right?")
+        #expect(TypoGuard.weighIn(Mass(803, .pounds), on: today, trend: nil, unit: .pounds)?.message
+                == "803.0 lb is not a usual adult body weight: is that right?")
         #expect(TypoGuard.weighIn(Mass(62, .kilograms), on: LocalDate(iso: "2024-03-13")!, trend: trend(80, on: "2024-03-14"),
                                   unit: .kilograms) == nil, "a trend after the reading's day is not its reference")
     }

@@ -81,7 +81,7 @@ struct WebTests {
             let questioned = try await client.post("/weigh-ins", form: "weight=8.03&date=2024-03-15&note=after%20run")
             #expect(questioned.status == .unprocessableContent)
             let page = questioned.text
-            #expect(page.contains("8.0 kg is 90 % away from your trend, 80.3 kg: is that right?"))
+            #expect(page.contains("8.03 kg is 90 % away from your trend, 80.3 kg: is that right?"))
             #expect(page.contains(#"<input type="hidden" name="confirm" value="true">"#))
             #expect(page.contains(#"<input type="hidden" name="note" value="after run">"#))
             #expect(page.contains(#"<button type="submit" id="save-anyway">Save 8.03 kg anyway</button>"#))
@@ -101,7 +101,7 @@ struct WebTests {
             let id = try #require(try await journal.store.weighIns(user: journal.user, limit: 1).first?.id.lowercasedString)
             let questioned = try await client.post("/weigh-ins/\(id)", form: "weight=8.03&date=2024-03-14T12:00:00&note=")
             #expect(questioned.status == .unprocessableContent)
-            #expect(questioned.text.contains("8.0 kg is 90 % away from your trend, 80.3 kg: is that right?"))
+            #expect(questioned.text.contains("8.03 kg is 90 % away from your trend, 80.3 kg: is that right?"))
             #expect(questioned.text.contains(#"<button type="submit" id="save-anyway">Save 8.03 kg anyway</button>"#))
             #expect(questioned.text.contains(#"id="weight" name="weight" inputmode="decimal" required value="8.03""#))
             #expect(try await journal.store.weighIns(user: journal.user, limit: 1).first?.weight.kilograms == 80.3)

@@ -173,7 +173,7 @@ struct WeighInAPIErrorTests {
             for day in 10...14 { try await client.addWeighIn(80.3, date: "2024-03-\(day)") }
             let slip = try await client.send(.post, "/api/v1/weigh-ins", json: #"{"weight":8.03,"date":"2024-03-15"}"#)
             try expectError(slip, .unprocessableContent, code: "needs_confirmation", field: "weight")
-            #expect(try slip.json()["error"]?["message"]?.string == "8.0 kg is 90 % away from your trend, 80.3 kg: is that right?")
+            #expect(try slip.json()["error"]?["message"]?.string == "8.03 kg is 90 % away from your trend, 80.3 kg: is that right?")
             #expect(try await journal.count() == 5)
             #expect(try await client.send(.post, "/api/v1/weigh-ins", json: #"{"weight":79.6,"date":"2024-03-15"}"#).status == .created)
             let confirmed = try await client.send(.post, "/api/v1/weigh-ins", json: #"{"weight":8.03,"date":"2024-03-15","confirm":true}"#)
