@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Energy per macronutrient uses the Atwater general factors: 4 kcal per gram of protein, 4 kcal per gram of
 /// carbohydrate and 9 kcal per gram of fat. The shares are of the energy those give, which can differ from the logged
-/// energy (alcohol, fibre and label rounding are not in it), so the total in the middle is marked as estimated ("≈").
+/// energy (alcohol, fibre and label rounding are not in it). The middle shows the logged energy, the number the page
+/// shows beside the chart; only without one does it show the macros' own total, marked as estimated ("≈").
 /// Percentages are whole and add up to 100.
 public struct MacroSplitChart: Sendable {
     /// One macronutrient's part of the split.
@@ -41,13 +42,25 @@ public struct MacroSplitChart: Sendable {
 
     let nutrients: Nutrients
     let title: String
+    let energyUnit: EnergyUnit
 
     /// - Parameters:
-    ///   - nutrients: amounts, of which protein, carbohydrate and fat in grams are used.
+    ///   - nutrients: amounts, of which protein, carbohydrate and fat in grams make the split, and energy the middle.
     ///   - title: the chart's accessible name.
-    public init(nutrients: Nutrients, title: String = "Energy from protein, carbohydrate and fat") {
+    ///   - energyUnit: the unit of the energy in the middle.
+    public init(nutrients: Nutrients, title: String = "Energy from protein, carbohydrate and fat", energyUnit: EnergyUnit = .kilocalories) {
         self.nutrients = nutrients
         self.title = title
+        self.energyUnit = energyUnit
+    }
+
+    /// The energy in the middle, in `energyUnit`: the logged energy, else the macros' total marked "≈".
+    var centreEnergy: String {
+        let total = shares?.map(\.kilocalories).reduce(0, +) ?? 0
+        guard let logged = nutrients.energy, logged.isFinite, logged > 0 else {
+            return "≈\(ChartCanvas.number(energyUnit.value(kilocalories: total), decimals: 0))"
+        }
+        return ChartCanvas.number(energyUnit.value(kilocalories: logged), decimals: 0)
     }
 
     /// Protein, carbohydrate and fat in that order, or nil when together they give no energy (all absent or zero).
@@ -95,7 +108,7 @@ public struct MacroSplitChart: Sendable {
         }
         """
 
-    /// Segments clockwise from the top, in the order of the legend; the total estimated energy in the middle.
+    /// Segments clockwise from the top, in the order of the legend; the energy in the middle (`centreEnergy`).
     private func drawDonut(_ out: inout Markup, _ shares: [Share]) {
         let total = shares.map(\.kilocalories).reduce(0, +)
         let drawn = shares.filter { $0.kilocalories > 0 }
@@ -123,13 +136,15 @@ public struct MacroSplitChart: Sendable {
         out.append(Self.centre.x)
         out.append("\" y=\"")
         out.append(Self.centre.y + 2)
-        out.append("\">≈")
-        out.append(total, decimals: 0)
+        out.append("\">")
+        out.append(escaping: centreEnergy)
         out.append("</text>\n<text class=\"total-unit\" fill=\"currentColor\" fill-opacity=\"0.75\" text-anchor=\"middle\" x=\"")
         out.append(Self.centre.x)
         out.append("\" y=\"")
         out.append(Self.centre.y + 18)
-        out.append("\">kcal</text>\n")
+        out.append("\">")
+        out.append(escaping: energyUnit.rawValue)
+        out.append("</text>\n")
     }
 
     /// Appends the path of the ring between `start` and `end` degrees, clockwise from the top; a whole ring as two circles.
@@ -233,7 +248,7 @@ public struct MacroSplitChart: Sendable {
     func summary(_ shares: [Share]) -> String {
         let total = shares.map(\.kilocalories).reduce(0, +)
         let known = shares.filter { $0.grams != nil }
-        var text = "About \(ChartCanvas.number(total, decimals: 0)) kcal from macronutrients: "
+        var text = "About \(ChartCanvas.number(total, decimals: 0)) kcal from protein, carbohydrate and fat at 4, 4 and 9 kcal a gram: "
         text += known.map { "\($0.nutrient.name.lowercased()) \($0.percent)% (\(ChartCanvas.amount($0.grams!)) g)" }
             .joined(separator: ", ") + "."
         let unknown = shares.filter { $0.grams == nil }.map { $0.nutrient.name.lowercased() }

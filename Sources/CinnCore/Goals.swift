@@ -155,7 +155,7 @@ public struct DailyAnswer: Sendable, Hashable {
         let trendIsBad = !standing.isGood && trendClause != nil
         guard let remainingKcal else {
             self.remainingKcal = nil
-            let clause = trendClause.map { $0.prefix(1).uppercased() + $0.dropFirst() } ?? "No calorie target yet"
+            let clause = trendClause ?? "no calorie target yet"
             let answer: Answer = standing.isGood ? .yes : (trendIsBad ? .no : .unknown)
             let title = switch answer {
             case .yes: "Yes"

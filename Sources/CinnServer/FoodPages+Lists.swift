@@ -169,7 +169,8 @@ struct FoodStatsPage {
         let range = query.from...query.to
         let energies = days.compactMap { day in day.totals.energy.map { (day.start, $0, settings.energyTargetKcal) } }
         calorieChart = CalorieChart(days: energies, in: range).svg()
-        macroChart = MacroSplitChart(nutrients: dailyAverage, title: "Energy from protein, carbohydrate and fat, daily average").svg()
+        macroChart = MacroSplitChart(nutrients: dailyAverage, title: "Energy from protein, carbohydrate and fat, daily average",
+                                     energyUnit: unit).svg()
         let amounts = (query.length == .day ? days : grouped).compactMap { period in
             (query.length == .day ? period.totals : period.dailyAverage)?[query.nutrient].map { (period.start, $0) }
         }

@@ -266,7 +266,8 @@ struct FoodDayPage {
         }
         hasPartial = nutrients.contains(where: \.isPartial)
         chart = hasEntries
-            ? MacroSplitChart(nutrients: day.totals, title: "Energy from protein, carbohydrate and fat on \(day.date.dayMonthYear)").svg() : ""
+            ? MacroSplitChart(nutrients: day.totals, title: "Energy from protein, carbohydrate and fat on \(day.date.dayMonthYear)",
+                              energyUnit: unit).svg() : ""
         self.notice = notice
         searchLink = NutritionText.link("/food/search", [("date", day.date.iso)])
         copyTo = (day.date == today ? today.adding(days: -1) : today).iso

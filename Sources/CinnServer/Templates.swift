@@ -132,14 +132,14 @@ enum Templates {
       <div><b>{{energy}}</b><span>a day, energy balance</span></div>
       <div><b>{{forecast}}</b><span>{{forecastLabel}}</span></div>
     </div>
-    {{/hasData}}
     <nav class="ranges" aria-label="Period">
       {{#ranges}}<a href="/?range={{name}}" class="{{#on}}on{{/on}}"{{#on}} aria-current="page"{{/on}}>{{label}}</a>{{/ranges}}
     </nav>
     <div class="card chart">
       {{{chart}}}
-      {{#hasData}}<p class="muted">Trend {{latestTrend}} · <a href="/chart.svg?range={{range}}" download="cinn-trend.svg">Download chart (SVG)</a></p>{{/hasData}}
+      <p class="muted">Trend {{latestTrend}} · <a href="/chart.svg?range={{range}}" download="cinn-trend.svg">Download chart (SVG)</a></p>
     </div>
+    {{/hasData}}
     </div><div>
     {{#form.confirmation}}<div class="card confirm" id="weight-confirm" role="alert">
       <p><b>{{form.confirmation}}</b></p>
@@ -404,7 +404,7 @@ enum Templates {
         <a class="button secondary" href="/api/v1/food-journal?format=csv">Entries</a>
         <a class="button secondary" href="/api/v1/food-journal?format=csv&amp;table=days">Days</a>
         <a class="button secondary" href="/api/v1/food-journal?format=csv&amp;table=foods">Foods</a></p>
-      <p class="muted">The food journal JSON imports back with <code>cinn food import-json</code> or <code>POST /api/v1/food-journal</code>.</p></div>
+      <p class="muted">Keep them as a backup: Cinn reads the food journal file back, foods, entries and all.</p></div>
     """
 
     static let error = """

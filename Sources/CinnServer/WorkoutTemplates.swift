@@ -14,7 +14,7 @@ enum WorkoutTemplates {
 
     static let lifts = """
     <h1>Lifts</h1>
-    {{^hasItems}}<div class="card"><p>No workouts yet. Import a Fitbod, Strong or FitNotes export on the <a href="/import">Import</a> page, or with <code>cinn import FILE</code>.</p></div>{{/hasItems}}
+    {{^hasItems}}<div class="card"><p>No workouts yet. Import a Fitbod, Strong or FitNotes export on the <a href="/import">Import</a> page.</p></div>{{/hasItems}}
     {{#hasItems}}
     <p class="muted">Current estimated one-rep max: the best of the last 30 days, {{formula}}, from sets of 1 to 10 reps. <a href="/workouts">All {{workoutCount}} workouts →</a></p>
     <div class="card"><ul class="lifts">{{#items}}

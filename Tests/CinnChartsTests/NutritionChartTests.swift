@@ -325,6 +325,19 @@ struct MacroSplitChartTests {
         #expect(elements(svg, "text", class: "total").first?.text == "≈\(Int(total.rounded()))")
     }
 
+    /// 379 kcal logged whose macros give 392 at 4, 4 and 9 kcal a gram: the middle says 379, as the page beside it does.
+    @Test func theMiddleShowsTheLoggedEnergyInTheReadersUnit() throws {
+        var nutrients = macros(protein: 20, carbohydrate: 50, fat: 12.9)
+        nutrients[.energy] = 378.6
+        let svg = MacroSplitChart(nutrients: nutrients).svg()
+        #expect(elements(svg, "text", class: "total").first?.text == "379")
+        #expect(elements(svg, "text", class: "total-unit").first?.text == "kcal")
+        #expect(svg.contains("About 396 kcal from protein, carbohydrate and fat at 4, 4 and 9 kcal a gram"))
+        let kilojoules = MacroSplitChart(nutrients: nutrients, energyUnit: .kilojoules).svg()
+        #expect(elements(kilojoules, "text", class: "total").first?.text == "1584")
+        #expect(elements(kilojoules, "text", class: "total-unit").first?.text == "kJ")
+    }
+
     @Test("remainders go to the largest fractions: thirds are 34, 33 and 33")
     func largestRemainder() throws {
         let shares = try #require(MacroSplitChart(nutrients: macros(protein: 9, carbohydrate: 9, fat: 4)).shares)
@@ -366,7 +379,7 @@ struct MacroSplitChartTests {
         #expect(elements(svg, "text", class: "amount").map(\.text) == ["60 g · 240 kcal", "180 g · 720 kcal", "not logged"])
         #expect(elements(svg, "g", class: "legend-item unknown").map { $0["data-nutrient"] } == ["fat"])
         let desc = elements(svg, "desc")[0].text
-        #expect(desc == "About 960 kcal from macronutrients: protein 25% (60 g), carbohydrate 75% (180 g). Not logged: fat.")
+        #expect(desc == "About 960 kcal from protein, carbohydrate and fat at 4, 4 and 9 kcal a gram: protein 25% (60 g), carbohydrate 75% (180 g). Not logged: fat.")
     }
 
     @Test("no macros, or none above zero, is an empty state that says what to do",
@@ -383,7 +396,7 @@ struct MacroSplitChartTests {
         let svg = MacroSplitChart(nutrients: macros(protein: 112, carbohydrate: 230, fat: 71), title: "Today's <macros> & more").svg()
         let (title, desc) = try checkAccessible(svg, id: "macro-chart", title: "Today&apos;s &lt;macros&gt; &amp; more")
         #expect(title.text.contains("&lt;"))
-        #expect(desc.text == "About 2007 kcal from macronutrients: protein 22% (112 g), carbohydrate 46% (230 g), fat 32% (71 g).")
+        #expect(desc.text == "About 2007 kcal from protein, carbohydrate and fat at 4, 4 and 9 kcal a gram: protein 22% (112 g), carbohydrate 46% (230 g), fat 32% (71 g).")
     }
 
     @Test("amounts that are not numbers count as not logged")

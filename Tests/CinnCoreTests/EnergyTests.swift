@@ -296,7 +296,7 @@ import Testing
         #expect(answer(nil, .noGoal).answer == .unknown)
         #expect(answer(nil, .noGoal).message.contains("set up your profile"))
         #expect(DailyAnswer(remainingKcal: nil, standing: .noGoal, energyUnit: .kilocalories, withoutTarget: "add your weight for a daily calorie budget")
-            .message == "Not sure — No calorie target yet; add your weight for a daily calorie budget")
+            .message == "Not sure — no calorie target yet; add your weight for a daily calorie budget")
     }
 
     @Test func whatIsLeftIsTheDifferenceOfTheShownNumbers() {

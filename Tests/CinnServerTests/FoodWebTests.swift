@@ -54,10 +54,11 @@ import Testing
     @Test func whatIsLeftIsTheDifferenceOfWhatIsShown() async throws {
         try await withApp { client, _ in
             try await client.send(.put, "/api/v1/settings", json: #"{"energy_target_kcal":1815}"#)
-            let porridge = try await client.makeFood(#"{"name":"Porridge","serving":{"label":"1 bowl","grams":100},"nutrients":{"energy":378.5}}"#)
+            let porridge = try await client.makeFood(#"{"name":"Porridge","serving":{"label":"1 bowl","grams":100},"nutrients":{"energy":378.5,"protein":20,"carbohydrate":50,"fat":12.9}}"#)
             _ = try await client.log(#"{"food_id":"\#(porridge)","servings":1,"meal":"breakfast","time":"2024-03-15T08:00:00Z"}"#)
             let day = try await client.send(.get, "/food/2024-03-15").text
             #expect(day.contains("379 kcal eaten of 1815 kcal") && day.contains("1436 kcal left"))
+            #expect(day.contains(#">379</text>"#), "the macro split's middle shows the energy eaten, not its macros' 396")
             #expect(try await client.send(.get, "/").text.contains("1436 kcal left"))
         }
     }

@@ -12,7 +12,8 @@ struct WebTests {
             let response = try await client.send(.get, "/")
             #expect(response.status == .ok)
             #expect(response.headers[.contentType]?.hasPrefix("text/html") == true)
-            #expect(response.text.contains("No weigh-ins yet"))
+            #expect(response.text.components(separatedBy: "No weigh-ins yet").count == 2, "said once, without an empty chart")
+            #expect(!response.text.contains("trend-chart"))
             #expect(response.text.contains(#"data-answer="unknown""#))
             #expect(response.text.contains(#"<form id="add-weight""#))
         }
