@@ -137,6 +137,8 @@ struct EnergyPage {
     let weeks: [Week]
     let chart: String
     let trendChart: String
+    /// Weigh-ins or food to show: without either the charts and the check-in are left out, not drawn empty.
+    let hasData: Bool
     let todayLink: String
     let todayStatus: String
 
@@ -203,10 +205,14 @@ struct EnergyPage {
             Week(label: label, dates: "\(DashboardPage.shortDate(week.start, withYear: false)) – \(DashboardPage.shortDate(week.end, withYear: false))",
                  logged: "\(week.daysLogged) logged, \(week.completeDays) complete",
                  intake: week.meanIntakeKcal.map(energy) ?? "—",
-                 trend: week.trendChange.map { ($0.kilograms > 0 ? "+" : "") + $0.formatted(in: mass, decimals: mass.displayDecimals + 1) } ?? "—",
+                 trend: week.trendChange.map { change in
+                     let text = change.formatted(in: mass, decimals: mass.displayDecimals + 1)
+                     return change.kilograms > 0 ? "+" + text : text.replacingOccurrences(of: "-", with: "−")
+                 } ?? "—",
                  expenditure: week.expenditureKcal.map(energy) ?? "—",
                  onTarget: week.daysOnTarget.map { "\($0) of \(week.completeDays)" } ?? "—")
         }
+        hasData = !trendDays.isEmpty || report.history.contains { $0.intakeKcal != nil }
         chart = EnergyChart(days: report.history).svg()
         trendChart = TrendChart(points: trendDays, unit: mass, goal: report.goal?.weight, projection: nil,
                                 title: "Weight trend over the same days").svg()

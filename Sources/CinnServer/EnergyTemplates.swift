@@ -101,8 +101,8 @@ enum EnergyTemplates {
       <div class="answer sentence">{{answer}}</div>
       <p class="trend-line">{{trendReason}}</p>
     </section>
-    {{^hasProfile}}<p class="card">Cinn needs your <a href="/profile">profile</a> (sex, birth date, height, activity) for calories to maintain and a daily target.</p>{{/hasProfile}}
     <h1>Energy</h1>
+    {{^hasProfile}}<p class="card">Cinn needs your <a href="/profile">profile</a> (sex, birth date, height, activity) for calories to maintain and a daily target.</p>{{/hasProfile}}
     <div class="figures" id="expenditure">{{#figures}}<div id="figure-{{id}}"><span>{{label}}</span><b>{{value}}</b>{{#detail}}<small>{{.}}</small>{{/detail}}</div>{{/figures}}</div>
     {{#adaptiveStatus}}<p class="muted" id="adaptive-status">{{.}}</p>{{/adaptiveStatus}}
     <p class="muted">{{todayStatus}} <a href="{{todayLink}}">Today's log</a></p>
@@ -111,6 +111,9 @@ enum EnergyTemplates {
       {{#goalReached}}<p>Your trend is in the maintenance band: the target is to maintain.</p>{{/goalReached}}
       <table><tbody>{{#etas}}<tr><th scope="row">{{label}}</th><td class="num"><b>{{date}}</b><br><small class="muted">{{range}}</small></td></tr>{{/etas}}</tbody></table>
       <p class="muted">Ranges cover about 95 % of outcomes, from how uncertain the rate is.</p></div>{{/toGoal}}
+    {{^hasData}}<p class="card empty">Nothing to show yet. Weigh in and log your food: this page then sets what you eat beside
+      what you burn, week by week.</p>{{/hasData}}
+    {{#hasData}}
     <div class="card chart">{{{chart}}}</div>
     <div class="card chart">{{{trendChart}}}</div>
     <h2>Weekly check-in</h2>
@@ -122,6 +125,7 @@ enum EnergyTemplates {
       <tr><th scope="row">Expenditure</th>{{#weeks}}<td class="num">{{expenditure}}</td>{{/weeks}}</tr>
       <tr><th scope="row">On target (±10 %)</th>{{#weeks}}<td class="num">{{onTarget}}</td>{{/weeks}}</tr>
       </tbody></table></div>
+    {{/hasData}}
     <p class="actions"><a class="button secondary" href="/profile" id="edit-profile">Edit profile and target</a></p>
     """
 }

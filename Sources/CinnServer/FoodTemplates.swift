@@ -30,7 +30,7 @@ enum FoodTemplates {
     .energy-bar rect { fill:currentColor; }
     .macro-numbers span { display:block; }
     .day-status { display:flex; flex-wrap:wrap; align-items:center; gap:8px; margin:0 0 12px; }
-    .day-status > span:first-child { flex:1 1 12rem; color:var(--muted); }
+    .day-status > span:first-child { flex:1 1 12rem; color:var(--muted); } .day-status button { white-space:nowrap; }
     .meal .meal-head + .entries { margin-top:4px; }
     .actions { display:flex; gap:8px; flex-wrap:wrap; } .actions > * { flex:1; }
     .meal-head { display:flex; align-items:center; gap:10px; } .meal-head h2 { margin:0; flex:1; overflow-wrap:anywhere; }

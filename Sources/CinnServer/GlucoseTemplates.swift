@@ -99,7 +99,7 @@ enum GlucoseTemplates {
     <p class="muted">{{summary}}</p>
     {{#hasEvents}}<h2>Meals</h2><ul class="events card">{{#events}}<li>{{when}} — <b>{{meal}}</b>: {{response}}{{#reason}}<div class="flag">Reported: {{reason}}</div>{{/reason}}</li>{{/events}}</ul>{{/hasEvents}}
     {{#hasReadings}}<details class="card"{{^manyReadings}} open{{/manyReadings}}><summary>{{readingCount}}</summary><table><tbody>{{#readings}}
-      <tr><td>{{time}}</td><td class="num">{{value}}</td><td class="muted">{{timing}}</td><td><form class="inline" method="post" action="/glucose/readings/{{id}}/delete"><input type="hidden" name="day" value="{{date}}"><button type="submit" class="secondary" aria-label="Delete the reading at {{time}}">Delete</button></form></td></tr>{{/readings}}
+      <tr><td>{{time}}</td><td class="num">{{value}}</td><td class="muted">{{timing}}</td><td class="num"><form class="inline" method="post" action="/glucose/readings/{{id}}/delete"><input type="hidden" name="day" value="{{date}}"><button type="submit" class="secondary" aria-label="Delete the reading at {{time}}">Delete</button></form></td></tr>{{/readings}}
     </tbody></table></details>{{/hasReadings}}
     {{#hasDoses}}<h2>Insulin</h2><div class="card"><table><tbody>{{#doses}}
       <tr><td>{{time}}</td><td><b>{{units}}&nbsp;U</b> <span class="muted">{{kind}}</span></td><td class="num"><form class="inline" method="post" action="/glucose/insulin/{{id}}/delete"><input type="hidden" name="day" value="{{date}}"><button type="submit" class="secondary" aria-label="Delete the dose at {{time}}">Delete</button></form></td></tr>{{/doses}}
@@ -119,7 +119,7 @@ enum GlucoseTemplates {
     </form>
     {{#hasMeals}}<div class="card"><table><tbody>{{#meals}}
       <tr><td>{{name}}{{#test}} <small class="muted">test meal</small>{{/test}}<br><small class="muted">{{detail}}</small></td>
-      <td><form class="inline" method="post" action="/glucose/meals/{{id}}/delete"><button type="submit" class="secondary" aria-label="Delete {{name}}">Delete</button></form></td></tr>{{/meals}}
+      <td class="num"><form class="inline" method="post" action="/glucose/meals/{{id}}/delete"><button type="submit" class="secondary" aria-label="Delete {{name}}">Delete</button></form></td></tr>{{/meals}}
     </tbody></table></div>{{/hasMeals}}
     """
 }

@@ -102,10 +102,10 @@ enum Templates {
     @media (min-width: 900px) {
       nav.tabs { top:0; bottom:0; right:auto; width:180px; flex-direction:column; border-top:0; border-right:1px solid var(--line); padding-top:16px; }
       nav.tabs a { flex:0; text-align:left; padding:12px 20px; font-size:1rem; } nav.tabs a .icon { display:inline; margin-right:8px; }
-      main { margin-left:max(196px, calc(50% - 380px + 90px)); padding-bottom:24px; }
+      main { margin-left:max(180px, calc(50% - 380px + 90px)); padding:24px 32px; }
     }
     @media (min-width: 1200px) {
-      main { max-width:1120px; margin-left:max(196px, calc(50% - 560px + 90px)); }
+      main { max-width:1120px; margin-left:max(180px, calc(50% - 560px + 90px)); }
       .columns { display:grid; grid-template-columns:minmax(0, 3fr) minmax(0, 2fr); gap:0 24px; align-items:start; }
       .meals { display:grid; grid-template-columns:repeat(2, minmax(0, 1fr)); gap:0 16px; align-items:start; }
     }
@@ -190,6 +190,7 @@ enum Templates {
     """
 
     static let edit = """
+    <p class="go"><a href="/weigh-ins">← Weigh-ins</a></p>
     <h1>Edit weigh-in</h1>
     {{#confirmation}}<div class="card confirm" id="weight-confirm" role="alert">
       <p><b>{{confirmation}}</b></p>

@@ -39,6 +39,18 @@ struct EnergyWebTests {
         }
     }
 
+    /// With nothing logged the page says so once, instead of two empty charts and a check-in of dashes.
+    @Test func anEmptyEnergyPageSaysWhatToDo() async throws {
+        try await withApp { client, journal in
+            let empty = try await client.send(.get, "/energy").text
+            #expect(empty.contains("Nothing to show yet. Weigh in and log your food"))
+            #expect(!empty.contains("Weekly check-in") && !empty.contains("<svg"))
+            try await client.addWeighIn(80.3, date: "2024-03-14")
+            let one = try await client.send(.get, "/energy").text
+            #expect(one.contains("Weekly check-in") && !one.contains("Weigh in and log your food"))
+        }
+    }
+
     @Test func theFirstVisitOnboardsThenTheDashboardAnswers() async throws {
         try await withApp { client, journal in
             try await fresh(journal)
