@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "CinnImport", targets: ["CinnImport"]),
         .library(name: "CinnStore", targets: ["CinnStore"]),
         .library(name: "CinnCharts", targets: ["CinnCharts"]),
+        .library(name: "CinnJournal", targets: ["CinnJournal"]),
         .library(name: "CinnServer", targets: ["CinnServer"]),
         .library(name: "CinnSync", targets: ["CinnSync"]),
     ],
@@ -27,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         .target(name: "CinnCore"),
@@ -48,11 +50,20 @@ let package = Package(
         .target(name: "CinnCharts", dependencies: ["CinnCore"]),
         .target(name: "CinnSync", dependencies: ["CinnCore", "CinnStore"]),
         .target(
+            name: "CinnJournal",
+            dependencies: [
+                "CinnCore", "CinnImport", "CinnStore",
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        .target(
             name: "CinnServer",
             dependencies: [
-                "CinnCore", "CinnImport", "CinnStore", "CinnCharts",
+                "CinnCore", "CinnImport", "CinnStore", "CinnCharts", "CinnJournal",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
@@ -62,7 +73,7 @@ let package = Package(
         .executableTarget(
             name: "cinn",
             dependencies: [
-                "CinnCore", "CinnImport", "CinnStore", "CinnCharts", "CinnServer", "CinnSync",
+                "CinnCore", "CinnImport", "CinnStore", "CinnCharts", "CinnJournal", "CinnServer", "CinnSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -76,7 +87,7 @@ let package = Package(
         .testTarget(
             name: "CinnServerTests",
             dependencies: [
-                "CinnServer", "CinnCharts",
+                "CinnServer", "CinnJournal", "CinnCharts",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             resources: [.copy("Fixtures")]
@@ -84,7 +95,7 @@ let package = Package(
         .testTarget(
             name: "CinnSyncTests",
             dependencies: [
-                "CinnSync", "CinnServer",
+                "CinnSync", "CinnServer", "CinnJournal",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "SQLKit", package: "sql-kit"),

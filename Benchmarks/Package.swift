@@ -36,7 +36,7 @@ let package = Package(
                 .product(name: "CinnCore", package: "cinn"),
                 .product(name: "CinnImport", package: "cinn"),
                 .product(name: "CinnStore", package: "cinn"),
-                .product(name: "CinnServer", package: "cinn"),
+                .product(name: "CinnJournal", package: "cinn"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ],
             path: "Benchmarks/WeightImport",
@@ -65,7 +65,7 @@ let package = Package(
                 "BenchmarkData",
                 .product(name: "CinnCore", package: "cinn"),
                 .product(name: "CinnStore", package: "cinn"),
-                .product(name: "CinnServer", package: "cinn"),
+                .product(name: "CinnJournal", package: "cinn"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ],
             path: "Sources/EnergyBench"
@@ -78,7 +78,7 @@ let package = Package(
                 "BenchmarkData",
                 .product(name: "CinnCore", package: "cinn"),
                 .product(name: "CinnStore", package: "cinn"),
-                .product(name: "CinnServer", package: "cinn"),
+                .product(name: "CinnJournal", package: "cinn"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ],
             path: "Sources/WorkoutBench"
@@ -92,7 +92,7 @@ let package = Package(
                 .product(name: "CinnCore", package: "cinn"),
                 .product(name: "CinnCharts", package: "cinn"),
                 .product(name: "CinnStore", package: "cinn"),
-                .product(name: "CinnServer", package: "cinn"),
+                .product(name: "CinnJournal", package: "cinn"),
             ],
             path: "Sources/GlucoseBench"
         ),
@@ -103,6 +103,7 @@ let package = Package(
                 "BenchmarkData",
                 .product(name: "CinnCore", package: "cinn"),
                 .product(name: "CinnStore", package: "cinn"),
+                .product(name: "CinnJournal", package: "cinn"),
                 .product(name: "CinnServer", package: "cinn"),
                 .product(name: "CinnSync", package: "cinn"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -111,7 +112,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "JournalServer",
-            dependencies: [.product(name: "CinnServer", package: "cinn")],
+            dependencies: [.product(name: "CinnJournal", package: "cinn"), .product(name: "CinnServer", package: "cinn")],
             path: "Sources/JournalServer"
         ),
         // The load test's reference: a minimal Hummingbird app answering a constant body.

@@ -1,5 +1,6 @@
 import CinnCharts
 import CinnCore
+import CinnJournal
 import Foundation
 
 /// The onboarding and the profile editor: one form, filled from the saved profile or from what was typed.

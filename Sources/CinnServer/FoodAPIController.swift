@@ -1,5 +1,6 @@
 import CinnCore
 import CinnImport
+import CinnJournal
 import CinnStore
 import Foundation
 import Hummingbird

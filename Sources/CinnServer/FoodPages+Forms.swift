@@ -1,4 +1,5 @@
 import CinnCore
+import CinnJournal
 import Foundation
 
 /// What the log dialog holds: what the person typed, or the defaults.

@@ -1,5 +1,6 @@
 import CinnCharts
 import CinnCore
+import CinnJournal
 import Foundation
 
 /// The presets: each with its foods and energy, a form to log it, and delete.

@@ -1,4 +1,5 @@
 import CinnCore
+import CinnJournal
 import CinnStore
 import Foundation
 import Hummingbird

@@ -1,6 +1,7 @@
 import CinnCharts
 import CinnCore
 import CinnImport
+import CinnJournal
 import CinnStore
 import Foundation
 import Hummingbird

@@ -1,5 +1,6 @@
 import CinnCharts
 import CinnCore
+import CinnJournal
 import Crypto
 import Foundation
 import HTTPTypes

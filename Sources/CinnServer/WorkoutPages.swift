@@ -1,5 +1,6 @@
 import CinnCharts
 import CinnCore
+import CinnJournal
 import CinnStore
 import Foundation
 import Mustache

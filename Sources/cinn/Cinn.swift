@@ -1,8 +1,8 @@
 import ArgumentParser
-import Configuration
 import CinnCore
-import CinnServer
+import CinnJournal
 import CinnStore
+import Configuration
 import Foundation
 import Logging
 

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CinnCore
-import CinnServer
+import CinnJournal
 import Foundation
 
 extension GlucoseUnit: ExpressibleByArgument {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CinnCore
 import CinnImport
-import CinnServer
+import CinnJournal
 import CinnStore
 import Foundation
 import Synchronization

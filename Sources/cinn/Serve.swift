@@ -1,8 +1,9 @@
 import ArgumentParser
 import CinnCore
-import Configuration
+import CinnJournal
 import CinnServer
 import CinnStore
+import Configuration
 import Foundation
 import Hummingbird
 import Logging

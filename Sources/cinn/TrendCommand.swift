@@ -1,7 +1,7 @@
 import ArgumentParser
 import CinnCharts
 import CinnCore
-import CinnServer
+import CinnJournal
 import Foundation
 
 struct Trend: AsyncParsableCommand {

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
+import CinnJournal
 @testable import CinnServer
 
 @Suite("Food web pages") struct FoodWebTests {

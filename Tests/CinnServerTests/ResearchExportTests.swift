@@ -1,4 +1,5 @@
 import CinnCore
+import CinnJournal
 import CinnServer
 import CinnStore
 import Foundation
@@ -79,7 +80,7 @@ struct ResearchExportTests {
                 let member = try await accounts.addUser(name: "participant1", password: "participant-1", role: .member)
                 for account in [admin, member] {
                     try await accounts.store.saveSettings(UserSettings(timeZoneIdentifier: "UTC", onboarded: true), user: account.user)
-                    try await journal.forUser(account.user).addGlucose(value: 100, unit: .milligramsPerDeciliter, time: "2024-03-14T08:00:00Z", timing: nil, note: nil)
+                    _ = try await journal.forUser(account.user).addGlucose(value: 100, unit: .milligramsPerDeciliter, time: "2024-03-14T08:00:00Z", timing: nil, note: nil)
                 }
                 let adminToken = try await accounts.createToken(name: "t", user: admin.user).secret
                 let memberToken = try await accounts.createToken(name: "t", user: member.user).secret

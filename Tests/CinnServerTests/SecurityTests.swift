@@ -1,5 +1,6 @@
 import CinnCharts
 import CinnCore
+import CinnJournal
 import CinnServer
 import CinnStore
 import Foundation

@@ -1,3 +1,4 @@
+import CinnJournal
 import CinnServer
 import Foundation
 import Hummingbird

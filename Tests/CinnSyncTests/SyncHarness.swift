@@ -1,4 +1,5 @@
 import CinnCore
+import CinnJournal
 import CinnServer
 @testable import CinnStore
 import CinnSync

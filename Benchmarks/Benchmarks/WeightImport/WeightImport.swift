@@ -15,7 +15,7 @@ import Benchmark
 import BenchmarkData
 import CinnCore
 import CinnImport
-import CinnServer
+import CinnJournal
 import CinnStore
 import Foundation
 

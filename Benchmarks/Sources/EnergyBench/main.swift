@@ -11,7 +11,7 @@
 // `prepare` prints one JSON object, `report` too with --json.
 import BenchmarkData
 import CinnCore
-import CinnServer
+import CinnJournal
 import CinnStore
 import Foundation
 import SQLiteNIO

@@ -9,7 +9,7 @@
 import BenchmarkData
 import CinnCharts
 import CinnCore
-import CinnServer
+import CinnJournal
 import CinnStore
 import Foundation
 

@@ -4,6 +4,7 @@
 //     JournalServer --database journal.sqlite [--port 0] [--host 127.0.0.1]
 //
 // Prints `Listening on http://HOST:PORT` once bound; stops on SIGTERM or SIGINT.
+import CinnJournal
 import CinnServer
 import CinnStore
 import Foundation

@@ -9,6 +9,7 @@
 // - pull: every change of a journal of `records` records, from the start, in pages of 10,000.
 import BenchmarkData
 import CinnCore
+import CinnJournal
 import CinnServer
 import CinnStore
 import CinnSync

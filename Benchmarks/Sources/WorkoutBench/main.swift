@@ -10,7 +10,7 @@
 // Prints one JSON object with --json, else a short table.
 import BenchmarkData
 import CinnCore
-import CinnServer
+import CinnJournal
 import CinnStore
 import Foundation
 import SQLiteNIO

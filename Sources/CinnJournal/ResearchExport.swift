@@ -74,7 +74,7 @@ public struct ResearchExport: Sendable {
         Column(table: "weight", column: "weight_kg", type: "number", unit: "kg", description: "Body weight"),
     ]
 
-    static let tableNames = ["participants", "glucose", "insulin", "meals", "meal_events", "food", "weight"]
+    package static let tableNames = ["participants", "glucose", "insulin", "meals", "meal_events", "food", "weight"]
 
     /// Builds the export of `journals` (one per participant, in order).
     public static func make(_ journals: [(name: String, journal: Journal)], deidentify: Bool) async throws -> ResearchExport {

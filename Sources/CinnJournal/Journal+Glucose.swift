@@ -63,7 +63,7 @@ extension Journal {
     }
 
     /// The instant a local day starts, in the user's time zone.
-    func dayStart(_ day: LocalDate, _ settings: UserSettings) -> Date {
+    package func dayStart(_ day: LocalDate, _ settings: UserSettings) -> Date {
         LocalDateTime(date: day, secondsOfDay: 0).resolved(in: settings.timeZone).instant
     }
 

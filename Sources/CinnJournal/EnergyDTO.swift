@@ -2,18 +2,18 @@ import CinnCore
 import Foundation
 
 /// An optional that encodes as JSON `null` rather than leaving its key out.
-struct OrNull<Value: Encodable>: Encodable {
+package struct OrNull<Value: Encodable>: Encodable {
     let value: Value?
-    init(_ value: Value?) { self.value = value }
+    package init(_ value: Value?) { self.value = value }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         if let value { try container.encode(value) } else { try container.encodeNil() }
     }
 }
 
 /// `GET /api/v1/profile`: the profile, units and target choices.
-struct ProfileDTO: Encodable {
+package struct ProfileDTO: Encodable {
     let sex: OrNull<String>
     let birthDate: OrNull<String>
     let heightCm: OrNull<Double>
@@ -32,7 +32,7 @@ struct ProfileDTO: Encodable {
     let energyFloorKcal: OrNull<Double>
     let energyTargetKcal: OrNull<Double>
 
-    init(_ settings: UserSettings, goal: Goal?) {
+    package init(_ settings: UserSettings, goal: Goal?) {
         let profile = settings.profile
         sex = OrNull(profile?.sex.rawValue)
         birthDate = OrNull(profile?.birthDate.iso)
@@ -63,8 +63,8 @@ struct ProfileDTO: Encodable {
 }
 
 /// `PUT /api/v1/profile`: absent fields stay as they are; `null` clears the floor or the manual target.
-struct ProfileRequest: Decodable {
-    let update: ProfileUpdate
+package struct ProfileRequest: Decodable {
+    package let update: ProfileUpdate
 
     enum CodingKeys: String, CodingKey {
         case sex, height, activity, onboarded
@@ -73,7 +73,7 @@ struct ProfileRequest: Decodable {
         case targetBasis = "target_basis", energyFloorKcal = "energy_floor_kcal", energyTargetKcal = "energy_target_kcal"
     }
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         func clearable(_ key: CodingKeys) throws -> Double?? {
             container.contains(key) ? .some(try container.decodeIfPresent(LenientNumber.self, forKey: key)?.value) : nil
@@ -155,7 +155,7 @@ struct CheckInDTO: Encodable {
 }
 
 /// The daily answer.
-struct TodayDTO: Encodable {
+package struct TodayDTO: Encodable {
     let date: String
     let answer: String
     let message: String
@@ -167,7 +167,7 @@ struct TodayDTO: Encodable {
     let trendVerdict: String
     let trendReason: String
 
-    init(_ report: EnergyReport) {
+    package init(_ report: EnergyReport) {
         date = report.asOf.iso
         answer = report.answer.answer.rawValue
         message = report.answer.message
@@ -188,7 +188,7 @@ struct TodayDTO: Encodable {
 }
 
 /// `GET /api/v1/energy`.
-struct EnergyDTO: Encodable {
+package struct EnergyDTO: Encodable {
     struct Formula: Encodable {
         let equation: String
         let restingKcal: Double
@@ -270,7 +270,7 @@ struct EnergyDTO: Encodable {
     let lastWeek: CheckInDTO
     let days: [Day]
 
-    init(_ report: EnergyReport) {
+    package init(_ report: EnergyReport) {
         let unit = report.settings.displayUnit
         date = report.asOf.iso
         massUnit = unit.rawValue

@@ -62,7 +62,7 @@ struct ServingDTO: Codable {
     let grams: Double?
 }
 
-struct FoodDTO: Encodable {
+package struct FoodDTO: Encodable {
     let id: String
     let name: String
     let brand: String?
@@ -74,7 +74,7 @@ struct FoodDTO: Encodable {
     let nutrientsPer100: NutrientsDTO
     let servings: [ServingDTO]
 
-    init(_ food: Food, mine: Bool) {
+    package init(_ food: Food, mine: Bool) {
         id = food.id.lowercasedString
         name = food.name
         brand = food.brand
@@ -92,7 +92,7 @@ struct FoodDTO: Encodable {
         case nutrientsPer100 = "nutrients_per_100"
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(name, forKey: .name)
@@ -108,9 +108,14 @@ struct FoodDTO: Encodable {
 }
 
 /// A barcode lookup: where the food was found, and the food.
-struct BarcodeResultDTO: Encodable {
+package struct BarcodeResultDTO: Encodable {
     let foundIn: String
     let food: FoodDTO
+
+    package init(foundIn: String, food: FoodDTO) {
+        self.foundIn = foundIn
+        self.food = food
+    }
 
     enum CodingKeys: String, CodingKey {
         case food
@@ -119,7 +124,7 @@ struct BarcodeResultDTO: Encodable {
 }
 
 /// A search result or a recent food: enough to show a line and log it.
-struct FoodSummaryDTO: Encodable {
+package struct FoodSummaryDTO: Encodable {
     let id: String
     let name: String
     let brand: String?
@@ -131,7 +136,7 @@ struct FoodSummaryDTO: Encodable {
     let otherVersions: Int
     let lastUsed: String?
 
-    init(_ food: FoodSearchCandidate, otherVersions: Int = 0) {
+    package init(_ food: FoodSearchCandidate, otherVersions: Int = 0) {
         id = food.id.lowercasedString
         name = food.name
         brand = food.brand
@@ -152,7 +157,7 @@ struct FoodSummaryDTO: Encodable {
         case lastUsed = "last_used"
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(name, forKey: .name)
@@ -167,7 +172,7 @@ struct FoodSummaryDTO: Encodable {
     }
 }
 
-struct FoodEntryDTO: Encodable {
+package struct FoodEntryDTO: Encodable {
     let id: String
     let foodID: String?
     let name: String
@@ -181,7 +186,7 @@ struct FoodEntryDTO: Encodable {
     let note: String?
     let source: String
 
-    init(_ entry: FoodLogEntry) {
+    package init(_ entry: FoodLogEntry) {
         id = entry.id.lowercasedString
         foodID = entry.foodID?.lowercasedString
         name = entry.name
@@ -202,7 +207,7 @@ struct FoodEntryDTO: Encodable {
         case eatenAt = "eaten_at"
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(foodID, forKey: .foodID)
@@ -219,8 +224,8 @@ struct FoodEntryDTO: Encodable {
     }
 }
 
-struct DayDTO: Encodable {
-    struct MealDTO: Encodable {
+package struct DayDTO: Encodable {
+    package struct MealDTO: Encodable {
         let meal: String
         let title: String
         let energyKcal: Double
@@ -241,7 +246,7 @@ struct DayDTO: Encodable {
     let meals: [MealDTO]
     let totals: [NutrientTotalDTO]
 
-    init(_ day: DayNutrition) {
+    package init(_ day: DayNutrition) {
         date = day.date.iso
         energyKcal = day.energy.rounded()
         energyTargetKcal = day.energyTargetKcal
@@ -262,7 +267,7 @@ struct DayDTO: Encodable {
         case energyRemainingKcal = "energy_remaining_kcal"
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(date, forKey: .date)
         try container.encode(energyKcal, forKey: .energyKcal)
@@ -275,7 +280,7 @@ struct DayDTO: Encodable {
     }
 }
 
-struct PresetDTO: Encodable {
+package struct PresetDTO: Encodable {
     struct Item: Encodable {
         let foodID: String?
         let name: String
@@ -296,7 +301,7 @@ struct PresetDTO: Encodable {
     let energyKcal: Double
     let items: [Item]
 
-    init(_ preset: FoodPreset) {
+    package init(_ preset: FoodPreset) {
         id = preset.id.lowercasedString
         name = preset.name
         meal = preset.meal?.name
@@ -313,14 +318,14 @@ struct PresetDTO: Encodable {
     }
 }
 
-struct NutritionPeriodDTO: Encodable {
+package struct NutritionPeriodDTO: Encodable {
     let start: String
     let end: String
     let daysLogged: Int
     let totals: [NutrientTotalDTO]
     let dailyAverage: [NutrientTotalDTO]
 
-    init(_ period: NutritionPeriod) {
+    package init(_ period: NutritionPeriod) {
         start = period.start.iso
         end = period.end.iso
         daysLogged = period.daysLogged
@@ -335,14 +340,18 @@ struct NutritionPeriodDTO: Encodable {
     }
 }
 
-struct NutrientInfoDTO: Encodable {
+package struct NutrientInfoDTO: Encodable {
     let key: String, name: String, unit: String, group: String
     let dailyValue: Double?
+
+    package init(key: String, name: String, unit: String, group: String, dailyValue: Double?) {
+        (self.key, self.name, self.unit, self.group, self.dailyValue) = (key, name, unit, group, dailyValue)
+    }
     enum CodingKeys: String, CodingKey {
         case key, name, unit, group
         case dailyValue = "daily_value"
     }
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(key, forKey: .key)
         try container.encode(name, forKey: .name)
@@ -352,21 +361,33 @@ struct NutrientInfoDTO: Encodable {
     }
 }
 
-struct FrequentFoodDTO: Encodable {
+package struct FrequentFoodDTO: Encodable {
     let food: FoodSummaryDTO
     let count: Int
+
+    package init(food: FoodSummaryDTO, count: Int) {
+        self.food = food
+        self.count = count
+    }
 }
 
-struct NutritionStatisticsDTO: Encodable {
+package struct NutritionStatisticsDTO: Encodable {
     let period: String, from: String, to: String
     let periods: [NutritionPeriodDTO]
+
+    package init(period: String, from: String, to: String, periods: [NutritionPeriodDTO]) {
+        self.period = period
+        self.from = from
+        self.to = to
+        self.periods = periods
+    }
 }
 
 // MARK: - Requests
 
 /// A food as a person makes it from a nutrition label: per serving, vitamins and minerals as
 /// amounts or % Daily Value.
-struct FoodRequest: Decodable {
+package struct FoodRequest: Decodable {
     let name: String
     let brand: String?
     let barcode: String?
@@ -387,7 +408,7 @@ struct FoodRequest: Decodable {
         case otherServings = "other_servings"
     }
 
-    func label() throws(CinnError) -> NutritionLabel {
+    package func label() throws(CinnError) -> NutritionLabel {
         var values: [Nutrient: NutritionLabel.Value] = [:]
         for (key, number) in nutrients ?? [:] {
             values[try Nutrient.parse(key)] = .amount(number.value)
@@ -412,14 +433,14 @@ struct FoodRequest: Decodable {
     }
 }
 
-struct FoodEntryRequest: Decodable {
-    let id: String?
-    let foodID: String
-    let servings: LenientNumber?
-    let serving: String?
-    let meal: String?
-    let time: String?
-    let note: String?
+package struct FoodEntryRequest: Decodable {
+    package let id: String?
+    package let foodID: String
+    package let servings: LenientNumber?
+    package let serving: String?
+    package let meal: String?
+    package let time: String?
+    package let note: String?
 
     enum CodingKeys: String, CodingKey {
         case id, servings, serving, meal, time, note
@@ -427,22 +448,22 @@ struct FoodEntryRequest: Decodable {
     }
 }
 
-struct LogFoodsRequest: Decodable {
-    let entries: [FoodEntryRequest]
+package struct LogFoodsRequest: Decodable {
+    package let entries: [FoodEntryRequest]
 }
 
 /// `PATCH /api/v1/food-entries/{id}`: absent fields stay; `"note": null` clears the note.
-struct UpdateFoodEntry: Decodable {
-    let servings: LenientNumber?
-    let meal: String?
-    let time: String?
-    let note: String??
+package struct UpdateFoodEntry: Decodable {
+    package let servings: LenientNumber?
+    package let meal: String?
+    package let time: String?
+    package let note: String??
 
     enum CodingKeys: String, CodingKey {
         case servings, meal, time, note
     }
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         servings = try container.decodeIfPresent(LenientNumber.self, forKey: .servings)
         meal = try container.decodeIfPresent(String.self, forKey: .meal)
@@ -451,10 +472,10 @@ struct UpdateFoodEntry: Decodable {
     }
 }
 
-struct CopyDayRequest: Decodable {
-    let to: String
-    let meal: String?
-    let toMeal: String?
+package struct CopyDayRequest: Decodable {
+    package let to: String
+    package let meal: String?
+    package let toMeal: String?
 
     enum CodingKeys: String, CodingKey {
         case to, meal
@@ -462,15 +483,15 @@ struct CopyDayRequest: Decodable {
     }
 }
 
-struct PresetRequest: Decodable {
-    let name: String
-    let meal: String?
+package struct PresetRequest: Decodable {
+    package let name: String
+    package let meal: String?
     /// Save a logged meal: the day it was logged.
-    let fromDate: String?
+    package let fromDate: String?
     /// Save one food.
-    let foodID: String?
-    let servings: LenientNumber?
-    let serving: String?
+    package let foodID: String?
+    package let servings: LenientNumber?
+    package let serving: String?
 
     enum CodingKeys: String, CodingKey {
         case name, meal, servings, serving
@@ -479,8 +500,8 @@ struct PresetRequest: Decodable {
     }
 }
 
-struct LogPresetRequest: Decodable {
-    let times: LenientNumber?
-    let meal: String?
-    let time: String?
+package struct LogPresetRequest: Decodable {
+    package let times: LenientNumber?
+    package let meal: String?
+    package let time: String?
 }

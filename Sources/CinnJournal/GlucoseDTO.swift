@@ -4,7 +4,7 @@ import Foundation
 
 /// The study's records and reports in the API. Glucose comes in the unit asked for (`value`, `unit`) and
 /// always in mg/dL (`mg_dl`); times are local ISO 8601 with their offset.
-struct GlucoseReadingDTO: Encodable {
+package struct GlucoseReadingDTO: Encodable {
     let id: String
     let time: String
     let date: String
@@ -15,7 +15,7 @@ struct GlucoseReadingDTO: Encodable {
     let note: OrNull<String>
     let source: String
 
-    init(_ reading: GlucoseReading, unit: GlucoseUnit) {
+    package init(_ reading: GlucoseReading, unit: GlucoseUnit) {
         id = reading.id.lowercasedString
         time = WeighIn.isoString(instant: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds)
         date = reading.localDate.iso
@@ -30,7 +30,7 @@ struct GlucoseReadingDTO: Encodable {
     enum CodingKeys: String, CodingKey { case id, time, date, value, unit, timing, note, source, mgDl = "mg_dl" }
 }
 
-struct InsulinDoseDTO: Encodable {
+package struct InsulinDoseDTO: Encodable {
     let id: String
     let time: String
     let date: String
@@ -40,7 +40,7 @@ struct InsulinDoseDTO: Encodable {
     let note: OrNull<String>
     let source: String
 
-    init(_ dose: InsulinDose) {
+    package init(_ dose: InsulinDose) {
         id = dose.id.lowercasedString
         time = WeighIn.isoString(instant: dose.takenAt, utcOffsetSeconds: dose.utcOffsetSeconds)
         date = dose.localDate.iso
@@ -52,7 +52,7 @@ struct InsulinDoseDTO: Encodable {
     }
 }
 
-struct MealDTO: Encodable {
+package struct MealDTO: Encodable {
     struct Food: Encodable {
         let foodID: String
         let name: String
@@ -67,7 +67,7 @@ struct MealDTO: Encodable {
     let foods: [Food]
     let note: OrNull<String>
 
-    init(_ meal: MealDefinition) {
+    package init(_ meal: MealDefinition) {
         id = meal.id.lowercasedString
         name = meal.name
         kind = meal.kind.rawValue
@@ -104,7 +104,7 @@ struct MealResponseDTO: Encodable {
     }
 }
 
-struct MealEventDTO: Encodable {
+package struct MealEventDTO: Encodable {
     let id: String
     let mealID: String
     let meal: OrNull<String>
@@ -117,7 +117,7 @@ struct MealEventDTO: Encodable {
     let reportReason: OrNull<String>
     let response: OrNull<MealResponseDTO>
 
-    init(_ event: MealEvent, meal: MealDefinition?, response: MealResponse?, unit: GlucoseUnit) {
+    package init(_ event: MealEvent, meal: MealDefinition?, response: MealResponse?, unit: GlucoseUnit) {
         id = event.id.lowercasedString
         mealID = event.mealID.lowercasedString
         self.meal = OrNull(meal?.name)
@@ -202,7 +202,7 @@ struct RankingDTO: Encodable {
 }
 
 /// `GET /api/v1/glucose/report`.
-struct GlucoseReportDTO: Encodable {
+package struct GlucoseReportDTO: Encodable {
     struct Day: Encodable {
         let date: String
         let statistics: GlucoseStatisticsDTO
@@ -219,7 +219,7 @@ struct GlucoseReportDTO: Encodable {
     let bolusUnits: Double
     let basalUnits: Double
 
-    init(_ report: GlucoseReport) {
+    package init(_ report: GlucoseReport) {
         from = report.from.iso
         to = report.to.iso
         unit = report.unit.rawValue
@@ -239,7 +239,7 @@ struct GlucoseReportDTO: Encodable {
 }
 
 /// `GET /api/v1/glucose/days/{date}`.
-struct GlucoseDayDTO: Encodable {
+package struct GlucoseDayDTO: Encodable {
     let date: String
     let unit: String
     let statistics: GlucoseStatisticsDTO
@@ -247,7 +247,7 @@ struct GlucoseDayDTO: Encodable {
     let insulin: [InsulinDoseDTO]
     let mealEvents: [MealEventDTO]
 
-    init(_ day: GlucoseDay) {
+    package init(_ day: GlucoseDay) {
         date = day.date.iso
         unit = day.unit.rawValue
         statistics = GlucoseStatisticsDTO(day.statistics, unit: day.unit)

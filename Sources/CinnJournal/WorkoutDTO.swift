@@ -51,7 +51,7 @@ struct EstimateDTO: Encodable {
 }
 
 /// `GET /api/v1/exercises`: an exercise in the list.
-struct ExerciseSummaryDTO: Encodable {
+package struct ExerciseSummaryDTO: Encodable {
     let id: String
     let name: String
     let aliases: [String]
@@ -59,7 +59,7 @@ struct ExerciseSummaryDTO: Encodable {
     let current: OrNull<EstimateDTO>
     let best: OrNull<EstimateDTO>
 
-    init(_ summary: ExerciseSummary, unit: MassUnit) {
+    package init(_ summary: ExerciseSummary, unit: MassUnit) {
         id = summary.id.lowercasedString
         name = summary.name
         aliases = summary.aliases
@@ -75,12 +75,12 @@ struct ExerciseSummaryDTO: Encodable {
 }
 
 /// `GET /api/v1/exercises` (and `cinn lifts --format json`): the list with its unit and formula.
-struct ExerciseListDTO: Encodable {
+package struct ExerciseListDTO: Encodable {
     let unit: String
     let formula: String
     let exercises: [ExerciseSummaryDTO]
 
-    init(_ lifts: (exercises: [ExerciseSummary], unit: MassUnit, formula: OneRepMaxFormula)) {
+    package init(_ lifts: (exercises: [ExerciseSummary], unit: MassUnit, formula: OneRepMaxFormula)) {
         unit = lifts.unit.rawValue
         formula = lifts.formula.rawValue
         exercises = lifts.exercises.map { ExerciseSummaryDTO($0, unit: lifts.unit) }
@@ -88,12 +88,12 @@ struct ExerciseListDTO: Encodable {
 }
 
 /// `GET /api/v1/workouts` (and `cinn workouts --format json`, without `total`).
-struct WorkoutListDTO: Encodable {
+package struct WorkoutListDTO: Encodable {
     let unit: String
     let total: Int?
     let workouts: [WorkoutSummaryDTO]
 
-    init(_ workouts: [WorkoutSummary], unit: MassUnit, total: Int? = nil) {
+    package init(_ workouts: [WorkoutSummary], unit: MassUnit, total: Int? = nil) {
         self.unit = unit.rawValue
         self.total = total
         self.workouts = workouts.map { WorkoutSummaryDTO($0, unit: unit) }
@@ -101,7 +101,7 @@ struct WorkoutListDTO: Encodable {
 }
 
 /// `GET /api/v1/exercises/{id}`: the exercise page's content.
-struct ExercisePageDTO: Encodable {
+package struct ExercisePageDTO: Encodable {
     struct RepMaxDTO: Encodable {
         let reps: Int
         let set: LiftedSetDTO
@@ -120,7 +120,7 @@ struct ExercisePageDTO: Encodable {
         }
     }
 
-    struct DayDTO: Encodable {
+    package struct DayDTO: Encodable {
         let date: String
         let estimate: Double
         let set: LiftedSetDTO
@@ -143,7 +143,7 @@ struct ExercisePageDTO: Encodable {
     let firstDate: OrNull<String>
     let lastDate: OrNull<String>
 
-    init(_ page: ExercisePage, includeHighReps: Bool) {
+    package init(_ page: ExercisePage, includeHighReps: Bool) {
         let unit = page.unit, report = page.report
         id = page.exercise.root.id.lowercasedString
         name = page.exercise.root.name
@@ -214,7 +214,7 @@ struct WorkoutSummaryDTO: Encodable {
 }
 
 /// `GET /api/v1/workouts/{id}`: a workout with its sets.
-struct WorkoutDTO: Encodable {
+package struct WorkoutDTO: Encodable {
     struct SetDTO: Encodable {
         let exercise: String
         let reps: OrNull<Int>
@@ -246,7 +246,7 @@ struct WorkoutDTO: Encodable {
     let unit: String
     let sets: [SetDTO]
 
-    init(_ stored: StoredWorkout, unit: MassUnit, formula: OneRepMaxFormula) {
+    package init(_ stored: StoredWorkout, unit: MassUnit, formula: OneRepMaxFormula) {
         let workout = stored.workout
         id = workout.id.lowercasedString
         startedAt = WeighIn.isoString(instant: workout.startedAt, utcOffsetSeconds: workout.utcOffsetSeconds)

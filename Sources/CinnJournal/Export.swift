@@ -44,7 +44,7 @@ extension Journal {
     }
 }
 
-func jsonString(_ value: some Encodable) -> String {
+package func jsonString(_ value: some Encodable) -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"

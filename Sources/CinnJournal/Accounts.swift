@@ -242,7 +242,7 @@ public struct Accounts: Sendable {
     // MARK: Secrets
 
     /// 256 random bits from the system's generator, base64url without padding (43 characters).
-    static func secret() -> String {
+    package static func secret() -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")

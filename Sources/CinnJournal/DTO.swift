@@ -5,7 +5,7 @@ import Foundation
 // Request and response payloads of the JSON API, kept apart from the domain values.
 
 /// A weigh-in as the API shows it, in the requested unit.
-struct WeighInDTO: Encodable {
+package struct WeighInDTO: Encodable {
     let id: String
     let weight: Double
     let unit: String
@@ -14,7 +14,7 @@ struct WeighInDTO: Encodable {
     let note: String?
     let source: String
 
-    init(_ weighIn: WeighIn, unit: MassUnit) {
+    package init(_ weighIn: WeighIn, unit: MassUnit) {
         id = weighIn.id.lowercasedString
         weight = weighIn.weight.value(in: unit)
         self.unit = unit.rawValue
@@ -29,7 +29,7 @@ struct WeighInDTO: Encodable {
         case measuredAt = "measured_at"
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(weight, forKey: .weight)
@@ -42,10 +42,10 @@ struct WeighInDTO: Encodable {
 }
 
 /// A number that may arrive as a JSON number or as a numeric string ("72.4").
-struct LenientNumber: Decodable {
-    let value: Double
+package struct LenientNumber: Decodable {
+    package let value: Double
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let number = try? container.decode(Double.self) {
             value = number
@@ -59,18 +59,18 @@ struct LenientNumber: Decodable {
 }
 
 /// `POST /api/v1/weigh-ins`.
-struct CreateWeighIn: Decodable {
+package struct CreateWeighIn: Decodable {
     /// A client-generated UUID, for clients that make records offline; the server makes one otherwise.
-    let id: String?
-    let weight: LenientNumber
-    let unit: String?
+    package let id: String?
+    package let weight: LenientNumber
+    package let unit: String?
     /// `YYYY-MM-DD` (today: now; an earlier day: local noon) or an ISO 8601 time.
-    let date: String?
+    package let date: String?
     /// An ISO 8601 time, preferably with its offset.
-    let measuredAt: String?
-    let note: String?
+    package let measuredAt: String?
+    package let note: String?
     /// Save a weight that looks like a typo (`needs_confirmation`) as it is.
-    let confirm: Bool?
+    package let confirm: Bool?
 
     enum CodingKeys: String, CodingKey {
         case id, weight, unit, date, note, confirm
@@ -79,21 +79,21 @@ struct CreateWeighIn: Decodable {
 }
 
 /// `PATCH /api/v1/weigh-ins/{id}`: absent fields stay as they are; `"note": null` clears the note.
-struct UpdateWeighIn: Decodable {
-    let weight: LenientNumber?
-    let unit: String?
-    let date: String?
-    let measuredAt: String?
-    let note: String??
+package struct UpdateWeighIn: Decodable {
+    package let weight: LenientNumber?
+    package let unit: String?
+    package let date: String?
+    package let measuredAt: String?
+    package let note: String??
     /// Save a changed weight that looks like a typo (`needs_confirmation`) as it is.
-    let confirm: Bool?
+    package let confirm: Bool?
 
     enum CodingKeys: String, CodingKey {
         case weight, unit, date, note, confirm
         case measuredAt = "measured_at"
     }
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         weight = try container.decodeIfPresent(LenientNumber.self, forKey: .weight)
         unit = try container.decodeIfPresent(String.self, forKey: .unit)
@@ -109,13 +109,13 @@ struct UpdateWeighIn: Decodable {
 }
 
 /// The goal as the API shows it.
-struct GoalDTO: Encodable {
+package struct GoalDTO: Encodable {
     let weight: Double
     let unit: String
     let ratePerWeek: Double?
     let setOn: String
 
-    init(_ goal: Goal, unit: MassUnit) {
+    package init(_ goal: Goal, unit: MassUnit) {
         weight = goal.weight.value(in: unit)
         self.unit = unit.rawValue
         ratePerWeek = goal.plannedRate?.value(in: unit)
@@ -128,7 +128,7 @@ struct GoalDTO: Encodable {
         case setOn = "set_on"
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(weight, forKey: .weight)
         try container.encode(unit, forKey: .unit)
@@ -138,10 +138,10 @@ struct GoalDTO: Encodable {
 }
 
 /// `PUT /api/v1/goal`.
-struct GoalRequest: Decodable {
-    let weight: LenientNumber
-    let unit: String?
-    let ratePerWeek: LenientNumber?
+package struct GoalRequest: Decodable {
+    package let weight: LenientNumber
+    package let unit: String?
+    package let ratePerWeek: LenientNumber?
 
     enum CodingKeys: String, CodingKey {
         case weight, unit
@@ -150,7 +150,7 @@ struct GoalRequest: Decodable {
 }
 
 /// The settings as the API shows them.
-struct SettingsDTO: Encodable {
+package struct SettingsDTO: Encodable {
     let unit: String
     let trendMethod: String
     let timeZone: String
@@ -158,7 +158,7 @@ struct SettingsDTO: Encodable {
     let energyUnit: String
     let glucoseUnit: String
 
-    init(_ settings: UserSettings) {
+    package init(_ settings: UserSettings) {
         unit = settings.displayUnit.rawValue
         trendMethod = settings.trendMethod.rawValue
         timeZone = settings.timeZoneIdentifier ?? settings.timeZone.identifier
@@ -176,7 +176,7 @@ struct SettingsDTO: Encodable {
         case glucoseUnit = "glucose_unit"
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(unit, forKey: .unit)
         try container.encode(trendMethod, forKey: .trendMethod)
@@ -188,14 +188,14 @@ struct SettingsDTO: Encodable {
 }
 
 /// `PUT /api/v1/settings`: absent fields stay as they are.
-struct SettingsRequest: Decodable {
-    let unit: String?
-    let trendMethod: String?
-    let timeZone: String?
+package struct SettingsRequest: Decodable {
+    package let unit: String?
+    package let trendMethod: String?
+    package let timeZone: String?
     /// A number sets the target; `null` clears it.
-    let energyTargetKcal: LenientNumber??
-    let energyUnit: String?
-    let glucoseUnit: String?
+    package let energyTargetKcal: LenientNumber??
+    package let energyUnit: String?
+    package let glucoseUnit: String?
 
     enum CodingKeys: String, CodingKey {
         case unit
@@ -206,7 +206,7 @@ struct SettingsRequest: Decodable {
         case glucoseUnit = "glucose_unit"
     }
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         unit = try container.decodeIfPresent(String.self, forKey: .unit)
         trendMethod = try container.decodeIfPresent(String.self, forKey: .trendMethod)
@@ -279,8 +279,12 @@ public struct TrendDTO {
 }
 
 /// An import's report as the API shows it.
-struct ImportReportDTO: Encodable {
+package struct ImportReportDTO: Encodable {
     let report: ImportReport
+
+    package init(report: ImportReport) {
+        self.report = report
+    }
 
     enum CodingKeys: String, CodingKey {
         case format, rejected, imported, duplicates, skipped
@@ -302,7 +306,7 @@ struct ImportReportDTO: Encodable {
         let written: Int
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(report.format, forKey: .format)
         try container.encode(report.rowsRead, forKey: .rowsRead)
@@ -321,7 +325,7 @@ struct ImportReportDTO: Encodable {
 }
 
 /// A recorded import as the API shows it.
-struct ImportBatchDTO: Encodable {
+package struct ImportBatchDTO: Encodable {
     let id: Int64
     let format: String
     let fileName: String?
@@ -332,7 +336,7 @@ struct ImportBatchDTO: Encodable {
     let rejected: Int
     let undoneAt: String?
 
-    init(_ batch: ImportBatch) {
+    package init(_ batch: ImportBatch) {
         id = batch.id
         format = batch.format
         fileName = batch.fileName
@@ -352,7 +356,7 @@ struct ImportBatchDTO: Encodable {
         case undoneAt = "undone_at"
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(format, forKey: .format)
