@@ -3,47 +3,6 @@ import CinnImport
 import CinnStore
 import Foundation
 
-/// A meal event with its meal and how glucose answered it (nil without readings around it).
-public struct MealEventResponse: Sendable {
-    public var event: MealEvent
-    public var meal: MealDefinition?
-    public var response: MealResponse?
-}
-
-/// A period's glucose report: the consensus metrics, each day, the meal events' responses, and the
-/// rankings by meal and by food.
-public struct GlucoseReport: Sendable {
-    public var from: LocalDate
-    public var to: LocalDate
-    public var unit: GlucoseUnit
-    public var statistics: GlucoseStatistics
-    public var days: [Day]
-    public var events: [MealEventResponse]
-    public var byMeal: [ResponseRanking]
-    public var byFood: [ResponseRanking]
-    public var bolusUnits: Double
-    public var basalUnits: Double
-
-    public struct Day: Sendable {
-        public var date: LocalDate
-        public var statistics: GlucoseStatistics
-    }
-}
-
-/// One day of glucose, insulin and meals: what the day chart draws.
-public struct GlucoseDay: Sendable {
-    public var date: LocalDate
-    public var unit: GlucoseUnit
-    public var start: Date
-    public var end: Date
-    /// The offset the day's hours are shown in: the user's time zone's at the day's start.
-    public var utcOffsetSeconds: Int
-    public var readings: [GlucoseReading]
-    public var doses: [InsulinDose]
-    public var events: [MealEventResponse]
-    public var statistics: GlucoseStatistics
-}
-
 extension Journal {
     /// Imports a Nightscout export (entries or treatments JSON): readings, insulin doses and carbohydrate
     /// (meal events of meals named by their food type), deduplicated by id and then by time, as one batch.
@@ -149,32 +108,8 @@ extension Journal {
         guard (1...366).contains(days) else { throw CinnError.invalid("days", "a report covers 1 to 366 days") }
         let settings = try await settings()
         let last = to ?? today(settings), first = last.adding(days: -(days - 1))
-        let start = dayStart(first, settings), end = dayStart(last.adding(days: 1), settings)
-        // Readings a little beyond the period: a meal late on the last day has its response after midnight.
-        let (points, doses, meals) = try await records(from: start, to: end)
-        let inPeriod = points.filter { $0.at >= start && $0.at < end }
-        // Each day's readings, by walking the day boundaries along the readings (in time order).
-        var byDay: [LocalDate: [Glucose]] = [:]
-        var index = 0
-        for offset in 0..<days {
-            let day = first.adding(days: offset), dayEnd = dayStart(day.adding(days: 1), settings)
-            while index < inPeriod.count, inPeriod[index].at < dayEnd {
-                byDay[day, default: []].append(inPeriod[index].glucose)
-                index += 1
-            }
-        }
-        let events = responses(meals, points: points, doses: doses)
-        let counted: [(meal: MealDefinition, event: MealEvent, response: MealResponse)] = events.compactMap { item in
-            guard let response = item.response else { return nil }
-            return (item.meal ?? Self.unknownMeal(item.event), item.event, response)
-        }
-        let periodDoses = doses.filter { $0.takenAt >= start && $0.takenAt < end }
-        let dayReports = byDay.keys.sorted().map { GlucoseReport.Day(date: $0, statistics: GlucoseStatistics.compute(byDay[$0] ?? [])) }
-        let bolus = periodDoses.filter { $0.kind == .bolus }.reduce(0.0) { $0 + $1.units }
-        let basal = periodDoses.filter { $0.kind == .basal }.reduce(0.0) { $0 + $1.units }
-        return GlucoseReport(from: first, to: last, unit: settings.glucoseUnit, statistics: GlucoseStatistics.compute(inPeriod.map(\.glucose)),
-                             days: dayReports, events: Array(events.reversed()), byMeal: ResponseRanking.byMeal(counted),
-                             byFood: ResponseRanking.byFood(counted), bolusUnits: bolus, basalUnits: basal)
+        let records = try await records(from: dayStart(first, settings), to: dayStart(last.adding(days: 1), settings))
+        return GlucoseReport(from: first, to: last, unit: settings.glucoseUnit, records: records) { dayStart($0, settings) }
     }
 
     /// One local day: its readings, doses and meal events with their responses.
@@ -182,54 +117,21 @@ extension Journal {
         let settings = try await settings()
         let start = dayStart(date, settings), end = dayStart(date.adding(days: 1), settings)
         async let day = store.glucoseReadings(user: user, from: date, to: date, limit: 2000)
-        let (points, doses, meals) = try await records(from: start, to: end)
-        let readings = try await day.reversed()
+        let records = try await records(from: start, to: end)
         return GlucoseDay(date: date, unit: settings.glucoseUnit, start: start, end: end,
-                          utcOffsetSeconds: settings.timeZone.secondsFromGMT(for: start), readings: Array(readings),
-                          doses: doses.filter { $0.takenAt >= start && $0.takenAt < end },
-                          events: responses(meals, points: points, doses: doses), statistics: .compute(readings.map(\.glucose)))
+                          utcOffsetSeconds: settings.timeZone.secondsFromGMT(for: start), readings: Array(try await day.reversed()),
+                          records: records)
     }
 
     /// What a report of `start..<end` reads, concurrently (each query on a connection of its own): the readings
     /// and doses around the period, and its meal events with their meals.
-    private func records(from start: Date, to end: Date) async throws
-        -> (points: [GlucosePoint], doses: [InsulinDose], meals: (events: [MealEvent], definitions: [MealDefinition])) {
+    private func records(from start: Date, to end: Date) async throws -> GlucoseRecords {
         async let points = store.glucosePoints(user: user, from: start.addingTimeInterval(-MealResponse.baselineBefore),
                                                to: end.addingTimeInterval(MealResponse.peakWindow))
         async let doses = store.insulinDoses(user: user, from: start.addingTimeInterval(-MealResponse.bolusBefore),
                                              to: end.addingTimeInterval(MealResponse.bolusAfter))
         async let events = store.mealEvents(user: user, from: start, to: end)
         async let definitions = store.mealsOfEvents(user: user, from: start, to: end)
-        return (try await points, try await doses, (try await events, try await definitions))
-    }
-
-    private func responses(_ meals: (events: [MealEvent], definitions: [MealDefinition]), points: [GlucosePoint],
-                           doses: [InsulinDose]) -> [MealEventResponse] {
-        let definitions = Dictionary(meals.definitions.map { ($0.id, $0) }) { first, _ in first }
-        return meals.events.map { event in
-            MealEventResponse(event: event, meal: definitions[event.mealID], response: Self.response(to: event, points: points, doses: doses))
-        }
-    }
-
-    /// A meal event's response from `points` in time order, read around the meal only: a month of CGM is
-    /// thousands of readings, a response needs a few dozen.
-    static func response(to event: MealEvent, points: [GlucosePoint], doses: [InsulinDose]) -> MealResponse? {
-        let from = firstIndex(in: points, notBefore: event.eatenAt.addingTimeInterval(-MealResponse.baselineBefore))
-        let to = firstIndex(in: points, notBefore: event.eatenAt.addingTimeInterval(MealResponse.peakWindow + 1))
-        return MealResponse.compute(eatenAt: event.eatenAt, readings: Array(points[from..<to]), doses: doses)
-    }
-
-    /// The index of the first point at or after `instant` in points in time order (binary search).
-    static func firstIndex(in points: [GlucosePoint], notBefore instant: Date) -> Int {
-        var low = 0, high = points.count
-        while low < high {
-            let middle = (low + high) / 2
-            if points[middle].at < instant { low = middle + 1 } else { high = middle }
-        }
-        return low
-    }
-
-    static func unknownMeal(_ event: MealEvent) -> MealDefinition {
-        MealDefinition(id: event.mealID, name: "Meal")
+        return GlucoseRecords(points: try await points, doses: try await doses, events: try await events, meals: try await definitions)
     }
 }

@@ -115,7 +115,7 @@ public struct ResearchExport: Sendable {
             let points = readings.map { GlucosePoint(at: $0.measuredAt, glucose: $0.glucose) }
             for event in try await store.mealEvents(user: user, from: .distantPast, to: .distantFuture) {
                 seen(event.eatenAt, event.utcOffsetSeconds)
-                let response = Journal.response(to: event, points: points, doses: doses)
+                let response = MealResponse.around(event, points: points, doses: doses)
                 tables["meal_events"]?.rows.append([
                     participant, mealNumbers[event.mealID], time(event.eatenAt, event.utcOffsetSeconds), number(event.portion),
                     number(event.carbohydrateGrams), event.isReported ? "true" : "false", deidentify ? nil : event.reportReason,

@@ -121,3 +121,62 @@ import Testing
         #expect(foods[0].meanArea == milkArea)
     }
 }
+
+/// The report and the day made from records alone, without a database.
+@Suite("Glucose report from records")
+struct GlucosePeriodTests {
+    /// 2024-03-14T00:00Z: the report's days are UTC days here.
+    static let start = Date(timeIntervalSince1970: 1_710_374_400)
+
+    static func at(hours: Double) -> Date { start.addingTimeInterval(hours * 3600) }
+
+    /// Two days of readings every 30 minutes, a toast eaten at 08:00 on the first with its bolus, and basal each day.
+    static var records: GlucoseRecords {
+        let points = stride(from: -1.0, to: 49.5, by: 0.5).map { hours in
+            let bump = (8.5...10).contains(hours) ? 60.0 : 0
+            return GlucosePoint(at: at(hours: hours), glucose: Glucose(milligramsPerDeciliter: 100 + bump))
+        }
+        let toast = MealDefinition(name: "Toast", carbohydrateGrams: 45)
+        return GlucoseRecords(points: points,
+                              doses: [InsulinDose(takenAt: at(hours: 7.75), utcOffsetSeconds: 0, units: 4, kind: .bolus),
+                                      InsulinDose(takenAt: at(hours: 22), utcOffsetSeconds: 0, units: 18, kind: .basal),
+                                      InsulinDose(takenAt: at(hours: 46), utcOffsetSeconds: 0, units: 18, kind: .basal),
+                                      InsulinDose(takenAt: at(hours: 50), utcOffsetSeconds: 0, units: 9, kind: .basal)],
+                              events: [MealEvent(mealID: toast.id, eatenAt: at(hours: 8), utcOffsetSeconds: 0)], meals: [toast])
+    }
+
+    @Test func theReportSplitsDaysSumsDosesAndRanksMeals() throws {
+        let first = try #require(LocalDate(iso: "2024-03-14")), last = try #require(LocalDate(iso: "2024-03-15"))
+        let report = GlucoseReport(from: first, to: last, unit: .milligramsPerDeciliter, records: Self.records) { day in
+            Self.start.addingTimeInterval(Double(first.distance(to: day)) * 86_400)
+        }
+        #expect(report.days.map(\.date.iso) == ["2024-03-14", "2024-03-15"])
+        #expect(report.days.map(\.statistics.count) == [48, 48], "the readings before and after the period are left out")
+        #expect(report.statistics.count == 96)
+        #expect(report.bolusUnits == 4 && report.basalUnits == 36, "a dose after the period is not counted")
+        let toast = try #require(report.events.first)
+        #expect(toast.meal?.name == "Toast")
+        #expect(toast.response?.peak.glucose.milligramsPerDeciliter == 160)
+        #expect(toast.response?.bolusUnits == 4)
+        #expect(report.byMeal.map(\.name) == ["Toast"])
+    }
+
+    @Test func aMealDeletedSinceIsRankedAsMeal() throws {
+        var records = Self.records
+        records.meals = []
+        let day = try #require(LocalDate(iso: "2024-03-14"))
+        let report = GlucoseReport(from: day, to: day, unit: .milligramsPerDeciliter, records: records) { _ in Self.start }
+        #expect(report.events.first?.meal == nil)
+        #expect(report.byMeal.map(\.name) == ["Meal"])
+    }
+
+    @Test func theDayKeepsItsOwnDosesAndEveryEvent() throws {
+        let day = try #require(LocalDate(iso: "2024-03-15"))
+        let readings = [GlucoseReading(measuredAt: Self.at(hours: 30), utcOffsetSeconds: 0, glucose: Glucose(milligramsPerDeciliter: 90))]
+        let glucoseDay = GlucoseDay(date: day, unit: .milligramsPerDeciliter, start: Self.at(hours: 24), end: Self.at(hours: 48),
+                                    utcOffsetSeconds: 0, readings: readings, records: Self.records)
+        #expect(glucoseDay.doses.map(\.units) == [18])
+        #expect(glucoseDay.statistics.count == 1)
+        #expect(glucoseDay.events.count == 1)
+    }
+}
