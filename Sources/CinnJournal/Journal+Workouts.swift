@@ -3,25 +3,6 @@ import CinnImport
 import CinnStore
 import Foundation
 
-/// One exercise with the names merged into it, as the lifts pages and the CLI show it.
-public struct ExerciseCluster: Sendable, Hashable {
-    public var root: StoredExercise
-    public var aliases: [StoredExercise]
-
-    /// Every row whose sets count as this exercise.
-    public var rows: [Int64] { [root.rowID] + aliases.map(\.rowID) }
-    public var lastDay: LocalDate? { ([root.lastDay] + aliases.map(\.lastDay)).compactMap { $0 }.max() }
-}
-
-/// The exercise page's content: the exercise, its report, and the workouts its current and best estimates came from.
-public struct ExercisePage: Sendable {
-    public var exercise: ExerciseCluster
-    public var report: ExerciseReport
-    public var currentWorkout: UUID?
-    public var bestWorkout: UUID?
-    public var unit: MassUnit
-}
-
 extension Journal {
     /// Imports a Fitbod, Strong or FitNotes CSV: streamed, all or nothing (unless `mode.skipInvalid`),
     /// as a batch that can be undone; workouts already in the journal are skipped whole.
@@ -38,11 +19,7 @@ extension Journal {
 
     /// The user's exercises, aliases folded into the exercise they name, most recently done first.
     public func exerciseClusters() async throws -> [ExerciseCluster] {
-        let exercises = try await store.exercises(user: user)
-        let aliases = Dictionary(grouping: exercises.filter { $0.aliasOf != nil }) { $0.aliasOf ?? 0 }
-        return exercises.filter { $0.aliasOf == nil }
-            .map { ExerciseCluster(root: $0, aliases: aliases[$0.rowID] ?? []) }
-            .sorted { ($0.lastDay ?? LocalDate(dayNumber: .min / 2), $1.root.name) > ($1.lastDay ?? LocalDate(dayNumber: .min / 2), $0.root.name) }
+        ExerciseCluster.clusters(try await store.exercises(user: user))
     }
 
     /// The exercise list: every exercise done at least once, most recently done first, with its current estimate.
@@ -72,24 +49,7 @@ extension Journal {
 
     /// The exercise named `name` (any of its names, compared as `ExerciseKey` does) or with that id.
     public func exercise(named name: String) async throws -> ExerciseCluster {
-        try Self.exercise(named: name, among: try await exerciseClusters())
-    }
-
-    /// The exercise named `name` (or with that id) among `clusters`, as `exercise(named:)` finds it.
-    public static func exercise(named name: String, among clusters: [ExerciseCluster]) throws -> ExerciseCluster {
-        if let id = UUID(text: name), let cluster = clusters.first(where: { $0.root.id == id || $0.aliases.contains { $0.id == id } }) {
-            return cluster
-        }
-        let key = ExerciseKey.normalised(name)
-        if let cluster = clusters.first(where: { cluster in ([cluster.root] + cluster.aliases).contains { ExerciseKey.normalised($0.name) == key } }) {
-            return cluster
-        }
-        let words = Set(key.split(separator: " "))
-        let similar = clusters.filter { cluster in
-            !words.isDisjoint(with: ExerciseKey.normalised(cluster.root.name).split(separator: " "))
-        }.prefix(5).map { "\"\($0.root.name)\"" }
-        let hint = similar.isEmpty ? "" : "; did you mean \(similar.joined(separator: ", "))?"
-        throw CinnError.notFound("no exercise named \"\(name)\"\(hint)")
+        try ExerciseCluster.named(name, among: try await exerciseClusters())
     }
 
     /// The exercise page: current and best estimate (with the workouts they came from), history, records, weekly volume.

@@ -34,7 +34,7 @@ struct WorkoutWebController<Context: RequestContext> {
 
     @Sendable func exercise(_ request: Request, context: Context) async throws -> Response {
         let clusters = try await journal.exerciseClusters()
-        let exercise = try Journal.exercise(named: context.parameters.get("id") ?? "", among: clusters)
+        let exercise = try ExerciseCluster.named(context.parameters.get("id") ?? "", among: clusters)
         let includeHighReps = try request.queryBool("include_high_reps")
         let page = try await journal.exercisePage(exercise, includeHighReps: includeHighReps)
         let model = ExercisePageModel(page: page, includeHighReps: includeHighReps, others: clusters)

@@ -3,16 +3,6 @@ import Foundation
 import SQLKit
 import SQLiteNIO
 
-/// An exercise as stored: its row, id and name, and the exercise it is an alias of.
-public struct StoredExercise: Sendable, Hashable {
-    public var rowID: Int64
-    public var id: UUID
-    public var name: String
-    public var aliasOf: Int64?
-    /// The last day it was done, under this name.
-    public var lastDay: LocalDate?
-}
-
 /// A workout in a list: when, what, how much.
 public struct WorkoutSummary: Sendable, Hashable, Identifiable {
     public var id: UUID

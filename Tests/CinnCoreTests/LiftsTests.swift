@@ -168,3 +168,27 @@ import Testing
         #expect(days.values.map(\.lifts.count).reduce(0, +) < groups.count / 4, "most sets are beaten on their day")
     }
 }
+
+@Suite("Exercise clusters")
+struct ExerciseClusterTests {
+    static func exercise(_ row: Int64, _ name: String, aliasOf: Int64? = nil, last: String?) -> StoredExercise {
+        StoredExercise(rowID: row, id: UUID(), name: name, aliasOf: aliasOf, lastDay: last.flatMap(LocalDate.init(iso:)))
+    }
+
+    /// Aliases fold into the exercise they name; the most recently done (under any of its names) comes first.
+    @Test func aliasesFoldAndTheLatestComesFirst() throws {
+        let clusters = ExerciseCluster.clusters([
+            Self.exercise(1, "Barbell Bench Press", last: "2024-03-01"),
+            Self.exercise(2, "Bench Press (Barbell)", aliasOf: 1, last: "2024-03-14"),
+            Self.exercise(3, "Back Squat", last: "2024-03-10"),
+            Self.exercise(4, "Plank", last: nil),
+        ])
+        #expect(clusters.map(\.root.name) == ["Barbell Bench Press", "Back Squat", "Plank"])
+        #expect(clusters[0].rows == [1, 2] && clusters[0].lastDay?.iso == "2024-03-14")
+        #expect(try ExerciseCluster.named("bench press (barbell)", among: clusters).root.rowID == 1, "any name, as the key compares")
+        #expect(try ExerciseCluster.named(clusters[1].root.id.uuidString, among: clusters).root.name == "Back Squat")
+        #expect(throws: CinnError.notFound("no exercise named \"Bench\"; did you mean \"Barbell Bench Press\"?")) {
+            try ExerciseCluster.named("Bench", among: clusters)
+        }
+    }
+}
