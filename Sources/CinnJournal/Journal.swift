@@ -9,10 +9,10 @@ public struct Journal: Sendable {
     public let user: UserID
     public let now: @Sendable () -> Date
     /// Where unknown barcodes are looked up; nil looks up only the foods Cinn has.
-    public var openFoodFacts: OpenFoodFactsClient?
+    public var openFoodFacts: (any ProductLookup)?
 
     public init(store: Store, user: UserID, now: @escaping @Sendable () -> Date = { Date() },
-                openFoodFacts: OpenFoodFactsClient? = nil) {
+                openFoodFacts: (any ProductLookup)? = nil) {
         self.store = store
         self.user = user
         self.now = now
@@ -21,7 +21,7 @@ public struct Journal: Sendable {
 
     /// The journal of single-user mode's local user.
     public static func local(store: Store, now: @escaping @Sendable () -> Date = { Date() },
-                             openFoodFacts: OpenFoodFactsClient? = nil) async throws -> Journal {
+                             openFoodFacts: (any ProductLookup)? = nil) async throws -> Journal {
         Journal(store: store, user: try await store.localUser(), now: now, openFoodFacts: openFoodFacts)
     }
 

@@ -1,12 +1,22 @@
+import AsyncHTTPClient
 import CinnCore
 import CinnImport
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import NIOCore
+import NIOPosix
 
-/// Looks products up in the Open Food Facts product API (`GET {base}/api/v2/product/{barcode}.json`).
-public struct OpenFoodFactsClient: Sendable {
+/// Where a barcode Cinn does not know is looked up: Open Food Facts' product API, or in tests anything that answers
+/// as it does.
+public protocol ProductLookup: Sendable {
+    /// The product with this barcode: found, not found, or an invalid code. A network failure, a timeout or a body
+    /// that is not a product response is an `upstreamFailed` error saying so.
+    func product(barcode: Barcode) async throws -> OpenFoodFactsProduct
+}
+
+/// Looks products up in the Open Food Facts product API (`GET {base}/api/v2/product/{barcode}.json`). The body is
+/// read as it streams and the lookup stops at `OpenFoodFactsProduct.maximumBodySize`, so a server sending more
+/// costs that much memory at most.
+public struct OpenFoodFactsClient: ProductLookup {
     public let baseURL: URL
     public let timeout: TimeInterval
 
@@ -18,42 +28,42 @@ public struct OpenFoodFactsClient: Sendable {
         self.timeout = timeout
     }
 
-    /// The product with this barcode: found, not found, or an invalid code. A network failure, a
-    /// timeout or a body that is not a product response is an `upstreamFailed` error saying so.
     public func product(barcode: Barcode) async throws -> OpenFoodFactsProduct {
-        let url = baseURL.appendingPathComponent("api/v2/product/\(barcode.digits).json")
-        var request = URLRequest(url: url, timeoutInterval: timeout)
-        request.setValue("Cinn/1 (self-hosted health journal)", forHTTPHeaderField: "User-Agent")
-        let data: Data
-        let response: URLResponse
+        var request = HTTPClientRequest(url: baseURL.appendingPathComponent("api/v2/product/\(barcode.digits).json").absoluteString)
+        request.headers.add(name: "User-Agent", value: "Cinn/1 (self-hosted health journal)")
+        let deadline = TimeAmount.milliseconds(Int64(timeout * 1000))
+        let body: ByteBuffer
+        let status: UInt
         do {
-            (data, response) = try await URLSession.shared.data(for: request)
+            let response = try await HTTPClient.shared.execute(request, timeout: deadline)
+            status = response.status.code
+            guard status == 200 || status == 404 else {
+                throw CinnError(.upstreamFailed, "Open Food Facts answered with HTTP \(status); try again later or make the food from its label")
+            }
+            body = try await response.body.collect(upTo: OpenFoodFactsProduct.maximumBodySize)
+        } catch let error as CinnError {
+            throw error
+        } catch is NIOTooManyBytesError {
+            throw CinnError(.upstreamFailed, "Open Food Facts sent a response too large to read; make the food from its label")
         } catch {
-            throw CinnError(.upstreamFailed, "cannot reach Open Food Facts at \(baseURL.absoluteString) (\(Self.reason(error))); "
-                            + "check the network, or make the food by hand")
-        }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        guard status == 200 || status == 404 else {
-            throw CinnError(.upstreamFailed, "Open Food Facts answered with HTTP \(status); try again later or make the food by hand")
-        }
-        guard data.count <= OpenFoodFactsProduct.maximumBodySize else {
-            throw CinnError(.upstreamFailed, "Open Food Facts sent a response too large to read")
+            throw CinnError(.upstreamFailed, "Cinn cannot reach Open Food Facts (\(Self.reason(error))); check the server's "
+                            + "network, or make the food from its label")
         }
         do {
-            return try OpenFoodFactsProduct(responseBody: data)
+            return try OpenFoodFactsProduct(responseBody: Data(buffer: body))
         } catch {
-            throw CinnError(.upstreamFailed, "Open Food Facts sent a product Cinn cannot read (\(error.message)); make the food by hand")
+            throw CinnError(.upstreamFailed, "Open Food Facts sent a product Cinn cannot read (\(error.message)); make the food from its label")
         }
     }
 
+    /// Why the request failed, in a few words.
     private static func reason(_ error: any Error) -> String {
-        guard let error = error as? URLError else { return "the request failed" }
-        switch error.code {
-        case .timedOut: return "no answer in time"
-        case .notConnectedToInternet, .networkConnectionLost: return "no network"
-        case .cannotFindHost, .dnsLookupFailed: return "the host is unknown"
-        case .cannotConnectToHost: return "the connection was refused"
-        default: return "the request failed"
+        switch error {
+        case let error as HTTPClientError where [.deadlineExceeded, .readTimeout, .connectTimeout].contains(error): "no answer in time"
+        case let error as HTTPClientError where error == .remoteConnectionClosed: "the connection was closed"
+        case let error as IOError where error.errnoCode == ECONNREFUSED: "the connection was refused"
+        case is NIOConnectionError, is IOError: "no connection to it"
+        default: "the request failed"
         }
     }
 }

@@ -10,7 +10,8 @@ import Testing
 /// A local stand-in for the Open Food Facts product API, serving the fixtures over real HTTP.
 /// 4056489123453 is found, 4056489999997 is a 404, 4000000000006 answers an invalid code,
 /// 4000000000013 answers something that is not JSON, 4000000000020 answers a product with a
-/// negative nutrient, 4000000000037 is an HTTP 500, 4000000000044 is a product without nutrition;
+/// negative nutrient, 4000000000037 is an HTTP 500, 4000000000044 is a product without nutrition,
+/// 4000000000051 streams 9 MiB without saying how long it is, 4000000000068 says it is 9 MiB;
 /// every request is counted.
 struct FakeOpenFoodFacts {
     let requests = RequestCounter()
@@ -42,6 +43,13 @@ struct FakeOpenFoodFacts {
             case "4000000000013.json": return json("<html>maintenance</html>")
             case "4000000000020.json": return json(negative)
             case "4000000000037.json": return json("{}", .internalServerError)
+            case "4000000000051.json", "4000000000068.json":
+                let chunk = ByteBuffer(repeating: UInt8(ascii: " "), count: 64 << 10)
+                let length = context.parameters.get("file") == "4000000000068.json" ? 144 * chunk.readableBytes : nil
+                return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(contentLength: length) { writer in
+                    for _ in 0..<144 { try await writer.write(chunk) }
+                    try await writer.finish(nil)
+                })
             case "4000000000044.json":
                 return json(#"{"code":"4000000000044","status":1,"product":{"product_name":"Mystery bar","brands":"Nobody, Else","nutriments":{}}}"#)
             default: return json(notFound, .notFound)
@@ -124,12 +132,25 @@ struct FakeOpenFoodFacts {
         }
     }
 
+    /// A body over the bound is refused as it streams (or at once when its length says so): nothing is cached.
+    @Test(arguments: ["4000000000051", "4000000000068"])
+    func aResponseTooLargeIsRefusedWhileItStreams(barcode: String) async throws {
+        try await FakeOpenFoodFacts().run { openFoodFacts in
+            try await withApp(openFoodFacts: openFoodFacts) { client, journal in
+                let response = try await client.send(.get, "/api/v1/foods/barcode/\(barcode)")
+                try expectError(response, .badGateway, code: "upstream_failed")
+                #expect(try response.json()["error"]?["message"]?.string == "Open Food Facts sent a response too large to read; make the food from its label")
+                #expect(try await journal.store.ownFoods(user: journal.user).isEmpty)
+            }
+        }
+    }
+
     @Test func noNetworkIsAClearError() async throws {
         let unreachable = OpenFoodFactsClient(baseURL: URL(string: "http://127.0.0.1:9")!, timeout: 2)
         try await withApp(openFoodFacts: unreachable) { client, journal in
             let response = try await client.send(.get, "/api/v1/foods/barcode/4056489123453")
             try expectError(response, .badGateway, code: "upstream_failed")
-            #expect(try response.json()["error"]?["message"]?.string?.contains("cannot reach Open Food Facts") == true)
+            #expect(try response.json()["error"]?["message"]?.string == "Cinn cannot reach Open Food Facts (the connection was refused); check the server's network, or make the food from its label")
             #expect(try await journal.store.ownFoods(user: journal.user).isEmpty)
         }
     }
