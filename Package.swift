@@ -30,6 +30,12 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/vapor/async-kit.git", from: "1.22.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        // Exact: SQLiteBulkInsert reaches the connection's sqlite3 handle inside SQLiteNIO (see its comment),
+        // checked against this version; a new one is checked again before the pin moves.
+        .package(url: "https://github.com/vapor/sqlite-nio.git", exact: "1.13.2"),
     ],
     targets: [
         .target(name: "CinnCore"),
@@ -45,6 +51,11 @@ let package = Package(
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "AsyncKit", package: "async-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -66,6 +77,8 @@ let package = Package(
             dependencies: [
                 "CinnCore", "CinnImport", "CinnStore", "CinnCharts", "CinnJournal",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
@@ -79,25 +92,29 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "CinnCoreTests", dependencies: ["CinnCore"]),
-        .testTarget(name: "CinnImportTests", dependencies: ["CinnImport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "CinnStoreTests", dependencies: ["CinnStore", "CinnImport"]),
-        .testTarget(name: "CinnChartsTests", dependencies: ["CinnCharts"]),
+        .testTarget(name: "CinnImportTests", dependencies: ["CinnCore", "CinnImport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "CinnStoreTests", dependencies: ["CinnCore", "CinnStore", "CinnImport"]),
+        .testTarget(name: "CinnChartsTests", dependencies: ["CinnCore", "CinnCharts"]),
         .testTarget(
             name: "CinnServerTests",
             dependencies: [
-                "CinnServer", "CinnJournal", "CinnCharts",
+                "CinnCore", "CinnStore", "CinnServer", "CinnJournal", "CinnCharts",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "CinnSyncTests",
             dependencies: [
-                "CinnSync", "CinnServer", "CinnJournal",
+                "CinnCore", "CinnStore", "CinnSync", "CinnServer", "CinnJournal",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "SQLKit", package: "sql-kit"),

@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         // Only for the import benchmark's reference writer (already in the graph through sqlite-kit).
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         .executableTarget(
@@ -107,18 +108,22 @@ let package = Package(
                 .product(name: "CinnServer", package: "cinn"),
                 .product(name: "CinnSync", package: "cinn"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/SyncBench"
         ),
         .executableTarget(
             name: "JournalServer",
-            dependencies: [.product(name: "CinnJournal", package: "cinn"), .product(name: "CinnServer", package: "cinn")],
+            dependencies: [
+                .product(name: "CinnJournal", package: "cinn"), .product(name: "CinnServer", package: "cinn"),
+                .product(name: "CinnStore", package: "cinn"),
+            ],
             path: "Sources/JournalServer"
         ),
         // The load test's reference: a minimal Hummingbird app answering a constant body.
         .executableTarget(
             name: "ReferenceServer",
-            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log")],
             path: "Sources/ReferenceServer"
         ),
     ],
