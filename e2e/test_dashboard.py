@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""End-to-end browser test of the onboarding (issue 4), the dashboard (issue 2, section 8), the food log (issue 3, section 5) and a workout import with progress (issue 5).
+"""End-to-end browser test of the onboarding, the dashboard, the food log and a workout import with progress.
 
 Runs a real `cinn serve` over a fresh SQLite journal, drives Debian's headless
 Chromium through chromedriver (Python selenium). The first visit to / lands on
@@ -17,7 +17,7 @@ load), opens it, logs two servings through the log dialog and checks that the
 day's energy total grew by exactly that. Saves food-search.png, food-log.png
 and food-day.png.
 
-Last the workouts (issue 5): writes a Fitbod export of 150,000 sets, uploads it
+Last the workouts: writes a Fitbod export of 150,000 sets, uploads it
 on /import, watches the progress (upload, then rows read while the server checks
 and imports), imports it, opens /lifts and Deadlift's page. Saves
 import-checking.png, import-check.png, import-importing.png, import-done.png,

@@ -280,7 +280,7 @@ public struct SyncInstant: Sendable, Hashable {
 }
 
 // MARK: - JSON text of the protocol's answers, written by hand: a page of 10,000 records through JSONEncoder
-// cost more than reading them (BENCHMARKS.md, issue 6).
+// cost more than reading them (BENCHMARKS.md, "Sync").
 
 extension SyncPage {
     /// `{"changes":[…],"next":"…","more":true}`.

@@ -80,7 +80,7 @@ extension Store {
                 }
             }
             // PostgreSQL: the readings as two arrays in one row, decoded by postgres-nio in one go; a row per
-            // reading cost more in the driver than the query did in the server (BENCHMARKS.md, issue 6).
+            // reading cost more in the driver than the query did in the server (BENCHMARKS.md, "Glucose, insulin and meals").
             guard let postgres = connection.postgres else { throw CinnError(.internal, "no database connection") }
             let rows = try await postgres.query("""
                 SELECT coalesce(array_agg(measured_at_ms ORDER BY measured_at_ms), '{}'), coalesce(array_agg(mg_dl ORDER BY measured_at_ms), '{}')

@@ -47,7 +47,7 @@ struct WorkoutWriter {
     /// SQLite's prepared INSERTs: workouts, sets in six columns (plain sets) and in all eleven.
     private let workoutInsert: SQLiteBulkInsert?, plainInsert: SQLiteBulkInsert?, fullInsert: SQLiteBulkInsert?
 
-    /// Sets per prepared INSERT on SQLite: 50 was faster than 1, 10 and 200 (BENCHMARKS.md, issue 5, third session).
+    /// Sets per prepared INSERT on SQLite: 50 was faster than 1, 10 and 200 (BENCHMARKS.md, "Workouts and strength", prepared statements).
     static let setRowsPerStatement = 50
 
     init(store: Store, connection: Store.Connection, batch: Store.ImportedBatch) throws {

@@ -23,8 +23,8 @@ struct Cinn: AsyncParsableCommand {
 func configReader(flags: [AbsoluteConfigKey: ConfigValue]) -> ConfigReader {
     ConfigReader(providers: [
         InMemoryProvider(name: "flags", values: flags),
-        // A PostgreSQL URL may carry a password.
-        EnvironmentVariablesProvider(secretsSpecifier: .specific(["CINN_DATABASE"])),
+        // A PostgreSQL URL may carry a password; a sync token is one.
+        EnvironmentVariablesProvider(secretsSpecifier: .specific(["CINN_DATABASE", "CINN_SYNC_TOKEN"])),
         InMemoryProvider(name: "defaults", values: [
             "cinn.database": "cinn.sqlite", "cinn.host": "127.0.0.1", "cinn.port": 8080,
         ]),

@@ -3,6 +3,7 @@ import CinnCharts
 import CinnCore
 import CinnJournal
 import CinnStore
+import Configuration
 import Foundation
 
 struct FoodCommand: AsyncParsableCommand {
@@ -398,7 +399,9 @@ extension FoodExportTable: ExpressibleByArgument {}
 
 /// The Open Food Facts client for `--off-url` (flag, then $CINN_OFF_URL, then the public server); nil for "none".
 func openFoodFactsClient(_ flag: String?) throws -> OpenFoodFactsClient? {
-    let text = flag ?? ProcessInfo.processInfo.environment["CINN_OFF_URL"] ?? OpenFoodFactsClient.defaultBaseURL.absoluteString
+    var flags: [AbsoluteConfigKey: ConfigValue] = [:]
+    if let flag { flags["cinn.off.url"] = ConfigValue(.string(flag), isSecret: false) }
+    let text = configReader(flags: flags).string(forKey: "cinn.off.url", default: OpenFoodFactsClient.defaultBaseURL.absoluteString)
     if text.lowercased() == "none" { return nil }
     guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil else {
         printError("error: --off-url must be an http(s) URL or \"none\", not \"\(text)\"")

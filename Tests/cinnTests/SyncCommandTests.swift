@@ -34,6 +34,13 @@ struct SyncCommandTests {
 
         let refused = try await sandbox.cinn("sync", "--server", url, "--token", "cinn_wrong")
         #expect(refused.status != 0 && refused.stderr.contains("refused the token"), "\(refused)")
+        var withToken = sandbox.environment(database: sandbox.database)
+        withToken["CINN_SYNC_TOKEN"] = secret
+        let fromEnvironment = try await sandbox.run(["sync", "--server", url], environment: withToken)
+        #expect(fromEnvironment.status == 0 && fromEnvironment.stdout.hasPrefix("Pushed 0 changes"), "\(fromEnvironment)")
+        #expect(!fromEnvironment.stdout.contains(secret) && !fromEnvironment.stderr.contains(secret))
+        let missing = try await sandbox.run(["sync", "--server", url], environment: sandbox.environment(database: sandbox.database))
+        #expect(missing.status != 0 && missing.stderr.contains("CINN_SYNC_TOKEN"), "\(missing)")
         let badAddress = try await sandbox.cinn("sync", "--server", "cinn.example.org", "--token", secret)
         #expect(badAddress.status != 0 && badAddress.stderr.contains("--server"), "\(badAddress)")
         server.process.terminate()

@@ -2,7 +2,7 @@
 //
 // SQLiteNIO vendors SQLite with every symbol prefixed `sqlite_nio_` and offers no prepared statement that
 // outlives one query: each query is prepared, run and finalised. Re-preparing a multi-row INSERT was about
-// a third of a large import's write time (BENCHMARKS.md, issue 5). These declarations let CinnStore prepare
+// a third of a large import's write time (BENCHMARKS.md, "Workouts and strength"). These declarations let CinnStore prepare
 // its bulk INSERTs once and step them on the connection SQLiteNIO opened: the same library, the same
 // connection, inside the transaction CinnStore holds on it. Only CinnStore's SQLiteBulkWriter uses them.
 #ifndef CINN_SQLITE_H
