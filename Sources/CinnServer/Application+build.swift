@@ -41,6 +41,7 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
 /// Every response carries the security headers, and what a browser sends for another site is refused (`WebSecurity`).
 public func buildRouter(journal: Journal, accounts: Accounts? = nil, security: WebSecurity = WebSecurity()) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
+    router.add(middleware: RequestLogMiddleware())
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: BrowserRequestGuard(security: security, hosted: accounts != nil,
@@ -89,6 +90,29 @@ public func buildApplication(journal: Journal, accounts: Accounts? = nil, config
             onListening(address?.ipAddress ?? configuration.host, address?.port ?? configuration.port)
         },
         logger: logger)
+}
+
+/// The request log, at `info`: method, path, status and milliseconds, one line a request. The query string and the
+/// body are left out (a search, a token or a weight is personal); paths hold ids and dates only.
+struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard context.logger.logLevel <= .info else { return try await next(request, context) }
+        let start = ContinuousClock.now
+        do {
+            let response = try await next(request, context)
+            log(request, status: Int(response.status.code), since: start, context.logger)
+            return response
+        } catch {
+            log(request, status: CinnError.from(error).code.httpStatus.code, since: start, context.logger)
+            throw error
+        }
+    }
+
+    private func log(_ request: Request, status: Int, since start: ContinuousClock.Instant, _ logger: Logger) {
+        let elapsed = ContinuousClock.now - start
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        logger.info("\(request.method) \(request.uri.path) \(status) \(String(format: "%.1f", milliseconds)) ms")
+    }
 }
 
 /// Turns every error into a response: JSON under `/api`, an error page elsewhere. Unknown errors

@@ -44,22 +44,31 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Where unknown barcodes are looked up: an Open Food Facts server, or \"none\" (default: $CINN_OFF_URL, else https://world.openfoodfacts.org).")
     var offURL: String?
 
+    @Option(help: "What the server logs (to standard error): trace, debug, info (and a line for every request: method, path, status, milliseconds), notice, warning, error or critical (default: $CINN_LOG_LEVEL, else notice). \"Listening on\" is printed at every level.")
+    var logLevel: String?
+
     func run() async throws {
         var flags: [AbsoluteConfigKey: ConfigValue] = [:]
         if let host { flags["cinn.host"] = .init(.string(host), isSecret: false) }
         if let port { flags["cinn.port"] = .init(.int(port), isSecret: false) }
+        if let logLevel { flags["cinn.log.level"] = .init(.string(logLevel), isSecret: false) }
         let config = configReader(flags: flags)
         let host = config.string(forKey: "cinn.host", default: "127.0.0.1")
         let port = config.int(forKey: "cinn.port", default: 8080)
+        let levelName = config.string(forKey: "cinn.log.level", default: "notice")
+        guard let level = Logger.Level(rawValue: levelName.lowercased()) else {
+            throw CommandError.from(CinnError.invalid(
+                "log-level", "--log-level must be trace, debug, info, notice, warning, error or critical, not \"\(levelName)\""))
+        }
         if !accounts, !["127.0.0.1", "::1", "localhost"].contains(host) {
             printError("warning: without --accounts anyone who can reach \(host) can read and change this journal")
         }
         var logger = Logger(label: "cinn")
-        logger.logLevel = .notice
+        logger.logLevel = level
         let openFoodFacts = try openFoodFactsClient(offURL)
         let publicURL = try publicURL.map { text in
             guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
-                throw CinnError.invalid("public-url", "--public-url must be an http or https address such as https://cinn.example.org")
+                throw CommandError.from(CinnError.invalid("public-url", "--public-url must be an http or https address such as https://cinn.example.org"))
             }
             return url
         }

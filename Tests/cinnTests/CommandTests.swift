@@ -437,6 +437,30 @@ struct ServeCommandTests {
         process.terminate()
         #expect(await process.exitStatus() == 0, "a clean exit, not the signal's")
     }
+
+    /// `--log-level info` logs a line a request, without the query string; the default logs none; both say where
+    /// they listen.
+    @Test(.timeLimit(.minutes(1)))
+    func theRequestLogNamesMethodPathStatusAndTimeOnly() async throws {
+        let sandbox = try Sandbox()
+        for level in ["info", nil] {
+            let server = try RunningServer(sandbox, ["serve", "--port", "0", "--database", sandbox.database] + (level.map { ["--log-level", $0] } ?? []))
+            let port = try #require(try await server.port(), "cinn serve stopped: \(server.text)")
+            _ = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/api/v1/weigh-ins?from=2024-03-01&limit=5")!)
+            _ = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/api/v1/nothing-here")!)
+            server.process.terminate()
+            _ = await server.process.exitStatus()
+            if level == "info" {
+                #expect(server.text.firstMatch(of: /GET \/api\/v1\/weigh-ins 200 \d+\.\d ms/) != nil, "\(server.text)")
+                #expect(server.text.firstMatch(of: /GET \/api\/v1\/nothing-here 404 \d+\.\d ms/) != nil, "\(server.text)")
+                #expect(!server.text.contains("from=2024"), "no query strings")
+            } else {
+                #expect(!server.text.contains("GET /api"), "\(server.text)")
+            }
+        }
+        let bad = try await sandbox.run(["serve", "--port", "0", "--log-level", "loud", "--database", sandbox.database])
+        #expect(bad.status == 64 && bad.stderr.contains("--log-level must be"), "\(bad)")
+    }
 }
 
 extension Array {
