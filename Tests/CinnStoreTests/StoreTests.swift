@@ -15,6 +15,42 @@ import Testing
         }
     }
 
+    /// A database a newer Cinn migrated is refused with a message saying so, and left as it was.
+    @Test(arguments: Backend.enabled)
+    func aDatabaseFromANewerCinnIsRefused(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { store in
+            let next = Migration.all.count + 1
+            try await store.withConnection { db in
+                try await db.raw("INSERT INTO schema_migrations (version, name, applied_at_ms) VALUES (\(bind: next), 'from the future', 0)").run()
+            }
+            await #expect(throws: CinnError(.conflict, "this database was written by a newer Cinn (schema version \(next); this one "
+                                            + "knows up to \(next - 1)): run that version or a newer one, or restore a backup")) {
+                try await store.migrate()
+            }
+            #expect(try await store.appliedMigrations() == Array(1...next))
+        }
+    }
+
+    /// A migration that has shipped is never edited (add the next one instead): each one's SQL, in both dialects,
+    /// must keep the fingerprint it shipped with. A new migration adds its line here.
+    @Test func shippedMigrationsKeepTheirSQL() {
+        let shipped: [Int: String] = [
+            1: "a23a9a179214c0cc", 2: "8f263c3ecb83cd47", 3: "ae30c6e7e829ef82", 4: "79350187fd167143", 5: "28a0655233e93f45",
+            6: "5c946b77f2a3c47", 7: "a96d64901013fed6", 8: "33420801ae53d723", 9: "8089608b68fbed65", 10: "4603f9ae006a3840",
+            11: "3e336ebdd6100861", 12: "441fa69c4eb4112",
+        ]
+        var found: [Int: String] = [:]
+        for migration in Migration.all {
+            // FNV-1a, 64 bits, over both dialects' statements: stable across runs and platforms.
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in (migration.sqlite + ["--"] + migration.postgres).joined(separator: "\n").utf8 {
+                hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+            }
+            found[migration.version] = String(hash, radix: 16)
+        }
+        #expect(found == shipped, "\(found.sorted { $0.key < $1.key }.map { "\($0.key): \"\($0.value)\"" }.joined(separator: ", "))")
+    }
+
     @Test(arguments: Backend.enabled)
     func weighInRoundTripsWithItsOffsetAndLocalDay(_ backend: Backend) async throws {
         try await TestDatabase.with(backend) { store in
