@@ -5,8 +5,8 @@ import CinnStore
 import Foundation
 import Hummingbird
 
-/// The JSON API under `/api/v1`.
-struct APIController<Context: RequestContext> {
+/// The weight part of the JSON API under `/api/v1`: weigh-ins, the trend and the goal.
+struct WeightAPIController<Context: RequestContext> {
     var journal: Journal { get throws { try RequestJournal.required() } }
 
     func addRoutes(to group: RouterGroup<Context>) {
@@ -20,12 +20,6 @@ struct APIController<Context: RequestContext> {
         group.get("goal", use: showGoal)
         group.put("goal", use: setGoal)
         group.delete("goal", use: clearGoal)
-        group.get("settings", use: showSettings)
-        group.put("settings", use: updateSettings)
-        group.get("imports", use: listImports)
-        group.post("imports", use: importFile)
-        group.post("imports/{id}/undo", use: undoImport)
-        group.get("export", use: export)
     }
 
     func unit(_ request: Request, _ settings: UserSettings) throws(CinnError) -> MassUnit {
@@ -123,76 +117,4 @@ struct APIController<Context: RequestContext> {
         guard try await journal.store.clearGoal(user: journal.user) else { throw CinnError.notFound("no goal is set") }
         return Response(status: .noContent)
     }
-
-    @Sendable func showSettings(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(SettingsDTO(try await journal.settings()))
-    }
-
-    @Sendable func updateSettings(_ request: Request, context: Context) async throws -> Response {
-        var request = request
-        let body = try await request.decodeJSON(SettingsRequest.self)
-        var settings = try await journal.settings()
-        if let unit = body.unit { settings.displayUnit = try MassUnit.parse(unit) }
-        if let method = body.trendMethod {
-            guard let trendMethod = TrendMethod(rawValue: method) else {
-                throw CinnError.invalid("trend_method", "trend_method must be exact or pencil")
-            }
-            settings.trendMethod = trendMethod
-        }
-        if let zone = body.timeZone { settings.timeZoneIdentifier = try UserSettings.validTimeZone(zone) }
-        if let target = body.energyTargetKcal {
-            settings.energyTargetKcal = try target.map { number throws(CinnError) in try UserSettings.validEnergyTarget(number.value) }
-        }
-        if let unit = body.energyUnit { settings.energyUnit = try EnergyUnit.parse(unit) }
-        if let unit = body.glucoseUnit { settings.glucoseUnit = try GlucoseUnit.parse(unit, field: "glucose_unit") }
-        try await journal.store.saveSettings(settings, user: journal.user)
-        return JSONResponse.make(SettingsDTO(settings))
-    }
-
-    @Sendable func listImports(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(["imports": try await journal.store.imports(user: journal.user).map(ImportBatchDTO.init)])
-    }
-
-    /// `POST /api/v1/imports?format=&unit=&dry_run=&skip_invalid=&file_name=` with the file as the body.
-    @Sendable func importFile(_ request: Request, context: Context) async throws -> Response {
-        let format = request.query("format")
-        let unit = try request.query("unit").map { text throws(CinnError) in try MassUnit.parse(text) }
-        let mode = ImportMode(dryRun: try request.queryBool("dry_run"), skipInvalid: try request.queryBool("skip_invalid"))
-        let file = try await spoolToTemporaryFile(request.body, maximumBytes: maximumImportBytes)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let report = try await namingUpload(file, as: request.query("file_name")) {
-            try await journal.importAnyFile(at: file, fileName: request.query("file_name"), format: format, unit: unit, mode: mode)
-        }
-        if report.rejectedCount > 0 && !mode.skipInvalid && !mode.dryRun {
-            let error = CinnError.invalid("file", "\(report.rejectedCount) rows are invalid; nothing was imported (use skip_invalid=true to import the others)")
-            return JSONResponse.error(error, extra: "\"report\":" + jsonString(ImportReportDTO(report: report)))
-        }
-        return JSONResponse.make(ImportReportDTO(report: report), status: report.importID == nil ? .ok : .created)
-    }
-
-    @Sendable func undoImport(_ request: Request, context: Context) async throws -> Response {
-        guard let id = context.parameters.get("id").flatMap(Int64.init) else { throw CinnError.notFound("no such import") }
-        let removed = try await journal.store.undoImport(id: id, user: journal.user)
-        return JSONResponse.make(["removed": removed])
-    }
-
-    @Sendable func export(_ request: Request, context: Context) async throws -> Response {
-        let formatText = request.query("format") ?? "json"
-        guard let format = ExportFormat(rawValue: formatText) else {
-            throw CinnError.invalid("format", "format must be csv or json")
-        }
-        return exportResponse(journal: try journal, format: format)
-    }
-}
-
-/// A streamed export download.
-func exportResponse(journal: Journal, format: ExportFormat) -> Response {
-    let body = ResponseBody { writer in
-        try await journal.export(format: format) { text in try await writer.write(ByteBuffer(string: text)) }
-        try await writer.finish(nil)
-    }
-    return Response(status: .ok, headers: [
-        .contentType: format.contentType,
-        .contentDisposition: "attachment; filename=\"cinn-weigh-ins.\(format.rawValue)\"",
-    ], body: body)
 }

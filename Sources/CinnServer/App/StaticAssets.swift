@@ -18,7 +18,7 @@ enum StaticAssets {
 
     static let all: [String: Asset] = [
         "cinn.css": Asset(contentType: "text/css; charset=utf-8", body: Templates.styleSheet),
-        "progress.js": Asset(contentType: "text/javascript; charset=utf-8", body: Templates.progressScript),
+        "progress.js": Asset(contentType: "text/javascript; charset=utf-8", body: ImportTemplates.progressScript),
         "food-search.js": Asset(contentType: "text/javascript; charset=utf-8", body: FoodTemplates.searchScript),
         "food-preview.js": Asset(contentType: "text/javascript; charset=utf-8", body: FoodTemplates.previewScript),
         "time-zone.js": Asset(contentType: "text/javascript; charset=utf-8", body: EnergyTemplates.timeZoneScript),

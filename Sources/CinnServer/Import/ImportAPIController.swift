@@ -1,0 +1,44 @@
+import CinnCore
+import CinnImport
+import CinnJournal
+import CinnStore
+import Foundation
+import Hummingbird
+
+/// Imports in the JSON API under `/api/v1`: list them, import a file (or check it), undo one.
+struct ImportAPIController<Context: RequestContext> {
+    var journal: Journal { get throws { try RequestJournal.required() } }
+
+    func addRoutes(to group: RouterGroup<Context>) {
+        group.get("imports", use: listImports)
+        group.post("imports", use: importFile)
+        group.post("imports/{id}/undo", use: undoImport)
+    }
+
+    @Sendable func listImports(_ request: Request, context: Context) async throws -> Response {
+        JSONResponse.make(["imports": try await journal.store.imports(user: journal.user).map(ImportBatchDTO.init)])
+    }
+
+    /// `POST /api/v1/imports?format=&unit=&dry_run=&skip_invalid=&file_name=` with the file as the body.
+    @Sendable func importFile(_ request: Request, context: Context) async throws -> Response {
+        let format = request.query("format")
+        let unit = try request.query("unit").map { text throws(CinnError) in try MassUnit.parse(text) }
+        let mode = ImportMode(dryRun: try request.queryBool("dry_run"), skipInvalid: try request.queryBool("skip_invalid"))
+        let file = try await spoolToTemporaryFile(request.body, maximumBytes: maximumImportBytes)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let report = try await namingUpload(file, as: request.query("file_name")) {
+            try await journal.importAnyFile(at: file, fileName: request.query("file_name"), format: format, unit: unit, mode: mode)
+        }
+        if report.rejectedCount > 0 && !mode.skipInvalid && !mode.dryRun {
+            let error = CinnError.invalid("file", "\(report.rejectedCount) rows are invalid; nothing was imported (use skip_invalid=true to import the others)")
+            return JSONResponse.error(error, extra: "\"report\":" + jsonString(ImportReportDTO(report: report)))
+        }
+        return JSONResponse.make(ImportReportDTO(report: report), status: report.importID == nil ? .ok : .created)
+    }
+
+    @Sendable func undoImport(_ request: Request, context: Context) async throws -> Response {
+        guard let id = context.parameters.get("id").flatMap(Int64.init) else { throw CinnError.notFound("no such import") }
+        let removed = try await journal.store.undoImport(id: id, user: journal.user)
+        return JSONResponse.make(["removed": removed])
+    }
+}

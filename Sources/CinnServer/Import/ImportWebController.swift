@@ -1,0 +1,216 @@
+import CinnCharts
+import CinnCore
+import CinnImport
+import CinnJournal
+import CinnStore
+import Foundation
+import Hummingbird
+
+/// The import pages: upload a file, see what it holds, answer its unit, import it (with progress), and undo an import.
+/// The page's script only adds progress; without it the forms still work.
+struct ImportWebController<Context: RequestContext> {
+    var journal: Journal { get throws { try RequestJournal.required() } }
+    let pages: PageRenderer
+    /// Where uploads wait between "check the file" and "import".
+    let pendingDirectory: URL
+    let progressBoard = ImportProgressBoard()
+
+    func addRoutes(to router: Router<Context>) {
+        router.get("/import", use: importForm)
+        router.post("/import", use: checkImport)
+        router.post("/import/{token}", use: runImport)
+        router.post("/import/{token}/unit", use: recheckImport)
+        router.get("/import/progress/{id}", use: importProgress)
+        router.get("/imports/{id}/undo", use: confirmUndoImport)
+        router.post("/imports/{id}/undo", use: undoImport)
+    }
+
+    func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response { WebResponse.html(text, status: status) }
+
+    func redirect(_ location: String) -> Response { WebResponse.redirect(location) }
+
+    @Sendable func importForm(_ request: Request, context: Context) async throws -> Response {
+        html(try await renderImportForm(notice: Done.notice(request)))
+    }
+
+    func renderImportForm(error: String? = nil, notice: String? = nil) async throws -> String {
+        let batches = try await journal.store.imports(user: journal.user)
+        let model = ImportPage(formats: Journal.importFormats, batches: batches, timeZone: try await journal.settings().timeZone,
+                               formError: error)
+        return pages.render("import", model, title: "Import", tab: .importing, notice: notice)
+    }
+
+    /// Receives the upload, keeps it aside under a token, and shows what importing it would do.
+    @Sendable func checkImport(_ request: Request, context: Context) async throws -> Response {
+        let upload = try await MultipartUpload.receive(request, fileField: "file", maximumBytes: maximumImportBytes)
+        guard let file = upload.file else { throw CinnError.invalid("file", "choose a file to import") }
+        let pending = PendingImport(directory: pendingDirectory, token: UUID().lowercasedString)
+        do {
+            try pending.keep(file: file, fields: upload.fields, fileName: upload.fileName, user: try journal.user)
+        } catch {
+            pending.discard()
+            throw error
+        }
+        return try await check(pending, progressID: ImportProgressBoard.validID(upload.fields["progress"]))
+    }
+
+    /// A kept upload whose file did not say its unit, checked again with the unit the person chose.
+    @Sendable func recheckImport(_ request: Request, context: Context) async throws -> Response {
+        let pending = try waiting(context)
+        let form = try await FormFields(request: request)
+        let unit = try MassUnit.parse(form["unit"] ?? "", field: "unit")
+        try pending.setField("unit", unit.rawValue)
+        return try await check(pending, progressID: nil)
+    }
+
+    /// The upload kept under the request's token, if it is this user's.
+    private func waiting(_ context: Context) throws -> PendingImport {
+        guard let token = context.parameters.get("token"), UUID(text: token) != nil else {
+            throw CinnError.notFound("this import is no longer waiting; upload the file again")
+        }
+        let pending = PendingImport(directory: pendingDirectory, token: token)
+        guard pending.belongs(to: try journal.user) else { throw CinnError.notFound("this import is no longer waiting; upload the file again") }
+        return pending
+    }
+
+    /// Shows what importing a kept upload would do. A file that does not say its unit asks for it (and stays kept);
+    /// a file that cannot be read shows why beside the form.
+    private func check(_ pending: PendingImport, progressID: String?) async throws -> Response {
+        do {
+            let report = try await tracked(progressID, phase: "checking") { progress in
+                try await pending.run(journal: journal, dryRun: true, progress: progress)
+            }
+            let model = ImportReportPage(report: report, token: pending.token, skipInvalid: pending.skipInvalid)
+            if model.token == nil { pending.discard() }
+            return html(pages.render("import-report", model, title: "Import", tab: .importing))
+        } catch let error as CinnError where error.code == .invalidInput && error.field == "unit" {
+            let model = ImportUnitPage(token: pending.token, fileName: pending.fields["file_name"],
+                                       question: error.message.prefix(1).uppercased() + error.message.dropFirst())
+            return html(pages.render("import-unit", model, title: "Import", tab: .importing), status: .unprocessableContent)
+        } catch let error as CinnError where error.code == .invalidInput {
+            pending.discard()
+            return html(try await renderImportForm(error: error.message), status: .unprocessableContent)
+        } catch {
+            pending.discard()
+            throw error
+        }
+    }
+
+    @Sendable func runImport(_ request: Request, context: Context) async throws -> Response {
+        let pending = try waiting(context)
+        defer { pending.discard() }
+        // "Import the good rows" of a file with invalid ones (in the query: the form may be sent as multipart by its script).
+        if request.query("skip_invalid") == "true" { try pending.setField("skip_invalid", "true") }
+        let report = try await tracked(pending.token, phase: "importing") { progress in
+            try await pending.run(journal: journal, dryRun: false, progress: progress)
+        }
+        let model = ImportReportPage(report: report, token: nil, skipInvalid: pending.skipInvalid)
+        return html(pages.render("import-report", model, title: "Import", tab: .importing))
+    }
+
+    /// Runs `body` with a progress sink that posts to the board under `id` (when there is one).
+    private func tracked(_ id: String?, phase: String,
+                         _ body: (@escaping @Sendable (ImportProgress) -> Void) async throws -> ImportReport) async throws -> ImportReport {
+        guard let id else { return try await body { _ in } }
+        let board = progressBoard, user = try journal.user
+        defer { board.finish(id) }
+        return try await body { board.update(id, user: user, phase: phase, $0) }
+    }
+
+    /// How far the import polling with `id` has got, as JSON; 404 when there is none.
+    @Sendable func importProgress(_ request: Request, context: Context) async throws -> Response {
+        guard let id = ImportProgressBoard.validID(context.parameters.get("id")), let entry = progressBoard.entry(id, user: try journal.user) else {
+            throw CinnError.notFound("no import in progress with that id")
+        }
+        let body = try JSONEncoder().encode(entry)
+        return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    @Sendable func confirmUndoImport(_ request: Request, context: Context) async throws -> Response {
+        guard let id = context.parameters.get("id").flatMap(Int64.init),
+              let batch = try await journal.store.imports(user: journal.user).first(where: { $0.id == id }) else {
+            throw CinnError.notFound("no such import")
+        }
+        guard batch.undoneAt == nil else { return redirect("/import") }
+        let model = UndoImportPage(batch: batch, contents: try await journal.store.importContents(id: id, user: journal.user),
+                                   timeZone: try await journal.settings().timeZone)
+        return html(pages.render("undo-import", model, title: "Undo import", tab: .importing))
+    }
+
+    @Sendable func undoImport(_ request: Request, context: Context) async throws -> Response {
+        guard let id = context.parameters.get("id").flatMap(Int64.init) else { throw CinnError.notFound("no such import") }
+        try await journal.store.undoImport(id: id, user: journal.user)
+        return Done.importUndone.redirect(to: "/import")
+    }
+}
+
+/// An uploaded file kept between the check (a dry run) and the import.
+struct PendingImport {
+    let directory: URL
+    let token: String
+
+    var file: URL { directory.appendingPathComponent("\(token).upload") }
+    var fieldsFile: URL { directory.appendingPathComponent("\(token).fields") }
+
+    var fields: [String: String] {
+        (try? Data(contentsOf: fieldsFile)).flatMap { try? JSONDecoder().decode([String: String].self, from: $0) } ?? [:]
+    }
+
+    var skipInvalid: Bool { fields["skip_invalid"] == "true" }
+
+    /// How long an upload waits for its "import" before it is removed.
+    static let lifetime: TimeInterval = 3600
+
+    /// Whether the upload is `user`'s (an upload's token reaches no one else's journal).
+    func belongs(to user: UserID) -> Bool {
+        fields["user"] == user.description
+    }
+
+    func keep(file upload: URL, fields: [String: String], fileName: String?, user: UserID) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        removeExpired()
+        try FileManager.default.moveItem(at: upload, to: file)
+        var stored = fields
+        stored["file_name"] = fileName
+        stored["user"] = user.description
+        try JSONEncoder().encode(stored).write(to: fieldsFile)
+    }
+
+    func run(journal: Journal, dryRun: Bool, progress: @escaping @Sendable (ImportProgress) -> Void) async throws -> ImportReport {
+        guard FileManager.default.fileExists(atPath: file.path) else {
+            throw CinnError.notFound("this import is no longer waiting; upload the file again")
+        }
+        let fields = self.fields
+        let format = fields["format"].flatMap { $0.isEmpty ? nil : $0 }
+        let unit = try fields["unit"].flatMap { $0.isEmpty ? nil : $0 }.map { text throws(CinnError) in try MassUnit.parse(text) }
+        return try await namingUpload(file, as: fields["file_name"]) {
+            try await journal.importAnyFile(at: file, fileName: fields["file_name"], format: format, unit: unit,
+                                            mode: ImportMode(dryRun: dryRun, skipInvalid: fields["skip_invalid"] == "true"),
+                                            progress: progress)
+        }
+    }
+
+    /// Changes one of the kept upload's form fields (the unit chosen afterwards, "import the good rows").
+    func setField(_ name: String, _ value: String) throws {
+        var stored = fields
+        stored[name] = value
+        try JSONEncoder().encode(stored).write(to: fieldsFile)
+    }
+
+    func discard() {
+        try? FileManager.default.removeItem(at: file)
+        try? FileManager.default.removeItem(at: fieldsFile)
+    }
+
+    /// Removes uploads that were checked but never imported.
+    func removeExpired() {
+        let limit = Date().addingTimeInterval(-Self.lifetime)
+        let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
+        for file in files {
+            let modified = (try? file.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate
+            if let modified, modified < limit { try? FileManager.default.removeItem(at: file) }
+        }
+    }
+}

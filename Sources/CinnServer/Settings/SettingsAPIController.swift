@@ -1,0 +1,62 @@
+import CinnCore
+import CinnImport
+import CinnJournal
+import CinnStore
+import Foundation
+import Hummingbird
+
+/// The settings and the weigh-ins export in the JSON API under `/api/v1`.
+struct SettingsAPIController<Context: RequestContext> {
+    var journal: Journal { get throws { try RequestJournal.required() } }
+
+    func addRoutes(to group: RouterGroup<Context>) {
+        group.get("settings", use: showSettings)
+        group.put("settings", use: updateSettings)
+        group.get("export", use: export)
+    }
+
+    @Sendable func showSettings(_ request: Request, context: Context) async throws -> Response {
+        JSONResponse.make(SettingsDTO(try await journal.settings()))
+    }
+
+    @Sendable func updateSettings(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let body = try await request.decodeJSON(SettingsRequest.self)
+        var settings = try await journal.settings()
+        if let unit = body.unit { settings.displayUnit = try MassUnit.parse(unit) }
+        if let method = body.trendMethod {
+            guard let trendMethod = TrendMethod(rawValue: method) else {
+                throw CinnError.invalid("trend_method", "trend_method must be exact or pencil")
+            }
+            settings.trendMethod = trendMethod
+        }
+        if let zone = body.timeZone { settings.timeZoneIdentifier = try UserSettings.validTimeZone(zone) }
+        if let target = body.energyTargetKcal {
+            settings.energyTargetKcal = try target.map { number throws(CinnError) in try UserSettings.validEnergyTarget(number.value) }
+        }
+        if let unit = body.energyUnit { settings.energyUnit = try EnergyUnit.parse(unit) }
+        if let unit = body.glucoseUnit { settings.glucoseUnit = try GlucoseUnit.parse(unit, field: "glucose_unit") }
+        try await journal.store.saveSettings(settings, user: journal.user)
+        return JSONResponse.make(SettingsDTO(settings))
+    }
+
+    @Sendable func export(_ request: Request, context: Context) async throws -> Response {
+        let formatText = request.query("format") ?? "json"
+        guard let format = ExportFormat(rawValue: formatText) else {
+            throw CinnError.invalid("format", "format must be csv or json")
+        }
+        return exportResponse(journal: try journal, format: format)
+    }
+}
+
+/// A streamed export download.
+func exportResponse(journal: Journal, format: ExportFormat) -> Response {
+    let body = ResponseBody { writer in
+        try await journal.export(format: format) { text in try await writer.write(ByteBuffer(string: text)) }
+        try await writer.finish(nil)
+    }
+    return Response(status: .ok, headers: [
+        .contentType: format.contentType,
+        .contentDisposition: "attachment; filename=\"cinn-weigh-ins.\(format.rawValue)\"",
+    ], body: body)
+}

@@ -1,0 +1,83 @@
+import CinnCharts
+import CinnCore
+import CinnImport
+import CinnJournal
+import CinnStore
+import Foundation
+import Hummingbird
+
+/// More (the menu of everything that is not a tab), Goal and settings, and the exports.
+struct SettingsWebController<Context: RequestContext> {
+    var journal: Journal { get throws { try RequestJournal.required() } }
+    let pages: PageRenderer
+
+    func addRoutes(to router: Router<Context>) {
+        router.get("/more") { _, _ in
+            let account = RequestAccount.current
+            return html(pages.render("more", MorePage(accountName: account?.account.name, isAdmin: account?.account.role == .admin),
+                                     title: "More", tab: .more))
+        }
+        router.get("/settings", use: settings)
+        router.post("/settings", use: saveSettings)
+        router.post("/goal", use: setGoal)
+        router.post("/goal/clear", use: clearGoal)
+        router.get("/export.csv") { _, _ in exportResponse(journal: try journal, format: .csv) }
+        router.get("/export.json") { _, _ in exportResponse(journal: try journal, format: .json) }
+    }
+
+    func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response { WebResponse.html(text, status: status) }
+
+    func redirect(_ location: String) -> Response { WebResponse.redirect(location) }
+
+    func renderSettings(formError: String? = nil, notice: String? = nil) async throws -> String {
+        let model = SettingsPage(settings: try await journal.settings(), goal: try await journal.store.goal(user: journal.user),
+                                 formError: formError)
+        return pages.render("settings", model, title: "Goal and settings", tab: .more, notice: notice)
+    }
+
+    @Sendable func settings(_ request: Request, context: Context) async throws -> Response {
+        html(try await renderSettings(notice: Done.notice(request)))
+    }
+
+    @Sendable func saveSettings(_ request: Request, context: Context) async throws -> Response {
+        let form = try await FormFields(request: request)
+        do {
+            var settings = try await journal.settings()
+            if let unit = form["unit"] { settings.displayUnit = try MassUnit.parse(unit) }
+            if let method = form["trend_method"] {
+                guard let trendMethod = TrendMethod(rawValue: method) else {
+                    throw CinnError.invalid("trend_method", "choose exact or pencil")
+                }
+                settings.trendMethod = trendMethod
+            }
+            if let zone = form["time_zone"] { settings.timeZoneIdentifier = try UserSettings.validTimeZone(zone) }
+            if form.values["energy_target"] != nil {
+                settings.energyTargetKcal = try form.number("energy_target").map { kcal throws(CinnError) in
+                    try UserSettings.validEnergyTarget(kcal, field: "energy_target")
+                }
+            }
+            if let unit = form["energy_unit"] { settings.energyUnit = try EnergyUnit.parse(unit) }
+            if let unit = form["glucose_unit"] { settings.glucoseUnit = try GlucoseUnit.parse(unit, field: "glucose_unit") }
+            try await journal.store.saveSettings(settings, user: journal.user)
+            return Done.settingsSaved.redirect(to: "/settings")
+        } catch let error as CinnError where error.code == .invalidInput {
+            return html(try await renderSettings(formError: error.message), status: .unprocessableContent)
+        }
+    }
+
+    @Sendable func setGoal(_ request: Request, context: Context) async throws -> Response {
+        let form = try await FormFields(request: request)
+        do {
+            guard let weight = try form.number("weight") else { throw CinnError.invalid("weight", "enter a goal weight") }
+            _ = try await journal.setGoal(weight: weight, unit: nil, ratePerWeek: try form.number("rate"))
+            return Done.goalSaved.redirect(to: "/")
+        } catch let error as CinnError where error.code == .invalidInput {
+            return html(try await renderSettings(formError: error.message), status: .unprocessableContent)
+        }
+    }
+
+    @Sendable func clearGoal(_ request: Request, context: Context) async throws -> Response {
+        try await journal.store.clearGoal(user: journal.user)
+        return Done.goalCleared.redirect(to: "/settings")
+    }
+}

@@ -1,0 +1,150 @@
+import CinnCharts
+import CinnCore
+import CinnImport
+import CinnJournal
+import CinnStore
+import Foundation
+import Hummingbird
+
+/// The weight pages: the dashboard (the answer, the trend chart, the add-weigh-in form) and the weigh-ins list with its
+/// edit and delete pages. Plain forms and links do everything; no JavaScript needed.
+struct WeightWebController<Context: RequestContext> {
+    var journal: Journal { get throws { try RequestJournal.required() } }
+    let pages: PageRenderer
+
+    func addRoutes(to router: Router<Context>) {
+        router.get("/", use: dashboard)
+        router.get("/chart.svg", use: chart)
+        router.post("/weigh-ins", use: addWeighIn)
+        router.get("/weigh-ins", use: weighIns)
+        router.get("/weigh-ins/{id}/edit", use: editForm)
+        router.post("/weigh-ins/{id}", use: saveEdit)
+        router.get("/weigh-ins/{id}/delete", use: confirmDelete)
+        router.post("/weigh-ins/{id}/delete", use: delete)
+    }
+
+    func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response { WebResponse.html(text, status: status) }
+
+    func redirect(_ location: String) -> Response { WebResponse.redirect(location) }
+
+    func range(_ request: Request) throws(CinnError) -> TrendRange {
+        try request.query("range").map { text throws(CinnError) in try TrendRange.parse(text) } ?? .quarter
+    }
+
+    func weighInID(_ context: Context) throws(CinnError) -> UUID {
+        guard let id = context.parameters.get("id").flatMap(UUID.init(text:)) else {
+            throw .notFound("no such weigh-in")
+        }
+        return id
+    }
+
+    /// The dashboard's page; `reports` when the caller has read them already.
+    func renderDashboard(range: TrendRange, reports: (trend: TrendReport, energy: EnergyReport)? = nil, formError: String? = nil,
+                         form: DashboardPage.WeightForm = .init(), notice: String? = nil) async throws -> String {
+        let (report, energy) = if let reports { reports } else { try await journal.dashboard(range: range) }
+        let settings = energy.settings
+        let recent = try await journal.store.weighIns(user: journal.user, limit: 7)
+        var trendByDay: [LocalDate: Mass] = [:]
+        for point in report.days.suffix(14) { trendByDay[point.date] = point.trend }
+        let page = DashboardPage(report: report, settings: settings, todayAnswer: energy.answer, range: range, today: energy.asOf,
+                                 recent: recent, trendByDay: trendByDay, formError: formError, form: form)
+        return pages.render("dashboard", page, title: "Can I nom nom?", tab: .weight, notice: notice)
+    }
+
+    /// The dashboard; on the first visit, before the profile is set up or skipped, the onboarding.
+    @Sendable func dashboard(_ request: Request, context: Context) async throws -> Response {
+        let range = try range(request)
+        let reports = try await journal.dashboard(range: range)
+        let settings = reports.energy.settings
+        if !settings.onboarded && settings.profile == nil { return redirect("/welcome") }
+        var notice = Done.notice(request)
+        if notice == nil { notice = try await addedNotice(request, settings) }
+        return html(try await renderDashboard(range: range, reports: reports, notice: notice))
+    }
+
+    /// "Saved 80.3 kg for today.": what the form post that led here (`?added=ID`) did, if that weigh-in is this user's.
+    func addedNotice(_ request: Request, _ settings: UserSettings) async throws -> String? {
+        guard let id = request.query("added").flatMap(UUID.init(text:)) else { return nil }
+        let weighIn: WeighIn
+        do {
+            weighIn = try await journal.store.weighIn(id: id, user: journal.user)
+        } catch let error as CinnError where error.code == .notFound {
+            return nil
+        }
+        let day = weighIn.localDate == (try journal).today(settings) ? "today" : DashboardPage.shortDate(weighIn.localDate)
+        return "Saved \(weighIn.weight.formatted(in: settings.displayUnit)) for \(day)."
+    }
+
+    @Sendable func chart(_ request: Request, context: Context) async throws -> Response {
+        let range = try range(request)
+        let (report, settings) = try await journal.trend(range: range)
+        let svg = TrendChart(points: report.days, unit: settings.displayUnit, goal: report.goal?.weight,
+                             projection: report.rate, title: "Weight trend to \(report.to.iso)").svg()
+        return Response(status: .ok, headers: [.contentType: "image/svg+xml",
+                                               .contentDisposition: "attachment; filename=\"cinn-trend-\(report.to.iso).svg\""],
+                        body: ResponseBody(byteBuffer: ByteBuffer(string: svg)))
+    }
+
+    @Sendable func addWeighIn(_ request: Request, context: Context) async throws -> Response {
+        let form = try await FormFields(request: request)
+        do {
+            guard let weight = try form.number("weight") else { throw CinnError.invalid("weight", "enter your weight") }
+            let added = try await journal.addWeighIn(weight: weight, unit: nil, date: form["date"], note: form["note"],
+                                                     confirm: form["confirm"] == "true")
+            return redirect("/?added=\(added.id.lowercasedString)")
+        } catch let error as CinnError where error.code == .needsConfirmation {
+            let sent = DashboardPage.WeightForm(weight: form["weight"] ?? "", date: form["date"], note: form["note"] ?? "",
+                                                confirmation: error.message)
+            return html(try await renderDashboard(range: .quarter, form: sent), status: .unprocessableContent)
+        } catch let error as CinnError where error.code == .invalidInput {
+            let sent = DashboardPage.WeightForm(weight: form["weight"] ?? "", date: form["date"], note: form["note"] ?? "")
+            return html(try await renderDashboard(range: .quarter, formError: error.message, form: sent),
+                        status: .unprocessableContent)
+        }
+    }
+
+    @Sendable func weighIns(_ request: Request, context: Context) async throws -> Response {
+        let page = try request.queryInt("page", default: 1, range: 1...1_000_000)
+        let pageSize = 50
+        let settings = try await journal.settings()
+        let items = try await journal.store.weighIns(user: journal.user, limit: pageSize + 1, offset: (page - 1) * pageSize)
+        let model = WeighInsPage(weighIns: Array(items.prefix(pageSize)), unit: settings.displayUnit, page: page,
+                                 hasMore: items.count > pageSize)
+        return html(pages.render("weigh-ins", model, title: "Weigh-ins", tab: .log, notice: Done.notice(request)))
+    }
+
+    @Sendable func editForm(_ request: Request, context: Context) async throws -> Response {
+        let weighIn = try await journal.store.weighIn(id: try weighInID(context), user: journal.user)
+        let settings = try await journal.settings()
+        return html(pages.render("edit", WeighInPage(weighIn, unit: settings.displayUnit), title: "Edit weigh-in", tab: .log))
+    }
+
+    @Sendable func saveEdit(_ request: Request, context: Context) async throws -> Response {
+        let id = try weighInID(context)
+        let form = try await FormFields(request: request)
+        do {
+            _ = try await journal.editWeighIn(id: id, weight: try form.number("weight"), unit: nil, date: form["date"],
+                                              note: .some(form["note"]), confirm: form["confirm"] == "true")
+            return Done.weighInSaved.redirect(to: "/weigh-ins")
+        } catch let error as CinnError where error.code == .invalidInput || error.code == .needsConfirmation {
+            let weighIn = try await journal.store.weighIn(id: id, user: journal.user)
+            let settings = try await journal.settings()
+            let asked = error.code == .needsConfirmation
+            let model = WeighInPage(weighIn, unit: settings.displayUnit, sent: form, formError: asked ? nil : error.message,
+                                    confirmation: asked ? error.message : nil)
+            return html(pages.render("edit", model, title: "Edit weigh-in", tab: .log), status: .unprocessableContent)
+        }
+    }
+
+    @Sendable func confirmDelete(_ request: Request, context: Context) async throws -> Response {
+        let weighIn = try await journal.store.weighIn(id: try weighInID(context), user: journal.user)
+        let settings = try await journal.settings()
+        return html(pages.render("confirm-delete", WeighInPage(weighIn, unit: settings.displayUnit),
+                                 title: "Delete weigh-in", tab: .log))
+    }
+
+    @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
+        try await journal.store.deleteWeighIn(id: try weighInID(context), user: journal.user)
+        return Done.weighInDeleted.redirect(to: "/weigh-ins")
+    }
+}
