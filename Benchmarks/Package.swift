@@ -46,7 +46,7 @@ let package = Package(
         // Realistic weight data, shared by the benchmarks and the load test (no Cinn dependency).
         .target(name: "BenchmarkData", path: "Sources/BenchmarkData"),
         .executableTarget(name: "WeightCSVTool", dependencies: ["BenchmarkData"], path: "Sources/WeightCSVTool"),
-        // The food database benchmarks (issue 3 §7), one step per command, and the app serving a
+        // The food database benchmarks, one step per command, and the app serving a
         // journal for wrk; run by food/run.sh.
         .executableTarget(
             name: "FoodBench",
@@ -58,7 +58,7 @@ let package = Package(
             ],
             path: "Sources/FoodBench"
         ),
-        // The energy and goals benchmarks (issue 4): the journal's weigh-ins, profile and day marks,
+        // The energy and goals benchmarks: the journal's weigh-ins, profile and day marks,
         // and the energy report timed in process; run by energy/run.sh.
         .executableTarget(
             name: "EnergyBench",
@@ -71,7 +71,7 @@ let package = Package(
             ],
             path: "Sources/EnergyBench"
         ),
-        // The workouts and strength benchmarks (issue 5): the exercise page, the exercise list and their
+        // The workouts and strength benchmarks: the exercise page, the exercise list and their
         // store reads timed in process on a journal `cinn import` filled; run by workouts/run.sh.
         .executableTarget(
             name: "WorkoutBench",
@@ -84,7 +84,7 @@ let package = Package(
             ],
             path: "Sources/WorkoutBench"
         ),
-        // The glucose benchmarks (issue 6): the 30-day report and the day chart over a CGM's month, on
+        // The glucose benchmarks: the 30-day report and the day chart over a CGM's month, on
         // SQLite and PostgreSQL; run by glucose/run.sh.
         .executableTarget(
             name: "GlucoseBench",

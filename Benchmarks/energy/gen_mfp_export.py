@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes a large, realistic MyFitnessPal data export zip (FORMATS.md section 4) for the import benchmark.
+"""Writes a large, realistic MyFitnessPal data export zip (docs/FORMATS.md section 4) for the import benchmark.
 
     python3 Benchmarks/energy/gen_mfp_export.py --years 10 --end 2026-11-20 --seed 42 --out /tmp/export.zip
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The energy and goals benchmarks of issue 4, in one run, each step in a process of its own:
+# The energy and goals benchmarks, in one run, each step in a process of its own:
 #
 #     CINN_USDA_CSV=/path/to/fooddata.csv Benchmarks/energy/run.sh     # ~3 min after the builds
 #     ITERATIONS=100 DURATION=5s IMPORT_RUNS=3 Benchmarks/energy/run.sh # quicker
@@ -201,7 +201,7 @@ print(f"\nsplit of energyReport(historyDays: 0) at p50: energyInputs {inputs['p5
 print(f"ratios to Journal.trend(range: .quarter) (p50 {tq['p50_ms']:.3f} ms, p99 {tq['p99_ms']:.3f} ms): "
       f"energyReport(0) p50 {e0['p50_ms'] / tq['p50_ms']:.1f}×, p99 {e0['p99_ms'] / tq['p99_ms']:.1f}×; "
       f"energyReport(90) p50 {e90['p50_ms'] / tq['p50_ms']:.1f}×, p99 {e90['p99_ms'] / tq['p99_ms']:.1f}×")
-print(f"day view in process: Journal.day p50 {cases['day']['p50_ms']:.3f} ms vs the pre-issue-4 work {cases['dayNoEnergy']['p50_ms']:.3f} ms "
+print(f"day view in process: Journal.day p50 {cases['day']['p50_ms']:.3f} ms vs the work before energy and goals {cases['dayNoEnergy']['p50_ms']:.3f} ms "
       f"({cases['day']['p50_ms'] / cases['dayNoEnergy']['p50_ms']:.1f}×)")
 
 print(f"\n| GET, wrk -t1 -c1 -d{duration} | body bytes | p50 ms | p90 ms | p99 ms | req/s | ÷ trend p50 | ÷ trend p99 | load before |")

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The food database benchmarks of issue 3 §7, in one run, each step in a process of its own:
+# The food database benchmarks (the food database work's speed targets), in one run, each step in a
+# process of its own:
 #
 #     Benchmarks/food/run.sh                      # about 4 minutes after the builds
 #     IMPORT_RUNS=1 DURATION=5s Benchmarks/food/run.sh

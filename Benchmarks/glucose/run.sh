@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The glucose benchmarks of issue 6 §7 in one run: the 30-day report and the day chart over a CGM's month
-# (8,640 readings, meals and insulin), in process, on SQLite and then on PostgreSQL:
+# The glucose benchmarks (the glucose work's speed targets) in one run: the 30-day report and the day
+# chart over a CGM's month (8,640 readings, meals and insulin), in process, on SQLite and then on
+# PostgreSQL:
 #
 #     Benchmarks/glucose/run.sh                                        # SQLite, and PostgreSQL when a URL is set
 #     CINN_BENCH_POSTGRES_URL=postgres://postgres@127.0.0.1:5433/postgres ITERATIONS=300 Benchmarks/glucose/run.sh

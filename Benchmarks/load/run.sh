@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Load test of `GET /api/v1/trend` (issue 2 §9: p99 under 5 ms at range=year over 10 years of data),
-# beside a minimal Hummingbird app answering a constant body of the same size (the reference).
+# Load test of `GET /api/v1/trend` (the weight journal's speed target: p99 under 5 ms at range=year over
+# 10 years of data), beside a minimal Hummingbird app answering a constant body of the same size (the
+# reference).
 #
 #     Benchmarks/load/run.sh                 # from anywhere; about 2 min after the builds
 #     DURATION=30s Benchmarks/load/run.sh    # longer runs

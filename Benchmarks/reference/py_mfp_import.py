@@ -13,8 +13,8 @@ per Exercise-Summary row an exercise at local noon (one layer of literal quotes 
 gets Cinn's kind of external id (a 64-bit hash of its cells plus "#n" counting identical rows before it)
 and a UUIDv7; the rows already in the journal by external id are skipped; all of it in one
 transaction recorded as an `imports` row, versions reserved from `users.last_version`. The tables and
-indexes are Cinn's (SQLite DDL copied from Sources/CinnStore/Migrations.swift), so SQLite maintains the
-same indexes. Rows go in with executemany (one prepared statement per table).
+indexes are Cinn's (SQLite DDL copied from the migrations in Sources/CinnStore/Migrations/), so SQLite
+maintains the same indexes. Rows go in with executemany (one prepared statement per table).
 
 Prints one JSON line: seconds (after the interpreter has started) and the counts.
 """

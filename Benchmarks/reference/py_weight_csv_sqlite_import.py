@@ -5,9 +5,9 @@
 
 The same job as `cinn import weights.csv --unit kg` (Journal.importFile), written the way a
 competent engineer would with the standard library (csv, sqlite3, zoneinfo), so the two can be
-compared row for row. It mirrors /work/shared/bench/py_csv_sqlite_import.py (the DESIGN.md
-reference, a Fitbod importer) in style: streamed csv.reader, every cell parsed, one transaction,
-executemany in batches. What it does per row, as Cinn does:
+compared row for row. It mirrors py_csv_sqlite_import.py beside it (the reference importer of
+docs/DESIGN.md, "Bulk insert"; a Fitbod importer) in style: streamed csv.reader, every cell
+parsed, one transaction, executemany in batches. What it does per row, as Cinn does:
   * `date` is an ISO 8601 local time without an offset, read in the journal's time zone (DST
     rules included) -> UTC instant in ms + the UTC offset in seconds + the local day number;
   * `weight` in kg, checked finite, > 0 and <= 700;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The sync benchmarks of issue 6 §7 in one run: a push of 10,000 changes in one request and a pull of
-# 100,000 records, over HTTP on loopback to a hosted-mode server, on SQLite and then on PostgreSQL; then
-# (FAULTS=1) the fault test of §5 at its full count, 10,000 operations by three clients:
+# The sync benchmarks (the sync work's speed targets) in one run: a push of 10,000 changes in one
+# request and a pull of 100,000 records, over HTTP on loopback to a hosted-mode server, on SQLite and
+# then on PostgreSQL; then (FAULTS=1) the sync fault test at its full count, 10,000 operations by three
+# clients:
 #
 #     Benchmarks/sync/run.sh                                        # SQLite, and PostgreSQL when a URL is set
 #     CINN_BENCH_POSTGRES_URL=postgres://postgres@127.0.0.1:5433/postgres ITERATIONS=5 FAULTS=1 Benchmarks/sync/run.sh

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The workouts and strength benchmarks of issue 5, in one run, each step in a process of its own:
+# The workouts and strength benchmarks, in one run, each step in a process of its own:
 #
 #     Benchmarks/workouts/run.sh                                   # ~4 min after the builds (1M sets, 5 runs each)
 #     ROWS=100000 IMPORT_RUNS=3 ITERATIONS=100 DURATION=5s Benchmarks/workouts/run.sh   # quicker
@@ -7,13 +7,13 @@
 # What it does:
 #   1. builds WorkoutBench (release, in BENCH_SCRATCH, default Benchmarks/.build) and `cinn` (release, in
 #      CINN_SCRATCH, default /tmp/build-bench-main; never the main package's .build);
-#   2. writes a Fitbod export of ROWS sets (default 1,000,000) with the shared generator
-#      (../shared/bench/gen_fitbod.py, seed 42, the newest workout yesterday: FITBOD_END) into the results
+#   2. writes a Fitbod export of ROWS sets (default 1,000,000) with the generator
+#      (Benchmarks/reference/gen_fitbod.py, seed 42, the newest workout yesterday: FITBOD_END) into the results
 #      directory;
-#   3. imports it IMPORT_RUNS times, alternating the plain-Python reference (../shared/bench/py_csv_sqlite_import.py,
+#   3. imports it IMPORT_RUNS times, alternating the plain-Python reference (Benchmarks/reference/py_csv_sqlite_import.py,
 #      csv + sqlite3, --fresh) and `cinn import` into a fresh SQLite journal (file deleted before each run; both
 #      files in the results directory, on one filesystem), each under /usr/bin/time -v (wall, CPU, peak RSS);
-#      issue 5's target: cinn at least 3× faster than the reference, peak RSS under 100 MB;
+#      the target: cinn at least 3× faster than the reference, peak RSS under 100 MB;
 #   4. times, in process and interleaved (WorkoutBench page, on the last journal cinn imported):
 #      Journal.exercisePage for the exercise with the most sets, with and without resolving it by id,
 #      Journal.lifts(), Journal.exercise(named:) and the page's parts (Store.exercises, Store.exerciseDays and
@@ -34,12 +34,9 @@ IMPORT_RUNS="${IMPORT_RUNS:-5}"
 ITERATIONS="${ITERATIONS:-300}"
 DURATION="${DURATION:-10s}"
 FITBOD_END="${FITBOD_END:-$(date -u -d yesterday +%F)}"  # so that the last 30 days hold a "current" estimate
-# The shared generator and reference: next to the repository, or next to the main checkout when this is a
-# git worktree elsewhere.
-SHARED="${CINN_SHARED_BENCH:-$ROOT/../shared/bench}"
-if [[ ! -f "$SHARED/gen_fitbod.py" ]]; then
-    SHARED="$(cd "$(git -C "$ROOT" rev-parse --path-format=absolute --git-common-dir)/../.." && pwd)/shared/bench"
-fi
+# The Fitbod generator and the plain-Python reference importer: Benchmarks/reference/ in this repository
+# (CINN_BENCH_REFERENCE names another folder holding the two scripts).
+REFERENCE="${CINN_BENCH_REFERENCE:-$BENCH/reference}"
 RESULTS="$(mktemp -d "${TMPDIR:-/tmp}/cinn-workouts.XXXXXX")"
 SERVER_PID=""
 
@@ -59,7 +56,7 @@ echo "$(date -u +%FT%TZ) start, load $(loadavg)" >"$RESULTS/load.txt"
 mark_load() { echo "$(date -u +%FT%TZ) $1, load $(loadavg)" >>"$RESULTS/load.txt"; }
 
 for script in gen_fitbod.py py_csv_sqlite_import.py; do
-    [[ -f "$SHARED/$script" ]] || { echo "no $SHARED/$script (set CINN_SHARED_BENCH to the shared/bench folder)" >&2; exit 1; }
+    [[ -f "$REFERENCE/$script" ]] || { echo "no $REFERENCE/$script (set CINN_BENCH_REFERENCE to a folder holding it)" >&2; exit 1; }
 done
 if ! command -v wrk >/dev/null; then
     log "installing wrk"
@@ -79,7 +76,7 @@ COMMIT="$(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet HE
 # 2. The Fitbod export.
 CSV="$RESULTS/fitbod.csv"
 log "Fitbod export: $ROWS sets, seed 42, ending $FITBOD_END"
-/usr/bin/time -f '%e' python3 "$SHARED/gen_fitbod.py" --rows "$ROWS" --seed 42 --end "$FITBOD_END" --out "$CSV" 2>"$RESULTS/gen.txt"
+/usr/bin/time -f '%e' python3 "$REFERENCE/gen_fitbod.py" --rows "$ROWS" --seed 42 --end "$FITBOD_END" --out "$CSV" 2>"$RESULTS/gen.txt"
 cat "$RESULTS/gen.txt" >&2
 mark_load "export written"
 
@@ -88,7 +85,7 @@ log "import: the Python reference and cinn import alternately, $IMPORT_RUNS runs
 CDB="$RESULTS/cinn.sqlite"
 PDB="$RESULTS/python.sqlite"
 for run in $(seq "$IMPORT_RUNS"); do
-    /usr/bin/time -v python3 "$SHARED/py_csv_sqlite_import.py" "$CSV" "$PDB" --fresh \
+    /usr/bin/time -v python3 "$REFERENCE/py_csv_sqlite_import.py" "$CSV" "$PDB" --fresh \
         >"$RESULTS/python-$run.json" 2>"$RESULTS/python-$run.time" || true
     rm -f "$CDB" "$CDB-wal" "$CDB-shm"
     /usr/bin/time -v "$CINN" import "$CSV" --database "$CDB" >"$RESULTS/cinn-$run.out" 2>"$RESULTS/cinn-$run.time" || true

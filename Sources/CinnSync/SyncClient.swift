@@ -35,7 +35,7 @@ public struct SyncSummary: Sendable, Hashable {
     public init() {}
 }
 
-/// The reference sync client (DESIGN.md "Sync", docs/sync.md): the local journal is the source of truth;
+/// The reference sync client (docs/DESIGN.md "Sync", docs/sync.md): the local journal is the source of truth;
 /// its writes are marked and pushed in batches, retried with backoff when the network fails (pushing twice
 /// is harmless); a rejection is final, kept locally with its reason and not sent again until the record
 /// changes; then every change on the server since the last sync is pulled.

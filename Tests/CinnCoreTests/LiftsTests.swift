@@ -23,7 +23,7 @@ import Testing
 
     @Test func brzyckiHistoryBestAndCurrent() throws {
         let report = ExerciseReport.compute(days: days, today: today)
-        // FORMATS.md §10.2: Brzycki 100 × 5 = 112.50; 110 × 3 = 110 × 36 / 34; a single is its weight.
+        // docs/FORMATS.md §10.2: Brzycki 100 × 5 = 112.50; 110 × 3 = 110 × 36 / 34; a single is its weight.
         #expect(report.history.map(\.day) == [day1, day2, day3])
         #expect(report.history[0].oneRepMax.estimate.kilograms == 112.5)
         #expect(report.history[1].oneRepMax.estimate.kilograms == 110.0 * 36 / 34)
@@ -46,9 +46,9 @@ import Testing
 
     @Test func otherFormulas() {
         let epley = ExerciseReport.compute(days: days, formula: .epley, today: today)
-        #expect(abs(epley.history[0].oneRepMax.estimate.kilograms - 116.6667) < 0.0001, "FORMATS.md: Epley 100 × 5 = 116.67")
+        #expect(abs(epley.history[0].oneRepMax.estimate.kilograms - 116.6667) < 0.0001, "docs/FORMATS.md: Epley 100 × 5 = 116.67")
         let mayhew = ExerciseReport.compute(days: days, formula: .mayhew, today: today)
-        #expect(abs(mayhew.history[0].oneRepMax.estimate.kilograms - 119.01) < 0.01, "FORMATS.md: Mayhew 100 × 5 = 119.01")
+        #expect(abs(mayhew.history[0].oneRepMax.estimate.kilograms - 119.01) < 0.01, "docs/FORMATS.md: Mayhew 100 × 5 = 119.01")
     }
 
     @Test func theCurrentEstimateIsTheBestOfTheLast30Days() {

@@ -22,7 +22,7 @@ func nutrientNamed(_ key: String) -> Nutrient {
 }
 
 @Suite struct NutrientCatalogueTests {
-    /// FORMATS.md §9: US FDA Daily Values, 2016 rule, adults and children ≥ 4.
+    /// docs/FORMATS.md §9: US FDA Daily Values, 2016 rule, adults and children ≥ 4.
     static let dailyValues: [(key: String, dailyValue: Double, unit: NutrientUnit)] = [
         ("fat", 78, .grams), ("saturated_fat", 20, .grams), ("cholesterol", 300, .milligrams),
         ("sodium", 2300, .milligrams), ("carbohydrate", 275, .grams), ("fiber", 28, .grams),

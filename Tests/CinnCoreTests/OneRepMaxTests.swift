@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 @Suite struct OneRepMaxTests {
-    // FORMATS.md §10.2: every formula at 100 × 5, to two decimals.
+    // docs/FORMATS.md §10.2: every formula at 100 × 5, to two decimals.
     @Test(arguments: [
         (OneRepMaxFormula.epley, 116.67), (.brzycki, 112.50), (.lander, 113.71), (.lombardi, 117.46),
         (.mayhew, 119.01), (.oConner, 112.50), (.wathan, 116.58),

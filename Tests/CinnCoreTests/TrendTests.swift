@@ -19,7 +19,7 @@ import Testing
         #expect(values[2].isClose(to: 80.145))
     }
 
-    /// fourmilab's pencil-and-paper worked example (FORMATS.md §10.1), in pounds: a trend of 173.6,
+    /// fourmilab's pencil-and-paper worked example (docs/FORMATS.md §10.1), in pounds: a trend of 173.6,
     /// then weights 172.5, 171.5, 172.0, 171.5 give 173.5, 173.3, 173.2, 173.0.
     @Test func pencilMethodReproducesTheHackersDietWorkedExample() {
         let trend = WeightTrend(days: days("1990-11-01", [173.6, 172.5, 171.5, 172.0, 171.5], unit: .pounds),

@@ -6,8 +6,8 @@
 // `Store.dailyWeights` returns them; a goal set on the first day (so the maintenance band's
 // hysteresis scans the whole century, the worst case) with a planned rate.
 //
-// Target (issue 2 §9): trend + rate + forecast + verdict under 2 ms; fourmilab's published
-// Hacker's Diet implementation takes 180 ms for this.
+// Target (the weight journal's speed targets): trend + rate + forecast + verdict under 2 ms;
+// fourmilab's published Hacker's Diet implementation takes 180 ms for this.
 import Benchmark
 import BenchmarkData
 import CinnCore

@@ -1,5 +1,5 @@
 // A reference for the store benchmark, not Cinn's code: the same readings into the same schema
-// (created by Cinn's own migrations), written the way DESIGN.md's "Bulk insert" table prescribes —
+// (created by Cinn's own migrations), written the way docs/DESIGN.md's "Bulk insert" table prescribes —
 // `SQLiteConnection.query(sql, [SQLiteData])`, 500-row multi-row INSERTs whose SQL text is built
 // once, ids made without a syscall per row. Everything else as `Store.importWeighIns` does it: one
 // BEGIN IMMEDIATE transaction, an `imports` row, versions reserved per statement, ON CONFLICT on

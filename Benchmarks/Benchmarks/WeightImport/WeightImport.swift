@@ -9,8 +9,9 @@
 // Each iteration opens a NEW database file (migrated, with the local user) before the measurement
 // starts, and closes and deletes it after it stops; only the import itself is measured.
 //
-// Target (issue 2 §9): under 1 s for the whole import (`Journal.importFile`: parse + store in
-// one transaction). DESIGN.md: Python's csv + sqlite3 does 272k rows/s here; slower is a defect.
+// Target (the weight journal's speed targets): under 1 s for the whole import (`Journal.importFile`:
+// parse + store in one transaction). docs/DESIGN.md: Python's csv + sqlite3 does 272k rows/s here;
+// slower is a defect.
 import Benchmark
 import BenchmarkData
 import CinnCore
@@ -120,7 +121,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // Reference (not Cinn's code, see DirectSQLite.swift): the same parsed readings into the same
-    // schema through SQLiteNIO with `[SQLiteData]` binds, the bulk path DESIGN.md prescribes.
+    // schema through SQLiteNIO with `[SQLiteData]` binds, the bulk path docs/DESIGN.md prescribes.
     Benchmark("Reference: same readings via SQLiteNIO [SQLiteData] binds, fresh SQLite", configuration: configuration) { benchmark in
         let (journal, folder) = try await ImportFixture.freshJournal()
         try await journal.store.close()

@@ -1,4 +1,4 @@
-// The energy and goals benchmarks (issue 4), one step per command, run by energy/run.sh:
+// The energy and goals benchmarks, one step per command, run by energy/run.sh:
 //
 //     EnergyBench prepare --database journal.sqlite [--seed 7]
 //         adds to a journal that `FoodBench log` filled: a weigh-in on every day of the food log
@@ -175,7 +175,7 @@ func report(_ options: Options) async throws {
         Case("day", "Journal.day(date) — the day view now (energy report as of that day + entries)") {
             try await journal.day(nextDay()).day.entries.count
         },
-        Case("dayNoEnergy", "settings + entries + DayNutrition — the day view's work before issue 4") {
+        Case("dayNoEnergy", "settings + entries + DayNutrition — the day view's work before energy and goals") {
             let date = nextDay()
             let settings = try await store.settings(user: user)
             return DayNutrition(date: date, entries: try await store.foodEntries(user: user, from: date, to: date),

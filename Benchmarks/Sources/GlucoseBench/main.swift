@@ -1,6 +1,6 @@
-// The glucose benchmarks of issue 6 §7: the 30-day report and the day chart over a CGM's month (8,640
-// readings every five minutes, with meals and insulin), timed in process, interleaved, on SQLite or
-// PostgreSQL:
+// The glucose benchmarks (the glucose work's speed targets): the 30-day report and the day chart over
+// a CGM's month (8,640 readings every five minutes, with meals and insulin), timed in process,
+// interleaved, on SQLite or PostgreSQL:
 //
 //     GlucoseBench --database /tmp/glucose.sqlite [--days 30] [--iterations 300] [--warmup 10] [--json]
 //     GlucoseBench --database postgres://postgres@127.0.0.1:5433/postgres --schema NAME ...   (an empty schema; glucose/run.sh makes and drops it)

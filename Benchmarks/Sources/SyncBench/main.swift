@@ -1,5 +1,5 @@
-// The sync benchmarks of issue 6 §7, over HTTP on loopback to a real hosted-mode server in this process
-// (SQLite or PostgreSQL), with CinnSync's HTTP transport:
+// The sync benchmarks (the sync work's speed targets), over HTTP on loopback to a real hosted-mode
+// server in this process (SQLite or PostgreSQL), with CinnSync's HTTP transport:
 //
 //     SyncBench --database /tmp/sync.sqlite [--changes 10000] [--records 100000] [--iterations 5] [--json]
 //     SyncBench --database postgres://postgres@127.0.0.1:5433/postgres --schema NAME ...   (an empty schema; sync/run.sh makes and drops it)

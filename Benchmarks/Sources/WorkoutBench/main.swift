@@ -1,4 +1,4 @@
-// The workouts and strength benchmarks (issue 5), run by workouts/run.sh:
+// The workouts and strength benchmarks, run by workouts/run.sh:
 //
 //     WorkoutBench page --database journal.sqlite [--iterations 300] [--warmup 10] [--exercise NAME] [--json]
 //         on a journal that `cinn import` filled from a Fitbod export (1,000,000 sets in run.sh), times

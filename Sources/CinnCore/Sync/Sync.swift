@@ -79,7 +79,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
     }
 }
 
-/// The fields of a synced record by name (DESIGN.md "Sync"; docs/sync.md lists each type's). Ids are written in lower case.
+/// The fields of a synced record by name (docs/DESIGN.md "Sync"; docs/sync.md lists each type's). Ids are written in lower case.
 public typealias SyncFields = [String: JSONValue]
 
 /// One change a client pushes: the record's client-made id, the fields it set, the fields it cleared,

@@ -175,7 +175,7 @@ public struct LocalDateTime: Sendable, Hashable {
         return (hours < 10 ? "0" : "") + "\(hours):" + (minutes < 10 ? "0" : "") + "\(minutes)"
     }
 
-    /// The instant and the UTC offset to store with it (DESIGN.md "Days"):
+    /// The instant and the UTC offset to store with it (docs/DESIGN.md "Days"):
     /// - a time with a non-zero offset (`-0500`) keeps it: the source said where it was;
     /// - a UTC time (`Z`, `+00:00`) is an instant whose offset comes from `timeZone`: "Z" says how the
     ///   time was written (Libra, Google Health, JavaScript's `toISOString`), not where the person was;

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A formula that estimates the heaviest single from a set of `reps` at a weight (FORMATS.md §10.2).
+/// A formula that estimates the heaviest single from a set of `reps` at a weight (docs/FORMATS.md §10.2).
 public enum OneRepMaxFormula: String, Sendable, Codable, CaseIterable {
     /// w × 36 / (37 − r), exact: the origin document's choice and Cinn's default.
     case brzycki

@@ -1,7 +1,7 @@
 import CinnCore
 
 /// Sums up the records that are not journal data (steps, heart rate, active energy, sleep…) per type and local
-/// day (FORMATS.md §1): count, sum, minimum and maximum. Energy is summed in kcal, distances in m, masses in
+/// day (docs/FORMATS.md §1): count, sum, minimum and maximum. Energy is summed in kcal, distances in m, masses in
 /// kg and heights in cm whatever unit each record has; a category sample counts its duration in minutes under
 /// its value (asleep, in bed…).
 struct HealthDayCollector {

@@ -1,7 +1,7 @@
 import CinnCore
 import Foundation
 
-/// Dietary records become food log entries (FORMATS.md §1.9): one per Food correlation, named by its
+/// Dietary records become food log entries (docs/FORMATS.md §1.9): one per Food correlation, named by its
 /// `HKFoodType`, with its nutrients; the top-level copies of a correlation's records are not counted again;
 /// dietary records outside any correlation become entries of their own, one per source and time (what a
 /// food-logging app wrote together). Correlations come after the records in an export, so top-level dietary

@@ -3,7 +3,7 @@ import Foundation
 
 /// Reads an Apple Health export (`export.zip`, or its `export.xml`) in one pass, streaming: the XML is
 /// decompressed and scanned chunk by chunk on a thread of its own while the caller writes the batches it
-/// hands over (FORMATS.md §1). Records nested in a Food correlation are copies of top-level ones and are
+/// hands over (docs/FORMATS.md §1). Records nested in a Food correlation are copies of top-level ones and are
 /// not read twice.
 public enum AppleHealthReader {
     /// Journal records found, handed over in batches.
@@ -477,7 +477,7 @@ struct HealthRecord {
             batch.weighIns.append(ImportedWeighIn(measuredAt: start.date, utcOffsetSeconds: utcOffsetSeconds, weight: weight,
                                                   externalID: externalID, line: line))
         case .bodyFat:
-            // A fraction (0.162 is 16.2 %), whatever the unit says (FORMATS.md §1.3).
+            // A fraction (0.162 is 16.2 %), whatever the unit says (docs/FORMATS.md §1.3).
             var fraction = try number()
             if fraction > 1 { fraction /= 100 }
             guard BodyFatReading.percentRange.contains(fraction * 100) else {

@@ -1,7 +1,7 @@
 import CinnCore
 import Foundation
 
-/// A `<Workout>` being read (FORMATS.md §1.5): its attributes, then its children's time zone and statistics;
+/// A `<Workout>` being read (docs/FORMATS.md §1.5): its attributes, then its children's time zone and statistics;
 /// totals from `<WorkoutStatistics>` are preferred to the older `totalDistance`/`totalEnergyBurned` attributes.
 struct HealthWorkoutBuilder {
     let activity: String
@@ -69,7 +69,7 @@ struct HealthWorkoutBuilder {
     }
 }
 
-/// HKUnit spellings (FORMATS.md §1.3) of the units Cinn reads from workouts, dietary energy and day summaries.
+/// HKUnit spellings (docs/FORMATS.md §1.3) of the units Cinn reads from workouts, dietary energy and day summaries.
 enum HealthUnit {
     static func seconds(_ value: Double, _ unit: String) -> Double? {
         switch unit {

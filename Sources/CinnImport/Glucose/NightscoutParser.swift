@@ -12,7 +12,7 @@ public struct NightscoutCarbs: Sendable, Hashable {
     public var externalID: String
 }
 
-/// What a Nightscout export holds for the journal (FORMATS.md §7): CGM (`sgv`) and meter (`mbg`) entries
+/// What a Nightscout export holds for the journal (docs/FORMATS.md §7): CGM (`sgv`) and meter (`mbg`) entries
 /// and glucose checks become readings, insulin becomes doses, carbohydrate becomes meal events.
 public struct NightscoutData: Sendable {
     public var readings: [GlucoseReading] = []

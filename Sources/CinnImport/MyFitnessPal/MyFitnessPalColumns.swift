@@ -1,6 +1,6 @@
 import CinnCore
 
-/// Which columns of a MyFitnessPal CSV hold what, found by name in its header (FORMATS.md §4).
+/// Which columns of a MyFitnessPal CSV hold what, found by name in its header (docs/FORMATS.md §4).
 enum MyFitnessPalColumns {
     case nutrition(Nutrition)
     case measurement(Measurement)

@@ -51,7 +51,7 @@ struct MyFitnessPalExerciseParser: MyFitnessPalRowParser {
     }
 
     /// The name without one balanced layer of literal quotes: 2024–2026 exports write
-    /// `"""Walking, 3.5 mph"""`, which reads as `"Walking, 3.5 mph"` (FORMATS.md §4).
+    /// `"""Walking, 3.5 mph"""`, which reads as `"Walking, 3.5 mph"` (docs/FORMATS.md §4).
     static func unquoted(_ name: String) -> String {
         guard name.count >= 2, name.first == "\"", name.last == "\"" else { return name }
         return name.dropFirst().dropLast().trimmingCharacters(in: .whitespaces)

@@ -1,7 +1,7 @@
 import CinnCore
 import Foundation
 
-/// What a MyFitnessPal data export holds (FORMATS.md §4): meal totals as food log entries, weigh-ins
+/// What a MyFitnessPal data export holds (docs/FORMATS.md §4): meal totals as food log entries, weigh-ins
 /// and exercises, read from the export's zip, a folder of its CSV files, or one of them alone. The values
 /// are handed on in batches as they are read; what is returned counts them.
 ///

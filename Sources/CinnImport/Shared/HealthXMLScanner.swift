@@ -3,7 +3,7 @@ import Foundation
 
 /// A streaming scanner for the tags of an Apple Health `export.xml`, fed chunk by chunk as the file is
 /// decompressed; it never holds more than one tag beyond the current chunk. Foundation's XMLParser on
-/// Linux crashes on the export's internal DTD (DESIGN.md "Apple Health"); this scanner skips the DTD
+/// Linux crashes on the export's internal DTD (docs/DESIGN.md "Apple Health"); this scanner skips the DTD
 /// whole (so iOS 16's malformed one does no harm), reads the start, empty and end tags with their
 /// attributes, checks that elements nest, and names line and column in every error.
 public struct HealthXMLScanner {

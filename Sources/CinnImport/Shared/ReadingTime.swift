@@ -1,7 +1,7 @@
 import CinnCore
 import Foundation
 
-/// Turns the times files write into the instant and UTC offset Cinn stores (DESIGN.md "Days").
+/// Turns the times files write into the instant and UTC offset Cinn stores (docs/DESIGN.md "Days").
 enum ReadingTime {
     /// The instant of `time` and the offset to store with it (see `LocalDateTime.resolved(in:)`); a time
     /// without an offset is UTC when `assumingUTC` (Libra, Google Health), else wall-clock time.

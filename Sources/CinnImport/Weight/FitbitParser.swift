@@ -1,7 +1,7 @@
 import CinnCore
 import Foundation
 
-/// Fitbit's legacy `weight-*.json` (FORMATS.md §5.1): logs with a local MM/DD/YY date and HH:MM:SS time, no unit.
+/// Fitbit's legacy `weight-*.json` (docs/FORMATS.md §5.1): logs with a local MM/DD/YY date and HH:MM:SS time, no unit.
 struct FitbitParser {
     let unit: MassUnit
     let timeZone: TimeZone

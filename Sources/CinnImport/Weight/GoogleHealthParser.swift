@@ -1,7 +1,7 @@
 import CinnCore
 import Foundation
 
-/// Google Health's Takeout CSV (FORMATS.md §5.2): `timestamp,weight grams,data source` with UTC times.
+/// Google Health's Takeout CSV (docs/FORMATS.md §5.2): `timestamp,weight grams,data source` with UTC times.
 // The same reading mirrored under two data sources gets the same dedup key (time and grams), so it is stored once.
 struct GoogleHealthParser: RowParser {
     private let options: WeightImportOptions

@@ -1,7 +1,7 @@
 import CinnCore
 import Foundation
 
-/// The Hacker's Diet Online CSV backup (FORMATS.md §6.1): a preamble, then monthly blocks of one line per day.
+/// The Hacker's Diet Online CSV backup (docs/FORMATS.md §6.1): a preamble, then monthly blocks of one line per day.
 // Weights are in the Preferences log unit (else the StartTrend line's unit digit); days without a weight are skipped.
 struct HackersDietParser: RowParser {
     private let options: WeightImportOptions

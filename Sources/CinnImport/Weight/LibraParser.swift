@@ -1,7 +1,7 @@
 import CinnCore
 import Foundation
 
-/// The Libra app's CSV export (FORMATS.md §6.2): `#` metadata, then `;`-separated rows with UTC times.
+/// The Libra app's CSV export (docs/FORMATS.md §6.2): `#` metadata, then `;`-separated rows with UTC times.
 // Trailing fields may be left out; the log text, the last column, may itself contain `;`. Older Libra
 // databases hold most readings twice, once as a placeholder at local midnight: a midnight reading whose
 // local day has another reading of the same weight is dropped.

@@ -1,7 +1,7 @@
 import CinnCore
 import Foundation
 
-/// FitNotes' (Android) CSV export (FORMATS.md §3.2): one workout per date, at local noon (the export
+/// FitNotes' (Android) CSV export (docs/FORMATS.md §3.2): one workout per date, at local noon (the export
 /// has no times), sets in row order. Units per row (`Weight Unit` kgs/lbs) or in the header
 /// (`Weight (kgs)`); an exercise name with an unquoted comma is joined back together.
 struct FitNotesParser: WorkoutRowParser {

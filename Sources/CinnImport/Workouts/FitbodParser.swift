@@ -1,7 +1,7 @@
 import CinnCore
 import Foundation
 
-/// Fitbod's "Export Workout Data" CSV (FORMATS.md §2), with or without `multiplier`, and the support
+/// Fitbod's "Export Workout Data" CSV (docs/FORMATS.md §2), with or without `multiplier`, and the support
 /// export (`date,exercise_name,Reps,weight_kg,…`). Every set of a workout shares its timestamp.
 struct FitbodParser: WorkoutRowParser {
     private let date, exercise, reps, weight, duration, distance, warmUp: Int

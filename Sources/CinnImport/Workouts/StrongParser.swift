@@ -1,7 +1,7 @@
 import CinnCore
 import Foundation
 
-/// Strong's CSV export in its dialects (FORMATS.md §3.1): comma or semicolon, the weight unit in the
+/// Strong's CSV export in its dialects (docs/FORMATS.md §3.1): comma or semicolon, the weight unit in the
 /// header, in a `Weight Unit` column or nowhere (then `--unit`). `Rest Timer` and `Note` rows are skipped
 /// (a note row's text goes to the exercise's next set); `W`, `D` and `F` set orders are warm-up, drop and failure sets.
 struct StrongParser: WorkoutRowParser {

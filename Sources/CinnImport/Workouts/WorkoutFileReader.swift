@@ -1,7 +1,7 @@
 import CinnCore
 import Foundation
 
-/// The workout exports Cinn reads (FORMATS.md §2 and §3).
+/// The workout exports Cinn reads (docs/FORMATS.md §2 and §3).
 public enum WorkoutFileFormat: String, Sendable, CaseIterable {
     case fitbod
     case strong

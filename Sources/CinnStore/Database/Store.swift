@@ -105,7 +105,7 @@ public final class Store: Sendable {
     }
 
     /// One pooled connection: SQLKit for every query, and the driver's own connection for the bulk
-    /// paths (DESIGN.md): `SQLiteData` bound directly on SQLite, `COPY` on PostgreSQL.
+    /// paths (docs/DESIGN.md): `SQLiteData` bound directly on SQLite, `COPY` on PostgreSQL.
     struct Connection: Sendable {
         let sql: any SQLDatabase
         let sqlite: SQLiteConnection?

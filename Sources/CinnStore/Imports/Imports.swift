@@ -116,7 +116,7 @@ extension Store {
         """
     private static let importConflict = " ON CONFLICT (user_id, external_id) WHERE deleted = 0 AND external_id IS NOT NULL DO NOTHING"
 
-    /// The PostgreSQL bulk path (DESIGN.md): every reading is streamed with one text-format `COPY` into a
+    /// The PostgreSQL bulk path (docs/DESIGN.md): every reading is streamed with one text-format `COPY` into a
     /// temporary table, then moved into `weigh_ins` by one INSERT … SELECT that skips duplicates. No other
     /// statement may run on the connection during a COPY, so versions are reserved after it and numbered
     /// by each reading's position in the file.

@@ -53,7 +53,7 @@ extension Migration {
                 WHERE deleted = 0 AND external_id IS NOT NULL
             """,
             "CREATE INDEX workouts_import ON workouts (import_id) WHERE import_id IS NOT NULL",
-            // A set belongs to its workout (identified by workout and position, DESIGN.md) and goes with it;
+            // A set belongs to its workout (identified by workout and position, docs/DESIGN.md) and goes with it;
             // its local day is copied so an exercise's history reads one index. kind: 0 normal,
             // 1 warm-up, 2 drop, 3 failure.
             """

@@ -58,7 +58,7 @@ extension Store {
     // MARK: Push
 
     /// Applies a client's changes to the user's journal in one transaction and says what became of each
-    /// (DESIGN.md "Sync", docs/sync.md). Pushing the same changes again changes nothing.
+    /// (docs/DESIGN.md "Sync", docs/sync.md). Pushing the same changes again changes nothing.
     /// - Parameter source: what new records are marked as coming from (`sync`).
     public func push(_ changes: [SyncChange], user: UserID, source: String = "sync") async throws -> [SyncResult] {
         guard !changes.isEmpty else { return [] }
