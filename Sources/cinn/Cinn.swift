@@ -100,7 +100,7 @@ func printError(_ text: String) {
 }
 
 /// Parses a command-line value, with the message naming the option.
-func parseOrThrow<T>(_ parse: () throws(CinnError) -> T) throws -> T {
+func parseOrThrow<T>(_ parse: () throws -> T) throws -> T {
     do {
         return try parse()
     } catch {

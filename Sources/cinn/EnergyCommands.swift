@@ -68,8 +68,8 @@ struct ProfileCommand: AsyncParsableCommand {
         @Option(help: "A manual daily target in kcal that overrides the formula, or none.") var target: String?
 
         func run() async throws {
-            let floorValue = try parseOrThrow { () throws(CinnError) in try Self.clearable(floor, field: "floor") }
-            let targetValue = try parseOrThrow { () throws(CinnError) in try Self.clearable(target, field: "target") }
+            let floorValue = try parseOrThrow { () in try Self.clearable(floor, field: "floor") }
+            let targetValue = try parseOrThrow { () in try Self.clearable(target, field: "target") }
             try await options.withJournal { journal in
                 let update = ProfileUpdate(sex: sex, birthDate: birthDate, height: height, activity: activity, lengthUnit: lengthUnit,
                                            massUnit: unit, energyUnit: energyUnit, timeZone: timeZone, goalWeight: goal,
@@ -81,10 +81,10 @@ struct ProfileCommand: AsyncParsableCommand {
         }
 
         /// nil: not given; `.some(nil)`: "none"; else the number.
-        static func clearable(_ text: String?, field: String) throws(CinnError) -> Double?? {
+        static func clearable(_ text: String?, field: String) throws -> Double?? {
             guard let text else { return nil }
             if text.lowercased() == "none" { return .some(nil) }
-            guard let number = Double(text) else { throw .invalid(field, "\"\(text)\" is not a number") }
+            guard let number = Double(text) else { throw CinnError.invalid(field, "\"\(text)\" is not a number") }
             return .some(number)
         }
     }
@@ -120,7 +120,7 @@ struct EnergyCommand: AsyncParsableCommand {
     @Option(help: "text or json (the API's shape, with 90 days of history).") var format: OutputStyle = .text
 
     func run() async throws {
-        let day = try parseOrThrow { () throws(CinnError) in try date.map { t throws(CinnError) in try LocalDate.parse(t) } }
+        let day = try parseOrThrow { () in try date.map { t in try LocalDate.parse(t) } }
         try await options.withJournal { journal in
             let report = try await journal.energyReport(asOf: day, windowDays: window, historyDays: format == .json ? 90 : 0)
             if format == .json { return print(EnergyJSON.energy(report)) }

@@ -22,10 +22,10 @@ struct FoodCommand: AsyncParsableCommand {
         @Option(help: "YYYY-MM-DD (default today).") var date: String?
 
         func run() async throws {
-            let mark = try parseOrThrow { () throws(CinnError) -> DayStatus? in
+            let mark = try parseOrThrow { () throws -> DayStatus? in
                 status.lowercased() == "clear" ? nil : try DayStatus.parse(status)
             }
-            let day = try parseOrThrow { () throws(CinnError) in try date.map { t throws(CinnError) in try LocalDate.parse(t) } }
+            let day = try parseOrThrow { () in try date.map { t in try LocalDate.parse(t) } }
             try await options.withJournal { journal in
                 let settings = try await journal.settings()
                 let chosen = day ?? journal.today(settings)
@@ -114,23 +114,23 @@ struct FoodCommand: AsyncParsableCommand {
         var otherServings: [String] = []
 
         func run() async throws {
-            let label = try parseOrThrow { () throws(CinnError) in
+            let label = try parseOrThrow { () in
                 var values: [Nutrient: NutritionLabel.Value] = [:]
                 for (text, percent) in nutrients.map({ ($0, false) }) + dailyValues.map({ ($0, true) }) {
                     let option = percent ? "dv" : "nutrient"
                     let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
                     guard parts.count == 2, let number = Double(parts[1].replacingOccurrences(of: ",", with: ".")) else {
-                        throw .invalid(option, "--\(option) \(text): use KEY=NUMBER, e.g. protein=4")
+                        throw CinnError.invalid(option, "--\(option) \(text): use KEY=NUMBER, e.g. protein=4")
                     }
                     let nutrient = try Nutrient.parse(parts[0], field: option)
                     values[nutrient] = percent ? .percentDailyValue(number) : .amount(number)
                 }
                 var label = NutritionLabel(name: name, brand: brand, barcode: barcode, basis: ml ? .milliliters : .grams,
                                            servingLabel: serving, servingAmount: grams, values: values, energyInKilojoules: kj)
-                label.otherServings = try otherServings.map { (text: String) throws(CinnError) -> ServingSize in
+                label.otherServings = try otherServings.map { (text: String) throws -> ServingSize in
                     guard let equals = text.lastIndex(of: "="),
                           let amount = Double(text[text.index(after: equals)...].replacingOccurrences(of: ",", with: ".")) else {
-                        throw .invalid("also", "--also \(text): use LABEL=GRAMS, e.g. \"1 tbsp=15\"")
+                        throw CinnError.invalid("also", "--also \(text): use LABEL=GRAMS, e.g. \"1 tbsp=15\"")
                     }
                     return ServingSize(label: String(text[..<equals]), amount: amount)
                 }
@@ -213,7 +213,7 @@ struct FoodCommand: AsyncParsableCommand {
         func run() async throws {
             let (day, settings) = try await options.withJournal { journal in
                 let settings = try await journal.settings()
-                let chosen = try parseOrThrow { () throws(CinnError) in try date.map { t throws(CinnError) in try LocalDate.parse(t) } }
+                let chosen = try parseOrThrow { () in try date.map { t in try LocalDate.parse(t) } }
                     ?? journal.today(settings)
                 return (try await journal.day(chosen).day, settings)
             }

@@ -48,7 +48,7 @@ struct GlucoseCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await options.withJournal { journal in
-                let report = try await journal.glucoseReport(days: days, to: try to.map { text throws(CinnError) in try LocalDate.parse(text, field: "to") })
+                let report = try await journal.glucoseReport(days: days, to: try to.map { text in try LocalDate.parse(text, field: "to") })
                 if format == .json { return print(GlucoseJSON.report(report)) }
                 let statistics = report.statistics, unit = report.unit
                 guard statistics.count > 0 else { return print("No glucose readings from \(report.from.iso) to \(report.to.iso). Add one with: cinn glucose add VALUE") }

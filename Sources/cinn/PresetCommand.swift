@@ -105,8 +105,8 @@ extension FoodCommand {
             var id: String
 
             func run() async throws {
-                let uuid = try parseOrThrow { () throws(CinnError) in
-                    guard let uuid = UUID(text: id) else { throw .invalid("id", "\(id) is not a preset id") }
+                let uuid = try parseOrThrow { () in
+                    guard let uuid = UUID(text: id) else { throw CinnError.invalid("id", "\(id) is not a preset id") }
                     return uuid
                 }
                 try await options.withJournal { try await $0.store.deletePreset(id: uuid, user: $0.user) }

@@ -31,12 +31,12 @@ struct Stats: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let chosen = try parseOrThrow { () throws(CinnError) in try nutrient.map { key throws(CinnError) in try Nutrient.parse(key, field: "nutrient") } }
+        let chosen = try parseOrThrow { () in try nutrient.map { key in try Nutrient.parse(key, field: "nutrient") } }
         let (periods, range, target) = try await options.withJournal { journal in
             let settings = try await journal.settings()
-            let end = try parseOrThrow { () throws(CinnError) in try to.map { t throws(CinnError) in try LocalDate.parse(t, field: "to") } }
+            let end = try parseOrThrow { () in try to.map { t in try LocalDate.parse(t, field: "to") } }
                 ?? journal.today(settings)
-            let start = try parseOrThrow { () throws(CinnError) in try from.map { t throws(CinnError) in try LocalDate.parse(t, field: "from") } }
+            let start = try parseOrThrow { () in try from.map { t in try LocalDate.parse(t, field: "from") } }
                 ?? end.adding(days: -29)
             return (try await journal.nutritionStatistics(from: start, to: end, length: period), start...end, settings.energyTargetKcal)
         }

@@ -33,8 +33,8 @@ struct Trend: AsyncParsableCommand {
     var format: OutputFormat = .table
 
     func run() async throws {
-        let fromDate = try parseOrThrow { () throws(CinnError) in try from.map { t throws(CinnError) in try LocalDate.parse(t, field: "from") } }
-        let toDate = try parseOrThrow { () throws(CinnError) in try to.map { t throws(CinnError) in try LocalDate.parse(t, field: "to") } }
+        let fromDate = try parseOrThrow { () in try from.map { t in try LocalDate.parse(t, field: "from") } }
+        let toDate = try parseOrThrow { () in try to.map { t in try LocalDate.parse(t, field: "to") } }
         try await options.withJournal { journal in
             let (report, settings) = try await journal.trend(from: fromDate, to: toDate, range: range)
             let shown = unit ?? settings.displayUnit

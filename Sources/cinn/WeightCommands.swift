@@ -29,9 +29,9 @@ struct Weight: AsyncParsableCommand {
         var confirm = false
 
         func run() async throws {
-            let weight = try parseOrThrow { () throws(CinnError) in
+            let weight = try parseOrThrow { () in
                 guard let number = Double(value.replacingOccurrences(of: ",", with: ".")) else {
-                    throw .invalid("weight", "\"\(value)\" is not a number")
+                    throw CinnError.invalid("weight", "\"\(value)\" is not a number")
                 }
                 return number
             }
@@ -62,8 +62,8 @@ struct Weight: AsyncParsableCommand {
         var unit: MassUnit?
 
         func run() async throws {
-            let fromDate = try parseOrThrow { () throws(CinnError) in try from.map { t throws(CinnError) in try LocalDate.parse(t, field: "from") } }
-            let toDate = try parseOrThrow { () throws(CinnError) in try to.map { t throws(CinnError) in try LocalDate.parse(t, field: "to") } }
+            let fromDate = try parseOrThrow { () in try from.map { t in try LocalDate.parse(t, field: "from") } }
+            let toDate = try parseOrThrow { () in try to.map { t in try LocalDate.parse(t, field: "to") } }
             try await options.withJournal { journal in
                 let settings = try await journal.settings()
                 let shown = unit ?? settings.displayUnit

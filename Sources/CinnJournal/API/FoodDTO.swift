@@ -408,7 +408,7 @@ package struct FoodRequest: Decodable {
         case otherServings = "other_servings"
     }
 
-    package func label() throws(CinnError) -> NutritionLabel {
+    package func label() throws -> NutritionLabel {
         var values: [Nutrient: NutritionLabel.Value] = [:]
         for (key, number) in nutrients ?? [:] {
             values[try Nutrient.parse(key)] = .amount(number.value)
@@ -416,15 +416,15 @@ package struct FoodRequest: Decodable {
         for (key, number) in percentDailyValue ?? [:] {
             let nutrient = try Nutrient.parse(key, field: "percent_daily_value")
             guard values[nutrient] == nil else {
-                throw .invalid("percent_daily_value.\(key)", "give \(nutrient.name) as an amount or as % Daily Value, not both")
+                throw CinnError.invalid("percent_daily_value.\(key)", "give \(nutrient.name) as an amount or as % Daily Value, not both")
             }
             values[nutrient] = .percentDailyValue(number.value)
         }
-        let basis = try basis.map { text throws(CinnError) in
-            guard let basis = FoodBasis(rawValue: text) else { throw .invalid("basis", "basis must be g or ml") }
+        let basis = try basis.map { text in
+            guard let basis = FoodBasis(rawValue: text) else { throw CinnError.invalid("basis", "basis must be g or ml") }
             return basis
         } ?? .grams
-        let kilojoules = try energyUnit.map { text throws(CinnError) in try EnergyUnit.parse(text) } == .kilojoules
+        let kilojoules = try energyUnit.map { text in try EnergyUnit.parse(text) } == .kilojoules
         var label = NutritionLabel(name: name, brand: brand, barcode: barcode, basis: basis, servingLabel: serving.label,
                                    servingAmount: serving.grams, values: values, energyInKilojoules: kilojoules)
         label.percentDailyValueField = "percent_daily_value"

@@ -57,13 +57,13 @@ extension Journal {
         if let unit = update.lengthUnit { settings.lengthUnit = try LengthUnit.parse(unit) }
         if let unit = update.energyUnit { settings.energyUnit = try EnergyUnit.parse(unit) }
         let today = today(settings)
-        let sex = try update.sex.map { text throws(CinnError) in try Sex.parse(text) } ?? settings.profile?.sex
-        let birthDate = try update.birthDate.map { text throws(CinnError) in
+        let sex = try update.sex.map { text in try Sex.parse(text) } ?? settings.profile?.sex
+        let birthDate = try update.birthDate.map { text in
             try Profile.validatedBirthDate(try LocalDate.parse(text, field: "birth_date"), today: today)
         } ?? settings.profile?.birthDate
-        let height = try update.height.map { text throws(CinnError) in try Height.parse(text, unit: settings.lengthUnit) }
+        let height = try update.height.map { text in try Height.parse(text, unit: settings.lengthUnit) }
             ?? settings.profile?.height
-        let activity = try update.activity.map { text throws(CinnError) in try ActivityLevel.parse(text) } ?? settings.profile?.activity
+        let activity = try update.activity.map { text in try ActivityLevel.parse(text) } ?? settings.profile?.activity
         let anyProfileField = update.sex != nil || update.birthDate != nil || update.height != nil || update.activity != nil
         if let sex, let birthDate, let height, let activity {
             settings.profile = Profile(sex: sex, birthDate: birthDate, height: height, activity: activity)
@@ -74,10 +74,10 @@ extension Journal {
         }
         if let basis = update.targetBasis { settings.targetBasis = try TargetBasis.parse(basis) }
         if let floor = update.energyFloorKcal {
-            settings.energyFloorKcal = try floor.map { kcal throws(CinnError) in try EnergyTarget.validFloor(kcal) }
+            settings.energyFloorKcal = try floor.map { kcal in try EnergyTarget.validFloor(kcal) }
         }
         if let target = update.energyTargetKcal {
-            settings.energyTargetKcal = try target.map { kcal throws(CinnError) in try UserSettings.validEnergyTarget(kcal) }
+            settings.energyTargetKcal = try target.map { kcal in try UserSettings.validEnergyTarget(kcal) }
         }
         if let onboarded = update.onboarded { settings.onboarded = onboarded }
         var goal: Goal?
@@ -191,9 +191,9 @@ extension Journal {
         if let workoutFormat = format.flatMap(WorkoutFileFormat.init(rawValue:)) ?? (format == nil ? WorkoutFileReader.detectFormat(url: url) : nil) {
             return try await importWorkouts(at: url, fileName: fileName, format: workoutFormat, unit: unit, mode: mode, progress: progress)
         }
-        let weightFormat = try format.map { text throws(CinnError) in
+        let weightFormat = try format.map { text in
             guard let chosen = WeightFileFormat(rawValue: text) else {
-                throw .invalid("format", "unknown format \"\(text)\"; use one of \(Self.importFormats.joined(separator: ", "))")
+                throw CinnError.invalid("format", "unknown format \"\(text)\"; use one of \(Self.importFormats.joined(separator: ", "))")
             }
             return chosen
         }

@@ -43,7 +43,7 @@ extension Journal {
             }
             let serving = try servingChoice(request.serving, of: food, field: prefix + "serving")
             let time = try readingTime(request.time, settings: settings, field: prefix + "time")
-            let meal = try request.meal.map { text throws(CinnError) in try Meal.parse(text, field: prefix + "meal") }
+            let meal = try request.meal.map { text in try Meal.parse(text, field: prefix + "meal") }
                 ?? Meal.usual(atSecondsOfDay: LocalDateTime(instant: time.instant, utcOffsetSeconds: time.utcOffsetSeconds).secondsOfDay)
             do {
                 entries.append(try FoodLogEntry.logging(food, servings: request.servings, of: serving, meal: meal,
@@ -57,23 +57,23 @@ extension Journal {
     }
 
     /// The serving of `food` a person named; nil is the food's default.
-    func servingChoice(_ label: String?, of food: Food, field: String) throws(CinnError) -> ServingSize {
+    func servingChoice(_ label: String?, of food: Food, field: String) throws -> ServingSize {
         guard let label = label?.trimmingCharacters(in: .whitespaces), !label.isEmpty else { return food.defaultServing }
         if let serving = food.servingChoices.first(where: { $0.label.caseInsensitiveCompare(label) == .orderedSame }) {
             return serving
         }
         let names = food.servingChoices.map { "\"\($0.label)\"" }.joined(separator: ", ")
-        throw .invalid(field, "\(food.name) has no serving \"\(label)\"; choose one of \(names)")
+        throw CinnError.invalid(field, "\(food.name) has no serving \"\(label)\"; choose one of \(names)")
     }
 
     /// Changes an entry as a person edits it; nil leaves a part as it is.
     public func editFoodEntry(id: UUID, servings: Double?, meal: String?, time: String?, note: String??) async throws -> FoodLogEntry {
         let settings = try await settings()
-        let parsedMeal = try meal.map { text throws(CinnError) in try Meal.parse(text) }
-        let parsedTime = try time.map { text throws(CinnError) in try readingTime(text, settings: settings, field: "time") }
+        let parsedMeal = try meal.map { text in try Meal.parse(text) }
+        let parsedTime = try time.map { text in try readingTime(text, settings: settings, field: "time") }
         if let servings { _ = try FoodLogEntry.validatedServings(servings) }
         return try await store.updateFoodEntry(id: id, user: user, servings: servings, meal: parsedMeal, eatenAt: parsedTime,
-                                               note: try note.map { text throws(CinnError) in try Note.validated(text) })
+                                               note: try note.map { text in try Note.validated(text) })
     }
 
     /// A day of the food log with its totals, what is left of the calorie target and the calories
@@ -91,8 +91,8 @@ extension Journal {
     public func copyEntries(from source: LocalDate, meal: String?, to target: LocalDate, toMeal: String?) async throws -> [FoodLogEntry] {
         let settings = try await settings()
         guard target <= today(settings) else { throw CinnError.invalid("to", "\(target) is in the future") }
-        let onlyMeal = try meal.map { text throws(CinnError) in try Meal.parse(text) }
-        let intoMeal = try toMeal.map { text throws(CinnError) in try Meal.parse(text, field: "to_meal") }
+        let onlyMeal = try meal.map { text in try Meal.parse(text) }
+        let intoMeal = try toMeal.map { text in try Meal.parse(text, field: "to_meal") }
         let entries = try await store.foodEntries(user: user, from: source, to: source)
             .filter { onlyMeal == nil || $0.meal == onlyMeal }
         guard !entries.isEmpty else {
@@ -134,7 +134,7 @@ extension Journal {
         let settings = try await settings()
         let preset = try await store.preset(id: id, user: user)
         let at = try readingTime(time, settings: settings, field: "time")
-        let chosen = try meal.map { text throws(CinnError) in try Meal.parse(text) } ?? preset.meal
+        let chosen = try meal.map { text in try Meal.parse(text) } ?? preset.meal
             ?? Meal.usual(atSecondsOfDay: LocalDateTime(instant: at.instant, utcOffsetSeconds: at.utcOffsetSeconds).secondsOfDay)
         let entries = try preset.entries(times: times, meal: chosen, eatenAt: at.instant, utcOffsetSeconds: at.utcOffsetSeconds)
         return try await store.addFoodEntries(entries, user: user)
@@ -156,7 +156,7 @@ extension Journal {
         }
         let chosen = try servingChoice(serving, of: food, field: "serving")
         let entry = try FoodLogEntry.logging(food, servings: servings, of: chosen, meal: .snacks, eatenAt: now(), utcOffsetSeconds: 0)
-        let preset = FoodPreset(id: .v7(at: now()), name: name, meal: try meal.map { text throws(CinnError) in try Meal.parse(text) },
+        let preset = FoodPreset(id: .v7(at: now()), name: name, meal: try meal.map { text in try Meal.parse(text) },
                                 items: [FoodPreset.Item(entry)])
         return try await store.addPreset(try preset.validated(), user: user)
     }

@@ -44,18 +44,18 @@ public struct Journal: Sendable {
     /// today and local noon for an earlier day; an ISO 8601 time with an offset keeps its offset;
     /// without one, the user's time zone decides. Days after today, and times more than the clock
     /// skew allowance after now, are refused (docs/TIMES.md).
-    public func readingTime(_ text: String?, settings: UserSettings, field: String = "date") throws(CinnError)
+    public func readingTime(_ text: String?, settings: UserSettings, field: String = "date") throws
         -> (instant: Date, utcOffsetSeconds: Int) {
         let timeZone = settings.timeZone
         guard let text = text?.trimmingCharacters(in: .whitespaces) else {
             let instant = now()
             return (instant, timeZone.secondsFromGMT(for: instant))
         }
-        guard !text.isEmpty else { throw .invalid(field, "\(field) is empty: leave it out for now") }
+        guard !text.isEmpty else { throw CinnError.invalid(field, "\(field) is empty: leave it out for now") }
         let resolved: (instant: Date, utcOffsetSeconds: Int)
         if let day = LocalDate(iso: text) {
             let today = today(settings)
-            guard day <= today else { throw .invalid(field, "\(day) is in the future") }
+            guard day <= today else { throw CinnError.invalid(field, "\(day) is in the future") }
             if day == today {
                 let instant = now()
                 resolved = (instant, timeZone.secondsFromGMT(for: instant))
@@ -65,13 +65,13 @@ public struct Journal: Sendable {
         } else if let time = LocalDateTime(iso: text) {
             resolved = time.resolved(in: timeZone)
             guard resolved.instant.timeIntervalSince(now()) <= Self.clockSkewAllowance else {
-                throw .invalid(field, "\(text) is in the future")
+                throw CinnError.invalid(field, "\(text) is in the future")
             }
         } else {
-            throw .invalid(field, "\"\(text)\" is not a date; use YYYY-MM-DD or an ISO 8601 time such as 2024-03-09T07:41:00+01:00")
+            throw CinnError.invalid(field, "\"\(text)\" is not a date; use YYYY-MM-DD or an ISO 8601 time such as 2024-03-09T07:41:00+01:00")
         }
         let day = LocalDate(instant: resolved.instant, utcOffsetSeconds: resolved.utcOffsetSeconds)
-        guard day.year >= 1900 else { throw .invalid(field, "\(day) is too long ago") }
+        guard day.year >= 1900 else { throw CinnError.invalid(field, "\(day) is too long ago") }
         return resolved
     }
 
@@ -98,18 +98,18 @@ public struct Journal: Sendable {
                             note: String??, confirm: Bool = false) async throws -> WeighIn {
         let settings = try await settings()
         let entered = unit ?? settings.displayUnit
-        let mass = try weight.map { value throws(CinnError) in try Mass.bodyWeight(value, entered) }
+        let mass = try weight.map { value in try Mass.bodyWeight(value, entered) }
         // The edit form sends back the time and weight it showed: unchanged, they are kept and not checked again.
         let stored = try await store.weighIn(id: id, user: user)
         let shown = String(stored.localTimeISO.prefix(19))
-        let time = try date.flatMap { text throws(CinnError) in
+        let time = try date.flatMap { text in
             text.trimmingCharacters(in: .whitespaces) == shown ? nil : try readingTime(text, settings: settings, field: dateField)
         }
         if !confirm, let mass, mass.formatted(in: entered) != stored.weight.formatted(in: entered) {
             let day = time.map { LocalDate(instant: $0.instant, utcOffsetSeconds: $0.utcOffsetSeconds) } ?? stored.localDate
             try await questionTypo(mass, on: day, before: true, unit: entered, settings: settings)
         }
-        let cleanNote = try note.map { text throws(CinnError) in try Note.validated(text) }
+        let cleanNote = try note.map { text in try Note.validated(text) }
         return try await store.updateWeighIn(id: id, user: user, weight: mass, measuredAt: time, note: cleanNote)
     }
 

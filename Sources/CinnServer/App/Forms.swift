@@ -36,10 +36,10 @@ struct FormFields {
     }
 
     /// A decimal number a person typed: "72.4" or "72,4".
-    func number(_ name: String) throws(CinnError) -> Double? {
+    func number(_ name: String) throws -> Double? {
         guard let text = self[name] else { return nil }
         guard let value = Double(text.replacingOccurrences(of: ",", with: ".")) else {
-            throw .invalid(name, "\"\(text)\" is not a number")
+            throw CinnError.invalid(name, "\"\(text)\" is not a number")
         }
         return value
     }

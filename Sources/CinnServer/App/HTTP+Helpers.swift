@@ -113,29 +113,29 @@ extension Request {
         return String(value)
     }
 
-    func queryDate(_ name: String) throws(CinnError) -> LocalDate? {
-        try query(name).map { text throws(CinnError) in try LocalDate.parse(text, field: name) }
+    func queryDate(_ name: String) throws -> LocalDate? {
+        try query(name).map { text in try LocalDate.parse(text, field: name) }
     }
 
-    func queryInt(_ name: String, default value: Int, range: ClosedRange<Int>) throws(CinnError) -> Int {
+    func queryInt(_ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
         guard let text = query(name) else { return value }
         guard let number = Int(text), range.contains(number) else {
-            throw .invalid(name, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+            throw CinnError.invalid(name, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
     }
 
-    func queryBool(_ name: String) throws(CinnError) -> Bool {
+    func queryBool(_ name: String) throws -> Bool {
         switch query(name)?.lowercased() {
         case nil, "false", "0", "no", "off": return false
         case "true", "1", "yes", "on": return true
-        default: throw .invalid(name, "\(name) must be true or false")
+        default: throw CinnError.invalid(name, "\(name) must be true or false")
         }
     }
 }
 
 /// A new empty file only its owner can read (uploads hold health data), in the temporary directory.
-func makePrivateUploadFile() throws(CinnError) -> URL {
+func makePrivateUploadFile() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-upload-\(UUID().uuidString)")
     guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
         throw CinnError(.internal, "cannot store the upload")

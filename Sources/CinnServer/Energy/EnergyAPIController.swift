@@ -53,7 +53,7 @@ struct EnergyAPIController<Context: RequestContext> {
         }
         var request = request
         let body = try await request.decodeJSON(StatusRequest.self)
-        let status = try body.status.map { text throws(CinnError) in try DayStatus.parse(text) }
+        let status = try body.status.map { text in try DayStatus.parse(text) }
         try await journal.setDayStatus(date, status: status)
         return JSONResponse.make(["date": OrNull(date.iso), "status": OrNull(status?.rawValue)])
     }

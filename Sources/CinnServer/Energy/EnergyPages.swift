@@ -92,8 +92,8 @@ struct ProfilePage {
 
     /// The profile change a submitted form asks for. Heights come as centimetres or as feet and inches,
     /// whichever the chosen unit uses.
-    static func update(_ form: FormFields, isWelcome: Bool) throws(CinnError) -> ProfileUpdate {
-        let lengthUnit = try form["length_unit"].map { text throws(CinnError) in try LengthUnit.parse(text) } ?? .centimetres
+    static func update(_ form: FormFields, isWelcome: Bool) throws -> ProfileUpdate {
+        let lengthUnit = try form["length_unit"].map { text in try LengthUnit.parse(text) } ?? .centimetres
         var height: String?
         if lengthUnit == .feetAndInches {
             if form["height_ft"] != nil || form["height_in"] != nil {
@@ -102,7 +102,7 @@ struct ProfilePage {
         } else {
             height = form["height_cm"].map { "\($0) cm" }
         }
-        func clearable(_ name: String) throws(CinnError) -> Double?? {
+        func clearable(_ name: String) throws -> Double?? {
             isWelcome ? nil : .some(try form.number(name))
         }
         let goalWeight = try form.number("goal_weight")

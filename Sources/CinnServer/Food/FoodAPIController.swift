@@ -36,16 +36,16 @@ struct FoodAPIController<Context: RequestContext> {
         group.post("food-journal", use: importFood)
     }
 
-    func id(_ context: Context, _ what: String) throws(CinnError) -> UUID {
+    func id(_ context: Context, _ what: String) throws -> UUID {
         guard let text = context.parameters.get("id"), let id = UUID(text: text) else {
-            throw .notFound("no \(what) with that id")
+            throw CinnError.notFound("no \(what) with that id")
         }
         return id
     }
 
-    func uuid(_ text: String?, field: String) throws(CinnError) -> UUID? {
-        try text.map { text throws(CinnError) in
-            guard let id = UUID(text: text) else { throw .invalid(field, "\(field) must be a UUID") }
+    func uuid(_ text: String?, field: String) throws -> UUID? {
+        try text.map { text in
+            guard let id = UUID(text: text) else { throw CinnError.invalid(field, "\(field) must be a UUID") }
             return id
         }
     }
@@ -118,7 +118,7 @@ struct FoodAPIController<Context: RequestContext> {
     @Sendable func logFoods(_ request: Request, context: Context) async throws -> Response {
         var request = request
         let body = try await request.decodeJSON(LogFoodsRequest.self)
-        let requests = try body.entries.enumerated().map { index, entry throws(CinnError) in
+        let requests = try body.entries.enumerated().map { index, entry in
             FoodLogRequest(id: try uuid(entry.id, field: "entries[\(index)].id"),
                            foodID: try uuid(entry.foodID, field: "entries[\(index)].food_id")!,
                            servings: entry.servings?.value ?? 1, serving: entry.serving, meal: entry.meal, time: entry.time,
@@ -146,9 +146,9 @@ struct FoodAPIController<Context: RequestContext> {
         return Response(status: .noContent)
     }
 
-    func date(_ context: Context) throws(CinnError) -> LocalDate {
+    func date(_ context: Context) throws -> LocalDate {
         guard let date = LocalDate(iso: context.parameters.get("date") ?? "") else {
-            throw .invalid("date", "the date must be YYYY-MM-DD")
+            throw CinnError.invalid("date", "the date must be YYYY-MM-DD")
         }
         return date
     }
@@ -215,9 +215,9 @@ struct FoodAPIController<Context: RequestContext> {
         let settings = try await journal.settings()
         let to = try request.queryDate("to") ?? journal.today(settings)
         let from = try request.queryDate("from") ?? to.adding(days: -29)
-        let length = try request.query("period").map { text throws(CinnError) in
+        let length = try request.query("period").map { text in
             guard let length = NutritionPeriod.Length(rawValue: text) else {
-                throw .invalid("period", "period must be day, week or month")
+                throw CinnError.invalid("period", "period must be day, week or month")
             }
             return length
         } ?? .day

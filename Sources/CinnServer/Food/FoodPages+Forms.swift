@@ -283,14 +283,14 @@ struct FoodEditorPage {
     }
 
     /// The nutrition label the submitted editor describes.
-    static func label(_ form: FormFields) throws(CinnError) -> NutritionLabel {
+    static func label(_ form: FormFields) throws -> NutritionLabel {
         var values: [Nutrient: NutritionLabel.Value] = [:]
         for nutrient in Nutrient.all {
             guard let number = try form.number("nutrients.\(nutrient.key)") else { continue }
             values[nutrient] = form["dv.\(nutrient.key)"] == "percent" ? .percentDailyValue(number) : .amount(number)
         }
         guard let basis = FoodBasis(rawValue: form["basis"] ?? FoodBasis.grams.rawValue) else {
-            throw .invalid("basis", "choose g or ml")
+            throw CinnError.invalid("basis", "choose g or ml")
         }
         let unit = try EnergyUnit.parse(form["energy_unit"] ?? EnergyUnit.kilocalories.rawValue)
         return NutritionLabel(name: form["name"] ?? "", brand: form["brand"], barcode: form["barcode"], basis: basis,

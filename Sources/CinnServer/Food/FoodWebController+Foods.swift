@@ -17,7 +17,7 @@ extension FoodWebController {
     func renderSearch(_ request: Request, barcode: String = "", barcodeError: String? = nil) async throws -> Response {
         let settings = try await journal.settings()
         let query = request.query("q") ?? ""
-        let meal = try request.query("meal").map { text throws(CinnError) in try Meal.parse(text) }
+        let meal = try request.query("meal").map { text in try Meal.parse(text) }
         var lists = FoodSearchPage.Lists()
         lists.results = try await journal.searchFoods(query, limit: 20)
         lists.recents = try await journal.store.recentFoods(user: journal.user, limit: 30)

@@ -102,13 +102,13 @@ extension FoodWebController {
         let settings = try await journal.settings()
         let today = try journal.today(settings)
         let to = try request.queryDate("to") ?? today
-        let length = try request.query("period").map { text throws(CinnError) in
+        let length = try request.query("period").map { text in
             guard let length = NutritionPeriod.Length(rawValue: text) else {
-                throw .invalid("period", "period must be day, week or month")
+                throw CinnError.invalid("period", "period must be day, week or month")
             }
             return length
         } ?? .day
-        let nutrient = try request.query("nutrient").map { key throws(CinnError) in try Nutrient.parse(key, field: "nutrient") }
+        let nutrient = try request.query("nutrient").map { key in try Nutrient.parse(key, field: "nutrient") }
         let query = FoodStatsPage.Query(from: try request.queryDate("from") ?? to.adding(days: -29), to: to, length: length,
                                         nutrient: nutrient ?? .protein)
         let days = try await journal.nutritionStatistics(from: query.from, to: query.to, length: .day)

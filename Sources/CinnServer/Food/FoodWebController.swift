@@ -73,8 +73,8 @@ struct FoodWebController<Context: RequestContext> {
         return WebResponse.html(pages.wrap(body, title: title, tab: .food, notice: notice), status: status)
     }
 
-    func id(_ context: Context, _ what: String) throws(CinnError) -> UUID {
-        guard let id = context.parameters.get("id").flatMap(UUID.init(text:)) else { throw .notFound("no such \(what)") }
+    func id(_ context: Context, _ what: String) throws -> UUID {
+        guard let id = context.parameters.get("id").flatMap(UUID.init(text:)) else { throw CinnError.notFound("no such \(what)") }
         return id
     }
 
@@ -108,8 +108,8 @@ extension FoodWebController {
         try await renderDay(try date(context), request: request)
     }
 
-    func date(_ context: Context) throws(CinnError) -> LocalDate {
-        guard let date = LocalDate(iso: context.parameters.get("date") ?? "") else { throw .notFound("There is no such page.") }
+    func date(_ context: Context) throws -> LocalDate {
+        guard let date = LocalDate(iso: context.parameters.get("date") ?? "") else { throw CinnError.notFound("There is no such page.") }
         return date
     }
 
@@ -167,7 +167,7 @@ extension FoodWebController {
         let settings = try await journal.settings()
         let now = try now(settings)
         let date = try request.queryDate("date").map { min($0, now.today) } ?? now.today
-        let meal = try request.query("meal").map { text throws(CinnError) in try Meal.parse(text) }
+        let meal = try request.query("meal").map { text in try Meal.parse(text) }
             ?? Meal.usual(atSecondsOfDay: now.secondsOfDay)
         let input = LogFoodInput(serving: food.defaultServing.label, meal: meal.name, date: date.iso,
                                  time: date == now.today ? now.clock : MealChoices.usualTime(meal))

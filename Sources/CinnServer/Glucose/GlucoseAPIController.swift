@@ -67,7 +67,7 @@ struct GlucoseAPIController<Context: RequestContext> {
     @Sendable func addGlucose(_ request: Request, context: Context) async throws -> Response {
         var request = request
         let body = try await request.decodeJSON(NewReading.self)
-        let unit = try body.unit.map { text throws(CinnError) in try GlucoseUnit.parse(text) }
+        let unit = try body.unit.map { text in try GlucoseUnit.parse(text) }
         let reading = try await journal.addGlucose(id: body.id, value: body.value, unit: unit, time: body.time, timing: body.timing, note: body.note,
                                                    confirm: body.confirm ?? false)
         let shown = try await journal.settings().glucoseUnit

@@ -66,17 +66,17 @@ struct GlucoseWebController<Context: RequestContext> {
         do {
             return try await changing(.reading) {
                 guard let value = try form.number("value") else { throw CinnError.invalid("value", "enter a glucose value") }
-                let timing = try form["timing"].map { text throws(CinnError) in
-                    guard let timing = MealTiming(rawValue: text) else { throw .invalid("timing", "unknown timing \(text)") }
+                let timing = try form["timing"].map { text in
+                    guard let timing = MealTiming(rawValue: text) else { throw CinnError.invalid("timing", "unknown timing \(text)") }
                     return timing
                 }
-                let unit = try form["unit"].map { text throws(CinnError) in try GlucoseUnit.parse(text) }
+                let unit = try form["unit"].map { text in try GlucoseUnit.parse(text) }
                 _ = try await journal.addGlucose(value: value, unit: unit, time: form["time"], timing: timing, note: form["note"],
                                                  confirm: form["confirm"] == "true")
             }
         } catch let error as CinnError where error.code == .needsConfirmation {
             // The unit the value was sent in: the form's (parsed above before the question), else the user's.
-            let sentUnit = try form["unit"].map { text throws(CinnError) in try GlucoseUnit.parse(text) }
+            let sentUnit = try form["unit"].map { text in try GlucoseUnit.parse(text) }
             let typedUnit = if let sentUnit { sentUnit } else { try await journal.settings().glucoseUnit }
             let value = try form.number("value") ?? 0
             let other: GlucoseUnit = typedUnit == .milligramsPerDeciliter ? .millimolesPerLiter : .milligramsPerDeciliter

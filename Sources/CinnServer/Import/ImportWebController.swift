@@ -184,7 +184,7 @@ struct PendingImport {
         }
         let fields = self.fields
         let format = fields["format"].flatMap { $0.isEmpty ? nil : $0 }
-        let unit = try fields["unit"].flatMap { $0.isEmpty ? nil : $0 }.map { text throws(CinnError) in try MassUnit.parse(text) }
+        let unit = try fields["unit"].flatMap { $0.isEmpty ? nil : $0 }.map { text in try MassUnit.parse(text) }
         return try await namingUpload(file, as: fields["file_name"]) {
             try await journal.importAnyFile(at: file, fileName: fields["file_name"], format: format, unit: unit,
                                             mode: ImportMode(dryRun: dryRun, skipInvalid: fields["skip_invalid"] == "true"),

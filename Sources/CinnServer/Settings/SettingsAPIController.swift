@@ -32,7 +32,7 @@ struct SettingsAPIController<Context: RequestContext> {
         }
         if let zone = body.timeZone { settings.timeZoneIdentifier = try UserSettings.validTimeZone(zone) }
         if let target = body.energyTargetKcal {
-            settings.energyTargetKcal = try target.map { number throws(CinnError) in try UserSettings.validEnergyTarget(number.value) }
+            settings.energyTargetKcal = try target.map { number in try UserSettings.validEnergyTarget(number.value) }
         }
         if let unit = body.energyUnit { settings.energyUnit = try EnergyUnit.parse(unit) }
         if let unit = body.glucoseUnit { settings.glucoseUnit = try GlucoseUnit.parse(unit, field: "glucose_unit") }

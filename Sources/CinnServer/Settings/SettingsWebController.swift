@@ -52,7 +52,7 @@ struct SettingsWebController<Context: RequestContext> {
             }
             if let zone = form["time_zone"] { settings.timeZoneIdentifier = try UserSettings.validTimeZone(zone) }
             if form.values["energy_target"] != nil {
-                settings.energyTargetKcal = try form.number("energy_target").map { kcal throws(CinnError) in
+                settings.energyTargetKcal = try form.number("energy_target").map { kcal in
                     try UserSettings.validEnergyTarget(kcal, field: "energy_target")
                 }
             }

@@ -22,13 +22,13 @@ struct WeightAPIController<Context: RequestContext> {
         group.delete("goal", use: clearGoal)
     }
 
-    func unit(_ request: Request, _ settings: UserSettings) throws(CinnError) -> MassUnit {
-        try request.query("unit").map { text throws(CinnError) in try MassUnit.parse(text) } ?? settings.displayUnit
+    func unit(_ request: Request, _ settings: UserSettings) throws -> MassUnit {
+        try request.query("unit").map { text in try MassUnit.parse(text) } ?? settings.displayUnit
     }
 
-    func id(_ context: Context) throws(CinnError) -> UUID {
+    func id(_ context: Context) throws -> UUID {
         guard let text = context.parameters.get("id"), let id = UUID(text: text) else {
-            throw .notFound("no weigh-in with that id")
+            throw CinnError.notFound("no weigh-in with that id")
         }
         return id
     }
@@ -46,9 +46,9 @@ struct WeightAPIController<Context: RequestContext> {
     @Sendable func createWeighIn(_ request: Request, context: Context) async throws -> Response {
         var request = request
         let body = try await request.decodeJSON(CreateWeighIn.self)
-        let unit = try body.unit.map { text throws(CinnError) in try MassUnit.parse(text) }
-        let id = try body.id.map { text throws(CinnError) in
-            guard let id = UUID(text: text) else { throw .invalid("id", "id must be a UUID") }
+        let unit = try body.unit.map { text in try MassUnit.parse(text) }
+        let id = try body.id.map { text in
+            guard let id = UUID(text: text) else { throw CinnError.invalid("id", "id must be a UUID") }
             return id
         }
         let weighIn = try await journal.addWeighIn(id: id, weight: body.weight.value, unit: unit, date: body.measuredAt ?? body.date,
@@ -67,7 +67,7 @@ struct WeightAPIController<Context: RequestContext> {
         var request = request
         let id = try id(context)
         let body = try await request.decodeJSON(UpdateWeighIn.self)
-        let unit = try body.unit.map { text throws(CinnError) in try MassUnit.parse(text) }
+        let unit = try body.unit.map { text in try MassUnit.parse(text) }
         let weighIn = try await journal.editWeighIn(id: id, weight: body.weight?.value, unit: unit,
                                                     date: body.measuredAt ?? body.date,
                                                     dateField: body.measuredAt == nil ? "date" : "measured_at", note: body.note,
@@ -89,7 +89,7 @@ struct WeightAPIController<Context: RequestContext> {
     }
 
     @Sendable func trend(_ request: Request, context: Context) async throws -> Response {
-        let range = try request.query("range").map { text throws(CinnError) in try TrendRange.parse(text) } ?? .all
+        let range = try request.query("range").map { text in try TrendRange.parse(text) } ?? .all
         let (report, settings) = try await journal.trend(from: try request.queryDate("from"), to: try request.queryDate("to"),
                                                          range: range)
         return JSONResponse.body(TrendDTO(report, unit: try unit(request, settings)).json)
@@ -106,7 +106,7 @@ struct WeightAPIController<Context: RequestContext> {
     @Sendable func setGoal(_ request: Request, context: Context) async throws -> Response {
         var request = request
         let body = try await request.decodeJSON(GoalRequest.self)
-        let unit = try body.unit.map { text throws(CinnError) in try MassUnit.parse(text) }
+        let unit = try body.unit.map { text in try MassUnit.parse(text) }
         let goal = try await journal.setGoal(weight: body.weight.value, unit: unit, ratePerWeek: body.ratePerWeek?.value,
                                              rateField: "rate_per_week")
         let settings = try await journal.settings()

@@ -27,13 +27,13 @@ struct WeightWebController<Context: RequestContext> {
 
     func redirect(_ location: String) -> Response { WebResponse.redirect(location) }
 
-    func range(_ request: Request) throws(CinnError) -> TrendRange {
-        try request.query("range").map { text throws(CinnError) in try TrendRange.parse(text) } ?? .quarter
+    func range(_ request: Request) throws -> TrendRange {
+        try request.query("range").map { text in try TrendRange.parse(text) } ?? .quarter
     }
 
-    func weighInID(_ context: Context) throws(CinnError) -> UUID {
+    func weighInID(_ context: Context) throws -> UUID {
         guard let id = context.parameters.get("id").flatMap(UUID.init(text:)) else {
-            throw .notFound("no such weigh-in")
+            throw CinnError.notFound("no such weigh-in")
         }
         return id
     }
