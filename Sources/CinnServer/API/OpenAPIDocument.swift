@@ -89,7 +89,7 @@ enum OpenAPIDocument {
             required: true
             content:
               application/json:
-                schema: {type: object, required: [name], properties: {name: {type: string, minLength: 1, maxLength: 60}}}
+                schema: {type: object, required: [name], properties: {name: {type: string, minLength: 1, maxLength: 60, pattern: '\\S', description: "Not only spaces; trimmed, 1 to 60 characters remain"}}}
           responses:
             "201":
               description: A new token; its secret is in this answer only
@@ -1280,7 +1280,7 @@ enum OpenAPIDocument {
             required: true
             content:
               application/json:
-                schema: {type: object, required: [reason], properties: {reason: {type: string, minLength: 1, maxLength: 200}}}
+                schema: {type: object, required: [reason], properties: {reason: {type: string, minLength: 1, maxLength: 200, pattern: '\\S', description: "Not only spaces; trimmed, 1 to 200 characters remain"}}}
           responses:
             "204": {description: Reported}
             "404": {$ref: "#/components/responses/NotFound"}
