@@ -54,11 +54,10 @@ public struct MacroSplitChart: Sendable {
         self.energyUnit = energyUnit
     }
 
-    /// The energy in the middle, in `energyUnit`: the logged energy, else the macros' total marked "≈".
-    var centreEnergy: String {
-        let total = shares?.map(\.kilocalories).reduce(0, +) ?? 0
+    /// The energy in the middle, in `energyUnit`: the logged energy, else `macroKcal`, the macros' own total, marked "≈".
+    func centreEnergy(macroKcal: Double) -> String {
         guard let logged = nutrients.energy, logged.isFinite, logged > 0 else {
-            return "≈\(ChartCanvas.number(energyUnit.value(kilocalories: total), decimals: 0))"
+            return "≈\(ChartCanvas.number(energyUnit.value(kilocalories: macroKcal), decimals: 0))"
         }
         return ChartCanvas.number(energyUnit.value(kilocalories: logged), decimals: 0)
     }
@@ -108,7 +107,7 @@ public struct MacroSplitChart: Sendable {
         }
         """
 
-    /// Segments clockwise from the top, in the order of the legend; the energy in the middle (`centreEnergy`).
+    /// Segments clockwise from the top, in the order of the legend; the energy in the middle (`centreEnergy(macroKcal:)`).
     private func drawDonut(_ out: inout Markup, _ shares: [Share]) {
         let total = shares.map(\.kilocalories).reduce(0, +)
         let drawn = shares.filter { $0.kilocalories > 0 }
@@ -137,7 +136,7 @@ public struct MacroSplitChart: Sendable {
         out.append("\" y=\"")
         out.append(Self.centre.y + 2)
         out.append("\">")
-        out.append(escaping: centreEnergy)
+        out.append(escaping: centreEnergy(macroKcal: total))
         out.append("</text>\n<text class=\"total-unit\" fill=\"currentColor\" fill-opacity=\"0.75\" text-anchor=\"middle\" x=\"")
         out.append(Self.centre.x)
         out.append("\" y=\"")

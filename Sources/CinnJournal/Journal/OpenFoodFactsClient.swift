@@ -33,10 +33,9 @@ public struct OpenFoodFactsClient: ProductLookup {
         request.headers.add(name: "User-Agent", value: "Cinn/1 (self-hosted health journal)")
         let deadline = TimeAmount.milliseconds(Int64(timeout * 1000))
         let body: ByteBuffer
-        let status: UInt
         do {
             let response = try await HTTPClient.shared.execute(request, timeout: deadline)
-            status = response.status.code
+            let status = response.status.code
             guard status == 200 || status == 404 else {
                 throw CinnError(.upstreamFailed, "Open Food Facts answered with HTTP \(status); try again later or make the food from its label")
             }
