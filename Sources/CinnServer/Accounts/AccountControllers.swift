@@ -18,16 +18,23 @@ extension Accounts {
 }
 
 /// Hosted mode's pages: log-in, sign-up, log-out and the account page (password, API tokens, invites).
-struct AccountWebController<Context: RequestContext> {
+struct AccountWebController {
+    typealias PublicContext = AppRequestContext
+    typealias Context = AccountRequestContext
     let accounts: Accounts
     let pages: PageRenderer
     let security: WebSecurity
 
-    func addRoutes(to router: Router<Context>) {
+    /// Log-in and sign-up, for anyone.
+    func addPublicRoutes(to router: Router<PublicContext>) {
         router.get("/login", use: loginForm)
         router.post("/login", use: logIn)
         router.get("/signup", use: signupForm)
         router.post("/signup", use: signUp)
+    }
+
+    /// The logged-in account's routes.
+    func addRoutes(to router: RouterGroup<Context>) {
         router.post("/logout", use: logOut)
         router.get("/account", use: accountPage)
         router.post("/account/password", use: changePassword)
@@ -48,12 +55,12 @@ struct AccountWebController<Context: RequestContext> {
         return text
     }
 
-    @Sendable func loginForm(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func loginForm(_ request: Request, context: PublicContext) async throws -> Response {
         WebResponse.html(pages.render("login", LoginPage(name: "", next: Self.safeNext(request.query("next")), error: nil,
-                                                          canSignUp: accounts.configuration.signUp != .closed), title: "Log in", tab: .signedOut))
+                                                          canSignUp: accounts.configuration.signUp != .closed), title: "Log in", tab: .signedOut, formToken: context.formToken))
     }
 
-    @Sendable func logIn(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func logIn(_ request: Request, context: PublicContext) async throws -> Response {
         let form = try await FormFields(request: request)
         let next = Self.safeNext(form["next"])
         do {
@@ -64,12 +71,12 @@ struct AccountWebController<Context: RequestContext> {
             return response
         } catch let error as CinnError where [.unauthenticated, .tooManyRequests].contains(error.code) {
             let page = LoginPage(name: form["name"] ?? "", next: next, error: error.message, canSignUp: accounts.configuration.signUp != .closed)
-            return WebResponse.html(pages.render("login", page, title: "Log in", tab: .signedOut), status: error.code.httpStatus)
+            return WebResponse.html(pages.render("login", page, title: "Log in", tab: .signedOut, formToken: context.formToken), status: error.code.httpStatus)
         }
     }
 
-    @Sendable func signupForm(_ request: Request, context: Context) async throws -> Response {
-        WebResponse.html(pages.render("signup", signupPage(name: "", invite: request.query("invite") ?? "", error: nil), title: "Sign up", tab: .signedOut))
+    @Sendable func signupForm(_ request: Request, context: PublicContext) async throws -> Response {
+        WebResponse.html(pages.render("signup", signupPage(name: "", invite: request.query("invite") ?? "", error: nil), title: "Sign up", tab: .signedOut, formToken: context.formToken))
     }
 
     func signupPage(name: String, invite: String, error: String?) -> SignupPage {
@@ -77,7 +84,7 @@ struct AccountWebController<Context: RequestContext> {
                    closed: accounts.configuration.signUp == .closed)
     }
 
-    @Sendable func signUp(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func signUp(_ request: Request, context: PublicContext) async throws -> Response {
         let form = try await FormFields(request: request)
         let password = form.values["password"] ?? ""
         do {
@@ -88,19 +95,19 @@ struct AccountWebController<Context: RequestContext> {
             return response
         } catch let error as CinnError where [.invalidInput, .conflict, .forbidden].contains(error.code) {
             let page = signupPage(name: form["name"] ?? "", invite: form["invite"] ?? "", error: error.message)
-            return WebResponse.html(pages.render("signup", page, title: "Sign up", tab: .signedOut), status: error.code.httpStatus)
+            return WebResponse.html(pages.render("signup", page, title: "Sign up", tab: .signedOut, formToken: context.formToken), status: error.code.httpStatus)
         }
     }
 
     @Sendable func logOut(_ request: Request, context: Context) async throws -> Response {
-        if let token = try RequestAccount.required().sessionToken { try await accounts.logOut(token: token) }
+        if let token = context.account.sessionToken { try await accounts.logOut(token: token) }
         var response = WebResponse.redirect("/login")
         response.setCookie(sessionCookie("", expiresAt: Date(timeIntervalSince1970: 0)))
         return response
     }
 
     func sessionCookie(_ value: String, expiresAt: Date) -> Cookie {
-        Cookie(name: AccountsMiddleware<Context>.cookieName, value: value, expires: expiresAt, path: "/",
+        Cookie(name: AccountsMiddleware.cookieName, value: value, expires: expiresAt, path: "/",
                secure: accounts.configuration.secureCookies, httpOnly: true, sameSite: .lax)
     }
 
@@ -119,10 +126,10 @@ struct AccountWebController<Context: RequestContext> {
         let users: [UserRow]
     }
 
-    func renderAccount(message: String? = nil, secret: AccountPage.Secret? = nil, passwordError: String? = nil,
+    func renderAccount(_ context: Context, message: String? = nil, secret: AccountPage.Secret? = nil, passwordError: String? = nil,
                        tokenError: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
-        let me = try RequestAccount.required().account
-        let zone = try await RequestJournal.required().settings().timeZone
+        let me = context.account.account
+        let zone = try await context.journal.settings().timeZone
         let tokens = try await accounts.store.apiTokens(user: me.user).map { token in
             let created = LocalDate(instant: token.createdAt, utcOffsetSeconds: zone.secondsFromGMT(for: token.createdAt))
             return AccountPage.TokenRow(id: token.id.lowercasedString, name: token.name, created: created.dayMonthYear,
@@ -133,62 +140,69 @@ struct AccountWebController<Context: RequestContext> {
             ? try await accounts.store.accounts().filter(\.hasPassword).map { AccountPage.UserRow(name: $0.name, role: $0.role.rawValue) } : []
         let page = AccountPage(name: me.name, isAdmin: me.role == .admin, message: message, newSecret: secret, passwordError: passwordError,
                                tokenError: tokenError, tokens: tokens, hasTokens: !tokens.isEmpty, users: users)
-        return WebResponse.html(pages.render("account", page, title: "Account", tab: .more), status: status)
+        return WebResponse.html(pages.render("account", page, title: "Account", tab: .more, formToken: context.formToken), status: status)
     }
 
     @Sendable func accountPage(_ request: Request, context: Context) async throws -> Response {
-        try await renderAccount()
+        try await renderAccount(context)
     }
 
     @Sendable func changePassword(_ request: Request, context: Context) async throws -> Response {
         let form = try await FormFields(request: request)
-        let me = try RequestAccount.required()
+        let me = context.account
         do {
             let revokingTokens = form["revoke_tokens"] == "true"
             try await accounts.changePassword(user: me.account.user, current: form.values["current_password"] ?? "",
                                               new: form.values["new_password"] ?? "", keepingSession: me.sessionToken,
                                               revokingTokens: revokingTokens)
-            return try await renderAccount(message: "Your password is changed; your other browsers are logged out"
+            return try await renderAccount(context, message: "Your password is changed; your other browsers are logged out"
                                            + (revokingTokens ? " and your API tokens are revoked." : "."))
         } catch let error as CinnError where error.code == .invalidInput {
-            return try await renderAccount(passwordError: error.message, status: .unprocessableContent)
+            return try await renderAccount(context, passwordError: error.message, status: .unprocessableContent)
         }
     }
 
     @Sendable func createToken(_ request: Request, context: Context) async throws -> Response {
         let form = try await FormFields(request: request)
         do {
-            let made = try await accounts.createToken(name: form["name"] ?? "", user: try RequestAccount.required().account.user)
-            return try await renderAccount(secret: .init(label: "Your new token “\(made.token.name)”", value: made.secret))
+            let made = try await accounts.createToken(name: form["name"] ?? "", user: context.account.account.user)
+            return try await renderAccount(context, secret: .init(label: "Your new token “\(made.token.name)”", value: made.secret))
         } catch let error as CinnError where error.code == .invalidInput {
-            return try await renderAccount(tokenError: error.message, status: .unprocessableContent)
+            return try await renderAccount(context, tokenError: error.message, status: .unprocessableContent)
         }
     }
 
     @Sendable func revokeToken(_ request: Request, context: Context) async throws -> Response {
-        try await accounts.store.revokeAPIToken(id: try idParameter(context, "token"), user: try RequestAccount.required().account.user)
+        try await accounts.store.revokeAPIToken(id: try idParameter(context, "token"), user: context.account.account.user)
         return WebResponse.redirect("/account")
     }
 
     @Sendable func createInvite(_ request: Request, context: Context) async throws -> Response {
-        let code = try await accounts.createInvite(by: try RequestAccount.required().account)
+        let code = try await accounts.createInvite(by: context.account.account)
         let path = "/signup?invite=" + code
         guard let publicURL = security.publicURL else {
-            return try await renderAccount(secret: .init(label: "An invite for one person, for 7 days: send them this server's address followed by",
+            return try await renderAccount(context, secret: .init(label: "An invite for one person, for 7 days: send them this server's address followed by",
                                                          value: path))
         }
         let base = publicURL.absoluteString.hasSuffix("/") ? String(publicURL.absoluteString.dropLast()) : publicURL.absoluteString
-        return try await renderAccount(secret: .init(label: "An invite for one person, for 7 days: send them this link", value: base + path))
+        return try await renderAccount(context, secret: .init(label: "An invite for one person, for 7 days: send them this link", value: base + path))
     }
 }
 
 /// Hosted mode in the JSON API: log-in for apps (a bearer token for a name and password), the account,
 /// and the user's tokens.
-struct AccountAPIController<Context: RequestContext> {
+struct AccountAPIController {
+    typealias PublicContext = AppRequestContext
+    typealias Context = AccountRequestContext
     let accounts: Accounts
 
-    func addRoutes(to group: RouterGroup<Context>) {
+    /// Log-in, for anyone.
+    func addPublicRoutes(to group: RouterGroup<PublicContext>) {
         group.post("login", use: logIn)
+    }
+
+    /// The logged-in account's routes.
+    func addRoutes(to group: RouterGroup<Context>) {
         group.get("account", use: account)
         group.get("tokens", use: listTokens)
         group.post("tokens", use: createToken)
@@ -233,7 +247,7 @@ struct AccountAPIController<Context: RequestContext> {
     }
 
     /// `POST /api/v1/login` `{"name", "password", "token_name"}` → a new bearer token (201).
-    @Sendable func logIn(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func logIn(_ request: Request, context: PublicContext) async throws -> Response {
         var request = request
         let body = try await request.decodeJSON(LogInRequest.self)
         let account = try await accounts.authenticate(name: body.name, password: body.password, client: accounts.client(of: request, context))
@@ -241,12 +255,12 @@ struct AccountAPIController<Context: RequestContext> {
     }
 
     @Sendable func account(_ request: Request, context: Context) async throws -> Response {
-        let me = try RequestAccount.required().account
+        let me = context.account.account
         return JSONResponse.make(["name": me.name, "role": me.role.rawValue])
     }
 
     @Sendable func listTokens(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(["tokens": try await accounts.store.apiTokens(user: try RequestAccount.required().account.user).map(TokenDTO.init)])
+        JSONResponse.make(["tokens": try await accounts.store.apiTokens(user: context.account.account.user).map(TokenDTO.init)])
     }
 
     struct CreateTokenRequest: Decodable { let name: String }
@@ -254,11 +268,11 @@ struct AccountAPIController<Context: RequestContext> {
     @Sendable func createToken(_ request: Request, context: Context) async throws -> Response {
         var request = request
         let body = try await request.decodeJSON(CreateTokenRequest.self)
-        return try await newToken(body.name, user: try RequestAccount.required().account.user)
+        return try await newToken(body.name, user: context.account.account.user)
     }
 
     @Sendable func revokeToken(_ request: Request, context: Context) async throws -> Response {
-        try await accounts.store.revokeAPIToken(id: try idParameter(context, "token"), user: try RequestAccount.required().account.user)
+        try await accounts.store.revokeAPIToken(id: try idParameter(context, "token"), user: context.account.account.user)
         return Response(status: .noContent)
     }
 }

@@ -11,13 +11,6 @@ struct RequestAccount: Sendable {
     /// The web session's cookie secret and the CSRF token its forms carry; nil for a bearer token.
     var sessionToken: String?
     var csrfToken: String?
-
-    @TaskLocal static var current: RequestAccount?
-
-    static func required() throws -> RequestAccount {
-        guard let current else { throw CinnError(.unauthenticated, "log in first") }
-        return current
-    }
 }
 
 /// Hosted mode: every request but the public ones (log-in, sign-up, the OpenAPI document, health) is
@@ -25,7 +18,8 @@ struct RequestAccount: Sendable {
 /// session cookie (the web app). A cookie-authenticated request that changes something must also carry
 /// the session's CSRF token: the `_csrf` field of a form, the `_csrf` query item of an upload, or the
 /// `X-CSRF-Token` header. Without proof the API answers 401 and pages send the browser to log in.
-struct AccountsMiddleware<Context: RequestContext>: RouterMiddleware {
+struct AccountsMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
     let accounts: Accounts
     /// The journal of any user, made alike (clock, Open Food Facts client).
     let journal: @Sendable (UserID) -> Journal
@@ -42,9 +36,9 @@ struct AccountsMiddleware<Context: RequestContext>: RouterMiddleware {
             let next = request.method == .get ? path + (request.uri.query.map { "?" + $0 } ?? "") : "/"
             return Response(status: .seeOther, headers: [.location: "/login?next=" + (next.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "/-_.~"))) ?? "/")])
         }
-        return try await RequestAccount.$current.withValue(identity) {
-            try await RequestJournal.$current.withValue(journal(identity.account.user)) { try await next(request, context) }
-        }
+        var context = context
+        context.identity = RequestIdentity(journal: journal(identity.account.user), account: identity)
+        return try await next(request, context)
     }
 
     /// The account a bearer token or session cookie proves, checking the CSRF token of a cookie's changes.

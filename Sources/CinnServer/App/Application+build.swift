@@ -24,17 +24,6 @@ public struct ServerConfiguration: Sendable {
     }
 }
 
-/// The request context of every route: Hummingbird's, plus the client's address (log-in throttling).
-public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
-    public var coreContext: CoreRequestContextStorage
-    public let remoteAddress: SocketAddress?
-
-    public init(source: ApplicationRequestContextSource) {
-        coreContext = .init(source: source)
-        remoteAddress = source.channel.remoteAddress
-    }
-}
-
 /// Builds the router the server runs: the JSON API under `/api/v1`, the OpenAPI document, and the web app.
 /// Without `accounts` (single-user mode) every request is `journal`'s; with them (hosted mode) every request
 /// but log-in and sign-up is a logged-in user's, whose journal is made like `journal`.
@@ -45,33 +34,40 @@ public func buildRouter(journal: Journal, accounts: Accounts? = nil, security: W
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: BrowserRequestGuard(security: security, hosted: accounts != nil,
-                                               publicPaths: AccountsMiddleware<AppRequestContext>.publicPaths))
+                                               publicPaths: AccountsMiddleware.publicPaths))
     StaticAssets.addRoutes(to: router)
     if let accounts {
         router.add(middleware: AccountsMiddleware(accounts: accounts) { user in journal.forUser(user) })
-        AccountWebController(accounts: accounts, pages: .shared, security: security).addRoutes(to: router)
-        AccountAPIController(accounts: accounts).addRoutes(to: router.group("api/v1"))
+        let accountWeb = AccountWebController(accounts: accounts, pages: .shared, security: security)
+        accountWeb.addPublicRoutes(to: router)
+        accountWeb.addRoutes(to: router.group(context: AccountRequestContext.self))
+        let accountAPI = AccountAPIController(accounts: accounts)
+        accountAPI.addPublicRoutes(to: router.group("api/v1"))
+        accountAPI.addRoutes(to: router.group("api/v1", context: AccountRequestContext.self))
     } else {
         router.add(middleware: LocalJournalMiddleware(journal: journal))
     }
+    // Every other route is someone's journal's: its context cannot be made without the asker's identity.
+    let web = router.group(context: JournalRequestContext.self)
+    let api = router.group("api/v1", context: JournalRequestContext.self)
     let pendingImports = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-pending-imports")
-    WeightWebController(pages: .shared).addRoutes(to: router)
-    ImportWebController(pages: .shared, pendingDirectory: pendingImports).addRoutes(to: router)
-    SettingsWebController(pages: .shared).addRoutes(to: router)
-    FoodWebController(pages: .shared).addRoutes(to: router)
-    EnergyWebController(pages: .shared).addRoutes(to: router)
-    WorkoutWebController(pages: .shared).addRoutes(to: router)
-    GlucoseWebController(pages: .shared).addRoutes(to: router)
-    HealthWebController(pages: .shared).addRoutes(to: router)
-    WeightAPIController().addRoutes(to: router.group("api/v1"))
-    SettingsAPIController().addRoutes(to: router.group("api/v1"))
-    ImportAPIController().addRoutes(to: router.group("api/v1"))
-    FoodAPIController().addRoutes(to: router.group("api/v1"))
-    EnergyAPIController().addRoutes(to: router.group("api/v1"))
-    WorkoutAPIController().addRoutes(to: router.group("api/v1"))
-    GlucoseAPIController().addRoutes(to: router.group("api/v1"))
-    ResearchExportController().addRoutes(to: router.group("api/v1"))
-    SyncController().addRoutes(to: router.group("api/v1"))
+    WeightWebController(pages: .shared).addRoutes(to: web)
+    ImportWebController(pages: .shared, pendingDirectory: pendingImports).addRoutes(to: web)
+    SettingsWebController(pages: .shared).addRoutes(to: web)
+    FoodWebController(pages: .shared).addRoutes(to: web)
+    EnergyWebController(pages: .shared).addRoutes(to: web)
+    WorkoutWebController(pages: .shared).addRoutes(to: web)
+    GlucoseWebController(pages: .shared).addRoutes(to: web)
+    HealthWebController(pages: .shared).addRoutes(to: web)
+    WeightAPIController().addRoutes(to: api)
+    SettingsAPIController().addRoutes(to: api)
+    ImportAPIController().addRoutes(to: api)
+    FoodAPIController().addRoutes(to: api)
+    EnergyAPIController().addRoutes(to: api)
+    WorkoutAPIController().addRoutes(to: api)
+    GlucoseAPIController().addRoutes(to: api)
+    ResearchExportController().addRoutes(to: api)
+    SyncController().addRoutes(to: api)
     router.get("api/openapi.yaml") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
                  body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
@@ -138,7 +134,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             } else {
                 let page = ErrorPage(heading: cinnError.code == .notFound ? "Not found" : "Something is wrong",
                                      message: cinnError.message, back: "/")
-                let html = PageRenderer.shared.render("error", page, title: "Error", tab: .none)
+                let html = PageRenderer.shared.render("error", page, title: "Error", tab: .none, formToken: nil)
                 response = Response(status: cinnError.code.httpStatus, headers: [.contentType: "text/html; charset=utf-8"],
                                     body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
             }
@@ -148,23 +144,14 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// The journal of the request being handled: set by the middleware that knows who is asking (the local
-/// user in single-user mode, the logged-in user in hosted mode) and read by every controller, so that no
-/// handler can reach a journal other than the asker's.
-enum RequestJournal {
-    @TaskLocal static var current: Journal?
-
-    static func required() throws -> Journal {
-        guard let current else { throw CinnError(.unauthenticated, "log in first") }
-        return current
-    }
-}
-
 /// Single-user mode: every request is the local user's.
-struct LocalJournalMiddleware<Context: RequestContext>: RouterMiddleware {
+struct LocalJournalMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
     let journal: Journal
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        try await RequestJournal.$current.withValue(journal) { try await next(request, context) }
+        var context = context
+        context.identity = RequestIdentity(journal: journal, account: nil)
+        return try await next(request, context)
     }
 }

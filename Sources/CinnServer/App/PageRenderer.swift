@@ -33,20 +33,19 @@ struct PageRenderer: Sendable {
         let notice: String?
     }
 
-    func render(_ name: String, _ model: Any, title: String, tab: Tab, notice: String? = nil) -> String {
-        wrap(library.render(model, withTemplate: name) ?? "", title: title, tab: tab, notice: notice)
+    func render(_ name: String, _ model: Any, title: String, tab: Tab, notice: String? = nil, formToken: String?) -> String {
+        wrap(library.render(model, withTemplate: name) ?? "", title: title, tab: tab, notice: notice, formToken: formToken)
     }
 
-    /// A rendered page body inside the layout. Every form that posts carries the CSRF token (`addingCSRFToken`),
-    /// so no template can forget it: a logged-in session's, else the browser's own (`BrowserToken`).
-    func wrap(_ body: String, title: String, tab: Tab, notice: String? = nil) -> String {
-        let account = RequestAccount.current
+    /// A rendered page body inside the layout. Every form that posts carries `formToken`, the request's CSRF token
+    /// (`PageRequestContext.formToken`), so no template can forget it.
+    func wrap(_ body: String, title: String, tab: Tab, notice: String? = nil, formToken: String?) -> String {
         // Weigh-ins, energy and imports are under More: four tabs and More fit a 320 px screen.
         let html = library.render(Layout(title: title, body: body, tabWeight: tab == .weight, tabFood: tab == .food, tabLifts: tab == .lifts,
                                          tabGlucose: tab == .glucose, tabMore: [.log, .energy, .importing, .more].contains(tab),
                                          showTabs: tab != .signedOut, notice: notice), withTemplate: "layout") ?? ""
-        guard let token = account?.csrfToken ?? BrowserToken.current else { return html }
-        return Self.addingCSRFToken(token, to: html)
+        guard let formToken else { return html }
+        return Self.addingCSRFToken(formToken, to: html)
     }
 
     /// `html` with `token` in every `<form method="post">`: a hidden `_csrf` field, and for uploads

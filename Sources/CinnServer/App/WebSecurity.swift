@@ -99,8 +99,6 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
 /// SameSite=Strict), which every form it is shown carries back. Single-user mode's forms and the log-in and
 /// sign-up forms of hosted mode carry it; a logged-in session's forms carry the session's own token.
 enum BrowserToken {
-    @TaskLocal static var current: String?
-
     static var cookieName: String { "cinn_csrf" }
 
     /// A cookie value this server could have made: 43 base64url characters.
@@ -121,7 +119,8 @@ enum BrowserToken {
 ///   checked instead (single-user mode; log-in and sign-up in hosted mode).
 /// Requests with no browser headers (no `Origin`, no `Sec-Fetch-*`: the CLI, curl, sync clients, uploaders)
 /// need no token.
-struct BrowserRequestGuard<Context: RequestContext>: RouterMiddleware {
+struct BrowserRequestGuard: RouterMiddleware {
+    typealias Context = AppRequestContext
     let security: WebSecurity
     /// Hosted mode: requests other than `publicPaths` prove themselves with a session and its token.
     let hosted: Bool
@@ -139,12 +138,15 @@ struct BrowserRequestGuard<Context: RequestContext>: RouterMiddleware {
            !hosted || publicPaths.contains(request.uri.path) {
             try await CSRFToken.check(&request, expected: sent)
         }
+        var context = context
         // The JSON API renders no forms: no token is made for it, nor a cookie set.
         guard sent == nil, !request.uri.path.hasPrefix("/api/") else {
-            return try await BrowserToken.$current.withValue(sent) { try await next(request, context) }
+            context.browserToken = sent
+            return try await next(request, context)
         }
         let token = Accounts.secret()
-        var response = try await BrowserToken.$current.withValue(token) { try await next(request, context) }
+        context.browserToken = token
+        var response = try await next(request, context)
         response.setCookie(Cookie(name: BrowserToken.cookieName, value: token, path: "/", httpOnly: true, sameSite: .strict))
         return response
     }

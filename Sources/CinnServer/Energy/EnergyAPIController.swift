@@ -5,8 +5,8 @@ import Foundation
 import Hummingbird
 
 /// Profile, energy and the daily answer in the JSON API under `/api/v1`.
-struct EnergyAPIController<Context: RequestContext> {
-    var journal: Journal { get throws { try RequestJournal.required() } }
+struct EnergyAPIController {
+    typealias Context = JournalRequestContext
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.get("profile", use: showProfile)
@@ -18,19 +18,19 @@ struct EnergyAPIController<Context: RequestContext> {
     }
 
     @Sendable func showProfile(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(ProfileDTO(try await journal.settings(), goal: try await journal.store.goal(user: journal.user)))
+        JSONResponse.make(ProfileDTO(try await context.journal.settings(), goal: try await context.journal.store.goal(user: context.journal.user)))
     }
 
     @Sendable func updateProfile(_ request: Request, context: Context) async throws -> Response {
         var request = request
         let body = try await request.decodeJSON(ProfileRequest.self)
-        let (settings, _) = try await journal.updateProfile(body.update)
-        return JSONResponse.make(ProfileDTO(settings, goal: try await journal.store.goal(user: journal.user)))
+        let (settings, _) = try await context.journal.updateProfile(body.update)
+        return JSONResponse.make(ProfileDTO(settings, goal: try await context.journal.store.goal(user: context.journal.user)))
     }
 
     /// `GET /api/v1/energy?date=&window=&days=`.
     @Sendable func energy(_ request: Request, context: Context) async throws -> Response {
-        let report = try await journal.energyReport(asOf: try request.queryDate("date"),
+        let report = try await context.journal.energyReport(asOf: try request.queryDate("date"),
                                                     windowDays: try request.queryInt("window", default: AdaptiveExpenditure.defaultWindowDays,
                                                                                      range: AdaptiveExpenditure.windowRange),
                                                     historyDays: try request.queryInt("days", default: EnergyReport.defaultHistoryDays,
@@ -39,7 +39,7 @@ struct EnergyAPIController<Context: RequestContext> {
     }
 
     @Sendable func today(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(TodayDTO(try await journal.energyReport(historyDays: 0)))
+        JSONResponse.make(TodayDTO(try await context.journal.energyReport(historyDays: 0)))
     }
 
     struct StatusRequest: Decodable {
@@ -54,7 +54,7 @@ struct EnergyAPIController<Context: RequestContext> {
         var request = request
         let body = try await request.decodeJSON(StatusRequest.self)
         let status = try body.status.map { text in try DayStatus.parse(text) }
-        try await journal.setDayStatus(date, status: status)
+        try await context.journal.setDayStatus(date, status: status)
         return JSONResponse.make(["date": OrNull(date.iso), "status": OrNull(status?.rawValue)])
     }
 
@@ -66,7 +66,7 @@ struct EnergyAPIController<Context: RequestContext> {
     @Sendable func addBodyFat(_ request: Request, context: Context) async throws -> Response {
         var request = request
         let body = try await request.decodeJSON(BodyFatRequest.self)
-        let reading = try await journal.addBodyFat(percent: body.percent.value, date: body.date)
+        let reading = try await context.journal.addBodyFat(percent: body.percent.value, date: body.date)
         return JSONResponse.make(["id": reading.id.lowercasedString, "date": reading.localDate.iso,
                                   "percent": Mass.format(reading.fraction * 100, decimals: 1)], status: .created)
     }

@@ -4,11 +4,11 @@ import Foundation
 import Hummingbird
 
 /// The onboarding, the profile editor and the energy page.
-struct EnergyWebController<Context: RequestContext> {
-    var journal: Journal { get throws { try RequestJournal.required() } }
+struct EnergyWebController {
+    typealias Context = JournalRequestContext
     let pages: PageRenderer
 
-    func addRoutes(to router: Router<Context>) {
+    func addRoutes(to router: RouterGroup<Context>) {
         router.get("/welcome", use: welcome)
         router.post("/welcome", use: saveWelcome)
         router.post("/welcome/skip", use: skipWelcome)
@@ -18,17 +18,17 @@ struct EnergyWebController<Context: RequestContext> {
         router.get("/energy", use: energy)
     }
 
-    func renderProfile(isWelcome: Bool, form: FormFields? = nil, error: CinnError? = nil) async throws -> Response {
-        let settings = try await journal.settings()
-        let page = ProfilePage(isWelcome: isWelcome, settings: settings, goal: try await journal.store.goal(user: journal.user),
-                               bodyFat: try await journal.store.latestBodyFat(user: journal.user), today: try journal.today(settings),
-                               importedHeight: settings.profile == nil ? try await journal.importedHeight() : nil, form: form, error: error)
-        return WebResponse.html(pages.render("profile", page, title: isWelcome ? "Welcome" : "Profile", tab: isWelcome ? .none : .energy),
+    func renderProfile(_ context: Context, isWelcome: Bool, form: FormFields? = nil, error: CinnError? = nil) async throws -> Response {
+        let settings = try await context.journal.settings()
+        let page = ProfilePage(isWelcome: isWelcome, settings: settings, goal: try await context.journal.store.goal(user: context.journal.user),
+                               bodyFat: try await context.journal.store.latestBodyFat(user: context.journal.user), today: context.journal.today(settings),
+                               importedHeight: settings.profile == nil ? try await context.journal.importedHeight() : nil, form: form, error: error)
+        return WebResponse.html(pages.render("profile", page, title: isWelcome ? "Welcome" : "Profile", tab: isWelcome ? .none : .energy, formToken: context.formToken),
                                 status: error == nil ? .ok : .unprocessableContent)
     }
 
     @Sendable func welcome(_ request: Request, context: Context) async throws -> Response {
-        try await renderProfile(isWelcome: true)
+        try await renderProfile(context, isWelcome: true)
     }
 
     /// Saves the onboarding; a weight typed there becomes the first weigh-in of today.
@@ -38,31 +38,31 @@ struct EnergyWebController<Context: RequestContext> {
             let update = try ProfilePage.update(form, isWelcome: true)
             let weight = try form.number("weight")
             if let weight { _ = try Mass.bodyWeight(weight, try MassUnit.parse(form["mass_unit"] ?? "kg", field: "mass_unit")) }
-            try await journal.updateProfile(update)
+            try await context.journal.updateProfile(update)
             // The first weight has no trend to compare with; its range was checked above.
-            if let weight { _ = try await journal.addWeighIn(weight: weight, unit: nil, date: nil, confirm: true) }
+            if let weight { _ = try await context.journal.addWeighIn(weight: weight, unit: nil, date: nil, confirm: true) }
             return WebResponse.redirect("/")
         } catch let error as CinnError where error.code == .invalidInput {
-            return try await renderProfile(isWelcome: true, form: form, error: error)
+            return try await renderProfile(context, isWelcome: true, form: form, error: error)
         }
     }
 
     @Sendable func skipWelcome(_ request: Request, context: Context) async throws -> Response {
-        try await journal.updateProfile(ProfileUpdate(onboarded: true))
+        try await context.journal.updateProfile(ProfileUpdate(onboarded: true))
         return WebResponse.redirect("/")
     }
 
     @Sendable func profile(_ request: Request, context: Context) async throws -> Response {
-        try await renderProfile(isWelcome: false)
+        try await renderProfile(context, isWelcome: false)
     }
 
     @Sendable func saveProfile(_ request: Request, context: Context) async throws -> Response {
         let form = try await FormFields(request: request)
         do {
-            try await journal.updateProfile(try ProfilePage.update(form, isWelcome: false))
+            try await context.journal.updateProfile(try ProfilePage.update(form, isWelcome: false))
             return Done.profileSaved.redirect(to: "/energy")
         } catch let error as CinnError where error.code == .invalidInput {
-            return try await renderProfile(isWelcome: false, form: form, error: error)
+            return try await renderProfile(context, isWelcome: false, form: form, error: error)
         }
     }
 
@@ -70,16 +70,16 @@ struct EnergyWebController<Context: RequestContext> {
         let form = try await FormFields(request: request)
         do {
             guard let percent = try form.number("percent") else { throw CinnError.invalid("percent", "enter your body fat in percent") }
-            _ = try await journal.addBodyFat(percent: percent, date: form["date"])
+            _ = try await context.journal.addBodyFat(percent: percent, date: form["date"])
             return Done.bodyFatAdded.redirect(to: "/energy")
         } catch let error as CinnError where error.code == .invalidInput {
-            return try await renderProfile(isWelcome: false, error: error)
+            return try await renderProfile(context, isWelcome: false, error: error)
         }
     }
 
     @Sendable func energy(_ request: Request, context: Context) async throws -> Response {
-        let (report, trend) = try await journal.energyReportAndTrend()
+        let (report, trend) = try await context.journal.energyReportAndTrend()
         let page = EnergyPage(report: report, trendDays: trend.points(from: report.history.first?.date ?? report.asOf, to: report.asOf))
-        return WebResponse.html(pages.render("energy", page, title: "Energy", tab: .energy, notice: Done.notice(request)))
+        return WebResponse.html(pages.render("energy", page, title: "Energy", tab: .energy, notice: Done.notice(request), formToken: context.formToken))
     }
 }

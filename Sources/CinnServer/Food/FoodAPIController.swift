@@ -6,8 +6,8 @@ import Foundation
 import Hummingbird
 
 /// The food log's part of the JSON API under `/api/v1`.
-struct FoodAPIController<Context: RequestContext> {
-    var journal: Journal { get throws { try RequestJournal.required() } }
+struct FoodAPIController {
+    typealias Context = JournalRequestContext
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.get("nutrients", use: nutrientCatalogue)
@@ -57,7 +57,7 @@ struct FoodAPIController<Context: RequestContext> {
     }
 
     @Sendable func listOwnFoods(_ request: Request, context: Context) async throws -> Response {
-        let foods = try await journal.store.ownFoods(user: journal.user,
+        let foods = try await context.journal.store.ownFoods(user: context.journal.user,
                                                      limit: try request.queryInt("limit", default: 500, range: 1...5000),
                                                      offset: try request.queryInt("offset", default: 0, range: 0...Int(Int32.max)))
         return JSONResponse.make(["foods": foods.map { FoodDTO($0, mine: true) }])
@@ -66,18 +66,18 @@ struct FoodAPIController<Context: RequestContext> {
     @Sendable func createFood(_ request: Request, context: Context) async throws -> Response {
         var request = request
         let body = try await request.decodeJSON(FoodRequest.self)
-        let food = try await journal.makeFood(try body.label())
+        let food = try await context.journal.makeFood(try body.label())
         return JSONResponse.make(FoodDTO(food, mine: true), status: .created)
     }
 
     @Sendable func searchFoods(_ request: Request, context: Context) async throws -> Response {
-        let results = try await journal.searchFoods(request.query("q") ?? "",
+        let results = try await context.journal.searchFoods(request.query("q") ?? "",
                                                     limit: try request.queryInt("limit", default: 20, range: 1...100))
         return JSONResponse.make(["results": results.map { FoodSummaryDTO($0.food, otherVersions: $0.otherVersions) }])
     }
 
     @Sendable func foodByBarcode(_ request: Request, context: Context) async throws -> Response {
-        switch try await journal.lookupBarcode(context.parameters.get("barcode") ?? "") {
+        switch try await context.journal.lookupBarcode(context.parameters.get("barcode") ?? "") {
         case .known(let food, let mine):
             return JSONResponse.make(BarcodeResultDTO(foundIn: mine ? "mine" : "database", food: FoodDTO(food, mine: mine)))
         case .fromOpenFoodFacts(let food):
@@ -90,26 +90,26 @@ struct FoodAPIController<Context: RequestContext> {
 
     @Sendable func showFood(_ request: Request, context: Context) async throws -> Response {
         let id = try id(context, "food")
-        let food = try await journal.store.food(id: id, user: journal.user)
-        return JSONResponse.make(FoodDTO(food, mine: try await journal.store.isOwnFood(id: id, user: journal.user)))
+        let food = try await context.journal.store.food(id: id, user: context.journal.user)
+        return JSONResponse.make(FoodDTO(food, mine: try await context.journal.store.isOwnFood(id: id, user: context.journal.user)))
     }
 
     @Sendable func replaceFood(_ request: Request, context: Context) async throws -> Response {
         var request = request
         let id = try id(context, "food")
         let body = try await request.decodeJSON(FoodRequest.self)
-        let food = try await journal.store.updateFood(try body.label().food(id: id), user: journal.user)
+        let food = try await context.journal.store.updateFood(try body.label().food(id: id), user: context.journal.user)
         return JSONResponse.make(FoodDTO(food, mine: true))
     }
 
     @Sendable func deleteFood(_ request: Request, context: Context) async throws -> Response {
-        try await journal.store.deleteFood(id: try id(context, "food"), user: journal.user)
+        try await context.journal.store.deleteFood(id: try id(context, "food"), user: context.journal.user)
         return Response(status: .noContent)
     }
 
     @Sendable func history(_ request: Request, context: Context) async throws -> Response {
-        let entries = try await journal.store.foodHistory(
-            user: journal.user, search: request.query("search"),
+        let entries = try await context.journal.store.foodHistory(
+            user: context.journal.user, search: request.query("search"),
             limit: try request.queryInt("limit", default: 50, range: 1...1000),
             offset: try request.queryInt("offset", default: 0, range: 0...Int(Int32.max)))
         return JSONResponse.make(["entries": entries.map(FoodEntryDTO.init)])
@@ -124,25 +124,25 @@ struct FoodAPIController<Context: RequestContext> {
                            servings: entry.servings?.value ?? 1, serving: entry.serving, meal: entry.meal, time: entry.time,
                            note: entry.note)
         }
-        let entries = try await journal.logFoods(requests, field: "entries")
+        let entries = try await context.journal.logFoods(requests, field: "entries")
         return JSONResponse.make(["entries": entries.map(FoodEntryDTO.init)], status: .created)
     }
 
     @Sendable func showEntry(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(FoodEntryDTO(try await journal.store.foodEntry(id: try id(context, "food entry"), user: journal.user)))
+        JSONResponse.make(FoodEntryDTO(try await context.journal.store.foodEntry(id: try id(context, "food entry"), user: context.journal.user)))
     }
 
     @Sendable func updateEntry(_ request: Request, context: Context) async throws -> Response {
         var request = request
         let id = try id(context, "food entry")
         let body = try await request.decodeJSON(UpdateFoodEntry.self)
-        let entry = try await journal.editFoodEntry(id: id, servings: body.servings?.value, meal: body.meal, time: body.time,
+        let entry = try await context.journal.editFoodEntry(id: id, servings: body.servings?.value, meal: body.meal, time: body.time,
                                                     note: body.note)
         return JSONResponse.make(FoodEntryDTO(entry))
     }
 
     @Sendable func deleteEntry(_ request: Request, context: Context) async throws -> Response {
-        try await journal.store.deleteFoodEntry(id: try id(context, "food entry"), user: journal.user)
+        try await context.journal.store.deleteFoodEntry(id: try id(context, "food entry"), user: context.journal.user)
         return Response(status: .noContent)
     }
 
@@ -154,7 +154,7 @@ struct FoodAPIController<Context: RequestContext> {
     }
 
     @Sendable func showDay(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(DayDTO(try await journal.day(try date(context)).day))
+        JSONResponse.make(DayDTO(try await context.journal.day(try date(context)).day))
     }
 
     @Sendable func copyDay(_ request: Request, context: Context) async throws -> Response {
@@ -162,24 +162,24 @@ struct FoodAPIController<Context: RequestContext> {
         let source = try date(context)
         let body = try await request.decodeJSON(CopyDayRequest.self)
         let target = try LocalDate.parse(body.to, field: "to")
-        let entries = try await journal.copyEntries(from: source, meal: body.meal, to: target, toMeal: body.toMeal)
+        let entries = try await context.journal.copyEntries(from: source, meal: body.meal, to: target, toMeal: body.toMeal)
         return JSONResponse.make(["entries": entries.map(FoodEntryDTO.init)], status: .created)
     }
 
     @Sendable func recentFoods(_ request: Request, context: Context) async throws -> Response {
-        let foods = try await journal.store.recentFoods(user: journal.user, limit: try request.queryInt("limit", default: 30, range: 1...100))
+        let foods = try await context.journal.store.recentFoods(user: context.journal.user, limit: try request.queryInt("limit", default: 30, range: 1...100))
         return JSONResponse.make(["foods": foods.map { FoodSummaryDTO($0) }])
     }
 
     @Sendable func frequentFoods(_ request: Request, context: Context) async throws -> Response {
         let days = try request.queryInt("days", default: 90, range: 1...3660)
-        let foods = try await journal.store.frequentFoods(user: journal.user, since: journal.now().addingTimeInterval(-Double(days) * 86_400),
+        let foods = try await context.journal.store.frequentFoods(user: context.journal.user, since: context.journal.now().addingTimeInterval(-Double(days) * 86_400),
                                                           limit: try request.queryInt("limit", default: 30, range: 1...100))
         return JSONResponse.make(["foods": foods.map { FrequentFoodDTO(food: FoodSummaryDTO($0.food), count: $0.count) }])
     }
 
     @Sendable func listPresets(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(["presets": try await journal.store.presets(user: journal.user).map(PresetDTO.init)])
+        JSONResponse.make(["presets": try await context.journal.store.presets(user: context.journal.user).map(PresetDTO.init)])
     }
 
     @Sendable func createPreset(_ request: Request, context: Context) async throws -> Response {
@@ -187,11 +187,11 @@ struct FoodAPIController<Context: RequestContext> {
         let body = try await request.decodeJSON(PresetRequest.self)
         let preset: FoodPreset
         if let foodID = try uuid(body.foodID, field: "food_id") {
-            preset = try await journal.savePreset(name: body.name, foodID: foodID, servings: body.servings?.value ?? 1,
+            preset = try await context.journal.savePreset(name: body.name, foodID: foodID, servings: body.servings?.value ?? 1,
                                                   serving: body.serving, meal: body.meal)
         } else if let fromDate = body.fromDate {
             guard let meal = body.meal else { throw CinnError.invalid("meal", "name the meal to save from \(fromDate)") }
-            preset = try await journal.savePreset(name: body.name, from: try LocalDate.parse(fromDate, field: "from_date"), meal: meal)
+            preset = try await context.journal.savePreset(name: body.name, from: try LocalDate.parse(fromDate, field: "from_date"), meal: meal)
         } else {
             throw CinnError.invalid("food_id", "give a food_id, or a from_date and meal to save")
         }
@@ -199,7 +199,7 @@ struct FoodAPIController<Context: RequestContext> {
     }
 
     @Sendable func deletePreset(_ request: Request, context: Context) async throws -> Response {
-        try await journal.store.deletePreset(id: try id(context, "preset"), user: journal.user)
+        try await context.journal.store.deletePreset(id: try id(context, "preset"), user: context.journal.user)
         return Response(status: .noContent)
     }
 
@@ -207,13 +207,13 @@ struct FoodAPIController<Context: RequestContext> {
         var request = request
         let id = try id(context, "preset")
         let body = try await request.decodeJSON(LogPresetRequest.self)
-        let entries = try await journal.logPreset(id: id, times: body.times?.value ?? 1, meal: body.meal, time: body.time)
+        let entries = try await context.journal.logPreset(id: id, times: body.times?.value ?? 1, meal: body.meal, time: body.time)
         return JSONResponse.make(["entries": entries.map(FoodEntryDTO.init)], status: .created)
     }
 
     @Sendable func statistics(_ request: Request, context: Context) async throws -> Response {
-        let settings = try await journal.settings()
-        let to = try request.queryDate("to") ?? journal.today(settings)
+        let settings = try await context.journal.settings()
+        let to = try request.queryDate("to") ?? context.journal.today(settings)
         let from = try request.queryDate("from") ?? to.adding(days: -29)
         let length = try request.query("period").map { text in
             guard let length = NutritionPeriod.Length(rawValue: text) else {
@@ -221,7 +221,7 @@ struct FoodAPIController<Context: RequestContext> {
             }
             return length
         } ?? .day
-        let periods = try await journal.nutritionStatistics(from: from, to: to, length: length)
+        let periods = try await context.journal.nutritionStatistics(from: from, to: to, length: length)
         return JSONResponse.make(NutritionStatisticsDTO(period: length.rawValue, from: from.iso, to: to.iso,
                                             periods: periods.map(NutritionPeriodDTO.init)))
     }
@@ -233,8 +233,8 @@ struct FoodAPIController<Context: RequestContext> {
         guard let table = FoodExportTable(rawValue: request.query("table") ?? "entries") else {
             throw CinnError.invalid("table", "table must be entries, days or foods")
         }
-        let text = try await journal.exportFood(format: format, table: table)
-        let name = format == .json ? "cinn-food-journal.json" : "cinn-food-\(table.rawValue).csv"
+        let text = try await context.journal.exportFood(format: format, table: table)
+        let name = format == .json ? "cinn-food-context.journal.json" : "cinn-food-\(table.rawValue).csv"
         return Response(status: .ok, headers: [.contentType: format.contentType, .contentDisposition: "attachment; filename=\"\(name)\""],
                         body: .init(byteBuffer: ByteBuffer(string: text)))
     }
@@ -244,7 +244,7 @@ struct FoodAPIController<Context: RequestContext> {
         let file = try await spoolToTemporaryFile(request.body, maximumBytes: FoodJournalFile.maximumSize)
         defer { try? FileManager.default.removeItem(at: file) }
         let report = try await namingUpload(file, as: request.query("file_name")) {
-            try await journal.importFoodJournal(at: file, fileName: request.query("file_name"), mode: mode)
+            try await context.journal.importFoodJournal(at: file, fileName: request.query("file_name"), mode: mode)
         }
         if report.rejectedCount > 0 && !mode.skipInvalid && !mode.dryRun {
             let error = CinnError.invalid("file", "\(report.rejectedCount) records are invalid; nothing was imported (use skip_invalid=true to import the others)")

@@ -11,22 +11,22 @@ extension FoodWebController {
     static var frequentDays: Double { 90 }
 
     @Sendable func search(_ request: Request, context: Context) async throws -> Response {
-        try await renderSearch(request)
+        try await renderSearch(context, request)
     }
 
-    func renderSearch(_ request: Request, barcode: String = "", barcodeError: String? = nil) async throws -> Response {
-        let settings = try await journal.settings()
+    func renderSearch(_ context: Context, _ request: Request, barcode: String = "", barcodeError: String? = nil) async throws -> Response {
+        let settings = try await context.journal.settings()
         let query = request.query("q") ?? ""
         let meal = try request.query("meal").map { text in try Meal.parse(text) }
         var lists = FoodSearchPage.Lists()
-        lists.results = try await journal.searchFoods(query, limit: 20)
-        lists.recents = try await journal.store.recentFoods(user: journal.user, limit: 30)
-        lists.frequent = try await journal.store.frequentFoods(
-            user: journal.user, since: journal.now().addingTimeInterval(-Self.frequentDays * 86_400), limit: 10)
-        lists.presets = try await journal.store.presets(user: journal.user)
+        lists.results = try await context.journal.searchFoods(query, limit: 20)
+        lists.recents = try await context.journal.store.recentFoods(user: context.journal.user, limit: 30)
+        lists.frequent = try await context.journal.store.frequentFoods(
+            user: context.journal.user, since: context.journal.now().addingTimeInterval(-Self.frequentDays * 86_400), limit: 10)
+        lists.presets = try await context.journal.store.presets(user: context.journal.user)
         let model = FoodSearchPage(query: query, meal: meal, date: try request.queryDate("date"), lists: lists, settings: settings,
-                                   now: try journal.now(), barcode: barcode, barcodeError: barcodeError)
-        return page("food-search", model, title: "Add food", section: .search, notice: Done.notice(request),
+                                   now: context.journal.now(), barcode: barcode, barcodeError: barcodeError)
+        return page(context, "food-search", model, title: "Add food", section: .search, notice: Done.notice(request),
                     status: barcodeError == nil ? .ok : .unprocessableContent)
     }
 
@@ -39,7 +39,7 @@ extension FoodWebController {
             guard !code.isEmpty else { throw CinnError.invalid("code", "enter the digits under the barcode") }
             let barcode = try Barcode.validated(code, field: "code")
             let lookup: BarcodeLookup
-            do { lookup = try await journal.lookupBarcode(barcode.digits) } catch let error as CinnError where error.code == .upstreamFailed {
+            do { lookup = try await context.journal.lookupBarcode(barcode.digits) } catch let error as CinnError where error.code == .upstreamFailed {
                 throw CinnError.invalid("code", error.message)
             }
             switch lookup {
@@ -53,7 +53,7 @@ extension FoodWebController {
                                                                + logContext))
             }
         } failed: { error in
-            try await renderSearch(request, barcode: code, barcodeError: error.message)
+            try await renderSearch(context, request, barcode: code, barcodeError: error.message)
         }
     }
 }
@@ -62,11 +62,11 @@ extension FoodWebController {
 
 extension FoodWebController {
     @Sendable func newFoodForm(_ request: Request, context: Context) async throws -> Response {
-        let settings = try await journal.settings()
+        let settings = try await context.journal.settings()
         var values = ["energy_unit": settings.energyUnit.rawValue]
         var notice: String?
         if let copy = request.query("copy").flatMap(UUID.init(text:)) {
-            let food = try await journal.store.food(id: copy, user: journal.user)
+            let food = try await context.journal.store.food(id: copy, user: context.journal.user)
             values = FoodEditorPage.values(of: food, energyUnit: settings.energyUnit)
         } else if let barcode = request.query("barcode") {
             values["barcode"] = barcode
@@ -80,72 +80,72 @@ extension FoodWebController {
         }
         let model = FoodEditorPage(target: .new, values: values, settings: settings, notice: notice, meal: request.query("meal"),
                                    date: request.query("date"))
-        return page("food-editor", model, title: "Make a food", section: .search)
+        return page(context, "food-editor", model, title: "Make a food", section: .search)
     }
 
     @Sendable func makeFood(_ request: Request, context: Context) async throws -> Response {
         let form = try await FormFields(request: request)
         return try await handlingFormErrors {
-            let food = try await journal.makeFood(try FoodEditorPage.label(form))
+            let food = try await context.journal.makeFood(try FoodEditorPage.label(form))
             return WebResponse.redirect(NutritionText.link("/food/foods/\(food.id.lowercasedString)",
                                                            [("meal", form["meal"]), ("date", form["date"])]))
         } failed: { error in
-            let model = FoodEditorPage(target: .new, values: form.values, settings: try await journal.settings(), meal: form["meal"],
+            let model = FoodEditorPage(target: .new, values: form.values, settings: try await context.journal.settings(), meal: form["meal"],
                                        date: form["date"], problem: FormProblem(error))
-            return page("food-editor", model, title: "Make a food", section: .search, status: .unprocessableContent)
+            return page(context, "food-editor", model, title: "Make a food", section: .search, status: .unprocessableContent)
         }
     }
 
     @Sendable func foodPage(_ request: Request, context: Context) async throws -> Response {
-        let food = try await journal.store.food(id: try id(context, "food"), user: journal.user)
-        var model = FoodPage(food: food, mine: try await journal.store.isOwnFood(id: food.id, user: journal.user),
-                             settings: try await journal.settings(),
+        let food = try await context.journal.store.food(id: try id(context, "food"), user: context.journal.user)
+        var model = FoodPage(food: food, mine: try await context.journal.store.isOwnFood(id: food.id, user: context.journal.user),
+                             settings: try await context.journal.settings(),
                              context: [("meal", request.query("meal")), ("date", request.query("date"))])
         if request.query("found") == "off", model.mine {
             model.notice = "Found in Open Food Facts and kept as your food. Check it against the label: log it, edit it, "
                 + "or delete it if it is wrong."
         }
-        return page("food-page", model, title: food.name, section: .search, notice: Done.notice(request))
+        return page(context, "food-page", model, title: food.name, section: .search, notice: Done.notice(request))
     }
 
     /// One of the user's own foods; any other is "not found".
     func ownFood(_ context: Context) async throws -> Food {
         let id = try id(context, "food")
-        guard try await journal.store.isOwnFood(id: id, user: journal.user) else {
+        guard try await context.journal.store.isOwnFood(id: id, user: context.journal.user) else {
             throw CinnError.notFound("no food of yours with that id")
         }
-        return try await journal.store.food(id: id, user: journal.user)
+        return try await context.journal.store.food(id: id, user: context.journal.user)
     }
 
     @Sendable func editFoodForm(_ request: Request, context: Context) async throws -> Response {
         let food = try await ownFood(context)
-        let settings = try await journal.settings()
+        let settings = try await context.journal.settings()
         let model = FoodEditorPage(target: .food(food.id), values: FoodEditorPage.values(of: food, energyUnit: settings.energyUnit),
                                    settings: settings)
-        return page("food-editor", model, title: "Edit \(food.name)", section: .search)
+        return page(context, "food-editor", model, title: "Edit \(food.name)", section: .search)
     }
 
     @Sendable func editFood(_ request: Request, context: Context) async throws -> Response {
         let food = try await ownFood(context)
         let form = try await FormFields(request: request)
         return try await handlingFormErrors {
-            let saved = try await journal.replaceFood(id: food.id, with: try FoodEditorPage.label(form))
+            let saved = try await context.journal.replaceFood(id: food.id, with: try FoodEditorPage.label(form))
             return Done.foodSaved.redirect(to: "/food/foods/\(saved.id.lowercasedString)")
         } failed: { error in
-            let model = FoodEditorPage(target: .food(food.id), values: form.values, settings: try await journal.settings(),
+            let model = FoodEditorPage(target: .food(food.id), values: form.values, settings: try await context.journal.settings(),
                                        problem: FormProblem(error))
-            return page("food-editor", model, title: "Edit \(food.name)", section: .search, status: .unprocessableContent)
+            return page(context, "food-editor", model, title: "Edit \(food.name)", section: .search, status: .unprocessableContent)
         }
     }
 
     @Sendable func confirmDeleteFood(_ request: Request, context: Context) async throws -> Response {
         let food = try await ownFood(context)
-        return page("food-delete", FoodPage(food: food, mine: true, settings: try await journal.settings()),
+        return page(context, "food-delete", FoodPage(food: food, mine: true, settings: try await context.journal.settings()),
                     title: "Delete \(food.name)", section: .search)
     }
 
     @Sendable func deleteFood(_ request: Request, context: Context) async throws -> Response {
-        try await journal.store.deleteFood(id: try id(context, "food"), user: journal.user)
+        try await context.journal.store.deleteFood(id: try id(context, "food"), user: context.journal.user)
         return Done.foodDeleted.redirect(to: "/food/search")
     }
 }

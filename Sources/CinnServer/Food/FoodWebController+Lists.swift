@@ -8,14 +8,14 @@ import Hummingbird
 
 extension FoodWebController {
     @Sendable func presets(_ request: Request, context: Context) async throws -> Response {
-        try await renderPresets(savedID: request.query("saved").flatMap(UUID.init(text:)), notice: Done.notice(request))
+        try await renderPresets(context, savedID: request.query("saved").flatMap(UUID.init(text:)), notice: Done.notice(request))
     }
 
-    func renderPresets(savedID: UUID? = nil, failed: FoodPresetsPage.FailedLog? = nil, notice: String? = nil) async throws -> Response {
-        let settings = try await journal.settings()
-        let model = FoodPresetsPage(presets: try await journal.store.presets(user: journal.user), settings: settings,
-                                    today: try journal.today(settings), now: try now(settings).clock, savedID: savedID, failed: failed)
-        return page("food-presets", model, title: "Presets", section: .presets, notice: notice,
+    func renderPresets(_ context: Context, savedID: UUID? = nil, failed: FoodPresetsPage.FailedLog? = nil, notice: String? = nil) async throws -> Response {
+        let settings = try await context.journal.settings()
+        let model = FoodPresetsPage(presets: try await context.journal.store.presets(user: context.journal.user), settings: settings,
+                                    today: context.journal.today(settings), now: try now(context, settings).clock, savedID: savedID, failed: failed)
+        return page(context, "food-presets", model, title: "Presets", section: .presets, notice: notice,
                     status: failed == nil ? .ok : .unprocessableContent)
     }
 
@@ -23,31 +23,31 @@ extension FoodWebController {
     @Sendable func savePreset(_ request: Request, context: Context) async throws -> Response {
         let form = try await FormFields(request: request)
         if let foodID = form["food_id"] {
-            return try await savePreset(foodID: foodID, form: form)
+            return try await savePreset(context, foodID: foodID, form: form)
         }
         guard let date = form["from_date"].flatMap(LocalDate.init(iso:)) else {
             throw CinnError.invalid("from_date", "choose the day to save a meal from")
         }
         let meal = form["meal"] ?? ""
         return try await handlingFormErrors {
-            let preset = try await journal.savePreset(name: form["name"] ?? "", from: date, meal: meal)
+            let preset = try await context.journal.savePreset(name: form["name"] ?? "", from: date, meal: meal)
             return savedPreset(preset)
         } failed: { error in
-            try await renderDay(date, request: request, failed: .init(form: "preset:\(meal)", message: error.message))
+            try await renderDay(context, date, request: request, failed: .init(form: "preset:\(meal)", message: error.message))
         }
     }
 
-    func savePreset(foodID: String, form: FormFields) async throws -> Response {
+    func savePreset(_ context: Context, foodID: String, form: FormFields) async throws -> Response {
         guard let id = UUID(text: foodID) else { throw CinnError.notFound("no such food") }
-        let food = try await journal.store.food(id: id, user: journal.user)
+        let food = try await context.journal.store.food(id: id, user: context.journal.user)
         return try await handlingFormErrors {
             guard let servings = try form.number("servings") else { throw CinnError.invalid("servings", "enter how many servings") }
-            return savedPreset(try await journal.savePreset(name: form["name"] ?? "", foodID: food.id, servings: servings,
+            return savedPreset(try await context.journal.savePreset(name: form["name"] ?? "", foodID: food.id, servings: servings,
                                                             serving: form["serving"], meal: nil))
         } failed: { error in
-            let model = FoodPage(food: food, mine: try await journal.store.isOwnFood(id: food.id, user: journal.user),
-                                 settings: try await journal.settings(), presetForm: form, problem: FormProblem(error))
-            return page("food-page", model, title: food.name, section: .search, status: .unprocessableContent)
+            let model = FoodPage(food: food, mine: try await context.journal.store.isOwnFood(id: food.id, user: context.journal.user),
+                                 settings: try await context.journal.settings(), presetForm: form, problem: FormProblem(error))
+            return page(context, "food-page", model, title: food.name, section: .search, status: .unprocessableContent)
         }
     }
 
@@ -60,23 +60,23 @@ extension FoodWebController {
         let id = try id(context, "preset")
         let form = try await FormFields(request: request)
         return try await handlingFormErrors {
-            let entries = try await journal.logPreset(id: id, times: try form.number("times") ?? 1, meal: MealChoices.text(form),
+            let entries = try await context.journal.logPreset(id: id, times: try form.number("times") ?? 1, meal: MealChoices.text(form),
                                                       time: MealChoices.time(date: form["date"], clock: form["time"]))
             return WebResponse.redirect(NutritionText.link("/food/\(entries[0].localDate.iso)", [("added", "\(entries.count)")]))
         } failed: { error in
-            try await renderPresets(failed: .init(id: id, input: LogFoodInput(form), times: form.values["times"] ?? "",
+            try await renderPresets(context, failed: .init(id: id, input: LogFoodInput(form), times: form.values["times"] ?? "",
                                                   problem: FormProblem(error)))
         }
     }
 
     @Sendable func confirmDeletePreset(_ request: Request, context: Context) async throws -> Response {
-        let preset = try await journal.store.preset(id: try id(context, "preset"), user: journal.user)
-        let model = PresetSummary(preset, unit: try await journal.settings().energyUnit)
-        return page("food-preset-delete", model, title: "Delete \(preset.name)", section: .presets)
+        let preset = try await context.journal.store.preset(id: try id(context, "preset"), user: context.journal.user)
+        let model = PresetSummary(preset, unit: try await context.journal.settings().energyUnit)
+        return page(context, "food-preset-delete", model, title: "Delete \(preset.name)", section: .presets)
     }
 
     @Sendable func deletePreset(_ request: Request, context: Context) async throws -> Response {
-        try await journal.store.deletePreset(id: try id(context, "preset"), user: journal.user)
+        try await context.journal.store.deletePreset(id: try id(context, "preset"), user: context.journal.user)
         return Done.presetDeleted.redirect(to: "/food/presets")
     }
 }
@@ -90,17 +90,17 @@ extension FoodWebController {
     @Sendable func history(_ request: Request, context: Context) async throws -> Response {
         let number = try request.queryInt("page", default: 1, range: 1...1_000_000)
         let search = request.query("search")
-        let entries = try await journal.store.foodHistory(user: journal.user, search: search, limit: Self.historyPageSize + 1,
+        let entries = try await context.journal.store.foodHistory(user: context.journal.user, search: search, limit: Self.historyPageSize + 1,
                                                           offset: (number - 1) * Self.historyPageSize)
-        let settings = try await journal.settings()
+        let settings = try await context.journal.settings()
         let model = FoodHistoryPage(entries: Array(entries.prefix(Self.historyPageSize)), search: search, page: number,
-                                    hasMore: entries.count > Self.historyPageSize, settings: settings, today: try journal.today(settings))
-        return page("food-history", model, title: "Food history", section: .history)
+                                    hasMore: entries.count > Self.historyPageSize, settings: settings, today: context.journal.today(settings))
+        return page(context, "food-history", model, title: "Food history", section: .history)
     }
 
     @Sendable func statistics(_ request: Request, context: Context) async throws -> Response {
-        let settings = try await journal.settings()
-        let today = try journal.today(settings)
+        let settings = try await context.journal.settings()
+        let today = context.journal.today(settings)
         let to = try request.queryDate("to") ?? today
         let length = try request.query("period").map { text in
             guard let length = NutritionPeriod.Length(rawValue: text) else {
@@ -111,8 +111,8 @@ extension FoodWebController {
         let nutrient = try request.query("nutrient").map { key in try Nutrient.parse(key, field: "nutrient") }
         let query = FoodStatsPage.Query(from: try request.queryDate("from") ?? to.adding(days: -29), to: to, length: length,
                                         nutrient: nutrient ?? .protein)
-        let days = try await journal.nutritionStatistics(from: query.from, to: query.to, length: .day)
-        return page("food-stats", FoodStatsPage(days: days, query: query, settings: settings, today: today),
+        let days = try await context.journal.nutritionStatistics(from: query.from, to: query.to, length: .day)
+        return page(context, "food-stats", FoodStatsPage(days: days, query: query, settings: settings, today: today),
                     title: "Food statistics", section: .stats)
     }
 }

@@ -5,11 +5,11 @@ import Foundation
 import Hummingbird
 
 /// The food log's web pages: the day, search and barcodes, logging, foods, presets, history and statistics.
-struct FoodWebController<Context: RequestContext> {
-    var journal: Journal { get throws { try RequestJournal.required() } }
+struct FoodWebController {
+    typealias Context = JournalRequestContext
     let pages: PageRenderer
 
-    func addRoutes(to router: Router<Context>) {
+    func addRoutes(to router: RouterGroup<Context>) {
         router.get("/food", use: today)
         router.get("/food/{date}", use: day)
         router.post("/food/{date}/copy", use: copy)
@@ -65,12 +65,12 @@ struct FoodWebController<Context: RequestContext> {
     }
 
     /// A food page inside the layout, under the links to the other food pages.
-    func page(_ template: String, _ model: Any, title: String, section: Section?, notice: String? = nil,
+    func page(_ context: Context, _ template: String, _ model: Any, title: String, section: Section?, notice: String? = nil,
               status: HTTPResponse.Status = .ok) -> Response {
         let nav = Nav(links: Section.allCases.map { Nav.Link(label: $0.rawValue, href: $0.path, on: $0 == section) })
         let body = (pages.library.render(nav, withTemplate: "food-nav") ?? "")
             + (pages.library.render(model, withTemplate: template) ?? "")
-        return WebResponse.html(pages.wrap(body, title: title, tab: .food, notice: notice), status: status)
+        return WebResponse.html(pages.wrap(body, title: title, tab: .food, notice: notice, formToken: context.formToken), status: status)
     }
 
     func id(_ context: Context, _ what: String) throws -> UUID {
@@ -79,11 +79,11 @@ struct FoodWebController<Context: RequestContext> {
     }
 
     /// Today and the wall-clock time now, in the user's time zone.
-    func now(_ settings: UserSettings) throws -> (today: LocalDate, clock: String, secondsOfDay: Double) {
-        let instant = try journal.now()
+    func now(_ context: Context, _ settings: UserSettings) throws -> (today: LocalDate, clock: String, secondsOfDay: Double) {
+        let instant = context.journal.now()
         let offset = settings.timeZone.secondsFromGMT(for: instant)
         let local = LocalDateTime(instant: instant, utcOffsetSeconds: offset)
-        return (try journal.today(settings), local.clock, local.secondsOfDay)
+        return (context.journal.today(settings), local.clock, local.secondsOfDay)
     }
 
     /// Runs `body`; a form error (invalid input) goes to `failed`, which renders the form again.
@@ -101,11 +101,11 @@ struct FoodWebController<Context: RequestContext> {
 
 extension FoodWebController {
     @Sendable func today(_ request: Request, context: Context) async throws -> Response {
-        try await renderDay(journal.today(try await journal.settings()), request: request)
+        try await renderDay(context, context.journal.today(try await context.journal.settings()), request: request)
     }
 
     @Sendable func day(_ request: Request, context: Context) async throws -> Response {
-        try await renderDay(try date(context), request: request)
+        try await renderDay(context, try date(context), request: request)
     }
 
     func date(_ context: Context) throws -> LocalDate {
@@ -113,13 +113,13 @@ extension FoodWebController {
         return date
     }
 
-    func renderDay(_ date: LocalDate, request: Request, failed: FoodDayPage.FailedForm? = nil) async throws -> Response {
-        let (day, settings, status) = try await journal.day(date)
+    func renderDay(_ context: Context, _ date: LocalDate, request: Request, failed: FoodDayPage.FailedForm? = nil) async throws -> Response {
+        let (day, settings, status) = try await context.journal.day(date)
         let loggedID = request.query("logged").flatMap(UUID.init(text:))
-        let model = FoodDayPage(day: day, settings: settings, status: status, today: try journal.today(settings),
+        let model = FoodDayPage(day: day, settings: settings, status: status, today: context.journal.today(settings),
                                 notice: notice(request, day: day, loggedID: loggedID, unit: settings.energyUnit),
                                 loggedID: loggedID, failed: failed)
-        return page("food-day", model, title: "Food, \(model.heading)", section: .day,
+        return page(context, "food-day", model, title: "Food, \(model.heading)", section: .day,
                     status: failed == nil ? .ok : .unprocessableContent)
     }
 
@@ -138,7 +138,7 @@ extension FoodWebController {
     @Sendable func markDay(_ request: Request, context: Context) async throws -> Response {
         let date = try date(context)
         let form = try await FormFields(request: request)
-        try await journal.setDayStatus(date, status: try DayStatus.parse(form["status"] ?? ""))
+        try await context.journal.setDayStatus(date, status: try DayStatus.parse(form["status"] ?? ""))
         return Done.dayMarked.redirect(to: "/food/\(date.iso)")
     }
 
@@ -150,10 +150,10 @@ extension FoodWebController {
         return try await handlingFormErrors {
             guard let to = form["to"] else { throw CinnError.invalid("to", "choose the day to copy to") }
             let target = try LocalDate.parse(to, field: "to")
-            let copies = try await journal.copyEntries(from: source, meal: meal, to: target, toMeal: nil)
+            let copies = try await context.journal.copyEntries(from: source, meal: meal, to: target, toMeal: nil)
             return WebResponse.redirect(NutritionText.link("/food/\(target.iso)", [("added", "\(copies.count)")]))
         } failed: { error in
-            try await renderDay(source, request: request,
+            try await renderDay(context, source, request: request,
                                 failed: .init(form: meal.map { "copy:\($0)" } ?? "copy", message: error.message))
         }
     }
@@ -163,51 +163,51 @@ extension FoodWebController {
 
 extension FoodWebController {
     @Sendable func logForm(_ request: Request, context: Context) async throws -> Response {
-        let food = try await journal.store.food(id: try id(context, "food"), user: journal.user)
-        let settings = try await journal.settings()
-        let now = try now(settings)
+        let food = try await context.journal.store.food(id: try id(context, "food"), user: context.journal.user)
+        let settings = try await context.journal.settings()
+        let now = try now(context, settings)
         let date = try request.queryDate("date").map { min($0, now.today) } ?? now.today
         let meal = try request.query("meal").map { text in try Meal.parse(text) }
             ?? Meal.usual(atSecondsOfDay: now.secondsOfDay)
         let input = LogFoodInput(serving: food.defaultServing.label, meal: meal.name, date: date.iso,
                                  time: date == now.today ? now.clock : MealChoices.usualTime(meal))
-        return try await renderLogForm(food, input: input, settings: settings)
+        return try await renderLogForm(context, food, input: input, settings: settings)
     }
 
-    func renderLogForm(_ food: Food, input: LogFoodInput, settings: UserSettings,
+    func renderLogForm(_ context: Context, _ food: Food, input: LogFoodInput, settings: UserSettings,
                        problem: FormProblem? = nil) async throws -> Response {
-        let date = try LocalDate(iso: input.date) ?? journal.today(settings)
-        let dayMeals = try await journal.day(date).day.meals.map(\.meal).filter { !$0.isStandard }
-        let model = LogFoodPage(food: food, input: input, extraMeals: dayMeals, settings: settings, today: try journal.today(settings),
+        let date = LocalDate(iso: input.date) ?? context.journal.today(settings)
+        let dayMeals = try await context.journal.day(date).day.meals.map(\.meal).filter { !$0.isStandard }
+        let model = LogFoodPage(food: food, input: input, extraMeals: dayMeals, settings: settings, today: context.journal.today(settings),
                                 problem: problem)
-        return page("food-log", model, title: "Log \(food.name)", section: .search,
+        return page(context, "food-log", model, title: "Log \(food.name)", section: .search,
                     status: problem == nil ? .ok : .unprocessableContent)
     }
 
     @Sendable func log(_ request: Request, context: Context) async throws -> Response {
-        let food = try await journal.store.food(id: try id(context, "food"), user: journal.user)
+        let food = try await context.journal.store.food(id: try id(context, "food"), user: context.journal.user)
         let form = try await FormFields(request: request)
         return try await handlingFormErrors {
             guard let servings = try form.number("servings") else { throw CinnError.invalid("servings", "enter how many servings") }
-            let entry = try await journal.logFoods([FoodLogRequest(
+            let entry = try await context.journal.logFoods([FoodLogRequest(
                 foodID: food.id, servings: servings, serving: form["serving"], meal: MealChoices.text(form),
                 time: MealChoices.time(date: form["date"], clock: form["time"]), note: form["note"])])[0]
             let logged = entry.id.lowercasedString
             return WebResponse.redirect(NutritionText.link("/food/\(entry.localDate.iso)", [("logged", logged)]))
         } failed: { error in
-            try await renderLogForm(food, input: LogFoodInput(form), settings: try await journal.settings(),
+            try await renderLogForm(context, food, input: LogFoodInput(form), settings: try await context.journal.settings(),
                                     problem: FormProblem(error))
         }
     }
 
     func entry(_ context: Context) async throws -> FoodLogEntry {
-        try await journal.store.foodEntry(id: try id(context, "food entry"), user: journal.user)
+        try await context.journal.store.foodEntry(id: try id(context, "food entry"), user: context.journal.user)
     }
 
     @Sendable func editEntryForm(_ request: Request, context: Context) async throws -> Response {
         let entry = try await entry(context)
-        let settings = try await journal.settings()
-        return page("food-entry-edit", FoodEntryPage(entry: entry, settings: settings, today: try journal.today(settings)),
+        let settings = try await context.journal.settings()
+        return page(context, "food-entry-edit", FoodEntryPage(entry: entry, settings: settings, today: context.journal.today(settings)),
                     title: "Edit \(entry.name)", section: .day)
     }
 
@@ -218,28 +218,28 @@ extension FoodWebController {
         return try await handlingFormErrors {
             guard let servings = try form.number("servings") else { throw CinnError.invalid("servings", "enter how many servings") }
             let moved = input.date != entry.localDate.iso || input.time != entry.localTimeOfDay
-            let edited = try await journal.editFoodEntry(
+            let edited = try await context.journal.editFoodEntry(
                 id: entry.id, servings: servings, meal: MealChoices.text(form),
                 time: moved ? MealChoices.time(date: form["date"], clock: form["time"]) : nil, note: .some(form["note"]))
             return Done.entrySaved.redirect(to: "/food/\(edited.localDate.iso)")
         } failed: { error in
-            let settings = try await journal.settings()
-            let model = FoodEntryPage(entry: entry, input: input, settings: settings, today: try journal.today(settings),
+            let settings = try await context.journal.settings()
+            let model = FoodEntryPage(entry: entry, input: input, settings: settings, today: context.journal.today(settings),
                                       problem: FormProblem(error))
-            return page("food-entry-edit", model, title: "Edit \(entry.name)", section: .day, status: .unprocessableContent)
+            return page(context, "food-entry-edit", model, title: "Edit \(entry.name)", section: .day, status: .unprocessableContent)
         }
     }
 
     @Sendable func confirmDeleteEntry(_ request: Request, context: Context) async throws -> Response {
         let entry = try await entry(context)
-        let settings = try await journal.settings()
-        return page("food-entry-delete", FoodEntryPage(entry: entry, settings: settings, today: try journal.today(settings)),
+        let settings = try await context.journal.settings()
+        return page(context, "food-entry-delete", FoodEntryPage(entry: entry, settings: settings, today: context.journal.today(settings)),
                     title: "Delete \(entry.name)", section: .day)
     }
 
     @Sendable func deleteEntry(_ request: Request, context: Context) async throws -> Response {
         let entry = try await entry(context)
-        try await journal.store.deleteFoodEntry(id: entry.id, user: journal.user)
+        try await context.journal.store.deleteFoodEntry(id: entry.id, user: context.journal.user)
         return Done.entryDeleted.redirect(to: "/food/\(entry.localDate.iso)")
     }
 }

@@ -5,8 +5,8 @@ import Foundation
 import Hummingbird
 
 /// Glucose, insulin, meals and meal events, and their reports, in the JSON API under `/api/v1`.
-struct GlucoseAPIController<Context: RequestContext> {
-    var journal: Journal { get throws { try RequestJournal.required() } }
+struct GlucoseAPIController {
+    typealias Context = JournalRequestContext
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.get("glucose", use: listGlucose)
@@ -29,15 +29,15 @@ struct GlucoseAPIController<Context: RequestContext> {
     }
 
     /// `?unit=mg/dL|mmol/L`, else the user's glucose unit.
-    func unit(_ request: Request) async throws -> GlucoseUnit {
+    func unit(_ context: Context, _ request: Request) async throws -> GlucoseUnit {
         if let text = request.query("unit") { return try GlucoseUnit.parse(text) }
-        return try await journal.settings().glucoseUnit
+        return try await context.journal.settings().glucoseUnit
     }
 
     /// `?from=&to=` local days; without them, the 30 days to today.
-    func days(_ request: Request) async throws -> (from: LocalDate, to: LocalDate) {
-        let settings = try await journal.settings()
-        let to = try request.queryDate("to") ?? journal.today(settings)
+    func days(_ context: Context, _ request: Request) async throws -> (from: LocalDate, to: LocalDate) {
+        let settings = try await context.journal.settings()
+        let to = try request.queryDate("to") ?? context.journal.today(settings)
         let from = try request.queryDate("from") ?? to.adding(days: -29)
         guard from <= to else { throw CinnError.invalid("from", "from is after to") }
         return (from, to)
@@ -57,8 +57,8 @@ struct GlucoseAPIController<Context: RequestContext> {
     }
 
     @Sendable func listGlucose(_ request: Request, context: Context) async throws -> Response {
-        let unit = try await unit(request)
-        let readings = try await journal.store.glucoseReadings(user: try journal.user, from: try request.queryDate("from"), to: try request.queryDate("to"),
+        let unit = try await unit(context, request)
+        let readings = try await context.journal.store.glucoseReadings(user: context.journal.user, from: try request.queryDate("from"), to: try request.queryDate("to"),
                                                                limit: try request.queryInt("limit", default: 100, range: 1...10_000),
                                                                offset: try request.queryInt("offset", default: 0, range: 0...Int(Int32.max)))
         return JSONResponse.make(["glucose": readings.map { GlucoseReadingDTO($0, unit: unit) }])
@@ -68,21 +68,21 @@ struct GlucoseAPIController<Context: RequestContext> {
         var request = request
         let body = try await request.decodeJSON(NewReading.self)
         let unit = try body.unit.map { text in try GlucoseUnit.parse(text) }
-        let reading = try await journal.addGlucose(id: body.id, value: body.value, unit: unit, time: body.time, timing: body.timing, note: body.note,
+        let reading = try await context.journal.addGlucose(id: body.id, value: body.value, unit: unit, time: body.time, timing: body.timing, note: body.note,
                                                    confirm: body.confirm ?? false)
-        let shown = try await journal.settings().glucoseUnit
+        let shown = try await context.journal.settings().glucoseUnit
         return JSONResponse.make(GlucoseReadingDTO(reading, unit: unit ?? shown), status: .created)
     }
 
     @Sendable func deleteGlucose(_ request: Request, context: Context) async throws -> Response {
-        try await journal.store.deleteGlucoseReading(id: try idParameter(context, "glucose reading"), user: try journal.user)
+        try await context.journal.store.deleteGlucoseReading(id: try idParameter(context, "glucose reading"), user: context.journal.user)
         return Response(status: .noContent)
     }
 
     /// `GET /api/v1/glucose/report?days=30&to=YYYY-MM-DD`.
     @Sendable func report(_ request: Request, context: Context) async throws -> Response {
-        var report = try await journal.glucoseReport(days: try request.queryInt("days", default: 30, range: 1...366), to: try request.queryDate("to"))
-        report.unit = try await unit(request)
+        var report = try await context.journal.glucoseReport(days: try request.queryInt("days", default: 30, range: 1...366), to: try request.queryDate("to"))
+        report.unit = try await unit(context, request)
         return JSONResponse.make(GlucoseReportDTO(report))
     }
 
@@ -90,8 +90,8 @@ struct GlucoseAPIController<Context: RequestContext> {
         guard let date = context.parameters.get("date").flatMap(LocalDate.init(iso:)) else {
             throw CinnError.invalid("date", "the date is YYYY-MM-DD")
         }
-        var day = try await journal.glucoseDay(date)
-        day.unit = try await unit(request)
+        var day = try await context.journal.glucoseDay(date)
+        day.unit = try await unit(context, request)
         return JSONResponse.make(GlucoseDayDTO(day))
     }
 
@@ -107,22 +107,22 @@ struct GlucoseAPIController<Context: RequestContext> {
     }
 
     @Sendable func listInsulin(_ request: Request, context: Context) async throws -> Response {
-        let (from, to) = try await days(request)
-        let journal = try journal, settings = try await journal.settings()
-        let doses = try await journal.store.insulinDoses(user: journal.user, from: journal.dayStart(from, settings),
-                                                         to: journal.dayStart(to.adding(days: 1), settings))
+        let (from, to) = try await days(context, request)
+        let settings = try await context.journal.settings()
+        let doses = try await context.journal.store.insulinDoses(user: context.journal.user, from: context.journal.dayStart(from, settings),
+                                                         to: context.journal.dayStart(to.adding(days: 1), settings))
         return JSONResponse.make(["insulin": doses.reversed().map(InsulinDoseDTO.init)])
     }
 
     @Sendable func addInsulin(_ request: Request, context: Context) async throws -> Response {
         var request = request
         let body = try await request.decodeJSON(NewDose.self)
-        let dose = try await journal.addInsulin(id: body.id, units: body.units, kind: body.kind, insulin: body.insulin, time: body.time, note: body.note)
+        let dose = try await context.journal.addInsulin(id: body.id, units: body.units, kind: body.kind, insulin: body.insulin, time: body.time, note: body.note)
         return JSONResponse.make(InsulinDoseDTO(dose), status: .created)
     }
 
     @Sendable func deleteInsulin(_ request: Request, context: Context) async throws -> Response {
-        try await journal.store.deleteInsulinDose(id: try idParameter(context, "insulin dose"), user: try journal.user)
+        try await context.journal.store.deleteInsulinDose(id: try idParameter(context, "insulin dose"), user: context.journal.user)
         return Response(status: .noContent)
     }
 
@@ -145,23 +145,23 @@ struct GlucoseAPIController<Context: RequestContext> {
     }
 
     @Sendable func listMeals(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(["meals": try await journal.store.meals(user: try journal.user).map(MealDTO.init)])
+        JSONResponse.make(["meals": try await context.journal.store.meals(user: context.journal.user).map(MealDTO.init)])
     }
 
     @Sendable func addMeal(_ request: Request, context: Context) async throws -> Response {
         var request = request
         let body = try await request.decodeJSON(NewMeal.self)
-        let meal = try await journal.addMeal(id: body.id, name: body.name, kind: body.kind ?? .common, carbohydrateGrams: body.carbohydrateG,
+        let meal = try await context.journal.addMeal(id: body.id, name: body.name, kind: body.kind ?? .common, carbohydrateGrams: body.carbohydrateG,
                                              foods: (body.foods ?? []).map { ($0.foodID, $0.grams) }, note: body.note)
         return JSONResponse.make(MealDTO(meal), status: .created)
     }
 
     @Sendable func showMeal(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(MealDTO(try await journal.store.meal(id: try idParameter(context, "meal"), user: try journal.user)))
+        JSONResponse.make(MealDTO(try await context.journal.store.meal(id: try idParameter(context, "meal"), user: context.journal.user)))
     }
 
     @Sendable func deleteMeal(_ request: Request, context: Context) async throws -> Response {
-        try await journal.store.deleteMeal(id: try idParameter(context, "meal"), user: try journal.user)
+        try await context.journal.store.deleteMeal(id: try idParameter(context, "meal"), user: context.journal.user)
         return Response(status: .noContent)
     }
 
@@ -180,26 +180,25 @@ struct GlucoseAPIController<Context: RequestContext> {
     struct Report: Decodable { let reason: String }
 
     @Sendable func listMealEvents(_ request: Request, context: Context) async throws -> Response {
-        let (from, to) = try await days(request)
-        let journal = try journal, settings = try await journal.settings(), unit = try await unit(request)
-        let start = journal.dayStart(from, settings), end = journal.dayStart(to.adding(days: 1), settings)
-        let meals = Dictionary(try await journal.store.mealsOfEvents(user: journal.user, from: start, to: end).map { ($0.id, $0) }) { a, _ in a }
-        let events = try await journal.store.mealEvents(user: journal.user, from: start, to: end)
+        let (from, to) = try await days(context, request)
+        let settings = try await context.journal.settings(), unit = try await unit(context, request)
+        let start = context.journal.dayStart(from, settings), end = context.journal.dayStart(to.adding(days: 1), settings)
+        let meals = Dictionary(try await context.journal.store.mealsOfEvents(user: context.journal.user, from: start, to: end).map { ($0.id, $0) }) { a, _ in a }
+        let events = try await context.journal.store.mealEvents(user: context.journal.user, from: start, to: end)
         return JSONResponse.make(["meal_events": events.reversed().map { MealEventDTO($0, meal: meals[$0.mealID], response: nil, unit: unit) }])
     }
 
     @Sendable func addMealEvent(_ request: Request, context: Context) async throws -> Response {
         var request = request
         let body = try await request.decodeJSON(NewMealEvent.self)
-        let journal = try journal
-        let event = try await journal.logMeal(id: body.id, mealID: body.mealID, time: body.time, portion: body.portion,
+        let event = try await context.journal.logMeal(id: body.id, mealID: body.mealID, time: body.time, portion: body.portion,
                                               carbohydrateGrams: body.carbohydrateG, note: body.note)
-        let meal = try await journal.store.meal(id: event.mealID, user: journal.user)
-        return JSONResponse.make(MealEventDTO(event, meal: meal, response: nil, unit: try await journal.settings().glucoseUnit), status: .created)
+        let meal = try await context.journal.store.meal(id: event.mealID, user: context.journal.user)
+        return JSONResponse.make(MealEventDTO(event, meal: meal, response: nil, unit: try await context.journal.settings().glucoseUnit), status: .created)
     }
 
     @Sendable func deleteMealEvent(_ request: Request, context: Context) async throws -> Response {
-        try await journal.store.deleteMealEvent(id: try idParameter(context, "meal event"), user: try journal.user)
+        try await context.journal.store.deleteMealEvent(id: try idParameter(context, "meal event"), user: context.journal.user)
         return Response(status: .noContent)
     }
 
@@ -207,12 +206,12 @@ struct GlucoseAPIController<Context: RequestContext> {
     @Sendable func reportMealEvent(_ request: Request, context: Context) async throws -> Response {
         var request = request
         let body = try await request.decodeJSON(Report.self)
-        try await journal.reportMealEvent(id: try idParameter(context, "meal event"), reason: body.reason)
+        try await context.journal.reportMealEvent(id: try idParameter(context, "meal event"), reason: body.reason)
         return Response(status: .noContent)
     }
 
     @Sendable func clearReport(_ request: Request, context: Context) async throws -> Response {
-        try await journal.reportMealEvent(id: try idParameter(context, "meal event"), reason: nil)
+        try await context.journal.reportMealEvent(id: try idParameter(context, "meal event"), reason: nil)
         return Response(status: .noContent)
     }
 }

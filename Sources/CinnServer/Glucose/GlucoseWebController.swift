@@ -7,11 +7,11 @@ import Hummingbird
 
 /// The glucose pages: the report (time in range, meals ranked by response, meals eaten, forms), a day
 /// with its chart, and the meal definitions.
-struct GlucoseWebController<Context: RequestContext> {
-    var journal: Journal { get throws { try RequestJournal.required() } }
+struct GlucoseWebController {
+    typealias Context = JournalRequestContext
     let pages: PageRenderer
 
-    func addRoutes(to router: Router<Context>) {
+    func addRoutes(to router: RouterGroup<Context>) {
         router.get("/glucose", use: report)
         router.post("/glucose/readings", use: addReading)
         router.post("/glucose/readings/{id}/delete", use: deleteReading)
@@ -32,52 +32,51 @@ struct GlucoseWebController<Context: RequestContext> {
         return date
     }
 
-    func renderReport(days: Int, feedback: GlucoseFeedback = GlucoseFeedback(), notice: String? = nil,
+    func renderReport(_ context: Context, days: Int, feedback: GlucoseFeedback = GlucoseFeedback(), notice: String? = nil,
                       status: HTTPResponse.Status = .ok) async throws -> Response {
-        let journal = try journal
-        let report = try await journal.glucoseReport(days: days)
-        let settings = try await journal.settings()
-        let instant = journal.now()
+        let report = try await context.journal.glucoseReport(days: days)
+        let settings = try await context.journal.settings()
+        let instant = context.journal.now()
         let now = LocalDateTime(instant: instant, utcOffsetSeconds: settings.timeZone.secondsFromGMT(for: instant))
-        let page = GlucoseReportPage(report: report, days: days, meals: try await journal.store.meals(user: journal.user),
+        let page = GlucoseReportPage(report: report, days: days, meals: try await context.journal.store.meals(user: context.journal.user),
                                      now: String(now.date.iso + "T" + now.clock), feedback: feedback)
-        return WebResponse.html(pages.render("glucose", page, title: "Glucose", tab: .glucose, notice: notice), status: status)
+        return WebResponse.html(pages.render("glucose", page, title: "Glucose", tab: .glucose, notice: notice, formToken: context.formToken), status: status)
     }
 
     @Sendable func report(_ request: Request, context: Context) async throws -> Response {
         let days = try request.queryInt("days", default: 30, range: 1...366)
-        return try await renderReport(days: days, notice: Done.notice(request))
+        return try await renderReport(context, days: days, notice: Done.notice(request))
     }
 
     /// Runs a form's change and goes back to the report; invalid input shows the report with the message (422).
     /// Runs a form's change; on success back to the report with what it did, on bad input the report with the error in
     /// that form (the answer opens at it).
-    func changing(_ form: GlucoseForm, _ body: () async throws -> Void) async throws -> Response {
+    func changing(_ context: Context, _ form: GlucoseForm, _ body: () async throws -> Void) async throws -> Response {
         do {
             try await body()
             return form.done.redirect(to: "/glucose")
         } catch let error as CinnError where error.code == .invalidInput || error.code == .conflict {
-            return try await renderReport(days: 30, feedback: GlucoseFeedback(error: error.message, in: form), status: error.code.httpStatus)
+            return try await renderReport(context, days: 30, feedback: GlucoseFeedback(error: error.message, in: form), status: error.code.httpStatus)
         }
     }
 
     @Sendable func addReading(_ request: Request, context: Context) async throws -> Response {
         let form = try await FormFields(request: request)
         do {
-            return try await changing(.reading) {
+            return try await changing(context, .reading) {
                 guard let value = try form.number("value") else { throw CinnError.invalid("value", "enter a glucose value") }
                 let timing = try form["timing"].map { text in
                     guard let timing = MealTiming(rawValue: text) else { throw CinnError.invalid("timing", "unknown timing \(text)") }
                     return timing
                 }
                 let unit = try form["unit"].map { text in try GlucoseUnit.parse(text) }
-                _ = try await journal.addGlucose(value: value, unit: unit, time: form["time"], timing: timing, note: form["note"],
+                _ = try await context.journal.addGlucose(value: value, unit: unit, time: form["time"], timing: timing, note: form["note"],
                                                  confirm: form["confirm"] == "true")
             }
         } catch let error as CinnError where error.code == .needsConfirmation {
             // The unit the value was sent in: the form's (parsed above before the question), else the user's.
             let sentUnit = try form["unit"].map { text in try GlucoseUnit.parse(text) }
-            let typedUnit = if let sentUnit { sentUnit } else { try await journal.settings().glucoseUnit }
+            let typedUnit = if let sentUnit { sentUnit } else { try await context.journal.settings().glucoseUnit }
             let value = try form.number("value") ?? 0
             let other: GlucoseUnit = typedUnit == .milligramsPerDeciliter ? .millimolesPerLiter : .milligramsPerDeciliter
             let text = form["value"] ?? ""
@@ -88,28 +87,28 @@ struct GlucoseWebController<Context: RequestContext> {
             var feedback = GlucoseFeedback()
             feedback.confirmation = .init(message: error.message, value: text, time: form["time"] ?? "", timing: form["timing"] ?? "",
                                           note: form["note"] ?? "", choices: choices)
-            return try await renderReport(days: 30, feedback: feedback, status: .unprocessableContent)
+            return try await renderReport(context, days: 30, feedback: feedback, status: .unprocessableContent)
         }
     }
 
     @Sendable func deleteReading(_ request: Request, context: Context) async throws -> Response {
         let back = try await dayPath(request)
-        try await journal.store.deleteGlucoseReading(id: try idParameter(context, "glucose reading"), user: try journal.user)
+        try await context.journal.store.deleteGlucoseReading(id: try idParameter(context, "glucose reading"), user: context.journal.user)
         return Done.readingDeleted.redirect(to: back)
     }
 
     @Sendable func addInsulin(_ request: Request, context: Context) async throws -> Response {
         let form = try await FormFields(request: request)
-        return try await changing(.insulin) {
+        return try await changing(context, .insulin) {
             guard let units = try form.number("units") else { throw CinnError.invalid("units", "enter the units") }
             let kind = InsulinKind(rawValue: form["kind"] ?? "bolus") ?? .bolus
-            _ = try await journal.addInsulin(units: units, kind: kind, insulin: form["insulin"], time: form["time"], note: form["note"])
+            _ = try await context.journal.addInsulin(units: units, kind: kind, insulin: form["insulin"], time: form["time"], note: form["note"])
         }
     }
 
     @Sendable func deleteInsulin(_ request: Request, context: Context) async throws -> Response {
         let back = try await dayPath(request)
-        try await journal.store.deleteInsulinDose(id: try idParameter(context, "insulin dose"), user: try journal.user)
+        try await context.journal.store.deleteInsulinDose(id: try idParameter(context, "insulin dose"), user: context.journal.user)
         return Done.insulinDeleted.redirect(to: back)
     }
 
@@ -119,49 +118,49 @@ struct GlucoseWebController<Context: RequestContext> {
         return form["day"].flatMap(LocalDate.init(iso:)).map { "/glucose/days/\($0.iso)" } ?? "/glucose"
     }
 
-    func renderMeals(error: String? = nil, form: FormFields? = nil, notice: String? = nil,
+    func renderMeals(_ context: Context, error: String? = nil, form: FormFields? = nil, notice: String? = nil,
                      status: HTTPResponse.Status = .ok) async throws -> Response {
-        let page = MealsPage(meals: try await journal.store.meals(user: try journal.user), error: error, name: form?["name"] ?? "",
+        let page = MealsPage(meals: try await context.journal.store.meals(user: context.journal.user), error: error, name: form?["name"] ?? "",
                              carbs: form?["carbohydrate_g"] ?? "")
-        return WebResponse.html(pages.render("glucose-meals", page, title: "Meals", tab: .glucose, notice: notice), status: status)
+        return WebResponse.html(pages.render("glucose-meals", page, title: "Meals", tab: .glucose, notice: notice, formToken: context.formToken), status: status)
     }
 
     @Sendable func meals(_ request: Request, context: Context) async throws -> Response {
-        try await renderMeals(notice: Done.notice(request))
+        try await renderMeals(context, notice: Done.notice(request))
     }
 
     @Sendable func addMeal(_ request: Request, context: Context) async throws -> Response {
         let form = try await FormFields(request: request)
         do {
-            _ = try await journal.addMeal(name: form["name"] ?? "", kind: MealKind(rawValue: form["kind"] ?? "common") ?? .common,
+            _ = try await context.journal.addMeal(name: form["name"] ?? "", kind: MealKind(rawValue: form["kind"] ?? "common") ?? .common,
                                           carbohydrateGrams: try form.number("carbohydrate_g"), foods: [], note: nil)
             return Done.mealAdded.redirect(to: "/glucose/meals")
         } catch let error as CinnError where error.code == .invalidInput || error.code == .conflict {
-            return try await renderMeals(error: error.message, form: form, status: error.code.httpStatus)
+            return try await renderMeals(context, error: error.message, form: form, status: error.code.httpStatus)
         }
     }
 
     @Sendable func deleteMeal(_ request: Request, context: Context) async throws -> Response {
-        try await journal.store.deleteMeal(id: try idParameter(context, "meal"), user: try journal.user)
+        try await context.journal.store.deleteMeal(id: try idParameter(context, "meal"), user: context.journal.user)
         return Done.mealDeleted.redirect(to: "/glucose/meals")
     }
 
     @Sendable func logMeal(_ request: Request, context: Context) async throws -> Response {
         let form = try await FormFields(request: request)
-        return try await changing(.meal) {
+        return try await changing(context, .meal) {
             guard let meal = form["meal_id"].flatMap(UUID.init(text:)) else { throw CinnError.invalid("meal_id", "choose a meal") }
-            _ = try await journal.logMeal(mealID: meal, time: form["time"], portion: try form.number("portion"), carbohydrateGrams: nil, note: form["note"])
+            _ = try await context.journal.logMeal(mealID: meal, time: form["time"], portion: try form.number("portion"), carbohydrateGrams: nil, note: form["note"])
         }
     }
 
     @Sendable func reportMealEvent(_ request: Request, context: Context) async throws -> Response {
         let form = try await FormFields(request: request)
         let id = try idParameter(context, "meal event")
-        return try await changing(.mealEvent) { try await journal.reportMealEvent(id: id, reason: form["reason"]) }
+        return try await changing(context, .mealEvent) { try await context.journal.reportMealEvent(id: id, reason: form["reason"]) }
     }
 
     @Sendable func deleteMealEvent(_ request: Request, context: Context) async throws -> Response {
-        try await journal.store.deleteMealEvent(id: try idParameter(context, "meal event"), user: try journal.user)
+        try await context.journal.store.deleteMealEvent(id: try idParameter(context, "meal event"), user: context.journal.user)
         return Done.mealEventDeleted.redirect(to: "/glucose")
     }
 
@@ -173,17 +172,16 @@ struct GlucoseWebController<Context: RequestContext> {
     }
 
     @Sendable func day(_ request: Request, context: Context) async throws -> Response {
-        let journal = try journal
         let date = try date(context)
-        let day = try await journal.glucoseDay(date)
-        let today = journal.today(try await journal.settings())
+        let day = try await context.journal.glucoseDay(date)
+        let today = context.journal.today(try await context.journal.settings())
         let page = GlucoseDayPage(day: day, chart: chartSVG(day), today: today)
         return WebResponse.html(pages.render("glucose-day", page, title: "Glucose on \(date.dayMonthYear)", tab: .glucose,
-                                             notice: Done.notice(request)))
+                                             notice: Done.notice(request), formToken: context.formToken))
     }
 
     @Sendable func chart(_ request: Request, context: Context) async throws -> Response {
-        let day = try await journal.glucoseDay(try date(context))
+        let day = try await context.journal.glucoseDay(try date(context))
         return Response(status: .ok, headers: [.contentType: "image/svg+xml; charset=utf-8"],
                         body: ResponseBody(byteBuffer: ByteBuffer(string: chartSVG(day))))
     }

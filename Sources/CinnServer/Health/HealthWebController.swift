@@ -7,18 +7,18 @@ import Hummingbird
 
 /// The "more data" page: the health data kept as day summaries (steps, heart rate, sleep… from Apple Health), one
 /// type at a time, charted per day, with the list of every type kept.
-struct HealthWebController<Context: RequestContext> {
-    var journal: Journal { get throws { try RequestJournal.required() } }
+struct HealthWebController {
+    typealias Context = JournalRequestContext
     let pages: PageRenderer
 
-    func addRoutes(to router: Router<Context>) {
+    func addRoutes(to router: RouterGroup<Context>) {
         router.get("/more-data", use: page)
     }
 
     /// `/more-data?type=…&category=…&unit=…&days=90`: the chosen type (by default steps, else the first) over the last
     /// `days` days up to its last day with data.
     @Sendable func page(_ request: Request, context: Context) async throws -> Response {
-        let types = try await journal.store.healthDayTypes(user: journal.user)
+        let types = try await context.journal.store.healthDayTypes(user: context.journal.user)
         let days = request.query("days").flatMap(Int.init).flatMap { HealthPage.spans.contains($0) ? $0 : nil } ?? 90
         let chosen = types.first { type in
             type.type == request.query("type") && type.category == (request.query("category") ?? "") && type.unit == request.query("unit")
@@ -29,11 +29,11 @@ struct HealthWebController<Context: RequestContext> {
         var model = HealthPage(types: types, chosen: chosen, days: days)
         if let chosen {
             let range = chosen.last.adding(days: 1 - days)...chosen.last
-            let summaries = try await journal.store.healthDays(user: journal.user, type: chosen.type, category: chosen.category,
+            let summaries = try await context.journal.store.healthDays(user: context.journal.user, type: chosen.type, category: chosen.category,
                                                                unit: chosen.unit, days: range)
             model.show(summaries, of: chosen, in: range)
         }
-        return WebResponse.html(pages.render("health", model, title: "Health data", tab: .more))
+        return WebResponse.html(pages.render("health", model, title: "Health data", tab: .more, formToken: context.formToken))
     }
 }
 

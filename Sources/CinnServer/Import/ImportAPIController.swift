@@ -6,8 +6,8 @@ import Foundation
 import Hummingbird
 
 /// Imports in the JSON API under `/api/v1`: list them, import a file (or check it), undo one.
-struct ImportAPIController<Context: RequestContext> {
-    var journal: Journal { get throws { try RequestJournal.required() } }
+struct ImportAPIController {
+    typealias Context = JournalRequestContext
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.get("imports", use: listImports)
@@ -16,7 +16,7 @@ struct ImportAPIController<Context: RequestContext> {
     }
 
     @Sendable func listImports(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(["imports": try await journal.store.imports(user: journal.user).map(ImportBatchDTO.init)])
+        JSONResponse.make(["imports": try await context.journal.store.imports(user: context.journal.user).map(ImportBatchDTO.init)])
     }
 
     /// `POST /api/v1/imports?format=&unit=&dry_run=&skip_invalid=&file_name=` with the file as the body.
@@ -27,7 +27,7 @@ struct ImportAPIController<Context: RequestContext> {
         let file = try await spoolToTemporaryFile(request.body, maximumBytes: maximumImportBytes)
         defer { try? FileManager.default.removeItem(at: file) }
         let report = try await namingUpload(file, as: request.query("file_name")) {
-            try await journal.importAnyFile(at: file, fileName: request.query("file_name"), format: format, unit: unit, mode: mode)
+            try await context.journal.importAnyFile(at: file, fileName: request.query("file_name"), format: format, unit: unit, mode: mode)
         }
         if report.rejectedCount > 0 && !mode.skipInvalid && !mode.dryRun {
             let error = CinnError.invalid("file", "\(report.rejectedCount) rows are invalid; nothing was imported (use skip_invalid=true to import the others)")
@@ -38,7 +38,7 @@ struct ImportAPIController<Context: RequestContext> {
 
     @Sendable func undoImport(_ request: Request, context: Context) async throws -> Response {
         guard let id = context.parameters.get("id").flatMap(Int64.init) else { throw CinnError.notFound("no such import") }
-        let removed = try await journal.store.undoImport(id: id, user: journal.user)
+        let removed = try await context.journal.store.undoImport(id: id, user: context.journal.user)
         return JSONResponse.make(["removed": removed])
     }
 }

@@ -8,14 +8,14 @@ import Hummingbird
 
 /// The import pages: upload a file, see what it holds, answer its unit, import it (with progress), and undo an import.
 /// The page's script only adds progress; without it the forms still work.
-struct ImportWebController<Context: RequestContext> {
-    var journal: Journal { get throws { try RequestJournal.required() } }
+struct ImportWebController {
+    typealias Context = JournalRequestContext
     let pages: PageRenderer
     /// Where uploads wait between "check the file" and "import".
     let pendingDirectory: URL
     let progressBoard = ImportProgressBoard()
 
-    func addRoutes(to router: Router<Context>) {
+    func addRoutes(to router: RouterGroup<Context>) {
         router.get("/import", use: importForm)
         router.post("/import", use: checkImport)
         router.post("/import/{token}", use: runImport)
@@ -30,14 +30,14 @@ struct ImportWebController<Context: RequestContext> {
     func redirect(_ location: String) -> Response { WebResponse.redirect(location) }
 
     @Sendable func importForm(_ request: Request, context: Context) async throws -> Response {
-        html(try await renderImportForm(notice: Done.notice(request)))
+        html(try await renderImportForm(context, notice: Done.notice(request)))
     }
 
-    func renderImportForm(error: String? = nil, notice: String? = nil) async throws -> String {
-        let batches = try await journal.store.imports(user: journal.user)
-        let model = ImportPage(formats: Journal.importFormats, batches: batches, timeZone: try await journal.settings().timeZone,
+    func renderImportForm(_ context: Context, error: String? = nil, notice: String? = nil) async throws -> String {
+        let batches = try await context.journal.store.imports(user: context.journal.user)
+        let model = ImportPage(formats: Journal.importFormats, batches: batches, timeZone: try await context.journal.settings().timeZone,
                                formError: error)
-        return pages.render("import", model, title: "Import", tab: .importing, notice: notice)
+        return pages.render("import", model, title: "Import", tab: .importing, notice: notice, formToken: context.formToken)
     }
 
     /// Receives the upload, keeps it aside under a token, and shows what importing it would do.
@@ -46,12 +46,12 @@ struct ImportWebController<Context: RequestContext> {
         guard let file = upload.file else { throw CinnError.invalid("file", "choose a file to import") }
         let pending = PendingImport(directory: pendingDirectory, token: UUID().lowercasedString)
         do {
-            try pending.keep(file: file, fields: upload.fields, fileName: upload.fileName, user: try journal.user)
+            try pending.keep(file: file, fields: upload.fields, fileName: upload.fileName, user: context.journal.user)
         } catch {
             pending.discard()
             throw error
         }
-        return try await check(pending, progressID: ImportProgressBoard.validID(upload.fields["progress"]))
+        return try await check(context, pending, progressID: ImportProgressBoard.validID(upload.fields["progress"]))
     }
 
     /// A kept upload whose file did not say its unit, checked again with the unit the person chose.
@@ -60,7 +60,7 @@ struct ImportWebController<Context: RequestContext> {
         let form = try await FormFields(request: request)
         let unit = try MassUnit.parse(form["unit"] ?? "", field: "unit")
         try pending.setField("unit", unit.rawValue)
-        return try await check(pending, progressID: nil)
+        return try await check(context, pending, progressID: nil)
     }
 
     /// The upload kept under the request's token, if it is this user's.
@@ -69,27 +69,27 @@ struct ImportWebController<Context: RequestContext> {
             throw CinnError.notFound("this import is no longer waiting; upload the file again")
         }
         let pending = PendingImport(directory: pendingDirectory, token: token)
-        guard pending.belongs(to: try journal.user) else { throw CinnError.notFound("this import is no longer waiting; upload the file again") }
+        guard pending.belongs(to: context.journal.user) else { throw CinnError.notFound("this import is no longer waiting; upload the file again") }
         return pending
     }
 
     /// Shows what importing a kept upload would do. A file that does not say its unit asks for it (and stays kept);
     /// a file that cannot be read shows why beside the form.
-    private func check(_ pending: PendingImport, progressID: String?) async throws -> Response {
+    private func check(_ context: Context, _ pending: PendingImport, progressID: String?) async throws -> Response {
         do {
-            let report = try await tracked(progressID, phase: "checking") { progress in
-                try await pending.run(journal: journal, dryRun: true, progress: progress)
+            let report = try await tracked(context, progressID, phase: "checking") { progress in
+                try await pending.run(journal: context.journal, dryRun: true, progress: progress)
             }
             let model = ImportReportPage(report: report, token: pending.token, skipInvalid: pending.skipInvalid)
             if model.token == nil { pending.discard() }
-            return html(pages.render("import-report", model, title: "Import", tab: .importing))
+            return html(pages.render("import-report", model, title: "Import", tab: .importing, formToken: context.formToken))
         } catch let error as CinnError where error.code == .invalidInput && error.field == "unit" {
             let model = ImportUnitPage(token: pending.token, fileName: pending.fields["file_name"],
                                        question: error.message.prefix(1).uppercased() + error.message.dropFirst())
-            return html(pages.render("import-unit", model, title: "Import", tab: .importing), status: .unprocessableContent)
+            return html(pages.render("import-unit", model, title: "Import", tab: .importing, formToken: context.formToken), status: .unprocessableContent)
         } catch let error as CinnError where error.code == .invalidInput {
             pending.discard()
-            return html(try await renderImportForm(error: error.message), status: .unprocessableContent)
+            return html(try await renderImportForm(context, error: error.message), status: .unprocessableContent)
         } catch {
             pending.discard()
             throw error
@@ -101,25 +101,25 @@ struct ImportWebController<Context: RequestContext> {
         defer { pending.discard() }
         // "Import the good rows" of a file with invalid ones (in the query: the form may be sent as multipart by its script).
         if request.query("skip_invalid") == "true" { try pending.setField("skip_invalid", "true") }
-        let report = try await tracked(pending.token, phase: "importing") { progress in
-            try await pending.run(journal: journal, dryRun: false, progress: progress)
+        let report = try await tracked(context, pending.token, phase: "importing") { progress in
+            try await pending.run(journal: context.journal, dryRun: false, progress: progress)
         }
         let model = ImportReportPage(report: report, token: nil, skipInvalid: pending.skipInvalid)
-        return html(pages.render("import-report", model, title: "Import", tab: .importing))
+        return html(pages.render("import-report", model, title: "Import", tab: .importing, formToken: context.formToken))
     }
 
     /// Runs `body` with a progress sink that posts to the board under `id` (when there is one).
-    private func tracked(_ id: String?, phase: String,
+    private func tracked(_ context: Context, _ id: String?, phase: String,
                          _ body: (@escaping @Sendable (ImportProgress) -> Void) async throws -> ImportReport) async throws -> ImportReport {
         guard let id else { return try await body { _ in } }
-        let board = progressBoard, user = try journal.user
+        let board = progressBoard, user = context.journal.user
         defer { board.finish(id) }
         return try await body { board.update(id, user: user, phase: phase, $0) }
     }
 
     /// How far the import polling with `id` has got, as JSON; 404 when there is none.
     @Sendable func importProgress(_ request: Request, context: Context) async throws -> Response {
-        guard let id = ImportProgressBoard.validID(context.parameters.get("id")), let entry = progressBoard.entry(id, user: try journal.user) else {
+        guard let id = ImportProgressBoard.validID(context.parameters.get("id")), let entry = progressBoard.entry(id, user: context.journal.user) else {
             throw CinnError.notFound("no import in progress with that id")
         }
         let body = try JSONEncoder().encode(entry)
@@ -129,18 +129,18 @@ struct ImportWebController<Context: RequestContext> {
 
     @Sendable func confirmUndoImport(_ request: Request, context: Context) async throws -> Response {
         guard let id = context.parameters.get("id").flatMap(Int64.init),
-              let batch = try await journal.store.imports(user: journal.user).first(where: { $0.id == id }) else {
+              let batch = try await context.journal.store.imports(user: context.journal.user).first(where: { $0.id == id }) else {
             throw CinnError.notFound("no such import")
         }
         guard batch.undoneAt == nil else { return redirect("/import") }
-        let model = UndoImportPage(batch: batch, contents: try await journal.store.importContents(id: id, user: journal.user),
-                                   timeZone: try await journal.settings().timeZone)
-        return html(pages.render("undo-import", model, title: "Undo import", tab: .importing))
+        let model = UndoImportPage(batch: batch, contents: try await context.journal.store.importContents(id: id, user: context.journal.user),
+                                   timeZone: try await context.journal.settings().timeZone)
+        return html(pages.render("undo-import", model, title: "Undo import", tab: .importing, formToken: context.formToken))
     }
 
     @Sendable func undoImport(_ request: Request, context: Context) async throws -> Response {
         guard let id = context.parameters.get("id").flatMap(Int64.init) else { throw CinnError.notFound("no such import") }
-        try await journal.store.undoImport(id: id, user: journal.user)
+        try await context.journal.store.undoImport(id: id, user: context.journal.user)
         return Done.importUndone.redirect(to: "/import")
     }
 }
@@ -162,7 +162,7 @@ struct PendingImport {
     /// How long an upload waits for its "import" before it is removed.
     static let lifetime: TimeInterval = 3600
 
-    /// Whether the upload is `user`'s (an upload's token reaches no one else's journal).
+    /// Whether the upload is `user`'s (an upload's token reaches no one else's context.journal).
     func belongs(to user: UserID) -> Bool {
         fields["user"] == user.description
     }
@@ -187,8 +187,8 @@ struct PendingImport {
         let unit = try fields["unit"].flatMap { $0.isEmpty ? nil : $0 }.map { text in try MassUnit.parse(text) }
         return try await namingUpload(file, as: fields["file_name"]) {
             try await journal.importAnyFile(at: file, fileName: fields["file_name"], format: format, unit: unit,
-                                            mode: ImportMode(dryRun: dryRun, skipInvalid: fields["skip_invalid"] == "true"),
-                                            progress: progress)
+                                    mode: ImportMode(dryRun: dryRun, skipInvalid: fields["skip_invalid"] == "true"),
+                                    progress: progress)
         }
     }
 

@@ -6,23 +6,24 @@ import Hummingbird
 
 /// `GET /api/v1/research-export`: the user's data (or, for an administrator with `scope=study`, every
 /// participant's) as JSON or one CSV table, optionally de-identified.
-struct ResearchExportController<Context: RequestContext> {
+struct ResearchExportController {
+    typealias Context = JournalRequestContext
+
     func addRoutes(to group: RouterGroup<Context>) {
         group.get("research-export", use: export)
     }
 
     @Sendable func export(_ request: Request, context: Context) async throws -> Response {
-        let journal = try RequestJournal.required()
         let deidentify = try request.queryBool("deidentify")
         let participants: [(name: String, journal: Journal)]
         switch request.query("scope") ?? "me" {
         case "me":
-            participants = [(try await journal.store.account(user: journal.user)?.name ?? "participant", journal)]
+            participants = [(try await context.journal.store.account(user: context.journal.user)?.name ?? "participant", context.journal)]
         case "study":
-            guard let me = RequestAccount.current?.account, me.role == .admin else {
+            guard let me = context.account?.account, me.role == .admin else {
                 throw CinnError(.forbidden, "only an administrator of a hosted server exports a study")
             }
-            participants = try await journal.store.accounts().filter(\.hasPassword).map { ($0.name, journal.forUser($0.user)) }
+            participants = try await context.journal.store.accounts().filter(\.hasPassword).map { ($0.name, context.journal.forUser($0.user)) }
         case let other:
             throw CinnError.invalid("scope", "scope is me or study, not \(other)")
         }

@@ -6,8 +6,8 @@ import Foundation
 import Hummingbird
 
 /// The settings and the weigh-ins export in the JSON API under `/api/v1`.
-struct SettingsAPIController<Context: RequestContext> {
-    var journal: Journal { get throws { try RequestJournal.required() } }
+struct SettingsAPIController {
+    typealias Context = JournalRequestContext
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.get("settings", use: showSettings)
@@ -16,13 +16,13 @@ struct SettingsAPIController<Context: RequestContext> {
     }
 
     @Sendable func showSettings(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(SettingsDTO(try await journal.settings()))
+        JSONResponse.make(SettingsDTO(try await context.journal.settings()))
     }
 
     @Sendable func updateSettings(_ request: Request, context: Context) async throws -> Response {
         var request = request
         let body = try await request.decodeJSON(SettingsRequest.self)
-        var settings = try await journal.settings()
+        var settings = try await context.journal.settings()
         if let unit = body.unit { settings.displayUnit = try MassUnit.parse(unit) }
         if let method = body.trendMethod {
             guard let trendMethod = TrendMethod(rawValue: method) else {
@@ -36,7 +36,7 @@ struct SettingsAPIController<Context: RequestContext> {
         }
         if let unit = body.energyUnit { settings.energyUnit = try EnergyUnit.parse(unit) }
         if let unit = body.glucoseUnit { settings.glucoseUnit = try GlucoseUnit.parse(unit, field: "glucose_unit") }
-        try await journal.store.saveSettings(settings, user: journal.user)
+        try await context.journal.store.saveSettings(settings, user: context.journal.user)
         return JSONResponse.make(SettingsDTO(settings))
     }
 
@@ -45,7 +45,7 @@ struct SettingsAPIController<Context: RequestContext> {
         guard let format = ExportFormat(rawValue: formatText) else {
             throw CinnError.invalid("format", "format must be csv or json")
         }
-        return exportResponse(journal: try journal, format: format)
+        return exportResponse(journal: context.journal, format: format)
     }
 }
 

@@ -7,42 +7,42 @@ import Foundation
 import Hummingbird
 
 /// More (the menu of everything that is not a tab), Goal and settings, and the exports.
-struct SettingsWebController<Context: RequestContext> {
-    var journal: Journal { get throws { try RequestJournal.required() } }
+struct SettingsWebController {
+    typealias Context = JournalRequestContext
     let pages: PageRenderer
 
-    func addRoutes(to router: Router<Context>) {
-        router.get("/more") { _, _ in
-            let account = RequestAccount.current
+    func addRoutes(to router: RouterGroup<Context>) {
+        router.get("/more") { _, context in
+            let account = context.account
             return html(pages.render("more", MorePage(accountName: account?.account.name, isAdmin: account?.account.role == .admin),
-                                     title: "More", tab: .more))
+                                     title: "More", tab: .more, formToken: context.formToken))
         }
         router.get("/settings", use: settings)
         router.post("/settings", use: saveSettings)
         router.post("/goal", use: setGoal)
         router.post("/goal/clear", use: clearGoal)
-        router.get("/export.csv") { _, _ in exportResponse(journal: try journal, format: .csv) }
-        router.get("/export.json") { _, _ in exportResponse(journal: try journal, format: .json) }
+        router.get("/export.csv") { _, context in exportResponse(journal: context.journal, format: .csv) }
+        router.get("/export.json") { _, context in exportResponse(journal: context.journal, format: .json) }
     }
 
     func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response { WebResponse.html(text, status: status) }
 
     func redirect(_ location: String) -> Response { WebResponse.redirect(location) }
 
-    func renderSettings(formError: String? = nil, notice: String? = nil) async throws -> String {
-        let model = SettingsPage(settings: try await journal.settings(), goal: try await journal.store.goal(user: journal.user),
+    func renderSettings(_ context: Context, formError: String? = nil, notice: String? = nil) async throws -> String {
+        let model = SettingsPage(settings: try await context.journal.settings(), goal: try await context.journal.store.goal(user: context.journal.user),
                                  formError: formError)
-        return pages.render("settings", model, title: "Goal and settings", tab: .more, notice: notice)
+        return pages.render("settings", model, title: "Goal and settings", tab: .more, notice: notice, formToken: context.formToken)
     }
 
     @Sendable func settings(_ request: Request, context: Context) async throws -> Response {
-        html(try await renderSettings(notice: Done.notice(request)))
+        html(try await renderSettings(context, notice: Done.notice(request)))
     }
 
     @Sendable func saveSettings(_ request: Request, context: Context) async throws -> Response {
         let form = try await FormFields(request: request)
         do {
-            var settings = try await journal.settings()
+            var settings = try await context.journal.settings()
             if let unit = form["unit"] { settings.displayUnit = try MassUnit.parse(unit) }
             if let method = form["trend_method"] {
                 guard let trendMethod = TrendMethod(rawValue: method) else {
@@ -58,10 +58,10 @@ struct SettingsWebController<Context: RequestContext> {
             }
             if let unit = form["energy_unit"] { settings.energyUnit = try EnergyUnit.parse(unit) }
             if let unit = form["glucose_unit"] { settings.glucoseUnit = try GlucoseUnit.parse(unit, field: "glucose_unit") }
-            try await journal.store.saveSettings(settings, user: journal.user)
+            try await context.journal.store.saveSettings(settings, user: context.journal.user)
             return Done.settingsSaved.redirect(to: "/settings")
         } catch let error as CinnError where error.code == .invalidInput {
-            return html(try await renderSettings(formError: error.message), status: .unprocessableContent)
+            return html(try await renderSettings(context, formError: error.message), status: .unprocessableContent)
         }
     }
 
@@ -69,15 +69,15 @@ struct SettingsWebController<Context: RequestContext> {
         let form = try await FormFields(request: request)
         do {
             guard let weight = try form.number("weight") else { throw CinnError.invalid("weight", "enter a goal weight") }
-            _ = try await journal.setGoal(weight: weight, unit: nil, ratePerWeek: try form.number("rate"))
+            _ = try await context.journal.setGoal(weight: weight, unit: nil, ratePerWeek: try form.number("rate"))
             return Done.goalSaved.redirect(to: "/")
         } catch let error as CinnError where error.code == .invalidInput {
-            return html(try await renderSettings(formError: error.message), status: .unprocessableContent)
+            return html(try await renderSettings(context, formError: error.message), status: .unprocessableContent)
         }
     }
 
     @Sendable func clearGoal(_ request: Request, context: Context) async throws -> Response {
-        try await journal.store.clearGoal(user: journal.user)
+        try await context.journal.store.clearGoal(user: context.journal.user)
         return Done.goalCleared.redirect(to: "/settings")
     }
 }

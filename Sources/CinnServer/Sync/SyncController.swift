@@ -6,7 +6,8 @@ import Hummingbird
 
 /// The sync protocol for offline-first clients (docs/sync.md): `POST /api/v1/sync/push` applies a batch of
 /// changes and answers for each; `GET /api/v1/sync/changes` pages through every change after a cursor.
-struct SyncController<Context: RequestContext> {
+struct SyncController {
+    typealias Context = JournalRequestContext
     /// Changes accepted in one push.
     static var maximumChanges: Int { 10_000 }
     /// The largest push body read (10,000 food entries with every nutrient are about 15 MB).
@@ -21,18 +22,16 @@ struct SyncController<Context: RequestContext> {
         var request = request
         let changes = try SyncChange.batch(jsonText: try await request.collectBody(upTo: Self.maximumBodyBytes).readableBytesView,
                                            maximumChanges: Self.maximumChanges)
-        let journal = try RequestJournal.required()
-        return JSONResponse.body(SyncResult.jsonText(try await journal.store.push(changes, user: journal.user)))
+        return JSONResponse.body(SyncResult.jsonText(try await context.journal.store.push(changes, user: context.journal.user)))
     }
 
     @Sendable func changes(_ request: Request, context: Context) async throws -> Response {
-        let journal = try RequestJournal.required()
         var cursor = SyncCursor.start
         if let text = request.query("after") {
             guard let parsed = SyncCursor(text) else { throw CinnError.invalid("after", "after must be a cursor a previous page gave as next") }
             cursor = parsed
         }
         let limit = try request.queryInt("limit", default: 1000, range: 1...10_000)
-        return JSONResponse.body(try await journal.store.pull(user: journal.user, after: cursor, limit: limit).jsonText)
+        return JSONResponse.body(try await context.journal.store.pull(user: context.journal.user, after: cursor, limit: limit).jsonText)
     }
 }

@@ -6,8 +6,8 @@ import Foundation
 import Hummingbird
 
 /// The weight part of the JSON API under `/api/v1`: weigh-ins, the trend and the goal.
-struct WeightAPIController<Context: RequestContext> {
-    var journal: Journal { get throws { try RequestJournal.required() } }
+struct WeightAPIController {
+    typealias Context = JournalRequestContext
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.get("weigh-ins", use: listWeighIns)
@@ -34,10 +34,10 @@ struct WeightAPIController<Context: RequestContext> {
     }
 
     @Sendable func listWeighIns(_ request: Request, context: Context) async throws -> Response {
-        let settings = try await journal.settings()
+        let settings = try await context.journal.settings()
         let unit = try unit(request, settings)
-        let weighIns = try await journal.store.weighIns(
-            user: journal.user, from: try request.queryDate("from"), to: try request.queryDate("to"),
+        let weighIns = try await context.journal.store.weighIns(
+            user: context.journal.user, from: try request.queryDate("from"), to: try request.queryDate("to"),
             limit: try request.queryInt("limit", default: 100, range: 1...10_000),
             offset: try request.queryInt("offset", default: 0, range: 0...Int(Int32.max)))
         return JSONResponse.make(["weigh_ins": weighIns.map { WeighInDTO($0, unit: unit) }])
@@ -51,16 +51,16 @@ struct WeightAPIController<Context: RequestContext> {
             guard let id = UUID(text: text) else { throw CinnError.invalid("id", "id must be a UUID") }
             return id
         }
-        let weighIn = try await journal.addWeighIn(id: id, weight: body.weight.value, unit: unit, date: body.measuredAt ?? body.date,
+        let weighIn = try await context.journal.addWeighIn(id: id, weight: body.weight.value, unit: unit, date: body.measuredAt ?? body.date,
                                                    dateField: body.measuredAt == nil ? "date" : "measured_at", note: body.note,
                                                    confirm: body.confirm ?? false)
-        let settings = try await journal.settings()
+        let settings = try await context.journal.settings()
         return JSONResponse.make(WeighInDTO(weighIn, unit: unit ?? settings.displayUnit), status: .created)
     }
 
     @Sendable func showWeighIn(_ request: Request, context: Context) async throws -> Response {
-        let weighIn = try await journal.store.weighIn(id: try id(context), user: journal.user)
-        return JSONResponse.make(WeighInDTO(weighIn, unit: try unit(request, try await journal.settings())))
+        let weighIn = try await context.journal.store.weighIn(id: try id(context), user: context.journal.user)
+        return JSONResponse.make(WeighInDTO(weighIn, unit: try unit(request, try await context.journal.settings())))
     }
 
     @Sendable func updateWeighIn(_ request: Request, context: Context) async throws -> Response {
@@ -68,36 +68,36 @@ struct WeightAPIController<Context: RequestContext> {
         let id = try id(context)
         let body = try await request.decodeJSON(UpdateWeighIn.self)
         let unit = try body.unit.map { text in try MassUnit.parse(text) }
-        let weighIn = try await journal.editWeighIn(id: id, weight: body.weight?.value, unit: unit,
+        let weighIn = try await context.journal.editWeighIn(id: id, weight: body.weight?.value, unit: unit,
                                                     date: body.measuredAt ?? body.date,
                                                     dateField: body.measuredAt == nil ? "date" : "measured_at", note: body.note,
                                                     confirm: body.confirm ?? false)
-        let settings = try await journal.settings()
+        let settings = try await context.journal.settings()
         return JSONResponse.make(WeighInDTO(weighIn, unit: unit ?? settings.displayUnit))
     }
 
     @Sendable func deleteWeighIn(_ request: Request, context: Context) async throws -> Response {
-        try await journal.store.deleteWeighIn(id: try id(context), user: journal.user)
+        try await context.journal.store.deleteWeighIn(id: try id(context), user: context.journal.user)
         return Response(status: .noContent)
     }
 
     /// `DELETE /api/v1/weigh-ins?date=YYYY-MM-DD` deletes that day's weigh-ins.
     @Sendable func deleteDay(_ request: Request, context: Context) async throws -> Response {
         guard let date = try request.queryDate("date") else { throw CinnError.invalid("date", "date is required") }
-        let count = try await journal.store.deleteWeighIns(on: date, user: journal.user)
+        let count = try await context.journal.store.deleteWeighIns(on: date, user: context.journal.user)
         return JSONResponse.make(["deleted": count])
     }
 
     @Sendable func trend(_ request: Request, context: Context) async throws -> Response {
         let range = try request.query("range").map { text in try TrendRange.parse(text) } ?? .all
-        let (report, settings) = try await journal.trend(from: try request.queryDate("from"), to: try request.queryDate("to"),
+        let (report, settings) = try await context.journal.trend(from: try request.queryDate("from"), to: try request.queryDate("to"),
                                                          range: range)
         return JSONResponse.body(TrendDTO(report, unit: try unit(request, settings)).json)
     }
 
     @Sendable func showGoal(_ request: Request, context: Context) async throws -> Response {
-        let unit = try unit(request, try await journal.settings())
-        guard let goal = try await journal.store.goal(user: journal.user) else {
+        let unit = try unit(request, try await context.journal.settings())
+        guard let goal = try await context.journal.store.goal(user: context.journal.user) else {
             throw CinnError.notFound("no goal is set")
         }
         return JSONResponse.make(GoalDTO(goal, unit: unit))
@@ -107,14 +107,14 @@ struct WeightAPIController<Context: RequestContext> {
         var request = request
         let body = try await request.decodeJSON(GoalRequest.self)
         let unit = try body.unit.map { text in try MassUnit.parse(text) }
-        let goal = try await journal.setGoal(weight: body.weight.value, unit: unit, ratePerWeek: body.ratePerWeek?.value,
+        let goal = try await context.journal.setGoal(weight: body.weight.value, unit: unit, ratePerWeek: body.ratePerWeek?.value,
                                              rateField: "rate_per_week")
-        let settings = try await journal.settings()
+        let settings = try await context.journal.settings()
         return JSONResponse.make(GoalDTO(goal, unit: unit ?? settings.displayUnit))
     }
 
     @Sendable func clearGoal(_ request: Request, context: Context) async throws -> Response {
-        guard try await journal.store.clearGoal(user: journal.user) else { throw CinnError.notFound("no goal is set") }
+        guard try await context.journal.store.clearGoal(user: context.journal.user) else { throw CinnError.notFound("no goal is set") }
         return Response(status: .noContent)
     }
 }

@@ -8,11 +8,11 @@ import Hummingbird
 
 /// The weight pages: the dashboard (the answer, the trend chart, the add-weigh-in form) and the weigh-ins list with its
 /// edit and delete pages. Plain forms and links do everything; no JavaScript needed.
-struct WeightWebController<Context: RequestContext> {
-    var journal: Journal { get throws { try RequestJournal.required() } }
+struct WeightWebController {
+    typealias Context = JournalRequestContext
     let pages: PageRenderer
 
-    func addRoutes(to router: Router<Context>) {
+    func addRoutes(to router: RouterGroup<Context>) {
         router.get("/", use: dashboard)
         router.get("/chart.svg", use: chart)
         router.post("/weigh-ins", use: addWeighIn)
@@ -39,45 +39,45 @@ struct WeightWebController<Context: RequestContext> {
     }
 
     /// The dashboard's page; `reports` when the caller has read them already.
-    func renderDashboard(range: TrendRange, reports: (trend: TrendReport, energy: EnergyReport)? = nil, formError: String? = nil,
+    func renderDashboard(_ context: Context, range: TrendRange, reports: (trend: TrendReport, energy: EnergyReport)? = nil, formError: String? = nil,
                          form: DashboardPage.WeightForm = .init(), notice: String? = nil) async throws -> String {
-        let (report, energy) = if let reports { reports } else { try await journal.dashboard(range: range) }
+        let (report, energy) = if let reports { reports } else { try await context.journal.dashboard(range: range) }
         let settings = energy.settings
-        let recent = try await journal.store.weighIns(user: journal.user, limit: 7)
+        let recent = try await context.journal.store.weighIns(user: context.journal.user, limit: 7)
         var trendByDay: [LocalDate: Mass] = [:]
         for point in report.days.suffix(14) { trendByDay[point.date] = point.trend }
         let page = DashboardPage(report: report, settings: settings, todayAnswer: energy.answer, range: range, today: energy.asOf,
                                  recent: recent, trendByDay: trendByDay, formError: formError, form: form)
-        return pages.render("dashboard", page, title: "Can I nom nom?", tab: .weight, notice: notice)
+        return pages.render("dashboard", page, title: "Can I nom nom?", tab: .weight, notice: notice, formToken: context.formToken)
     }
 
     /// The dashboard; on the first visit, before the profile is set up or skipped, the onboarding.
     @Sendable func dashboard(_ request: Request, context: Context) async throws -> Response {
         let range = try range(request)
-        let reports = try await journal.dashboard(range: range)
+        let reports = try await context.journal.dashboard(range: range)
         let settings = reports.energy.settings
         if !settings.onboarded && settings.profile == nil { return redirect("/welcome") }
         var notice = Done.notice(request)
-        if notice == nil { notice = try await addedNotice(request, settings) }
-        return html(try await renderDashboard(range: range, reports: reports, notice: notice))
+        if notice == nil { notice = try await addedNotice(context, request, settings) }
+        return html(try await renderDashboard(context, range: range, reports: reports, notice: notice))
     }
 
     /// "Saved 80.3 kg for today.": what the form post that led here (`?added=ID`) did, if that weigh-in is this user's.
-    func addedNotice(_ request: Request, _ settings: UserSettings) async throws -> String? {
+    func addedNotice(_ context: Context, _ request: Request, _ settings: UserSettings) async throws -> String? {
         guard let id = request.query("added").flatMap(UUID.init(text:)) else { return nil }
         let weighIn: WeighIn
         do {
-            weighIn = try await journal.store.weighIn(id: id, user: journal.user)
+            weighIn = try await context.journal.store.weighIn(id: id, user: context.journal.user)
         } catch let error as CinnError where error.code == .notFound {
             return nil
         }
-        let day = weighIn.localDate == (try journal).today(settings) ? "today" : DashboardPage.shortDate(weighIn.localDate)
+        let day = weighIn.localDate == context.journal.today(settings) ? "today" : DashboardPage.shortDate(weighIn.localDate)
         return "Saved \(weighIn.weight.formatted(in: settings.displayUnit)) for \(day)."
     }
 
     @Sendable func chart(_ request: Request, context: Context) async throws -> Response {
         let range = try range(request)
-        let (report, settings) = try await journal.trend(range: range)
+        let (report, settings) = try await context.journal.trend(range: range)
         let svg = TrendChart(points: report.days, unit: settings.displayUnit, goal: report.goal?.weight,
                              projection: report.rate, title: "Weight trend to \(report.to.iso)").svg()
         return Response(status: .ok, headers: [.contentType: "image/svg+xml",
@@ -89,16 +89,16 @@ struct WeightWebController<Context: RequestContext> {
         let form = try await FormFields(request: request)
         do {
             guard let weight = try form.number("weight") else { throw CinnError.invalid("weight", "enter your weight") }
-            let added = try await journal.addWeighIn(weight: weight, unit: nil, date: form["date"], note: form["note"],
+            let added = try await context.journal.addWeighIn(weight: weight, unit: nil, date: form["date"], note: form["note"],
                                                      confirm: form["confirm"] == "true")
             return redirect("/?added=\(added.id.lowercasedString)")
         } catch let error as CinnError where error.code == .needsConfirmation {
             let sent = DashboardPage.WeightForm(weight: form["weight"] ?? "", date: form["date"], note: form["note"] ?? "",
                                                 confirmation: error.message)
-            return html(try await renderDashboard(range: .quarter, form: sent), status: .unprocessableContent)
+            return html(try await renderDashboard(context, range: .quarter, form: sent), status: .unprocessableContent)
         } catch let error as CinnError where error.code == .invalidInput {
             let sent = DashboardPage.WeightForm(weight: form["weight"] ?? "", date: form["date"], note: form["note"] ?? "")
-            return html(try await renderDashboard(range: .quarter, formError: error.message, form: sent),
+            return html(try await renderDashboard(context, range: .quarter, formError: error.message, form: sent),
                         status: .unprocessableContent)
         }
     }
@@ -106,45 +106,45 @@ struct WeightWebController<Context: RequestContext> {
     @Sendable func weighIns(_ request: Request, context: Context) async throws -> Response {
         let page = try request.queryInt("page", default: 1, range: 1...1_000_000)
         let pageSize = 50
-        let settings = try await journal.settings()
-        let items = try await journal.store.weighIns(user: journal.user, limit: pageSize + 1, offset: (page - 1) * pageSize)
+        let settings = try await context.journal.settings()
+        let items = try await context.journal.store.weighIns(user: context.journal.user, limit: pageSize + 1, offset: (page - 1) * pageSize)
         let model = WeighInsPage(weighIns: Array(items.prefix(pageSize)), unit: settings.displayUnit, page: page,
                                  hasMore: items.count > pageSize)
-        return html(pages.render("weigh-ins", model, title: "Weigh-ins", tab: .log, notice: Done.notice(request)))
+        return html(pages.render("weigh-ins", model, title: "Weigh-ins", tab: .log, notice: Done.notice(request), formToken: context.formToken))
     }
 
     @Sendable func editForm(_ request: Request, context: Context) async throws -> Response {
-        let weighIn = try await journal.store.weighIn(id: try weighInID(context), user: journal.user)
-        let settings = try await journal.settings()
-        return html(pages.render("edit", WeighInPage(weighIn, unit: settings.displayUnit), title: "Edit weigh-in", tab: .log))
+        let weighIn = try await context.journal.store.weighIn(id: try weighInID(context), user: context.journal.user)
+        let settings = try await context.journal.settings()
+        return html(pages.render("edit", WeighInPage(weighIn, unit: settings.displayUnit), title: "Edit weigh-in", tab: .log, formToken: context.formToken))
     }
 
     @Sendable func saveEdit(_ request: Request, context: Context) async throws -> Response {
         let id = try weighInID(context)
         let form = try await FormFields(request: request)
         do {
-            _ = try await journal.editWeighIn(id: id, weight: try form.number("weight"), unit: nil, date: form["date"],
+            _ = try await context.journal.editWeighIn(id: id, weight: try form.number("weight"), unit: nil, date: form["date"],
                                               note: .some(form["note"]), confirm: form["confirm"] == "true")
             return Done.weighInSaved.redirect(to: "/weigh-ins")
         } catch let error as CinnError where error.code == .invalidInput || error.code == .needsConfirmation {
-            let weighIn = try await journal.store.weighIn(id: id, user: journal.user)
-            let settings = try await journal.settings()
+            let weighIn = try await context.journal.store.weighIn(id: id, user: context.journal.user)
+            let settings = try await context.journal.settings()
             let asked = error.code == .needsConfirmation
             let model = WeighInPage(weighIn, unit: settings.displayUnit, sent: form, formError: asked ? nil : error.message,
                                     confirmation: asked ? error.message : nil)
-            return html(pages.render("edit", model, title: "Edit weigh-in", tab: .log), status: .unprocessableContent)
+            return html(pages.render("edit", model, title: "Edit weigh-in", tab: .log, formToken: context.formToken), status: .unprocessableContent)
         }
     }
 
     @Sendable func confirmDelete(_ request: Request, context: Context) async throws -> Response {
-        let weighIn = try await journal.store.weighIn(id: try weighInID(context), user: journal.user)
-        let settings = try await journal.settings()
+        let weighIn = try await context.journal.store.weighIn(id: try weighInID(context), user: context.journal.user)
+        let settings = try await context.journal.settings()
         return html(pages.render("confirm-delete", WeighInPage(weighIn, unit: settings.displayUnit),
-                                 title: "Delete weigh-in", tab: .log))
+                                 title: "Delete weigh-in", tab: .log, formToken: context.formToken))
     }
 
     @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
-        try await journal.store.deleteWeighIn(id: try weighInID(context), user: journal.user)
+        try await context.journal.store.deleteWeighIn(id: try weighInID(context), user: context.journal.user)
         return Done.weighInDeleted.redirect(to: "/weigh-ins")
     }
 }

@@ -5,8 +5,8 @@ import Foundation
 import Hummingbird
 
 /// Lifts and workouts in the JSON API under `/api/v1`.
-struct WorkoutAPIController<Context: RequestContext> {
-    var journal: Journal { get throws { try RequestJournal.required() } }
+struct WorkoutAPIController {
+    typealias Context = JournalRequestContext
 
     func addRoutes(to group: RouterGroup<Context>) {
         group.get("exercises", use: listExercises)
@@ -26,14 +26,14 @@ struct WorkoutAPIController<Context: RequestContext> {
     }
 
     @Sendable func listExercises(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(ExerciseListDTO(try await journal.lifts()))
+        JSONResponse.make(ExerciseListDTO(try await context.journal.lifts()))
     }
 
     /// `GET /api/v1/exercises/{id}?include_high_reps=&weeks=`; the id may also be a name.
     @Sendable func showExercise(_ request: Request, context: Context) async throws -> Response {
-        let exercise = try await journal.exercise(named: exerciseParameter(context))
+        let exercise = try await context.journal.exercise(named: exerciseParameter(context))
         let includeHighReps = try request.queryBool("include_high_reps")
-        let page = try await journal.exercisePage(exercise, includeHighReps: includeHighReps,
+        let page = try await context.journal.exercisePage(exercise, includeHighReps: includeHighReps,
                                                   weeks: try request.queryInt("weeks", default: 12, range: 1...520))
         return JSONResponse.make(ExercisePageDTO(page, includeHighReps: includeHighReps))
     }
@@ -46,9 +46,9 @@ struct WorkoutAPIController<Context: RequestContext> {
     @Sendable func mergeExercise(_ request: Request, context: Context) async throws -> Response {
         var request = request
         let body = try await request.decodeJSON(AliasRequest.self)
-        try await journal.mergeExercise(exerciseParameter(context), into: body.exercise)
-        let target = try await journal.exercise(named: body.exercise)
-        let lifts = try await journal.lifts()
+        try await context.journal.mergeExercise(exerciseParameter(context), into: body.exercise)
+        let target = try await context.journal.exercise(named: body.exercise)
+        let lifts = try await context.journal.lifts()
         guard let summary = lifts.exercises.first(where: { $0.id == target.root.id }) else {
             throw CinnError.notFound("no exercise \(body.exercise)")
         }
@@ -57,7 +57,7 @@ struct WorkoutAPIController<Context: RequestContext> {
 
     /// `DELETE /api/v1/exercises/{id}/alias-of`: the alias becomes an exercise of its own again.
     @Sendable func separateExercise(_ request: Request, context: Context) async throws -> Response {
-        try await journal.separateExercise(exerciseParameter(context))
+        try await context.journal.separateExercise(exerciseParameter(context))
         return Response(status: .noContent)
     }
 
@@ -65,15 +65,15 @@ struct WorkoutAPIController<Context: RequestContext> {
     @Sendable func listWorkouts(_ request: Request, context: Context) async throws -> Response {
         let limit = try request.queryInt("limit", default: 50, range: 1...500)
         let offset = try request.queryInt("offset", default: 0, range: 0...Int(Int32.max))
-        let unit = try await journal.settings().displayUnit.liftingUnit
-        let workouts = try await journal.store.workouts(user: journal.user, limit: limit, offset: offset)
-        return JSONResponse.make(WorkoutListDTO(workouts, unit: unit, total: try await journal.store.workoutCount(user: journal.user)))
+        let unit = try await context.journal.settings().displayUnit.liftingUnit
+        let workouts = try await context.journal.store.workouts(user: context.journal.user, limit: limit, offset: offset)
+        return JSONResponse.make(WorkoutListDTO(workouts, unit: unit, total: try await context.journal.store.workoutCount(user: context.journal.user)))
     }
 
     @Sendable func showWorkout(_ request: Request, context: Context) async throws -> Response {
-        let settings = try await journal.settings()
+        let settings = try await context.journal.settings()
         guard let id = context.parameters.get("id").flatMap(UUID.init(text:)),
-              let workout = try await journal.store.workout(id: id, user: journal.user) else {
+              let workout = try await context.journal.store.workout(id: id, user: context.journal.user) else {
             throw CinnError.notFound("no such workout")
         }
         return JSONResponse.make(WorkoutDTO(workout, unit: settings.displayUnit.liftingUnit, formula: settings.oneRepMaxFormula))
@@ -81,7 +81,7 @@ struct WorkoutAPIController<Context: RequestContext> {
 
     @Sendable func deleteWorkout(_ request: Request, context: Context) async throws -> Response {
         guard let id = context.parameters.get("id").flatMap(UUID.init(text:)) else { throw CinnError.notFound("no such workout") }
-        try await journal.store.deleteWorkout(id: id, user: journal.user)
+        try await context.journal.store.deleteWorkout(id: id, user: context.journal.user)
         return Response(status: .noContent)
     }
 
@@ -94,7 +94,7 @@ struct WorkoutAPIController<Context: RequestContext> {
         var request = request
         let body = try await request.decodeJSON(FormulaRequest.self)
         let formula = try OneRepMaxFormula.parse(body.formula)
-        try await journal.setOneRepMaxFormula(formula)
+        try await context.journal.setOneRepMaxFormula(formula)
         return JSONResponse.make(["formula": formula.rawValue])
     }
 }
