@@ -4,9 +4,9 @@ import Foundation
 public enum DayStatus: String, Sendable, Codable, CaseIterable {
     case complete, partial
 
-    public static func parse(_ text: String, field: String = "status") throws(CinnError) -> DayStatus {
+    public static func parse(_ text: String, field: String = "status") throws -> DayStatus {
         guard let status = DayStatus(rawValue: text.trimmingCharacters(in: .whitespaces).lowercased()) else {
-            throw .invalid(field, "unknown day status \"\(text)\"; use complete or partial")
+            throw CinnError.invalid(field, "unknown day status \"\(text)\"; use complete or partial")
         }
         return status
     }
@@ -49,8 +49,8 @@ public struct AdaptiveExpenditure: Sendable, Hashable {
     }
 
     /// Checks a window length.
-    public static func validWindow(_ days: Int, field: String = "window") throws(CinnError) -> Int {
-        guard windowRange.contains(days) else { throw .invalid(field, "the window must be 14 to 56 days") }
+    public static func validWindow(_ days: Int, field: String = "window") throws -> Int {
+        guard windowRange.contains(days) else { throw CinnError.invalid(field, "the window must be 14 to 56 days") }
         return days
     }
 

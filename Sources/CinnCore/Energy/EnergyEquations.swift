@@ -70,9 +70,9 @@ public enum TargetBasis: String, Sendable, Codable, CaseIterable {
     /// The best estimate: the adaptive estimate from intake and trend, blended with the equations.
     case adaptive
 
-    public static func parse(_ text: String, field: String = "target_basis") throws(CinnError) -> TargetBasis {
+    public static func parse(_ text: String, field: String = "target_basis") throws -> TargetBasis {
         guard let basis = TargetBasis(rawValue: text.trimmingCharacters(in: .whitespaces).lowercased()) else {
-            throw .invalid(field, "unknown target basis \"\(text)\"; use formula or adaptive")
+            throw CinnError.invalid(field, "unknown target basis \"\(text)\"; use formula or adaptive")
         }
         return basis
     }
@@ -102,9 +102,9 @@ public struct EnergyTarget: Sendable, Hashable {
     public static func defaultFloorKcal(_ sex: Sex) -> Double { sex == .female ? 1200 : 1500 }
 
     /// Checks a floor the user sets: 800 to 3000 kcal.
-    public static func validFloor(_ kcal: Double, field: String = "energy_floor_kcal") throws(CinnError) -> Double {
+    public static func validFloor(_ kcal: Double, field: String = "energy_floor_kcal") throws -> Double {
         guard kcal.isFinite, (800...3000).contains(kcal) else {
-            throw .invalid(field, "a calorie floor must be between 800 and 3000 kcal")
+            throw CinnError.invalid(field, "a calorie floor must be between 800 and 3000 kcal")
         }
         return kcal
     }

@@ -4,11 +4,11 @@ import Foundation
 public enum Sex: String, Sendable, Codable, CaseIterable {
     case female, male
 
-    public static func parse(_ text: String, field: String = "sex") throws(CinnError) -> Sex {
+    public static func parse(_ text: String, field: String = "sex") throws -> Sex {
         switch text.trimmingCharacters(in: .whitespaces).lowercased() {
         case "female", "f", "woman": return .female
         case "male", "m", "man": return .male
-        default: throw .invalid(field, "unknown sex \"\(text)\"; use female or male")
+        default: throw CinnError.invalid(field, "unknown sex \"\(text)\"; use female or male")
         }
     }
 }
@@ -49,7 +49,7 @@ public enum ActivityLevel: String, Sendable, Codable, CaseIterable {
         }
     }
 
-    public static func parse(_ text: String, field: String = "activity") throws(CinnError) -> ActivityLevel {
+    public static func parse(_ text: String, field: String = "activity") throws -> ActivityLevel {
         let key = text.trimmingCharacters(in: .whitespaces).lowercased()
             .replacingOccurrences(of: "-", with: "_").replacingOccurrences(of: " ", with: "_")
         if let level = ActivityLevel(rawValue: key) { return level }
@@ -57,7 +57,7 @@ public enum ActivityLevel: String, Sendable, Codable, CaseIterable {
             return level
         }
         let names = allCases.map(\.rawValue).joined(separator: ", ")
-        throw .invalid(field, "unknown activity level \"\(text)\"; use one of \(names)")
+        throw CinnError.invalid(field, "unknown activity level \"\(text)\"; use one of \(names)")
     }
 }
 
@@ -66,11 +66,11 @@ public enum LengthUnit: String, Sendable, Codable, CaseIterable {
     case centimetres = "cm"
     case feetAndInches = "ft_in"
 
-    public static func parse(_ text: String, field: String = "length_unit") throws(CinnError) -> LengthUnit {
+    public static func parse(_ text: String, field: String = "length_unit") throws -> LengthUnit {
         switch text.trimmingCharacters(in: .whitespaces).lowercased() {
         case "cm", "centimetres", "centimeters", "metric": return .centimetres
         case "ft_in", "ft-in", "ftin", "ft", "in", "feet", "imperial": return .feetAndInches
-        default: throw .invalid(field, "unknown length unit \"\(text)\"; use cm or ft_in")
+        default: throw CinnError.invalid(field, "unknown length unit \"\(text)\"; use cm or ft_in")
         }
     }
 }
@@ -116,7 +116,7 @@ public struct Height: Sendable, Hashable, Codable, Comparable {
 
     /// A height as a person types it: "180", "180 cm", "1.80 m", "5 ft 11 in", "5'11\"", "5ft11", "71 in".
     /// A bare number is in `unit` (centimetres, or inches for feet and inches). Checked against `humanRange`.
-    public static func parse(_ text: String, unit: LengthUnit = .centimetres, field: String = "height") throws(CinnError) -> Height {
+    public static func parse(_ text: String, unit: LengthUnit = .centimetres, field: String = "height") throws -> Height {
         let compact = text.lowercased().filter { !$0.isWhitespace }
             .replacingOccurrences(of: "″", with: "\"").replacingOccurrences(of: "′", with: "'")
         let height: Height?
@@ -130,7 +130,7 @@ public struct Height: Sendable, Hashable, Codable, Comparable {
             height = parseFeetAndInches(compact)
         }
         guard let height, height.centimetres.isFinite else {
-            throw .invalid(field, "\"\(text)\" is not a height; write it as 180 cm or 5 ft 11 in")
+            throw CinnError.invalid(field, "\"\(text)\" is not a height; write it as 180 cm or 5 ft 11 in")
         }
         return try validated(height, field: field)
     }
@@ -158,9 +158,9 @@ public struct Height: Sendable, Hashable, Codable, Comparable {
     }
 
     /// Checks a height is within `humanRange`.
-    public static func validated(_ height: Height, field: String = "height") throws(CinnError) -> Height {
+    public static func validated(_ height: Height, field: String = "height") throws -> Height {
         guard humanRange.contains(height.centimetres) else {
-            throw .invalid(field, "a height must be between 100 and 250 cm (3 ft 3 in and 8 ft 2 in)")
+            throw CinnError.invalid(field, "a height must be between 100 and 250 cm (3 ft 3 in and 8 ft 2 in)")
         }
         return height
     }
@@ -194,11 +194,11 @@ public struct Profile: Sendable, Hashable {
     }
 
     /// Checks a birth date gives an age within `ageRange` on `today`.
-    public static func validatedBirthDate(_ date: LocalDate, today: LocalDate, field: String = "birth_date") throws(CinnError) -> LocalDate {
-        guard date <= today else { throw .invalid(field, "\(date) is in the future") }
+    public static func validatedBirthDate(_ date: LocalDate, today: LocalDate, field: String = "birth_date") throws -> LocalDate {
+        guard date <= today else { throw CinnError.invalid(field, "\(date) is in the future") }
         let age = age(born: date, on: today)
         guard ageRange.contains(age) else {
-            throw .invalid(field, "an age of \(age) is outside what Cinn's energy equations cover (13 to 120 years)")
+            throw CinnError.invalid(field, "an age of \(age) is outside what Cinn's energy equations cover (13 to 120 years)")
         }
         return date
     }
@@ -224,9 +224,9 @@ public struct BodyFatReading: Sendable, Hashable {
     public static let percentRange = 2.0...75.0
 
     /// Checks a body-fat percentage as a person enters it (22 for 22 %) and returns the fraction.
-    public static func validatedFraction(percent: Double, field: String = "body_fat_percent") throws(CinnError) -> Double {
+    public static func validatedFraction(percent: Double, field: String = "body_fat_percent") throws -> Double {
         guard percent.isFinite, percentRange.contains(percent) else {
-            throw .invalid(field, "body fat must be between 2 and 75 %")
+            throw CinnError.invalid(field, "body fat must be between 2 and 75 %")
         }
         return percent / 100
     }

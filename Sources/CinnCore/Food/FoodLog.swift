@@ -120,10 +120,10 @@ public struct FoodLogEntry: Sendable, Hashable, Identifiable {
     }
 
     /// The same entry with a new servings count; nutrients scale with it.
-    public func withServings(_ count: Double) throws(CinnError) -> FoodLogEntry {
+    public func withServings(_ count: Double) throws -> FoodLogEntry {
         let count = try Self.validatedServings(count)
         guard servings.isFinite, servings > 0 else {
-            throw .invalid("servings", "this entry has no servings count to scale its nutrients from")
+            throw CinnError.invalid("servings", "this entry has no servings count to scale its nutrients from")
         }
         var entry = self
         entry.nutrients = nutrients.scaled(by: count / servings)

@@ -84,8 +84,8 @@ public struct MealEvent: Sendable, Identifiable, Hashable {
     public var localDate: LocalDate { LocalDate(instant: eatenAt, utcOffsetSeconds: utcOffsetSeconds) }
 
     /// A portion from a tenth to ten times the meal.
-    public static func validatedPortion(_ portion: Double) throws(CinnError) -> Double {
-        guard portion.isFinite, (0.1...10).contains(portion) else { throw .invalid("portion", "a portion is between 0.1 and 10 times the meal") }
+    public static func validatedPortion(_ portion: Double) throws -> Double {
+        guard portion.isFinite, (0.1...10).contains(portion) else { throw CinnError.invalid("portion", "a portion is between 0.1 and 10 times the meal") }
         return portion
     }
 }

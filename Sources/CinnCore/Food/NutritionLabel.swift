@@ -42,7 +42,7 @@ public struct NutritionLabel: Sendable, Hashable {
     ///
     /// A 40 g bar at 200 kcal and 10 % DV iron becomes 500 kcal and 4.5 mg iron per 100 g
     /// (10 % of 18 mg is 1.8 mg per bar).
-    public func food(id: UUID = .v7(), source: FoodSource = .mine) throws(CinnError) -> Food {
+    public func food(id: UUID = .v7(), source: FoodSource = .mine) throws -> Food {
         let serving = try ServingSize.validated(label: servingLabel, amount: servingAmount, field: "serving")
         // Per 100 g computed per value as `amount × 100 / grams`, with fewer roundings than scaling
         // by 1 / multiplier: 35 kcal in a 7 g serving is 500 kcal, not 499.99999999999994.
@@ -56,9 +56,9 @@ public struct NutritionLabel: Sendable, Hashable {
                 perServing = nutrient == .energy && energyInKilojoules ? Nutrient.kilocalories(kilojoules: amount) : amount
             case .percentDailyValue(let percent):
                 let field = "\(percentDailyValueField).\(nutrient.key)"
-                guard percent.isFinite, percent >= 0 else { throw .invalid(field, "% Daily Value must be a number, 0 or more") }
+                guard percent.isFinite, percent >= 0 else { throw CinnError.invalid(field, "% Daily Value must be a number, 0 or more") }
                 guard let amount = nutrient.amount(percentDailyValue: percent) else {
-                    throw .invalid(field, "\(nutrient.name) has no Daily Value; enter the amount in \(nutrient.unit.rawValue)")
+                    throw CinnError.invalid(field, "\(nutrient.name) has no Daily Value; enter the amount in \(nutrient.unit.rawValue)")
                 }
                 perServing = amount
             }
@@ -68,7 +68,7 @@ public struct NutritionLabel: Sendable, Hashable {
         for (index, other) in otherServings.enumerated() {
             let checked = try ServingSize.validated(label: other.label, amount: other.amount, field: "other_servings[\(index)]")
             guard !servings.contains(where: { $0.label.caseInsensitiveCompare(checked.label) == .orderedSame }) else {
-                throw .invalid("other_servings[\(index)].label", "there is already a serving called \"\(checked.label)\"")
+                throw CinnError.invalid("other_servings[\(index)].label", "there is already a serving called \"\(checked.label)\"")
             }
             servings.append(checked)
         }

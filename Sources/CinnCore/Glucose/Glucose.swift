@@ -20,8 +20,8 @@ public enum GlucoseUnit: String, CaseIterable, Sendable, Codable {
         }
     }
 
-    public static func parse(_ text: String, field: String = "unit") throws(CinnError) -> GlucoseUnit {
-        guard let unit = GlucoseUnit(spelling: text) else { throw .invalid(field, "unknown glucose unit \"\(text)\"; use mg/dL or mmol/L") }
+    public static func parse(_ text: String, field: String = "unit") throws -> GlucoseUnit {
+        guard let unit = GlucoseUnit(spelling: text) else { throw CinnError.invalid(field, "unknown glucose unit \"\(text)\"; use mg/dL or mmol/L") }
         return unit
     }
 

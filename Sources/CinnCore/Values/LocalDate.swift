@@ -31,9 +31,9 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
     }
 
     /// Parses `YYYY-MM-DD` with an error naming the field.
-    public static func parse(_ text: String, field: String = "date") throws(CinnError) -> LocalDate {
+    public static func parse(_ text: String, field: String = "date") throws -> LocalDate {
         guard let date = LocalDate(iso: text) else {
-            throw .invalid(field, "\"\(text)\" is not a date; use YYYY-MM-DD")
+            throw CinnError.invalid(field, "\"\(text)\" is not a date; use YYYY-MM-DD")
         }
         return date
     }

@@ -26,9 +26,9 @@ public enum MassUnit: String, CaseIterable, Sendable, Codable {
     }
 
     /// Parses a unit given by a person, with an error naming the field.
-    public static func parse(_ text: String, field: String = "unit") throws(CinnError) -> MassUnit {
+    public static func parse(_ text: String, field: String = "unit") throws -> MassUnit {
         guard let unit = MassUnit(spelling: text) else {
-            throw .invalid(field, "unknown unit \"\(text)\"; use kg, lb or st")
+            throw CinnError.invalid(field, "unknown unit \"\(text)\"; use kg, lb or st")
         }
         return unit
     }
@@ -118,11 +118,11 @@ public enum EnergyUnit: String, Sendable, Codable, CaseIterable {
     case kilocalories = "kcal"
     case kilojoules = "kJ"
 
-    public static func parse(_ text: String, field: String = "energy_unit") throws(CinnError) -> EnergyUnit {
+    public static func parse(_ text: String, field: String = "energy_unit") throws -> EnergyUnit {
         switch text.trimmingCharacters(in: .whitespaces).lowercased() {
         case "kcal", "cal", "calories": return .kilocalories
         case "kj", "kilojoules": return .kilojoules
-        default: throw .invalid(field, "unknown energy unit \"\(text)\"; use kcal or kJ")
+        default: throw CinnError.invalid(field, "unknown energy unit \"\(text)\"; use kcal or kJ")
         }
     }
 

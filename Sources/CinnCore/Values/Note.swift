@@ -3,10 +3,10 @@
 public enum Note {
     public static let maximumLength = 500
 
-    public static func validated(_ text: String?, field: String = "note", maximumLength: Int = maximumLength) throws(CinnError) -> String? {
+    public static func validated(_ text: String?, field: String = "note", maximumLength: Int = maximumLength) throws -> String? {
         guard let text = text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
         guard text.count <= maximumLength else {
-            throw .invalid(field, "\(field) has \(text.count) characters; at most \(maximumLength)")
+            throw CinnError.invalid(field, "\(field) has \(text.count) characters; at most \(maximumLength)")
         }
         return text
     }

@@ -53,9 +53,9 @@ public struct UserSettings: Sendable, Hashable {
     }
 
     /// Checks a daily calorie target: 500 to 10 000 kcal.
-    public static func validEnergyTarget(_ kcal: Double, field: String = "energy_target_kcal") throws(CinnError) -> Double {
+    public static func validEnergyTarget(_ kcal: Double, field: String = "energy_target_kcal") throws -> Double {
         guard kcal.isFinite, (500...10_000).contains(kcal) else {
-            throw .invalid(field, "a daily calorie target must be between 500 and 10000 kcal")
+            throw CinnError.invalid(field, "a daily calorie target must be between 500 and 10000 kcal")
         }
         return kcal
     }
@@ -66,9 +66,9 @@ public struct UserSettings: Sendable, Hashable {
     }
 
     /// Checks an IANA time zone name.
-    public static func validTimeZone(_ identifier: String, field: String = "time_zone") throws(CinnError) -> String {
+    public static func validTimeZone(_ identifier: String, field: String = "time_zone") throws -> String {
         guard TimeZone(identifier: identifier) != nil else {
-            throw .invalid(field, "unknown time zone \"\(identifier)\"; use an IANA name such as Europe/Berlin")
+            throw CinnError.invalid(field, "unknown time zone \"\(identifier)\"; use an IANA name such as Europe/Berlin")
         }
         return identifier
     }
@@ -93,18 +93,18 @@ public struct Goal: Sendable, Hashable {
     public static let rateRange: ClosedRange<Double> = 0.01...2
 
     public static func validated(weight: Double, unit: MassUnit, ratePerWeek: Double?, setOn: LocalDate,
-                                 weightField: String = "weight", rateField: String = "rate") throws(CinnError) -> Goal {
+                                 weightField: String = "weight", rateField: String = "rate") throws -> Goal {
         let mass = try Mass.bodyWeight(weight, unit, field: weightField)
         var rate: Mass?
         if let ratePerWeek {
             guard ratePerWeek.isFinite, ratePerWeek > 0 else {
-                throw .invalid(rateField, "the planned rate is an amount per week towards the goal, above zero")
+                throw CinnError.invalid(rateField, "the planned rate is an amount per week towards the goal, above zero")
             }
             let planned = Mass(ratePerWeek, unit)
             guard planned.kilograms >= Goal.rateRange.lowerBound else {
-                throw .invalid(rateField, "the planned rate is at least 0.01 kg (10 g) a week")
+                throw CinnError.invalid(rateField, "the planned rate is at least 0.01 kg (10 g) a week")
             }
-            guard planned.kilograms <= Goal.rateRange.upperBound else { throw .invalid(rateField, "a planned rate above 2 kg a week is not safe to plan for") }
+            guard planned.kilograms <= Goal.rateRange.upperBound else { throw CinnError.invalid(rateField, "a planned rate above 2 kg a week is not safe to plan for") }
             rate = planned
         }
         return Goal(weight: mass, plannedRate: rate, setOn: setOn)

@@ -14,9 +14,9 @@ public enum TrendRange: String, Sendable, CaseIterable, Codable {
         }
     }
 
-    public static func parse(_ text: String, field: String = "range") throws(CinnError) -> TrendRange {
+    public static func parse(_ text: String, field: String = "range") throws -> TrendRange {
         guard let range = TrendRange(rawValue: text.lowercased()) else {
-            throw .invalid(field, "unknown range \"\(text)\"; use week, month, quarter, year or all")
+            throw CinnError.invalid(field, "unknown range \"\(text)\"; use week, month, quarter, year or all")
         }
         return range
     }

@@ -43,7 +43,7 @@ public struct ExerciseCluster: Sendable, Hashable {
 
     /// The exercise named `name` (any of its names, compared as `ExerciseKey` does) or with that id among `clusters`;
     /// not found names up to five exercises that share a word with it.
-    public static func named(_ name: String, among clusters: [ExerciseCluster]) throws(CinnError) -> ExerciseCluster {
+    public static func named(_ name: String, among clusters: [ExerciseCluster]) throws -> ExerciseCluster {
         if let id = UUID(text: name), let cluster = clusters.first(where: { $0.root.id == id || $0.aliases.contains { $0.id == id } }) {
             return cluster
         }

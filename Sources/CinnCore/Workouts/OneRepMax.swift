@@ -31,12 +31,12 @@ public enum OneRepMaxFormula: String, Sendable, Codable, CaseIterable {
         }
     }
 
-    public static func parse(_ text: String, field: String = "formula") throws(CinnError) -> OneRepMaxFormula {
+    public static func parse(_ text: String, field: String = "formula") throws -> OneRepMaxFormula {
         let key = text.trimmingCharacters(in: .whitespaces).lowercased().replacingOccurrences(of: "'", with: "")
         if let formula = OneRepMaxFormula(rawValue: key) ?? (key == "wathen" ? .wathan : key == "landers" ? .lander : nil) {
             return formula
         }
-        throw .invalid(field, "unknown formula \"\(text)\"; use one of \(allCases.map(\.rawValue).joined(separator: ", "))")
+        throw CinnError.invalid(field, "unknown formula \"\(text)\"; use one of \(allCases.map(\.rawValue).joined(separator: ", "))")
     }
 
     /// The formula's value for `reps` at `weight`, without the rules of `OneRepMax.estimate`.

@@ -49,7 +49,7 @@ extension Journal {
                 entries.append(try FoodLogEntry.logging(food, servings: request.servings, of: serving, meal: meal,
                                                         eatenAt: time.instant, utcOffsetSeconds: time.utcOffsetSeconds,
                                                         note: try Note.validated(request.note), id: request.id ?? .v7(at: now())))
-            } catch {
+            } catch let error as CinnError {
                 throw CinnError.invalid(prefix + (error.field ?? "servings"), error.message)
             }
         }
