@@ -38,7 +38,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/sqlite-nio.git", exact: "1.13.2"),
     ],
     targets: [
-        .target(name: "CinnCore"),
+        .target(name: "CinnCore", resources: [.embedInCode("Workouts/exercises.tsv")]),
         .target(
             name: "CinnImport",
             dependencies: ["CinnCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]

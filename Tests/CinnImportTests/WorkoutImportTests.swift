@@ -237,3 +237,15 @@ func workoutFileError(_ text: String, unit: MassUnit? = nil) throws -> CinnError
         }
     }
 }
+
+@Suite struct ExerciseCatalogueFixtureTests {
+    /// Every exercise of the Fitbod, Strong and FitNotes exports in the fixtures is one of the catalogue's.
+    @Test(arguments: ["WorkoutExport.csv", "strong_export_v6_semicolon.csv", "strong_export_classic_comma.csv",
+                      "FitNotes_Export_2024_03_07.csv"])
+    func everyExerciseOfTheFixtureIsInTheCatalogue(file: String) async throws {
+        let result = try await readWorkouts(fixture(file), unit: file.hasPrefix("strong_export_classic") ? .pounds : nil)
+        let names = Set(result.sets.map(\.set.exercise))
+        #expect(names.count >= 5)
+        #expect(names.filter { ExerciseCatalogue.builtIn.exercise(named: $0) == nil }.sorted() == [])
+    }
+}
