@@ -44,6 +44,9 @@ let package = Package(
             dependencies: ["CinnCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         .target(name: "CinnSQLite"),
+        // The OpenAPI document's bytes, by C23 #embed: as `.embedInCode` it would be a Swift array literal of 90,000
+        // numbers, which takes about 20 s of CPU to compile.
+        .target(name: "CinnOpenAPI"),
         .target(
             name: "CinnStore",
             dependencies: [
@@ -75,7 +78,7 @@ let package = Package(
         .target(
             name: "CinnServer",
             dependencies: [
-                "CinnCore", "CinnImport", "CinnStore", "CinnCharts", "CinnJournal",
+                "CinnCore", "CinnImport", "CinnStore", "CinnCharts", "CinnJournal", "CinnOpenAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -83,7 +86,8 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            exclude: ["API/openapi.yaml"]
         ),
         .executableTarget(
             name: "cinn",
