@@ -87,7 +87,21 @@ let package = Package(
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            exclude: ["API/openapi.yaml"]
+            exclude: ["API/openapi.yaml"],
+            // Templates, style sheets and scripts, in the binary: SwiftPM makes each a `PackageResources` byte array.
+            resources: [
+                .embedInCode("App/Templates"), .embedInCode("App/layout.css"),
+                .embedInCode("Weight/Templates"),
+                .embedInCode("Import/Templates"), .embedInCode("Import/progress.js"),
+                .embedInCode("Settings/Templates"),
+                .embedInCode("Food/Templates"), .embedInCode("Food/food.css"), .embedInCode("Food/food-search.js"),
+                .embedInCode("Food/food-preview.js"),
+                .embedInCode("Energy/Templates"), .embedInCode("Energy/energy.css"), .embedInCode("Energy/time-zone.js"),
+                .embedInCode("Workouts/Templates"), .embedInCode("Workouts/workouts.css"),
+                .embedInCode("Accounts/Templates"), .embedInCode("Accounts/accounts.css"),
+                .embedInCode("Glucose/Templates"), .embedInCode("Glucose/glucose.css"),
+                .embedInCode("Health/Templates"), .embedInCode("Health/health.css"),
+            ]
         ),
         .executableTarget(
             name: "cinn",
@@ -111,6 +125,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ],
             resources: [.copy("Fixtures")]
         ),
