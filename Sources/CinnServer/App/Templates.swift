@@ -3,8 +3,9 @@
 /// `food-day`). Pages render their body, then `layout` wraps it; a piece that several templates share is a template of
 /// its own, named as a partial (`{{> food-result}}`).
 enum Templates {
-    /// Every template by name.
-    static let all: [String: String] = Dictionary(files.map { ($0.name, text($0.bytes)) }) { _, _ in
+    /// Every template by name, and the static files' current addresses as partials (`StaticAssets.addressPartials`),
+    /// which the layout names for its style sheet.
+    static let all: [String: String] = Dictionary(files.map { ($0.name, text($0.bytes)) } + StaticAssets.addressPartials) { _, _ in
         preconditionFailure("two templates have one name")
     }
 
