@@ -44,6 +44,9 @@ let package = Package(
             dependencies: ["CinnCore", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         .target(name: "CinnSQLite"),
+        // The OpenAPI document's bytes, by C23 #embed: as `.embedInCode` it would be a Swift array literal of 90,000
+        // numbers, which takes about 20 s of CPU to compile.
+        .target(name: "CinnOpenAPI"),
         .target(
             name: "CinnStore",
             dependencies: [
@@ -75,7 +78,7 @@ let package = Package(
         .target(
             name: "CinnServer",
             dependencies: [
-                "CinnCore", "CinnImport", "CinnStore", "CinnCharts", "CinnJournal",
+                "CinnCore", "CinnImport", "CinnStore", "CinnCharts", "CinnJournal", "CinnOpenAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -83,6 +86,21 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["API/openapi.yaml"],
+            // Templates, style sheets and scripts, in the binary: SwiftPM makes each a `PackageResources` byte array.
+            resources: [
+                .embedInCode("App/Templates"), .embedInCode("App/layout.css"),
+                .embedInCode("Weight/Templates"),
+                .embedInCode("Import/Templates"), .embedInCode("Import/progress.js"),
+                .embedInCode("Settings/Templates"),
+                .embedInCode("Food/Templates"), .embedInCode("Food/food.css"), .embedInCode("Food/food-search.js"),
+                .embedInCode("Food/food-preview.js"),
+                .embedInCode("Energy/Templates"), .embedInCode("Energy/energy.css"), .embedInCode("Energy/time-zone.js"),
+                .embedInCode("Workouts/Templates"), .embedInCode("Workouts/workouts.css"),
+                .embedInCode("Accounts/Templates"), .embedInCode("Accounts/accounts.css"),
+                .embedInCode("Glucose/Templates"), .embedInCode("Glucose/glucose.css"),
+                .embedInCode("Health/Templates"), .embedInCode("Health/health.css"),
             ]
         ),
         .executableTarget(
@@ -107,6 +125,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ],
             resources: [.copy("Fixtures")]
         ),
