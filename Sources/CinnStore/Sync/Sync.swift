@@ -333,7 +333,7 @@ extension Store {
 
     /// When each field was last set: from `sync_times` when a sync change wrote the record last, else the record's save time.
     private func fieldTimes(type: SyncType, version: Int64, updatedAt: Int64, syncVersion: Int64?, text: String?) throws -> [String: Int64] {
-        if syncVersion == version, let text, case .object(let members) = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) {
+        if syncVersion == version, let text, case .object(let members) = try JSONParser.parse(text.utf8) {
             return members.compactMapValues { $0.number.map { Int64($0) } }
         }
         return Dictionary(uniqueKeysWithValues: Store.syncFieldNames(of: type.name).map { ($0, updatedAt) })
