@@ -32,38 +32,6 @@ import Testing
     }
 }
 
-@Suite struct JSONParserTests {
-    @Test func readsWhatJSONDecoderReads() throws {
-        let text = #"{"a": [1, -2.5e3, true, false, null], "s": "q\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00 ok", "o": {"x": {}}, "e": [], "n": 0.1}"#
-        let parsed = try JSONValue.parse(Array(text.utf8))
-        #expect(parsed == (try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))))
-        #expect(parsed == .object(["a": .array([.number(1), .number(-2500), .bool(true), .bool(false), .null]),
-                                   "s": .string("q\"\\/\u{08}\u{0C}\n\r\té😀 ok"), "o": .object(["x": .object([:])]), "e": .array([]), "n": .number(0.1)]))
-    }
-
-    @Test func textWithMoreValuesThanAllowedIsTooLarge() throws {
-        #expect(try JSONValue.parse(Array("[1, {}, [2]]".utf8), maximumValues: 5) == .array([.number(1), .object([:]), .array([.number(2)])]))
-        do {
-            _ = try JSONValue.parse(Array("[1, {}, [2, 3]]".utf8), maximumValues: 5)
-            Issue.record("six values passed a limit of five")
-        } catch {
-            #expect(error.code == .contentTooLarge && error.message.contains("more than 5 values"))
-        }
-    }
-
-    @Test func malformedTextIsAnErrorNamingTheByte() {
-        for text in [#"{"a": }"#, #"{"a" 1}"#, #"[1, 2"#, #""no end"#, "[1] 2", #"{"a": tru}"#, "[\"\u{01}\"]", #"["\x"]"#] {
-            #expect(throws: CinnError.self, "\(text)") { try JSONValue.parse(Array(text.utf8)) }
-        }
-        #expect((try? JSONValue.parse(Array("[1, 2".utf8))) == nil)
-        do {
-            _ = try JSONValue.parse(Array(#"{"a": }"#.utf8))
-        } catch {
-            #expect(error.code == .malformedRequest && error.message.contains("byte 6"))
-        }
-    }
-}
-
 @Suite struct SyncBatchTests {
     @Test func aPushBodyReadsAsJSONDecoderReadsItAndErrorsNameTheChange() throws {
         let id = UUID()

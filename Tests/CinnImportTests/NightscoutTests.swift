@@ -117,12 +117,12 @@ import Testing
         try Data(text.utf8).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         var seen: [String] = []
-        try await JSONArrayStream.forEach(url: url, chunkSize: chunkSize, { value throws(CinnError) in
-            switch value.kind {
-            case .object(let fields): seen.append("\(value.line):" + fields.keys.sorted().joined(separator: ","))
-            case .string(let text): seen.append("\(value.line):\"\(text)\"")
-            case .number(let text): seen.append("\(value.line):\(text)")
-            default: seen.append("\(value.line):other")
+        try await JSONArrayStream.forEach(url: url, chunkSize: chunkSize, { value, line throws(CinnError) in
+            switch value {
+            case .object(let fields): seen.append("\(line):" + fields.keys.sorted().joined(separator: ","))
+            case .string(let text): seen.append("\(line):\"\(text)\"")
+            case .number(let number): seen.append("\(line):\(number.text)")
+            default: seen.append("\(line):other")
             }
         })
         return seen

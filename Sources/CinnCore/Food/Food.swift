@@ -60,7 +60,7 @@ public struct ServingSize: Sendable, Hashable, Codable {
 
     /// "1 medium (182 g)".
     public func description(basis: FoodBasis) -> String {
-        let grams = "\(Nutrients.number((amount * 10).rounded() / 10)) \(basis.rawValue)"
+        let grams = "\(JSONText.compactNumber((amount * 10).rounded() / 10)) \(basis.rawValue)"
         return label == grams ? label : "\(label) (\(grams))"
     }
 }
@@ -147,7 +147,7 @@ extension Food {
         for (nutrient, amount) in nutrients.amounts {
             if nutrient == .energy {
                 if amount > Self.maximumEnergyPer100 {
-                    return (nutrient, "\(Nutrients.number(amount)) kcal per 100 \(basis.rawValue) is more than any food has (at most 1000)")
+                    return (nutrient, "\(JSONText.compactNumber(amount)) kcal per 100 \(basis.rawValue) is more than any food has (at most 1000)")
                 }
             } else if let grams = nutrient.unit.grams, amount * grams > limitGrams {
                 return (nutrient, "\(nutrient.name) per 100 \(basis.rawValue) cannot weigh more than \(Int(limitGrams)) g")
@@ -208,16 +208,16 @@ public struct ImportedFood: Sendable, Hashable {
 extension ServingSize {
     /// Servings as the store keeps them: `[{"label":"1 medium","grams":182}]`.
     public static func storageText(_ servings: [ServingSize]) -> String {
-        "[" + servings.map { "{\"label\":\(JSONText.quoted($0.label)),\"grams\":\(Nutrients.number($0.amount))}" }
+        "[" + servings.map { "{\"label\":\(JSONText.quoted($0.label)),\"grams\":\(JSONText.compactNumber($0.amount))}" }
             .joined(separator: ",") + "]"
     }
 
     /// Reads `storageText`; nil when it is not that shape.
     public static func servings(storageText text: String) -> [ServingSize]? {
-        guard let array = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]] else { return nil }
+        guard case .array(let items)? = try? JSONParser.parse(text.utf8) else { return nil }
         var servings: [ServingSize] = []
-        for item in array {
-            guard let label = item["label"] as? String, let grams = (item["grams"] as? NSNumber)?.doubleValue else { return nil }
+        for item in items {
+            guard case .object(let members) = item, let label = members["label"]?.string, let grams = members["grams"]?.number else { return nil }
             servings.append(ServingSize(label: label, amount: grams))
         }
         return servings

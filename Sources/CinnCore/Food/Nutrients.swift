@@ -97,16 +97,9 @@ extension Nutrients {
         var text = "{"
         for (nutrient, amount) in amounts {
             if text.utf8.count > 1 { text += "," }
-            text += "\"\(nutrient.key)\":\(Self.number(amount))"
+            text += "\"\(nutrient.key)\":\(JSONText.compactNumber(amount))"
         }
         return text + "}"
-    }
-
-    /// The shortest decimal that reads back as the same Double, without a trailing ".0".
-    static func number(_ value: Double) -> String {
-        // Below 2^53 every whole Double is an exact integer; above it Swift writes an exponent.
-        if value == value.rounded(), abs(value) < 9_007_199_254_740_992 { return String(Int64(value)) }
-        return "\(value)"
     }
 
     /// Reads `storageText`. Unknown keys are skipped, so a database written by a newer

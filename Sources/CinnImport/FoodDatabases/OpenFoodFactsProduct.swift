@@ -21,12 +21,12 @@ public enum OpenFoodFactsProduct: Sendable, Hashable {
             throw .invalid("body", "the response is larger than \(Self.maximumBodySize >> 20) MiB")
         }
         let document: JSONValue
-        do {
-            document = try JSONDocumentParser.parse([UInt8](body))
+        do throws(JSONSyntaxError) {
+            document = try JSONParser.parse(body)
         } catch {
-            throw .invalid("body", "the response is not JSON: \(error.message)")
+            throw .invalid("body", "the response is not JSON: \(error.fileError.message)")
         }
-        guard case .object(let envelope) = document.kind else { throw .invalid("body", "the response is not a JSON object") }
+        guard case .object(let envelope) = document else { throw .invalid("body", "the response is not a JSON object") }
         guard let status = envelope["status"]?.integer else {
             throw .invalid("status", "the response has no status (0 or 1)")
         }
@@ -34,7 +34,7 @@ public enum OpenFoodFactsProduct: Sendable, Hashable {
         case 0:
             self = envelope["status_verbose"]?.string?.contains("invalid code") == true ? .invalidCode : .notFound
         case 1:
-            guard case .object(var members)? = envelope["product"]?.kind else {
+            guard case .object(var members)? = envelope["product"] else {
                 throw .invalid("product", "the response says the product was found but holds no product")
             }
             if members["code"] == nil { members["code"] = envelope["code"] }

@@ -10,7 +10,7 @@ struct OpenFoodFactsJSONProduct: OpenFoodFactsProductFields {
 
     init(members: [String: JSONValue], fieldPrefix: String) {
         self.members = members
-        if case .object(let nutriments)? = members["nutriments"]?.kind {
+        if case .object(let nutriments)? = members["nutriments"] {
             self.nutriments = nutriments
         } else {
             nutriments = [:]
@@ -19,12 +19,12 @@ struct OpenFoodFactsJSONProduct: OpenFoodFactsProductFields {
     }
 
     func text(_ field: OpenFoodFactsField) -> String? {
-        switch members[field.key]?.kind {
+        switch members[field.key] {
         case .string(let text)?:
             let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
             return trimmed.isEmpty ? nil : trimmed
-        case .number(let text)?:
-            return text
+        case .number(let number)?:
+            return number.text
         default:
             return nil
         }
@@ -32,11 +32,11 @@ struct OpenFoodFactsJSONProduct: OpenFoodFactsProductFields {
 
     /// The amount; legacy products write numbers as strings ("2.2"), which count the same.
     func amount(_ nutrient: OpenFoodFactsNutrient) -> OpenFoodFactsAmount {
-        switch nutriments[nutrient.key]?.kind {
+        switch nutriments[nutrient.key] {
         case nil, .null?:
             return .absent
-        case .number(let text)?:
-            return Double(text).map(OpenFoodFactsAmount.value) ?? .invalid(text)
+        case .number(let number)?:
+            return .value(number.double)
         case .string(let text)?:
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty { return .absent }

@@ -87,8 +87,7 @@ struct OpenFoodFactsParser {
     private var generator = SplitMix64()
 
     mutating func parseLine(_ row: CSVRow, into output: inout ImportOutput<ImportedFood>) {
-        guard row.count == 1, let document = try? JSONDocumentParser.parse(Array(row.field(0))),
-              case .object(let members) = document.kind else {
+        guard row.count == 1, case .object(let members)? = try? JSONParser.parse(row.field(0)) else {
             return output.reject(line: row.line, field: "product", reason: "the line is not a JSON object")
         }
         add(OpenFoodFactsJSONProduct(members: members, fieldPrefix: ""), line: row.line, into: &output)

@@ -66,11 +66,11 @@ public enum NightscoutParser {
             records.data.doses.removeAll(keepingCapacity: true)
             records.data.carbs.removeAll(keepingCapacity: true)
         }
-        try await JSONArrayStream.forEach(url: url, { record throws(CinnError) in
+        try await JSONArrayStream.forEach(url: url, { record, line throws(CinnError) in
             guard records.data.rowsRead < ImportLimits.nightscoutRecords else {
                 throw ImportLimits.exceeded(ImportLimits.nightscoutRecords, "records")
             }
-            records.take(record)
+            records.take(record, line: line)
             // Carbohydrate is written with the meals it names at the end, so the import keeps it: this bounds it.
             guard carbs + records.data.carbs.count <= ImportLimits.nightscoutCarbs else {
                 throw ImportLimits.exceeded(ImportLimits.nightscoutCarbs, "carbohydrate records")
@@ -81,12 +81,15 @@ public enum NightscoutParser {
     }
 
     public static func parse(_ bytes: [UInt8], timeZone: TimeZone) throws(CinnError) -> NightscoutData {
-        let document = try JSONDocumentParser.parse(bytes)
-        guard case .array(let elements) = document.kind else {
-            throw .invalid("file", "a Nightscout export is a JSON array of entries or treatments")
+        let elements: [(line: Int, value: JSONValue)]?
+        do throws(JSONSyntaxError) {
+            elements = try JSONParser.records(bytes)
+        } catch {
+            throw error.fileError
         }
+        guard let elements else { throw .invalid("file", "a Nightscout export is a JSON array of entries or treatments") }
         var records = Records(timeZone: timeZone)
-        for record in elements { records.take(record) }
+        for record in elements { records.take(record.value, line: record.line) }
         return records.data
     }
 
@@ -123,10 +126,10 @@ public enum NightscoutParser {
             self.timeZone = timeZone
         }
 
-        mutating func take(_ record: JSONValue) {
+        mutating func take(_ record: JSONValue, line: Int) {
             data.rowsRead += 1
-            guard case .object(let fields) = record.kind else {
-                data.reject(RejectedRow(line: record.line, reason: "not a Nightscout record (an object)"))
+            guard case .object(let fields) = record else {
+                data.reject(RejectedRow(line: line, reason: "not a Nightscout record (an object)"))
                 return
             }
             let id = fields["_id"]?.string
@@ -147,20 +150,21 @@ public enum NightscoutParser {
             let name = id ?? (isTreatment ? "t:" : "e:") + key.time + "|" + key.type
             do throws(CinnError) {
                 if isTreatment {
-                    try treatment(fields, id: name, line: record.line, timeZone: timeZone, into: &data)
+                    try treatment(fields, id: name, line: line, timeZone: timeZone, into: &data)
                 } else {
-                    try entry(fields, id: name, line: record.line, timeZone: timeZone, into: &data)
+                    try entry(fields, id: name, line: line, timeZone: timeZone, into: &data)
                 }
             } catch {
-                data.reject(RejectedRow(line: record.line, field: error.field, reason: error.message))
+                data.reject(RejectedRow(line: line, field: error.field, reason: error.message))
             }
         }
     }
 
     /// The text of a string or a number (Nightscout sends numbers as strings at times).
     static func text(_ value: JSONValue) -> String {
-        switch value.kind {
-        case .string(let text), .number(let text): text
+        switch value {
+        case .string(let text): text
+        case .number(let number): number.text
         default: ""
         }
     }
@@ -168,10 +172,13 @@ public enum NightscoutParser {
     /// A number that may be written as a string; nil when absent or null.
     static func number(_ fields: [String: JSONValue], _ name: String) throws(CinnError) -> Double? {
         guard let value = fields[name] else { return nil }
-        switch value.kind {
+        switch value {
         case .null: return nil
-        case .number(let text), .string(let text):
-            if case .string = value.kind, text.trimmingCharacters(in: .whitespaces).isEmpty { return nil }
+        case .number(let number):
+            guard number.double.isFinite else { throw .invalid(name, "\"\(number.text)\" is not a number") }
+            return number.double
+        case .string(let text):
+            if text.trimmingCharacters(in: .whitespaces).isEmpty { return nil }
             guard let number = Double(text.trimmingCharacters(in: .whitespaces)), number.isFinite else {
                 throw .invalid(name, "\"\(text)\" is not a number")
             }

@@ -6,22 +6,20 @@ struct FitbitParser {
     let unit: MassUnit
     let timeZone: TimeZone
 
-    /// The weight logs of a document: the array itself, or the `weight` array of a Fitbit API answer.
-    static func entries(of document: JSONValue) throws(CinnError) -> [JSONValue] {
-        switch document.kind {
-        case .array(let entries):
-            return entries
-        case .object(let members):
-            if let weight = members["weight"], case .array(let entries) = weight.kind { return entries }
-        default:
-            break
+    /// The weight logs of a document, each with its line: the array itself, or the `weight` array of a Fitbit API answer.
+    static func entries(of document: [UInt8]) throws(CinnError) -> [(line: Int, value: JSONValue)] {
+        let entries: [(line: Int, value: JSONValue)]?
+        do throws(JSONSyntaxError) {
+            entries = try JSONParser.records(document, member: "weight")
+        } catch {
+            throw error.fileError
         }
-        throw .invalid("file", "a Fitbit weight file holds a JSON array of weight logs")
+        guard let entries else { throw .invalid("file", "a Fitbit weight file holds a JSON array of weight logs") }
+        return entries
     }
 
-    func parse(_ entry: JSONValue, into output: inout ReadingOutput) {
-        let line = entry.line
-        guard case .object(let members) = entry.kind else {
+    func parse(_ entry: JSONValue, line: Int, into output: inout ReadingOutput) {
+        guard case .object(let members) = entry else {
             return output.reject(line: line, field: "entry", reason: "a weight log must be a JSON object")
         }
         guard let logID = members["logId"]?.integer else {

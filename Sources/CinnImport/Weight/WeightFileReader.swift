@@ -107,10 +107,10 @@ public struct WeightFileReader: Sendable {
         } catch {
             throw CinnError.invalid("file", "cannot read \(url.lastPathComponent): \(error.localizedDescription)")
         }
-        let entries = try FitbitParser.entries(of: JSONDocumentParser.parse([UInt8](data)))
+        let entries = try FitbitParser.entries(of: [UInt8](data))
         let parser = FitbitParser(unit: unit, timeZone: options.timeZone)
         for (index, entry) in entries.enumerated() {
-            parser.parse(entry, into: &output)
+            parser.parse(entry.value, line: entry.line, into: &output)
             if output.hasFullBatch {
                 try await output.deliver(bytesRead: fileSize * Int64(index + 1) / Int64(entries.count), progress, isolation, onBatch)
             }

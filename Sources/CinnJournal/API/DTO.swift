@@ -263,18 +263,13 @@ public struct TrendDTO {
         text.reserveCapacity(64 + days.count * 100)
         for (index, day) in days.enumerated() {
             if index > 0 { text += "," }
-            text += "{\"date\":\"\(day.date)\",\"weight\":\(Self.number(day.weight)),\"interpolated\":\(day.interpolated)"
+            text += "{\"date\":\"\(day.date)\",\"weight\":\(JSONText.number(day.weight)),\"interpolated\":\(day.interpolated)"
             text += ",\"value\":\(day.value),\"trend\":\(day.trend)}"
         }
-        text += "],\"rate_per_week\":\(Self.number(ratePerWeek)),\"energy_balance_per_day\":\(Self.number(energyBalancePerDay))"
-        text += ",\"forecast_date\":" + (forecastDate.map { "\"\($0)\"" } ?? "null")
+        text += "],\"rate_per_week\":\(JSONText.number(ratePerWeek)),\"energy_balance_per_day\":\(JSONText.number(energyBalancePerDay))"
+        text += ",\"forecast_date\":" + JSONText.quoted(forecastDate.map { "\($0)" })
         text += ",\"verdict\":{\"answer\":\"\(verdict.answer.rawValue)\",\"reason\":" + JSONText.quoted(verdict.reason) + "}}"
         return text
-    }
-
-    /// A JSON number (Swift's shortest round-trip form), or null.
-    static func number(_ value: Double?) -> String {
-        value.map { "\($0)" } ?? "null"
     }
 }
 

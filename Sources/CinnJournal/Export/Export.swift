@@ -28,7 +28,7 @@ extension Journal {
         case .json:
             let goal = try await store.goal(user: user)
             var head = "{\"unit\":\"kg\",\"settings\":" + jsonString(SettingsDTO(settings))
-            head += ",\"goal\":" + (goal.map { jsonString(GoalDTO($0, unit: .kilograms)) } ?? "null")
+            head += ",\"goal\":" + (goal.map { jsonString(GoalDTO($0, unit: .kilograms)) } ?? JSONText.null)
             try await write(head + ",\"weigh_ins\":[")
             var first = true
             try await store.forEachWeighIn(user: user) { batch in
@@ -47,5 +47,5 @@ extension Journal {
 package func jsonString(_ value: some Encodable) -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+    return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? JSONText.null
 }

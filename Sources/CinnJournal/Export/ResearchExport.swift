@@ -172,22 +172,22 @@ public struct ResearchExport: Sendable {
     public func json() -> String {
         var out = "{\"dictionary\":["
         out += dictionary.map { column in
-            "{\"table\":\(jsonString(column.table)),\"column\":\(jsonString(column.column)),\"type\":\(jsonString(column.type)),"
-                + "\"unit\":\(jsonString(column.unit)),\"description\":\(jsonString(column.description))}"
+            "{\"table\":\(JSONText.quoted(column.table)),\"column\":\(JSONText.quoted(column.column)),\"type\":\(JSONText.quoted(column.type)),"
+                + "\"unit\":\(JSONText.quoted(column.unit)),\"description\":\(JSONText.quoted(column.description))}"
         }.joined(separator: ",")
         out += "],\"tables\":{"
         out += tables.map { table in
-            jsonString(table.name) + ":[" + table.rows.map { row in
+            JSONText.quoted(table.name) + ":[" + table.rows.map { row in
                 "{" + zip(table.columns, row).map { column, value in
                     let dictionaryType = Self.dictionary.first { $0.table == table.name && $0.column == column }?.type
                     let rendered: String
                     switch (value, dictionaryType) {
-                    case (nil, _): rendered = "null"
+                    case (nil, _): rendered = JSONText.null
                     case (let value?, "number"): rendered = value
                     case (let value?, "boolean"): rendered = value
-                    case (let value?, _): rendered = jsonString(value)
+                    case (let value?, _): rendered = JSONText.quoted(value)
                     }
-                    return jsonString(column) + ":" + rendered
+                    return JSONText.quoted(column) + ":" + rendered
                 }.joined(separator: ",") + "}"
             }.joined(separator: ",") + "]"
         }.joined(separator: ",")

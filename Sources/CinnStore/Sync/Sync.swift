@@ -51,8 +51,7 @@ extension Store {
 
     /// The protocol fields of a record type (children last), for documentation and clients.
     public static func syncFieldNames(of type: String) -> [String] {
-        guard let type = SyncType.byName[type] else { return [] }
-        return type.fields.map(\.name) + (type.children.map { [$0.name] } ?? [])
+        SyncType.byName[type]?.fieldNames ?? []
     }
 
     // MARK: Push
@@ -79,15 +78,15 @@ extension Store {
             }
             var version: Int64?
             var rowIDs: [String: [UUID: Int64]] = [:]
-            for type in SyncType.all {
+            for type in SyncTable.all {
                 guard let mine = positions[type.name] else { continue }
-                var batch = SyncBatch(type: type, store: self, user: user)
-                try await batch.load(connection, ids: Set(mine.map { changes[$0].id }), changes: mine.map { changes[$0] }, known: rowIDs)
-                for position in mine { results[position] = batch.apply(changes[position]) }
-                let dirty = batch.dirtyRecords
+                var (merge, references) = try await syncMerge(connection, type: type, changes: mine.map { changes[$0] }, known: rowIDs, user: user)
+                for position in mine { results[position] = merge.apply(changes[position]) }
+                let dirty = merge.changedRecords
                 if !dirty.isEmpty {
                     if version == nil { version = try await reserveVersions(db, user: user) }
-                    let written = try await writeSyncRecords(connection, type: type, records: dirty, user: user, version: version!, source: source)
+                    let written = try await writeSyncRecords(connection, type: type, records: dirty, references: references, user: user,
+                                                             version: version!, source: source)
                     rowIDs[type.name, default: [:]].merge(written) { $1 }
                 }
             }
@@ -96,8 +95,9 @@ extension Store {
     }
 
     /// Writes whole records (upserts by id), their children, and returns their row ids.
-    func writeSyncRecords(_ connection: Connection, type: SyncType, records: [SyncBatch.Working], user: UserID, version: Int64,
-                          source: String, keepTimes: Bool = true) async throws -> [UUID: Int64] {
+    /// - Parameter references: the row ids of the records the records' references name.
+    func writeSyncRecords(_ connection: Connection, type: SyncTable, records: [SyncMerge.Record], references: [UUID: Int64], user: UserID,
+                          version: Int64, source: String, keepTimes: Bool = true) async throws -> [UUID: Int64] {
         let db = connection.sql
         let time = milliseconds(now())
         // The exercises and days a workout had before this write: its sets there may be gone or moved.
@@ -119,7 +119,7 @@ extension Store {
                 for field in type.fields {
                     let value = record.fields[field.name] ?? .null
                     if case .reference = field.kind {
-                        values.append(value.string.flatMap(UUID.init(text:)).flatMap { record.references[$0] })
+                        values.append(value.string.flatMap(UUID.init(text:)).flatMap { references[$0] })
                     } else {
                         values.append(contentsOf: field.columnValues(value).map(bindValue))
                     }
@@ -182,7 +182,7 @@ extension Store {
     }
 
     /// The exercises of the sets of these records (workouts) and the days they fall on.
-    private func exerciseDaysOf(_ connection: Connection, type: SyncType, ids: [UUID]) async throws -> (exercises: Set<Int64>, days: Set<Int>) {
+    private func exerciseDaysOf(_ connection: Connection, type: SyncTable, ids: [UUID]) async throws -> (exercises: Set<Int64>, days: Set<Int>) {
         var exercises: Set<Int64> = [], days: Set<Int> = []
         for chunk in ids.chunks(of: Self.insertChunkRows) {
             let binds = chunk.map { bind($0) }
@@ -209,16 +209,16 @@ extension Store {
     // MARK: Reading records
 
     /// The user's records of `type` that meet `condition` (on table alias `t`), with their children.
-    func syncRecords(_ connection: Connection, type: SyncType, condition: SQLQueryString, order: String = "", limit: Int? = nil,
+    func syncRecords(_ connection: Connection, type: SyncTable, condition: SQLQueryString, order: String = "", limit: Int? = nil,
                      withTimes: Bool = false) async throws
         -> [StoredSyncRecord] {
         var selects = ["t.\(type.rowColumn)", "t.id", "t.user_id", "t.version", "t.deleted", "t.updated_at_ms", withTimes ? "t.sync_times" : "NULL",
                        "t.sync_version"]
         for field in type.fields {
             switch field.kind {
-            case .instant(let offset, _): selects += ["t.\(field.column)", "t.\(offset)"]
+            case .instant: selects += ["t.\(field.column)", "t.\(SyncColumn.offsetColumn)"]
             case .reference(let target):
-                let table = SyncType.byName[target]?.table ?? target
+                let table = SyncTable.byName[target]?.table ?? target
                 selects.append("(SELECT r.id FROM \(table) r WHERE r.row_id = t.\(field.column)) AS \(field.column)")
             default: selects.append("t.\(field.column)")
             }
@@ -252,7 +252,7 @@ extension Store {
     }
 
     /// The user's records of `type` with these ids.
-    func syncRecords(_ connection: Connection, type: SyncType, ids: [UUID], user: UserID) async throws -> [UUID: StoredSyncRecord] {
+    func syncRecords(_ connection: Connection, type: SyncTable, ids: [UUID], user: UserID) async throws -> [UUID: StoredSyncRecord] {
         var records: [UUID: StoredSyncRecord] = [:]
         for chunk in ids.chunks(of: Self.insertChunkRows) {
             let binds = chunk.map { bind($0) }
@@ -293,7 +293,7 @@ extension Store {
 
     /// A row of `syncRecords`, read by column position in the order it selects them; the field times only
     /// when `withTimes` (merging needs them, pulling does not).
-    private func decodeSyncRecord(_ row: some ColumnReader, type: SyncType, withTimes: Bool) throws -> StoredSyncRecord {
+    private func decodeSyncRecord(_ row: some ColumnReader, type: SyncTable, withTimes: Bool) throws -> StoredSyncRecord {
         // A shared food has no user: 0, nobody's.
         guard let rowID = try row.integer(0), let id = try row.uuid(1), let version = try row.integer(3), let deleted = try row.integer(4),
               let updatedAt = try row.integer(5) else { throw CinnError(.internal, "a stored \(type.name) is damaged") }
@@ -332,14 +332,14 @@ extension Store {
     }
 
     /// When each field was last set: from `sync_times` when a sync change wrote the record last, else the record's save time.
-    private func fieldTimes(type: SyncType, version: Int64, updatedAt: Int64, syncVersion: Int64?, text: String?) throws -> [String: Int64] {
-        if syncVersion == version, let text, case .object(let members) = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) {
+    private func fieldTimes(type: SyncTable, version: Int64, updatedAt: Int64, syncVersion: Int64?, text: String?) throws -> [String: Int64] {
+        if syncVersion == version, let text, case .object(let members) = try JSONParser.parse(text.utf8) {
             return members.compactMapValues { $0.number.map { Int64($0) } }
         }
-        return Dictionary(uniqueKeysWithValues: Store.syncFieldNames(of: type.name).map { ($0, updatedAt) })
+        return Dictionary(uniqueKeysWithValues: type.type.fieldNames.map { ($0, updatedAt) })
     }
 
-    func decodeSyncField(_ row: any SQLRow, _ field: SyncField) throws -> JSONValue {
+    func decodeSyncField(_ row: any SQLRow, _ field: SyncColumn) throws -> JSONValue {
         switch field.kind {
         case .text, .choice:
             return try row.decode(column: field.column, as: String?.self).map(JSONValue.string) ?? .null
@@ -347,9 +347,9 @@ extension Store {
             return try row.decode(column: field.column, as: Double?.self).map(JSONValue.number) ?? .null
         case .integer:
             return try row.decode(column: field.column, as: Int64?.self).map { .number(Double($0)) } ?? .null
-        case .instant(let offset, _):
+        case .instant:
             guard let at = try row.decode(column: field.column, as: Int64?.self) else { return .null }
-            return .string(SyncInstant(milliseconds: at, utcOffsetSeconds: try row.decode(column: offset, as: Int.self)).text)
+            return .string(SyncInstant(milliseconds: at, utcOffsetSeconds: try row.decode(column: SyncColumn.offsetColumn, as: Int.self)).text)
         case .day:
             return try row.decode(column: field.column, as: Int?.self).map { .string(LocalDate(dayNumber: $0).iso) } ?? .null
         case .uuid, .reference, .food:
@@ -384,14 +384,14 @@ extension Store {
             // The tables merged in change order, each read in chunks as the merge reaches its end: a page reads
             // little more than its own records, however the changes fall across the tables.
             let chunk = min(limit + 1, 2000)
-            var buffers = [[StoredSyncRecord]](repeating: [], count: SyncType.all.count)
-            var heads = [Int](repeating: 0, count: SyncType.all.count)
-            var readAll = [Bool](repeating: false, count: SyncType.all.count)
-            var lastRead = [SyncCursor?](repeating: nil, count: SyncType.all.count)
+            var buffers = [[StoredSyncRecord]](repeating: [], count: SyncTable.all.count)
+            var heads = [Int](repeating: 0, count: SyncTable.all.count)
+            var readAll = [Bool](repeating: false, count: SyncTable.all.count)
+            var lastRead = [SyncCursor?](repeating: nil, count: SyncTable.all.count)
             var found: [(cursor: SyncCursor, record: SyncRecord)] = []
             while found.count <= limit {
                 var best: (index: Int, cursor: SyncCursor)?
-                for (index, type) in SyncType.all.enumerated() {
+                for (index, type) in SyncTable.all.enumerated() {
                     if heads[index] == buffers[index].count {
                         if readAll[index] { continue }
                         var condition: SQLQueryString = "t.user_id = \(bind: user.rawValue) AND t.version <= \(bind: newest) AND "
@@ -418,7 +418,7 @@ extension Store {
                 guard let (index, position) = best else { break }
                 let record = buffers[index][heads[index]]
                 heads[index] += 1
-                found.append((position, SyncRecord(type: SyncType.all[index].name, id: record.id, deleted: record.deleted,
+                found.append((position, SyncRecord(type: SyncTable.all[index].name, id: record.id, deleted: record.deleted,
                                                    fields: record.deleted ? nil : record.fields)))
             }
             let page = found.prefix(limit)
@@ -435,13 +435,13 @@ extension Store {
     /// so a client can always write a page's records.
     func referencedRecords(_ connection: Connection, of page: [SyncRecord], after end: SyncCursor, user: UserID) async throws -> [SyncRecord] {
         var extra: [SyncRecord] = []
-        for type in SyncType.all {
+        for type in SyncTable.all {
             for field in type.fields {
-                guard case .reference(let target) = field.kind, let targetType = SyncType.byName[target] else { continue }
+                guard case .reference(let target) = field.kind, let targetType = SyncTable.byName[target] else { continue }
                 let present = Set(page.filter { $0.type == target }.map(\.id))
                 let wanted = Set(page.filter { $0.type == type.name }.compactMap { $0.fields?[field.name]?.string.flatMap(UUID.init(text:)) })
                     .subtracting(present)
-                let index = SyncType.all.firstIndex { $0.name == target } ?? 0
+                let index = SyncTable.all.firstIndex { $0.name == target } ?? 0
                 extra += try await syncRecords(connection, type: targetType, ids: Array(wanted), user: user).values
                     .filter { SyncCursor(version: $0.version, typeIndex: index, rowID: $0.rowID) > end }
                     .map { SyncRecord(type: target, id: $0.id, deleted: $0.deleted, fields: $0.fields) }
@@ -451,232 +451,71 @@ extension Store {
     }
 }
 
-/// One push's changes of one record type, merged in memory against what is stored, then written at once.
-struct SyncBatch {
-    /// A record as the push leaves it.
-    struct Working {
-        var id: UUID
-        var exists: Bool
-        var deleted: Bool
-        var fields: SyncFields
-        var fieldTimes: [String: Int64]
-        var changed = false
-        var childrenChanged = false
-        /// The row ids of the records its references name.
-        var references: [UUID: Int64] = [:]
-    }
-
-    let type: SyncType
-    let store: Store
-    let user: UserID
-    private var records: [UUID: Working] = [:]
-    private var otherUsers: Set<UUID> = []
-    /// For each referenced type, its records by id: row id, nil when not the user's.
-    private var referenced: [UUID: Int64] = [:]
-    /// Who holds each value of the unique field.
-    private var owners: [JSONValue: UUID] = [:]
-    /// The foods the changes name that are another user's.
-    private var foreignFoods: Set<UUID> = []
-    /// The user's one record of a singleton type (the settings), if it exists.
-    private var singleton: UUID?
-    private var order: [UUID] = []
-
-    init(type: SyncType, store: Store, user: UserID) {
-        self.type = type
-        self.store = store
-        self.user = user
-    }
-
-    var dirtyRecords: [Working] { order.compactMap { records[$0] }.filter(\.changed) }
-
-    /// Reads the stored records the changes name, the records they refer to, and the holders of their unique values.
-    mutating func load(_ connection: Store.Connection, ids: Set<UUID>, changes: [SyncChange], known: [String: [UUID: Int64]]) async throws {
+extension Store {
+    /// Makes the merge of one push's changes of one record type (`SyncMerge`) from what is stored: the records the
+    /// changes name, which ids are another user's, the records their references name, the foods of other users they
+    /// name and the holders of the unique values they set. Also returns the row ids of the referenced records, which
+    /// writing them needs.
+    /// - Parameter known: row ids of records written earlier in the same push, by type.
+    func syncMerge(_ connection: Connection, type: SyncTable, changes: [SyncChange], known: [String: [UUID: Int64]],
+                   user: UserID) async throws -> (merge: SyncMerge, references: [UUID: Int64]) {
+        let db = connection.sql
+        var stored: [SyncMerge.Record] = [], otherUsers: Set<UUID> = []
         // By id alone: an id already used by another user's record is rejected, not overwritten.
-        for chunk in Array(ids).chunks(of: Store.insertChunkRows) {
-            let binds = chunk.map { store.bind($0) }
-            for record in try await store.syncRecords(connection, type: type, condition: "t.id IN (\(binds: binds))", withTimes: true) {
+        for chunk in Array(Set(changes.map(\.id))).chunks(of: Self.insertChunkRows) {
+            let binds = chunk.map { bind($0) }
+            for record in try await syncRecords(connection, type: type, condition: "t.id IN (\(binds: binds))", withTimes: true) {
                 guard record.userID == user.rawValue else {
                     otherUsers.insert(record.id)
                     continue
                 }
-                records[record.id] = Working(id: record.id, exists: true, deleted: record.deleted, fields: record.fields,
-                                             fieldTimes: record.fieldTimes)
-                order.append(record.id)
+                stored.append(SyncMerge.Record(id: record.id, exists: true, deleted: record.deleted, fields: record.fields,
+                                               fieldTimes: record.fieldTimes))
             }
         }
+        var references: [UUID: Int64] = [:]
         for field in type.fields {
-            guard case .reference(let target) = field.kind, let targetType = SyncType.byName[target] else { continue }
+            guard case .reference(let target) = field.kind, let targetType = SyncTable.byName[target] else { continue }
             let named = Set(changes.compactMap { $0.fields[field.name]?.string.flatMap(UUID.init(text:)) })
-                .union(records.values.compactMap { $0.fields[field.name]?.string.flatMap(UUID.init(text:)) })
+                .union(stored.compactMap { $0.fields[field.name]?.string.flatMap(UUID.init(text:)) })
             var lookup: [UUID] = []
             for id in named {
-                if let row = known[target]?[id] { referenced[id] = row } else { lookup.append(id) }
+                if let row = known[target]?[id] { references[id] = row } else { lookup.append(id) }
             }
-            referenced.merge(try await store.syncRowIDs(connection.sql, table: targetType.table, ids: lookup, user: user)) { $1 }
+            references.merge(try await syncRowIDs(db, table: targetType.table, ids: lookup, user: user)) { $1 }
         }
-        let foods = Set(changes.flatMap { type.foodIDs(in: $0.fields) })
+        var foreignFoods: Set<UUID> = []
+        let foods = Set(changes.flatMap { type.type.foodIDs(in: $0.fields) })
         if !foods.isEmpty {
-            foreignFoods = try await store.foodsOfOtherUsers(connection.sql, ids: Array(foods), user: user)
+            foreignFoods = try await foodsOfOtherUsers(db, ids: Array(foods), user: user)
         }
-        if type.isSingleton, let row = try await connection.sql.raw("""
+        var singleton: UUID?
+        if type.isSingleton, let row = try await db.raw("""
             SELECT id FROM \(unsafeRaw: type.table) WHERE user_id = \(bind: user.rawValue)
             """).first() {
-            singleton = try store.decodeUUID(row, "id")
+            singleton = try decodeUUID(row, "id")
         }
+        var owners: [JSONValue: UUID] = [:]
         if let unique = type.uniqueField, let field = type.field(named: unique) {
-            let values = Set(changes.compactMap { try? $0.fields[unique].map(field.canonical) }).filter { !$0.isNull }
-            for record in records.values where !record.deleted {
-                if let value = record.fields[unique], !value.isNull { owners[value] = record.id }
-            }
+            let values = Set(changes.compactMap { try? $0.fields[unique].map(field.field.canonical) }).filter { !$0.isNull }
+            let storedIDs = Set(stored.map(\.id))
             let live: SQLQueryString = type.name == "food_day" ? "" : " AND deleted = 0"
-            let candidates = Array(values)
-            for chunk in candidates.chunks(of: Store.insertChunkRows) {
+            for chunk in Array(values).chunks(of: Self.insertChunkRows) {
                 let binds: [any Encodable & Sendable] = chunk.map { value in
-                    field.columnValues(value).first.map(store.bindValue) ?? String?.none
+                    field.columnValues(value).first.map(bindValue) ?? String?.none
                 }
-                let rows = try await connection.sql.raw("""
+                let rows = try await db.raw("""
                     SELECT id, \(unsafeRaw: field.column) FROM \(unsafeRaw: type.table)
                     WHERE user_id = \(bind: user.rawValue)\(live) AND \(unsafeRaw: field.column) IN (\(binds: binds))
                     """).all()
                 for row in rows {
-                    let id = try store.decodeUUID(row, "id")
-                    if records[id] == nil { owners[try store.decodeSyncField(row, field)] = id }
+                    let id = try decodeUUID(row, "id")
+                    if !storedIDs.contains(id) { owners[try decodeSyncField(row, field)] = id }
                 }
             }
         }
-    }
-
-    /// Merges one change into the working records and says what became of it.
-    mutating func apply(_ change: SyncChange) -> SyncResult {
-        func rejected(_ error: CinnError) -> SyncResult {
-            SyncResult(type: type.name, id: change.id, status: .rejected, reason: error.message, field: error.field)
-        }
-        guard !otherUsers.contains(change.id) else {
-            return rejected(.invalid("id", "the id \(change.id.lowercasedString) is taken by another record"))
-        }
-        let at = Int64((change.changedAt.timeIntervalSince1970 * 1000).rounded())
-        var record = records[change.id] ?? Working(id: change.id, exists: false, deleted: false, fields: [:], fieldTimes: [:])
-        let known = records[change.id] != nil
-        if record.deleted {
-            return SyncResult(type: type.name, id: change.id, status: change.deleted ? .applied : .merged, deleted: true)
-        }
-        if type.isSingleton {
-            if change.deleted { return rejected(.invalid("deleted", "\(type.name) cannot be deleted; change its fields")) }
-            if let existing = singleton, existing != change.id {
-                return rejected(.invalid("id", "this account's \(type.name) already exist (id \(existing.lowercasedString)); change that record"))
-            }
-        }
-        var lost = false
-        do throws(CinnError) {
-            for (name, value) in change.fields where !value.isNull {
-                let canonical = try canonical(name, value)
-                if at >= record.fieldTimes[name] ?? .min {
-                    if record.fields[name] != canonical {
-                        record.fields[name] = canonical
-                        record.changed = true
-                        if name == type.children?.name { record.childrenChanged = true }
-                    }
-                    record.fieldTimes[name] = at
-                } else if record.fields[name] != canonical {
-                    lost = true
-                }
-            }
-            for name in change.clear {
-                if let field = type.field(named: name) {
-                    guard !field.required else { throw CinnError.invalid(name, "\(name) is required and cannot be cleared") }
-                } else {
-                    guard name == type.children?.name else { throw CinnError.invalid(name, "\(type.name) has no field \(name)") }
-                }
-                let empty: JSONValue = name == type.children?.name ? .array([]) : .null
-                if at >= record.fieldTimes[name] ?? .min {
-                    if (record.fields[name] ?? empty) != empty {
-                        record.fields[name] = empty
-                        record.changed = true
-                        if name == type.children?.name { record.childrenChanged = true }
-                    }
-                    record.fieldTimes[name] = at
-                } else if (record.fields[name] ?? empty) != empty {
-                    lost = true
-                }
-            }
-            if !record.exists && !known {
-                for field in type.fields where field.required && (record.fields[field.name] ?? .null).isNull {
-                    if change.deleted {
-                        return SyncResult(type: type.name, id: change.id, status: .applied, deleted: true)
-                    }
-                    throw CinnError.invalid(field.name, "a new \(type.name) needs \(field.name)")
-                }
-                for field in type.fields where record.fields[field.name] == nil { record.fields[field.name] = .null }
-                if let children = type.children, record.fields[children.name] == nil {
-                    record.fields[children.name] = .array([])
-                    record.childrenChanged = true
-                }
-                record.changed = true
-            }
-            for field in type.fields {
-                guard case .reference(let target) = field.kind, let id = record.fields[field.name]?.string.flatMap(UUID.init(text:)) else { continue }
-                guard let row = referenced[id] else {
-                    throw CinnError.invalid(field.name, "no \(target) with id \(id.lowercasedString); push the \(target) first or with it")
-                }
-                record.references[id] = row
-            }
-            if change.deleted {
-                record.deleted = true
-                record.changed = true
-            } else if !record.deleted {
-                try type.validate?(record.fields)
-            }
-            if let unique = type.uniqueField, let value = record.fields[unique], !value.isNull, !record.deleted {
-                if let owner = owners[value], owner != change.id, records[owner].map({ !$0.deleted && $0.fields[unique] == value }) ?? true {
-                    throw CinnError.invalid(unique, "another \(type.name) already has this \(unique) (id \(owner.lowercasedString))")
-                }
-            }
-        } catch {
-            return rejected(error)
-        }
-        if let unique = type.uniqueField {
-            if let old = records[change.id]?.fields[unique], owners[old] == change.id { owners[old] = nil }
-            if !record.deleted, let value = record.fields[unique], !value.isNull { owners[value] = change.id }
-        }
-        if records[change.id] == nil { order.append(change.id) }
-        records[change.id] = record
-        if type.isSingleton { singleton = change.id }
-        return SyncResult(type: type.name, id: change.id, status: lost ? .merged : .applied,
-                          record: record.deleted ? nil : record.fields, deleted: record.deleted)
-    }
-
-    /// A field's value checked: plain fields by their kind, children item by item.
-    private func canonical(_ name: String, _ value: JSONValue) throws(CinnError) -> JSONValue {
-        if let field = type.field(named: name) { return try checkedFood(field, try field.canonical(value)) }
-        guard let children = type.children, name == children.name else { throw .invalid(name, "\(type.name) has no field \(name)") }
-        guard case .array(let items) = value else { throw .invalid(name, "\(name) must be a list") }
-        guard items.count <= children.maximumCount else { throw .invalid(name, "\(name) may hold at most \(children.maximumCount) items") }
-        return .array(try items.enumerated().map { (index, item) throws(CinnError) -> JSONValue in
-            guard case .object(let members) = item else { throw .invalid("\(name)[\(index)]", "each of \(name) must be an object") }
-            var result: SyncFields = [:]
-            for key in members.keys where children.fields.first(where: { $0.name == key }) == nil {
-                throw .invalid("\(name)[\(index)].\(key)", "\(name) have no field \(key)")
-            }
-            for field in children.fields {
-                let member = members[field.name] ?? .null
-                if member.isNull {
-                    guard !field.required else { throw .invalid("\(name)[\(index)].\(field.name)", "each of \(name) needs \(field.name)") }
-                    result[field.name] = .null
-                } else {
-                    do throws(CinnError) {
-                        result[field.name] = try checkedFood(field, try field.canonical(member))
-                    } catch {
-                        throw CinnError.invalid("\(name)[\(index)].\(field.name)", error.message)
-                    }
-                }
-            }
-            return .object(result)
-        })
-    }
-
-    /// `value` unless `field` names a food and that food is another user's.
-    private func checkedFood(_ field: SyncField, _ value: JSONValue) throws(CinnError) -> JSONValue {
-        guard case .food = field.kind, let id = value.string.flatMap(UUID.init(text:)), foreignFoods.contains(id) else { return value }
-        throw .invalid(field.name, "no food with id \(id.lowercasedString)")
+        let merge = SyncMerge(type: type.type, stored: stored, otherUsers: otherUsers, referable: Set(references.keys), owners: owners,
+                              foreignFoods: foreignFoods, singleton: singleton)
+        return (merge, references)
     }
 }

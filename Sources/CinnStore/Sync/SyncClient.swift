@@ -32,7 +32,7 @@ extension Store {
             if let row = try await db.raw("SELECT server FROM sync_client").first(),
                try row.decode(column: "server", as: String.self) == server {
                 // A journal that became a client before more types synced: their records go up now.
-                for type in SyncType.all where try await db.raw("""
+                for type in SyncTable.all where try await db.raw("""
                     SELECT 1 AS found FROM sqlite_master WHERE type = 'trigger' AND name = \(bind: "sync_\(type.table)_insert")
                     """).first() == nil {
                     try await markChanges(db, of: type)
@@ -43,13 +43,13 @@ extension Store {
             try await db.raw("DELETE FROM sync_base").run()
             try await db.raw("DELETE FROM sync_outbox").run()
             try await db.raw("INSERT INTO sync_client (one, server, cursor) VALUES (1, \(bind: server), \(bind: SyncCursor.start.description))").run()
-            for type in SyncType.all { try await markChanges(db, of: type) }
+            for type in SyncTable.all { try await markChanges(db, of: type) }
         }
     }
 
     /// Marks every live record of `type` of a user (not the shared food database) for the next push, and
     /// every later write to one by a trigger.
-    private func markChanges(_ db: any SQLDatabase, of type: SyncType) async throws {
+    private func markChanges(_ db: any SQLDatabase, of type: SyncTable) async throws {
         for event in ["INSERT", "UPDATE"] {
             try await db.raw("""
                 CREATE TRIGGER IF NOT EXISTS sync_\(unsafeRaw: type.table)_\(unsafeRaw: event.lowercased()) AFTER \(unsafeRaw: event)
@@ -102,7 +102,7 @@ extension Store {
                 """).all().map { (try $0.decode(column: "type", as: String.self), try decodeUUID($0, "id")) }
             var pending: [PendingSyncChange] = []
             var unchanged: [(String, UUID)] = []
-            for type in SyncType.all {
+            for type in SyncTable.all {
                 let ids = marked.filter { $0.0 == type.name }.map(\.1)
                 guard !ids.isEmpty else { continue }
                 let records = try await syncRecords(connection, type: type, ids: ids, user: user)
@@ -148,11 +148,11 @@ extension Store {
         let sent = Dictionary(pending.map { ($0.change.id, $0) }) { $1 }
         try await applying { connection in
             let db = connection.sql
-            for type in SyncType.all {
+            for type in SyncTable.all {
                 let mine = results.filter { $0.type == type.name && sent[$0.id] != nil }
                 guard !mine.isEmpty else { continue }
                 let records = try await syncRecords(connection, type: type, ids: mine.map(\.id), user: user)
-                var writes: [SyncBatch.Working] = []
+                var writes: [SyncMerge.Record] = []
                 for result in mine {
                     guard let was = sent[result.id] else { continue }
                     let local = records[result.id]
@@ -178,7 +178,7 @@ extension Store {
                         }
                         if deleted && local == nil { continue }
                         if fields != local?.fields || deleted != local?.deleted {
-                            writes.append(SyncBatch.Working(id: result.id, exists: local != nil, deleted: deleted, fields: fields, fieldTimes: [:],
+                            writes.append(SyncMerge.Record(id: result.id, exists: local != nil, deleted: deleted, fields: fields, fieldTimes: [:],
                                                             changed: true, childrenChanged: true))
                         }
                     }
@@ -193,7 +193,7 @@ extension Store {
     public func applyPulled(_ page: SyncPage, user: UserID) async throws {
         try await applying { connection in
             let db = connection.sql
-            for type in SyncType.all {
+            for type in SyncTable.all {
                 let mine = page.changes.filter { $0.type == type.name }
                 guard !mine.isEmpty else { continue }
                 let ids = mine.map(\.id)
@@ -202,7 +202,7 @@ extension Store {
                 let dirty = Set(try await db.raw("""
                     SELECT id FROM sync_outbox WHERE type = \(bind: type.name) AND id IN (\(binds: ids.map { bind($0) }))
                     """).all().map { try decodeUUID($0, "id") })
-                var writes: [UUID: SyncBatch.Working] = [:]
+                var writes: [UUID: SyncMerge.Record] = [:]
                 for pulled in mine {
                     let local = records[pulled.id]
                     if let server = pulled.fields { try await setSyncBase(db, type: type.name, id: pulled.id, fields: server) }
@@ -218,7 +218,7 @@ extension Store {
                     let deleted = pulled.deleted || (local?.deleted ?? false)
                     if local == nil && (pulled.fields == nil || fields.isEmpty) { continue }
                     if fields != local?.fields || deleted != local?.deleted {
-                        writes[pulled.id] = SyncBatch.Working(id: pulled.id, exists: local != nil, deleted: deleted, fields: fields, fieldTimes: [:],
+                        writes[pulled.id] = SyncMerge.Record(id: pulled.id, exists: local != nil, deleted: deleted, fields: fields, fieldTimes: [:],
                                                               changed: true, childrenChanged: true)
                     }
                 }
@@ -232,7 +232,7 @@ extension Store {
     /// Makes room for the server's records where a local record not yet accepted holds the same unique value:
     /// a local meal of the same name is renamed ("Porridge (2)") and sent again; a local status of the same
     /// day gives way to the server's.
-    private func yieldUniqueValues(_ db: any SQLDatabase, type: SyncType, to records: [SyncBatch.Working], user: UserID) async throws {
+    private func yieldUniqueValues(_ db: any SQLDatabase, type: SyncTable, to records: [SyncMerge.Record], user: UserID) async throws {
         if type.isSingleton {
             // The account's settings are the server's: local ones made before the first sync give way.
             for record in records {
@@ -279,7 +279,7 @@ extension Store {
     }
 
     /// Removes a local record the server's copy replaces, with its marks.
-    private func dropLocal(_ db: any SQLDatabase, type: SyncType, id: UUID) async throws {
+    private func dropLocal(_ db: any SQLDatabase, type: SyncTable, id: UUID) async throws {
         try await db.raw("DELETE FROM \(unsafeRaw: type.table) WHERE id = \(bind: bind(id))").run()
         try await db.raw("DELETE FROM sync_outbox WHERE type = \(bind: type.name) AND id = \(bind: bind(id))").run()
         try await db.raw("DELETE FROM sync_base WHERE type = \(bind: type.name) AND id = \(bind: bind(id))").run()
@@ -294,22 +294,18 @@ extension Store {
         }
     }
 
-    private func writeLocal(_ connection: Connection, type: SyncType, records: [SyncBatch.Working], user: UserID) async throws {
+    private func writeLocal(_ connection: Connection, type: SyncTable, records: [SyncMerge.Record], user: UserID) async throws {
         guard !records.isEmpty else { return }
         let db = connection.sql
-        var resolved = records
+        var references: [UUID: Int64] = [:]
         for field in type.fields {
-            guard case .reference(let target) = field.kind, let targetType = SyncType.byName[target] else { continue }
+            guard case .reference(let target) = field.kind, let targetType = SyncTable.byName[target] else { continue }
             let ids = Set(records.compactMap { $0.fields[field.name]?.string.flatMap(UUID.init(text:)) })
-            let rows = try await syncRowIDs(db, table: targetType.table, ids: Array(ids), user: user)
-            for index in resolved.indices {
-                if let id = resolved[index].fields[field.name]?.string.flatMap(UUID.init(text:)), let row = rows[id] {
-                    resolved[index].references[id] = row
-                }
-            }
+            references.merge(try await syncRowIDs(db, table: targetType.table, ids: Array(ids), user: user)) { $1 }
         }
         let version = try await reserveVersions(db, user: user)
-        _ = try await writeSyncRecords(connection, type: type, records: resolved, user: user, version: version, source: "sync", keepTimes: false)
+        _ = try await writeSyncRecords(connection, type: type, records: records, references: references, user: user, version: version,
+                                       source: "sync", keepTimes: false)
     }
 
     private func syncBases(_ db: any SQLDatabase, type: String, ids: [UUID]) async throws -> [UUID: SyncFields] {

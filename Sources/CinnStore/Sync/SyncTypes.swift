@@ -9,135 +9,21 @@ enum SyncColumnValue: Sendable, Hashable {
     case uuid(UUID?)
 }
 
-/// One field of a synced record: its name in the protocol, where it is stored, what it may hold.
-struct SyncField: Sendable {
-    enum Kind: Sendable {
-        /// Text of 1 to `maxLength` characters (trimmed).
-        case text(maxLength: Int)
-        /// One of the values.
-        case choice([String])
-        /// A finite number in the range.
-        case real(ClosedRange<Double>)
-        /// A whole number in the range.
-        case integer(ClosedRange<Int64>)
-        /// An ISO 8601 time with its offset; the column holds milliseconds, `offsetColumn` the offset and
-        /// `dayColumn` the local day it gives.
-        case instant(offsetColumn: String, dayColumn: String)
-        /// A local day, `YYYY-MM-DD`; the column holds its day number.
-        case day
-        /// A UUID.
-        case uuid
-        /// A food's id, as a UUID: one of the user's foods, one of the shared database, or one not (yet) there;
-        /// another user's food is rejected.
-        case food
-        /// The UUID of one of the user's records of `type`; the column holds that record's row id.
-        case reference(type: String)
-        /// A flat object of nutrient amounts (Nutrients' storage text).
-        case nutrients
-        /// One of the values, stored as its position in the list (a set's kind).
-        case code([String])
-        /// An exercise by its name; the column holds the row of the user's exercise of that normalised name
-        /// (ExerciseKey), made when there is none. Only in children (a workout's sets).
-        case exercise
-        /// A food's servings, `[{"label": "1 cup", "grams": 240}]` (ServingSize's storage text).
-        case servings
-        /// true or false, stored as 1 or 0.
-        case boolean
-    }
-
-    let name: String
+/// A field of a synced record (`SyncField`, its rules) and where it is stored.
+struct SyncColumn: Sendable {
+    let field: SyncField
     let column: String
-    let kind: Kind
-    let required: Bool
-    /// A further check of a valid value (the domain's own rules).
-    let check: (@Sendable (JSONValue) throws(CinnError) -> Void)?
 
-    init(_ name: String, column: String? = nil, _ kind: Kind, required: Bool = false,
-         check: (@Sendable (JSONValue) throws(CinnError) -> Void)? = nil) {
-        self.name = name
-        self.column = column ?? name
-        self.kind = kind
-        self.required = required
-        self.check = check
-    }
+    /// Instants keep their offset and their local day in these columns too.
+    static let offsetColumn = "utc_offset_s", dayColumn = "local_day"
+
+    var name: String { field.name }
+    var kind: SyncField.Kind { field.kind }
 
     /// The columns the field fills, in the order of `columnValues`.
     var columns: [String] {
-        if case .instant(let offset, let day) = kind { return [column, offset, day] }
+        if case .instant = kind { return [column, Self.offsetColumn, Self.dayColumn] }
         return [column]
-    }
-
-    /// The value checked and written the one way the server stores it (trimmed text, canonical times).
-    func canonical(_ value: JSONValue) throws(CinnError) -> JSONValue {
-        let result: JSONValue
-        switch kind {
-        case .text(let maxLength):
-            guard let text = value.string?.trimmingCharacters(in: .whitespacesAndNewlines) else { throw .invalid(name, "\(name) must be text") }
-            guard !text.isEmpty else { throw .invalid(name, "\(name) must not be empty; clear it instead") }
-            guard text.count <= maxLength else { throw .invalid(name, "\(name) must be at most \(maxLength) characters") }
-            result = .string(text)
-        case .choice(let values):
-            guard let text = value.string, values.contains(text) else {
-                throw .invalid(name, "\(name) must be one of \(values.joined(separator: ", "))")
-            }
-            result = value
-        case .real(let range):
-            guard let number = value.number, number.isFinite else { throw .invalid(name, "\(name) must be a number") }
-            guard range.contains(number) else {
-                throw .invalid(name, "\(name) must be between \(Self.format(range.lowerBound)) and \(Self.format(range.upperBound))")
-            }
-            result = value
-        case .integer(let range):
-            guard let number = value.number, number.isFinite, number == number.rounded() else {
-                throw .invalid(name, "\(name) must be a whole number")
-            }
-            guard number >= Double(range.lowerBound), number <= Double(range.upperBound) else {
-                throw .invalid(name, "\(name) must be between \(range.lowerBound) and \(range.upperBound)")
-            }
-            result = value
-        case .instant:
-            guard let text = value.string, let instant = SyncInstant.parse(text), abs(instant.utcOffsetSeconds) <= 64_800 else {
-                throw .invalid(name, "\(name) must be an ISO 8601 time with its UTC offset, like 2026-11-21T07:30:00+01:00")
-            }
-            result = .string(instant.text)
-        case .day:
-            guard let text = value.string, let day = LocalDate(iso: text) else { throw .invalid(name, "\(name) must be a day, YYYY-MM-DD") }
-            result = .string(day.iso)
-        case .uuid, .reference, .food:
-            guard let text = value.string, let id = UUID(text: text) else { throw .invalid(name, "\(name) must be a UUID") }
-            result = .string(id.lowercasedString)
-        case .boolean:
-            guard case .bool = value else { throw .invalid(name, "\(name) must be true or false") }
-            result = value
-        case .code(let values):
-            guard let text = value.string, values.contains(text) else {
-                throw .invalid(name, "\(name) must be one of \(values.joined(separator: ", "))")
-            }
-            result = value
-        case .exercise:
-            guard let text = value.string?.trimmingCharacters(in: .whitespacesAndNewlines), !ExerciseKey.normalised(text).isEmpty else {
-                throw .invalid(name, "\(name) must name an exercise")
-            }
-            guard text.count <= 200 else { throw .invalid(name, "\(name) must be at most 200 characters") }
-            result = .string(text)
-        case .servings:
-            guard case .array(let items) = value else { throw .invalid(name, "\(name) must be a list like [{\"label\": \"1 cup\", \"grams\": 240}]") }
-            guard items.count <= 50 else { throw .invalid(name, "\(name) may hold at most 50 servings") }
-            let servings = try items.enumerated().map { (index, item) throws(CinnError) -> ServingSize in
-                guard case .object(let members) = item, let label = members["label"]?.string else {
-                    throw .invalid("\(name)[\(index)].label", "each serving needs a label")
-                }
-                return try ServingSize.validated(label: label, amount: members["grams"]?.number, field: "\(name)[\(index)]")
-            }
-            result = Self.json(servings: ServingSize.storageText(servings))
-        case .nutrients:
-            guard case .object = value, let nutrients = Nutrients(storageText: value.text) else {
-                throw .invalid(name, "\(name) must be an object of nutrient amounts, like {\"energy\": 520, \"protein\": 31}")
-            }
-            result = Self.json(nutrients: nutrients.storageText)
-        }
-        try check?(result)
-        return result
     }
 
     /// The column values of a canonical value (or of none: NULLs). References are resolved by the caller.
@@ -175,52 +61,34 @@ struct SyncField: Sendable {
         }
     }
 
-    static func format(_ value: Double) -> String {
-        value == value.rounded() ? String(Int64(value)) : "\(value)"
-    }
-
-    /// Servings' storage text as a JSON value (a list of `{"label", "grams"}`).
-    static func json(servings storageText: String) -> JSONValue {
-        .array((ServingSize.servings(storageText: storageText) ?? []).map { serving in
-            .object(["label": .string(serving.label), "grams": .number(serving.amount)])
-        })
-    }
-
-    /// Nutrients' storage text as a JSON value (a flat object of numbers).
-    static func json(nutrients storageText: String) -> JSONValue {
-        guard let nutrients = Nutrients(storageText: storageText) else { return .null }
-        return .object(Dictionary(uniqueKeysWithValues: nutrients.amounts.map { ($0.nutrient.key, JSONValue.number($0.amount)) }))
+    /// The fields with their columns: a field's own name unless `columns` names another.
+    static func columns(of fields: [SyncField], _ columns: [String: String]) -> [SyncColumn] {
+        fields.map { SyncColumn(field: $0, column: columns[$0.name] ?? $0.name) }
     }
 }
 
-/// The parts of a record kept in a table of their own, in order (a meal's foods): an array of objects.
-struct SyncChildren: Sendable {
+/// Where a record's children are stored: their table, the column naming their parent, and their fields' columns.
+struct SyncChildTable: Sendable {
     let name: String
     let table: String
     let parentColumn: String
-    let fields: [SyncField]
-    let maximumCount: Int
+    let fields: [SyncColumn]
 }
 
-/// A record type that syncs: its table, fields, and the rules beyond single fields.
-struct SyncType: Sendable {
-    let name: String
+/// Where a record type that syncs (`SyncType`) is stored: its table and columns, and what the table holds beyond
+/// the fields.
+struct SyncTable: Sendable {
+    let type: SyncType
     let table: String
-    let fields: [SyncField]
-    let children: SyncChildren?
+    let fields: [SyncColumn]
+    let children: SyncChildTable?
     /// Columns computed from the fields (a food entry's search key and energy).
     let derivedColumns: [String]
     let derive: @Sendable (SyncFields) -> [SyncColumnValue]
-    /// A field no two of the user's live records may share (a meal's name).
-    let uniqueField: String?
     /// What the table's `source` column holds for records sync writes.
     let source: Source
-    /// A check of a live record as a whole, after merging (rules across fields).
-    let validate: (@Sendable (SyncFields) throws(CinnError) -> Void)?
     /// Whether writing its records changes `exercise_days` (a workout's sets).
     let refreshesExerciseDays: Bool
-    /// One record per user at most (the settings), never deleted.
-    let isSingleton: Bool
     /// The table's integer key, what pull cursors and children use: `row_id`, or the settings' `user_id`.
     let rowColumn: String
 
@@ -233,197 +101,71 @@ struct SyncType: Sendable {
         case none
     }
 
-    init(_ name: String, table: String, fields: [SyncField], children: SyncChildren? = nil, derivedColumns: [String] = [],
-         derive: @escaping @Sendable (SyncFields) -> [SyncColumnValue] = { _ in [] }, uniqueField: String? = nil,
-         source: Source = .given, refreshesExerciseDays: Bool = false, isSingleton: Bool = false, rowColumn: String = "row_id",
-         validate: (@Sendable (SyncFields) throws(CinnError) -> Void)? = nil) {
-        self.name = name
+    /// - Parameters:
+    ///   - columns: the columns of fields not stored under their own name.
+    ///   - children: the children's table, its parent column and the columns of their fields not stored under their name.
+    init(_ name: String, table: String, columns: [String: String] = [:],
+         children: (table: String, parentColumn: String, columns: [String: String])? = nil, derivedColumns: [String] = [],
+         derive: @escaping @Sendable (SyncFields) -> [SyncColumnValue] = { _ in [] }, source: Source = .given,
+         refreshesExerciseDays: Bool = false, rowColumn: String = "row_id") {
+        guard let type = SyncType.byName[name] else { preconditionFailure("no record type \(name) syncs") }
+        self.type = type
         self.table = table
-        self.fields = fields
-        self.children = children
+        fields = SyncColumn.columns(of: type.fields, columns)
+        switch (type.children, children) {
+        case (let rules?, let children?):
+            self.children = SyncChildTable(name: rules.name, table: children.table, parentColumn: children.parentColumn,
+                                           fields: SyncColumn.columns(of: rules.fields, children.columns))
+        case (nil, nil):
+            self.children = nil
+        default:
+            preconditionFailure("the children of \(name) and their table go together")
+        }
         self.derivedColumns = derivedColumns
         self.derive = derive
-        self.uniqueField = uniqueField
         self.source = source
         self.refreshesExerciseDays = refreshesExerciseDays
-        self.isSingleton = isSingleton
         self.rowColumn = rowColumn
-        self.validate = validate
     }
 
-    func field(named name: String) -> SyncField? { fields.first { $0.name == name } }
+    var name: String { type.name }
+    var uniqueField: String? { type.uniqueField }
+    var isSingleton: Bool { type.isSingleton }
 
-    /// Every record type that syncs, in the order a push applies them: a record before those that refer to it.
-    /// A type's position is part of pull cursors, so new types go at the end.
-    static let all: [SyncType] = [
-        SyncType("weigh_in", table: "weigh_ins", fields: [
-            SyncField("measured_at", column: "measured_at_ms", .instant(offsetColumn: "utc_offset_s", dayColumn: "local_day"), required: true),
-            SyncField("weight_kg", .real(Mass.bodyWeightRange), required: true),
-            SyncField("note", .text(maxLength: Note.maximumLength)),
-        ]),
-        SyncType("body_fat", table: "body_fat_readings", fields: [
-            SyncField("measured_at", column: "measured_at_ms", .instant(offsetColumn: "utc_offset_s", dayColumn: "local_day"), required: true),
-            SyncField("fraction", .real(0.02...0.75), required: true),
-        ]),
-        SyncType("goal", table: "goals", fields: [
-            SyncField("weight_kg", .real(Mass.bodyWeightRange), required: true),
-            SyncField("rate_kg_per_week", .real(Goal.rateRange)),
-            SyncField("set_on", column: "set_on_day", .day, required: true),
-        ]),
-        SyncType("food_day", table: "food_days", fields: [
-            SyncField("day", column: "local_day", .day, required: true),
-            SyncField("status", .choice(["complete", "partial"]), required: true),
-        ], uniqueField: "day"),
-        SyncType("food_entry", table: "food_entries", fields: [
-            SyncField("eaten_at", column: "eaten_at_ms", .instant(offsetColumn: "utc_offset_s", dayColumn: "local_day"), required: true),
-            SyncField("name", .text(maxLength: 200), required: true),
-            SyncField("brand", .text(maxLength: 200)),
-            SyncField("food_id", .food),
-            SyncField("meal", .text(maxLength: 40), required: true) { value throws(CinnError) in
-                _ = try Meal.parse(value.string ?? "")
-            },
-            SyncField("servings", .real(0.001...10_000), required: true),
-            SyncField("serving_label", .text(maxLength: 100), required: true),
-            SyncField("serving_amount", .real(0.001...100_000)),
-            SyncField("nutrients", .nutrients, required: true),
-            SyncField("note", .text(maxLength: Note.maximumLength)),
-        ], derivedColumns: ["search_key", "energy_kcal"], derive: { fields in
-            let energy = fields["nutrients"].flatMap { Nutrients(storageText: $0.text) }?.energy ?? 0
-            return [.text(Store.searchKey(fields["name"]?.string ?? "", fields["brand"]?.string)), .real(energy)]
-        }),
-        SyncType("exercise_entry", table: "exercise_entries", fields: [
-            SyncField("performed_at", column: "performed_at_ms", .instant(offsetColumn: "utc_offset_s", dayColumn: "local_day"), required: true),
-            SyncField("name", .text(maxLength: 200), required: true),
-            SyncField("kind", .choice(["cardio", "strength"]), required: true),
-            SyncField("energy_kcal", .real(0...20_000)),
-            SyncField("minutes", .real(0...1440)),
-            SyncField("sets", .integer(0...1000)),
-            SyncField("reps_per_set", .integer(0...10_000)),
-            SyncField("weight_kg", .real(0...1000)),
-            SyncField("steps", .integer(0...1_000_000)),
-            SyncField("note", .text(maxLength: Note.maximumLength)),
-        ]),
-        SyncType("glucose_reading", table: "glucose_readings", fields: [
-            SyncField("measured_at", column: "measured_at_ms", .instant(offsetColumn: "utc_offset_s", dayColumn: "local_day"), required: true),
-            SyncField("mg_dl", .real(10...1000), required: true),
-            SyncField("timing", .choice(MealTiming.allCases.map(\.rawValue))),
-            SyncField("note", .text(maxLength: Note.maximumLength)),
-        ]),
-        SyncType("insulin_dose", table: "insulin_doses", fields: [
-            SyncField("taken_at", column: "taken_at_ms", .instant(offsetColumn: "utc_offset_s", dayColumn: "local_day"), required: true),
-            SyncField("units", .real(0.05...100), required: true),
-            SyncField("kind", .choice(InsulinKind.allCases.map(\.rawValue)), required: true),
-            SyncField("insulin", .text(maxLength: 100)),
-            SyncField("note", .text(maxLength: Note.maximumLength)),
-        ]),
-        SyncType("meal", table: "meals", fields: [
-            SyncField("name", .text(maxLength: 80), required: true),
-            SyncField("kind", .choice(MealKind.allCases.map(\.rawValue)), required: true),
-            SyncField("carbohydrate_g", .real(0...1000)),
-            SyncField("note", .text(maxLength: Note.maximumLength)),
-        ], children: SyncChildren(name: "foods", table: "meal_foods", parentColumn: "meal_id", fields: [
-            SyncField("food_id", .food, required: true),
-            SyncField("name", .text(maxLength: 200), required: true),
-            SyncField("grams", .real(0.01...10_000), required: true),
-        ], maximumCount: 100), uniqueField: "name"),
-        SyncType("meal_event", table: "meal_events", fields: [
-            SyncField("meal_id", .reference(type: "meal"), required: true),
-            SyncField("eaten_at", column: "eaten_at_ms", .instant(offsetColumn: "utc_offset_s", dayColumn: "local_day"), required: true),
-            SyncField("portion", .real(0.05...20), required: true),
-            SyncField("carbohydrate_g", .real(0...1000)),
-            SyncField("note", .text(maxLength: Note.maximumLength)),
-            SyncField("report_reason", .text(maxLength: 500)),
-        ]),
-        SyncType("food", table: "foods", fields: [
-            SyncField("name", .text(maxLength: 200), required: true),
-            SyncField("brand", .text(maxLength: 200)),
-            SyncField("barcode", .text(maxLength: 14)) { value throws(CinnError) in
-                let text = value.string ?? ""
-                guard try Barcode.validated(text).digits == text else {
-                    throw .invalid("barcode", "barcode must be its 8 to 14 digits alone (a 12-digit UPC-A with a leading 0)")
-                }
-            },
-            SyncField("basis", .choice(FoodBasis.allCases.map(\.rawValue)), required: true),
-            SyncField("category", .text(maxLength: 200)),
-            SyncField("nutrients", .nutrients, required: true),
-            SyncField("servings", .servings),
-        ], derivedColumns: ["name_key", "brand_key", "energy_kcal"], derive: { fields in
-            [.text(FoodSearchQuery.searchKey(fields["name"]?.string ?? "")), .text(fields["brand"]?.string.map(FoodSearchQuery.searchKey)),
-             .real(fields["nutrients"].flatMap { Nutrients(storageText: $0.text) }?.energy)]
-        }, source: .fixed(FoodSource.mine.rawValue), validate: { fields throws(CinnError) in
-            // The rules of a food made by hand: plausible amounts per 100 g or ml of its basis.
-            guard let basis = fields["basis"]?.string.flatMap(FoodBasis.init(rawValue:)),
-                  let nutrients = fields["nutrients"].flatMap({ Nutrients(storageText: $0.text) }) else { return }
-            _ = try Food(name: fields["name"]?.string ?? "", basis: basis, nutrients: nutrients).validated()
-        }),
-        SyncType("preset", table: "presets", fields: [
-            SyncField("name", .text(maxLength: 200), required: true),
-            SyncField("meal", .text(maxLength: 40)) { value throws(CinnError) in
-                _ = try Meal.parse(value.string ?? "")
-            },
-        ], children: SyncChildren(name: "items", table: "preset_items", parentColumn: "preset_id", fields: [
-            SyncField("food_id", .food),
-            SyncField("name", .text(maxLength: 200), required: true),
-            SyncField("brand", .text(maxLength: 200)),
-            SyncField("servings", .real(0.001...10_000), required: true),
-            SyncField("serving_label", .text(maxLength: 100), required: true),
-            SyncField("serving_amount", .real(0.001...100_000)),
-            SyncField("nutrients", .nutrients, required: true),
-        ], maximumCount: 100), source: .none, validate: { fields throws(CinnError) in
-            guard case .array(let items)? = fields["items"], !items.isEmpty else { throw .invalid("items", "a preset needs at least one item") }
-        }),
-        SyncType("workout", table: "workouts", fields: [
-            SyncField("started_at", column: "started_at_ms", .instant(offsetColumn: "utc_offset_s", dayColumn: "local_day"), required: true),
-            SyncField("name", .text(maxLength: 200), required: true),
-            SyncField("duration_s", .real(0...172_800)),
-            SyncField("note", .text(maxLength: 2000)),
-            SyncField("distance_m", .real(0...1_000_000)),
-            SyncField("energy_kcal", .real(0...20_000)),
-        ], children: SyncChildren(name: "sets", table: "workout_sets", parentColumn: "workout_id", fields: [
-            SyncField("exercise", column: "exercise_id", .exercise, required: true),
-            SyncField("reps", .integer(1...10_000)),
-            SyncField("weight_kg", .real(0.001...2000)),
-            SyncField("duration_s", .real(0.001...86_400)),
-            SyncField("distance_m", .real(0.001...1_000_000)),
-            // Stored as its position in this list, SetKind's storage code.
-            SyncField("kind", .code(SetKind.allCases.map(\.rawValue)), required: true),
-            SyncField("rpe", .real(0...10)),
-            SyncField("rir", .integer(0...100)),
-            SyncField("note", .text(maxLength: Note.maximumLength)),
-        ], maximumCount: 1000), refreshesExerciseDays: true),
-        SyncType("settings", table: "user_settings", fields: [
-            SyncField("display_unit", .choice(MassUnit.allCases.map(\.rawValue)), required: true),
-            SyncField("trend_method", .choice(TrendMethod.allCases.map(\.rawValue)), required: true),
-            SyncField("time_zone", .text(maxLength: 100)) { value throws(CinnError) in
-                guard TimeZone(identifier: value.string ?? "") != nil else { throw .invalid("time_zone", "time_zone must be an IANA time zone, like Europe/Berlin") }
-            },
-            SyncField("energy_target_kcal", .real(500...10_000)),
-            SyncField("energy_unit", .choice(EnergyUnit.allCases.map(\.rawValue)), required: true),
-            SyncField("sex", .choice(Sex.allCases.map(\.rawValue))),
-            SyncField("birth_date", column: "birth_day", .day),
-            SyncField("height_cm", .real(100...250)),
-            SyncField("activity_level", .choice(ActivityLevel.allCases.map(\.rawValue))),
-            SyncField("length_unit", .choice(LengthUnit.allCases.map(\.rawValue)), required: true),
-            SyncField("target_basis", .choice(TargetBasis.allCases.map(\.rawValue)), required: true),
-            SyncField("energy_floor_kcal", .real(800...3000)),
-            SyncField("onboarded", .boolean, required: true),
-            SyncField("one_rep_max_formula", .choice(OneRepMaxFormula.allCases.map(\.rawValue)), required: true),
-            SyncField("glucose_unit", .choice(GlucoseUnit.allCases.map(\.rawValue)), required: true),
-        ], source: .none, isSingleton: true, rowColumn: "user_id"),
-    ]
+    func field(named name: String) -> SyncColumn? { fields.first { $0.name == name } }
 
-    /// The food ids `fields` name, in its fields and its children's.
-    func foodIDs(in fields: SyncFields) -> [UUID] {
-        var ids = self.fields.filter { if case .food = $0.kind { true } else { false } }
-            .compactMap { fields[$0.name]?.string.flatMap(UUID.init(text:)) }
-        if let children, case .array(let items)? = fields[children.name] {
-            let names = children.fields.filter { if case .food = $0.kind { true } else { false } }.map(\.name)
-            for case .object(let members) in items {
-                ids += names.compactMap { members[$0]?.string.flatMap(UUID.init(text:)) }
-            }
+    /// The tables of every record type that syncs, in `SyncType.all`'s order (the order a push applies them).
+    static let all: [SyncTable] = {
+        let tables = [
+            SyncTable("weigh_in", table: "weigh_ins", columns: ["measured_at": "measured_at_ms"]),
+            SyncTable("body_fat", table: "body_fat_readings", columns: ["measured_at": "measured_at_ms"]),
+            SyncTable("goal", table: "goals", columns: ["set_on": "set_on_day"]),
+            SyncTable("food_day", table: "food_days", columns: ["day": "local_day"]),
+            SyncTable("food_entry", table: "food_entries", columns: ["eaten_at": "eaten_at_ms"],
+                      derivedColumns: ["search_key", "energy_kcal"], derive: { fields in
+                let energy = fields["nutrients"].flatMap { Nutrients(storageText: $0.text) }?.energy ?? 0
+                return [.text(Store.searchKey(fields["name"]?.string ?? "", fields["brand"]?.string)), .real(energy)]
+            }),
+            SyncTable("exercise_entry", table: "exercise_entries", columns: ["performed_at": "performed_at_ms"]),
+            SyncTable("glucose_reading", table: "glucose_readings", columns: ["measured_at": "measured_at_ms"]),
+            SyncTable("insulin_dose", table: "insulin_doses", columns: ["taken_at": "taken_at_ms"]),
+            SyncTable("meal", table: "meals", children: ("meal_foods", "meal_id", [:])),
+            SyncTable("meal_event", table: "meal_events", columns: ["eaten_at": "eaten_at_ms"]),
+            SyncTable("food", table: "foods", derivedColumns: ["name_key", "brand_key", "energy_kcal"], derive: { fields in
+                [.text(FoodSearchQuery.searchKey(fields["name"]?.string ?? "")), .text(fields["brand"]?.string.map(FoodSearchQuery.searchKey)),
+                 .real(fields["nutrients"].flatMap { Nutrients(storageText: $0.text) }?.energy)]
+            }, source: .fixed(FoodSource.mine.rawValue)),
+            SyncTable("preset", table: "presets", children: ("preset_items", "preset_id", [:]), source: .none),
+            SyncTable("workout", table: "workouts", columns: ["started_at": "started_at_ms"],
+                      children: ("workout_sets", "workout_id", ["exercise": "exercise_id"]), refreshesExerciseDays: true),
+            SyncTable("settings", table: "user_settings", columns: ["birth_date": "birth_day"], source: .none, rowColumn: "user_id"),
+        ]
+        let byName = Dictionary(uniqueKeysWithValues: tables.map { ($0.name, $0) })
+        return SyncType.all.map { type in
+            guard let table = byName[type.name] else { preconditionFailure("record type \(type.name) has no table") }
+            return table
         }
-        return ids
-    }
+    }()
 
-    static let byName: [String: SyncType] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+    static let byName: [String: SyncTable] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 }

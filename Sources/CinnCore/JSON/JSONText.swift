@@ -1,12 +1,21 @@
 import Foundation
 
-/// Pieces of JSON text, for the places that write JSON by hand (storage columns, hot API responses).
+/// Pieces of JSON text, for the places that write JSON by hand because they are hot paths (sync answers, storage
+/// columns, the trend and the exports): one way to write a string, a number and `null`. Everything else uses Codable.
 public enum JSONText {
+    /// JSON's null, also what a missing optional is written as.
+    public static let null = "null"
+
     /// A JSON string literal: quotes, backslashes and control characters escaped.
     public static func quoted(_ text: String) -> String {
         var out = ""
         appendQuoted(text, to: &out)
         return out
+    }
+
+    /// A JSON string literal, or `null` for nil.
+    public static func quoted(_ text: String?) -> String {
+        text.map(quoted) ?? null
     }
 
     /// Appends `text` as a JSON string literal; text with nothing to escape (nearly all) is appended as it is.
@@ -20,6 +29,19 @@ public enum JSONText {
         }
     }
 
+    /// Swift's shortest form that reads back as the same Double (`72.0`, `0.1`), or `null` for nil: the API's numbers.
+    public static func number(_ value: Double?) -> String {
+        value.map { "\($0)" } ?? null
+    }
+
+    /// The shortest decimal that reads back as the same Double, without a trailing ".0" (`72`, `0.1`): storage
+    /// text and sync's fields.
+    public static func compactNumber(_ value: Double) -> String {
+        // Below 2^53 every whole Double is an exact integer; above it Swift writes an exponent.
+        if value == value.rounded(), abs(value) < 9_007_199_254_740_992 { return String(Int64(value)) }
+        return "\(value)"
+    }
+
     private static func escaped(_ text: String) -> String {
         var escaped = "\""
         for scalar in text.unicodeScalars {
@@ -29,6 +51,8 @@ public enum JSONText {
             case "\n": escaped += "\\n"
             case "\r": escaped += "\\r"
             case "\t": escaped += "\\t"
+            case "\u{08}": escaped += "\\b"
+            case "\u{0C}": escaped += "\\f"
             case _ where scalar.value < 0x20: escaped += String(format: "\\u%04x", scalar.value)
             default: escaped.unicodeScalars.append(scalar)
             }
