@@ -107,31 +107,16 @@ extension Nutrients {
     /// numbers (or has text after it) is nil.
     public init?(storageText text: String) {
         self.init()
-        var bytes = Substring(text).utf8[...]
-        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
-        func skipSpaces() { while let byte = bytes.first, isSpace(byte) { bytes = bytes.dropFirst() } }
-        func expect(_ byte: UInt8) -> Bool {
-            skipSpaces()
-            guard bytes.first == byte else { return false }
-            bytes = bytes.dropFirst()
-            return true
+        var valid = true
+        do {
+            try JSONParser.forEachMember(of: text.utf8, finiteNumbers: true) { key, value in
+                guard let amount = value.number, amount >= 0 else { valid = false; return }
+                if let nutrient = Nutrient.named(key) { self[nutrient] = amount }
+            }
+        } catch {
+            return nil
         }
-        guard expect(UInt8(ascii: "{")) else { return nil }
-        if expect(UInt8(ascii: "}")) { return }
-        repeat {
-            guard expect(UInt8(ascii: "\"")), let end = bytes.firstIndex(of: UInt8(ascii: "\"")) else { return nil }
-            let key = String(Substring(bytes[..<end]))
-            bytes = bytes[bytes.index(after: end)...]
-            guard expect(UInt8(ascii: ":")) else { return nil }
-            skipSpaces()
-            let numberEnd = bytes.firstIndex { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "}") || isSpace($0) } ?? bytes.endIndex
-            guard let value = Double(Substring(bytes[..<numberEnd])), value.isFinite, value >= 0 else { return nil }
-            bytes = bytes[numberEnd...]
-            if let nutrient = Nutrient.named(key) { self[nutrient] = value }
-        } while expect(UInt8(ascii: ","))
-        guard expect(UInt8(ascii: "}")) else { return nil }
-        skipSpaces()
-        guard bytes.isEmpty else { return nil }
+        guard valid else { return nil }
     }
 }
 

@@ -57,6 +57,20 @@ public enum JSONParser {
         }
     }
 
+    /// Reads one JSON object, handing each member to `body` in order without building the object (a stored column
+    /// read for every row, such as a food's nutrients). Throws when the document is not an object.
+    public static func forEachMember(of bytes: some Collection<UInt8>, finiteNumbers: Bool = false,
+                                     _ body: (String, JSONValue) -> Void) throws(JSONSyntaxError) {
+        try withBuffer(bytes) { buffer throws(JSONSyntaxError) in
+            var parser = Parser(bytes: buffer, line: 1, maximumValues: .max, finiteNumbers: finiteNumbers)
+            parser.skipByteOrderMark()
+            parser.skipSpace()
+            guard parser.index < buffer.count, buffer[parser.index] == UInt8(ascii: "{") else { throw parser.unexpected() }
+            try parser.members(depth: 1) { key, parser throws(JSONSyntaxError) in body(key, try parser.value(depth: 1)) }
+            try parser.end()
+        }
+    }
+
     private static func withBuffer<Result>(_ bytes: some Collection<UInt8>,
                                            _ body: (UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> Result) throws(JSONSyntaxError) -> Result {
         let outcome = bytes.withContiguousStorageIfAvailable { buffer in Swift.Result { () throws(JSONSyntaxError) in try body(buffer) } }

@@ -85,8 +85,8 @@ enum JSONResponse {
     }
 
     static func error(_ error: CinnError, extra: String? = nil) -> Response {
-        var json = "{\"error\":{\"code\":\(jsonString(error.code.rawValue)),\"message\":\(jsonString(error.message))"
-        if let field = error.field { json += ",\"field\":\(jsonString(field))" }
+        var json = "{\"error\":{\"code\":\(JSONText.quoted(error.code.rawValue)),\"message\":\(JSONText.quoted(error.message))"
+        if let field = error.field { json += ",\"field\":\(JSONText.quoted(field))" }
         json += "}"
         if let extra { json += "," + extra }
         return body(json + "}", status: error.code.httpStatus)
