@@ -35,6 +35,8 @@ public struct ExerciseCatalogue: Sendable {
     public let exercises: [CatalogueExercise]
     /// `ExerciseKey.normalised` of every name and alias → the exercise's index.
     private let indexByKey: [String: Int]
+    /// The words of each exercise's names as `ExerciseKey` folds them, the exercise's own name first, for `search`.
+    private let nameWords: [[[Substring]]]
 
     /// The catalogue built into Cinn.
     public static let builtIn: ExerciseCatalogue = {
@@ -52,6 +54,7 @@ public struct ExerciseCatalogue: Sendable {
     public init(tsv text: String) throws {
         var exercises: [CatalogueExercise] = []
         var indexByKey: [String: Int] = [:]
+        var nameWords: [[[Substring]]] = []
         for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let number = offset + 1
             if line.isEmpty || line.hasPrefix("#") { continue }
@@ -70,8 +73,10 @@ public struct ExerciseCatalogue: Sendable {
             }
             let aliases = fields[4].split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             let exercise = CatalogueExercise(name: fields[0], equipment: equipment, primaryMuscle: muscle, kind: kind, aliases: aliases)
+            var words: [[Substring]] = []
             for name in [exercise.name] + aliases {
                 let key = ExerciseKey.normalised(name)
+                words.append(key.split(separator: " "))
                 guard !key.isEmpty else { throw CinnError.invalid("line \(number)", "line \(number): an empty name") }
                 if let other = indexByKey[key] {
                     let owner = other < exercises.count ? exercises[other].name : exercise.name
@@ -80,9 +85,11 @@ public struct ExerciseCatalogue: Sendable {
                 indexByKey[key] = exercises.count
             }
             exercises.append(exercise)
+            nameWords.append(words)
         }
         self.exercises = exercises
         self.indexByKey = indexByKey
+        self.nameWords = nameWords
     }
 
     /// The exercise any of whose names matches `name` as `ExerciseKey` compares names.
@@ -96,14 +103,13 @@ public struct ExerciseCatalogue: Sendable {
     public func search(_ query: String, limit: Int = 20) -> [CatalogueExercise] {
         let terms = ExerciseKey.normalised(query).split(separator: " ")
         guard !terms.isEmpty else { return [] }
-        func extraWords(_ name: String) -> Int? {
-            let words = ExerciseKey.normalised(name).split(separator: " ")
+        func extraWords(_ words: [Substring]) -> Int? {
             guard terms.allSatisfy({ term in words.contains { $0.hasPrefix(term) } }) else { return nil }
             return words.count - terms.count
         }
-        let ranked = exercises.compactMap { exercise -> (rank: (Int, Int), exercise: CatalogueExercise)? in
-            let own = extraWords(exercise.name)
-            guard let fewest = ([own] + exercise.aliases.map(extraWords)).compactMap({ $0 }).min() else { return nil }
+        let ranked = zip(exercises, nameWords).compactMap { exercise, names -> (rank: (Int, Int), exercise: CatalogueExercise)? in
+            let own = extraWords(names[0])
+            guard let fewest = names.compactMap(extraWords).min() else { return nil }
             return ((fewest, own == nil ? 1 : 0), exercise)
         }
         return ranked.sorted { $0.rank != $1.rank ? $0.rank < $1.rank : $0.exercise.name < $1.exercise.name }

@@ -14,7 +14,7 @@ extension FoodWebController {
     func renderPresets(_ context: Context, savedID: UUID? = nil, failed: FoodPresetsPage.FailedLog? = nil, notice: String? = nil) async throws -> Response {
         let settings = try await context.journal.settings()
         let model = FoodPresetsPage(presets: try await context.journal.store.presets(user: context.journal.user), settings: settings,
-                                    today: context.journal.today(settings), now: try now(context, settings).clock, savedID: savedID, failed: failed)
+                                    today: context.journal.today(settings), now: now(context, settings).clock, savedID: savedID, failed: failed)
         return page(context, "food-presets", model, title: "Presets", section: .presets, notice: notice,
                     status: failed == nil ? .ok : .unprocessableContent)
     }

@@ -79,7 +79,7 @@ struct FoodWebController {
     }
 
     /// Today and the wall-clock time now, in the user's time zone.
-    func now(_ context: Context, _ settings: UserSettings) throws -> (today: LocalDate, clock: String, secondsOfDay: Double) {
+    func now(_ context: Context, _ settings: UserSettings) -> (today: LocalDate, clock: String, secondsOfDay: Double) {
         let instant = context.journal.now()
         let offset = settings.timeZone.secondsFromGMT(for: instant)
         let local = LocalDateTime(instant: instant, utcOffsetSeconds: offset)
@@ -165,7 +165,7 @@ extension FoodWebController {
     @Sendable func logForm(_ request: Request, context: Context) async throws -> Response {
         let food = try await context.journal.store.food(id: try id(context, "food"), user: context.journal.user)
         let settings = try await context.journal.settings()
-        let now = try now(context, settings)
+        let now = now(context, settings)
         let date = try request.queryDate("date").map { min($0, now.today) } ?? now.today
         let meal = try request.query("meal").map { text in try Meal.parse(text) }
             ?? Meal.usual(atSecondsOfDay: now.secondsOfDay)
