@@ -1,10 +1,11 @@
 import CinnCore
 import CinnJournal
 import CinnServer
-import CinnStore
+@testable import CinnStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import SQLKit
 import Testing
 
 /// The fixed "now" of every server test: 2024-03-15T12:00:00Z.
@@ -24,6 +25,52 @@ func withStore<T>(_ body: (Store) async throws -> T) async throws -> T {
     } catch {
         try? await store.close()
         throw error
+    }
+}
+
+/// The databases of the tests that go through every layer: SQLite always, PostgreSQL when `CINN_TEST_POSTGRES_URL` is set
+/// (set but unreachable is a failure, never a skip).
+enum Database: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case sqlite, postgres
+
+    static var enabled: [Database] {
+        ProcessInfo.processInfo.environment["CINN_TEST_POSTGRES_URL", default: ""].isEmpty ? [.sqlite] : [.sqlite, .postgres]
+    }
+
+    var testDescription: String { rawValue }
+}
+
+/// A fresh store on `database` (a PostgreSQL schema of its own), migrated, closed and removed after `body`.
+func withStore<T>(_ database: Database, _ body: (Store) async throws -> T) async throws -> T {
+    guard database == .postgres else { return try await withStore(body) }
+    let url = try #require(ProcessInfo.processInfo.environment["CINN_TEST_POSTGRES_URL"])
+    let schema = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
+    let admin = try Store(.postgres(url: url))
+    try await admin.withConnection { db in try await db.raw("CREATE SCHEMA \(unsafeRaw: String(schema))").run() }
+    let store = try Store(.postgres(url: url), schema: String(schema))
+    func cleanup() async throws {
+        try await store.close()
+        try await admin.withConnection { db in try await db.raw("DROP SCHEMA \(unsafeRaw: String(schema)) CASCADE").run() }
+        try await admin.close()
+    }
+    do {
+        try await store.migrate()
+        let result = try await body(store)
+        try await cleanup()
+        return result
+    } catch {
+        try? await cleanup()
+        throw error
+    }
+}
+
+/// As `withApp(_:)`, on `database`.
+func withApp(on database: Database, _ body: @Sendable (any TestClientProtocol, Journal) async throws -> Void) async throws {
+    try await withStore(database) { store in
+        let journal = try await utcJournal(store)
+        try await Application(router: buildRouter(journal: journal)).test(.router) { client in
+            try await body(client, journal)
+        }
     }
 }
 

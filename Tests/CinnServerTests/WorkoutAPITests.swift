@@ -69,7 +69,7 @@ struct WorkoutAPITests {
             let latest = try #require(workouts["workouts"]?.array?.first)
             #expect(latest["sets"] == .number(3))
             let detail = try await client.send(.get, "/api/v1/workouts/\(try #require(latest["id"]?.string))").json()
-            #expect(detail["sets"]?.array?.map { $0["kind"]?.string } == ["warm_up", "normal", "normal"])
+            #expect(detail["sets"]?.array?.map { $0["kind"]?.string } == ["warmup", "working", "working"])
             #expect(detail["sets"]?.array?[1]["note"]?.string == "Paused, felt strong")
             #expect(detail["sets"]?.array?[1]["estimate"]?.string == "116 kg")
             #expect(detail["sets"]?.array?[2]["duration_s"] == .number(60))

@@ -305,6 +305,8 @@ package struct SyncType: Sendable {
             SyncField("note", .text(maxLength: 2000)),
             SyncField("distance_m", .real(0...1_000_000)),
             SyncField("energy_kcal", .real(0...20_000)),
+            // True while it is being logged; absent or null once finished.
+            SyncField("in_progress", .boolean),
         ], children: SyncChildren(name: "sets", fields: [
             SyncField("exercise", .exercise, required: true),
             SyncField("reps", .integer(1...10_000)),
@@ -335,7 +337,33 @@ package struct SyncType: Sendable {
             SyncField("onboarded", .boolean, required: true),
             SyncField("one_rep_max_formula", .choice(OneRepMaxFormula.allCases.map(\.rawValue)), required: true),
             SyncField("glucose_unit", .choice(GlucoseUnit.allCases.map(\.rawValue)), required: true),
+            SyncField("plate_unit", .choice([MassUnit.kilograms.rawValue, MassUnit.pounds.rawValue])),
+            SyncField("bar_weight", .real(0...100)),
+            SyncField("plates", .text(maxLength: 400)) { value throws(CinnError) in
+                do {
+                    _ = try PlateSet.plates(value.string ?? "")
+                } catch let error as CinnError {
+                    throw error
+                } catch {
+                    throw .invalid("plates", "plates must be weights with counts, like 20x4 10x2")
+                }
+            },
         ], isSingleton: true),
+        SyncType("routine", fields: [
+            SyncField("name", .text(maxLength: Routine.maximumName), required: true),
+            SyncField("note", .text(maxLength: Note.maximumLength)),
+        ], children: SyncChildren(name: "exercises", fields: [
+            SyncField("exercise", .exercise, required: true),
+            SyncField("sets", .integer(Int64(PlannedExercise.setsRange.lowerBound)...Int64(PlannedExercise.setsRange.upperBound)), required: true),
+            SyncField("reps", .integer(Int64(LoggedSet.repsRange.lowerBound)...Int64(LoggedSet.repsRange.upperBound))),
+            SyncField("weight_kg", .real(0.001...LoggedSet.maximumWeightKilograms)),
+            SyncField("rest_s", .integer(Int64(PlannedExercise.restRange.lowerBound)...Int64(PlannedExercise.restRange.upperBound))),
+            SyncField("note", .text(maxLength: Note.maximumLength)),
+        ], maximumCount: Routine.maximumExercises), validate: { fields throws(CinnError) in
+            guard case .array(let items)? = fields["exercises"], !items.isEmpty else {
+                throw .invalid("exercises", "a routine needs at least one exercise")
+            }
+        }),
     ]
 
     /// The food ids `fields` name, in its fields and its children's.

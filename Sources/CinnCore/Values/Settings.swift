@@ -33,6 +33,8 @@ public struct UserSettings: Sendable, Hashable {
     public var oneRepMaxFormula: OneRepMaxFormula
     /// How blood glucose is shown and entered.
     public var glucoseUnit: GlucoseUnit
+    /// The bar and plates the person owns; nil for a gym's (`PlateSet.standard`) in the lifting unit.
+    public var plateSet: PlateSet?
 
     public init(displayUnit: MassUnit = .kilograms, trendMethod: TrendMethod = .exact, timeZoneIdentifier: String? = nil,
                 energyTargetKcal: Double? = nil, energyUnit: EnergyUnit = .kilocalories, profile: Profile? = nil,
@@ -51,6 +53,9 @@ public struct UserSettings: Sendable, Hashable {
         self.oneRepMaxFormula = oneRepMaxFormula
         self.glucoseUnit = glucoseUnit
     }
+
+    /// The bar and plates the plate calculator loads.
+    public var plates: PlateSet { plateSet ?? .standard(displayUnit == .pounds ? .pounds : .kilograms) }
 
     /// Checks a daily calorie target: 500 to 10 000 kcal.
     public static func validEnergyTarget(_ kcal: Double, field: String = "energy_target_kcal") throws -> Double {

@@ -116,3 +116,22 @@ public struct ExerciseCatalogue: Sendable {
             .prefix(limit).map(\.exercise)
     }
 }
+
+extension ExerciseCatalogue {
+    /// The name a set logged as `name` is stored under, so that it joins the history it belongs to: `name` when
+    /// the journal has an exercise of that name; else, for a catalogue exercise, the name of the journal's
+    /// exercise under any of its names ("Bench Press" logged where Strong imported "Bench Press (Barbell)"), or
+    /// the catalogue's own name; else `name`, a new exercise.
+    public func storedName(for name: String, among clusters: [ExerciseCluster]) -> String {
+        var journalNames: [String: String] = [:]
+        for cluster in clusters {
+            for exercise in [cluster.root] + cluster.aliases { journalNames[ExerciseKey.normalised(exercise.name)] = exercise.name }
+        }
+        if journalNames[ExerciseKey.normalised(name)] != nil { return name }
+        guard let known = exercise(named: name) else { return name }
+        for other in [known.name] + known.aliases {
+            if let stored = journalNames[ExerciseKey.normalised(other)] { return stored }
+        }
+        return known.name
+    }
+}

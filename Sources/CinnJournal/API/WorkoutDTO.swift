@@ -15,7 +15,7 @@ struct LiftedSetDTO: Encodable {
         weight = WorkoutDTO.rounded(set.weight.value(in: unit))
         weightKg = set.weight.kilograms
         reps = set.reps
-        kind = set.kind.rawValue
+        kind = set.kind.apiName
     }
 
     enum CodingKeys: String, CodingKey {
@@ -213,7 +213,7 @@ struct WorkoutSummaryDTO: Encodable {
     }
 }
 
-/// `GET /api/v1/workouts/{id}`: a workout with its sets.
+/// `GET /api/v1/workouts/{id}`: a workout with its sets, each with the records it set.
 package struct WorkoutDTO: Encodable {
     struct SetDTO: Encodable {
         let exercise: String
@@ -227,51 +227,259 @@ package struct WorkoutDTO: Encodable {
         let rir: OrNull<Int>
         let note: OrNull<String>
         let estimate: OrNull<String>
+        let records: [RecordDTO]?
+
+        init(_ set: WorkoutSet, unit: MassUnit, formula: OneRepMaxFormula, records: [WorkoutRecord]?) {
+            exercise = set.exercise
+            reps = OrNull(set.reps)
+            weight = OrNull(set.weight.map { WorkoutDTO.rounded($0.value(in: unit)) })
+            weightKg = OrNull(set.weight?.kilograms)
+            durationSeconds = OrNull(set.durationSeconds)
+            distanceMetres = OrNull(set.distanceMetres)
+            kind = set.kind.apiName
+            rpe = OrNull(set.rpe)
+            rir = OrNull(set.rir)
+            note = OrNull(set.note)
+            estimate = OrNull(set.oneRepMax(formula: formula).map { $0.formatted(in: unit) })
+            self.records = records.map { $0.map(RecordDTO.init) }
+        }
 
         enum CodingKeys: String, CodingKey {
-            case exercise, reps, weight, kind, rpe, rir, note, estimate
+            case exercise, reps, weight, kind, rpe, rir, note, estimate, records
             case weightKg = "weight_kg"
             case durationSeconds = "duration_s"
             case distanceMetres = "distance_m"
         }
     }
 
+    struct RecordDTO: Encodable {
+        let kind: String
+        let reps: Int?
+        let title: String
+
+        init(_ record: WorkoutRecord) {
+            kind = record.apiName
+            if case .repMax(let count) = record { reps = count } else { reps = nil }
+            title = record.title
+        }
+    }
+
+    struct PlannedDTO: Encodable {
+        let exercise: String
+        let sets: Int
+        let reps: OrNull<Int>
+        let weight: OrNull<Double>
+        let restSeconds: OrNull<Int>
+
+        enum CodingKeys: String, CodingKey {
+            case exercise, sets, reps, weight
+            case restSeconds = "rest_s"
+        }
+    }
+
     let id: String
     let startedAt: String
+    let endedAt: OrNull<String>
     let date: String
     let name: String
     let source: String
     let durationSeconds: OrNull<Double>
+    let inProgress: Bool
     let note: OrNull<String>
     let unit: String
     let sets: [SetDTO]
+    let plan: [PlannedDTO]
 
-    package init(_ stored: StoredWorkout, unit: MassUnit, formula: OneRepMaxFormula) {
+    /// `records`: each set's records by index, when they were worked out (every set then has a list, maybe empty).
+    package init(_ stored: StoredWorkout, unit: MassUnit, formula: OneRepMaxFormula, records: [Int: [WorkoutRecord]]? = nil) {
         let workout = stored.workout
         id = workout.id.lowercasedString
         startedAt = WeighIn.isoString(instant: workout.startedAt, utcOffsetSeconds: workout.utcOffsetSeconds)
+        endedAt = OrNull(stored.durationSeconds.map {
+            WeighIn.isoString(instant: workout.startedAt.addingTimeInterval($0.rounded()), utcOffsetSeconds: workout.utcOffsetSeconds)
+        })
         date = workout.localDate.iso
         name = workout.name
         source = workout.source
         durationSeconds = OrNull(stored.durationSeconds)
+        inProgress = stored.inProgress
         note = OrNull(stored.note)
         self.unit = unit.rawValue
-        sets = workout.sets.map { set in
-            SetDTO(exercise: set.exercise, reps: OrNull(set.reps), weight: OrNull(set.weight.map { Self.rounded($0.value(in: unit)) }),
-                   weightKg: OrNull(set.weight?.kilograms), durationSeconds: OrNull(set.durationSeconds),
-                   distanceMetres: OrNull(set.distanceMetres), kind: set.kind.rawValue, rpe: OrNull(set.rpe), rir: OrNull(set.rir),
-                   note: OrNull(set.note), estimate: OrNull(set.oneRepMax(formula: formula).map { $0.formatted(in: unit) }))
+        sets = workout.sets.enumerated().map { index, set in
+            SetDTO(set, unit: unit, formula: formula, records: records.map { $0[index] ?? [] })
+        }
+        plan = stored.plan.map {
+            PlannedDTO(exercise: $0.exercise, sets: $0.sets, reps: OrNull($0.reps), weight: OrNull($0.weight.map { Self.rounded($0.value(in: unit)) }),
+                       restSeconds: OrNull($0.restSeconds))
         }
     }
 
+    package init(_ workout: WorkoutWithRecords) {
+        self.init(workout.stored, unit: workout.unit, formula: workout.formula, records: workout.records)
+    }
+
     enum CodingKeys: String, CodingKey {
-        case id, date, name, source, note, unit, sets
+        case id, date, name, source, note, unit, sets, plan
         case startedAt = "started_at"
+        case endedAt = "ended_at"
         case durationSeconds = "duration_s"
+        case inProgress = "in_progress"
     }
 
     /// A weight in a display unit to hundredths, so pounds stored as kilograms read back as written.
     static func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+}
+
+/// A set in `POST` and `PATCH /api/v1/workouts`: the weight in `unit` (the lifting unit when absent).
+package struct SetRequest: Decodable {
+    let exercise: String
+    let weight: LenientNumber?
+    let unit: String?
+    let reps: Int?
+    let kind: String?
+    let rpe: LenientNumber?
+    let rir: Int?
+    let note: String?
+    let durationSeconds: LenientNumber?
+    let distanceMetres: LenientNumber?
+
+    enum CodingKeys: String, CodingKey {
+        case exercise, weight, unit, reps, kind, rpe, rir, note
+        case durationSeconds = "duration_s"
+        case distanceMetres = "distance_m"
+    }
+
+    /// The set, its unit and kind read; errors name `prefix.unit` and `prefix.kind` (the rest is checked by `LoggedSet`).
+    package func set(at prefix: String, unit defaultUnit: MassUnit) throws -> WorkoutSet {
+        let unit = try self.unit.map { text in try MassUnit.parse(text, field: "\(prefix).unit") } ?? defaultUnit
+        return WorkoutSet(exercise: exercise, reps: reps, weight: weight.map { Mass($0.value, unit) }, durationSeconds: durationSeconds?.value,
+                          distanceMetres: distanceMetres?.value, kind: try kind.map { try SetKind.parse($0, field: "\(prefix).kind") } ?? .normal,
+                          rpe: rpe?.value, rir: rir, note: note)
+    }
+}
+
+/// `POST /api/v1/workouts` and `PATCH /api/v1/workouts/{id}` (where every member may be left out, and a `note` of
+/// null clears it).
+package struct WorkoutRequest: Decodable {
+    package let id: String?
+    package let startedAt: String?
+    package let endedAt: String?
+    package let name: String?
+    package let note: String?
+    package let clearsNote: Bool
+    package let inProgress: Bool?
+    package let sets: [SetRequest]?
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, note, sets
+        case startedAt = "started_at"
+        case endedAt = "ended_at"
+        case inProgress = "in_progress"
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decodeIfPresent(String.self, forKey: .id)
+        startedAt = try container.decodeIfPresent(String.self, forKey: .startedAt)
+        endedAt = try container.decodeIfPresent(String.self, forKey: .endedAt)
+        name = try container.decodeIfPresent(String.self, forKey: .name)
+        note = try container.decodeIfPresent(String.self, forKey: .note)
+        clearsNote = container.contains(.note) && note == nil
+        inProgress = try container.decodeIfPresent(Bool.self, forKey: .inProgress)
+        sets = try container.decodeIfPresent([SetRequest].self, forKey: .sets)
+    }
+
+    package func workoutSets(unit: MassUnit) throws -> [WorkoutSet]? {
+        try sets.map { sets in try sets.enumerated().map { try $0.element.set(at: "sets[\($0.offset)]", unit: unit) } }
+    }
+}
+
+/// `POST /api/v1/routines` and `PUT /api/v1/routines/{id}`: a routine's name, note and exercises (weights in
+/// `unit`, the lifting unit when absent), or, for a new one, `from_workout` to copy a workout's exercises.
+package struct RoutineRequest: Decodable {
+    package struct Exercise: Decodable {
+        let exercise: String
+        let sets: Int
+        let reps: Int?
+        let weight: LenientNumber?
+        let restSeconds: Int?
+        let note: String?
+
+        enum CodingKeys: String, CodingKey {
+            case exercise, sets, reps, weight, note
+            case restSeconds = "rest_s"
+        }
+    }
+
+    package let id: String?
+    package let name: String?
+    package let note: String?
+    package let unit: String?
+    package let exercises: [Exercise]?
+    package let fromWorkout: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, note, unit, exercises
+        case fromWorkout = "from_workout"
+    }
+
+    package func routine(id: UUID, unit defaultUnit: MassUnit) throws -> Routine {
+        let unit = try self.unit.map { text in try MassUnit.parse(text, field: "unit") } ?? defaultUnit
+        guard let name else { throw CinnError.invalid("name", "name is required") }
+        guard let exercises else { throw CinnError.invalid("exercises", "exercises is required") }
+        return Routine(id: id, name: name, note: note, exercises: exercises.map {
+            PlannedExercise(exercise: $0.exercise, sets: $0.sets, reps: $0.reps, weight: $0.weight.map { Mass($0.value, unit) },
+                            restSeconds: $0.restSeconds, note: $0.note)
+        })
+    }
+}
+
+/// A routine in the API.
+package struct RoutineDTO: Encodable {
+    let id: String
+    let name: String
+    let note: OrNull<String>
+    let unit: String
+    let exercises: [WorkoutDTO.PlannedDTO]
+
+    package init(_ routine: Routine, unit: MassUnit) {
+        id = routine.id.lowercasedString
+        name = routine.name
+        note = OrNull(routine.note)
+        self.unit = unit.rawValue
+        exercises = routine.exercises.map {
+            WorkoutDTO.PlannedDTO(exercise: $0.exercise, sets: $0.sets, reps: OrNull($0.reps),
+                                  weight: OrNull($0.weight.map { WorkoutDTO.rounded($0.value(in: unit)) }), restSeconds: OrNull($0.restSeconds))
+        }
+    }
+}
+
+/// `GET /api/v1/exercises/{id}/last`: the exercise's sets in the last workout that had it.
+package struct LastSetsDTO: Encodable {
+    let exercise: String
+    let exerciseID: String
+    let workoutID: OrNull<String>
+    let startedAt: OrNull<String>
+    let date: OrNull<String>
+    let unit: String
+    let sets: [WorkoutDTO.SetDTO]
+
+    package init(exercise: ExerciseCluster, last: LastSets?, unit: MassUnit, formula: OneRepMaxFormula) {
+        self.exercise = exercise.root.name
+        exerciseID = exercise.root.id.lowercasedString
+        workoutID = OrNull(last?.workoutID.lowercasedString)
+        startedAt = OrNull(last.map { WeighIn.isoString(instant: $0.startedAt, utcOffsetSeconds: $0.utcOffsetSeconds) })
+        date = OrNull(last?.localDate.iso)
+        self.unit = unit.rawValue
+        sets = last?.sets.map { WorkoutDTO.SetDTO($0, unit: unit, formula: formula, records: nil) } ?? []
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case exercise, date, unit, sets
+        case exerciseID = "exercise_id"
+        case workoutID = "workout_id"
+        case startedAt = "started_at"
+    }
 }
 
 /// The API's JSON for the CLI's `--format json`, so both speak the same.

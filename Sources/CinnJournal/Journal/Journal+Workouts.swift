@@ -47,9 +47,17 @@ extension Journal {
         return (summaries, settings.displayUnit.liftingUnit, settings.oneRepMaxFormula)
     }
 
-    /// The exercise named `name` (any of its names, compared as `ExerciseKey` does) or with that id.
+    /// The exercise named `name` (any of its names, compared as `ExerciseKey` does, or any of the catalogue's names
+    /// for it: "Squat" finds the "Barbell Squat" logged) or with that id.
     public func exercise(named name: String) async throws -> ExerciseCluster {
-        try ExerciseCluster.named(name, among: try await exerciseClusters())
+        let clusters = try await exerciseClusters()
+        do {
+            return try ExerciseCluster.named(name, among: clusters)
+        } catch let error as CinnError where error.code == .notFound {
+            let stored = ExerciseCatalogue.builtIn.storedName(for: name, among: clusters)
+            guard stored != name, let cluster = try? ExerciseCluster.named(stored, among: clusters) else { throw error }
+            return cluster
+        }
     }
 
     /// The exercise page: current and best estimate (with the workouts they came from), history, records, weekly volume.

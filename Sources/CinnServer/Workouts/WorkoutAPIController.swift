@@ -13,9 +13,17 @@ struct WorkoutAPIController {
         group.get("exercises/{id}", use: showExercise)
         group.put("exercises/{id}/alias-of", use: mergeExercise)
         group.delete("exercises/{id}/alias-of", use: separateExercise)
+        group.get("exercises/{id}/last", use: lastSets)
         group.get("workouts", use: listWorkouts)
+        group.post("workouts", use: createWorkout)
         group.get("workouts/{id}", use: showWorkout)
+        group.patch("workouts/{id}", use: updateWorkout)
         group.delete("workouts/{id}", use: deleteWorkout)
+        group.get("routines", use: listRoutines)
+        group.post("routines", use: createRoutine)
+        group.get("routines/{id}", use: showRoutine)
+        group.put("routines/{id}", use: replaceRoutine)
+        group.delete("routines/{id}", use: deleteRoutine)
         group.put("lifts/formula", use: setFormula)
     }
 
@@ -70,18 +78,102 @@ struct WorkoutAPIController {
         return JSONResponse.make(WorkoutListDTO(workouts, unit: unit, total: try await context.journal.store.workoutCount(user: context.journal.user)))
     }
 
+    func uuid(_ context: Context, _ what: String) throws -> UUID {
+        guard let id = context.parameters.get("id").flatMap(UUID.init(text:)) else { throw CinnError.notFound("no such \(what)") }
+        return id
+    }
+
+    /// `GET /api/v1/workouts/{id}`: the workout with the records each set set.
     @Sendable func showWorkout(_ request: Request, context: Context) async throws -> Response {
-        let settings = try await context.journal.settings()
-        guard let id = context.parameters.get("id").flatMap(UUID.init(text:)),
-              let workout = try await context.journal.store.workout(id: id, user: context.journal.user) else {
+        guard let workout = try await context.journal.store.workout(id: try uuid(context, "workout"), user: context.journal.user) else {
             throw CinnError.notFound("no such workout")
         }
-        return JSONResponse.make(WorkoutDTO(workout, unit: settings.displayUnit.liftingUnit, formula: settings.oneRepMaxFormula))
+        return JSONResponse.make(WorkoutDTO(try await context.journal.workoutWithRecords(workout)))
+    }
+
+    /// `POST /api/v1/workouts`: a whole workout, its sets checked one by one (`sets[2].reps`), all saved or nothing.
+    @Sendable func createWorkout(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let body = try await request.decodeJSON(WorkoutRequest.self)
+        let unit = try await context.journal.settings().displayUnit.liftingUnit
+        let id = try body.id.map { text in
+            guard let id = UUID(text: text) else { throw CinnError.invalid("id", "id must be a UUID") }
+            return id
+        }
+        guard let startedAt = body.startedAt else { throw CinnError.invalid("started_at", "started_at is required") }
+        guard let sets = try body.workoutSets(unit: unit) else { throw CinnError.invalid("sets", "sets is required") }
+        let stored = try await context.journal.logWorkout(id: id, name: body.name, startedAt: startedAt, endedAt: body.endedAt, note: body.note,
+                                                          sets: sets, inProgress: body.inProgress ?? false)
+        return JSONResponse.make(WorkoutDTO(try await context.journal.workoutWithRecords(stored)), status: .created)
+    }
+
+    /// `PATCH /api/v1/workouts/{id}`: what is sent replaces what is stored; `sets` replaces every set.
+    @Sendable func updateWorkout(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let id = try uuid(context, "workout")
+        let body = try await request.decodeJSON(WorkoutRequest.self)
+        let unit = try await context.journal.settings().displayUnit.liftingUnit
+        let stored = try await context.journal.editWorkout(id: id, name: body.name, startedAt: body.startedAt, endedAt: body.endedAt,
+                                                           note: body.clearsNote ? .some(nil) : body.note.map { .some($0) },
+                                                           sets: try body.workoutSets(unit: unit), inProgress: body.inProgress)
+        return JSONResponse.make(WorkoutDTO(try await context.journal.workoutWithRecords(stored)))
     }
 
     @Sendable func deleteWorkout(_ request: Request, context: Context) async throws -> Response {
-        guard let id = context.parameters.get("id").flatMap(UUID.init(text:)) else { throw CinnError.notFound("no such workout") }
-        try await context.journal.store.deleteWorkout(id: id, user: context.journal.user)
+        try await context.journal.deleteWorkout(id: try uuid(context, "workout"))
+        return Response(status: .noContent)
+    }
+
+    /// `GET /api/v1/exercises/{id}/last`: the sets of the last workout that had the exercise (an id or any of its names).
+    @Sendable func lastSets(_ request: Request, context: Context) async throws -> Response {
+        let settings = try await context.journal.settings()
+        let (exercise, last) = try await context.journal.lastSets(of: exerciseParameter(context))
+        return JSONResponse.make(LastSetsDTO(exercise: exercise, last: last, unit: settings.displayUnit.liftingUnit,
+                                             formula: settings.oneRepMaxFormula))
+    }
+
+    @Sendable func listRoutines(_ request: Request, context: Context) async throws -> Response {
+        let unit = try await context.journal.settings().displayUnit.liftingUnit
+        return JSONResponse.make(["routines": try await context.journal.routines().map { RoutineDTO($0, unit: unit) }])
+    }
+
+    @Sendable func showRoutine(_ request: Request, context: Context) async throws -> Response {
+        let unit = try await context.journal.settings().displayUnit.liftingUnit
+        return JSONResponse.make(RoutineDTO(try await context.journal.routine(try uuid(context, "routine")), unit: unit))
+    }
+
+    /// `POST /api/v1/routines`: a routine from its exercises, or from a workout's (`from_workout`).
+    @Sendable func createRoutine(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let body = try await request.decodeJSON(RoutineRequest.self)
+        let unit = try await context.journal.settings().displayUnit.liftingUnit
+        let routine: Routine
+        if let workout = body.fromWorkout {
+            guard let id = UUID(text: workout) else { throw CinnError.invalid("from_workout", "from_workout must be a workout's id") }
+            routine = try await context.journal.routine(fromWorkout: id, name: body.name)
+        } else {
+            let id = try body.id.map { text in
+                guard let id = UUID(text: text) else { throw CinnError.invalid("id", "id must be a UUID") }
+                return id
+            } ?? .v7()
+            routine = try await context.journal.saveRoutine(try body.routine(id: id, unit: unit))
+        }
+        return JSONResponse.make(RoutineDTO(routine, unit: unit), status: .created)
+    }
+
+    /// `PUT /api/v1/routines/{id}`: the routine's name, note and exercises replaced.
+    @Sendable func replaceRoutine(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let id = try uuid(context, "routine")
+        _ = try await context.journal.routine(id)
+        let body = try await request.decodeJSON(RoutineRequest.self)
+        let unit = try await context.journal.settings().displayUnit.liftingUnit
+        let routine = try await context.journal.saveRoutine(try body.routine(id: id, unit: unit))
+        return JSONResponse.make(RoutineDTO(routine, unit: unit))
+    }
+
+    @Sendable func deleteRoutine(_ request: Request, context: Context) async throws -> Response {
+        try await context.journal.deleteRoutine(try uuid(context, "routine"))
         return Response(status: .noContent)
     }
 

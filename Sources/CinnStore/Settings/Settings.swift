@@ -11,7 +11,8 @@ extension Store {
     func settings(_ db: any SQLDatabase, user: UserID) async throws -> UserSettings {
         guard let row = try await db.raw("""
             SELECT display_unit, trend_method, time_zone, energy_target_kcal, energy_unit, sex, birth_day, height_cm,
-                activity_level, length_unit, target_basis, energy_floor_kcal, onboarded, one_rep_max_formula, glucose_unit
+                activity_level, length_unit, target_basis, energy_floor_kcal, onboarded, one_rep_max_formula, glucose_unit,
+                plate_unit, bar_weight, plates
             FROM user_settings WHERE user_id = \(bind: user.rawValue)
             """).first() else { return UserSettings() }
         var profile: Profile?
@@ -21,7 +22,13 @@ extension Store {
            let activity = try row.decode(column: "activity_level", as: String?.self).flatMap(ActivityLevel.init(rawValue:)) {
             profile = Profile(sex: sex, birthDate: LocalDate(dayNumber: birthDay), height: Height(centimetres: height), activity: activity)
         }
-        return UserSettings(
+        var plateSet: PlateSet?
+        if let unit = try row.decode(column: "plate_unit", as: String?.self).flatMap(MassUnit.init(rawValue:)),
+           let bar = try row.decode(column: "bar_weight", as: Double?.self),
+           let plates = try? PlateSet.plates(try row.decode(column: "plates", as: String?.self) ?? "") {
+            plateSet = PlateSet(unit: unit, bar: bar, plates: plates)
+        }
+        var settings = UserSettings(
             displayUnit: MassUnit(rawValue: try row.decode(column: "display_unit", as: String.self)) ?? .kilograms,
             trendMethod: TrendMethod(rawValue: try row.decode(column: "trend_method", as: String.self)) ?? .exact,
             timeZoneIdentifier: try row.decode(column: "time_zone", as: String?.self),
@@ -34,6 +41,8 @@ extension Store {
             onboarded: try row.decode(column: "onboarded", as: Int.self) == 1,
             oneRepMaxFormula: OneRepMaxFormula(rawValue: try row.decode(column: "one_rep_max_formula", as: String.self)) ?? .default,
             glucoseUnit: GlucoseUnit(rawValue: try row.decode(column: "glucose_unit", as: String.self)) ?? .milligramsPerDeciliter)
+        settings.plateSet = plateSet
+        return settings
     }
 
     /// Saves the settings and, when given, sets a new goal, in one transaction.
@@ -51,7 +60,7 @@ extension Store {
         try await db.raw("""
             INSERT INTO user_settings (user_id, id, created_at_ms, version, display_unit, trend_method, time_zone, energy_target_kcal, energy_unit,
                 sex, birth_day, height_cm, activity_level, length_unit, target_basis, energy_floor_kcal, onboarded,
-                one_rep_max_formula, glucose_unit, updated_at_ms)
+                one_rep_max_formula, glucose_unit, plate_unit, bar_weight, plates, updated_at_ms)
             VALUES (\(bind: user.rawValue), \(bind: bind(UUID.v7(at: now()))), \(bind: time), \(bind: version),
                     \(bind: settings.displayUnit.rawValue), \(bind: settings.trendMethod.rawValue),
                     \(bind: settings.timeZoneIdentifier), \(bind: settings.energyTargetKcal), \(bind: settings.energyUnit.rawValue),
@@ -59,7 +68,8 @@ extension Store {
                     \(bind: settings.profile?.height.centimetres), \(bind: settings.profile?.activity.rawValue),
                     \(bind: settings.lengthUnit.rawValue), \(bind: settings.targetBasis.rawValue),
                     \(bind: settings.energyFloorKcal), \(bind: settings.onboarded ? 1 : 0),
-                    \(bind: settings.oneRepMaxFormula.rawValue), \(bind: settings.glucoseUnit.rawValue), \(bind: time))
+                    \(bind: settings.oneRepMaxFormula.rawValue), \(bind: settings.glucoseUnit.rawValue),
+                    \(bind: settings.plateSet?.unit.rawValue), \(bind: settings.plateSet?.bar), \(bind: settings.plateSet?.storageText), \(bind: time))
             ON CONFLICT (user_id) DO UPDATE SET display_unit = excluded.display_unit,
                 trend_method = excluded.trend_method, time_zone = excluded.time_zone,
                 energy_target_kcal = excluded.energy_target_kcal, energy_unit = excluded.energy_unit,
@@ -67,7 +77,7 @@ extension Store {
                 activity_level = excluded.activity_level, length_unit = excluded.length_unit,
                 target_basis = excluded.target_basis, energy_floor_kcal = excluded.energy_floor_kcal,
                 onboarded = excluded.onboarded, one_rep_max_formula = excluded.one_rep_max_formula, glucose_unit = excluded.glucose_unit,
-                updated_at_ms = excluded.updated_at_ms, version = excluded.version
+                plate_unit = excluded.plate_unit, bar_weight = excluded.bar_weight, plates = excluded.plates, updated_at_ms = excluded.updated_at_ms, version = excluded.version
             """).run()
     }
 

@@ -159,6 +159,7 @@ struct SyncTable: Sendable {
             SyncTable("workout", table: "workouts", columns: ["started_at": "started_at_ms"],
                       children: ("workout_sets", "workout_id", ["exercise": "exercise_id"]), refreshesExerciseDays: true),
             SyncTable("settings", table: "user_settings", columns: ["birth_date": "birth_day"], source: .none, rowColumn: "user_id"),
+            SyncTable("routine", table: "routines", children: ("routine_exercises", "routine_id", ["exercise": "exercise_id"]), source: .none),
         ]
         let byName = Dictionary(uniqueKeysWithValues: tables.map { ($0.name, $0) })
         return SyncType.all.map { type in

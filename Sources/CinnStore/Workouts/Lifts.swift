@@ -30,6 +30,21 @@ public struct StoredWorkout: Sendable, Hashable {
     public var distanceMeters: Double?
     public var energyKcal: Double?
     public var note: String?
+    /// Being logged: started and not yet finished.
+    public var inProgress: Bool
+    /// The exercises it still has to do (from a routine, or added and not yet done).
+    public var plan: [PlannedExercise]
+
+    public init(workout: Workout, durationSeconds: Double? = nil, distanceMeters: Double? = nil, energyKcal: Double? = nil,
+                note: String? = nil, inProgress: Bool = false, plan: [PlannedExercise] = []) {
+        self.workout = workout
+        self.durationSeconds = durationSeconds
+        self.distanceMeters = distanceMeters
+        self.energyKcal = energyKcal
+        self.note = note
+        self.inProgress = inProgress
+        self.plan = plan
+    }
 }
 
 extension Store {
@@ -197,38 +212,44 @@ extension Store {
 
     /// One workout with its sets in order, or nil.
     public func workout(id: UUID, user: UserID) async throws -> StoredWorkout? {
-        try await withConnection { db in
-            guard let row = try await db.raw("""
-                SELECT row_id, id, started_at_ms, utc_offset_s, name, duration_s, distance_m, energy_kcal, note, source, external_id, import_id
-                FROM workouts
-                WHERE id = \(bind: bind(id)) AND user_id = \(bind: user.rawValue) AND deleted = 0
-                """).first() else { return nil }
-            let rowID = try row.decode(column: "row_id", as: Int64.self)
-            let sets = try await db.raw("""
-                SELECT e.name, s.reps, s.weight_kg, s.duration_s, s.distance_m, s.kind, s.rpe, s.rir, s.note
-                FROM workout_sets s JOIN exercises e ON e.row_id = s.exercise_id
-                WHERE s.workout_id = \(bind: rowID) ORDER BY s.position
-                """).all().map { set in
-                WorkoutSet(exercise: try set.decode(column: "name", as: String.self), reps: try set.decode(column: "reps", as: Int?.self),
-                           weight: try set.decode(column: "weight_kg", as: Double?.self).map(Mass.init(kilograms:)),
-                           durationSeconds: try set.decode(column: "duration_s", as: Double?.self),
-                           distanceMetres: try set.decode(column: "distance_m", as: Double?.self),
-                           kind: SetKind(storageCode: try set.decode(column: "kind", as: Int.self)) ?? .normal,
-                           rpe: try set.decode(column: "rpe", as: Double?.self), rir: try set.decode(column: "rir", as: Int?.self),
-                           note: try set.decode(column: "note", as: String?.self))
-            }
-            let workout = Workout(id: try decodeUUID(row, "id"),
-                                  startedAt: date(milliseconds: try row.decode(column: "started_at_ms", as: Int64.self)),
-                                  utcOffsetSeconds: try row.decode(column: "utc_offset_s", as: Int.self),
-                                  name: try row.decode(column: "name", as: String.self), sets: sets,
-                                  source: try row.decode(column: "source", as: String.self),
-                                  externalID: try row.decode(column: "external_id", as: String?.self),
-                                  importID: try row.decode(column: "import_id", as: Int64?.self))
-            return StoredWorkout(workout: workout, durationSeconds: try row.decode(column: "duration_s", as: Double?.self),
-                                 distanceMeters: try row.decode(column: "distance_m", as: Double?.self),
-                                 energyKcal: try row.decode(column: "energy_kcal", as: Double?.self),
-                                 note: try row.decode(column: "note", as: String?.self))
+        try await withConnection { db in try await workout(db, id: id, user: user) }
+    }
+
+    /// One workout with its sets, read on `db` (locked for the transaction's update on PostgreSQL when `forUpdate`).
+    func workout(_ db: any SQLDatabase, id: UUID, user: UserID, forUpdate: Bool = false) async throws -> StoredWorkout? {
+        guard let row = try await db.raw("""
+            SELECT row_id, id, started_at_ms, utc_offset_s, name, duration_s, distance_m, energy_kcal, note, source, external_id, import_id,
+                in_progress, plan
+            FROM workouts
+            WHERE id = \(bind: bind(id)) AND user_id = \(bind: user.rawValue) AND deleted = 0\(unsafeRaw: forUpdate && !isSQLite ? " FOR UPDATE" : "")
+            """).first() else { return nil }
+        let rowID = try row.decode(column: "row_id", as: Int64.self)
+        let sets = try await db.raw("""
+            SELECT e.name, s.reps, s.weight_kg, s.duration_s, s.distance_m, s.kind, s.rpe, s.rir, s.note
+            FROM workout_sets s JOIN exercises e ON e.row_id = s.exercise_id
+            WHERE s.workout_id = \(bind: rowID) ORDER BY s.position
+            """).all().map { set in
+            WorkoutSet(exercise: try set.decode(column: "name", as: String.self), reps: try set.decode(column: "reps", as: Int?.self),
+                       weight: try set.decode(column: "weight_kg", as: Double?.self).map(Mass.init(kilograms:)),
+                       durationSeconds: try set.decode(column: "duration_s", as: Double?.self),
+                       distanceMetres: try set.decode(column: "distance_m", as: Double?.self),
+                       kind: SetKind(storageCode: try set.decode(column: "kind", as: Int.self)) ?? .normal,
+                       rpe: try set.decode(column: "rpe", as: Double?.self), rir: try set.decode(column: "rir", as: Int?.self),
+                       note: try set.decode(column: "note", as: String?.self))
         }
+        let workout = Workout(id: try decodeUUID(row, "id"),
+                              startedAt: date(milliseconds: try row.decode(column: "started_at_ms", as: Int64.self)),
+                              utcOffsetSeconds: try row.decode(column: "utc_offset_s", as: Int.self),
+                              name: try row.decode(column: "name", as: String.self), sets: sets,
+                              source: try row.decode(column: "source", as: String.self),
+                              externalID: try row.decode(column: "external_id", as: String?.self),
+                              importID: try row.decode(column: "import_id", as: Int64?.self))
+        return StoredWorkout(workout: workout, durationSeconds: try row.decode(column: "duration_s", as: Double?.self),
+                             distanceMeters: try row.decode(column: "distance_m", as: Double?.self),
+                             energyKcal: try row.decode(column: "energy_kcal", as: Double?.self),
+                             note: try row.decode(column: "note", as: String?.self),
+                             inProgress: try row.decode(column: "in_progress", as: Int?.self) == 1,
+                             plan: try row.decode(column: "plan", as: String?.self).flatMap(WorkoutPlan.plan(storageText:)) ?? [])
     }
 
     /// Deletes a workout (its sets go with it; a tombstone remains for sync).

@@ -1,0 +1,439 @@
+import Foundation
+
+// MARK: - Set kinds as people and the API name them
+
+extension SetKind {
+    /// The API's name of the kind: `working`, `warmup`, `drop` or `failure` (sync keeps `normal` and `warm_up`).
+    public var apiName: String {
+        switch self {
+        case .normal: "working"
+        case .warmUp: "warmup"
+        case .drop: "drop"
+        case .failure: "failure"
+        }
+    }
+
+    /// "warm-up", "drop set", "to failure"; nil for a working set.
+    public var title: String? {
+        switch self {
+        case .normal: nil
+        case .warmUp: "warm-up"
+        case .drop: "drop set"
+        case .failure: "to failure"
+        }
+    }
+
+    /// Reads the API's names, sync's (`normal`, `warm_up`) and "warm-up".
+    public static func parse(_ text: String, field: String) throws -> SetKind {
+        switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+        case "working", "normal": return .normal
+        case "warmup", "warm_up", "warm-up": return .warmUp
+        case "drop": return .drop
+        case "failure": return .failure
+        default: throw CinnError.invalid(field, "\(field) must be working, warmup, drop or failure, not \"\(text)\"")
+        }
+    }
+}
+
+// MARK: - A set logged by hand
+
+/// The limits of a set a person logs (the API, the logging page, the CLI): tighter than an import's, which
+/// takes what another app recorded.
+public enum LoggedSet {
+    public static let repsRange = 1...100
+    public static let maximumWeightKilograms = 1000.0
+    public static let rpeRange = 1.0...10.0
+    public static let rirRange = 0...20
+    public static let maximumDurationSeconds = 86_400.0
+    public static let maximumDistanceMetres = 1_000_000.0
+    public static let maximumExerciseName = 200
+
+    /// Checks `set`; an error names the field under `prefix` (`sets[2].reps`). A weight of 0 is no weight (a
+    /// body-weight exercise).
+    public static func validated(_ set: WorkoutSet, at prefix: String) throws -> WorkoutSet {
+        var set = set
+        set.exercise = set.exercise.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !set.exercise.isEmpty else { throw CinnError.invalid("\(prefix).exercise", "\(prefix).exercise must name an exercise") }
+        guard set.exercise.count <= maximumExerciseName else {
+            throw CinnError.invalid("\(prefix).exercise", "\(prefix).exercise is longer than \(maximumExerciseName) characters")
+        }
+        if let weight = set.weight {
+            guard weight.kilograms.isFinite, weight.kilograms >= 0 else {
+                throw CinnError.invalid("\(prefix).weight", "\(prefix).weight must be 0 or more")
+            }
+            guard weight.kilograms <= maximumWeightKilograms else {
+                throw CinnError.invalid("\(prefix).weight", "\(prefix).weight must be at most \(Int(maximumWeightKilograms)) kg")
+            }
+            if weight.kilograms == 0 { set.weight = nil }
+        }
+        if let reps = set.reps, !repsRange.contains(reps) {
+            throw CinnError.invalid("\(prefix).reps", "\(prefix).reps must be between \(repsRange.lowerBound) and \(repsRange.upperBound)")
+        }
+        if let seconds = set.durationSeconds, !(seconds > 0 && seconds <= maximumDurationSeconds) {
+            throw CinnError.invalid("\(prefix).duration_s", "\(prefix).duration_s must be more than 0 and at most 24 hours")
+        }
+        if let metres = set.distanceMetres, !(metres > 0 && metres <= maximumDistanceMetres) {
+            throw CinnError.invalid("\(prefix).distance_m", "\(prefix).distance_m must be more than 0 and at most 1,000 km")
+        }
+        guard set.reps != nil || set.durationSeconds != nil || set.distanceMetres != nil else {
+            throw CinnError.invalid("\(prefix).reps", "\(prefix).reps is needed (or a time or distance for a timed exercise)")
+        }
+        if let rpe = set.rpe, !rpeRange.contains(rpe) {
+            throw CinnError.invalid("\(prefix).rpe", "\(prefix).rpe must be between 1 and 10")
+        }
+        if let rir = set.rir, !rirRange.contains(rir) {
+            throw CinnError.invalid("\(prefix).rir", "\(prefix).rir must be between \(rirRange.lowerBound) and \(rirRange.upperBound)")
+        }
+        set.note = try Note.validated(set.note, field: "\(prefix).note")
+        return set
+    }
+
+    /// Reads a set as the CLI takes it: `100x5` (weight × reps, in `unit`), `w:60x5` for a warm-up, `d:` a drop
+    /// set, `f:` a set to failure; `0x12` or `x12` is 12 reps of a body-weight exercise.
+    public static func parse(_ text: String, exercise: String, unit: MassUnit) throws -> WorkoutSet {
+        var body = Substring(text.trimmingCharacters(in: .whitespaces).lowercased())
+        var kind = SetKind.normal
+        for (prefix, prefixKind) in [("w:", SetKind.warmUp), ("d:", .drop), ("f:", .failure)] where body.hasPrefix(prefix) {
+            kind = prefixKind
+            body = body.dropFirst(prefix.count)
+        }
+        let parts = body.split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let reps = Int(parts[1]) else {
+            throw CinnError.invalid("set", "\"\(text)\" is not a set: write WEIGHTxREPS, like 100x5 (w:60x5 for a warm-up)")
+        }
+        let weight: Double
+        if parts[0].isEmpty {
+            weight = 0
+        } else if let value = Double(parts[0].replacingOccurrences(of: ",", with: ".")) {
+            weight = value
+        } else {
+            throw CinnError.invalid("set", "\"\(text)\" is not a set: \"\(parts[0])\" is not a weight")
+        }
+        return try validated(WorkoutSet(exercise: exercise, reps: reps, weight: Mass(weight, unit), kind: kind), at: "set \(text)")
+    }
+}
+
+// MARK: - Plans and routines
+
+/// An exercise to do: how many sets of how many reps at what weight, and the rest after each.
+public struct PlannedExercise: Sendable, Hashable {
+    public var exercise: String
+    public var sets: Int
+    public var reps: Int?
+    public var weight: Mass?
+    public var restSeconds: Int?
+    public var note: String?
+
+    public static let setsRange = 1...50
+    public static let restRange = 0...3600
+
+    public init(exercise: String, sets: Int, reps: Int? = nil, weight: Mass? = nil, restSeconds: Int? = nil, note: String? = nil) {
+        self.exercise = exercise
+        self.sets = sets
+        self.reps = reps
+        self.weight = weight
+        self.restSeconds = restSeconds
+        self.note = note
+    }
+
+    /// Checks the target; an error names the field under `prefix` (`exercises[1].sets`).
+    public func validated(at prefix: String) throws -> PlannedExercise {
+        var planned = self
+        planned.exercise = exercise.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !planned.exercise.isEmpty, planned.exercise.count <= LoggedSet.maximumExerciseName else {
+            throw CinnError.invalid("\(prefix).exercise", "\(prefix).exercise must name an exercise (at most 200 characters)")
+        }
+        guard Self.setsRange.contains(sets) else {
+            throw CinnError.invalid("\(prefix).sets", "\(prefix).sets must be between 1 and \(Self.setsRange.upperBound)")
+        }
+        if let reps, !LoggedSet.repsRange.contains(reps) {
+            throw CinnError.invalid("\(prefix).reps", "\(prefix).reps must be between 1 and \(LoggedSet.repsRange.upperBound)")
+        }
+        if let weight {
+            guard weight.kilograms.isFinite, weight.kilograms >= 0, weight.kilograms <= LoggedSet.maximumWeightKilograms else {
+                throw CinnError.invalid("\(prefix).weight", "\(prefix).weight must be between 0 and 1000 kg")
+            }
+            if weight.kilograms == 0 { planned.weight = nil }
+        }
+        if let restSeconds, !Self.restRange.contains(restSeconds) {
+            throw CinnError.invalid("\(prefix).rest_s", "\(prefix).rest_s must be between 0 and 3600 seconds")
+        }
+        planned.note = try Note.validated(note, field: "\(prefix).note")
+        return planned
+    }
+}
+
+/// The exercises a workout in progress still has to do, as the store keeps them: a JSON array of
+/// `{"exercise", "sets", "reps", "weight_kg", "rest_s", "note"}`.
+public enum WorkoutPlan {
+    public static func storageText(_ plan: [PlannedExercise]) -> String {
+        var text = "["
+        for (index, planned) in plan.enumerated() {
+            if index > 0 { text += "," }
+            text += "{\"exercise\":\(JSONText.quoted(planned.exercise)),\"sets\":\(planned.sets)"
+            if let reps = planned.reps { text += ",\"reps\":\(reps)" }
+            if let weight = planned.weight { text += ",\"weight_kg\":\(JSONText.compactNumber(weight.kilograms))" }
+            if let rest = planned.restSeconds { text += ",\"rest_s\":\(rest)" }
+            if let note = planned.note { text += ",\"note\":\(JSONText.quoted(note))" }
+            text += "}"
+        }
+        return text + "]"
+    }
+
+    /// Reads `storageText`; nil when it is not that shape.
+    public static func plan(storageText text: String) -> [PlannedExercise]? {
+        guard case .array(let items)? = try? JSONParser.parse(text.utf8) else { return nil }
+        var plan: [PlannedExercise] = []
+        for case .object(let members) in items {
+            guard let exercise = members["exercise"]?.string, let sets = members["sets"]?.integer else { return nil }
+            plan.append(PlannedExercise(exercise: exercise, sets: Int(sets), reps: members["reps"]?.integer.map { Int($0) },
+                                        weight: members["weight_kg"]?.number.map(Mass.init(kilograms:)),
+                                        restSeconds: members["rest_s"]?.integer.map { Int($0) }, note: members["note"]?.string))
+        }
+        return plan.count == items.count ? plan : nil
+    }
+}
+
+/// A routine (a template): a named list of exercises with their targets, to start a workout from.
+public struct Routine: Sendable, Hashable, Identifiable {
+    public var id: UUID
+    public var name: String
+    public var note: String?
+    public var exercises: [PlannedExercise]
+
+    public static let maximumName = 200
+    public static let maximumExercises = 100
+
+    public init(id: UUID = .v7(), name: String, note: String? = nil, exercises: [PlannedExercise]) {
+        self.id = id
+        self.name = name
+        self.note = note
+        self.exercises = exercises
+    }
+
+    /// Checks the routine: a name, and 1 to 100 valid exercises (errors name `exercises[1].sets`).
+    public func validated() throws -> Routine {
+        var routine = self
+        routine.name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !routine.name.isEmpty, routine.name.count <= Self.maximumName else {
+            throw CinnError.invalid("name", "name must be 1 to \(Self.maximumName) characters")
+        }
+        guard !exercises.isEmpty, exercises.count <= Self.maximumExercises else {
+            throw CinnError.invalid("exercises", "a routine needs 1 to \(Self.maximumExercises) exercises")
+        }
+        routine.exercises = try exercises.enumerated().map { try $0.element.validated(at: "exercises[\($0.offset)]") }
+        routine.note = try Note.validated(note, field: "note")
+        return routine
+    }
+}
+
+// MARK: - Records a workout sets
+
+/// A record one set of a workout set: a best estimated one-rep max, a rep max, a heaviest set or a best set volume.
+public enum WorkoutRecord: Sendable, Hashable, Comparable {
+    case estimatedOneRepMax
+    case repMax(Int)
+    case heaviest
+    case setVolume
+
+    public var title: String {
+        switch self {
+        case .estimatedOneRepMax: "best estimated 1RM"
+        case .repMax(let reps): "\(reps)-rep max"
+        case .heaviest: "heaviest set"
+        case .setVolume: "best set volume"
+        }
+    }
+
+    /// The API's name: `estimated_1rm`, `rep_max`, `heaviest`, `set_volume`.
+    public var apiName: String {
+        switch self {
+        case .estimatedOneRepMax: "estimated_1rm"
+        case .repMax: "rep_max"
+        case .heaviest: "heaviest"
+        case .setVolume: "set_volume"
+        }
+    }
+}
+
+public enum WorkoutRecords {
+    /// The records the sets of a workout set against everything before it, by set index. `exercise` gives each
+    /// set's exercise as one key per exercise (aliases included); `before` is each exercise's report over the days
+    /// before the workout. A set beats the best before it and the workout's earlier sets; of one exercise's sets
+    /// that beat the same record, only the best is named. An exercise done for the first time sets none.
+    /// Warm-ups and drop sets never do, and rep maxes are counted for 1 to 10 reps, as the exercise page does.
+    public static func find(sets: [WorkoutSet], exercise: (WorkoutSet) -> String, before: [String: ExerciseReport],
+                            formula: OneRepMaxFormula) -> [Int: [WorkoutRecord]] {
+        struct Best {
+            var estimate = 0.0, heaviest = 0.0, volume = 0.0
+            var repMaxes = [Double](repeating: 0, count: ExerciseReport.repMaxRange.upperBound + 1)
+        }
+        var bests: [String: Best] = [:]
+        var holder: [String: [WorkoutRecord: Int]] = [:]
+        for (index, set) in sets.enumerated() {
+            let key = exercise(set)
+            guard let report = before[key], report.totalSets > 0 else { continue }
+            guard set.kind == .normal || set.kind == .failure, let reps = set.reps, reps > 0, let weight = set.weight?.kilograms,
+                  weight > 0 else { continue }
+            var best = bests[key] ?? {
+                var best = Best()
+                best.estimate = report.best?.oneRepMax.estimate.kilograms ?? 0
+                best.heaviest = report.heaviest?.weight.kilograms ?? 0
+                best.volume = report.bestSetVolume.map { $0.weight.kilograms * Double($0.reps) } ?? 0
+                for repMax in report.repMaxes { best.repMaxes[repMax.reps] = repMax.set.weight.kilograms }
+                return best
+            }()
+            if let estimate = OneRepMax.estimate(weight: Mass(kilograms: weight), reps: reps, formula: formula), !estimate.lowConfidence,
+               estimate.estimate.kilograms > best.estimate {
+                best.estimate = estimate.estimate.kilograms
+                holder[key, default: [:]][.estimatedOneRepMax] = index
+            }
+            if weight > best.heaviest {
+                best.heaviest = weight
+                holder[key, default: [:]][.heaviest] = index
+            }
+            if weight * Double(reps) > best.volume {
+                best.volume = weight * Double(reps)
+                holder[key, default: [:]][.setVolume] = index
+            }
+            if ExerciseReport.repMaxRange.contains(reps), weight > best.repMaxes[reps] {
+                holder[key, default: [:]][.repMax(reps)] = index
+            }
+            for target in ExerciseReport.repMaxRange where target <= reps { best.repMaxes[target] = max(best.repMaxes[target], weight) }
+            bests[key] = best
+        }
+        var records: [Int: [WorkoutRecord]] = [:]
+        for byRecord in holder.values {
+            for (record, index) in byRecord { records[index, default: []].append(record) }
+        }
+        return records.mapValues { $0.sorted() }
+    }
+}
+
+// MARK: - Plates
+
+/// The bar and the plates a person owns, in kilograms or pounds.
+public struct PlateSet: Sendable, Hashable {
+    public struct Plate: Sendable, Hashable {
+        public var weight: Double
+        /// How many plates of this weight (a pair loads one on each side).
+        public var count: Int
+
+        public init(weight: Double, count: Int) {
+            self.weight = weight
+            self.count = count
+        }
+    }
+
+    public var unit: MassUnit
+    public var bar: Double
+    /// Heaviest first.
+    public var plates: [Plate]
+
+    public static let maximumPlateKinds = 12
+    public static let maximumCount = 40
+
+    public init(unit: MassUnit, bar: Double, plates: [Plate]) {
+        self.unit = unit
+        self.bar = bar
+        self.plates = plates.sorted { $0.weight > $1.weight }
+    }
+
+    /// A gym's: a 20 kg bar with 25 to 1.25 kg plates, or a 45 lb bar with 45 to 2.5 lb plates, six of each.
+    public static func standard(_ unit: MassUnit) -> PlateSet {
+        unit == .pounds
+            ? PlateSet(unit: .pounds, bar: 45, plates: [45, 35, 25, 10, 5, 2.5].map { Plate(weight: $0, count: 6) })
+            : PlateSet(unit: .kilograms, bar: 20, plates: [25, 20, 15, 10, 5, 2.5, 1.25].map { Plate(weight: $0, count: 6) })
+    }
+
+    /// "25x6 20x6 1.25x4": each weight with how many plates of it.
+    public var storageText: String {
+        plates.map { "\(PlateLoad.number($0.weight))x\($0.count)" }.joined(separator: " ")
+    }
+
+    /// Reads `storageText` (or what a person types: commas, spaces, "x" or "×"); an error names `field`.
+    public static func plates(_ text: String, field: String = "plates") throws -> [Plate] {
+        var plates: [Plate] = []
+        for item in text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == ";" || $0 == "\n" }) {
+            let parts = item.lowercased().replacingOccurrences(of: "×", with: "x").split(separator: "x")
+            guard parts.count == 2, let weight = Double(parts[0]), weight > 0, weight <= 100, let count = Int(parts[1]),
+                  count >= 0, count <= maximumCount else {
+                throw CinnError.invalid(field, "\"\(item)\" is not a plate: write WEIGHTxCOUNT, like 20x4 (up to \(maximumCount) plates of 0 to 100)")
+            }
+            if let existing = plates.firstIndex(where: { $0.weight == weight }) {
+                plates[existing].count += count
+            } else {
+                plates.append(Plate(weight: weight, count: count))
+            }
+        }
+        guard plates.count <= maximumPlateKinds else { throw CinnError.invalid(field, "at most \(maximumPlateKinds) plate weights") }
+        return plates.filter { $0.count > 0 }
+    }
+
+    /// How to load `target` (in the set's unit): the plates for one side, heaviest first, making the nearest weight
+    /// not above it with the fewest plates.
+    public func load(_ target: Double) -> PlateLoad {
+        // In hundredths of the unit, so 1.25 kg and 2.5 lb are whole numbers.
+        let perSide = max(0, Int(((target - bar) / 2 * 100).rounded(.down)))
+        let kinds = plates.map { (weight: Int(($0.weight * 100).rounded()), pairs: $0.count / 2) }.filter { $0.weight > 0 && $0.pairs > 0 }
+        let unreachable = Int.max
+        var fewest = [Int](repeating: unreachable, count: perSide + 1)
+        fewest[0] = 0
+        var used: [[UInt8]] = []
+        for kind in kinds {
+            var next = fewest
+            var counts = [UInt8](repeating: 0, count: perSide + 1)
+            for amount in 0...perSide {
+                var pairs = 1
+                while pairs <= kind.pairs, pairs * kind.weight <= amount {
+                    let before = fewest[amount - pairs * kind.weight]
+                    if before != unreachable, before + pairs < next[amount] {
+                        next[amount] = before + pairs
+                        counts[amount] = UInt8(pairs)
+                    }
+                    pairs += 1
+                }
+            }
+            fewest = next
+            used.append(counts)
+        }
+        var amount = perSide
+        while fewest[amount] == unreachable { amount -= 1 }
+        var side: [Double] = []
+        var left = amount
+        for (index, kind) in kinds.enumerated().reversed() {
+            let pairs = Int(used[index][left])
+            side += Array(repeating: Double(kind.weight) / 100, count: pairs)
+            left -= pairs * kind.weight
+        }
+        side.sort(by: >)
+        return PlateLoad(unit: unit, target: target, bar: bar, perSide: side, total: bar + 2 * Double(amount) / 100)
+    }
+}
+
+/// A bar loaded for a target weight.
+public struct PlateLoad: Sendable, Hashable {
+    public var unit: MassUnit
+    public var target: Double
+    public var bar: Double
+    /// The plates on each side, heaviest first.
+    public var perSide: [Double]
+    /// What the bar weighs loaded: the target when the plates make it, else the nearest below.
+    public var total: Double
+
+    public var isExact: Bool { abs(total - target) < 0.005 }
+
+    /// "20 kg bar + 25, 10, 2.5 each side" or "the bar alone".
+    public var text: String {
+        let bar = "\(Self.number(self.bar)) \(unit.rawValue) bar"
+        guard !perSide.isEmpty else { return "\(bar) alone" }
+        return "\(bar) + \(perSide.map(Self.number).joined(separator: ", ")) each side"
+    }
+
+    /// A plate's weight as printed on it: "25", "2.5", "1.25".
+    static func number(_ value: Double) -> String {
+        var text = Mass.format(value, decimals: 2)
+        while text.contains("."), text.hasSuffix("0") || text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+}
