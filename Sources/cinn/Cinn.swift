@@ -12,7 +12,8 @@ struct Cinn: AsyncParsableCommand {
         commandName: "cinn",
         abstract: "Cinn — can I nom nom? A self-hosted journal of weight and food: a weight trend that strips away the noise, every nutrient you eat, and what you really burn.",
         subcommands: [Serve.self, Migrate.self, Weight.self, GoalCommand.self, SettingsCommand.self, Trend.self, FoodCommand.self,
-                      Stats.self, ProfileCommand.self, EnergyCommand.self, TodayCommand.self, LiftsCommand.self, WorkoutsCommand.self, Import.self,
+                      Stats.self, ProfileCommand.self, EnergyCommand.self, TodayCommand.self, LiftsCommand.self, WorkoutsCommand.self, WorkoutCommand.self,
+                      RoutineCommand.self, Import.self,
                       Export.self, GlucoseCommand.self, InsulinCommand.self, MealCommand.self, ResearchExportCommand.self, UserCommand.self,
                       SyncCommand.self]
     )

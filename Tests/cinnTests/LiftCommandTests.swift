@@ -68,3 +68,60 @@ struct LiftCommandTests {
         #expect(skipped.lines.contains("Imported: 1"), "\(skipped)")
     }
 }
+
+@Suite("cinn workout and cinn routine")
+struct WorkoutCommandTests {
+    @Test func logsAWorkoutAndShowsItsRecords() async throws {
+        let sandbox = try Sandbox()
+        let first = try await sandbox.cinn("workout", "log", "Bench Press", "100x5", "--date", "2024-03-07T18:00:00+00:00")
+        #expect(first.status == 0, "\(first)")
+        #expect(first.lines.first?.hasPrefix("Logged Evening workout on 2024-03-07") == true, "\(first)")
+        #expect(first.lines.contains("  Barbell Bench Press"), "the catalogue's name: \(first)")
+        let second = try await sandbox.cinn("workout", "log", "bench press", "w:60x5", "102.5x5", "f:90x8", "Pull Up", "x10", "x8",
+                                            "--date", "2024-03-14T18:00:00+00:00", "--name", "Push", "--minutes", "55")
+        #expect(second.status == 0, "\(second)")
+        #expect(second.lines.contains("    60 kg × 5 (warm-up)"), "\(second)")
+        #expect(second.lines.contains { $0.hasPrefix("    102.5 kg × 5  ★ new best estimated 1RM, 5-rep max, heaviest set") }, "\(second)")
+        #expect(second.lines.contains("    — × 10") == false)
+        #expect(second.lines.contains("    10"), "a body-weight set: \(second)")
+
+        let bench = try await sandbox.cinn("lifts", "show", "Bench Press")
+        #expect(bench.lines.contains("Best 1RM: 115 kg, from 102.5 kg × 5 on 2024-03-14"), "102.5 × 36 / 32 = 115.3: \(bench)")
+
+        let list = try await sandbox.cinn("workouts", "--format", "json")
+        let id = try #require(list.stdout.range(of: #""id":"([0-9a-f-]{36})""#, options: .regularExpression).map {
+            String(list.stdout[$0].dropFirst(6).dropLast())
+        })
+        let json = try await sandbox.cinn("workout", "show", id, "--format", "json")
+        #expect(json.stdout.contains(#""kind":"warmup""#), "\(json)")
+        #expect(json.stdout.contains(#""kind":"failure""#), "\(json)")
+        #expect(json.stdout.contains(#""duration_s":3300"#), "\(json)")
+
+        let wrong = try await sandbox.cinn("workout", "log", "Squat", "100x0")
+        #expect(wrong.status != 0)
+        #expect(wrong.stderr.contains("reps must be between 1 and 100"), "\(wrong)")
+        let noSets = try await sandbox.cinn("workout", "log", "Squat", "Deadlift", "100x5")
+        #expect(noSets.status != 0)
+        #expect(noSets.stderr.contains("\"Squat\" has no set"), "\(noSets)")
+
+        #expect(try await sandbox.cinn("workout", "delete", id).status == 0)
+        let after = try await sandbox.cinn("lifts", "show", "Bench Press")
+        #expect(after.lines.contains("Best 1RM: 112 kg, from 100 kg × 5 on 2024-03-07"), "\(after)")
+    }
+
+    @Test func makesShowsAndDeletesRoutines() async throws {
+        let sandbox = try Sandbox()
+        #expect(try await sandbox.cinn("routine").lines.first?.hasPrefix("No routines yet") == true)
+        let added = try await sandbox.cinn("routine", "add", "Legs", "Squat:3x5@100", "Leg Curl:3x12", "Plank:2")
+        #expect(added.status == 0, "\(added)")
+        #expect(added.lines == ["Saved the routine Legs: Barbell Squat, Seated Leg Curl, Plank."])
+        let shown = try await sandbox.cinn("routine", "show", "legs")
+        #expect(shown.lines == ["Legs", "  Barbell Squat  3 × 5 at 100 kg", "  Seated Leg Curl  3 × 12", "  Plank  2 × —"], "\(shown)")
+        let bad = try await sandbox.cinn("routine", "add", "Bad", "Squat:0x5")
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("exercises[0].sets must be between 1 and 50"), "\(bad)")
+        #expect(try await sandbox.cinn("routine", "list").lines == ["Legs  Barbell Squat, Seated Leg Curl, Plank"])
+        #expect(try await sandbox.cinn("routine", "delete", "Legs").status == 0)
+        #expect(try await sandbox.cinn("routine", "show", "Legs").status != 0)
+    }
+}

@@ -437,3 +437,28 @@ public struct PlateLoad: Sendable, Hashable {
         return text
     }
 }
+
+extension PlannedExercise {
+    /// Reads an exercise of a routine as the CLI takes it: `Squat:3x5@100` (3 sets of 5 at 100 in `unit`),
+    /// `Leg Curl:3x12`, or `Plank:3` (3 sets).
+    public static func parse(_ text: String, unit: MassUnit) throws -> PlannedExercise {
+        guard let colon = text.lastIndex(of: ":") else {
+            throw CinnError.invalid("exercise", "\"\(text)\" is not an exercise with its sets: write NAME:SETSxREPS[@WEIGHT], like Squat:3x5@100")
+        }
+        let name = String(text[..<colon])
+        var target = Substring(text[text.index(after: colon)...].lowercased())
+        var weight: Mass?
+        if let at = target.firstIndex(of: "@") {
+            guard let value = Double(target[target.index(after: at)...].replacingOccurrences(of: ",", with: ".")) else {
+                throw CinnError.invalid("weight", "\"\(text)\": the weight after @ is not a number")
+            }
+            weight = Mass(value, unit)
+            target = target[..<at]
+        }
+        let parts = target.split(separator: "x", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), let sets = Int(parts[0]), parts.count == 1 || Int(parts[1]) != nil else {
+            throw CinnError.invalid("sets", "\"\(text)\" is not an exercise with its sets: write NAME:SETSxREPS[@WEIGHT], like Squat:3x5@100")
+        }
+        return PlannedExercise(exercise: name, sets: sets, reps: parts.count == 2 ? Int(parts[1]) : nil, weight: weight)
+    }
+}

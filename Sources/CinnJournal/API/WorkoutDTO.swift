@@ -495,4 +495,8 @@ public enum WorkoutJSON {
     public static func workouts(_ workouts: [WorkoutSummary], unit: MassUnit) -> String {
         jsonString(WorkoutListDTO(workouts, unit: unit))
     }
+
+    public static func workout(_ workout: WorkoutWithRecords) -> String {
+        jsonString(WorkoutDTO(workout))
+    }
 }
