@@ -98,6 +98,7 @@ let package = Package(
                 .embedInCode("Food/food-preview.js"),
                 .embedInCode("Energy/Templates"), .embedInCode("Energy/energy.css"), .embedInCode("Energy/time-zone.js"),
                 .embedInCode("Workouts/Templates"), .embedInCode("Workouts/workouts.css"),
+                .embedInCode("Workouts/workout-log.js"),
                 .embedInCode("Accounts/Templates"), .embedInCode("Accounts/accounts.css"),
                 .embedInCode("Glucose/Templates"), .embedInCode("Glucose/glucose.css"),
                 .embedInCode("Health/Templates"), .embedInCode("Health/health.css"),

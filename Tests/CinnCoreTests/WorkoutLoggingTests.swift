@@ -49,6 +49,8 @@ import Testing
         set = bench
         set.exercise = "  "
         #expect(field(set) == "sets[2].exercise")
+        set.exercise = "!!!"
+        #expect(field(set) == "sets[2].exercise", "a name without a letter or digit matches no exercise")
         set = bench
         set.weight = Mass(kilograms: 0)
         #expect(try LoggedSet.validated(set, at: "set").weight == nil, "0 is a body-weight set")

@@ -118,7 +118,7 @@ struct WorkoutAPITests {
     @Test func pagesShowTheLifts() async throws {
         try await withApp { client, journal in
             let empty = try await client.send(.get, "/lifts").text
-            #expect(empty.contains("No workouts yet"))
+            #expect(empty.contains("No sets yet. Start a workout above"))
             _ = try await client.importFile(Self.fitbod)
             let lifts = try await client.send(.get, "/lifts").text
             #expect(lifts.contains("Barbell Bench Press") && lifts.contains("116 kg") && lifts.contains("from 110 kg × 3"))

@@ -71,4 +71,16 @@ public struct DemoWorkouts: Sendable {
         }
         self.sets = sets
     }
+
+    /// The program's two workouts as routines, at the working weights of its last full week.
+    public static var routines: [Routine] {
+        let steps = Double(weeks - 1 - (weeks - 1) / 5)
+        return workouts.map { workout in
+            Routine(name: workout.name,
+                    exercises: workout.lifts.map { lift in
+                        PlannedExercise(exercise: lift.name, sets: lift.sets, reps: lift.reps,
+                                        weight: Mass(kilograms: ((lift.startKg + lift.stepKg * steps) / 1.25).rounded() * 1.25), restSeconds: 180)
+                    })
+        }
+    }
 }

@@ -53,7 +53,9 @@ public enum LoggedSet {
     public static func validated(_ set: WorkoutSet, at prefix: String) throws -> WorkoutSet {
         var set = set
         set.exercise = set.exercise.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !set.exercise.isEmpty else { throw CinnError.invalid("\(prefix).exercise", "\(prefix).exercise must name an exercise") }
+        guard !ExerciseKey.normalised(set.exercise).isEmpty else {
+            throw CinnError.invalid("\(prefix).exercise", "\(prefix).exercise must name an exercise (a letter or a digit at least)")
+        }
         guard set.exercise.count <= maximumExerciseName else {
             throw CinnError.invalid("\(prefix).exercise", "\(prefix).exercise is longer than \(maximumExerciseName) characters")
         }
@@ -140,7 +142,7 @@ public struct PlannedExercise: Sendable, Hashable {
     public func validated(at prefix: String) throws -> PlannedExercise {
         var planned = self
         planned.exercise = exercise.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !planned.exercise.isEmpty, planned.exercise.count <= LoggedSet.maximumExerciseName else {
+        guard !ExerciseKey.normalised(planned.exercise).isEmpty, planned.exercise.count <= LoggedSet.maximumExerciseName else {
             throw CinnError.invalid("\(prefix).exercise", "\(prefix).exercise must name an exercise (at most 200 characters)")
         }
         guard Self.setsRange.contains(sets) else {
@@ -431,7 +433,7 @@ public struct PlateLoad: Sendable, Hashable {
     }
 
     /// A plate's weight as printed on it: "25", "2.5", "1.25".
-    static func number(_ value: Double) -> String {
+    public static func number(_ value: Double) -> String {
         var text = Mass.format(value, decimals: 2)
         while text.contains("."), text.hasSuffix("0") || text.hasSuffix(".") { text.removeLast() }
         return text

@@ -120,7 +120,7 @@ extension Journal {
     /// last workout's working sets, or 3.
     public func addExercise(_ name: String, to id: UUID) async throws -> StoredWorkout {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.count <= LoggedSet.maximumExerciseName else {
+        guard !ExerciseKey.normalised(trimmed).isEmpty, trimmed.count <= LoggedSet.maximumExerciseName else {
             throw CinnError.invalid("exercise", "exercise must name an exercise (at most 200 characters)")
         }
         let clusters = try await exerciseClusters()

@@ -181,6 +181,9 @@ public struct Journal: Sendable {
                 return ImportReport(format: "demo", rowsRead: workouts.sets.count)
             }
         }
+        if try await store.routines(user: user).isEmpty {
+            for routine in DemoWorkouts.routines { try await store.saveRoutine(routine, user: user) }
+        }
         if try await store.glucoseReadings(user: user, limit: 1).isEmpty {
             let glucose = DemoGlucose.make(days: 14, last: today, utcOffsetSeconds: settings.timeZone.secondsFromGMT(for: now()), now: now())
             for meal in glucose.meals { try await store.addMeal(meal, user: user, source: "demo") }

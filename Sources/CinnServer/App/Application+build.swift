@@ -57,6 +57,7 @@ public func buildRouter(journal: Journal, accounts: Accounts? = nil, security: W
     FoodWebController(pages: .shared).addRoutes(to: web)
     EnergyWebController(pages: .shared).addRoutes(to: web)
     WorkoutWebController(pages: .shared).addRoutes(to: web)
+    WorkoutLogController(pages: .shared).addRoutes(to: web)
     GlucoseWebController(pages: .shared).addRoutes(to: web)
     HealthWebController(pages: .shared).addRoutes(to: web)
     WeightAPIController().addRoutes(to: api)

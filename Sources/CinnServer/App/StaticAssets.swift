@@ -36,6 +36,7 @@ enum StaticAssets {
         "food-search.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.food_search_js),
         "food-preview.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.food_preview_js),
         "time-zone.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.time_zone_js),
+        "workout-log.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.workout_log_js),
     ]
 
     /// The web app's one style sheet (`/static/cinn.css`): the layout's styles (`App/layout.css`), then each

@@ -32,6 +32,8 @@ enum Templates {
         ("profile", PackageResources.profile_mustache), ("energy", PackageResources.energy_mustache),
         ("lifts", PackageResources.lifts_mustache), ("exercise", PackageResources.exercise_mustache),
         ("workouts", PackageResources.workouts_mustache), ("workout", PackageResources.workout_mustache),
+        ("workout-log", PackageResources.workout_log_mustache), ("routines", PackageResources.routines_mustache),
+        ("routine", PackageResources.routine_mustache),
         ("login", PackageResources.login_mustache), ("signup", PackageResources.signup_mustache),
         ("account", PackageResources.account_mustache),
         ("glucose", PackageResources.glucose_mustache), ("glucose-day", PackageResources.glucose_day_mustache),

@@ -85,6 +85,8 @@ struct LiftsPage: MustacheParent {
     let formula: String
     let formulas: [Option]
     let workoutCount: Int
+    let start: WorkoutStartCard
+    let plates: PlatesForm
 
     struct Option { let value: String; let label: String; let selected: Bool }
 
@@ -95,11 +97,16 @@ struct LiftsPage: MustacheParent {
         case "formula": formula
         case "formulas": formulas
         case "workoutCount": workoutCount
+        case "start": start
+        case "plates": plates
         default: nil
         }
     }
 
-    init(lifts: (exercises: [ExerciseSummary], unit: MassUnit, formula: OneRepMaxFormula), workoutCount: Int) {
+    init(lifts: (exercises: [ExerciseSummary], unit: MassUnit, formula: OneRepMaxFormula), workoutCount: Int, start: WorkoutStartCard,
+         plates: PlatesForm) {
+        self.start = start
+        self.plates = plates
         items = lifts.exercises.map { summary in
             Item(id: summary.id.lowercasedString, name: summary.name,
                  aliases: summary.aliases.isEmpty ? nil : "also " + summary.aliases.joined(separator: ", "),
@@ -115,12 +122,34 @@ struct LiftsPage: MustacheParent {
     }
 }
 
+/// The bar and plates on the Lifts page, and the plate calculator's answer for `?load=`.
+struct PlatesForm {
+    let kilograms: Bool
+    let bar: String
+    let plates: String
+    let unit: String
+    let load: String?
+    let loadValue: String
+
+    init(_ set: PlateSet, load target: Double?) {
+        kilograms = set.unit != .pounds
+        bar = PlateLoad.number(set.bar)
+        plates = set.storageText
+        unit = set.unit.rawValue
+        load = target.map { target in
+            let load = set.load(target)
+            return (load.isExact ? "\(PlateLoad.number(target)) \(set.unit.rawValue): " : "\(PlateLoad.number(target)) \(set.unit.rawValue) cannot be made; nearest \(PlateLoad.number(load.total)): ") + load.text
+        }
+        loadValue = target.map(PlateLoad.number) ?? ""
+    }
+}
+
 /// `/lifts/{id}`: one exercise's estimates, chart, records and weekly volume. Its values are looked up by
 /// name (`MustacheParent`), not by reflection: the template asks the page for them often (every `{{#link}}`
 /// of a figure without one falls back to it), and reflecting a struct lists all its fields each time.
 struct ExercisePageModel: MustacheParent {
     struct Figure { let label: String; let value: String; let detail: String; let link: String? }
-    struct Row { let label: String; let value: String; let day: String }
+    struct Row { let label: String; let value: String; let day: String; var isNew = false }
     struct Week { let week: String; let volume: String; let sets: Int }
     struct Alias { let name: String; let id: String }
     struct Target { let id: String; let name: String }
@@ -139,6 +168,7 @@ struct ExercisePageModel: MustacheParent {
     let totalSets: Int
     let span: String
     let targets: [Target]
+    let rest: Int
 
     func child(named key: String) -> Any? {
         switch key {
@@ -156,11 +186,14 @@ struct ExercisePageModel: MustacheParent {
         case "totalSets": totalSets
         case "span": span
         case "targets": targets
+        case "rest": rest
         default: nil
         }
     }
 
-    init(page: ExercisePage, includeHighReps: Bool, others: [ExerciseCluster]) {
+    /// `rest`: the seconds of rest after each set. A record set on the exercise's last day is marked new.
+    init(page: ExercisePage, includeHighReps: Bool, others: [ExerciseCluster], rest: Int) {
+        self.rest = rest
         let unit = page.unit, report = page.report
         id = page.exercise.root.id.lowercasedString
         name = page.exercise.root.name
@@ -177,17 +210,24 @@ struct ExercisePageModel: MustacheParent {
             estimate("Best ever", report.best, page.bestWorkout, none: "no set of 1–10 reps yet"),
         ]
         chart = StrengthChart(history: report.history, unit: unit).svg()
+        let lastDay = report.lastDay
         func row(_ label: String, _ set: LiftedSet?) -> Row? {
-            set.map { Row(label: label, value: StrengthChart.lifted($0, unit: unit), day: LiftText.day($0.day)) }
+            set.map { Row(label: label, value: StrengthChart.lifted($0, unit: unit), day: LiftText.day($0.day), isNew: $0.day == lastDay) }
         }
         records = [
+            report.best.map {
+                Row(label: "Best estimated 1RM", value: "\($0.oneRepMax.formatted(in: unit)) (\(StrengthChart.lifted($0.set, unit: unit)))",
+                    day: LiftText.day($0.day), isNew: $0.day == lastDay)
+            },
             row("Heaviest set", report.heaviest),
             report.bestSetVolume.map {
                 Row(label: "Best set volume", value: "\(LiftText.volume(Mass(kilograms: $0.weight.kilograms * Double($0.reps)), unit: unit)) (\(StrengthChart.lifted($0, unit: unit)))",
-                    day: LiftText.day($0.day))
+                    day: LiftText.day($0.day), isNew: $0.day == lastDay)
             },
         ].compactMap { $0 }
-        repMaxes = report.repMaxes.map { Row(label: "\($0.reps) RM", value: StrengthChart.lifted($0.set, unit: unit), day: LiftText.day($0.set.day)) }
+        repMaxes = report.repMaxes.map {
+            Row(label: "\($0.reps) RM", value: StrengthChart.lifted($0.set, unit: unit), day: LiftText.day($0.set.day), isNew: $0.set.day == lastDay)
+        }
         weeks = report.weeklyVolume.reversed().map {
             Week(week: "from \($0.weekStart.dayMonth)", volume: LiftText.volume($0.volume, unit: unit), sets: $0.sets)
         }
@@ -223,35 +263,58 @@ struct WorkoutsPage {
     }
 }
 
-/// `/workouts/{id}`: the sets, grouped by exercise in the order done.
+/// `/workouts/{id}`: the sets, grouped by exercise in the order done, each with the records it set; after finishing,
+/// the summary first.
 struct WorkoutPageModel {
-    struct Line { let number: Int; let set: String; let kind: String?; let estimate: String?; let rpe: String?; let note: String? }
+    struct Line {
+        let number: Int; let set: String; let kind: String?; let estimate: String?; let rpe: String?; let note: String?; let records: String?
+    }
     struct Block { let exercise: String; let lines: [Line] }
+    struct Figure { let label: String; let value: String }
     let id: String
     let name: String
     let day: String
     let facts: String
-    let note: String?
+    /// The workout's note (named apart from a set's `note`, which a template would otherwise fall back to).
+    let workoutNote: String?
     let blocks: [Block]
+    let finished: Bool
+    let summary: [Figure]
+    let recordText: String?
+    let inProgress: Bool
 
-    init(_ stored: StoredWorkout, unit: MassUnit, formula: OneRepMaxFormula) {
-        let workout = stored.workout
-        id = workout.id.lowercasedString
-        name = workout.name
-        day = LiftText.day(workout.localDate) + ", " + LocalDateTime(instant: workout.startedAt, utcOffsetSeconds: workout.utcOffsetSeconds).clock
-        var facts = workout.sets.isEmpty && (stored.distanceMeters != nil || stored.energyKcal != nil) ? [] : ["\(workout.sets.count) sets"]
+    init(_ workout: WorkoutWithRecords, finished: Bool) {
+        let stored = workout.stored, unit = workout.unit
+        let sets = stored.workout.sets
+        id = stored.workout.id.lowercasedString
+        name = stored.workout.name
+        day = LiftText.day(stored.workout.localDate) + ", "
+            + LocalDateTime(instant: stored.workout.startedAt, utcOffsetSeconds: stored.workout.utcOffsetSeconds).clock
+        var facts = sets.isEmpty && (stored.distanceMeters != nil || stored.energyKcal != nil) ? [] : ["\(sets.count) sets"]
         facts += LiftText.totals(duration: stored.durationSeconds, distance: stored.distanceMeters, energy: stored.energyKcal)
-        facts.append("from \(workout.source.replacingOccurrences(of: "import:", with: "").capitalized)")
+        facts.append("from \(stored.workout.source.replacingOccurrences(of: "import:", with: "").capitalized)")
         self.facts = facts.joined(separator: " · ")
-        note = stored.note
+        workoutNote = stored.note
         var blocks: [(String, [Line])] = []
-        for set in workout.sets {
+        for (index, set) in sets.enumerated() {
             if blocks.last?.0 != set.exercise { blocks.append((set.exercise, [])) }
             let line = Line(number: blocks[blocks.count - 1].1.count + 1, set: LiftText.set(set, unit: unit), kind: LiftText.kind(set.kind),
-                            estimate: set.oneRepMax(formula: formula).map { ($0.lowConfidence ? "≈ " : "") + $0.formatted(in: unit) },
-                            rpe: set.rpe.map { "RPE \(Mass.format($0, decimals: 1))" }, note: set.note)
+                            estimate: set.oneRepMax(formula: workout.formula).map { ($0.lowConfidence ? "≈ " : "") + $0.formatted(in: unit) },
+                            rpe: set.rpe.map { "RPE \(Mass.format($0, decimals: 1))" }, note: set.note,
+                            records: workout.records[index].map { "★ New " + $0.map(\.title).joined(separator: ", ") })
             blocks[blocks.count - 1].1.append(line)
         }
         self.blocks = blocks.map { Block(exercise: $0.0, lines: $0.1) }
+        self.finished = finished
+        let recordCount = workout.records.values.reduce(0) { $0 + $1.count }
+        recordText = recordCount == 0 ? nil : "\(recordCount) new record\(recordCount == 1 ? "" : "s"), marked ★ below."
+        let volume = Mass(kilograms: sets.compactMap(\.volume).reduce(0) { $0 + $1.kilograms })
+        summary = [
+            Figure(label: "Duration", value: stored.durationSeconds.map(LiftText.duration) ?? "—"),
+            Figure(label: "Volume", value: LiftText.volume(volume, unit: unit)),
+            Figure(label: "Sets", value: "\(sets.count)"),
+            Figure(label: "Records", value: "\(recordCount)"),
+        ]
+        inProgress = stored.inProgress
     }
 }

@@ -22,7 +22,16 @@ struct WorkoutWebController {
     }
 
     @Sendable func lifts(_ request: Request, context: Context) async throws -> Response {
-        let page = LiftsPage(lifts: try await context.journal.lifts(), workoutCount: try await context.journal.store.workoutCount(user: context.journal.user))
+        let journal = context.journal
+        let load = try request.query("load").map { text in
+            guard let value = Double(text.replacingOccurrences(of: ",", with: ".")), value > 0, value <= 2500 else {
+                throw CinnError.invalid("load", "the weight to load must be a number more than 0")
+            }
+            return value
+        }
+        let page = LiftsPage(lifts: try await journal.lifts(), workoutCount: try await journal.store.workoutCount(user: journal.user),
+                             start: WorkoutStartCard(current: try await journal.workoutInProgress(), routines: try await journal.routines()),
+                             plates: PlatesForm(try await journal.settings().plates, load: load))
         return WebResponse.html(pages.render("lifts", page, title: "Lifts", tab: .lifts, notice: Done.notice(request), formToken: context.formToken))
     }
 
@@ -37,7 +46,8 @@ struct WorkoutWebController {
         let exercise = try ExerciseCluster.named(context.parameters.get("id") ?? "", among: clusters)
         let includeHighReps = try request.queryBool("include_high_reps")
         let page = try await context.journal.exercisePage(exercise, includeHighReps: includeHighReps)
-        let model = ExercisePageModel(page: page, includeHighReps: includeHighReps, others: clusters)
+        let rest = try await context.journal.store.exerciseRest(user: context.journal.user, exerciseRows: exercise.rows) ?? Journal.defaultRestSeconds
+        let model = ExercisePageModel(page: page, includeHighReps: includeHighReps, others: clusters, rest: rest)
         return WebResponse.html(pages.render("exercise", model, title: exercise.root.name, tab: .lifts, notice: Done.notice(request), formToken: context.formToken))
     }
 
@@ -64,18 +74,17 @@ struct WorkoutWebController {
     }
 
     @Sendable func workout(_ request: Request, context: Context) async throws -> Response {
-        let settings = try await context.journal.settings()
         guard let id = context.parameters.get("id").flatMap(UUID.init(text:)),
               let workout = try await context.journal.store.workout(id: id, user: context.journal.user) else {
             throw CinnError.notFound("no such workout")
         }
-        let model = WorkoutPageModel(workout, unit: settings.displayUnit.liftingUnit, formula: settings.oneRepMaxFormula)
+        let model = WorkoutPageModel(try await context.journal.workoutWithRecords(workout), finished: try request.queryBool("finished"))
         return WebResponse.html(pages.render("workout", model, title: workout.workout.name, tab: .lifts, formToken: context.formToken))
     }
 
     @Sendable func deleteWorkout(_ request: Request, context: Context) async throws -> Response {
         guard let id = context.parameters.get("id").flatMap(UUID.init(text:)) else { throw CinnError.notFound("no such workout") }
-        try await context.journal.store.deleteWorkout(id: id, user: context.journal.user)
+        try await context.journal.deleteWorkout(id: id)
         return Done.workoutDeleted.redirect(to: "/workouts")
     }
 }

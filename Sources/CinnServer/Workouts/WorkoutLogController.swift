@@ -1,0 +1,262 @@
+import CinnCore
+import CinnJournal
+import CinnStore
+import Foundation
+import Hummingbird
+
+/// Logging a workout in the web app: start one, add exercises, mark sets done (each saved as it is marked), rest,
+/// finish; edit a past one; routines; the rest after an exercise's sets and the plates owned. Every page works as
+/// plain forms; `workout-log.js` adds the running clocks.
+struct WorkoutLogController {
+    typealias Context = JournalRequestContext
+    let pages: PageRenderer
+
+    func addRoutes(to router: RouterGroup<Context>) {
+        router.post("/workouts/start", use: start)
+        router.get("/workouts/{id}/log", use: log)
+        router.post("/workouts/{id}/sets", use: saveSet)
+        router.post("/workouts/{id}/sets/{position}/delete", use: deleteSet)
+        router.post("/workouts/{id}/exercises", use: addExercise)
+        router.post("/workouts/{id}/plan", use: changePlan)
+        router.post("/workouts/{id}/details", use: details)
+        router.post("/workouts/{id}/finish", use: finish)
+        router.post("/workouts/{id}/routine", use: saveAsRoutine)
+        router.get("/routines", use: routines)
+        router.get("/routines/new", use: newRoutine)
+        router.post("/routines", use: createRoutine)
+        router.get("/routines/{id}", use: routine)
+        router.post("/routines/{id}", use: updateRoutine)
+        router.post("/routines/{id}/delete", use: deleteRoutine)
+        router.post("/lifts/{id}/rest", use: setRest)
+        router.post("/lifts/plates", use: setPlates)
+    }
+
+    func id(_ context: Context, _ what: String) throws -> UUID {
+        guard let id = context.parameters.get("id").flatMap(UUID.init(text:)) else { throw CinnError.notFound("no such \(what)") }
+        return id
+    }
+
+    static func logPath(_ id: UUID) -> String { "/workouts/\(id.lowercasedString)/log" }
+
+    /// Starts a workout: empty, from `routine`, or repeating `repeat`; one in progress is continued instead.
+    @Sendable func start(_ request: Request, context: Context) async throws -> Response {
+        let form = try await FormFields(request: request)
+        let start: WorkoutStart
+        if let routine = form["routine"] {
+            guard let id = UUID(text: routine) else { throw CinnError.invalid("routine", "no such routine") }
+            start = .routine(id)
+        } else if let past = form["repeat"] {
+            guard let id = UUID(text: past) else { throw CinnError.invalid("repeat", "no such workout") }
+            start = .repeating(id)
+        } else {
+            start = .empty
+        }
+        let workout = try await context.journal.startWorkout(start)
+        return .redirect(to: Self.logPath(workout.workout.id), type: .normal)
+    }
+
+    @Sendable func log(_ request: Request, context: Context) async throws -> Response {
+        let journal = context.journal
+        guard let stored = try await journal.store.workout(id: try id(context, "workout"), user: journal.user) else {
+            throw CinnError.notFound("no such workout")
+        }
+        let settings = try await journal.settings()
+        let records = try await journal.workoutWithRecords(stored).records
+        var rest: WorkoutLogPage.Rest?
+        if let seconds = request.query("rest").flatMap(Int.init), PlannedExercise.restRange.contains(seconds), seconds > 0,
+           let at = request.query("at").flatMap(Int64.init) {
+            let endsAt = at + Int64(seconds) * 1000
+            if Int64(journal.now().timeIntervalSince1970 * 1000) < endsAt + 30_000 {
+                rest = WorkoutLogPage.Rest(seconds: seconds, endsAtMs: endsAt, exercise: request.query("after") ?? "")
+            }
+        }
+        let page = WorkoutLogPage(stored, exercises: try await journal.loggingExercises(stored), clusters: try await journal.exerciseClusters(),
+                                  unit: settings.displayUnit.liftingUnit, plates: settings.plates, records: records, rest: rest)
+        let title = stored.inProgress ? "Logging \(stored.workout.name)" : "Editing \(stored.workout.name)"
+        return WebResponse.html(pages.render("workout-log", page, title: title, tab: .lifts, notice: Done.notice(request),
+                                             formToken: context.formToken))
+    }
+
+    /// Marks a set done (or, with `position`, saves an edit of one); the page comes back at the exercise, with the
+    /// rest timer running after a new set.
+    @Sendable func saveSet(_ request: Request, context: Context) async throws -> Response {
+        let id = try id(context, "workout")
+        let form = try await FormFields(request: request)
+        let unit = try await context.journal.settings().displayUnit.liftingUnit
+        guard let exercise = form["exercise"] else { throw CinnError.invalid("exercise", "name the exercise") }
+        func integer(_ name: String) throws -> Int? {
+            guard let text = form[name] else { return nil }
+            guard let value = Int(text) else { throw CinnError.invalid(name, "\"\(text)\" is not a whole number") }
+            return value
+        }
+        let set = WorkoutSet(exercise: exercise, reps: try integer("reps"), weight: try form.number("weight").map { Mass($0, unit) },
+                             kind: try form["kind"].map { try SetKind.parse($0, field: "kind") } ?? .normal,
+                             rpe: try form.number("rpe"), rir: try integer("rir"), note: form["note"])
+        let position = try integer("position")
+        let stored = try await context.journal.logSet(set, in: id, replacing: position)
+        let anchor = WorkoutLogPage.anchor(stored.workout.sets[position ?? stored.workout.sets.count - 1].exercise)
+            .addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed) ?? ""
+        guard position == nil, stored.inProgress, let rest = try integer("rest"), rest > 0 else {
+            return .redirect(to: Self.logPath(id) + "#" + anchor, type: .normal)
+        }
+        let at = Int64((context.journal.now().timeIntervalSince1970 * 1000).rounded())
+        let after = exercise.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        return .redirect(to: Self.logPath(id) + "?rest=\(min(rest, PlannedExercise.restRange.upperBound))&at=\(at)&after=\(after)#" + anchor,
+                         type: .normal)
+    }
+
+    @Sendable func deleteSet(_ request: Request, context: Context) async throws -> Response {
+        let id = try id(context, "workout")
+        guard let position = context.parameters.get("position").flatMap(Int.init) else { throw CinnError.notFound("no such set") }
+        _ = try await context.journal.removeSet(position, from: id)
+        return .redirect(to: Self.logPath(id), type: .normal)
+    }
+
+    @Sendable func addExercise(_ request: Request, context: Context) async throws -> Response {
+        let id = try id(context, "workout")
+        let form = try await FormFields(request: request)
+        let stored = try await context.journal.addExercise(form["exercise"] ?? "", to: id)
+        let added = stored.plan.last.map { WorkoutLogPage.anchor($0.exercise) } ?? ""
+        return .redirect(to: Self.logPath(id) + "#" + (added.addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed) ?? ""), type: .normal)
+    }
+
+    /// Moves a planned exercise up or down, or takes it out (`action`: up, down, remove).
+    @Sendable func changePlan(_ request: Request, context: Context) async throws -> Response {
+        let id = try id(context, "workout")
+        let form = try await FormFields(request: request)
+        let action = form["action"] ?? ""
+        guard ["up", "down", "remove"].contains(action) else { throw CinnError.invalid("action", "choose up, down or remove") }
+        _ = try await context.journal.changePlan(of: id, exercise: form["exercise"] ?? "", move: action == "up" ? -1 : action == "down" ? 1 : nil,
+                                                 remove: action == "remove")
+        return .redirect(to: Self.logPath(id), type: .normal)
+    }
+
+    /// The workout's name, start time and note.
+    @Sendable func details(_ request: Request, context: Context) async throws -> Response {
+        let id = try id(context, "workout")
+        let form = try await FormFields(request: request)
+        _ = try await context.journal.editWorkout(id: id, name: form["name"], startedAt: form["started_at"], endedAt: nil,
+                                                  note: .some(form["note"]), sets: nil, inProgress: nil)
+        return .redirect(to: Self.logPath(id), type: .normal)
+    }
+
+    /// Finishes the workout: its summary with the records it set (a workout without sets is discarded).
+    @Sendable func finish(_ request: Request, context: Context) async throws -> Response {
+        let id = try id(context, "workout")
+        guard try await context.journal.finishWorkout(id) != nil else { return Done.workoutDiscarded.redirect(to: "/lifts") }
+        return .redirect(to: "/workouts/\(id.lowercasedString)?finished=1", type: .normal)
+    }
+
+    @Sendable func saveAsRoutine(_ request: Request, context: Context) async throws -> Response {
+        let routine = try await context.journal.routine(fromWorkout: try id(context, "workout"), name: nil)
+        return Done.routineSaved.redirect(to: "/routines/\(routine.id.lowercasedString)")
+    }
+
+    // MARK: Routines
+
+    func suggestions(_ journal: Journal) async throws -> [String] {
+        var names = Set<String>()
+        return (try await journal.exerciseClusters().map(\.root.name) + ExerciseCatalogue.builtIn.exercises.map(\.name))
+            .filter { names.insert(ExerciseKey.normalised($0)).inserted }.sorted()
+    }
+
+    @Sendable func routines(_ request: Request, context: Context) async throws -> Response {
+        let card = WorkoutStartCard(current: nil, routines: try await context.journal.routines())
+        return WebResponse.html(pages.render("routines", RoutinesPage(routines: card.routines, hasRoutines: card.hasRoutines), title: "Routines",
+                                             tab: .lifts, notice: Done.notice(request), formToken: context.formToken))
+    }
+
+    @Sendable func newRoutine(_ request: Request, context: Context) async throws -> Response {
+        let unit = try await context.journal.settings().displayUnit.liftingUnit
+        let page = RoutineEditorPage(nil, unit: unit, suggestions: try await suggestions(context.journal))
+        return WebResponse.html(pages.render("routine", page, title: "New routine", tab: .lifts, formToken: context.formToken))
+    }
+
+    @Sendable func routine(_ request: Request, context: Context) async throws -> Response {
+        let routine = try await context.journal.routine(try id(context, "routine"))
+        let unit = try await context.journal.settings().displayUnit.liftingUnit
+        let page = RoutineEditorPage(routine, unit: unit, suggestions: try await suggestions(context.journal))
+        return WebResponse.html(pages.render("routine", page, title: routine.name, tab: .lifts, notice: Done.notice(request),
+                                             formToken: context.formToken))
+    }
+
+    @Sendable func createRoutine(_ request: Request, context: Context) async throws -> Response {
+        let form = try await FormFields(request: request)
+        let routine = try await context.journal.saveRoutine(try await routine(from: form, id: .v7(), context: context))
+        return Done.routineSaved.redirect(to: "/routines/\(routine.id.lowercasedString)")
+    }
+
+    /// Saves the editor's rows; `action` (up:N, down:N, remove:N) moves or removes row N first.
+    @Sendable func updateRoutine(_ request: Request, context: Context) async throws -> Response {
+        let id = try id(context, "routine")
+        _ = try await context.journal.routine(id)
+        let form = try await FormFields(request: request)
+        try await context.journal.saveRoutine(try await routine(from: form, id: id, context: context))
+        return Done.routineSaved.redirect(to: "/routines/\(id.lowercasedString)")
+    }
+
+    /// The routine the editor's fields describe: rows `exercise_N`, `sets_N`, `reps_N`, `weight_N`, `rest_N`; a row
+    /// without an exercise is left out; errors name the row as `exercises[N]` counts the rows kept.
+    func routine(from form: FormFields, id: UUID, context: Context) async throws -> Routine {
+        let unit = try await context.journal.settings().displayUnit.liftingUnit
+        var exercises: [PlannedExercise] = []
+        for index in 0..<Routine.maximumExercises + 5 {
+            guard let name = form["exercise_\(index)"] else { continue }
+            func integer(_ field: String) throws -> Int? {
+                guard let text = form["\(field)_\(index)"] else { return nil }
+                guard let value = Int(text) else {
+                    throw CinnError.invalid("exercises[\(exercises.count)].\(field)", "\(name): \"\(text)\" is not a whole number")
+                }
+                return value
+            }
+            exercises.append(PlannedExercise(exercise: name, sets: try integer("sets") ?? 3, reps: try integer("reps"),
+                                             weight: try form.number("weight_\(index)").map { Mass($0, unit) }, restSeconds: try integer("rest")))
+        }
+        if let action = form["action"], let colon = action.firstIndex(of: ":"), let row = Int(action[action.index(after: colon)...]),
+           exercises.indices.contains(row) {
+            switch action[..<colon] {
+            case "up" where row > 0: exercises.swapAt(row, row - 1)
+            case "down" where row < exercises.count - 1: exercises.swapAt(row, row + 1)
+            case "remove" where exercises.count > 1: exercises.remove(at: row)
+            default: break
+            }
+        }
+        return Routine(id: id, name: form["name"] ?? "", note: form["note"], exercises: exercises)
+    }
+
+    @Sendable func deleteRoutine(_ request: Request, context: Context) async throws -> Response {
+        try await context.journal.deleteRoutine(try id(context, "routine"))
+        return Done.routineDeleted.redirect(to: "/routines")
+    }
+
+    // MARK: Settings of lifting
+
+    /// The rest after a set of the exercise (`rest` seconds; empty for the default), from its page or a workout's.
+    @Sendable func setRest(_ request: Request, context: Context) async throws -> Response {
+        let form = try await FormFields(request: request)
+        let seconds: Int?
+        if let text = form["rest"] {
+            guard let value = Int(text) else { throw CinnError.invalid("rest", "\"\(text)\" is not a number of seconds") }
+            seconds = value
+        } else {
+            seconds = nil
+        }
+        let exercise = context.parameters.get("id") ?? ""
+        try await context.journal.setRest(seconds, exercise: exercise)
+        if let back = form["back"].flatMap(UUID.init(text:)) { return .redirect(to: Self.logPath(back), type: .normal) }
+        return Done.restSaved.redirect(to: "/lifts/\(exercise)")
+    }
+
+    /// The bar and plates the plate calculator loads: `unit`, `bar` and `plates` ("25x6 20x4"); `reset` for a gym's.
+    @Sendable func setPlates(_ request: Request, context: Context) async throws -> Response {
+        let form = try await FormFields(request: request)
+        if form["reset"] != nil {
+            try await context.journal.setPlates(nil)
+        } else {
+            let unit: MassUnit = form["unit"] == MassUnit.pounds.rawValue ? .pounds : .kilograms
+            guard let bar = try form.number("bar"), bar >= 0, bar <= 100 else { throw CinnError.invalid("bar", "the bar weighs 0 to 100") }
+            try await context.journal.setPlates(PlateSet(unit: unit, bar: bar, plates: try PlateSet.plates(form["plates"] ?? "")))
+        }
+        return Done.platesSaved.redirect(to: "/lifts#plates")
+    }
+}
