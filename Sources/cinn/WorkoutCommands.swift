@@ -8,14 +8,15 @@ import Foundation
 struct WorkoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "workout", abstract: "Log a workout set by set, show one, or delete one.",
-        subcommands: [Log.self, Show.self, Delete.self])
+        subcommands: [Log.self, Show.self, Delete.self, Export.self])
 
     struct Log: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Log a workout: each exercise's name followed by its sets.",
             discussion: """
-                A set is WEIGHTxREPS in --unit (100x5); w: makes it a warm-up (w:60x5), d: a drop set, f: a set to failure; \
-                x12 or 0x12 is 12 reps of a body-weight exercise. A word that is not a set starts the next exercise.
+                A set is WEIGHTxREPS in --unit (100x5), with @RPE after it if you like (100x5@8.5); w: makes it a warm-up \
+                (w:60x5), d: a drop set, f: a set to failure; x12 or 0x12 is 12 reps of a body-weight exercise. A word that \
+                is not a set starts the next exercise.
                 Example: cinn workout log "Bench Press" w:60x5 100x5 100x5 90x8 "Barbell Row" 80x8 80x8
                 """)
 
@@ -33,7 +34,7 @@ struct WorkoutCommand: AsyncParsableCommand {
                 var sets: [WorkoutSet] = []
                 var exercise: String?
                 for item in items {
-                    if item.lowercased().range(of: #"^([wdf]:)?[0-9.,]*x[0-9]+$"#, options: .regularExpression) != nil {
+                    if item.lowercased().range(of: #"^([wdf]:)?[0-9.,]*x[0-9]+(@[0-9.,]+)?$"#, options: .regularExpression) != nil {
                         guard let exercise else {
                             throw CinnError.invalid("set", "\"\(item)\" comes before any exercise: name the exercise first")
                         }
@@ -89,6 +90,21 @@ struct WorkoutCommand: AsyncParsableCommand {
                 guard let uuid = UUID(text: id) else { throw CinnError.notFound("no workout \(id)") }
                 try await journal.deleteWorkout(id: uuid)
                 print("Deleted the workout.")
+            }
+        }
+    }
+}
+
+extension WorkoutCommand {
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write every workout to standard output as CSV in the layout of Strong's export (it imports back; RIR is left out).")
+
+        @OptionGroup var options: DatabaseOptions
+
+        func run() async throws {
+            try await options.withJournal { journal in
+                try await journal.exportWorkouts { text in FileHandle.standardOutput.write(Data(text.utf8)) }
             }
         }
     }

@@ -69,6 +69,8 @@ import Testing
         #expect(pounds.weight?.kilograms == 225 * 0.45359237)
         #expect(try LoggedSet.parse("f:x12", exercise: "Pull Up", unit: .kilograms).weight == nil)
         #expect(try LoggedSet.parse("d:72.5x8", exercise: "Squat", unit: .kilograms).kind == .drop)
+        #expect(try LoggedSet.parse("100x5@8.5", exercise: "Squat", unit: .kilograms).rpe == 8.5)
+        #expect(throws: CinnError.self) { try LoggedSet.parse("100x5@11", exercise: "Squat", unit: .kilograms) }
         #expect(throws: CinnError.self) { try LoggedSet.parse("100", exercise: "Squat", unit: .kilograms) }
         #expect(throws: CinnError.self) { try LoggedSet.parse("ax5", exercise: "Squat", unit: .kilograms) }
         #expect(throws: CinnError.self) { try LoggedSet.parse("100x0", exercise: "Squat", unit: .kilograms) }

@@ -125,3 +125,30 @@ struct WorkoutCommandTests {
         #expect(try await sandbox.cinn("routine", "show", "Legs").status != 0)
     }
 }
+
+@Suite("cinn workout export")
+struct WorkoutExportTests {
+    @Test func anExportImportsBackWithItsKindsAndRPE() async throws {
+        let sandbox = try Sandbox()
+        let logged = try await sandbox.cinn("workout", "log", "Bench Press", "w:60x5", "100x5@8.5", "f:102.5x3@10", "d:80x8", "Plank", "x1",
+                                            "--date", "2024-03-14T18:00:00+00:00", "--name", "Push, heavy", "--minutes", "61")
+        #expect(logged.status == 0, "\(logged)")
+        let exported = try await sandbox.cinn("workout", "export")
+        #expect(exported.status == 0, "\(exported)")
+        #expect(exported.lines.first == "Workout #,Date,Workout Name,Duration (sec),Exercise Name,Set Order,Weight (kg),Reps,RPE,Distance (meters),Seconds,Notes,Workout Notes")
+        #expect(Array(exported.lines.dropFirst()) == [
+            #"1,2024-03-14 18:00:00,"Push, heavy",3660,Barbell Bench Press,W,60,5,,,,,"#,
+            #"1,2024-03-14 18:00:00,"Push, heavy",3660,Barbell Bench Press,1,100,5,8.5,,,,"#,
+            #"1,2024-03-14 18:00:00,"Push, heavy",3660,Barbell Bench Press,F,102.5,3,10,,,,"#,
+            #"1,2024-03-14 18:00:00,"Push, heavy",3660,Barbell Bench Press,D,80,8,,,,,"#,
+            #"1,2024-03-14 18:00:00,"Push, heavy",3660,Plank,1,,1,,,,,"#,
+        ])
+        let file = try sandbox.write(exported.stdout, to: "workouts.csv")
+        let other = try Sandbox()
+        let imported = try await other.cinn("import", file)
+        #expect(imported.lines.contains("Format: strong"), "\(imported)")
+        #expect(imported.lines.contains("Imported: 5"), "\(imported)")
+        let again = try await other.cinn("workout", "export")
+        #expect(again.lines.dropFirst() == exported.lines.dropFirst(), "the same sets, kinds and weights after the round trip")
+    }
+}

@@ -91,9 +91,17 @@ public enum LoggedSet {
     }
 
     /// Reads a set as the CLI takes it: `100x5` (weight × reps, in `unit`), `w:60x5` for a warm-up, `d:` a drop
-    /// set, `f:` a set to failure; `0x12` or `x12` is 12 reps of a body-weight exercise.
+    /// set, `f:` a set to failure; `0x12` or `x12` is 12 reps of a body-weight exercise; `@8.5` after it, its RPE.
     public static func parse(_ text: String, exercise: String, unit: MassUnit) throws -> WorkoutSet {
         var body = Substring(text.trimmingCharacters(in: .whitespaces).lowercased())
+        var rpe: Double?
+        if let at = body.firstIndex(of: "@") {
+            guard let value = Double(body[body.index(after: at)...].replacingOccurrences(of: ",", with: ".")) else {
+                throw CinnError.invalid("set", "\"\(text)\": the RPE after @ is not a number")
+            }
+            rpe = value
+            body = body[..<at]
+        }
         var kind = SetKind.normal
         for (prefix, prefixKind) in [("w:", SetKind.warmUp), ("d:", .drop), ("f:", .failure)] where body.hasPrefix(prefix) {
             kind = prefixKind
@@ -111,7 +119,7 @@ public enum LoggedSet {
         } else {
             throw CinnError.invalid("set", "\"\(text)\" is not a set: \"\(parts[0])\" is not a weight")
         }
-        return try validated(WorkoutSet(exercise: exercise, reps: reps, weight: Mass(weight, unit), kind: kind), at: "set \(text)")
+        return try validated(WorkoutSet(exercise: exercise, reps: reps, weight: Mass(weight, unit), kind: kind, rpe: rpe), at: "set \(text)")
     }
 }
 

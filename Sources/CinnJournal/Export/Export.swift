@@ -49,3 +49,41 @@ package func jsonString(_ value: some Encodable) -> String {
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? JSONText.null
 }
+
+extension Journal {
+    /// Writes every workout, oldest first, as CSV in the layout of Strong's export (its columns, `W`, `D` and `F`
+    /// set orders, weights in kilograms, the local time without an offset), in pieces so memory stays flat. It
+    /// imports back into Cinn, and into what reads Strong's files; RIR has no column there and is left out.
+    public func exportWorkouts(write: (String) async throws -> Void) async throws {
+        try await write("Workout #,Date,Workout Name,Duration (sec),Exercise Name,Set Order,Weight (kg),Reps,RPE,Distance (meters),Seconds,Notes,Workout Notes\n")
+        var number = 0
+        try await store.forEachWorkout(user: user) { batch in
+            var text = ""
+            for stored in batch {
+                number += 1
+                let workout = stored.workout
+                let start = LocalDateTime(instant: workout.startedAt, utcOffsetSeconds: workout.utcOffsetSeconds)
+                let seconds = Int(start.secondsOfDay) % 60
+                let date = "\(workout.localDate.iso) \(start.clock):\(seconds < 10 ? "0" : "")\(seconds)"
+                let head = "\(number),\(date),\(CSVField.escaped(workout.name)),\(stored.durationSeconds.map { String(Int($0.rounded())) } ?? "")"
+                var order: [String: Int] = [:]
+                for set in workout.sets {
+                    let setOrder: String
+                    switch set.kind {
+                    case .warmUp: setOrder = "W"
+                    case .drop: setOrder = "D"
+                    case .failure: setOrder = "F"
+                    case .normal:
+                        order[set.exercise, default: 0] += 1
+                        setOrder = String(order[set.exercise] ?? 1)
+                    }
+                    func number(_ value: Double?) -> String { value.map { JSONText.compactNumber($0) } ?? "" }
+                    text += "\(head),\(CSVField.escaped(set.exercise)),\(setOrder),\(number(set.weight?.kilograms)),\(set.reps.map(String.init) ?? ""),"
+                    text += "\(number(set.rpe)),\(number(set.distanceMetres)),\(number(set.durationSeconds)),\(CSVField.escaped(set.note ?? "")),"
+                    text += CSVField.escaped(stored.note ?? "") + "\n"
+                }
+            }
+            try await write(text)
+        }
+    }
+}

@@ -17,6 +17,7 @@ struct WorkoutWebController {
         router.post("/lifts/{id}/alias-of", use: merge)
         router.post("/lifts/{id}/separate", use: separate)
         router.get("/workouts", use: workouts)
+        router.get("/workouts.csv", use: exportWorkouts)
         router.get("/workouts/{id}", use: workout)
         router.post("/workouts/{id}/delete", use: deleteWorkout)
     }
@@ -71,6 +72,17 @@ struct WorkoutWebController {
         let page = WorkoutsPage(workouts: list, unit: unit, offset: offset, limit: Self.pageSize,
                                 total: try await context.journal.store.workoutCount(user: context.journal.user))
         return WebResponse.html(pages.render("workouts", page, title: "Workouts", tab: .lifts, notice: Done.notice(request), formToken: context.formToken))
+    }
+
+    /// Every workout as CSV in the layout of Strong's export (it imports back).
+    @Sendable func exportWorkouts(_ request: Request, context: Context) async throws -> Response {
+        let journal = context.journal
+        let body = ResponseBody { writer in
+            try await journal.exportWorkouts { text in try await writer.write(ByteBuffer(string: text)) }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: [.contentType: ExportFormat.csv.contentType,
+                                               .contentDisposition: "attachment; filename=\"cinn-workouts.csv\""], body: body)
     }
 
     @Sendable func workout(_ request: Request, context: Context) async throws -> Response {

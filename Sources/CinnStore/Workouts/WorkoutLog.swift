@@ -177,3 +177,28 @@ extension Store {
         }
     }
 }
+
+extension Store {
+    /// Every workout of the user with its sets, oldest first, `batchSize` at a time (for an export).
+    public func forEachWorkout(user: UserID, batchSize: Int = 200, _ body: ([StoredWorkout]) async throws -> Void) async throws {
+        var after: (Int64, Int64) = (Int64.min, Int64.min)
+        while true {
+            let batch: [(StoredWorkout, Int64, Int64)] = try await withConnection { db in
+                var batch: [(StoredWorkout, Int64, Int64)] = []
+                for row in try await db.raw("""
+                    SELECT row_id, id, started_at_ms FROM workouts WHERE user_id = \(bind: user.rawValue) AND deleted = 0
+                      AND (started_at_ms > \(bind: after.0) OR (started_at_ms = \(bind: after.0) AND row_id > \(bind: after.1)))
+                    ORDER BY started_at_ms, row_id LIMIT \(bind: batchSize)
+                    """).all() {
+                    guard let stored = try await workout(db, id: try decodeUUID(row, "id"), user: user) else { continue }
+                    batch.append((stored, try row.decode(column: "started_at_ms", as: Int64.self), try row.decode(column: "row_id", as: Int64.self)))
+                }
+                return batch
+            }
+            guard let last = batch.last else { return }
+            try await body(batch.map(\.0))
+            after = (last.1, last.2)
+            if batch.count < batchSize { return }
+        }
+    }
+}
