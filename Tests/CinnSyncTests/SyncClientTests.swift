@@ -97,6 +97,39 @@ struct SyncClientTests {
         try await a.close(); try await b.close(); try await server.stop()
     }
 
+    @Test func routinesAWorkoutInProgressAndThePlatesTravel() async throws {
+        let server = try await LiveServer.start()
+        let a = try await ClientJournal.make(server: server), b = try await ClientJournal.make(server: server)
+        let legs = Routine(name: "Legs", note: "heavy", exercises: [
+            PlannedExercise(exercise: "Barbell Squat", sets: 3, reps: 5, weight: Mass(kilograms: 100), restSeconds: 180),
+            PlannedExercise(exercise: "Seated Leg Curl", sets: 2, reps: 12),
+        ])
+        try await a.journal.saveRoutine(legs)
+        // A workout started on A and not finished: B sees it in progress with its sets, and finishes it.
+        let started = try await a.journal.startWorkout(.routine(legs.id))
+        _ = try await a.journal.logSet(WorkoutSet(exercise: "Barbell Squat", reps: 5, weight: Mass(kilograms: 100), rpe: 8), in: started.workout.id)
+        try await a.journal.setPlates(PlateSet(unit: .pounds, bar: 45, plates: [.init(weight: 45, count: 4)]))
+        try await a.client.sync()
+        try await b.client.sync()
+        #expect(try await b.journal.routines() == [legs])
+        let onB = try #require(try await b.journal.workoutInProgress())
+        #expect(onB.workout.id == started.workout.id)
+        #expect(onB.workout.sets.map(\.rpe) == [8])
+        #expect(try await b.store.settings(user: b.journal.user).plateSet?.bar == 45)
+        _ = try await b.journal.finishWorkout(onB.workout.id)
+        try await b.journal.saveRoutine(Routine(id: legs.id, name: "Legs", exercises: [legs.exercises[1], legs.exercises[0]]))
+        try await b.client.sync()
+        try await a.client.sync()
+        #expect(try await a.journal.workoutInProgress() == nil, "finished on B")
+        #expect(try await a.journal.routine(legs.id).exercises.map(\.exercise) == ["Seated Leg Curl", "Barbell Squat"])
+        try await a.journal.deleteRoutine(legs.id)
+        try await a.client.sync()
+        try await b.client.sync()
+        #expect(try await b.journal.routines().isEmpty)
+        #expect(try await liveRecords(a.store, a.journal.user) == liveRecords(server.store, server.user))
+        try await a.close(); try await b.close(); try await server.stop()
+    }
+
     @Test func theAccountsSettingsWinOverADevicesFirstOnesAndThenSyncFieldByField() async throws {
         let server = try await LiveServer.start()
         let a = try await ClientJournal.make(server: server), b = try await ClientJournal.make(server: server)
