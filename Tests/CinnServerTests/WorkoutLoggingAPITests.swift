@@ -125,7 +125,7 @@ struct WorkoutLoggingAPITests {
     func kindsRPEAndNotesRoundTrip(_ database: Database) async throws {
         try await withApp(on: database) { client, _ in
             let sets = #"""
-                {"exercise":"Deadlift","weight":"140","reps":3,"kind":"warm_up","note":"belt"},
+                {"exercise":"Deadlift","weight":140,"reps":3,"kind":"warm_up","note":"belt"},
                 {"exercise":"Deadlift","weight":180,"reps":3,"kind":"failure","rpe":9.5,"rir":0},
                 {"exercise":"Deadlift","weight":150,"reps":6,"kind":"drop","rpe":8}
                 """#

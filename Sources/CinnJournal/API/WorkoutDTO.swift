@@ -333,15 +333,15 @@ package struct WorkoutDTO: Encodable {
 /// A set in `POST` and `PATCH /api/v1/workouts`: the weight in `unit` (the lifting unit when absent).
 package struct SetRequest: Decodable {
     let exercise: String
-    let weight: LenientNumber?
+    let weight: Double?
     let unit: String?
     let reps: Int?
     let kind: String?
-    let rpe: LenientNumber?
+    let rpe: Double?
     let rir: Int?
     let note: String?
-    let durationSeconds: LenientNumber?
-    let distanceMetres: LenientNumber?
+    let durationSeconds: Double?
+    let distanceMetres: Double?
 
     enum CodingKeys: String, CodingKey {
         case exercise, weight, unit, reps, kind, rpe, rir, note
@@ -352,9 +352,9 @@ package struct SetRequest: Decodable {
     /// The set, its unit and kind read; errors name `prefix.unit` and `prefix.kind` (the rest is checked by `LoggedSet`).
     package func set(at prefix: String, unit defaultUnit: MassUnit) throws -> WorkoutSet {
         let unit = try self.unit.map { text in try MassUnit.parse(text, field: "\(prefix).unit") } ?? defaultUnit
-        return WorkoutSet(exercise: exercise, reps: reps, weight: weight.map { Mass($0.value, unit) }, durationSeconds: durationSeconds?.value,
-                          distanceMetres: distanceMetres?.value, kind: try kind.map { try SetKind.parse($0, field: "\(prefix).kind") } ?? .normal,
-                          rpe: rpe?.value, rir: rir, note: note)
+        return WorkoutSet(exercise: exercise, reps: reps, weight: weight.map { Mass($0, unit) }, durationSeconds: durationSeconds,
+                          distanceMetres: distanceMetres, kind: try kind.map { try SetKind.parse($0, field: "\(prefix).kind") } ?? .normal,
+                          rpe: rpe, rir: rir, note: note)
     }
 }
 
@@ -401,7 +401,7 @@ package struct RoutineRequest: Decodable {
         let exercise: String
         let sets: Int
         let reps: Int?
-        let weight: LenientNumber?
+        let weight: Double?
         let restSeconds: Int?
         let note: String?
 
@@ -428,7 +428,7 @@ package struct RoutineRequest: Decodable {
         guard let name else { throw CinnError.invalid("name", "name is required") }
         guard let exercises else { throw CinnError.invalid("exercises", "exercises is required") }
         return Routine(id: id, name: name, note: note, exercises: exercises.map {
-            PlannedExercise(exercise: $0.exercise, sets: $0.sets, reps: $0.reps, weight: $0.weight.map { Mass($0.value, unit) },
+            PlannedExercise(exercise: $0.exercise, sets: $0.sets, reps: $0.reps, weight: $0.weight.map { Mass($0, unit) },
                             restSeconds: $0.restSeconds, note: $0.note)
         })
     }

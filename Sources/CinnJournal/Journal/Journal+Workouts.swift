@@ -91,7 +91,7 @@ extension Journal {
         let cluster = try await exercise(named: name)
         let key = ExerciseKey.normalised(name)
         guard let alias = cluster.aliases.first(where: { ExerciseKey.normalised($0.name) == key || $0.id.uuidString == name.uppercased() }) else {
-            throw CinnError.invalid("name", "\"\(name)\" is not an alias of another exercise")
+            throw CinnError(.conflict, "\"\(name)\" is not an alias of another exercise", field: "name")
         }
         try await store.separateExercise(alias.id, user: user)
     }
