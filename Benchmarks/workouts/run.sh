@@ -18,9 +18,13 @@
 #      Journal.exercisePage for the exercise with the most sets, with and without resolving it by id,
 #      Journal.lifts(), Journal.exercise(named:) and the page's parts (Store.exercises, Store.exerciseDays and
 #      its query raw, ExerciseReport.compute, Store.workoutID and its query raw); target: the page p99 under 10 ms;
+#   4b. WorkoutBench logging on that journal: a routine of its three busiest exercises, a workout started from it
+#      (two sets done, left in progress) and a finished one; the logging page's work, the finish summary's,
+#      marking a set done and back, and the exercise page beside them, interleaved;
 #   5. serves that journal with `cinn serve` and, if GET /api/v1/exercises answers 200, runs wrk (1 connection,
 #      DURATION each after a 2 s warm-up) against every workout route that answers 200 (/api/v1/exercises,
-#      /api/v1/exercises/{id}, /lifts, /lifts/{id}) and /health as the floor; otherwise skips this step with a
+#      /api/v1/exercises/{id}, /lifts, /lifts/{id}, the logging page /workouts/{id}/log and the finish summary
+#      /workouts/{id}?finished=1) and /health as the floor; otherwise skips this step with a
 #      message (the routes are not in this build);
 #   6. prints every table; stops the server it started by PID. Raw outputs stay in the results directory.
 set -euo pipefail
@@ -107,6 +111,8 @@ mark_load "imports done"
 # 4. In process.
 log "in process: WorkoutBench page, $ITERATIONS interleaved rounds (load average now: $(loadavg))"
 "$BIN/WorkoutBench" page --database "$CDB" --iterations "$ITERATIONS" --json >"$RESULTS/page.json"
+log "in process: WorkoutBench logging, $ITERATIONS interleaved rounds"
+"$BIN/WorkoutBench" logging --database "$CDB" --iterations "$ITERATIONS" --json >"$RESULTS/logging.json"
 mark_load "in-process done"
 
 # 5. Over HTTP, when the workout routes are there.
@@ -128,12 +134,16 @@ if [[ "$probe" != 200 ]]; then
     echo "skipped: GET /api/v1/exercises answered $probe" >"$RESULTS/http-skipped.txt"
 else
     ID="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["exercise"]["id"])' "$RESULTS/page.json")"
+    LOGGING="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["in_progress"])' "$RESULTS/logging.json")"
+    FINISHED="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["finished"])' "$RESULTS/logging.json")"
     ENDPOINTS=(
         "health|/health"
         "exercises|/api/v1/exercises"
         "exercise|/api/v1/exercises/$ID"
         "lifts|/lifts"
         "liftpage|/lifts/$ID"
+        "logging|/workouts/$LOGGING/log"
+        "summary|/workouts/$FINISHED?finished=1"
     )
     for endpoint in "${ENDPOINTS[@]}"; do
         IFS='|' read -r label path <<<"$endpoint"
@@ -229,6 +239,13 @@ print(f"\nexercisePage p99 {p['p99_ms']:.3f} ms (target < 10 ms: {'met' if p['p9
       ", ".join(f"{name} {cases[name]['p50_ms']:.3f}" for name in parts) +
       f" (sum {sum(cases[name]['p50_ms'] for name in parts):.3f} of {p['p50_ms']:.3f} ms); "
       f"exerciseDays' query raw {cases['exerciseDaysRaw']['p50_ms']:.3f} ms, workoutID's raw {cases['workoutIDRaw']['p50_ms']:.3f} ms")
+
+logging = json.load(open(f"{results}/logging.json"))
+print(f"\n| logging, in process ({logging['iterations']} interleaved rounds after {logging['warmup']} warm-up, {logging['seconds']} s; "
+      f"exercises {', '.join(logging['exercises'])}) | p50 ms | p99 ms | max ms | mean ms | CPU p50 ms |")
+print("|---|---:|---:|---:|---:|---:|")
+for c in logging["cases"]:
+    print(f"| {c['label']} | {c['p50_ms']:.3f} | {c['p99_ms']:.3f} | {c['max_ms']:.3f} | {c['mean_ms']:.3f} | {c['cpu_p50_ms']:.3f} |")
 
 if os.path.exists(f"{results}/http-skipped.txt"):
     print(f"\nHTTP: {open(f'{results}/http-skipped.txt').read().strip()}")

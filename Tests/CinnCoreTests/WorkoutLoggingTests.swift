@@ -176,5 +176,9 @@ import Testing
         #expect(catalogue.storedName(for: "barbell bench press", among: clusters) == "barbell bench press", "the same key: the same row")
         #expect(catalogue.storedName(for: "Bench Press", among: []) == "Barbell Bench Press")
         #expect(catalogue.storedName(for: "Zercher Carry Walk", among: clusters) == "Zercher Carry Walk")
+        let suggestions = catalogue.suggestions(adding: ["Bench Press (Barbell)", "Zercher Carry Walk", "zercher carry walk"])
+        #expect(suggestions.count == catalogue.exercises.count + 1, "the catalogue's names and the journal's own, once each")
+        #expect(suggestions.contains("Zercher Carry Walk") && !suggestions.contains("Bench Press (Barbell)"))
+        #expect(suggestions == suggestions.sorted())
     }
 }

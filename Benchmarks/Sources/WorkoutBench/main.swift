@@ -7,6 +7,14 @@
 //         exercise's rows, the same query raw, ExerciseReport.compute, Store.workoutID and its query
 //         raw), all interleaved in one loop so that every case sees the same load.
 //
+//     WorkoutBench logging --database journal.sqlite [--iterations 300] [--warmup 10] [--json]
+//         on the same journal: makes a routine of its three busiest exercises, starts a workout from it with two
+//         sets done (left in progress, so that a server can serve its page after) and logs a finished one of
+//         nine sets; then times, interleaved, the logging page's work (GET /workouts/{id}/log: the workout, its
+//         records, its exercises with last time's sets), the finish summary's (GET /workouts/{id}: the workout
+//         and the records it set), marking a set done and taking it back (two writes), and
+//         Journal.exercisePage beside them. Prints the two workouts' ids.
+//
 // Prints one JSON object with --json, else a short table.
 import BenchmarkData
 import CinnCore
@@ -19,7 +27,8 @@ import Synchronization
 let options = Options(CommandLine.arguments.dropFirst(2))
 switch CommandLine.arguments.dropFirst().first ?? "" {
 case "page": try await page(options)
-default: fail("unknown command; use page")
+case "logging": try await logging(options)
+default: fail("unknown command; use page or logging")
 }
 
 /// Integer columns of a query on a raw connection, by position (NULL as 0).
@@ -153,6 +162,72 @@ func page(_ options: Options) async throws {
     ]
     if options.json { return printJSON(result) }
     print("\(iterations) rounds of \(cases.count) cases in \(rounded(seconds, 1)) s; \(cluster.root.name): \(setsOfExercise) sets, \(all.count) days")
+    for entry in cases.map(\.summary) {
+        print("  \(entry["p50_ms"]!) / \(entry["p99_ms"]!) / \(entry["max_ms"]!) ms (p50 / p99 / max), CPU p50 \(entry["cpu_p50_ms"]!) ms: \(entry["label"]!)")
+    }
+}
+
+func logging(_ options: Options) async throws {
+    let iterations = options.int("iterations", 300)
+    let warmup = options.int("warmup", 10)
+    let raw = try await SQLiteConnection.open(storage: .file(path: options.database))
+    let busiest = Mutex<[String]>([])
+    try await raw.query("""
+        SELECT e.name FROM workout_sets s JOIN exercises e ON e.row_id = s.exercise_id
+        WHERE s.weight_kg IS NOT NULL GROUP BY s.exercise_id ORDER BY COUNT(*) DESC LIMIT 3
+        """) { row in
+        let name = row.column("name")?.string ?? ""
+        busiest.withLock { $0.append(name) }
+    }
+    try await raw.close()
+    let names = busiest.withLock { $0 }
+    guard names.count == 3 else { fail("no three exercises with weights in \(options.database); import a workout file first") }
+
+    let store = try Store(.sqlite(path: options.database))
+    let journal = try await Journal.local(store: store)
+    if let stale = try await journal.workoutInProgress() { try await journal.deleteWorkout(id: stale.workout.id) }
+    let routine = try await journal.saveRoutine(Routine(name: "Benchmark routine", exercises: names.map {
+        PlannedExercise(exercise: $0, sets: 3, reps: 5, weight: Mass(kilograms: 60), restSeconds: 120)
+    }))
+    let started = try await journal.startWorkout(.routine(routine.id))
+    for _ in 0..<2 { _ = try await journal.logSet(WorkoutSet(exercise: names[0], reps: 5, weight: Mass(kilograms: 60)), in: started.workout.id) }
+    let finishedSets = names.flatMap { name in (0..<3).map { WorkoutSet(exercise: name, reps: 5 + $0, weight: Mass(kilograms: 80)) } }
+    let startedAt = journal.now().addingTimeInterval(-7200)
+    let finished = try await journal.logWorkout(name: "Benchmark workout", startedAt: WeighIn.isoString(instant: startedAt, utcOffsetSeconds: 0),
+                                                endedAt: WeighIn.isoString(instant: startedAt.addingTimeInterval(3600), utcOffsetSeconds: 0),
+                                                note: nil, sets: finishedSets)
+    let cluster = try await journal.exercise(named: names[0])
+    let inProgress = started.workout.id, done = finished.workout.id
+
+    let cases: [Case] = [
+        Case("loggingPage", "the logging page's work: the workout, its records, its exercises with last time's sets (GET /workouts/{id}/log)") {
+            guard let stored = try await store.workout(id: inProgress, user: journal.user) else { fail("the workout is gone") }
+            let records = try await journal.workoutWithRecords(stored).records
+            _ = try await journal.exerciseClusters()
+            return try await journal.loggingExercises(stored).count + records.count
+        },
+        Case("summary", "the finish summary's work: the workout and the records it set (GET /workouts/{id})") {
+            guard let stored = try await store.workout(id: done, user: journal.user) else { fail("the workout is gone") }
+            return try await journal.workoutWithRecords(stored).records.count
+        },
+        Case("markDone", "a set marked done and taken back: logSet + removeSet, two writes of the workout with its exercise days") {
+            let stored = try await journal.logSet(WorkoutSet(exercise: names[1], reps: 5, weight: Mass(kilograms: 60)), in: inProgress)
+            return try await journal.removeSet(stored.workout.sets.count - 1, from: inProgress).workout.sets.count
+        },
+        Case("exercisePage", "Journal.exercisePage for the busiest exercise, beside them") {
+            try await journal.exercisePage(cluster).report.history.count
+        },
+    ]
+    let seconds = try await runInterleaved(cases, warmup: warmup, iterations: iterations)
+    let days = try await store.exerciseDays(exerciseRows: cluster.rows)[cluster.root.rowID]?.count ?? 0
+    try await store.close()
+    let result: [String: Any] = [
+        "iterations": iterations, "warmup": warmup, "seconds": rounded(seconds, 1), "exercises": names, "busiest_days": days,
+        "in_progress": inProgress.uuidString.lowercased(), "finished": done.uuidString.lowercased(),
+        "cases": cases.map(\.summary), "peak_rss_mb": rounded(peakResidentMB(), 1), "checksum": cases.reduce(0) { $0 &+ $1.check },
+    ]
+    if options.json { return printJSON(result) }
+    print("\(iterations) rounds of \(cases.count) cases in \(rounded(seconds, 1)) s; exercises \(names.joined(separator: ", "))")
     for entry in cases.map(\.summary) {
         print("  \(entry["p50_ms"]!) / \(entry["p99_ms"]!) / \(entry["max_ms"]!) ms (p50 / p99 / max), CPU p50 \(entry["cpu_p50_ms"]!) ms: \(entry["label"]!)")
     }

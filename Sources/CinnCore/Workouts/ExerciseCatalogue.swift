@@ -118,6 +118,14 @@ public struct ExerciseCatalogue: Sendable {
 }
 
 extension ExerciseCatalogue {
+    /// The names a person picks an exercise from, sorted: the journal's exercises (`names`) that are not in the
+    /// catalogue under any of its names, and the catalogue's. Only the journal's names are folded here.
+    public func suggestions(adding names: [String]) -> [String] {
+        var seen = Set<String>()
+        let own = names.filter { exercise(named: $0) == nil && seen.insert(ExerciseKey.normalised($0)).inserted }
+        return (own + exercises.map(\.name)).sorted()
+    }
+
     /// The name a set logged as `name` is stored under, so that it joins the history it belongs to: `name` when
     /// the journal has an exercise of that name; else, for a catalogue exercise, the name of the journal's
     /// exercise under any of its names ("Bench Press" logged where Strong imported "Bench Press (Barbell)"), or

@@ -41,6 +41,16 @@ public struct ExerciseCluster: Sendable, Hashable {
             .sorted { ($0.lastDay ?? never, $1.root.name) > ($1.lastDay ?? never, $0.root.name) }
     }
 
+    /// Every name of `clusters` by its `ExerciseKey`: for finding many names among the same clusters, each name
+    /// folded once.
+    public static func byKey(_ clusters: [ExerciseCluster]) -> [String: ExerciseCluster] {
+        var index: [String: ExerciseCluster] = [:]
+        for cluster in clusters {
+            for exercise in [cluster.root] + cluster.aliases { index[ExerciseKey.normalised(exercise.name)] = cluster }
+        }
+        return index
+    }
+
     /// The exercise named `name` (any of its names, compared as `ExerciseKey` does) or with that id among `clusters`;
     /// not found names up to five exercises that share a word with it.
     public static func named(_ name: String, among clusters: [ExerciseCluster]) throws -> ExerciseCluster {

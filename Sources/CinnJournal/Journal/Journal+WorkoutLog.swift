@@ -193,11 +193,7 @@ extension Journal {
     /// The records a workout's sets set against the days before it (the user's formula; estimates from 1 to 10 reps).
     public func workoutWithRecords(_ stored: StoredWorkout) async throws -> WorkoutWithRecords {
         let settings = try await settings()
-        let clusters = try await exerciseClusters()
-        var clusterOf: [String: ExerciseCluster] = [:]
-        for cluster in clusters {
-            for exercise in [cluster.root] + cluster.aliases { clusterOf[ExerciseKey.normalised(exercise.name)] = cluster }
-        }
+        let clusterOf = ExerciseCluster.byKey(try await exerciseClusters())
         func key(_ set: WorkoutSet) -> String {
             let name = ExerciseKey.normalised(set.exercise)
             return clusterOf[name].map { $0.root.id.lowercasedString } ?? name
@@ -217,7 +213,7 @@ extension Journal {
 
     /// The exercises of a workout being logged, in order: those with sets done, then those planned and not yet begun.
     public func loggingExercises(_ stored: StoredWorkout) async throws -> [LoggingExercise] {
-        let clusters = try await exerciseClusters()
+        let clusters = ExerciseCluster.byKey(try await exerciseClusters())
         var names: [String] = []
         var done: [String: [Int]] = [:]
         for (index, set) in stored.workout.sets.enumerated() {
@@ -232,7 +228,7 @@ extension Journal {
         var result: [LoggingExercise] = []
         for name in names {
             let key = ExerciseKey.normalised(name)
-            let cluster = try? ExerciseCluster.named(name, among: clusters)
+            let cluster = clusters[key]
             let planned = stored.plan.first { ExerciseKey.normalised($0.exercise) == key }
             var last: LastSets?, rest: Int?
             if let cluster {

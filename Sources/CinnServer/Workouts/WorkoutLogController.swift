@@ -155,9 +155,7 @@ struct WorkoutLogController {
     // MARK: Routines
 
     func suggestions(_ journal: Journal) async throws -> [String] {
-        var names = Set<String>()
-        return (try await journal.exerciseClusters().map(\.root.name) + ExerciseCatalogue.builtIn.exercises.map(\.name))
-            .filter { names.insert(ExerciseKey.normalised($0)).inserted }.sorted()
+        ExerciseCatalogue.builtIn.suggestions(adding: try await journal.exerciseClusters().map(\.root.name))
     }
 
     @Sendable func routines(_ request: Request, context: Context) async throws -> Response {

@@ -99,9 +99,10 @@ struct WorkoutLogPage {
         self.rest = rest
         setCount = workout.sets.count
         let plan = stored.plan.map { ExerciseKey.normalised($0.exercise) }
+        let clusterOf = ExerciseCluster.byKey(clusters)
         var blocks: [Block] = []
         for exercise in exercises {
-            let cluster = try? ExerciseCluster.named(exercise.name, among: clusters)
+            let cluster = clusterOf[ExerciseKey.normalised(exercise.name)]
             let done = exercise.done.enumerated().map { number, position in
                 let set = workout.sets[position]
                 return DoneSet(position: position, number: number + 1, text: LiftText.set(set, unit: unit), kind: set.kind.title,
@@ -140,9 +141,7 @@ struct WorkoutLogPage {
         }
         self.blocks = blocks
         hasBlocks = !blocks.isEmpty
-        var names = Set<String>()
-        suggestions = (clusters.map(\.root.name) + ExerciseCatalogue.builtIn.exercises.map(\.name)).filter { names.insert(ExerciseKey.normalised($0)).inserted }
-            .sorted()
+        suggestions = ExerciseCatalogue.builtIn.suggestions(adding: clusters.map(\.root.name))
     }
 }
 
