@@ -42,7 +42,7 @@ extension Journal {
         var stored = StoredWorkout(workout: Workout(id: id ?? .v7(at: now()), startedAt: start.instant, utcOffsetSeconds: start.utcOffsetSeconds,
                                                     name: "", sets: try await checkedSets(sets)),
                                    note: try Note.validated(note, maximumLength: 2000), inProgress: inProgress)
-        stored.workout.name = try Self.workoutName(name, sets: stored.workout.sets, startedAt: start, field: "name")
+        stored.workout.name = try Self.workoutName(name, startedAt: start)
         if let endedAt {
             let end = try readingTime(endedAt, settings: settings, field: "ended_at")
             stored.durationSeconds = try Self.duration(from: start.instant, to: end.instant)
@@ -61,7 +61,6 @@ extension Journal {
         var checked: [WorkoutSet]?
         if let sets { checked = try await checkedSets(sets) }
         let newSets = checked
-        let cleanName = try name.map { try Self.workoutName($0, sets: [], startedAt: start ?? (now(), 0), field: "name") }
         let cleanNote = try note.map { try Note.validated($0, maximumLength: 2000) }
         return try await store.updateWorkout(id: id, user: user) { stored in
             if let start {
@@ -69,7 +68,7 @@ extension Journal {
                 stored.workout.utcOffsetSeconds = start.utcOffsetSeconds
             }
             if let end { stored.durationSeconds = try Self.duration(from: stored.workout.startedAt, to: end.instant) }
-            if let cleanName { stored.workout.name = cleanName }
+            if let name { stored.workout.name = try Self.workoutName(name, startedAt: (stored.workout.startedAt, stored.workout.utcOffsetSeconds)) }
             if let cleanNote { stored.note = cleanNote }
             if let newSets { stored.workout.sets = newSets }
             if let inProgress {
@@ -201,7 +200,7 @@ extension Journal {
         let day = stored.workout.localDate
         var before: [String: ExerciseReport] = [:]
         let used = Set(stored.workout.sets.map { ExerciseKey.normalised($0.exercise) }).compactMap { clusterOf[$0] }
-        let days = try await store.exerciseDays(exerciseRows: used.flatMap(\.rows), withLiftsOnly: false)
+        let days = try await store.exerciseDays(exerciseRows: used.flatMap(\.rows))
         for cluster in used {
             let earlier = cluster.rows.flatMap { days[$0] ?? [] }.filter { $0.day < day }
             before[cluster.root.id.lowercasedString] = ExerciseReport.compute(days: earlier, formula: settings.oneRepMaxFormula,
@@ -315,9 +314,9 @@ extension Journal {
     }
 
     /// The name given, or one from the time of day ("Morning workout").
-    static func workoutName(_ name: String?, sets: [WorkoutSet], startedAt: (instant: Date, utcOffsetSeconds: Int), field: String) throws -> String {
+    static func workoutName(_ name: String?, startedAt: (instant: Date, utcOffsetSeconds: Int)) throws -> String {
         let trimmed = name?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        guard trimmed.count <= 200 else { throw CinnError.invalid(field, "\(field) is longer than 200 characters") }
+        guard trimmed.count <= 200 else { throw CinnError.invalid("name", "name is longer than 200 characters") }
         if !trimmed.isEmpty { return trimmed }
         return timeOfDayName(LocalDateTime(instant: startedAt.instant, utcOffsetSeconds: startedAt.utcOffsetSeconds))
     }
@@ -347,7 +346,11 @@ extension Journal {
                 plan[index].reps = set.reps
             }
         }
-        return plan.filter { $0.sets > 0 }.map { var planned = $0; planned.sets = min(planned.sets, PlannedExercise.setsRange.upperBound); return planned }
+        return plan.filter { $0.sets > 0 }.map { planned in
+            var planned = planned
+            planned.sets = min(planned.sets, PlannedExercise.setsRange.upperBound)
+            return planned
+        }
     }
 
     /// Each set checked (`sets[2].reps`) and its exercise named as the journal or the catalogue knows it.
