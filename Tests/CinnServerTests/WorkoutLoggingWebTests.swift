@@ -51,9 +51,16 @@ struct WorkoutLoggingWebTests {
             try #expect(await client.post("/workouts/\(id)/exercises", form: "exercise=pull+up").status == .seeOther)
             #expect(try await client.send(.get, path).text.contains(">Pull Up</a>") == false, "a new exercise has no page yet")
             #expect(try await client.send(.get, path).text.contains("<h2 class=\"first\">Pull Up</h2>"))
-            let bad = try await client.post("/workouts/\(id)/sets", form: "exercise=Pull+Up&reps=0")
+            let bad = try await client.execute(uri: "/workouts/\(id)/sets", method: .post,
+                                               headers: [.contentType: "application/x-www-form-urlencoded", .referer: "http://localhost\(path)"],
+                                               body: ByteBuffer(string: "exercise=Pull+Up&reps=0"))
             #expect(bad.status == .unprocessableContent)
             #expect(bad.text.contains("set.reps must be between 1 and 100"))
+            #expect(bad.text.contains(#"<a href="\#(path)">Go back</a>"#), "back to the workout being logged")
+            let elsewhere = try await client.execute(uri: "/workouts/\(id)/sets", method: .post,
+                                                     headers: [.contentType: "application/x-www-form-urlencoded", .referer: "https://evil.example\(path)"],
+                                                     body: ByteBuffer(string: "exercise=Pull+Up&reps=0"))
+            #expect(elsewhere.text.contains(#"<a href="/">Go back</a>"#), "never to another site")
             _ = try await client.post("/workouts/\(id)/sets", form: "exercise=Pull+Up&reps=8&rpe=8.5&note=strict&rest=90")
 
             let finished = try await client.post("/workouts/\(id)/finish", form: "")

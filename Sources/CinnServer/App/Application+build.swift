@@ -121,6 +121,15 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
 /// Turns every error into a response: JSON under `/api`, an error page elsewhere. Unknown errors
 /// become a generic 500; their details go to the log, never to the person.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// Where the error page's "Go back" leads: the page the refused form was on (the `Referer` of this host, its path
+    /// and query only: a set with 0 reps leads back to the workout being logged), else the dashboard.
+    static func back(_ request: Request) -> String {
+        guard let referer = request.headers[.referer], let url = URL(string: referer), let host = url.host,
+              let requestHost = request.head.authority?.split(separator: ":").first, host == requestHost,
+              url.path.hasPrefix("/"), !url.path.hasPrefix("//") else { return "/" }
+        return url.path + (url.query.map { "?" + $0 } ?? "")
+    }
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
@@ -134,7 +143,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 response = JSONResponse.error(cinnError)
             } else {
                 let page = ErrorPage(heading: cinnError.code == .notFound ? "Not found" : "Something is wrong",
-                                     message: cinnError.message, back: "/")
+                                     message: cinnError.message, back: Self.back(request))
                 let html = PageRenderer.shared.render("error", page, title: "Error", tab: .none, formToken: nil)
                 response = Response(status: cinnError.code.httpStatus, headers: [.contentType: "text/html; charset=utf-8"],
                                     body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
