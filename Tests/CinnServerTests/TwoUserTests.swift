@@ -59,6 +59,29 @@ struct TwoUserTests {
         }
     }
 
+    @Test func aliceWorkoutsAndRoutinesAreHersAlone() async throws {
+        try await withAliceAndBob { alice, bob in
+            let workout = try await alice.send(.post, "/api/v1/workouts", json: #"""
+                {"started_at":"2024-03-14T18:00:00Z","in_progress":true,"sets":[{"exercise":"Squat","weight":100,"reps":5}]}
+                """#).json()
+            let routine = try await alice.send(.post, "/api/v1/routines", json: #"{"name":"Legs","exercises":[{"exercise":"Squat","sets":3}]}"#).json()
+            let workoutID = try #require(workout["id"]?.string), routineID = try #require(routine["id"]?.string)
+            for path in ["/api/v1/workouts/\(workoutID)", "/api/v1/routines/\(routineID)", "/api/v1/exercises/Squat/last"] {
+                try expectError(try await bob.send(.get, path), .notFound, code: "not_found")
+            }
+            try expectError(try await bob.send(.patch, "/api/v1/workouts/\(workoutID)", json: #"{"name":"mine"}"#), .notFound, code: "not_found")
+            try expectError(try await bob.send(.put, "/api/v1/routines/\(routineID)", json: #"{"name":"x","exercises":[{"exercise":"Dip","sets":1}]}"#),
+                            .notFound, code: "not_found")
+            #expect(try await bob.send(.get, "/workouts/\(workoutID)/log").status == .notFound)
+            #expect(try await bob.post("/workouts/\(workoutID)/sets", form: "exercise=Squat&weight=1&reps=1").status == .notFound)
+            #expect(try await bob.post("/workouts/\(workoutID)/finish", form: "").status == .notFound)
+            #expect(try await bob.post("/workouts/start", form: "routine=\(routineID)").status == .notFound)
+            #expect(try await bob.send(.get, "/api/v1/routines").json()["routines"] == .array([]))
+            #expect(!(try await bob.send(.get, "/lifts").text.contains("Continue workout")))
+            #expect(try await alice.send(.get, "/api/v1/workouts/\(workoutID)").json()["sets"]?.array?.count == 1)
+        }
+    }
+
     @Test func bobCannotUndoAlicesImport() async throws {
         try await withAliceAndBob { alice, bob in
             let id = try #require(try await alice.importFile(threeDays).json()["import_id"]?.double)
