@@ -45,7 +45,11 @@ struct WorkoutLoggingWebTests {
             let reloaded = try await client.send(.get, String(back.prefix { $0 != "#" })).text
             #expect(reloaded.contains("102.5 kg × 5"))
             #expect(reloaded.contains("★ New best estimated 1RM, 5-rep max, heaviest set<"), "not the set volume: 95 × 6 was more")
-            #expect(reloaded.contains("Rest 180 s"))
+            #expect(reloaded.contains("rest-timer") && reloaded.contains("<b>Rest 180 s</b>"))
+            for at in ["9223372036854775807", "-9223372036854775808", "1"] {
+                let odd = try await client.send(.get, "/workouts/\(id)/log?rest=180&at=\(at)")
+                #expect(odd.status == .ok && !odd.text.contains("rest-timer"), "a rest time that is not now's is left out")
+            }
             #expect(try await client.send(.get, "/lifts").text.contains("In progress:</b> Legs, started 12:00 · 1 set done"))
 
             try #expect(await client.post("/workouts/\(id)/exercises", form: "exercise=pull+up").status == .seeOther)
@@ -61,6 +65,8 @@ struct WorkoutLoggingWebTests {
                                                      headers: [.contentType: "application/x-www-form-urlencoded", .referer: "https://evil.example\(path)"],
                                                      body: ByteBuffer(string: "exercise=Pull+Up&reps=0"))
             #expect(elsewhere.text.contains(#"<a href="/">Go back</a>"#), "never to another site")
+            #expect(try await client.post("/workouts/\(id)/sets/9223372036854775807/delete", form: "").status == .notFound)
+            #expect(try await client.post("/workouts/\(id)/sets", form: "exercise=Pull+Up&reps=8&position=9223372036854775807").status == .notFound)
             _ = try await client.post("/workouts/\(id)/sets", form: "exercise=Pull+Up&reps=8&rpe=8.5&note=strict&rest=90")
 
             let finished = try await client.post("/workouts/\(id)/finish", form: "")

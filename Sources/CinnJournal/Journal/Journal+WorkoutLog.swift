@@ -143,7 +143,7 @@ extension Journal {
         let checked = valid
         return try await store.updateWorkout(id: id, user: user) { workout in
             if let position {
-                guard workout.workout.sets.indices.contains(position) else { throw CinnError.notFound("no set \(position + 1) in this workout") }
+                guard workout.workout.sets.indices.contains(position) else { throw CinnError.notFound("no such set in this workout") }
                 workout.workout.sets[position] = checked
             } else {
                 workout.workout.sets.append(checked)
@@ -154,7 +154,7 @@ extension Journal {
     /// Removes set `position` of a workout.
     public func removeSet(_ position: Int, from id: UUID) async throws -> StoredWorkout {
         try await store.updateWorkout(id: id, user: user) { workout in
-            guard workout.workout.sets.indices.contains(position) else { throw CinnError.notFound("no set \(position + 1) in this workout") }
+            guard workout.workout.sets.indices.contains(position) else { throw CinnError.notFound("no such set in this workout") }
             workout.workout.sets.remove(at: position)
         }
     }

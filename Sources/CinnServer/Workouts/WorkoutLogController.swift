@@ -63,10 +63,13 @@ struct WorkoutLogController {
         let settings = try await journal.settings()
         let records = try await journal.workoutWithRecords(stored).records
         var rest: WorkoutLogPage.Rest?
+        // The rest after the set just marked done (`?rest=SECONDS&at=MS`): shown until 30 s after it ends. `at` is
+        // compared before any arithmetic, so no number in the address can overflow it.
+        let nowMs = Int64(journal.now().timeIntervalSince1970 * 1000)
         if let seconds = request.query("rest").flatMap(Int.init), PlannedExercise.restRange.contains(seconds), seconds > 0,
-           let at = request.query("at").flatMap(Int64.init) {
+           let at = request.query("at").flatMap(Int64.init), at > nowMs - 7_200_000, at <= nowMs {
             let endsAt = at + Int64(seconds) * 1000
-            if Int64(journal.now().timeIntervalSince1970 * 1000) < endsAt + 30_000 {
+            if nowMs < endsAt + 30_000 {
                 rest = WorkoutLogPage.Rest(seconds: seconds, endsAtMs: endsAt, exercise: request.query("after") ?? "")
             }
         }
