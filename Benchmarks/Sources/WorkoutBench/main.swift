@@ -202,9 +202,8 @@ func logging(_ options: Options) async throws {
     let cases: [Case] = [
         Case("loggingPage", "the logging page's work: the workout, its records, its exercises with last time's sets (GET /workouts/{id}/log)") {
             guard let stored = try await store.workout(id: inProgress, user: journal.user) else { fail("the workout is gone") }
-            let records = try await journal.workoutWithRecords(stored).records
-            _ = try await journal.exerciseClusters()
-            return try await journal.loggingExercises(stored).count + records.count
+            let page = try await journal.loggingPage(stored)
+            return page.exercises.count + page.workout.records.count
         },
         Case("summary", "the finish summary's work: the workout and the records it set (GET /workouts/{id})") {
             guard let stored = try await store.workout(id: done, user: journal.user) else { fail("the workout is gone") }

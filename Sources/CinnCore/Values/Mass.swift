@@ -80,6 +80,15 @@ public struct Mass: Sendable, Hashable, Comparable, Codable {
         "\(Self.format(value(in: unit), decimals: decimals ?? unit.displayDecimals)) \(unit.rawValue)"
     }
 
+    /// Formats a number with at most `decimals` decimals, half away from zero, without trailing zeros or locale:
+    /// "102.5", "100", "1.25".
+    public static func format(_ value: Double, upTo decimals: Int) -> String {
+        let scale = pow(10, Double(decimals))
+        let rounded = (value * scale).rounded() / scale
+        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) }
+        return "\(rounded)"
+    }
+
     /// Formats a number with a fixed count of decimals, half away from zero, without locale.
     public static func format(_ value: Double, decimals: Int) -> String {
         var scale = 1.0

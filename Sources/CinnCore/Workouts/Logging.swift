@@ -358,7 +358,7 @@ public struct PlateSet: Sendable, Hashable {
 
     /// "25x6 20x6 1.25x4": each weight with how many plates of it.
     public var storageText: String {
-        plates.map { "\(PlateLoad.number($0.weight))x\($0.count)" }.joined(separator: " ")
+        plates.map { "\(Mass.format($0.weight, upTo: 2))x\($0.count)" }.joined(separator: " ")
     }
 
     /// Reads `storageText` (or what a person types: commas, spaces, "x" or "×"); an error names `field`.
@@ -435,16 +435,9 @@ public struct PlateLoad: Sendable, Hashable {
 
     /// "20 kg bar + 25, 10, 2.5 each side" or "the bar alone".
     public var text: String {
-        let bar = "\(Self.number(self.bar)) \(unit.rawValue) bar"
+        let bar = "\(Mass.format(self.bar, upTo: 2)) \(unit.rawValue) bar"
         guard !perSide.isEmpty else { return "\(bar) alone" }
-        return "\(bar) + \(perSide.map(Self.number).joined(separator: ", ")) each side"
-    }
-
-    /// A plate's weight as printed on it: "25", "2.5", "1.25".
-    public static func number(_ value: Double) -> String {
-        var text = Mass.format(value, decimals: 2)
-        while text.contains("."), text.hasSuffix("0") || text.hasSuffix(".") { text.removeLast() }
-        return text
+        return "\(bar) + \(perSide.map { Mass.format($0, upTo: 2) }.joined(separator: ", ")) each side"
     }
 }
 

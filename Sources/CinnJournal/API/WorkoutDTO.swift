@@ -365,8 +365,8 @@ package struct WorkoutRequest: Decodable {
     package let startedAt: String?
     package let endedAt: String?
     package let name: String?
-    package let note: String?
-    package let clearsNote: Bool
+    /// Absent: leave it; null: clear it.
+    package let note: String??
     package let inProgress: Bool?
     package let sets: [SetRequest]?
 
@@ -383,8 +383,7 @@ package struct WorkoutRequest: Decodable {
         startedAt = try container.decodeIfPresent(String.self, forKey: .startedAt)
         endedAt = try container.decodeIfPresent(String.self, forKey: .endedAt)
         name = try container.decodeIfPresent(String.self, forKey: .name)
-        note = try container.decodeIfPresent(String.self, forKey: .note)
-        clearsNote = container.contains(.note) && note == nil
+        note = container.contains(.note) ? .some(try container.decodeIfPresent(String.self, forKey: .note)) : nil
         inProgress = try container.decodeIfPresent(Bool.self, forKey: .inProgress)
         sets = try container.decodeIfPresent([SetRequest].self, forKey: .sets)
     }

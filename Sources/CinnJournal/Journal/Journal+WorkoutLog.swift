@@ -17,6 +17,14 @@ public struct WorkoutWithRecords: Sendable {
     public var formula: OneRepMaxFormula
 }
 
+/// What the logging page shows, read with one look at the settings and the exercises.
+public struct LoggingPage: Sendable {
+    public var workout: WorkoutWithRecords
+    public var exercises: [LoggingExercise]
+    public var clusters: [ExerciseCluster]
+    public var settings: UserSettings
+}
+
 /// One exercise of a workout as the logging page shows it: its sets done, last time's, what is still planned.
 public struct LoggingExercise: Sendable {
     public var name: String
@@ -191,8 +199,19 @@ extension Journal {
 
     /// The records a workout's sets set against the days before it (the user's formula; estimates from 1 to 10 reps).
     public func workoutWithRecords(_ stored: StoredWorkout) async throws -> WorkoutWithRecords {
-        let settings = try await settings()
-        let clusterOf = ExerciseCluster.byKey(try await exerciseClusters())
+        try await workoutWithRecords(stored, settings: try await settings(), clusterOf: ExerciseCluster.byKey(try await exerciseClusters()))
+    }
+
+    /// The logging page's content: the workout with its records and its exercises with last time's sets.
+    public func loggingPage(_ stored: StoredWorkout) async throws -> LoggingPage {
+        let settings = try await settings(), clusters = try await exerciseClusters()
+        let clusterOf = ExerciseCluster.byKey(clusters)
+        return LoggingPage(workout: try await workoutWithRecords(stored, settings: settings, clusterOf: clusterOf),
+                           exercises: try await loggingExercises(stored, clusterOf: clusterOf), clusters: clusters, settings: settings)
+    }
+
+    private func workoutWithRecords(_ stored: StoredWorkout, settings: UserSettings,
+                                    clusterOf: [String: ExerciseCluster]) async throws -> WorkoutWithRecords {
         func key(_ set: WorkoutSet) -> String {
             let name = ExerciseKey.normalised(set.exercise)
             return clusterOf[name].map { $0.root.id.lowercasedString } ?? name
@@ -211,8 +230,7 @@ extension Journal {
     }
 
     /// The exercises of a workout being logged, in order: those with sets done, then those planned and not yet begun.
-    public func loggingExercises(_ stored: StoredWorkout) async throws -> [LoggingExercise] {
-        let clusters = ExerciseCluster.byKey(try await exerciseClusters())
+    private func loggingExercises(_ stored: StoredWorkout, clusterOf clusters: [String: ExerciseCluster]) async throws -> [LoggingExercise] {
         var names: [String] = []
         var done: [String: [Int]] = [:]
         for (index, set) in stored.workout.sets.enumerated() {

@@ -22,10 +22,7 @@ enum NutritionText {
 
     /// `value` rounded to `places` decimals, without trailing zeros.
     static func decimal(_ value: Double, places: Int) -> String {
-        let scale = pow(10, Double(places))
-        let rounded = (value * scale).rounded() / scale
-        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) }
-        return "\(rounded)"
+        Mass.format(value, upTo: places)
     }
 
     /// "32%", "<1%" for a trace, nil without a Daily Value.

@@ -102,7 +102,7 @@ struct WorkoutAPIController {
         }
         guard let startedAt = body.startedAt else { throw CinnError.invalid("started_at", "started_at is required") }
         guard let sets = try body.workoutSets(unit: unit) else { throw CinnError.invalid("sets", "sets is required") }
-        let stored = try await context.journal.logWorkout(id: id, name: body.name, startedAt: startedAt, endedAt: body.endedAt, note: body.note,
+        let stored = try await context.journal.logWorkout(id: id, name: body.name, startedAt: startedAt, endedAt: body.endedAt, note: body.note ?? nil,
                                                           sets: sets, inProgress: body.inProgress ?? false)
         return JSONResponse.make(WorkoutDTO(try await context.journal.workoutWithRecords(stored)), status: .created)
     }
@@ -114,7 +114,7 @@ struct WorkoutAPIController {
         let body = try await request.decodeJSON(WorkoutRequest.self)
         let unit = try await context.journal.settings().displayUnit.liftingUnit
         let stored = try await context.journal.editWorkout(id: id, name: body.name, startedAt: body.startedAt, endedAt: body.endedAt,
-                                                           note: body.clearsNote ? .some(nil) : body.note.map { .some($0) },
+                                                           note: body.note,
                                                            sets: try body.workoutSets(unit: unit), inProgress: body.inProgress)
         return JSONResponse.make(WorkoutDTO(try await context.journal.workoutWithRecords(stored)))
     }

@@ -60,8 +60,7 @@ struct WorkoutLogController {
         guard let stored = try await journal.store.workout(id: try id(context, "workout"), user: journal.user) else {
             throw CinnError.notFound("no such workout")
         }
-        let settings = try await journal.settings()
-        let records = try await journal.workoutWithRecords(stored).records
+        let content = try await journal.loggingPage(stored)
         var rest: WorkoutLogPage.Rest?
         // The rest after the set just marked done (`?rest=SECONDS&at=MS`): shown until 30 s after it ends. `at` is
         // compared before any arithmetic, so no number in the address can overflow it.
@@ -73,8 +72,8 @@ struct WorkoutLogController {
                 rest = WorkoutLogPage.Rest(seconds: seconds, endsAtMs: endsAt, exercise: request.query("after") ?? "")
             }
         }
-        let page = WorkoutLogPage(stored, exercises: try await journal.loggingExercises(stored), clusters: try await journal.exerciseClusters(),
-                                  unit: settings.displayUnit.liftingUnit, plates: settings.plates, records: records, rest: rest)
+        let page = WorkoutLogPage(stored, exercises: content.exercises, clusters: content.clusters, unit: content.workout.unit,
+                                  plates: content.settings.plates, records: content.workout.records, rest: rest)
         let title = stored.inProgress ? "Logging \(stored.workout.name)" : "Editing \(stored.workout.name)"
         return WebResponse.html(pages.render("workout-log", page, title: title, tab: .lifts, notice: Done.notice(request),
                                              formToken: context.formToken))

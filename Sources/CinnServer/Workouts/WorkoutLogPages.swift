@@ -15,10 +15,7 @@ extension KindOption {
 
 /// A weight as a form field shows it: in the unit, without trailing zeros ("102.5", "100").
 func weightField(_ weight: Mass?, unit: MassUnit) -> String {
-    guard let weight else { return "" }
-    var text = Mass.format(weight.value(in: unit), decimals: 2).replacingOccurrences(of: ",", with: "")
-    while text.contains("."), text.hasSuffix("0") || text.hasSuffix(".") { text.removeLast() }
-    return text
+    weight.map { Mass.format($0.value(in: unit), upTo: 2) } ?? ""
 }
 
 /// `/workouts/{id}/log`: the workout being logged (or a past one being edited), exercise by exercise: the sets done,
@@ -126,7 +123,7 @@ struct WorkoutLogPage {
                 let plateLoad = isBarbell ? weight.map { plates.load($0.value(in: plates.unit)) } : nil
                 return PlannedSet(number: number + 1, weight: weightField(weight, unit: unit), reps: reps.map(String.init) ?? "",
                                   kinds: KindOption.all(selected: previous?.kind == .warmUp ? .warmUp : .normal),
-                                  plates: plateLoad.map { ($0.isExact ? "" : "nearest \(PlateLoad.number($0.total)) \($0.unit.rawValue): ") + $0.text })
+                                  plates: plateLoad.map { ($0.isExact ? "" : "nearest \(Mass.format($0.total, upTo: 2)) \($0.unit.rawValue): ") + $0.text })
             }
             let catalogue = exercise.catalogue.map { "\($0.equipment.rawValue.capitalized) · \($0.primaryMuscle.rawValue)" }
             let last = exercise.last.map { last in

@@ -46,15 +46,6 @@ enum LiftText {
         if let seconds = set.durationSeconds { parts.append(parts.isEmpty ? duration(seconds) : "in " + duration(seconds)) }
         return parts.isEmpty ? "—" : parts.joined(separator: " ")
     }
-
-    static func kind(_ kind: SetKind) -> String? {
-        switch kind {
-        case .normal: nil
-        case .warmUp: "warm-up"
-        case .drop: "drop set"
-        case .failure: "to failure"
-        }
-    }
 }
 
 /// `/lifts`: every exercise, most recently done first, with its current estimate. Looked up by name, not by
@@ -133,14 +124,14 @@ struct PlatesForm {
 
     init(_ set: PlateSet, load target: Double?) {
         kilograms = set.unit != .pounds
-        bar = PlateLoad.number(set.bar)
+        bar = Mass.format(set.bar, upTo: 2)
         plates = set.storageText
         unit = set.unit.rawValue
         load = target.map { target in
             let load = set.load(target)
-            return (load.isExact ? "\(PlateLoad.number(target)) \(set.unit.rawValue): " : "\(PlateLoad.number(target)) \(set.unit.rawValue) cannot be made; nearest \(PlateLoad.number(load.total)): ") + load.text
+            return (load.isExact ? "\(Mass.format(target, upTo: 2)) \(set.unit.rawValue): " : "\(Mass.format(target, upTo: 2)) \(set.unit.rawValue) cannot be made; nearest \(Mass.format(load.total, upTo: 2)): ") + load.text
         }
-        loadValue = target.map(PlateLoad.number) ?? ""
+        loadValue = target.map { Mass.format($0, upTo: 2) } ?? ""
     }
 }
 
@@ -298,7 +289,7 @@ struct WorkoutPageModel {
         var blocks: [(String, [Line])] = []
         for (index, set) in sets.enumerated() {
             if blocks.last?.0 != set.exercise { blocks.append((set.exercise, [])) }
-            let line = Line(number: blocks[blocks.count - 1].1.count + 1, set: LiftText.set(set, unit: unit), kind: LiftText.kind(set.kind),
+            let line = Line(number: blocks[blocks.count - 1].1.count + 1, set: LiftText.set(set, unit: unit), kind: set.kind.title,
                             estimate: set.oneRepMax(formula: workout.formula).map { ($0.lowConfidence ? "≈ " : "") + $0.formatted(in: unit) },
                             rpe: set.rpe.map { "RPE \(Mass.format($0, decimals: 1))" }, note: set.note,
                             records: workout.records[index].map { "★ New " + $0.map(\.title).joined(separator: ", ") })

@@ -224,19 +224,7 @@ extension Store {
             WHERE id = \(bind: bind(id)) AND user_id = \(bind: user.rawValue) AND deleted = 0\(unsafeRaw: forUpdate && !isSQLite ? " FOR UPDATE" : "")
             """).first() else { return nil }
         let rowID = try row.decode(column: "row_id", as: Int64.self)
-        let sets = try await db.raw("""
-            SELECT e.name, s.reps, s.weight_kg, s.duration_s, s.distance_m, s.kind, s.rpe, s.rir, s.note
-            FROM workout_sets s JOIN exercises e ON e.row_id = s.exercise_id
-            WHERE s.workout_id = \(bind: rowID) ORDER BY s.position
-            """).all().map { set in
-            WorkoutSet(exercise: try set.decode(column: "name", as: String.self), reps: try set.decode(column: "reps", as: Int?.self),
-                       weight: try set.decode(column: "weight_kg", as: Double?.self).map(Mass.init(kilograms:)),
-                       durationSeconds: try set.decode(column: "duration_s", as: Double?.self),
-                       distanceMetres: try set.decode(column: "distance_m", as: Double?.self),
-                       kind: SetKind(storageCode: try set.decode(column: "kind", as: Int.self)) ?? .normal,
-                       rpe: try set.decode(column: "rpe", as: Double?.self), rir: try set.decode(column: "rir", as: Int?.self),
-                       note: try set.decode(column: "note", as: String?.self))
-        }
+        let sets = try await workoutSets(db, workoutRow: rowID)
         let workout = Workout(id: try decodeUUID(row, "id"),
                               startedAt: date(milliseconds: try row.decode(column: "started_at_ms", as: Int64.self)),
                               utcOffsetSeconds: try row.decode(column: "utc_offset_s", as: Int.self),
@@ -250,6 +238,24 @@ extension Store {
                              note: try row.decode(column: "note", as: String?.self),
                              inProgress: try row.decode(column: "in_progress", as: Int?.self) == 1,
                              plan: try row.decode(column: "plan", as: String?.self).flatMap(WorkoutPlan.plan(storageText:)) ?? [])
+    }
+
+    /// A workout's sets in order, or only those of exercise `rows`.
+    func workoutSets(_ db: any SQLDatabase, workoutRow: Int64, exerciseRows rows: [Int64]? = nil) async throws -> [WorkoutSet] {
+        let exercises = rows.map { " AND s.exercise_id IN (\($0.map(String.init).joined(separator: ",")))" } ?? ""
+        return try await db.raw("""
+            SELECT e.name, s.reps, s.weight_kg, s.duration_s, s.distance_m, s.kind, s.rpe, s.rir, s.note
+            FROM workout_sets s JOIN exercises e ON e.row_id = s.exercise_id
+            WHERE s.workout_id = \(bind: workoutRow)\(unsafeRaw: exercises) ORDER BY s.position
+            """).all().map { set in
+            WorkoutSet(exercise: try set.decode(column: "name", as: String.self), reps: try set.decode(column: "reps", as: Int?.self),
+                       weight: try set.decode(column: "weight_kg", as: Double?.self).map(Mass.init(kilograms:)),
+                       durationSeconds: try set.decode(column: "duration_s", as: Double?.self),
+                       distanceMetres: try set.decode(column: "distance_m", as: Double?.self),
+                       kind: SetKind(storageCode: try set.decode(column: "kind", as: Int.self)) ?? .normal,
+                       rpe: try set.decode(column: "rpe", as: Double?.self), rir: try set.decode(column: "rir", as: Int?.self),
+                       note: try set.decode(column: "note", as: String?.self))
+        }
     }
 
     /// Deletes a workout (its sets go with it; a tombstone remains for sync).

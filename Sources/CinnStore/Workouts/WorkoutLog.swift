@@ -74,19 +74,7 @@ extension Store {
                 query += " ORDER BY w.started_at_ms DESC LIMIT 1"
                 guard let row = try await db.raw(query).first() else { continue }
                 let rowID = try row.decode(column: "row_id", as: Int64.self)
-                let sets = try await db.raw("""
-                    SELECT e.name, s.reps, s.weight_kg, s.duration_s, s.distance_m, s.kind, s.rpe, s.rir, s.note
-                    FROM workout_sets s JOIN exercises e ON e.row_id = s.exercise_id
-                    WHERE s.workout_id = \(bind: rowID) AND s.exercise_id IN (\(unsafeRaw: list)) ORDER BY s.position
-                    """).all().map { set in
-                    WorkoutSet(exercise: try set.decode(column: "name", as: String.self), reps: try set.decode(column: "reps", as: Int?.self),
-                               weight: try set.decode(column: "weight_kg", as: Double?.self).map(Mass.init(kilograms:)),
-                               durationSeconds: try set.decode(column: "duration_s", as: Double?.self),
-                               distanceMetres: try set.decode(column: "distance_m", as: Double?.self),
-                               kind: SetKind(storageCode: try set.decode(column: "kind", as: Int.self)) ?? .normal,
-                               rpe: try set.decode(column: "rpe", as: Double?.self), rir: try set.decode(column: "rir", as: Int?.self),
-                               note: try set.decode(column: "note", as: String?.self))
-                }
+                let sets = try await workoutSets(db, workoutRow: rowID, exerciseRows: rows)
                 return LastSets(workoutID: try decodeUUID(row, "id"),
                                 startedAt: date(milliseconds: try row.decode(column: "started_at_ms", as: Int64.self)),
                                 utcOffsetSeconds: try row.decode(column: "utc_offset_s", as: Int.self), sets: sets)
