@@ -47,10 +47,12 @@ let package = Package(
         // The OpenAPI document's bytes, by C23 #embed: as `.embedInCode` it would be a Swift array literal of 90,000
         // numbers, which takes about 20 s of CPU to compile.
         .target(name: "CinnOpenAPI"),
+        // The built-in food file's bytes, by #embed too (`docs/FOODS.md` says how the file is made).
+        .target(name: "CinnFoodData", exclude: ["foods.tsv"]),
         .target(
             name: "CinnStore",
             dependencies: [
-                "CinnCore", "CinnSQLite",
+                "CinnCore", "CinnSQLite", "CinnFoodData",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "PostgresKit", package: "postgres-kit"),

@@ -43,7 +43,8 @@ struct DatabaseOptions: ParsableArguments {
         return DatabaseLocation(configReader(flags: flags).string(forKey: "cinn.database", default: "cinn.sqlite"))
     }
 
-    /// Opens the store, applies pending migrations, runs `body` with the local user's journal, and closes.
+    /// Opens the store, applies pending migrations, installs the built-in foods if this binary's set is not there yet,
+    /// runs `body` with the local user's journal, and closes.
     /// Database failures reach the person as one message, so the driver's own logs stay quiet.
     func withJournal<T>(_ body: (Journal) async throws -> T) async throws -> T {
         var logger = Logger(label: "cinn.store")
@@ -51,6 +52,7 @@ struct DatabaseOptions: ParsableArguments {
         let store = try Store(location, logger: logger)
         do {
             try await store.migrate()
+            try await store.installBuiltInFoods()
             let result = try await body(try await Journal.local(store: store))
             try await store.close()
             return result

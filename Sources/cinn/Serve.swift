@@ -104,7 +104,7 @@ struct Serve: AsyncParsableCommand {
 }
 
 struct Migrate: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Apply pending database migrations.")
+    static let configuration = CommandConfiguration(abstract: "Apply pending database migrations and install the built-in foods.")
 
     @OptionGroup var options: DatabaseOptions
 
@@ -115,6 +115,9 @@ struct Migrate: AsyncParsableCommand {
         do {
             let applied = try await store.migrate()
             print(applied.isEmpty ? "The database is up to date." : "Applied migrations \(applied.map(String.init).joined(separator: ", ")).")
+            if let install = try await store.installBuiltInFoods() {
+                print("Installed the built-in foods: \(install.added) added, \(install.updated) updated, \(install.removed) removed.")
+            }
             try await store.close()
         } catch {
             try? await store.close()

@@ -47,6 +47,27 @@ import Testing
                             limit: 2).map(\.food.name) == ["Salmonberries, raw", "Fish, salmon, raw"])
     }
 
+    @Test func aPluralNameMatchesTheSingularQueryAsAWholeWord() throws {
+        let query = try #require(FoodSearchQuery("apple"))
+        let results = query.rank([candidate("Strudel, apple", generic: true), candidate("Apples, raw, with skin", generic: true),
+                                  candidate("Applesauce, canned", generic: true)], limit: 3)
+        #expect(results.map(\.food.name) == ["Apples, raw, with skin", "Strudel, apple", "Applesauce, canned"])
+        let tomatoes = try #require(FoodSearchQuery("tomato"))
+        #expect(tomatoes.rank([candidate("Soup, tomato", generic: true), candidate("Tomatoes, red, raw", generic: true)],
+                              limit: 2).first?.food.name == "Tomatoes, red, raw")
+    }
+
+    @Test func babyFoodAndRestaurantDishesRankBelowThePlainFoodUnlessAskedFor() throws {
+        let foods = [candidate("Babyfood, banana", generic: true), candidate("McDONALD'S, Banana smoothie", generic: true),
+                     candidate("Bananas, dehydrated, or banana powder", generic: true)]
+        let banana = try #require(FoodSearchQuery("banana"))
+        #expect(banana.rank(foods, limit: 3).first?.food.name == "Bananas, dehydrated, or banana powder")
+        let baby = try #require(FoodSearchQuery("babyfood banana"))
+        #expect(baby.rank(foods, limit: 3).first?.food.name == "Babyfood, banana")
+        let mcdonalds = try #require(FoodSearchQuery("mcdonald banana"))
+        #expect(mcdonalds.rank(foods, limit: 3).first?.food.name == "McDONALD'S, Banana smoothie")
+    }
+
     @Test func rankingInStepsCountsFoldedLines() throws {
         let query = try #require(FoodSearchQuery("milk"))
         var ranking = FoodSearchRanking(query: query)

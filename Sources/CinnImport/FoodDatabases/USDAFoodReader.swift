@@ -6,9 +6,12 @@ public struct USDAFoodReader: Sendable {
     private let url: URL
     private let fileSize: Int64
     private let columns: USDAFoodColumns
+    private let dataTypes: Set<String>?
 
-    /// Opens the file, checks that it is UTF-8 text and finds its columns by header name.
-    public init(url: URL) throws(CinnError) {
+    /// Opens the file, checks that it is UTF-8 text and finds its columns by header name. With `dataTypes`
+    /// (`foundation_food`, `sr_legacy_food` …), rows of other data types are skipped.
+    public init(url: URL, dataTypes: Set<String>? = nil) throws(CinnError) {
+        self.dataTypes = dataTypes
         (_, fileSize) = try FoodFile.open(url)
         let header = try FoodFile.header(url, delimiter: .comma, quoting: true)
         columns = try USDAFoodColumns(header: header, fileName: url.lastPathComponent)
@@ -23,7 +26,7 @@ public struct USDAFoodReader: Sendable {
         isolation: isolated (any Actor)? = #isolation,
         onBatch: ([ImportedFood]) async throws -> Void
     ) async throws -> FoodFileSummary {
-        var parser = USDAFoodParser(columns: columns)
+        var parser = USDAFoodParser(columns: columns, dataTypes: dataTypes)
         let scanner = try CSVScanner(url: url, delimiter: .comma)
         return try await FoodFile.readRows(
             scanner, skippingHeader: true, fileSize: fileSize, batchSize: batchSize, progress, isolation, onBatch

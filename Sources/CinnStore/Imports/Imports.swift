@@ -244,6 +244,14 @@ extension Store {
     /// file again brings them back. Returns how many were removed.
     @discardableResult
     public func undoImport(id: Int64, user: UserID) async throws -> Int {
+        let (removed, sharedFoods) = try await undoImportRecords(id: id, user: user)
+        // The import may have held USDA rows of the built-in set, which were not added twice: they are added now.
+        if sharedFoods > 0, try await installedBuiltInVersion() != nil { try await installBuiltInFoods(force: true) }
+        return removed
+    }
+
+    /// `undoImport`'s transaction: what it removed, and how many of those were shared foods.
+    private func undoImportRecords(id: Int64, user: UserID) async throws -> (removed: Int, sharedFoods: Int) {
         try await rawTransaction { connection in
             let db = connection.sql
             guard let row = try await db.raw("""
@@ -280,16 +288,19 @@ extension Store {
                 UPDATE workouts SET deleted = 1, version = \(bind: version), updated_at_ms = \(bind: time)
                 WHERE import_id = \(bind: id) AND user_id = \(bind: user.rawValue) AND deleted = 0 RETURNING row_id
                 """).all().count
+            var sharedFoods = 0
             for table in ["foods", "presets"] {
-                removed += try await db.raw("""
+                let rows = try await db.raw("""
                     UPDATE \(unsafeRaw: table) SET deleted = 1, version = \(bind: version), updated_at_ms = \(bind: time)
-                    WHERE import_id = \(bind: id) AND deleted = 0 RETURNING row_id
-                    """).all().count
+                    WHERE import_id = \(bind: id) AND deleted = 0 RETURNING \(unsafeRaw: table == "foods" ? "user_id" : "row_id")
+                    """).all()
+                removed += rows.count
+                if table == "foods" { sharedFoods = try rows.count { try $0.decode(column: "user_id", as: Int64?.self) == nil } }
             }
             // Day summaries are not journal records: they go, and the older export's they replaced are the days' again.
             removed += try await db.raw("DELETE FROM health_days WHERE import_id = \(bind: id) RETURNING local_day").all().count
             try await db.raw("UPDATE imports SET undone_at_ms = \(bind: time) WHERE row_id = \(bind: id)").run()
-            return removed
+            return (removed, sharedFoods)
         }
     }
 }

@@ -1,0 +1,100 @@
+import Foundation
+
+/// The text format of the generic foods built into Cinn: tab-separated UTF-8, one food a line.
+///
+/// The first line names the format and where the foods came from; the second names the columns:
+/// `id`, `external_id`, `name`, `category`, `serving`, `serving_g`, then one column per nutrient key
+/// (amounts per 100 g, in the catalogue's units, empty when the source has none). `docs/FOODS.md`
+/// says how the file is made.
+public enum BuiltInFoodFile {
+    /// The first field of the first line.
+    public static let signature = "cinn-built-in-foods"
+    public static let formatVersion = 1
+
+    /// Columns before the nutrients.
+    static let fixedColumns = ["id", "external_id", "name", "category", "serving", "serving_g"]
+
+    /// Significant digits an amount keeps: far finer than a food's analysis, and a third of the file's size.
+    public static let significantDigits = 4
+
+    /// The file's text: `foods` (each with its stable id in `food.id`) in the order given.
+    public static func encode(_ foods: [ImportedFood], source: String) -> String {
+        let nutrients = Nutrient.all
+        var text = "\(signature)\t\(formatVersion)\t\(clean(source))\n"
+        text += (fixedColumns + nutrients.map(\.key)).joined(separator: "\t") + "\n"
+        for imported in foods {
+            let food = imported.food
+            let serving = food.servings.first
+            var fields = [
+                food.id.uuidString.lowercased(), imported.externalID, clean(food.name), clean(food.category ?? ""),
+                clean(serving?.label ?? ""), serving.map { number($0.amount) } ?? "",
+            ]
+            fields += nutrients.map { food.nutrients[$0].map(number) ?? "" }
+            text += fields.joined(separator: "\t") + "\n"
+        }
+        return text
+    }
+
+    /// `value` rounded to `significantDigits` and written as briefly as it reads back.
+    static func number(_ value: Double) -> String {
+        guard value != 0, value.isFinite else { return "0" }
+        let exponent = significantDigits - 1 - Int(Foundation.floor(Foundation.log10(Swift.abs(value))))
+        let power = Foundation.pow(10, Double(Swift.abs(exponent)))
+        return JSONText.compactNumber(exponent >= 0 ? (value * power).rounded() / power : (value / power).rounded() * power)
+    }
+
+    /// Tabs and line breaks would split a field: none of the source's names has one, and none may.
+    static func clean(_ text: String) -> String {
+        text.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ")
+            .replacingOccurrences(of: "\r", with: " ")
+    }
+
+    /// The foods of a file's bytes, as generic USDA foods per 100 g; the error names the line and column at fault.
+    public static func decode(_ bytes: UnsafeRawBufferPointer) throws(CinnError) -> [ImportedFood] {
+        let text = String(decoding: bytes, as: UTF8.self)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        if lines.last?.isEmpty == true { lines.removeLast() }
+        guard lines.count >= 2 else { throw .invalid("line 1", "the built-in food file is empty") }
+        let first = lines[0].split(separator: "\t")
+        guard first.first == Substring(signature), first.count >= 2, Int(first[1]) == formatVersion else {
+            throw .invalid("line 1", "not a built-in food file of format \(formatVersion)")
+        }
+        let header = lines[1].split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        guard Array(header.prefix(fixedColumns.count)) == fixedColumns else {
+            throw .invalid("line 2", "the columns must start with \(fixedColumns.joined(separator: ", "))")
+        }
+        var nutrientColumns: [(index: Int, nutrient: Nutrient)] = []
+        for (index, key) in header.enumerated().dropFirst(fixedColumns.count) {
+            guard let nutrient = Nutrient.named(key) else { throw .invalid("line 2", "unknown nutrient \"\(key)\"") }
+            nutrientColumns.append((index, nutrient))
+        }
+        var foods: [ImportedFood] = []
+        foods.reserveCapacity(lines.count - 2)
+        for (offset, line) in lines.enumerated().dropFirst(2) {
+            let lineNumber = offset + 1
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard fields.count == header.count else {
+                throw .invalid("line \(lineNumber)", "\(fields.count) fields where the header has \(header.count)")
+            }
+            guard let id = UUID(uuidString: String(fields[0])) else { throw .invalid("line \(lineNumber), id", "not a UUID") }
+            var nutrients = Nutrients()
+            for (index, nutrient) in nutrientColumns where !fields[index].isEmpty {
+                guard let amount = Double(fields[index]), amount.isFinite, amount >= 0 else {
+                    throw .invalid("line \(lineNumber), \(nutrient.key)", "\"\(fields[index])\" is not an amount")
+                }
+                nutrients[nutrient] = amount
+            }
+            var servings: [ServingSize] = []
+            if !fields[5].isEmpty {
+                guard let grams = Double(fields[5]), grams.isFinite, grams > 0 else {
+                    throw .invalid("line \(lineNumber), serving_g", "\"\(fields[5])\" is not a weight")
+                }
+                servings = [ServingSize(label: fields[4].isEmpty ? "1 serving" : String(fields[4]), amount: grams)]
+            }
+            let food = Food(id: id, name: String(fields[2]), source: .usda, basis: .grams, nutrients: nutrients,
+                            servings: servings, category: fields[3].isEmpty ? nil : String(fields[3]))
+            foods.append(ImportedFood(food: food, externalID: String(fields[1]), line: lineNumber, isGeneric: true))
+        }
+        return foods
+    }
+}

@@ -1,0 +1,13 @@
+#include "CinnFoodData.h"
+
+// #embed is C23; clang takes it in the package's C mode too, with this warning.
+#pragma clang diagnostic ignored "-Wc23-extensions"
+
+static const unsigned char foods[] = {
+#embed "foods.tsv"
+};
+
+const unsigned char *cinn_built_in_foods(size_t *count) {
+    *count = sizeof foods;
+    return foods;
+}

@@ -1,0 +1,107 @@
+import CinnCore
+import Foundation
+import Testing
+@testable import CinnStore
+
+/// The generic foods built into the binary: installed once per set, searchable, logged by their stable ids.
+@Suite struct BuiltInFoodsTests {
+    static let foods = try! BuiltInFoods.foods()
+
+    static func named(_ name: String) throws -> ImportedFood {
+        try #require(foods.first { $0.food.name == name }, "the built-in set has no \(name)")
+    }
+
+    @Test func theSetHoldsTheGenericUSDAFoodsWithStableDistinctIds() throws {
+        #expect((3000...3500).contains(Self.foods.count), "about 3,300 Foundation and SR Legacy foods")
+        #expect(Set(Self.foods.map(\.food.id)).count == Self.foods.count)
+        #expect(Set(Self.foods.map(\.externalID)).count == Self.foods.count)
+        #expect(Set(Self.foods.map(\.food.name)).count == Self.foods.count, "one food a name")
+        #expect(Self.foods.allSatisfy { $0.isGeneric && $0.food.source == .usda && $0.food.nutrients.energy != nil })
+        let bananas = try Self.named("Bananas, raw")
+        #expect(bananas.food.id.uuid.6 >> 4 == 5, "a name-based (version 5) id")
+        #expect(bananas.food.nutrients.energy == 89)
+        #expect(bananas.food.nutrients[try Nutrient.parse("potassium")] == 358)
+        #expect(bananas.externalID.hasPrefix("usda:"))
+    }
+
+    @Test(arguments: Backend.enabled)
+    func installsOnceAndSearchFindsThePlainFoodFirst(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend, now: { Date() }) { store in
+            let me = try await store.localUser()
+            #expect(try await store.installedBuiltInVersion() == nil)
+            let first = try #require(try await store.installBuiltInFoods())
+            #expect(first == BuiltInFoodsInstall(added: Self.foods.count, updated: 0, removed: 0, alreadyImported: 0))
+            #expect(try await store.installedBuiltInVersion() == BuiltInFoods.version)
+            #expect(try await store.installBuiltInFoods() == nil, "the same set is not installed twice")
+            #expect(try await store.installBuiltInFoods(force: true) == BuiltInFoodsInstall(), "nothing differs: nothing is written")
+            #expect(try await store.sharedFoodCount() == Self.foods.count)
+
+            for (query, expected) in [("apple", "Apples, raw"), ("banana", "Bananas, raw"), ("chicken breast", "Chicken, breast"),
+                                      ("greek yogurt", "Yogurt, Greek, plain"), ("almonds", "Nuts, almonds"), ("broccoli", "Broccoli, raw")] {
+                let results = try await store.searchFoods(try #require(FoodSearchQuery(query)), user: me, limit: 10)
+                let name = results.first?.food.name ?? "nothing"
+                #expect(name.hasPrefix(expected), "\(query): \(name) first, not a food named \(expected)…")
+                #expect(results.first?.food.isGeneric == true)
+            }
+
+            // Logged by id like any food, and found by id.
+            let bananas = try Self.named("Bananas, raw")
+            let stored = try await store.food(id: bananas.food.id, user: me)
+            #expect(stored.name == "Bananas, raw" && stored.nutrients == bananas.food.nutrients && stored.servings == bananas.food.servings)
+            #expect(try await store.isOwnFood(id: bananas.food.id, user: me) == false, "nobody can edit a built-in food")
+        }
+    }
+
+    @Test(arguments: Backend.enabled)
+    func aFoodDatabaseImportAndTheSetNeverHoldTheSameRowTwice(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend, now: { Date() }) { store in
+            let me = try await store.localUser()
+            let bananas = try Self.named("Bananas, raw")
+            // A journal that imported the USDA file before the set existed: its row stays, the set's is not added.
+            var imported = bananas
+            imported.food.id = UUID()
+            let report = try await importShared(store, [imported, sharedFood("Plantain chips", generic: true)], user: me)
+            #expect(report.imported == 2)
+            let install = try #require(try await store.installBuiltInFoods())
+            #expect(install.alreadyImported == 1 && install.added == Self.foods.count - 1)
+            let found = try await store.searchFoods(try #require(FoodSearchQuery("bananas raw")), user: me, limit: 5)
+            #expect(found.filter { $0.food.name == "Bananas, raw" }.count == 1 && found.first?.otherVersions == 0)
+
+            // Undoing that import takes its rows away and the set's food comes in.
+            let batch = try #require(try await store.imports(user: me).first)
+            try await store.undoImport(id: batch.id, user: me)
+            #expect(try await store.food(id: bananas.food.id, user: me).name == "Bananas, raw")
+            #expect(try await store.sharedFoodCount() == Self.foods.count)
+
+            // Importing the file again skips the rows the set holds.
+            let again = try await importShared(store, [imported], user: me)
+            #expect(again.imported == 0 && again.duplicates == 1)
+        }
+    }
+
+    @Test(arguments: Backend.enabled)
+    func aNewSetUpdatesChangedFoodsAndRemovesDroppedOnes(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend, now: { Date() }) { store in
+            let me = try await store.localUser()
+            try await store.installBuiltInFoods()
+            let bananas = try Self.named("Bananas, raw")
+            // As an older set would have left them: one food's amounts differ, and one food the set no longer has.
+            try await store.withConnection { db in
+                try await db.raw("UPDATE foods SET nutrients = '{\"energy\":90}' WHERE id = \(bind: store.bind(bananas.food.id))").run()
+                try await db.raw("UPDATE builtin_foods SET version = 'older'").run()
+            }
+            let dropped = Food(name: "Gone, raw", source: .usda, nutrients: nutrients(["energy": 10]))
+            try await store.withConnection { db in
+                try await db.raw("""
+                    INSERT INTO foods (id, name, source, basis, generic, builtin, nutrients, energy_kcal, servings, name_key,
+                        created_at_ms, updated_at_ms, version)
+                    VALUES (\(bind: store.bind(dropped.id)), 'Gone, raw', 'usda', 'g', 1, 1, '{"energy":10}', 10, '[]', 'gone raw', 0, 0, 0)
+                    """).run()
+            }
+            let install = try #require(try await store.installBuiltInFoods())
+            #expect(install == BuiltInFoodsInstall(added: 0, updated: 1, removed: 1, alreadyImported: 0))
+            #expect(try await store.food(id: bananas.food.id, user: me).nutrients.energy == 89)
+            await #expect(throws: CinnError.self) { try await store.food(id: dropped.id, user: me) }
+        }
+    }
+}
