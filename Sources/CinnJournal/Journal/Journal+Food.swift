@@ -3,10 +3,13 @@ import CinnImport
 import CinnStore
 import Foundation
 
-/// One food to log: which food, how much of which serving, into which meal and when.
+/// One food to log: which food, how much of which serving, into which meal and when; or a quick add's amounts.
 public struct FoodLogRequest: Sendable, Hashable {
     public var id: UUID?
-    public var foodID: UUID
+    /// The food; nil for a quick add.
+    public var foodID: UUID?
+    /// The amounts of a quick add, logged without a food.
+    public var quickAdd: QuickAdd?
     public var servings: Double
     /// The label of one of the food's servings; nil is its default serving.
     public var serving: String?
@@ -15,10 +18,11 @@ public struct FoodLogRequest: Sendable, Hashable {
     public var time: String?
     public var note: String?
 
-    public init(id: UUID? = nil, foodID: UUID, servings: Double, serving: String? = nil, meal: String? = nil,
-                time: String? = nil, note: String? = nil) {
+    public init(id: UUID? = nil, foodID: UUID?, quickAdd: QuickAdd? = nil, servings: Double = 1, serving: String? = nil,
+                meal: String? = nil, time: String? = nil, note: String? = nil) {
         self.id = id
         self.foodID = foodID
+        self.quickAdd = quickAdd
         self.servings = servings
         self.serving = serving
         self.meal = meal
@@ -37,14 +41,26 @@ extension Journal {
         var entries: [FoodLogEntry] = []
         for (index, request) in requests.enumerated() {
             let prefix = field.map { "\($0)[\(index)]." } ?? ""
-            let food: Food
-            do { food = try await store.food(id: request.foodID, user: user) } catch let error as CinnError where error.code == .notFound {
-                throw CinnError.invalid(prefix + "food_id", "no food with id \(request.foodID)")
-            }
-            let serving = try servingChoice(request.serving, of: food, field: prefix + "serving")
             let time = try readingTime(request.time, settings: settings, field: prefix + "time")
             let meal = try request.meal.map { text in try Meal.parse(text, field: prefix + "meal") }
                 ?? Meal.usual(atSecondsOfDay: LocalDateTime(instant: time.instant, utcOffsetSeconds: time.utcOffsetSeconds).secondsOfDay)
+            if let quick = request.quickAdd {
+                guard request.foodID == nil else {
+                    throw CinnError.invalid(prefix + "food_id", "a quick add has no food: give food_id or energy_kcal, not both")
+                }
+                entries.append(FoodLogEntry.logging(quick, meal: meal, eatenAt: time.instant, utcOffsetSeconds: time.utcOffsetSeconds,
+                                                    note: try Note.validated(request.note, field: prefix + "note"),
+                                                    id: request.id ?? .v7(at: now())))
+                continue
+            }
+            guard let foodID = request.foodID else {
+                throw CinnError.invalid(prefix + "food_id", "give the food's food_id, or energy_kcal (and protein_g, carbohydrate_g, fat_g) for a quick add")
+            }
+            let food: Food
+            do { food = try await store.food(id: foodID, user: user) } catch let error as CinnError where error.code == .notFound {
+                throw CinnError.invalid(prefix + "food_id", "no food with id \(foodID)")
+            }
+            let serving = try servingChoice(request.serving, of: food, field: prefix + "serving")
             do {
                 entries.append(try FoodLogEntry.logging(food, servings: request.servings, of: serving, meal: meal,
                                                         eatenAt: time.instant, utcOffsetSeconds: time.utcOffsetSeconds,

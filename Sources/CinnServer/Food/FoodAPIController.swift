@@ -120,7 +120,8 @@ struct FoodAPIController {
         let body = try await request.decodeJSON(LogFoodsRequest.self)
         let requests = try body.entries.enumerated().map { index, entry in
             FoodLogRequest(id: try uuid(entry.id, field: "entries[\(index)].id"),
-                           foodID: try uuid(entry.foodID, field: "entries[\(index)].food_id")!,
+                           foodID: try uuid(entry.foodID, field: "entries[\(index)].food_id"),
+                           quickAdd: try entry.quickAdd(prefix: "entries[\(index)]."),
                            servings: entry.servings?.value ?? 1, serving: entry.serving, meal: entry.meal, time: entry.time,
                            note: entry.note)
         }

@@ -411,6 +411,40 @@ struct FoodSearchPage {
     let barcodeError: String?
     let energyUnit: String
     let newFoodLink: String
+    let quick: QuickAddForm
+
+    /// The quick add card: what was typed, and what was wrong with it.
+    struct QuickAddForm {
+        static let fields = ["energy", "protein_g", "carbohydrate_g", "fat_g", "name"]
+
+        let energy: String
+        let protein: String
+        let carbohydrate: String
+        let fat: String
+        let name: String
+        let energyError: String?
+        let proteinError: String?
+        let carbohydrateError: String?
+        let fatError: String?
+        let nameError: String?
+        let error: String?
+        let isOpen: Bool
+
+        init(_ form: FormFields? = nil, problem: FormProblem? = nil) {
+            energy = form?["energy"] ?? ""
+            protein = form?["protein_g"] ?? ""
+            carbohydrate = form?["carbohydrate_g"] ?? ""
+            fat = form?["fat_g"] ?? ""
+            name = form?["name"] ?? ""
+            energyError = problem?.message(for: "energy")
+            proteinError = problem?.message(for: "protein_g")
+            carbohydrateError = problem?.message(for: "carbohydrate_g")
+            fatError = problem?.message(for: "fat_g")
+            nameError = problem?.message(for: "name")
+            error = problem?.general(besides: Self.fields)
+            isOpen = problem != nil
+        }
+    }
 
     /// What the search page lists.
     struct Lists {
@@ -421,7 +455,8 @@ struct FoodSearchPage {
     }
 
     init(query: String, meal: Meal?, date: LocalDate?, lists: Lists, settings: UserSettings, now: Date, barcode: String = "",
-         barcodeError: String? = nil) {
+         barcodeError: String? = nil, quick: QuickAddForm = QuickAddForm()) {
+        self.quick = quick
         let unit = settings.energyUnit
         let context = [("meal", meal?.name), ("date", date?.iso)]
         self.query = query

@@ -14,20 +14,49 @@ extension FoodWebController {
         try await renderSearch(context, request)
     }
 
-    func renderSearch(_ context: Context, _ request: Request, barcode: String = "", barcodeError: String? = nil) async throws -> Response {
+    func renderSearch(_ context: Context, _ request: Request, barcode: String = "", barcodeError: String? = nil,
+                      quick: FoodSearchPage.QuickAddForm = .init(), meal typedMeal: String? = nil, date typedDate: String? = nil)
+        async throws -> Response {
         let settings = try await context.journal.settings()
         let query = request.query("q") ?? ""
-        let meal = try request.query("meal").map { text in try Meal.parse(text) }
+        let meal = try (typedMeal ?? request.query("meal")).map { text in try Meal.parse(text) }
+        let date = try typedDate.flatMap { try? LocalDate.parse($0) } ?? request.queryDate("date")
         var lists = FoodSearchPage.Lists()
         lists.results = try await context.journal.searchFoods(query, limit: 20)
         lists.recents = try await context.journal.store.recentFoods(user: context.journal.user, limit: 30)
         lists.frequent = try await context.journal.store.frequentFoods(
             user: context.journal.user, since: context.journal.now().addingTimeInterval(-Self.frequentDays * 86_400), limit: 10)
         lists.presets = try await context.journal.store.presets(user: context.journal.user)
-        let model = FoodSearchPage(query: query, meal: meal, date: try request.queryDate("date"), lists: lists, settings: settings,
-                                   now: context.journal.now(), barcode: barcode, barcodeError: barcodeError)
+        let model = FoodSearchPage(query: query, meal: meal, date: date, lists: lists, settings: settings,
+                                   now: context.journal.now(), barcode: barcode, barcodeError: barcodeError, quick: quick)
         return page(context, "food-search", model, title: "Add food", section: .search, notice: Done.notice(request),
-                    status: barcodeError == nil ? .ok : .unprocessableContent)
+                    status: barcodeError == nil && !quick.isOpen ? .ok : .unprocessableContent)
+    }
+
+    /// Logs a quick add (energy in the person's unit, grams of the macronutrients) into the meal and day the page was
+    /// opened for, and shows the day; a mistake shows the page again with what was typed.
+    @Sendable func quickAdd(_ request: Request, context: Context) async throws -> Response {
+        let form = try await FormFields(request: request)
+        return try await handlingFormErrors {
+            let settings = try await context.journal.settings()
+            let energy = try form.number("energy").map { settings.energyUnit == .kilojoules ? $0 / 4.184 : $0 }
+            let quick: QuickAdd
+            do {
+                quick = try QuickAdd.validated(name: form["name"], energyKcal: energy, proteinGrams: try form.number("protein_g"),
+                                               carbohydrateGrams: try form.number("carbohydrate_g"), fatGrams: try form.number("fat_g"))
+            } catch let error as CinnError where error.field == "energy_kcal" {
+                throw CinnError.invalid("energy", error.message)
+            }
+            let meal = try MealChoices.text(form).map { text in try Meal.parse(text) }
+            let today = context.journal.today(settings)
+            // Today: now. Another day: the meal's usual time.
+            let time = form["date"].flatMap { date in date == today.iso ? nil : MealChoices.time(date: date, clock: MealChoices.usualTime(meal)) }
+            let entry = try await context.journal.logFoods([FoodLogRequest(foodID: nil, quickAdd: quick, meal: meal?.name, time: time)])[0]
+            return WebResponse.redirect(NutritionText.link("/food/\(entry.localDate.iso)", [("logged", entry.id.lowercasedString)]))
+        } failed: { error in
+            try await renderSearch(context, request, quick: .init(form, problem: FormProblem(error)), meal: MealChoices.text(form),
+                                   date: form["date"])
+        }
     }
 
     /// Finds a barcode: a known food opens the log form; a product found in Open Food Facts (now

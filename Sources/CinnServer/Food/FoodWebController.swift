@@ -16,6 +16,7 @@ struct FoodWebController {
         router.post("/food/{date}/status", use: markDay)
         router.get("/food/search", use: search)
         router.get("/food/barcode", use: barcode)
+        router.post("/food/quick", use: quickAdd)
         router.get("/food/log/{id}", use: logForm)
         router.post("/food/log/{id}", use: log)
         router.get("/food/entries/{id}/edit", use: editEntryForm)

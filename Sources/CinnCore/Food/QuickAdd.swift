@@ -1,0 +1,74 @@
+import Foundation
+
+/// Energy, and optionally protein, carbohydrate and fat, logged straight into a meal without a food: "lunch out,
+/// about 700 kcal". Without energy it is counted from the macronutrients at 4, 4 and 9 kcal a gram (Atwater).
+public struct QuickAdd: Sendable, Hashable {
+    public static let defaultName = "Quick add"
+    /// The most one quick add may hold: a very large day's eating.
+    public static let maximumEnergyKcal = 10_000.0
+    public static let maximumGrams = 2_000.0
+
+    public var name: String
+    public var energyKcal: Double
+    public var proteinGrams: Double?
+    public var carbohydrateGrams: Double?
+    public var fatGrams: Double?
+    /// Energy was counted from the macronutrients, not given.
+    public var energyIsCounted: Bool
+
+    /// Checks what a person typed; `prefix` goes before each field's name in errors (`entries[0].`).
+    public static func validated(name: String?, energyKcal: Double?, proteinGrams: Double?, carbohydrateGrams: Double?,
+                                 fatGrams: Double?, prefix: String = "") throws(CinnError) -> QuickAdd {
+        let trimmed = name?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        guard trimmed.count <= 200 else { throw .invalid(prefix + "name", "a quick add's name must be at most 200 characters") }
+        func grams(_ value: Double?, _ field: String, _ title: String) throws(CinnError) -> Double? {
+            guard let value else { return nil }
+            guard value.isFinite, value >= 0 else { throw .invalid(prefix + field, "\(title) must be 0 g or more") }
+            guard value <= maximumGrams else { throw .invalid(prefix + field, "\(title) must be at most 2000 g") }
+            return value
+        }
+        let protein = try grams(proteinGrams, "protein_g", "protein")
+        let carbohydrate = try grams(carbohydrateGrams, "carbohydrate_g", "carbohydrate")
+        let fat = try grams(fatGrams, "fat_g", "fat")
+        let energy: Double
+        if let energyKcal {
+            guard energyKcal.isFinite, energyKcal >= 0 else { throw .invalid(prefix + "energy_kcal", "energy must be 0 kcal or more") }
+            guard energyKcal <= maximumEnergyKcal else {
+                throw .invalid(prefix + "energy_kcal", "energy must be at most 10000 kcal in one quick add")
+            }
+            energy = energyKcal
+        } else if protein != nil || carbohydrate != nil || fat != nil {
+            energy = 4 * (protein ?? 0) + 4 * (carbohydrate ?? 0) + 9 * (fat ?? 0)
+        } else {
+            throw .invalid(prefix + "energy_kcal", "a quick add needs its energy, or protein, carbohydrate or fat to count it from")
+        }
+        return QuickAdd(name: trimmed.isEmpty ? defaultName : trimmed, energyKcal: energy, proteinGrams: protein,
+                        carbohydrateGrams: carbohydrate, fatGrams: fat, energyIsCounted: energyKcal == nil)
+    }
+
+    public var nutrients: Nutrients {
+        var nutrients = Nutrients()
+        nutrients[.energy] = energyKcal
+        nutrients[.protein] = proteinGrams
+        nutrients[.carbohydrate] = carbohydrateGrams
+        nutrients[.fat] = fatGrams
+        return nutrients
+    }
+}
+
+extension FoodLogEntry {
+    /// The source of a quick add's entry, and its serving label.
+    public static let quickAddSource = "quick-add"
+    public static let quickAddServing = "quick add"
+
+    /// An entry of a quick add: no food, one serving holding its amounts.
+    public static func logging(_ quick: QuickAdd, meal: Meal, eatenAt: Date, utcOffsetSeconds: Int, note: String? = nil,
+                               id: UUID = .v7()) -> FoodLogEntry {
+        FoodLogEntry(id: id, foodID: nil, name: quick.name, meal: meal, eatenAt: eatenAt, utcOffsetSeconds: utcOffsetSeconds,
+                     servings: 1, servingLabel: quickAddServing, servingAmount: nil, nutrients: quick.nutrients, note: note,
+                     source: quickAddSource)
+    }
+
+    /// Whether the entry is a quick add rather than a food.
+    public var isQuickAdd: Bool { source == Self.quickAddSource }
+}
