@@ -315,6 +315,47 @@ import Testing
         }
     }
 
+    @Test(arguments: Backend.enabled)
+    func recipesSyncAsFoodsWithTheirIngredients(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { store in
+            let me = try await store.localUser()
+            let oats = Food(name: "Oats", nutrients: nutrients(["energy": 400, "protein": 10]))
+            try await store.addFood(oats, user: me)
+            // Made in the app: pulled as a food with its ingredients.
+            let made = try Recipe.make(name: "Porridge", ingredients: [
+                try RecipeIngredient.of(oats, servings: 50, of: ServingSize(label: "1 g", amount: 1), field: "ingredients[0]"),
+            ], servings: 2, cookedGrams: 200)
+            try await store.saveRecipe(made, user: me)
+            let pulled = try #require(try await Self.everything(store, me).first { $0.id == made.food.id })
+            #expect(pulled.type == "food" && pulled.fields?["recipe_servings"] == .number(2) && pulled.fields?["cooked_grams"] == .number(200))
+            guard case .array(let items)? = pulled.fields?["ingredients"] else { Issue.record("no ingredients"); return }
+            guard case .object(let first)? = items.first else { Issue.record("no ingredient"); return }
+            #expect(first["name"] == .string("Oats") && first["grams"] == .number(50))
+            if case .array(let none)? = try await Self.everything(store, me).first(where: { $0.id == oats.id })?.fields?["ingredients"] {
+                #expect(none.isEmpty, "a food has no ingredients")
+            }
+
+            // Pushed by a client: a recipe the app reads back.
+            let pushed = UUID()
+            let results = try await store.push([SyncChange(type: "food", id: pushed, changedAt: Self.t0, fields: [
+                "name": .string("Smoothie"), "basis": .string("g"), "nutrients": .object(["energy": .number(60)]),
+                "recipe_servings": .number(1),
+                "ingredients": .array([.object(["food_id": .string(oats.id.lowercasedString), "name": .string("Oats"),
+                                                "servings": .number(30), "serving_label": .string("1 g"), "grams": .number(30),
+                                                "nutrients": .object(["energy": .number(120)])])]),
+            ])], user: me)
+            #expect(results.map(\.status) == [.applied])
+            let recipe = try await store.recipe(id: pushed, user: me)
+            #expect(recipe.ingredients.map(\.name) == ["Oats"] && recipe.servingsCount == 1)
+            let bad = try await store.push([SyncChange(type: "food", id: UUID(), changedAt: Self.t0, fields: [
+                "name": .string("Bad"), "basis": .string("g"), "nutrients": .object(["energy": .number(60)]),
+                "ingredients": .array([.object(["name": .string("Oats"), "servings": .number(-1), "serving_label": .string("1 g"),
+                                                "grams": .number(30), "nutrients": .object([:])])]),
+            ])], user: me)
+            #expect(bad.map(\.field) == ["ingredients[0].servings"])
+        }
+    }
+
     @Test func aJournalThatBecameAClientBeforeFoodsSyncedSendsItsFoodsToo() async throws {
         try await TestDatabase.with(.sqlite) { store in
             let me = try await store.localUser()

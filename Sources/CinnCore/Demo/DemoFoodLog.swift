@@ -5,6 +5,8 @@ import Foundation
 public struct DemoFoodLog: Sendable {
     public let foods: [Food]
     public let entries: [FoodLogEntry]
+    /// A recipe made of the demo's foods: banana porridge, two servings.
+    public let recipes: [Recipe]
 
     private static let catalogue: [(name: String, serving: String, grams: Double, nutrients: [String: Double])] = [
         ("Oats, rolled, dry", "1/2 cup", 40, ["energy": 379, "protein": 13.2, "carbohydrate": 67.7, "fat": 6.5, "fiber": 10.1,
@@ -79,5 +81,13 @@ public struct DemoFoodLog: Sendable {
             }
         }
         self.entries = entries
+        let foods = self.foods
+        let porridge: [(food: Int, servings: Double)] = [(0, 2), (1, 1), (2, 1)]
+        let ingredients = porridge.enumerated().map { index, item in
+            try! RecipeIngredient.of(foods[item.food], servings: item.servings, of: foods[item.food].servings[0],
+                                     field: "ingredients[\(index)]")
+        }
+        recipes = [try! Recipe.make(id: .v7(at: today.noon(in: timeZone).instant, using: &random), name: "Banana porridge",
+                                    ingredients: ingredients, servings: 2, cookedGrams: nil)]
     }
 }

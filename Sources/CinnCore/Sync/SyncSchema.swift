@@ -276,7 +276,18 @@ package struct SyncType: Sendable {
             SyncField("category", .text(maxLength: 200)),
             SyncField("nutrients", .nutrients, required: true),
             SyncField("servings", .servings),
-        ], validate: { fields throws(CinnError) in
+            // A recipe: how many servings it makes and its cooked weight; its ingredients are the children.
+            SyncField("recipe_servings", .real(0.001...1000)),
+            SyncField("cooked_grams", .real(0.01...100_000)),
+        ], children: SyncChildren(name: "ingredients", fields: [
+            SyncField("food_id", .food),
+            SyncField("name", .text(maxLength: 200), required: true),
+            SyncField("brand", .text(maxLength: 200)),
+            SyncField("servings", .real(0.001...10_000), required: true),
+            SyncField("serving_label", .text(maxLength: 100), required: true),
+            SyncField("grams", .real(0.001...100_000), required: true),
+            SyncField("nutrients", .nutrients, required: true),
+        ], maximumCount: Recipe.maximumIngredients), validate: { fields throws(CinnError) in
             // The rules of a food made by hand: plausible amounts per 100 g or ml of its basis.
             guard let basis = fields["basis"]?.string.flatMap(FoodBasis.init(rawValue:)),
                   let nutrients = fields["nutrients"].flatMap({ Nutrients(storageText: $0.text) }) else { return }

@@ -526,3 +526,116 @@ package struct LogPresetRequest: Decodable {
     package let meal: String?
     package let time: String?
 }
+
+/// A recipe in the API: the food it is (logged by its id like any food), how it is made, and its ingredients.
+package struct RecipeDTO: Encodable {
+    struct Ingredient: Encodable {
+        let foodID: String?
+        let name: String
+        let brand: String?
+        let servings: Double
+        let servingLabel: String
+        let grams: Double
+        let nutrients: NutrientsDTO
+
+        enum CodingKeys: String, CodingKey {
+            case name, brand, servings, grams, nutrients
+            case foodID = "food_id"
+            case servingLabel = "serving_label"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(foodID, forKey: .foodID)
+            try container.encode(name, forKey: .name)
+            try container.encode(brand, forKey: .brand)
+            try container.encode(servings, forKey: .servings)
+            try container.encode(servingLabel, forKey: .servingLabel)
+            try container.encode(grams, forKey: .grams)
+            try container.encode(nutrients, forKey: .nutrients)
+        }
+    }
+
+    let id: String
+    let name: String
+    let servings: Double
+    let cookedGrams: Double?
+    let totalGrams: Double
+    let servingGrams: Double
+    let nutrientsPerServing: NutrientsDTO
+    let nutrientsPer100: NutrientsDTO
+    let ingredients: [Ingredient]
+
+    package init(_ recipe: Recipe) {
+        id = recipe.food.id.lowercasedString
+        name = recipe.food.name
+        servings = recipe.servingsCount
+        cookedGrams = recipe.cookedGrams
+        totalGrams = recipe.totalGrams
+        servingGrams = recipe.totalGrams / recipe.servingsCount
+        nutrientsPerServing = NutrientsDTO(nutrients: recipe.totalNutrients.scaled(by: 1 / recipe.servingsCount))
+        nutrientsPer100 = NutrientsDTO(nutrients: recipe.food.nutrients)
+        ingredients = recipe.ingredients.map {
+            Ingredient(foodID: $0.foodID?.lowercasedString, name: $0.name, brand: $0.brand, servings: $0.servings,
+                       servingLabel: $0.servingLabel, grams: $0.grams, nutrients: NutrientsDTO(nutrients: $0.nutrients))
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, servings, ingredients
+        case cookedGrams = "cooked_grams"
+        case totalGrams = "total_grams"
+        case servingGrams = "serving_grams"
+        case nutrientsPerServing = "nutrients_per_serving"
+        case nutrientsPer100 = "nutrients_per_100"
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(servings, forKey: .servings)
+        try container.encode(cookedGrams, forKey: .cookedGrams)
+        try container.encode(totalGrams, forKey: .totalGrams)
+        try container.encode(servingGrams, forKey: .servingGrams)
+        try container.encode(nutrientsPerServing, forKey: .nutrientsPerServing)
+        try container.encode(nutrientsPer100, forKey: .nutrientsPer100)
+        try container.encode(ingredients, forKey: .ingredients)
+    }
+}
+
+/// `POST /api/v1/recipes` and `PUT /api/v1/recipes/{id}`.
+package struct RecipeRequest: Decodable {
+    package struct Ingredient: Decodable {
+        package let foodID: String
+        package let servings: LenientNumber?
+        package let serving: String?
+
+        enum CodingKeys: String, CodingKey {
+            case servings, serving
+            case foodID = "food_id"
+        }
+    }
+
+    package let name: String
+    package let servings: LenientNumber?
+    package let cookedGrams: LenientNumber?
+    package let ingredients: [Ingredient]
+
+    enum CodingKeys: String, CodingKey {
+        case name, servings, ingredients
+        case cookedGrams = "cooked_grams"
+    }
+
+    /// The ingredients as the journal takes them; a food id that is not a UUID names its ingredient.
+    package func ingredientRequests() throws(CinnError) -> [RecipeIngredientRequest] {
+        var requests: [RecipeIngredientRequest] = []
+        for (index, item) in ingredients.enumerated() {
+            guard let id = UUID(text: item.foodID) else {
+                throw .invalid("ingredients[\(index)].food_id", "ingredients[\(index)].food_id must be a UUID")
+            }
+            requests.append(RecipeIngredientRequest(foodID: id, servings: item.servings?.value ?? 1, serving: item.serving))
+        }
+        return requests
+    }
+}

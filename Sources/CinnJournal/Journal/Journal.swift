@@ -170,6 +170,7 @@ public struct Journal: Sendable {
         if try await store.goal(user: user) == nil { try await store.setGoal(demo.goal, user: user) }
         let food = DemoFoodLog(endingOn: today, timeZone: settings.timeZone)
         for item in food.foods { try await store.addFood(item, user: user) }
+        for recipe in food.recipes { try await store.saveRecipe(recipe, user: user) }
         try await store.addFoodEntries(food.entries, user: user)
         for day in Set(food.entries.map(\.localDate)) where day < today {
             try await store.setDayStatus(.complete, on: day, user: user)

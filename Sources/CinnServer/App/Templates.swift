@@ -27,6 +27,7 @@ enum Templates {
         ("food-nutrient-field", PackageResources.food_nutrient_field_mustache),
         ("food-page", PackageResources.food_page_mustache), ("food-delete", PackageResources.food_delete_mustache),
         ("food-presets", PackageResources.food_presets_mustache),
+        ("food-recipes", PackageResources.food_recipes_mustache), ("food-recipe", PackageResources.food_recipe_mustache),
         ("food-preset-delete", PackageResources.food_preset_delete_mustache),
         ("food-history", PackageResources.food_history_mustache), ("food-stats", PackageResources.food_stats_mustache),
         ("profile", PackageResources.profile_mustache), ("energy", PackageResources.energy_mustache),

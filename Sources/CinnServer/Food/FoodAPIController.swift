@@ -27,6 +27,11 @@ struct FoodAPIController {
         group.post("days/{date}/copy", use: copyDay)
         group.get("recent-foods", use: recentFoods)
         group.get("frequent-foods", use: frequentFoods)
+        group.get("recipes", use: listRecipes)
+        group.post("recipes", use: createRecipe)
+        group.get("recipes/{id}", use: showRecipe)
+        group.put("recipes/{id}", use: replaceRecipe)
+        group.delete("recipes/{id}", use: deleteRecipe)
         group.get("presets", use: listPresets)
         group.post("presets", use: createPreset)
         group.delete("presets/{id}", use: deletePreset)
@@ -104,6 +109,39 @@ struct FoodAPIController {
 
     @Sendable func deleteFood(_ request: Request, context: Context) async throws -> Response {
         try await context.journal.store.deleteFood(id: try id(context, "food"), user: context.journal.user)
+        return Response(status: .noContent)
+    }
+
+    @Sendable func listRecipes(_ request: Request, context: Context) async throws -> Response {
+        JSONResponse.make(["recipes": try await context.journal.store.recipes(user: context.journal.user).map(RecipeDTO.init)])
+    }
+
+    @Sendable func createRecipe(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let body = try await request.decodeJSON(RecipeRequest.self)
+        let recipe = try await context.journal.saveRecipe(name: body.name, ingredients: try body.ingredientRequests(),
+                                                          servings: body.servings?.value ?? 1, cookedGrams: body.cookedGrams?.value)
+        return JSONResponse.make(RecipeDTO(recipe), status: .created)
+    }
+
+    @Sendable func showRecipe(_ request: Request, context: Context) async throws -> Response {
+        JSONResponse.make(RecipeDTO(try await context.journal.store.recipe(id: try id(context, "recipe"), user: context.journal.user)))
+    }
+
+    @Sendable func replaceRecipe(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let id = try id(context, "recipe")
+        _ = try await context.journal.store.recipe(id: id, user: context.journal.user)
+        let body = try await request.decodeJSON(RecipeRequest.self)
+        let recipe = try await context.journal.saveRecipe(id: id, name: body.name, ingredients: try body.ingredientRequests(),
+                                                          servings: body.servings?.value ?? 1, cookedGrams: body.cookedGrams?.value)
+        return JSONResponse.make(RecipeDTO(recipe))
+    }
+
+    @Sendable func deleteRecipe(_ request: Request, context: Context) async throws -> Response {
+        let id = try id(context, "recipe")
+        _ = try await context.journal.store.recipe(id: id, user: context.journal.user)
+        try await context.journal.store.deleteFood(id: id, user: context.journal.user)
         return Response(status: .noContent)
     }
 

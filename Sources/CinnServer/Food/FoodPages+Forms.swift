@@ -321,6 +321,20 @@ struct FoodPage {
     let presetServingsError: String?
     /// Said above the food, such as where a barcode's product came from.
     var notice: String?
+    /// What a recipe is made of; nil for a food.
+    var recipe: RecipeSummary?
+
+    struct RecipeSummary {
+        let makes: String
+        let ingredients: [String]
+
+        init(_ recipe: Recipe) {
+            makes = "Makes \(NutritionText.decimal(recipe.servingsCount, places: 2)) serving\(recipe.servingsCount == 1 ? "" : "s")"
+                + " from \(NutritionText.decimal(recipe.totalGrams, places: 0)) g"
+                + (recipe.cookedGrams == nil ? "" : " cooked")
+            ingredients = recipe.ingredients.map { NutritionText.servings($0.servings, $0.servingLabel) + " " + $0.name }
+        }
+    }
 
     init(food: Food, mine: Bool, settings: UserSettings, context: [(String, String?)] = [], presetForm: FormFields? = nil,
          problem: FormProblem? = nil) {

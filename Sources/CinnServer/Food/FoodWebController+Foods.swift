@@ -130,6 +130,9 @@ extension FoodWebController {
         var model = FoodPage(food: food, mine: try await context.journal.store.isOwnFood(id: food.id, user: context.journal.user),
                              settings: try await context.journal.settings(),
                              context: [("meal", request.query("meal")), ("date", request.query("date"))])
+        if model.mine, try await context.journal.store.isRecipe(id: food.id, user: context.journal.user) {
+            model.recipe = FoodPage.RecipeSummary(try await context.journal.store.recipe(id: food.id, user: context.journal.user))
+        }
         if request.query("found") == "off", model.mine {
             model.notice = "Found in Open Food Facts and kept as your food. Check it against the label: log it, edit it, "
                 + "or delete it if it is wrong."

@@ -35,19 +35,26 @@ struct FoodWebController {
         router.post("/food/presets/{id}/log", use: logPreset)
         router.get("/food/presets/{id}/delete", use: confirmDeletePreset)
         router.post("/food/presets/{id}/delete", use: deletePreset)
+        router.get("/food/recipes", use: recipes)
+        router.post("/food/recipes", use: saveRecipe)
+        router.get("/food/recipes/new", use: newRecipe)
+        router.post("/food/recipes/draft", use: recipeDraft)
+        router.get("/food/recipes/{id}/edit", use: editRecipe)
+        router.post("/food/recipes/{id}", use: saveRecipe)
         router.get("/food/history", use: history)
         router.get("/food/stats", use: statistics)
     }
 
     /// The parts of the food pages, for the links above each.
     enum Section: String, CaseIterable {
-        case day = "Day", search = "Add", presets = "Presets", history = "History", stats = "Stats"
+        case day = "Day", search = "Add", presets = "Presets", recipes = "Recipes", history = "History", stats = "Stats"
 
         var path: String {
             switch self {
             case .day: "/food"
             case .search: "/food/search"
             case .presets: "/food/presets"
+            case .recipes: "/food/recipes"
             case .history: "/food/history"
             case .stats: "/food/stats"
             }

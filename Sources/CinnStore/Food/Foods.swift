@@ -85,9 +85,16 @@ extension Store {
                     servings = \(bind: ServingSize.storageText(food.servings)), name_key = \(bind: FoodSearchQuery.searchKey(food.name)),
                     brand_key = \(bind: food.brand.map(FoodSearchQuery.searchKey)),
                     updated_at_ms = \(bind: milliseconds(now())), version = \(bind: version)
-                WHERE id = \(bind: bind(food.id)) AND user_id = \(bind: user.rawValue) AND deleted = 0 RETURNING row_id
+                WHERE id = \(bind: bind(food.id)) AND user_id = \(bind: user.rawValue) AND deleted = 0 AND recipe = 0 RETURNING row_id
                 """).all()
-            guard !rows.isEmpty else { throw CinnError.notFound("no food of yours with id \(food.id)") }
+            guard !rows.isEmpty else {
+                if try await db.raw("""
+                    SELECT 1 AS one FROM foods WHERE id = \(bind: bind(food.id)) AND user_id = \(bind: user.rawValue) AND deleted = 0
+                    """).first() != nil {
+                    throw CinnError(.conflict, "this food is a recipe: its nutrients come from its ingredients, so edit the recipe")
+                }
+                throw CinnError.notFound("no food of yours with id \(food.id)")
+            }
             return food
         }
     }

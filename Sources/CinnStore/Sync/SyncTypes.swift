@@ -151,9 +151,11 @@ struct SyncTable: Sendable {
             SyncTable("insulin_dose", table: "insulin_doses", columns: ["taken_at": "taken_at_ms"]),
             SyncTable("meal", table: "meals", children: ("meal_foods", "meal_id", [:])),
             SyncTable("meal_event", table: "meal_events", columns: ["eaten_at": "eaten_at_ms"]),
-            SyncTable("food", table: "foods", derivedColumns: ["name_key", "brand_key", "energy_kcal"], derive: { fields in
-                [.text(FoodSearchQuery.searchKey(fields["name"]?.string ?? "")), .text(fields["brand"]?.string.map(FoodSearchQuery.searchKey)),
-                 .real(fields["nutrients"].flatMap { Nutrients(storageText: $0.text) }?.energy)]
+            SyncTable("food", table: "foods", children: ("recipe_ingredients", "recipe_id", [:]),
+                      derivedColumns: ["name_key", "brand_key", "energy_kcal", "recipe"], derive: { fields in
+                let isRecipe = if case .array(let items)? = fields["ingredients"], !items.isEmpty { true } else { false }
+                return [.text(FoodSearchQuery.searchKey(fields["name"]?.string ?? "")), .text(fields["brand"]?.string.map(FoodSearchQuery.searchKey)),
+                        .real(fields["nutrients"].flatMap { Nutrients(storageText: $0.text) }?.energy), .integer(isRecipe ? 1 : 0)]
             }, source: .fixed(FoodSource.mine.rawValue)),
             SyncTable("preset", table: "presets", children: ("preset_items", "preset_id", [:]), source: .none),
             SyncTable("workout", table: "workouts", columns: ["started_at": "started_at_ms"],

@@ -1,0 +1,42 @@
+import CinnCore
+import CinnStore
+import Foundation
+
+/// One ingredient as a person gives it: servings of one of a food's servings.
+public struct RecipeIngredientRequest: Sendable, Hashable {
+    public var foodID: UUID
+    public var servings: Double
+    /// A serving label of the food; nil is its default serving.
+    public var serving: String?
+
+    public init(foodID: UUID, servings: Double, serving: String? = nil) {
+        self.foodID = foodID
+        self.servings = servings
+        self.serving = serving
+    }
+}
+
+extension Journal {
+    /// Makes a recipe, or replaces the one with `id`, from foods of the user's or the shared database; its nutrients
+    /// follow from the ingredients. Errors name the ingredient (`ingredients[1].food_id`).
+    public func saveRecipe(id: UUID? = nil, name: String, ingredients: [RecipeIngredientRequest], servings: Double,
+                           cookedGrams: Double?) async throws -> Recipe {
+        guard ingredients.count <= Recipe.maximumIngredients else {
+            throw CinnError.invalid("ingredients", "a recipe can have at most \(Recipe.maximumIngredients) ingredients")
+        }
+        var items: [RecipeIngredient] = []
+        for (index, request) in ingredients.enumerated() {
+            let field = "ingredients[\(index)]"
+            guard request.foodID != id else { throw CinnError.invalid(field + ".food_id", "a recipe cannot be its own ingredient") }
+            let food: Food
+            do { food = try await store.food(id: request.foodID, user: user) } catch let error as CinnError where error.code == .notFound {
+                throw CinnError.invalid(field + ".food_id", "no food with id \(request.foodID)")
+            }
+            let serving = try servingChoice(request.serving, of: food, field: field + ".serving")
+            items.append(try RecipeIngredient.of(food, servings: request.servings, of: serving, field: field))
+        }
+        let recipe = try Recipe.make(id: id ?? .v7(at: now()), name: name, ingredients: items, servings: servings,
+                                     cookedGrams: cookedGrams)
+        return try await store.saveRecipe(recipe, user: user)
+    }
+}
