@@ -17,7 +17,7 @@ struct RecipeCommand: AsyncParsableCommand {
             try await options.withJournal { journal in
                 let recipes = try await journal.store.recipes(user: journal.user)
                 guard !recipes.isEmpty else {
-                    return print("No recipes yet. Make one with: cinn recipe add \"Overnight oats\" --servings 2 -i \"80 g=oats\" -i \"250 ml=milk\"")
+                    return print("No recipes yet. Make one with: cinn recipe add \"Overnight oats\" --servings 2 -i \"80 g=oats\" -i \"250 g=milk\"")
                 }
                 for recipe in recipes {
                     let serving = (recipe.totalNutrients.energy ?? 0) / recipe.servingsCount
@@ -58,7 +58,7 @@ struct RecipeCommand: AsyncParsableCommand {
             discussion: """
                 Each ingredient is AMOUNT=FOOD, FOOD an id, a barcode or words to search for (the best match):
                   -i "80 g=rolled oats"    80 grams
-                  -i "250 ml=milk whole"   250 millilitres of a food measured per 100 ml
+                  -i "250 ml=soy milk"     250 millilitres of a food measured per 100 ml
                   -i "2=Bananas, raw"      2 of the food's first serving
                   -i "1.5 x 1 cup=rice"    1.5 of the serving named "1 cup"
                 Log it like any food: cinn food log ID --serving "1 serving".

@@ -432,3 +432,40 @@ struct AccountTests {
         return text
     }
 }
+
+/// The shared food database in hosted mode: only an administrator imports into it.
+@Suite("Accounts: food database imports")
+struct FoodDatabaseImportTests {
+    static let usdaRows = """
+        foodName,data_type,food_category,portion_unit_name,portion_gram_weight,number_of_nutrients,Energy,Protein
+        "GRANOLA, HONEY ALMOND",branded_food,Cereal,1 cup,55.0,2,450.0,10.0
+        "OAT BAR, CHOC",branded_food,Snacks,1 bar,40.0,2,420.0,7.5
+        """
+
+    @Test func aMemberIsRefusedAndAnAdministratorImportsWithTheWebPage() async throws {
+        try await AccountTests().withHostedApp { client, accounts in
+            let (member, _) = try await AccountTests().tokenVisitor(client, accounts, "alice")
+            let refused = try await member.send(.post, "/api/v1/imports?format=usda", body: Self.usdaRows, contentType: "text/csv")
+            try expectError(refused, .forbidden, code: "forbidden")
+            #expect(try await accounts.store.hasImportedFoods() == false)
+
+            let (admin, _) = try await AccountTests().tokenVisitor(client, accounts, "root", role: .admin)
+            let imported = try await admin.send(.post, "/api/v1/imports?format=usda&file_name=fooddata.csv", body: Self.usdaRows,
+                                                contentType: "text/csv")
+            #expect(imported.status == .created, "\(imported.text)")
+            #expect(try imported.json()["imported"]?.double == 2)
+            #expect(try await accounts.store.hasImportedFoods())
+            // Everyone searches what the administrator imported.
+            let found = try await member.send(.get, "/api/v1/foods/search?q=granola").json()
+            #expect(found["results"]?.array?.first?["name"]?.string == "GRANOLA, HONEY ALMOND")
+
+            // The import page offers the food databases to the administrator only.
+            _ = try await accounts.addUser(name: "bob", password: "bob-password-1", role: .member)
+            let bob = try await AccountTests().browserVisitor(client, name: "bob", password: "bob-password-1")
+            #expect(!(try await bob.send(.get, "/import").text.contains(#"<option value="usda">"#)))
+            _ = try await accounts.addUser(name: "carol", password: "carol-password-1", role: .admin)
+            let carol = try await AccountTests().browserVisitor(client, name: "carol", password: "carol-password-1")
+            #expect(try await carol.send(.get, "/import").text.contains(#"<option value="usda">"#))
+        }
+    }
+}

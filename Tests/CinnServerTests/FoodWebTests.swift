@@ -296,7 +296,7 @@ import CinnJournal
             #expect(page.contains(#"<form id="barcode-form""#))
             #expect(page.contains("Nothing logged yet"))
             #expect(page.contains(#"<div id="browse">"#))
-            #expect(page.contains(#"<p id="no-results" class="card empty" hidden>"#))
+            #expect(page.contains(#"<div id="no-results" class="card empty" hidden>"#))
             #expect(page.contains(#"<script src="/static/food-search.js">"#))
             #expect(try await client.send(.get, "/static/food-search.js").text.contains("fetch('/api/v1/foods/search"), "results as you type")
         }
@@ -335,7 +335,9 @@ import CinnJournal
             #expect(page.contains(#"<p id="results-status" class="muted" role="status">1 food</p>"#))
             #expect(page.contains(#"<div id="browse" hidden>"#))
             let none = try await client.send(.get, "/food/search?q=zebra").text
-            #expect(none.contains(#"<p id="no-results" class="card empty">"#))
+            #expect(none.contains(#"<div id="no-results" class="card empty">"#))
+            #expect(none.contains("but no branded products yet") && none.contains(#"<a href="/import#import-form">import a food database</a>"#),
+                    "an empty search says what is missing and how to add it")
         }
     }
 

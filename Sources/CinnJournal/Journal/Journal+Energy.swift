@@ -172,13 +172,18 @@ extension Journal {
     /// The import formats by name: the weight files', `myfitnesspal`, the workout exports', `nightscout` and `apple-health`.
     public static var importFormats: [String] {
         WeightFileFormat.allCases.map(\.rawValue) + ["myfitnesspal"] + WorkoutFileFormat.allCases.map(\.rawValue) + ["nightscout", "apple-health"]
+            + FoodDatabaseFormat.allCases.map(\.rawValue)
     }
 
-    /// Imports any supported file: an Apple Health export (zip or export.xml), a MyFitnessPal export (zip,
-    /// folder or one of its CSVs), a workout export (Fitbod, Strong, FitNotes) or a Nightscout export when
-    /// asked for or recognised, else a weight file. `format` nil detects.
+    /// Imports any supported file: a food database when asked for (`usda`, `off`: the shared food database, which the
+    /// caller lets only an administrator of a hosted server write), an Apple Health export (zip or export.xml), a
+    /// MyFitnessPal export (zip, folder or one of its CSVs), a workout export (Fitbod, Strong, FitNotes) or a Nightscout
+    /// export when asked for or recognised, else a weight file. `format` nil detects.
     public func importAnyFile(at url: URL, fileName: String?, format: String?, unit: MassUnit?, mode: ImportMode,
                               progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }) async throws -> ImportReport {
+        if let database = format.flatMap(FoodDatabaseFormat.init(rawValue:)) {
+            return try await importFoodDatabase(at: url, format: database, fileName: fileName, mode: mode, progress: progress)
+        }
         if format == "apple-health" || (format == nil && AppleHealthReader.recognises(url: url)) {
             return try await importAppleHealth(at: url, fileName: fileName, mode: mode, progress: progress)
         }

@@ -34,6 +34,7 @@ enum StaticAssets {
         "cinn.css": Asset(contentType: "text/css; charset=utf-8", bytes: Array(styleSheet.utf8)),
         "progress.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.progress_js),
         "food-search.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.food_search_js),
+        "barcode-scan.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.barcode_scan_js),
         "food-preview.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.food_preview_js),
         "time-zone.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.time_zone_js),
         "workout-log.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.workout_log_js),

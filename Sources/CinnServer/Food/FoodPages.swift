@@ -411,7 +411,19 @@ struct FoodSearchPage {
     let barcodeError: String?
     let energyUnit: String
     let newFoodLink: String
+    /// The page without a search, at the barcode field.
+    let barcodeLink: String
     let quick: QuickAddForm
+    /// What the journal's food database lacks, said when nothing matches.
+    let missing: MissingFoods
+
+    /// Said when a search finds nothing: which foods are there, and how to add the ones that are not.
+    struct MissingFoods {
+        /// Branded products are there (a food database was imported).
+        let hasBrands: Bool
+        /// This person may import one (single-user mode, or an administrator).
+        let mayImport: Bool
+    }
 
     /// The quick add card: what was typed, and what was wrong with it.
     struct QuickAddForm {
@@ -455,8 +467,10 @@ struct FoodSearchPage {
     }
 
     init(query: String, meal: Meal?, date: LocalDate?, lists: Lists, settings: UserSettings, now: Date, barcode: String = "",
-         barcodeError: String? = nil, quick: QuickAddForm = QuickAddForm()) {
+         barcodeError: String? = nil, quick: QuickAddForm = QuickAddForm(),
+         missing: MissingFoods = MissingFoods(hasBrands: true, mayImport: false)) {
         self.quick = quick
+        self.missing = missing
         let unit = settings.energyUnit
         let context = [("meal", meal?.name), ("date", date?.iso)]
         self.query = query
@@ -478,5 +492,6 @@ struct FoodSearchPage {
         self.barcodeError = barcodeError
         energyUnit = unit.rawValue
         newFoodLink = NutritionText.link("/food/new", context)
+        barcodeLink = NutritionText.link("/food/search", context) + "#code"
     }
 }

@@ -27,8 +27,11 @@ extension FoodWebController {
         lists.frequent = try await context.journal.store.frequentFoods(
             user: context.journal.user, since: context.journal.now().addingTimeInterval(-Self.frequentDays * 86_400), limit: 10)
         lists.presets = try await context.journal.store.presets(user: context.journal.user)
+        let missing = FoodSearchPage.MissingFoods(hasBrands: try await context.journal.store.hasImportedFoods(),
+                                                  mayImport: FoodDatabaseFormat.mayImport(context.account))
         let model = FoodSearchPage(query: query, meal: meal, date: date, lists: lists, settings: settings,
-                                   now: context.journal.now(), barcode: barcode, barcodeError: barcodeError, quick: quick)
+                                   now: context.journal.now(), barcode: barcode, barcodeError: barcodeError, quick: quick,
+                                   missing: missing)
         return page(context, "food-search", model, title: "Add food", section: .search, notice: Done.notice(request),
                     status: barcodeError == nil && !quick.isOpen ? .ok : .unprocessableContent)
     }

@@ -22,6 +22,7 @@ struct ImportAPIController {
     /// `POST /api/v1/imports?format=&unit=&dry_run=&skip_invalid=&file_name=` with the file as the body.
     @Sendable func importFile(_ request: Request, context: Context) async throws -> Response {
         let format = request.query("format")
+        try FoodDatabaseFormat.checkImport(format, account: context.account)
         let unit = try request.query("unit").map { text in try MassUnit.parse(text) }
         let mode = ImportMode(dryRun: try request.queryBool("dry_run"), skipInvalid: try request.queryBool("skip_invalid"))
         let file = try await spoolToTemporaryFile(request.body, maximumBytes: maximumImportBytes)

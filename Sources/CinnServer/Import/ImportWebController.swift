@@ -35,7 +35,10 @@ struct ImportWebController {
 
     func renderImportForm(_ context: Context, error: String? = nil, notice: String? = nil) async throws -> String {
         let batches = try await context.journal.store.imports(user: context.journal.user)
-        let model = ImportPage(formats: Journal.importFormats, batches: batches, timeZone: try await context.journal.settings().timeZone,
+        let formats = Journal.importFormats.filter {
+            FoodDatabaseFormat(rawValue: $0) == nil || FoodDatabaseFormat.mayImport(context.account)
+        }
+        let model = ImportPage(formats: formats, batches: batches, timeZone: try await context.journal.settings().timeZone,
                                formError: error)
         return pages.render("import", model, title: "Import", tab: .importing, notice: notice, formToken: context.formToken)
     }
@@ -44,6 +47,12 @@ struct ImportWebController {
     @Sendable func checkImport(_ request: Request, context: Context) async throws -> Response {
         let upload = try await MultipartUpload.receive(request, fileField: "file", maximumBytes: maximumImportBytes)
         guard let file = upload.file else { throw CinnError.invalid("file", "choose a file to import") }
+        do {
+            try FoodDatabaseFormat.checkImport(upload.fields["format"], account: context.account)
+        } catch {
+            try? FileManager.default.removeItem(at: file)
+            throw error
+        }
         let pending = PendingImport(directory: pendingDirectory, token: UUID().lowercasedString)
         do {
             try pending.keep(file: file, fields: upload.fields, fileName: upload.fileName, user: context.journal.user)

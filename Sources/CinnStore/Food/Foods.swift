@@ -134,6 +134,13 @@ extension Store {
         }
     }
 
+    /// Whether the shared food database holds any food beyond the built-in ones (an imported food database).
+    public func hasImportedFoods() async throws -> Bool {
+        try await withConnection { db in
+            try await db.raw("SELECT 1 AS one FROM foods WHERE user_id IS NULL AND builtin = 0 AND deleted = 0 LIMIT 1").first() != nil
+        }
+    }
+
     /// How many foods the shared database holds.
     public func sharedFoodCount() async throws -> Int {
         try await withConnection { db in

@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+"""Daily food logging in the browser, at 390 px, on a new journal: the built-in foods, quick add, a recipe, and the
+barcode field with and without a camera scanner.
+
+Runs a real `cinn serve` (no Open Food Facts lookups: `--off-url none`) over a fresh SQLite journal and drives Debian's
+headless Chromium (selenium). In the browser:
+
+  1. /food/search: typing "banana" finds the built-in "Bananas, raw" first, as you type; a search that matches nothing
+     says the journal has no branded products and links to the import;
+  2. the barcode field: Chromium on Linux has no BarcodeDetector, so the Scan button stays hidden and the digits
+     lead to "make a food" with the barcode filled in;
+  3. the same page in a browser given a BarcodeDetector (a stand-in installed before the page's scripts, reading
+     Chromium's fake camera): the Scan button shows, and the code it "sees" is looked up the same way;
+  4. the day view, then a quick add of 500 kcal with 30 g protein into lunch: the day's energy and protein move;
+  5. a recipe made in the editor from two built-in foods (searched and added without leaving the page), saved, and one
+     serving logged: the day's energy and protein move again by the serving's amounts.
+
+Saves food-builtin-search.png, food-no-results.png, food-quick-add.png, food-day-quick.png, food-recipe-editor.png,
+food-recipe.png, food-recipes.png and food-day-recipe.png (and food-recipe-editor-dark.png for review).
+
+    python e2e/test_food.py --cinn .build/debug/cinn [--out artifacts]
+
+The HTML contract:
+  form#food-search input[name=q]        the search; #results li.result[data-food-id] a result; #no-results when none
+  form#barcode-form input[name=code]    the digits; #scan-barcode the camera button, hidden where it cannot work
+  details#quick-add form                the quick add: energy, protein_g, carbohydrate_g, fat_g, name
+  #day-energy[data-kcal]                the day's energy; #day-macros b the macro amounts, protein first
+  form#recipe-form                      the recipe editor: name, servings, q; button[name=add] adds a result;
+                                        #recipe-totals and #recipe-per-serving its sums; #save-recipe saves
+  #recipe-ingredients                   on a recipe's food page, its ingredients
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException, WebDriverException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from test_dashboard import (CHROMEDRIVER, CHROMIUM, LISTEN_TIMEOUT, PAGE_TIMEOUT, WINDOW, CheckFailed, Server, check,
+                            day_energy, screenshot, wait_for_new_page)
+
+# A stand-in for the BarcodeDetector API, installed before any script of the page runs: it "sees" this code in
+# whatever the camera shows (Chromium's fake camera, with --use-fake-device-for-media-stream).
+SCANNED = "4006381333931"
+FAKE_DETECTOR = """
+window.BarcodeDetector = class {
+  static getSupportedFormats() { return Promise.resolve(['ean_13', 'ean_8', 'upc_a', 'upc_e', 'qr_code']); }
+  constructor(options) { this.formats = options.formats; }
+  detect(source) { return Promise.resolve([{ rawValue: '%s', format: 'ean_13' }]); }
+};
+""" % SCANNED
+
+
+def new_driver(camera: bool = False) -> webdriver.Chrome:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    arguments = ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={WINDOW[0]},{WINDOW[1]}"]
+    if camera:
+        arguments += ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
+    for argument in arguments:
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    driver.set_window_size(*WINDOW)
+    inner_w, inner_h = driver.execute_script("return [window.innerWidth, window.innerHeight]")
+    driver.set_window_size(2 * WINDOW[0] - inner_w, 2 * WINDOW[1] - inner_h)
+    driver.set_page_load_timeout(PAGE_TIMEOUT)
+    if camera:
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": FAKE_DETECTOR})
+    return driver
+
+
+def wait(driver: webdriver.Chrome, condition, what: str):
+    try:
+        return WebDriverWait(driver, PAGE_TIMEOUT, poll_frequency=0.2).until(condition)
+    except TimeoutException:
+        raise CheckFailed(f"{what} within {PAGE_TIMEOUT} s")
+
+
+def submit(driver: webdriver.Chrome, button, what: str) -> None:
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)
+    old = driver.find_element(By.TAG_NAME, "html")
+    button.click()
+    wait_for_new_page(driver, old, what)
+
+
+def protein(driver: webdriver.Chrome) -> float:
+    """The day's protein in grams, from the first of #day-macros ("30 g")."""
+    text = driver.find_elements(By.CSS_SELECTOR, "#day-macros b")[0].text
+    match = re.match(r"([0-9.]+)", text)
+    return float(match.group(1)) if match else 0.0
+
+
+def search(driver: webdriver.Chrome, url: str, out: Path) -> None:
+    print(f"\nGET {url}/food/search and type \"banana\"", flush=True)
+    driver.get(url + "/food/search?meal=snacks")
+    field = driver.find_element(By.CSS_SELECTOR, 'form#food-search input[name="q"]')
+    field.send_keys("banana")
+    first = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#results li.result .result-name"),
+                 "no result for banana as you type")
+    check(first[0].text == "Bananas, raw", f"the built-in raw banana comes first on a new journal (got {first[0].text!r})")
+    screenshot(driver, out, "food-builtin-search.png")
+    field.clear()
+    field.send_keys("zqxwv crunch")
+    wait(driver, lambda d: d.find_element(By.ID, "no-results").is_displayed(), "no 'no food matches' for a nonsense search")
+    text = driver.find_element(By.ID, "no-results").text
+    check("no branded products yet" in text and "import a food database" in text,
+          f"an empty search says what is missing and how to add it (got {text!r})")
+    screenshot(driver, out, "food-no-results.png")
+
+
+def barcode_without_scanner(driver: webdriver.Chrome, url: str) -> None:
+    print(f"\nGET {url}/food/search: the barcode field without a scanner", flush=True)
+    driver.get(url + "/food/search")
+    check(driver.execute_script("return 'BarcodeDetector' in window") is False,
+          "headless Chromium on Linux has no BarcodeDetector")
+    check(not driver.find_element(By.ID, "scan-barcode").is_displayed(), "so the Scan button stays hidden")
+    form = driver.find_element(By.ID, "barcode-form")
+    form.find_element(By.NAME, "code").send_keys("5000159484695")
+    submit(driver, form.find_element(By.CSS_SELECTOR, 'button[type="submit"]'), "the barcode lookup")
+    check("/food/new" in driver.current_url and "barcode=5000159484695" in driver.current_url,
+          f"an unknown barcode leads to making the food with its digits (got {driver.current_url})")
+
+
+def barcode_with_scanner(cinn_url: str) -> None:
+    print("\na browser with a BarcodeDetector and a (fake) camera", flush=True)
+    driver = new_driver(camera=True)
+    try:
+        driver.get(cinn_url + "/food/search")
+        scan = wait(driver, lambda d: d.find_element(By.ID, "scan-barcode") if d.find_element(By.ID, "scan-barcode").is_displayed()
+                    else None, "the Scan button did not show where a BarcodeDetector exists")
+        check(True, "where the browser offers a BarcodeDetector, the Scan button shows")
+        old = driver.find_element(By.TAG_NAME, "html")
+        scan.click()
+        wait_for_new_page(driver, old, "the lookup of the scanned code")
+        check(f"barcode={SCANNED}" in driver.current_url, f"the scanned code is looked up (got {driver.current_url})")
+    finally:
+        driver.quit()
+
+
+def quick_add(driver: webdriver.Chrome, url: str, out: Path) -> None:
+    print(f"\nGET {url}/food", flush=True)
+    driver.get(url + "/food")
+    check(day_energy(driver) == 0, "a new journal's day starts at 0 kcal")
+    driver.get(url + "/food/search?meal=lunch")
+    details = driver.find_element(By.ID, "quick-add")
+    details.find_element(By.TAG_NAME, "summary").click()
+    form = details.find_element(By.TAG_NAME, "form")
+    for name, value in (("energy", "500"), ("protein_g", "30"), ("carbohydrate_g", "40"), ("fat_g", "20"), ("name", "Lunch out")):
+        form.find_element(By.NAME, name).send_keys(value)
+    screenshot(driver, out, "food-quick-add.png")
+    submit(driver, form.find_element(By.CSS_SELECTOR, 'button[type="submit"]'), "the day after the quick add")
+    check(day_energy(driver) == 500, f"the quick add counts 500 kcal (got {day_energy(driver)!r})")
+    check(protein(driver) == 30, f"and 30 g of protein (got {protein(driver)})")
+    lunch = driver.find_element(By.CSS_SELECTOR, 'section.meal[data-meal="lunch"]').text
+    check("Lunch out" in lunch, f"it is in lunch (got {lunch!r})")
+    screenshot(driver, out, "food-day-quick.png")
+
+
+def add_ingredient(driver: webdriver.Chrome, query: str, name: str) -> None:
+    form = driver.find_element(By.ID, "recipe-form")
+    field = form.find_element(By.NAME, "q")
+    field.clear()
+    field.send_keys(query)
+    search_button = [b for b in form.find_elements(By.TAG_NAME, "button") if b.text == "Search"][0]
+    submit(driver, search_button, f"the ingredient search for {query!r}")
+    buttons = [b for b in driver.find_elements(By.CSS_SELECTOR, 'button[name="add"]') if b.text.replace("Add", "", 1).strip() == name]
+    check(len(buttons) == 1, f"the search offers {name!r} to add")
+    submit(driver, buttons[0], f"adding {name!r}")
+
+
+def recipe(driver: webdriver.Chrome, url: str, out: Path) -> None:
+    print(f"\nGET {url}/food/recipes", flush=True)
+    driver.get(url + "/food/recipes")
+    check("No recipes yet" in driver.find_element(By.TAG_NAME, "main").text, "a new journal has no recipes and says what one is")
+    submit(driver, driver.find_element(By.ID, "new-recipe"), "the recipe editor")
+    form = driver.find_element(By.ID, "recipe-form")
+    form.find_element(By.NAME, "name").send_keys("Banana oats")
+    servings = form.find_element(By.NAME, "servings")
+    servings.clear()
+    servings.send_keys("2")
+    add_ingredient(driver, "oats rolled", "Oats, whole grain, rolled, old fashioned")
+    amount = driver.find_element(By.NAME, "servings.0")
+    amount.clear()
+    amount.send_keys("80")
+    driver.find_element(By.CSS_SELECTOR, 'select[name="serving.0"] option[value="1 g"]').click()
+    add_ingredient(driver, "banana", "Bananas, raw")
+    check(driver.find_element(By.NAME, "servings.0").get_attribute("value") == "80", "the first ingredient's amount travels with the draft")
+    totals = driver.find_element(By.ID, "recipe-totals").text
+    # 80 g of oats at 379 kcal/100 g (303.2) and one 225 g banana at 89 kcal/100 g (200.25): 503 kcal.
+    check(totals == "Whole recipe: 503 kcal", f"the editor sums the ingredients (got {totals!r})")
+    screenshot(driver, out, "food-recipe-editor.png")
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "", "features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    screenshot(driver, out, "food-recipe-editor-dark.png")
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "", "features": [{"name": "prefers-color-scheme", "value": "light"}]})
+    submit(driver, driver.find_element(By.ID, "save-recipe"), "saving the recipe")
+    check("/food/foods/" in driver.current_url, f"saving shows the recipe's food page (got {driver.current_url})")
+    ingredients = driver.find_element(By.ID, "recipe-ingredients").text
+    check("80 × 1 g Oats" in ingredients and "Bananas, raw" in ingredients, f"the page lists the ingredients (got {ingredients!r})")
+    screenshot(driver, out, "food-recipe.png")
+
+    before_kcal, before_protein = 500, 30.0
+    submit(driver, driver.find_element(By.ID, "log-it"), "the log form")
+    submit(driver, driver.find_element(By.ID, "log-submit"), "the day after logging a serving")
+    # One serving is half: 251.7 kcal; protein 80 g × 13.15 % + 225 g × 1.09 % = 12.97 g, half 6.5 g.
+    energy = day_energy(driver)
+    check(energy is not None and abs(energy - (before_kcal + 252)) <= 1, f"a serving adds about 252 kcal (got {energy!r})")
+    gained = protein(driver) - before_protein
+    check(6 <= gained <= 7, f"and about 6.5 g of protein (the day's protein moved by {gained:.1f} g)")
+    screenshot(driver, out, "food-day-recipe.png")
+    driver.get(url + "/food/recipes")
+    check("Banana oats" in driver.find_element(By.TAG_NAME, "main").text, "the recipes page lists it")
+    screenshot(driver, out, "food-recipes.png")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cinn", required=True, help="the built cinn binary")
+    parser.add_argument("--out", default="artifacts", help="directory for screenshots (default: artifacts/)")
+    args = parser.parse_args()
+    cinn = os.path.abspath(args.cinn)
+    out = Path(args.out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, TZ="UTC")
+    env.pop("CINN_DATABASE", None)
+    tmp = Path(tempfile.mkdtemp(prefix="cinn-food-"))
+    server = None
+    driver = None
+    failure = None
+    try:
+        server = Server(cinn, tmp / "journal.sqlite", env, ["--off-url", "none"])
+        url = server.wait_for_url(LISTEN_TIMEOUT)
+        driver = new_driver()
+        search(driver, url, out)
+        barcode_without_scanner(driver, url)
+        barcode_with_scanner(url)
+        quick_add(driver, url, out)
+        recipe(driver, url, out)
+    except (CheckFailed, WebDriverException, OSError) as error:
+        failure = str(error) if isinstance(error, CheckFailed) else f"{type(error).__name__}: {error}"
+        if driver is not None:
+            try:
+                driver.save_screenshot(str(out / "food-failure.png"))
+                (out / "food-failure.html").write_text(driver.page_source)
+            except Exception:
+                pass
+    finally:
+        if driver is not None:
+            driver.quit()
+        if server is not None:
+            code = server.stop()
+            if failure is None and code != 0:
+                failure = f"cinn serve exited {code} on SIGTERM"
+            if failure is not None and server.lines:
+                print("\n--- cinn serve output (last 40 lines) ---\n" + "\n".join(server.lines[-40:]) + "\n---")
+        shutil.rmtree(tmp, ignore_errors=True)
+    if failure is not None:
+        print(f"\nFAIL: {failure}", flush=True)
+        return 1
+    print("\nPASS: a new journal found the built-in foods, said what an empty search lacks, looked up typed and scanned "
+          "barcodes, logged a quick add and a serving of a recipe made in the editor, and the day's numbers moved", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
