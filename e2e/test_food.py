@@ -5,7 +5,7 @@ barcode field with and without a camera scanner.
 Runs a real `cinn serve` (no Open Food Facts lookups: `--off-url none`) over a fresh SQLite journal and drives Debian's
 headless Chromium (selenium). In the browser:
 
-  1. /food/search: typing "banana" finds the built-in "Bananas, raw" first, as you type; a search that matches nothing
+  1. /food/search: typing "banana" finds the built-in "Banana, raw" first, as you type; a search that matches nothing
      says the journal has no branded products and links to the import;
   2. the barcode field: Chromium on Linux has no BarcodeDetector, so the Scan button stays hidden and the digits
      lead to "make a food" with the barcode filled in;
@@ -107,7 +107,7 @@ def search(driver: webdriver.Chrome, url: str, out: Path) -> None:
     field.send_keys("banana")
     first = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#results li.result .result-name"),
                  "no result for banana as you type")
-    check(first[0].text == "Bananas, raw", f"the built-in raw banana comes first on a new journal (got {first[0].text!r})")
+    check(first[0].text == "Banana, raw", f"the built-in raw banana comes first on a new journal (got {first[0].text!r})")
     screenshot(driver, out, "food-builtin-search.png")
     field.clear()
     field.send_keys("zqxwv crunch")

