@@ -11,11 +11,13 @@ headless Chromium (selenium). In the browser:
      lead to "make a food" with the barcode filled in;
   3. the same page in a browser given a BarcodeDetector (a stand-in installed before the page's scripts, reading
      Chromium's fake camera): the Scan button shows, and the code it "sees" is looked up the same way;
-  4. the day view, then a quick add of 500 kcal with 30 g protein into lunch: the day's energy and protein move;
-  5. a recipe made in the editor from two built-in foods (searched and added without leaving the page), saved, and one
-     serving logged: the day's energy and protein move again by the serving's amounts.
+  4. nutrition targets set on /settings/targets (protein 60 g, carbohydrate 250 g, fat 70 g, sodium at most 2000 mg);
+  5. the day view, then a quick add of 500 kcal with 30 g protein into lunch: the day's energy and protein move, and
+     the protein and fat bars fill to 50 % and 28 %;
+  6. a recipe made in the editor from two built-in foods (searched and added without leaving the page), saved, and one
+     serving logged: the day's energy, protein and protein bar move again by the serving's amounts.
 
-Saves food-builtin-search.png, food-no-results.png, food-quick-add.png, food-day-quick.png, food-recipe-editor.png,
+Saves food-builtin-search.png, food-no-results.png, food-targets.png, food-quick-add.png, food-day-quick.png, food-recipe-editor.png,
 food-recipe.png, food-recipes.png and food-day-recipe.png (and food-recipe-editor-dark.png for review).
 
     python e2e/test_food.py --cinn .build/debug/cinn [--out artifacts]
@@ -25,6 +27,8 @@ The HTML contract:
   form#barcode-form input[name=code]    the digits; #scan-barcode the camera button, hidden where it cannot work
   details#quick-add form                the quick add: energy, protein_g, carbohydrate_g, fat_g, name
   #day-energy[data-kcal]                the day's energy; #day-macros b the macro amounts, protein first
+  form#targets-form, #save-targets      the targets: protein, carbohydrate, fat, max.KEY / min.KEY
+  #day-targets li[data-nutrient]        a target's bar on the day view; data-percent how full it is
   form#recipe-form                      the recipe editor: name, servings, q; button[name=add] adds a result;
                                         #recipe-totals and #recipe-per-serving its sums; #save-recipe saves
   #recipe-ingredients                   on a recipe's food page, its ingredients
@@ -147,10 +151,30 @@ def barcode_with_scanner(cinn_url: str) -> None:
         driver.quit()
 
 
+def bar(driver: webdriver.Chrome, nutrient: str) -> int:
+    """How full the day view's bar of `nutrient` is, in percent (#day-targets li[data-nutrient][data-percent])."""
+    found = driver.find_elements(By.CSS_SELECTOR, f'#day-targets li[data-nutrient="{nutrient}"]')
+    check(len(found) == 1, f"the day view has a {nutrient} bar")
+    return int(found[0].get_attribute("data-percent"))
+
+
+def set_targets(driver: webdriver.Chrome, url: str, out: Path) -> None:
+    print(f"\nGET {url}/settings/targets", flush=True)
+    driver.get(url + "/settings/targets")
+    form = driver.find_element(By.ID, "targets-form")
+    for name, value in (("protein", "60"), ("carbohydrate", "250"), ("fat", "70")):
+        form.find_element(By.NAME, name).send_keys(value)
+    form.find_element(By.NAME, "max.sodium").send_keys("2000")
+    screenshot(driver, out, "food-targets.png")
+    submit(driver, driver.find_element(By.ID, "save-targets"), "saving the targets")
+    check("Targets saved" in driver.find_element(By.TAG_NAME, "main").text, "the targets are saved")
+
+
 def quick_add(driver: webdriver.Chrome, url: str, out: Path) -> None:
     print(f"\nGET {url}/food", flush=True)
     driver.get(url + "/food")
     check(day_energy(driver) == 0, "a new journal's day starts at 0 kcal")
+    check(bar(driver, "protein") == 0, "the protein bar starts empty")
     driver.get(url + "/food/search?meal=lunch")
     details = driver.find_element(By.ID, "quick-add")
     details.find_element(By.TAG_NAME, "summary").click()
@@ -161,6 +185,8 @@ def quick_add(driver: webdriver.Chrome, url: str, out: Path) -> None:
     submit(driver, form.find_element(By.CSS_SELECTOR, 'button[type="submit"]'), "the day after the quick add")
     check(day_energy(driver) == 500, f"the quick add counts 500 kcal (got {day_energy(driver)!r})")
     check(protein(driver) == 30, f"and 30 g of protein (got {protein(driver)})")
+    check(bar(driver, "protein") == 50, f"the protein bar moves to 30 of 60 g (got {bar(driver, 'protein')} %)")
+    check(bar(driver, "fat") == 28, f"the fat bar to 20 of 70 g (got {bar(driver, 'fat')} %)")
     lunch = driver.find_element(By.CSS_SELECTOR, 'section.meal[data-meal="lunch"]').text
     check("Lunch out" in lunch, f"it is in lunch (got {lunch!r})")
     screenshot(driver, out, "food-day-quick.png")
@@ -216,6 +242,7 @@ def recipe(driver: webdriver.Chrome, url: str, out: Path) -> None:
     check(energy is not None and abs(energy - (before_kcal + 252)) <= 1, f"a serving adds about 252 kcal (got {energy!r})")
     gained = protein(driver) - before_protein
     check(6 <= gained <= 7, f"and about 6.5 g of protein (the day's protein moved by {gained:.1f} g)")
+    check(60 <= bar(driver, "protein") <= 62, f"the protein bar moves again, to about 37 of 60 g (got {bar(driver, 'protein')} %)")
     screenshot(driver, out, "food-day-recipe.png")
     driver.get(url + "/food/recipes")
     check("Banana oats" in driver.find_element(By.TAG_NAME, "main").text, "the recipes page lists it")
@@ -243,6 +270,7 @@ def main() -> int:
         search(driver, url, out)
         barcode_without_scanner(driver, url)
         barcode_with_scanner(url)
+        set_targets(driver, url, out)
         quick_add(driver, url, out)
         recipe(driver, url, out)
     except (CheckFailed, WebDriverException, OSError) as error:

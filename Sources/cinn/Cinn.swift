@@ -11,7 +11,7 @@ struct Cinn: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cinn",
         abstract: "Cinn — can I nom nom? A self-hosted journal of weight and food: a weight trend that strips away the noise, every nutrient you eat, and what you really burn.",
-        subcommands: [Serve.self, Migrate.self, Weight.self, GoalCommand.self, SettingsCommand.self, Trend.self, FoodCommand.self, RecipeCommand.self,
+        subcommands: [Serve.self, Migrate.self, Weight.self, GoalCommand.self, SettingsCommand.self, Trend.self, FoodCommand.self, RecipeCommand.self, TargetsCommand.self,
                       Stats.self, ProfileCommand.self, EnergyCommand.self, TodayCommand.self, LiftsCommand.self, WorkoutsCommand.self, WorkoutCommand.self,
                       RoutineCommand.self, Import.self,
                       Export.self, GlucoseCommand.self, InsulinCommand.self, MealCommand.self, ResearchExportCommand.self, UserCommand.self,

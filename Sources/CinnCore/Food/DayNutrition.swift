@@ -18,6 +18,8 @@ public struct DayNutrition: Sendable, Hashable {
     public var maintenanceKcal: Double?
     /// Energy of the day's exercise entries (imported from MyFitnessPal), when any say.
     public var exerciseKcal: Double?
+    /// The day's nutrition goals (`NutrientTargets.goals`): the macro targets and the nutrients' bounds.
+    public var goals: [NutrientGoal] = []
 
     /// Groups `entries` (of one day) by meal, each meal in time order.
     public init(date: LocalDate, entries: [FoodLogEntry], energyTargetKcal: Double?, maintenanceKcal: Double? = nil,
@@ -40,6 +42,14 @@ public struct DayNutrition: Sendable, Hashable {
 
     /// Eaten, in kcal.
     public var energy: Double { totals.energy ?? 0 }
+
+    /// Each goal with the day's amount of its nutrient (0 when nothing logged says) and how it stands.
+    public var progress: [(goal: NutrientGoal, amount: Double, standing: NutrientGoal.Standing)] {
+        goals.map { goal in
+            let amount = totals[goal.nutrient] ?? 0
+            return (goal, amount, goal.standing(amount))
+        }
+    }
 
     /// Target minus eaten, in kcal; negative when over.
     public var energyRemainingKcal: Double? { energyTargetKcal.map { $0 - energy } }

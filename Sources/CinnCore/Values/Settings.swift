@@ -35,6 +35,8 @@ public struct UserSettings: Sendable, Hashable {
     public var glucoseUnit: GlucoseUnit
     /// The bar and plates the person owns; nil for a gym's (`PlateSet.standard`) in the lifting unit.
     public var plateSet: PlateSet?
+    /// Macro targets and nutrient bounds; empty means the Daily Values only.
+    public var nutrientTargets = NutrientTargets()
 
     public init(displayUnit: MassUnit = .kilograms, trendMethod: TrendMethod = .exact, timeZoneIdentifier: String? = nil,
                 energyTargetKcal: Double? = nil, energyUnit: EnergyUnit = .kilocalories, profile: Profile? = nil,

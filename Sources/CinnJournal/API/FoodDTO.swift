@@ -245,6 +245,7 @@ package struct DayDTO: Encodable {
     let energyRemainingKcal: Double?
     let meals: [MealDTO]
     let totals: [NutrientTotalDTO]
+    let targets: [NutrientGoalDTO]
 
     package init(_ day: DayNutrition) {
         date = day.date.iso
@@ -256,10 +257,11 @@ package struct DayDTO: Encodable {
         meals = day.meals.map { MealDTO(meal: $0.meal.name, title: $0.meal.title, energyKcal: ($0.totals.energy ?? 0).rounded(),
                                         entries: $0.entries.map(FoodEntryDTO.init)) }
         totals = NutrientTotalDTO.list(day.totals)
+        targets = day.progress.map { NutrientGoalDTO($0.goal, amount: $0.amount, standing: $0.standing) }
     }
 
     enum CodingKeys: String, CodingKey {
-        case date, meals, totals
+        case date, meals, totals, targets
         case energyKcal = "energy_kcal"
         case energyTargetKcal = "energy_target_kcal"
         case maintenanceKcal = "maintenance_kcal"
@@ -277,6 +279,50 @@ package struct DayDTO: Encodable {
         try container.encode(energyRemainingKcal, forKey: .energyRemainingKcal)
         try container.encode(meals, forKey: .meals)
         try container.encode(totals, forKey: .totals)
+        try container.encode(targets, forKey: .targets)
+    }
+}
+
+/// A nutrition goal, with a day's amount and standing when it is a day's.
+package struct NutrientGoalDTO: Encodable {
+    let key: String
+    let name: String
+    let unit: String
+    let target: Double
+    let minimum: Double?
+    let maximum: Double?
+    let source: String
+    let amount: Double?
+    let standing: String?
+
+    package init(_ goal: NutrientGoal, amount: Double? = nil, standing: NutrientGoal.Standing? = nil) {
+        key = goal.nutrient.key
+        name = goal.nutrient.name
+        unit = goal.nutrient.unit.rawValue
+        func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+        target = rounded(goal.target)
+        minimum = goal.minimum.map(rounded)
+        maximum = goal.maximum.map(rounded)
+        source = goal.source.rawValue
+        self.amount = amount.map(rounded)
+        self.standing = standing?.rawValue
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case key, name, unit, target, minimum, maximum, source, amount, standing
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(key, forKey: .key)
+        try container.encode(name, forKey: .name)
+        try container.encode(unit, forKey: .unit)
+        try container.encode(target, forKey: .target)
+        try container.encode(minimum, forKey: .minimum)
+        try container.encode(maximum, forKey: .maximum)
+        try container.encode(source, forKey: .source)
+        if let amount { try container.encode(amount, forKey: .amount) }
+        if let standing { try container.encode(standing, forKey: .standing) }
     }
 }
 

@@ -93,13 +93,14 @@ extension Journal {
     }
 
     /// A day of the food log with its totals, what is left of the calorie target and the calories
-    /// to maintain (both as of that day), and whether the day is marked complete.
+    /// to maintain (both as of that day), its nutrition goals, and whether the day is marked complete.
     public func day(_ date: LocalDate) async throws -> (day: DayNutrition, settings: UserSettings, status: DayStatus?) {
         let energy = try await dayEnergy(asOf: date)
         let entries = try await store.foodEntries(user: user, from: date, to: date)
-        return (DayNutrition(date: date, entries: entries, energyTargetKcal: energy.targetKcal, maintenanceKcal: energy.maintenanceKcal,
-                             exerciseKcal: energy.exerciseKcal),
-                energy.settings, energy.status)
+        var day = DayNutrition(date: date, entries: entries, energyTargetKcal: energy.targetKcal, maintenanceKcal: energy.maintenanceKcal,
+                               exerciseKcal: energy.exerciseKcal)
+        day.goals = energy.settings.nutrientTargets.goals(energyTargetKcal: energy.targetKcal, bodyWeight: energy.trend)
+        return (day, energy.settings, energy.status)
     }
 
     /// Copies a day's entries (or one meal's) to another day, at the same times of day; into

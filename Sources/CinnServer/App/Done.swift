@@ -6,7 +6,7 @@ import Hummingbird
 /// today.", "Logged Oats, 300 kcal.") read it back from the journal by id instead.
 enum Done: String, CaseIterable {
     case weighInSaved = "weigh-in-saved", weighInDeleted = "weigh-in-deleted"
-    case goalSaved = "goal", goalCleared = "goal-cleared", settingsSaved = "settings"
+    case goalSaved = "goal", goalCleared = "goal-cleared", settingsSaved = "settings", targetsSaved = "targets"
     case profileSaved = "profile-saved", bodyFatAdded = "body-fat-added"
     case importUndone = "import-undone"
     case entrySaved = "entry-saved", entryDeleted = "entry-deleted", dayMarked = "day-marked"
@@ -25,6 +25,7 @@ enum Done: String, CaseIterable {
         case .goalSaved: "Goal saved."
         case .goalCleared: "Goal cleared."
         case .settingsSaved: "Settings saved."
+        case .targetsSaved: "Targets saved: the day view's bars follow them."
         case .profileSaved: "Profile saved; the calorie target below follows it."
         case .bodyFatAdded: "Body fat added."
         case .importUndone: "Import undone: everything it brought is removed."

@@ -18,6 +18,7 @@ enum Templates {
         ("import-unit", PackageResources.import_unit_mustache), ("undo-import", PackageResources.undo_import_mustache),
         ("import-progress-box", PackageResources.import_progress_box_mustache),
         ("more", PackageResources.more_mustache), ("settings", PackageResources.settings_mustache),
+        ("settings-targets", PackageResources.settings_targets_mustache),
         ("food-nav", PackageResources.food_nav_mustache), ("food-day", PackageResources.food_day_mustache),
         ("food-search", PackageResources.food_search_mustache), ("food-result", PackageResources.food_result_mustache),
         ("food-log", PackageResources.food_log_mustache), ("food-meal-fields", PackageResources.food_meal_fields_mustache),

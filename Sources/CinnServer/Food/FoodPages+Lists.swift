@@ -128,6 +128,31 @@ struct FoodStatsPage {
     let periodRows: [PeriodRow]
     let calorieChart: String
     let macroChart: String
+    /// How often each goal was met over the span (the user's goals, fiber and sodium).
+    var goalRows: [GoalRow] = [] {
+        didSet { hasGoals = !goalRows.isEmpty }
+    }
+    /// Stored, not computed: templates read stored properties only.
+    private(set) var hasGoals = false
+
+    struct GoalRow {
+        let label: String
+        let met: String
+        let percent: Int
+    }
+
+    /// The rows of `records` the day view shows as bars too.
+    static func goalRows(_ records: [GoalRecord]) -> [GoalRow] {
+        records.filter { $0.goal.source == .mine || TargetBar.shownByDefault.contains($0.goal.nutrient.key) }.map { record in
+            let bound = record.goal.macro?.description
+                ?? [record.goal.minimum.map { "at least \(NutritionText.number($0)) \(record.goal.nutrient.unit.rawValue)" },
+                    record.goal.maximum.map { "at most \(NutritionText.number($0)) \(record.goal.nutrient.unit.rawValue)" }]
+                    .compactMap { $0 }.joined(separator: ", ")
+            return GoalRow(label: "\(record.goal.nutrient.name) (\(bound))",
+                           met: "\(record.daysMet) of \(NutritionText.plural(record.daysLogged, "day"))",
+                           percent: record.daysLogged == 0 ? 0 : Int((Double(record.daysMet) / Double(record.daysLogged) * 100).rounded()))
+        }
+    }
     let nutrientChart: String
 
     /// What the page shows: the days (one period per logged day), how to group them, and the chosen nutrient.

@@ -169,6 +169,55 @@ struct FormProblem {
     }
 }
 
+/// A goal of the day as a bar: how much of it is eaten, and whether that is under, within or over it.
+struct TargetBar {
+    let key: String
+    let label: String
+    /// "112 of 150 g", "1,840 mg, at most 2,300".
+    let amount: String
+    /// How full the bar is, 0 to 100.
+    let percent: Int
+    /// `under`, `met` or `over`.
+    let standing: String
+    /// Said to a screen reader and on hover: "Protein: 112 of 150 g, under the target".
+    let summary: String
+
+    /// The nutrients shown on the day view by default besides the user's own goals.
+    static let shownByDefault: Set<String> = ["fiber", "sodium"]
+
+    /// The bars of a day: every macro target and bound of the user's, and `shownByDefault`.
+    static func list(_ day: DayNutrition) -> [TargetBar] {
+        day.progress.compactMap { goal, amount, standing in
+            guard goal.source == .mine || shownByDefault.contains(goal.nutrient.key) else { return nil }
+            return TargetBar(goal, amount: amount, standing: standing)
+        }
+    }
+
+    init(_ goal: NutrientGoal, amount eaten: Double, standing: NutrientGoal.Standing) {
+        let nutrient = goal.nutrient, unit = nutrient.unit.rawValue
+        func number(_ value: Double) -> String { NutritionText.number(value) }
+        key = nutrient.key
+        label = nutrient.name
+        if goal.macro != nil {
+            amount = "\(number(eaten)) of \(number(goal.target)) \(unit)"
+        } else if let minimum = goal.minimum, let maximum = goal.maximum {
+            amount = "\(number(eaten)) \(unit), \(number(minimum))–\(number(maximum))"
+        } else if let minimum = goal.minimum {
+            amount = "\(number(eaten)) of \(number(minimum)) \(unit)"
+        } else {
+            amount = "\(number(eaten)) \(unit), at most \(number(goal.maximum ?? 0))"
+        }
+        percent = Int(min(goal.fraction(eaten), 1) * 100)
+        self.standing = standing.rawValue
+        let said = switch standing {
+        case .under: goal.maximum != nil && goal.minimum == nil ? "within the limit" : "under the target"
+        case .met: goal.minimum == nil ? "within the limit" : "target met"
+        case .over: "over the \(goal.minimum == nil ? "limit" : "target")"
+        }
+        summary = "\(label): \(self.amount), \(said)"
+    }
+}
+
 /// The day view: what is left of the calorie target, the meals with their entries, the totals.
 struct FoodDayPage {
     struct Entry {
@@ -211,6 +260,9 @@ struct FoodDayPage {
     let barPercent: Int?
     let hasTarget: Bool
     let macros: [MacroNumber]
+    /// The day's goals as bars: the macro targets and the user's own bounds, then fiber and sodium by default.
+    let targets: [TargetBar]
+    let hasTargets: Bool
     let meals: [MealSection]
     let hasEntries: Bool
     let nutrients: [NutrientRow]
@@ -254,6 +306,8 @@ struct FoodDayPage {
         hasTarget = day.energyTargetKcal != nil
         (state, answer, answerDetail, barPercent) = Self.answer(day, unit)
         macros = MacroNumber.list(day.totals)
+        targets = TargetBar.list(day)
+        hasTargets = !targets.isEmpty
         hasEntries = !day.entries.isEmpty
         meals = day.meals.enumerated().map { index, group in
             Self.section(group, index: index, date: day.date, today: today, unit: unit, loggedID: loggedID, failed: failed)

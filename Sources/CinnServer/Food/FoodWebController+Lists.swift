@@ -112,7 +112,8 @@ extension FoodWebController {
         let query = FoodStatsPage.Query(from: try request.queryDate("from") ?? to.adding(days: -29), to: to, length: length,
                                         nutrient: nutrient ?? .protein)
         let days = try await context.journal.nutritionStatistics(from: query.from, to: query.to, length: .day)
-        return page(context, "food-stats", FoodStatsPage(days: days, query: query, settings: settings, today: today),
-                    title: "Food statistics", section: .stats)
+        var model = FoodStatsPage(days: days, query: query, settings: settings, today: today)
+        model.goalRows = FoodStatsPage.goalRows(try await context.journal.goalRecords(from: query.from, to: query.to))
+        return page(context, "food-stats", model, title: "Food statistics", section: .stats)
     }
 }

@@ -12,7 +12,27 @@ struct SettingsAPIController {
     func addRoutes(to group: RouterGroup<Context>) {
         group.get("settings", use: showSettings)
         group.put("settings", use: updateSettings)
+        group.get("targets", use: showTargets)
+        group.put("targets", use: updateTargets)
         group.get("export", use: export)
+    }
+
+    /// `{"targets": {…the person's…}, "goals": [{key, name, unit, target, minimum, maximum, source}]}`, as of today.
+    func targetsResponse(_ context: Context) async throws -> Response {
+        let (targets, goals) = try await context.journal.nutritionGoals()
+        let body = "{\"targets\":\(targets.storageText),\"goals\":" + jsonString(goals.map { NutrientGoalDTO($0) }) + "}"
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    @Sendable func showTargets(_ request: Request, context: Context) async throws -> Response {
+        try await targetsResponse(context)
+    }
+
+    @Sendable func updateTargets(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let body = try await request.decodeJSON(JSONValue.self)
+        try await context.journal.setNutrientTargets(try NutrientTargets(json: body))
+        return try await targetsResponse(context)
     }
 
     @Sendable func showSettings(_ request: Request, context: Context) async throws -> Response {

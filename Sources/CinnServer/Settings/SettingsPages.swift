@@ -65,3 +65,88 @@ struct SettingsPage {
         self.formError = formError
     }
 }
+
+/// The nutrition targets form: the three macros (grams, percent of energy, grams per kilogram for protein) and each
+/// nutrient's minimum and maximum over its Daily Value.
+struct TargetsPage {
+    struct Macro {
+        let key: String
+        let label: String
+        let value: String
+        let kinds: [SettingsPage.Option]
+        let grams: String?
+        let error: String?
+    }
+
+    struct Row {
+        let key: String
+        let name: String
+        let unit: String
+        let minimum: String
+        let maximum: String
+        /// The Daily Value bound that applies when both are left empty.
+        let minimumPlaceholder: String
+        let maximumPlaceholder: String
+        let error: String?
+    }
+
+    let macros: [Macro]
+    let rows: [Row]
+    let formError: String?
+    let energyNote: String
+
+    /// The form's fields: what `form` holds after a failed save, else the targets there are.
+    init(targets: NutrientTargets, goals: [NutrientGoal], energyTargetKcal: Double?, form: FormFields? = nil, problem: FormProblem? = nil) {
+        func number(_ value: Double?) -> String { value.map { JSONText.compactNumber(($0 * 100).rounded() / 100) } ?? "" }
+        let byKey = Dictionary(goals.map { ($0.nutrient.key, $0) }, uniquingKeysWith: { first, _ in first })
+        macros = [(Nutrient.protein, targets.protein), (.carbohydrate, targets.carbohydrate), (.fat, targets.fat)].map { nutrient, target in
+            let (value, kind): (Double?, String) = switch target {
+            case .grams(let grams)?: (grams, "g")
+            case .percentOfEnergy(let percent)?: (percent, "percent")
+            case .gramsPerKilogram(let perKilogram)?: (perKilogram, "per_kg")
+            case nil: (nil, "g")
+            }
+            let chosen = form?["\(nutrient.key)_kind"] ?? kind
+            var kinds = [("g", "g a day"), ("percent", "% of energy")]
+            if nutrient == .protein { kinds.append(("per_kg", "g per kg of body weight")) }
+            let goal = byKey[nutrient.key].flatMap { $0.macro == nil ? nil : $0 }
+            return Macro(key: nutrient.key, label: nutrient.name, value: form?[nutrient.key] ?? number(value),
+                         kinds: kinds.map { SettingsPage.Option(value: $0.0, label: $0.1, selected: $0.0 == chosen) },
+                         grams: goal.map { "Today: \(NutritionText.number($0.target)) g" }, error: problem?.message(for: nutrient.key))
+        }
+        rows = Nutrient.all.filter { !Nutrient.macros.contains($0) }.map { nutrient in
+            let mine = targets.limits[nutrient.key], fallback = NutrientTargets.defaultLimit(nutrient)
+            return Row(key: nutrient.key, name: nutrient.name, unit: nutrient.unit.rawValue,
+                       minimum: form?["min.\(nutrient.key)"] ?? number(mine?.minimum),
+                       maximum: form?["max.\(nutrient.key)"] ?? number(mine?.maximum),
+                       minimumPlaceholder: number(fallback?.minimum), maximumPlaceholder: number(fallback?.maximum),
+                       error: problem?.message(for: "nutrients.\(nutrient.key).min") ?? problem?.message(for: "nutrients.\(nutrient.key).max"))
+        }
+        formError = problem?.general(besides: ["protein", "carbohydrate", "fat"] + Nutrient.all.flatMap { ["nutrients.\($0.key).min", "nutrients.\($0.key).max"] })
+        energyNote = energyTargetKcal.map { "Percentages are of today's calorie target, \(Int($0.rounded())) kcal." }
+            ?? "Percentages need a calorie target: set up your profile, or set one in Settings."
+    }
+
+    /// The targets a submitted form gives, unchecked; a number that is not one names its field.
+    static func targets(_ form: FormFields) throws -> NutrientTargets {
+        var targets = NutrientTargets()
+        for nutrient in [Nutrient.protein, .carbohydrate, .fat] {
+            guard let value = try form.number(nutrient.key) else { continue }
+            let target: MacroTarget = switch form["\(nutrient.key)_kind"] {
+            case "percent": .percentOfEnergy(value)
+            case "per_kg": .gramsPerKilogram(value)
+            default: .grams(value)
+            }
+            switch nutrient {
+            case .protein: targets.protein = target
+            case .carbohydrate: targets.carbohydrate = target
+            default: targets.fat = target
+            }
+        }
+        for nutrient in Nutrient.all where !Nutrient.macros.contains(nutrient) {
+            let minimum = try form.number("min.\(nutrient.key)"), maximum = try form.number("max.\(nutrient.key)")
+            if minimum != nil || maximum != nil { targets.limits[nutrient.key] = NutrientLimit(minimum: minimum, maximum: maximum) }
+        }
+        return targets
+    }
+}

@@ -19,6 +19,8 @@ struct SettingsWebController {
         }
         router.get("/settings", use: settings)
         router.post("/settings", use: saveSettings)
+        router.get("/settings/targets", use: targets)
+        router.post("/settings/targets", use: saveTargets)
         router.post("/goal", use: setGoal)
         router.post("/goal/clear", use: clearGoal)
         router.get("/export.csv") { _, context in exportResponse(journal: context.journal, format: .csv) }
@@ -62,6 +64,27 @@ struct SettingsWebController {
             return Done.settingsSaved.redirect(to: "/settings")
         } catch let error as CinnError where error.code == .invalidInput {
             return html(try await renderSettings(context, formError: error.message), status: .unprocessableContent)
+        }
+    }
+
+    func renderTargets(_ context: Context, form: FormFields? = nil, problem: FormProblem? = nil, notice: String? = nil) async throws -> String {
+        let (targets, goals) = try await context.journal.nutritionGoals()
+        let energy = try await context.journal.dayEnergy(asOf: context.journal.today(try await context.journal.settings()))
+        let model = TargetsPage(targets: targets, goals: goals, energyTargetKcal: energy.targetKcal, form: form, problem: problem)
+        return pages.render("settings-targets", model, title: "Nutrition targets", tab: .more, notice: notice, formToken: context.formToken)
+    }
+
+    @Sendable func targets(_ request: Request, context: Context) async throws -> Response {
+        html(try await renderTargets(context, notice: Done.notice(request)))
+    }
+
+    @Sendable func saveTargets(_ request: Request, context: Context) async throws -> Response {
+        let form = try await FormFields(request: request)
+        do {
+            try await context.journal.setNutrientTargets(try TargetsPage.targets(form))
+            return Done.targetsSaved.redirect(to: "/settings/targets")
+        } catch let error as CinnError where error.code == .invalidInput {
+            return html(try await renderTargets(context, form: form, problem: FormProblem(error)), status: .unprocessableContent)
         }
     }
 

@@ -3,9 +3,9 @@ import Foundation
 import SQLKit
 
 extension Migration {
-    /// Migration 14: the built-in generic foods, and recipes.
+    /// Migration 14: the built-in generic foods, recipes, and nutrition targets.
     static let v14 = Migration(
-        version: 14, name: "built-in foods and recipes",
+        version: 14, name: "built-in foods, recipes and nutrition targets",
         dialectNeutral: [
             // 1 for a food of the set built into Cinn (shared, generic, with a stable id).
             "ALTER TABLE foods ADD COLUMN builtin $INT NOT NULL DEFAULT 0 CHECK (builtin IN (0, 1))",
@@ -38,5 +38,7 @@ extension Migration {
                 PRIMARY KEY (recipe_id, position)
             ) $WITHOUT_ROWID
             """,
+            // The macro targets and per-nutrient bounds (NutrientTargets' storage text); NULL for none of one's own.
+            "ALTER TABLE user_settings ADD COLUMN nutrient_targets TEXT",
         ])
 }

@@ -12,7 +12,7 @@ extension Store {
         guard let row = try await db.raw("""
             SELECT display_unit, trend_method, time_zone, energy_target_kcal, energy_unit, sex, birth_day, height_cm,
                 activity_level, length_unit, target_basis, energy_floor_kcal, onboarded, one_rep_max_formula, glucose_unit,
-                plate_unit, bar_weight, plates
+                plate_unit, bar_weight, plates, nutrient_targets
             FROM user_settings WHERE user_id = \(bind: user.rawValue)
             """).first() else { return UserSettings() }
         var profile: Profile?
@@ -42,6 +42,10 @@ extension Store {
             oneRepMaxFormula: OneRepMaxFormula(rawValue: try row.decode(column: "one_rep_max_formula", as: String.self)) ?? .default,
             glucoseUnit: GlucoseUnit(rawValue: try row.decode(column: "glucose_unit", as: String.self)) ?? .milligramsPerDeciliter)
         settings.plateSet = plateSet
+        if let text = try row.decode(column: "nutrient_targets", as: String?.self) {
+            guard let targets = NutrientTargets(storageText: text) else { throw CinnError(.internal, "the stored nutrition targets are damaged") }
+            settings.nutrientTargets = targets
+        }
         return settings
     }
 
@@ -60,7 +64,7 @@ extension Store {
         try await db.raw("""
             INSERT INTO user_settings (user_id, id, created_at_ms, version, display_unit, trend_method, time_zone, energy_target_kcal, energy_unit,
                 sex, birth_day, height_cm, activity_level, length_unit, target_basis, energy_floor_kcal, onboarded,
-                one_rep_max_formula, glucose_unit, plate_unit, bar_weight, plates, updated_at_ms)
+                one_rep_max_formula, glucose_unit, plate_unit, bar_weight, plates, nutrient_targets, updated_at_ms)
             VALUES (\(bind: user.rawValue), \(bind: bind(UUID.v7(at: now()))), \(bind: time), \(bind: version),
                     \(bind: settings.displayUnit.rawValue), \(bind: settings.trendMethod.rawValue),
                     \(bind: settings.timeZoneIdentifier), \(bind: settings.energyTargetKcal), \(bind: settings.energyUnit.rawValue),
@@ -69,7 +73,8 @@ extension Store {
                     \(bind: settings.lengthUnit.rawValue), \(bind: settings.targetBasis.rawValue),
                     \(bind: settings.energyFloorKcal), \(bind: settings.onboarded ? 1 : 0),
                     \(bind: settings.oneRepMaxFormula.rawValue), \(bind: settings.glucoseUnit.rawValue),
-                    \(bind: settings.plateSet?.unit.rawValue), \(bind: settings.plateSet?.bar), \(bind: settings.plateSet?.storageText), \(bind: time))
+                    \(bind: settings.plateSet?.unit.rawValue), \(bind: settings.plateSet?.bar), \(bind: settings.plateSet?.storageText),
+                    \(bind: settings.nutrientTargets == NutrientTargets() ? nil : settings.nutrientTargets.storageText), \(bind: time))
             ON CONFLICT (user_id) DO UPDATE SET display_unit = excluded.display_unit,
                 trend_method = excluded.trend_method, time_zone = excluded.time_zone,
                 energy_target_kcal = excluded.energy_target_kcal, energy_unit = excluded.energy_unit,
@@ -77,7 +82,8 @@ extension Store {
                 activity_level = excluded.activity_level, length_unit = excluded.length_unit,
                 target_basis = excluded.target_basis, energy_floor_kcal = excluded.energy_floor_kcal,
                 onboarded = excluded.onboarded, one_rep_max_formula = excluded.one_rep_max_formula, glucose_unit = excluded.glucose_unit,
-                plate_unit = excluded.plate_unit, bar_weight = excluded.bar_weight, plates = excluded.plates, updated_at_ms = excluded.updated_at_ms, version = excluded.version
+                plate_unit = excluded.plate_unit, bar_weight = excluded.bar_weight, plates = excluded.plates,
+                nutrient_targets = excluded.nutrient_targets, updated_at_ms = excluded.updated_at_ms, version = excluded.version
             """).run()
     }
 
