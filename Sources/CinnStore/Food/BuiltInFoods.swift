@@ -27,8 +27,9 @@ public enum BuiltInFoods {
 
 /// What `Store.installBuiltInFoods` did.
 public struct BuiltInFoodsInstall: Sendable, Hashable {
-    /// Foods added, and built-in foods brought up to the binary's set.
+    /// Foods of the set the database did not have.
     public var added = 0
+    /// Built-in foods that differed from the binary's set (or were deleted), brought up to it.
     public var updated = 0
     /// Built-in foods the binary no longer has, marked deleted (past entries keep their snapshot).
     public var removed = 0
@@ -38,8 +39,9 @@ public struct BuiltInFoodsInstall: Sendable, Hashable {
 
 extension Store {
     /// Puts the binary's built-in foods into the shared food database unless this set (by `BuiltInFoods.version`) is
-    /// there already; nil when it was. Each food keeps its stable id; only foods that differ from the set are written. One transaction; instances starting together on
-    /// PostgreSQL take turns (an advisory lock), and the later ones find the set installed.
+    /// there already; nil when it was. Each food keeps its stable id; only foods that differ from the set are written.
+    /// One transaction; instances starting together on PostgreSQL take turns (an advisory lock), and the later ones
+    /// find the set installed.
     @discardableResult
     public func installBuiltInFoods(force: Bool = false) async throws -> BuiltInFoodsInstall? {
         let version = BuiltInFoods.version
