@@ -93,7 +93,7 @@ let package = Package(
             // Templates, style sheets and scripts, in the binary: SwiftPM makes each a `PackageResources` byte array.
             resources: [
                 .embedInCode("App/Templates"), .embedInCode("App/layout.css"),
-                .embedInCode("Weight/Templates"),
+                .embedInCode("Weight/Templates"), .embedInCode("Weight/trend-chart.js"),
                 .embedInCode("Import/Templates"), .embedInCode("Import/progress.js"),
                 .embedInCode("Settings/Templates"),
                 .embedInCode("Food/Templates"), .embedInCode("Food/food.css"), .embedInCode("Food/food-search.js"),

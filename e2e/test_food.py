@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Daily food logging in the browser, at 390 px, on a new journal: the built-in foods, quick add, a recipe, and the
-barcode field with and without a camera scanner.
+"""Daily logging in the browser, at 390 px, on a new journal: the built-in foods, quick add, a recipe, nutrition targets,
+the barcode field with and without a camera scanner, and the weight side: the trend chart read by a tap, its PNG,
+the weigh-ins log and a month.
 
 Runs a real `cinn serve` (no Open Food Facts lookups: `--off-url none`) over a fresh SQLite journal and drives Debian's
 headless Chromium (selenium). In the browser:
@@ -15,10 +16,14 @@ headless Chromium (selenium). In the browser:
   5. the day view, then a quick add of 500 kcal with 30 g protein into lunch: the day's energy and protein move, and
      the protein and fat bars fill to 50 % and 28 %;
   6. a recipe made in the editor from two built-in foods (searched and added without leaving the page), saved, and one
-     serving logged: the day's energy, protein and protein bar move again by the serving's amounts.
+     serving logged: the day's energy, protein and protein bar move again by the serving's amounts;
+  7. five weigh-ins (through the API): every dot of the trend chart has its value as a title, a tap shows the nearest
+     day's weight and trend, "PNG" downloads a PNG drawn in the browser; the weigh-ins log shows the trend and the
+     change from the weigh-in before; the month view says how far the trend moved.
 
 Saves food-builtin-search.png, food-no-results.png, food-targets.png, food-quick-add.png, food-day-quick.png, food-recipe-editor.png,
-food-recipe.png, food-recipes.png and food-day-recipe.png (and food-recipe-editor-dark.png for review).
+food-recipe.png, food-recipes.png, food-day-recipe.png, weight-chart-tap.png, weigh-ins-log.png and weigh-ins-month.png
+(and food-recipe-editor-dark.png for review).
 
     python e2e/test_food.py --cinn .build/debug/cinn [--out artifacts]
 
@@ -37,16 +42,20 @@ The HTML contract:
 from __future__ import annotations
 
 import argparse
+import datetime as dt
+import json
 import os
 import re
 import shutil
 import sys
 import tempfile
+import urllib.request
 from pathlib import Path
 
 from selenium import webdriver
 from selenium.common.exceptions import TimeoutException, WebDriverException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -249,6 +258,46 @@ def recipe(driver: webdriver.Chrome, url: str, out: Path) -> None:
     screenshot(driver, out, "food-recipes.png")
 
 
+def weight_side(driver: webdriver.Chrome, url: str, out: Path, downloads: Path) -> None:
+    """Weigh-ins through the API, then the trend chart read by a tap, its PNG, the log with trend and changes, and a month."""
+    print("\nfive weigh-ins through POST /api/v1/weigh-ins", flush=True)
+    today = dt.date.today()
+    for offset, weight in enumerate([81.0, 80.6, 80.9, 80.2, 80.4]):
+        day = (today - dt.timedelta(days=8 - 2 * offset)).isoformat()
+        request = urllib.request.Request(url + "/api/v1/weigh-ins", method="POST", headers={"Content-Type": "application/json"},
+                                         data=json.dumps({"weight": weight, "unit": "kg", "date": day}).encode())
+        with urllib.request.urlopen(request, timeout=PAGE_TIMEOUT) as response:
+            check(response.status == 201, f"the weigh-in of {day} is saved")
+    driver.get(url + "/")
+    if driver.find_elements(By.ID, "skip-welcome"):
+        submit(driver, driver.find_element(By.ID, "skip-welcome"), "skipping the welcome")
+        driver.get(url + "/")
+    chart = driver.find_element(By.ID, "trend-chart")
+    titles = driver.execute_script("return [...document.querySelectorAll('#trend-chart circle.weigh-in:not(.interpolated) title')].map(t => t.textContent)")
+    check(len(titles) == 5 and all("trend" in title for title in titles), f"every weigh-in dot has its value as a title (got {titles[:2]}…)")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", chart)
+    ActionChains(driver).move_to_element_with_offset(chart, 0, 0).click().perform()
+    tip = driver.find_element(By.ID, "chart-tip")
+    check(tip.is_displayed() and "kg, trend" in tip.text, f"a tap on the chart shows the day, weight and trend (got {tip.text!r})")
+    screenshot(driver, out, "weight-chart-tap.png")
+    driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
+    driver.find_element(By.ID, "download-png").click()
+    picture = downloads / "cinn-trend.png"
+    wait(driver, lambda d: picture.exists() and picture.stat().st_size > 1000, "no PNG was downloaded")
+    check(picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", "Download chart: PNG gives a PNG drawn in the browser")
+
+    driver.get(url + "/weigh-ins")
+    rows = driver.find_elements(By.CSS_SELECTOR, "#weigh-in-log tbody tr")
+    check(len(rows) == 5, f"the log lists the five weigh-ins (got {len(rows)})")
+    cells = [cell.text for cell in rows[0].find_elements(By.TAG_NAME, "td")]
+    check(cells[1] == "80.4" and cells[3] == "+0.2", f"the newest shows its weight and the change from the one before (got {cells})")
+    screenshot(driver, out, "weigh-ins-log.png")
+    submit(driver, driver.find_element(By.ID, "month-view"), "the month view")
+    summary = driver.find_element(By.ID, "month-summary").text
+    check(summary.startswith("The trend went from"), f"the month view says how far the trend moved (got {summary!r})")
+    screenshot(driver, out, "weigh-ins-month.png")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cinn", required=True, help="the built cinn binary")
@@ -273,6 +322,9 @@ def main() -> int:
         set_targets(driver, url, out)
         quick_add(driver, url, out)
         recipe(driver, url, out)
+        downloads = tmp / "downloads"
+        downloads.mkdir()
+        weight_side(driver, url, out, downloads)
     except (CheckFailed, WebDriverException, OSError) as error:
         failure = str(error) if isinstance(error, CheckFailed) else f"{type(error).__name__}: {error}"
         if driver is not None:

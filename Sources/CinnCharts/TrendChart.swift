@@ -40,13 +40,14 @@ public struct TrendChart: Sendable {
     /// A complete `<svg>` element, for inline HTML and for a standalone `.svg` file.
     public func svg() -> String {
         guard let layout = Layout(self) else { return emptySVG() }
-        var out = Markup(capacity: 4_096 + points.count * 96)
+        var out = Markup(capacity: 4_096 + points.count * 400)
         openSVG(&out, height: Self.height, description: summary(layout))
         drawValueAxis(&out, layout)
         drawDateAxis(&out, layout)
         drawWeighIns(&out, layout)
         drawProjection(&out, layout)
         drawTrend(&out, layout)
+        drawTrendPoints(&out, layout)
         drawGoal(&out, layout)
         if points.count == 1 { drawPointLabel(&out, layout) }
         out.append("</svg>\n")
@@ -226,7 +227,7 @@ public struct TrendChart: Sendable {
             out.append("<g class=\"interpolated-days\" fill=\"none\" stroke=\"currentColor\" stroke-opacity=\"0.6\" stroke-width=\"0.8\">\n")
             for point in points where point.interpolated {
                 out.append("<circle class=\"weigh-in interpolated\" data-date=\"")
-                appendDot(&out, point.date, layout.x(point.date), layout.y(point.value.value(in: unit)), radius - 0.4)
+                appendDot(&out, point, layout.x(point.date), layout.y(point.value.value(in: unit)), radius - 0.4)
             }
             out.append("</g>\n")
         }
@@ -234,21 +235,48 @@ public struct TrendChart: Sendable {
         for point in points {
             guard let measured = point.measured else { continue }
             out.append("<circle class=\"weigh-in\" data-date=\"")
-            appendDot(&out, point.date, layout.x(point.date), layout.y(measured.value(in: unit)), radius)
+            appendDot(&out, point, layout.x(point.date), layout.y(measured.value(in: unit)), radius)
         }
         out.append("</g>\n")
     }
 
-    /// Appends the rest of a `<circle>` after its `data-date="`.
-    private func appendDot(_ out: inout Markup, _ date: LocalDate, _ x: Double, _ y: Double, _ radius: Double) {
-        out.append(date)
+    /// Appends the rest of a `<circle>` after its `data-date="`: the day's weight and trend as data (for the page's
+    /// script) and as its `<title>` (what a screen reader or a hover says).
+    private func appendDot(_ out: inout Markup, _ point: TrendPoint, _ x: Double, _ y: Double, _ radius: Double) {
+        out.append(point.date)
+        out.append("\" data-weight=\"")
+        out.append(point.value.value(in: unit), decimals: 2)
+        out.append("\" data-trend=\"")
+        out.append(point.trend.value(in: unit), decimals: 2)
         out.append("\" cx=\"")
         out.append(x)
         out.append("\" cy=\"")
         out.append(y)
         out.append("\" r=\"")
         out.append(radius)
-        out.append("\"/>\n")
+        out.append("\"><title>")
+        out.append(escaping: Self.describe(point, unit: unit))
+        out.append("</title></circle>\n")
+    }
+
+    /// "4 Mar 2024: 80.3 kg, trend 80.61 kg", or for a day without a weigh-in "4 Mar 2024: no weigh-in (80.3 kg between
+    /// the days around it), trend 80.61 kg".
+    static func describe(_ point: TrendPoint, unit: MassUnit) -> String {
+        let weight = point.value.formatted(in: unit)
+        let trend = point.trend.formatted(in: unit, decimals: unit.displayDecimals + 1)
+        return point.interpolated
+            ? "\(point.date.dayMonthYear): no weigh-in (\(weight) between the days around it), trend \(trend)"
+            : "\(point.date.dayMonthYear): \(weight), trend \(trend)"
+    }
+
+    /// A point on the trend line for each day, invisible, with the day's trend as its title (the line itself is one path).
+    private func drawTrendPoints(_ out: inout Markup, _ layout: Layout) {
+        out.append("<g class=\"trend-points\" fill=\"transparent\">\n")
+        for point in points {
+            out.append("<circle class=\"trend-point\" data-date=\"")
+            appendDot(&out, point, layout.x(point.date), layout.y(point.trend.value(in: unit)), layout.dense ? 1.5 : 3)
+        }
+        out.append("</g>\n")
     }
 
     private func drawTrend(_ out: inout Markup, _ layout: Layout) {

@@ -210,13 +210,30 @@ struct TrendChartTests {
         let day = LocalDate(year: 2024, month: 3, day: 4)!
         let trend = WeightTrend(days: [DailyWeight(date: day, weight: Mass(kilograms: 72.4))])
         let svg = TrendChart(points: trend.points, unit: .kilograms).svg()
-        let dots = elements(svg, "circle")
+        let dots = elements(svg, "circle", class: "weigh-in")
         try #require(dots.count == 1)
-        #expect(dots[0]["class"] == "weigh-in" && dots[0]["data-date"] == "2024-03-04")
+        #expect(dots[0]["data-date"] == "2024-03-04")
+        #expect(elements(svg, "circle", class: "trend-point").count == 1)
         #expect(pathPoints(elements(svg, "path", class: "trend")[0]["d"]!).count == 1)
         #expect(elements(svg, "text", class: "point-label").map(\.text) == ["72.4 kg"])
         #expect(abs(DrawnValueAxis(svg).value(atY: dots[0].number("cy")!) - 72.4) < 0.01)
         #expect(elements(svg, "text", class: "x-tick").map(\.text) == ["4 Mar"])
+    }
+
+    @Test("every dot and trend point says its day, weight and trend: a title, and data for the page's script")
+    func dotsAndTrendPointsCarryTheirValues() throws {
+        let start = LocalDate(year: 2024, month: 3, day: 1)!
+        let trend = WeightTrend(days: [DailyWeight(date: start, weight: Mass(kilograms: 80)),
+                                       DailyWeight(date: start.adding(days: 2), weight: Mass(kilograms: 81))])
+        let svg = TrendChart(points: trend.points, unit: .kilograms).svg()
+        let measured = elements(svg, "circle", class: "weigh-in")
+        #expect(measured.map { $0["data-weight"] } == ["80", "81"] && measured.first?["data-trend"] == "80")
+        #expect(abs((measured.last?.number("data-trend") ?? 0) - 80.145) < 0.006)
+        // 80 + (81 − 80) × 0.1 = 80.1 on the empty day (interpolated 80.5: +0.05), then + (81 − 80.05) × 0.1 = 80.145.
+        #expect(svg.contains("<title>3 Mar 2024: 81.0 kg, trend 80.15 kg</title>"), "\(svg)")
+        #expect(svg.contains("2 Mar 2024: no weigh-in (80.5 kg between the days around it), trend 80.05 kg"))
+        let trendPoints = elements(svg, "circle", class: "trend-point")
+        #expect(trendPoints.map { $0["data-date"] } == ["2024-03-01", "2024-03-02", "2024-03-03"])
     }
 
     @Test("ten years of days render quickly with one trend point per day")

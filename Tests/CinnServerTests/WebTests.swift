@@ -36,6 +36,24 @@ struct WebTests {
         }
     }
 
+    @Test func theWeighInsLogShowsTheTrendAndChangesAndAMonthDayByDay() async throws {
+        try await withApp { client, _ in
+            for (date, weight) in [("2024-02-28", "80.0"), ("2024-03-01", "80.6"), ("2024-03-04", "80.2")] {
+                #expect(try await client.post("/weigh-ins", form: "weight=\(weight)&date=\(date)").status == .seeOther)
+            }
+            let log = try await client.send(.get, "/weigh-ins").text
+            #expect(log.contains(#"<table class="weight-log" id="weigh-in-log">"#))
+            #expect(log.contains(#"<td class="num">−0.4</td>"#), "80.2 after 80.6")
+            #expect(log.contains(#"<td class="num">+0.6</td>"#), "80.6 after 80.0")
+            #expect(log.contains(#"href="/weigh-ins?month=2024-03" id="month-view""#))
+            let march = try await client.send(.get, "/weigh-ins?month=2024-03").text
+            #expect(march.contains("<h1>Weigh-ins, Mar 2024</h1>"))
+            #expect(march.contains(#"<tr class="interpolated"><td>Sat 2</td>"#), "a day without a weigh-in is filled in")
+            #expect(march.contains(#"id="month-summary">The trend went from 80.03 to"#), "from 29 Feb's trend: 80 + (80.3 − 80) / 10")
+            #expect(try await client.send(.get, "/weigh-ins?month=2024-13").status == .unprocessableContent)
+        }
+    }
+
     @Test func addWeightByForm() async throws {
         try await withApp { client, journal in
             let response = try await client.post("/weigh-ins", form: "weight=72.4&date=2024-03-15")

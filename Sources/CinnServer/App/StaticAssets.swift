@@ -35,6 +35,7 @@ enum StaticAssets {
         "progress.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.progress_js),
         "food-search.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.food_search_js),
         "barcode-scan.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.barcode_scan_js),
+        "trend-chart.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.trend_chart_js),
         "food-preview.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.food_preview_js),
         "time-zone.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.time_zone_js),
         "workout-log.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.workout_log_js),

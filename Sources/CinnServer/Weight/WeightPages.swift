@@ -108,21 +108,98 @@ struct DashboardPage {
 
 /// The paged list of weigh-ins.
 struct WeighInsPage {
-    struct Item { let id: String; let day: String; let time: String; let weight: String; let note: String? }
+    struct Item {
+        let id: String
+        let day: String
+        let time: String
+        let weight: String
+        let note: String?
+        /// The trend of the day; the change from the weigh-in before; the trend's change over the week to this day.
+        let trend: String
+        let change: String
+        let week: String
+    }
+
     let items: [Item]
     let hasItems: Bool
     let newer: Int?
     let older: Int?
+    let unit: String
+    /// The month view's link: this month, or the month of the newest weigh-in shown.
+    let monthLink: String
 
-    init(weighIns: [WeighIn], unit: MassUnit, page: Int, hasMore: Bool) {
-        items = weighIns.map {
-            let time = $0.localTimeISO
-            return Item(id: $0.id.lowercasedString, day: DashboardPage.shortDate($0.localDate),
-                        time: String(time.dropFirst(11).prefix(5)), weight: $0.weight.formatted(in: unit), note: $0.note)
+    init(rows: [WeightLogRow], unit: MassUnit, page: Int, hasMore: Bool, today: LocalDate) {
+        items = rows.map { row in
+            let weighIn = row.weighIn
+            let time = weighIn.localTimeISO
+            let change = row.change?.value(in: unit)
+            return Item(id: weighIn.id.lowercasedString,
+                        day: DashboardPage.shortDate(weighIn.localDate, withYear: weighIn.localDate.year != today.year),
+                        time: String(time.dropFirst(11).prefix(5)),
+                        weight: Mass.format(weighIn.weight.value(in: unit), decimals: unit.displayDecimals), note: weighIn.note,
+                        trend: row.trend.map { Mass.format($0.value(in: unit), decimals: unit.displayDecimals + 1) } ?? "—",
+                        change: change.map { Self.signed($0, unit) } ?? "—",
+                        week: row.weekTrendChange.map { Self.signed($0.value(in: unit), unit) } ?? "—")
         }
         hasItems = !items.isEmpty
         newer = page > 1 ? page - 1 : nil
         older = hasMore ? page + 1 : nil
+        self.unit = unit.rawValue
+        let month = rows.first?.weighIn.localDate ?? today
+        monthLink = "/weigh-ins?month=\(String(month.iso.prefix(7)))"
+    }
+
+    /// "+0.4", "−1.2", "0.0": a change with its sign, in the unit's usual decimals.
+    static func signed(_ value: Double, _ unit: MassUnit) -> String {
+        let text = Mass.format(abs(value), decimals: unit.displayDecimals)
+        let zero = Mass.format(0, decimals: unit.displayDecimals)
+        return text == zero ? zero : (value < 0 ? "−" : "+") + text
+    }
+}
+
+/// A month of the trend, day by day, as the Hacker's Diet's log sheet.
+struct WeightMonthPage {
+    struct Row {
+        let day: String
+        let weight: String
+        let interpolated: Bool
+        let trend: String
+        let variance: String
+    }
+
+    let title: String
+    let rows: [Row]
+    let hasRows: Bool
+    /// "The trend went from 81.3 to 80.1 kg: −1.2 kg, −0.3 kg a week."
+    let summary: String?
+    let previous: String
+    let next: String?
+    let unit: String
+
+    init(_ month: WeightLogMonth, unit: MassUnit, today: LocalDate) {
+        let first = LocalDate(year: month.year, month: month.month, day: 1) ?? today
+        title = "\(first.monthName) \(first.year)"
+        self.unit = unit.rawValue
+        let decimals = unit.displayDecimals + 1
+        rows = month.days.map { day in
+            Row(day: "\(NutritionText.weekdays[day.point.date.weekday - 1]) \(day.point.date.day)", weight: Mass.format(day.point.value.value(in: unit), decimals: unit.displayDecimals),
+                interpolated: day.point.interpolated, trend: Mass.format(day.point.trend.value(in: unit), decimals: decimals),
+                variance: day.variance.map { WeighInsPage.signed($0.value(in: unit), unit) } ?? "")
+        }
+        hasRows = !rows.isEmpty
+        if let start = month.trendStart, let end = month.trendEnd, let change = month.trendChange {
+            var text = "The trend went from \(Mass.format(start.value(in: unit), decimals: decimals)) to \(end.formatted(in: unit, decimals: decimals)): "
+                + "\(WeighInsPage.signed(change.value(in: unit), unit)) \(unit.rawValue)"
+            if let rate = month.weeklyRate { text += ", \(WeighInsPage.signed(rate.value(in: unit), unit)) \(unit.rawValue) a week" }
+            summary = text + "."
+        } else {
+            summary = nil
+        }
+        let previousMonth = first.adding(days: -1)
+        previous = String(previousMonth.iso.prefix(7))
+        let nextMonth = first.adding(days: 32)
+        let nextFirst = LocalDate(year: nextMonth.year, month: nextMonth.month, day: 1) ?? nextMonth
+        next = nextFirst <= today ? String(nextFirst.iso.prefix(7)) : nil
     }
 }
 

@@ -103,13 +103,27 @@ struct WeightWebController {
         }
     }
 
+    /// The weigh-ins, newest first, with their trend and changes; `?month=YYYY-MM` shows that month day by day.
     @Sendable func weighIns(_ request: Request, context: Context) async throws -> Response {
+        let settings = try await context.journal.settings()
+        let trend = WeightTrend(days: try await context.journal.store.dailyWeights(user: context.journal.user),
+                                method: settings.trendMethod, displayUnit: settings.displayUnit)
+        let today = context.journal.today(settings)
+        if let month = request.query("month") {
+            let parts = month.split(separator: "-")
+            guard parts.count == 2, let year = Int(parts[0]), let number = Int(parts[1]),
+                  LocalDate(year: year, month: number, day: 1) != nil else {
+                throw CinnError.invalid("month", "month must be YYYY-MM, like 2024-03")
+            }
+            let model = WeightMonthPage(WeightLogMonth(trend: trend, year: year, month: number), unit: settings.displayUnit, today: today)
+            return html(pages.render("weigh-ins-month", model, title: "Weigh-ins, \(model.title)", tab: .log, formToken: context.formToken))
+        }
         let page = try request.queryInt("page", default: 1, range: 1...1_000_000)
         let pageSize = 50
-        let settings = try await context.journal.settings()
+        // One more than a page: whether there is an older page, and the weigh-in the page's last one changed from.
         let items = try await context.journal.store.weighIns(user: context.journal.user, limit: pageSize + 1, offset: (page - 1) * pageSize)
-        let model = WeighInsPage(weighIns: Array(items.prefix(pageSize)), unit: settings.displayUnit, page: page,
-                                 hasMore: items.count > pageSize)
+        let rows = WeightLogRow.rows(Array(items.prefix(pageSize)), before: items.count > pageSize ? items[pageSize] : nil, trend: trend)
+        let model = WeighInsPage(rows: rows, unit: settings.displayUnit, page: page, hasMore: items.count > pageSize, today: today)
         return html(pages.render("weigh-ins", model, title: "Weigh-ins", tab: .log, notice: Done.notice(request), formToken: context.formToken))
     }
 
