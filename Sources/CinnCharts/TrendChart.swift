@@ -240,14 +240,10 @@ public struct TrendChart: Sendable {
         out.append("</g>\n")
     }
 
-    /// Appends the rest of a `<circle>` after its `data-date="`: the day's weight and trend as data (for the page's
-    /// script) and as its `<title>` (what a screen reader or a hover says).
+    /// Appends the rest of a `<circle>` after its `data-date="`, with the day's weight and trend as its `<title>` (what a
+    /// screen reader, a hover and the page's script say).
     private func appendDot(_ out: inout Markup, _ point: TrendPoint, _ x: Double, _ y: Double, _ radius: Double) {
         out.append(point.date)
-        out.append("\" data-weight=\"")
-        out.append(point.value.value(in: unit), decimals: 2)
-        out.append("\" data-trend=\"")
-        out.append(point.trend.value(in: unit), decimals: 2)
         out.append("\" cx=\"")
         out.append(x)
         out.append("\" cy=\"")
@@ -269,12 +265,15 @@ public struct TrendChart: Sendable {
             : "\(point.date.dayMonthYear): \(weight), trend \(trend)"
     }
 
-    /// A point on the trend line for each day, invisible, with the day's trend as its title (the line itself is one path).
+    /// A point on the trend line for each day, invisible, with the day's trend as its title (the line itself is one
+    /// path). Not on a dense chart (more than `denseDays`): there each weigh-in's dot says its trend, and a point for
+    /// every one of ten years of days would make the page megabytes.
     private func drawTrendPoints(_ out: inout Markup, _ layout: Layout) {
+        guard !layout.dense else { return }
         out.append("<g class=\"trend-points\" fill=\"transparent\">\n")
         for point in points {
             out.append("<circle class=\"trend-point\" data-date=\"")
-            appendDot(&out, point, layout.x(point.date), layout.y(point.trend.value(in: unit)), layout.dense ? 1.5 : 3)
+            appendDot(&out, point, layout.x(point.date), layout.y(point.trend.value(in: unit)), 3)
         }
         out.append("</g>\n")
     }

@@ -220,20 +220,23 @@ struct TrendChartTests {
         #expect(elements(svg, "text", class: "x-tick").map(\.text) == ["4 Mar"])
     }
 
-    @Test("every dot and trend point says its day, weight and trend: a title, and data for the page's script")
+    @Test("every dot and trend point says its day, weight and trend in its title; a dense chart's dots say the trend")
     func dotsAndTrendPointsCarryTheirValues() throws {
         let start = LocalDate(year: 2024, month: 3, day: 1)!
         let trend = WeightTrend(days: [DailyWeight(date: start, weight: Mass(kilograms: 80)),
                                        DailyWeight(date: start.adding(days: 2), weight: Mass(kilograms: 81))])
         let svg = TrendChart(points: trend.points, unit: .kilograms).svg()
-        let measured = elements(svg, "circle", class: "weigh-in")
-        #expect(measured.map { $0["data-weight"] } == ["80", "81"] && measured.first?["data-trend"] == "80")
-        #expect(abs((measured.last?.number("data-trend") ?? 0) - 80.145) < 0.006)
+        #expect(elements(svg, "circle", class: "weigh-in").map(\.text) == ["<title>1 Mar 2024: 80.0 kg, trend 80.00 kg</title>",
+                                                                            "<title>3 Mar 2024: 81.0 kg, trend 80.15 kg</title>"])
         // 80 + (81 − 80) × 0.1 = 80.1 on the empty day (interpolated 80.5: +0.05), then + (81 − 80.05) × 0.1 = 80.145.
         #expect(svg.contains("<title>3 Mar 2024: 81.0 kg, trend 80.15 kg</title>"), "\(svg)")
         #expect(svg.contains("2 Mar 2024: no weigh-in (80.5 kg between the days around it), trend 80.05 kg"))
         let trendPoints = elements(svg, "circle", class: "trend-point")
         #expect(trendPoints.map { $0["data-date"] } == ["2024-03-01", "2024-03-02", "2024-03-03"])
+        let long = WeightTrend(days: (0..<200).map { DailyWeight(date: start.adding(days: $0), weight: Mass(kilograms: 80)) })
+        let dense = TrendChart(points: long.points, unit: .kilograms).svg()
+        #expect(elements(dense, "circle", class: "trend-point").isEmpty)
+        #expect(elements(dense, "circle", class: "weigh-in").allSatisfy { $0.text.contains(", trend 80.00 kg</title>") })
     }
 
     @Test("ten years of days render quickly with one trend point per day")

@@ -5,7 +5,9 @@
   const svg = document.getElementById('trend-chart');
   if (!svg) return;
   const tip = document.getElementById('chart-tip');
-  const points = [...svg.querySelectorAll('circle.trend-point')];
+  // A point a day on the trend; on a long chart, which has none, the weigh-ins' dots (each says its trend too).
+  let points = [...svg.querySelectorAll('circle.trend-point')];
+  if (!points.length) points = [...svg.querySelectorAll('circle.weigh-in')];
   if (tip && points.length) {
     let chosen = null;
     svg.addEventListener('click', event => {
