@@ -403,9 +403,15 @@ import Testing
                 SyncChange(type: "settings", id: UUID(), changedAt: Date(), fields: complete),
                 SyncChange(type: "settings", id: pulled.id, changedAt: Date(), deleted: true),
                 SyncChange(type: "settings", id: pulled.id, changedAt: Date(), fields: ["time_zone": .string("Mars/Olympus")]),
+                SyncChange(type: "settings", id: pulled.id, changedAt: Date(),
+                           fields: ["nutrient_targets": .string(#"{"protein":{"grams":-1}}"#)]),
             ], user: me)
-            #expect(results.map(\.status) == [.rejected, .rejected, .rejected])
-            #expect(results.map(\.field) == ["id", "deleted", "time_zone"])
+            #expect(results.map(\.status) == [.rejected, .rejected, .rejected, .rejected])
+            #expect(results.map(\.field) == ["id", "deleted", "time_zone", "nutrient_targets.protein"])
+            let targets = SyncChange(type: "settings", id: pulled.id, changedAt: Date(),
+                                     fields: ["nutrient_targets": .string(#"{"fat":{"percent":30}}"#)])
+            #expect(try await store.push([targets], user: me).map(\.status) == [.applied])
+            #expect(try await store.settings(user: me).nutrientTargets == NutrientTargets(fat: .percentOfEnergy(30)))
             #expect(results[0].reason?.contains(pulled.id.lowercasedString) == true, "the answer names the account's settings")
 
             // An account without settings takes a complete record.

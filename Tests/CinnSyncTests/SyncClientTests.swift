@@ -97,7 +97,7 @@ struct SyncClientTests {
         try await a.close(); try await b.close(); try await server.stop()
     }
 
-    @Test func routinesAWorkoutInProgressAndThePlatesTravel() async throws {
+    @Test func routinesAWorkoutInProgressThePlatesAndTheTargetsTravel() async throws {
         let server = try await LiveServer.start()
         let a = try await ClientJournal.make(server: server), b = try await ClientJournal.make(server: server)
         let legs = Routine(name: "Legs", note: "heavy", exercises: [
@@ -109,8 +109,11 @@ struct SyncClientTests {
         let started = try await a.journal.startWorkout(.routine(legs.id))
         _ = try await a.journal.logSet(WorkoutSet(exercise: "Barbell Squat", reps: 5, weight: Mass(kilograms: 100), rpe: 8), in: started.workout.id)
         try await a.journal.setPlates(PlateSet(unit: .pounds, bar: 45, plates: [.init(weight: 45, count: 4)]))
+        let targets = NutrientTargets(protein: .gramsPerKilogram(1.8), fat: .percentOfEnergy(30), limits: ["sodium": NutrientLimit(maximum: 2000)])
+        try await a.journal.setNutrientTargets(targets)
         try await a.client.sync()
         try await b.client.sync()
+        #expect(try await b.store.settings(user: b.journal.user).nutrientTargets == targets, "the nutrition targets travel with the settings")
         #expect(try await b.journal.routines() == [legs])
         let onB = try #require(try await b.journal.workoutInProgress())
         #expect(onB.workout.id == started.workout.id)

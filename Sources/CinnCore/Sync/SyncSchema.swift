@@ -359,6 +359,17 @@ package struct SyncType: Sendable {
                     throw .invalid("plates", "plates must be weights with counts, like 20x4 10x2")
                 }
             },
+            // NutrientTargets' storage text: {"protein":{"grams":150},"nutrients":{"sodium":{"max":2000}}}.
+            SyncField("nutrient_targets", .text(maxLength: 8000)) { value throws(CinnError) in
+                guard let json = try? JSONParser.parse((value.string ?? "").utf8) else {
+                    throw .invalid("nutrient_targets", "nutrient_targets must be a JSON object of targets")
+                }
+                do throws(CinnError) {
+                    _ = try NutrientTargets(json: json).validated()
+                } catch {
+                    throw .invalid("nutrient_targets" + (error.field.map { ".\($0)" } ?? ""), error.message)
+                }
+            },
         ], isSingleton: true),
         SyncType("routine", fields: [
             SyncField("name", .text(maxLength: Routine.maximumName), required: true),
