@@ -44,7 +44,8 @@ import Testing
 
             for (json, field) in [(#"{"protein":{"grams":-5}}"#, "protein"), (#"{"fat":{"per_kg":1}}"#, "fat"),
                                   (#"{"nutrients":{"sodium":{"min":3000,"max":2000}}}"#, "nutrients.sodium.max"),
-                                  (#"{"sugar":{"grams":1}}"#, "sugar"), (#"{"protein":{"grams":"lots"}}"#, "protein")] {
+                                  (#"{"sugar":{"grams":1}}"#, "sugar"), (#"{"protein":{"grams":"lots"}}"#, "protein"),
+                                  (#"{"nutrients":{"sodium":null}}"#, "nutrients.sodium")] {
                 try expectError(try await client.send(.put, "/api/v1/targets", json: json), .unprocessableContent, code: "invalid_input",
                                 field: field)
             }

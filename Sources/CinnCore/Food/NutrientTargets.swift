@@ -223,7 +223,6 @@ extension NutrientTargets {
             case "nutrients":
                 guard case .object(let nutrients) = member else { throw .invalid("nutrients", "nutrients must be an object of {\"min\", \"max\"}") }
                 for (nutrient, bounds) in nutrients {
-                    if case .null = bounds { continue }
                     guard case .object(let values) = bounds else {
                         throw .invalid("nutrients.\(nutrient)", "give {\"min\": …, \"max\": …}")
                     }
