@@ -20,7 +20,7 @@ struct RecipeCommand: AsyncParsableCommand {
                     return print("No recipes yet. Make one with: cinn recipe add \"Overnight oats\" --servings 2 -i \"80 g=oats\" -i \"250 g=milk\"")
                 }
                 for recipe in recipes {
-                    let serving = (recipe.totalNutrients.energy ?? 0) / recipe.servingsCount
+                    let serving = recipe.servingNutrients.energy ?? 0
                     print("\(recipe.food.id.lowercasedString)  \(recipe.food.name)  \(Int(serving.rounded())) kcal a serving, "
                           + "makes \(formatServings(recipe.servingsCount))")
                 }
@@ -45,7 +45,7 @@ struct RecipeCommand: AsyncParsableCommand {
             for item in recipe.ingredients {
                 print("  \(formatServings(item.servings)) × \(item.servingLabel)  \(item.name)  \(Int((item.nutrients.energy ?? 0).rounded())) kcal")
             }
-            let serving = recipe.totalNutrients.scaled(by: 1 / recipe.servingsCount)
+            let serving = recipe.servingNutrients
             print("One serving (\(Int((recipe.totalGrams / recipe.servingsCount).rounded())) g): \(Int((serving.energy ?? 0).rounded())) kcal, "
                   + "protein \(String(format: "%.1f", serving[.protein] ?? 0)) g, carbohydrate \(String(format: "%.1f", serving[.carbohydrate] ?? 0)) g, "
                   + "fat \(String(format: "%.1f", serving[.fat] ?? 0)) g")

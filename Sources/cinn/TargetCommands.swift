@@ -30,7 +30,7 @@ struct TargetsCommand: AsyncParsableCommand {
                 print("A share of energy needs a calorie target: set up your profile (cinn profile set) or one (cinn settings set energy-target 2000).")
             }
             print("\(day.date):")
-            for (goal, amount, standing) in day.progress where all || goal.source == .mine || ["fiber", "sodium"].contains(goal.nutrient.key) {
+            for (goal, amount, standing) in day.progress where all || goal.isShownByDefault {
                 let unit = goal.nutrient.unit.rawValue
                 let bound = [goal.minimum.map { "at least \(format($0))" }, goal.maximum.map { "at most \(format($0))" }]
                     .compactMap { $0 }.joined(separator: ", ")

@@ -63,6 +63,9 @@ public struct NutrientTargets: Sendable, Hashable {
     /// A macro target counts as met within 10 % of it either way.
     public static let macroTolerance = 0.1
 
+    /// The nutrients a day's summary shows besides the person's own goals (the day view's bars, `cinn targets`).
+    public static let shownByDefault: Set<String> = ["fiber", "sodium"]
+
     /// The nutrients the FDA asks people to limit: their Daily Value is a maximum (21 CFR 101.9(c)).
     public static let limitedByDefault: Set<String> = ["saturated_fat", "cholesterol", "sodium", "added_sugars"]
 
@@ -149,6 +152,9 @@ public struct NutrientGoal: Sendable, Hashable {
     }
 
     public var nutrient: Nutrient
+    /// Whether a day's summary shows it: the person's own, or one of `NutrientTargets.shownByDefault`.
+    public var isShownByDefault: Bool { source == .mine || NutrientTargets.shownByDefault.contains(nutrient.key) }
+
     /// What the bar fills towards: the macro's grams, else the minimum, else the maximum.
     public var target: Double
     public var minimum: Double?

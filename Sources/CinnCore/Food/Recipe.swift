@@ -66,6 +66,9 @@ public struct Recipe: Sendable, Hashable {
     /// The nutrients of the whole recipe.
     public var totalNutrients: Nutrients { ingredients.reduce(Nutrients()) { $0 + $1.nutrients } }
 
+    /// The nutrients of one of the servings it makes.
+    public var servingNutrients: Nutrients { totalNutrients.scaled(by: 1 / servingsCount) }
+
     /// A checked recipe with its nutrients worked out; errors name the field (`ingredients[2].servings`, `cooked_grams`).
     public static func make(id: UUID = .v7(), name: String, ingredients: [RecipeIngredient], servings: Double,
                             cookedGrams: Double?) throws(CinnError) -> Recipe {

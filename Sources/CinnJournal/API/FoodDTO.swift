@@ -504,12 +504,10 @@ package struct FoodEntryRequest: Decodable {
         case fatGrams = "fat_g"
     }
 
-    /// The quick add this entry is, when it gives no food but amounts; nil when it names a food.
+    /// The quick add this entry's amounts make, when it gives any (the journal refuses one with a `food_id` too); nil when
+    /// it gives none.
     package func quickAdd(prefix: String) throws(CinnError) -> QuickAdd? {
         guard energyKcal != nil || proteinGrams != nil || carbohydrateGrams != nil || fatGrams != nil || name != nil else { return nil }
-        guard foodID == nil else {
-            throw .invalid(prefix + "food_id", "a quick add has no food: give food_id or energy_kcal, not both")
-        }
         return try QuickAdd.validated(name: name, energyKcal: energyKcal?.value, proteinGrams: proteinGrams?.value,
                                       carbohydrateGrams: carbohydrateGrams?.value, fatGrams: fatGrams?.value, prefix: prefix)
     }
@@ -619,7 +617,7 @@ package struct RecipeDTO: Encodable {
         cookedGrams = recipe.cookedGrams
         totalGrams = recipe.totalGrams
         servingGrams = recipe.totalGrams / recipe.servingsCount
-        nutrientsPerServing = NutrientsDTO(nutrients: recipe.totalNutrients.scaled(by: 1 / recipe.servingsCount))
+        nutrientsPerServing = NutrientsDTO(nutrients: recipe.servingNutrients)
         nutrientsPer100 = NutrientsDTO(nutrients: recipe.food.nutrients)
         ingredients = recipe.ingredients.map {
             Ingredient(foodID: $0.foodID?.lowercasedString, name: $0.name, brand: $0.brand, servings: $0.servings,

@@ -3,11 +3,12 @@ import CinnStore
 import Foundation
 
 extension Journal {
-    /// The nutrition targets and the goals they make today (with today's calorie target and trend).
-    public func nutritionGoals() async throws -> (targets: NutrientTargets, goals: [NutrientGoal]) {
+    /// The nutrition targets and the goals they make today, with today's calorie target and trend (what turns a share of
+    /// energy or grams per kg into grams).
+    public func nutritionGoals() async throws -> (targets: NutrientTargets, goals: [NutrientGoal], energyTargetKcal: Double?) {
         let energy = try await dayEnergy(asOf: today(try await settings()))
         let targets = energy.settings.nutrientTargets
-        return (targets, targets.goals(energyTargetKcal: energy.targetKcal, bodyWeight: energy.trend))
+        return (targets, targets.goals(energyTargetKcal: energy.targetKcal, bodyWeight: energy.trend), energy.targetKcal)
     }
 
     /// How often each goal was met between two days (the goals as they stand today: today's calorie target and trend

@@ -37,9 +37,13 @@ struct FormFields {
 
     /// A decimal number a person typed: "72.4" or "72,4".
     func number(_ name: String) throws -> Double? {
-        guard let text = self[name] else { return nil }
+        try self[name].map { text in try Self.number(text, field: name) }
+    }
+
+    /// `text` as a number a person typed ("72,4" too); the error names `field`.
+    static func number(_ text: String, field: String) throws -> Double {
         guard let value = Double(text.replacingOccurrences(of: ",", with: ".")) else {
-            throw CinnError.invalid(name, "\"\(text)\" is not a number")
+            throw CinnError.invalid(field, "\"\(text)\" is not a number")
         }
         return value
     }

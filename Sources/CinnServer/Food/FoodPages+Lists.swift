@@ -143,7 +143,7 @@ struct FoodStatsPage {
 
     /// The rows of `records` the day view shows as bars too.
     static func goalRows(_ records: [GoalRecord]) -> [GoalRow] {
-        records.filter { $0.goal.source == .mine || TargetBar.shownByDefault.contains($0.goal.nutrient.key) }.map { record in
+        records.filter(\.goal.isShownByDefault).map { record in
             let bound = record.goal.macro?.description
                 ?? [record.goal.minimum.map { "at least \(NutritionText.number($0)) \(record.goal.nutrient.unit.rawValue)" },
                     record.goal.maximum.map { "at most \(NutritionText.number($0)) \(record.goal.nutrient.unit.rawValue)" }]

@@ -17,9 +17,8 @@ struct RecipeListPage {
 
     init(_ recipes: [Recipe], settings: UserSettings) {
         self.recipes = recipes.map { recipe in
-            let serving = recipe.totalNutrients.scaled(by: 1 / recipe.servingsCount)
-            return Item(id: recipe.food.id.lowercasedString, name: recipe.food.name,
-                        perServing: settings.energyUnit.format(kilocalories: serving.energy ?? 0) + " a serving",
+            Item(id: recipe.food.id.lowercasedString, name: recipe.food.name,
+                        perServing: settings.energyUnit.format(kilocalories: recipe.servingNutrients.energy ?? 0) + " a serving",
                         makes: "makes \(NutritionText.decimal(recipe.servingsCount, places: 2)) serving\(recipe.servingsCount == 1 ? "" : "s")",
                         ingredients: recipe.ingredients.map(\.name).joined(separator: " · "))
         }

@@ -182,15 +182,9 @@ struct TargetBar {
     /// Said to a screen reader and on hover: "Protein: 112 of 150 g, under the target".
     let summary: String
 
-    /// The nutrients shown on the day view by default besides the user's own goals.
-    static let shownByDefault: Set<String> = ["fiber", "sodium"]
-
-    /// The bars of a day: every macro target and bound of the user's, and `shownByDefault`.
+    /// The bars of a day: every macro target and bound of the user's, and the nutrients shown by default.
     static func list(_ day: DayNutrition) -> [TargetBar] {
-        day.progress.compactMap { goal, amount, standing in
-            guard goal.source == .mine || shownByDefault.contains(goal.nutrient.key) else { return nil }
-            return TargetBar(goal, amount: amount, standing: standing)
-        }
+        day.progress.filter(\.goal.isShownByDefault).map { TargetBar($0.goal, amount: $0.amount, standing: $0.standing) }
     }
 
     init(_ goal: NutrientGoal, amount eaten: Double, standing: NutrientGoal.Standing) {

@@ -42,7 +42,7 @@ extension FoodWebController {
         let form = try await FormFields(request: request)
         return try await handlingFormErrors {
             let settings = try await context.journal.settings()
-            let energy = try form.number("energy").map { settings.energyUnit == .kilojoules ? $0 / 4.184 : $0 }
+            let energy = try form.number("energy").map { settings.energyUnit == .kilojoules ? Nutrient.kilocalories(kilojoules: $0) : $0 }
             let quick: QuickAdd
             do {
                 quick = try QuickAdd.validated(name: form["name"], energyKcal: energy, proteinGrams: try form.number("protein_g"),
@@ -133,8 +133,12 @@ extension FoodWebController {
         var model = FoodPage(food: food, mine: try await context.journal.store.isOwnFood(id: food.id, user: context.journal.user),
                              settings: try await context.journal.settings(),
                              context: [("meal", request.query("meal")), ("date", request.query("date"))])
-        if model.mine, try await context.journal.store.isRecipe(id: food.id, user: context.journal.user) {
-            model.recipe = FoodPage.RecipeSummary(try await context.journal.store.recipe(id: food.id, user: context.journal.user))
+        if model.mine {
+            do {
+                model.recipe = FoodPage.RecipeSummary(try await context.journal.store.recipe(id: food.id, user: context.journal.user))
+            } catch let error as CinnError where error.code == .notFound {
+                // A food of one's own that is not a recipe.
+            }
         }
         if request.query("found") == "off", model.mine {
             model.notice = "Found in Open Food Facts and kept as your food. Check it against the label: log it, edit it, "

@@ -33,19 +33,14 @@ extension FoodWebController {
         let id = context.parameters.get("id").flatMap(UUID.init(text:))
         if let id { _ = try await context.journal.store.recipe(id: id, user: context.journal.user) }
         return try await handlingFormErrors {
-            func number(_ text: String, _ field: String) throws -> Double {
-                guard let value = Double(text.replacingOccurrences(of: ",", with: ".")) else {
-                    throw CinnError.invalid(field, "\"\(text)\" is not a number")
-                }
-                return value
-            }
             let ingredients = try draft.ingredients.enumerated().map { index, item in
-                RecipeIngredientRequest(foodID: item.foodID, servings: try number(item.servings, "ingredients[\(index)].servings"),
+                RecipeIngredientRequest(foodID: item.foodID,
+                                        servings: try FormFields.number(item.servings, field: "ingredients[\(index)].servings"),
                                         serving: item.serving)
             }
             let recipe = try await context.journal.saveRecipe(
-                id: id, name: draft.name, ingredients: ingredients, servings: try number(draft.servings, "servings"),
-                cookedGrams: draft.cookedGrams.isEmpty ? nil : try number(draft.cookedGrams, "cooked_grams"))
+                id: id, name: draft.name, ingredients: ingredients, servings: try FormFields.number(draft.servings, field: "servings"),
+                cookedGrams: draft.cookedGrams.isEmpty ? nil : try FormFields.number(draft.cookedGrams, field: "cooked_grams"))
             return Done.recipeSaved.redirect(to: "/food/foods/\(recipe.food.id.lowercasedString)")
         } failed: { error in
             try await renderRecipe(context, draft, problem: FormProblem(error), status: .unprocessableContent)

@@ -19,7 +19,7 @@ struct SettingsAPIController {
 
     /// `{"targets": {…the person's…}, "goals": [{key, name, unit, target, minimum, maximum, source}]}`, as of today.
     func targetsResponse(_ context: Context) async throws -> Response {
-        let (targets, goals) = try await context.journal.nutritionGoals()
+        let (targets, goals, _) = try await context.journal.nutritionGoals()
         let body = "{\"targets\":\(targets.storageText),\"goals\":" + jsonString(goals.map { NutrientGoalDTO($0) }) + "}"
         return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
     }

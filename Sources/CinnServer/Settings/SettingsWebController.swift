@@ -68,9 +68,8 @@ struct SettingsWebController {
     }
 
     func renderTargets(_ context: Context, form: FormFields? = nil, problem: FormProblem? = nil, notice: String? = nil) async throws -> String {
-        let (targets, goals) = try await context.journal.nutritionGoals()
-        let energy = try await context.journal.dayEnergy(asOf: context.journal.today(try await context.journal.settings()))
-        let model = TargetsPage(targets: targets, goals: goals, energyTargetKcal: energy.targetKcal, form: form, problem: problem)
+        let (targets, goals, energyTargetKcal) = try await context.journal.nutritionGoals()
+        let model = TargetsPage(targets: targets, goals: goals, energyTargetKcal: energyTargetKcal, form: form, problem: problem)
         return pages.render("settings-targets", model, title: "Nutrition targets", tab: .more, notice: notice, formToken: context.formToken)
     }
 

@@ -137,7 +137,10 @@ extension Store {
     /// Whether the shared food database holds any food beyond the built-in ones (an imported food database).
     public func hasImportedFoods() async throws -> Bool {
         try await withConnection { db in
-            try await db.raw("SELECT 1 AS one FROM foods WHERE user_id IS NULL AND builtin = 0 AND deleted = 0 LIMIT 1").first() != nil
+            // Imported shared foods have an import (the built-in ones none): the partial index foods_import finds them.
+            try await db.raw("""
+                SELECT 1 AS one FROM foods WHERE import_id IS NOT NULL AND user_id IS NULL AND deleted = 0 LIMIT 1
+                """).first() != nil
         }
     }
 

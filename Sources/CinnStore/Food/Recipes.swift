@@ -57,51 +57,48 @@ extension Store {
             guard let row = try await db.raw("""
                 SELECT \(unsafeRaw: Self.foodColumns), row_id, recipe_servings, cooked_grams FROM foods
                 WHERE id = \(bind: bind(id)) AND user_id = \(bind: user.rawValue) AND deleted = 0 AND recipe = 1
-                """).first() else { throw CinnError.notFound("no recipe with id \(id)") }
-            return try await decodeRecipe(db, row)
+                """).first(), let recipe = try await decodeRecipes(db, [row]).first else {
+                throw CinnError.notFound("no recipe with id \(id)")
+            }
+            return recipe
         }
     }
 
-    /// The user's recipes, by name.
+    /// The user's recipes, by name: one query for the recipes and one for all their ingredients.
     public func recipes(user: UserID) async throws -> [Recipe] {
         try await withConnection { db in
-            var recipes: [Recipe] = []
-            for row in try await db.raw("""
+            try await decodeRecipes(db, try await db.raw("""
                 SELECT \(unsafeRaw: Self.foodColumns), row_id, recipe_servings, cooked_grams FROM foods
                 WHERE user_id = \(bind: user.rawValue) AND deleted = 0 AND recipe = 1 ORDER BY name_key, row_id
+                """).all())
+        }
+    }
+
+    /// Recipes from their food rows (with `row_id`, `recipe_servings` and `cooked_grams`), their ingredients read at once.
+    private func decodeRecipes(_ db: any SQLDatabase, _ rows: [any SQLRow]) async throws -> [Recipe] {
+        guard !rows.isEmpty else { return [] }
+        let rowIDs = try rows.map { try $0.decode(column: "row_id", as: Int64.self) }
+        var ingredients: [Int64: [RecipeIngredient]] = [:]
+        for chunk in rowIDs.chunks(of: Self.insertChunkRows) {
+            for item in try await db.raw("""
+                SELECT recipe_id, food_id, name, brand, servings, serving_label, grams, nutrients FROM recipe_ingredients
+                WHERE recipe_id IN (\(binds: Array(chunk))) ORDER BY recipe_id, position
                 """).all() {
-                recipes.append(try await decodeRecipe(db, row))
+                guard let nutrients = Nutrients(storageText: try item.decode(column: "nutrients", as: String.self)) else {
+                    throw CinnError(.internal, "a stored recipe is damaged")
+                }
+                ingredients[try item.decode(column: "recipe_id", as: Int64.self), default: []].append(RecipeIngredient(
+                    foodID: try item.decodeNil(column: "food_id") ? nil : try decodeUUID(item, "food_id"),
+                    name: try item.decode(column: "name", as: String.self), brand: try item.decode(column: "brand", as: String?.self),
+                    servings: try item.decode(column: "servings", as: Double.self),
+                    servingLabel: try item.decode(column: "serving_label", as: String.self),
+                    grams: try item.decode(column: "grams", as: Double.self), nutrients: nutrients))
             }
-            return recipes
         }
-    }
-
-    /// Whether the food is one of the user's recipes.
-    public func isRecipe(id: UUID, user: UserID) async throws -> Bool {
-        try await withConnection { db in
-            try await db.raw("""
-                SELECT 1 AS one FROM foods WHERE id = \(bind: bind(id)) AND user_id = \(bind: user.rawValue) AND deleted = 0 AND recipe = 1
-                """).first() != nil
+        return try zip(rows, rowIDs).map { row, rowID in
+            Recipe(food: try decodeFood(row), ingredients: ingredients[rowID] ?? [],
+                   servingsCount: try row.decode(column: "recipe_servings", as: Double?.self) ?? 1,
+                   cookedGrams: try row.decode(column: "cooked_grams", as: Double?.self))
         }
-    }
-
-    private func decodeRecipe(_ db: any SQLDatabase, _ row: any SQLRow) async throws -> Recipe {
-        let food = try decodeFood(row)
-        let ingredients = try await db.raw("""
-            SELECT food_id, name, brand, servings, serving_label, grams, nutrients FROM recipe_ingredients
-            WHERE recipe_id = \(bind: try row.decode(column: "row_id", as: Int64.self)) ORDER BY position
-            """).all().map { item in
-            guard let nutrients = Nutrients(storageText: try item.decode(column: "nutrients", as: String.self)) else {
-                throw CinnError(.internal, "a stored recipe is damaged")
-            }
-            return RecipeIngredient(
-                foodID: try item.decodeNil(column: "food_id") ? nil : try decodeUUID(item, "food_id"),
-                name: try item.decode(column: "name", as: String.self), brand: try item.decode(column: "brand", as: String?.self),
-                servings: try item.decode(column: "servings", as: Double.self),
-                servingLabel: try item.decode(column: "serving_label", as: String.self),
-                grams: try item.decode(column: "grams", as: Double.self), nutrients: nutrients)
-        }
-        return Recipe(food: food, ingredients: ingredients, servingsCount: try row.decode(column: "recipe_servings", as: Double?.self) ?? 1,
-                      cookedGrams: try row.decode(column: "cooked_grams", as: Double?.self))
     }
 }
