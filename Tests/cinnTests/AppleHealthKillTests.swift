@@ -33,11 +33,13 @@ struct AppleHealthKillTests {
         // journal records (each a twelfth of this file), which it is writing into the open transaction. (Later, the
         // reader, at most twelve batches ahead, may have read the whole file while the writer finishes.)
         // Watched from a thread of its own: tests running beside this one can keep the cooperative pool busy for
-        // seconds, long enough for the import to finish between two looks.
+        // seconds, long enough for the import to finish between two looks. Watched for up to two minutes: a new journal
+        // installs the built-in foods before the import starts, which takes seconds of a debug build when every test
+        // beside this one does the same.
         let progress = await withCheckedContinuation { (done: CheckedContinuation<String, Never>) in
             Thread {
                 var progress = ""
-                for _ in 0..<3000 where process.isRunning {
+                for _ in 0..<24_000 where process.isRunning {
                     progress = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
                     if let percent = progress.matches(of: /\] (\d+)%/).last.flatMap({ Int($0.1) }), percent >= 25 { break }
                     usleep(5_000)

@@ -120,9 +120,10 @@ final class RunningServer {
 
     var text: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
 
-    /// The port from "Listening on http://127.0.0.1:PORT", once it is printed; nil if the server stopped first.
+    /// The port from "Listening on http://127.0.0.1:PORT", once it is printed (within two minutes: a new journal installs
+    /// the built-in foods first); nil if the server stopped first.
     func port() async throws -> Int? {
-        for _ in 0..<300 {
+        for _ in 0..<1200 {
             if let match = text.firstMatch(of: /Listening on http:\/\/127\.0\.0\.1:(\d+)\n/) { return Int(match.1) }
             guard process.isRunning else { return nil }
             try await Task.sleep(for: .milliseconds(100))

@@ -412,7 +412,9 @@ struct ImportCommandTests {
 
 @Suite("cinn serve")
 struct ServeCommandTests {
-    @Test(.timeLimit(.minutes(1)))
+    // Three minutes: each new journal installs the built-in foods first, seconds of a debug build when the other
+    // command tests do the same beside it.
+    @Test(.timeLimit(.minutes(3)))
     func servesOnAFreePortAndStopsOnSIGTERM() async throws {
         let sandbox = try Sandbox()
         let server = try RunningServer(sandbox, ["serve", "--port", "0", "--database", sandbox.database])
@@ -440,7 +442,7 @@ struct ServeCommandTests {
 
     /// `--log-level info` logs a line a request, without the query string; the default logs none; both say where
     /// they listen.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func theRequestLogNamesMethodPathStatusAndTimeOnly() async throws {
         let sandbox = try Sandbox()
         for level in ["info", nil] {
