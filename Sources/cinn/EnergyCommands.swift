@@ -172,7 +172,13 @@ enum EnergyText {
         if let blended = report.expenditure.blendedKcal, report.expenditure.adaptive != nil {
             out("Best estimate: \(energy(blended)) (\(Int((report.expenditure.adaptiveWeight * 100).rounded())) % adaptive)")
         }
-        if let maintenance = report.maintenanceKcal { out("Calories to maintain: \(energy(maintenance)) (target follows \(report.settings.targetBasis.rawValue))") }
+        if let maintenance = report.maintenanceKcal {
+            let source = switch report.targetExpenditure?.source {
+            case .bestEstimate?: "the best estimate at the end of \(report.targetExpenditure!.asOf.iso); it moves on Mondays"
+            default: report.settings.targetBasis == .adaptive ? "the formula until your log gives an estimate" : "the formula"
+            }
+            out("Calories to maintain: \(energy(maintenance)) (\(source))")
+        }
         if let target = report.target {
             var line = "Daily target: \(energy(target.kcal))"
             if target.source == .manual { line += " (manual)" }
@@ -180,6 +186,7 @@ enum EnergyText {
             if target.floored { line += " — raised to the \(energy(target.floorKcal)) floor" }
             out(line)
         }
+        if let change = report.targetChange { out(change.message(in: report.settings.energyUnit)) }
         if let timeline = report.timeline {
             if timeline.reached {
                 out("Goal: reached — the trend is in the maintenance band.")

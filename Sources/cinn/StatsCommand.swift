@@ -38,7 +38,8 @@ struct Stats: AsyncParsableCommand {
                 ?? journal.today(settings)
             let start = try parseOrThrow { () in try from.map { t in try LocalDate.parse(t, field: "from") } }
                 ?? end.adding(days: -29)
-            return (try await journal.nutritionStatistics(from: start, to: end, length: period), start...end, settings.energyTargetKcal)
+            return (try await journal.nutritionStatistics(from: start, to: end, length: period), start...end,
+                    try await journal.nutritionGoals().energyTargetKcal)
         }
         if json {
             struct Row: Encodable {

@@ -5,7 +5,8 @@ import Foundation
 
 struct TargetsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "targets", abstract: "Nutrition targets: protein, carbohydrate and fat, and any nutrient's minimum or maximum.",
+        commandName: "targets",
+        abstract: "Targets: the daily calories, protein, carbohydrate and fat, and any nutrient's minimum or maximum.",
         subcommands: [Show.self, SetTargets.self, Clear.self], defaultSubcommand: Show.self)
 
     struct Show: AsyncParsableCommand {
@@ -16,18 +17,24 @@ struct TargetsCommand: AsyncParsableCommand {
         @Flag(help: "Every nutrient's goal, not only yours, fiber and sodium.") var all = false
 
         func run() async throws {
-            let (day, targets) = try await options.withJournal { journal in
+            let (day, targets, report) = try await options.withJournal { journal in
                 let settings = try await journal.settings()
                 let day: LocalDate = try date.map { text in try LocalDate.parse(text) } ?? journal.today(settings)
-                return (try await journal.day(day).day, settings.nutrientTargets)
+                return (try await journal.day(day).day, settings.nutrientTargets, try await journal.energyReport(asOf: day, historyDays: 0))
             }
+            let unit = report.settings.energyUnit
+            let follows = report.settings.energyTargetKcal != nil ? "your own number"
+                : report.settings.targetBasis == .adaptive ? "your data" : "the formula"
+            print("Calories: " + (report.target.map { "\(unit.format(kilocalories: $0.kcal)) a day, following \(follows)" }
+                ?? "no target yet (a profile and a weigh-in give one; or: cinn targets set calories=2000)"))
+            if let change = report.targetChange { print(change.message(in: unit)) }
             let macros = [("Protein", targets.protein), ("Carbohydrate", targets.carbohydrate), ("Fat", targets.fat)]
                 .compactMap { name, target in target.map { "\(name) \($0.description)" } }
             print(macros.isEmpty ? "No macro targets (set them with: cinn targets set protein=150g fat=30%)." : "Targets: " + macros.joined(separator: ", "))
             if day.energyTargetKcal == nil, [targets.carbohydrate, targets.fat, targets.protein].contains(where: {
                 if case .percentOfEnergy? = $0 { true } else { false }
             }) {
-                print("A share of energy needs a calorie target: set up your profile (cinn profile set) or one (cinn settings set energy-target 2000).")
+                print("A share of energy needs a calorie target: set up your profile (cinn profile set) or one (cinn targets set calories=2000).")
             }
             print("\(day.date):")
             for (goal, amount, standing) in day.progress where all || goal.isShownByDefault {
@@ -48,6 +55,7 @@ struct TargetsCommand: AsyncParsableCommand {
             commandName: "set", abstract: "Set targets; the others stay as they are.",
             discussion: """
                 Each target is one word:
+                  calories=data   calories=formula   calories=2000   calorie-floor=1400   (what the daily calorie target follows)
                   protein=150g   carbohydrate=40%   fat=30%   protein=1.8g/kg   (g a day, % of the calorie target, g per kg)
                   sodium<2000    fiber>30   potassium>3500   (a nutrient's maximum or minimum, in its unit)
                   sodium=dv      protein=none      (back to the Daily Value; no macro target)
@@ -59,10 +67,44 @@ struct TargetsCommand: AsyncParsableCommand {
         func run() async throws {
             try await options.withJournal { journal in
                 var changed = try await journal.settings().nutrientTargets
-                for text in targets { try Self.apply(text, to: &changed) }
-                try await journal.setNutrientTargets(changed)
+                var calories = ProfileUpdate()
+                var nutrients = false, energy = false
+                for text in targets {
+                    if try Self.applyCalories(text, to: &calories) {
+                        energy = true
+                    } else {
+                        try Self.apply(text, to: &changed)
+                        nutrients = true
+                    }
+                }
+                if energy { _ = try await journal.updateProfile(calories) }
+                if nutrients { try await journal.setNutrientTargets(changed) }
             }
             print("Targets saved.")
+        }
+
+        /// Applies `calories=data|formula|KCAL` or `calorie-floor=KCAL|default`; false for any other target.
+        static func applyCalories(_ text: String, to update: inout ProfileUpdate) throws -> Bool {
+            let parts = text.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard parts.count == 2, ["calories", "calorie-floor"].contains(parts[0]) else { return false }
+            let (key, value) = (parts[0], parts[1])
+            if key == "calorie-floor" {
+                guard value == "default" || Double(value) != nil else { throw CinnError.invalid(key, "give calorie-floor=1400 (kcal) or calorie-floor=default") }
+                update.energyFloorKcal = .some(try Double(value).map { kcal in try EnergyTarget.validFloor(kcal, field: key) })
+                return true
+            }
+            switch value {
+            case "data", "adaptive":
+                update.targetBasis = TargetBasis.adaptive.rawValue
+                update.energyTargetKcal = .some(nil)
+            case "formula":
+                update.targetBasis = TargetBasis.formula.rawValue
+                update.energyTargetKcal = .some(nil)
+            default:
+                guard let kcal = Double(value) else { throw CinnError.invalid(key, "give calories=data, calories=formula or your own number, like calories=2000") }
+                update.energyTargetKcal = .some(try UserSettings.validEnergyTarget(kcal, field: key))
+            }
+            return true
         }
 
         static func apply(_ text: String, to targets: inout NutrientTargets) throws(CinnError) {

@@ -115,14 +115,14 @@ struct EnergyWebTests {
             #expect(bad.status == .unprocessableContent)
             #expect(try await journal.settings().profile?.activity == .moderate)
 
-            let edit = welcome.replacingOccurrences(of: "activity=moderate", with: "activity=light") + "&target_basis=adaptive&floor=1400&energy_target="
+            try await client.post("/settings/targets/calories", form: "follows=formula&floor=1400")
+            let edit = welcome.replacingOccurrences(of: "activity=moderate", with: "activity=light")
             let saved = try await client.post("/profile", form: edit)
             #expect(saved.headers[.location] == "/energy?done=profile-saved#notice")
             #expect(try await client.send(.get, "/energy?done=profile-saved").text.contains("Profile saved; the calorie target below follows it."))
             let settings = try await journal.settings()
             #expect(settings.profile?.activity == .light)
-            #expect(settings.targetBasis == .adaptive)
-            #expect(settings.energyFloorKcal == 1400)
+            #expect(settings.targetBasis == .formula && settings.energyFloorKcal == 1400, "the profile form leaves the calorie target")
             #expect(try await journal.store.goal(user: journal.user) == goalBefore, "the unchanged goal keeps the day it was set")
 
             #expect(try await client.post("/profile/body-fat", form: "percent=21.5&date=2024-03-15").headers[.location]

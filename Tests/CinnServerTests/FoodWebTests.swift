@@ -581,10 +581,11 @@ import CinnJournal
     @Test func calorieTargetAndEnergyUnitInTheSettingsForm() async throws {
         try await withApp { client, journal in
             let form = try await client.send(.get, "/settings").text
-            #expect(form.contains(#"id="energy-target""#))
+            #expect(form.contains(#"id="targets-link""#))
             #expect(form.contains(#"<option value="kcal" selected>"#))
 
-            let saved = try await client.post("/settings", form: "energy_target=1800&energy_unit=kJ")
+            #expect(try await client.post("/settings/targets/calories", form: "follows=own&own_kcal=1800").status == .seeOther)
+            let saved = try await client.post("/settings", form: "energy_unit=kJ")
             #expect(saved.status == .seeOther)
             var settings = try await journal.settings()
             #expect(settings.energyTargetKcal == 1800)
@@ -596,9 +597,10 @@ import CinnJournal
             #expect(day.contains(#"data-kcal="180""#), "the data attribute stays in kcal")
             #expect(try await client.send(.get, "/food/search?q=gran").text.contains("1883 kJ per 100 g"))
 
-            #expect(try await client.post("/settings", form: "energy_target=100").status == .unprocessableContent)
+            #expect(try await client.post("/settings/targets/calories", form: "follows=own&own_kcal=100").status == .unprocessableContent)
             #expect(try await journal.settings().energyTargetKcal == 1800)
-            #expect(try await client.post("/settings", form: "energy_target=&unit=kg").status == .seeOther)
+            #expect(try await client.post("/settings/targets/calories", form: "follows=adaptive&own_kcal=1800").status == .seeOther)
+            #expect(try await client.post("/settings", form: "unit=kg").status == .seeOther)
             settings = try await journal.settings()
             #expect(settings.energyTargetKcal == nil)
             #expect(settings.energyUnit == .kilojoules, "a form without the unit leaves it")

@@ -1,5 +1,6 @@
 import CinnCore
 import Foundation
+import SQLKit
 import Testing
 @testable import CinnStore
 
@@ -31,6 +32,24 @@ import Testing
         }
     }
 
+    /// Migration 15 moves a journal following the formula to following the data, as a new version sync clients pull.
+    @Test(arguments: Backend.enabled)
+    func theCalorieTargetComesToFollowTheData(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { store in
+            let user = try await store.localUser()
+            try await store.saveSettings(UserSettings(energyTargetKcal: 2000, targetBasis: .formula), user: user)
+            let version = { (db: any SQLDatabase) in
+                try await db.raw("SELECT version FROM user_settings WHERE user_id = \(bind: user.rawValue)").first()!.decode(column: "version", as: Int64.self)
+            }
+            let before = try await store.withConnection { db in try await version(db) }
+            try await store.withConnection { db in try await db.raw("DELETE FROM schema_migrations WHERE version = 15").run() }
+            #expect(try await store.migrate() == [15])
+            let settings = try await store.settings(user: user)
+            #expect(settings.targetBasis == .adaptive && settings.energyTargetKcal == 2000)
+            #expect(try await store.withConnection { db in try await version(db) } > before)
+        }
+    }
+
     /// A migration that has shipped is never edited (add the next one instead): each one's SQL, in both dialects,
     /// must keep the fingerprint it shipped with. A new migration adds its line here.
     @Test func shippedMigrationsKeepTheirSQL() {
@@ -38,6 +57,7 @@ import Testing
             1: "a23a9a179214c0cc", 2: "8f263c3ecb83cd47", 3: "ae30c6e7e829ef82", 4: "79350187fd167143", 5: "28a0655233e93f45",
             6: "5c946b77f2a3c47", 7: "a96d64901013fed6", 8: "33420801ae53d723", 9: "8089608b68fbed65", 10: "4603f9ae006a3840",
             11: "3e336ebdd6100861", 12: "441fa69c4eb4112", 13: "2d2f24d198b94b4e", 14: "86cbe053d52af7b",
+            15: "d008490e58c944f",
         ]
         var found: [Int: String] = [:]
         for migration in Migration.all {

@@ -32,6 +32,27 @@ struct EnergyCommandTests {
         #expect(marked.lines == ["\(today) is marked complete."], "\(marked)")
     }
 
+    @Test func theCalorieTargetIsSetWithTheOtherTargets() async throws {
+        let sandbox = try Sandbox()
+        let today = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
+        try await sandbox.cinn("weight", "add", "80", "--unit", "kg", "--date", today)
+        try await sandbox.cinn("profile", "set", "--sex", "male", "--birth-date", "1990-01-01", "--height", "180", "--activity", "sedentary")
+        var shown = try await sandbox.cinn("targets")
+        #expect(shown.lines.first?.hasPrefix("Calories: ") == true && shown.lines.first?.hasSuffix(" kcal a day, following your data") == true, "\(shown)")
+        let set = try await sandbox.cinn("targets", "set", "calories=formula", "calorie-floor=1300", "protein=150g")
+        #expect(set.status == 0, "\(set)")
+        shown = try await sandbox.cinn("targets")
+        #expect(shown.lines.first?.hasSuffix(" kcal a day, following the formula") == true, "\(shown)")
+        #expect(shown.lines.contains("Targets: Protein 150 g"), "\(shown)")
+        try await sandbox.cinn("targets", "set", "calories=1900")
+        #expect(try await sandbox.cinn("targets").lines.first == "Calories: 1900 kcal a day, following your own number")
+        let energy = try await sandbox.cinn("energy")
+        #expect(energy.lines.contains("Daily target: 1900 kcal (manual)"), "\(energy)")
+        let bad = try await sandbox.run(["targets", "set", "calories=lots", "--database", sandbox.database])
+        #expect(bad.status == 64 && bad.stderr.contains("calories"), "\(bad)")
+        #expect(try await sandbox.cinn("targets").lines.first == "Calories: 1900 kcal a day, following your own number", "nothing changed")
+    }
+
     @Test(arguments: [["--height", "9 ft"], ["--birth-date", "2020-01-01"], ["--activity", "couch"], ["--floor", "100"]])
     func outOfRangeProfileExitsWithTheFieldNamed(_ arguments: [String]) async throws {
         let sandbox = try Sandbox()

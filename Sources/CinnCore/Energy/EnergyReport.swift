@@ -31,7 +31,11 @@ public struct EnergyReport: Sendable {
     public var expenditure: ExpenditureEstimate
     /// "Calories to maintain": the expenditure the target follows.
     public var maintenanceKcal: Double?
+    /// Where `maintenanceKcal` comes from: today's formula, or last week's best estimate.
+    public var targetExpenditure: TargetExpenditure?
     public var target: EnergyTarget?
+    /// How a target following the data moved this week, when it did.
+    public var targetChange: TargetChange?
     public var standing: TrendStanding
     public var verdict: Verdict
     public var timeline: GoalTimeline?
@@ -70,16 +74,41 @@ public struct EnergyReport: Sendable {
         let estimate = ExpenditureEstimate(formula: formula(asOf, current), trend: weights,
                                            completeDayIntakeKcal: completeIntake, asOf: asOf, windowDays: windowDays)
         expenditure = estimate
-        let maintenance = estimate.expenditureKcal(basis: settings.targetBasis)
+        let monday = NutritionPeriod.bounds(of: asOf, length: .week).start
+        let previousEnd = monday.adding(days: -1)
+        let previous = ExpenditureEstimate(formula: formula(previousEnd, weights.latest(onOrBefore: previousEnd)?.trend),
+                                           trend: weights, completeDayIntakeKcal: completeIntake, asOf: previousEnd,
+                                           windowDays: windowDays)
+        let expenditure = TargetExpenditure.choose(basis: settings.targetBasis, today: estimate, endOfLastWeek: previous,
+                                                   asOf: asOf, weekEnd: previousEnd)
+        targetExpenditure = expenditure
+        let maintenance = expenditure?.kcal
         maintenanceKcal = maintenance
         let inBand = goal.map { weights.maintenanceState(goal: $0, asOf: asOf) == .inBand } ?? false
-        let target = profile.flatMap { profile in
-            EnergyTarget.compute(manualKcal: settings.energyTargetKcal, expenditureKcal: maintenance, sex: profile.sex, goal: goal,
-                                 trend: current, inMaintenanceBand: inBand, floorKcal: settings.energyFloorKcal)
-        } ?? settings.energyTargetKcal.map {
-            EnergyTarget(kcal: $0, source: .manual, maintenanceKcal: nil, adjustmentKcal: 0, floorKcal: 0, floored: false)
+        let computeTarget = { (maintenance: Double?) -> EnergyTarget? in
+            profile.flatMap { profile in
+                EnergyTarget.compute(manualKcal: settings.energyTargetKcal, expenditureKcal: maintenance, sex: profile.sex, goal: goal,
+                                     trend: current, inMaintenanceBand: inBand, floorKcal: settings.energyFloorKcal)
+            } ?? settings.energyTargetKcal.map {
+                EnergyTarget(kcal: $0, source: .manual, maintenanceKcal: nil, adjustmentKcal: 0, floorKcal: 0, floored: false)
+            }
         }
+        let target = computeTarget(maintenance)
         self.target = target
+        if settings.targetBasis == .adaptive, target?.source == .computed {
+            let lastSunday = previousEnd.adding(days: -7)
+            let beforePrevious = ExpenditureEstimate(formula: formula(lastSunday, weights.latest(onOrBefore: lastSunday)?.trend),
+                                                     trend: weights, completeDayIntakeKcal: completeIntake, asOf: lastSunday,
+                                                     windowDays: windowDays)
+            let lastWeek = TargetExpenditure.choose(basis: .adaptive, today: previous, endOfLastWeek: beforePrevious,
+                                                    asOf: previousEnd, weekEnd: lastSunday)
+            targetChange = TargetChange.between(lastWeek: lastWeek, thisWeek: expenditure, formulaKcal: previous.formula?.expenditureKcal,
+                                                since: monday, windowDays: windowDays) { kcal in
+                computeTarget(kcal)?.kcal
+            }
+        } else {
+            targetChange = nil
+        }
         let standing = weights.standing(goal: goal, asOf: asOf)
         self.standing = standing
         verdict = WeightTrend.verdict(for: standing, goal: goal, unit: settings.displayUnit)
@@ -95,14 +124,9 @@ public struct EnergyReport: Sendable {
                              energyUnit: settings.energyUnit,
                              withoutTarget: profile != nil && current == nil ? "add your weight for a daily calorie budget"
                                  : "set up your profile for a daily calorie budget")
-        let monday = NutritionPeriod.bounds(of: asOf, length: .week).start
         let complete = Set(completeIntake.keys)
         thisWeek = WeeklyCheckIn(start: monday, loggedDays: intakeKcal, completeDays: complete, trend: weights,
                                  expenditureKcal: maintenance, targetKcal: target?.kcal)
-        let previousEnd = monday.adding(days: -1)
-        let previous = ExpenditureEstimate(formula: formula(previousEnd, weights.latest(onOrBefore: previousEnd)?.trend),
-                                           trend: weights, completeDayIntakeKcal: completeIntake, asOf: previousEnd,
-                                           windowDays: windowDays)
         lastWeek = WeeklyCheckIn(start: monday.adding(days: -7), loggedDays: intakeKcal, completeDays: complete, trend: weights,
                                  expenditureKcal: previous.expenditureKcal(basis: settings.targetBasis), targetKcal: target?.kcal)
         history = (0..<max(0, historyDays)).map { offset in

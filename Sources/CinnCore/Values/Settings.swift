@@ -40,7 +40,7 @@ public struct UserSettings: Sendable, Hashable {
 
     public init(displayUnit: MassUnit = .kilograms, trendMethod: TrendMethod = .exact, timeZoneIdentifier: String? = nil,
                 energyTargetKcal: Double? = nil, energyUnit: EnergyUnit = .kilocalories, profile: Profile? = nil,
-                lengthUnit: LengthUnit = .centimetres, targetBasis: TargetBasis = .formula, energyFloorKcal: Double? = nil,
+                lengthUnit: LengthUnit = .centimetres, targetBasis: TargetBasis = .adaptive, energyFloorKcal: Double? = nil,
                 onboarded: Bool = false, oneRepMaxFormula: OneRepMaxFormula = .default, glucoseUnit: GlucoseUnit = .milligramsPerDeciliter) {
         self.displayUnit = displayUnit
         self.trendMethod = trendMethod

@@ -227,13 +227,30 @@ package struct EnergyDTO: Encodable {
         let source: String
         let basis: String
         let maintenanceKcal: OrNull<Double>
+        let maintenanceSource: OrNull<String>
+        let maintenanceAsOf: OrNull<String>
         let adjustmentKcal: Double
         let floorKcal: Double
         let floored: Bool
+        let change: OrNull<TargetChangeDTO>
+
+        init(_ report: EnergyReport, _ target: EnergyTarget) {
+            kcal = target.kcal
+            source = target.source.rawValue
+            basis = report.settings.targetBasis.rawValue
+            maintenanceKcal = OrNull(target.maintenanceKcal)
+            maintenanceSource = OrNull(target.source == .computed ? report.targetExpenditure?.source.rawValue : nil)
+            maintenanceAsOf = OrNull(target.source == .computed ? report.targetExpenditure?.asOf.iso : nil)
+            adjustmentKcal = target.adjustmentKcal
+            floorKcal = target.floorKcal
+            floored = target.floored
+            change = OrNull(report.targetChange.map { TargetChangeDTO($0, unit: report.settings.energyUnit) })
+        }
 
         enum CodingKeys: String, CodingKey {
-            case kcal, source, basis, floored
+            case kcal, source, basis, floored, change
             case maintenanceKcal = "maintenance_kcal", adjustmentKcal = "adjustment_kcal", floorKcal = "floor_kcal"
+            case maintenanceSource = "maintenance_source", maintenanceAsOf = "maintenance_as_of"
         }
     }
 
@@ -290,11 +307,7 @@ package struct EnergyDTO: Encodable {
         blendedSdKcal = OrNull(estimate.blendedUncertaintyKcal)
         adaptiveWeight = estimate.adaptiveWeight
         maintenanceKcal = OrNull(report.maintenanceKcal)
-        target = OrNull(report.target.map {
-            Target(kcal: $0.kcal, source: $0.source.rawValue, basis: report.settings.targetBasis.rawValue,
-                   maintenanceKcal: OrNull($0.maintenanceKcal), adjustmentKcal: $0.adjustmentKcal, floorKcal: $0.floorKcal,
-                   floored: $0.floored)
-        })
+        target = OrNull(report.target.map { Target(report, $0) })
         today = TodayDTO(report)
         timeToGoalPlanned = OrNull(report.timeline?.atPlannedRate.map { ETADTO($0, unit: unit) })
         timeToGoalTrend = OrNull(report.timeline?.atTrendRate.map { ETADTO($0, unit: unit) })
@@ -313,6 +326,52 @@ package struct EnergyDTO: Encodable {
         case blendedSdKcal = "blended_sd_kcal", adaptiveWeight = "adaptive_weight", maintenanceKcal = "maintenance_kcal"
         case timeToGoalPlanned = "time_to_goal_planned", timeToGoalTrend = "time_to_goal_trend", goalReached = "goal_reached"
         case thisWeek = "this_week", lastWeek = "last_week"
+    }
+}
+
+/// How a calorie target following the data moved this week.
+struct TargetChangeDTO: Encodable {
+    let fromKcal: Double
+    let toKcal: Double
+    let since: String
+    let reason: String
+    let message: String
+
+    init(_ change: TargetChange, unit: EnergyUnit) {
+        fromKcal = change.fromKcal
+        toKcal = change.toKcal
+        since = change.since.iso
+        reason = change.reason
+        message = change.message(in: unit)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case since, reason, message
+        case fromKcal = "from_kcal", toKcal = "to_kcal"
+    }
+}
+
+/// The daily calorie target in `GET /api/v1/targets`: what it is today and what it follows.
+package struct CalorieTargetDTO: Encodable {
+    let kcal: OrNull<Double>
+    /// "adaptive" (the data), "formula", or "own" (the person's number).
+    let follows: String
+    let ownKcal: OrNull<Double>
+    let floorKcal: OrNull<Double>
+    let change: OrNull<TargetChangeDTO>
+
+    package init(_ report: EnergyReport) {
+        let settings = report.settings
+        kcal = OrNull(report.targetKcal)
+        follows = settings.energyTargetKcal != nil ? "own" : settings.targetBasis.rawValue
+        ownKcal = OrNull(settings.energyTargetKcal)
+        floorKcal = OrNull(report.target?.floorKcal ?? settings.energyFloorKcal)
+        change = OrNull(report.targetChange.map { TargetChangeDTO($0, unit: settings.energyUnit) })
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case kcal, follows, change
+        case ownKcal = "own_kcal", floorKcal = "floor_kcal"
     }
 }
 

@@ -12,10 +12,10 @@ extension Journal {
     }
 
     /// How often each goal was met between two days (the goals as they stand today: today's calorie target and trend
-    /// turn the macro targets into grams), over the days with anything logged.
-    public func goalRecords(from: LocalDate, to: LocalDate) async throws -> [GoalRecord] {
-        let goals = try await nutritionGoals().goals
-        return GoalRecord.records(goals, days: try await store.dailyNutrition(user: user, from: from, to: to))
+    /// turn the macro targets into grams), over the days with anything logged; and today's calorie target.
+    public func goalRecords(from: LocalDate, to: LocalDate) async throws -> (records: [GoalRecord], energyTargetKcal: Double?) {
+        let (_, goals, energyTargetKcal) = try await nutritionGoals()
+        return (GoalRecord.records(goals, days: try await store.dailyNutrition(user: user, from: from, to: to)), energyTargetKcal)
     }
 
     /// Replaces the nutrition targets, checked first.

@@ -6,7 +6,7 @@ import Hummingbird
 /// today.", "Logged Oats, 300 kcal.") read it back from the journal by id instead.
 enum Done: String, CaseIterable {
     case weighInSaved = "weigh-in-saved", weighInDeleted = "weigh-in-deleted"
-    case goalSaved = "goal", goalCleared = "goal-cleared", settingsSaved = "settings", targetsSaved = "targets"
+    case goalSaved = "goal", goalCleared = "goal-cleared", settingsSaved = "settings", targetsSaved = "targets", calorieTargetSaved = "calorie-target"
     case profileSaved = "profile-saved", bodyFatAdded = "body-fat-added"
     case importUndone = "import-undone"
     case entrySaved = "entry-saved", entryDeleted = "entry-deleted", dayMarked = "day-marked"
@@ -26,6 +26,7 @@ enum Done: String, CaseIterable {
         case .goalCleared: "Goal cleared."
         case .settingsSaved: "Settings saved."
         case .targetsSaved: "Targets saved: the day view's bars follow them."
+        case .calorieTargetSaved: "Calorie target saved: the food log's budget follows it from today."
         case .profileSaved: "Profile saved; the calorie target below follows it."
         case .bodyFatAdded: "Body fat added."
         case .importUndone: "Import undone: everything it brought is removed."

@@ -29,11 +29,7 @@ struct ProfilePage {
     let pickBrowserZone: Bool
     /// Not on the welcome page: the goal is set on Goal and settings; this says what it is.
     let goalSummary: String?
-    let bases: [Choice]
-    let floor: String
-    let manualTarget: String
     let bodyFat: String?
-    let defaultFloor: String
 
     /// - Parameters:
     ///   - importedHeight: the last height an Apple Health export held, offered while the profile has no height.
@@ -78,16 +74,7 @@ struct ProfilePage {
         goalSummary = isWelcome ? nil : goal.map { goal in
             "Goal: \(goal.weight.formatted(in: unit))" + (goal.plannedRate.map { ", \($0.formatted(in: unit, decimals: unit.displayDecimals + 1)) a week" } ?? "")
         } ?? "No goal yet"
-        let basis = typed("target_basis", settings.targetBasis.rawValue)
-        bases = [("formula", "The formula", "Mifflin–St Jeor (or Katch–McArdle with a recent body-fat value) × your activity"),
-                 ("adaptive", "What my log shows",
-                  "your intake and trend on complete days, blended with the formula while data is thin")].map {
-            Choice(value: $0.0, label: $0.1, detail: $0.2, selected: $0.0 == basis)
-        }
-        floor = typed("floor", settings.energyFloorKcal.map { Mass.format($0, decimals: 0) } ?? "")
-        manualTarget = typed("energy_target", settings.energyTargetKcal.map { Mass.format($0, decimals: 0) } ?? "")
         self.bodyFat = bodyFat.map { "\(Mass.format($0.fraction * 100, decimals: 1)) % on \(DashboardPage.shortDate($0.localDate))" }
-        defaultFloor = profile.map { "\(Int(EnergyTarget.defaultFloorKcal($0.sex))) kcal" } ?? "1200 kcal (women) or 1500 kcal (men)"
     }
 
     /// The profile change a submitted form asks for. Heights come as centimetres or as feet and inches,
@@ -102,16 +89,39 @@ struct ProfilePage {
         } else {
             height = form["height_cm"].map { "\($0) cm" }
         }
-        func clearable(_ name: String) throws -> Double?? {
-            isWelcome ? nil : .some(try form.number(name))
-        }
         let goalWeight = try form.number("goal_weight")
         return ProfileUpdate(
             sex: form["sex"], birthDate: form["birth_date"], height: height, activity: form["activity"],
             lengthUnit: lengthUnit.rawValue, massUnit: form["mass_unit"], energyUnit: form["energy_unit"], timeZone: form["time_zone"],
-            goalWeight: goalWeight, goalRatePerWeek: goalWeight == nil ? nil : try form.number("goal_rate"),
-            targetBasis: form["target_basis"], energyFloorKcal: try clearable("floor"),
-            energyTargetKcal: try clearable("energy_target"), onboarded: true)
+            goalWeight: goalWeight, goalRatePerWeek: goalWeight == nil ? nil : try form.number("goal_rate"), onboarded: true)
+    }
+}
+
+/// The calorie target in words, on the Energy and Targets pages.
+enum CalorieTargetText {
+    /// "2310 kcal to maintain, − 550 kcal for your planned rate, raised to the 1500 kcal floor", or "your own target".
+    static func detail(_ target: EnergyTarget, unit: EnergyUnit) -> String {
+        switch target.source {
+        case .manual: return "your own target"
+        case .computed:
+            var parts = ["\(NutritionText.energy(target.maintenanceKcal ?? 0, unit)) to maintain"]
+            if target.adjustmentKcal != 0 {
+                parts.append("\(target.adjustmentKcal < 0 ? "−" : "+") \(NutritionText.energy(abs(target.adjustmentKcal), unit)) for your planned rate")
+            }
+            if target.floored { parts.append("raised to the \(NutritionText.energy(target.floorKcal, unit)) floor") }
+            return parts.joined(separator: ", ")
+        }
+    }
+
+    /// Where calories to maintain come from: the formula, or the best estimate at the end of last week.
+    static func maintenance(_ report: EnergyReport) -> String? {
+        guard let expenditure = report.targetExpenditure else { return nil }
+        switch (expenditure.source, report.settings.targetBasis) {
+        case (.bestEstimate, _):
+            return "best estimate at the end of \(DashboardPage.shortDate(expenditure.asOf, withYear: false)); it moves on Mondays"
+        case (.formula, .adaptive): return "from the formula until your log gives an estimate"
+        case (.formula, .formula): return "from the formula"
+        }
     }
 }
 
@@ -132,6 +142,8 @@ struct EnergyPage {
     let adaptiveStatus: String?
     let target: String?
     let targetDetail: String?
+    /// "Your target moved from 1815 to 1760 kcal: …", the week it moved.
+    let targetChange: String?
     let toGoal: String?
     let etas: [ETA]
     let goalReached: Bool
@@ -165,28 +177,13 @@ struct EnergyPage {
         }
         if let maintenance = report.maintenanceKcal {
             figures.append(Figure(id: "maintenance", value: energy(maintenance), label: "To maintain",
-                                  detail: report.settings.targetBasis == .formula ? "from the formula"
-                                      : "best estimate, \(Int((estimate.adaptiveWeight * 100).rounded())) % adaptive"))
+                                  detail: CalorieTargetText.maintenance(report)))
         }
         self.figures = figures
         adaptiveStatus = estimate.shortfall.map { (estimate.isHeld ? "Holding the estimate of \(estimate.adaptive!.asOf.dayMonthYear): " : "") + $0.message }
-        if let target = report.target {
-            self.target = energy(target.kcal)
-            var parts = [String]()
-            switch target.source {
-            case .manual: parts.append("your own target")
-            case .computed:
-                parts.append("\(energy(target.maintenanceKcal ?? 0)) to maintain")
-                if target.adjustmentKcal != 0 {
-                    parts.append("\(target.adjustmentKcal < 0 ? "−" : "+") \(energy(abs(target.adjustmentKcal))) for your planned rate")
-                }
-                if target.floored { parts.append("raised to the \(energy(target.floorKcal)) floor") }
-            }
-            targetDetail = parts.joined(separator: ", ")
-        } else {
-            target = nil
-            targetDetail = nil
-        }
+        target = report.target.map { energy($0.kcal) }
+        targetDetail = report.target.map { CalorieTargetText.detail($0, unit: unit) }
+        targetChange = report.targetChange?.message(in: unit)
         goalReached = report.timeline?.reached ?? false
         toGoal = report.timeline.map { $0.remaining.formatted(in: mass) }
         func eta(_ label: String, _ eta: GoalETA?) -> ETA? {

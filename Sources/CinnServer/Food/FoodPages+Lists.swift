@@ -165,7 +165,8 @@ struct FoodStatsPage {
 
     static let ranges = [(7, "7 days"), (30, "30 days"), (90, "90 days"), (365, "1 year")]
 
-    init(days: [NutritionPeriod], query: Query, settings: UserSettings, today: LocalDate) {
+    /// - Parameter energyTargetKcal: today's calorie target, drawn across the chart.
+    init(days: [NutritionPeriod], query: Query, settings: UserSettings, energyTargetKcal: Double?, today: LocalDate) {
         let unit = settings.energyUnit
         from = query.from.iso
         to = query.to.iso
@@ -187,13 +188,13 @@ struct FoodStatsPage {
         hasData = !logged.isEmpty
         average = dailyAverage.energy.map { NutritionText.energy($0, unit) } ?? "—"
         daysLogged = "\(logged.count) of \(NutritionText.plural(query.from.distance(to: query.to) + 1, "day")) logged"
-        target = settings.energyTargetKcal.map { "Target \(NutritionText.energy($0, unit)) a day" }
+        target = energyTargetKcal.map { "Target \(NutritionText.energy($0, unit)) a day" }
         averages = dailyAverage.amounts.map { NutrientRow($0.nutrient, amount: $0.amount, energyUnit: unit) }
         let grouped = NutritionPeriod.periods(of: days.map { ($0.start, $0.totals) }, length: query.length)
         periodHeading = "Per \(query.length.rawValue)"
         periodRows = grouped.reversed().map { Self.row($0, unit: unit, today: today) }
         let range = query.from...query.to
-        let energies = days.compactMap { day in day.totals.energy.map { (day.start, $0, settings.energyTargetKcal) } }
+        let energies = days.compactMap { day in day.totals.energy.map { (day.start, $0, energyTargetKcal) } }
         calorieChart = CalorieChart(days: energies, in: range).svg()
         macroChart = MacroSplitChart(nutrients: dailyAverage, title: "Energy from protein, carbohydrate and fat, daily average",
                                      energyUnit: unit).svg()

@@ -112,8 +112,9 @@ extension FoodWebController {
         let query = FoodStatsPage.Query(from: try request.queryDate("from") ?? to.adding(days: -29), to: to, length: length,
                                         nutrient: nutrient ?? .protein)
         let days = try await context.journal.nutritionStatistics(from: query.from, to: query.to, length: .day)
-        var model = FoodStatsPage(days: days, query: query, settings: settings, today: today)
-        model.goalRows = FoodStatsPage.goalRows(try await context.journal.goalRecords(from: query.from, to: query.to))
+        let goals = try await context.journal.goalRecords(from: query.from, to: query.to)
+        var model = FoodStatsPage(days: days, query: query, settings: settings, energyTargetKcal: goals.energyTargetKcal, today: today)
+        model.goalRows = FoodStatsPage.goalRows(goals.records)
         return page(context, "food-stats", model, title: "Food statistics", section: .stats)
     }
 }

@@ -34,7 +34,8 @@ struct SettingsPage {
     let units: [Option]
     let methods: [Option]
     let timeZones: [TimeZoneOption]
-    let energyTarget: String
+    /// Today's calorie target, set on the Targets page.
+    let energyTarget: String?
     let energyUnits: [Option]
     let glucoseUnits: [Option]
     let formError: String?
@@ -42,7 +43,7 @@ struct SettingsPage {
     let goalWeightValue: String
     let goalRateValue: String
 
-    init(settings: UserSettings, goal: Goal?, formError: String? = nil) {
+    init(settings: UserSettings, goal: Goal?, energyTargetKcal: Double?, formError: String? = nil) {
         let unit = settings.displayUnit
         self.unit = unit.rawValue
         self.goal = goal.map { $0.weight.formatted(in: unit) }
@@ -57,12 +58,75 @@ struct SettingsPage {
         timeZones = TimeZoneOption.list(selected: settings.timeZoneIdentifier ?? settings.timeZone.identifier)
         goalWeightValue = goal.map { Mass.format($0.weight.value(in: unit), decimals: unit.displayDecimals) } ?? ""
         goalRateValue = goal?.plannedRate.map { Mass.format($0.value(in: unit), decimals: unit.displayDecimals + 1) } ?? ""
-        energyTarget = settings.energyTargetKcal.map { NutritionText.decimal($0, places: 0) } ?? ""
+        energyTarget = energyTargetKcal.map { NutritionText.energy($0, settings.energyUnit) }
         glucoseUnits = GlucoseUnit.allCases.map { Option(value: $0.rawValue, label: $0.rawValue, selected: $0 == settings.glucoseUnit) }
         energyUnits = [("kcal", "Kilocalories (kcal)"), ("kJ", "Kilojoules (kJ)")].map {
             Option(value: $0.0, label: $0.1, selected: $0.0 == settings.energyUnit.rawValue)
         }
         self.formError = formError
+    }
+}
+
+/// The daily calorie target's form, the one place it is set: what it follows (the data, the formula, or the person's
+/// own number) and its floor, with today's target, how it is made and how it last moved.
+struct CalorieTargetCard {
+    struct Choice { let value: String; let label: String; let detail: String; let selected: Bool }
+
+    let target: String?
+    let detail: String?
+    let change: String?
+    /// Why there is no target: no profile, or no weight yet.
+    let missing: String?
+    let choices: [Choice]
+    let ownKcal: String
+    let floor: String
+    let defaultFloor: String
+    let ownError: String?
+    let floorError: String?
+    let formError: String?
+
+    /// - Parameter form: what was typed, when the form comes back with an error.
+    init(report: EnergyReport, form: FormFields? = nil, problem: FormProblem? = nil) {
+        let settings = report.settings
+        let unit = settings.energyUnit
+        target = report.target.map { NutritionText.energy($0.kcal, unit) }
+        detail = report.target.map { target in
+            ([CalorieTargetText.detail(target, unit: unit)] + [CalorieTargetText.maintenance(report)].compactMap { $0 })
+                .joined(separator: "; ")
+        }
+        change = report.targetChange?.message(in: unit)
+        missing = report.target != nil ? nil
+            : settings.profile == nil ? "Set up your profile for a target from the formula, or type your own number."
+            : "Add a weigh-in for a target from the formula, or type your own number."
+        let saved = settings.energyTargetKcal != nil ? "own" : settings.targetBasis.rawValue
+        let chosen = form?["follows"] ?? saved
+        let window = AdaptiveExpenditure.defaultWindowDays / 7
+        choices = [
+            ("adaptive", "Follow my data (recommended)",
+             "The formula until \(window) weeks of complete days give an estimate of what you burn; then the best estimate, "
+                + "updated on Mondays, with the change shown."),
+            ("formula", "The formula only",
+             "Mifflin–St Jeor (or Katch–McArdle with a recent body-fat value) × your activity; it moves with your weight."),
+            ("own", "My own number", "A daily target you or your dietitian chose; nothing moves it."),
+        ].map { Choice(value: $0.0, label: $0.1, detail: $0.2, selected: $0.0 == chosen) }
+        ownKcal = form?["own_kcal"] ?? settings.energyTargetKcal.map { Mass.format($0, decimals: 0) } ?? ""
+        floor = form?["floor"] ?? settings.energyFloorKcal.map { Mass.format($0, decimals: 0) } ?? ""
+        defaultFloor = settings.profile.map { "\(Int(EnergyTarget.defaultFloorKcal($0.sex))) kcal" } ?? "1200 kcal (women) or 1500 kcal (men)"
+        ownError = problem?.message(for: "own_kcal")
+        floorError = problem?.message(for: "floor")
+        formError = problem?.general(besides: ["own_kcal", "floor"])
+    }
+
+    /// The settings change a submitted form asks for: the basis, the own number (cleared unless chosen) and the floor.
+    static func update(_ form: FormFields) throws -> ProfileUpdate {
+        let follows = form["follows"] ?? "adaptive"
+        let floor = try form.number("floor").map { kcal in try EnergyTarget.validFloor(kcal, field: "floor") }
+        if follows == "own" {
+            guard let own = try form.number("own_kcal") else { throw CinnError.invalid("own_kcal", "type your own daily target in kcal") }
+            return ProfileUpdate(energyFloorKcal: .some(floor), energyTargetKcal: .some(try UserSettings.validEnergyTarget(own, field: "own_kcal")))
+        }
+        let basis = try TargetBasis.parse(follows, field: "follows")
+        return ProfileUpdate(targetBasis: basis.rawValue, energyFloorKcal: .some(floor), energyTargetKcal: .some(nil))
     }
 }
 
@@ -90,13 +154,16 @@ struct TargetsPage {
         let error: String?
     }
 
+    let calories: CalorieTargetCard
     let macros: [Macro]
     let rows: [Row]
     let formError: String?
     let energyNote: String
 
     /// The form's fields: what `form` holds after a failed save, else the targets there are.
-    init(targets: NutrientTargets, goals: [NutrientGoal], energyTargetKcal: Double?, form: FormFields? = nil, problem: FormProblem? = nil) {
+    init(targets: NutrientTargets, goals: [NutrientGoal], calories: CalorieTargetCard, energyTargetKcal: Double?, form: FormFields? = nil,
+         problem: FormProblem? = nil) {
+        self.calories = calories
         func number(_ value: Double?) -> String { value.map { JSONText.compactNumber(($0 * 100).rounded() / 100) } ?? "" }
         let byKey = Dictionary(goals.map { ($0.nutrient.key, $0) }, uniquingKeysWith: { first, _ in first })
         macros = [(Nutrient.protein, targets.protein), (.carbohydrate, targets.carbohydrate), (.fat, targets.fat)].map { nutrient, target in
@@ -124,7 +191,7 @@ struct TargetsPage {
         }
         formError = problem?.general(besides: ["protein", "carbohydrate", "fat"] + Nutrient.all.flatMap { ["nutrients.\($0.key).min", "nutrients.\($0.key).max"] })
         energyNote = energyTargetKcal.map { "Percentages are of today's calorie target, \(Int($0.rounded())) kcal." }
-            ?? "Percentages need a calorie target: set up your profile, or set one in Settings."
+            ?? "Percentages need a calorie target: choose one above."
     }
 
     /// The targets a submitted form gives, unchecked; a number that is not one names its field.

@@ -21,6 +21,7 @@ struct SettingsWebController {
         router.post("/settings", use: saveSettings)
         router.get("/settings/targets", use: targets)
         router.post("/settings/targets", use: saveTargets)
+        router.post("/settings/targets/calories", use: saveCalorieTarget)
         router.post("/goal", use: setGoal)
         router.post("/goal/clear", use: clearGoal)
         router.get("/export.csv") { _, context in exportResponse(journal: context.journal, format: .csv) }
@@ -32,8 +33,8 @@ struct SettingsWebController {
     func redirect(_ location: String) -> Response { WebResponse.redirect(location) }
 
     func renderSettings(_ context: Context, formError: String? = nil, notice: String? = nil) async throws -> String {
-        let model = SettingsPage(settings: try await context.journal.settings(), goal: try await context.journal.store.goal(user: context.journal.user),
-                                 formError: formError)
+        let report = try await context.journal.energyReport(historyDays: 0)
+        let model = SettingsPage(settings: report.settings, goal: report.goal, energyTargetKcal: report.targetKcal, formError: formError)
         return pages.render("settings", model, title: "Goal and settings", tab: .more, notice: notice, formToken: context.formToken)
     }
 
@@ -53,11 +54,6 @@ struct SettingsWebController {
                 settings.trendMethod = trendMethod
             }
             if let zone = form["time_zone"] { settings.timeZoneIdentifier = try UserSettings.validTimeZone(zone) }
-            if form.values["energy_target"] != nil {
-                settings.energyTargetKcal = try form.number("energy_target").map { kcal in
-                    try UserSettings.validEnergyTarget(kcal, field: "energy_target")
-                }
-            }
             if let unit = form["energy_unit"] { settings.energyUnit = try EnergyUnit.parse(unit) }
             if let unit = form["glucose_unit"] { settings.glucoseUnit = try GlucoseUnit.parse(unit, field: "glucose_unit") }
             try await context.journal.store.saveSettings(settings, user: context.journal.user)
@@ -67,10 +63,15 @@ struct SettingsWebController {
         }
     }
 
-    func renderTargets(_ context: Context, form: FormFields? = nil, problem: FormProblem? = nil, notice: String? = nil) async throws -> String {
+    /// The Targets page; `form` and `problem` are a failed save's, of the nutrient form or (`calorieForm`) the calorie one.
+    func renderTargets(_ context: Context, form: FormFields? = nil, problem: FormProblem? = nil, calorieForm: Bool = false,
+                       notice: String? = nil) async throws -> String {
         let (targets, goals, energyTargetKcal) = try await context.journal.nutritionGoals()
-        let model = TargetsPage(targets: targets, goals: goals, energyTargetKcal: energyTargetKcal, form: form, problem: problem)
-        return pages.render("settings-targets", model, title: "Nutrition targets", tab: .more, notice: notice, formToken: context.formToken)
+        let calories = CalorieTargetCard(report: try await context.journal.energyReport(historyDays: 0),
+                                         form: calorieForm ? form : nil, problem: calorieForm ? problem : nil)
+        let model = TargetsPage(targets: targets, goals: goals, calories: calories, energyTargetKcal: energyTargetKcal,
+                                form: calorieForm ? nil : form, problem: calorieForm ? nil : problem)
+        return pages.render("settings-targets", model, title: "Targets", tab: .more, notice: notice, formToken: context.formToken)
     }
 
     @Sendable func targets(_ request: Request, context: Context) async throws -> Response {
@@ -84,6 +85,16 @@ struct SettingsWebController {
             return Done.targetsSaved.redirect(to: "/settings/targets")
         } catch let error as CinnError where error.code == .invalidInput {
             return html(try await renderTargets(context, form: form, problem: FormProblem(error)), status: .unprocessableContent)
+        }
+    }
+
+    @Sendable func saveCalorieTarget(_ request: Request, context: Context) async throws -> Response {
+        let form = try await FormFields(request: request)
+        do {
+            _ = try await context.journal.updateProfile(try CalorieTargetCard.update(form))
+            return Done.calorieTargetSaved.redirect(to: "/settings/targets")
+        } catch let error as CinnError where error.code == .invalidInput {
+            return html(try await renderTargets(context, form: form, problem: FormProblem(error), calorieForm: true), status: .unprocessableContent)
         }
     }
 

@@ -36,7 +36,7 @@ extension Store {
             energyUnit: EnergyUnit(rawValue: try row.decode(column: "energy_unit", as: String.self)) ?? .kilocalories,
             profile: profile,
             lengthUnit: LengthUnit(rawValue: try row.decode(column: "length_unit", as: String.self)) ?? .centimetres,
-            targetBasis: TargetBasis(rawValue: try row.decode(column: "target_basis", as: String.self)) ?? .formula,
+            targetBasis: TargetBasis(rawValue: try row.decode(column: "target_basis", as: String.self)) ?? .adaptive,
             energyFloorKcal: try row.decode(column: "energy_floor_kcal", as: Double?.self),
             onboarded: try row.decode(column: "onboarded", as: Int.self) == 1,
             oneRepMaxFormula: OneRepMaxFormula(rawValue: try row.decode(column: "one_rep_max_formula", as: String.self)) ?? .default,
