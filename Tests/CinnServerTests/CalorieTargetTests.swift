@@ -111,6 +111,7 @@ import Testing
             let page = try await client.send(.get, "/energy").text
             #expect(page.contains("<p id=\"target-change\">\(message)</p>"))
             #expect(page.contains("best estimate at the end of 10 Mar; it moves on Mondays"))
+            #expect(page.contains(#"<div id="figure-best"><span>Best estimate</span>"#), "the blend the CLI prints is on the page too")
             #expect(try await client.send(.get, "/settings/targets").text.contains("<p id=\"target-change\">\(message)</p>"))
         }
     }

@@ -175,6 +175,10 @@ struct EnergyPage {
         } else {
             figures.append(Figure(id: "adaptive", value: "—", label: "Adaptive", detail: "not enough data yet"))
         }
+        if estimate.adaptive != nil, let blended = estimate.blendedKcal {
+            figures.append(Figure(id: "best", value: energy(blended), label: "Best estimate",
+                                  detail: "today: \(Int((estimate.adaptiveWeight * 100).rounded())) % adaptive, the rest the formula"))
+        }
         if let maintenance = report.maintenanceKcal {
             figures.append(Figure(id: "maintenance", value: energy(maintenance), label: "To maintain",
                                   detail: CalorieTargetText.maintenance(report)))
