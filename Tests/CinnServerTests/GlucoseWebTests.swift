@@ -11,7 +11,7 @@ struct GlucoseWebTests {
         try await withApp { client, _ in
             let page = try await client.send(.get, "/glucose").text
             #expect(page.contains("No glucose readings in these 30 days"))
-            #expect(page.contains("Define your meals first"))
+            #expect(page.contains(#"Meals you log in the <a href="/food">food log</a> appear here with their response."#))
             #expect(page.contains(#"<a href="/glucose" class="on">"#), "the Glucose tab is on")
         }
     }
@@ -100,15 +100,20 @@ struct GlucoseWebTests {
         }
     }
 
+    /// The demo's glucose answers its food log: the meals the report ranks are the diary's, the most carbohydrate first.
     @Test func theDemoHasTwoWeeksOfCGMAndMealsToRank() async throws {
         try await withApp { client, journal in
             #expect(try await journal.fillWithDemoData())
-            let report = try await client.send(.get, "/glucose?days=14").text
-            #expect(report.contains("Pizza margherita") && report.contains("Chicken salad"))
-            let ranking = try await journal.glucoseReport(days: 14).byMeal
-            #expect(ranking.first?.name == "Pizza margherita", "the demo's biggest response")
-            #expect(ranking.last?.name == "Chicken salad")
-            #expect(try await journal.glucoseReport(days: 14).statistics.count > 3000)
+            let report = try await journal.glucoseReport(days: 14)
+            #expect(report.statistics.count > 3000)
+            #expect(report.events.allSatisfy { $0.event.diaryMeal != nil } && report.events.count > 30)
+            let ranking = report.byMeal
+            let first = try #require(ranking.first), last = try #require(ranking.last { $0.meanArea != nil })
+            #expect(try #require(first.meanRise) > 2 * (try #require(last.meanRise)), "\(first.name) against \(last.name)")
+            let carbohydrate = Dictionary(report.events.map { ($0.event.mealID, $0.event.carbohydrateGrams ?? 0) }) { first, _ in first }
+            #expect(try #require(carbohydrate[first.id]) > (try #require(carbohydrate[last.id])))
+            let page = try await client.send(.get, "/glucose?days=14").text
+            #expect(page.contains(first.name) && page.contains("In the food log"))
         }
     }
 }

@@ -5,7 +5,8 @@
 //     GlucoseBench --database /tmp/glucose.sqlite [--days 30] [--iterations 300] [--warmup 10] [--json]
 //     GlucoseBench --database postgres://postgres@127.0.0.1:5433/postgres --schema NAME ...   (an empty schema; glucose/run.sh makes and drops it)
 //
-// The journal is made fresh each run with CinnCore's DemoGlucose (the demo's generator), ending yesterday.
+// The journal is made fresh each run with the demo's generators, ending yesterday: DemoFoodLog's four weeks of meals in
+// the food log (the report's meal events) and DemoGlucose's readings and insulin answering them.
 import BenchmarkData
 import CinnCharts
 import CinnCore
@@ -30,9 +31,11 @@ let today = journal.today(try await journal.settings())
 let last = today.adding(days: -1)
 
 let fillStart = ContinuousClock.now
-let demo = DemoGlucose.make(days: days, last: last, utcOffsetSeconds: 0, now: Date())
-for meal in demo.meals { try await store.addMeal(meal, user: user, source: "demo") }
-for event in demo.events { try await store.addMealEvent(event, user: user) }
+let food = DemoFoodLog(endingOn: last, timeZone: TimeZone(identifier: "UTC")!)
+for item in food.foods { try await store.addFood(item, user: user) }
+try await store.addFoodEntries(food.entries, user: user)
+let demo = DemoGlucose.make(days: days, last: last, utcOffsetSeconds: 0, now: Date(), entries: food.entries)
+let mealCount = DiaryMeals.events(food.entries).count
 try await store.addGlucoseReadings(demo.readings, user: user)
 try await store.addInsulinDoses(demo.doses, user: user)
 let fillMs = milliseconds(since: fillStart)
@@ -63,7 +66,7 @@ let seconds = try await runInterleaved(cases, warmup: warmup, iterations: iterat
 try await store.close()
 
 let result: [String: Any] = [
-    "database": isPostgres ? "postgresql" : "sqlite", "days": days, "readings": demo.readings.count, "meal_events": demo.events.count,
+    "database": isPostgres ? "postgresql" : "sqlite", "days": days, "readings": demo.readings.count, "meal_events": mealCount,
     "doses": demo.doses.count, "day_readings": sampleDay.readings.count, "fill_ms": rounded(fillMs, 0), "iterations": iterations,
     "seconds": rounded(seconds, 1), "cases": cases.map(\.summary), "peak_rss_mb": rounded(peakResidentMB(), 1),
     "checksum": cases.reduce(0) { $0 &+ $1.check },
@@ -71,7 +74,7 @@ let result: [String: Any] = [
 if options.json {
     printJSON(result)
 } else {
-    print("\(isPostgres ? "PostgreSQL" : "SQLite"): \(demo.readings.count) readings, \(demo.events.count) meals, \(demo.doses.count) doses; \(iterations) rounds in \(rounded(seconds, 1)) s")
+    print("\(isPostgres ? "PostgreSQL" : "SQLite"): \(demo.readings.count) readings, \(mealCount) meals, \(demo.doses.count) doses; \(iterations) rounds in \(rounded(seconds, 1)) s")
     for entry in cases.map(\.summary) {
         print("  \(entry["p50_ms"]!) / \(entry["p99_ms"]!) / \(entry["max_ms"]!) ms (p50 / p99 / max): \(entry["label"]!)")
     }

@@ -64,6 +64,9 @@ public struct MealEvent: Sendable, Identifiable, Hashable {
     public var source: String
     public var externalID: String?
     public var importID: Int64?
+    /// For a meal of the food diary (`DiaryMeals`): its slot and its entries; nil and empty for a logged meal event.
+    public var diaryMeal: Meal?
+    public var entryIDs: [UUID] = []
 
     public init(id: UUID = .v7(), mealID: UUID, eatenAt: Date, utcOffsetSeconds: Int, portion: Double = 1, carbohydrateGrams: Double? = nil,
                 note: String? = nil, reportReason: String? = nil, source: String = "manual", externalID: String? = nil, importID: Int64? = nil) {

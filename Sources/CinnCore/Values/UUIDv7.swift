@@ -80,3 +80,22 @@ extension UUID {
         }
     }
 }
+
+extension UUID {
+    /// A UUID named by `text` (RFC 9562 version 8, vendor-defined): two FNV-1a 64-bit hashes of its UTF-8, with the
+    /// version and variant bits set. The same text gives the same id on every run and platform; for keys made from
+    /// data (a meal by its foods), not for records.
+    public static func v8(name text: String) -> UUID {
+        func fnv(_ seed: UInt64) -> UInt64 {
+            var hash = seed
+            for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            return hash
+        }
+        let high = (fnv(0xcbf2_9ce4_8422_2325) & 0xFFFF_FFFF_FFFF_0FFF) | 0x8000
+        let low = (fnv(0x6c62_272e_07bb_0142) & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
+        func byte(_ word: UInt64, _ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: word >> (56 - 8 * index)) }
+        return UUID(uuid: (byte(high, 0), byte(high, 1), byte(high, 2), byte(high, 3), byte(high, 4), byte(high, 5),
+                           byte(high, 6), byte(high, 7), byte(low, 0), byte(low, 1), byte(low, 2), byte(low, 3),
+                           byte(low, 4), byte(low, 5), byte(low, 6), byte(low, 7)))
+    }
+}

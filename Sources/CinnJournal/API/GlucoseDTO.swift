@@ -116,6 +116,11 @@ package struct MealEventDTO: Encodable {
     let reported: Bool
     let reportReason: OrNull<String>
     let response: OrNull<MealResponseDTO>
+    /// "diary" for a meal of the food diary, "meal_event" for one logged as a meal event.
+    let source: String
+    /// A diary meal's slot (breakfast, lunch…) and entries.
+    let diaryMeal: OrNull<String>
+    let entryIDs: [String]?
 
     package init(_ event: MealEvent, meal: MealDefinition?, response: MealResponse?, unit: GlucoseUnit) {
         id = event.id.lowercasedString
@@ -129,6 +134,9 @@ package struct MealEventDTO: Encodable {
         reported = event.isReported
         reportReason = OrNull(event.reportReason)
         self.response = OrNull(response.map { MealResponseDTO($0, unit: unit) })
+        source = event.diaryMeal == nil ? "meal_event" : "diary"
+        diaryMeal = OrNull(event.diaryMeal?.name)
+        entryIDs = event.diaryMeal == nil ? nil : event.entryIDs.map(\.lowercasedString)
     }
 
     init(_ item: MealEventResponse, unit: GlucoseUnit) {
@@ -136,8 +144,9 @@ package struct MealEventDTO: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, meal, time, date, portion, note, reported, response
+        case id, meal, time, date, portion, note, reported, response, source
         case mealID = "meal_id", carbohydrateG = "carbohydrate_g", reportReason = "report_reason"
+        case diaryMeal = "diary_meal", entryIDs = "entry_ids"
     }
 }
 

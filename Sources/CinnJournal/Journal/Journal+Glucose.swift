@@ -124,7 +124,8 @@ extension Journal {
     }
 
     /// What a report of `start..<end` reads, concurrently (each query on a connection of its own): the readings
-    /// and doses around the period, and its meal events with their meals.
+    /// and doses around the period, and its meal events with their meals: those logged as meal events, and the food
+    /// diary's meals.
     private func records(from start: Date, to end: Date) async throws -> GlucoseRecords {
         async let points = store.glucosePoints(user: user, from: start.addingTimeInterval(-MealResponse.baselineBefore),
                                                to: end.addingTimeInterval(MealResponse.peakWindow))
@@ -132,6 +133,11 @@ extension Journal {
                                              to: end.addingTimeInterval(MealResponse.bolusAfter))
         async let events = store.mealEvents(user: user, from: start, to: end)
         async let definitions = store.mealsOfEvents(user: user, from: start, to: end)
-        return GlucoseRecords(points: try await points, doses: try await doses, events: try await events, meals: try await definitions)
+        async let entries = store.loggedFoodEntries(user: user, from: start, to: end)
+        async let presets = store.presets(user: user)
+        let diary = DiaryMeals.events(try await entries, presets: try await presets)
+        return GlucoseRecords(points: try await points, doses: try await doses,
+                              events: (try await events + diary.map(\.event)).sorted { $0.eatenAt < $1.eatenAt },
+                              meals: try await definitions + diary.map(\.meal))
     }
 }

@@ -158,7 +158,7 @@ public struct Journal: Sendable {
 
     /// Fills an empty journal with demo data: weigh-ins and a goal, a profile, foods with four weeks
     /// of meals (every day but today marked complete), sixteen weeks of workouts (an import that can be
-    /// undone), and two weeks of CGM glucose with meal events and insulin. Returns false when the journal
+    /// undone), and two weeks of CGM glucose answering the food log's meals, with insulin. Returns false when the journal
     /// already has weigh-ins or food entries.
     @discardableResult
     public func fillWithDemoData() async throws -> Bool {
@@ -186,9 +186,8 @@ public struct Journal: Sendable {
             for routine in DemoWorkouts.routines { try await store.saveRoutine(routine, user: user) }
         }
         if try await store.glucoseReadings(user: user, limit: 1).isEmpty {
-            let glucose = DemoGlucose.make(days: 14, last: today, utcOffsetSeconds: settings.timeZone.secondsFromGMT(for: now()), now: now())
-            for meal in glucose.meals { try await store.addMeal(meal, user: user, source: "demo") }
-            for event in glucose.events { try await store.addMealEvent(event, user: user) }
+            let glucose = DemoGlucose.make(days: 14, last: today, utcOffsetSeconds: settings.timeZone.secondsFromGMT(for: now()), now: now(),
+                                           entries: food.entries)
             try await store.addGlucoseReadings(glucose.readings, user: user)
             try await store.addInsulinDoses(glucose.doses, user: user)
         }

@@ -17,7 +17,13 @@ enum GlucosePageText {
     }
 
     static func describe(_ item: MealEventResponse, unit: GlucoseUnit) -> String {
-        (item.meal?.name ?? "Meal") + ": " + response(item.response, unit: unit)
+        mealName(item) + ": " + response(item.response, unit: unit)
+    }
+
+    /// "Lunch: Rolled oats, Banana" for a meal of the food diary; the meal's name for a meal event.
+    static func mealName(_ item: MealEventResponse) -> String {
+        let name = item.meal?.name ?? "Meal"
+        return item.event.diaryMeal.map { "\($0.title): \(name)" } ?? name
     }
 
     /// 4, 4.5: whole numbers without a decimal, else to a tenth.
@@ -38,8 +44,13 @@ struct GlucoseReportPage {
     struct Band { let className: String; let label: String; let percent: String; let x: Double; let width: Double }
     struct Figure { let label: String; let value: String; let detail: String }
     struct Ranked { let name: String; let counted: Int; let events: Int; let rise: String; let area: String; let minutes: String }
-    struct Event { let id: String; let date: String; let when: String; let meal: String; let portion: String?; let response: String; let reason: String? }
+    /// A meal eaten; `diary` links a meal of the food diary to its day, where it is changed.
+    struct Event {
+        let id: String; let date: String; let when: String; let meal: String; let portion: String?; let response: String; let reason: String?
+        let diary: String?
+    }
     struct MealOption { let id: String; let name: String }
+    struct OptionGroup { let label: String; let options: [MealOption] }
     struct Day { let date: String; let label: String; let mean: String; let inRange: String }
 
     let days: Int
@@ -57,8 +68,10 @@ struct GlucoseReportPage {
     let hasFoodRanking: Bool
     let events: [Event]
     let hasEvents: Bool
-    let mealOptions: [MealOption]
+    /// What "Log a meal" offers: presets and recipes (logged to the food diary), and meals of a study (logged as meal events).
+    let mealGroups: [OptionGroup]
     let hasMeals: Bool
+    let slots: [MealOption]
     let dayRows: [Day]
     let hasDays: Bool
     let now: String
@@ -71,7 +84,8 @@ struct GlucoseReportPage {
     /// The periods offered: 7, 14, 30 or 90 days.
     static let periods = [7, 14, 30, 90]
 
-    init(report: GlucoseReport, days: Int, meals: [MealDefinition], now: String, feedback: GlucoseFeedback = GlucoseFeedback()) {
+    init(report: GlucoseReport, days: Int, presets: [FoodPreset], recipes: [Recipe], meals: [MealDefinition], now: String,
+         feedback: GlucoseFeedback = GlucoseFeedback()) {
         let unit = report.unit, statistics = report.statistics
         self.days = days
         periods = Self.periods.map { Period(days: $0, label: "\($0) days", on: $0 == days) }
@@ -113,12 +127,18 @@ struct GlucoseReportPage {
         events = report.events.prefix(Self.recentEvents).map { item in
             let local = LocalDateTime(instant: item.event.eatenAt, utcOffsetSeconds: item.event.utcOffsetSeconds)
             return Event(id: item.event.id.lowercasedString, date: local.date.iso, when: "\(local.date.dayMonth) \(local.clock)",
-                         meal: item.meal?.name ?? "Meal", portion: item.event.portion == 1 ? nil : "×\(GlucosePageText.amount(item.event.portion))",
-                         response: GlucosePageText.response(item.response, unit: unit), reason: item.event.reportReason)
+                         meal: GlucosePageText.mealName(item), portion: item.event.portion == 1 ? nil : "×\(GlucosePageText.amount(item.event.portion))",
+                         response: GlucosePageText.response(item.response, unit: unit), reason: item.event.reportReason,
+                         diary: item.event.diaryMeal == nil ? nil : "/food/\(local.date.iso)")
         }
         hasEvents = !events.isEmpty
-        mealOptions = meals.map { MealOption(id: $0.id.lowercasedString, name: $0.name) }
-        hasMeals = !meals.isEmpty
+        mealGroups = [
+            OptionGroup(label: "Presets", options: presets.map { MealOption(id: "preset:\($0.id.lowercasedString)", name: $0.name) }),
+            OptionGroup(label: "Recipes", options: recipes.map { MealOption(id: "recipe:\($0.food.id.lowercasedString)", name: $0.food.name) }),
+            OptionGroup(label: "Study meals", options: meals.map { MealOption(id: "meal:\($0.id.lowercasedString)", name: $0.name) }),
+        ].filter { !$0.options.isEmpty }
+        hasMeals = !mealGroups.isEmpty
+        slots = [MealOption(id: "", name: "By the time")] + Meal.standard.map { MealOption(id: $0.name, name: $0.title) }
         dayRows = report.days.reversed().map { day in
             Day(date: day.date.iso, label: "\(day.date.weekdayName) \(day.date.dayMonth)", mean: day.statistics.mean.map { $0.formatted(unit) } ?? "–",
                 inRange: GlucosePageText.percent(day.statistics.inRange))
@@ -214,7 +234,7 @@ struct GlucoseDayPage {
             : "\(statistics.count) readings, mean \(statistics.mean?.formatted(unit) ?? "–"), \(GlucosePageText.percent(statistics.inRange)) in range 70–180 mg/dL."
         events = day.events.map { item in
             let local = LocalDateTime(instant: item.event.eatenAt, utcOffsetSeconds: item.event.utcOffsetSeconds)
-            return Event(when: local.clock, meal: item.meal?.name ?? "Meal", response: GlucosePageText.response(item.response, unit: unit),
+            return Event(when: local.clock, meal: GlucosePageText.mealName(item), response: GlucosePageText.response(item.response, unit: unit),
                          reason: item.event.reportReason)
         }
         hasEvents = !events.isEmpty

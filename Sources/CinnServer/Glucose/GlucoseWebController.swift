@@ -38,8 +38,9 @@ struct GlucoseWebController {
         let settings = try await context.journal.settings()
         let instant = context.journal.now()
         let now = LocalDateTime(instant: instant, utcOffsetSeconds: settings.timeZone.secondsFromGMT(for: instant))
-        let page = GlucoseReportPage(report: report, days: days, meals: try await context.journal.store.meals(user: context.journal.user),
-                                     now: String(now.date.iso + "T" + now.clock), feedback: feedback)
+        let store = context.journal.store, user = context.journal.user
+        let page = GlucoseReportPage(report: report, days: days, presets: try await store.presets(user: user), recipes: try await store.recipes(user: user),
+                                     meals: try await store.meals(user: user), now: String(now.date.iso + "T" + now.clock), feedback: feedback)
         return WebResponse.html(pages.render("glucose", page, title: "Glucose", tab: .glucose, notice: notice, formToken: context.formToken), status: status)
     }
 
@@ -148,8 +149,20 @@ struct GlucoseWebController {
     @Sendable func logMeal(_ request: Request, context: Context) async throws -> Response {
         let form = try await FormFields(request: request)
         return try await changing(context, .meal) {
-            guard let meal = form["meal_id"].flatMap(UUID.init(text:)) else { throw CinnError.invalid("meal_id", "choose a meal") }
-            _ = try await context.journal.logMeal(mealID: meal, time: form["time"], portion: try form.number("portion"), carbohydrateGrams: nil, note: form["note"])
+            // "preset:ID" and "recipe:ID" log to the food diary; "meal:ID" (or a bare id) logs a study meal's event.
+            let choice = (form["meal"] ?? form["meal_id"] ?? "").split(separator: ":", maxSplits: 1).map(String.init)
+            guard let id = choice.last.flatMap(UUID.init(text:)) else { throw CinnError.invalid("meal", "choose a meal") }
+            let portion = try form.number("portion")
+            let slot = form["slot"].flatMap { $0.isEmpty ? nil : $0 }
+            switch choice.count == 2 ? choice[0] : "meal" {
+            case "preset":
+                _ = try await context.journal.logPreset(id: id, times: portion ?? 1, meal: slot, time: form["time"])
+            case "recipe":
+                _ = try await context.journal.logFoods([FoodLogRequest(foodID: id, servings: portion ?? 1, serving: "1 serving", meal: slot,
+                                                                       time: form["time"])])
+            default:
+                _ = try await context.journal.logMeal(mealID: id, time: form["time"], portion: portion, carbohydrateGrams: nil, note: form["note"])
+            }
         }
     }
 

@@ -120,6 +120,21 @@ extension Store {
         }
     }
 
+    /// The entries a person logged (not imported) eaten in `start..<end`, in time order: the diary's meals for the
+    /// glucose report. The local days bound the search to the index; the instants decide.
+    public func loggedFoodEntries(user: UserID, from start: Date, to end: Date) async throws -> [FoodLogEntry] {
+        let firstDay = LocalDate(instant: start, utcOffsetSeconds: 0).adding(days: -1).dayNumber
+        let lastDay = LocalDate(instant: end, utcOffsetSeconds: 0).adding(days: 1).dayNumber
+        return try await withConnection { db in
+            try await db.raw("""
+                SELECT \(unsafeRaw: Self.entryColumns) FROM food_entries
+                WHERE user_id = \(bind: user.rawValue) AND deleted = 0 AND local_day >= \(bind: firstDay) AND local_day <= \(bind: lastDay)
+                    AND eaten_at_ms >= \(bind: milliseconds(start)) AND eaten_at_ms < \(bind: milliseconds(end)) AND import_id IS NULL
+                ORDER BY eaten_at_ms, row_id
+                """).all().map(decodeEntry)
+        }
+    }
+
     /// Every entry, newest first, optionally only those whose name or brand contains `search`.
     public func foodHistory(user: UserID, search: String? = nil, limit: Int = 50, offset: Int = 0) async throws -> [FoodLogEntry] {
         try await withConnection { db in
