@@ -32,6 +32,13 @@ struct ResearchExportTests {
             #expect(event["baseline_mg_dl"] == .number(100) && event["peak_mg_dl"] == .number(150) && event["incremental_area_mg_dl_min"] == .number(1494))
             #expect(event["reported"] == .bool(true) && event["report_reason"]?.string == "spoke to Dr Who" && event["meal"]?.string == "M1")
             #expect(tables["meals"]?.array?.first?["name"]?.string == "Secret porridge")
+            // The breakfast logged in the food log is a meal event too, of a meal named by its foods.
+            #expect(event["source"]?.string == "meal_event")
+            let diary = try #require(tables["meal_events"]?.array?.last)
+            #expect(tables["meal_events"]?.array?.count == 2 && diary["source"]?.string == "diary" && diary["meal"]?.string == "M2")
+            #expect(diary["carbohydrate_g"] == .number(24) && diary["peak_mg_dl"] == .number(150) && diary["reported"] == .bool(false))
+            let granola = tables["meals"]?.array?.last
+            #expect(granola?["kind"]?.string == "diary" && granola?["name"]?.string == "Granola bar" && granola?["foods"]?.string == "Granola bar:40")
             #expect(tables["food"]?.array?.first?["energy_kcal"] == .number(180))
             let dictionary = export["dictionary"]?.array ?? []
             for name in ["glucose", "meal_events", "food", "insulin", "meals", "weight", "participants"] {

@@ -43,7 +43,8 @@ public struct ResearchExport: Sendable {
         Column(table: "meals", column: "participant", type: "text", unit: "", description: "See participants"),
         Column(table: "meals", column: "meal", type: "text", unit: "", description: "The meal's number in this export (M1…)"),
         Column(table: "meals", column: "name", type: "text", unit: "", description: "The meal's name (empty when de-identified)"),
-        Column(table: "meals", column: "kind", type: "text", unit: "", description: "common or test"),
+        Column(table: "meals", column: "kind", type: "text", unit: "",
+               description: "common or test; diary for a meal of the food log: the set of foods logged together (a preset's name when one has them)"),
         Column(table: "meals", column: "carbohydrate_g", type: "number", unit: "g", description: "The meal's carbohydrate estimate"),
         Column(table: "meals", column: "foods", type: "text", unit: "g", description: "The meal's foods as name:grams, separated by semicolons"),
         Column(table: "meal_events", column: "participant", type: "text", unit: "", description: "See participants"),
@@ -59,6 +60,8 @@ public struct ResearchExport: Sendable {
         Column(table: "meal_events", column: "incremental_area_mg_dl_min", type: "number", unit: "mg/dL × min", description: "2-hour incremental area above the baseline (FAO/WHO 1998)"),
         Column(table: "meal_events", column: "complete", type: "boolean", unit: "", description: "Whether readings cover the 2 hours"),
         Column(table: "meal_events", column: "bolus_units", type: "number", unit: "U", description: "Bolus insulin from 30 minutes before to 60 minutes after"),
+        Column(table: "meal_events", column: "source", type: "text", unit: "",
+               description: "meal_event (logged as a meal), or diary: food entries logged in one slot within 30 minutes, at the first one's time"),
         Column(table: "food", column: "participant", type: "text", unit: "", description: "See participants"),
         Column(table: "food", column: "time", type: "datetime", unit: "ISO 8601 with offset", description: "When it was eaten"),
         Column(table: "food", column: "meal", type: "text", unit: "", description: "breakfast, lunch, dinner, snacks…"),
@@ -103,17 +106,21 @@ public struct ResearchExport: Sendable {
                 tables["insulin"]?.rows.append([participant, time(dose.takenAt, dose.utcOffsetSeconds), number(dose.units), dose.kind.rawValue,
                                                 deidentify ? nil : dose.insulin])
             }
+            let diary = DiaryMeals.events(try await store.loggedFoodEntries(user: user, from: .distantPast, to: .distantFuture),
+                                          presets: try await store.presets(user: user))
             let meals = try await store.mealsOfEvents(user: user, from: .distantPast, to: .distantFuture)
                 + (try await store.meals(user: user))
             var mealNumbers: [UUID: String] = [:]
-            for meal in meals where mealNumbers[meal.id] == nil {
+            for (meal, kind) in meals.map({ ($0, $0.kind.rawValue) }) + diary.map({ ($0.meal, "diary") }) where mealNumbers[meal.id] == nil {
                 let number = "M\(mealNumbers.count + 1)"
                 mealNumbers[meal.id] = number
-                tables["meals"]?.rows.append([participant, number, deidentify ? nil : meal.name, meal.kind.rawValue, meal.carbohydrateGrams.map(Self.number),
+                tables["meals"]?.rows.append([participant, number, deidentify ? nil : meal.name, kind, meal.carbohydrateGrams.map(Self.number),
                                               deidentify ? nil : meal.foods.map { "\($0.name):\(Self.number($0.grams))" }.joined(separator: ";")])
             }
             let points = readings.map { GlucosePoint(at: $0.measuredAt, glucose: $0.glucose) }
-            for event in try await store.mealEvents(user: user, from: .distantPast, to: .distantFuture) {
+            let events = (try await store.mealEvents(user: user, from: .distantPast, to: .distantFuture) + diary.map(\.event))
+                .sorted { $0.eatenAt < $1.eatenAt }
+            for event in events {
                 seen(event.eatenAt, event.utcOffsetSeconds)
                 let response = MealResponse.around(event, points: points, doses: doses)
                 tables["meal_events"]?.rows.append([
@@ -122,6 +129,7 @@ public struct ResearchExport: Sendable {
                     number(response?.baseline.glucose.milligramsPerDeciliter), number(response?.peak.glucose.milligramsPerDeciliter),
                     number(response?.minutesToPeak), response.map { String(Int($0.incrementalArea.rounded())) },
                     response.map { $0.isComplete ? "true" : "false" }, number(response?.bolusUnits),
+                    event.diaryMeal == nil ? "meal_event" : "diary",
                 ])
             }
             if let span = try await store.foodLogSpan(user: user) {
