@@ -59,7 +59,7 @@ struct GlucoseCommand: AsyncParsableCommand {
                     print("  Mean \(mean.formatted(unit)), GMI \(String(format: "%.1f", gmi)) %" + (statistics.coefficientOfVariation.map { ", CV \(Int($0.rounded())) %" } ?? ""))
                 }
                 print("  Insulin: \(String(format: "%g", (report.bolusUnits * 10).rounded() / 10)) U bolus, \(String(format: "%g", (report.basalUnits * 10).rounded() / 10)) U basal")
-                guard !report.byMeal.isEmpty else { return print("No meal events yet: define a meal with cinn meal add NAME --carbs G, then cinn meal log NAME.") }
+                guard !report.byMeal.isEmpty else { return print("No meals yet: log what you eat (cinn food log …); each meal's response is ranked here.") }
                 print("Which meals spike you (mean over complete, unreported responses):")
                 let width = min(report.byMeal.map(\.name.count).max() ?? 0, 30)
                 for ranking in report.byMeal {
@@ -88,7 +88,7 @@ struct GlucoseCommand: AsyncParsableCommand {
                 print("\(day.date.iso): \(day.statistics.count) readings" + (day.statistics.mean.map { ", mean \($0.formatted(unit)), \(Int((day.statistics.inRange * 100).rounded())) % in range" } ?? ""))
                 for item in day.events {
                     let clock = LocalDateTime(instant: item.event.eatenAt, utcOffsetSeconds: item.event.utcOffsetSeconds).clock
-                    var line = "  \(clock) \(item.meal?.name ?? "Meal")"
+                    var line = "  \(clock) \(item.event.diaryMeal.map { "\($0.title): " } ?? "")\(item.meal?.name ?? "Meal")"
                     if let response = item.response {
                         line += ": ↑ \(Glucose(milligramsPerDeciliter: response.rise).formatted(unit)) to \(response.peak.glucose.formatted(unit)) after \(Int(response.minutesToPeak)) min, area \(Int(response.incrementalArea.rounded()))"
                     }

@@ -30,6 +30,12 @@ struct GlucoseCommandTests {
         #expect(try await sandbox.cinn("meal", "report", String(id), "--reason", "only half").stdout == "Reported.\n")
         #expect(try await sandbox.cinn("glucose", "day", "2024-03-14").stdout.contains("[reported: only half]"))
 
+        // Lunch logged in the food log is a meal glucose answers, named by its slot and foods.
+        #expect(try await sandbox.cinn("food", "quick", "650", "--carbs", "70", "--name", "Lunch out", "--meal", "lunch",
+                                       "--time", "2024-03-14T09:30").status == 0)
+        let withLunch = try await sandbox.cinn("glucose", "day", "2024-03-14")
+        #expect(withLunch.lines.contains { $0.hasPrefix("  09:30 Lunch: Lunch out: ↑ 60 mg/dL to 140 mg/dL after 60 min") }, "\(withLunch)")
+
         let unknown = try await sandbox.cinn("meal", "log", "Pizza")
         #expect(unknown.status == badInput && unknown.stderr.contains("no meal named Pizza; your meals: Porridge"))
         let tooHigh = try await sandbox.cinn("glucose", "add", "2000")
