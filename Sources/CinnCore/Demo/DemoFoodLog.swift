@@ -7,6 +7,8 @@ public struct DemoFoodLog: Sendable {
     public let entries: [FoodLogEntry]
     /// A recipe made of the demo's foods: banana porridge, two servings.
     public let recipes: [Recipe]
+    /// Presets of the meals the demo eats most, so the glucose rankings show their names.
+    public let presets: [FoodPreset]
 
     private static let catalogue: [(name: String, serving: String, grams: Double, nutrients: [String: Double])] = [
         ("Oats, rolled, dry", "1/2 cup", 40, ["energy": 379, "protein": 13.2, "carbohydrate": 67.7, "fat": 6.5, "fiber": 10.1,
@@ -41,6 +43,12 @@ public struct DemoFoodLog: Sendable {
                                  "vitamin_e": 25.6, "magnesium": 270, "calcium": 269]),
         ("Egg, whole, scrambled", "2 eggs", 122, ["energy": 149, "protein": 10, "carbohydrate": 1.6, "fat": 11,
                                                   "cholesterol": 277, "sodium": 145, "vitamin_d": 2, "choline": 240]),
+    ]
+
+    /// The demo's presets: a name and the meal of `meals` (slot, choice) it saves.
+    private static let presetMeals: [(name: String, slot: Int, choice: Int)] = [
+        ("Oats with milk and banana", 0, 0), ("Chicken, rice and broccoli", 1, 0), ("Salmon, rice and broccoli", 2, 0),
+        ("Pasta with tomato sauce", 2, 1),
     ]
 
     /// Meals of the demo: which foods (by position in the catalogue) and how many servings.
@@ -89,5 +97,15 @@ public struct DemoFoodLog: Sendable {
         }
         recipes = [try! Recipe.make(id: .v7(at: today.noon(in: timeZone).instant, using: &random), name: "Banana porridge",
                                     ingredients: ingredients, servings: 2, cookedGrams: nil)]
+        presets = Self.presetMeals.map { item in
+            let plan = Self.meals[item.slot]
+            return FoodPreset(id: .v7(at: today.noon(in: timeZone).instant, using: &random), name: item.name, meal: plan.meal,
+                              items: plan.choices[item.choice].map { index, servings in
+                                  let food = foods[index]
+                                  let entry = try! FoodLogEntry.logging(food, servings: servings, of: food.servings[0], meal: plan.meal,
+                                                                        eatenAt: today.noon(in: timeZone).instant, utcOffsetSeconds: 0)
+                                  return FoodPreset.Item(entry)
+                              })
+        }
     }
 }

@@ -171,6 +171,7 @@ public struct Journal: Sendable {
         let food = DemoFoodLog(endingOn: today, timeZone: settings.timeZone)
         for item in food.foods { try await store.addFood(item, user: user) }
         for recipe in food.recipes { try await store.saveRecipe(recipe, user: user) }
+        for preset in food.presets { try await store.addPreset(preset, user: user) }
         try await store.addFoodEntries(food.entries, user: user)
         for day in Set(food.entries.map(\.localDate)) where day < today {
             try await store.setDayStatus(.complete, on: day, user: user)
