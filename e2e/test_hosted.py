@@ -5,7 +5,8 @@ Runs `cinn serve --accounts --signup open` over a fresh SQLite journal and check
   1. a visitor is sent to log in; signing up (the first account) logs in, and the account bar names the user;
   2. on Glucose: a meal is defined on the Meals page, readings every 15 minutes around a breakfast, a bolus and
      the meal eaten are added with the page's forms; "Which meals spike me" ranks the meal with its rise, and
-     the day's page draws the chart (glucose line, the meal, the bolus);
+     the day's page draws the chart (glucose line, the meal, the bolus); a breakfast quick-added in the food log
+     is a meal the Glucose page lists with the same response (one meal log for food and glucose);
   3. log-out ends the session (the glucose page sends the browser to log in again);
   4. a second person signs up in the same browser and sees none of the first person's meals or readings.
 Screenshots go to --out (hosted-*.png). Exit status 0 when every check passes.
@@ -62,10 +63,26 @@ def glucose(driver, url: str, out: Path, day: str) -> None:
     check("↑ 50 mg/dL to 150 after 30 min, area 1494 mg/dL·min, 4 U bolus" in page, "the meal eaten shows its response and bolus")
     check("1 of 1 counted" in page and "1494" in page, "Which meals spike me ranks Porridge with its area")
     screenshot(driver, out, "hosted-glucose.png")
+    driver.get(url + f"/food/search?meal=breakfast&date={day}")
+    details = driver.find_element(By.ID, "quick-add")
+    details.find_element(By.TAG_NAME, "summary").click()
+    form = details.find_element(By.TAG_NAME, "form")
+    check(form.find_element(By.NAME, "date").get_attribute("value") == day, "the quick add is for the day of the readings")
+    for name, value in (("energy", "300"), ("carbohydrate_g", "45"), ("name", "Toast")):
+        form.find_element(By.NAME, name).send_keys(value)
+    html = driver.find_element(By.TAG_NAME, "html")
+    form.find_element(By.CSS_SELECTOR, 'button[type="submit"]').click()
+    wait_for_new_page(driver, html, "the quick add")
+    driver.get(url + "/glucose?days=7")
+    items = [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#meal-events li")]
+    toast = [text for text in items if "Breakfast: Toast" in text]
+    check(len(toast) == 1 and "↑ 50 mg/dL to 150 after 30 min, area 1494 mg/dL·min, 4 U bolus" in toast[0]
+          and "In the food log" in toast[0], f"the breakfast of the food log is a meal glucose answers (got {items!r})")
+    screenshot(driver, out, "hosted-glucose-diary.png")
     driver.get(url + f"/glucose/days/{day}")
     circles = driver.find_elements(By.CSS_SELECTOR, "svg#glucose-chart g.glucose circle")
     check(len(circles) == 8, "the day chart draws a dot for each of the 8 readings")
-    check(len(driver.find_elements(By.CSS_SELECTOR, "svg#glucose-chart g.meal path")) == 1, "the day chart marks the meal")
+    check(len(driver.find_elements(By.CSS_SELECTOR, "svg#glucose-chart g.meal path")) == 2, "the day chart marks both meals")
     check(len(driver.find_elements(By.CSS_SELECTOR, "svg#glucose-chart rect.bolus")) == 1, "the day chart draws the bolus")
     screenshot(driver, out, "hosted-glucose-day.png")
 
@@ -131,7 +148,8 @@ def main() -> int:
         print(f"\nFAIL: {failure}", flush=True)
         return 1
     print("\nPASS: hosted mode asked to log in, signed two people up into separate journals and logged out; the glucose "
-          "forms added a meal, readings, insulin and the meal eaten, and the report and day chart showed its response", flush=True)
+          "forms added a meal, readings, insulin and the meal eaten, and the report and day chart showed its response; a "
+          "breakfast logged in the food log was a meal with the same response", flush=True)
     return 0
 
 
