@@ -129,8 +129,10 @@ func report(_ options: Options) async throws {
         WHERE user_id = ? AND deleted = 0 GROUP BY local_day
         """
 
-    func pure(historyDays: Int, statuses: [LocalDate: DayStatus]) -> EnergyReport {
-        EnergyReport(settings: settings, goal: inputs.goal, trend: trend, intakeKcal: inputs.intakeKcal, dayStatuses: statuses,
+    func pure(historyDays: Int, statuses: [LocalDate: DayStatus], basis: TargetBasis? = nil) -> EnergyReport {
+        var settings = settings
+        if let basis { settings.targetBasis = basis }
+        return EnergyReport(settings: settings, goal: inputs.goal, trend: trend, intakeKcal: inputs.intakeKcal, dayStatuses: statuses,
                      bodyFat: inputs.latestBodyFat, exerciseKcal: inputs.exerciseKcal, asOf: today, windowDays: window,
                      historyDays: historyDays)
     }
@@ -163,8 +165,11 @@ func report(_ options: Options) async throws {
         Case("trendBuild", "WeightTrend(days:) from the inputs (pure)") {
             WeightTrend(days: inputs.days, method: settings.trendMethod, displayUnit: settings.displayUnit).points.count
         },
-        Case("pure0", "EnergyReport.init, historyDays 0 (pure, trend built)") { pure(historyDays: 0, statuses: inputs.dayStatuses).history.count + 1 },
+        Case("pure0", "EnergyReport.init, historyDays 0 (pure, trend built; the target following the data, as prepared)") { pure(historyDays: 0, statuses: inputs.dayStatuses).history.count + 1 },
         Case("pure90", "EnergyReport.init, historyDays 90 (pure, trend built)") { pure(historyDays: 90, statuses: inputs.dayStatuses).history.count },
+        Case("pure0Formula", "EnergyReport.init, historyDays 0, the target following the formula (no week's move to find)") {
+            pure(historyDays: 0, statuses: inputs.dayStatuses, basis: .formula).history.count + 1
+        },
         Case("pureHold", "EnergyReport.init, historyDays 0, no day marked complete (hold search: 2 × 365 windows)") {
             pure(historyDays: 0, statuses: [:]).history.count + 1
         },

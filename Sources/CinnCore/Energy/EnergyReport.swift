@@ -95,7 +95,9 @@ public struct EnergyReport: Sendable {
         }
         let target = computeTarget(maintenance)
         self.target = target
-        if settings.targetBasis == .adaptive, target?.source == .computed {
+        // Without an estimate by the end of last week the target follows today's formula and has no week's move to tell
+        // (so a journal without complete days searches a year back twice, not three times).
+        if settings.targetBasis == .adaptive, target?.source == .computed, previous.adaptive != nil {
             let lastSunday = previousEnd.adding(days: -7)
             let beforePrevious = ExpenditureEstimate(formula: formula(lastSunday, weights.latest(onOrBefore: lastSunday)?.trend),
                                                      trend: weights, completeDayIntakeKcal: completeIntake, asOf: lastSunday,

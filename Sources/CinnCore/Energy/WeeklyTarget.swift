@@ -57,26 +57,19 @@ public struct TargetChange: Sendable, Hashable {
     }
 
     /// The change between last week's expenditure and this week's, as targets (both with today's goal and floor, so the
-    /// move is the data's alone). Nil when neither is a best estimate (the formula moves with the weight every day, and
-    /// says so), or when it moved less than `minimumKcal`.
+    /// move is the data's alone). Nil unless this week's is a best estimate (the formula moves with the weight every
+    /// day, and says so), or when it moved less than `minimumKcal`.
     /// - Parameters:
     ///   - formulaKcal: the formula as of the end of last week, what a first best estimate is compared with.
     ///   - target: turns an expenditure into a target.
     public static func between(lastWeek: TargetExpenditure?, thisWeek: TargetExpenditure?, formulaKcal: Double?, since: LocalDate,
                                windowDays: Int, target: (Double) -> Double?) -> TargetChange? {
-        guard let lastWeek, let thisWeek, lastWeek.source == .bestEstimate || thisWeek.source == .bestEstimate,
-              let from = target(lastWeek.kcal), let to = target(thisWeek.kcal),
-              abs(to - from) >= minimumKcal else { return nil }
+        guard let lastWeek, let thisWeek, thisWeek.source == .bestEstimate,
+              let from = target(lastWeek.kcal), let to = target(thisWeek.kcal), abs(to - from) >= minimumKcal else { return nil }
         let weeks = windowDays % 7 == 0 ? "\(windowDays / 7) weeks" : "\(windowDays) days"
-        let reason: String
-        switch (lastWeek.source, thisWeek.source) {
-        case (.formula, .bestEstimate):
-            let formula = formulaKcal ?? lastWeek.kcal
-            reason = "your last \(weeks) say you burn \(thisWeek.kcal < formula ? "less" : "more") than the formula"
-        case (.bestEstimate, .bestEstimate):
-            reason = "the estimate from your last \(weeks) went \(to < from ? "down" : "up") with last week's data"
-        default:
-            reason = "there is no estimate from your data any more, so it follows the formula"
+        let reason = switch lastWeek.source {
+        case .formula: "your last \(weeks) say you burn \(thisWeek.kcal < (formulaKcal ?? lastWeek.kcal) ? "less" : "more") than the formula"
+        case .bestEstimate: "the estimate from your last \(weeks) went \(to < from ? "down" : "up") with last week's data"
         }
         return TargetChange(fromKcal: from, toKcal: to, since: since, reason: reason)
     }
