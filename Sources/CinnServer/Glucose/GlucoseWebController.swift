@@ -123,7 +123,7 @@ struct GlucoseWebController {
                      status: HTTPResponse.Status = .ok) async throws -> Response {
         let page = MealsPage(meals: try await context.journal.store.meals(user: context.journal.user), error: error, name: form?["name"] ?? "",
                              carbs: form?["carbohydrate_g"] ?? "")
-        return WebResponse.html(pages.render("glucose-meals", page, title: "Meals", tab: .glucose, notice: notice, formToken: context.formToken), status: status)
+        return WebResponse.html(pages.render("glucose-meals", page, title: "Study meals", tab: .glucose, notice: notice, formToken: context.formToken), status: status)
     }
 
     @Sendable func meals(_ request: Request, context: Context) async throws -> Response {
