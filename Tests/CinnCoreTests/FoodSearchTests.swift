@@ -41,7 +41,7 @@ import Testing
         let query = try #require(FoodSearchQuery("salmon"))
         let results = query.rank([candidate("Salmonberries, raw", generic: true), candidate("Fish, salmon, raw", generic: true),
                                   candidate("Salmon salad", generic: true)], limit: 3)
-        #expect(results.map(\.food.name) == ["Salmon salad", "Fish, salmon, raw", "Salmonberries, raw"])
+        #expect(results.map(\.food.name) == ["Fish, salmon, raw", "Salmon salad", "Salmonberries, raw"], "the food after its USDA group starts the name")
         let typing = try #require(FoodSearchQuery("salmo"))
         #expect(typing.rank([candidate("Fish, salmon, raw", generic: true), candidate("Salmonberries, raw", generic: true)],
                             limit: 2).map(\.food.name) == ["Salmonberries, raw", "Fish, salmon, raw"])

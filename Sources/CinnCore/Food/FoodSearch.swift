@@ -146,6 +146,10 @@ extension FoodSearchQuery {
     /// dishes. They rank below the plain food unless the query names them.
     static let specialFirstWords: Set<Substring> = ["babyfood", "fast", "restaurant"]
 
+    /// First words USDA puts before a food as its group ("Fish, salmon, raw", "Beverages, coffee, brewed"): the food
+    /// after them counts as the start of the name.
+    static let groupFirstWords: Set<Substring> = ["fish", "crustaceans", "mollusks", "beverages", "spices", "nuts", "seeds", "cereals"]
+
     /// Whether a name starts with a chain's name in capitals, as USDA writes restaurant dishes ("McDONALD'S, Hamburger").
     // ASCII letters only, byte by byte: search ranks hundreds of names a keystroke.
     static func startsWithChain(_ name: String) -> Bool {
@@ -190,8 +194,10 @@ extension FoodSearchQuery {
             }
         }
         // The name's first words are the query's, plural or not: "Apples, raw" for "apple".
-        let startsWithQuery = nameWords.count >= tokens.count
-            && zip(nameWords, singularTokens).allSatisfy { Self.singular($0) == $1 }
+        let afterGroup = nameWords.first.map { Self.groupFirstWords.contains($0) } ?? false
+        let foodWords = afterGroup && !tokens.contains("fish") ? nameWords.dropFirst() : nameWords[...]
+        let startsWithQuery = foodWords.count >= tokens.count
+            && zip(foodWords, singularTokens).allSatisfy { Self.singular($0) == $1 }
         // The user's own and recent foods score 985 or more, generic ones 100 or more, branded ones at
         // most 82 (an exact name of 8 whole words): a store may stop fetching branded products once
         // the others fill the list. Whole words before a half-typed word ("Fish, salmon, raw" before
@@ -201,7 +207,7 @@ extension FoodSearchQuery {
         let match: Double
         if inBrandOnly == tokens.count {
             match = 0
-        } else if nameKey == key || (startsWithQuery && nameWords.count == tokens.count) {
+        } else if nameKey == key || (startsWithQuery && foodWords.count == tokens.count) {
             match = 60
         } else if nameKey.hasPrefix(key + " ") || startsWithQuery {
             match = 45
@@ -214,7 +220,7 @@ extension FoodSearchQuery {
         }
         score += match
         if candidate.isGeneric, inBrandOnly == 0 { score += 100 }
-        if let first = nameWords.first {
+        if let first = foodWords.first {
             if Self.singular(first) == singularTokens[0] { score += 8 }
             let special = Self.specialFirstWords.contains(first) || Self.startsWithChain(candidate.name)
             if special, !tokens.contains(where: { first.hasPrefix($0) }) { score -= 20 }
