@@ -123,6 +123,22 @@ import Testing
             let edit = try await client.send(.get, "/food/recipes/\(recipe.food.id.lowercasedString)/edit")
             #expect(edit.text.contains(#"name="servings.1" inputmode="decimal" autocomplete="off" value="2""#))
             #expect(edit.text.contains(#"<option value="100 g" selected>"#))
+
+            // The milk is deleted: editing the recipe keeps its ingredient as it is, and saving changes nothing of it.
+            #expect(try await client.send(.delete, "/api/v1/foods/\(milk)").status == .noContent)
+            let kept = try await client.send(.get, "/food/recipes/\(recipe.food.id.lowercasedString)/edit").text
+            #expect(kept.contains(#"<input type="hidden" name="keep.1" value="1">"#))
+            #expect(kept.contains("2 × 100 g · its food is gone: kept as it is") && kept.contains("Whole milk"))
+            #expect(kept.contains("Whole recipe: 300 kcal"), "the kept milk still counts: 200 + 100 kcal")
+            let form = "name=Oat+porridge&servings=2&food.0=\(oats)&servings.0=50&serving.0=1+g&keep.0=0&food.1=\(milk)&keep.1=1"
+            let renamed = try await client.post("/food/recipes/\(recipe.food.id.lowercasedString)", form: form)
+            #expect(renamed.status == .seeOther, "\(renamed.text)")
+            let after = try await journal.store.recipe(id: recipe.food.id, user: journal.user)
+            #expect(after.food.name == "Oat porridge" && after.ingredients == recipe.ingredients && after.food.nutrients == recipe.food.nutrients)
+            // A row that claims a stored ingredient it does not match is refused, naming the row.
+            let forged = try await client.post("/food/recipes/\(recipe.food.id.lowercasedString)",
+                                              form: "name=Oat+porridge&servings=2&food.0=\(oats)&servings.0=50&keep.1=7")
+            #expect(forged.status == .unprocessableContent && forged.text.contains("this ingredient is not in the recipe any more: remove it"))
         }
     }
 }

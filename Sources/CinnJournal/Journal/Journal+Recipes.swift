@@ -4,15 +4,23 @@ import Foundation
 
 /// One ingredient as a person gives it: servings of one of a food's servings.
 public struct RecipeIngredientRequest: Sendable, Hashable {
-    public var foodID: UUID
+    public var foodID: UUID?
     public var servings: Double
     /// A serving label of the food; nil is its default serving.
     public var serving: String?
+    /// An ingredient of the recipe as it is stored, kept as it is: an edit leaves alone an ingredient whose food is gone.
+    public var kept: RecipeIngredient?
 
     public init(foodID: UUID, servings: Double, serving: String? = nil) {
         self.foodID = foodID
         self.servings = servings
         self.serving = serving
+    }
+
+    public init(kept: RecipeIngredient) {
+        foodID = kept.foodID
+        servings = kept.servings
+        self.kept = kept
     }
 }
 
@@ -27,10 +35,15 @@ extension Journal {
         var items: [RecipeIngredient] = []
         for (index, request) in ingredients.enumerated() {
             let field = "ingredients[\(index)]"
-            guard request.foodID != id else { throw CinnError.invalid(field + ".food_id", "a recipe cannot be its own ingredient") }
+            if let kept = request.kept {
+                items.append(kept)
+                continue
+            }
+            guard let foodID = request.foodID else { throw CinnError.invalid(field + ".food_id", "give the ingredient's food_id") }
+            guard foodID != id else { throw CinnError.invalid(field + ".food_id", "a recipe cannot be its own ingredient") }
             let food: Food
-            do { food = try await store.food(id: request.foodID, user: user) } catch let error as CinnError where error.code == .notFound {
-                throw CinnError.invalid(field + ".food_id", "no food with id \(request.foodID)")
+            do { food = try await store.food(id: foodID, user: user) } catch let error as CinnError where error.code == .notFound {
+                throw CinnError.invalid(field + ".food_id", "no food with id \(foodID)")
             }
             let serving = try servingChoice(request.serving, of: food, field: field + ".serving")
             items.append(try RecipeIngredient.of(food, servings: request.servings, of: serving, field: field))

@@ -26,11 +26,15 @@ struct RecipeListPage {
     }
 }
 
-/// A recipe being made or changed. The draft travels in the form itself (`food.N`, `servings.N`, `serving.N`), so
-/// adding, removing and searching work without a script: each is a GET of the editor with the whole form.
+/// A recipe being made or changed. The draft travels in the form itself (`food.N`, `servings.N`, `serving.N`, and
+/// `keep.N`: the row's position in the stored recipe), so adding, removing and searching work without a script: each is
+/// a GET of the editor with the whole form.
 struct RecipeDraft {
     struct Ingredient {
-        let foodID: UUID
+        let foodID: UUID?
+        /// The ingredient's position in the stored recipe, for a row that came from it: when its food is gone, the row
+        /// is that stored ingredient, kept as it is.
+        var kept: Int? = nil
         var servings: String
         /// The serving's label, as the form's choice gives it.
         var serving: String?
@@ -60,9 +64,9 @@ struct RecipeDraft {
         cookedGrams = value("cooked_grams") ?? ""
         query = value("q") ?? ""
         ingredients = (0..<Self.maximumRows).compactMap { index in
-            value("food.\(index)").flatMap(UUID.init(text:)).map {
-                Ingredient(foodID: $0, servings: value("servings.\(index)") ?? "1", serving: value("serving.\(index)"))
-            }
+            let food = value("food.\(index)").flatMap(UUID.init(text:)), kept = value("keep.\(index)").flatMap(Int.init)
+            guard food != nil || kept != nil else { return nil }
+            return Ingredient(foodID: food, kept: kept, servings: value("servings.\(index)") ?? "1", serving: value("serving.\(index)"))
         }
         if let remove = value("remove").flatMap(Int.init), ingredients.indices.contains(remove) { ingredients.remove(at: remove) }
         if let add = value("add").flatMap(UUID.init(text:)), ingredients.count < Self.maximumRows {
@@ -76,9 +80,9 @@ struct RecipeDraft {
         servings = NutritionText.decimal(recipe.servingsCount, places: 2)
         cookedGrams = recipe.cookedGrams.map { NutritionText.decimal($0, places: 1) } ?? ""
         query = ""
-        ingredients = recipe.ingredients.compactMap { item in
-            item.foodID.map { Ingredient(foodID: $0, servings: NutritionText.decimal(item.servings, places: 3), serving: nil,
-                                         servingDescription: item.servingLabel) }
+        ingredients = recipe.ingredients.enumerated().map { index, item in
+            Ingredient(foodID: item.foodID, kept: index, servings: NutritionText.decimal(item.servings, places: 3), serving: nil,
+                       servingDescription: item.servingLabel)
         }
     }
 }
@@ -88,6 +92,9 @@ struct RecipeEditorPage {
     struct Row {
         let index: Int
         let foodID: String
+        let kept: String?
+        /// For an ingredient whose food is gone: what it was ("80 g"), kept as it is.
+        let keptAmount: String?
         let name: String
         let servings: String
         let choices: [Choice]
@@ -115,8 +122,10 @@ struct RecipeEditorPage {
     let servingsError: String?
     let cookedGramsError: String?
 
-    /// `foods` are the rows' foods by id (a row whose food is gone says so); `results` the search's.
-    init(_ draft: RecipeDraft, foods: [UUID: Food], results: [FoodSearchResult], settings: UserSettings, problem: FormProblem?) {
+    /// `foods` are the rows' foods by id; `stored` the recipe as saved, whose ingredients a row whose food is gone keeps
+    /// (any other such row says so); `results` the search's.
+    init(_ draft: RecipeDraft, foods: [UUID: Food], stored: Recipe?, results: [FoodSearchResult], settings: UserSettings,
+         problem: FormProblem?) {
         let unit = settings.energyUnit
         id = draft.id?.lowercasedString
         title = draft.id == nil ? "New recipe" : "Edit recipe"
@@ -128,7 +137,16 @@ struct RecipeEditorPage {
         var total = Nutrients()
         var counted = true
         rows = draft.ingredients.enumerated().map { index, item in
-            let food = foods[item.foodID]
+            let field = "ingredients[\(index)]"
+            let food = item.foodID.flatMap { foods[$0] }
+            if food == nil, let kept = RecipeEditorPage.kept(item, in: stored) {
+                total += kept.nutrients
+                return Row(index: index, foodID: item.foodID?.lowercasedString ?? "", kept: String(item.kept ?? 0),
+                           keptAmount: "\(NutritionText.decimal(kept.servings, places: 3)) × \(kept.servingLabel) · its food is gone: kept as it is",
+                           name: kept.name, servings: item.servings, choices: [],
+                           energy: unit.format(kilocalories: kept.nutrients.energy ?? 0), servingsError: nil,
+                           foodError: problem?.message(for: field + ".food_id"))
+            }
             let serving = food.flatMap { food in
                 item.serving.flatMap { label in food.servingChoices.first { $0.label == label } }
                     ?? item.servingDescription.flatMap { text in food.servingChoices.first { $0.description(basis: food.basis) == text } }
@@ -142,9 +160,8 @@ struct RecipeEditorPage {
             } else {
                 counted = false
             }
-            let field = "ingredients[\(index)]"
-            return Row(index: index, foodID: item.foodID.lowercasedString, name: food?.name ?? "A food no longer there",
-                       servings: item.servings,
+            return Row(index: index, foodID: item.foodID?.lowercasedString ?? "", kept: item.kept.map(String.init), keptAmount: nil,
+                       name: food?.name ?? "A food no longer there", servings: item.servings,
                        choices: (food?.servingChoices ?? []).map { Choice(value: $0.label, label: $0.description(basis: food?.basis ?? .grams),
                                                                          selected: $0 == serving) },
                        energy: energy, servingsError: problem?.message(for: field + ".servings"),
@@ -168,5 +185,12 @@ struct RecipeEditorPage {
         nameError = problem?.message(for: "name")
         servingsError = problem?.message(for: "servings")
         cookedGramsError = problem?.message(for: "cooked_grams")
+    }
+
+    /// The stored ingredient a row keeps: the one at its position, from the same food (or none).
+    static func kept(_ item: RecipeDraft.Ingredient, in stored: Recipe?) -> RecipeIngredient? {
+        guard let index = item.kept, let stored, stored.ingredients.indices.contains(index),
+              stored.ingredients[index].foodID == item.foodID else { return nil }
+        return stored.ingredients[index]
     }
 }

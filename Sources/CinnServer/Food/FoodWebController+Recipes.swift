@@ -31,12 +31,20 @@ extension FoodWebController {
     @Sendable func saveRecipe(_ request: Request, context: Context) async throws -> Response {
         let draft = RecipeDraft(try await FormFields(request: request).values)
         let id = context.parameters.get("id").flatMap(UUID.init(text:))
-        if let id { _ = try await context.journal.store.recipe(id: id, user: context.journal.user) }
+        var stored: Recipe?
+        if let id { stored = try await context.journal.store.recipe(id: id, user: context.journal.user) }
+        let foods = try await ingredientFoods(context, draft)
         return try await handlingFormErrors {
             let ingredients = try draft.ingredients.enumerated().map { index, item in
-                RecipeIngredientRequest(foodID: item.foodID,
-                                        servings: try FormFields.number(item.servings, field: "ingredients[\(index)].servings"),
-                                        serving: item.serving)
+                if item.foodID.flatMap({ foods[$0] }) == nil, let kept = RecipeEditorPage.kept(item, in: stored) {
+                    return RecipeIngredientRequest(kept: kept)
+                }
+                guard let foodID = item.foodID else {
+                    throw CinnError.invalid("ingredients[\(index)].food_id", "this ingredient is not in the recipe any more: remove it")
+                }
+                return RecipeIngredientRequest(foodID: foodID,
+                                               servings: try FormFields.number(item.servings, field: "ingredients[\(index)].servings"),
+                                               serving: item.serving)
             }
             let recipe = try await context.journal.saveRecipe(
                 id: id, name: draft.name, ingredients: ingredients, servings: try FormFields.number(draft.servings, field: "servings"),
@@ -47,16 +55,24 @@ extension FoodWebController {
         }
     }
 
+    /// The foods of a draft's rows that still exist, by id.
+    func ingredientFoods(_ context: Context, _ draft: RecipeDraft) async throws -> [UUID: Food] {
+        var foods: [UUID: Food] = [:]
+        for id in draft.ingredients.compactMap(\.foodID) where foods[id] == nil {
+            foods[id] = try? await context.journal.store.food(id: id, user: context.journal.user)
+        }
+        return foods
+    }
+
     func renderRecipe(_ context: Context, _ draft: RecipeDraft, problem: FormProblem? = nil,
                       status: HTTPResponse.Status = .ok) async throws -> Response {
         let settings = try await context.journal.settings()
-        var foods: [UUID: Food] = [:]
-        for item in draft.ingredients where foods[item.foodID] == nil {
-            foods[item.foodID] = try? await context.journal.store.food(id: item.foodID, user: context.journal.user)
-        }
+        let foods = try await ingredientFoods(context, draft)
+        var stored: Recipe?
+        if let id = draft.id { stored = try? await context.journal.store.recipe(id: id, user: context.journal.user) }
         let results = draft.query.isEmpty ? [] : try await context.journal.searchFoods(draft.query, limit: 10)
             .filter { $0.food.id != draft.id }
-        let model = RecipeEditorPage(draft, foods: foods, results: results, settings: settings, problem: problem)
+        let model = RecipeEditorPage(draft, foods: foods, stored: stored, results: results, settings: settings, problem: problem)
         return page(context, "food-recipe", model, title: model.title, section: .recipes, status: status)
     }
 }
