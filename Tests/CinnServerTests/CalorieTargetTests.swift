@@ -106,13 +106,17 @@ import Testing
             #expect(message == "Your target moved from \(Int(try #require(change["from_kcal"]?.double).rounded())) to \(Int(kcal.rounded())) kcal: "
                 + "your last 3 weeks say you burn less than the formula.")
             #expect(try await client.send(.get, "/api/v1/targets").json()["energy"]?["change"]?["message"]?.string == message)
-            // The day's budget is this target.
-            #expect(try await client.send(.get, "/api/v1/days/2024-03-15").json()["energy_target_kcal"]?.double == kcal)
+            // The day's budget is this target, and the day says how it moved.
+            let day = try await client.send(.get, "/api/v1/days/2024-03-15").json()
+            #expect(day["energy_target_kcal"]?.double == kcal && day["target_change"]?["message"]?.string == message)
             let page = try await client.send(.get, "/energy").text
             #expect(page.contains("<p id=\"target-change\">\(message)</p>"))
             #expect(page.contains("best estimate at the end of 10 Mar; it moves on Mondays"))
             #expect(page.contains(#"<div id="figure-best"><span>Best estimate</span>"#), "the blend the CLI prints is on the page too")
             #expect(try await client.send(.get, "/settings/targets").text.contains("<p id=\"target-change\">\(message)</p>"))
+            // Today's food log says so too; a day of another week does not.
+            #expect(try await client.send(.get, "/food").text.contains(#"<p class="muted" id="target-change">\#(message) <a href="/energy#target">"#))
+            #expect(!(try await client.send(.get, "/food/2024-03-08").text.contains(#"id="target-change""#)))
         }
     }
 }

@@ -41,7 +41,7 @@ import CinnJournal
             for meal in ["breakfast", "lunch", "dinner", "snacks"] {
                 #expect(page.contains(#"data-meal="\#(meal)""#))
             }
-            #expect(page.contains(#"<a href="/profile">Set up your profile</a>"#))
+            #expect(page.contains(#"<a href="/settings/targets#calories">Set one up</a>"#))
             #expect(page.contains(#"href="/food/2024-03-14" rel="prev""#))
             #expect(!page.contains(#"rel="next""#))
             #expect(page.contains(#"<a href="/food" class="on">"#), "the Food tab is on")

@@ -20,6 +20,8 @@ public struct DayNutrition: Sendable, Hashable {
     public var exerciseKcal: Double?
     /// The day's nutrition goals (`NutrientTargets.goals`): the macro targets and the nutrients' bounds.
     public var goals: [NutrientGoal] = []
+    /// How a calorie target following the data moved in the day's week, when it did.
+    public var targetChange: TargetChange?
 
     /// Groups `entries` (of one day) by meal, each meal in time order.
     public init(date: LocalDate, entries: [FoodLogEntry], energyTargetKcal: Double?, maintenanceKcal: Double? = nil,

@@ -246,8 +246,10 @@ package struct DayDTO: Encodable {
     let meals: [MealDTO]
     let totals: [NutrientTotalDTO]
     let targets: [NutrientGoalDTO]
+    let targetChange: TargetChangeDTO?
 
-    package init(_ day: DayNutrition) {
+    /// - Parameter energyUnit: the unit of the target change's message.
+    package init(_ day: DayNutrition, energyUnit: EnergyUnit = .kilocalories) {
         date = day.date.iso
         energyKcal = day.energy.rounded()
         energyTargetKcal = day.energyTargetKcal
@@ -258,10 +260,12 @@ package struct DayDTO: Encodable {
                                         entries: $0.entries.map(FoodEntryDTO.init)) }
         totals = NutrientTotalDTO.list(day.totals)
         targets = day.progress.map { NutrientGoalDTO($0.goal, amount: $0.amount, standing: $0.standing) }
+        targetChange = day.targetChange.map { TargetChangeDTO($0, unit: energyUnit) }
     }
 
     enum CodingKeys: String, CodingKey {
         case date, meals, totals, targets
+        case targetChange = "target_change"
         case energyKcal = "energy_kcal"
         case energyTargetKcal = "energy_target_kcal"
         case maintenanceKcal = "maintenance_kcal"
@@ -280,6 +284,7 @@ package struct DayDTO: Encodable {
         try container.encode(meals, forKey: .meals)
         try container.encode(totals, forKey: .totals)
         try container.encode(targets, forKey: .targets)
+        try container.encode(OrNull(targetChange), forKey: .targetChange)
     }
 }
 

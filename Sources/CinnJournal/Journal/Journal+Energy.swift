@@ -129,12 +129,14 @@ extension Journal {
     /// mark. With the target following the formula, the log before that day is not read, so the
     /// report's adaptive estimate and weekly check-ins are left out of what this returns.
     public func dayEnergy(asOf day: LocalDate) async throws
-        -> (targetKcal: Double?, maintenanceKcal: Double?, exerciseKcal: Double?, status: DayStatus?, settings: UserSettings, trend: Mass?) {
+        -> (targetKcal: Double?, maintenanceKcal: Double?, exerciseKcal: Double?, status: DayStatus?, settings: UserSettings, trend: Mass?,
+            targetChange: TargetChange?) {
         let settings = try await settings()
         let reach = AdaptiveExpenditure.holdLookbackDays + AdaptiveExpenditure.defaultWindowDays + 14
         let report = try await energyReport(asOf: day, intakeFrom: settings.targetBasis == .formula ? day : day.adding(days: -reach),
                                             windowDays: AdaptiveExpenditure.defaultWindowDays, historyDays: 0).report
-        return (report.targetKcal, report.maintenanceKcal, report.exerciseKcal, report.dayStatus, report.settings, report.trend)
+        return (report.targetKcal, report.maintenanceKcal, report.exerciseKcal, report.dayStatus, report.settings, report.trend,
+                report.targetChange)
     }
 
     /// The report as of `day`, reading intake, marks and exercise from `intakeFrom`, and the trend it used.

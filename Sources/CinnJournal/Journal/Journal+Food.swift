@@ -100,6 +100,7 @@ extension Journal {
         var day = DayNutrition(date: date, entries: entries, energyTargetKcal: energy.targetKcal, maintenanceKcal: energy.maintenanceKcal,
                                exerciseKcal: energy.exerciseKcal)
         day.goals = energy.settings.nutrientTargets.goals(energyTargetKcal: energy.targetKcal, bodyWeight: energy.trend)
+        day.targetChange = energy.targetChange
         return (day, energy.settings, energy.status)
     }
 

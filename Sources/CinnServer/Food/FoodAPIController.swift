@@ -193,7 +193,8 @@ struct FoodAPIController {
     }
 
     @Sendable func showDay(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(DayDTO(try await context.journal.day(try date(context)).day))
+        let day = try await context.journal.day(try date(context))
+        return JSONResponse.make(DayDTO(day.day, energyUnit: day.settings.energyUnit))
     }
 
     @Sendable func copyDay(_ request: Request, context: Context) async throws -> Response {

@@ -248,6 +248,8 @@ struct FoodDayPage {
     let today: String
     let energyKcal: Int
     let targetKcal: Int?
+    /// Today's view, in a week the target moved: "Your target moved from 1815 to 1760 kcal: …".
+    let targetChange: String?
     let state: String
     let answer: String
     let answerDetail: String
@@ -298,6 +300,7 @@ struct FoodDayPage {
         energyKcal = Int(day.energy.rounded())
         targetKcal = day.energyTargetKcal.map { Int($0.rounded()) }
         hasTarget = day.energyTargetKcal != nil
+        targetChange = day.date == today ? day.targetChange?.message(in: unit) : nil
         (state, answer, answerDetail, barPercent) = Self.answer(day, unit)
         macros = MacroNumber.list(day.totals)
         targets = TargetBar.list(day)
