@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test(arguments: Database.enabled)
-    func theGlucoseTabLogsPresetsAndRecipesToTheFoodLog(_ database: Database) async throws {
+    func theGlucoseTabLogsPresetsRecipesAndFoodsToTheFoodLog(_ database: Database) async throws {
         try await withApp(on: database) { client, journal in
             try await readings(client)
             let oats = try await client.makeFood(#"{"name":"Rolled oats","serving":{"label":"1 cup","grams":40},"nutrients":{"energy":152,"carbohydrate":27.08}}"#)
@@ -88,12 +88,19 @@ import Testing
             #expect(lunch.name == "Oat porridge" && lunch.meal == .lunch && lunch.servingLabel.hasPrefix("1 serving"))
             #expect(try await client.send(.get, "/api/v1/glucose/report?days=1&to=2024-03-14").json()["meal_events"]?.array?.count == 2)
 
+            // A food logged often: one serving × the portion.
+            #expect(try await client.send(.get, "/glucose").text.contains(#"<optgroup label="Foods you log often"><option value="food:\#(oats)">Rolled oats</option>"#))
+            #expect(try await client.post("/glucose/meal-events", form: "meal=food:\(oats)&time=2024-03-14T19:00&slot=dinner&portion=2").status == .seeOther)
+            let dinner = try #require(try await journal.store.foodEntries(user: journal.user, from: LocalDate(iso: "2024-03-14")!,
+                                                                            to: LocalDate(iso: "2024-03-14")!).last)
+            #expect(dinner.name == "Rolled oats" && dinner.meal == .dinner && dinner.servings == 2)
+
             // A bad choice names the field and logs nothing.
             let bad = try await client.post("/glucose/meal-events", form: "meal=preset:nonsense&time=2024-03-14T09:00")
             #expect(bad.status == .unprocessableContent)
             page = bad.text
             #expect(page.contains("choose a meal"))
-            #expect(try await journal.store.foodEntries(user: journal.user, from: LocalDate(iso: "2024-03-14")!, to: LocalDate(iso: "2024-03-14")!).count == 2)
+            #expect(try await journal.store.foodEntries(user: journal.user, from: LocalDate(iso: "2024-03-14")!, to: LocalDate(iso: "2024-03-14")!).count == 3)
         }
     }
 }

@@ -81,11 +81,15 @@ struct GlucoseReportPage {
     /// Meal events listed on the report (the newest); the days' pages have the rest.
     static let recentEvents = 10
 
+    /// "Log meal" offers the foods logged most in the last 90 days, ten of them.
+    static let frequentDays = 90.0, frequentFoods = 10
+
     /// The periods offered: 7, 14, 30 or 90 days.
     static let periods = [7, 14, 30, 90]
 
-    init(report: GlucoseReport, days: Int, presets: [FoodPreset], recipes: [Recipe], meals: [MealDefinition], now: String,
-         feedback: GlucoseFeedback = GlucoseFeedback()) {
+    /// - Parameter foods: the foods logged most often, offered beside the presets and recipes (one serving × the portion).
+    init(report: GlucoseReport, days: Int, presets: [FoodPreset], recipes: [Recipe], foods: [FoodSearchCandidate], meals: [MealDefinition],
+         now: String, feedback: GlucoseFeedback = GlucoseFeedback()) {
         let unit = report.unit, statistics = report.statistics
         self.days = days
         periods = Self.periods.map { Period(days: $0, label: "\($0) days", on: $0 == days) }
@@ -135,6 +139,9 @@ struct GlucoseReportPage {
         mealGroups = [
             OptionGroup(label: "Presets", options: presets.map { MealOption(id: "preset:\($0.id.lowercasedString)", name: $0.name) }),
             OptionGroup(label: "Recipes", options: recipes.map { MealOption(id: "recipe:\($0.food.id.lowercasedString)", name: $0.food.name) }),
+            OptionGroup(label: "Foods you log often", options: foods.map { food in
+                MealOption(id: "food:\(food.id.lowercasedString)", name: food.brand.map { "\(food.name) (\($0))" } ?? food.name)
+            }),
             OptionGroup(label: "Study meals", options: meals.map { MealOption(id: "meal:\($0.id.lowercasedString)", name: $0.name) }),
         ].filter { !$0.options.isEmpty }
         hasMeals = !mealGroups.isEmpty

@@ -39,8 +39,11 @@ struct GlucoseWebController {
         let instant = context.journal.now()
         let now = LocalDateTime(instant: instant, utcOffsetSeconds: settings.timeZone.secondsFromGMT(for: instant))
         let store = context.journal.store, user = context.journal.user
+        let frequent = try await store.frequentFoods(user: user, since: instant.addingTimeInterval(-GlucoseReportPage.frequentDays * 86_400),
+                                                     limit: GlucoseReportPage.frequentFoods).map(\.food)
         let page = GlucoseReportPage(report: report, days: days, presets: try await store.presets(user: user), recipes: try await store.recipes(user: user),
-                                     meals: try await store.meals(user: user), now: String(now.date.iso + "T" + now.clock), feedback: feedback)
+                                     foods: frequent, meals: try await store.meals(user: user), now: String(now.date.iso + "T" + now.clock),
+                                     feedback: feedback)
         return WebResponse.html(pages.render("glucose", page, title: "Glucose", tab: .glucose, notice: notice, formToken: context.formToken), status: status)
     }
 
@@ -149,7 +152,7 @@ struct GlucoseWebController {
     @Sendable func logMeal(_ request: Request, context: Context) async throws -> Response {
         let form = try await FormFields(request: request)
         return try await changing(context, .meal) {
-            // "preset:ID" and "recipe:ID" log to the food diary; "meal:ID" (or a bare id) logs a study meal's event.
+            // "preset:ID", "recipe:ID" and "food:ID" log to the food diary; "meal:ID" (or a bare id) logs a study meal's event.
             let choice = (form["meal"] ?? form["meal_id"] ?? "").split(separator: ":", maxSplits: 1).map(String.init)
             guard let id = choice.last.flatMap(UUID.init(text:)) else { throw CinnError.invalid("meal", "choose a meal") }
             let portion = try form.number("portion")
@@ -160,6 +163,8 @@ struct GlucoseWebController {
             case "recipe":
                 _ = try await context.journal.logFoods([FoodLogRequest(foodID: id, servings: portion ?? 1, serving: "1 serving", meal: slot,
                                                                        time: form["time"])])
+            case "food":
+                _ = try await context.journal.logFoods([FoodLogRequest(foodID: id, servings: portion ?? 1, meal: slot, time: form["time"])])
             default:
                 _ = try await context.journal.logMeal(mealID: id, time: form["time"], portion: portion, carbohydrateGrams: nil, note: form["note"])
             }
