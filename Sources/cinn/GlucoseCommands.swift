@@ -159,7 +159,8 @@ struct MealCommand: AsyncParsableCommand {
                 if format == .json { return print(GlucoseJSON.meals(meals)) }
                 if meals.isEmpty { return print("No meals yet: cinn meal add NAME --carbs G") }
                 for meal in meals {
-                    print("\(meal.name)\(meal.kind == .test ? " (test meal)" : "")" + (meal.carbohydrateGrams.map { "  \(String(format: "%g", $0)) g carbohydrate" } ?? ""))
+                    print("\(meal.name)\(meal.kind == .test ? " (test meal)" : "")" + (meal.carbohydrateGrams.map { "  \(String(format: "%g", $0)) g carbohydrate" } ?? "")
+                          + (meal.presetID == nil ? "" : "  (a preset now: logged into the food log)"))
                 }
             }
         }
@@ -174,14 +175,14 @@ struct MealCommand: AsyncParsableCommand {
         @Option(help: "How much of the meal (1 is all of it).") var portion: Double?
 
         func run() async throws {
-            let (meal, event) = try await options.withJournal { journal in
-                let meals = try await journal.store.meals(user: journal.user)
-                guard let meal = meals.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) else {
-                    throw CinnError.invalid("name", "no meal named \(name); your meals: \(meals.map(\.name).joined(separator: ", "))")
-                }
-                return (meal, try await journal.logMeal(mealID: meal.id, time: time, portion: portion, carbohydrateGrams: nil, note: nil))
+            let logged = try await options.withJournal { journal in try await journal.logMeal(named: name, time: time, portion: portion) }
+            switch logged {
+            case .foodLog(let meal, let entries):
+                let at = entries.first.map { WeighIn.isoString(instant: $0.eatenAt, utcOffsetSeconds: $0.utcOffsetSeconds) } ?? ""
+                print("Logged \(meal.name) into the food log at \(at) (\(entries.count) \(entries.count == 1 ? "entry" : "entries")).")
+            case .event(let meal, let event):
+                print("Logged \(meal.name) at \(WeighIn.isoString(instant: event.eatenAt, utcOffsetSeconds: event.utcOffsetSeconds)) (id \(event.id.lowercasedString)).")
             }
-            print("Logged \(meal.name) at \(WeighIn.isoString(instant: event.eatenAt, utcOffsetSeconds: event.utcOffsetSeconds)) (id \(event.id.lowercasedString)).")
         }
     }
 

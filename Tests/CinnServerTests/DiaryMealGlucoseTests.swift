@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+@testable import CinnStore
 
 /// One meal log for food and glucose: food entries logged for a meal at a time are the glucose report's meal events,
 /// with their response from the readings around them; on both databases.
@@ -101,6 +102,75 @@ import Testing
             page = bad.text
             #expect(page.contains("choose a meal"))
             #expect(try await journal.store.foodEntries(user: journal.user, from: LocalDate(iso: "2024-03-14")!, to: LocalDate(iso: "2024-03-14")!).count == 3)
+        }
+    }
+}
+
+/// Migration 16: everyday meal definitions become presets (nothing lost: the definitions stay, linked), test meals stay
+/// meals, and a meal's past events rank with its preset's meals; on both databases.
+@Suite struct MealsBecomePresetsTests {
+    @Test(arguments: Database.enabled)
+    func everydayMealsBecomePresetsAndRankWithThem(_ database: Database) async throws {
+        try await withApp(on: database) { client, journal in
+            let store = journal.store, user = journal.user
+            let oats = try await store.addFood(Food(id: .v7(), name: "Rolled oats", nutrients: try Nutrients(keyed: ["energy": 380, "carbohydrate": 60]),
+                                                    servings: [ServingSize(label: "1 cup", amount: 40)]), user: user)
+            let porridge = MealDefinition(name: "Porridge", carbohydrateGrams: 45, foods: [MealFood(foodID: oats.id, name: "Rolled oats", grams: 80)])
+            let toast = MealDefinition(name: "Toast", carbohydrateGrams: 30)
+            let gone = MealDefinition(name: "Stew", foods: [MealFood(foodID: .v7(), name: "Beef stew", grams: 300)])
+            let drink = MealDefinition(name: "Glucose drink", kind: .test, carbohydrateGrams: 75)
+            for meal in [porridge, toast, gone, drink] { try await store.addMeal(meal, user: user) }
+            // Porridge was eaten as a meal event on the 13th, with readings around it.
+            let curve: [(String, Double)] = [("07:50", 100), ("08:15", 120), ("08:30", 150), ("08:45", 130), ("09:00", 90), ("09:30", 80),
+                                             ("10:00", 110), ("10:30", 140)]
+            for day in ["2024-03-13", "2024-03-14"] {
+                for (time, mg) in curve {
+                    try await client.send(.post, "/api/v1/glucose", json: #"{"value":\#(mg),"unit":"mg/dL","time":"\#(day)T\#(time):00Z"}"#)
+                }
+            }
+            let event = try await client.send(.post, "/api/v1/meal-events", json: #"{"meal_id":"\#(porridge.id.lowercasedString)","time":"2024-03-13T08:00:00Z"}"#)
+            #expect(event.status == .created)
+
+            try await store.withConnection { db in try await store.moveMealsToPresets(db) }
+            try await store.withConnection { db in try await store.moveMealsToPresets(db) }
+            let presets = Dictionary(try await store.presets(user: user).map { ($0.name, $0) }) { first, _ in first }
+            #expect(presets.count == 3, "a preset each for the three everyday meals, made once: \(presets.keys.sorted())")
+            let oatItem = try #require(presets["Porridge"]?.items.first)
+            #expect(oatItem.foodID == oats.id && oatItem.servingLabel == "80 g" && oatItem.servingAmount == 80)
+            #expect(oatItem.nutrients[.carbohydrate] == 48, "80 g at 60 g per 100 g")
+            let toastItem = try #require(presets["Toast"]?.items.first)
+            #expect(toastItem.foodID == nil && toastItem.servingLabel == "1 meal" && toastItem.nutrients[.carbohydrate] == 30)
+            #expect(presets["Stew"]?.items.first?.name == "Beef stew" && presets["Stew"]?.items.first?.nutrients.energy == nil)
+            let meals = Dictionary(try await store.meals(user: user).map { ($0.name, $0) }) { first, _ in first }
+            #expect(meals.count == 4, "every definition stays")
+            #expect(meals["Porridge"]?.presetID == presets["Porridge"]?.id && meals["Glucose drink"]?.presetID == nil)
+
+            // The Study meals page lists the test meal and says where the others went; Log meal offers the preset.
+            let page = try await client.send(.get, "/glucose/meals").text
+            #expect(page.contains("3 everyday meals are presets now, logged into the food log: Porridge, Stew, Toast."))
+            #expect(page.contains("Glucose drink") && !page.contains("/glucose/meals/\(porridge.id.lowercasedString)/delete"))
+            let glucose = try await client.send(.get, "/glucose").text
+            let preset = try #require(presets["Porridge"]?.id.lowercasedString)
+            #expect(glucose.contains(#"value="preset:\#(preset)">Porridge</option>"#) && !glucose.contains("meal:\(porridge.id.lowercasedString)"))
+
+            // Eaten again on the 14th from the preset: one ranking line for the meal, its old event and the new one.
+            #expect(try await client.post("/glucose/meal-events", form: "meal=preset:\(preset)&time=2024-03-14T08:00&slot=breakfast").status == .seeOther)
+            let report = try await client.send(.get, "/api/v1/glucose/report?days=2&to=2024-03-14").json()
+            let ranking = try #require(report["meals"]?.array)
+            #expect(ranking.count == 1 && ranking.first?["name"]?.string == "Porridge" && ranking.first?["counted"]?.double == 2, "\(ranking)")
+            #expect(report["meal_events"]?.array?.map { $0["source"]?.string } == ["diary", "meal_event"])
+
+            // By name (as `cinn meal log` does): a meal that became a preset goes into the food log, a test meal stays an event.
+            guard case .foodLog(_, let entries) = try await journal.logMeal(named: "toast", time: "2024-03-14T12:30:00Z", portion: 2) else {
+                Issue.record("Toast is a preset now")
+                return
+            }
+            #expect(entries.count == 1 && entries[0].nutrients[.carbohydrate] == 60 && entries[0].meal == .lunch)
+            guard case .event(let test, _) = try await journal.logMeal(named: "Glucose drink", time: "2024-03-14T15:00:00Z", portion: nil) else {
+                Issue.record("a test meal is logged as a meal event")
+                return
+            }
+            #expect(test.kind == .test)
         }
     }
 }

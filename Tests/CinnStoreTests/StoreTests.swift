@@ -57,7 +57,7 @@ import Testing
             1: "a23a9a179214c0cc", 2: "8f263c3ecb83cd47", 3: "ae30c6e7e829ef82", 4: "79350187fd167143", 5: "28a0655233e93f45",
             6: "5c946b77f2a3c47", 7: "a96d64901013fed6", 8: "33420801ae53d723", 9: "8089608b68fbed65", 10: "4603f9ae006a3840",
             11: "3e336ebdd6100861", 12: "441fa69c4eb4112", 13: "2d2f24d198b94b4e", 14: "86cbe053d52af7b",
-            15: "d008490e58c944f",
+            15: "d008490e58c944f", 16: "5689e662377bbc51",
         ]
         var found: [Int: String] = [:]
         for migration in Migration.all {

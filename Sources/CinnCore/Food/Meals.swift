@@ -26,15 +26,19 @@ public struct MealDefinition: Sendable, Identifiable, Hashable {
     public var carbohydrateGrams: Double?
     public var foods: [MealFood]
     public var note: String?
+    /// The preset an everyday meal became (schema migration 16): it is logged into the food log as that preset, and its
+    /// past events rank with the preset's meals.
+    public var presetID: UUID?
 
     public init(id: UUID = .v7(), name: String, kind: MealKind = .common, carbohydrateGrams: Double? = nil,
-                foods: [MealFood] = [], note: String? = nil) {
+                foods: [MealFood] = [], note: String? = nil, presetID: UUID? = nil) {
         self.id = id
         self.name = name
         self.kind = kind
         self.carbohydrateGrams = carbohydrateGrams
         self.foods = foods
         self.note = note
+        self.presetID = presetID
     }
 
     /// A name of 1–80 characters and a carbohydrate estimate of 0–1000 g, when given.

@@ -95,8 +95,10 @@ public struct GlucoseReport: Sendable {
         let events = records.responses
         let counted: [(meal: MealDefinition, event: MealEvent, response: MealResponse)] = events.compactMap { item in
             guard let response = item.response else { return nil }
-            // A meal deleted since it was eaten is still a meal.
-            return (item.meal ?? MealDefinition(id: item.event.mealID, name: "Meal"), item.event, response)
+            // A meal deleted since it was eaten is still a meal; one that became a preset ranks with the preset's meals.
+            var meal = item.meal ?? MealDefinition(id: item.event.mealID, name: "Meal")
+            if let preset = meal.presetID { meal.id = preset }
+            return (meal, item.event, response)
         }
         let doses = records.doses.filter { $0.takenAt >= start && $0.takenAt < end }
         self.from = first

@@ -93,6 +93,25 @@ extension Journal {
         return event
     }
 
+    /// What logging a meal by its name did: an everyday meal that became a preset went into the food log; any other
+    /// meal was logged as a meal event.
+    public enum MealLogged: Sendable {
+        case foodLog(MealDefinition, [FoodLogEntry])
+        case event(MealDefinition, MealEvent)
+    }
+
+    /// Logs the meal named `name` (any case) as eaten: into the food log when it became a preset, else as a meal event.
+    public func logMeal(named name: String, time: String?, portion: Double?) async throws -> MealLogged {
+        let meals = try await store.meals(user: user)
+        guard let meal = meals.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) else {
+            throw CinnError.invalid("name", "no meal named \(name); your meals: \(meals.map(\.name).joined(separator: ", "))")
+        }
+        if let preset = meal.presetID {
+            return .foodLog(meal, try await logPreset(id: preset, times: portion ?? 1, meal: nil, time: time))
+        }
+        return .event(meal, try await logMeal(mealID: meal.id, time: time, portion: portion, carbohydrateGrams: nil, note: nil))
+    }
+
     /// Reports a meal event with a reason (1–200 characters), or clears the report with nil.
     public func reportMealEvent(id: UUID, reason: String?) async throws {
         if let reason {

@@ -142,7 +142,9 @@ struct GlucoseReportPage {
             OptionGroup(label: "Foods you log often", options: foods.map { food in
                 MealOption(id: "food:\(food.id.lowercasedString)", name: food.brand.map { "\(food.name) (\($0))" } ?? food.name)
             }),
-            OptionGroup(label: "Study meals", options: meals.map { MealOption(id: "meal:\($0.id.lowercasedString)", name: $0.name) }),
+            OptionGroup(label: "Study meals", options: meals.filter { $0.presetID == nil }.map {
+                MealOption(id: "meal:\($0.id.lowercasedString)", name: $0.name)
+            }),
         ].filter { !$0.options.isEmpty }
         hasMeals = !mealGroups.isEmpty
         slots = [MealOption(id: "", name: "By the time")] + Meal.standard.map { MealOption(id: $0.name, name: $0.title) }
@@ -267,8 +269,16 @@ struct MealsPage {
     let error: String?
     let name: String
     let carbs: String
+    /// "3 everyday meals are presets now: …", when meals became presets.
+    let moved: String?
 
+    /// `meals` are every definition; those that became presets are left out of the list and named in `moved`.
     init(meals: [MealDefinition], error: String?, name: String, carbs: String) {
+        let movedNames = meals.filter { $0.presetID != nil }.map(\.name)
+        moved = movedNames.isEmpty ? nil
+            : "\(NutritionText.plural(movedNames.count, "everyday meal")) \(movedNames.count == 1 ? "is a preset" : "are presets") now, "
+                + "logged into the food log: \(movedNames.joined(separator: ", "))."
+        let meals = meals.filter { $0.presetID == nil }
         self.meals = meals.map { meal in
             var parts: [String] = []
             if let carbs = meal.carbohydrateGrams { parts.append("\(GlucosePageText.amount(carbs)) g carbohydrate") }

@@ -192,9 +192,9 @@ extension Store {
         }
     }
 
-    private func meals(_ db: any SQLDatabase, user: UserID, condition: SQLQueryString, includingDeleted: Bool = false) async throws -> [MealDefinition] {
+    func meals(_ db: any SQLDatabase, user: UserID, condition: SQLQueryString, includingDeleted: Bool = false) async throws -> [MealDefinition] {
         var query: SQLQueryString = """
-            SELECT m.row_id, m.id, m.name, m.kind, m.carbohydrate_g, m.note, f.food_id, f.name AS food_name, f.grams
+            SELECT m.row_id, m.id, m.name, m.kind, m.carbohydrate_g, m.note, m.preset_id, f.food_id, f.name AS food_name, f.grams
             FROM meals m LEFT JOIN meal_foods f ON f.meal_id = m.row_id
             WHERE m.user_id = \(bind: user.rawValue) AND
             """
@@ -209,7 +209,8 @@ extension Store {
                 meals.append(MealDefinition(id: try decodeUUID(row, "id"), name: try row.decode(column: "name", as: String.self),
                                             kind: MealKind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .common,
                                             carbohydrateGrams: try row.decode(column: "carbohydrate_g", as: Double?.self),
-                                            note: try row.decode(column: "note", as: String?.self)))
+                                            note: try row.decode(column: "note", as: String?.self),
+                                            presetID: try row.decodeNil(column: "preset_id") ? nil : try decodeUUID(row, "preset_id")))
                 last = rowID
             }
             if let name = try row.decode(column: "food_name", as: String?.self) {
@@ -218,6 +219,39 @@ extension Store {
             }
         }
         return meals
+    }
+
+    /// Makes each everyday meal definition (kind common) without a preset into a preset of its foods (their nutrients as the
+    /// foods have them now, by weight; a food no longer there by its name alone) or, without foods, of one item of its
+    /// carbohydrate estimate, and links the two. The definition stays, with its events, for sync clients and the record.
+    func moveMealsToPresets(_ db: any SQLDatabase) async throws {
+        let users = try await db.raw("""
+            SELECT DISTINCT user_id FROM meals WHERE deleted = 0 AND kind = 'common' AND preset_id IS NULL
+            """).all().map { UserID(try $0.decode(column: "user_id", as: Int64.self)) }
+        for user in users {
+            for meal in try await meals(db, user: user, condition: "m.kind = 'common' AND m.preset_id IS NULL") {
+                var items: [FoodPreset.Item] = []
+                for item in meal.foods {
+                    let serving = ServingSize(label: "\(JSONText.compactNumber(item.grams)) g", amount: item.grams)
+                    if let food = try? await food(db, id: item.foodID, user: user) {
+                        let entry = try FoodLogEntry.logging(food, servings: 1, of: serving, meal: .lunch, eatenAt: now(), utcOffsetSeconds: 0)
+                        items.append(FoodPreset.Item(entry))
+                    } else {
+                        items.append(FoodPreset.Item(foodID: item.foodID, name: item.name, brand: nil, servings: 1, servingLabel: serving.label,
+                                                     servingAmount: item.grams, nutrients: Nutrients()))
+                    }
+                }
+                if items.isEmpty {
+                    var nutrients = Nutrients()
+                    nutrients[.carbohydrate] = meal.carbohydrateGrams
+                    items = [FoodPreset.Item(foodID: nil, name: meal.name, brand: nil, servings: 1, servingLabel: "1 meal", servingAmount: nil,
+                                             nutrients: nutrients)]
+                }
+                let preset = FoodPreset(id: .v7(at: now()), name: meal.name, items: items)
+                try await insertPreset(db, preset, user: user)
+                try await db.raw("UPDATE meals SET preset_id = \(bind: bind(preset.id)) WHERE id = \(bind: bind(meal.id))").run()
+            }
+        }
     }
 
     /// Deletes a meal definition; its events stay (and keep its name in reports).
