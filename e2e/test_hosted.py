@@ -77,7 +77,7 @@ def glucose(driver, url: str, out: Path, day: str) -> None:
     items = [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#meal-events li")]
     toast = [text for text in items if "Breakfast: Toast" in text]
     check(len(toast) == 1 and "↑ 50 mg/dL to 150 after 30 min, area 1494 mg/dL·min, 4 U bolus" in toast[0]
-          and "In the food log" in toast[0], f"the breakfast of the food log is a meal glucose answers (got {items!r})")
+          and "in the food log" in toast[0], f"the breakfast of the food log is a meal glucose answers (got {items!r})")
     screenshot(driver, out, "hosted-glucose-diary.png")
     driver.get(url + f"/glucose/days/{day}")
     circles = driver.find_elements(By.CSS_SELECTOR, "svg#glucose-chart g.glucose circle")

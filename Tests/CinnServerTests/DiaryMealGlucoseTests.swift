@@ -52,7 +52,7 @@ import Testing
             let day = try await client.send(.get, "/api/v1/glucose/days/2024-03-14").json()
             #expect(day["meal_events"]?.array?.first?["source"]?.string == "diary")
             let page = try await client.send(.get, "/glucose").text
-            #expect(page.contains("<b>Breakfast: Rolled oats, Milk</b>") && page.contains(#"<a href="/food/2024-03-14">In the food log</a>"#))
+            #expect(page.contains("<b>Breakfast: Rolled oats, Milk</b>") && page.contains(#"<a href="/food/2024-03-14">in the food log</a>"#))
             for entry in logged.compactMap({ $0["id"]?.string }) {
                 #expect(try await client.send(.delete, "/api/v1/food-entries/\(entry)").status == .noContent)
             }

@@ -113,7 +113,7 @@ struct GlucoseWebTests {
             let carbohydrate = Dictionary(report.events.map { ($0.event.mealID, $0.event.carbohydrateGrams ?? 0) }) { first, _ in first }
             #expect(try #require(carbohydrate[first.id]) > (try #require(carbohydrate[last.id])))
             let page = try await client.send(.get, "/glucose?days=14").text
-            #expect(page.contains(first.name) && page.contains("In the food log"))
+            #expect(page.contains(first.name) && page.contains("in the food log</a>"))
         }
     }
 }
