@@ -119,7 +119,9 @@ import Testing
             let toast = MealDefinition(name: "Toast", carbohydrateGrams: 30)
             let gone = MealDefinition(name: "Stew", foods: [MealFood(foodID: .v7(), name: "Beef stew", grams: 300)])
             let drink = MealDefinition(name: "Glucose drink", kind: .test, carbohydrateGrams: 75)
-            for meal in [porridge, toast, gone, drink] { try await store.addMeal(meal, user: user) }
+            // Counted carbohydrate only, per event (as Nightscout's are): nothing to make a preset of.
+            let carbs = MealDefinition(name: "Carbs")
+            for meal in [porridge, toast, gone, drink, carbs] { try await store.addMeal(meal, user: user) }
             // Porridge was eaten as a meal event on the 13th, with readings around it.
             let curve: [(String, Double)] = [("07:50", 100), ("08:15", 120), ("08:30", 150), ("08:45", 130), ("09:00", 90), ("09:30", 80),
                                              ("10:00", 110), ("10:30", 140)]
@@ -142,8 +144,9 @@ import Testing
             #expect(toastItem.foodID == nil && toastItem.servingLabel == "1 meal" && toastItem.nutrients[.carbohydrate] == 30)
             #expect(presets["Stew"]?.items.first?.name == "Beef stew" && presets["Stew"]?.items.first?.nutrients.energy == nil)
             let meals = Dictionary(try await store.meals(user: user).map { ($0.name, $0) }) { first, _ in first }
-            #expect(meals.count == 4, "every definition stays")
+            #expect(meals.count == 5, "every definition stays")
             #expect(meals["Porridge"]?.presetID == presets["Porridge"]?.id && meals["Glucose drink"]?.presetID == nil)
+            #expect(meals["Carbs"]?.presetID == nil)
 
             // The Study meals page lists the test meal and says where the others went; Log meal offers the preset.
             let page = try await client.send(.get, "/glucose/meals").text

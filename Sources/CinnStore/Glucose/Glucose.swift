@@ -221,15 +221,18 @@ extension Store {
         return meals
     }
 
-    /// Makes each everyday meal definition (kind common) without a preset into a preset of its foods (their nutrients as the
-    /// foods have them now, by weight; a food no longer there by its name alone) or, without foods, of one item of its
-    /// carbohydrate estimate, and links the two. The definition stays, with its events, for sync clients and the record.
+    /// Makes each everyday meal definition a person made (kind common, not imported) without a preset into a preset of its
+    /// foods (their nutrients as the foods have them now, by weight; a food no longer there by its name alone) or, without
+    /// foods, of one item of its carbohydrate estimate, and links the two. The definition stays, with its events, for sync
+    /// clients and the record. A meal an import made (Nightscout's carbohydrate by food type) stays a meal: its import
+    /// can be undone, and it has neither foods nor an estimate to make a preset of.
     func moveMealsToPresets(_ db: any SQLDatabase) async throws {
-        let users = try await db.raw("""
-            SELECT DISTINCT user_id FROM meals WHERE deleted = 0 AND kind = 'common' AND preset_id IS NULL
-            """).all().map { UserID(try $0.decode(column: "user_id", as: Int64.self)) }
+        let everyday: SQLQueryString = "kind = 'common' AND preset_id IS NULL AND import_id IS NULL AND deleted = 0"
+        let users = try await db.raw("SELECT DISTINCT user_id FROM meals WHERE \(everyday)").all()
+            .map { UserID(try $0.decode(column: "user_id", as: Int64.self)) }
         for user in users {
-            for meal in try await meals(db, user: user, condition: "m.kind = 'common' AND m.preset_id IS NULL") {
+            for meal in try await meals(db, user: user, condition: "m.kind = 'common' AND m.preset_id IS NULL AND m.import_id IS NULL")
+            where !meal.foods.isEmpty || meal.carbohydrateGrams != nil {
                 var items: [FoodPreset.Item] = []
                 for item in meal.foods {
                     let serving = ServingSize(label: "\(JSONText.compactNumber(item.grams)) g", amount: item.grams)
