@@ -1,6 +1,5 @@
 import CinnCore
 import Foundation
-import SQLKit
 import Testing
 @testable import CinnStore
 
@@ -38,15 +37,17 @@ import Testing
         try await TestDatabase.with(backend) { store in
             let user = try await store.localUser()
             try await store.saveSettings(UserSettings(energyTargetKcal: 2000, targetBasis: .formula), user: user)
-            let version = { (db: any SQLDatabase) in
-                try await db.raw("SELECT version FROM user_settings WHERE user_id = \(bind: user.rawValue)").first()!.decode(column: "version", as: Int64.self)
+            func version() async throws -> Int64 {
+                try await store.withConnection { db in
+                    try await db.raw("SELECT version FROM user_settings WHERE user_id = \(bind: user.rawValue)").first()!.decode(column: "version", as: Int64.self)
+                }
             }
-            let before = try await store.withConnection { db in try await version(db) }
+            let before = try await version()
             try await store.withConnection { db in try await db.raw("DELETE FROM schema_migrations WHERE version = 15").run() }
             #expect(try await store.migrate() == [15])
             let settings = try await store.settings(user: user)
             #expect(settings.targetBasis == .adaptive && settings.energyTargetKcal == 2000)
-            #expect(try await store.withConnection { db in try await version(db) } > before)
+            #expect(try await version() > before)
         }
     }
 
