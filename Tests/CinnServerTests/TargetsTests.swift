@@ -72,3 +72,34 @@ import Testing
         }
     }
 }
+
+/// Statistics judge each day by its own goals: grams per kg follow that day's trend, as its day view shows.
+@Suite struct DailyGoalRecordsTests {
+    @Test(arguments: Database.enabled)
+    func aGoalPerKilogramIsThatDaysGrams(_ database: Database) async throws {
+        try await withApp(on: database) { client, _ in
+            // 100 kg through February, then 60 kg: the trend falls from 100 to about 68 kg by 15 March.
+            let start = LocalDate(iso: "2024-02-01")!
+            for offset in 0..<44 {
+                let day = start.adding(days: offset)
+                let weight = day < LocalDate(iso: "2024-03-01")! ? 100 : 60
+                let added = try await client.send(.post, "/api/v1/weigh-ins", json: #"{"weight":\#(weight),"date":"\#(day.iso)","confirm":true}"#)
+                #expect(added.status == .created, "\(added.text)")
+            }
+            #expect(try await client.send(.put, "/api/v1/targets", json: #"{"protein":{"per_kg":1}}"#).status == .ok)
+            let trendToday = try #require(try await client.send(.get, "/api/v1/targets").json()["goals"]?.array?
+                .first { $0["key"]?.string == "protein" }?["target"]?.double)
+            #expect(trendToday < 70 && trendToday > 66)
+            // 100 g of protein on 29 February (its trend: 100 kg) and today's grams on 15 March: each met its own day's goal.
+            for (day, grams) in [("2024-02-29", 100.0), ("2024-03-15", trendToday)] {
+                _ = try await client.send(.post, "/api/v1/food-entries",
+                                          json: #"{"entries":[{"energy_kcal":800,"protein_g":\#(grams),"time":"\#(day)T12:00:00Z"}]}"#)
+            }
+            let february = try await client.send(.get, "/api/v1/days/2024-02-29").json()["targets"]?.array?
+                .first { $0["key"]?.string == "protein" }
+            #expect(february?["standing"]?.string == "met" && february?["target"]?.double == 100)
+            let stats = try await client.send(.get, "/food/stats?from=2024-02-29&to=2024-03-15").text
+            #expect(stats.contains("Protein (1 g/kg)") && stats.contains("2 of 2 days"), "judged by today's 68 g, 29 February's 100 g would be over")
+        }
+    }
+}

@@ -181,9 +181,23 @@ public struct GoalRecord: Sendable, Hashable {
 
     /// Each goal's record over `days` (each logged day's totals); an amount nothing logged says counts as 0.
     public static func records(_ goals: [NutrientGoal], days: [(date: LocalDate, totals: Nutrients)]) -> [GoalRecord] {
-        goals.map { goal in
-            GoalRecord(goal: goal, daysMet: days.count { goal.standing($0.totals[goal.nutrient] ?? 0) == .met }, daysLogged: days.count)
+        records(goals, days: days) { _ in goals }
+    }
+
+    /// The records of `goals` (today's, which name the lines) with each day judged by its own goal for the nutrient,
+    /// `goalsOn(day)`: a share of energy or grams per kg comes to other grams on a day with another calorie target or
+    /// trend. A day without that goal (no calorie target yet) did not meet it.
+    public static func records(_ goals: [NutrientGoal], days: [(date: LocalDate, totals: Nutrients)],
+                               goalsOn: (LocalDate) -> [NutrientGoal]) -> [GoalRecord] {
+        var met = [Int](repeating: 0, count: goals.count)
+        for day in days {
+            let own = goalsOn(day.date)
+            for (index, goal) in goals.enumerated() {
+                guard let mine = own.first(where: { $0.nutrient == goal.nutrient }) else { continue }
+                if mine.standing(day.totals[goal.nutrient] ?? 0) == .met { met[index] += 1 }
+            }
         }
+        return goals.enumerated().map { index, goal in GoalRecord(goal: goal, daysMet: met[index], daysLogged: days.count) }
     }
 }
 

@@ -11,11 +11,34 @@ extension Journal {
         return (targets, targets.goals(energyTargetKcal: energy.targetKcal, bodyWeight: energy.trend), energy.targetKcal)
     }
 
-    /// How often each goal was met between two days (the goals as they stand today: today's calorie target and trend
-    /// turn the macro targets into grams), over the days with anything logged; and today's calorie target.
+    /// How often each goal was met between two days, over the days with anything logged, each day against its own goals
+    /// (a share of energy or grams per kg as that day's calorie target and trend make them, as its day view shows); and
+    /// today's calorie target.
     public func goalRecords(from: LocalDate, to: LocalDate) async throws -> (records: [GoalRecord], energyTargetKcal: Double?) {
-        let (_, goals, energyTargetKcal) = try await nutritionGoals()
-        return (GoalRecord.records(goals, days: try await store.dailyNutrition(user: user, from: from, to: to)), energyTargetKcal)
+        let (targets, goals, energyTargetKcal) = try await nutritionGoals()
+        let days = try await store.dailyNutrition(user: user, from: from, to: to)
+        let byDay = [targets.protein, targets.carbohydrate, targets.fat].contains { target in
+            switch target {
+            case .percentOfEnergy?, .gramsPerKilogram?: true
+            case .grams?, nil: false
+            }
+        }
+        // Grams a day and every bound are the same each day: today's goals judge them all.
+        guard byDay, let first = days.map(\.date).min(), let last = days.map(\.date).max() else {
+            return (GoalRecord.records(goals, days: days), energyTargetKcal)
+        }
+        // One read for every day's report: the intake its adaptive estimate can reach, up to the last day (what comes
+        // after a day does not change its target).
+        let reach = AdaptiveExpenditure.holdLookbackDays + AdaptiveExpenditure.defaultWindowDays + 14
+        let inputs = try await store.energyInputs(user: user, from: first.adding(days: -reach), to: last)
+        let trend = WeightTrend(days: inputs.days, method: inputs.settings.trendMethod, displayUnit: inputs.settings.displayUnit)
+        let records = GoalRecord.records(goals, days: days) { day in
+            let report = EnergyReport(settings: inputs.settings, goal: inputs.goal, trend: trend, intakeKcal: inputs.intakeKcal,
+                                      dayStatuses: inputs.dayStatuses, bodyFat: inputs.latestBodyFat, exerciseKcal: inputs.exerciseKcal,
+                                      asOf: day, historyDays: 0)
+            return targets.goals(energyTargetKcal: report.targetKcal, bodyWeight: report.trend)
+        }
+        return (records, energyTargetKcal)
     }
 
     /// Replaces the nutrition targets, checked first.
