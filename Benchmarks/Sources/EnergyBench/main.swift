@@ -143,6 +143,8 @@ func report(_ options: Options) async throws {
         return span.lowerBound.adding(days: (dayIndex * 7919) % spanDays)
     }
 
+    // Statistics' days met, judged by each day's goals: a target per kg of the trend is worked out day by day.
+    try await journal.setNutrientTargets(NutrientTargets(protein: .gramsPerKilogram(1.6)))
     let cases: [Case] = [
         Case("energy0", "Journal.energyReport(historyDays: 0) — GET /api/v1/today, GET / and the day view's call") {
             try await journal.energyReport(historyDays: 0).history.count + 1
@@ -179,6 +181,9 @@ func report(_ options: Options) async throws {
         Case("trendInputs", "Store.trendInputs(user:) — the trend's three queries") { try await store.trendInputs(user: user).days.count },
         Case("day", "Journal.day(date) — the day view now (energy report as of that day + entries)") {
             try await journal.day(nextDay()).day.entries.count
+        },
+        Case("goals365", "Journal.goalRecords over 365 days, protein 1.6 g/kg: each day's own goals (a report per day)") {
+            try await journal.goalRecords(from: today.adding(days: -364), to: today).records.count
         },
         Case("dayNoEnergy", "settings + entries + DayNutrition — the day view's work before energy and goals") {
             let date = nextDay()
