@@ -26,7 +26,7 @@ public enum DiaryMeals {
         }
         var byFoods: [String: FoodPreset] = [:]
         for preset in presets where !preset.items.isEmpty {
-            let key = foodKey(preset.items.map { $0.foodID ?? .v8(name: "food " + $0.name.lowercased()) })
+            let key = foodKey(preset.items.map { foodID($0.foodID, name: $0.name) })
             if byFoods[key] == nil { byFoods[key] = preset }
         }
         return meals.map { event($0, presets: byFoods) }
@@ -36,7 +36,9 @@ public enum DiaryMeals {
     static func foodKey(_ ids: [UUID]) -> String { Set(ids.map(\.lowercasedString)).sorted().joined(separator: " ") }
 
     /// The food a diary entry counts as in the rankings: its food, or (quick add, a food since deleted) its name.
-    public static func foodID(_ entry: FoodLogEntry) -> UUID { entry.foodID ?? .v8(name: "food " + entry.name.lowercased()) }
+    static func foodID(_ entry: FoodLogEntry) -> UUID { foodID(entry.foodID, name: entry.name) }
+
+    static func foodID(_ id: UUID?, name: String) -> UUID { id ?? .v8(name: "food " + name.lowercased()) }
 
     static func event(_ entries: [FoodLogEntry], presets: [String: FoodPreset]) -> (event: MealEvent, meal: MealDefinition) {
         let first = entries[0]
