@@ -48,6 +48,24 @@ import Testing
             #expect(try await client.send(.get, "/api/v1/days/2024-03-14").json()["energy_kcal"]?.double == 150)
             #expect(try await client.send(.get, "/api/v1/recipes").json()["recipes"]?.array?.count == 1)
 
+            // The milk is deleted: the recipe is PUT back (renamed) with the milk as a GET gives it, which keeps it as stored;
+            // another food id at its place is refused by name.
+            #expect(try await client.send(.delete, "/api/v1/foods/\(milk)").status == .noContent)
+            let before = try await client.send(.get, "/api/v1/recipes/\(id)").json()
+            let gone = try #require(before["ingredients"]?.array?.last)
+            #expect(gone["name"]?.string == "Milk")
+            let renamed = try await client.send(.put, "/api/v1/recipes/\(id)", json: """
+                {"name":"Oat porridge","servings":2,"cooked_grams":300,"ingredients":[{"food_id":"\(oats)","servings":100,"serving":"1 g"},
+                 {"food_id":\(gone["food_id"]?.string.map { "\"\($0)\"" } ?? "null"),"servings":\(gone["servings"]?.double ?? 0)}]}
+                """)
+            #expect(renamed.status == .ok, "\(renamed.text)")
+            let after = try renamed.json()
+            #expect(after["name"]?.string == "Oat porridge" && after["ingredients"]?.array?.map { $0["name"]?.string } == ["Oats", "Milk"])
+            #expect(after["nutrients_per_serving"]?["energy"] == before["nutrients_per_serving"]?["energy"])
+            try expectError(try await client.send(.put, "/api/v1/recipes/\(id)", json: """
+                {"name":"Oat porridge","ingredients":[{"food_id":"\(oats)"},{"food_id":"\(UUID().uuidString.lowercased())"}]}
+                """), .unprocessableContent, code: "invalid_input", field: "ingredients[1].food_id")
+
             // A recipe is not edited as a food, and a food is not a recipe.
             try expectError(try await client.send(.put, "/api/v1/foods/\(id)", json: #"{"name":"Porridge","serving":{"label":"100 g","grams":100},"nutrients":{"energy":1}}"#),
                             .conflict, code: "conflict")

@@ -656,7 +656,8 @@ package struct RecipeDTO: Encodable {
 /// `POST /api/v1/recipes` and `PUT /api/v1/recipes/{id}`.
 package struct RecipeRequest: Decodable {
     package struct Ingredient: Decodable {
-        package let foodID: String
+        /// Null for an ingredient whose food is gone, sent back as a GET gives it.
+        package let foodID: String?
         package let servings: LenientNumber?
         package let serving: String?
 
@@ -680,7 +681,11 @@ package struct RecipeRequest: Decodable {
     package func ingredientRequests() throws(CinnError) -> [RecipeIngredientRequest] {
         var requests: [RecipeIngredientRequest] = []
         for (index, item) in ingredients.enumerated() {
-            guard let id = UUID(text: item.foodID) else {
+            guard let text = item.foodID else {
+                requests.append(RecipeIngredientRequest(foodID: nil, servings: item.servings?.value ?? 1, serving: item.serving))
+                continue
+            }
+            guard let id = UUID(text: text) else {
                 throw .invalid("ingredients[\(index)].food_id", "ingredients[\(index)].food_id must be a UUID")
             }
             requests.append(RecipeIngredientRequest(foodID: id, servings: item.servings?.value ?? 1, serving: item.serving))

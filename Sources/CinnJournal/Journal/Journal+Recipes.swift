@@ -11,7 +11,8 @@ public struct RecipeIngredientRequest: Sendable, Hashable {
     /// An ingredient of the recipe as it is stored, kept as it is: an edit leaves alone an ingredient whose food is gone.
     public var kept: RecipeIngredient?
 
-    public init(foodID: UUID, servings: Double, serving: String? = nil) {
+    /// - Parameter foodID: nil only for an ingredient of the recipe being replaced whose food is gone (kept as it is).
+    public init(foodID: UUID?, servings: Double, serving: String? = nil) {
         self.foodID = foodID
         self.servings = servings
         self.serving = serving
@@ -32,6 +33,8 @@ extension Journal {
         guard ingredients.count <= Recipe.maximumIngredients else {
             throw CinnError.invalid("ingredients", "a recipe can have at most \(Recipe.maximumIngredients) ingredients")
         }
+        var stored: Recipe?
+        if let id { stored = try? await store.recipe(id: id, user: user) }
         var items: [RecipeIngredient] = []
         for (index, request) in ingredients.enumerated() {
             let field = "ingredients[\(index)]"
@@ -39,10 +42,23 @@ extension Journal {
                 items.append(kept)
                 continue
             }
-            guard let foodID = request.foodID else { throw CinnError.invalid(field + ".food_id", "give the ingredient's food_id") }
+            // Replacing a recipe, an ingredient whose food is gone, sent at its position with the food id it is stored with
+            // (or none), stays as it is.
+            let storedItem = stored.flatMap { $0.ingredients.indices.contains(index) ? $0.ingredients[index] : nil }
+            guard let foodID = request.foodID else {
+                if let storedItem, storedItem.foodID == nil {
+                    items.append(storedItem)
+                    continue
+                }
+                throw CinnError.invalid(field + ".food_id", "give the ingredient's food_id")
+            }
             guard foodID != id else { throw CinnError.invalid(field + ".food_id", "a recipe cannot be its own ingredient") }
             let food: Food
             do { food = try await store.food(id: foodID, user: user) } catch let error as CinnError where error.code == .notFound {
+                if let storedItem, storedItem.foodID == foodID {
+                    items.append(storedItem)
+                    continue
+                }
                 throw CinnError.invalid(field + ".food_id", "no food with id \(foodID)")
             }
             let serving = try servingChoice(request.serving, of: food, field: field + ".serving")
