@@ -39,7 +39,7 @@ struct Stats: AsyncParsableCommand {
             let start = try parseOrThrow { () in try from.map { t in try LocalDate.parse(t, field: "from") } }
                 ?? end.adding(days: -29)
             return (try await journal.nutritionStatistics(from: start, to: end, length: period), start...end,
-                    try await journal.nutritionGoals().energyTargetKcal)
+                    try await journal.nutritionGoals().energy.targetKcal)
         }
         if json {
             struct Row: Encodable {

@@ -3,19 +3,20 @@ import CinnStore
 import Foundation
 
 extension Journal {
-    /// The nutrition targets and the goals they make today, with today's calorie target and trend (what turns a share of
-    /// energy or grams per kg into grams).
-    public func nutritionGoals() async throws -> (targets: NutrientTargets, goals: [NutrientGoal], energyTargetKcal: Double?) {
-        let energy = try await dayEnergy(asOf: today(try await settings()))
+    /// The nutrition targets and the goals they make today, with today's energy report: its calorie target and trend turn
+    /// a share of energy or grams per kg into grams, and the Targets page shows the target from it.
+    public func nutritionGoals() async throws -> (targets: NutrientTargets, goals: [NutrientGoal], energy: EnergyReport) {
+        let energy = try await energyReport(historyDays: 0)
         let targets = energy.settings.nutrientTargets
-        return (targets, targets.goals(energyTargetKcal: energy.targetKcal, bodyWeight: energy.trend), energy.targetKcal)
+        return (targets, targets.goals(energyTargetKcal: energy.targetKcal, bodyWeight: energy.trend), energy)
     }
 
     /// How often each goal was met between two days, over the days with anything logged, each day against its own goals
     /// (a share of energy or grams per kg as that day's calorie target and trend make them, as its day view shows); and
     /// today's calorie target.
     public func goalRecords(from: LocalDate, to: LocalDate) async throws -> (records: [GoalRecord], energyTargetKcal: Double?) {
-        let (targets, goals, energyTargetKcal) = try await nutritionGoals()
+        let (targets, goals, energy) = try await nutritionGoals()
+        let energyTargetKcal = energy.targetKcal
         let days = try await store.dailyNutrition(user: user, from: from, to: to)
         let byDay = [targets.protein, targets.carbohydrate, targets.fat].contains { target in
             switch target {

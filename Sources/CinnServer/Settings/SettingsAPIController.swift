@@ -20,9 +20,8 @@ struct SettingsAPIController {
     /// `{"energy": {kcal, follows, own_kcal, floor_kcal, change}, "targets": {…the person's…}, "goals": [{key, name, unit,
     /// target, minimum, maximum, source}]}`, as of today.
     func targetsResponse(_ context: Context) async throws -> Response {
-        let (targets, goals, _) = try await context.journal.nutritionGoals()
-        let energy = CalorieTargetDTO(try await context.journal.energyReport(historyDays: 0))
-        let body = "{\"energy\":\(jsonString(energy)),\"targets\":\(targets.storageText),\"goals\":" + jsonString(goals.map { NutrientGoalDTO($0) }) + "}"
+        let (targets, goals, energy) = try await context.journal.nutritionGoals()
+        let body = "{\"energy\":\(jsonString(CalorieTargetDTO(energy))),\"targets\":\(targets.storageText),\"goals\":" + jsonString(goals.map { NutrientGoalDTO($0) }) + "}"
         return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
     }
 

@@ -70,8 +70,6 @@ struct SettingsPage {
 /// The daily calorie target's form, the one place it is set: what it follows (the data, the formula, or the person's
 /// own number) and its floor, with today's target, how it is made and how it last moved.
 struct CalorieTargetCard {
-    struct Choice { let value: String; let label: String; let detail: String; let selected: Bool }
-
     let target: String?
     let detail: String?
     let change: String?

@@ -66,10 +66,9 @@ struct SettingsWebController {
     /// The Targets page; `form` and `problem` are a failed save's, of the nutrient form or (`calorieForm`) the calorie one.
     func renderTargets(_ context: Context, form: FormFields? = nil, problem: FormProblem? = nil, calorieForm: Bool = false,
                        notice: String? = nil) async throws -> String {
-        let (targets, goals, energyTargetKcal) = try await context.journal.nutritionGoals()
-        let calories = CalorieTargetCard(report: try await context.journal.energyReport(historyDays: 0),
-                                         form: calorieForm ? form : nil, problem: calorieForm ? problem : nil)
-        let model = TargetsPage(targets: targets, goals: goals, calories: calories, energyTargetKcal: energyTargetKcal,
+        let (targets, goals, energy) = try await context.journal.nutritionGoals()
+        let calories = CalorieTargetCard(report: energy, form: calorieForm ? form : nil, problem: calorieForm ? problem : nil)
+        let model = TargetsPage(targets: targets, goals: goals, calories: calories, energyTargetKcal: energy.targetKcal,
                                 form: calorieForm ? nil : form, problem: calorieForm ? nil : problem)
         return pages.render("settings-targets", model, title: "Targets", tab: .more, notice: notice, formToken: context.formToken)
     }
