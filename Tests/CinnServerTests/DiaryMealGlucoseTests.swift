@@ -177,3 +177,115 @@ import Testing
         }
     }
 }
+
+/// Sync clients that still send `meal` and `meal_event`: an everyday meal is a preset, and its events are that preset
+/// in the food log, read by the glucose report as the food log's meals; a test meal's events stay meal events. On
+/// both databases.
+@Suite struct SyncedMealsTests {
+    func push(_ client: any TestClientProtocol, _ changes: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let results = try await client.send(.post, "/api/v1/sync/push", json: #"{"changes":[\#(changes)]}"#).json()["results"]?.array ?? []
+        #expect(!results.isEmpty && results.allSatisfy { $0["status"]?.string == "applied" }, "\(results)", sourceLocation: sourceLocation)
+    }
+
+    @Test(arguments: Database.enabled)
+    func aClientsMealsArePresetsAndItsEventsAreInTheFoodLog(_ database: Database) async throws {
+        try await withApp(on: database) { client, journal in
+            let store = journal.store, user = journal.user
+            try await DiaryMealGlucoseTests().readings(client)
+            let oats = try await client.makeFood(#"{"name":"Rolled oats","serving":{"label":"100 g","grams":100},"nutrients":{"energy":380,"carbohydrate":60}}"#)
+            let meal = UUID().uuidString.lowercased(), event = UUID().uuidString.lowercased()
+            let test = UUID().uuidString.lowercased(), testEvent = UUID().uuidString.lowercased()
+            let changes = """
+                {"type":"meal","id":"\(meal)","changed_at":"2024-03-14T07:00:00Z",
+                 "fields":{"name":"Porridge","kind":"common","foods":[{"food_id":"\(oats)","name":"Rolled oats","grams":80}]}},
+                {"type":"meal_event","id":"\(event)","changed_at":"2024-03-14T08:01:00Z",
+                 "fields":{"meal_id":"\(meal)","eaten_at":"2024-03-14T08:00:00Z","portion":1}},
+                {"type":"meal","id":"\(test)","changed_at":"2024-03-14T07:00:00Z","fields":{"name":"Glucose drink","kind":"test","carbohydrate_g":75}},
+                {"type":"meal_event","id":"\(testEvent)","changed_at":"2024-03-14T10:01:00Z",
+                 "fields":{"meal_id":"\(test)","eaten_at":"2024-03-14T10:00:00Z","portion":1}}
+                """
+            try await push(client, changes)
+            try await push(client, changes)
+            func entries() async throws -> [FoodLogEntry] {
+                try await store.foodEntries(user: user, from: LocalDate(iso: "2024-03-14")!, to: LocalDate(iso: "2024-03-14")!)
+            }
+
+            // The everyday meal is a preset; its event is the preset in the food log, once however often it is pushed.
+            let preset = try #require(try await store.presets(user: user).first)
+            #expect(preset.name == "Porridge" && preset.items.map(\.servingAmount) == [80] && preset.items.first?.nutrients[.carbohydrate] == 48)
+            #expect(try await store.meal(id: UUID(uuidString: meal)!, user: user).presetID == preset.id)
+            var logged = try await entries()
+            #expect(logged.count == 1 && logged.first?.foodID?.lowercasedString == oats && logged.first?.meal == .breakfast)
+            #expect(logged.first?.nutrients[.carbohydrate] == 48)
+            var report = try await client.send(.get, "/api/v1/glucose/report?days=1&to=2024-03-14").json()
+            var events = try #require(report["meal_events"]?.array)
+            #expect(events.map { $0["source"]?.string } == ["meal_event", "diary"], "newest first: the test meal as itself; the everyday meal once, from the food log")
+            #expect(events.last?["meal"]?.string == "Porridge" && events.last?["carbohydrate_g"]?.double == 48)
+            #expect(events.last?["response"]?["incremental_area_mg_dl_min"]?.double == 1494)
+            #expect(Set(report["meals"]?.array?.compactMap { $0["name"]?.string } ?? []) == ["Porridge", "Glucose drink"])
+
+            // A client pulls the preset and the entries, which name the event they stand for.
+            let pulled = try await client.send(.get, "/api/v1/sync/changes?limit=1000").json()["changes"]?.array ?? []
+            let entry = try #require(pulled.first { $0["type"]?.string == "food_entry" })
+            #expect(entry["fields"]?["meal_event_id"]?.string == event && entry["id"]?.string == logged.first?.id.lowercasedString)
+            #expect(pulled.contains { $0["type"]?.string == "preset" && $0["id"]?.string == preset.id.lowercasedString })
+
+            // A client that pushes the entries it logged for the event, as a Cinn client does, adds nothing.
+            try await push(client, """
+                {"type":"food_entry","id":"\(logged[0].id.lowercasedString)","changed_at":"2024-03-14T08:02:00Z",
+                 "fields":{"eaten_at":"2024-03-14T08:00:00Z","name":"Rolled oats","food_id":"\(oats)","meal":"breakfast","servings":1,
+                           "serving_label":"80 g","serving_amount":80,"nutrients":{"energy":304,"carbohydrate":48},"meal_event_id":"\(event)"}},
+                {"type":"meal_event","id":"\(event)","changed_at":"2024-03-14T08:02:00Z",
+                 "fields":{"meal_id":"\(meal)","eaten_at":"2024-03-14T08:00:00Z","portion":1,"note":"warm"}}
+                """)
+            #expect(try await entries().map(\.id) == logged.map(\.id))
+
+            // A bigger portion logs it anew: twice the oats, the first entries deleted.
+            try await push(client, """
+                {"type":"meal_event","id":"\(event)","changed_at":"2024-03-14T09:00:00Z","fields":{"portion":2}}
+                """)
+            logged = try await entries()
+            #expect(logged.count == 1 && logged.first?.servings == 2 && logged.first?.nutrients[.carbohydrate] == 96)
+            events = try #require(try await client.send(.get, "/api/v1/glucose/report?days=1&to=2024-03-14").json()["meal_events"]?.array)
+            #expect(events.count == 2 && events.last?["carbohydrate_g"]?.double == 96)
+
+            // The meal renamed with more oats renames its preset and changes its items; deleting the event empties the food log.
+            try await push(client, """
+                {"type":"meal","id":"\(meal)","changed_at":"2024-03-14T09:00:00Z",
+                 "fields":{"name":"Oat porridge","foods":[{"food_id":"\(oats)","name":"Rolled oats","grams":100}]}}
+                """)
+            let renamed = try #require(try await store.presets(user: user).first)
+            #expect(renamed.id == preset.id && renamed.name == "Oat porridge" && renamed.items.first?.nutrients[.carbohydrate] == 60)
+            try await push(client, #"{"type":"meal_event","id":"\#(event)","changed_at":"2024-03-14T09:30:00Z","deleted":true}"#)
+            #expect(try await entries().isEmpty)
+            report = try await client.send(.get, "/api/v1/glucose/report?days=1&to=2024-03-14").json()
+            #expect(report["meal_events"]?.array?.map { $0["source"]?.string } == ["meal_event"])
+
+            // Deleting the meal deletes its preset; the test meal never had one.
+            try await push(client, #"{"type":"meal","id":"\#(meal)","changed_at":"2024-03-14T09:40:00Z","deleted":true}"#)
+            #expect(try await store.presets(user: user).isEmpty)
+        }
+    }
+
+    /// The API's meal events of a meal that became a preset go into the food log too, and leave it with their event.
+    @Test(arguments: Database.enabled)
+    func anAPIMealEventOfAPresetIsLoggedIntoTheFoodLog(_ database: Database) async throws {
+        try await withApp(on: database) { client, journal in
+            let store = journal.store, user = journal.user
+            let toast = MealDefinition(name: "Toast", carbohydrateGrams: 30)
+            try await store.addMeal(toast, user: user)
+            try await store.withConnection { db in try await store.moveMealsToPresets(db) }
+            let response = try await client.send(.post, "/api/v1/meal-events",
+                                                 json: #"{"meal_id":"\#(toast.id.lowercasedString)","time":"2024-03-14T12:30:00Z","portion":2}"#)
+            #expect(response.status == .created)
+            let day = LocalDate(iso: "2024-03-14")!
+            let logged = try await store.foodEntries(user: user, from: day, to: day)
+            #expect(logged.map(\.name) == ["Toast"] && logged.first?.nutrients[.carbohydrate] == 60 && logged.first?.meal == .lunch)
+            let events = try await client.send(.get, "/api/v1/glucose/report?days=1&to=2024-03-14").json()["meal_events"]?.array
+            #expect(events?.map { $0["source"]?.string } == ["diary"])
+            let id = try #require(try response.json()["id"]?.string)
+            #expect(try await client.send(.delete, "/api/v1/meal-events/\(id)").status == .noContent)
+            #expect(try await store.foodEntries(user: user, from: day, to: day).isEmpty)
+        }
+    }
+}

@@ -6,7 +6,10 @@
 //
 // - push: one request of `changes` new records (weigh-ins, glucose readings, food entries, insulin doses),
 //   each iteration new ids; then the same request again (every change already applied: nothing written);
-// - pull: every change of a journal of `records` records, from the start, in pages of 10,000.
+// - pull: every change of a journal of `records` records, from the start, in pages of 10,000;
+// - meal events as clients of the older meal model push them, in process: `meal-events` events of an everyday meal
+//   (a preset: each event logged into the food log as its three foods) beside as many of a test meal (stored as
+//   they are).
 import BenchmarkData
 import CinnCore
 import CinnJournal
@@ -21,6 +24,7 @@ let options = Options(CommandLine.arguments.dropFirst())
 let changeCount = options.int("changes", 10_000)
 let recordCount = options.int("records", 100_000)
 let iterations = options.int("iterations", 5)
+let mealEventCount = options.int("meal-events", 1000)
 let isPostgres = options.database.hasPrefix("postgres")
 if !isPostgres { try? FileManager.default.removeItem(atPath: options.database) }
 
@@ -83,6 +87,43 @@ for iteration in 0..<iterations {
     storePushMs.append(try await timed { try await store.push(inProcess, user: account.user) }.0)
     stored += 2 * changeCount
 }
+// Meal events of an everyday meal and of a test meal, side by side, each round with new ids and other days.
+var foodIDs: [UUID] = []
+for (name, carbohydrate) in [("Rolled oats", 60.0), ("Milk", 4.8), ("Blueberries", 14.5)] {
+    let food = Food(id: .v7(), name: name, nutrients: try Nutrients(keyed: ["energy": 100, "carbohydrate": carbohydrate]))
+    foodIDs.append(try await store.addFood(food, user: account.user).id)
+}
+let everyday = UUID.v7(), test = UUID.v7()
+let definitions = [
+    SyncChange(type: "meal", id: everyday, changedAt: Date(), fields: [
+        "name": .string("Porridge"), "kind": .string("common"),
+        "foods": .array(zip(foodIDs, [("Rolled oats", 80.0), ("Milk", 200.0), ("Blueberries", 50.0)]).map { id, food in
+            .object(["food_id": .string(id.lowercasedString), "name": .string(food.0), "grams": .number(food.1)])
+        })]),
+    SyncChange(type: "meal", id: test, changedAt: Date(), fields: ["name": .string("Glucose drink"), "kind": .string("test"), "carbohydrate_g": .number(75)]),
+]
+guard try await store.push(definitions, user: account.user).allSatisfy({ $0.status == .applied }) else { fail("the meals were not applied") }
+func mealEvents(of meal: UUID, seed: Int) -> [SyncChange] {
+    let base = 1_500_000_000.0 + Double(seed) * 86_400 * 300
+    return (0..<mealEventCount).map { index in
+        let at = Date(timeIntervalSince1970: base + Double(index) * 3600 * 6)
+        return SyncChange(type: "meal_event", id: .v7(at: at), changedAt: at, fields: [
+            "meal_id": .string(meal.lowercasedString), "eaten_at": .string(SyncInstant(date: at, utcOffsetSeconds: 0).text), "portion": .number(1),
+        ])
+    }
+}
+var everydayMs: [Double] = [], testMs: [Double] = []
+for iteration in 0..<iterations {
+    let pair = [(everyday, 2 * iteration), (test, 2 * iteration + 1)]
+    for (meal, seed) in iteration.isMultiple(of: 2) ? pair : pair.reversed() {
+        let events = mealEvents(of: meal, seed: seed)
+        let (ms, results) = try await timed { try await store.push(events, user: account.user) }
+        guard results.allSatisfy({ $0.status == .applied }) else { fail("a meal event was not applied") }
+        if meal == everyday { everydayMs.append(ms) } else { testMs.append(ms) }
+    }
+}
+let logged = try await store.foodEntries(user: account.user, from: LocalDate(iso: "2017-01-01")!, to: LocalDate(iso: "2030-12-31")!).count
+guard logged == 3 * mealEventCount * iterations else { fail("expected \(3 * mealEventCount * iterations) food log entries, found \(logged)") }
 // Fill the journal to `records` records for the pull.
 var seed = 2000
 while stored < recordCount {
@@ -122,6 +163,7 @@ let result: [String: Any] = [
     "push_http_ms": rounded(median(pushMs), 0), "push_http_max_ms": rounded(pushMs.max() ?? 0, 0),
     "repush_http_ms": rounded(median(repushMs), 0), "push_store_ms": rounded(median(storePushMs), 0),
     "pull_http_ms": rounded(median(pullMs), 0), "pull_http_max_ms": rounded(pullMs.max() ?? 0, 0), "pull_store_ms": rounded(median(storePullMs), 0),
+    "meal_events": mealEventCount, "meal_events_everyday_ms": rounded(median(everydayMs), 0), "meal_events_test_ms": rounded(median(testMs), 0),
     "peak_rss_mb": rounded(peakResidentMB(), 1),
 ]
 if options.json {
@@ -131,5 +173,6 @@ if options.json {
     print("  push of \(changeCount) new records in one request: \(result["push_http_ms"]!) ms (\(result["push_http_max_ms"]!)); in process: \(result["push_store_ms"]!) ms")
     print("  the same push again (nothing to write): \(result["repush_http_ms"]!) ms")
     print("  pull of \(pulled) records in pages of 10,000: \(result["pull_http_ms"]!) ms (\(result["pull_http_max_ms"]!)); in process: \(result["pull_store_ms"]!) ms")
+    print("  \(mealEventCount) meal events in one push, in process: of an everyday meal (into the food log) \(result["meal_events_everyday_ms"]!) ms, of a test meal \(result["meal_events_test_ms"]!) ms")
     print("  peak RSS \(result["peak_rss_mb"]!) MB")
 }

@@ -219,6 +219,8 @@ package struct SyncType: Sendable {
             SyncField("serving_amount", .real(0.001...100_000)),
             SyncField("nutrients", .nutrients, required: true),
             SyncField("note", .text(maxLength: Note.maximumLength)),
+            // The meal event the entry was logged for (a meal event of a meal that became a preset).
+            SyncField("meal_event_id", .uuid),
         ]),
         SyncType("exercise_entry", fields: [
             SyncField("performed_at", .instant, required: true),

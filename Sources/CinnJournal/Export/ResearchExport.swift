@@ -118,7 +118,7 @@ public struct ResearchExport: Sendable {
                                               deidentify ? nil : meal.foods.map { "\($0.name):\(Self.number($0.grams))" }.joined(separator: ";")])
             }
             let points = readings.map { GlucosePoint(at: $0.measuredAt, glucose: $0.glucose) }
-            let events = (try await store.mealEvents(user: user, from: .distantPast, to: .distantFuture) + diary.map(\.event))
+            let events = (try await store.mealEvents(user: user, from: .distantPast, to: .distantFuture, inFoodLog: false) + diary.map(\.event))
                 .sorted { $0.eatenAt < $1.eatenAt }
             for event in events {
                 seen(event.eatenAt, event.utcOffsetSeconds)

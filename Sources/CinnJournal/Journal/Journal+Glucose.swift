@@ -150,7 +150,7 @@ extension Journal {
                                                to: end.addingTimeInterval(MealResponse.peakWindow))
         async let doses = store.insulinDoses(user: user, from: start.addingTimeInterval(-MealResponse.bolusBefore),
                                              to: end.addingTimeInterval(MealResponse.bolusAfter))
-        async let events = store.mealEvents(user: user, from: start, to: end)
+        async let events = store.mealEvents(user: user, from: start, to: end, inFoodLog: false)
         async let definitions = store.mealsOfEvents(user: user, from: start, to: end)
         async let entries = store.loggedFoodEntries(user: user, from: start, to: end)
         async let presets = store.presets(user: user)

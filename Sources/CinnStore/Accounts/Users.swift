@@ -44,12 +44,14 @@ extension Store {
     /// Deletes the user's rows of `table` that meet `condition`, leaving tombstones for sync, and
     /// returns how many there were.
     func tombstone(_ table: String, user: UserID, condition: SQLQueryString) async throws -> Int {
-        try await transaction { db in
-            let version = try await reserveVersions(db, user: user)
-            return try await db.raw("""
-                UPDATE \(unsafeRaw: table) SET deleted = 1, version = \(bind: version), updated_at_ms = \(bind: milliseconds(now()))
-                WHERE user_id = \(bind: user.rawValue) AND deleted = 0 AND \(condition) RETURNING row_id
-                """).all().count
-        }
+        try await transaction { db in try await tombstone(db, table, user: user, condition: condition) }
+    }
+
+    func tombstone(_ db: any SQLDatabase, _ table: String, user: UserID, condition: SQLQueryString) async throws -> Int {
+        let version = try await reserveVersions(db, user: user)
+        return try await db.raw("""
+            UPDATE \(unsafeRaw: table) SET deleted = 1, version = \(bind: version), updated_at_ms = \(bind: milliseconds(now()))
+            WHERE user_id = \(bind: user.rawValue) AND deleted = 0 AND \(condition) RETURNING row_id
+            """).all().count
     }
 }

@@ -223,8 +223,11 @@ extension Store {
             VALUES (\(bind: bind(preset.id)), \(bind: user.rawValue), \(bind: preset.name), \(bind: preset.meal?.name),
                 \(bind: importID), \(bind: time), \(bind: time), \(bind: version)) RETURNING row_id
             """).first() else { throw CinnError(.internal, "the preset could not be saved") }
-        let presetRow = try row.decode(column: "row_id", as: Int64.self)
-        for (position, item) in preset.items.enumerated() {
+        try await insertPresetItems(db, preset.items, presetRow: try row.decode(column: "row_id", as: Int64.self))
+    }
+
+    func insertPresetItems(_ db: any SQLDatabase, _ items: [FoodPreset.Item], presetRow: Int64) async throws {
+        for (position, item) in items.enumerated() {
             try await db.raw("""
                 INSERT INTO preset_items (preset_id, position, food_id, name, brand, servings, serving_label, serving_amount, nutrients)
                 VALUES (\(bind: presetRow), \(bind: position), \(bind: bind(item.foodID)), \(bind: item.name),
@@ -236,37 +239,43 @@ extension Store {
 
     /// The user's presets, by name.
     public func presets(user: UserID) async throws -> [FoodPreset] {
-        try await withConnection { db in
-            let rows = try await db.raw("""
-                SELECT p.row_id AS preset_row, p.id AS preset_id, p.name AS preset_name, p.meal AS preset_meal,
-                    i.food_id, i.name, i.brand, i.servings, i.serving_label, i.serving_amount, i.nutrients
-                FROM presets p JOIN preset_items i ON i.preset_id = p.row_id
-                WHERE p.user_id = \(bind: user.rawValue) AND p.deleted = 0
-                ORDER BY LOWER(p.name), p.row_id, i.position
-                """).all()
-            var presets: [FoodPreset] = []
-            var lastRow: Int64?
-            for row in rows {
-                let presetRow = try row.decode(column: "preset_row", as: Int64.self)
-                if presetRow != lastRow {
-                    let meal = try row.decode(column: "preset_meal", as: String?.self)
-                    presets.append(FoodPreset(id: try decodeUUID(row, "preset_id"),
-                                              name: try row.decode(column: "preset_name", as: String.self),
-                                              meal: try meal.map { try Meal.parse($0) }, items: []))
-                    lastRow = presetRow
-                }
-                guard let nutrients = Nutrients(storageText: try row.decode(column: "nutrients", as: String.self)) else {
-                    throw CinnError(.internal, "a stored preset is damaged")
-                }
-                presets[presets.count - 1].items.append(FoodPreset.Item(
-                    foodID: try row.decodeNil(column: "food_id") ? nil : try decodeUUID(row, "food_id"),
-                    name: try row.decode(column: "name", as: String.self), brand: try row.decode(column: "brand", as: String?.self),
-                    servings: try row.decode(column: "servings", as: Double.self),
-                    servingLabel: try row.decode(column: "serving_label", as: String.self),
-                    servingAmount: try row.decode(column: "serving_amount", as: Double?.self), nutrients: nutrients))
+        try await withConnection { db in try await presets(db, user: user) }
+    }
+
+    /// The user's presets that meet `condition` (on table alias `p`), by name.
+    func presets(_ db: any SQLDatabase, user: UserID, condition: SQLQueryString = "TRUE") async throws -> [FoodPreset] {
+        var query: SQLQueryString = """
+            SELECT p.row_id AS preset_row, p.id AS preset_id, p.name AS preset_name, p.meal AS preset_meal,
+                i.food_id, i.name, i.brand, i.servings, i.serving_label, i.serving_amount, i.nutrients
+            FROM presets p JOIN preset_items i ON i.preset_id = p.row_id
+            WHERE p.user_id = \(bind: user.rawValue) AND p.deleted = 0 AND
+            """
+        query += " "
+        query += condition
+        query += " ORDER BY LOWER(p.name), p.row_id, i.position"
+        let rows = try await db.raw(query).all()
+        var presets: [FoodPreset] = []
+        var lastRow: Int64?
+        for row in rows {
+            let presetRow = try row.decode(column: "preset_row", as: Int64.self)
+            if presetRow != lastRow {
+                let meal = try row.decode(column: "preset_meal", as: String?.self)
+                presets.append(FoodPreset(id: try decodeUUID(row, "preset_id"),
+                                          name: try row.decode(column: "preset_name", as: String.self),
+                                          meal: try meal.map { try Meal.parse($0) }, items: []))
+                lastRow = presetRow
             }
-            return presets
+            guard let nutrients = Nutrients(storageText: try row.decode(column: "nutrients", as: String.self)) else {
+                throw CinnError(.internal, "a stored preset is damaged")
+            }
+            presets[presets.count - 1].items.append(FoodPreset.Item(
+                foodID: try row.decodeNil(column: "food_id") ? nil : try decodeUUID(row, "food_id"),
+                name: try row.decode(column: "name", as: String.self), brand: try row.decode(column: "brand", as: String?.self),
+                servings: try row.decode(column: "servings", as: Double.self),
+                servingLabel: try row.decode(column: "serving_label", as: String.self),
+                servingAmount: try row.decode(column: "serving_amount", as: Double?.self), nutrients: nutrients))
         }
+        return presets
     }
 
     /// One preset of this user.

@@ -221,46 +221,13 @@ extension Store {
         return meals
     }
 
-    /// Makes each everyday meal definition a person made (kind common, not imported) without a preset into a preset of its
-    /// foods (their nutrients as the foods have them now, by weight; a food no longer there by its name alone) or, without
-    /// foods, of one item of its carbohydrate estimate, and links the two. The definition stays, with its events, for sync
-    /// clients and the record. A meal an import made (Nightscout's carbohydrate by food type) stays a meal: its import
-    /// can be undone, and it has neither foods nor an estimate to make a preset of.
-    func moveMealsToPresets(_ db: any SQLDatabase) async throws {
-        let everyday: SQLQueryString = "kind = 'common' AND preset_id IS NULL AND import_id IS NULL AND deleted = 0"
-        let users = try await db.raw("SELECT DISTINCT user_id FROM meals WHERE \(everyday)").all()
-            .map { UserID(try $0.decode(column: "user_id", as: Int64.self)) }
-        for user in users {
-            for meal in try await meals(db, user: user, condition: "m.kind = 'common' AND m.preset_id IS NULL AND m.import_id IS NULL")
-            where !meal.foods.isEmpty || meal.carbohydrateGrams != nil {
-                var items: [FoodPreset.Item] = []
-                for item in meal.foods {
-                    let serving = ServingSize(label: "\(JSONText.compactNumber(item.grams)) g", amount: item.grams)
-                    if let food = try? await food(db, id: item.foodID, user: user) {
-                        let entry = try FoodLogEntry.logging(food, servings: 1, of: serving, meal: .lunch, eatenAt: now(), utcOffsetSeconds: 0)
-                        items.append(FoodPreset.Item(entry))
-                    } else {
-                        items.append(FoodPreset.Item(foodID: item.foodID, name: item.name, brand: nil, servings: 1, servingLabel: serving.label,
-                                                     servingAmount: item.grams, nutrients: Nutrients()))
-                    }
-                }
-                if items.isEmpty {
-                    var nutrients = Nutrients()
-                    nutrients[.carbohydrate] = meal.carbohydrateGrams
-                    items = [FoodPreset.Item(foodID: nil, name: meal.name, brand: nil, servings: 1, servingLabel: "1 meal", servingAmount: nil,
-                                             nutrients: nutrients)]
-                }
-                let preset = FoodPreset(id: .v7(at: now()), name: meal.name, items: items)
-                try await insertPreset(db, preset, user: user)
-                try await db.raw("UPDATE meals SET preset_id = \(bind: bind(preset.id)) WHERE id = \(bind: bind(meal.id))").run()
-            }
-        }
-    }
-
     /// Deletes a meal definition; its events stay (and keep its name in reports).
     public func deleteMeal(id: UUID, user: UserID) async throws {
-        guard try await tombstone("meals", user: user, condition: "id = \(bind: bind(id))") > 0 else {
-            throw CinnError.notFound("no meal with id \(id)")
+        try await transaction { db in
+            guard try await tombstone(db, "meals", user: user, condition: "id = \(bind: bind(id))") > 0 else {
+                throw CinnError.notFound("no meal with id \(id)")
+            }
+            try await mapMealsToPresets(db, user: user, condition: "m.id = \(bind: bind(id))")
         }
     }
 
@@ -296,16 +263,20 @@ extension Store {
                     \(bind: event.carbohydrateGrams), \(bind: event.note), \(bind: event.reportReason), \(bind: event.reportReason == nil ? nil : time),
                     \(bind: event.source), \(bind: event.externalID), \(bind: event.importID), \(bind: time), \(bind: time), \(bind: version))
                 """).run()
+            try await logMealEventsToFoodLog(db, user: user, ids: [event.id])
         }
     }
 
     /// Meal events from `start` up to (not including) `end`, oldest first.
-    public func mealEvents(user: UserID, from start: Date, to end: Date) async throws -> [MealEvent] {
-        try await withConnection { db in
+    /// - Parameter inFoodLog: whether to include the events logged into the food log (of meals that became presets):
+    ///   a glucose report reads those as the food log's meals instead.
+    public func mealEvents(user: UserID, from start: Date, to end: Date, inFoodLog: Bool = true) async throws -> [MealEvent] {
+        let logged: SQLQueryString = inFoodLog ? "" : " AND NOT EXISTS (SELECT 1 FROM food_entries f WHERE f.meal_event_id = e.id)"
+        return try await withConnection { db in
             try await db.raw("""
                 SELECT \(unsafeRaw: Self.mealEventColumns) FROM meal_events e JOIN meals m ON m.row_id = e.meal_id
                 WHERE e.user_id = \(bind: user.rawValue) AND e.deleted = 0
-                    AND e.eaten_at_ms >= \(bind: milliseconds(start)) AND e.eaten_at_ms < \(bind: milliseconds(end))
+                    AND e.eaten_at_ms >= \(bind: milliseconds(start)) AND e.eaten_at_ms < \(bind: milliseconds(end))\(logged)
                 ORDER BY e.eaten_at_ms
                 """).all().map(decodeMealEvent)
         }
@@ -334,9 +305,13 @@ extension Store {
         }
     }
 
+    /// Deletes a meal event, and the food log entries it was logged as.
     public func deleteMealEvent(id: UUID, user: UserID) async throws {
-        guard try await tombstone("meal_events", user: user, condition: "id = \(bind: bind(id))") > 0 else {
-            throw CinnError.notFound("no meal event with id \(id)")
+        try await transaction { db in
+            guard try await tombstone(db, "meal_events", user: user, condition: "id = \(bind: bind(id))") > 0 else {
+                throw CinnError.notFound("no meal event with id \(id)")
+            }
+            try await logMealEventsToFoodLog(db, user: user, ids: [id])
         }
     }
 }

@@ -88,9 +88,24 @@ extension Store {
                     let written = try await writeSyncRecords(connection, type: type, records: dirty, references: references, user: user,
                                                              version: version!, source: source)
                     rowIDs[type.name, default: [:]].merge(written) { $1 }
+                    try await mapOntoFoodLog(db, type: type, ids: Array(written.keys), user: user)
                 }
             }
             return results.map { $0! }
+        }
+    }
+
+    /// One meal log: a client's everyday meals are presets, and their events are those presets in the food log.
+    private func mapOntoFoodLog(_ db: any SQLDatabase, type: SyncTable, ids: [UUID], user: UserID) async throws {
+        switch type.name {
+        case "meal":
+            for chunk in ids.chunks(of: Self.insertChunkRows) {
+                try await mapMealsToPresets(db, user: user, condition: "m.id IN (\(binds: chunk.map { bind($0) }))")
+            }
+        case "meal_event":
+            try await logMealEventsToFoodLog(db, user: user, ids: ids)
+        default:
+            break
         }
     }
 
