@@ -40,7 +40,8 @@ extension Store {
         }
     }
 
-    func insertEntries(_ db: any SQLDatabase, _ entries: [FoodLogEntry], user: UserID) async throws {
+    /// - Parameter mealEvents: the meal event each entry was logged for (`logMealEventsToFoodLog`), when given.
+    func insertEntries(_ db: any SQLDatabase, _ entries: [FoodLogEntry], user: UserID, mealEvents: [UUID]? = nil) async throws {
         guard !entries.isEmpty else { return }
         let firstVersion = try await reserveVersions(db, user: user, count: entries.count)
         let time = milliseconds(now())
@@ -48,11 +49,11 @@ extension Store {
             "id", "user_id", "food_id", "name", "brand", "search_key", "meal", "eaten_at_ms", "utc_offset_s", "local_day",
             "servings", "serving_label", "serving_amount", "nutrients", "energy_kcal", "note", "source", "external_id", "import_id",
             "created_at_ms", "updated_at_ms", "version",
-        ], entries.enumerated().map { offset, entry in
+        ] + (mealEvents == nil ? [] : ["meal_event_id"]), entries.enumerated().map { offset, entry in
             [bind(entry.id), user.rawValue, bind(entry.foodID), entry.name, entry.brand, Self.searchKey(entry.name, entry.brand),
              entry.meal.name, milliseconds(entry.eatenAt), entry.utcOffsetSeconds, entry.localDate.dayNumber, entry.servings,
              entry.servingLabel, entry.servingAmount, entry.nutrients.storageText, entry.energy, entry.note, entry.source,
-             entry.externalID, entry.importID, time, time, firstVersion + Int64(offset)]
+             entry.externalID, entry.importID, time, time, firstVersion + Int64(offset)] + (mealEvents.map { [bind($0[offset])] } ?? [])
         })
     }
 

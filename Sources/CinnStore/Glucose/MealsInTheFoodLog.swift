@@ -150,13 +150,8 @@ extension Store {
                     WHERE user_id = \(bind: user.rawValue) AND id IN (\(binds: stale.map { bind($0) }))
                     """).run()
             }
-            for (event, entries) in fresh {
-                try await insertEntries(db, entries, user: user)
-                try await db.raw("""
-                    UPDATE food_entries SET meal_event_id = \(bind: bind(event))
-                    WHERE user_id = \(bind: user.rawValue) AND id IN (\(binds: entries.map { bind($0.id) }))
-                    """).run()
-            }
+            try await insertEntries(db, fresh.flatMap(\.entries), user: user,
+                                    mealEvents: fresh.flatMap { event, entries in entries.map { _ in event } })
         }
     }
 
