@@ -124,6 +124,7 @@ for iteration in 0..<iterations {
 }
 let logged = try await store.foodEntries(user: account.user, from: LocalDate(iso: "2017-01-01")!, to: LocalDate(iso: "2025-10-31")!).count
 guard logged == 3 * mealEventCount * iterations else { fail("expected \(3 * mealEventCount * iterations) food log entries, found \(logged)") }
+stored += 2 * mealEventCount * iterations + logged
 // Fill the journal to `records` records for the pull.
 var seed = 2000
 while stored < recordCount {
