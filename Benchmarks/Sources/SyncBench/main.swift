@@ -87,7 +87,39 @@ for iteration in 0..<iterations {
     storePushMs.append(try await timed { try await store.push(inProcess, user: account.user) }.0)
     stored += 2 * changeCount
 }
-// Meal events of an everyday meal and of a test meal, side by side, each round with new ids and other days.
+// Fill the journal to `records` records for the pull.
+var seed = 2000
+while stored < recordCount {
+    _ = try await transport.push(changes(min(changeCount, recordCount - stored), seed: seed))
+    stored += min(changeCount, recordCount - stored)
+    seed += 1
+}
+var pullMs: [Double] = [], storePullMs: [Double] = []
+var pulled = 0
+for _ in 0..<iterations {
+    let (ms, count) = try await timed { () async throws -> Int in
+        var cursor = SyncCursor.start.description, count = 0
+        while true {
+            let page = try await transport.changes(after: cursor, limit: 10_000)
+            count += page.changes.count
+            cursor = page.next
+            if !page.more { return count }
+        }
+    }
+    pullMs.append(ms)
+    pulled = count
+    storePullMs.append(try await timed { () async throws -> Int in
+        var cursor = SyncCursor.start, count = 0
+        while true {
+            let page = try await store.pull(user: account.user, after: cursor, limit: 10_000)
+            count += page.changes.count
+            cursor = SyncCursor(page.next)!
+            if !page.more { return count }
+        }
+    }.0)
+}
+// Meal events of an everyday meal and of a test meal, side by side, each round with new ids and other days (after
+// the pull, which reads the journal of `records` records).
 var foodIDs: [UUID] = []
 for (name, carbohydrate) in [("Rolled oats", 60.0), ("Milk", 4.8), ("Blueberries", 14.5)] {
     let food = Food(id: .v7(), name: name, nutrients: try Nutrients(keyed: ["energy": 100, "carbohydrate": carbohydrate]))
@@ -124,38 +156,6 @@ for iteration in 0..<iterations {
 }
 let logged = try await store.foodEntries(user: account.user, from: LocalDate(iso: "2017-01-01")!, to: LocalDate(iso: "2025-10-31")!).count
 guard logged == 3 * mealEventCount * iterations else { fail("expected \(3 * mealEventCount * iterations) food log entries, found \(logged)") }
-stored += 2 * mealEventCount * iterations + logged
-// Fill the journal to `records` records for the pull.
-var seed = 2000
-while stored < recordCount {
-    _ = try await transport.push(changes(min(changeCount, recordCount - stored), seed: seed))
-    stored += min(changeCount, recordCount - stored)
-    seed += 1
-}
-var pullMs: [Double] = [], storePullMs: [Double] = []
-var pulled = 0
-for _ in 0..<iterations {
-    let (ms, count) = try await timed { () async throws -> Int in
-        var cursor = SyncCursor.start.description, count = 0
-        while true {
-            let page = try await transport.changes(after: cursor, limit: 10_000)
-            count += page.changes.count
-            cursor = page.next
-            if !page.more { return count }
-        }
-    }
-    pullMs.append(ms)
-    pulled = count
-    storePullMs.append(try await timed { () async throws -> Int in
-        var cursor = SyncCursor.start, count = 0
-        while true {
-            let page = try await store.pull(user: account.user, after: cursor, limit: 10_000)
-            count += page.changes.count
-            cursor = SyncCursor(page.next)!
-            if !page.more { return count }
-        }
-    }.0)
-}
 server.cancel()
 try await store.close()
 
