@@ -83,9 +83,16 @@ public struct GlucoseReading: Sendable, Identifiable, Hashable {
     public var source: String
     public var externalID: String?
     public var importID: Int64?
+    /// A continuous glucose monitor's sample (Nightscout's `sgv`), rather than a meter's or a lab's (`mbg`).
+    public var sensor: Bool
+    /// The device that sent it, as its uploader names it (`xDrip-DexcomG6`).
+    public var device: String?
+    /// Where the sensor says glucose is heading, as it sent it.
+    public var direction: GlucoseDirection?
 
     public init(id: UUID = .v7(), measuredAt: Date, utcOffsetSeconds: Int, glucose: Glucose, timing: MealTiming? = nil,
-                note: String? = nil, source: String = "manual", externalID: String? = nil, importID: Int64? = nil) {
+                note: String? = nil, source: String = "manual", externalID: String? = nil, importID: Int64? = nil,
+                sensor: Bool = false, device: String? = nil, direction: GlucoseDirection? = nil) {
         self.id = id
         self.measuredAt = measuredAt
         self.utcOffsetSeconds = utcOffsetSeconds
@@ -95,6 +102,9 @@ public struct GlucoseReading: Sendable, Identifiable, Hashable {
         self.source = source
         self.externalID = externalID
         self.importID = importID
+        self.sensor = sensor
+        self.device = device
+        self.direction = direction
     }
 
     public var localDate: LocalDate { LocalDate(instant: measuredAt, utcOffsetSeconds: utcOffsetSeconds) }

@@ -48,8 +48,14 @@ public enum NightscoutParser {
             || text.contains("\"eventType\"") && text.contains("\"created_at\"")
     }
 
-    /// Readings below this (mg/dL) are a CGM's error codes, not glucose (Nightscout's `direction.js`).
-    static let errorCodeBelow = 39.0
+    /// The times a reading may have, in epoch milliseconds: 1900 up to 2200.
+    static let readingTimes = -2_208_988_800_000.0 ..< 7_258_118_400_000.0
+
+    /// What records read from a file are marked as coming from.
+    public static let importSource = "import:nightscout"
+
+    /// Readings below this (mg/dL) are a CGM's status codes, not glucose (39 is a sensor's LOW, the rest its errors).
+    static let errorCodeBelow = 40.0
 
     /// Reads the file element by element: after each megabyte of it, `flush` is handed the readings, doses and
     /// carbohydrate read since the last call, so that memory holds a megabyte's records, not the file's (and what finds
@@ -80,7 +86,8 @@ public enum NightscoutParser {
         return records.data
     }
 
-    public static func parse(_ bytes: [UInt8], timeZone: TimeZone) throws(CinnError) -> NightscoutData {
+    /// - Parameter source: what the records are marked as coming from: an import, or `nightscout` for an uploader's.
+    public static func parse(_ bytes: [UInt8], timeZone: TimeZone, source: String = importSource) throws(CinnError) -> NightscoutData {
         let elements: [(line: Int, value: JSONValue)]?
         do throws(JSONSyntaxError) {
             elements = try JSONParser.records(bytes)
@@ -88,7 +95,7 @@ public enum NightscoutParser {
             throw error.fileError
         }
         guard let elements else { throw .invalid("file", "a Nightscout export is a JSON array of entries or treatments") }
-        var records = Records(timeZone: timeZone)
+        var records = Records(timeZone: timeZone, source: source)
         for record in elements { records.take(record.value, line: record.line) }
         return records.data
     }
@@ -119,11 +126,13 @@ public enum NightscoutParser {
     /// The records read so far, and what has been seen of them to spot duplicates.
     struct Records {
         let timeZone: TimeZone
+        let source: String
         var data = NightscoutData()
         var ids = Set<RecordID>(), keys = Set<TimeKey>()
 
-        init(timeZone: TimeZone) {
+        init(timeZone: TimeZone, source: String = importSource) {
             self.timeZone = timeZone
+            self.source = source
         }
 
         mutating func take(_ record: JSONValue, line: Int) {
@@ -150,9 +159,9 @@ public enum NightscoutParser {
             let name = id ?? (isTreatment ? "t:" : "e:") + key.time + "|" + key.type
             do throws(CinnError) {
                 if isTreatment {
-                    try treatment(fields, id: name, line: line, timeZone: timeZone, into: &data)
+                    try treatment(fields, id: name, line: line, timeZone: timeZone, source: source, into: &data)
                 } else {
-                    try entry(fields, id: name, line: line, timeZone: timeZone, into: &data)
+                    try entry(fields, id: name, line: line, timeZone: timeZone, source: source, into: &data)
                 }
             } catch {
                 data.reject(RejectedRow(line: line, field: error.field, reason: error.message))
@@ -195,7 +204,8 @@ public enum NightscoutParser {
         return timeZone.secondsFromGMT(for: instant)
     }
 
-    static func entry(_ fields: [String: JSONValue], id: String, line: Int, timeZone: TimeZone, into data: inout NightscoutData) throws(CinnError) {
+    static func entry(_ fields: [String: JSONValue], id: String, line: Int, timeZone: TimeZone, source: String,
+                      into data: inout NightscoutData) throws(CinnError) {
         let type = fields["type"]?.string ?? (fields["sgv"] != nil ? "sgv" : "")
         guard type == "sgv" || type == "mbg" else {
             data.skipped += 1
@@ -203,9 +213,11 @@ public enum NightscoutParser {
         }
         let instant: Date
         if let milliseconds = try number(fields, "date") {
+            guard readingTimes.contains(milliseconds) else { throw .invalid("date", "\(text(fields["date"]!)) is not a time from 1900 to 2199 in epoch milliseconds") }
             instant = Date(timeIntervalSince1970: milliseconds / 1000)
         } else if let text = fields["dateString"]?.string, let parsed = LocalDateTime(iso: text), let offset = parsed.utcOffsetSeconds {
             instant = parsed.resolved(in: TimeZone(secondsFromGMT: offset) ?? timeZone).instant
+            guard readingTimes.contains(instant.timeIntervalSince1970 * 1000) else { throw .invalid("dateString", "\(text) is not a time from 1900 to 2199") }
         } else {
             throw .invalid("date", "an entry needs its date (epoch milliseconds) or a dateString with an offset")
         }
@@ -216,13 +228,15 @@ public enum NightscoutParser {
         }
         guard mg <= 1000 else { throw .invalid(type, "\(text(fields[type]!)) mg/dL is not a glucose reading") }
         let offset = time(instant: instant, fields: fields, offsetText: fields["dateString"]?.string, timeZone: timeZone)
-        let device = fields["device"]?.string
+        let device = fields["device"]?.string.map { String($0.prefix(100)) }
         data.readings.append(GlucoseReading(measuredAt: instant, utcOffsetSeconds: offset, glucose: Glucose(milligramsPerDeciliter: mg),
-                                            note: type == "mbg" ? "meter" : device.map { "CGM: \($0)" }, source: "import:nightscout",
-                                            externalID: "nightscout:\(id):\(type)"))
+                                            note: type == "mbg" ? "meter" : device.map { "CGM: \($0)" }, source: source,
+                                            externalID: "nightscout:\(id):\(type)", sensor: type == "sgv", device: device,
+                                            direction: type == "sgv" ? fields["direction"]?.string.flatMap(GlucoseDirection.init(rawValue:)) : nil))
     }
 
-    static func treatment(_ fields: [String: JSONValue], id: String, line: Int, timeZone: TimeZone, into data: inout NightscoutData) throws(CinnError) {
+    static func treatment(_ fields: [String: JSONValue], id: String, line: Int, timeZone: TimeZone, source: String,
+                          into data: inout NightscoutData) throws(CinnError) {
         guard let createdText = fields["created_at"]?.string, let created = LocalDateTime(iso: createdText) else {
             throw .invalid("created_at", "a treatment needs its created_at time")
         }
@@ -235,7 +249,7 @@ public enum NightscoutParser {
             guard units <= 100 else { throw .invalid("insulin", "\(units) units is not a dose") }
             let kind: InsulinKind = eventType.localizedCaseInsensitiveContains("basal") ? .basal : .bolus
             data.doses.append(InsulinDose(takenAt: instant, utcOffsetSeconds: offset, units: units, kind: kind, note: notes ?? eventType,
-                                          source: "import:nightscout", externalID: "nightscout:\(id):insulin"))
+                                          source: source, externalID: "nightscout:\(id):insulin"))
             made = true
         }
         if let grams = try number(fields, "carbs"), grams > 0 {
@@ -250,7 +264,7 @@ public enum NightscoutParser {
             guard let unit = GlucoseUnit(spelling: unitText) else { throw .invalid("units", "unknown glucose unit \"\(unitText)\"") }
             let glucose = try Glucose.validated(value, unit, field: "glucose")
             data.readings.append(GlucoseReading(measuredAt: instant, utcOffsetSeconds: offset, glucose: glucose, note: notes ?? eventType,
-                                                source: "import:nightscout", externalID: "nightscout:\(id):glucose"))
+                                                source: source, externalID: "nightscout:\(id):glucose"))
             made = true
         }
         if !made { data.skipped += 1 }

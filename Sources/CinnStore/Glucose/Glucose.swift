@@ -8,7 +8,7 @@ import SQLiteNIO
 extension Store {
     // MARK: Glucose readings
 
-    static let glucoseColumns = "id, measured_at_ms, utc_offset_s, mg_dl, timing, note, source, external_id, import_id"
+    static let glucoseColumns = "id, measured_at_ms, utc_offset_s, mg_dl, timing, note, source, external_id, import_id, sensor, device, direction"
 
     func decodeGlucose(_ row: any SQLRow) throws -> GlucoseReading {
         GlucoseReading(id: try decodeUUID(row, "id"), measuredAt: date(milliseconds: try row.decode(column: "measured_at_ms", as: Int64.self)),
@@ -17,7 +17,9 @@ extension Store {
                        timing: try row.decode(column: "timing", as: String?.self).flatMap(MealTiming.init(rawValue:)),
                        note: try row.decode(column: "note", as: String?.self), source: try row.decode(column: "source", as: String.self),
                        externalID: try row.decode(column: "external_id", as: String?.self),
-                       importID: try row.decode(column: "import_id", as: Int64?.self))
+                       importID: try row.decode(column: "import_id", as: Int64?.self), sensor: try row.decode(column: "sensor", as: Int.self) == 1,
+                       device: try row.decode(column: "device", as: String?.self),
+                       direction: try row.decode(column: "direction", as: String?.self).flatMap(GlucoseDirection.init(rawValue:)))
     }
 
     /// Stores readings (checked already) in one transaction.
@@ -38,11 +40,11 @@ extension Store {
         for start in stride(from: 0, to: readings.count, by: Self.insertChunk) {
             try await insertRows(db, into: "glucose_readings", columns: [
                 "id", "user_id", "measured_at_ms", "utc_offset_s", "local_day", "mg_dl", "timing", "note", "source", "external_id", "import_id",
-                "created_at_ms", "updated_at_ms", "version",
+                "sensor", "device", "direction", "created_at_ms", "updated_at_ms", "version",
             ], readings[start..<min(start + Self.insertChunk, readings.count)].enumerated().map { offset, reading in
                 [bind(reading.id), user.rawValue, milliseconds(reading.measuredAt), reading.utcOffsetSeconds, reading.localDate.dayNumber,
                  reading.glucose.milligramsPerDeciliter, reading.timing?.rawValue, reading.note, reading.source, reading.externalID, reading.importID,
-                 createdAt, createdAt, firstVersion + Int64(start + offset)]
+                 reading.sensor ? 1 : 0, reading.device, reading.direction?.rawValue, createdAt, createdAt, firstVersion + Int64(start + offset)]
             })
         }
     }

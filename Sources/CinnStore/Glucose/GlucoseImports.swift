@@ -38,7 +38,7 @@ extension Store {
             let (report, carbs) = try await read { readings, doses in
                 try await writer.insert(.glucose, readings.map { reading in
                     JournalRowWriter.Row(id: reading.id, at: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds,
-                                         values: [.real(reading.glucose.milligramsPerDeciliter), .text(reading.timing?.rawValue), .text(reading.note)],
+                                         values: JournalRowWriter.Table.glucoseValues(reading),
                                          externalID: reading.externalID)
                 })
                 try await writer.insert(.insulin, doses.map { dose in

@@ -26,8 +26,7 @@ extension Store {
                     row(item.reading.measuredAt, item.reading.utcOffsetSeconds, [.real(item.reading.fraction)], item.externalID)
                 })
                 try await writer.insert(.glucose, records.glucose.map { reading in
-                    row(reading.measuredAt, reading.utcOffsetSeconds,
-                        [.real(reading.glucose.milligramsPerDeciliter), .text(reading.timing?.rawValue), .text(reading.note)], reading.externalID)
+                    row(reading.measuredAt, reading.utcOffsetSeconds, JournalRowWriter.Table.glucoseValues(reading), reading.externalID)
                 })
                 try await writer.insert(.insulin, records.insulin.map { dose in
                     row(dose.takenAt, dose.utcOffsetSeconds, [.real(dose.units), .text(dose.kind.rawValue), .text(dose.insulin), .text(dose.note)],

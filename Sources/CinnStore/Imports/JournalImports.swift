@@ -162,7 +162,13 @@ final class JournalRowWriter: @unchecked Sendable {
 
         static let weighIns = Table(name: "weigh_ins", time: "measured_at_ms", columns: ["weight_kg", "note"])
         static let bodyFat = Table(name: "body_fat_readings", time: "measured_at_ms", columns: ["fraction"])
-        static let glucose = Table(name: "glucose_readings", time: "measured_at_ms", columns: ["mg_dl", "timing", "note"])
+        static let glucose = Table(name: "glucose_readings", time: "measured_at_ms", columns: ["mg_dl", "timing", "note", "sensor", "device", "direction"])
+
+        /// A reading's values of `glucose`'s own columns, in their order.
+        static func glucoseValues(_ reading: GlucoseReading) -> [Value] {
+            [.real(reading.glucose.milligramsPerDeciliter), .text(reading.timing?.rawValue), .text(reading.note), .integer(reading.sensor ? 1 : 0),
+             .text(reading.device), .text(reading.direction?.rawValue)]
+        }
         static let insulin = Table(name: "insulin_doses", time: "taken_at_ms", columns: ["units", "kind", "insulin", "note"])
         static let foodEntries = Table(name: "food_entries", time: "eaten_at_ms", columns: [
             "food_id", "name", "brand", "search_key", "meal", "servings", "serving_label", "serving_amount", "nutrients", "energy_kcal", "note",
