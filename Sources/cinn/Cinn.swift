@@ -24,8 +24,8 @@ struct Cinn: AsyncParsableCommand {
 func configReader(flags: [AbsoluteConfigKey: ConfigValue]) -> ConfigReader {
     ConfigReader(providers: [
         InMemoryProvider(name: "flags", values: flags),
-        // A PostgreSQL URL may carry a password; a sync token is one.
-        EnvironmentVariablesProvider(secretsSpecifier: .specific(["CINN_DATABASE", "CINN_SYNC_TOKEN"])),
+        // A PostgreSQL URL may carry a password; a sync token and the API secret are ones.
+        EnvironmentVariablesProvider(secretsSpecifier: .specific(["CINN_DATABASE", "CINN_SYNC_TOKEN", "CINN_API_SECRET"])),
         InMemoryProvider(name: "defaults", values: [
             "cinn.database": "cinn.sqlite", "cinn.host": "127.0.0.1", "cinn.port": 8080,
         ]),

@@ -41,6 +41,9 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("trusted-proxy"), help: "With --accounts, the address of a reverse proxy whose X-Forwarded-For names the client (repeatable; default: 127.0.0.1 and ::1).")
     var trustedProxies: [String] = []
 
+    @Option(help: "Without --accounts, the secret Nightscout uploaders and followers send (their API_SECRET, at least 12 characters; default: $CINN_API_SECRET). Needed for /nightscout when listening beyond loopback.")
+    var apiSecret: String?
+
     @Option(help: "Where unknown barcodes are looked up: an Open Food Facts server, or \"none\" (default: $CINN_OFF_URL, else https://world.openfoodfacts.org).")
     var offURL: String?
 
@@ -52,7 +55,12 @@ struct Serve: AsyncParsableCommand {
         if let host { flags["cinn.host"] = .init(.string(host), isSecret: false) }
         if let port { flags["cinn.port"] = .init(.int(port), isSecret: false) }
         if let logLevel { flags["cinn.log.level"] = .init(.string(logLevel), isSecret: false) }
+        if let apiSecret { flags["cinn.api.secret"] = .init(.string(apiSecret), isSecret: true) }
         let config = configReader(flags: flags)
+        let apiSecret = config.string(forKey: "cinn.api.secret", isSecret: true)
+        if let apiSecret, apiSecret.count < 12 {
+            throw CommandError.from(CinnError.invalid("api-secret", "--api-secret needs at least 12 characters, as Nightscout's API_SECRET does"))
+        }
         let host = config.string(forKey: "cinn.host", default: "127.0.0.1")
         let port = config.int(forKey: "cinn.port", default: 8080)
         let levelName = config.string(forKey: "cinn.log.level", default: "notice")
@@ -90,7 +98,7 @@ struct Serve: AsyncParsableCommand {
                 journal: journal,
                 accounts: hosted,
                 configuration: ServerConfiguration(host: host, port: port,
-                                                   security: WebSecurity(publicURL: publicURL, allowedHosts: allowedHosts)) { host, port in
+                                                   security: WebSecurity(publicURL: publicURL, allowedHosts: allowedHosts, apiSecret: apiSecret)) { host, port in
                     FileHandle.standardOutput.write(Data("Listening on http://\(host):\(port)\n".utf8))
                 },
                 logger: logger)

@@ -12,9 +12,10 @@ import Testing
     static let pageList = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("e2e/pages.txt")
 
-    /// A route that answers GET with a page a person looks at: not the API, a file to download or an image.
+    /// A route that answers GET with a page a person looks at: not the API (Cinn's or the Nightscout one), a file to
+    /// download or an image.
     static func isPage(_ template: String) -> Bool {
-        !template.hasPrefix("/api/") && !template.hasPrefix("/static/") && template != "/health"
+        !template.hasPrefix("/api/") && !template.hasPrefix("/nightscout/") && !template.hasPrefix("/static/") && template != "/health"
             && ![".svg", ".csv", ".json", ".yaml"].contains { template.hasSuffix($0) }
     }
 

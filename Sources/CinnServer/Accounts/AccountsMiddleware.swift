@@ -29,7 +29,8 @@ struct AccountsMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
-        if Self.publicPaths.contains(path) { return try await next(request, context) }
+        // The Nightscout API's clients prove themselves as Nightscout's do (`NightscoutAccessMiddleware`).
+        if Self.publicPaths.contains(path) || path.hasPrefix("/nightscout/") { return try await next(request, context) }
         var request = request
         guard let identity = try await identify(&request) else {
             if path.hasPrefix("/api/") { throw CinnError(.unauthenticated, "log in first: send Authorization: Bearer <token>") }

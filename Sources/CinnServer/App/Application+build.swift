@@ -69,6 +69,9 @@ public func buildRouter(journal: Journal, accounts: Accounts? = nil, security: W
     GlucoseAPIController().addRoutes(to: api)
     ResearchExportController().addRoutes(to: api)
     SyncController().addRoutes(to: api)
+    let nightscout = router.group("nightscout").add(middleware: NightscoutAccessMiddleware(
+        secret: security.apiSecret, openOnLoopback: accounts == nil && security.loopbackHostsOnly, accounts: accounts) { user in journal.forUser(user) })
+    NightscoutController().addRoutes(to: nightscout.group(context: JournalRequestContext.self))
     router.get("api/openapi.yaml") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
                  body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
@@ -139,7 +142,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 context.logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(type(of: error))"])
             }
             var response: Response
-            if request.uri.path.hasPrefix("/api/") {
+            if request.uri.path.hasPrefix("/api/") || request.uri.path.hasPrefix("/nightscout/") {
                 response = JSONResponse.error(cinnError)
             } else {
                 let page = ErrorPage(heading: cinnError.code == .notFound ? "Not found" : "Something is wrong",

@@ -18,11 +18,14 @@ public struct WebSecurity: Sendable {
     public var loopbackHostsOnly: Bool
     /// Host names allowed besides the loopback ones (`cinn serve --allowed-host`).
     public var allowedHosts: [String]
+    /// Single-user mode's secret for Nightscout clients (`cinn serve --api-secret`, Nightscout's API_SECRET).
+    public var apiSecret: String?
 
-    public init(publicURL: URL? = nil, loopbackHostsOnly: Bool = false, allowedHosts: [String] = []) {
+    public init(publicURL: URL? = nil, loopbackHostsOnly: Bool = false, allowedHosts: [String] = [], apiSecret: String? = nil) {
         self.publicURL = publicURL
         self.loopbackHostsOnly = loopbackHostsOnly
         self.allowedHosts = allowedHosts.map { $0.lowercased() }
+        self.apiSecret = apiSecret
     }
 
     /// `publicURL`'s host and port as a browser's `Origin` names it (`cinn.example.org`, `example.org:8443`).

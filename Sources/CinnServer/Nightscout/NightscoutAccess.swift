@@ -1,0 +1,67 @@
+import CinnCore
+import CinnJournal
+import CinnStore
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Who may use the Nightscout API, proved as Nightscout clients prove it (docs/nightscout.md): the `api-secret` header
+/// holding the SHA-1 hex of the secret (or `token=SECRET`), or `?token=SECRET`.
+/// - Single-user mode: the secret set with `--api-secret` (`CINN_API_SECRET`), Nightscout's API_SECRET; without
+///   one, only a server listening on loopback answers, to anyone who can reach it.
+/// - Hosted mode: the secret is one of the person's API tokens (also as `Authorization: Bearer`), so each uploader
+///   writes to its owner's journal.
+struct NightscoutAccessMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    /// Single-user mode's secret.
+    let secret: String?
+    /// Single-user mode on loopback: no secret needed when none is set.
+    let openOnLoopback: Bool
+    let accounts: Accounts?
+    let journal: @Sendable (UserID) -> Journal
+
+    static let secretHeader = HTTPField.Name("api-secret")!
+
+    /// What the request offers: the header's SHA-1 hex (or its `token=`), and the query's token.
+    static func offered(_ request: Request) -> (hash: String?, token: String?) {
+        var hash = request.headers[secretHeader]?.trimmingCharacters(in: .whitespaces)
+        var token = request.uri.queryParameters["token"].map(String.init)
+        if let header = hash, header.hasPrefix("token=") {
+            token = token ?? String(header.dropFirst(6))
+            hash = nil
+        }
+        return (hash?.lowercased(), token)
+    }
+
+    static func sha1Hex(_ text: String) -> String {
+        Insecure.SHA1.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let (hash, token) = Self.offered(request)
+        var context = context
+        if let accounts {
+            let bearer = request.headers[.authorization].flatMap { $0.lowercased().hasPrefix("bearer ") ? String($0.dropFirst(7)) : nil }
+            guard let token = token ?? bearer?.trimmingCharacters(in: .whitespaces), let account = try await accounts.tokenAccount(secret: token) else {
+                throw CinnError(.unauthenticated, "send one of your API tokens as ?token= (or the api-secret header token=…)")
+            }
+            context.identity = RequestIdentity(journal: journal(account.user), account: RequestAccount(account: account))
+            return try await next(request, context)
+        }
+        if let secret {
+            guard hash.map({ constantTimeEqual($0, Self.sha1Hex(secret)) }) == true || token.map({ constantTimeEqual($0, secret) }) == true else {
+                throw CinnError(.unauthenticated, "send the API secret: the api-secret header (its SHA-1 hex) or ?token=")
+            }
+        } else if !openOnLoopback {
+            throw CinnError(.unauthenticated, "this server listens beyond loopback: start it with --api-secret to let Nightscout clients in")
+        }
+        return try await next(request, context)
+    }
+
+    private func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}

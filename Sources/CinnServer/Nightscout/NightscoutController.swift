@@ -1,0 +1,195 @@
+import CinnCore
+import CinnJournal
+import CinnStore
+import Foundation
+import Hummingbird
+
+/// The Nightscout API (v1) that CGM uploaders send to and Nightscout's followers read, under `/nightscout`, so that a
+/// client given `http://HOST:PORT/nightscout` as its Nightscout URL works (docs/nightscout.md).
+struct NightscoutController {
+    typealias Context = JournalRequestContext
+
+    func addRoutes(to group: RouterGroup<Context>) {
+        for path in ["api/v1/status.json", "api/v1/status"] { group.get(RouterPath(path), use: status) }
+        for path in ["api/v1/entries.json", "api/v1/entries"] {
+            group.get(RouterPath(path)) { request, context in try await entries(request, context, sensor: nil) }
+            group.post(RouterPath(path), use: upload)
+        }
+        for (kind, sensor) in [("sgv", true), ("mbg", false)] {
+            for path in ["api/v1/entries/\(kind).json", "api/v1/entries/\(kind)"] {
+                group.get(RouterPath(path)) { request, context in try await entries(request, context, sensor: sensor) }
+            }
+        }
+        for path in ["api/v1/entries/current.json", "api/v1/entries/current"] { group.get(RouterPath(path), use: current) }
+        group.get("pebble", use: pebble)
+    }
+
+    /// The server's status: what uploaders check before they send, and where followers read the unit.
+    @Sendable func status(_ request: Request, context: Context) async throws -> Response {
+        let settings = try await context.journal.settings()
+        let now = context.journal.now()
+        let units = settings.glucoseUnit == .millimolesPerLiter ? "mmol" : "mg/dl"
+        return JSONResponse.body("""
+            {"status":"ok","name":"Cinn","version":\(JSONText.quoted(NightscoutJSON.version)),"serverTime":\(JSONText.quoted(NightscoutJSON.dateString(now))),\
+            "serverTimeEpoch":\(NightscoutJSON.milliseconds(now)),"apiEnabled":true,"careportalEnabled":false,"boluscalcEnabled":false,\
+            "settings":{"units":"\(units)","timeFormat":24,"customTitle":"Cinn","theme":"default","enable":[]},"extendedSettings":{},"authorized":null}
+            """)
+    }
+
+    @Sendable func entries(_ request: Request, _ context: Context, sensor: Bool?) async throws -> Response {
+        let query = try NightscoutQuery(request)
+        let entries = try await context.journal.nightscoutEntries(from: query.start, to: query.end, sensor: query.sensor ?? sensor, count: query.count)
+        return JSONResponse.body(NightscoutJSON.entries(entries))
+    }
+
+    /// The newest entry, as a list of one.
+    @Sendable func current(_ request: Request, context: Context) async throws -> Response {
+        JSONResponse.body(NightscoutJSON.entries(try await context.journal.nightscoutEntries(from: nil, to: nil, sensor: nil, count: 1)))
+    }
+
+    /// An uploader's entries: stored unless the journal has them already; answered with the ones stored.
+    @Sendable func upload(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let body = try await request.collectBody(upTo: NightscoutJSON.maximumUpload)
+        let upload = try await context.journal.uploadNightscoutEntries(Array(body.readableBytesView))
+        if upload.stored.isEmpty, let rejected = upload.rejected.first, upload.duplicates == 0, upload.skipped == 0 {
+            throw CinnError.invalid(rejected.field ?? "entries", "entry \(rejected.line): \(rejected.reason)")
+        }
+        return JSONResponse.body(NightscoutJSON.entries(upload.stored.map { NightscoutEntry(reading: $0, delta: nil, direction: $0.direction) }))
+    }
+
+    /// What Pebble watch faces and many widgets read: the newest sensor reading in the user's unit.
+    @Sendable func pebble(_ request: Request, context: Context) async throws -> Response {
+        let settings = try await context.journal.settings()
+        let unit: GlucoseUnit = switch request.query("units")?.lowercased() {
+        case "mmol": .millimolesPerLiter
+        case "mg/dl", "mgdl": .milligramsPerDeciliter
+        case nil: settings.glucoseUnit
+        case let other?: throw CinnError.invalid("units", "units is mmol or mg/dl, not \"\(other)\"")
+        }
+        let latest = try await context.journal.nightscoutEntries(from: nil, to: nil, sensor: true, count: 1)
+        let bgs = latest.map { entry in
+            let value = entry.reading.glucose.formatted(unit, withUnit: false)
+            let delta = String(format: "%.\(unit.displayDecimals)f", (entry.delta ?? 0) / (unit == .millimolesPerLiter ? GlucoseUnit.milligramsPerMillimole : 1))
+            let direction = entry.direction ?? .none
+            return """
+                {"sgv":\(JSONText.quoted(value)),"trend":\(direction.trend),"direction":\(JSONText.quoted(direction.rawValue)),\
+                "datetime":\(NightscoutJSON.milliseconds(entry.reading.measuredAt)),"bgdelta":\(JSONText.quoted(delta)),"battery":""}
+                """
+        }
+        return JSONResponse.body("""
+            {"status":[{"now":\(NightscoutJSON.milliseconds(context.journal.now()))}],"bgs":[\(bgs.joined(separator: ","))],"cals":[]}
+            """)
+    }
+}
+
+/// A Nightscout entries query: `count` (10 unless given), and `find` filters on `date` (epoch ms), `dateString`
+/// (ISO 8601) and `type`, with `$gte`, `$gt`, `$lte`, `$lt` or equality. Without a date filter: the newest `count`,
+/// whatever their age.
+struct NightscoutQuery {
+    var count = 10
+    var start: Date?
+    var end: Date?
+    var sensor: Bool?
+
+    static let maximumCount = 100_000
+    /// 2200-01-01: later times are not a reading's.
+    static let latestMilliseconds: Int64 = 7_258_118_400_000
+
+    init(_ request: Request) throws {
+        for (key, value) in request.uri.queryParameters where !value.isEmpty {
+            // Clients send the brackets as they are or percent-encoded (find%5Bdate%5D); the key is read decoded.
+            let key = String(key).removingPercentEncoding ?? String(key), value = String(value)
+            if key == "count" {
+                guard let number = Int(value), (0...Self.maximumCount).contains(number) else {
+                    throw CinnError.invalid("count", "count must be a whole number from 0 to \(Self.maximumCount)")
+                }
+                count = number
+                continue
+            }
+            guard key.hasPrefix("find[") else { continue }
+            let parts = key.dropFirst(5).split(separator: "]", omittingEmptySubsequences: true).map { $0.hasPrefix("[") ? $0.dropFirst() : $0 }
+            guard let field = parts.first.map(String.init) else { throw CinnError.invalid(key, "a find filter names a field: find[date][$gte]") }
+            let operation = parts.count > 1 ? String(parts[1]) : "$eq"
+            switch field {
+            case "type":
+                guard ["sgv", "mbg"].contains(value) else { throw CinnError.invalid(key, "entries are of type sgv or mbg, not \"\(value)\"") }
+                sensor = value == "sgv"
+            case "date", "dateString":
+                let instant: Date
+                if field == "date" {
+                    guard let milliseconds = Int64(value), (0...Self.latestMilliseconds).contains(milliseconds) else {
+                        throw CinnError.invalid(key, "\"\(value)\" is not a time in whole epoch milliseconds from 1970 to 2199")
+                    }
+                    instant = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+                } else {
+                    guard let time = LocalDateTime(iso: value) ?? LocalDate(iso: value).map({ LocalDateTime(date: $0, secondsOfDay: 0) }) else {
+                        throw CinnError.invalid(key, "\"\(value)\" is not an ISO 8601 time")
+                    }
+                    instant = time.resolved(in: TimeZone(secondsFromGMT: time.utcOffsetSeconds ?? 0) ?? .gmt).instant
+                }
+                let next = instant.addingTimeInterval(0.001)
+                switch operation {
+                case "$gte": start = max(start ?? instant, instant)
+                case "$gt": start = max(start ?? next, next)
+                case "$lte": end = min(end ?? next, next)
+                case "$lt": end = min(end ?? instant, instant)
+                case "$eq": start = instant; end = next
+                default: throw CinnError.invalid(key, "a date filter is $gte, $gt, $lte or $lt")
+                }
+            default:
+                throw CinnError.invalid(key, "entries are found by date, dateString or type")
+            }
+        }
+    }
+}
+
+/// Nightscout's JSON, written as its clients read it.
+enum NightscoutJSON {
+    /// The Nightscout API version this one follows (its v1 entries, as Nightscout 15 serves them).
+    static let version = "15.0.2-cinn"
+    /// Largest upload: a day of 5-minute readings is about 100 KB.
+    static let maximumUpload = 8 << 20
+
+    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+
+    /// ISO 8601 in UTC with milliseconds, as Nightscout writes `dateString`.
+    static func dateString(_ date: Date) -> String {
+        let total = milliseconds(date)
+        let seconds = total >= 0 ? total / 1000 : (total - 999) / 1000
+        let time = LocalDateTime(instant: Date(timeIntervalSince1970: Double(seconds)), utcOffsetSeconds: 0)
+        let second = Int(time.secondsOfDay.rounded())
+        return time.date.iso + String(format: "T%02d:%02d:%02d.%03dZ", second / 3600, second / 60 % 60, second % 60, Int(total - seconds * 1000))
+    }
+
+    /// A record's `_id`: the uploader's when it sent one (a 24-digit object id), else the first 12 bytes of Cinn's
+    /// UUIDv7 (its time first, as an object id's is).
+    static func id(_ reading: GlucoseReading) -> String {
+        if let external = reading.externalID, external.hasPrefix("nightscout:") {
+            let id = external.dropFirst("nightscout:".count).prefix { $0 != ":" }
+            if id.count == 24, id.allSatisfy(\.isHexDigit) { return String(id) }
+        }
+        return String(reading.id.lowercasedString.replacingOccurrences(of: "-", with: "").prefix(24))
+    }
+
+    static func entries(_ entries: [NightscoutEntry]) -> String {
+        "[" + entries.map(entry).joined(separator: ",") + "]"
+    }
+
+    static func entry(_ entry: NightscoutEntry) -> String {
+        let reading = entry.reading, type = reading.sensor ? "sgv" : "mbg"
+        let date = dateString(reading.measuredAt)
+        var json = """
+            {"_id":"\(id(reading))","type":"\(type)","\(type)":\(Int(reading.glucose.milligramsPerDeciliter.rounded())),\
+            "date":\(milliseconds(reading.measuredAt)),"dateString":"\(date)","sysTime":"\(date)","utcOffset":\(reading.utcOffsetSeconds / 60)
+            """
+        if let device = reading.device { json += ",\"device\":" + JSONText.quoted(device) }
+        if reading.sensor {
+            let direction = entry.direction ?? .none
+            json += ",\"direction\":\"\(direction.rawValue)\",\"trend\":\(direction.trend)"
+            // Always a number: followers (py-nightscout among them) read it without checking; 0 when unknown.
+            json += ",\"delta\":" + JSONText.compactNumber(((entry.delta ?? 0) * 10).rounded() / 10)
+        }
+        return json + "}"
+    }
+}

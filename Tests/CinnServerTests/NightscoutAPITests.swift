@@ -1,0 +1,128 @@
+import CinnCore
+import CinnJournal
+import CinnServer
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import CinnStore
+
+/// The Nightscout API under `/nightscout`, as uploaders (xDrip+, Loop) send to it and followers read it; on both databases.
+@Suite struct NightscoutAPITests {
+    static let secret = "a secret of twelve+"
+    /// The SHA-1 hex Nightscout clients send as `api-secret` (worked out with Python's hashlib).
+    static let sha1 = ["a secret of twelve+": "cc697cc85150d0a994fd32291cb4da6d7caeda65",
+                       "a wrong secret!!": "b27b98e3b7a9e2a8192a71bb59bdd7f22f093f34"]
+
+    /// The app with an API secret set, as `cinn serve --api-secret` runs it.
+    func withNightscout(on database: Database, open: Bool = false,
+                        _ body: @Sendable (any TestClientProtocol, Journal) async throws -> Void) async throws {
+        try await withStore(database) { store in
+            let journal = try await utcJournal(store)
+            let security = WebSecurity(loopbackHostsOnly: open, apiSecret: open ? nil : Self.secret)
+            try await Application(router: buildRouter(journal: journal, security: security)).test(.router) { client in
+                try await body(client, journal)
+            }
+        }
+    }
+
+    func send(_ client: any TestClientProtocol, _ method: HTTPRequest.Method, _ path: String, json: String? = nil,
+              secret: String? = NightscoutAPITests.secret) async throws -> TestResponse {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if let secret { headers[HTTPField.Name("api-secret")!] = Self.sha1[secret] ?? secret }
+        return try await client.execute(uri: "/nightscout" + path, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
+    }
+
+    /// xDrip+'s upload: a JSON array of entries with its own fields (docs/nightscout.md), newest first.
+    static let xDrip = """
+        [{"device":"xDrip-DexcomG6","date":1710403500000,"dateString":"2024-03-14T08:05:00.000+0000","sgv":128,"delta":8.0,
+          "direction":"FortyFiveUp","type":"sgv","filtered":128000,"unfiltered":128000,"rssi":100,"noise":1,"sysTime":"2024-03-14T08:05:00.000+0000"},
+         {"device":"xDrip-DexcomG6","date":1710403200000,"dateString":"2024-03-14T08:00:00.000+0000","sgv":120,"delta":0.5,
+          "direction":"Flat","type":"sgv","filtered":120000,"unfiltered":120000,"rssi":100,"noise":1,"sysTime":"2024-03-14T08:00:00.000+0000"},
+         {"device":"xDrip-DexcomG6","date":1710402900000,"dateString":"2024-03-14T07:55:00.000+0000","sgv":39,"type":"sgv"},
+         {"device":"xDrip-DexcomG6","date":1710402000000,"dateString":"2024-03-14T07:40:00.000+0000","mbg":112,"type":"mbg"}]
+        """
+
+    @Test(arguments: Database.enabled)
+    func anUploadersEntriesAreStoredOnceAndReadBackNewestFirst(_ database: Database) async throws {
+        try await withNightscout(on: database) { client, journal in
+            let first = try await send(client, .post, "/api/v1/entries", json: Self.xDrip)
+            #expect(first.status == .ok)
+            #expect(try first.json().array?.count == 3, "the status code 39 is skipped, not an error")
+            // The same backlog again, and one reading sent by a second uploader without an _id at the same time: nothing new.
+            #expect(try await send(client, .post, "/api/v1/entries.json", json: Self.xDrip).json().array?.isEmpty == true)
+            let loop = #"{"date":1710403200000,"dateString":"2024-03-14T08:00:00Z","device":"loop://iPhone","direction":"Flat","sgv":120,"type":"sgv"}"#
+            #expect(try await send(client, .post, "/api/v1/entries", json: loop).json().array?.isEmpty == true)
+            #expect(try await journal.store.glucoseReadings(user: journal.user, limit: 100).count == 3)
+
+            let entries = try #require(try await send(client, .get, "/api/v1/entries.json?count=10").json().array)
+            #expect(entries.map { $0["type"]?.string } == ["sgv", "sgv", "mbg"])
+            #expect(entries[0]["sgv"]?.double == 128 && entries[0]["date"]?.double == 1_710_403_500_000)
+            #expect(entries[0]["direction"]?.string == "FortyFiveUp" && entries[0]["device"]?.string == "xDrip-DexcomG6")
+            #expect(entries[0]["delta"]?.double == 8 && entries[0]["dateString"]?.string == "2024-03-14T08:05:00.000Z")
+            #expect(entries[2]["mbg"]?.double == 112 && entries[2]["sgv"] == nil, "a meter's reading goes back as mbg")
+            let sgv = try #require(try await send(client, .get, "/api/v1/entries/sgv.json?count=1").json().array)
+            #expect(sgv.count == 1 && sgv[0]["sgv"]?.double == 128)
+            let since = try #require(try await send(client, .get, "/api/v1/entries/sgv.json?find[date][$gte]=1710403200000&count=10").json().array)
+            #expect(since.count == 2)
+            let before = try #require(try await send(client, .get, "/api/v1/entries.json?find[dateString][$lt]=2024-03-14T08:00:00Z").json().array)
+            #expect(before.map { $0["type"]?.string } == ["mbg"])
+            let current = try #require(try await send(client, .get, "/api/v1/entries/current.json").json().array)
+            #expect(current.count == 1 && current[0]["sgv"]?.double == 128)
+            let bad = try await send(client, .get, "/api/v1/entries.json?find[sgv][$gte]=40")
+            #expect(bad.status == .badRequest || bad.status == .unprocessableContent)
+
+            let status = try await send(client, .get, "/api/v1/status.json").json()
+            #expect(status["status"]?.string == "ok" && status["settings"]?["units"]?.string == "mg/dl" && status["apiEnabled"]?.bool == true)
+            let pebble = try await send(client, .get, "/pebble").json()
+            #expect(pebble["bgs"]?.array?.first?["sgv"]?.string == "128" && pebble["bgs"]?.array?.first?["trend"]?.double == 3)
+        }
+    }
+
+    @Test(arguments: Database.enabled)
+    func theSecretIsNeededBeyondLoopback(_ database: Database) async throws {
+        try await withNightscout(on: database) { client, _ in
+            #expect(try await send(client, .get, "/api/v1/status.json", secret: nil).status == .unauthorized)
+            #expect(try await send(client, .get, "/api/v1/status.json", secret: "a wrong secret!!").status == .unauthorized)
+            #expect(try await send(client, .get, "/api/v1/status.json?token=\(Self.secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)",
+                                   secret: nil).status == .ok)
+            let refused = try await send(client, .post, "/api/v1/entries", json: Self.xDrip, secret: nil)
+            let message = try refused.json()["error"]?["message"]?.string
+            #expect(refused.status == .unauthorized && message?.contains("api-secret") == true)
+        }
+        try await withNightscout(on: database, open: true) { client, _ in
+            let open = try await send(client, .get, "/api/v1/status.json", secret: nil)
+            #expect(open.status == .ok, "on loopback without a secret, open")
+        }
+    }
+
+    /// Hosted mode: each person's uploader sends one of their API tokens, and writes to their journal only.
+    @Test(arguments: Database.enabled)
+    func inHostedModeAnAPITokenNamesWhoseJournal(_ database: Database) async throws {
+        try await withStore(database) { store in
+            let journal = try await utcJournal(store)
+            let accounts = Accounts(store: store, configuration: AccountsConfiguration(signUp: .closed, bcryptCost: 4))
+            var made: [String: String] = [:]
+            for name in ["ann", "bob"] {
+                let account = try await accounts.addUser(name: name, password: "\(name)-password-1", role: .member)
+                try await store.saveSettings(UserSettings(timeZoneIdentifier: "UTC", onboarded: true), user: account.user)
+                made[name] = try await accounts.createToken(name: "xDrip+", user: account.user).secret
+            }
+            let tokens = made
+            try await Application(router: buildRouter(journal: journal, accounts: accounts)).test(.router) { client in
+                func send(_ method: HTTPRequest.Method, _ path: String, token: String?, json: String? = nil) async throws -> TestResponse {
+                    let query = token.map { "?token=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0) } ?? ""
+                    return try await client.execute(uri: "/nightscout" + path + query, method: method, headers: [.contentType: "application/json"],
+                                                    body: json.map { ByteBuffer(string: $0) })
+                }
+                #expect(try await send(.post, "/api/v1/entries", token: tokens["ann"], json: Self.xDrip).status == .ok)
+                let anns = try await send(.get, "/api/v1/entries.json", token: tokens["ann"]).json().array
+                let bobs = try await send(.get, "/api/v1/entries.json", token: tokens["bob"]).json().array
+                #expect(anns?.count == 3 && bobs?.isEmpty == true)
+                #expect(try await send(.get, "/api/v1/entries.json", token: nil).status == .unauthorized)
+                #expect(try await send(.get, "/api/v1/entries.json", token: "cinn_not_a_token").status == .unauthorized)
+            }
+        }
+    }
+}

@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""Cinn's Nightscout API against a real Nightscout client library and uploaders' own JSON.
+
+Runs `cinn serve --host 0.0.0.0 --api-secret SECRET` over a fresh SQLite journal (beyond loopback, so the secret is
+needed) and checks:
+  1. uploads shaped exactly as xDrip+ and Loop send them (`POST /nightscout/api/v1/entries` with the `api-secret`
+     header holding the secret's SHA-1 hex) are accepted; xDrip+'s status code (sgv 39) is skipped; sending the
+     backlog again adds nothing;
+  2. py-nightscout, the library Home Assistant's Nightscout integration uses, reads the status (units), the current
+     value (its newest SGV, as Home Assistant takes it) and the readings, with direction and delta;
+  3. a wrong secret and no secret are refused (401); `?token=SECRET` is let in.
+
+    python3 e2e/test_nightscout.py --cinn .build/debug/cinn
+"""
+import argparse
+import asyncio
+import hashlib
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import aiohttp
+import py_nightscout
+
+from test_dashboard import LISTEN_TIMEOUT, CheckFailed, Server, check
+
+SECRET = "a Nightscout secret for the test"
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000) // 300_000 * 300_000
+
+
+def xdrip_entries(start: int) -> list[dict]:
+    """xDrip+'s upload (its NightscoutUploader: device, date, dateString, sgv, delta, direction, type, filtered,
+    unfiltered, rssi, noise, sysTime), newest first, every 5 minutes; the oldest is a status code (39: LOW)."""
+    values = [(0, 131, "FortyFiveUp", 6.0), (5, 125, "Flat", 1.0), (10, 124, "Flat", 0.0), (15, 39, "NOT COMPUTABLE", 0.0)]
+    entries = []
+    for minutes, sgv, direction, delta in values:
+        date = start - minutes * 60_000
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S.000+0000", time.gmtime(date / 1000))
+        entries.append({"device": "xDrip-DexcomG6", "date": date, "dateString": stamp, "sgv": sgv, "delta": delta,
+                        "direction": direction, "type": "sgv", "filtered": sgv * 1000, "unfiltered": sgv * 1000,
+                        "rssi": 100, "noise": 1, "sysTime": stamp})
+    return entries
+
+
+def loop_entry(date: int, sgv: int) -> dict:
+    """Loop's glucose upload (NightscoutKit's GlucoseEntry: date, dateString, device, direction, sgv, type)."""
+    return {"date": date, "dateString": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(date / 1000)),
+            "device": "loop://iPhone", "direction": "Flat", "sgv": sgv, "type": "sgv"}
+
+
+def post(url: str, body: object, secret: str | None) -> tuple[int, object]:
+    headers = {"Content-Type": "application/json"}
+    if secret is not None:
+        headers["api-secret"] = hashlib.sha1(secret.encode()).hexdigest()
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers=headers, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"null")
+
+
+def get_status(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+async def read_with_py_nightscout(base: str, start: int) -> None:
+    api = py_nightscout.Api(base, api_secret=SECRET)
+    status = await api.get_server_status()
+    check(status.status == "ok", f"py-nightscout reads the status as ok (got {status.status})")
+    check(status.settings.get("units") == "mg/dl", f"the status gives the journal's unit (got {status.settings})")
+    sgvs = await api.get_sgvs()
+    check(len(sgvs) == 4, f"py-nightscout reads the four sensor readings (got {len(sgvs)})")
+    current = sgvs[0]
+    check(current.sgv == 131 and current.direction == "FortyFiveUp" and current.delta == 6.0,
+          f"its current value is the newest with its direction and delta (got {current.sgv} {current.direction} {current.delta})")
+    check(int(current.date.timestamp() * 1000) == start, f"the current value has its time ({current.date})")
+    check([s.sgv for s in sgvs] == [131, 125, 124, 120], f"readings newest first (got {[s.sgv for s in sgvs]})")
+    check(sgvs[3].device == "loop://iPhone", "Loop's reading keeps its device")
+    wrong = py_nightscout.Api(base, api_secret="not the secret at all")
+    try:
+        await wrong.get_sgvs()
+        raise CheckFailed("a wrong secret was let in")
+    except aiohttp.ClientResponseError as error:
+        check(error.status == 401, f"a wrong secret is refused with 401 (got {error.status})")
+
+
+def run(url: str) -> None:
+    base = url + "/nightscout"
+    start = now_ms()
+    status, stored = post(base + "/api/v1/entries", xdrip_entries(start), SECRET)
+    check(status == 200 and isinstance(stored, list) and len(stored) == 3,
+          f"xDrip+'s upload is accepted, its status code skipped (got {status}, {stored})")
+    status, again = post(base + "/api/v1/entries", xdrip_entries(start), SECRET)
+    check(status == 200 and again == [], f"the same backlog again adds nothing (got {status}, {again})")
+    status, looped = post(base + "/api/v1/entries", [loop_entry(start - 20 * 60_000, 120), loop_entry(start - 5 * 60_000, 125)], SECRET)
+    check(status == 200 and isinstance(looped, list) and len(looped) == 1,
+          f"Loop's upload is accepted; its reading at a time xDrip+ sent already adds nothing (got {status}, {looped})")
+    status, _ = post(base + "/api/v1/entries", xdrip_entries(start), None)
+    check(status == 401, f"an upload without the secret is refused (got {status})")
+    check(get_status(base + "/api/v1/status.json") == 401, "reading without the secret is refused")
+    check(get_status(base + "/api/v1/status.json?token=" + urllib.parse.quote(SECRET)) == 200, "?token= with the secret is let in")
+    asyncio.run(read_with_py_nightscout(base, start))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cinn", required=True, help="the built cinn binary")
+    args = parser.parse_args()
+    env = dict(os.environ, TZ="UTC")
+    env.pop("CINN_DATABASE", None)
+    tmp = Path(tempfile.mkdtemp(prefix="cinn-nightscout-"))
+    server = None
+    failure = None
+    try:
+        server = Server(os.path.abspath(args.cinn), tmp / "journal.sqlite", env, ["--host", "0.0.0.0", "--api-secret", SECRET])
+        run(server.wait_for_url(LISTEN_TIMEOUT))
+    except (CheckFailed, OSError, aiohttp.ClientError) as error:
+        failure = str(error) if isinstance(error, CheckFailed) else f"{type(error).__name__}: {error}"
+    finally:
+        if server is not None:
+            code = server.stop()
+            if failure is None and code != 0:
+                failure = f"cinn serve exited {code} on SIGTERM"
+            if failure is not None and server.lines:
+                print("\n--- cinn serve output (last 40 lines) ---\n" + "\n".join(server.lines[-40:]) + "\n---")
+        shutil.rmtree(tmp, ignore_errors=True)
+    if failure is not None:
+        print(f"\nFAIL: {failure}", flush=True)
+        return 1
+    print("\nPASS: xDrip+ and Loop uploads were stored once each, and py-nightscout read the status, the current value "
+          "and the readings with the secret (and was refused without it)", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
