@@ -112,6 +112,20 @@ let package = Package(
             ],
             path: "Sources/SyncBench"
         ),
+        // A year of CGM uploaded to the Nightscout API and read back over HTTP, SQLite and PostgreSQL; run by nightscout/run.sh.
+        .executableTarget(
+            name: "NightscoutBench",
+            dependencies: [
+                "BenchmarkData",
+                .product(name: "CinnCore", package: "cinn"),
+                .product(name: "CinnStore", package: "cinn"),
+                .product(name: "CinnJournal", package: "cinn"),
+                .product(name: "CinnServer", package: "cinn"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/NightscoutBench"
+        ),
         .executableTarget(
             name: "JournalServer",
             dependencies: [
