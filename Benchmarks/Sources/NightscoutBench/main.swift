@@ -1,7 +1,7 @@
 // The Nightscout API's benchmarks, over HTTP on loopback to a real single-user server in this process (SQLite or
 // PostgreSQL), with the `api-secret` header as uploaders send it:
 //
-//     NightscoutBench --database /tmp/ns.sqlite [--days 365] [--reads 300] [--json]
+//     NightscoutBench --database /tmp/ns.sqlite [--days 365] [--reads 300] [--phase all|upload|read] [--json]
 //     NightscoutBench --database postgres://postgres@127.0.0.1:5433/postgres --schema NAME ...   (nightscout/run.sh)
 //
 // - upload: a year of 5-minute CGM readings (105,120), each day one POST of 288 entries shaped as xDrip+ sends them;
@@ -23,8 +23,10 @@ import FoundationNetworking
 let options = Options(CommandLine.arguments.dropFirst())
 let days = options.int("days", 365)
 let reads = options.int("reads", 300)
+/// Which half to run: `upload`, `read` (on a journal an upload run filled), or both (`all`, the default).
+let phase = options["phase"] ?? "all"
 let isPostgres = options.database.hasPrefix("postgres")
-if !isPostgres { try? FileManager.default.removeItem(atPath: options.database) }
+if !isPostgres, phase != "read" { try? FileManager.default.removeItem(atPath: options.database) }
 
 var quiet = Logger(label: "cinn.bench")
 quiet.logLevel = .critical
@@ -79,7 +81,7 @@ func timed<T>(_ body: () async throws -> T) async throws -> (Double, T) {
 
 var uploadMs: [Double] = []
 let uploadStart = ContinuousClock.now
-for index in 0..<days {
+for index in 0..<days where phase != "read" {
     let body = day(index)
     let (ms, data) = try await timed { try await request("POST", "/api/v1/entries", body: body) }
     guard data.count > 2 else { fail("day \(index) stored nothing") }
@@ -87,7 +89,7 @@ for index in 0..<days {
 }
 let totalMs = milliseconds(since: uploadStart)
 var repostMs: [Double] = []
-for index in 0..<10 {
+for index in 0..<10 where phase != "read" {
     let body = day(index)
     let (ms, data) = try await timed { try await request("POST", "/api/v1/entries", body: body) }
     guard String(decoding: data, as: UTF8.self) == "[]" else { fail("a day sent again stored something") }
@@ -97,7 +99,7 @@ let stored = try await store.latestGlucoseReadings(user: journal.user, limit: 1_
 guard stored == days * 288 else { fail("expected \(days * 288) readings, found \(stored)") }
 
 var dayMs: [Double] = [], recentMs: [Double] = []
-for round in 0..<reads {
+for round in 0..<reads where phase != "upload" {
     let (ms, data) = try await timed { try await request("GET", "/api/v1/entries.json?count=288") }
     if round == 0, (try JSONSerialization.jsonObject(with: data) as? [Any])?.count != 288 { fail("entries.json?count=288 did not answer 288") }
     dayMs.append(ms)
@@ -107,21 +109,26 @@ server.cancel()
 try await store.close()
 
 let uploads = uploadMs.sorted(), daysRead = dayMs.sorted(), recent = recentMs.sorted()
+func p(_ values: [Double], _ q: Double) -> Double { values.isEmpty ? 0 : percentile(values, q) }
 let result: [String: Any] = [
     "database": isPostgres ? "postgresql" : "sqlite", "days": days, "readings": stored, "reads": reads,
-    "upload_total_s": rounded(totalMs / 1000, 1), "upload_day_p50_ms": rounded(percentile(uploads, 50), 1),
-    "upload_day_p99_ms": rounded(percentile(uploads, 99), 1), "repost_day_p50_ms": rounded(percentile(repostMs.sorted(), 50), 1),
-    "entries_288_p50_ms": rounded(percentile(daysRead, 50), 2), "entries_288_p99_ms": rounded(percentile(daysRead, 99), 2),
-    "recent_3h_p50_ms": rounded(percentile(recent, 50), 2), "recent_3h_p99_ms": rounded(percentile(recent, 99), 2),
+    "upload_total_s": rounded(totalMs / 1000, 1), "upload_day_p50_ms": rounded(p(uploads, 50), 1),
+    "upload_day_p99_ms": rounded(p(uploads, 99), 1), "repost_day_p50_ms": rounded(p(repostMs.sorted(), 50), 1),
+    "entries_288_p50_ms": rounded(p(daysRead, 50), 2), "entries_288_p99_ms": rounded(p(daysRead, 99), 2),
+    "recent_3h_p50_ms": rounded(p(recent, 50), 2), "recent_3h_p99_ms": rounded(p(recent, 99), 2),
     "peak_rss_mb": rounded(peakResidentMB(), 1),
 ]
 if options.json {
     printJSON(result)
 } else {
-    print("\(isPostgres ? "PostgreSQL" : "SQLite"):")
-    print("  upload of \(stored) readings, a POST of 288 a day: \(result["upload_total_s"]!) s; a day p50 \(result["upload_day_p50_ms"]!) ms, p99 \(result["upload_day_p99_ms"]!) ms")
-    print("  a day sent again (all duplicates): p50 \(result["repost_day_p50_ms"]!) ms")
-    print("  entries.json?count=288 with the year in the journal: p50 \(result["entries_288_p50_ms"]!) ms, p99 \(result["entries_288_p99_ms"]!) ms")
-    print("  sgv.json, the last 3 hours by find[date][$gte]: p50 \(result["recent_3h_p50_ms"]!) ms, p99 \(result["recent_3h_p99_ms"]!) ms")
+    print("\(isPostgres ? "PostgreSQL" : "SQLite")\(phase == "all" ? "" : ", \(phase)"):")
+    if phase != "read" {
+        print("  upload of \(stored) readings, a POST of 288 a day: \(result["upload_total_s"]!) s; a day p50 \(result["upload_day_p50_ms"]!) ms, p99 \(result["upload_day_p99_ms"]!) ms")
+        print("  a day sent again (all duplicates): p50 \(result["repost_day_p50_ms"]!) ms")
+    }
+    if phase != "upload" {
+        print("  entries.json?count=288 with the year in the journal: p50 \(result["entries_288_p50_ms"]!) ms, p99 \(result["entries_288_p99_ms"]!) ms")
+        print("  sgv.json, the last 3 hours by find[date][$gte]: p50 \(result["recent_3h_p50_ms"]!) ms, p99 \(result["recent_3h_p99_ms"]!) ms")
+    }
     print("  peak RSS \(result["peak_rss_mb"]!) MB")
 }

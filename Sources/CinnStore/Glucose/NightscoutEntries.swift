@@ -22,9 +22,12 @@ extension Store {
                         knownIDs.insert(try row.decode(column: "external_id", as: String.self))
                     }
                 }
+                // The range as well as the list: the time index answers it whatever the planner knows of the table.
+                let times = chunk.map { milliseconds($0.measuredAt) }
                 for row in try await db.raw("""
                     SELECT measured_at_ms, sensor FROM glucose_readings
-                    WHERE user_id = \(bind: user.rawValue) AND deleted = 0 AND measured_at_ms IN (\(binds: chunk.map { milliseconds($0.measuredAt) }))
+                    WHERE user_id = \(bind: user.rawValue) AND deleted = 0 AND measured_at_ms >= \(bind: times.min() ?? 0)
+                        AND measured_at_ms <= \(bind: times.max() ?? 0) AND measured_at_ms IN (\(binds: times))
                     """).all() {
                     knownTimes.insert("\(try row.decode(column: "measured_at_ms", as: Int64.self)) \(try row.decode(column: "sensor", as: Int.self))")
                 }
@@ -55,7 +58,9 @@ extension Store {
             if let start { query += " AND measured_at_ms >= \(bind: milliseconds(start))" }
             if let end { query += " AND measured_at_ms < \(bind: milliseconds(end))" }
             if let sensor { query += " AND sensor = \(bind: sensor ? 1 : 0)" }
-            query += " ORDER BY measured_at_ms DESC, row_id DESC LIMIT \(bind: max(0, limit))"
+            // By time alone, so that the time index gives the order and the limit stops it (readings at the very same
+            // millisecond come in either order).
+            query += " ORDER BY measured_at_ms DESC LIMIT \(bind: max(0, limit))"
             return try await db.raw(query).all().map(decodeGlucose)
         }
     }
