@@ -427,7 +427,13 @@ struct AccountTests {
                      "/api/v1/days/2024-03-01", "/api/v1/export?format=json", "/api/v1/glucose?from=2024-01-01",
                      "/api/v1/insulin?from=2024-01-01&to=2024-12-31", "/api/v1/meals", "/api/v1/meal-events?from=2024-01-01&to=2024-12-31",
                      "/api/v1/glucose/report?days=366&to=2024-12-31"] {
-            text += path + ": " + (try await alice.send(.get, path).text) + "\n"
+            var answer = try await alice.send(.get, path).text
+            // When Alice's token was last used is her own doing (these very requests, noted at most once a minute),
+            // not Bob's: a slow run crosses that minute.
+            if path == "/api/v1/tokens", let range = answer.range(of: #""last_used_at":"[^"]*""#, options: .regularExpression) {
+                answer.removeSubrange(range)
+            }
+            text += path + ": " + answer + "\n"
         }
         return text
     }
