@@ -6,8 +6,10 @@ needed) and checks:
   1. uploads shaped exactly as xDrip+ and Loop send them (`POST /nightscout/api/v1/entries` with the `api-secret`
      header holding the secret's SHA-1 hex) are accepted; xDrip+'s status code (sgv 39) is skipped; sending the
      backlog again adds nothing;
-  2. py-nightscout, the library Home Assistant's Nightscout integration uses, reads the status (units), the current
-     value (its newest SGV, as Home Assistant takes it) and the readings, with direction and delta;
+  2. Loop's treatments (a correction bolus, a carb correction) and device status are kept, once;
+     py-nightscout, the library Home Assistant's Nightscout integration uses, reads the status (units), the current
+     value (its newest SGV, as Home Assistant takes it), the readings with direction and delta, the treatments and
+     the latest device status;
   3. a wrong secret and no secret are refused (401); `?token=SECRET` is let in.
 
     python3 e2e/test_nightscout.py --cinn .build/debug/cinn
@@ -91,6 +93,12 @@ async def read_with_py_nightscout(base: str, start: int) -> None:
     check(int(current.date.timestamp() * 1000) == start, f"the current value has its time ({current.date})")
     check([s.sgv for s in sgvs] == [131, 125, 124, 120], f"readings newest first (got {[s.sgv for s in sgvs]})")
     check(sgvs[3].device == "loop://iPhone", "Loop's reading keeps its device")
+    treatments = await api.get_treatments()
+    check([t.eventType for t in treatments] == ["Carb Correction", "Correction Bolus"],
+          f"py-nightscout reads the treatments newest first (got {[t.eventType for t in treatments]})")
+    check(treatments[1].insulin == 1.5 and treatments[0].carbs == 30, "with their insulin and carbs as sent")
+    statuses = await api.get_latest_devices_status()
+    check("loop://iPhone" in statuses, f"py-nightscout reads the latest device status by device (got {list(statuses)})")
     wrong = py_nightscout.Api(base, api_secret="not the secret at all")
     try:
         await wrong.get_sgvs()
@@ -110,6 +118,22 @@ def run(url: str) -> None:
     status, looped = post(base + "/api/v1/entries", [loop_entry(start - 20 * 60_000, 120), loop_entry(start - 5 * 60_000, 125)], SECRET)
     check(status == 200 and isinstance(looped, list) and len(looped) == 1,
           f"Loop's upload is accepted; its reading at a time xDrip+ sent already adds nothing (got {status}, {looped})")
+    # Loop's treatments (NightscoutKit: a correction bolus and a carb correction) and its device status.
+    bolus_at = time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime((start - 10 * 60_000) / 1000))
+    carbs_at = time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime((start - 5 * 60_000) / 1000))
+    loop_treatments = [
+        {"eventType": "Correction Bolus", "created_at": bolus_at, "timestamp": bolus_at, "insulin": 1.5, "programmed": 1.5,
+         "type": "normal", "unabsorbed": 0, "duration": 0.4, "enteredBy": "loop://iPhone", "utcOffset": 0},
+        {"eventType": "Carb Correction", "created_at": carbs_at, "timestamp": carbs_at, "carbs": 30, "absorptionTime": 180,
+         "foodType": "Toast", "enteredBy": "loop://iPhone", "syncIdentifier": "c0ffee", "utcOffset": 0},
+    ]
+    status, kept = post(base + "/api/v1/treatments", loop_treatments, SECRET)
+    check(status == 200 and isinstance(kept, list) and len(kept) == 2, f"Loop's treatments are kept (got {status}, {kept})")
+    status, kept = post(base + "/api/v1/treatments", loop_treatments, SECRET)
+    check(status == 200 and kept == [], f"Loop's treatments sent again add nothing (got {status}, {kept})")
+    device = {"device": "loop://iPhone", "created_at": carbs_at, "loop": {"iob": {"iob": 1.2}}, "pump": {"reservoir": 120}}
+    status, kept = post(base + "/api/v1/devicestatus", device, SECRET)
+    check(status == 200 and isinstance(kept, list) and len(kept) == 1, f"Loop's device status is kept (got {status}, {kept})")
     status, _ = post(base + "/api/v1/entries", xdrip_entries(start), None)
     check(status == 401, f"an upload without the secret is refused (got {status})")
     check(get_status(base + "/api/v1/status.json") == 401, "reading without the secret is refused")

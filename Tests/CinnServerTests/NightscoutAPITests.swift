@@ -125,4 +125,59 @@ import Testing
             }
         }
     }
+
+    /// Loop's and AndroidAPS's treatments: each kept as sent; a bolus a dose, carbohydrate a quick add in the food log
+    /// (and so the glucose report's meal), a glucose check a meter's reading; the rest kept and listed.
+    static let treatments = """
+        [{"_id":"65f2b1c03a1c2b0012a4f301","eventType":"Correction Bolus","created_at":"2024-03-14T07:58:00.000Z","insulin":2.5,
+          "type":"normal","programmed":2.5,"unabsorbed":0,"duration":0.5,"enteredBy":"loop://iPhone","utcOffset":0},
+         {"eventType":"Carb Correction","created_at":"2024-03-14T08:00:00.000Z","carbs":45,"absorptionTime":180,"foodType":"🥣",
+          "enteredBy":"loop://iPhone","syncIdentifier":"6d2e0f6c1b0a4b21a6b7f1a0c9e3d2a1","utcOffset":0},
+         {"eventType":"Temp Basal","created_at":"2024-03-14T08:10:00.000Z","duration":30,"rate":0.8,"absolute":0.8,"temp":"absolute",
+          "enteredBy":"openaps://AndroidAPS"},
+         {"eventType":"BG Check","created_at":"2024-03-14T07:50:00.000Z","glucose":110,"glucoseType":"Finger","units":"mg/dl"},
+         {"eventType":"Site Change","created_at":"2024-03-13T20:00:00.000Z","notes":"left arm"}]
+        """
+
+    @Test(arguments: Database.enabled)
+    func treatmentsAreKeptAndTheJournalHoldsWhatItCan(_ database: Database) async throws {
+        try await withNightscout(on: database) { client, journal in
+            let store = journal.store, user = journal.user
+            let stored = try await send(client, .post, "/api/v1/treatments", json: Self.treatments)
+            #expect(stored.status == .ok)
+            #expect(try stored.json().array?.count == 5)
+            #expect(try await send(client, .post, "/api/v1/treatments.json", json: Self.treatments).json().array?.isEmpty == true)
+
+            let day = LocalDate(iso: "2024-03-14")!
+            let doses = try await store.insulinDoses(user: user, from: .distantPast, to: .distantFuture)
+            #expect(doses.map(\.units) == [2.5] && doses.first?.kind == .bolus)
+            let entries = try await store.foodEntries(user: user, from: day, to: day)
+            #expect(entries.count == 1 && entries.first?.name == "🥣" && entries.first?.isQuickAdd == true)
+            #expect(entries.first?.nutrients[.carbohydrate] == 45 && entries.first?.nutrients.energy == 180)
+            #expect(entries.first?.note?.contains("energy estimated from carbohydrate") == true && entries.first?.meal == .breakfast)
+            let readings = try await store.glucoseReadings(user: user, limit: 10)
+            #expect(readings.map(\.glucose.milligramsPerDeciliter) == [110] && readings.first?.sensor == false)
+            // The carbohydrate is the food log's breakfast, the meal the glucose report reads.
+            let events = try await client.send(.get, "/api/v1/glucose/report?days=1&to=2024-03-14")
+            #expect(events.status == .ok)
+            #expect(try events.json()["meal_events"]?.array?.first?["carbohydrate_g"]?.double == 45)
+
+            let listed = try #require(try await send(client, .get, "/api/v1/treatments.json?count=10").json().array)
+            #expect(listed.map { $0["eventType"]?.string } == ["Temp Basal", "Carb Correction", "Correction Bolus", "BG Check", "Site Change"])
+            #expect(listed[2]["_id"]?.string == "65f2b1c03a1c2b0012a4f301" && listed[1]["_id"]?.string?.count == 24)
+            #expect(listed[0]["rate"]?.double == 0.8, "kept as sent")
+            let since = try #require(try await send(client, .get, "/api/v1/treatments.json?find[created_at][$gte]=2024-03-14T08:00:00Z").json().array)
+            #expect(since.count == 2)
+            let bad = try await send(client, .post, "/api/v1/treatments", json: #"[{"eventType":"Meal Bolus","insulin":3}]"#)
+            let badField = try bad.json()["error"]?["field"]?.string
+            #expect(bad.status == .unprocessableContent && badField == "created_at")
+
+            let status = #"{"device":"loop://iPhone","created_at":"2024-03-14T08:05:00Z","loop":{"iob":{"iob":1.2}},"pump":{"reservoir":120}}"#
+            #expect(try await send(client, .post, "/api/v1/devicestatus", json: status).json().array?.count == 1)
+            #expect(try await send(client, .post, "/api/v1/devicestatus", json: status).json().array?.isEmpty == true)
+            let statuses = try #require(try await send(client, .get, "/api/v1/devicestatus.json").json().array)
+            #expect(statuses.count == 1 && statuses[0]["pump"]?["reservoir"]?.double == 120)
+            #expect(try await send(client, .get, "/api/v1/profile.json").json().array?.isEmpty == true)
+        }
+    }
 }

@@ -49,7 +49,7 @@ public enum NightscoutParser {
     }
 
     /// The times a reading may have, in epoch milliseconds: 1900 up to 2200.
-    static let readingTimes = -2_208_988_800_000.0 ..< 7_258_118_400_000.0
+    public static let readingTimes = -2_208_988_800_000.0 ..< 7_258_118_400_000.0
 
     /// What records read from a file are marked as coming from.
     public static let importSource = "import:nightscout"

@@ -69,3 +69,116 @@ extension Journal {
         return entries
     }
 }
+
+/// What an uploader's delivery of treatments (or device statuses, profiles) did.
+public struct NightscoutDocumentsUpload: Sendable {
+    /// The documents stored (new to the journal), as the client will read them back.
+    public var stored: [NightscoutDocument]
+    public var duplicates: Int
+    public var rejected: [RejectedRow]
+}
+
+extension Journal {
+    /// The elements of a JSON array, or of one object sent alone.
+    static func nightscoutElements(_ body: [UInt8]) throws -> [(line: Int, value: JSONValue)] {
+        let first = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        let array = first == UInt8(ascii: "{") ? Array("[".utf8) + body + Array("]".utf8) : body
+        let elements: [(line: Int, value: JSONValue)]?
+        do throws(JSONSyntaxError) {
+            elements = try JSONParser.records(array)
+        } catch {
+            throw CinnError(.malformedRequest, error.fileError.message)
+        }
+        guard let elements else { throw CinnError.invalid("body", "send a JSON array of documents, or one") }
+        return elements
+    }
+
+    /// The object with an `_id` (24 hex digits of `id` when it came without one), as JSON text.
+    static func withID(_ members: [String: JSONValue], _ id: UUID) -> String {
+        var members = members
+        if members["_id"]?.string?.isEmpty != false {
+            members["_id"] = .string(String(id.lowercasedString.replacingOccurrences(of: "-", with: "").prefix(24)))
+        }
+        return JSONValue.object(members).text
+    }
+
+    /// Stores the treatments an uploader posts (a JSON array, or one), each kept as sent and deduplicated by its
+    /// `_id`, then by `created_at` and `eventType`; what the journal holds of a new one goes there too: insulin as a
+    /// dose (basal when its event type says so), a glucose check as a meter's reading, and carbohydrate as a quick add
+    /// in the food log, its energy counted at 4 kcal a gram. A treatment without a time, or with an impossible amount, is
+    /// rejected alone.
+    public func uploadNightscoutTreatments(_ body: [UInt8]) async throws -> NightscoutDocumentsUpload {
+        let settings = try await settings()
+        var documents: [NightscoutDocument] = [], records = NightscoutRecords(), rejected: [RejectedRow] = []
+        for (line, value) in try Self.nightscoutElements(body) {
+            guard case .object(let members) = value else {
+                rejected.append(RejectedRow(line: line, reason: "a treatment is a JSON object"))
+                continue
+            }
+            guard let createdText = members["created_at"]?.string, let created = LocalDateTime(iso: createdText) else {
+                rejected.append(RejectedRow(line: line, field: "created_at", reason: "a treatment needs its created_at time"))
+                continue
+            }
+            var fields = members
+            fields["eventType"] = .string(members["eventType"]?.string ?? "<none>")
+            let data = try NightscoutParser.parse(Array(("[" + JSONValue.object(fields).text + "]").utf8), timeZone: settings.timeZone,
+                                                  source: "nightscout")
+            if let reason = data.rejected.first {
+                rejected.append(RejectedRow(line: line, field: reason.field, reason: reason.reason))
+                continue
+            }
+            let eventType = fields["eventType"]?.string ?? "<none>"
+            let instant = created.resolved(in: TimeZone(secondsFromGMT: created.utcOffsetSeconds ?? 0) ?? settings.timeZone).instant
+            let id = UUID.v7(at: now())
+            documents.append(NightscoutDocument(id: id, collection: .treatments, key: members["_id"]?.string ?? "t:\(createdText)|\(eventType)",
+                                                eventType: eventType, createdAt: instant, body: Self.withID(members, id)))
+            records.readings += data.readings
+            records.doses += data.doses
+            for carbs in data.carbs {
+                let quick = try QuickAdd.validated(name: carbs.name, energyKcal: nil, proteinGrams: nil, carbohydrateGrams: carbs.grams, fatGrams: nil)
+                let local = LocalDateTime(instant: carbs.at, utcOffsetSeconds: carbs.utcOffsetSeconds)
+                var entry = FoodLogEntry.logging(quick, meal: Meal.usual(atSecondsOfDay: local.secondsOfDay), eatenAt: carbs.at,
+                                                 utcOffsetSeconds: carbs.utcOffsetSeconds,
+                                                 note: ([carbs.note].compactMap { $0 } + ["energy estimated from carbohydrate, 4 kcal a gram"])
+                                                     .joined(separator: "; "))
+                entry.externalID = carbs.externalID
+                records.entries.append(entry)
+            }
+        }
+        let stored = try await store.addNightscoutDocuments(documents, records: records, user: user)
+        return NightscoutDocumentsUpload(stored: stored, duplicates: documents.count - stored.count, rejected: rejected)
+    }
+
+    /// Stores the device statuses (or profiles) a client posts, as sent, deduplicated by `_id`, else by their time and
+    /// device; their time is `created_at` (a profile's `startDate`), else now.
+    public func uploadNightscoutDocuments(_ collection: NightscoutDocument.Collection, _ body: [UInt8]) async throws -> NightscoutDocumentsUpload {
+        var documents: [NightscoutDocument] = [], rejected: [RejectedRow] = []
+        for (line, value) in try Self.nightscoutElements(body) {
+            guard case .object(let members) = value else {
+                rejected.append(RejectedRow(line: line, reason: "a \(collection.rawValue) document is a JSON object"))
+                continue
+            }
+            let timeText = members["created_at"]?.string ?? members["startDate"]?.string
+            let instant: Date
+            if let timeText {
+                guard let time = LocalDateTime(iso: timeText), let offset = time.utcOffsetSeconds ?? 0 as Int?,
+                      case let at = time.resolved(in: TimeZone(secondsFromGMT: offset) ?? .gmt).instant,
+                      NightscoutParser.readingTimes.contains(at.timeIntervalSince1970 * 1000) else {
+                    rejected.append(RejectedRow(line: line, field: "created_at", reason: "\(timeText) is not a time from 1900 to 2199"))
+                    continue
+                }
+                instant = at
+            } else {
+                instant = now()
+            }
+            let id = UUID.v7(at: now())
+            let key = members["_id"]?.string ?? "d:\(milliseconds(instant))|\(members["device"]?.string ?? "")"
+            documents.append(NightscoutDocument(id: id, collection: collection, key: key, eventType: nil, createdAt: instant,
+                                                body: Self.withID(members, id)))
+        }
+        let stored = try await store.addNightscoutDocuments(documents, user: user)
+        return NightscoutDocumentsUpload(stored: stored, duplicates: documents.count - stored.count, rejected: rejected)
+    }
+
+    private func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+}

@@ -21,7 +21,34 @@ struct NightscoutController {
             }
         }
         for path in ["api/v1/entries/current.json", "api/v1/entries/current"] { group.get(RouterPath(path), use: current) }
+        for collection in [NightscoutDocument.Collection.treatments, .devicestatus, .profile] {
+            for path in ["api/v1/\(collection.rawValue).json", "api/v1/\(collection.rawValue)"] {
+                group.get(RouterPath(path)) { request, context in try await documents(request, context, collection) }
+                group.post(RouterPath(path)) { request, context in try await uploadDocuments(request, context, collection) }
+            }
+        }
         group.get("pebble", use: pebble)
+    }
+
+    /// Treatments, device statuses or profiles as clients sent them, newest first.
+    @Sendable func documents(_ request: Request, _ context: Context, _ collection: NightscoutDocument.Collection) async throws -> Response {
+        let query = try NightscoutQuery(request, times: ["created_at": .iso], types: false)
+        let documents = try await context.journal.store.nightscoutDocuments(collection, user: context.journal.user, from: query.start,
+                                                                           to: query.end, limit: query.count)
+        return JSONResponse.body("[" + documents.map(\.body).joined(separator: ",") + "]")
+    }
+
+    /// A client's treatments (kept, and what the journal holds of them stored there), device statuses or profiles;
+    /// answered with the documents stored.
+    @Sendable func uploadDocuments(_ request: Request, _ context: Context, _ collection: NightscoutDocument.Collection) async throws -> Response {
+        var request = request
+        let body = Array(try await request.collectBody(upTo: NightscoutJSON.maximumUpload).readableBytesView)
+        let upload = collection == .treatments ? try await context.journal.uploadNightscoutTreatments(body)
+            : try await context.journal.uploadNightscoutDocuments(collection, body)
+        if upload.stored.isEmpty, upload.duplicates == 0, let rejected = upload.rejected.first {
+            throw CinnError.invalid(rejected.field ?? collection.rawValue, "document \(rejected.line): \(rejected.reason)")
+        }
+        return JSONResponse.body("[" + upload.stored.map(\.body).joined(separator: ",") + "]")
     }
 
     /// The server's status: what uploaders check before they send, and where followers read the unit.
@@ -37,7 +64,7 @@ struct NightscoutController {
     }
 
     @Sendable func entries(_ request: Request, _ context: Context, sensor: Bool?) async throws -> Response {
-        let query = try NightscoutQuery(request)
+        let query = try NightscoutQuery(request, times: ["date": .milliseconds, "dateString": .iso], types: true)
         let entries = try await context.journal.nightscoutEntries(from: query.start, to: query.end, sensor: query.sensor ?? sensor, count: query.count)
         return JSONResponse.body(NightscoutJSON.entries(entries))
     }
@@ -83,10 +110,12 @@ struct NightscoutController {
     }
 }
 
-/// A Nightscout entries query: `count` (10 unless given), and `find` filters on `date` (epoch ms), `dateString`
-/// (ISO 8601) and `type`, with `$gte`, `$gt`, `$lte`, `$lt` or equality. Without a date filter: the newest `count`,
-/// whatever their age.
+/// A Nightscout query: `count` (10 unless given), and `find` filters on time fields (entries: `date` in epoch ms and
+/// `dateString` in ISO 8601; treatments and the rest: `created_at`) and an entry's `type`, with `$gte`, `$gt`, `$lte`,
+/// `$lt` or equality. Without a time filter: the newest `count`, whatever their age.
 struct NightscoutQuery {
+    enum TimeFormat { case milliseconds, iso }
+
     var count = 10
     var start: Date?
     var end: Date?
@@ -96,7 +125,7 @@ struct NightscoutQuery {
     /// 2200-01-01: later times are not a reading's.
     static let latestMilliseconds: Int64 = 7_258_118_400_000
 
-    init(_ request: Request) throws {
+    init(_ request: Request, times: [String: TimeFormat], types: Bool) throws {
         for (key, value) in request.uri.queryParameters where !value.isEmpty {
             // Clients send the brackets as they are or percent-encoded (find%5Bdate%5D); the key is read decoded.
             let key = String(key).removingPercentEncoding ?? String(key), value = String(value)
@@ -111,13 +140,15 @@ struct NightscoutQuery {
             let parts = key.dropFirst(5).split(separator: "]", omittingEmptySubsequences: true).map { $0.hasPrefix("[") ? $0.dropFirst() : $0 }
             guard let field = parts.first.map(String.init) else { throw CinnError.invalid(key, "a find filter names a field: find[date][$gte]") }
             let operation = parts.count > 1 ? String(parts[1]) : "$eq"
-            switch field {
-            case "type":
+            if field == "type", types {
                 guard ["sgv", "mbg"].contains(value) else { throw CinnError.invalid(key, "entries are of type sgv or mbg, not \"\(value)\"") }
                 sensor = value == "sgv"
-            case "date", "dateString":
+                continue
+            }
+            switch times[field] {
+            case let format?:
                 let instant: Date
-                if field == "date" {
+                if format == .milliseconds {
                     guard let milliseconds = Int64(value), (0...Self.latestMilliseconds).contains(milliseconds) else {
                         throw CinnError.invalid(key, "\"\(value)\" is not a time in whole epoch milliseconds from 1970 to 2199")
                     }
@@ -137,8 +168,9 @@ struct NightscoutQuery {
                 case "$eq": start = instant; end = next
                 default: throw CinnError.invalid(key, "a date filter is $gte, $gt, $lte or $lt")
                 }
-            default:
-                throw CinnError.invalid(key, "entries are found by date, dateString or type")
+            case nil:
+                let fields = times.keys.sorted() + (types ? ["type"] : [])
+                throw CinnError.invalid(key, "find filters on \(fields.joined(separator: ", ")) only")
             }
         }
     }

@@ -1,0 +1,128 @@
+import CinnCore
+import Foundation
+import SQLKit
+
+/// A document a Nightscout client sent (a treatment, a device status, a profile), kept as it was sent.
+public struct NightscoutDocument: Sendable, Hashable {
+    public enum Collection: String, Sendable {
+        case treatments, devicestatus, profile
+    }
+
+    public var id: UUID
+    public var collection: Collection
+    /// The client's `_id`, or its time and type: what finds the document when it is sent again.
+    public var key: String
+    public var eventType: String?
+    public var createdAt: Date
+    /// The JSON object, with an `_id`.
+    public var body: String
+
+    public init(id: UUID = .v7(), collection: Collection, key: String, eventType: String?, createdAt: Date, body: String) {
+        self.id = id
+        self.collection = collection
+        self.key = key
+        self.eventType = eventType
+        self.createdAt = createdAt
+        self.body = body
+    }
+}
+
+/// What the journal holds of an uploader's treatments, each with its document's key in its external id
+/// (`nightscout:KEY:kind`).
+public struct NightscoutRecords: Sendable {
+    public var readings: [GlucoseReading] = []
+    public var doses: [InsulinDose] = []
+    public var entries: [FoodLogEntry] = []
+
+    public init(readings: [GlucoseReading] = [], doses: [InsulinDose] = [], entries: [FoodLogEntry] = []) {
+        self.readings = readings
+        self.doses = doses
+        self.entries = entries
+    }
+}
+
+extension Store {
+    /// Stores documents a Nightscout client sent, leaving out those there already (the same key; a treatment also by the
+    /// same time and event type), with what the journal holds of the new ones: `records` whose external ids name one
+    /// of them. Returns the documents stored.
+    public func addNightscoutDocuments(_ documents: [NightscoutDocument], records: NightscoutRecords = NightscoutRecords(),
+                                       user: UserID) async throws -> [NightscoutDocument] {
+        guard !documents.isEmpty else { return [] }
+        return try await transaction { db in
+            var known = Set<String>()
+            for chunk in documents.chunks(of: Self.insertChunkRows) {
+                for row in try await db.raw("""
+                    SELECT collection, key FROM nightscout_documents
+                    WHERE user_id = \(bind: user.rawValue) AND key IN (\(binds: chunk.map(\.key)))
+                    """).all() {
+                    known.insert(try row.decode(column: "collection", as: String.self) + " " + (try row.decode(column: "key", as: String.self)))
+                }
+                let treatments = chunk.filter { $0.collection == .treatments }
+                guard !treatments.isEmpty else { continue }
+                let times = treatments.map { milliseconds($0.createdAt) }
+                for row in try await db.raw("""
+                    SELECT created_at_ms, event_type FROM nightscout_documents
+                    WHERE user_id = \(bind: user.rawValue) AND collection = 'treatments' AND created_at_ms >= \(bind: times.min() ?? 0)
+                        AND created_at_ms <= \(bind: times.max() ?? 0) AND created_at_ms IN (\(binds: times))
+                    """).all() {
+                    known.insert("time \(try row.decode(column: "created_at_ms", as: Int64.self)) \(try row.decode(column: "event_type", as: String?.self) ?? "")")
+                }
+            }
+            var fresh: [NightscoutDocument] = []
+            for document in documents {
+                let key = document.collection.rawValue + " " + document.key
+                let time = "time \(milliseconds(document.createdAt)) \(document.eventType ?? "")"
+                if known.contains(key) || (document.collection == .treatments && known.contains(time)) { continue }
+                known.insert(key)
+                if document.collection == .treatments { known.insert(time) }
+                fresh.append(document)
+            }
+            guard !fresh.isEmpty else { return [] }
+            let received = milliseconds(now())
+            try await insertRows(db, into: "nightscout_documents", columns: [
+                "id", "user_id", "collection", "key", "event_type", "created_at_ms", "body", "received_at_ms",
+            ], fresh.map { document in
+                [bind(document.id), user.rawValue, document.collection.rawValue, document.key, document.eventType,
+                 milliseconds(document.createdAt), document.body, received]
+            })
+            // What the journal holds of the new treatments.
+            let keys = Set(fresh.filter { $0.collection == .treatments }.map { "nightscout:" + $0.key + ":" })
+            func ofNew(_ externalID: String?) -> Bool {
+                guard let externalID, let end = externalID.lastIndex(of: ":") else { return false }
+                return keys.contains(String(externalID[...end]))
+            }
+            let readings = records.readings.filter { ofNew($0.externalID) }
+            if !readings.isEmpty {
+                let first = try await reserveVersions(db, user: user, count: readings.count)
+                try await insertGlucoseReadings(db, readings, user: user, firstVersion: first, createdAt: received)
+            }
+            let doses = records.doses.filter { ofNew($0.externalID) }
+            if !doses.isEmpty {
+                let first = try await reserveVersions(db, user: user, count: doses.count)
+                try await insertInsulinDoses(db, doses, user: user, firstVersion: first, createdAt: received)
+            }
+            try await insertEntries(db, records.entries.filter { ofNew($0.externalID) }, user: user)
+            return fresh
+        }
+    }
+
+    /// Up to `limit` documents of a collection created from `start` up to (not including) `end`, newest first.
+    public func nightscoutDocuments(_ collection: NightscoutDocument.Collection, user: UserID, from start: Date? = nil, to end: Date? = nil,
+                                    limit: Int) async throws -> [NightscoutDocument] {
+        try await withConnection { db in
+            var query: SQLQueryString = """
+                SELECT id, key, event_type, created_at_ms, body FROM nightscout_documents
+                WHERE user_id = \(bind: user.rawValue) AND collection = \(bind: collection.rawValue)
+                """
+            if let start { query += " AND created_at_ms >= \(bind: milliseconds(start))" }
+            if let end { query += " AND created_at_ms < \(bind: milliseconds(end))" }
+            query += " ORDER BY created_at_ms DESC LIMIT \(bind: max(0, limit))"
+            return try await db.raw(query).all().map { row in
+                NightscoutDocument(id: try decodeUUID(row, "id"), collection: collection, key: try row.decode(column: "key", as: String.self),
+                                   eventType: try row.decode(column: "event_type", as: String?.self),
+                                   createdAt: date(milliseconds: try row.decode(column: "created_at_ms", as: Int64.self)),
+                                   body: try row.decode(column: "body", as: String.self))
+            }
+        }
+    }
+}
