@@ -49,7 +49,7 @@ public enum NightscoutParser {
     }
 
     /// The times a reading may have, in epoch milliseconds: 1900 up to 2200.
-    public static let readingTimes = -2_208_988_800_000.0 ..< 7_258_118_400_000.0
+    public static let readingEpochMilliseconds = -2_208_988_800_000.0 ..< 7_258_118_400_000.0
 
     /// What records read from a file are marked as coming from.
     public static let importSource = "import:nightscout"
@@ -213,11 +213,11 @@ public enum NightscoutParser {
         }
         let instant: Date
         if let milliseconds = try number(fields, "date") {
-            guard readingTimes.contains(milliseconds) else { throw .invalid("date", "\(text(fields["date"]!)) is not a time from 1900 to 2199 in epoch milliseconds") }
+            guard readingEpochMilliseconds.contains(milliseconds) else { throw .invalid("date", "\(text(fields["date"]!)) is not a time from 1900 to 2199 in epoch milliseconds") }
             instant = Date(timeIntervalSince1970: milliseconds / 1000)
         } else if let text = fields["dateString"]?.string, let parsed = LocalDateTime(iso: text), let offset = parsed.utcOffsetSeconds {
             instant = parsed.resolved(in: TimeZone(secondsFromGMT: offset) ?? timeZone).instant
-            guard readingTimes.contains(instant.timeIntervalSince1970 * 1000) else { throw .invalid("dateString", "\(text) is not a time from 1900 to 2199") }
+            guard readingEpochMilliseconds.contains(instant.timeIntervalSince1970 * 1000) else { throw .invalid("dateString", "\(text) is not a time from 1900 to 2199") }
         } else {
             throw .invalid("date", "an entry needs its date (epoch milliseconds) or a dateString with an offset")
         }
@@ -233,6 +233,15 @@ public enum NightscoutParser {
                                             note: type == "mbg" ? "meter" : device.map { "CGM: \($0)" }, source: source,
                                             externalID: "nightscout:\(id):\(type)", sensor: type == "sgv", device: device,
                                             direction: type == "sgv" ? fields["direction"]?.string.flatMap(GlucoseDirection.init(rawValue:)) : nil))
+    }
+
+    /// What the journal holds of one treatment an uploader sent (its readings, doses and carbohydrate, their external
+    /// ids under `key`); the treatment's error when it has no time or an impossible amount.
+    public static func treatment(_ fields: [String: JSONValue], key: String, timeZone: TimeZone, source: String) throws(CinnError)
+        -> NightscoutData {
+        var data = NightscoutData()
+        try treatment(fields, id: key, line: 1, timeZone: timeZone, source: source, into: &data)
+        return data
     }
 
     static func treatment(_ fields: [String: JSONValue], id: String, line: Int, timeZone: TimeZone, source: String,

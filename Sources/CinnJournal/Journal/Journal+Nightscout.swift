@@ -6,15 +6,23 @@ import Foundation
 /// A reading as Nightscout's followers read it: with its change from the sample before and its direction.
 public struct NightscoutEntry: Sendable {
     public var reading: GlucoseReading
-    /// mg/dL since the reading of the same kind before it, when that is within `GlucoseDirection.longestGap`.
-    public var delta: Double?
+    /// The change since the reading of the same kind before it, when that is within `GlucoseDirection.longestGap`.
+    public var deltaMilligramsPerDeciliter: Double?
     /// The direction its uploader sent, else the one its change gives.
     public var direction: GlucoseDirection?
 
-    public init(reading: GlucoseReading, delta: Double?, direction: GlucoseDirection?) {
+    public init(reading: GlucoseReading, deltaMilligramsPerDeciliter: Double?, direction: GlucoseDirection?) {
         self.reading = reading
-        self.delta = delta
+        self.deltaMilligramsPerDeciliter = deltaMilligramsPerDeciliter
         self.direction = direction
+    }
+}
+
+extension UUID {
+    /// A Nightscout `_id` for a record Cinn made: its first 12 bytes as 24 hex digits (a UUIDv7's time first, as an
+    /// object id's is).
+    public var nightscoutObjectID: String {
+        String(lowercasedString.replacingOccurrences(of: "-", with: "").prefix(24))
     }
 }
 
@@ -35,9 +43,7 @@ extension Journal {
     /// or with an impossible value is rejected alone.
     public func uploadNightscoutEntries(_ body: [UInt8]) async throws -> NightscoutUpload {
         let settings = try await settings()
-        let first = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-        let array = first == UInt8(ascii: "{") ? Array("[".utf8) + body + Array("]".utf8) : body
-        let data = try NightscoutParser.parse(array, timeZone: settings.timeZone, source: "nightscout")
+        let data = try NightscoutParser.parse(Self.nightscoutArray(body), timeZone: settings.timeZone, source: "nightscout")
         let stored = try await store.addUploadedGlucoseReadings(data.readings, user: user)
         return NightscoutUpload(stored: stored, duplicates: data.duplicates + data.readings.count - stored.count, skipped: data.skipped,
                                 rejected: data.rejected)
@@ -64,7 +70,8 @@ extension Journal {
                 computed = GlucoseDirection.between(GlucosePoint(at: before.measuredAt, glucose: before.glucose), point)
                 if computed != nil { delta = reading.glucose.milligramsPerDeciliter - before.glucose.milligramsPerDeciliter }
             }
-            entries.append(NightscoutEntry(reading: reading, delta: delta, direction: reading.direction ?? (reading.sensor ? computed : nil)))
+            entries.append(NightscoutEntry(reading: reading, deltaMilligramsPerDeciliter: delta,
+                                           direction: reading.direction ?? (reading.sensor ? computed : nil)))
         }
         return entries
     }
@@ -79,13 +86,17 @@ public struct NightscoutDocumentsUpload: Sendable {
 }
 
 extension Journal {
+    /// A body Nightscout clients send: a JSON array, or one object alone (made an array of one).
+    static func nightscoutArray(_ body: [UInt8]) -> [UInt8] {
+        let first = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        return first == UInt8(ascii: "{") ? Array("[".utf8) + body + Array("]".utf8) : body
+    }
+
     /// The elements of a JSON array, or of one object sent alone.
     static func nightscoutElements(_ body: [UInt8]) throws -> [(line: Int, value: JSONValue)] {
-        let first = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-        let array = first == UInt8(ascii: "{") ? Array("[".utf8) + body + Array("]".utf8) : body
         let elements: [(line: Int, value: JSONValue)]?
         do throws(JSONSyntaxError) {
-            elements = try JSONParser.records(array)
+            elements = try JSONParser.records(nightscoutArray(body))
         } catch {
             throw CinnError(.malformedRequest, error.fileError.message)
         }
@@ -96,9 +107,7 @@ extension Journal {
     /// The object with an `_id` (24 hex digits of `id` when it came without one), as JSON text.
     static func withID(_ members: [String: JSONValue], _ id: UUID) -> String {
         var members = members
-        if members["_id"]?.string?.isEmpty != false {
-            members["_id"] = .string(String(id.lowercasedString.replacingOccurrences(of: "-", with: "").prefix(24)))
-        }
+        if members["_id"]?.string?.isEmpty != false { members["_id"] = .string(id.nightscoutObjectID) }
         return JSONValue.object(members).text
     }
 
@@ -119,19 +128,20 @@ extension Journal {
                 rejected.append(RejectedRow(line: line, field: "created_at", reason: "a treatment needs its created_at time"))
                 continue
             }
-            var fields = members
-            fields["eventType"] = .string(members["eventType"]?.string ?? "<none>")
-            let data = try NightscoutParser.parse(Array(("[" + JSONValue.object(fields).text + "]").utf8), timeZone: settings.timeZone,
-                                                  source: "nightscout")
-            if let reason = data.rejected.first {
-                rejected.append(RejectedRow(line: line, field: reason.field, reason: reason.reason))
+            let eventType = members["eventType"]?.string ?? "<none>"
+            // The key names the document and, in their external ids, what the journal keeps of it.
+            let key = members["_id"]?.string ?? "t:\(createdText)|\(eventType)"
+            let data: NightscoutData
+            do throws(CinnError) {
+                data = try NightscoutParser.treatment(members, key: key, timeZone: settings.timeZone, source: "nightscout")
+            } catch {
+                rejected.append(RejectedRow(line: line, field: error.field, reason: error.message))
                 continue
             }
-            let eventType = fields["eventType"]?.string ?? "<none>"
             let instant = created.resolved(in: TimeZone(secondsFromGMT: created.utcOffsetSeconds ?? 0) ?? settings.timeZone).instant
             let id = UUID.v7(at: now())
-            documents.append(NightscoutDocument(id: id, collection: .treatments, key: members["_id"]?.string ?? "t:\(createdText)|\(eventType)",
-                                                eventType: eventType, createdAt: instant, body: Self.withID(members, id)))
+            documents.append(NightscoutDocument(id: id, collection: .treatments, key: key, eventType: eventType, createdAt: instant,
+                                                body: Self.withID(members, id)))
             records.readings += data.readings
             records.doses += data.doses
             for carbs in data.carbs {
@@ -159,26 +169,22 @@ extension Journal {
                 continue
             }
             let timeText = members["created_at"]?.string ?? members["startDate"]?.string
-            let instant: Date
+            var instant = now()
             if let timeText {
-                guard let time = LocalDateTime(iso: timeText), let offset = time.utcOffsetSeconds ?? 0 as Int?,
-                      case let at = time.resolved(in: TimeZone(secondsFromGMT: offset) ?? .gmt).instant,
-                      NightscoutParser.readingTimes.contains(at.timeIntervalSince1970 * 1000) else {
+                let time = LocalDateTime(iso: timeText)
+                let at = time.map { $0.resolved(in: TimeZone(secondsFromGMT: $0.utcOffsetSeconds ?? 0) ?? .gmt).instant }
+                guard let at, NightscoutParser.readingEpochMilliseconds.contains(at.timeIntervalSince1970 * 1000) else {
                     rejected.append(RejectedRow(line: line, field: "created_at", reason: "\(timeText) is not a time from 1900 to 2199"))
                     continue
                 }
                 instant = at
-            } else {
-                instant = now()
             }
             let id = UUID.v7(at: now())
-            let key = members["_id"]?.string ?? "d:\(milliseconds(instant))|\(members["device"]?.string ?? "")"
+            let key = members["_id"]?.string ?? "d:\(SyncInstant(date: instant, utcOffsetSeconds: 0).milliseconds)|\(members["device"]?.string ?? "")"
             documents.append(NightscoutDocument(id: id, collection: collection, key: key, eventType: nil, createdAt: instant,
                                                 body: Self.withID(members, id)))
         }
         let stored = try await store.addNightscoutDocuments(documents, user: user)
         return NightscoutDocumentsUpload(stored: stored, duplicates: documents.count - stored.count, rejected: rejected)
     }
-
-    private func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
 }

@@ -58,10 +58,4 @@ struct NightscoutAccessMiddleware: RouterMiddleware {
         }
         return try await next(request, context)
     }
-
-    private func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
-    }
 }

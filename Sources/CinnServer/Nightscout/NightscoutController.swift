@@ -82,7 +82,7 @@ struct NightscoutController {
         if upload.stored.isEmpty, let rejected = upload.rejected.first, upload.duplicates == 0, upload.skipped == 0 {
             throw CinnError.invalid(rejected.field ?? "entries", "entry \(rejected.line): \(rejected.reason)")
         }
-        return JSONResponse.body(NightscoutJSON.entries(upload.stored.map { NightscoutEntry(reading: $0, delta: nil, direction: $0.direction) }))
+        return JSONResponse.body(NightscoutJSON.entries(upload.stored.map { NightscoutEntry(reading: $0, deltaMilligramsPerDeciliter: nil, direction: $0.direction) }))
     }
 
     /// What Pebble watch faces and many widgets read: the newest sensor reading in the user's unit.
@@ -97,7 +97,7 @@ struct NightscoutController {
         let latest = try await context.journal.nightscoutEntries(from: nil, to: nil, sensor: true, count: 1)
         let bgs = latest.map { entry in
             let value = entry.reading.glucose.formatted(unit, withUnit: false)
-            let delta = String(format: "%.\(unit.displayDecimals)f", (entry.delta ?? 0) / (unit == .millimolesPerLiter ? GlucoseUnit.milligramsPerMillimole : 1))
+            let delta = String(format: "%.\(unit.displayDecimals)f", (entry.deltaMilligramsPerDeciliter ?? 0) / (unit == .millimolesPerLiter ? GlucoseUnit.milligramsPerMillimole : 1))
             let direction = entry.direction ?? .none
             return """
                 {"sgv":\(JSONText.quoted(value)),"trend":\(direction.trend),"direction":\(JSONText.quoted(direction.rawValue)),\
@@ -201,7 +201,7 @@ enum NightscoutJSON {
             let id = external.dropFirst("nightscout:".count).prefix { $0 != ":" }
             if id.count == 24, id.allSatisfy(\.isHexDigit) { return String(id) }
         }
-        return String(reading.id.lowercasedString.replacingOccurrences(of: "-", with: "").prefix(24))
+        return reading.id.nightscoutObjectID
     }
 
     static func entries(_ entries: [NightscoutEntry]) -> String {
@@ -220,7 +220,7 @@ enum NightscoutJSON {
             let direction = entry.direction ?? .none
             json += ",\"direction\":\"\(direction.rawValue)\",\"trend\":\(direction.trend)"
             // Always a number: followers (py-nightscout among them) read it without checking; 0 when unknown.
-            json += ",\"delta\":" + JSONText.compactNumber(((entry.delta ?? 0) * 10).rounded() / 10)
+            json += ",\"delta\":" + JSONText.compactNumber(((entry.deltaMilligramsPerDeciliter ?? 0) * 10).rounded() / 10)
         }
         return json + "}"
     }
