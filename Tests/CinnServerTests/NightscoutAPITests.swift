@@ -71,7 +71,12 @@ import Testing
             let current = try #require(try await send(client, .get, "/api/v1/entries/current.json").json().array)
             #expect(current.count == 1 && current[0]["sgv"]?.double == 128)
             let bad = try await send(client, .get, "/api/v1/entries.json?find[sgv][$gte]=40")
-            #expect(bad.status == .badRequest || bad.status == .unprocessableContent)
+            let badField = try bad.json()["error"]?["field"]?.string
+            #expect(bad.status == .unprocessableContent && badField == "find[sgv][$gte]")
+            for path in ["/api/v1/entries", "/api/v1/treatments"] {
+                let malformed = try await send(client, .post, path, json: #"[{"type":"sgv","sgv":120,"date":17"#)
+                #expect(malformed.status == .badRequest, "\(path): malformed JSON is a bad request")
+            }
 
             let status = try await send(client, .get, "/api/v1/status.json").json()
             #expect(status["status"]?.string == "ok" && status["settings"]?["units"]?.string == "mg/dl" && status["apiEnabled"]?.bool == true)

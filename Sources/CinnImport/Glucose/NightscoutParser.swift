@@ -95,6 +95,11 @@ public enum NightscoutParser {
             throw error.fileError
         }
         guard let elements else { throw .invalid("file", "a Nightscout export is a JSON array of entries or treatments") }
+        return parse(records: elements, timeZone: timeZone, source: source)
+    }
+
+    /// Reads records already parsed from JSON (with the line each starts on).
+    public static func parse(records elements: [(line: Int, value: JSONValue)], timeZone: TimeZone, source: String = importSource) -> NightscoutData {
         var records = Records(timeZone: timeZone, source: source)
         for record in elements { records.take(record.value, line: record.line) }
         return records.data

@@ -43,7 +43,7 @@ extension Journal {
     /// or with an impossible value is rejected alone.
     public func uploadNightscoutEntries(_ body: [UInt8]) async throws -> NightscoutUpload {
         let settings = try await settings()
-        let data = try NightscoutParser.parse(Self.nightscoutArray(body), timeZone: settings.timeZone, source: "nightscout")
+        let data = NightscoutParser.parse(records: try Self.nightscoutElements(body), timeZone: settings.timeZone, source: "nightscout")
         let stored = try await store.addUploadedGlucoseReadings(data.readings, user: user)
         return NightscoutUpload(stored: stored, duplicates: data.duplicates + data.readings.count - stored.count, skipped: data.skipped,
                                 rejected: data.rejected)
