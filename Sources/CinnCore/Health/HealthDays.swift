@@ -1,3 +1,5 @@
+import Foundation
+
 /// The samples of one health data type on one local day, reduced to their count, sum, minimum and maximum:
 /// what Cinn keeps of health data that is not journal data (steps, heart rate, active energy, sleep…).
 /// A quantity's values are in `unit`; a category's (sleep, stand hours) are the samples' durations in minutes,
@@ -167,4 +169,55 @@ public struct ImportedHealthDays: Sendable, Hashable, Codable {
 
     /// "Step count", "Sleep analysis: asleep core".
     public var name: String { HealthDataType.name(type: type, category: category) }
+}
+
+/// One sample of a health data type that arrived in a delivery (Health Auto Export), kept so that deliveries whose
+/// windows overlap count it once: the day summaries are worked out from the samples (`HealthDaySummary`).
+/// A quantity's `value` is in `unit`; a bucket of several readings (a minute of heart rate) has its mean as `value`
+/// and its lowest and highest as `minimum` and `maximum`. A category sample's value is its duration in minutes.
+public struct HealthSample: Sendable, Hashable {
+    public var type: String
+    public var category: String
+    public var unit: String
+    public var start: Date
+    public var end: Date
+    /// The local day it counts on: its start's, in the offset it was written in, unless it says otherwise (a night's
+    /// sleep counts on the day it ends).
+    public var day: LocalDate
+    public var source: String
+    public var value: Double
+    public var minimum: Double
+    public var maximum: Double
+
+    public init(type: String, category: String = "", unit: String, start: Date, end: Date, day: LocalDate, source: String,
+                value: Double, minimum: Double? = nil, maximum: Double? = nil) {
+        self.type = type
+        self.category = category
+        self.unit = unit
+        self.start = start
+        self.end = end
+        self.day = day
+        self.source = source
+        self.value = value
+        self.minimum = Swift.min(minimum ?? value, value)
+        self.maximum = Swift.max(maximum ?? value, value)
+    }
+
+    /// The samples' day summaries: count, sum of values, lowest minimum and highest maximum per type and day.
+    public static func summaries(_ samples: some Sequence<HealthSample>) -> [HealthDaySummary] {
+        var days: [HealthDaySummary.Key: HealthDaySummary] = [:]
+        for sample in samples {
+            let key = HealthDaySummary.Key(type: sample.type, category: sample.category, unit: sample.unit, day: sample.day)
+            if var summary = days[key] {
+                summary.count += 1
+                summary.sum += sample.value
+                summary.minimum = Swift.min(summary.minimum, sample.minimum)
+                summary.maximum = Swift.max(summary.maximum, sample.maximum)
+                days[key] = summary
+            } else {
+                days[key] = HealthDaySummary(key: key, count: 1, sum: sample.value, minimum: sample.minimum, maximum: sample.maximum)
+            }
+        }
+        return days.values.sorted { ($0.key.type, $0.key.category, $0.key.unit, $0.key.day) < ($1.key.type, $1.key.category, $1.key.unit, $1.key.day) }
+    }
 }

@@ -100,12 +100,18 @@ public struct ImportReport: Sendable, Hashable, Codable {
     public var importID: Int64?
     /// Health data kept as day summaries (steps, heart rate, sleep…), per type: days, samples, and days written.
     public var healthDays: [ImportedHealthDays] = []
+    /// Records of an earlier delivery that this one sent again with other values (a day's total that grew): the
+    /// earlier ones are deleted, the new ones counted as imported.
+    public var replaced = 0
+    /// Kinds of record Cinn does not know (a delivery's metrics), with how many of each there were.
+    public var unknown: [String: Int] = [:]
 
     /// What the skipped rows of this format are, in words a person knows: "rest timers and notes".
     public var skippedKinds: String {
         switch format {
         case "nightscout": "calibrations, notes, site changes, temporary basal rates and CGM error codes"
         case "apple-health": "records that are neither measurements nor categories"
+        case "health-auto-export": "metrics Cinn does not know"
         case "strong": "rest timers and notes"
         case "myfitnesspal": "measurement rows without a weight"
         case "usda": "foods without an energy value or with impossible amounts"

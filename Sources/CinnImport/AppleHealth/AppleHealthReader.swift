@@ -375,6 +375,9 @@ struct HealthRecord {
     var mealTime: String?
     var insulinReason: String?
     var timeZone: String?
+    /// A Health Auto Export point's type, time and source without its value: sent again with another value (a bucket
+    /// that grew), it is the same record changed (`externalID`).
+    var bucket: String?
 
     /// What becomes of a type's records.
     enum Kind {
@@ -419,6 +422,17 @@ struct HealthRecord {
         line = tag.line
     }
 
+    /// A record that did not come from export.xml (a Health Auto Export point), its line 0.
+    init(type: String, unit: String?, value: String?, sourceName: String, start: HealthDate, end: HealthDate) {
+        self.type = type
+        self.unit = unit
+        self.value = value
+        self.sourceName = sourceName
+        self.start = start
+        self.end = end
+        line = 0
+    }
+
     /// Keeps a `<MetadataEntry>` child's value when the mapping reads its key.
     mutating func addMetadata(_ tag: HealthXMLScanner.Tag) {
         if tag.value("key", is: "HKBloodGlucoseMealTime") {
@@ -441,9 +455,11 @@ struct HealthRecord {
         return (try date("startDate"), try date("endDate"))
     }
 
-    /// The record's identity across exports of the same phone: type, start, end, value, unit and source.
+    /// The record's identity across exports of the same phone: type, start, end, value, unit and source. A Health Auto
+    /// Export point's is `hae:BUCKET:VALUE`, so that the bucket finds the record a later delivery changes.
     var externalID: String {
-        "apple:" + ContentHash.of([type, start.text, end.text, value ?? "", unit ?? "", sourceName]).hex
+        if let bucket { return "hae:\(bucket):" + ContentHash.of([value ?? "", unit ?? ""]).hex }
+        return "apple:" + ContentHash.of([type, start.text, end.text, value ?? "", unit ?? "", sourceName]).hex
     }
 
     /// The UTC offset the record's local day comes from: its `HKTimeZone` when it has one, else its date's own.
@@ -551,6 +567,11 @@ struct HealthDate {
     var date: Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
 
     var text: String { SyncInstant(milliseconds: milliseconds, utcOffsetSeconds: utcOffsetSeconds).text }
+
+    init(milliseconds: Int64, utcOffsetSeconds: Int) {
+        self.milliseconds = milliseconds
+        self.utcOffsetSeconds = utcOffsetSeconds
+    }
 
     init?(bytes: UnsafeBufferPointer<UInt8>) {
         guard bytes.count == 25, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: " "),

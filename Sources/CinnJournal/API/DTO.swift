@@ -288,6 +288,7 @@ package struct ImportReportDTO: Encodable {
         case dryRun = "dry_run"
         case importID = "import_id"
         case healthDays = "health_days"
+        case replaced, unknown
     }
 
     /// One type's day summaries in the report.
@@ -316,6 +317,8 @@ package struct ImportReportDTO: Encodable {
             HealthDays(type: days.type, category: days.category, name: days.name, unit: days.unit, days: days.days, samples: days.samples,
                        written: days.written)
         }, forKey: .healthDays)
+        try container.encode(report.replaced, forKey: .replaced)
+        try container.encode(report.unknown, forKey: .unknown)
     }
 }
 

@@ -3,6 +3,7 @@ import CinnImport
 import CinnJournal
 import CinnStore
 import Foundation
+import HTTPTypes
 import Hummingbird
 
 /// Imports in the JSON API under `/api/v1`: list them, import a file (or check it), undo one.
@@ -13,6 +14,7 @@ struct ImportAPIController {
         group.get("imports", use: listImports)
         group.post("imports", use: importFile)
         group.post("imports/{id}/undo", use: undoImport)
+        group.post("ingest/health-auto-export", use: ingestHealthAutoExport)
     }
 
     @Sendable func listImports(_ request: Request, context: Context) async throws -> Response {
@@ -34,6 +36,15 @@ struct ImportAPIController {
             let error = CinnError.invalid("file", "\(report.rejectedCount) rows are invalid; nothing was imported (use skip_invalid=true to import the others)")
             return JSONResponse.error(error, extra: "\"report\":" + jsonString(ImportReportDTO(report: report)))
         }
+        return JSONResponse.make(ImportReportDTO(report: report), status: report.importID == nil ? .ok : .created)
+    }
+
+    /// `POST /api/v1/ingest/health-auto-export`: one delivery of the iPhone app Health Auto Export's REST API automation.
+    @Sendable func ingestHealthAutoExport(_ request: Request, context: Context) async throws -> Response {
+        var request = request
+        let body = try await request.collectBody(upTo: Journal.maximumHealthDeliveryBytes)
+        let automation = request.headers[HTTPField.Name("automation-name")!].map { String($0.prefix(100)) }
+        let report = try await context.journal.ingestHealthAutoExport(Array(body.readableBytesView), fileName: automation ?? "Health Auto Export")
         return JSONResponse.make(ImportReportDTO(report: report), status: report.importID == nil ? .ok : .created)
     }
 

