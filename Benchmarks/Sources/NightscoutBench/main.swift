@@ -7,7 +7,11 @@
 // - upload: a year of 5-minute CGM readings (105,120), each day one POST of 288 entries shaped as xDrip+ sends them;
 //   then 10 of those days sent again (every entry a duplicate);
 // - read: `entries.json?count=288` (a day) and `entries/sgv.json?find[date][$gte]=…` (the last 3 hours), `reads`
-//   times each, with the year in the journal.
+//   times each, with the year in the journal;
+// - hae (only when asked for, `--phase hae`): Health Auto Export deliveries to `/api/v1/ingest/health-auto-export`,
+//   `--days` days each a delivery of that day at the minute (heart rate Min/Avg/Max, active energy and steps:
+//   4,320 points) with a weigh-in, a glucose reading and a meal; then each of the last 10 days sent again with the
+//   day after it as the app's default window does (yesterday and today, the day before all duplicates).
 import BenchmarkData
 import CinnCore
 import CinnJournal
@@ -44,14 +48,14 @@ let server = Task { try await app.runService() }
 guard let port = await ports.first(where: { _ in true }) else { fail("the server did not start") }
 let base = "http://127.0.0.1:\(port)/nightscout"
 
-func request(_ method: String, _ path: String, body: Data? = nil) async throws -> Data {
-    var request = URLRequest(url: URL(string: base + path)!)
+func request(_ method: String, _ path: String, body: Data? = nil, statuses: Set<Int> = [200]) async throws -> Data {
+    var request = URLRequest(url: URL(string: (path.hasPrefix("/api/v1/ingest") ? "http://127.0.0.1:\(port)" : base) + path)!)
     request.httpMethod = method
     request.httpBody = body
     request.setValue("application/json", forHTTPHeaderField: "Content-Type")
     request.setValue(secretHash, forHTTPHeaderField: "api-secret")
     let (data, response) = try await URLSession.shared.data(for: request)
-    guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+    guard statuses.contains((response as? HTTPURLResponse)?.statusCode ?? 0) else {
         fail("\(method) \(path): HTTP \((response as? HTTPURLResponse)?.statusCode ?? 0): \(String(decoding: data, as: UTF8.self))")
     }
     return data
@@ -77,6 +81,81 @@ func timed<T>(_ body: () async throws -> T) async throws -> (Double, T) {
     let start = ContinuousClock.now
     let value = try await body()
     return (milliseconds(since: start), value)
+}
+
+/// One day of Health Auto Export at the minute (`index` days before `end`), as JSON metrics.
+func haeMetrics(_ index: Int) -> [String: [String]] {
+    let dayStart = end - Int64(index + 1) * 86_400_000
+    func time(_ minute: Int) -> String {
+        let seconds = (dayStart / 1000) + Int64(minute) * 60
+        let local = LocalDateTime(instant: Date(timeIntervalSince1970: Double(seconds)), utcOffsetSeconds: 0)
+        let second = Int(local.secondsOfDay)
+        return local.date.iso + String(format: " %02d:%02d:00 +0000", second / 3600, second / 60 % 60)
+    }
+    var metrics: [String: [String]] = ["heart_rate": [], "active_energy": [], "step_count": []]
+    for minute in 0..<1440 {
+        let beat = 60 + (minute * 7919 + index * 104_729) % 40
+        metrics["heart_rate"]!.append(#"{"date":"\#(time(minute))","Min":\#(beat - 3),"Avg":\#(beat),"Max":\#(beat + 4),"source":"Watch"}"#)
+        metrics["active_energy"]!.append(#"{"date":"\#(time(minute))","qty":\#(Double(minute % 13) / 10),"source":"Watch"}"#)
+        metrics["step_count"]!.append(#"{"date":"\#(time(minute))","qty":\#(minute % 97),"source":"iPhone"}"#)
+    }
+    metrics["weight_body_mass"] = [#"{"date":"\#(time(420))","qty":\#(80 - Double(index % 30) / 10),"source":"Scale"}"#]
+    metrics["blood_glucose"] = [#"{"date":"\#(time(430))","qty":\#(90 + index % 20),"mealTime":"Before Meal","source":"Meter"}"#]
+    metrics["dietary_energy"] = [#"{"date":"\#(time(750))","qty":\#(600 + index % 50),"source":"MyFitnessPal"}"#]
+    metrics["carbohydrates"] = [#"{"date":"\#(time(750))","qty":\#(70 + index % 9),"source":"MyFitnessPal"}"#]
+    return metrics
+}
+
+func haeDelivery(_ days: [Int]) -> Data {
+    var merged: [String: [String]] = [:]
+    for index in days { for (name, points) in haeMetrics(index) { merged[name, default: []] += points } }
+    let units = ["heart_rate": "count/min", "active_energy": "kcal", "step_count": "count", "weight_body_mass": "kg",
+                 "blood_glucose": "mg/dL", "dietary_energy": "kcal", "carbohydrates": "g"]
+    let metrics = merged.keys.sorted().map { name in
+        #"{"name":"\#(name)","units":"\#(units[name]!)","data":[\#(merged[name]!.joined(separator: ","))]}"#
+    }
+    return Data(#"{"data":{"metrics":[\#(metrics.joined(separator: ","))]}}"#.utf8)
+}
+
+func healthAutoExport() async throws {
+    let path = "/api/v1/ingest/health-auto-export"
+    var firstMs: [Double] = [], windowMs: [Double] = [], resendMs: [Double] = []
+    let bytes = haeDelivery([0]).count
+    for index in (0..<days).reversed() {
+        let body = haeDelivery([index])
+        firstMs.append(try await timed { try await request("POST", path, body: body, statuses: [201]) }.0)
+    }
+    for index in 0..<min(10, days - 1) {
+        // The app's default window: yesterday (all there already) and today (new again after the resend below).
+        let window = haeDelivery([index + 1, index])
+        windowMs.append(try await timed { try await request("POST", path, body: window, statuses: [200, 201]) }.0)
+        resendMs.append(try await timed { try await request("POST", path, body: window, statuses: [200]) }.0)
+    }
+    let samples = try await store.healthDayTypes(user: journal.user).count
+    guard samples >= 3 else { fail("expected the day summaries of heart rate, energy and steps, found \(samples) types") }
+    let first = firstMs.sorted(), windows = windowMs.sorted(), resends = resendMs.sorted()
+    func p(_ values: [Double], _ q: Double) -> Double { values.isEmpty ? 0 : percentile(values, q) }
+    let result: [String: Any] = [
+        "database": isPostgres ? "postgresql" : "sqlite", "days": days, "delivery_kb": bytes / 1024,
+        "day_p50_ms": rounded(p(first, 50), 1), "day_p99_ms": rounded(p(first, 99), 1),
+        "window_p50_ms": rounded(p(windows, 50), 1), "resend_p50_ms": rounded(p(resends, 50), 1),
+        "peak_rss_mb": rounded(peakResidentMB(), 1),
+    ]
+    if options.json {
+        printJSON(result)
+    } else {
+        print("\(isPostgres ? "PostgreSQL" : "SQLite"), Health Auto Export:")
+        print("  a day at the minute (4,320 points + 4 records, \(result["delivery_kb"]!) KB), \(days) days one after another: p50 \(result["day_p50_ms"]!) ms, p99 \(result["day_p99_ms"]!) ms")
+        print("  yesterday and today again (the default window): p50 \(result["window_p50_ms"]!) ms; the same sent once more (all duplicates): p50 \(result["resend_p50_ms"]!) ms")
+        print("  peak RSS \(result["peak_rss_mb"]!) MB")
+    }
+}
+
+if phase == "hae" {
+    try await healthAutoExport()
+    server.cancel()
+    try await store.close()
+    exit(0)
 }
 
 var uploadMs: [Double] = []

@@ -52,6 +52,7 @@ public func buildRouter(journal: Journal, accounts: Accounts? = nil, security: W
     let api = router.group("api/v1", context: JournalRequestContext.self)
     let pendingImports = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-pending-imports")
     WeightWebController(pages: .shared).addRoutes(to: web)
+    GlanceController(pages: .shared).addRoutes(web: web, api: api)
     ImportWebController(pages: .shared, pendingDirectory: pendingImports).addRoutes(to: web)
     SettingsWebController(pages: .shared).addRoutes(to: web)
     FoodWebController(pages: .shared).addRoutes(to: web)
