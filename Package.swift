@@ -102,7 +102,7 @@ let package = Package(
                 .embedInCode("Workouts/Templates"), .embedInCode("Workouts/workouts.css"),
                 .embedInCode("Workouts/workout-log.js"),
                 .embedInCode("Accounts/Templates"), .embedInCode("Accounts/accounts.css"),
-                .embedInCode("Glucose/Templates"), .embedInCode("Glucose/glucose.css"),
+                .embedInCode("Glucose/Templates"), .embedInCode("Glucose/glucose.css"), .embedInCode("Glucose/glucose-live.js"),
                 .embedInCode("Health/Templates"), .embedInCode("Health/health.css"),
             ]
         ),

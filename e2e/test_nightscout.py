@@ -10,7 +10,9 @@ needed) and checks:
      py-nightscout, the library Home Assistant's Nightscout integration uses, reads the status (units), the current
      value (its newest SGV, as Home Assistant takes it), the readings with direction and delta, the treatments and
      the latest device status;
-  3. a wrong secret and no secret are refused (401); `?token=SECRET` is let in.
+  3. a wrong secret and no secret are refused (401); `?token=SECRET` is let in;
+  4. in headless Chromium, the Glucose page leads with the newest reading, and puts a newer one an uploader sends in
+     place by itself (its script, woken as when the page is shown again); /glance shows it too.
 
     python3 e2e/test_nightscout.py --cinn .build/debug/cinn
 """
@@ -31,7 +33,11 @@ from pathlib import Path
 import aiohttp
 import py_nightscout
 
-from test_dashboard import LISTEN_TIMEOUT, CheckFailed, Server, check
+from selenium.common.exceptions import TimeoutException, WebDriverException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from test_dashboard import LISTEN_TIMEOUT, CheckFailed, Server, check, new_driver
 
 SECRET = "a Nightscout secret for the test"
 
@@ -107,6 +113,31 @@ async def read_with_py_nightscout(base: str, start: int) -> None:
         check(error.status == 401, f"a wrong secret is refused with 401 (got {error.status})")
 
 
+def watch_the_glucose_page(url: str) -> None:
+    driver = new_driver()
+    try:
+        driver.get(url + "/glucose")
+        shown = driver.find_element(By.ID, "live-value").text
+        newest = json.loads(urllib.request.urlopen(url + "/nightscout/api/v1/entries/current.json?token=" + urllib.parse.quote(SECRET)).read())[0]
+        check(shown == str(newest["sgv"]), f"the Glucose page leads with the newest reading, {newest['sgv']} (shows {shown!r})")
+        status, stored = post(url + "/nightscout/api/v1/entries",
+                              [{"type": "sgv", "sgv": 222, "date": int(time.time() * 1000), "direction": "DoubleUp", "device": "xDrip-DexcomG6"}],
+                              SECRET)
+        check(status == 200 and len(stored) == 1, f"a newer reading is uploaded (got {status}, {stored})")
+        driver.execute_script("document.dispatchEvent(new Event('visibilitychange'))")
+        try:
+            WebDriverWait(driver, 15).until(lambda d: d.find_element(By.ID, "live-value").text == "222")
+        except TimeoutException:
+            raise CheckFailed("the Glucose page did not put the newer reading in place by itself")
+        arrow = driver.find_element(By.CSS_SELECTOR, "#live .arrow").get_attribute("aria-label")
+        check(arrow == "rising fast", f"with its arrow, DoubleUp (says {arrow!r})")
+        driver.get(url + "/glance")
+        glucose = driver.find_element(By.ID, "glance-glucose").text
+        check(glucose.startswith("222"), f"/glance shows it too (shows {glucose!r})")
+    finally:
+        driver.quit()
+
+
 def run(url: str) -> None:
     base = url + "/nightscout"
     start = now_ms()
@@ -139,6 +170,7 @@ def run(url: str) -> None:
     check(get_status(base + "/api/v1/status.json") == 401, "reading without the secret is refused")
     check(get_status(base + "/api/v1/status.json?token=" + urllib.parse.quote(SECRET)) == 200, "?token= with the secret is let in")
     asyncio.run(read_with_py_nightscout(base, start))
+    watch_the_glucose_page(url)
 
 
 def main() -> int:
@@ -153,7 +185,7 @@ def main() -> int:
     try:
         server = Server(os.path.abspath(args.cinn), tmp / "journal.sqlite", env, ["--host", "0.0.0.0", "--api-secret", SECRET])
         run(server.wait_for_url(LISTEN_TIMEOUT))
-    except (CheckFailed, OSError, aiohttp.ClientError) as error:
+    except (CheckFailed, OSError, aiohttp.ClientError, WebDriverException) as error:
         failure = str(error) if isinstance(error, CheckFailed) else f"{type(error).__name__}: {error}"
     finally:
         if server is not None:
@@ -166,8 +198,8 @@ def main() -> int:
     if failure is not None:
         print(f"\nFAIL: {failure}", flush=True)
         return 1
-    print("\nPASS: xDrip+ and Loop uploads were stored once each, and py-nightscout read the status, the current value "
-          "and the readings with the secret (and was refused without it)", flush=True)
+    print("\nPASS: xDrip+ and Loop uploads were stored once each, py-nightscout read the status, the current value "
+          "and the readings with the secret (and was refused without it), and the Glucose page kept itself current", flush=True)
     return 0
 
 

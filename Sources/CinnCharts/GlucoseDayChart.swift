@@ -1,8 +1,8 @@
 import CinnCore
 import Foundation
 
-/// One day of glucose as an SVG: the readings as a line over the 70–180 mg/dL target band, meals as
-/// markers on the time axis, insulin doses as bars under it (bolus and basal apart). Each mark's title
+/// Glucose over a day (or the last few hours) as an SVG: the readings as a line over the 70–180 mg/dL target band,
+/// meals as markers on the time axis, insulin doses as bars under it (bolus and basal apart). Each mark's title
 /// says what it is, for hovering and for screen readers.
 public struct GlucoseDayChart: Sendable {
     public struct MealMark: Sendable {
@@ -21,6 +21,8 @@ public struct GlucoseDayChart: Sendable {
     let meals: [MealMark]
     let doses: [InsulinDose]
     let unit: GlucoseUnit
+    /// What the chart says without readings, and what its summary calls its span.
+    let span: String
 
     /// Readings further apart than this are not joined by the line.
     static let gap: TimeInterval = 30 * 60
@@ -29,8 +31,11 @@ public struct GlucoseDayChart: Sendable {
 
     static let height = 250.0, left = 34.0, right = 392.0, top = 26.0, plotBottom = 176.0, insulinTop = 184.0, insulinBottom = 214.0
 
-    /// - Parameters: the day's `start` and `end` instants and the offset its hours are labelled in; `points` in time order.
-    public init(start: Date, end: Date, utcOffsetSeconds: Int, points: [GlucosePoint], meals: [MealMark], doses: [InsulinDose], unit: GlucoseUnit) {
+    /// - Parameters: the day's (or the window's) `start` and `end` instants and the offset its hours are labelled in;
+    ///   `points` in time order; `span` as the summary names it ("this day", "in the last 6 hours").
+    public init(start: Date, end: Date, utcOffsetSeconds: Int, points: [GlucosePoint], meals: [MealMark], doses: [InsulinDose], unit: GlucoseUnit,
+                span: String = "this day") {
+        self.span = span
         self.start = start
         self.end = end
         self.utcOffsetSeconds = utcOffsetSeconds
@@ -119,7 +124,7 @@ public struct GlucoseDayChart: Sendable {
                 out.append("</g>\n")
             }
         } else {
-            out.appendEmptyMessage(["No readings this day"], centredAt: (Self.top + Self.plotBottom) / 2)
+            out.appendEmptyMessage(["No readings \(span)"], centredAt: (Self.top + Self.plotBottom) / 2)
         }
         // Meals.
         out.append("<g class=\"meal\" fill=\"currentColor\">\n")
@@ -152,18 +157,24 @@ public struct GlucoseDayChart: Sendable {
             out.append(escaping: clock(dose.takenAt) + ": " + ChartCanvas.amount(dose.units) + " U " + dose.kind.rawValue + name)
             out.append("</title></rect>\n")
         }
-        // Hours.
+        // Hours: every third of a day, every hour of a few (whole hours of the local clock).
         out.append("<g class=\"hours\" fill=\"currentColor\" fill-opacity=\"0.75\" text-anchor=\"middle\">\n")
-        for hour in stride(from: 0, to: 24, by: 3) {
-            let instant = start.addingTimeInterval(Double(hour) * 3600)
-            guard instant <= end else { break }
+        let hours = end.timeIntervalSince(start) / 3600
+        let step = hours <= 6 ? 1 : hours <= 12 ? 2 : 3
+        let local = start.timeIntervalSince1970 + Double(utcOffsetSeconds)
+        var hour = Int((local / 3600).rounded(.up))
+        while hour % step != 0 { hour += 1 }
+        while true {
+            let instant = Date(timeIntervalSince1970: Double(hour) * 3600 - Double(utcOffsetSeconds))
+            guard instant < end else { break }
             out.append("<text x=\"")
             out.append(x(instant))
             out.append("\" y=\"")
             out.append(Self.insulinBottom + 16)
             out.append("\">")
-            out.append(integer: hour, digits: 2)
+            out.append(integer: (hour % 24 + 24) % 24, digits: 2)
             out.append(":00</text>\n")
+            hour += step
         }
         out.append("</g>\n</svg>\n")
         return out.string
@@ -175,7 +186,7 @@ public struct GlucoseDayChart: Sendable {
     }
 
     func summary() -> String {
-        guard !points.isEmpty else { return "No glucose readings this day." }
+        guard !points.isEmpty else { return "No glucose readings \(span)." }
         let statistics = GlucoseStatistics.compute(points.map(\.glucose))
         let inRange = Int((statistics.inRange * 100).rounded())
         let mean = statistics.mean.map { $0.formatted(unit) } ?? "–"

@@ -22,14 +22,51 @@ public struct Glance: Sendable {
     public static let staleAfterMinutes = 15
 }
 
+/// The Glucose page's lead: the newest reading, and the last few hours' readings and insulin.
+public struct LiveGlucose: Sendable {
+    public var settings: UserSettings
+    /// The newest reading of the last `Glance.glucoseWithin`, with its direction.
+    public var latest: NightscoutEntry?
+    public var minutesOld: Int?
+    public var hours: Int
+    public var start: Date
+    public var end: Date
+    /// The readings from `start` to `end`, oldest first.
+    public var points: [GlucosePoint]
+    public var doses: [InsulinDose]
+
+    /// The windows offered, in hours.
+    public static let windows = [3, 6, 12, 24]
+    /// Readings in a window at most: a day of a CGM every minute.
+    static let maximumPoints = 1440
+}
+
 extension Journal {
     /// Today's glance, as of now.
     public func glance() async throws -> Glance {
         let (report, trend) = try await energyReportAndTrend(historyDays: 0)
-        let instant = now()
-        let latest = try await nightscoutEntries(from: instant.addingTimeInterval(-Glance.glucoseWithin), to: nil, sensor: nil, count: 1).first
+        let (latest, minutes) = try await newestGlucose(at: now())
         return Glance(asOf: report.asOf, settings: report.settings, answer: report.answer, trend: trend.latest(onOrBefore: report.asOf)?.trend,
-                      weeklyChange: trend.rate(asOf: report.asOf), glucose: latest,
-                      glucoseMinutesOld: latest.map { max(0, Int(instant.timeIntervalSince($0.reading.measuredAt) / 60)) })
+                      weeklyChange: trend.rate(asOf: report.asOf), glucose: latest, glucoseMinutesOld: minutes)
+    }
+
+    /// The newest glucose reading and the last `hours` hours (3, 6, 12 or 24).
+    public func liveGlucose(hours: Int) async throws -> LiveGlucose {
+        guard LiveGlucose.windows.contains(hours) else {
+            throw CinnError.invalid("hours", "the window is \(LiveGlucose.windows.map(String.init).joined(separator: ", ")) hours")
+        }
+        let settings = try await settings()
+        let end = now(), start = end.addingTimeInterval(-Double(hours) * 3600)
+        let (latest, minutes) = try await newestGlucose(at: end)
+        let readings = try await store.latestGlucoseReadings(user: user, from: start, to: end.addingTimeInterval(0.001), limit: LiveGlucose.maximumPoints)
+        let doses = try await store.insulinDoses(user: user, from: start, to: end)
+        return LiveGlucose(settings: settings, latest: latest, minutesOld: minutes, hours: hours, start: start, end: end,
+                           points: readings.reversed().map { GlucosePoint(at: $0.measuredAt, glucose: $0.glucose) }, doses: doses)
+    }
+
+    /// The newest reading of the last `Glance.glucoseWithin` before `instant`, and how many whole minutes old it is.
+    private func newestGlucose(at instant: Date) async throws -> (NightscoutEntry?, Int?) {
+        let latest = try await nightscoutEntries(from: instant.addingTimeInterval(-Glance.glucoseWithin), to: nil, sensor: nil, count: 1).first
+        return (latest, latest.map { max(0, Int(instant.timeIntervalSince($0.reading.measuredAt) / 60)) })
     }
 }

@@ -40,7 +40,7 @@ enum GlucosePageText {
 
 
 struct GlucoseReportPage {
-    struct Period { let days: Int; let label: String; let on: Bool }
+    struct Period { let days: Int; let label: String; let on: Bool; let hours: Int }
     struct Band { let className: String; let label: String; let percent: String; let x: Double; let width: Double }
     struct Figure { let label: String; let value: String; let detail: String }
     struct Ranked { let name: String; let counted: Int; let events: Int; let rise: String; let area: String; let minutes: String }
@@ -55,6 +55,8 @@ struct GlucoseReportPage {
 
     let days: Int
     let periods: [Period]
+    /// The lead: the newest reading and the last few hours.
+    let live: LiveGlucosePage
     let from: String, to: String
     let readings: Int
     let hasReadings: Bool
@@ -88,11 +90,12 @@ struct GlucoseReportPage {
     static let periods = [7, 14, 30, 90]
 
     /// - Parameter foods: the foods logged most often, offered beside the presets and recipes (one serving × the portion).
-    init(report: GlucoseReport, days: Int, presets: [FoodPreset], recipes: [Recipe], foods: [FoodSearchCandidate], meals: [MealDefinition],
-         now: String, feedback: GlucoseFeedback = GlucoseFeedback()) {
+    init(report: GlucoseReport, days: Int, live: LiveGlucose, presets: [FoodPreset], recipes: [Recipe], foods: [FoodSearchCandidate],
+         meals: [MealDefinition], now: String, feedback: GlucoseFeedback = GlucoseFeedback()) {
         let unit = report.unit, statistics = report.statistics
         self.days = days
-        periods = Self.periods.map { Period(days: $0, label: "\($0) days", on: $0 == days) }
+        self.live = LiveGlucosePage(live, days: days)
+        periods = Self.periods.map { Period(days: $0, label: "\($0) days", on: $0 == days, hours: live.hours) }
         from = report.from.dayMonth
         to = report.to.dayMonth
         readings = statistics.count
@@ -289,5 +292,38 @@ struct MealsPage {
         self.error = error
         self.name = name
         self.carbs = carbs
+    }
+}
+
+/// The Glucose page's lead (`glucose-live`): the newest reading, its arrow and age, and a chart of the last few hours.
+/// It is also the fragment `GET /glucose/live` answers, which the page's script fetches every minute.
+struct LiveGlucosePage {
+    struct Latest { let value: String; let unit: String; let arrow: String?; let words: String?; let age: String; let stale: Bool }
+    struct Window { let hours: Int; let on: Bool; let days: Int }
+
+    /// The window shown first: enough for the last meal's rise and fall.
+    static let defaultHours = 6
+
+    let hours: Int
+    let days: Int
+    let latest: Latest?
+    let windows: [Window]
+    let chart: String
+
+    /// - Parameter days: the report's period, kept in the window links.
+    init(_ live: LiveGlucose, days: Int) {
+        let unit = live.settings.glucoseUnit
+        hours = live.hours
+        self.days = days
+        latest = live.latest.map { entry in
+            let minutes = live.minutesOld ?? 0
+            let age = minutes == 0 ? "just now" : minutes < 60 ? "\(minutes) min ago" : "\(minutes / 60) h \(minutes % 60) min ago"
+            return Latest(value: entry.reading.glucose.formatted(unit, withUnit: false), unit: unit.rawValue, arrow: entry.direction?.arrow,
+                          words: entry.direction?.words, age: age, stale: minutes > Glance.staleAfterMinutes)
+        }
+        windows = LiveGlucose.windows.map { Window(hours: $0, on: $0 == live.hours, days: days) }
+        let offset = live.settings.timeZone.secondsFromGMT(for: live.end)
+        chart = GlucoseDayChart(start: live.start, end: live.end, utcOffsetSeconds: offset, points: live.points, meals: [], doses: live.doses,
+                                unit: unit, span: "in the last \(live.hours) hours").svg()
     }
 }

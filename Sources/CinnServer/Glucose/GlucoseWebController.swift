@@ -13,6 +13,7 @@ struct GlucoseWebController {
 
     func addRoutes(to router: RouterGroup<Context>) {
         router.get("/glucose", use: report)
+        router.get("/glucose/live", use: live)
         router.post("/glucose/readings", use: addReading)
         router.post("/glucose/readings/{id}/delete", use: deleteReading)
         router.post("/glucose/insulin", use: addInsulin)
@@ -32,16 +33,17 @@ struct GlucoseWebController {
         return date
     }
 
-    func renderReport(_ context: Context, days: Int, feedback: GlucoseFeedback = GlucoseFeedback(), notice: String? = nil,
-                      status: HTTPResponse.Status = .ok) async throws -> Response {
+    func renderReport(_ context: Context, days: Int, hours: Int = LiveGlucosePage.defaultHours, feedback: GlucoseFeedback = GlucoseFeedback(),
+                      notice: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let report = try await context.journal.glucoseReport(days: days)
+        let live = try await context.journal.liveGlucose(hours: hours)
         let settings = try await context.journal.settings()
         let instant = context.journal.now()
         let now = LocalDateTime(instant: instant, utcOffsetSeconds: settings.timeZone.secondsFromGMT(for: instant))
         let store = context.journal.store, user = context.journal.user
         let frequent = try await store.frequentFoods(user: user, since: instant.addingTimeInterval(-GlucoseReportPage.frequentDays * 86_400),
                                                      limit: GlucoseReportPage.frequentFoods).map(\.food)
-        let page = GlucoseReportPage(report: report, days: days, presets: try await store.presets(user: user), recipes: try await store.recipes(user: user),
+        let page = GlucoseReportPage(report: report, days: days, live: live, presets: try await store.presets(user: user), recipes: try await store.recipes(user: user),
                                      foods: frequent, meals: try await store.meals(user: user), now: String(now.date.iso + "T" + now.clock),
                                      feedback: feedback)
         return WebResponse.html(pages.render("glucose", page, title: "Glucose", tab: .glucose, notice: notice, formToken: context.formToken), status: status)
@@ -49,7 +51,16 @@ struct GlucoseWebController {
 
     @Sendable func report(_ request: Request, context: Context) async throws -> Response {
         let days = try request.queryInt("days", default: 30, range: 1...366)
-        return try await renderReport(context, days: days, notice: Done.notice(request))
+        let hours = try request.queryInt("hours", default: LiveGlucosePage.defaultHours, range: 1...24)
+        return try await renderReport(context, days: days, hours: hours, notice: Done.notice(request))
+    }
+
+    /// The page's lead alone, for its script to put in place.
+    @Sendable func live(_ request: Request, context: Context) async throws -> Response {
+        let hours = try request.queryInt("hours", default: LiveGlucosePage.defaultHours, range: 1...24)
+        let days = try request.queryInt("days", default: 30, range: 1...366)
+        let page = LiveGlucosePage(try await context.journal.liveGlucose(hours: hours), days: days)
+        return WebResponse.html(pages.library.render(page, withTemplate: "glucose-live") ?? "")
     }
 
     /// Runs a form's change and goes back to the report; invalid input shows the report with the message (422).
