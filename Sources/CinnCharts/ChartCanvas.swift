@@ -81,7 +81,7 @@ extension Markup {
 /// styles (by their hashes, in its Content-Security-Policy) and no other.
 public enum ChartStyles {
     public static let all: [String] = [
-        CalorieChart.style, EnergyChart.style, GlucoseDayChart.style, HealthDayChart.style, MacroSplitChart.style,
+        AGPChart.style, CalorieChart.style, EnergyChart.style, GlucoseDayChart.style, HealthDayChart.style, MacroSplitChart.style,
         NutrientChart.style, StrengthChart.style, TrendChart.style,
     ].map { $0.description }
 }

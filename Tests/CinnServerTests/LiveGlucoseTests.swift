@@ -38,3 +38,35 @@ import Testing
         }
     }
 }
+
+/// The ambulatory glucose profile's page and SVG.
+@Suite struct GlucoseProfilePageTests {
+    @Test(arguments: Database.enabled)
+    func theProfileShowsThePercentilesAndTheConsensusTargets(_ database: Database) async throws {
+        try await withApp(on: database) { client, journal in
+            let empty = String(buffer: try await client.send(.get, "/glucose/agp").body)
+            #expect(empty.contains("No glucose readings in these 14 days"))
+            // Ten days of a sensor every 15 minutes at 120 mg/dL, with an hour at 260 after each dinner.
+            let end = fixedNow
+            var readings: [GlucoseReading] = []
+            for index in 0..<(10 * 96) {
+                let at = end.addingTimeInterval(-Double(index) * 900 - 60)
+                let minute = Int(at.timeIntervalSince1970) / 60 % 1440
+                readings.append(GlucoseReading(measuredAt: at, utcOffsetSeconds: 0,
+                                               glucose: Glucose(milligramsPerDeciliter: (19 * 60..<20 * 60).contains(minute) ? 260 : 120), sensor: true))
+            }
+            try await journal.store.addUploadedGlucoseReadings(readings, user: journal.user)
+            let page = try await client.send(.get, "/glucose/agp?days=14")
+            #expect(page.status == .ok)
+            let html = String(buffer: page.body)
+            #expect(html.contains("<td>Days with readings</td><td class=\"num\"><b>11 of 14</b></td>"), "ten days back from noon touch eleven dates")
+            #expect(html.contains("aria-label=\"not met\""), "11 days fall short of 14, and an hour a day over 250 is over 5 %")
+            #expect(html.contains("<td>In range, 70–180 mg/dL</td><td class=\"num\"><b>96 %</b></td>"), "23 of 24 hours")
+            #expect(html.contains("id=\"agp-chart\"") && html.contains("class=\"median\""))
+            let svg = try await client.send(.get, "/glucose/agp.svg?days=7")
+            #expect(svg.status == .ok && svg.headers[.contentType] == "image/svg+xml; charset=utf-8")
+            #expect(String(buffer: svg.body).contains("readings over 7 days, the median from 120 mg/dL to 260 mg/dL"))
+            #expect(try await client.send(.get, "/glucose/agp?days=3").status == .unprocessableContent)
+        }
+    }
+}

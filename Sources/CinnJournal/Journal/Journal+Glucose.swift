@@ -131,6 +131,18 @@ extension Journal {
         return GlucoseReport(from: first, to: last, unit: settings.glucoseUnit, records: records) { dayStart($0, settings) }
     }
 
+    /// The ambulatory glucose profile of the last `days` local days, today the last (7 to 90; the consensus asks for 14).
+    public func glucoseProfile(days: Int = AmbulatoryGlucoseProfile.recommendedDays, to: LocalDate? = nil) async throws
+        -> (profile: AmbulatoryGlucoseProfile, from: LocalDate, to: LocalDate, unit: GlucoseUnit) {
+        guard (7...90).contains(days) else { throw CinnError.invalid("days", "a glucose profile covers 7 to 90 days") }
+        let settings = try await settings()
+        let last = to ?? today(settings), first = last.adding(days: -(days - 1))
+        let readings = try await store.latestGlucoseReadings(user: user, from: dayStart(first, settings), to: dayStart(last.adding(days: 1), settings),
+                                                             limit: days * 1440)
+        let profile = AmbulatoryGlucoseProfile(readings: readings.map { ($0.measuredAt, $0.utcOffsetSeconds, $0.glucose) }, days: days)
+        return (profile, first, last, settings.glucoseUnit)
+    }
+
     /// One local day: its readings, doses and meal events with their responses.
     public func glucoseDay(_ date: LocalDate) async throws -> GlucoseDay {
         let settings = try await settings()

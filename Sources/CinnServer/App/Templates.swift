@@ -39,7 +39,7 @@ enum Templates {
         ("routine", PackageResources.routine_mustache),
         ("login", PackageResources.login_mustache), ("signup", PackageResources.signup_mustache),
         ("account", PackageResources.account_mustache),
-        ("glucose", PackageResources.glucose_mustache), ("glucose-live", PackageResources.glucose_live_mustache), ("glucose-day", PackageResources.glucose_day_mustache),
+        ("glucose", PackageResources.glucose_mustache), ("glucose-live", PackageResources.glucose_live_mustache), ("glucose-agp", PackageResources.glucose_agp_mustache), ("glucose-day", PackageResources.glucose_day_mustache),
         ("glucose-meals", PackageResources.glucose_meals_mustache),
         ("health", PackageResources.health_mustache),
     ]

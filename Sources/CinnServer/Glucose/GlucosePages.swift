@@ -327,3 +327,47 @@ struct LiveGlucosePage {
                                 unit: unit, span: "in the last \(live.hours) hours").svg()
     }
 }
+
+/// The ambulatory glucose profile's page: the chart, and the consensus statistics with their targets.
+struct GlucoseProfilePage {
+    struct Period { let days: Int; let label: String; let on: Bool }
+    struct Row { let label: String; let value: String; let target: String; let met: Bool; let missed: Bool }
+
+    let days: Int
+    let periods: [Period]
+    let from: String, to: String
+    let hasReadings: Bool
+    let chart: String
+    let rows: [Row]
+
+    static let periods = [7, 14, 30, 90]
+
+    init(profile: AmbulatoryGlucoseProfile, from: LocalDate, to: LocalDate, unit: GlucoseUnit) {
+        days = profile.days
+        periods = Self.periods.map { Period(days: $0, label: "\($0) days", on: $0 == profile.days) }
+        self.from = from.dayMonth
+        self.to = to.dayMonth
+        let statistics = profile.statistics
+        hasReadings = statistics.count > 0
+        chart = AGPChart(profile: profile, unit: unit).svg()
+        /// A row whose value meets its target when `meets` says so (nil: no target).
+        func row(_ label: String, _ value: String, _ target: String, _ meets: Bool?) -> Row {
+            Row(label: label, value: value, target: target, met: meets == true, missed: meets == false)
+        }
+        let percent = GlucosePageText.percent
+        rows = [
+            row("Days with readings", "\(profile.daysWithReadings) of \(profile.days)", "14 or more",
+                profile.daysWithReadings >= AmbulatoryGlucoseProfile.recommendedDays),
+            row("Time with readings (CGM active)", percent(profile.activeShare), "70 % or more", profile.activeShare >= 0.7),
+            row("Mean glucose", statistics.mean.map { $0.formatted(unit) } ?? "–", "", nil),
+            row("GMI", statistics.gmiPercent.map { String(format: "%.1f %%", $0) } ?? "–", "", nil),
+            row("Variability (CV)", statistics.coefficientOfVariation.map { String(format: "%.1f %%", $0) } ?? "–", "36 % or less",
+                statistics.coefficientOfVariation.map { $0 <= 36 }),
+            row("Very high, over 250 mg/dL", percent(statistics.veryHigh), "under 5 %", statistics.veryHigh < 0.05),
+            row("High, over 180 mg/dL", percent(statistics.above), "under 25 %", statistics.above < 0.25),
+            row("In range, 70–180 mg/dL", percent(statistics.inRange), "over 70 %", statistics.inRange > 0.70),
+            row("Low, under 70 mg/dL", percent(statistics.below), "under 4 %", statistics.below < 0.04),
+            row("Very low, under 54 mg/dL", percent(statistics.veryLow), "under 1 %", statistics.veryLow < 0.01),
+        ]
+    }
+}

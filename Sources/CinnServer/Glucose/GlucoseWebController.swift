@@ -14,6 +14,8 @@ struct GlucoseWebController {
     func addRoutes(to router: RouterGroup<Context>) {
         router.get("/glucose", use: report)
         router.get("/glucose/live", use: live)
+        router.get("/glucose/agp", use: profile)
+        router.get("/glucose/agp.svg", use: profileChart)
         router.post("/glucose/readings", use: addReading)
         router.post("/glucose/readings/{id}/delete", use: deleteReading)
         router.post("/glucose/insulin", use: addInsulin)
@@ -53,6 +55,21 @@ struct GlucoseWebController {
         let days = try request.queryInt("days", default: 30, range: 1...366)
         let hours = try request.queryInt("hours", default: LiveGlucosePage.defaultHours, range: 1...24)
         return try await renderReport(context, days: days, hours: hours, notice: Done.notice(request))
+    }
+
+    /// The ambulatory glucose profile (`?days=`, 14 by default).
+    @Sendable func profile(_ request: Request, context: Context) async throws -> Response {
+        let days = try request.queryInt("days", default: AmbulatoryGlucoseProfile.recommendedDays, range: 7...90)
+        let (profile, from, to, unit) = try await context.journal.glucoseProfile(days: days)
+        let page = GlucoseProfilePage(profile: profile, from: from, to: to, unit: unit)
+        return WebResponse.html(pages.render("glucose-agp", page, title: "Glucose profile", tab: .glucose, formToken: context.formToken))
+    }
+
+    @Sendable func profileChart(_ request: Request, context: Context) async throws -> Response {
+        let days = try request.queryInt("days", default: AmbulatoryGlucoseProfile.recommendedDays, range: 7...90)
+        let (profile, _, _, unit) = try await context.journal.glucoseProfile(days: days)
+        return Response(status: .ok, headers: [.contentType: "image/svg+xml; charset=utf-8"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(string: AGPChart(profile: profile, unit: unit).svg())))
     }
 
     /// The page's lead alone, for its script to put in place.
