@@ -15,6 +15,10 @@ import Testing
 
     /// A delivery with the summaries "Days" aggregation sends: a day's food and steps so far, heart rate by the minute.
     static func delivery(energy: Double, carbs: Double, steps: Double, heartRate: [(minute: Int, average: Double)]) -> String {
+        // Fractions of a kcal by the minute, whose sum depends on the order they are added in.
+        let energyBurned = (0..<40).map { minute in
+            #"{"date":"2024-06-01 07:\#(String(format: "%02d", minute)):00 -0700","qty":\#(Double(minute % 7) / 10 + 0.1),"source":"Watch"}"#
+        }
         let beats = heartRate.map { point in
             #"{"date":"2024-06-01 08:0\#(point.minute):00 -0700","Min":\#(point.average - 5),"Avg":\#(point.average),"Max":\#(point.average + 5),"source":"Watch"}"#
         }
@@ -24,6 +28,7 @@ import Testing
               {"name":"dietary_energy","units":"kcal","data":[{"date":"2024-06-01 00:00:00 -0700","qty":\(energy),"source":"MyFitnessPal"}]},
               {"name":"carbohydrates","units":"g","data":[{"date":"2024-06-01 00:00:00 -0700","qty":\(carbs),"source":"MyFitnessPal"}]},
               {"name":"step_count","units":"count","data":[{"date":"2024-06-01 00:00:00 -0700","qty":\(steps),"source":"iPhone"}]},
+              {"name":"active_energy","units":"kJ","data":[\(energyBurned.joined(separator: ","))]},
               {"name":"heart_rate","units":"count/min","data":[\(beats.joined(separator: ","))]},
               {"name":"state_of_mind_valence","units":"","data":[{"date":"2024-06-01 09:00:00 -0700","qty":0.4}]}],
              "workouts":[{"id":"1F088C46-09AD-4259-A78F-6CBE9F90BD94","name":"Outdoor Walk","start":"2024-06-01 19:37:47 -0700",
@@ -45,8 +50,8 @@ import Testing
             let response = try await client.send(.post, Self.path, json: first)
             #expect(response.status == .created)
             let report = try response.json()
-            #expect(report["format"]?.string == "health-auto-export" && report["rows_read"]?.double == 8)
-            #expect(report["imported"]?.double == 6, "a weigh-in, a food entry, a workout, two minutes of heart rate and the steps")
+            #expect(report["format"]?.string == "health-auto-export" && report["rows_read"]?.double == 48)
+            #expect(report["imported"]?.double == 46, "a weigh-in, a food entry, a workout, two minutes of heart rate, the steps and 40 minutes of energy")
             #expect(report["unknown"]?["state_of_mind_valence"]?.double == 1)
             let firstImport = try #require(report["import_id"]?.double)
             #expect(try await heartRate(journal)?.count == 2)
@@ -54,7 +59,7 @@ import Testing
             // The app sends the same window again: nothing new, and no batch left behind.
             let again = try await client.send(.post, Self.path, json: first)
             #expect(again.status == .ok)
-            #expect(try again.json()["imported"]?.double == 0 && again.json()["duplicates"]?.double == 6 && again.json()["import_id"]?.isNull == true)
+            #expect(try again.json()["imported"]?.double == 0 && again.json()["duplicates"]?.double == 46 && again.json()["import_id"]?.isNull == true)
 
             // A later, overlapping window: the day's food and steps grew, one minute is new, one is sent again.
             let second = try await client.send(.post, Self.path, json: Self.delivery(energy: 1400, carbs: 150, steps: 7000, heartRate: [(1, 72), (2, 90)]))

@@ -203,10 +203,13 @@ public struct HealthSample: Sendable, Hashable {
         self.maximum = Swift.max(maximum ?? value, value)
     }
 
-    /// The samples' day summaries: count, sum of values, lowest minimum and highest maximum per type and day.
+    /// The samples' day summaries: count, sum of values, lowest minimum and highest maximum per type and day. The
+    /// samples are added in time order, so the same samples give the same sums to the last bit whatever order they
+    /// come in (a delivery sent again then changes nothing).
     public static func summaries(_ samples: some Sequence<HealthSample>) -> [HealthDaySummary] {
         var days: [HealthDaySummary.Key: HealthDaySummary] = [:]
-        for sample in samples {
+        let ordered = samples.sorted { ($0.start, $0.end, $0.source, $0.value) < ($1.start, $1.end, $1.source, $1.value) }
+        for sample in ordered {
             let key = HealthDaySummary.Key(type: sample.type, category: sample.category, unit: sample.unit, day: sample.day)
             if var summary = days[key] {
                 summary.count += 1

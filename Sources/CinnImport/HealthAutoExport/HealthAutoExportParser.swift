@@ -35,7 +35,6 @@ public enum HealthAutoExportParser {
         guard case .object(let root) = body else { throw .invalid("$", "the body is a JSON object with \"data\"") }
         guard case .object(let data)? = root["data"] else { throw .invalid("data", "the body needs \"data\", an object with \"metrics\" and \"workouts\"") }
         var delivery = HealthAutoExportDelivery()
-        var memo = HealthRecord.Memo()
         var journal = JournalMapping()
         for (index, metric) in try array(data["metrics"], "data.metrics").enumerated() {
             let path = "data.metrics[\(index)]"
