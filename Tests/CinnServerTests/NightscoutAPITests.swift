@@ -131,6 +131,42 @@ import Testing
         }
     }
 
+    /// Hosted mode's tokens for Nightscout clients (Account page): an uploader's only sends, a follower's only reads, and
+    /// neither reaches the rest of the API; the `api-secret` header with a token's SHA-1 hex finds it, as uploaders send it.
+    @Test(arguments: Database.enabled)
+    func anUploadersTokenOnlySendsAndAFollowersOnlyReads(_ database: Database) async throws {
+        try await withStore(database) { store in
+            let journal = try await utcJournal(store)
+            let accounts = Accounts(store: store, configuration: AccountsConfiguration(signUp: .closed, bcryptCost: 4))
+            let ann = try await accounts.addUser(name: "ann", password: "ann-password-1", role: .member)
+            try await store.saveSettings(UserSettings(timeZoneIdentifier: "UTC", onboarded: true), user: ann.user)
+            let uploader = try await accounts.createToken(name: "xDrip+", scope: .nightscoutUpload, user: ann.user).secret
+            let follower = try await accounts.createToken(name: "Home Assistant", scope: .nightscoutFollow, user: ann.user).secret
+            let full = try await accounts.createToken(name: "Scripts", user: ann.user).secret
+            #expect(try await store.apiTokens(user: ann.user).map(\.scope) == [.all, .nightscoutFollow, .nightscoutUpload])
+            try await Application(router: buildRouter(journal: journal, accounts: accounts)).test(.router) { client in
+                func send(_ method: HTTPRequest.Method, _ path: String, secret: String, json: String? = nil) async throws -> TestResponse {
+                    let headers: HTTPFields = [.contentType: "application/json", HTTPField.Name("api-secret")!: Accounts.sha1Hex(secret)]
+                    return try await client.execute(uri: path, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
+                }
+                #expect(try await send(.get, "/nightscout/api/v1/status.json", secret: uploader).status == .ok, "an uploader checks the server first")
+                #expect(try await send(.post, "/nightscout/api/v1/entries", secret: uploader, json: Self.xDrip).status == .ok)
+                #expect(try await send(.get, "/nightscout/api/v1/entries.json", secret: uploader).status == .forbidden, "an uploader's token does not read")
+                let read = try await send(.get, "/nightscout/api/v1/entries.json", secret: follower)
+                let readCount = try read.json().array?.count
+                #expect(read.status == .ok && readCount == 3)
+                #expect(try await send(.post, "/nightscout/api/v1/treatments", secret: follower, json: Self.treatments).status == .forbidden,
+                        "a follower's token does not write")
+                #expect(try await send(.get, "/nightscout/api/v1/entries.json", secret: full).status == .ok, "a full token reads too")
+                for token in [uploader, follower] {
+                    let api = try await client.execute(uri: "/api/v1/weigh-ins", method: .get, headers: [.authorization: "Bearer " + token])
+                    #expect(api.status == .forbidden, "a Nightscout client's token is for the Nightscout API only")
+                }
+                #expect(try await send(.get, "/nightscout/api/v1/entries.json", secret: "cinn_unknown").status == .unauthorized)
+            }
+        }
+    }
+
     /// Loop's and AndroidAPS's treatments: each kept as sent; a bolus a dose, carbohydrate a quick add in the food log
     /// (and so the glucose report's meal), a glucose check a meter's reading; the rest kept and listed.
     static let treatments = """

@@ -154,7 +154,7 @@ struct SecurityTests {
             try await Application(router: buildRouter(journal: journal)).test(.router) { client in
                 let policy = try #require(try await client.send(.get, "/").headers[.contentSecurityPolicy])
                 for path in ["/", "/weigh-ins", "/food", "/food/search", "/food/new", "/food/history", "/food/stats", "/food/presets", "/energy", "/profile", "/lifts", "/workouts",
-                             "/glucose", "/glucose/meals", "/import", "/settings", "/more-data"] {
+                             "/glucose", "/glucose/meals", "/glucose/agp", "/glance", "/import", "/settings", "/more-data"] {
                     let response = try await client.send(.get, path)
                     #expect(response.status == .ok, "\(path)")
                     let html = String(buffer: response.body)
@@ -168,12 +168,12 @@ struct SecurityTests {
                         rest = rest[close.upperBound...]
                     }
                 }
-                for asset in ["cinn.css", "progress.js", "food-search.js", "food-preview.js"] {
+                for asset in ["cinn.css", "progress.js", "food-search.js", "food-preview.js", "glucose-live.js"] {
                     let response = try await client.send(.get, "/static/" + asset)
                     #expect(response.status == .ok, "\(asset)")
                     #expect(response.body.readableBytes > 200, "\(asset)")
                 }
-                #expect(ChartStyles.all.count == 8)
+                #expect(ChartStyles.all.count == 9)
                 #expect(policy.components(separatedBy: "'sha256-").count - 1 == ChartStyles.all.count)
             }
         }

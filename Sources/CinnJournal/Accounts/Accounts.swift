@@ -219,16 +219,29 @@ public struct Accounts: Sendable {
     // MARK: API tokens and invites
 
     /// A new bearer token: its secret is in the answer and nowhere else.
-    public func createToken(name: String, user: UserID) async throws -> (token: APIToken, secret: String) {
+    /// - Parameter scope: everything, or only a Nightscout uploader's sending or a follower's reading.
+    public func createToken(name: String, scope: APITokenScope = .all, user: UserID) async throws -> (token: APIToken, secret: String) {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...60).contains(name.count) else { throw CinnError.invalid("name", "a token's name has 1 to 60 characters") }
         let secret = "cinn_" + Self.secret()
-        return (try await store.createAPIToken(name: name, tokenSHA256: Self.digest(secret), user: user), secret)
+        return (try await store.createAPIToken(name: name, scope: scope, tokenSHA256: Self.digest(secret), secretSHA1: Self.sha1Hex(secret),
+                                               user: user), secret)
     }
 
-    /// The account a bearer token belongs to, unless it is unknown or revoked.
-    public func tokenAccount(secret: String) async throws -> Account? {
+    /// The account a bearer token belongs to, and what the token may do, unless it is unknown or revoked.
+    public func tokenAccount(secret: String) async throws -> (account: Account, scope: APITokenScope)? {
         try await store.apiTokenAccount(tokenSHA256: Self.digest(secret))
+    }
+
+    /// The same for the SHA-1 hex of a token, as Nightscout clients send their secret (`api-secret`).
+    public func tokenAccount(secretSHA1: String) async throws -> (account: Account, scope: APITokenScope)? {
+        guard secretSHA1.count == 40, secretSHA1.allSatisfy(\.isHexDigit) else { return nil }
+        return try await store.apiTokenAccount(secretSHA1: secretSHA1)
+    }
+
+    /// The SHA-1 hex of a secret, as Nightscout clients send it.
+    package static func sha1Hex(_ text: String) -> String {
+        Insecure.SHA1.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
     /// An invite code for one sign-up within `lifetime` (administrators only).

@@ -113,7 +113,7 @@ struct AccountWebController {
 
     struct AccountPage {
         struct Secret { let label: String; let value: String }
-        struct TokenRow { let id: String; let name: String; let created: String; let lastUsed: String; let revoked: Bool }
+        struct TokenRow { let id: String; let name: String; let scope: String?; let created: String; let lastUsed: String; let revoked: Bool }
         struct UserRow { let name: String; let role: String }
         let name: String
         let isAdmin: Bool
@@ -121,6 +121,8 @@ struct AccountWebController {
         let newSecret: Secret?
         let passwordError: String?
         let tokenError: String?
+        /// Where Nightscout clients send (this server's address as the request named it).
+        let nightscoutURL: String
         let tokens: [TokenRow]
         let hasTokens: Bool
         let users: [UserRow]
@@ -132,14 +134,21 @@ struct AccountWebController {
         let zone = try await context.journal.settings().timeZone
         let tokens = try await accounts.store.apiTokens(user: me.user).map { token in
             let created = LocalDate(instant: token.createdAt, utcOffsetSeconds: zone.secondsFromGMT(for: token.createdAt))
-            return AccountPage.TokenRow(id: token.id.lowercasedString, name: token.name, created: created.dayMonthYear,
+            let scope: String? = switch token.scope {
+            case .all: nil
+            case .nightscoutUpload: "Nightscout uploader: sends only"
+            case .nightscoutFollow: "Nightscout follower: reads only"
+            }
+            return AccountPage.TokenRow(id: token.id.lowercasedString, name: token.name, scope: scope, created: created.dayMonthYear,
                                         lastUsed: token.lastUsedAt.map { DashboardPage.moment($0, in: zone) } ?? "never",
                                         revoked: token.revokedAt != nil)
         }
+        let nightscoutURL = (security.publicURL.map { $0.absoluteString.hasSuffix("/") ? String($0.absoluteString.dropLast()) : $0.absoluteString }
+            ?? "https://this-server") + "/nightscout"
         let users = me.role == .admin
             ? try await accounts.store.accounts().filter(\.hasPassword).map { AccountPage.UserRow(name: $0.name, role: $0.role.rawValue) } : []
         let page = AccountPage(name: me.name, isAdmin: me.role == .admin, message: message, newSecret: secret, passwordError: passwordError,
-                               tokenError: tokenError, tokens: tokens, hasTokens: !tokens.isEmpty, users: users)
+                               tokenError: tokenError, nightscoutURL: nightscoutURL, tokens: tokens, hasTokens: !tokens.isEmpty, users: users)
         return WebResponse.html(pages.render("account", page, title: "Account", tab: .more, formToken: context.formToken), status: status)
     }
 
@@ -165,7 +174,8 @@ struct AccountWebController {
     @Sendable func createToken(_ request: Request, context: Context) async throws -> Response {
         let form = try await FormFields(request: request)
         do {
-            let made = try await accounts.createToken(name: form["name"] ?? "", user: context.account.account.user)
+            let made = try await accounts.createToken(name: form["name"] ?? "", scope: try AccountAPIController.scope(form["scope"]),
+                                                      user: context.account.account.user)
             return try await renderAccount(context, secret: .init(label: "Your new token “\(made.token.name)”", value: made.secret))
         } catch let error as CinnError where error.code == .invalidInput {
             return try await renderAccount(context, tokenError: error.message, status: .unprocessableContent)
@@ -220,30 +230,42 @@ struct AccountAPIController {
         let id: String
         let name: String
         let token: String
+        let scope: String
         let createdAt: String
-        enum CodingKeys: String, CodingKey { case id, name, token, createdAt = "created_at" }
+        enum CodingKeys: String, CodingKey { case id, name, token, scope, createdAt = "created_at" }
     }
 
     struct TokenDTO: Encodable {
         let id: String
         let name: String
+        let scope: String
         let createdAt: String
         let lastUsedAt: String?
         let revokedAt: String?
-        enum CodingKeys: String, CodingKey { case id, name, createdAt = "created_at", lastUsedAt = "last_used_at", revokedAt = "revoked_at" }
+        enum CodingKeys: String, CodingKey { case id, name, scope, createdAt = "created_at", lastUsedAt = "last_used_at", revokedAt = "revoked_at" }
         init(_ token: APIToken) {
             id = token.id.lowercasedString
             name = token.name
+            scope = token.scope.rawValue
             createdAt = token.createdAt.ISO8601Format()
             lastUsedAt = token.lastUsedAt?.ISO8601Format()
             revokedAt = token.revokedAt?.ISO8601Format()
         }
     }
 
-    func newToken(_ name: String, user: UserID) async throws -> Response {
-        let made = try await accounts.createToken(name: name, user: user)
+    func newToken(_ name: String, scope: APITokenScope = .all, user: UserID) async throws -> Response {
+        let made = try await accounts.createToken(name: name, scope: scope, user: user)
         return JSONResponse.make(NewTokenDTO(id: made.token.id.lowercasedString, name: made.token.name, token: made.secret,
-                                             createdAt: made.token.createdAt.ISO8601Format()), status: .created)
+                                             scope: made.token.scope.rawValue, createdAt: made.token.createdAt.ISO8601Format()), status: .created)
+    }
+
+    /// A token's scope as a form or a request names it; everything when it names none.
+    static func scope(_ text: String?) throws -> APITokenScope {
+        guard let text, !text.isEmpty else { return .all }
+        guard let scope = APITokenScope(rawValue: text) else {
+            throw CinnError.invalid("scope", "a token is for all, nightscout-upload or nightscout-follow, not \"\(text)\"")
+        }
+        return scope
     }
 
     /// `POST /api/v1/login` `{"name", "password", "token_name"}` → a new bearer token (201).
@@ -263,12 +285,12 @@ struct AccountAPIController {
         JSONResponse.make(["tokens": try await accounts.store.apiTokens(user: context.account.account.user).map(TokenDTO.init)])
     }
 
-    struct CreateTokenRequest: Decodable { let name: String }
+    struct CreateTokenRequest: Decodable { let name: String; let scope: String? }
 
     @Sendable func createToken(_ request: Request, context: Context) async throws -> Response {
         var request = request
         let body = try await request.decodeJSON(CreateTokenRequest.self)
-        return try await newToken(body.name, user: context.account.account.user)
+        return try await newToken(body.name, scope: try Self.scope(body.scope), user: context.account.account.user)
     }
 
     @Sendable func revokeToken(_ request: Request, context: Context) async throws -> Response {

@@ -46,10 +46,13 @@ struct AccountsMiddleware: RouterMiddleware {
     private func identify(_ request: inout Request) async throws -> RequestAccount? {
         if let authorization = request.headers[.authorization] {
             guard authorization.lowercased().hasPrefix("bearer "),
-                  let account = try await accounts.tokenAccount(secret: String(authorization.dropFirst(7)).trimmingCharacters(in: .whitespaces)) else {
+                  let found = try await accounts.tokenAccount(secret: String(authorization.dropFirst(7)).trimmingCharacters(in: .whitespaces)) else {
                 throw CinnError(.unauthenticated, "this API token is unknown or revoked")
             }
-            return RequestAccount(account: account)
+            guard found.scope == .all else {
+                throw CinnError(.forbidden, "this token is a Nightscout client's: it reaches the Nightscout API (/nightscout) only")
+            }
+            return RequestAccount(account: found.account)
         }
         guard let token = request.cookies[Self.cookieName]?.value, let session = try await accounts.session(token: token) else { return nil }
         if ![.get, .head, .options].contains(request.method) {

@@ -10,8 +10,9 @@ import Hummingbird
 /// holding the SHA-1 hex of the secret (or `token=SECRET`), or `?token=SECRET`.
 /// - Single-user mode: the secret set with `--api-secret` (`CINN_API_SECRET`), Nightscout's API_SECRET; without
 ///   one, only a server listening on loopback answers, to anyone who can reach it.
-/// - Hosted mode: the secret is one of the person's API tokens (also as `Authorization: Bearer`), so each uploader
-///   writes to its owner's journal.
+/// - Hosted mode: the secret is one of the person's API tokens (also as `Authorization: Bearer`, or its SHA-1 hex in
+///   the header), so each uploader writes to its owner's journal. An uploader's token only sends (and reads the
+///   status), a follower's only reads.
 struct NightscoutAccessMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     /// Single-user mode's secret.
@@ -34,8 +35,18 @@ struct NightscoutAccessMiddleware: RouterMiddleware {
         return (hash?.lowercased(), token)
     }
 
-    static func sha1Hex(_ text: String) -> String {
-        Insecure.SHA1.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+    static func sha1Hex(_ text: String) -> String { Accounts.sha1Hex(text) }
+
+    /// Refuses what a Nightscout client's token may not do: an uploader's reads beyond the status, a follower's writes.
+    static func check(_ scope: APITokenScope, _ request: Request) throws {
+        let reads = [.get, .head].contains(request.method)
+        switch scope {
+        case .all: return
+        case .nightscoutFollow where reads: return
+        case .nightscoutUpload where !reads || request.uri.path.hasSuffix("/status.json") || request.uri.path.hasSuffix("/status"): return
+        case .nightscoutFollow: throw CinnError(.forbidden, "this token is a Nightscout follower's: it reads, it does not send")
+        case .nightscoutUpload: throw CinnError(.forbidden, "this token is a Nightscout uploader's: it sends, it does not read")
+        }
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -43,10 +54,18 @@ struct NightscoutAccessMiddleware: RouterMiddleware {
         var context = context
         if let accounts {
             let bearer = request.headers[.authorization].flatMap { $0.lowercased().hasPrefix("bearer ") ? String($0.dropFirst(7)) : nil }
-            guard let token = token ?? bearer?.trimmingCharacters(in: .whitespaces), let account = try await accounts.tokenAccount(secret: token) else {
-                throw CinnError(.unauthenticated, "send one of your API tokens as ?token= (or the api-secret header token=…)")
+            let found = if let token = token ?? bearer?.trimmingCharacters(in: .whitespaces) {
+                try await accounts.tokenAccount(secret: token)
+            } else if let hash {
+                try await accounts.tokenAccount(secretSHA1: hash)
+            } else {
+                nil as (account: Account, scope: APITokenScope)?
             }
-            context.identity = RequestIdentity(journal: journal(account.user), account: RequestAccount(account: account))
+            guard let found else {
+                throw CinnError(.unauthenticated, "send one of your API tokens as ?token=, or its SHA-1 hex in the api-secret header")
+            }
+            try Self.check(found.scope, request)
+            context.identity = RequestIdentity(journal: journal(found.account.user), account: RequestAccount(account: found.account))
             return try await next(request, context)
         }
         if let secret {

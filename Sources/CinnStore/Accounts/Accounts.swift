@@ -28,10 +28,21 @@ public struct StoredSession: Sendable, Equatable {
     public var user: UserID { account.user }
 }
 
+/// What an API token lets its holder do.
+public enum APITokenScope: String, Sendable, CaseIterable {
+    /// The whole API, and the Nightscout API.
+    case all
+    /// A Nightscout uploader's: it sends to the Nightscout API (and reads its status), nothing else.
+    case nightscoutUpload = "nightscout-upload"
+    /// A Nightscout follower's: it reads the Nightscout API, nothing else.
+    case nightscoutFollow = "nightscout-follow"
+}
+
 /// A bearer token for API clients, as listed (the secret itself is shown once, when made).
 public struct APIToken: Sendable, Equatable {
     public var id: UUID
     public var name: String
+    public var scope: APITokenScope
     public var createdAt: Date
     public var lastUsedAt: Date?
     public var revokedAt: Date?
@@ -172,13 +183,15 @@ extension Store {
 
     // MARK: API tokens
 
-    public func createAPIToken(name: String, tokenSHA256: [UInt8], user: UserID) async throws -> APIToken {
+    /// - Parameter secretSHA1: the SHA-1 hex of the token, which Nightscout clients send in the `api-secret` header.
+    public func createAPIToken(name: String, scope: APITokenScope = .all, tokenSHA256: [UInt8], secretSHA1: String, user: UserID) async throws
+        -> APIToken {
         try await withConnection { db in
-            let token = APIToken(id: UUID.v7(at: now()), name: name, createdAt: date(milliseconds: milliseconds(now())))
+            let token = APIToken(id: UUID.v7(at: now()), name: name, scope: scope, createdAt: date(milliseconds: milliseconds(now())))
             try await db.raw("""
-                INSERT INTO api_tokens (id, user_id, name, token_sha256, created_at_ms)
+                INSERT INTO api_tokens (id, user_id, name, token_sha256, created_at_ms, scope, secret_sha1)
                 VALUES (\(bind: bind(token.id)), \(bind: user.rawValue), \(bind: name), \(bind: Data(tokenSHA256)),
-                    \(bind: milliseconds(token.createdAt)))
+                    \(bind: milliseconds(token.createdAt)), \(bind: scope.rawValue), \(bind: secretSHA1))
                 """).run()
             return token
         }
@@ -188,10 +201,11 @@ extension Store {
     public func apiTokens(user: UserID) async throws -> [APIToken] {
         try await withConnection { db in
             try await db.raw("""
-                SELECT id, name, created_at_ms, last_used_at_ms, revoked_at_ms FROM api_tokens
+                SELECT id, name, scope, created_at_ms, last_used_at_ms, revoked_at_ms FROM api_tokens
                 WHERE user_id = \(bind: user.rawValue) ORDER BY row_id DESC
                 """).all().map { row in
                 APIToken(id: try decodeUUID(row, "id"), name: try row.decode(column: "name", as: String.self),
+                         scope: APITokenScope(rawValue: try row.decode(column: "scope", as: String.self)) ?? .all,
                          createdAt: date(milliseconds: try row.decode(column: "created_at_ms", as: Int64.self)),
                          lastUsedAt: try row.decode(column: "last_used_at_ms", as: Int64?.self).map { date(milliseconds: $0) },
                          revokedAt: try row.decode(column: "revoked_at_ms", as: Int64?.self).map { date(milliseconds: $0) })
@@ -211,25 +225,34 @@ extension Store {
 
     /// The user of the unrevoked token with this digest.
     public func apiTokenUser(tokenSHA256: [UInt8]) async throws -> UserID? {
-        try await apiTokenAccount(tokenSHA256: tokenSHA256)?.user
+        try await apiTokenAccount(tokenSHA256: tokenSHA256)?.account.user
     }
 
-    /// The account of the unrevoked token with this digest, in one query with the token; notes when the
-    /// token was used (at most once a minute).
-    public func apiTokenAccount(tokenSHA256: [UInt8]) async throws -> Account? {
+    /// The account of the unrevoked token with this digest, and the token's scope, in one query with the token; notes
+    /// when the token was used (at most once a minute).
+    public func apiTokenAccount(tokenSHA256: [UInt8]) async throws -> (account: Account, scope: APITokenScope)? {
+        try await apiTokenAccount(where: "t.token_sha256 = \(bind: Data(tokenSHA256))")
+    }
+
+    /// The same for the token whose SHA-1 hex a Nightscout client sent (`api-secret`).
+    public func apiTokenAccount(secretSHA1: String) async throws -> (account: Account, scope: APITokenScope)? {
+        try await apiTokenAccount(where: "t.secret_sha1 = \(bind: secretSHA1.lowercased())")
+    }
+
+    private func apiTokenAccount(where condition: SQLQueryString) async throws -> (account: Account, scope: APITokenScope)? {
         try await withConnection { db in
             let now = milliseconds(now())
             guard let row = try await db.raw("""
-                SELECT \(unsafeRaw: Self.accountColumns(of: "u")), t.row_id AS token_row, t.last_used_at_ms
+                SELECT \(unsafeRaw: Self.accountColumns(of: "u")), t.row_id AS token_row, t.last_used_at_ms, t.scope
                 FROM api_tokens t JOIN users u ON u.row_id = t.user_id
-                WHERE t.token_sha256 = \(bind: Data(tokenSHA256)) AND t.revoked_at_ms IS NULL
+                WHERE \(condition) AND t.revoked_at_ms IS NULL
                 """).first() else { return nil }
             if (try row.decode(column: "last_used_at_ms", as: Int64?.self) ?? 0) < now - 60_000 {
                 try await db.raw("""
                     UPDATE api_tokens SET last_used_at_ms = \(bind: now) WHERE row_id = \(bind: try row.decode(column: "token_row", as: Int64.self))
                     """).run()
             }
-            return try account(row)
+            return (try account(row), APITokenScope(rawValue: try row.decode(column: "scope", as: String.self)) ?? .all)
         }
     }
 
