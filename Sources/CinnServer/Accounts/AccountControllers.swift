@@ -121,8 +121,8 @@ struct AccountWebController {
         let newSecret: Secret?
         let passwordError: String?
         let tokenError: String?
-        /// Where Nightscout clients send (this server's address as the request named it).
-        let nightscoutURL: String
+        /// Where Nightscout clients send, when the server knows its public address.
+        let nightscoutURL: String?
         let tokens: [TokenRow]
         let hasTokens: Bool
         let users: [UserRow]
@@ -143,8 +143,7 @@ struct AccountWebController {
                                         lastUsed: token.lastUsedAt.map { DashboardPage.moment($0, in: zone) } ?? "never",
                                         revoked: token.revokedAt != nil)
         }
-        let nightscoutURL = (security.publicURL.map { $0.absoluteString.hasSuffix("/") ? String($0.absoluteString.dropLast()) : $0.absoluteString }
-            ?? "https://this-server") + "/nightscout"
+        let nightscoutURL = security.publicURL.map { ($0.absoluteString.hasSuffix("/") ? String($0.absoluteString.dropLast()) : $0.absoluteString) + "/nightscout" }
         let users = me.role == .admin
             ? try await accounts.store.accounts().filter(\.hasPassword).map { AccountPage.UserRow(name: $0.name, role: $0.role.rawValue) } : []
         let page = AccountPage(name: me.name, isAdmin: me.role == .admin, message: message, newSecret: secret, passwordError: passwordError,
