@@ -87,6 +87,24 @@ import Testing
         }
     }
 
+    /// Deliveries that arrive out of order (a retry of an older window after a newer one): each bucket keeps one record,
+    /// the one sent last, and the day's samples count once each.
+    @Test(arguments: Database.enabled)
+    func anOlderDeliveryAfterANewerOneAddsOnlyWhatWasMissing(_ database: Database) async throws {
+        try await withApp(on: database) { client, journal in
+            let newer = Self.delivery(energy: 1400, carbs: 150, steps: 7000, heartRate: [(1, 72), (2, 90)])
+            let older = Self.delivery(energy: 500, carbs: 60, steps: 3000, heartRate: [(0, 70), (1, 72)])
+            #expect(try await client.send(.post, Self.path, json: newer).status == .created)
+            let late = try await client.send(.post, Self.path, json: older)
+            #expect(late.status == .created, "its minute of heart rate at 08:00 is new")
+            let heart = try #require(try await heartRate(journal))
+            #expect(heart.count == 3 && heart.sum == 232, "08:00, 08:01 and 08:02, each once")
+            #expect(try await journal.store.weighIns(user: journal.user).count == 1)
+            #expect(try await journal.store.foodEntries(user: journal.user, from: Self.june1, to: Self.june1).count == 1,
+                    "one entry for the day's food: the bucket sent last")
+        }
+    }
+
     @Test(arguments: Database.enabled)
     func badDeliveriesAreRefusedSayingWhere(_ database: Database) async throws {
         try await withApp(on: database) { client, journal in
