@@ -126,10 +126,12 @@ def watch_the_glucose_page(url: str) -> None:
         check(status == 200 and len(stored) == 1, f"a newer reading is uploaded (got {status}, {stored})")
         driver.execute_script("document.dispatchEvent(new Event('visibilitychange'))")
         try:
-            WebDriverWait(driver, 15).until(lambda d: d.find_element(By.ID, "live-value").text == "222")
+            # Read in one script: the section may be replaced between finding an element and reading it.
+            WebDriverWait(driver, 15).until(
+                lambda d: d.execute_script("return document.getElementById('live-value')?.textContent") == "222")
         except TimeoutException:
             raise CheckFailed("the Glucose page did not put the newer reading in place by itself")
-        arrow = driver.find_element(By.CSS_SELECTOR, "#live .arrow").get_attribute("aria-label")
+        arrow = driver.execute_script("return document.querySelector('#live .arrow')?.getAttribute('aria-label')")
         check(arrow == "rising fast", f"with its arrow, DoubleUp (says {arrow!r})")
         driver.get(url + "/glance")
         glucose = driver.find_element(By.ID, "glance-glucose").text
