@@ -77,6 +77,12 @@ import Testing
                 let malformed = try await send(client, .post, path, json: #"[{"type":"sgv","sgv":120,"date":17"#)
                 #expect(malformed.status == .badRequest, "\(path): malformed JSON is a bad request")
             }
+            for path in ["/api/v1/entries", "/api/v1/treatments", "/api/v1/profile.json"] {
+                let mixed = try await send(client, .post, path, json: #"[{"type":"sgv","sgv":120,"date":1710403800000},[1],"x"]"#)
+                let mixedField = try mixed.json()["error"]?["field"]?.string
+                #expect(mixed.status == .unprocessableContent && mixedField == "body", "\(path): an array with more than documents is refused whole")
+            }
+            #expect(try await journal.store.glucoseReadings(user: journal.user, limit: 100).count == 3, "and nothing of it was stored")
 
             let status = try await send(client, .get, "/api/v1/status.json").json()
             #expect(status["status"]?.string == "ok" && status["settings"]?["units"]?.string == "mg/dl" && status["apiEnabled"]?.bool == true)

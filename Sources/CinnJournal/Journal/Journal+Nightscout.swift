@@ -92,7 +92,7 @@ extension Journal {
         return first == UInt8(ascii: "{") ? Array("[".utf8) + body + Array("]".utf8) : body
     }
 
-    /// The elements of a JSON array, or of one object sent alone.
+    /// The elements of a JSON array of objects, or of one object sent alone; anything else in the array refuses the body.
     static func nightscoutElements(_ body: [UInt8]) throws -> [(line: Int, value: JSONValue)] {
         let elements: [(line: Int, value: JSONValue)]?
         do throws(JSONSyntaxError) {
@@ -101,6 +101,9 @@ extension Journal {
             throw CinnError(.malformedRequest, error.fileError.message)
         }
         guard let elements else { throw CinnError.invalid("body", "send a JSON array of documents, or one") }
+        if let (index, element) = elements.enumerated().first(where: { if case .object = $0.element.value { false } else { true } }) {
+            throw CinnError.invalid("body", "element \(index + 1) (line \(element.line)) is not a JSON object: send an array of documents")
+        }
         return elements
     }
 
