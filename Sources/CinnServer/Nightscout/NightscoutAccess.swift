@@ -1,7 +1,6 @@
 import CinnCore
 import CinnJournal
 import CinnStore
-import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
