@@ -20,13 +20,14 @@ public struct AGPChart: Sendable {
     public func svg() -> String {
         var out = Markup(capacity: 16_384)
         out.openChart(id: "agp-chart", height: Self.height, title: "Ambulatory glucose profile", description: summary(), style: Self.style)
-        let highest = max(profile.slots.compactMap { $0.percentiles?.last }.max() ?? 0, 250)
+        let highest = max(profile.slots.compactMap { $0.percentiles?.last?.milligramsPerDeciliter }.max() ?? 0, 250)
         let axis = ValueAxis(low: Glucose(milligramsPerDeciliter: 40).value(in: unit), high: Glucose(milligramsPerDeciliter: highest).value(in: unit),
                              minimumSpan: 1)
-        func y(_ milligrams: Double) -> Double {
-            let value = Glucose(milligramsPerDeciliter: milligrams).value(in: unit)
-            return Self.bottom - (Self.bottom - Self.top) * (value - axis.lower) / max(axis.upper - axis.lower, 1e-9)
+        /// The height of a value in the chart's unit, and of a glucose.
+        func y(_ value: Double) -> Double {
+            Self.bottom - (Self.bottom - Self.top) * (value - axis.lower) / max(axis.upper - axis.lower, 1e-9)
         }
+        func y(_ glucose: Glucose) -> Double { y(glucose.value(in: unit)) }
         // Legend.
         out.append("<g class=\"legend\" fill=\"currentColor\" fill-opacity=\"0.85\"><text x=\"")
         out.append(Self.left)
@@ -40,14 +41,14 @@ public struct AGPChart: Sendable {
         out.append("<g class=\"grid\" stroke=\"currentColor\" stroke-opacity=\"0.15\">\n")
         for tick in axis.ticks {
             out.append("<line")
-            out.appendHorizontalLine(from: Self.left, to: Self.right, at: y(Glucose(tick, unit).milligramsPerDeciliter))
+            out.appendHorizontalLine(from: Self.left, to: Self.right, at: y(tick))
         }
         out.append("</g>\n<g class=\"ticks\" fill=\"currentColor\" fill-opacity=\"0.75\" text-anchor=\"end\">\n")
         for tick in axis.ticks {
             out.append("<text x=\"")
             out.append(Self.left - 4)
             out.append("\" y=\"")
-            out.append(y(Glucose(tick, unit).milligramsPerDeciliter) + 4)
+            out.append(y(tick) + 4)
             out.append("\">")
             out.append(tick, decimals: axis.decimals)
             out.append("</text>\n")
@@ -56,7 +57,7 @@ public struct AGPChart: Sendable {
         // The target range's limits.
         for limit in [GlucoseStatistics.rangeLow, GlucoseStatistics.rangeHigh] {
             out.append("<line class=\"target\" stroke-dasharray=\"4 3\"")
-            out.appendHorizontalLine(from: Self.left, to: Self.right, at: y(limit))
+            out.appendHorizontalLine(from: Self.left, to: Self.right, at: y(Glucose(milligramsPerDeciliter: limit)))
         }
         // Runs of slots with percentiles: the bands and the line break between them.
         var runs: [[AmbulatoryGlucoseProfile.Slot]] = [[]]
@@ -121,8 +122,7 @@ public struct AGPChart: Sendable {
         let statistics = profile.statistics
         guard statistics.count > 0 else { return "No glucose readings in these \(profile.days) days." }
         let medians = profile.slots.compactMap { $0.percentiles?[2] }
-        let range = medians.isEmpty ? "" : ", the median from \(Glucose(milligramsPerDeciliter: medians.min()!).formatted(unit)) to "
-            + Glucose(milligramsPerDeciliter: medians.max()!).formatted(unit)
+        let range = medians.isEmpty ? "" : ", the median from \(medians.min()!.formatted(unit)) to \(medians.max()!.formatted(unit))"
         return "\(statistics.count) readings over \(profile.days) days\(range) across the day; "
             + "\(Int((statistics.inRange * 100).rounded())) % in range 70–180 mg/dL."
     }

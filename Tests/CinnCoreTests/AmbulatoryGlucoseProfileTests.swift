@@ -27,7 +27,7 @@ import Testing
         #expect(profile.slots.count == 96 && profile.slots[0].minute == 7.5 && profile.slots[95].minute == 1432.5)
         #expect(profile.activeShare == 1 && profile.daysWithReadings == 14)
         for slot in profile.slots {
-            let percentiles = try #require(slot.percentiles)
+            let percentiles = try #require(slot.percentiles).map(\.milligramsPerDeciliter)
             #expect(percentiles[2] == 165 && percentiles[0] == 100 && percentiles[4] == 230, "\(slot.minute): \(percentiles)")
             #expect(percentiles == percentiles.sorted())
             #expect(slot.readings == 14 * 12 || slot.readings == 14 * 13, "an hour of readings around the slot")

@@ -69,11 +69,11 @@ import Testing
             ("2024-02-06", "2024-02-06T00:00:00Z", 0),
         ]
         for (text, instant, offset) in times {
-            let date = try #require(HealthAutoExportDate(text), "\(text)")
+            let date = try #require(HealthDate(healthAutoExport: text), "\(text)")
             #expect(date.date == (try Self.instant(instant)) && date.utcOffsetSeconds == offset, "\(text)")
         }
         for text in ["2024-02-06T14:30:00-08:00", "2024-02-06 25:00:00 -0800", "2024-02-06 13:00:00 pm -0800", "2024-02-06 14:30:00", "06/02/2024 14:30:00 -0800"] {
-            #expect(HealthAutoExportDate(text) == nil, "\(text)")
+            #expect(HealthDate(healthAutoExport: text) == nil, "\(text)")
         }
     }
 

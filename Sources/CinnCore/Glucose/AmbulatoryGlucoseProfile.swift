@@ -14,8 +14,8 @@ public struct AmbulatoryGlucoseProfile: Sendable, Equatable {
         /// The slot's middle, in minutes after local midnight (7.5, 22.5, …).
         public var minute: Double
         public var readings: Int
-        /// The 5th, 25th, 50th, 75th and 95th percentiles in mg/dL; nil with too few readings.
-        public var percentiles: [Double]?
+        /// The 5th, 25th, 50th, 75th and 95th percentiles; nil with too few readings.
+        public var percentiles: [Glucose]?
     }
 
     public static let slotMinutes = 15.0
@@ -54,7 +54,7 @@ public struct AmbulatoryGlucoseProfile: Sendable, Equatable {
                 return min(distance, 1440 - distance) <= Self.windowMinutes
             }.map(\.value).sorted()
             return Slot(minute: middle, readings: values.count,
-                        percentiles: values.count >= Self.minimumReadings ? Self.percentileRanks.map { Self.percentile(values, $0) } : nil)
+                        percentiles: values.count >= Self.minimumReadings ? Self.percentileRanks.map { Glucose(milligramsPerDeciliter: Self.percentile(values, $0)) } : nil)
         }
     }
 

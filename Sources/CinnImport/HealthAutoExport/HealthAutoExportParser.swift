@@ -196,7 +196,7 @@ public enum HealthAutoExportParser {
         switch kind {
         case .journal(let type):
             let date = try self.date(point, "date")
-            var record = HealthRecord(type: type, unit: units, value: try number(point, "qty").text, sourceName: source, start: date.health, end: date.health)
+            var record = HealthRecord(type: type, unit: units, value: try number(point, "qty").text, sourceName: source, start: date, end: date)
             record.bucket = ContentHash.of([type, date.text, source]).hex
             switch point["mealTime"]?.string {
             case "Before Meal": record.mealTime = "1"
@@ -302,9 +302,9 @@ public enum HealthAutoExportParser {
         }
     }
 
-    static func date(_ point: [String: JSONValue], _ key: String) throws(CinnError) -> HealthAutoExportDate {
+    static func date(_ point: [String: JSONValue], _ key: String) throws(CinnError) -> HealthDate {
         guard let text = point[key]?.string else { throw .invalid(key, "the point needs its \(key), such as 2024-06-01 07:00:00 -0700") }
-        guard let date = HealthAutoExportDate(text) else {
+        guard let date = HealthDate(healthAutoExport: text) else {
             throw .invalid(key, "\"\(text)\" is not a time such as 2024-06-01 07:00:00 -0700")
         }
         return date
@@ -351,17 +351,15 @@ public enum HealthAutoExportParser {
     }
 }
 
-/// A time as Health Auto Export writes it, `2024-06-01 07:00:00 -0700`; also its 12-hour form (`2024-06-01 7:00:00 pm
-/// -0700`, with the narrow no-break space iOS puts before am and pm) and a day alone (`2024-06-01`, at midnight UTC).
-struct HealthAutoExportDate {
-    let health: HealthDate
-
-    init?(_ text: String) {
+extension HealthDate {
+    /// A time as Health Auto Export writes it, `2024-06-01 07:00:00 -0700`; also its 12-hour form (`2024-06-01 7:00:00 pm
+    /// -0700`, with the narrow no-break space iOS puts before am and pm) and a day alone (`2024-06-01`, at midnight UTC).
+    init?(healthAutoExport text: String) {
         let parts = text.replacingOccurrences(of: "\u{202F}", with: " ").replacingOccurrences(of: "\u{00A0}", with: " ")
             .split(separator: " ", omittingEmptySubsequences: true)
         guard let day = parts.first.flatMap({ LocalDate(iso: String($0)) }) else { return nil }
         guard parts.count > 1 else {
-            health = HealthDate(milliseconds: Int64(day.dayNumber) * 86_400_000, utcOffsetSeconds: 0)
+            self.init(milliseconds: Int64(day.dayNumber) * 86_400_000, utcOffsetSeconds: 0)
             return
         }
         var rest = parts.dropFirst()
@@ -379,13 +377,9 @@ struct HealthAutoExportDate {
               let hours = Int(offsetText.dropFirst().prefix(2)), let minutes = Int(offsetText.suffix(2)), hours <= 18, minutes < 60 else { return nil }
         let offset = (hours * 3600 + minutes * 60) * (sign == "-" ? -1 : 1)
         let local = Int64(day.dayNumber) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
-        health = HealthDate(milliseconds: (local - Int64(offset)) * 1000, utcOffsetSeconds: offset)
+        self.init(milliseconds: (local - Int64(offset)) * 1000, utcOffsetSeconds: offset)
     }
 
-    var date: Date { health.date }
-    var milliseconds: Int64 { health.milliseconds }
-    var utcOffsetSeconds: Int { health.utcOffsetSeconds }
-    var text: String { health.text }
     /// The local day in the offset it was written in.
-    var day: LocalDate { LocalDate(instant: health.date, utcOffsetSeconds: health.utcOffsetSeconds) }
+    var day: LocalDate { LocalDate(instant: date, utcOffsetSeconds: utcOffsetSeconds) }
 }

@@ -295,10 +295,33 @@ struct MealsPage {
     }
 }
 
+/// The newest reading as the glance and the Glucose page's lead show it: its value, arrow and age, struck through when
+/// stale.
+struct NewestGlucoseText {
+    let value: String
+    let unit: String
+    let arrow: String?
+    let words: String?
+    let stale: Bool
+    /// "4 min", "2 h": the glance's.
+    let shortAge: String
+    /// "just now", "4 min ago", "1 h 5 min ago".
+    let age: String
+
+    init(_ entry: NightscoutEntry, minutesOld minutes: Int, unit: GlucoseUnit) {
+        value = entry.reading.glucose.formatted(unit, withUnit: false)
+        self.unit = unit.rawValue
+        arrow = entry.direction?.arrow
+        words = entry.direction?.words
+        stale = minutes > Glance.staleAfterMinutes
+        shortAge = minutes < 60 ? "\(minutes) min" : minutes < 24 * 60 ? "\(minutes / 60) h" : "\(minutes / (24 * 60)) d"
+        age = minutes == 0 ? "just now" : minutes < 60 ? "\(minutes) min ago" : "\(minutes / 60) h \(minutes % 60) min ago"
+    }
+}
+
 /// The Glucose page's lead (`glucose-live`): the newest reading, its arrow and age, and a chart of the last few hours.
 /// It is also the fragment `GET /glucose/live` answers, which the page's script fetches every minute.
 struct LiveGlucosePage {
-    struct Latest { let value: String; let unit: String; let arrow: String?; let words: String?; let age: String; let stale: Bool }
     struct Window { let hours: Int; let on: Bool; let days: Int }
 
     /// The window shown first: enough for the last meal's rise and fall.
@@ -306,7 +329,7 @@ struct LiveGlucosePage {
 
     let hours: Int
     let days: Int
-    let latest: Latest?
+    let latest: NewestGlucoseText?
     let windows: [Window]
     let chart: String
 
@@ -315,12 +338,7 @@ struct LiveGlucosePage {
         let unit = live.settings.glucoseUnit
         hours = live.hours
         self.days = days
-        latest = live.latest.map { entry in
-            let minutes = live.minutesOld ?? 0
-            let age = minutes == 0 ? "just now" : minutes < 60 ? "\(minutes) min ago" : "\(minutes / 60) h \(minutes % 60) min ago"
-            return Latest(value: entry.reading.glucose.formatted(unit, withUnit: false), unit: unit.rawValue, arrow: entry.direction?.arrow,
-                          words: entry.direction?.words, age: age, stale: minutes > Glance.staleAfterMinutes)
-        }
+        latest = live.latest.map { NewestGlucoseText($0, minutesOld: live.minutesOld ?? 0, unit: unit) }
         windows = LiveGlucose.windows.map { Window(hours: $0, on: $0 == live.hours, days: days) }
         let offset = live.settings.timeZone.secondsFromGMT(for: live.end)
         chart = GlucoseDayChart(start: live.start, end: live.end, utcOffsetSeconds: offset, points: live.points, meals: [], doses: live.doses,

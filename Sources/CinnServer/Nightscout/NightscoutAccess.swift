@@ -34,8 +34,6 @@ struct NightscoutAccessMiddleware: RouterMiddleware {
         return (hash?.lowercased(), token)
     }
 
-    static func sha1Hex(_ text: String) -> String { Accounts.sha1Hex(text) }
-
     /// Refuses what a Nightscout client's token may not do: an uploader's reads beyond the status, a follower's writes.
     static func check(_ scope: APITokenScope, _ request: Request) throws {
         let reads = [.get, .head].contains(request.method)
@@ -68,7 +66,7 @@ struct NightscoutAccessMiddleware: RouterMiddleware {
             return try await next(request, context)
         }
         if let secret {
-            guard hash.map({ constantTimeEqual($0, Self.sha1Hex(secret)) }) == true || token.map({ constantTimeEqual($0, secret) }) == true else {
+            guard hash.map({ constantTimeEqual($0, Accounts.sha1Hex(secret)) }) == true || token.map({ constantTimeEqual($0, secret) }) == true else {
                 throw CinnError(.unauthenticated, "send the API secret: the api-secret header (its SHA-1 hex) or ?token=")
             }
         } else if !openOnLoopback {

@@ -27,21 +27,12 @@ struct GlanceController {
 
 /// The glance page's words.
 struct GlancePage {
-    struct GlucoseLine {
-        let value: String
-        let unit: String
-        let arrow: String?
-        let words: String?
-        let age: String
-        let stale: Bool
-    }
-
     let state: String
     let answerWord: String
     let message: String
     let left: String
     let trend: String?
-    let glucose: GlucoseLine?
+    let glucose: NewestGlucoseText?
 
     init(_ glance: Glance) {
         let answer = glance.answer, settings = glance.settings
@@ -65,12 +56,6 @@ struct GlancePage {
             if let rate = glance.weeklyChange { text += " · \(WeighInsPage.signed(rate.perWeek(in: unit), unit))/wk" }
             return text
         }
-        glucose = glance.glucose.map { entry in
-            let minutes = glance.glucoseMinutesOld ?? 0
-            let age = minutes < 60 ? "\(minutes) min" : minutes < 24 * 60 ? "\(minutes / 60) h" : "\(minutes / (24 * 60)) d"
-            return GlucoseLine(value: entry.reading.glucose.formatted(settings.glucoseUnit, withUnit: false), unit: settings.glucoseUnit.rawValue,
-                               arrow: entry.direction?.arrow, words: entry.direction?.words, age: age,
-                               stale: minutes > Glance.staleAfterMinutes)
-        }
+        glucose = glance.glucose.map { NewestGlucoseText($0, minutesOld: glance.glucoseMinutesOld ?? 0, unit: settings.glucoseUnit) }
     }
 }
