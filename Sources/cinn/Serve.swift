@@ -47,6 +47,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Where unknown barcodes are looked up: an Open Food Facts server, or \"none\" (default: $CINN_OFF_URL, else https://world.openfoodfacts.org).")
     var offURL: String?
 
+    @Option(help: "Where the web app's uploads wait between their check and their import (default: $CINN_UPLOAD_DIR, else the system's temporary directory). Servers sharing one database need one directory they all reach.")
+    var uploadDir: String?
+
     @Option(help: "What the server logs (to standard error): trace, debug, info (and a line for every request: method, path, status, milliseconds), notice, warning, error or critical (default: $CINN_LOG_LEVEL, else notice). \"Listening on\" is printed at every level.")
     var logLevel: String?
 
@@ -56,11 +59,13 @@ struct Serve: AsyncParsableCommand {
         if let port { flags["cinn.port"] = .init(.int(port), isSecret: false) }
         if let logLevel { flags["cinn.log.level"] = .init(.string(logLevel), isSecret: false) }
         if let apiSecret { flags["cinn.api.secret"] = .init(.string(apiSecret), isSecret: true) }
+        if let uploadDir { flags["cinn.upload.dir"] = .init(.string(uploadDir), isSecret: false) }
         let config = configReader(flags: flags)
         let apiSecret = config.string(forKey: "cinn.api.secret", isSecret: true)
         if let apiSecret, apiSecret.count < 12 {
             throw CommandError.from(CinnError.invalid("api-secret", "--api-secret needs at least 12 characters, as Nightscout's API_SECRET does"))
         }
+        let uploadDirectory = config.string(forKey: "cinn.upload.dir").map { URL(fileURLWithPath: $0, isDirectory: true) }
         let host = config.string(forKey: "cinn.host", default: "127.0.0.1")
         let port = config.int(forKey: "cinn.port", default: 8080)
         let levelName = config.string(forKey: "cinn.log.level", default: "notice")
@@ -98,7 +103,8 @@ struct Serve: AsyncParsableCommand {
                 journal: journal,
                 accounts: hosted,
                 configuration: ServerConfiguration(host: host, port: port,
-                                                   security: WebSecurity(publicURL: publicURL, allowedHosts: allowedHosts, apiSecret: apiSecret)) { host, port in
+                                                   security: WebSecurity(publicURL: publicURL, allowedHosts: allowedHosts, apiSecret: apiSecret),
+                                                   uploadDirectory: uploadDirectory) { host, port in
                     FileHandle.standardOutput.write(Data("Listening on http://\(host):\(port)\n".utf8))
                 },
                 logger: logger)

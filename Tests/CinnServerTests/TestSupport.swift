@@ -42,20 +42,47 @@ enum Database: String, CaseIterable, CustomTestStringConvertible, Sendable {
 
 /// A fresh store on `database` (a PostgreSQL schema of its own), migrated, closed and removed after `body`.
 func withStore<T>(_ database: Database, _ body: (Store) async throws -> T) async throws -> T {
-    guard database == .postgres else { return try await withStore(body) }
-    let url = try #require(ProcessInfo.processInfo.environment["CINN_TEST_POSTGRES_URL"])
-    let schema = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
-    let admin = try Store(.postgres(url: url))
-    try await admin.withConnection { db in try await db.raw("CREATE SCHEMA \(unsafeRaw: String(schema))").run() }
-    let store = try Store(.postgres(url: url), schema: String(schema))
+    try await withStores(database, count: 1) { try await body($0[0]) }
+}
+
+/// `count` stores on one fresh database, as that many servers sharing it have: the first migrates it (unless not
+/// `migrating`). All are closed and the database removed after `body`.
+func withStores<T>(_ database: Database, count: Int, migrating: Bool = true, _ body: ([Store]) async throws -> T) async throws -> T {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-server-\(UUID().uuidString)")
+    var admin: Store?
+    var schema = ""
+    func open() throws -> Store {
+        switch database {
+        case .sqlite:
+            return try Store(.sqlite(path: folder.appendingPathComponent("cinn.sqlite").path))
+        case .postgres:
+            let url = try #require(ProcessInfo.processInfo.environment["CINN_TEST_POSTGRES_URL"])
+            return try Store(.postgres(url: url), schema: schema)
+        }
+    }
+    switch database {
+    case .sqlite:
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    case .postgres:
+        let url = try #require(ProcessInfo.processInfo.environment["CINN_TEST_POSTGRES_URL"])
+        schema = "test_" + String(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16))
+        let store = try Store(.postgres(url: url))
+        admin = store
+        try await store.withConnection { db in try await db.raw("CREATE SCHEMA \(unsafeRaw: schema)").run() }
+    }
+    var stores: [Store] = []
     func cleanup() async throws {
-        try await store.close()
-        try await admin.withConnection { db in try await db.raw("DROP SCHEMA \(unsafeRaw: String(schema)) CASCADE").run() }
-        try await admin.close()
+        for store in stores { try await store.close() }
+        if let admin {
+            try await admin.withConnection { db in try await db.raw("DROP SCHEMA \(unsafeRaw: schema) CASCADE").run() }
+            try await admin.close()
+        }
+        try? FileManager.default.removeItem(at: folder)
     }
     do {
-        try await store.migrate()
-        let result = try await body(store)
+        for _ in 0..<count { stores.append(try open()) }
+        if migrating { try await stores[0].migrate() }
+        let result = try await body(stores)
         try await cleanup()
         return result
     } catch {

@@ -76,7 +76,7 @@ public struct Accounts: Sendable {
     public init(store: Store, configuration: AccountsConfiguration = AccountsConfiguration()) {
         self.store = store
         self.configuration = configuration
-        throttle = LogInThrottle(limit: configuration.maximumFailedLogIns, window: configuration.throttleWindow)
+        throttle = LogInThrottle(store: store, limit: configuration.maximumFailedLogIns, window: configuration.throttleWindow)
         passwordChecks = PasswordChecks(limit: configuration.maximumPasswordChecks)
         unknownUserHash = Bcrypt.hash(Self.secret(), cost: configuration.bcryptCost)
     }
@@ -165,7 +165,7 @@ public struct Accounts: Sendable {
 
     /// How many keys (clients, names from a client) the log-in throttle holds now.
     public var throttledKeyCount: Int {
-        get async { await throttle.keyCount }
+        get async throws { try await store.logInAttemptKeyCount(window: configuration.throttleWindow) }
     }
 
     /// The account whose name and password these are. Wrong names and wrong passwords answer alike (and
@@ -178,22 +178,22 @@ public struct Accounts: Sendable {
         let wrong = CinnError(.unauthenticated, "wrong name or password")
         let clientKey = "client:" + client
         guard let name = try? Self.validName(name) else {
-            try await throttle.attempt([clientKey], now: store.now())
+            _ = try await throttle.attempt([clientKey])
             throw wrong
         }
         let keys = [clientKey, "name:" + name + "@" + client]
-        try await throttle.attempt(keys, now: store.now())
+        let counted = try await throttle.attempt(keys)
         let found: (account: Account, passwordHash: String?)?
         let verified: Bool
         do {
             found = try await store.accountForLogIn(named: name)
             verified = try await verify(password, hash: found?.passwordHash ?? unknownUserHash)
         } catch let error as CinnError where error.code == .unavailable {
-            await throttle.withdraw(keys)
+            try await throttle.withdraw(counted)
             throw error
         }
         guard verified, let account = found?.account, found?.passwordHash != nil else { throw wrong }
-        await throttle.succeed(keys)
+        try await throttle.succeed(keys, rows: counted)
         return account
     }
 
@@ -267,62 +267,36 @@ public struct Accounts: Sendable {
     }
 }
 
-/// Counts failed log-ins per key (a client address; a name from a client) in a sliding window. An attempt
-/// counts before its password is checked and is taken back when it succeeds. The table is bounded: expired
-/// keys are pruned, and past `maximumKeys` the keys with the oldest failures go first.
-actor LogInThrottle {
+/// Counts failed log-ins per key (a client address; a name from a client) within a sliding window, in the database,
+/// so that every server on it counts the same attempts. An attempt counts before its password is checked and is
+/// taken back when it succeeds.
+struct LogInThrottle: Sendable {
+    let store: Store
     let limit: Int
     let window: TimeInterval
-    let maximumKeys: Int
-    private var failures: [String: [Date]] = [:]
-    private var attemptsSincePrune = 0
 
-    init(limit: Int, window: TimeInterval, maximumKeys: Int = 50_000) {
-        self.limit = limit
-        self.window = window
-        self.maximumKeys = maximumKeys
-    }
-
-    var keyCount: Int { failures.count }
-
-    /// Counts an attempt for every key, or refuses (429) without counting when a key is at the limit.
-    func attempt(_ keys: [String], now: Date) throws {
-        prune(now: now)
-        for key in keys {
-            let recent = (failures[key] ?? []).filter { now.timeIntervalSince($0) < window }
-            failures[key] = recent.isEmpty ? nil : recent
-            if recent.count >= limit, let oldest = recent.first {
-                let minutes = Int((window - now.timeIntervalSince(oldest)) / 60) + 1
-                throw CinnError(.tooManyRequests, "too many failed log-ins: try again in \(minutes) minute\(minutes == 1 ? "" : "s")")
-            }
+    /// Counts an attempt for every key, or refuses (429) without counting when a key is at the limit; the rows
+    /// counted, for `withdraw` and `succeed`.
+    func attempt(_ keys: [String]) async throws -> [Int64] {
+        switch try await store.countLogInAttempt(keys: keys, limit: limit, window: window) {
+        case .counted(let rows):
+            return rows
+        case .refused(let until):
+            let minutes = Int(until.timeIntervalSince(store.now()) / 60) + 1
+            throw CinnError(.tooManyRequests, "too many failed log-ins: try again in \(minutes) minute\(minutes == 1 ? "" : "s")")
         }
-        for key in keys { failures[key, default: []].append(now) }
     }
 
     /// The attempt was not a guess (the server was too busy to check it): it does not count.
-    func withdraw(_ keys: [String]) {
-        for key in keys {
-            guard var times = failures[key], !times.isEmpty else { continue }
-            times.removeLast()
-            failures[key] = times.isEmpty ? nil : times
-        }
+    func withdraw(_ rows: [Int64]) async throws {
+        try await store.withdrawLogInAttempt(rows: rows)
     }
 
-    /// The password was right: the name's failures from this client are forgotten, and this attempt does not
-    /// count for the client.
-    func succeed(_ keys: [String]) {
-        withdraw(Array(keys.prefix(1)))
-        for key in keys.dropFirst() { failures[key] = nil }
-    }
-
-    private func prune(now: Date) {
-        attemptsSincePrune += 1
-        guard failures.count > maximumKeys || attemptsSincePrune >= 1_000 else { return }
-        attemptsSincePrune = 0
-        failures = failures.filter { _, times in times.last.map { now.timeIntervalSince($0) < window } ?? false }
-        guard failures.count > maximumKeys else { return }
-        let newest = failures.sorted { ($0.value.last ?? .distantPast) > ($1.value.last ?? .distantPast) }.prefix(maximumKeys * 9 / 10)
-        failures = Dictionary(uniqueKeysWithValues: newest.map { ($0.key, $0.value) })
+    /// The password was right: this attempt does not count for the client, and the name's failures from this client
+    /// are forgotten.
+    func succeed(_ keys: [String], rows: [Int64]) async throws {
+        try await store.withdrawLogInAttempt(rows: Array(rows.prefix(1)))
+        for key in keys.dropFirst() { try await store.clearLogInAttempts(key: key) }
     }
 }
 

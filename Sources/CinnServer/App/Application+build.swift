@@ -12,14 +12,18 @@ public struct ServerConfiguration: Sendable {
     public var port: Int
     /// Public URL, allowed host names; `buildApplication` answers only loopback names in single-user mode on loopback.
     public var security: WebSecurity
+    /// Where the web app's uploads wait between their check and their import: a directory every server on one database
+    /// shares. The system's temporary directory when nil.
+    public var uploadDirectory: URL?
     /// Called once the server is bound, with the address it listens on.
     public var onListening: @Sendable (_ host: String, _ port: Int) -> Void
 
-    public init(host: String = "127.0.0.1", port: Int = 8080, security: WebSecurity = WebSecurity(),
+    public init(host: String = "127.0.0.1", port: Int = 8080, security: WebSecurity = WebSecurity(), uploadDirectory: URL? = nil,
                 onListening: @escaping @Sendable (String, Int) -> Void = { _, _ in }) {
         self.host = host
         self.port = port
         self.security = security
+        self.uploadDirectory = uploadDirectory
         self.onListening = onListening
     }
 }
@@ -28,7 +32,8 @@ public struct ServerConfiguration: Sendable {
 /// Without `accounts` (single-user mode) every request is `journal`'s; with them (hosted mode) every request
 /// but log-in and sign-up is a logged-in user's, whose journal is made like `journal`.
 /// Every response carries the security headers, and what a browser sends for another site is refused (`WebSecurity`).
-public func buildRouter(journal: Journal, accounts: Accounts? = nil, security: WebSecurity = WebSecurity()) -> Router<AppRequestContext> {
+public func buildRouter(journal: Journal, accounts: Accounts? = nil, security: WebSecurity = WebSecurity(),
+                        uploadDirectory: URL? = nil) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: SecurityHeadersMiddleware())
@@ -50,7 +55,7 @@ public func buildRouter(journal: Journal, accounts: Accounts? = nil, security: W
     // Every other route is someone's journal's: its context cannot be made without the asker's identity.
     let web = router.group(context: JournalRequestContext.self)
     let api = router.group("api/v1", context: JournalRequestContext.self)
-    let pendingImports = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-pending-imports")
+    let pendingImports = uploadDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("cinn-pending-imports")
     WeightWebController(pages: .shared).addRoutes(to: web)
     GlanceController(pages: .shared).addRoutes(web: web, api: api)
     ImportWebController(pages: .shared, pendingDirectory: pendingImports).addRoutes(to: web)
@@ -90,7 +95,7 @@ public func buildApplication(journal: Journal, accounts: Accounts? = nil, config
         security.loopbackHostsOnly = true
     }
     return Application(
-        router: buildRouter(journal: journal, accounts: accounts, security: security),
+        router: buildRouter(journal: journal, accounts: accounts, security: security, uploadDirectory: configuration.uploadDirectory),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "cinn"),
         onServerRunning: { channel in
             let address = channel.localAddress

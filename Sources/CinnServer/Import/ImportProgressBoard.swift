@@ -4,55 +4,79 @@ import CinnStore
 import Foundation
 import Synchronization
 
-/// How far the web app's imports have got, by the id their page polls with (`GET /import/progress/{id}`):
-/// the check (a dry run) of an upload, under an id the page makes, and the import itself, under its token.
-/// A finished import's last progress stays a few minutes, so a poll that comes late still sees it. Each
-/// entry is its user's: another user polling the same id finds nothing.
-final class ImportProgressBoard: Sendable {
-    struct Entry: Sendable, Encodable {
-        /// "checking" or "importing".
+/// How far the web app's imports have got, by the id their page polls with (`GET /import/progress/{id}`): the check
+/// (a dry run) of an upload, under an id the page makes, and the import itself, under its token. Kept in the database,
+/// so that a poll reaching another server than the import's finds it; written at most every `interval`, and once more
+/// when the import ends. A finished import's last progress stays a few minutes, so a poll that comes late still sees
+/// it. Each entry is its user's: another user polling the same id finds nothing.
+enum ImportProgressBoard {
+    /// What the page reads.
+    struct Entry: Encodable {
         var phase: String
         var rowsRead: Int
         var bytesRead: Int64
         var totalBytes: Int64?
         var fraction: Double?
         var done: Bool
-        /// When the board last heard of it (for expiry) and whose import it is; not sent to the page.
-        fileprivate var updated: Date
-        fileprivate var user: UserID
 
-        enum CodingKeys: String, CodingKey {
-            case phase, rowsRead, bytesRead, totalBytes, fraction, done
+        init(_ stored: StoredImportProgress) {
+            phase = stored.phase
+            rowsRead = stored.progress.rowsRead
+            bytesRead = stored.progress.bytesRead
+            totalBytes = stored.progress.totalBytes
+            fraction = stored.progress.fraction
+            done = stored.done
         }
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
     static let lifetime: TimeInterval = 300
+    /// How often a running import's progress is written: the page polls every 400 ms.
+    static let interval: Duration = .milliseconds(300)
 
     /// An id a page may poll with: a UUID, as the page and the tokens make them.
     static func validID(_ text: String?) -> String? {
         text.flatMap(UUID.init(text:)).map { $0.lowercasedString }
     }
 
-    func update(_ id: String, user: UserID, phase: String, _ progress: ImportProgress) {
-        let entry = Entry(phase: phase, rowsRead: progress.rowsRead, bytesRead: progress.bytesRead, totalBytes: progress.totalBytes,
-                          fraction: progress.fraction, done: false, updated: Date(), user: user)
-        entries.withLock { entries in
-            guard entries[id].map({ $0.user == user }) ?? true else { return }
-            entries[id] = entry
+    /// Runs `body` with a progress sink whose reports reach the board under `id` (when there is one). A progress write
+    /// that fails is skipped: it never fails the import.
+    static func tracking(_ journal: Journal, _ id: String?, phase: String,
+                         _ body: (@escaping @Sendable (ImportProgress) -> Void) async throws -> ImportReport) async throws -> ImportReport {
+        guard let id else { return try await body { _ in } }
+        let store = journal.store, user = journal.user
+        let latest = Mutex<ImportProgress?>(nil)
+        let last = Mutex(ImportProgress(bytesRead: 0, totalBytes: nil, rowsRead: 0))
+        @Sendable func write(_ progress: ImportProgress, done: Bool) async {
+            try? await store.setImportProgress(id: id, user: user, StoredImportProgress(phase: phase, progress: progress, done: done),
+                                               expiringBefore: store.now().addingTimeInterval(-lifetime))
+        }
+        let writer = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                if let progress = latest.withLock({ value in defer { value = nil }; return value }) { await write(progress, done: false) }
+            }
+        }
+        let sink: @Sendable (ImportProgress) -> Void = { progress in
+            latest.withLock { $0 = progress }
+            last.withLock { $0 = progress }
+        }
+        func finish() async {
+            writer.cancel()
+            await writer.value
+            await write(last.withLock { $0 }, done: true)
+        }
+        do {
+            let report = try await body(sink)
+            await finish()
+            return report
+        } catch {
+            await finish()
+            throw error
         }
     }
 
-    func finish(_ id: String) {
-        let now = Date()
-        entries.withLock { entries in
-            entries[id]?.done = true
-            entries[id]?.updated = now
-            entries = entries.filter { now.timeIntervalSince($0.value.updated) < Self.lifetime }
-        }
-    }
-
-    func entry(_ id: String, user: UserID) -> Entry? {
-        entries.withLock { $0[id] }.flatMap { $0.user == user ? $0 : nil }
+    /// How far `journal`'s import polling with `id` has got.
+    static func entry(_ id: String, journal: Journal) async throws -> Entry? {
+        try await journal.store.importProgress(id: id, user: journal.user).map(Entry.init)
     }
 }

@@ -11,9 +11,9 @@ import Hummingbird
 struct ImportWebController {
     typealias Context = JournalRequestContext
     let pages: PageRenderer
-    /// Where uploads wait between "check the file" and "import".
+    /// Where uploads wait between "check the file" and "import" (their form fields wait in the database): every server
+    /// on one database is given the same directory.
     let pendingDirectory: URL
-    let progressBoard = ImportProgressBoard()
 
     func addRoutes(to router: RouterGroup<Context>) {
         router.get("/import", use: importForm)
@@ -53,11 +53,15 @@ struct ImportWebController {
             try? FileManager.default.removeItem(at: file)
             throw error
         }
-        let pending = PendingImport(directory: pendingDirectory, token: UUID().lowercasedString)
+        var fields = upload.fields
+        fields["file_name"] = upload.fileName
+        fields.removeValue(forKey: "_csrf")
+        let pending = PendingImport(directory: pendingDirectory, token: UUID().lowercasedString, fields: fields)
         do {
-            try pending.keep(file: file, fields: upload.fields, fileName: upload.fileName, user: context.journal.user)
+            try await pending.keep(file: file, journal: context.journal)
         } catch {
-            pending.discard()
+            try? FileManager.default.removeItem(at: file)
+            await pending.discard(context.journal)
             throw error
         }
         return try await check(context, pending, progressID: ImportProgressBoard.validID(upload.fields["progress"]))
@@ -65,70 +69,69 @@ struct ImportWebController {
 
     /// A kept upload whose file did not say its unit, checked again with the unit the person chose.
     @Sendable func recheckImport(_ request: Request, context: Context) async throws -> Response {
-        let pending = try waiting(context)
+        var pending = try await waiting(context)
         let form = try await FormFields(request: request)
         let unit = try MassUnit.parse(form["unit"] ?? "", field: "unit")
-        try pending.setField("unit", unit.rawValue)
+        try await pending.setField("unit", unit.rawValue, journal: context.journal)
         return try await check(context, pending, progressID: nil)
     }
 
     /// The upload kept under the request's token, if it is this user's.
-    private func waiting(_ context: Context) throws -> PendingImport {
-        guard let token = context.parameters.get("token"), UUID(text: token) != nil else {
+    /// - Parameter claiming: taken for its import: no other request finds it afterwards.
+    private func waiting(_ context: Context, claiming: Bool = false) async throws -> PendingImport {
+        let store = context.journal.store, user = context.journal.user
+        guard let token = context.parameters.get("token"), UUID(text: token) != nil,
+              let fields = try await claiming ? store.claimWaitingUpload(token: token, user: user) : store.waitingUpload(token: token, user: user) else {
             throw CinnError.notFound("this import is no longer waiting; upload the file again")
         }
-        let pending = PendingImport(directory: pendingDirectory, token: token)
-        guard pending.belongs(to: context.journal.user) else { throw CinnError.notFound("this import is no longer waiting; upload the file again") }
-        return pending
+        return PendingImport(directory: pendingDirectory, token: token, fields: fields)
     }
 
     /// Shows what importing a kept upload would do. A file that does not say its unit asks for it (and stays kept);
     /// a file that cannot be read shows why beside the form.
     private func check(_ context: Context, _ pending: PendingImport, progressID: String?) async throws -> Response {
         do {
-            let report = try await tracked(context, progressID, phase: "checking") { progress in
+            let report = try await ImportProgressBoard.tracking(context.journal, progressID, phase: "checking") { progress in
                 try await pending.run(journal: context.journal, dryRun: true, progress: progress)
             }
             let model = ImportReportPage(report: report, token: pending.token, skipInvalid: pending.skipInvalid)
-            if model.token == nil { pending.discard() }
+            if model.token == nil { await pending.discard(context.journal) }
             return html(pages.render("import-report", model, title: "Import", tab: .importing, formToken: context.formToken))
         } catch let error as CinnError where error.code == .invalidInput && error.field == "unit" {
             let model = ImportUnitPage(token: pending.token, fileName: pending.fields["file_name"],
                                        question: error.message.prefix(1).uppercased() + error.message.dropFirst())
             return html(pages.render("import-unit", model, title: "Import", tab: .importing, formToken: context.formToken), status: .unprocessableContent)
         } catch let error as CinnError where error.code == .invalidInput {
-            pending.discard()
+            await pending.discard(context.journal)
             return html(try await renderImportForm(context, error: error.message), status: .unprocessableContent)
         } catch {
-            pending.discard()
+            await pending.discard(context.journal)
             throw error
         }
     }
 
     @Sendable func runImport(_ request: Request, context: Context) async throws -> Response {
-        let pending = try waiting(context)
-        defer { pending.discard() }
+        var pending = try await waiting(context, claiming: true)
         // "Import the good rows" of a file with invalid ones (in the query: the form may be sent as multipart by its script).
-        if request.query("skip_invalid") == "true" { try pending.setField("skip_invalid", "true") }
-        let report = try await tracked(context, pending.token, phase: "importing") { progress in
-            try await pending.run(journal: context.journal, dryRun: false, progress: progress)
+        if request.query("skip_invalid") == "true" { pending.fields["skip_invalid"] = "true" }
+        let report: ImportReport
+        do {
+            report = try await ImportProgressBoard.tracking(context.journal, pending.token, phase: "importing") { progress in
+                try await pending.run(journal: context.journal, dryRun: false, progress: progress)
+            }
+        } catch {
+            await pending.discard(context.journal)
+            throw error
         }
+        await pending.discard(context.journal)
         let model = ImportReportPage(report: report, token: nil, skipInvalid: pending.skipInvalid)
         return html(pages.render("import-report", model, title: "Import", tab: .importing, formToken: context.formToken))
     }
 
-    /// Runs `body` with a progress sink that posts to the board under `id` (when there is one).
-    private func tracked(_ context: Context, _ id: String?, phase: String,
-                         _ body: (@escaping @Sendable (ImportProgress) -> Void) async throws -> ImportReport) async throws -> ImportReport {
-        guard let id else { return try await body { _ in } }
-        let board = progressBoard, user = context.journal.user
-        defer { board.finish(id) }
-        return try await body { board.update(id, user: user, phase: phase, $0) }
-    }
-
     /// How far the import polling with `id` has got, as JSON; 404 when there is none.
     @Sendable func importProgress(_ request: Request, context: Context) async throws -> Response {
-        guard let id = ImportProgressBoard.validID(context.parameters.get("id")), let entry = progressBoard.entry(id, user: context.journal.user) else {
+        guard let id = ImportProgressBoard.validID(context.parameters.get("id")),
+              let entry = try await ImportProgressBoard.entry(id, journal: context.journal) else {
             throw CinnError.notFound("no import in progress with that id")
         }
         let body = try JSONEncoder().encode(entry)
@@ -154,67 +157,57 @@ struct ImportWebController {
     }
 }
 
-/// An uploaded file kept between the check (a dry run) and the import.
+/// An uploaded file kept between the check (a dry run) and the import: the file in the upload directory, its form
+/// fields in the database (which also says whose it is).
 struct PendingImport {
     let directory: URL
     let token: String
+    var fields: [String: String]
 
     var file: URL { directory.appendingPathComponent("\(token).upload") }
-    var fieldsFile: URL { directory.appendingPathComponent("\(token).fields") }
-
-    var fields: [String: String] {
-        (try? Data(contentsOf: fieldsFile)).flatMap { try? JSONDecoder().decode([String: String].self, from: $0) } ?? [:]
-    }
 
     var skipInvalid: Bool { fields["skip_invalid"] == "true" }
 
     /// How long an upload waits for its "import" before it is removed.
     static let lifetime: TimeInterval = 3600
 
-    /// Whether the upload is `user`'s (an upload's token reaches no one else's context.journal).
-    func belongs(to user: UserID) -> Bool {
-        fields["user"] == user.description
-    }
-
-    func keep(file upload: URL, fields: [String: String], fileName: String?, user: UserID) throws {
+    /// Moves the upload into the directory and records it as `journal`'s; uploads that were checked but never
+    /// imported are removed on the way.
+    func keep(file upload: URL, journal: Journal) async throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
-        removeExpired()
+        removeExpiredFiles()
         try FileManager.default.moveItem(at: upload, to: file)
-        var stored = fields
-        stored["file_name"] = fileName
-        stored["user"] = user.description
-        try JSONEncoder().encode(stored).write(to: fieldsFile)
+        let expired = try await journal.store.keepWaitingUpload(token: token, user: journal.user, fields: fields,
+                                                                expiringBefore: journal.store.now().addingTimeInterval(-Self.lifetime))
+        for token in expired { try? FileManager.default.removeItem(at: directory.appendingPathComponent("\(token).upload")) }
     }
 
     func run(journal: Journal, dryRun: Bool, progress: @escaping @Sendable (ImportProgress) -> Void) async throws -> ImportReport {
         guard FileManager.default.fileExists(atPath: file.path) else {
             throw CinnError.notFound("this import is no longer waiting; upload the file again")
         }
-        let fields = self.fields
         let format = fields["format"].flatMap { $0.isEmpty ? nil : $0 }
         let unit = try fields["unit"].flatMap { $0.isEmpty ? nil : $0 }.map { text in try MassUnit.parse(text) }
         return try await namingUpload(file, as: fields["file_name"]) {
             try await journal.importAnyFile(at: file, fileName: fields["file_name"], format: format, unit: unit,
-                                    mode: ImportMode(dryRun: dryRun, skipInvalid: fields["skip_invalid"] == "true"),
-                                    progress: progress)
+                                            mode: ImportMode(dryRun: dryRun, skipInvalid: skipInvalid), progress: progress)
         }
     }
 
-    /// Changes one of the kept upload's form fields (the unit chosen afterwards, "import the good rows").
-    func setField(_ name: String, _ value: String) throws {
-        var stored = fields
-        stored[name] = value
-        try JSONEncoder().encode(stored).write(to: fieldsFile)
+    /// Changes one of the kept upload's form fields (the unit chosen afterwards).
+    mutating func setField(_ name: String, _ value: String, journal: Journal) async throws {
+        fields[name] = value
+        try await journal.store.setWaitingUploadFields(fields, token: token, user: journal.user)
     }
 
-    func discard() {
+    func discard(_ journal: Journal) async {
         try? FileManager.default.removeItem(at: file)
-        try? FileManager.default.removeItem(at: fieldsFile)
+        try? await journal.store.removeWaitingUpload(token: token)
     }
 
-    /// Removes uploads that were checked but never imported.
-    func removeExpired() {
+    /// Removes files older than an upload waits (a server stopped before it could record or discard one).
+    func removeExpiredFiles() {
         let limit = Date().addingTimeInterval(-Self.lifetime)
         let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
         for file in files {

@@ -54,6 +54,8 @@ public final class Store: Sendable {
     /// in SQLite's busy handler holds a thread of the driver's small pool: two waiters could starve the
     /// writer they wait for until the busy timeout (seen with three sync clients pushing at once).
     private let writeGate = WriteGate()
+    /// Import progress on SQLite (`setImportProgress`).
+    let importProgressInProcess = Mutex<[String: ProcessImportProgress]>([:])
 
     /// Opens (and for SQLite creates) the database. Call `migrate()` before use and `close()` after.
     ///

@@ -15,7 +15,7 @@ struct Migration: Sendable {
 extension Migration {
     /// Every migration, in order.
     static let all: [Migration] = [
-        .v1, .v2, .v3, .v4, .v5, .v6, .v7, .v8, .v9, .v10, .v11, .v12, .v13, .v14, .v15, .v16, .v17, .v18, .v19, .v20, .v21,
+        .v1, .v2, .v3, .v4, .v5, .v6, .v7, .v8, .v9, .v10, .v11, .v12, .v13, .v14, .v15, .v16, .v17, .v18, .v19, .v20, .v21, .v22,
     ]
 }
 
@@ -43,9 +43,14 @@ extension Migration {
 extension Store {
     /// Applies every pending migration, each in its own transaction, and returns their versions. A database a newer
     /// Cinn has migrated further is refused (`conflict`), untouched: this one would misread what it does not know.
+    /// Servers starting at once on one PostgreSQL database apply each migration once: each takes an advisory lock,
+    /// and the others wait for it and then find the migration applied.
     @discardableResult
     public func migrate() async throws -> [Int] {
-        let newest = try await withConnection { db in
+        // Under the lock the migrations take: servers starting at once would race to create the table.
+        let newest = try await rawTransaction { connection in
+            let db = connection.sql
+            if !isSQLite { try await db.raw("SELECT pg_advisory_xact_lock(7415001)").run() }
             try await db.raw("""
                 CREATE TABLE IF NOT EXISTS schema_migrations (
                     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at_ms BIGINT NOT NULL)
