@@ -46,9 +46,10 @@ struct DatabaseOptions: ParsableArguments {
     /// Opens the store, applies pending migrations, installs the built-in foods if this binary's set is not there yet,
     /// runs `body` with the local user's journal, and closes.
     /// Database failures reach the person as one message, so the driver's own logs stay quiet.
-    func withJournal<T>(_ body: (Journal) async throws -> T) async throws -> T {
+    /// - Parameter logLevel: what the store logs (a command prints its own errors; a server logs the database's).
+    func withJournal<T>(logLevel: Logger.Level = .critical, _ body: (Journal) async throws -> T) async throws -> T {
         var logger = Logger(label: "cinn.store")
-        logger.logLevel = .critical
+        logger.logLevel = logLevel
         let store = try Store(location, logger: logger)
         do {
             try await store.migrate()

@@ -7,7 +7,10 @@ import Configuration
 import Foundation
 import Hummingbird
 import Logging
+import Metrics
 import NIOCore
+import Prometheus
+import ServiceLifecycle
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the web app and JSON API.")
@@ -50,8 +53,23 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Where the web app's uploads wait between their check and their import (default: $CINN_UPLOAD_DIR, else the system's temporary directory). Servers sharing one database need one directory they all reach.")
     var uploadDir: String?
 
-    @Option(help: "What the server logs (to standard error): trace, debug, info (and a line for every request: method, path, status, milliseconds), notice, warning, error or critical (default: $CINN_LOG_LEVEL, else notice). \"Listening on\" is printed at every level.")
+    @Option(help: "What the server logs (to standard error) besides the request log: trace, debug, info, notice, warning, error or critical (default: $CINN_LOG_LEVEL, else notice). \"Listening on\" is printed on standard output at every level.")
     var logLevel: String?
+
+    @Option(help: "How log lines are written: logfmt or json (default: $CINN_LOG_FORMAT, else logfmt).")
+    var logFormat: String?
+
+    @Flag(inversion: .prefixedNo, help: "A log line for every request: method, route, status, milliseconds and request id; never the path's values, the query or the body (default: on; $CINN_REQUEST_LOG=false turns it off).")
+    var requestLog: Bool?
+
+    @Option(help: "Serve /metrics on this HOST:PORT instead of the main listener (default: $CINN_METRICS_ADDRESS).")
+    var metricsAddress: String?
+
+    @Option(help: "/metrics answers only Authorization: Bearer TOKEN (default: $CINN_METRICS_TOKEN; none).")
+    var metricsToken: String?
+
+    @Option(help: "On SIGTERM or SIGINT, the seconds requests in flight get to finish once the server stops accepting new ones (default: $CINN_DRAIN_SECONDS, else 25).")
+    var drainSeconds: Int?
 
     func run() async throws {
         var flags: [AbsoluteConfigKey: ConfigValue] = [:]
@@ -60,6 +78,11 @@ struct Serve: AsyncParsableCommand {
         if let logLevel { flags["cinn.log.level"] = .init(.string(logLevel), isSecret: false) }
         if let apiSecret { flags["cinn.api.secret"] = .init(.string(apiSecret), isSecret: true) }
         if let uploadDir { flags["cinn.upload.dir"] = .init(.string(uploadDir), isSecret: false) }
+        if let logFormat { flags["cinn.log.format"] = .init(.string(logFormat), isSecret: false) }
+        if let requestLog { flags["cinn.request.log"] = .init(.bool(requestLog), isSecret: false) }
+        if let metricsAddress { flags["cinn.metrics.address"] = .init(.string(metricsAddress), isSecret: false) }
+        if let metricsToken { flags["cinn.metrics.token"] = .init(.string(metricsToken), isSecret: true) }
+        if let drainSeconds { flags["cinn.drain.seconds"] = .init(.int(drainSeconds), isSecret: false) }
         let config = configReader(flags: flags)
         let apiSecret = config.string(forKey: "cinn.api.secret", isSecret: true)
         if let apiSecret, apiSecret.count < 12 {
@@ -73,11 +96,27 @@ struct Serve: AsyncParsableCommand {
             throw CommandError.from(CinnError.invalid(
                 "log-level", "--log-level must be trace, debug, info, notice, warning, error or critical, not \"\(levelName)\""))
         }
+        let formatName = config.string(forKey: "cinn.log.format", default: "logfmt")
+        guard let format = LogFormat(rawValue: formatName.lowercased()) else {
+            throw CommandError.from(CinnError.invalid("log-format", "--log-format must be logfmt or json, not \"\(formatName)\""))
+        }
+        let drain = config.int(forKey: "cinn.drain.seconds", default: 25)
+        guard (0...3600).contains(drain) else {
+            throw CommandError.from(CinnError.invalid("drain-seconds", "--drain-seconds must be between 0 and 3600"))
+        }
+        let metricsListener = try config.string(forKey: "cinn.metrics.address").map(Self.hostAndPort)
+        let metricsToken = config.string(forKey: "cinn.metrics.token", isSecret: true)
         if !accounts, !["127.0.0.1", "::1", "localhost"].contains(host) {
             printError("warning: without --accounts anyone who can reach \(host) can read and change this journal")
         }
+        LoggingSystem.bootstrap { label in StructuredLogHandler(label: label, format: format, level: level) }
         var logger = Logger(label: "cinn")
         logger.logLevel = level
+        var requestLogger = Logger(label: "cinn.requests")
+        requestLogger.logLevel = .info
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        let metrics = MetricsEndpoint(registry: registry, token: metricsToken)
         let openFoodFacts = try openFoodFactsClient(offURL)
         let publicURL = try publicURL.map { text in
             guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
@@ -85,7 +124,7 @@ struct Serve: AsyncParsableCommand {
             }
             return url
         }
-        try await options.withJournal { journal in
+        try await options.withJournal(logLevel: level) { journal in
             var journal = journal
             journal.openFoodFacts = openFoodFacts
             if demo, try await journal.fillWithDemoData() {
@@ -104,16 +143,41 @@ struct Serve: AsyncParsableCommand {
                 accounts: hosted,
                 configuration: ServerConfiguration(host: host, port: port,
                                                    security: WebSecurity(publicURL: publicURL, allowedHosts: allowedHosts, apiSecret: apiSecret),
-                                                   uploadDirectory: uploadDirectory) { host, port in
+                                                   uploadDirectory: uploadDirectory,
+                                                   requestLog: config.bool(forKey: "cinn.request.log", default: true) ? requestLogger : nil,
+                                                   metrics: metricsListener == nil ? metrics : nil) { host, port in
                     FileHandle.standardOutput.write(Data("Listening on http://\(host):\(port)\n".utf8))
                 },
                 logger: logger)
+            var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: app)]
+            if let metricsListener {
+                services.append(.init(service: buildMetricsApplication(metrics, host: metricsListener.host, port: metricsListener.port,
+                                                                       logger: logger) { host, port in
+                    FileHandle.standardOutput.write(Data("Metrics on http://\(host):\(port)/metrics\n".utf8))
+                }))
+            }
+            // On SIGTERM or SIGINT the listeners stop accepting, requests in flight finish, and after `drain` seconds
+            // whatever is left is cancelled.
+            var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            group.maximumGracefulShutdownDuration = .seconds(drain)
+            group.maximumCancellationDuration = .seconds(5)
             do {
-                try await app.runService()
+                try await ServiceGroup(configuration: group).run()
             } catch let error as IOError where error.errnoCode == EADDRINUSE {
                 throw CinnError.invalid("port", "\(host):\(port) is already in use; choose another with --port (0 picks a free one)")
             }
         }
+    }
+}
+
+extension Serve {
+    /// `HOST:PORT`, as `--metrics-address` takes it (`[::1]:9090` for IPv6).
+    static func hostAndPort(_ text: String) throws -> (host: String, port: Int) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65_535).contains(port) else {
+            throw CommandError.from(CinnError.invalid("metrics-address", "--metrics-address must be HOST:PORT, such as 127.0.0.1:9090"))
+        }
+        let host = String(text[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return (host.isEmpty ? "127.0.0.1" : host, port)
     }
 }
 

@@ -440,28 +440,88 @@ struct ServeCommandTests {
         #expect(await process.exitStatus() == 0, "a clean exit, not the signal's")
     }
 
-    /// `--log-level info` logs a line a request, without the query string; the default logs none; both say where
-    /// they listen.
+    /// The request log is on by default, in logfmt or JSON: method, route, status, milliseconds and request id, never
+    /// the query string; `--no-request-log` turns it off. Each way says where it listens, on standard output.
     @Test(.timeLimit(.minutes(3)))
-    func theRequestLogNamesMethodPathStatusAndTimeOnly() async throws {
+    func theRequestLogNamesMethodRouteStatusAndTimeOnly() async throws {
         let sandbox = try Sandbox()
-        for level in ["info", nil] {
-            let server = try RunningServer(sandbox, ["serve", "--port", "0", "--database", sandbox.database] + (level.map { ["--log-level", $0] } ?? []))
+        for options in [[], ["--log-format", "json"], ["--no-request-log"]] {
+            let server = try RunningServer(sandbox, ["serve", "--port", "0", "--database", sandbox.database] + options)
             let port = try #require(try await server.port(), "cinn serve stopped: \(server.text)")
             _ = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/api/v1/weigh-ins?from=2024-03-01&limit=5")!)
-            _ = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/api/v1/nothing-here")!)
+            _ = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/food/2024-03-02")!)
             server.process.terminate()
             _ = await server.process.exitStatus()
-            if level == "info" {
-                #expect(server.text.firstMatch(of: /GET \/api\/v1\/weigh-ins 200 \d+\.\d ms/) != nil, "\(server.text)")
-                #expect(server.text.firstMatch(of: /GET \/api\/v1\/nothing-here 404 \d+\.\d ms/) != nil, "\(server.text)")
-                #expect(!server.text.contains("from=2024"), "no query strings")
-            } else {
-                #expect(!server.text.contains("GET /api"), "\(server.text)")
+            let text = server.text
+            #expect(!text.contains("2024-03"), "no query strings, no dates from paths: \(text)")
+            switch options.first {
+            case nil:
+                #expect(text.firstMatch(of: /msg=request duration_ms=\d+\.\d method=GET request_id=[0-9a-f]+ route=\/api\/v1\/weigh-ins status=200/) != nil, "\(text)")
+                #expect(text.contains("route=/food/{date} status=200"), "\(text)")
+            case "--log-format":
+                let lines = text.split(separator: "\n").filter { $0.hasPrefix("{") }
+                let routes = lines.compactMap { line in
+                    (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String])?["route"]
+                }
+                #expect(routes == ["/api/v1/weigh-ins", "/food/{date}"], "\(text)")
+            default:
+                #expect(!text.contains("msg=request"), "\(text)")
             }
         }
         let bad = try await sandbox.run(["serve", "--port", "0", "--log-level", "loud", "--database", sandbox.database])
         #expect(bad.status == 64 && bad.stderr.contains("--log-level must be"), "\(bad)")
+        let format = try await sandbox.run(["serve", "--port", "0", "--log-format", "xml", "--database", sandbox.database])
+        #expect(format.status == 64 && format.stderr.contains("--log-format must be logfmt or json"), "\(format)")
+    }
+
+    /// `/metrics` answers on the main listener by default; `--metrics-address` moves it to a listener of its own.
+    @Test(.timeLimit(.minutes(3)))
+    func metricsMoveToTheirOwnAddress() async throws {
+        let sandbox = try Sandbox()
+        let server = try RunningServer(sandbox, ["serve", "--port", "0", "--metrics-address", "127.0.0.1:0", "--database", sandbox.database])
+        let port = try #require(try await server.port(), "cinn serve stopped: \(server.text)")
+        var metricsPort: Int?
+        for _ in 0..<100 where metricsPort == nil {
+            metricsPort = server.text.firstMatch(of: /Metrics on http:\/\/127\.0\.0\.1:(\d+)\/metrics\n/).flatMap { Int($0.1) }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let separate = try #require(metricsPort, "\(server.text)")
+        _ = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/health")!)
+        let (_, main) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/metrics")!)
+        #expect((main as? HTTPURLResponse)?.statusCode == 404)
+        let (body, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(separate)/metrics")!)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: body, as: UTF8.self).contains(#"cinn_http_requests_total{method="GET",route="/health",status="200"} 1"#))
+        server.process.terminate()
+        #expect(await server.process.exitStatus() == 0)
+    }
+
+    /// SIGTERM: the server stops accepting at once, lets the request in flight finish, then exits cleanly.
+    @Test(.timeLimit(.minutes(3)))
+    func sigtermDrainsTheRequestsInFlight() async throws {
+        let sandbox = try Sandbox()
+        let server = try RunningServer(sandbox, ["serve", "--port", "0", "--database", sandbox.database])
+        let port = try #require(try await server.port(), "cinn serve stopped: \(server.text)")
+        // An import of 100,000 weigh-ins: about two seconds in a debug build.
+        let start = Date(timeIntervalSince1970: 946_684_800)
+        let csv = "date,weight\n" + (0..<100_000).map { index in
+            "\(start.addingTimeInterval(Double(index) * 420).formatted(.iso8601)),\(80 + Double(index % 50) / 10)"
+        }.joined(separator: "\n")
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/api/v1/imports?unit=kg")!)
+        request.httpMethod = "POST"
+        request.timeoutInterval = 120
+        async let answer = URLSession.shared.upload(for: request, from: Data(csv.utf8))
+        try await Task.sleep(for: .milliseconds(400))
+        server.process.terminate()
+        try await Task.sleep(for: .milliseconds(300))
+        await #expect(throws: (any Error).self, "a new connection is refused while the import finishes") {
+            _ = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/health")!)
+        }
+        let (body, response) = try await answer
+        #expect((response as? HTTPURLResponse)?.statusCode == 201, "\(String(decoding: body, as: UTF8.self))")
+        #expect(String(decoding: body, as: UTF8.self).contains(#""imported":100000"#))
+        #expect(await server.process.exitStatus() == 0)
+        #expect(try await sandbox.cinn("export", "--format", "csv").lines.count == 100_001, "every weigh-in it answered for is kept")
     }
 }
 

@@ -15,15 +15,22 @@ public struct ServerConfiguration: Sendable {
     /// Where the web app's uploads wait between their check and their import: a directory every server on one database
     /// shares. The system's temporary directory when nil.
     public var uploadDirectory: URL?
+    /// Where the request log goes (`RequestLogMiddleware`); nil: no request log.
+    public var requestLog: Logger?
+    /// `/metrics` on this listener; nil when it answers elsewhere or not at all.
+    public var metrics: MetricsEndpoint?
     /// Called once the server is bound, with the address it listens on.
     public var onListening: @Sendable (_ host: String, _ port: Int) -> Void
 
     public init(host: String = "127.0.0.1", port: Int = 8080, security: WebSecurity = WebSecurity(), uploadDirectory: URL? = nil,
+                requestLog: Logger? = nil, metrics: MetricsEndpoint? = nil,
                 onListening: @escaping @Sendable (String, Int) -> Void = { _, _ in }) {
         self.host = host
         self.port = port
         self.security = security
         self.uploadDirectory = uploadDirectory
+        self.requestLog = requestLog
+        self.metrics = metrics
         self.onListening = onListening
     }
 }
@@ -32,10 +39,13 @@ public struct ServerConfiguration: Sendable {
 /// Without `accounts` (single-user mode) every request is `journal`'s; with them (hosted mode) every request
 /// but log-in and sign-up is a logged-in user's, whose journal is made like `journal`.
 /// Every response carries the security headers, and what a browser sends for another site is refused (`WebSecurity`).
+/// `/health`, `/ready` and (given `metrics`) `/metrics` answer without a session; every request is counted for `/metrics`
+/// and, given `requestLog`, logged.
 public func buildRouter(journal: Journal, accounts: Accounts? = nil, security: WebSecurity = WebSecurity(),
-                        uploadDirectory: URL? = nil) -> Router<AppRequestContext> {
+                        uploadDirectory: URL? = nil, requestLog: Logger? = nil, metrics: MetricsEndpoint? = nil) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
-    router.add(middleware: RequestLogMiddleware())
+    router.add(middleware: RequestMetricsMiddleware())
+    router.add(middleware: RequestLogMiddleware(logger: requestLog))
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: BrowserRequestGuard(security: security, hosted: accounts != nil,
@@ -82,7 +92,8 @@ public func buildRouter(journal: Journal, accounts: Accounts? = nil, security: W
         Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
                  body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
     }
-    router.get("health") { _, _ in "ok" }
+    HealthRoutes.addRoutes(to: router, store: journal.store)
+    metrics?.addRoutes(to: router)
     return router
 }
 
@@ -95,36 +106,14 @@ public func buildApplication(journal: Journal, accounts: Accounts? = nil, config
         security.loopbackHostsOnly = true
     }
     return Application(
-        router: buildRouter(journal: journal, accounts: accounts, security: security, uploadDirectory: configuration.uploadDirectory),
+        router: buildRouter(journal: journal, accounts: accounts, security: security, uploadDirectory: configuration.uploadDirectory,
+                            requestLog: configuration.requestLog, metrics: configuration.metrics),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "cinn"),
         onServerRunning: { channel in
             let address = channel.localAddress
             onListening(address?.ipAddress ?? configuration.host, address?.port ?? configuration.port)
         },
         logger: logger)
-}
-
-/// The request log, at `info`: method, path, status and milliseconds, one line a request. The query string and the
-/// body are left out (a search, a token or a weight is personal); paths hold ids and dates only.
-struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard context.logger.logLevel <= .info else { return try await next(request, context) }
-        let start = ContinuousClock.now
-        do {
-            let response = try await next(request, context)
-            log(request, status: Int(response.status.code), since: start, context.logger)
-            return response
-        } catch {
-            log(request, status: CinnError.from(error).code.httpStatus.code, since: start, context.logger)
-            throw error
-        }
-    }
-
-    private func log(_ request: Request, status: Int, since start: ContinuousClock.Instant, _ logger: Logger) {
-        let elapsed = ContinuousClock.now - start
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        logger.info("\(request.method) \(request.uri.path) \(status) \(String(format: "%.1f", milliseconds)) ms")
-    }
 }
 
 /// Turns every error into a response: JSON under `/api`, an error page elsewhere. Unknown errors

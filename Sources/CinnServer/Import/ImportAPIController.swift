@@ -29,8 +29,10 @@ struct ImportAPIController {
         let mode = ImportMode(dryRun: try request.queryBool("dry_run"), skipInvalid: try request.queryBool("skip_invalid"))
         let file = try await spoolToTemporaryFile(request.body, maximumBytes: maximumImportBytes)
         defer { try? FileManager.default.removeItem(at: file) }
-        let report = try await namingUpload(file, as: request.query("file_name")) {
-            try await context.journal.importAnyFile(at: file, fileName: request.query("file_name"), format: format, unit: unit, mode: mode)
+        let report = try await ServerMetrics.counting {
+            try await namingUpload(file, as: request.query("file_name")) {
+                try await context.journal.importAnyFile(at: file, fileName: request.query("file_name"), format: format, unit: unit, mode: mode)
+            }
         }
         if report.rejectedCount > 0 && !mode.skipInvalid && !mode.dryRun {
             let error = CinnError.invalid("file", "\(report.rejectedCount) rows are invalid; nothing was imported (use skip_invalid=true to import the others)")
@@ -44,7 +46,9 @@ struct ImportAPIController {
         var request = request
         let body = try await request.collectBody(upTo: Journal.maximumHealthDeliveryBytes)
         let automation = request.headers[HTTPField.Name("automation-name")!].map { String($0.prefix(100)) }
-        let report = try await context.journal.ingestHealthAutoExport(Array(body.readableBytesView), fileName: automation ?? "Health Auto Export")
+        let report = try await ServerMetrics.counting {
+            try await context.journal.ingestHealthAutoExport(Array(body.readableBytesView), fileName: automation ?? "Health Auto Export")
+        }
         return JSONResponse.make(ImportReportDTO(report: report), status: report.importID == nil ? .ok : .created)
     }
 

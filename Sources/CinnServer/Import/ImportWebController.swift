@@ -189,9 +189,11 @@ struct PendingImport {
         }
         let format = fields["format"].flatMap { $0.isEmpty ? nil : $0 }
         let unit = try fields["unit"].flatMap { $0.isEmpty ? nil : $0 }.map { text in try MassUnit.parse(text) }
-        return try await namingUpload(file, as: fields["file_name"]) {
-            try await journal.importAnyFile(at: file, fileName: fields["file_name"], format: format, unit: unit,
-                                            mode: ImportMode(dryRun: dryRun, skipInvalid: skipInvalid), progress: progress)
+        return try await ServerMetrics.counting {
+            try await namingUpload(file, as: fields["file_name"]) {
+                try await journal.importAnyFile(at: file, fileName: fields["file_name"], format: format, unit: unit,
+                                                mode: ImportMode(dryRun: dryRun, skipInvalid: skipInvalid), progress: progress)
+            }
         }
     }
 

@@ -22,7 +22,9 @@ struct SyncController {
         var request = request
         let changes = try SyncChange.batch(jsonText: try await request.collectBody(upTo: Self.maximumBodyBytes).readableBytesView,
                                            maximumChanges: Self.maximumChanges)
-        return JSONResponse.body(SyncResult.jsonText(try await context.journal.store.push(changes, user: context.journal.user)))
+        let results = try await context.journal.store.push(changes, user: context.journal.user)
+        ServerMetrics.synced("push", changes: changes.count)
+        return JSONResponse.body(SyncResult.jsonText(results))
     }
 
     @Sendable func changes(_ request: Request, context: Context) async throws -> Response {
@@ -32,6 +34,8 @@ struct SyncController {
             cursor = parsed
         }
         let limit = try request.queryInt("limit", default: 1000, range: 1...10_000)
-        return JSONResponse.body(try await context.journal.store.pull(user: context.journal.user, after: cursor, limit: limit).jsonText)
+        let page = try await context.journal.store.pull(user: context.journal.user, after: cursor, limit: limit)
+        ServerMetrics.synced("pull", changes: page.changes.count)
+        return JSONResponse.body(page.jsonText)
     }
 }

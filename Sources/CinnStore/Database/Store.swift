@@ -2,6 +2,7 @@
 import CinnCore
 import Foundation
 import Logging
+import Metrics
 import NIOCore
 import NIOPosix
 import PostgresKit
@@ -22,6 +23,11 @@ public enum DatabaseLocation: Sendable, Hashable, CustomStringConvertible {
         } else {
             self = .sqlite(path: text)
         }
+    }
+
+    public var isPostgres: Bool {
+        if case .postgres = self { return true }
+        return false
     }
 
     /// Names the database without the password.
@@ -54,6 +60,9 @@ public final class Store: Sendable {
     /// in SQLite's busy handler holds a thread of the driver's small pool: two waiters could starve the
     /// writer they wait for until the busy timeout (seen with three sync clients pushing at once).
     private let writeGate = WriteGate()
+    /// Connections taken from the pool and not yet given back, and how long taking one waited (`/metrics`).
+    private let connectionsInUse: Meter
+    private let connectionWait: Metrics.Timer
     /// Import progress on SQLite (`setImportProgress`).
     let importProgressInProcess = Mutex<[String: ProcessImportProgress]>([:])
 
@@ -65,10 +74,16 @@ public final class Store: Sendable {
         self.location = location
         self.logger = logger
         self.now = now
+        let kind = location.isPostgres ? "postgres" : "sqlite"
+        connectionsInUse = Meter(label: "cinn_db_connections_in_use", dimensions: [("database", kind)])
+        connectionWait = Metrics.Timer(label: "cinn_db_connection_wait_seconds", dimensions: [("database", kind)])
+        let perEventLoop = location.isPostgres ? 4 : 2
+        Gauge(label: "cinn_db_connections_max", dimensions: [("database", kind)])
+            .record(perEventLoop * NIOSingletons.groupLoopCountSuggestion)
         switch location {
         case .sqlite(let path):
             let source = SQLiteSource(path: path)
-            backend = .sqlite(EventLoopGroupConnectionPool(source: source, maxConnectionsPerEventLoop: 2,
+            backend = .sqlite(EventLoopGroupConnectionPool(source: source, maxConnectionsPerEventLoop: perEventLoop,
                                                            logger: logger, on: MultiThreadedEventLoopGroup.singleton))
         case .postgres(let url):
             var configuration: SQLPostgresConfiguration
@@ -79,7 +94,7 @@ public final class Store: Sendable {
                 throw CinnError.invalid("database", "\"\(location)\" is not a PostgreSQL URL; use postgres://USER@HOST:PORT/DB")
             }
             backend = .postgres(EventLoopGroupConnectionPool(
-                source: PostgresConnectionSource(sqlConfiguration: configuration), maxConnectionsPerEventLoop: 4,
+                source: PostgresConnectionSource(sqlConfiguration: configuration), maxConnectionsPerEventLoop: perEventLoop,
                 logger: logger, on: MultiThreadedEventLoopGroup.singleton))
         }
     }
@@ -120,15 +135,23 @@ public final class Store: Sendable {
     }
 
     func withRawConnection<T: Sendable>(_ body: (Connection) async throws -> T) async throws -> T {
+        let start = ContinuousClock.now
+        func taken() {
+            let waited = ContinuousClock.now - start
+            connectionWait.recordNanoseconds(waited.components.seconds * 1_000_000_000 + waited.components.attoseconds / 1_000_000_000)
+            connectionsInUse.increment()
+        }
         do {
             switch backend {
             case .sqlite(let pool):
                 let connection = try await pool.requestConnection().get()
-                defer { pool.releaseConnection(connection) }
+                taken()
+                defer { pool.releaseConnection(connection); connectionsInUse.decrement() }
                 return try await body(Connection(sql: connection.sql(), sqlite: connection, postgres: nil))
             case .postgres(let pool):
                 let connection = try await pool.requestConnection().get()
-                defer { pool.releaseConnection(connection) }
+                taken()
+                defer { pool.releaseConnection(connection); connectionsInUse.decrement() }
                 return try await body(Connection(sql: connection.sql(), sqlite: nil, postgres: connection))
             }
         } catch {

@@ -87,6 +87,14 @@ extension Store {
         return applied
     }
 
+    /// Whether the database answers and is migrated to exactly the schema this binary knows (a server's `/ready`).
+    public func isSchemaCurrent() async throws -> Bool {
+        try await withConnection { db in
+            try await db.raw("SELECT MAX(version) AS version FROM schema_migrations").first()?
+                .decode(column: "version", as: Int?.self) == Migration.all.last?.version
+        }
+    }
+
     /// The versions already applied.
     public func appliedMigrations() async throws -> [Int] {
         try await withConnection { db in

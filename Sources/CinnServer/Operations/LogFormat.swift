@@ -1,0 +1,88 @@
+import Foundation
+import Logging
+
+/// How the server writes its log lines: logfmt (`key=value` pairs) or one JSON object a line, both of which log
+/// collectors read as they are.
+public enum LogFormat: String, Sendable, CaseIterable {
+    case logfmt, json
+}
+
+/// A log handler writing one line an event in `LogFormat`: the time (UTC, milliseconds), the level, the logger's label,
+/// the message, then the metadata by key. Hummingbird's request id (`hb.request.id`) is written as `request_id`.
+public struct StructuredLogHandler: LogHandler {
+    public var logLevel: Logger.Level
+    public var metadata: Logger.Metadata = [:]
+    let label: String
+    let format: LogFormat
+    let write: @Sendable (String) -> Void
+
+    /// Writes to standard error unless given `write`.
+    public init(label: String, format: LogFormat, level: Logger.Level,
+                write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
+        self.label = label
+        self.format = format
+        self.logLevel = level
+        self.write = write
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
+                    function: String, line: UInt) {
+        let merged = self.metadata.merging(metadata ?? [:]) { $1 }
+        var fields: [(String, String)] = [
+            ("ts", Self.timestamp(Date())), ("level", level.rawValue), ("logger", label), ("msg", message.description),
+        ]
+        for (key, value) in merged.sorted(by: { $0.key < $1.key }) {
+            fields.append((key == "hb.request.id" ? "request_id" : key, Self.text(value)))
+        }
+        write(Self.render(fields, format) + "\n")
+    }
+
+    static func render(_ fields: [(String, String)], _ format: LogFormat) -> String {
+        switch format {
+        case .logfmt:
+            return fields.map { "\($0.0)=\(logfmtValue($0.1))" }.joined(separator: " ")
+        case .json:
+            return "{" + fields.map { "\(jsonString($0.0)):\(jsonString($0.1))" }.joined(separator: ",") + "}"
+        }
+    }
+
+    static func text(_ value: Logger.Metadata.Value) -> String {
+        switch value {
+        case .string(let string): return string
+        case .stringConvertible(let convertible): return convertible.description
+        case .array, .dictionary: return value.description
+        }
+    }
+
+    /// A value as logfmt writes it: bare when it is a plain word, else quoted with `"` and `\` escaped.
+    static func logfmtValue(_ value: String) -> String {
+        let plain = !value.isEmpty && value.unicodeScalars.allSatisfy { $0.value > 32 && $0 != "=" && $0 != "\"" && $0 != "\\" && $0.value != 127 }
+        return plain ? value : jsonString(value)
+    }
+
+    /// A JSON string literal (control characters escaped).
+    static func jsonString(_ value: String) -> String {
+        var out = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 32 || scalar.value == 127: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    static func timestamp(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+}
