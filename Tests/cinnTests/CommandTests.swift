@@ -410,6 +410,38 @@ struct ImportCommandTests {
     }
 }
 
+@Suite("cinn backup and cinn restore")
+struct BackupCommandTests {
+    @Test(.timeLimit(.minutes(3)))
+    func backupThenRestoreOverTheJournal() async throws {
+        let sandbox = try Sandbox()
+        try await sandbox.cinn("weight", "add", "80", "--unit", "kg", "--date", "2024-03-01")
+        let backup = sandbox.folder.appendingPathComponent("backup.sqlite").path
+        let made = try await sandbox.cinn("backup", backup)
+        #expect(made.status == 0 && made.stdout.contains("Backed up \(sandbox.database) to \(backup)"), "\(made)")
+        let again = try await sandbox.cinn("backup", backup)
+        #expect(again.status == 64 && again.stderr.contains("already exists"), "\(again)")
+        try await sandbox.cinn("weight", "add", "79", "--unit", "kg", "--date", "2024-03-02")
+
+        let refused = try await sandbox.cinn("restore", backup)
+        #expect(refused.status == 64 && refused.stderr.contains("add --force"), "\(refused)")
+        #expect(try await sandbox.cinn("weight", "list").lines.count == 2, "a refused restore changes nothing")
+        let restored = try await sandbox.cinn("restore", backup, "--force")
+        #expect(restored.status == 0, "\(restored)")
+        #expect(try await sandbox.cinn("weight", "list").lines.count == 1)
+
+        // Into a new file, no --force needed; a file that is not a Cinn journal is named as such.
+        let elsewhere = sandbox.folder.appendingPathComponent("restored.sqlite").path
+        #expect(try await sandbox.run(["restore", backup, "--database", elsewhere]).status == 0)
+        #expect(try await sandbox.run(["weight", "list", "--database", elsewhere]).lines.count == 1)
+        let notes = try sandbox.write("just some text, not a journal", to: "notes.sqlite")
+        let wrong = try await sandbox.run(["restore", notes, "--database", sandbox.folder.appendingPathComponent("third.sqlite").path])
+        #expect(wrong.status == 64 && wrong.stderr.contains("notes.sqlite"), "\(wrong)")
+        let postgres = try await sandbox.run(["backup", backup + ".2", "--database", "postgres://nobody@127.0.0.1:1/none"])
+        #expect(postgres.status == 64 && postgres.stderr.contains("pg_dump"), "\(postgres)")
+    }
+}
+
 @Suite("cinn serve")
 struct ServeCommandTests {
     // Three minutes: each new journal installs the built-in foods first, seconds of a debug build when the other

@@ -267,6 +267,9 @@ public final class Store: Sendable {
         if text.contains("unable to open database") {
             return CinnError(.invalidInput, "cannot open the database file \(location)", field: "database")
         }
+        if text.contains("file is not a database") {
+            return CinnError(.invalidInput, "\(location) is not a SQLite database", field: "database")
+        }
         if text.contains("UNIQUE constraint") {
             return CinnError(.conflict, "a record with the same identity already exists")
         }
@@ -334,6 +337,8 @@ struct SQLiteSource: ConnectionPoolSource, Sendable {
             }.flatMap { _ in
                 connection.query("PRAGMA synchronous = NORMAL")
             }.map { _ in connection }
+            // A file that is not a database fails here: the connection is closed before the error goes on.
+            .flatMapError { error in connection.close().flatMapThrowing { throw error } }
         }
     }
 }
