@@ -24,8 +24,9 @@ struct Cinn: AsyncParsableCommand {
 func configReader(flags: [AbsoluteConfigKey: ConfigValue]) -> ConfigReader {
     ConfigReader(providers: [
         InMemoryProvider(name: "flags", values: flags),
-        // A PostgreSQL URL may carry a password; a sync token and the API secret are ones.
-        EnvironmentVariablesProvider(secretsSpecifier: .specific(["CINN_DATABASE", "CINN_SYNC_TOKEN", "CINN_API_SECRET"])),
+        // A PostgreSQL URL may carry a password; a sync token, the API secret, the metrics token and the OIDC client secret are ones.
+        EnvironmentVariablesProvider(secretsSpecifier: .specific(["CINN_DATABASE", "CINN_SYNC_TOKEN", "CINN_API_SECRET",
+                                                                  "CINN_METRICS_TOKEN", "CINN_OIDC_CLIENT_SECRET"])),
         InMemoryProvider(name: "defaults", values: [
             "cinn.database": "cinn.sqlite", "cinn.host": "127.0.0.1", "cinn.port": 8080,
         ]),

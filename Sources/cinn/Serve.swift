@@ -35,6 +35,21 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "With --accounts, send the session cookie over HTTPS only (behind a TLS proxy).")
     var secureCookies = false
 
+    @Option(help: "With --accounts, sign people in through this OpenID Connect provider (its issuer URL, such as https://accounts.google.com; default: $CINN_OIDC_ISSUER). Needs --public-url: the provider sends browsers back to PUBLIC-URL/login/oidc/callback.")
+    var oidcIssuer: String?
+
+    @Option(help: "The client ID this server has at the provider (default: $CINN_OIDC_CLIENT_ID).")
+    var oidcClientId: String?
+
+    @Option(help: "The client secret that goes with it (default: $CINN_OIDC_CLIENT_SECRET).")
+    var oidcClientSecret: String?
+
+    @Option(help: "What the log-in page's button calls the provider: \"Sign in with NAME\" (default: the issuer's host name).")
+    var oidcName: String?
+
+    @Flag(inversion: .prefixedNo, help: "With --oidc-issuer, whether people may also log in and sign up with a name and password (default: yes).")
+    var passwords = true
+
     @Option(help: "The address people reach this server by, behind a proxy (https://cinn.example.org): invite links use it, and browsers' requests naming it are this site's.")
     var publicURL: String?
 
@@ -83,6 +98,9 @@ struct Serve: AsyncParsableCommand {
         if let metricsAddress { flags["cinn.metrics.address"] = .init(.string(metricsAddress), isSecret: false) }
         if let metricsToken { flags["cinn.metrics.token"] = .init(.string(metricsToken), isSecret: true) }
         if let drainSeconds { flags["cinn.drain.seconds"] = .init(.int(drainSeconds), isSecret: false) }
+        if let oidcIssuer { flags["cinn.oidc.issuer"] = .init(.string(oidcIssuer), isSecret: false) }
+        if let oidcClientId { flags["cinn.oidc.client.id"] = .init(.string(oidcClientId), isSecret: false) }
+        if let oidcClientSecret { flags["cinn.oidc.client.secret"] = .init(.string(oidcClientSecret), isSecret: true) }
         let config = configReader(flags: flags)
         let apiSecret = config.string(forKey: "cinn.api.secret", isSecret: true)
         if let apiSecret, apiSecret.count < 12 {
@@ -124,6 +142,7 @@ struct Serve: AsyncParsableCommand {
             }
             return url
         }
+        let openID = try openIDConfiguration(config, publicURL: publicURL)
         try await options.withJournal(logLevel: level) { journal in
             var journal = journal
             journal.openFoodFacts = openFoodFacts
@@ -133,7 +152,8 @@ struct Serve: AsyncParsableCommand {
             let hosted = accounts
                 ? Accounts(store: journal.store, configuration: AccountsConfiguration(
                     signUp: signup, secureCookies: secureCookies,
-                    trustedProxies: trustedProxies.isEmpty ? AccountsConfiguration.loopbackProxies : Set(trustedProxies)))
+                    trustedProxies: trustedProxies.isEmpty ? AccountsConfiguration.loopbackProxies : Set(trustedProxies),
+                    openID: openID, passwords: passwords))
                 : nil
             if let hosted, signup != .open, try await hosted.store.loginAccountCount() == 0 {
                 printError("note: nobody can log in yet: add an administrator with cinn user add NAME --admin")
@@ -171,6 +191,28 @@ struct Serve: AsyncParsableCommand {
 }
 
 extension Serve {
+    /// The identity provider of `--oidc-issuer`, with its client and the redirect URI under `--public-url`; nil without one.
+    func openIDConfiguration(_ config: ConfigReader, publicURL: URL?) throws -> OpenIDConfiguration? {
+        guard let issuer = config.string(forKey: "cinn.oidc.issuer") else {
+            guard passwords else { throw CommandError.from(CinnError.invalid("passwords", "--no-passwords needs --oidc-issuer: people must log in somehow")) }
+            return nil
+        }
+        guard accounts else { throw CommandError.from(CinnError.invalid("oidc-issuer", "--oidc-issuer needs --accounts")) }
+        guard let url = URL(string: issuer), ["https", "http"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+            throw CommandError.from(CinnError.invalid("oidc-issuer", "--oidc-issuer must be the provider's issuer URL, such as https://accounts.google.com"))
+        }
+        guard let publicURL else {
+            throw CommandError.from(CinnError.invalid("public-url", "--oidc-issuer needs --public-url: the provider sends browsers back to it"))
+        }
+        guard let clientID = config.string(forKey: "cinn.oidc.client.id"),
+              let clientSecret = config.string(forKey: "cinn.oidc.client.secret", isSecret: true) else {
+            throw CommandError.from(CinnError.invalid("oidc-client-id", "--oidc-issuer needs --oidc-client-id and --oidc-client-secret"))
+        }
+        let base = publicURL.absoluteString.hasSuffix("/") ? String(publicURL.absoluteString.dropLast()) : publicURL.absoluteString
+        return OpenIDConfiguration(issuer: issuer, clientID: clientID, clientSecret: clientSecret, displayName: oidcName,
+                                   redirectURI: base + "/login/oidc/callback")
+    }
+
     /// `HOST:PORT`, as `--metrics-address` takes it (`[::1]:9090` for IPv6).
     static func hostAndPort(_ text: String) throws -> (host: String, port: Int) {
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65_535).contains(port) else {

@@ -59,7 +59,7 @@ import Testing
             6: "5c946b77f2a3c47", 7: "a96d64901013fed6", 8: "33420801ae53d723", 9: "8089608b68fbed65", 10: "4603f9ae006a3840",
             11: "3e336ebdd6100861", 12: "441fa69c4eb4112", 13: "2d2f24d198b94b4e", 14: "86cbe053d52af7b",
             15: "d008490e58c944f", 16: "5689e662377bbc51", 17: "8cf9425a05556181", 18: "8d7d192e2fb98792", 19: "1b69b885a26dcdee", 20: "dbf7d0ec47c729a2", 21: "90da95c7e51fc657",
-            22: "b49c132d92089502",
+            22: "b49c132d92089502", 23: "a24316581eb4990f",
         ]
         var found: [Int: String] = [:]
         for migration in Migration.all {

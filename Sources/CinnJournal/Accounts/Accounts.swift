@@ -37,10 +37,15 @@ public struct AccountsConfiguration: Sendable {
     public var trustedProxies: Set<String>
     /// A proxy on the same machine: the default `trustedProxies`.
     public static let loopbackProxies: Set<String> = ["127.0.0.1", "::1"]
+    /// Sign-in through an OpenID Connect provider, besides or instead of passwords.
+    public var openID: OpenIDConfiguration?
+    /// Whether people log in and sign up with a name and password (off: only through the provider).
+    public var passwords: Bool
 
     public init(signUp: SignUp = .invite, sessionLifetime: TimeInterval = 30 * 86_400, bcryptCost: UInt8 = 12,
                 secureCookies: Bool = false, maximumFailedLogIns: Int = 5, throttleWindow: TimeInterval = 15 * 60,
-                maximumPasswordChecks: Int = 8, trustedProxies: Set<String> = loopbackProxies) {
+                maximumPasswordChecks: Int = 8, trustedProxies: Set<String> = loopbackProxies, openID: OpenIDConfiguration? = nil,
+                passwords: Bool = true) {
         self.signUp = signUp
         self.sessionLifetime = sessionLifetime
         self.bcryptCost = bcryptCost
@@ -49,6 +54,8 @@ public struct AccountsConfiguration: Sendable {
         self.throttleWindow = throttleWindow
         self.maximumPasswordChecks = maximumPasswordChecks
         self.trustedProxies = trustedProxies
+        self.openID = openID
+        self.passwords = passwords
     }
 }
 
@@ -68,6 +75,8 @@ public struct Accounts: Sendable {
     public let configuration: AccountsConfiguration
     let throttle: LogInThrottle
     let passwordChecks: PasswordChecks
+    /// Sign-in through the identity provider, when there is one.
+    public let openID: OpenIDConnect?
     /// The hash of a password nobody has, at the configured cost: log-in checks unknown names against it,
     /// so that they take as long as a wrong password.
     let unknownUserHash: String
@@ -78,6 +87,7 @@ public struct Accounts: Sendable {
         self.configuration = configuration
         throttle = LogInThrottle(store: store, limit: configuration.maximumFailedLogIns, window: configuration.throttleWindow)
         passwordChecks = PasswordChecks(limit: configuration.maximumPasswordChecks)
+        openID = configuration.openID.map { OpenIDConnect(configuration: $0, store: store) }
         unknownUserHash = Bcrypt.hash(Self.secret(), cost: configuration.bcryptCost)
     }
 
@@ -114,6 +124,7 @@ public struct Accounts: Sendable {
     /// The sign-up page: within the configured policy, with an invite code when invites are required. The
     /// first account of an open server is its administrator.
     public func signUp(name: String, password: String, invite: String?) async throws -> Account {
+        try checkPasswordsAllowed()
         let name = try Self.validName(name)
         try Self.checkPassword(password)
         switch configuration.signUp {
@@ -128,6 +139,13 @@ public struct Accounts: Sendable {
         case .open:
             let role: AccountRole = try await store.loginAccountCount() == 0 ? .admin : .member
             return try await store.createAccount(name: name, passwordHash: try await hash(password), role: role)
+        }
+    }
+
+    /// Passwords turned off: this server signs people in through its identity provider only.
+    func checkPasswordsAllowed() throws {
+        guard configuration.passwords else {
+            throw CinnError(.forbidden, "this server signs in with \(configuration.openID?.displayName ?? "its identity provider") only, not with passwords")
         }
     }
 
@@ -175,6 +193,7 @@ public struct Accounts: Sendable {
     /// checked (and is taken back when it was right), so parallel guesses cannot pass the limit; a name that
     /// breaks the naming rules is a failure of the client's without becoming a key of its own.
     public func authenticate(name: String, password: String, client: String) async throws -> Account {
+        try checkPasswordsAllowed()
         let wrong = CinnError(.unauthenticated, "wrong name or password")
         let clientKey = "client:" + client
         guard let name = try? Self.validName(name) else {
@@ -199,12 +218,78 @@ public struct Accounts: Sendable {
 
     /// Checks the name and password (`authenticate`) and opens a web session.
     public func logIn(name: String, password: String, client: String) async throws -> NewSession {
-        let account = try await authenticate(name: name, password: password, client: client)
+        try await openSession(for: try await authenticate(name: name, password: password, client: client))
+    }
+
+    /// A web session for an account that has proved itself (a password, an identity provider).
+    public func openSession(for account: Account) async throws -> NewSession {
         let session = NewSession(account: account, token: Self.secret(), csrfToken: Self.secret(),
                                  expiresAt: store.now().addingTimeInterval(configuration.sessionLifetime))
         try await store.createSession(tokenSHA256: Self.digest(session.token), user: account.user, csrfToken: session.csrfToken,
                                       expiresAt: session.expiresAt)
         return session
+    }
+
+    /// The account an identity provider's sign-in is: the one linked to the identity; else, when `login` was started by a
+    /// logged-in person, theirs, now linked; else a new one within the sign-up policy (an invite from the sign-up page on
+    /// an invite-only server; none on a closed one), named after the identity's username or email, without a password.
+    public func signIn(_ identity: OpenIDIdentity, login: PendingOpenIDLogin) async throws -> Account {
+        if let account = try await store.openIDAccount(issuer: identity.issuer, subject: identity.subject) {
+            guard login.linkUser == nil || login.linkUser == account.user else {
+                throw CinnError(.conflict, "this sign-in is already linked to another account")
+            }
+            return account
+        }
+        if let user = login.linkUser {
+            try await store.linkOpenIDIdentity(issuer: identity.issuer, subject: identity.subject, user: user)
+            guard let account = try await store.account(user: user) else { throw CinnError.notFound("no such account") }
+            return account
+        }
+        let link = (issuer: identity.issuer, subject: identity.subject)
+        switch configuration.signUp {
+        case .closed:
+            throw CinnError(.forbidden, "no account here is linked to this sign-in, and sign-up is closed: ask the administrator, "
+                            + "or log in with your password and link it on the Account page")
+        case .invite:
+            guard let invite = login.invite?.trimmingCharacters(in: .whitespaces), !invite.isEmpty else {
+                throw CinnError(.forbidden, "no account here is linked to this sign-in: sign up with an invite, or log in with your "
+                                + "password and link it on the Account page")
+            }
+            return try await createWithFreeName(identity) { name in
+                try await store.createAccount(name: name, passwordHash: nil, role: .member, inviteSHA256: Self.digest(invite), identity: link)
+            }
+        case .open:
+            let role: AccountRole = try await store.loginAccountCount() == 0 ? .admin : .member
+            return try await createWithFreeName(identity) { name in
+                try await store.createAccount(name: name, passwordHash: nil, role: role, identity: link)
+            }
+        }
+    }
+
+    /// Makes the account under the identity's name, or that name with a number when it is taken.
+    private func createWithFreeName(_ identity: OpenIDIdentity, _ create: (String) async throws -> Account) async throws -> Account {
+        let base = Self.accountName(for: identity)
+        for attempt in 0..<20 {
+            let suffix = attempt == 0 ? "" : "-\(attempt + 1)"
+            let name = String(base.prefix(32 - suffix.count)) + suffix
+            do {
+                return try await create(name)
+            } catch let error as CinnError where error.code == .conflict && error.field == "name" {
+                continue
+            }
+        }
+        throw CinnError(.conflict, "no free account name was found for this sign-in")
+    }
+
+    /// An account name from the identity: its username, else its email's local part, else "user"; lowercased, only the
+    /// characters names may have, 3 to 32 of them.
+    static func accountName(for identity: OpenIDIdentity) -> String {
+        let source = identity.preferredUsername ?? identity.email.map { String($0.prefix { $0 != "@" }) } ?? "user"
+        var name = String(source.lowercased().unicodeScalars.map { scalar in
+            ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || ".-_".unicodeScalars.contains(scalar) ? Character(scalar) : "-"
+        }.prefix(32))
+        if name.count < 3 || name == Store.localUserName { name = "user-" + name }
+        return String(name.prefix(32))
     }
 
     /// The session a cookie names, unless it has ended.

@@ -33,6 +33,13 @@ struct AccountWebController {
         router.post("/signup", use: signUp)
     }
 
+    /// Every route: the public ones, the account's, and the identity provider's.
+    func addRoutes(public router: Router<PublicContext>, account group: RouterGroup<Context>) {
+        addPublicRoutes(to: router)
+        addRoutes(to: group)
+        addOpenIDRoutes(public: router, account: group)
+    }
+
     /// The logged-in account's routes.
     func addRoutes(to router: RouterGroup<Context>) {
         router.post("/logout", use: logOut)
@@ -43,8 +50,24 @@ struct AccountWebController {
         router.post("/account/invites", use: createInvite)
     }
 
-    struct LoginPage { let name: String; let next: String; let error: String?; let canSignUp: Bool }
-    struct SignupPage { let name: String; let invite: String; let error: String?; let needsInvite: Bool; let closed: Bool }
+    struct LoginPage {
+        let name: String; let next: String; let error: String?; let canSignUp: Bool
+        /// The identity provider's name, when people may sign in through it; whether passwords log in too.
+        let openID: String?; let passwords: Bool
+        /// The provider's sign-in, coming back to `next`.
+        let openIDLink: String
+    }
+    struct SignupPage {
+        let name: String; let invite: String; let error: String?; let needsInvite: Bool; let closed: Bool
+        let openID: String?; let passwords: Bool
+    }
+
+    func loginPage(name: String, next: String, error: String?) -> LoginPage {
+        LoginPage(name: name, next: next, error: error, canSignUp: accounts.configuration.signUp != .closed,
+                  openID: accounts.openID?.configuration.displayName, passwords: accounts.configuration.passwords,
+                  openIDLink: "/login/oidc?next="
+                      + (next.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "/-_.~"))) ?? "/"))
+    }
 
     /// Where to go after logging in: a path of this site only. Browsers drop tabs and line breaks from a
     /// `Location` and read `\` as `/`, so `/\t/evil.example` would leave the site: only printable ASCII without
@@ -56,8 +79,8 @@ struct AccountWebController {
     }
 
     @Sendable func loginForm(_ request: Request, context: PublicContext) async throws -> Response {
-        WebResponse.html(pages.render("login", LoginPage(name: "", next: Self.safeNext(request.query("next")), error: nil,
-                                                          canSignUp: accounts.configuration.signUp != .closed), title: "Log in", tab: .signedOut, formToken: context.formToken))
+        WebResponse.html(pages.render("login", loginPage(name: "", next: Self.safeNext(request.query("next")), error: nil),
+                                      title: "Log in", tab: .signedOut, formToken: context.formToken))
     }
 
     @Sendable func logIn(_ request: Request, context: PublicContext) async throws -> Response {
@@ -69,8 +92,8 @@ struct AccountWebController {
             var response = WebResponse.redirect(next)
             response.setCookie(sessionCookie(session.token, expiresAt: session.expiresAt))
             return response
-        } catch let error as CinnError where [.unauthenticated, .tooManyRequests].contains(error.code) {
-            let page = LoginPage(name: form["name"] ?? "", next: next, error: error.message, canSignUp: accounts.configuration.signUp != .closed)
+        } catch let error as CinnError where [.unauthenticated, .tooManyRequests, .forbidden].contains(error.code) {
+            let page = loginPage(name: form["name"] ?? "", next: next, error: error.message)
             return WebResponse.html(pages.render("login", page, title: "Log in", tab: .signedOut, formToken: context.formToken), status: error.code.httpStatus)
         }
     }
@@ -81,7 +104,8 @@ struct AccountWebController {
 
     func signupPage(name: String, invite: String, error: String?) -> SignupPage {
         SignupPage(name: name, invite: invite, error: error, needsInvite: accounts.configuration.signUp == .invite,
-                   closed: accounts.configuration.signUp == .closed)
+                   closed: accounts.configuration.signUp == .closed, openID: accounts.openID?.configuration.displayName,
+                   passwords: accounts.configuration.passwords)
     }
 
     @Sendable func signUp(_ request: Request, context: PublicContext) async throws -> Response {
@@ -126,6 +150,10 @@ struct AccountWebController {
         let tokens: [TokenRow]
         let hasTokens: Bool
         let users: [UserRow]
+        /// Whether the password section is shown: the account has one, and passwords log in on this server.
+        let canChangePassword: Bool
+        struct OpenID { let name: String; let linked: Bool }
+        let openID: OpenID?
     }
 
     func renderAccount(_ context: Context, message: String? = nil, secret: AccountPage.Secret? = nil, passwordError: String? = nil,
@@ -145,9 +173,16 @@ struct AccountWebController {
         }
         let nightscoutURL = security.publicURL.map { ($0.absoluteString.hasSuffix("/") ? String($0.absoluteString.dropLast()) : $0.absoluteString) + "/nightscout" }
         let users = me.role == .admin
-            ? try await accounts.store.accounts().filter(\.hasPassword).map { AccountPage.UserRow(name: $0.name, role: $0.role.rawValue) } : []
+            ? try await accounts.store.accounts().filter { $0.name != Store.localUserName }
+                .map { AccountPage.UserRow(name: $0.name, role: $0.role.rawValue) } : []
+        var openID: AccountPage.OpenID?
+        if let provider = accounts.openID {
+            openID = AccountPage.OpenID(name: provider.configuration.displayName,
+                                        linked: try await accounts.store.openIDIdentityCount(user: me.user) > 0)
+        }
         let page = AccountPage(name: me.name, isAdmin: me.role == .admin, message: message, newSecret: secret, passwordError: passwordError,
-                               tokenError: tokenError, nightscoutURL: nightscoutURL, tokens: tokens, hasTokens: !tokens.isEmpty, users: users)
+                               tokenError: tokenError, nightscoutURL: nightscoutURL, tokens: tokens, hasTokens: !tokens.isEmpty, users: users,
+                               canChangePassword: me.hasPassword && accounts.configuration.passwords, openID: openID)
         return WebResponse.html(pages.render("account", page, title: "Account", tab: .more, formToken: context.formToken), status: status)
     }
 

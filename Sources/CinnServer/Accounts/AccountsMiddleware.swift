@@ -25,7 +25,8 @@ struct AccountsMiddleware: RouterMiddleware {
     let journal: @Sendable (UserID) -> Journal
 
     static var cookieName: String { "cinn_session" }
-    static var publicPaths: Set<String> { ["/login", "/signup", "/health", "/ready", "/metrics", "/api/openapi.yaml", "/api/v1/login"] }
+    static var publicPaths: Set<String> { ["/login", "/signup", "/login/oidc", "/login/oidc/callback", "/health", "/ready", "/metrics", "/api/openapi.yaml",
+                                             "/api/v1/login"] }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path

@@ -54,8 +54,7 @@ public func buildRouter(journal: Journal, accounts: Accounts? = nil, security: W
     if let accounts {
         router.add(middleware: AccountsMiddleware(accounts: accounts) { user in journal.forUser(user) })
         let accountWeb = AccountWebController(accounts: accounts, pages: .shared, security: security)
-        accountWeb.addPublicRoutes(to: router)
-        accountWeb.addRoutes(to: router.group(context: AccountRequestContext.self))
+        accountWeb.addRoutes(public: router, account: router.group(context: AccountRequestContext.self))
         let accountAPI = AccountAPIController(accounts: accounts)
         accountAPI.addPublicRoutes(to: router.group("api/v1"))
         accountAPI.addRoutes(to: router.group("api/v1", context: AccountRequestContext.self))

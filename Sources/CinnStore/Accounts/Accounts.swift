@@ -52,12 +52,12 @@ extension Store {
     private static let accountColumns = accountColumns(of: "users")
 
     /// The columns `account(_:)` reads, of the users table named `table` in a query.
-    private static func accountColumns(of table: String) -> String {
+    static func accountColumns(of table: String) -> String {
         ["row_id", "id", "name", "role", "password_hash IS NOT NULL AS has_password", "created_at_ms"].map { "\(table).\($0)" }
             .joined(separator: ", ")
     }
 
-    private func account(_ row: any SQLRow) throws -> Account {
+    func account(_ row: any SQLRow) throws -> Account {
         let role = try row.decode(column: "role", as: String.self)
         return Account(user: UserID(try row.decode(column: "row_id", as: Int64.self)), id: try decodeUUID(row, "id"),
                        name: try row.decode(column: "name", as: String.self), role: AccountRole(rawValue: role) ?? .member,
@@ -66,8 +66,10 @@ extension Store {
     }
 
     /// Makes an account; with `inviteSHA256`, that invite is used up in the same transaction (an
-    /// unknown, used or expired invite makes nothing). A taken name is a conflict.
-    public func createAccount(name: String, passwordHash: String, role: AccountRole, inviteSHA256: [UInt8]? = nil) async throws -> Account {
+    /// unknown, used or expired invite makes nothing). A taken name is a conflict. Without a password hash the account
+    /// signs in only through its identity provider (`identity`, linked in the same transaction).
+    public func createAccount(name: String, passwordHash: String?, role: AccountRole, inviteSHA256: [UInt8]? = nil,
+                              identity: (issuer: String, subject: String)? = nil) async throws -> Account {
         try await transaction { db in
             let createdAt = milliseconds(now())
             guard let row = try await db.raw("""
@@ -86,6 +88,12 @@ extension Store {
                     RETURNING created_by
                     """).first()
                 guard used != nil else { throw CinnError.invalid("invite", "this invite is unknown, used or expired") }
+            }
+            if let identity {
+                try await db.raw("""
+                    INSERT INTO oidc_identities (issuer, subject, user_id, created_at_ms)
+                    VALUES (\(bind: identity.issuer), \(bind: identity.subject), \(bind: account.user.rawValue), \(bind: createdAt))
+                    """).run()
             }
             return account
         }
@@ -114,10 +122,12 @@ extension Store {
         }
     }
 
-    /// How many users can log in.
+    /// How many users can log in (with a password or through an identity provider).
     public func loginAccountCount() async throws -> Int {
         try await withConnection { db in
-            try await db.raw("SELECT count(*) AS n FROM users WHERE password_hash IS NOT NULL").first()?.decode(column: "n", as: Int.self) ?? 0
+            try await db.raw("""
+                SELECT count(*) AS n FROM users WHERE password_hash IS NOT NULL OR row_id IN (SELECT user_id FROM oidc_identities)
+                """).first()?.decode(column: "n", as: Int.self) ?? 0
         }
     }
 
