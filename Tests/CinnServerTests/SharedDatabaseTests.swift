@@ -37,8 +37,9 @@ struct SharedDatabaseTests {
                 for store in stores { group.addTask { try await store.migrate() } }
                 return try await group.reduce(into: []) { $0 += $1 }
             }
-            #expect(applied.sorted() == Array(1...22))
-            #expect(try await stores[3].appliedMigrations() == Array(1...22))
+            let all = Array(1...(try #require(try await stores[0].appliedMigrations().last)))
+            #expect(applied.sorted() == all && all.count >= 23)
+            #expect(try await stores[3].appliedMigrations() == all)
         }
     }
 
