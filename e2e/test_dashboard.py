@@ -85,6 +85,8 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
+from checks import CheckFailed, check
+
 FOOD = {
     "name": "Cinn test granola",
     "brand": "Browser",
@@ -106,14 +108,6 @@ LISTENING = re.compile(r"Listening on (http://\S+?)/?\s*$")
 DOTS = "svg#trend-chart circle.weigh-in:not(.interpolated)"
 
 
-class CheckFailed(Exception):
-    pass
-
-
-def check(condition: bool, what: str) -> None:
-    if not condition:
-        raise CheckFailed(f"expected {what}")
-    print(f"  ok: {what}", flush=True)
 
 
 class Server:

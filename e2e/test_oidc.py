@@ -24,7 +24,6 @@ import http.server
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -37,12 +36,7 @@ from pathlib import Path
 from selenium.webdriver.common.by import By
 
 from test_dashboard import LISTEN_TIMEOUT, CheckFailed, Server, check, new_driver, screenshot, wait_for_new_page
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+from test_multi_instance import free_port
 
 
 class TamperingProxy(http.server.ThreadingHTTPServer):

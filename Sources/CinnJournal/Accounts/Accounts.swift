@@ -248,12 +248,12 @@ public struct Accounts: Sendable {
         let link = (issuer: identity.issuer, subject: identity.subject)
         switch configuration.signUp {
         case .closed:
-            throw CinnError(.forbidden, "no account here is linked to this sign-in, and sign-up is closed: ask the administrator, "
-                            + "or log in with your password and link it on the Account page")
+            throw CinnError(.forbidden, "no account here is linked to this sign-in, and sign-up is closed: ask the administrator"
+                            + (configuration.passwords ? ", or log in with your password and link it on the Account page" : ""))
         case .invite:
             guard let invite = login.invite?.trimmingCharacters(in: .whitespaces), !invite.isEmpty else {
-                throw CinnError(.forbidden, "no account here is linked to this sign-in: sign up with an invite, or log in with your "
-                                + "password and link it on the Account page")
+                throw CinnError(.forbidden, "no account here is linked to this sign-in: sign up with an invite"
+                                + (configuration.passwords ? ", or log in with your password and link it on the Account page" : ""))
             }
             return try await createWithFreeName(identity) { name in
                 try await store.createAccount(name: name, passwordHash: nil, role: .member, inviteSHA256: Self.digest(invite), identity: link)

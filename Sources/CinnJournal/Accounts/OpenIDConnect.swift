@@ -110,7 +110,7 @@ public final class OpenIDConnect: Sendable {
     /// Finishes a sign-in the provider sent back: the code is exchanged for tokens and the ID token checked. The state
     /// must be one this server started (on any instance) and the browser's own (`browserState`, from its cookie).
     public func finish(code: String, state: String, browserState: String?) async throws -> (identity: OpenIDIdentity, login: PendingOpenIDLogin) {
-        guard let browserState, Self.same(browserState, state) else {
+        guard let browserState, constantTimeEqual(browserState, state) else {
             throw CinnError(.unauthenticated, "this sign-in was not started in this browser; start it again")
         }
         guard let login = try await store.finishOpenIDLogin(stateSHA256: Accounts.digest(state),
@@ -136,7 +136,7 @@ public final class OpenIDConnect: Sendable {
         }
         guard Date(timeIntervalSince1970: claims.exp) > now.addingTimeInterval(-leeway) else { throw refused("it has expired") }
         guard Date(timeIntervalSince1970: claims.iat) < now.addingTimeInterval(leeway + 300) else { throw refused("it was issued in the future") }
-        guard let sent = claims.nonce, same(sent, nonce) else { throw refused("it is not for this sign-in (nonce)") }
+        guard let sent = claims.nonce, constantTimeEqual(sent, nonce) else { throw refused("it is not for this sign-in (nonce)") }
         guard !claims.sub.isEmpty, claims.sub.utf8.count <= 255 else { throw refused("it names no subject") }
         return OpenIDIdentity(issuer: issuer, subject: claims.sub, email: claims.email, preferredUsername: claims.preferred_username,
                               name: claims.name)
@@ -261,12 +261,5 @@ public final class OpenIDConnect: Sendable {
     static func formEncode(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~"))
             ?? text
-    }
-
-    /// Compares without stopping at the first difference.
-    static func same(_ a: String, _ b: String) -> Bool {
-        let a = Array(a.utf8), b = Array(b.utf8)
-        guard a.count == b.count else { return false }
-        return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }

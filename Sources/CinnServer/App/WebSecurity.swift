@@ -194,13 +194,6 @@ enum CSRFToken {
     }
 }
 
-/// Compares two secrets without stopping at the first difference.
-func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-    let a = Array(a.utf8), b = Array(b.utf8)
-    guard a.count == b.count else { return false }
-    return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
-}
-
 extension HTTPField.Name {
     static var xFrameOptions: Self { Self("X-Frame-Options")! }
     static var referrerPolicy: Self { Self("Referrer-Policy")! }

@@ -1,3 +1,4 @@
+import CinnCore
 import Foundation
 import Logging
 
@@ -47,7 +48,7 @@ public struct StructuredLogHandler: LogHandler {
         case .logfmt:
             return fields.map { "\($0.0)=\(logfmtValue($0.1))" }.joined(separator: " ")
         case .json:
-            return "{" + fields.map { "\(jsonString($0.0)):\(jsonString($0.1))" }.joined(separator: ",") + "}"
+            return "{" + fields.map { "\(JSONText.quoted($0.0)):\(JSONText.quoted($0.1))" }.joined(separator: ",") + "}"
         }
     }
 
@@ -62,24 +63,7 @@ public struct StructuredLogHandler: LogHandler {
     /// A value as logfmt writes it: bare when it is a plain word, else quoted with `"` and `\` escaped.
     static func logfmtValue(_ value: String) -> String {
         let plain = !value.isEmpty && value.unicodeScalars.allSatisfy { $0.value > 32 && $0 != "=" && $0 != "\"" && $0 != "\\" && $0.value != 127 }
-        return plain ? value : jsonString(value)
-    }
-
-    /// A JSON string literal (control characters escaped).
-    static func jsonString(_ value: String) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 32 || scalar.value == 127: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        return plain ? value : JSONText.quoted(value)
     }
 
     static func timestamp(_ date: Date) -> String {

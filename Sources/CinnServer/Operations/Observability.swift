@@ -26,20 +26,13 @@ public struct MetricsEndpoint: Sendable {
         router.get("metrics") { request, _ in
             if let token = self.token {
                 let sent = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
-                guard let sent, Self.same(sent, token) else {
+                guard let sent, constantTimeEqual(sent, token) else {
                     throw CinnError(.unauthenticated, "send the metrics token: Authorization: Bearer <token>")
                 }
             }
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: self.registry.emitToBuffer())))
         }
-    }
-
-    /// Compares without stopping at the first difference.
-    static func same(_ a: String, _ b: String) -> Bool {
-        let a = Array(a.utf8), b = Array(b.utf8)
-        guard a.count == b.count else { return false }
-        return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }
 
