@@ -80,7 +80,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Serve /metrics on this HOST:PORT instead of the main listener (default: $CINN_METRICS_ADDRESS).")
     var metricsAddress: String?
 
-    @Option(help: "/metrics answers only Authorization: Bearer TOKEN (default: $CINN_METRICS_TOKEN; none).")
+    @Option(help: "/metrics answers only Authorization: Bearer TOKEN, at least 16 characters (default: $CINN_METRICS_TOKEN; none).")
     var metricsToken: String?
 
     @Option(help: "On SIGTERM or SIGINT, the seconds requests in flight get to finish once the server stops accepting new ones (default: $CINN_DRAIN_SECONDS, else 25).")
@@ -124,6 +124,9 @@ struct Serve: AsyncParsableCommand {
         }
         let metricsListener = try config.string(forKey: "cinn.metrics.address").map(Self.hostAndPort)
         let metricsToken = config.string(forKey: "cinn.metrics.token", isSecret: true)
+        if let metricsToken, metricsToken.count < 16 {
+            throw CommandError.from(CinnError.invalid("metrics-token", "--metrics-token needs at least 16 characters"))
+        }
         if !accounts, !["127.0.0.1", "::1", "localhost"].contains(host) {
             printError("warning: without --accounts anyone who can reach \(host) can read and change this journal")
         }

@@ -526,6 +526,10 @@ struct ServeCommandTests {
         #expect(String(decoding: body, as: UTF8.self).contains(#"cinn_http_requests_total{method="GET",route="/health",status="200"} 1"#))
         server.process.terminate()
         #expect(await server.process.exitStatus() == 0)
+        let short = try await sandbox.run(["serve", "--port", "0", "--metrics-token", "guessable", "--database", sandbox.database])
+        #expect(short.status == 64 && short.stderr.contains("--metrics-token needs at least 16 characters"), "\(short)")
+        let lone = try await sandbox.run(["serve", "--port", "0", "--no-passwords", "--database", sandbox.database])
+        #expect(lone.status == 64 && lone.stderr.contains("--no-passwords needs --oidc-issuer"), "\(lone)")
     }
 
     /// SIGTERM: the server stops accepting at once, lets the request in flight finish, then exits cleanly.
