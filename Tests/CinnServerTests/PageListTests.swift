@@ -13,9 +13,10 @@ import Testing
         .deletingLastPathComponent().appendingPathComponent("e2e/pages.txt")
 
     /// A route that answers GET with a page a person looks at: not the API (Cinn's or the Nightscout one), a file to
-    /// download or an image.
+    /// download or an image, nor what operations read (`/health`, `/ready`, `/metrics`).
     static func isPage(_ template: String) -> Bool {
-        !template.hasPrefix("/api/") && !template.hasPrefix("/nightscout/") && !template.hasPrefix("/static/") && template != "/health"
+        !template.hasPrefix("/api/") && !template.hasPrefix("/nightscout/") && !template.hasPrefix("/static/")
+            && !["/health", "/ready", "/metrics"].contains(template)
             && ![".svg", ".csv", ".json", ".yaml"].contains { template.hasSuffix($0) }
     }
 

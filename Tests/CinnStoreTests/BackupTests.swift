@@ -97,10 +97,11 @@ struct BackupTests {
             let backup = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-backup-\(UUID().uuidString).sqlite")
             defer { try? FileManager.default.removeItem(at: backup) }
             try await store.backup(to: backup)
+            let newest = try #require(Migration.all.last?.version)
             let older = try Store(.sqlite(path: backup.path))
-            try await older.withConnection { db in try await db.raw("DELETE FROM schema_migrations WHERE version = 22").run() }
+            try await older.withConnection { db in try await db.raw("DELETE FROM schema_migrations WHERE version = \(bind: newest)").run() }
             try await older.close()
-            await #expect(throws: CinnError(.conflict, "the backup's schema version (21) is not this journal's (22)")) {
+            await #expect(throws: CinnError(.conflict, "the backup's schema version (\(newest - 1)) is not this journal's (\(newest))")) {
                 try await store.restore(from: backup)
             }
             #expect(try await store.weighInCount(user: user) == 1)
