@@ -129,7 +129,10 @@ let package = Package(
         ),
         .testTarget(name: "CinnCoreTests", dependencies: ["CinnCore"]),
         .testTarget(name: "CinnImportTests", dependencies: ["CinnCore", "CinnImport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "CinnStoreTests", dependencies: ["CinnCore", "CinnStore", "CinnImport"]),
+        .testTarget(
+            name: "CinnStoreTests",
+            dependencies: ["CinnCore", "CinnStore", "CinnImport", .product(name: "SQLKit", package: "sql-kit")]
+        ),
         .testTarget(name: "CinnChartsTests", dependencies: ["CinnCore", "CinnCharts"]),
         .testTarget(
             name: "CinnServerTests",
@@ -143,6 +146,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Fixtures")]
         ),

@@ -73,6 +73,19 @@ struct OpenIDConnectTests {
         }
     }
 
+    @Test("a provider that cannot be reached is named as such, not as a bad answer")
+    func unreachableProvider() async throws {
+        try await withStore { store in
+            // Port 9 (discard) refuses connections on loopback.
+            let openID = OpenIDConnect(configuration: OpenIDConfiguration(issuer: "http://127.0.0.1:9", clientID: "cinn", clientSecret: "s",
+                                                                          redirectURI: "http://127.0.0.1:8080/login/oidc/callback"),
+                                       store: store)
+            await #expect(throws: CinnError(.upstreamFailed, "Cinn cannot reach the identity provider's discovery document; try again later")) {
+                _ = try await openID.start(next: nil, invite: nil)
+            }
+        }
+    }
+
     func identity(_ subject: String, username: String? = nil, email: String? = nil) -> OpenIDIdentity {
         OpenIDIdentity(issuer: Self.issuer, subject: subject, email: email, preferredUsername: username, name: nil)
     }

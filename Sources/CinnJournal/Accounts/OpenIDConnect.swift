@@ -224,7 +224,8 @@ public final class OpenIDConnect: Sendable {
     }
 
     private func getJSON(_ url: String, what: String) async throws -> [String: Any] {
-        guard let json = (try? JSONSerialization.jsonObject(with: try await get(url, what: what))) as? [String: Any] else {
+        let body = try await get(url, what: what)
+        guard let json = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] else {
             throw CinnError(.upstreamFailed, "the identity provider's \(what) is not JSON")
         }
         return json
