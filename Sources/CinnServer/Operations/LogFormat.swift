@@ -31,11 +31,11 @@ public struct StructuredLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    public func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
-                    function: String, line: UInt) {
-        let merged = self.metadata.merging(metadata ?? [:]) { $1 }
+    public func log(event: LogEvent) {
+        var merged = metadata.merging(event.metadata ?? [:]) { $1 }
+        if let error = event.error { merged["error"] = .string(String(describing: error)) }
         var fields: [(String, String)] = [
-            ("ts", Self.timestamp(Date())), ("level", level.rawValue), ("logger", label), ("msg", message.description),
+            ("ts", Self.timestamp(Date())), ("level", event.level.rawValue), ("logger", label), ("msg", event.message.description),
         ]
         for (key, value) in merged.sorted(by: { $0.key < $1.key }) {
             fields.append((key == "hb.request.id" ? "request_id" : key, Self.text(value)))
