@@ -14,8 +14,8 @@ struct OpenIDConnectTests {
 
     func claims(iss: String = issuer, aud: [String] = ["cinn"], azp: String? = nil, exp: TimeInterval = 300, iat: TimeInterval = -10,
                 nonce: String? = "n-123", sub: String = "248289761001") -> IDTokenClaims {
-        IDTokenClaims(iss: iss, sub: sub, aud: AudienceClaim(value: aud), exp: Self.now.timeIntervalSince1970 + exp,
-                      iat: Self.now.timeIntervalSince1970 + iat, nonce: nonce, azp: azp, email: "jane@example.org",
+        IDTokenClaims(iss: iss, sub: sub, aud: AudienceClaim(value: aud), exp: ExpirationClaim(value: Self.now.addingTimeInterval(exp)),
+                      iat: IssuedAtClaim(value: Self.now.addingTimeInterval(iat)), nonce: nonce, azp: azp, email: "jane@example.org",
                       preferred_username: nil, name: "Jane")
     }
 
@@ -63,7 +63,7 @@ struct OpenIDConnectTests {
             #expect(try await openID.verifySignature(token, provider: provider).sub == "248289761001")
             let parts = token.split(separator: ".").map(String.init)
             let forged = try JSONEncoder().encode(claims(sub: "someone-else"))
-            let swapped = [parts[0], OpenIDConnect.base64URL(Array(forged)), parts[2]].joined(separator: ".")
+            let swapped = [parts[0], Accounts.base64URL(Array(forged)), parts[2]].joined(separator: ".")
             await #expect(throws: refusal("its signature does not verify")) { try await openID.verifySignature(swapped, provider: provider) }
             let impostor = JWTKeyCollection()
             await impostor.add(ecdsa: other, kid: "provider-1")

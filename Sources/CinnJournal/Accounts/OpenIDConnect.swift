@@ -48,8 +48,8 @@ struct IDTokenClaims: JWTPayload {
     var iss: String
     var sub: String
     var aud: AudienceClaim
-    var exp: Double
-    var iat: Double
+    var exp: ExpirationClaim
+    var iat: IssuedAtClaim
     var nonce: String?
     var azp: String?
     var email: String?
@@ -98,7 +98,7 @@ public final class OpenIDConnect: Sendable {
             URLQueryItem(name: "response_type", value: "code"), URLQueryItem(name: "client_id", value: configuration.clientID),
             URLQueryItem(name: "redirect_uri", value: configuration.redirectURI), URLQueryItem(name: "scope", value: "openid profile email"),
             URLQueryItem(name: "state", value: state), URLQueryItem(name: "nonce", value: nonce),
-            URLQueryItem(name: "code_challenge", value: Self.base64URL(Array(SHA256.hash(data: Data(verifier.utf8))))),
+            URLQueryItem(name: "code_challenge", value: Accounts.base64URL(Array(SHA256.hash(data: Data(verifier.utf8))))),
             URLQueryItem(name: "code_challenge_method", value: "S256"),
         ]
         guard let url = components?.url?.absoluteString else {
@@ -134,8 +134,8 @@ public final class OpenIDConnect: Sendable {
         if claims.aud.value.count > 1 || claims.azp != nil {
             guard claims.azp == clientID else { throw refused("it was given to another application") }
         }
-        guard Date(timeIntervalSince1970: claims.exp) > now.addingTimeInterval(-leeway) else { throw refused("it has expired") }
-        guard Date(timeIntervalSince1970: claims.iat) < now.addingTimeInterval(leeway + 300) else { throw refused("it was issued in the future") }
+        guard claims.exp.value > now.addingTimeInterval(-leeway) else { throw refused("it has expired") }
+        guard claims.iat.value < now.addingTimeInterval(leeway + 300) else { throw refused("it was issued in the future") }
         guard let sent = claims.nonce, constantTimeEqual(sent, nonce) else { throw refused("it is not for this sign-in (nonce)") }
         guard !claims.sub.isEmpty, claims.sub.utf8.count <= 255 else { throw refused("it names no subject") }
         return OpenIDIdentity(issuer: issuer, subject: claims.sub, email: claims.email, preferredUsername: claims.preferred_username,
@@ -252,11 +252,6 @@ public final class OpenIDConnect: Sendable {
     }
 
     // MARK: Helpers
-
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
 
     /// `application/x-www-form-urlencoded`, as RFC 6749 §2.3.1 has the client's id and secret encoded too.
     static func formEncode(_ text: String) -> String {

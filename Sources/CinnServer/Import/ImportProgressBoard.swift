@@ -29,6 +29,12 @@ enum ImportProgressBoard {
         }
     }
 
+    /// The newest progress an import reported, and whether the board has it yet.
+    struct Reported: Sendable {
+        var progress: ImportProgress
+        var written: Bool
+    }
+
     static let lifetime: TimeInterval = 300
     /// How often a running import's progress is written: the page polls every 400 ms.
     static let interval: Duration = .milliseconds(300)
@@ -44,26 +50,24 @@ enum ImportProgressBoard {
                          _ body: (@escaping @Sendable (ImportProgress) -> Void) async throws -> ImportReport) async throws -> ImportReport {
         guard let id else { return try await body { _ in } }
         let store = journal.store, user = journal.user
-        let latest = Mutex<ImportProgress?>(nil)
-        let last = Mutex(ImportProgress(bytesRead: 0, totalBytes: nil, rowsRead: 0))
+        let newest = Mutex(Reported(progress: ImportProgress(bytesRead: 0, totalBytes: nil, rowsRead: 0), written: true))
         @Sendable func write(_ progress: ImportProgress, done: Bool) async {
             try? await store.setImportProgress(id: id, user: user, StoredImportProgress(phase: phase, progress: progress, done: done),
                                                expiringBefore: store.now().addingTimeInterval(-lifetime))
         }
+        // Writes what is new every `interval`; once cancelled (the import has ended), hands back the last progress.
         let writer = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
-                if let progress = latest.withLock({ value in defer { value = nil }; return value }) { await write(progress, done: false) }
+                let unwritten = newest.withLock { state in defer { state.written = true }; return state.written ? nil : state.progress }
+                if let unwritten { await write(unwritten, done: false) }
             }
+            return newest.withLock { $0.progress }
         }
-        let sink: @Sendable (ImportProgress) -> Void = { progress in
-            latest.withLock { $0 = progress }
-            last.withLock { $0 = progress }
-        }
+        let sink: @Sendable (ImportProgress) -> Void = { progress in newest.withLock { $0 = Reported(progress: progress, written: false) } }
         func finish() async {
             writer.cancel()
-            await writer.value
-            await write(last.withLock { $0 }, done: true)
+            await write(await writer.value, done: true)
         }
         do {
             let report = try await body(sink)

@@ -94,14 +94,7 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
         Counter(label: "cinn_http_requests_total", dimensions: [("method", method), ("route", route), ("status", String(status))])
             .increment()
         Metrics.Timer(label: "cinn_http_request_duration_seconds", dimensions: [("method", method), ("route", route)])
-            .recordInterval(since: start)
-    }
-}
-
-extension Metrics.Timer {
-    func recordInterval(since start: ContinuousClock.Instant) {
-        let elapsed = ContinuousClock.now - start
-        recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+            .record(duration: ContinuousClock.now - start)
     }
 }
 
@@ -138,8 +131,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
 
     private func log(_ request: Request, _ context: Context, status: Int, since start: ContinuousClock.Instant) {
         guard let logger else { return }
-        let elapsed = ContinuousClock.now - start
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let milliseconds = (ContinuousClock.now - start) / .milliseconds(1)
         logger.info("request", metadata: [
             "method": .string(request.method.rawValue), "route": .string(context.endpointPath ?? "unmatched"),
             "status": .stringConvertible(status), "duration_ms": .string(String(format: "%.1f", milliseconds)),

@@ -137,8 +137,7 @@ public final class Store: Sendable {
     func withRawConnection<T: Sendable>(_ body: (Connection) async throws -> T) async throws -> T {
         let start = ContinuousClock.now
         func taken() {
-            let waited = ContinuousClock.now - start
-            connectionWait.recordNanoseconds(waited.components.seconds * 1_000_000_000 + waited.components.attoseconds / 1_000_000_000)
+            connectionWait.record(duration: ContinuousClock.now - start)
             connectionsInUse.increment()
         }
         do {
