@@ -547,7 +547,15 @@ struct ServeCommandTests {
         request.httpMethod = "POST"
         request.timeoutInterval = 120
         async let answer = URLSession.shared.upload(for: request, from: Data(csv.utf8))
-        try await Task.sleep(for: .milliseconds(400))
+        // SIGTERM once the import is in the server's hands: /metrics counts it (and itself) in flight.
+        var inFlight = 0.0
+        for _ in 0..<300 where inFlight < 2 {
+            let (body, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/metrics")!)
+            inFlight = String(decoding: body, as: UTF8.self).split(separator: "\n")
+                .first { $0.hasPrefix("cinn_http_requests_in_flight ") }.flatMap { Double($0.split(separator: " ")[1]) } ?? 0
+            if inFlight < 2 { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(inFlight >= 2, "the import reached the server")
         server.process.terminate()
         try await Task.sleep(for: .milliseconds(300))
         await #expect(throws: (any Error).self, "a new connection is refused while the import finishes") {
