@@ -124,7 +124,7 @@ public struct AGPChart: Sendable {
         let medians = profile.slots.compactMap { $0.percentiles?[2] }
         let range = medians.isEmpty ? "" : ", the median from \(medians.min()!.formatted(unit)) to \(medians.max()!.formatted(unit))"
         return "\(statistics.count) readings over \(profile.days) days\(range) across the day; "
-            + "\(Int((statistics.inRange * 100).rounded())) % in range 70–180 mg/dL."
+            + "\((statistics.inRange * 100).wholeText) % in range 70–180 mg/dL."
     }
 
     static let style: StaticString = """

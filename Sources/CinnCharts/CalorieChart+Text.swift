@@ -17,10 +17,10 @@ extension CalorieChart {
         guard let first, let last, !days.isEmpty else { return "No food logged yet" }
         let width = max(width, 10)
         let highest = days.map { max($0.energy, $0.target ?? 0) }.max()!
-        let scale = highest > 0 ? Double(width) / highest : 0
+        let scale = highest > 0 && highest.isFinite ? Double(width) / highest : 0
         let byDate = Dictionary(uniqueKeysWithValues: days.map { ($0.date, $0) })
         let marks = targetMarks
-        func column(_ kcal: Double) -> Int { min(Int(kcal * scale), width - 1) }
+        func column(_ kcal: Double) -> Int { min((kcal * scale).roundedInt ?? 0, width - 1) }
         let values = days.map { Self.kcal($0.energy) }
         let valueWidth = max(values.map(\.count).max()!, 1)
 
@@ -30,7 +30,7 @@ extension CalorieChart {
             let day = byDate[date]
             var end = 0
             if let day {
-                let eighths = Int((day.energy * scale * 8).rounded())
+                let eighths = max((day.energy * scale * 8).roundedInt ?? 0, 0)
                 for index in 0..<min(eighths / 8, width) { cells[index] = "█" }
                 end = eighths / 8
                 if eighths % 8 > 0, end < width {

@@ -28,7 +28,7 @@ public struct TerminalChart: Sendable {
         let values = trend + weighIns.compactMap { $0 }
         let axis = ValueAxis(low: values.min()!, high: values.max()!, minimumSpan: Mass(kilograms: 2).value(in: unit))
         func row(_ value: Double) -> Int {
-            Int(((axis.upper - value) / (axis.upper - axis.lower) * Double(height - 1)).rounded())
+            min(max((((axis.upper - value) / (axis.upper - axis.lower)) * Double(height - 1)).roundedInt ?? 0, 0), height - 1)
         }
         var grid = [[Character]](repeating: [Character](repeating: " ", count: width), count: height)
         for (column, value) in weighIns.enumerated() {

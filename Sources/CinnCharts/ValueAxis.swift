@@ -12,7 +12,9 @@ struct ValueAxis {
 
     /// An axis covering `low...high`; a span narrower than `minimumSpan` (above zero) is widened around its middle.
     init(low: Double, high: Double, minimumSpan: Double) {
-        var low = low, high = high
+        // A value no chart could hold (one stored before Cinn checked values) is drawn at the edge of ±10^12.
+        func drawable(_ value: Double) -> Double { value.isFinite ? min(max(value, -1e12), 1e12) : 0 }
+        var low = drawable(low), high = drawable(high)
         if high - low < minimumSpan {
             let middle = (low + high) / 2
             low = middle - minimumSpan / 2

@@ -170,7 +170,7 @@ enum EnergyText {
         }
         if let shortfall = report.expenditure.shortfall { out("Adaptive estimate: \(shortfall.message)") }
         if let blended = report.expenditure.blendedKcal, report.expenditure.adaptive != nil {
-            out("Best estimate: \(energy(blended)) (\(Int((report.expenditure.adaptiveWeight * 100).rounded())) % adaptive)")
+            out("Best estimate: \(energy(blended)) (\((report.expenditure.adaptiveWeight * 100).wholeText) % adaptive)")
         }
         if let maintenance = report.maintenanceKcal {
             let source = switch report.targetExpenditure?.source {

@@ -63,7 +63,7 @@ struct FoodCommand: AsyncParsableCommand {
                 let food = result.food
                 var line = food.id.lowercasedString + "  " + food.name
                 if let brand = food.brand { line += " — \(brand)" }
-                if let kcal = food.energyKcalPer100 { line += "  \(Int(kcal.rounded())) kcal/100 \(food.basis.rawValue)" }
+                if let kcal = food.energyKcalPer100 { line += "  \(kcal.wholeText) kcal/100 \(food.basis.rawValue)" }
                 if let serving = food.defaultServing { line += "  [\(serving.description(basis: food.basis))]" }
                 if food.isMine { line += "  (mine)" } else if food.lastUsed != nil { line += "  (recent)" }
                 if result.otherVersions > 0 { line += "  +\(result.otherVersions) other version\(result.otherVersions == 1 ? "" : "s")" }
@@ -157,7 +157,7 @@ struct FoodCommand: AsyncParsableCommand {
             let perServing = found.nutrients(servings: 1, of: serving)
             for (nutrient, amount) in found.nutrients.amounts {
                 let one = perServing[nutrient] ?? 0
-                let dv = nutrient.percentDailyValue(of: one).map { "  \(Int($0.rounded()))% DV" } ?? ""
+                let dv = nutrient.percentDailyValue(of: one).map { "  \($0.wholeText)% DV" } ?? ""
                 print(pad(nutrient.name, 18) + pad(formatAmount(amount, nutrient), 10, right: true)
                       + pad(formatAmount(one, nutrient), 22, right: true) + dv)
             }
@@ -193,7 +193,7 @@ struct FoodCommand: AsyncParsableCommand {
                 return try await journal.logFoods([FoodLogRequest(foodID: found.id, servings: servings, serving: serving, meal: meal,
                                                                   time: time, note: note)])[0]
             }
-            print("Logged \(formatServings(entry.servings)) × \(entry.servingLabel) of \(entry.name) (\(Int(entry.energy.rounded())) kcal) "
+            print("Logged \(formatServings(entry.servings)) × \(entry.servingLabel) of \(entry.name) (\(entry.energy.wholeText) kcal) "
                   + "for \(entry.meal.title) on \(entry.localDate).")
             print(entry.id.lowercasedString)
         }
@@ -242,7 +242,7 @@ struct FoodCommand: AsyncParsableCommand {
             let entry = try await options.withJournal { journal in
                 try await journal.logFoods([FoodLogRequest(foodID: nil, quickAdd: quick, meal: meal, time: time, note: note)])[0]
             }
-            print("Logged \(entry.name) (\(Int(entry.energy.rounded())) kcal\(quick.energyIsCounted ? ", counted from the macros" : "")) "
+            print("Logged \(entry.name) (\(entry.energy.wholeText) kcal\(quick.energyIsCounted ? ", counted from the macros" : "")) "
                   + "for \(entry.meal.title) on \(entry.localDate).")
             print(entry.id.lowercasedString)
         }
@@ -284,7 +284,7 @@ struct FoodCommand: AsyncParsableCommand {
             if let exercise = day.exerciseKcal { print("Exercise: \(settings.energyUnit.format(kilocalories: exercise)) (already counted in your expenditure)") }
             let shown = all ? day.totals.amounts : day.totals.amounts.filter { Nutrient.macros.contains($0.nutrient) && $0.nutrient != .energy }
             for (nutrient, amount) in shown {
-                let dv = nutrient.percentDailyValue(of: amount).map { "  \(Int($0.rounded()))% DV" } ?? ""
+                let dv = nutrient.percentDailyValue(of: amount).map { "  \($0.wholeText)% DV" } ?? ""
                 print(pad(nutrient.name, 22) + pad(formatAmount(amount, nutrient), 12, right: true) + dv)
             }
         }
@@ -338,7 +338,7 @@ struct FoodCommand: AsyncParsableCommand {
             }
             for entry in entries {
                 print("\(entry.localDate) \(entry.localTimeOfDay)  " + pad(entry.meal.title, 10) + "  " + pad(entry.name, 36)
-                      + "  \(formatServings(entry.servings)) × \(entry.servingLabel)  \(Int(entry.energy.rounded())) kcal")
+                      + "  \(formatServings(entry.servings)) × \(entry.servingLabel)  \(entry.energy.wholeText) kcal")
             }
         }
     }

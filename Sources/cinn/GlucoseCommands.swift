@@ -52,11 +52,11 @@ struct GlucoseCommand: AsyncParsableCommand {
                 if format == .json { return print(GlucoseJSON.report(report)) }
                 let statistics = report.statistics, unit = report.unit
                 guard statistics.count > 0 else { return print("No glucose readings from \(report.from.iso) to \(report.to.iso). Add one with: cinn glucose add VALUE") }
-                func percent(_ share: Double) -> String { "\(Int((share * 100).rounded())) %" }
+                func percent(_ share: Double) -> String { "\((share * 100).wholeText) %" }
                 print("Glucose \(report.from.iso) … \(report.to.iso): \(statistics.count) readings")
                 print("  Time in range 70–180 mg/dL: \(percent(statistics.inRange))  (below 70: \(percent(statistics.below)), under 54: \(percent(statistics.veryLow)); above 180: \(percent(statistics.above)), over 250: \(percent(statistics.veryHigh)))")
                 if let mean = statistics.mean, let gmi = statistics.gmiPercent {
-                    print("  Mean \(mean.formatted(unit)), GMI \(String(format: "%.1f", gmi)) %" + (statistics.coefficientOfVariation.map { ", CV \(Int($0.rounded())) %" } ?? ""))
+                    print("  Mean \(mean.formatted(unit)), GMI \(String(format: "%.1f", gmi)) %" + (statistics.coefficientOfVariation.map { ", CV \($0.wholeText) %" } ?? ""))
                 }
                 print("  Insulin: \(String(format: "%g", (report.bolusUnits * 10).rounded() / 10)) U bolus, \(String(format: "%g", (report.basalUnits * 10).rounded() / 10)) U basal")
                 guard !report.byMeal.isEmpty else { return print("No meals yet: log what you eat (cinn food log …); each meal's response is ranked here.") }
@@ -65,8 +65,8 @@ struct GlucoseCommand: AsyncParsableCommand {
                 for ranking in report.byMeal {
                     let name = ranking.name.padding(toLength: width, withPad: " ", startingAt: 0)
                     let rise = ranking.meanRise.map { "↑ \(Glucose(milligramsPerDeciliter: $0).formatted(unit))" } ?? "—"
-                    let area = ranking.meanArea.map { "area \(Int($0.rounded()))" } ?? ""
-                    let peak = ranking.meanMinutesToPeak.map { "peak after \(Int($0.rounded())) min" } ?? ""
+                    let area = ranking.meanArea.map { "area \($0.wholeText)" } ?? ""
+                    let peak = ranking.meanMinutesToPeak.map { "peak after \($0.wholeText) min" } ?? ""
                     print("  \(name)  \(rise)  \(area)  \(peak)  (\(ranking.counted) of \(ranking.events))")
                 }
             }
@@ -85,12 +85,12 @@ struct GlucoseCommand: AsyncParsableCommand {
                 let day = try await journal.glucoseDay(try LocalDate.parse(date))
                 if format == .json { return print(GlucoseJSON.day(day)) }
                 let unit = day.unit
-                print("\(day.date.iso): \(day.statistics.count) readings" + (day.statistics.mean.map { ", mean \($0.formatted(unit)), \(Int((day.statistics.inRange * 100).rounded())) % in range" } ?? ""))
+                print("\(day.date.iso): \(day.statistics.count) readings" + (day.statistics.mean.map { ", mean \($0.formatted(unit)), \((day.statistics.inRange * 100).wholeText) % in range" } ?? ""))
                 for item in day.events {
                     let clock = LocalDateTime(instant: item.event.eatenAt, utcOffsetSeconds: item.event.utcOffsetSeconds).clock
                     var line = "  \(clock) \(item.event.diaryMeal.map { "\($0.title): " } ?? "")\(item.meal?.name ?? "Meal")"
                     if let response = item.response {
-                        line += ": ↑ \(Glucose(milligramsPerDeciliter: response.rise).formatted(unit)) to \(response.peak.glucose.formatted(unit)) after \(Int(response.minutesToPeak)) min, area \(Int(response.incrementalArea.rounded()))"
+                        line += ": ↑ \(Glucose(milligramsPerDeciliter: response.rise).formatted(unit)) to \(response.peak.glucose.formatted(unit)) after \(Int(response.minutesToPeak)) min, area \(response.incrementalArea.wholeText)"
                     }
                     if let reason = item.event.reportReason { line += " [reported: \(reason)]" }
                     print(line)

@@ -20,7 +20,7 @@ extension FoodCommand {
                 if presets.isEmpty { print("No presets yet. Save one with: cinn food preset save NAME --date YYYY-MM-DD --meal breakfast") }
                 for preset in presets {
                     print(preset.id.lowercasedString + "  " + preset.name + (preset.meal.map { " (\($0.title))" } ?? "")
-                          + "  \(Int((preset.nutrients.energy ?? 0).rounded())) kcal")
+                          + "  \((preset.nutrients.energy ?? 0).wholeText) kcal")
                     for item in preset.items {
                         print("    \(formatServings(item.servings)) × \(item.servingLabel)  \(item.name)")
                     }
@@ -92,7 +92,7 @@ extension FoodCommand {
                     return try await journal.logPreset(id: found.id, times: times, meal: meal, time: time)
                 }
                 let kcal = entries.reduce(0) { $0 + $1.energy }
-                print("Logged \(entries.count) food\(entries.count == 1 ? "" : "s") (\(Int(kcal.rounded())) kcal) for \(entries[0].meal.title) on \(entries[0].localDate).")
+                print("Logged \(entries.count) food\(entries.count == 1 ? "" : "s") (\(kcal.wholeText) kcal) for \(entries[0].meal.title) on \(entries[0].localDate).")
             }
         }
 

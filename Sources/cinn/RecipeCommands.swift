@@ -21,7 +21,7 @@ struct RecipeCommand: AsyncParsableCommand {
                 }
                 for recipe in recipes {
                     let serving = recipe.servingNutrients.energy ?? 0
-                    print("\(recipe.food.id.lowercasedString)  \(recipe.food.name)  \(Int(serving.rounded())) kcal a serving, "
+                    print("\(recipe.food.id.lowercasedString)  \(recipe.food.name)  \(serving.wholeText) kcal a serving, "
                           + "makes \(formatServings(recipe.servingsCount))")
                 }
             }
@@ -40,13 +40,13 @@ struct RecipeCommand: AsyncParsableCommand {
                 return try await journal.store.recipe(id: id, user: journal.user)
             }
             print(recipe.food.name)
-            print("Makes \(formatServings(recipe.servingsCount)) servings from \(Int(recipe.totalGrams.rounded())) g"
+            print("Makes \(formatServings(recipe.servingsCount)) servings from \(recipe.totalGrams.wholeText) g"
                   + (recipe.cookedGrams == nil ? "" : " cooked") + ".")
             for item in recipe.ingredients {
-                print("  \(formatServings(item.servings)) × \(item.servingLabel)  \(item.name)  \(Int((item.nutrients.energy ?? 0).rounded())) kcal")
+                print("  \(formatServings(item.servings)) × \(item.servingLabel)  \(item.name)  \((item.nutrients.energy ?? 0).wholeText) kcal")
             }
             let serving = recipe.servingNutrients
-            print("One serving (\(Int((recipe.totalGrams / recipe.servingsCount).rounded())) g): \(Int((serving.energy ?? 0).rounded())) kcal, "
+            print("One serving (\((recipe.totalGrams / recipe.servingsCount).wholeText) g): \((serving.energy ?? 0).wholeText) kcal, "
                   + "protein \(String(format: "%.1f", serving[.protein] ?? 0)) g, carbohydrate \(String(format: "%.1f", serving[.carbohydrate] ?? 0)) g, "
                   + "fat \(String(format: "%.1f", serving[.fat] ?? 0)) g")
         }

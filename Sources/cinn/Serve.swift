@@ -53,7 +53,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The address people reach this server by, behind a proxy (https://cinn.example.org): invite links use it, and browsers' requests naming it are this site's.")
     var publicURL: String?
 
-    @Option(name: .customLong("allowed-host"), help: "Without --accounts on loopback, another host name this server answers to besides localhost and 127.0.0.1 (repeatable).")
+    @Option(name: .customLong("allowed-host"), help: "Without --accounts, another host name this server answers to besides localhost, 127.0.0.1 and, beyond loopback, the machine's own names and addresses (repeatable).")
     var allowedHosts: [String] = []
 
     @Option(name: .customLong("trusted-proxy"), help: "With --accounts, the address of a reverse proxy whose X-Forwarded-For names the client (repeatable; default: 127.0.0.1 and ::1).")
@@ -127,8 +127,10 @@ struct Serve: AsyncParsableCommand {
         if let metricsToken, metricsToken.count < 16 {
             throw CommandError.from(CinnError.invalid("metrics-token", "--metrics-token needs at least 16 characters"))
         }
-        if !accounts, !["127.0.0.1", "::1", "localhost"].contains(host) {
+        if !accounts, !WebSecurity.isLoopbackAddress(host) {
             printError("warning: without --accounts anyone who can reach \(host) can read and change this journal")
+            let names = WebSecurity.machineNames().union(allowedHosts.map { $0.lowercased() }).union(publicURL.flatMap { URL(string: $0)?.host }.map { [$0] } ?? [])
+            printError("note: answering only requests addressed to this machine: localhost, \(names.sorted().joined(separator: ", ")) (add a name with --allowed-host)")
         }
         LoggingSystem.bootstrap { label in StructuredLogHandler(label: label, format: format, level: level) }
         var logger = Logger(label: "cinn")

@@ -66,14 +66,14 @@ struct Stats: AsyncParsableCommand {
         for row in periods {
             let average = row.dailyAverage ?? Nutrients()
             var line = pad(row.start.iso, 11) + pad("\(row.daysLogged)", 6, right: true)
-                + pad("\(Int((average.energy ?? 0).rounded()))", 10, right: true)
+                + pad("\((average.energy ?? 0).wholeText)", 10, right: true)
             for macro in [Nutrient.protein, .carbohydrate, .fat] {
-                line += pad(average[macro].map { "\(Int($0.rounded())) g" } ?? "–", macro == .protein ? 9 : macro == .fat ? 7 : 8, right: true)
+                line += pad(average[macro].map { "\($0.wholeText) g" } ?? "–", macro == .protein ? 9 : macro == .fat ? 7 : 8, right: true)
             }
             if let chosen {
                 let amount = average[chosen]
                 line += pad(amount.map { formatAmount($0, chosen) } ?? "–", 14, right: true)
-                if let amount, let dv = chosen.percentDailyValue(of: amount) { line += "  \(Int(dv.rounded()))% DV" }
+                if let amount, let dv = chosen.percentDailyValue(of: amount) { line += "  \(dv.wholeText)% DV" }
             }
             print(line)
         }
@@ -87,7 +87,7 @@ struct Stats: AsyncParsableCommand {
             let average = periods.reduce(into: Nutrients()) { $0 += $1.totals }.scaled(by: 1 / Double(max(logged, 1)))
             print("\nA logged day on average:")
             for (nutrient, amount) in average.amounts {
-                let dv = nutrient.percentDailyValue(of: amount).map { "  \(Int($0.rounded()))% DV" } ?? ""
+                let dv = nutrient.percentDailyValue(of: amount).map { "  \($0.wholeText)% DV" } ?? ""
                 print(pad(nutrient.name, 22) + pad(formatAmount(amount, nutrient), 12, right: true) + dv)
             }
         }

@@ -227,7 +227,7 @@ struct SettingsCommand: AsyncParsableCommand {
                 print("unit = \(settings.displayUnit.rawValue)")
                 print("trend-method = \(settings.trendMethod.rawValue)")
                 print("time-zone = \(settings.timeZoneIdentifier ?? settings.timeZone.identifier)")
-                print("energy-target = \(settings.energyTargetKcal.map { "\(Int($0.rounded())) kcal" } ?? "none")")
+                print("energy-target = \(settings.energyTargetKcal.map { "\($0.wholeText) kcal" } ?? "none")")
                 print("energy-unit = \(settings.energyUnit.rawValue)")
                 print("glucose-unit = \(settings.glucoseUnit.rawValue)")
             }

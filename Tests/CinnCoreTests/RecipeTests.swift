@@ -49,7 +49,7 @@ import Testing
         } catch {
             #expect(error.field == "cooked_grams" && error.message.contains("The ingredients weigh 250 g"), "\(error)")
         }
-        #expect(throws: CinnError.invalid("ingredients[0].servings", "servings must be more than 0")) {
+        #expect(throws: CinnError.invalid("ingredients[0].servings", "servings must be at least 0.001")) {
             try RecipeIngredient.of(Self.oats, servings: 0, of: Self.oats.defaultServing, field: "ingredients[0]")
         }
     }

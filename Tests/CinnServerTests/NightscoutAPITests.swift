@@ -217,7 +217,7 @@ import Testing
             #expect(since.count == 2)
             let bad = try await send(client, .post, "/api/v1/treatments", json: #"[{"eventType":"Meal Bolus","insulin":3}]"#)
             let badField = try bad.json()["error"]?["field"]?.string
-            #expect(bad.status == .unprocessableContent && badField == "created_at")
+            #expect(bad.status == .unprocessableContent && badField == "[0].created_at")
 
             let status = #"{"device":"loop://iPhone","created_at":"2024-03-14T08:05:00Z","loop":{"iob":{"iob":1.2}},"pump":{"reservoir":120}}"#
             #expect(try await send(client, .post, "/api/v1/devicestatus", json: status).json().array?.count == 1)
@@ -225,6 +225,84 @@ import Testing
             let statuses = try #require(try await send(client, .get, "/api/v1/devicestatus.json").json().array)
             #expect(statuses.count == 1 && statuses[0]["pump"]?["reservoir"]?.double == 120)
             #expect(try await send(client, .get, "/api/v1/profile.json").json().array?.isEmpty == true)
+        }
+    }
+
+    /// An uploader's retry is never an error: the same treatment twice in one body, sent again later, or written in
+    /// another offset, is stored once, and what the journal keeps of it once.
+    @Test(arguments: Database.enabled)
+    func aTreatmentSentTwiceOrInAnotherOffsetIsOneEvent(_ database: Database) async throws {
+        try await withNightscout(on: database) { client, journal in
+            let bolus = #"{"_id":"65f2b1c03a1c2b0012a4f399","eventType":"Meal Bolus","created_at":"2024-03-14T07:58:00.000Z","insulin":4,"carbs":40}"#
+            let twice = try await send(client, .post, "/api/v1/treatments", json: "[\(bolus),\(bolus)]")
+            #expect(twice.status == .ok, "\(twice.text)")
+            #expect(try twice.json().array?.count == 1)
+            #expect(try await send(client, .post, "/api/v1/treatments", json: "[\(bolus)]").json().array?.isEmpty == true)
+
+            let withoutID = #"{"eventType":"Correction Bolus","created_at":"2024-03-14T10:09:30+02:00","insulin":1.5}"#
+            let inUTC = #"{"eventType":"Correction Bolus","created_at":"2024-03-14T08:09:30Z","insulin":1.5}"#
+            let both = try await send(client, .post, "/api/v1/treatments", json: "[\(withoutID),\(withoutID),\(inUTC)]")
+            #expect(both.status == .ok, "\(both.text)")
+            #expect(try both.json().array?.count == 1)
+            #expect(try await send(client, .post, "/api/v1/treatments", json: "[\(inUTC)]").json().array?.isEmpty == true)
+
+            let doses = try await journal.store.insulinDoses(user: journal.user, from: .distantPast, to: .distantFuture)
+            #expect(doses.map(\.units).sorted() == [1.5, 4])
+            let day = LocalDate(iso: "2024-03-14")!
+            #expect(try await journal.store.foodEntries(user: journal.user, from: day, to: day).count == 1)
+
+            let status = #"{"device":"openaps://phone","pump":{"reservoir":88}}"#
+            #expect(try await send(client, .post, "/api/v1/devicestatus", json: "[\(status),\(status)]").json().array?.count == 1)
+            #expect(try await send(client, .post, "/api/v1/devicestatus", json: status).json().array?.isEmpty == true, "no time: its content is its key")
+        }
+    }
+
+    /// Each treatment is checked as every door checks its values; the invalid ones are skipped and named, the valid
+    /// ones stored, and only a body with nothing valid is refused.
+    @Test(arguments: Database.enabled)
+    func invalidTreatmentsAreSkippedAndNamedAndTheRestStored(_ database: Database) async throws {
+        try await withNightscout(on: database) { client, journal in
+            let long = String(repeating: "x", count: 100_000)
+            let body = """
+                [{"eventType":"Note","created_at":"2024-03-14T08:00:00Z","notes":"\(long)"},
+                 {"eventType":"\(long)","created_at":"2024-03-14T08:01:00Z"},
+                 {"eventType":"Note","created_at":"0001-01-01T00:00:00Z"},
+                 {"eventType":"Note","created_at":"9999-12-31T00:00:00Z"},
+                 {"eventType":"Correction Bolus","created_at":"2024-03-14T08:02:00Z","insulin":1e-300},
+                 {"eventType":"Note\\u001b[31m","created_at":"2024-03-14T08:03:00Z"},
+                 {"eventType":"Correction Bolus","created_at":"2024-03-14T08:04:00Z","insulin":2}]
+                """
+            let response = try await send(client, .post, "/api/v1/treatments", json: body)
+            #expect(response.status == .ok, "\(response.text)")
+            #expect(try response.json().array?.count == 1)
+            let named = response.headers[HTTPField.Name("Cinn-Rejected")!] ?? ""
+            #expect(named.hasPrefix("6 rejected"), "\(named)")
+            for field in ["[0].notes", "[1].eventType", "[2].created_at", "[3].created_at", "[4].insulin", "[5].eventType"] {
+                #expect(named.contains(field + ":"), "\(field) in \(named)")
+            }
+            let doses = try await journal.store.insulinDoses(user: journal.user, from: .distantPast, to: .distantFuture)
+            #expect(doses.map(\.units) == [2])
+            let listed = try #require(try await send(client, .get, "/api/v1/treatments.json?count=100").json().array)
+            #expect(listed.count == 1)
+
+            let none = try await send(client, .post, "/api/v1/treatments", json: #"[{"eventType":"Note","created_at":"9999-12-31T00:00:00Z"}]"#)
+            #expect(none.status == .unprocessableContent)
+            #expect(try none.json()["error"]?["field"]?.string == "[0].created_at")
+        }
+    }
+
+    /// A body of hundreds of thousands of empty documents is refused while it is read, before it is built or stored.
+    @Test func anUploadOfMillionsOfValuesIsRefusedWhileItIsRead() async throws {
+        try await withNightscout(on: .sqlite) { client, journal in
+            let empties = "[" + Array(repeating: "{}", count: 1_000_000).joined(separator: ",") + "]"
+            for path in ["/api/v1/devicestatus", "/api/v1/treatments", "/api/v1/entries", "/api/v1/profile"] {
+                let response = try await send(client, .post, path, json: empties)
+                #expect(response.status == .contentTooLarge, "\(path): \(response.status) \(response.text.prefix(200))")
+            }
+            let statuses = (1...10_001).map { #"{"device":"d","created_at":"2024-03-14T08:00:00Z","n":\#($0)}"# }
+            let many = try await send(client, .post, "/api/v1/devicestatus", json: "[" + statuses.joined(separator: ",") + "]")
+            #expect(many.status == .contentTooLarge)
+            #expect(try await send(client, .get, "/api/v1/devicestatus.json").json().array?.isEmpty == true)
         }
     }
 }

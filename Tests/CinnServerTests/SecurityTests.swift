@@ -120,6 +120,37 @@ struct SecurityTests {
         }
     }
 
+    @Test("single-user mode beyond loopback answers only this machine's names and addresses (DNS rebinding), over HTTP",
+          arguments: ["0.0.0.0", "127.1"])
+    func hostsAreCheckedBeyondLoopback(_ listening: String) async throws {
+        #expect(WebSecurity.isLoopbackAddress("127.1") && WebSecurity.isLoopbackAddress("127.0.0.9") && !WebSecurity.isLoopbackAddress("0.0.0.0"))
+        let own = WebSecurity.machineNames()
+        #expect(!own.isEmpty)
+        try await withStore { store in
+            let journal = try await utcJournal(store)
+            let app = buildApplication(journal: journal, configuration: ServerConfiguration(
+                host: listening, port: 0, security: WebSecurity(allowedHosts: ["cinn.home.arpa"])))
+            try await app.test(.live) { client in
+                let port = try #require(client.port)
+                try await TestClient.withClient(host: "127.0.0.1", port: port) { http in
+                    for host in ["evil.example", "evil.example:\(port)", "127.0.0.1.evil.example", "10.9.8.7"] {
+                        let response = try await http.execute(.init("/api/v1/weigh-ins", method: .get, authority: host))
+                        #expect(response.status == .forbidden, "\(listening): \(host)")
+                    }
+                    var allowed = ["localhost:\(port)", "127.0.0.1", "cinn.home.arpa"]
+                    if listening == "0.0.0.0" { allowed += own.map { $0.contains(":") ? "[\($0)]:\(port)" : "\($0):\(port)" } }
+                    for host in allowed {
+                        let response = try await http.execute(.init("/api/v1/weigh-ins", method: .get, authority: host))
+                        #expect(response.status == .ok, "\(listening): \(host)")
+                    }
+                    // Beyond loopback, Nightscout's clients need the secret (none is set: none reaches it).
+                    let nightscout = try await http.execute(.init("/nightscout/api/v1/entries.json", method: .get, authority: "127.0.0.1"))
+                    #expect(nightscout.status == (listening == "0.0.0.0" ? .unauthorized : .ok), "\(listening)")
+                }
+            }
+        }
+    }
+
     @Test("every response carries the security headers: pages, JSON, redirects, errors; TRACE is 405")
     func securityHeaders() async throws {
         try await withApp { client, _ in

@@ -76,6 +76,6 @@ public struct TargetChange: Sendable, Hashable {
 
     /// "Your target moved from 1815 to 1760 kcal: your last 3 weeks say you burn less than the formula."
     public func message(in unit: EnergyUnit) -> String {
-        "Your target moved from \(Int(unit.value(kilocalories: fromKcal).rounded())) to \(unit.format(kilocalories: toKcal)): \(reason)."
+        "Your target moved from \((unit.value(kilocalories: fromKcal)).wholeText) to \(unit.format(kilocalories: toKcal)): \(reason)."
     }
 }

@@ -111,11 +111,14 @@ public struct FoodLogEntry: Sendable, Hashable, Identifiable {
                             nutrients: food.nutrients(servings: count, of: serving), note: note)
     }
 
-    /// A servings count: finite, above zero, at most 10 000.
+    /// The servings an entry may count: from a thousandth to 10,000 (sync's rule too).
+    public static let servingsRange = 0.001...10_000
+
+    /// A servings count: finite, at least a thousandth, at most 10 000.
     public static func validatedServings(_ count: Double, field: String = "servings") throws(CinnError) -> Double {
         guard count.isFinite else { throw .invalid(field, "servings must be a number") }
-        guard count > 0 else { throw .invalid(field, "servings must be more than 0") }
-        guard count <= 10_000 else { throw .invalid(field, "servings must be at most 10000") }
+        guard count >= servingsRange.lowerBound else { throw .invalid(field, "servings must be at least 0.001") }
+        guard count <= servingsRange.upperBound else { throw .invalid(field, "servings must be at most 10000") }
         return count
     }
 

@@ -69,10 +69,14 @@ public struct FoodPreset: Sendable, Hashable, Identifiable {
     /// Entries for eating this preset `times` times (1 = as saved), into `meal`, at `eatenAt`.
     public func entries(times: Double = 1, meal: Meal, eatenAt: Date, utcOffsetSeconds: Int) throws(CinnError) -> [FoodLogEntry] {
         let times = try FoodLogEntry.validatedServings(times, field: "times")
-        return items.map { item in
-            FoodLogEntry(foodID: item.foodID, name: item.name, brand: item.brand, meal: meal, eatenAt: eatenAt,
-                         utcOffsetSeconds: utcOffsetSeconds, servings: item.servings * times, servingLabel: item.servingLabel,
-                         servingAmount: item.servingAmount, nutrients: item.nutrients.scaled(by: times))
+        return try items.map { item throws(CinnError) in
+            let servings = item.servings * times
+            guard FoodLogEntry.servingsRange.contains(servings) else {
+                throw .invalid("times", "\(item.name) would be \(servings) servings; an entry holds from 0.001 to 10000")
+            }
+            return FoodLogEntry(foodID: item.foodID, name: item.name, brand: item.brand, meal: meal, eatenAt: eatenAt,
+                                utcOffsetSeconds: utcOffsetSeconds, servings: servings, servingLabel: item.servingLabel,
+                                servingAmount: item.servingAmount, nutrients: item.nutrients.scaled(by: times))
         }
     }
 }

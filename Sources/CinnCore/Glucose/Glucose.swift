@@ -143,9 +143,12 @@ public struct InsulinDose: Sendable, Identifiable, Hashable {
         self.importID = importID
     }
 
-    /// 0.05–100 units: pens and pumps dose in steps of 0.05 to 0.5; more than 100 at once is a typing slip.
+    /// The units a dose may hold: pumps deliver steps down to 0.025 (a Medtronic pump's smallest bolus, which
+    /// OpenAPS's super micro-boluses use); more than 100 at once is a typing slip.
+    public static let unitsRange = 0.025...100
+
     public static func validatedUnits(_ units: Double, field: String = "units") throws(CinnError) -> Double {
-        guard units.isFinite, (0.05...100).contains(units) else { throw .invalid(field, "a dose is between 0.05 and 100 units") }
+        guard units.isFinite, unitsRange.contains(units) else { throw .invalid(field, "a dose is between 0.025 and 100 units") }
         return units
     }
 

@@ -203,6 +203,11 @@ public struct HealthSample: Sendable, Hashable {
         self.maximum = Swift.max(maximum ?? value, value)
     }
 
+    /// A sample's value when it is finite and within ±`ValidValues.healthSampleMagnitude`.
+    public static func validatedValue(_ value: Double, field: String) throws(CinnError) -> Double {
+        try ValidValues.number(value, in: -ValidValues.healthSampleMagnitude...ValidValues.healthSampleMagnitude, field: field)
+    }
+
     /// The samples' day summaries: count, sum of values, lowest minimum and highest maximum per type and day. The
     /// samples are added in time order, so the same samples give the same sums to the last bit whatever order they
     /// come in (a delivery sent again then changes nothing).

@@ -52,6 +52,17 @@ public struct ImportedHealthWorkout: Sendable, Hashable {
         self.energyKcal = energyKcal
         self.externalID = externalID
     }
+
+    /// The workout when its time, name and totals are within `ValidValues`; else an error naming the field.
+    public func validated(distanceField: String = "distance", energyField: String = "energy") throws(CinnError) -> ImportedHealthWorkout {
+        var workout = self
+        _ = try ValidValues.instant(startedAt, field: "start")
+        workout.name = try ValidValues.name(name, field: "name")
+        workout.durationSeconds = try ValidValues.optional(durationSeconds, in: ValidValues.workoutDurationSeconds, field: "duration", unit: "s")
+        workout.distanceMeters = try ValidValues.optional(distanceMeters, in: ValidValues.workoutDistanceMetres, field: distanceField, unit: "m")
+        workout.energyKcal = try ValidValues.optional(energyKcal, in: ValidValues.workoutEnergyKcal, field: energyField, unit: "kcal")
+        return workout
+    }
 }
 
 /// Journal records of several kinds read from one export (Apple Health), not yet stored; glucose readings

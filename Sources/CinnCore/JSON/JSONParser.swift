@@ -30,11 +30,11 @@ public enum JSONParser {
 
     /// Parses one JSON document that is a list of records, each with the line it starts on: the document itself
     /// when it is an array, or the array that is `member` of the document when it is an object (a Fitbit answer's
-    /// `weight`). Nil when the document is neither.
-    public static func records(_ bytes: some Collection<UInt8>, member: String? = nil,
+    /// `weight`). Nil when the document is neither. Past `maximumValues` values the parse stops (`tooManyValues`).
+    public static func records(_ bytes: some Collection<UInt8>, member: String? = nil, maximumValues: Int = .max,
                                firstLine: Int = 1) throws(JSONSyntaxError) -> [(line: Int, value: JSONValue)]? {
         try withBuffer(bytes) { buffer throws(JSONSyntaxError) in
-            var parser = Parser(bytes: buffer, line: firstLine, maximumValues: .max, finiteNumbers: false)
+            var parser = Parser(bytes: buffer, line: firstLine, maximumValues: maximumValues, finiteNumbers: false)
             parser.skipByteOrderMark()
             parser.skipSpace()
             var records: [(line: Int, value: JSONValue)]?

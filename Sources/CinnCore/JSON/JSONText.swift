@@ -30,13 +30,16 @@ public enum JSONText {
     }
 
     /// Swift's shortest form that reads back as the same Double (`72.0`, `0.1`), or `null` for nil: the API's numbers.
+    /// JSON has no infinity and no NaN: a number that is not finite is `null` too.
     public static func number(_ value: Double?) -> String {
-        value.map { "\($0)" } ?? null
+        guard let value, value.isFinite else { return null }
+        return "\(value)"
     }
 
     /// The shortest decimal that reads back as the same Double, without a trailing ".0" (`72`, `0.1`): storage
-    /// text and sync's fields.
+    /// text and sync's fields; `null` for a number that is not finite, which JSON cannot hold.
     public static func compactNumber(_ value: Double) -> String {
+        guard value.isFinite else { return null }
         // Below 2^53 every whole Double is an exact integer; above it Swift writes an exponent.
         if value == value.rounded(), abs(value) < 9_007_199_254_740_992 { return String(Int64(value)) }
         return "\(value)"

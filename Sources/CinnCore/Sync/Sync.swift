@@ -153,7 +153,7 @@ public struct SyncInstant: Sendable, Hashable {
     }
 
     public init(date: Date, utcOffsetSeconds: Int) {
-        self.init(milliseconds: Int64((date.timeIntervalSince1970 * 1000).rounded()), utcOffsetSeconds: utcOffsetSeconds)
+        self.init(milliseconds: date.millisecondsSince1970, utcOffsetSeconds: utcOffsetSeconds)
     }
 
     public var date: Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }

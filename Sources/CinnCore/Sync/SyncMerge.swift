@@ -78,7 +78,7 @@ package struct SyncMerge: Sendable {
         guard !otherUsers.contains(change.id) else {
             return rejected(.invalid("id", "the id \(change.id.lowercasedString) is taken by another record"))
         }
-        let at = Int64((change.changedAt.timeIntervalSince1970 * 1000).rounded())
+        let at = change.changedAt.millisecondsSince1970
         var record = records[change.id] ?? Record(id: change.id, exists: false, deleted: false, fields: [:], fieldTimes: [:])
         let known = records[change.id] != nil
         if record.deleted {

@@ -8,8 +8,10 @@ import Foundation
 /// `SyncTable`).
 package struct SyncField: Sendable {
     package enum Kind: Sendable {
-        /// Text of 1 to `maxLength` characters (trimmed).
+        /// Text of 1 to `maxLength` characters on one line (trimmed; `ValidValues.name`).
         case text(maxLength: Int)
+        /// Text of 1 to `maxLength` characters that may hold line breaks and tabs (trimmed; `ValidValues.plainText`).
+        case note(maxLength: Int)
         /// One of the values.
         case choice([String])
         /// A finite number in the range.
@@ -58,9 +60,14 @@ package struct SyncField: Sendable {
         let result: JSONValue
         switch kind {
         case .text(let maxLength):
+            guard let text = value.string else { throw .invalid(name, "\(name) must be text") }
+            guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw .invalid(name, "\(name) must not be empty; clear it instead") }
+            result = .string(try ValidValues.name(text, field: name, maximumLength: maxLength))
+        case .note(let maxLength):
             guard let text = value.string?.trimmingCharacters(in: .whitespacesAndNewlines) else { throw .invalid(name, "\(name) must be text") }
             guard !text.isEmpty else { throw .invalid(name, "\(name) must not be empty; clear it instead") }
             guard text.count <= maxLength else { throw .invalid(name, "\(name) must be at most \(maxLength) characters") }
+            try ValidValues.plainText(text, field: name, allowingLineBreaks: true)
             result = .string(text)
         case .choice(let values):
             guard let text = value.string, values.contains(text) else {
@@ -104,8 +111,7 @@ package struct SyncField: Sendable {
             guard let text = value.string?.trimmingCharacters(in: .whitespacesAndNewlines), !ExerciseKey.normalised(text).isEmpty else {
                 throw .invalid(name, "\(name) must name an exercise")
             }
-            guard text.count <= 200 else { throw .invalid(name, "\(name) must be at most 200 characters") }
-            result = .string(text)
+            result = .string(try ValidValues.name(text, field: name))
         case .servings:
             guard case .array(let items) = value else { throw .invalid(name, "\(name) must be a list like [{\"label\": \"1 cup\", \"grams\": 240}]") }
             guard items.count <= 50 else { throw .invalid(name, "\(name) may hold at most 50 servings") }
@@ -191,7 +197,7 @@ package struct SyncType: Sendable {
         SyncType("weigh_in", fields: [
             SyncField("measured_at", .instant, required: true),
             SyncField("weight_kg", .real(Mass.bodyWeightRange), required: true),
-            SyncField("note", .text(maxLength: Note.maximumLength)),
+            SyncField("note", .note(maxLength: Note.maximumLength)),
         ]),
         SyncType("body_fat", fields: [
             SyncField("measured_at", .instant, required: true),
@@ -214,11 +220,11 @@ package struct SyncType: Sendable {
             SyncField("meal", .text(maxLength: 40), required: true) { value throws(CinnError) in
                 _ = try Meal.parse(value.string ?? "")
             },
-            SyncField("servings", .real(0.001...10_000), required: true),
+            SyncField("servings", .real(FoodLogEntry.servingsRange), required: true),
             SyncField("serving_label", .text(maxLength: 100), required: true),
             SyncField("serving_amount", .real(0.001...100_000)),
             SyncField("nutrients", .nutrients, required: true),
-            SyncField("note", .text(maxLength: Note.maximumLength)),
+            SyncField("note", .note(maxLength: Note.maximumLength)),
             // The meal event the entry was logged for (a meal event of a meal that became a preset).
             SyncField("meal_event_id", .uuid),
         ]),
@@ -226,32 +232,32 @@ package struct SyncType: Sendable {
             SyncField("performed_at", .instant, required: true),
             SyncField("name", .text(maxLength: 200), required: true),
             SyncField("kind", .choice(["cardio", "strength"]), required: true),
-            SyncField("energy_kcal", .real(0...20_000)),
+            SyncField("energy_kcal", .real(ValidValues.workoutEnergyKcal)),
             SyncField("minutes", .real(0...1440)),
             SyncField("sets", .integer(0...1000)),
             SyncField("reps_per_set", .integer(0...10_000)),
             SyncField("weight_kg", .real(0...1000)),
             SyncField("steps", .integer(0...1_000_000)),
-            SyncField("note", .text(maxLength: Note.maximumLength)),
+            SyncField("note", .note(maxLength: Note.maximumLength)),
         ]),
         SyncType("glucose_reading", fields: [
             SyncField("measured_at", .instant, required: true),
             SyncField("mg_dl", .real(10...1000), required: true),
             SyncField("timing", .choice(MealTiming.allCases.map(\.rawValue))),
-            SyncField("note", .text(maxLength: Note.maximumLength)),
+            SyncField("note", .note(maxLength: Note.maximumLength)),
         ]),
         SyncType("insulin_dose", fields: [
             SyncField("taken_at", .instant, required: true),
-            SyncField("units", .real(0.05...100), required: true),
+            SyncField("units", .real(InsulinDose.unitsRange), required: true),
             SyncField("kind", .choice(InsulinKind.allCases.map(\.rawValue)), required: true),
             SyncField("insulin", .text(maxLength: 100)),
-            SyncField("note", .text(maxLength: Note.maximumLength)),
+            SyncField("note", .note(maxLength: Note.maximumLength)),
         ]),
         SyncType("meal", fields: [
             SyncField("name", .text(maxLength: 80), required: true),
             SyncField("kind", .choice(MealKind.allCases.map(\.rawValue)), required: true),
             SyncField("carbohydrate_g", .real(0...1000)),
-            SyncField("note", .text(maxLength: Note.maximumLength)),
+            SyncField("note", .note(maxLength: Note.maximumLength)),
         ], children: SyncChildren(name: "foods", fields: [
             SyncField("food_id", .food, required: true),
             SyncField("name", .text(maxLength: 200), required: true),
@@ -262,8 +268,8 @@ package struct SyncType: Sendable {
             SyncField("eaten_at", .instant, required: true),
             SyncField("portion", .real(0.05...20), required: true),
             SyncField("carbohydrate_g", .real(0...1000)),
-            SyncField("note", .text(maxLength: Note.maximumLength)),
-            SyncField("report_reason", .text(maxLength: 500)),
+            SyncField("note", .note(maxLength: Note.maximumLength)),
+            SyncField("report_reason", .note(maxLength: 500)),
         ]),
         SyncType("food", fields: [
             SyncField("name", .text(maxLength: 200), required: true),
@@ -285,7 +291,7 @@ package struct SyncType: Sendable {
             SyncField("food_id", .food),
             SyncField("name", .text(maxLength: 200), required: true),
             SyncField("brand", .text(maxLength: 200)),
-            SyncField("servings", .real(0.001...10_000), required: true),
+            SyncField("servings", .real(FoodLogEntry.servingsRange), required: true),
             SyncField("serving_label", .text(maxLength: 100), required: true),
             SyncField("grams", .real(0.001...100_000), required: true),
             SyncField("nutrients", .nutrients, required: true),
@@ -304,7 +310,7 @@ package struct SyncType: Sendable {
             SyncField("food_id", .food),
             SyncField("name", .text(maxLength: 200), required: true),
             SyncField("brand", .text(maxLength: 200)),
-            SyncField("servings", .real(0.001...10_000), required: true),
+            SyncField("servings", .real(FoodLogEntry.servingsRange), required: true),
             SyncField("serving_label", .text(maxLength: 100), required: true),
             SyncField("serving_amount", .real(0.001...100_000)),
             SyncField("nutrients", .nutrients, required: true),
@@ -314,10 +320,10 @@ package struct SyncType: Sendable {
         SyncType("workout", fields: [
             SyncField("started_at", .instant, required: true),
             SyncField("name", .text(maxLength: 200), required: true),
-            SyncField("duration_s", .real(0...172_800)),
-            SyncField("note", .text(maxLength: 2000)),
-            SyncField("distance_m", .real(0...1_000_000)),
-            SyncField("energy_kcal", .real(0...20_000)),
+            SyncField("duration_s", .real(ValidValues.workoutDurationSeconds)),
+            SyncField("note", .note(maxLength: 2000)),
+            SyncField("distance_m", .real(ValidValues.workoutDistanceMetres)),
+            SyncField("energy_kcal", .real(ValidValues.workoutEnergyKcal)),
             // True while it is being logged; absent or null once finished.
             SyncField("in_progress", .boolean),
         ], children: SyncChildren(name: "sets", fields: [
@@ -330,7 +336,7 @@ package struct SyncType: Sendable {
             SyncField("kind", .code(SetKind.allCases.map(\.rawValue)), required: true),
             SyncField("rpe", .real(0...10)),
             SyncField("rir", .integer(0...100)),
-            SyncField("note", .text(maxLength: Note.maximumLength)),
+            SyncField("note", .note(maxLength: Note.maximumLength)),
         ], maximumCount: 1000)),
         SyncType("settings", fields: [
             SyncField("display_unit", .choice(MassUnit.allCases.map(\.rawValue)), required: true),
@@ -352,7 +358,7 @@ package struct SyncType: Sendable {
             SyncField("glucose_unit", .choice(GlucoseUnit.allCases.map(\.rawValue)), required: true),
             SyncField("plate_unit", .choice([MassUnit.kilograms.rawValue, MassUnit.pounds.rawValue])),
             SyncField("bar_weight", .real(0...100)),
-            SyncField("plates", .text(maxLength: 400)) { value throws(CinnError) in
+            SyncField("plates", .note(maxLength: 400)) { value throws(CinnError) in
                 do {
                     _ = try PlateSet.plates(value.string ?? "")
                 } catch let error as CinnError {
@@ -362,7 +368,7 @@ package struct SyncType: Sendable {
                 }
             },
             // NutrientTargets' storage text: {"protein":{"grams":150},"nutrients":{"sodium":{"max":2000}}}.
-            SyncField("nutrient_targets", .text(maxLength: 8000)) { value throws(CinnError) in
+            SyncField("nutrient_targets", .note(maxLength: 8000)) { value throws(CinnError) in
                 guard let json = try? JSONParser.parse((value.string ?? "").utf8) else {
                     throw .invalid("nutrient_targets", "nutrient_targets must be a JSON object of targets")
                 }
@@ -375,14 +381,14 @@ package struct SyncType: Sendable {
         ], isSingleton: true),
         SyncType("routine", fields: [
             SyncField("name", .text(maxLength: Routine.maximumName), required: true),
-            SyncField("note", .text(maxLength: Note.maximumLength)),
+            SyncField("note", .note(maxLength: Note.maximumLength)),
         ], children: SyncChildren(name: "exercises", fields: [
             SyncField("exercise", .exercise, required: true),
             SyncField("sets", .integer(Int64(PlannedExercise.setsRange.lowerBound)...Int64(PlannedExercise.setsRange.upperBound)), required: true),
             SyncField("reps", .integer(Int64(LoggedSet.repsRange.lowerBound)...Int64(LoggedSet.repsRange.upperBound))),
             SyncField("weight_kg", .real(0.001...LoggedSet.maximumWeightKilograms)),
             SyncField("rest_s", .integer(Int64(PlannedExercise.restRange.lowerBound)...Int64(PlannedExercise.restRange.upperBound))),
-            SyncField("note", .text(maxLength: Note.maximumLength)),
+            SyncField("note", .note(maxLength: Note.maximumLength)),
         ], maximumCount: Routine.maximumExercises), validate: { fields throws(CinnError) in
             guard case .array(let items)? = fields["exercises"], !items.isEmpty else {
                 throw .invalid("exercises", "a routine needs at least one exercise")

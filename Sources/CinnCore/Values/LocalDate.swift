@@ -17,8 +17,16 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     /// The local day of an instant recorded at a UTC offset.
     public init(instant: Date, utcOffsetSeconds: Int) {
-        let local = Int((instant.timeIntervalSince1970).rounded(.down)) + utcOffsetSeconds
+        let local = LocalDate.seconds(instant) + utcOffsetSeconds
         self.dayNumber = Int((Double(local) / 86_400).rounded(.down))
+    }
+
+    /// An instant's whole seconds since 1970. An instant no calendar holds (one an older version computed from a
+    /// value out of range) is taken at ±10^12 s, some 31,000 years away, rather than trap (docs/SECURITY.md).
+    static func seconds(_ instant: Date) -> Int {
+        let seconds = instant.timeIntervalSince1970
+        guard seconds.isFinite else { return seconds > 0 ? 1_000_000_000_000 : -1_000_000_000_000 }
+        return Int(min(max(seconds, -1e12), 1e12).rounded(.down))
     }
 
     /// Parses exactly `YYYY-MM-DD`; nil for anything else, including impossible days.
@@ -163,7 +171,7 @@ public struct LocalDateTime: Sendable, Hashable {
 
     /// The wall-clock time of `instant` where the UTC offset is `utcOffsetSeconds` (whole seconds).
     public init(instant: Date, utcOffsetSeconds: Int) {
-        let local = Int(instant.timeIntervalSince1970.rounded(.down)) + utcOffsetSeconds
+        let local = LocalDate.seconds(instant) + utcOffsetSeconds
         let day = Int((Double(local) / 86_400).rounded(.down))
         self.init(date: LocalDate(dayNumber: day), secondsOfDay: Double(local - day * 86_400), utcOffsetSeconds: utcOffsetSeconds)
     }
@@ -258,11 +266,21 @@ extension WeighIn {
     public var localTimeISO: String { Self.isoString(instant: measuredAt, utcOffsetSeconds: utcOffsetSeconds) }
 
     public static func isoString(instant: Date, utcOffsetSeconds: Int) -> String {
-        let local = Int((instant.timeIntervalSince1970).rounded(.down)) + utcOffsetSeconds
+        let local = LocalDate.seconds(instant) + utcOffsetSeconds
         let day = LocalDate(dayNumber: Int((Double(local) / 86_400).rounded(.down)))
         let seconds = local - day.dayNumber * 86_400
         let offset = abs(utcOffsetSeconds)
         return String(format: "%@T%02d:%02d:%02d%@%02d:%02d", day.iso, seconds / 3600, seconds % 3600 / 60, seconds % 60,
                       utcOffsetSeconds < 0 ? "-" : "+", offset / 3600, offset % 3600 / 60)
+    }
+}
+
+extension Date {
+    /// Milliseconds since 1970, rounded. An instant no calendar holds (one computed from a value out of range) is
+    /// taken at ±10^15 ms, some 31,000 years away, rather than trap.
+    public var millisecondsSince1970: Int64 {
+        let milliseconds = timeIntervalSince1970 * 1000
+        guard milliseconds.isFinite else { return milliseconds > 0 ? 1_000_000_000_000_000 : -1_000_000_000_000_000 }
+        return Int64(min(max(milliseconds, -1e15), 1e15).rounded())
     }
 }

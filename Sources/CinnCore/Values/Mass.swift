@@ -82,7 +82,9 @@ public struct Mass: Sendable, Hashable, Comparable, Codable {
 
     /// Formats a number with at most `decimals` decimals, half away from zero, without trailing zeros or locale:
     /// "102.5", "100", "1.25".
+    /// A number that is not finite, or beyond ±10^15, is "—": it cannot be a real amount (docs/SECURITY.md).
     public static func format(_ value: Double, upTo decimals: Int) -> String {
+        guard value.isFinite, abs(value) < 1e15 else { return "—" }
         let scale = pow(10, Double(decimals))
         let rounded = (value * scale).rounded() / scale
         if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) }
@@ -91,6 +93,7 @@ public struct Mass: Sendable, Hashable, Comparable, Codable {
 
     /// Formats a number with a fixed count of decimals, half away from zero, without locale.
     public static func format(_ value: Double, decimals: Int) -> String {
+        guard value.isFinite, abs(value) < 1e15 else { return "—" }
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let rounded = (abs(value) * scale).rounded(.toNearestOrAwayFromZero) / scale
@@ -143,12 +146,12 @@ public enum EnergyUnit: String, Sendable, Codable, CaseIterable {
     /// What is left of a target, as the difference of the two whole numbers shown beside it: "379 eaten of 1815"
     /// leaves 1436 (1815 − 378.5 rounded on its own would say 1437). Negative when over.
     public func remaining(targetKcal: Double, eatenKcal: Double) -> Int {
-        Int(value(kilocalories: targetKcal).rounded()) - Int(value(kilocalories: eatenKcal).rounded())
+        (value(kilocalories: targetKcal).roundedInt ?? 0) - (value(kilocalories: eatenKcal).roundedInt ?? 0)
     }
 
     /// A whole number with the unit: "1850 kcal", "7740 kJ".
     public func format(kilocalories: Double) -> String {
-        "\(Int(value(kilocalories: kilocalories).rounded())) \(rawValue)"
+        "\((value(kilocalories: kilocalories)).wholeText) \(rawValue)"
     }
 }
 

@@ -1,5 +1,6 @@
 /// A note a person attaches to a record (a weigh-in, a food entry, a glucose reading…): trimmed, empty means
-/// none, and at most `maximumLength` characters wherever it comes from (REST, forms, imports, sync).
+/// none, at most `maximumLength` characters and no control characters but line breaks and tabs
+/// (`ValidValues.plainText`), wherever it comes from (REST, forms, imports, sync).
 public enum Note {
     public static let maximumLength = 500
 
@@ -8,6 +9,7 @@ public enum Note {
         guard text.count <= maximumLength else {
             throw CinnError.invalid(field, "\(field) has \(text.count) characters; at most \(maximumLength)")
         }
+        try ValidValues.plainText(text, field: field, allowingLineBreaks: true)
         return text
     }
 }

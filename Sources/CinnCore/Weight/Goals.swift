@@ -166,7 +166,7 @@ public struct DailyAnswer: Sendable, Hashable {
             self.answer = answer
             return
         }
-        let r = Int(remainingKcal.rounded())
+        let r = remainingKcal.roundedInt ?? 0
         self.remainingKcal = r
         let left = energyUnit.format(kilocalories: Double(abs(r)))
         if r < 0 {

@@ -78,6 +78,6 @@ public struct OneRepMax: Sendable, Hashable {
     /// is first rounded to millionths, so 225 lb stored as kilograms and read back as 224.99999999997 shows 225.
     public func formatted(in unit: MassUnit) -> String {
         let value = (estimate.value(in: unit) * 1_000_000).rounded() / 1_000_000
-        return "\(Int(value.rounded(.towardZero))) \(unit.rawValue)"
+        return "\(value.rounded(.towardZero).wholeText) \(unit.rawValue)"
     }
 }

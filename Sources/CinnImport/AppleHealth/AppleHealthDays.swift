@@ -34,7 +34,7 @@ struct HealthDayCollector {
                 lastUnit = (record.type, unit, conversion.factor, conversion.kept)
             }
             key = HealthDaySummary.Key(type: record.type, unit: conversion.kept, day: day)
-            amount = value * conversion.factor
+            amount = try HealthSample.validatedValue(value * conversion.factor, field: "value")
         }
         if let last, last.key == key {
             days[last.position].add(amount)

@@ -95,9 +95,9 @@ struct HealthFoodCollector {
             guard let kilocalories = HealthUnit.kilocalories(value, record.unit ?? "") else {
                 throw CinnError.invalid("unit", "energy must be in kcal, Cal, cal or kJ, not \"\(record.unit ?? "")\"")
             }
-            return kilocalories
+            return try ValidValues.entryAmount(kilocalories, of: nutrient, field: "value")
         }
-        return try nutrient.amount(value, in: record.unit ?? "", field: "unit")
+        return try ValidValues.entryAmount(try nutrient.amount(value, in: record.unit ?? "", field: "unit"), of: nutrient, field: "value")
     }
 
     /// The entries: the correlations', then the other records' grouped by source and time.

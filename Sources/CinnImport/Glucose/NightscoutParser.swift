@@ -260,7 +260,7 @@ public enum NightscoutParser {
         let notes = fields["notes"]?.string.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
         var made = false
         if let units = try number(fields, "insulin"), units > 0 {
-            guard units <= 100 else { throw .invalid("insulin", "\(units) units is not a dose") }
+            _ = try InsulinDose.validatedUnits(units, field: "insulin")
             let kind: InsulinKind = eventType.localizedCaseInsensitiveContains("basal") ? .basal : .bolus
             data.doses.append(InsulinDose(takenAt: instant, utcOffsetSeconds: offset, units: units, kind: kind, note: notes ?? eventType,
                                           source: source, externalID: "nightscout:\(id):insulin"))

@@ -69,7 +69,7 @@ public enum HealthAutoExportParser {
             delivery.records.foodEntries = try journal.food.entries().map { entry in
                 // The bucket is the entry's time and name (its source): a later delivery's other total replaces it.
                 var entry = entry
-                let bucket = ContentHash.of(["food", entry.name, String(Int64((entry.eatenAt.timeIntervalSince1970 * 1000).rounded()))]).hex
+                let bucket = ContentHash.of(["food", entry.name, String(entry.eatenAt.millisecondsSince1970)]).hex
                 entry.externalID = "hae:\(bucket):" + ContentHash.of([entry.nutrients.storageText]).hex
                 entry.source = format
                 return entry
@@ -232,20 +232,23 @@ public enum HealthAutoExportParser {
                 value *= conversion.factor
                 unit = conversion.kept
             }
-            delivery.samples.append(HealthSample(type: type, unit: unit, start: date.date, end: date.date, day: date.day, source: source, value: value))
+            delivery.samples.append(HealthSample(type: type, unit: unit, start: date.date, end: date.date, day: date.day, source: source,
+                                                 value: try HealthSample.validatedValue(value, field: "qty")))
         case .heartRate(let type):
             let date = try self.date(point, "date")
             let average = try point["Avg"] != nil ? number(point, "Avg").double : number(point, "qty").double
             let minimum = try point["Min"] != nil ? number(point, "Min").double : average
             let maximum = try point["Max"] != nil ? number(point, "Max").double : average
             guard minimum <= average, average <= maximum else { throw .invalid("Avg", "the average \(average) is not between Min \(minimum) and Max \(maximum)") }
+            _ = try HealthSample.validatedValue(minimum, field: "Min")
+            _ = try HealthSample.validatedValue(maximum, field: "Max")
             delivery.samples.append(HealthSample(type: type, unit: "count/min", start: date.date, end: date.date, day: date.day, source: source,
                                                  value: average, minimum: minimum, maximum: maximum))
         case .bloodPressure:
             let date = try self.date(point, "date")
             for (key, type) in [("systolic", "BloodPressureSystolic"), ("diastolic", "BloodPressureDiastolic")] {
                 delivery.samples.append(HealthSample(type: "HKQuantityTypeIdentifier" + type, unit: "mmHg", start: date.date, end: date.date,
-                                                     day: date.day, source: source, value: try number(point, key).double))
+                                                     day: date.day, source: source, value: try HealthSample.validatedValue(number(point, key).double, field: key)))
             }
         case .minutes(let type):
             let date = try self.date(point, "date")
@@ -307,6 +310,7 @@ public enum HealthAutoExportParser {
         guard let date = HealthDate(healthAutoExport: text) else {
             throw .invalid(key, "\"\(text)\" is not a time such as 2024-06-01 07:00:00 -0700")
         }
+        guard ValidValues.years.contains(date.day.year) else { throw .invalid(key, "\(key) must be a time from 1900 to 2199") }
         return date
     }
 
@@ -322,7 +326,7 @@ public enum HealthAutoExportParser {
         var duration = Double(end.milliseconds - start.milliseconds) / 1000
         if fields["duration"] != nil {
             duration = try number(fields, "duration").double
-            guard duration >= 0, duration <= 7 * 86_400 else { throw .invalid("duration", "\(duration) s is not a workout's length") }
+            guard ValidValues.workoutDurationSeconds.contains(duration) else { throw .invalid("duration", "\(duration) s is not a workout's length") }
         }
         func quantity(_ key: String) throws(CinnError) -> (value: Double, units: String)? {
             guard case .object(let quantity)? = fields[key] else { return nil }
@@ -345,9 +349,9 @@ public enum HealthAutoExportParser {
             energy = kilocalories
         }
         let identity = fields["id"]?.string.map { $0.lowercased() } ?? ContentHash.of([name, start.text]).hex
-        return ImportedHealthWorkout(startedAt: start.date, utcOffsetSeconds: start.utcOffsetSeconds, name: String(name.prefix(200)),
-                                     durationSeconds: duration, distanceMeters: distance, energyKcal: energy,
-                                     externalID: "hae-workout:" + identity)
+        return try ImportedHealthWorkout(startedAt: start.date, utcOffsetSeconds: start.utcOffsetSeconds, name: String(name.prefix(200)),
+                                         durationSeconds: duration, distanceMeters: distance, energyKcal: energy,
+                                         externalID: "hae-workout:" + identity).validated(distanceField: "distance.qty", energyField: "activeEnergyBurned.qty")
     }
 }
 

@@ -13,7 +13,7 @@ enum ReadingTime {
 
     /// Whole milliseconds since 1970, for dedup keys.
     static func epochMilliseconds(_ instant: Date) -> Int64 {
-        Int64((instant.timeIntervalSince1970 * 1000).rounded())
+        instant.millisecondsSince1970
     }
 
     /// Seconds since midnight of a clock time `H:MM`, `HH:MM` or `HH:MM:SS`; nil for anything else.

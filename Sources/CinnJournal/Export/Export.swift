@@ -44,11 +44,21 @@ extension Journal {
     }
 }
 
+/// `value` as JSON, keys sorted. JSON has no infinity and no NaN, and Foundation's encoder refuses them: a number
+/// that is not finite (a value stored before Cinn checked it) is written as `null`.
 package func jsonString(_ value: some Encodable) -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? JSONText.null
+    encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: nonFinite, negativeInfinity: nonFinite, nan: nonFinite)
+    guard let data = try? encoder.encode(value) else { return JSONText.null }
+    let text = String(decoding: data, as: UTF8.self)
+    return text.contains(nonFiniteWritten) ? text.replacingOccurrences(of: nonFiniteWritten, with: JSONText.null) : text
 }
+
+/// What the encoder writes for a number that is not finite, replaced by `null`: a string no stored text holds (it
+/// starts with a NUL, which no text that Cinn stores may hold).
+private let nonFinite = "\u{0}cinn:not-finite"
+private let nonFiniteWritten = #""\u0000cinn:not-finite""#
 
 extension Journal {
     /// Writes every workout, oldest first, as CSV in the layout of Strong's export (its columns, `W`, `D` and `F`
@@ -65,7 +75,7 @@ extension Journal {
                 let start = LocalDateTime(instant: workout.startedAt, utcOffsetSeconds: workout.utcOffsetSeconds)
                 let seconds = Int(start.secondsOfDay) % 60
                 let date = "\(workout.localDate.iso) \(start.clock):\(seconds < 10 ? "0" : "")\(seconds)"
-                let head = "\(number),\(date),\(CSVField.escaped(workout.name)),\(stored.durationSeconds.map { String(Int($0.rounded())) } ?? "")"
+                let head = "\(number),\(date),\(CSVField.escaped(workout.name)),\(stored.durationSeconds?.roundedInt.map(String.init) ?? "")"
                 var order: [String: Int] = [:]
                 for set in workout.sets {
                     let setOrder: String

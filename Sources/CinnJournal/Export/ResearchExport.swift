@@ -127,7 +127,7 @@ public struct ResearchExport: Sendable {
                     participant, mealNumbers[event.mealID], time(event.eatenAt, event.utcOffsetSeconds), number(event.portion),
                     number(event.carbohydrateGrams), event.isReported ? "true" : "false", deidentify ? nil : event.reportReason,
                     number(response?.baseline.glucose.milligramsPerDeciliter), number(response?.peak.glucose.milligramsPerDeciliter),
-                    number(response?.minutesToPeak), response.map { String(Int($0.incrementalArea.rounded())) },
+                    number(response?.minutesToPeak), response.flatMap { $0.incrementalArea.roundedInt.map(String.init) },
                     response.map { $0.isComplete ? "true" : "false" }, number(response?.bolusUnits),
                     event.diaryMeal == nil ? "meal_event" : "diary",
                 ])

@@ -85,7 +85,7 @@ public func buildRouter(journal: Journal, accounts: Accounts? = nil, security: W
     ResearchExportController().addRoutes(to: api)
     SyncController().addRoutes(to: api)
     let nightscout = router.group("nightscout").add(middleware: NightscoutAccessMiddleware(
-        secret: security.apiSecret, openOnLoopback: accounts == nil && security.loopbackHostsOnly, accounts: accounts) { user in journal.forUser(user) })
+        secret: security.apiSecret, openOnLoopback: accounts == nil && security.loopbackHostsOnly && !security.listensBeyondLoopback, accounts: accounts) { user in journal.forUser(user) })
     NightscoutController().addRoutes(to: nightscout.group(context: JournalRequestContext.self))
     router.get("api/openapi.yaml") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
@@ -101,8 +101,15 @@ public func buildApplication(journal: Journal, accounts: Accounts? = nil, config
                              logger: Logger = Logger(label: "cinn.server")) -> some ApplicationProtocol {
     let onListening = configuration.onListening
     var security = configuration.security
-    if accounts == nil, WebSecurity.isLoopbackName(WebSecurity.hostName(configuration.host)) {
+    if accounts == nil {
+        // Single-user mode answers only to this machine's names, wherever it listens (DNS rebinding).
         security.loopbackHostsOnly = true
+        if !WebSecurity.isLoopbackAddress(configuration.host) {
+            security.listensBeyondLoopback = true
+            security.machineNames.formUnion(WebSecurity.machineNames())
+            // A specific address it listens on is its own name too.
+            if configuration.host != "0.0.0.0", configuration.host != "::" { security.machineNames.insert(WebSecurity.hostName(configuration.host)) }
+        }
     }
     return Application(
         router: buildRouter(journal: journal, accounts: accounts, security: security, uploadDirectory: configuration.uploadDirectory,

@@ -12,12 +12,16 @@ public struct WebSecurity: Sendable {
     /// The address people reach the server by, behind a proxy (`https://cinn.example.org`): invite links are
     /// built from it, and a browser's `Origin` or `Host` naming it is this site.
     public var publicURL: URL?
-    /// Answer only requests whose `Host` is a loopback name (`localhost`, `127.0.0.1`, `[::1]`), `publicURL`'s
-    /// host or one of `allowedHosts`: single-user mode on loopback, so that a page on another domain cannot
-    /// reach the journal by pointing its own name at 127.0.0.1 (DNS rebinding).
+    /// Answer only requests whose `Host` is a loopback name (`localhost`, `127.0.0.1`, `[::1]`), one of
+    /// `machineNames`, `publicURL`'s host or one of `allowedHosts`: single-user mode, so that a page on another domain
+    /// cannot reach the journal by pointing its own name at this machine (DNS rebinding).
     public var loopbackHostsOnly: Bool
     /// Host names allowed besides the loopback ones (`cinn serve --allowed-host`).
     public var allowedHosts: [String]
+    /// The machine's own addresses and host names, which single-user mode answers to when it listens beyond loopback.
+    public var machineNames: Set<String> = []
+    /// Whether the server listens beyond loopback (`--host 0.0.0.0`): then Nightscout's clients need the secret.
+    public var listensBeyondLoopback = false
     /// Single-user mode's secret for Nightscout clients (`cinn serve --api-secret`, Nightscout's API_SECRET).
     public var apiSecret: String?
 
@@ -59,8 +63,45 @@ public struct WebSecurity: Sendable {
 
     func allowsHost(_ host: String) -> Bool {
         let name = Self.hostName(host)
-        if Self.isLoopbackName(name) || allowedHosts.contains(name) { return true }
+        if Self.isLoopbackName(name) || allowedHosts.contains(name) || machineNames.contains(name) { return true }
         return publicURL?.host?.lowercased() == name
+    }
+
+    /// Whether a listening address is on loopback: a loopback name, or any IPv4 address of 127.0.0.0/8 however it is
+    /// written (`127.1` is 127.0.0.1).
+    public static func isLoopbackAddress(_ host: String) -> Bool {
+        let name = hostName(host)
+        if isLoopbackName(name) { return true }
+        var address = in_addr()
+        return inet_aton(name, &address) != 0 && UInt32(bigEndian: address.s_addr) >> 24 == 127
+    }
+
+    /// This machine's addresses (every interface's, IPv4 and IPv6) and host names (its name, and that name in
+    /// `.local` as mDNS announces it), lowercased: what a browser on the network may call it.
+    public static func machineNames() -> Set<String> {
+        var names = Set<String>()
+        var buffer = [CChar](repeating: 0, count: 256)
+        if gethostname(&buffer, buffer.count) == 0 {
+            let name = String(cString: buffer).lowercased()
+            if !name.isEmpty {
+                names.insert(name)
+                if !name.contains(".") { names.insert(name + ".local") }
+            }
+        }
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0, let first = list else { return names }
+        defer { freeifaddrs(list) }
+        for interface in sequence(first: first, next: { $0.pointee.ifa_next }) {
+            guard let address = interface.pointee.ifa_addr else { continue }
+            let family = Int32(address.pointee.sa_family)
+            guard family == AF_INET || family == AF_INET6 else { continue }
+            var text = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+            let length = socklen_t(family == AF_INET ? MemoryLayout<sockaddr_in>.size : MemoryLayout<sockaddr_in6>.size)
+            guard getnameinfo(address, length, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST) == 0 else { continue }
+            // A link-local IPv6 address carries its interface (`fe80::1%eth0`); a browser's Host does not.
+            names.insert(String(String(cString: text).lowercased().prefix { $0 != "%" }))
+        }
+        return names
     }
 
     /// The Content-Security-Policy of every response: nothing from elsewhere, no inline script, and inline

@@ -177,7 +177,7 @@ struct EnergyPage {
         }
         if estimate.adaptive != nil, let blended = estimate.blendedKcal {
             figures.append(Figure(id: "best", value: energy(blended), label: "Best estimate",
-                                  detail: "today: \(Int((estimate.adaptiveWeight * 100).rounded())) % adaptive, the rest the formula"))
+                                  detail: "today: \((estimate.adaptiveWeight * 100).wholeText) % adaptive, the rest the formula"))
         }
         if let maintenance = report.maintenanceKcal {
             figures.append(Figure(id: "maintenance", value: energy(maintenance), label: "To maintain",

@@ -27,7 +27,7 @@ enum NutritionText {
 
     /// "32%", "<1%" for a trace, nil without a Daily Value.
     static func percentDailyValue(_ amount: Double, of nutrient: Nutrient) -> String? {
-        nutrient.percentDailyValue(of: amount).map { $0 > 0 && $0 < 0.5 ? "<1%" : "\(Int($0.rounded()))%" }
+        nutrient.percentDailyValue(of: amount).map { $0 > 0 && $0 < 0.5 ? "<1%" : "\($0.wholeText)%" }
     }
 
     static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
@@ -297,8 +297,8 @@ struct FoodDayPage {
         previous = day.date.adding(days: -1).iso
         next = day.date < today ? day.date.adding(days: 1).iso : nil
         self.today = today.iso
-        energyKcal = Int(day.energy.rounded())
-        targetKcal = day.energyTargetKcal.map { Int($0.rounded()) }
+        energyKcal = day.energy.roundedInt ?? 0
+        targetKcal = day.energyTargetKcal?.roundedInt
         hasTarget = day.energyTargetKcal != nil
         targetChange = day.date == today ? day.targetChange?.message(in: unit) : nil
         (state, answer, answerDetail, barPercent) = Self.answer(day, unit)
@@ -330,7 +330,7 @@ struct FoodDayPage {
             return ("plain", "\(eaten) eaten", "No daily calorie target yet.", nil)
         }
         let detail = "\(eaten) eaten of \(NutritionText.energy(target, unit))"
-        let percent = Int((day.energy / target * 100).rounded())
+        let percent = (day.energy / target * 100).roundedInt ?? 100
         if remaining < 0 {
             return ("no", "\(-remaining) \(unit.rawValue) over", detail, min(percent, 100))
         }

@@ -10,7 +10,7 @@ enum GlucosePageText {
     static func response(_ response: MealResponse?, unit: GlucoseUnit) -> String {
         guard let response else { return "no readings around it" }
         var text = "↑ \(Glucose(milligramsPerDeciliter: response.rise).formatted(unit)) to \(response.peak.glucose.formatted(unit, withUnit: false))"
-            + " after \(Int(response.minutesToPeak)) min, area \(Int(response.incrementalArea.rounded())) mg/dL·min"
+            + " after \(Int(response.minutesToPeak)) min, area \(response.incrementalArea.wholeText) mg/dL·min"
         if response.bolusUnits > 0 { text += ", \(GlucosePageText.amount(response.bolusUnits)) U bolus" }
         if !response.isComplete { text += " (less than two hours of readings)" }
         return text
@@ -34,7 +34,7 @@ enum GlucosePageText {
 
     static func percent(_ share: Double) -> String {
         let value = share * 100
-        return value > 0 && value < 1 ? "<1 %" : "\(Int(value.rounded())) %"
+        return value > 0 && value < 1 ? "<1 %" : "\(value.wholeText) %"
     }
 }
 
@@ -115,7 +115,7 @@ struct GlucoseReportPage {
         figures = [
             Figure(label: "Mean", value: mean, detail: statistics.standardDeviation.map { "SD \(Glucose(milligramsPerDeciliter: $0).formatted(unit))" } ?? ""),
             Figure(label: "GMI", value: statistics.gmiPercent.map { String(format: "%.1f %%", $0) } ?? "–",
-                   detail: statistics.gmiMillimolesPerMole.map { "\(Int($0.rounded())) mmol/mol" } ?? ""),
+                   detail: statistics.gmiMillimolesPerMole.map { "\($0.wholeText) mmol/mol" } ?? ""),
             Figure(label: "Variability (CV)", value: statistics.coefficientOfVariation.map { String(format: "%.0f %%", $0) } ?? "–",
                    detail: "36 % or less is stable"),
             Figure(label: "Insulin", value: "\(GlucosePageText.amount(report.bolusUnits)) U bolus",
@@ -125,7 +125,7 @@ struct GlucoseReportPage {
             Ranked(name: ranking.name, counted: ranking.counted, events: ranking.events,
                    rise: ranking.meanRise.map { Glucose(milligramsPerDeciliter: $0).formatted(unit) } ?? "–",
                    area: ranking.meanArea.map { String(Int($0.rounded())) } ?? "–",
-                   minutes: ranking.meanMinutesToPeak.map { "\(Int($0.rounded())) min" } ?? "–")
+                   minutes: ranking.meanMinutesToPeak.map { "\($0.wholeText) min" } ?? "–")
         }
         ranking = report.byMeal.map(ranked)
         hasRanking = !ranking.isEmpty

@@ -2,6 +2,7 @@ import CinnCore
 import CinnJournal
 import CinnStore
 import Foundation
+import HTTPTypes
 import Hummingbird
 
 /// The Nightscout API (v1) that CGM uploaders send to and Nightscout's followers read, under `/nightscout`, so that a
@@ -48,7 +49,20 @@ struct NightscoutController {
         if upload.stored.isEmpty, upload.duplicates == 0, let rejected = upload.rejected.first {
             throw CinnError.invalid(rejected.field ?? collection.rawValue, "document \(rejected.line): \(rejected.reason)")
         }
-        return JSONResponse.body("[" + upload.stored.map(\.body).joined(separator: ",") + "]")
+        return Self.naming(upload.rejected, in: JSONResponse.body("[" + upload.stored.map(\.body).joined(separator: ",") + "]"))
+    }
+
+    /// The answer with the documents rejected from an upload that stored others named in `Cinn-Rejected` (Nightscout's
+    /// clients read the body as the documents stored): how many, then the first ten, each by its place in the body and
+    /// its field, and why, in printable ASCII.
+    static func naming(_ rejected: [RejectedRow], in response: Response) -> Response {
+        guard !rejected.isEmpty else { return response }
+        var response = response
+        let named = rejected.prefix(10).map { row in "\(row.field ?? "line \(row.line)"): \(row.reason)" }
+        let text = "\(rejected.count) rejected; " + named.joined(separator: "; ")
+        let ascii = String(String.UnicodeScalarView(text.unicodeScalars.map { (0x20..<0x7F).contains($0.value) ? $0 : "?" }).prefix(2000))
+        response.headers[HTTPField.Name("Cinn-Rejected")!] = ascii
+        return response
     }
 
     /// The server's status: what uploaders check before they send, and where followers read the unit.
@@ -82,7 +96,9 @@ struct NightscoutController {
         if upload.stored.isEmpty, let rejected = upload.rejected.first, upload.duplicates == 0, upload.skipped == 0 {
             throw CinnError.invalid(rejected.field ?? "entries", "entry \(rejected.line): \(rejected.reason)")
         }
-        return JSONResponse.body(NightscoutJSON.entries(upload.stored.map { NightscoutEntry(reading: $0, deltaMilligramsPerDeciliter: nil, direction: $0.direction) }))
+        return Self.naming(upload.rejected, in: JSONResponse.body(NightscoutJSON.entries(upload.stored.map {
+            NightscoutEntry(reading: $0, deltaMilligramsPerDeciliter: nil, direction: $0.direction)
+        })))
     }
 
     /// What Pebble watch faces and many widgets read: the newest sensor reading in the user's unit.
@@ -183,7 +199,7 @@ enum NightscoutJSON {
     /// Largest upload: a day of 5-minute readings is about 100 KB.
     static let maximumUpload = 8 << 20
 
-    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+    static func milliseconds(_ date: Date) -> Int64 { date.millisecondsSince1970 }
 
     /// ISO 8601 in UTC with milliseconds, as Nightscout writes `dateString`.
     static func dateString(_ date: Date) -> String {
@@ -212,7 +228,7 @@ enum NightscoutJSON {
         let reading = entry.reading, type = reading.sensor ? "sgv" : "mbg"
         let date = dateString(reading.measuredAt)
         var json = """
-            {"_id":"\(id(reading))","type":"\(type)","\(type)":\(Int(reading.glucose.milligramsPerDeciliter.rounded())),\
+            {"_id":"\(id(reading))","type":"\(type)","\(type)":\(reading.glucose.milligramsPerDeciliter.roundedInt.map(String.init) ?? JSONText.null),\
             "date":\(milliseconds(reading.measuredAt)),"dateString":"\(date)","sysTime":"\(date)","utcOffset":\(reading.utcOffsetSeconds / 60)
             """
         if let device = reading.device { json += ",\"device\":" + JSONText.quoted(device) }

@@ -188,7 +188,7 @@ struct TargetsPage {
                        error: problem?.message(for: "nutrients.\(nutrient.key).min") ?? problem?.message(for: "nutrients.\(nutrient.key).max"))
         }
         formError = problem?.general(besides: ["protein", "carbohydrate", "fat"] + Nutrient.all.flatMap { ["nutrients.\($0.key).min", "nutrients.\($0.key).max"] })
-        energyNote = energyTargetKcal.map { "Percentages are of today's calorie target, \(Int($0.rounded())) kcal." }
+        energyNote = energyTargetKcal.map { "Percentages are of today's calorie target, \($0.wholeText) kcal." }
             ?? "Percentages need a calorie target: choose one above."
     }
 

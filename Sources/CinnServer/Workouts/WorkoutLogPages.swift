@@ -88,7 +88,7 @@ struct WorkoutLogPage {
         name = workout.name
         let start = LocalDateTime(instant: workout.startedAt, utcOffsetSeconds: workout.utcOffsetSeconds)
         started = "\(LiftText.day(workout.localDate)), \(start.clock)"
-        startedMs = Int64((workout.startedAt.timeIntervalSince1970 * 1000).rounded())
+        startedMs = workout.startedAt.millisecondsSince1970
         startedInput = "\(workout.localDate.iso)T\(start.clock)"
         workoutNote = stored.note ?? ""
         inProgress = stored.inProgress

@@ -14,7 +14,7 @@ enum LiftText {
     }
 
     static func duration(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
+        guard let total = seconds.roundedInt else { return "—" }
         if total >= 3600 { return "\(total / 3600) h \(total % 3600 / 60) min" }
         if total >= 60 { return total % 60 == 0 ? "\(total / 60) min" : "\(total / 60) min \(total % 60) s" }
         return "\(total) s"
@@ -25,7 +25,7 @@ enum LiftText {
         var parts: [String] = []
         if let duration { parts.append(Self.duration(duration)) }
         if let metres, metres > 0 { parts.append(distance(metres)) }
-        if let kcal, kcal > 0 { parts.append("\(Int(kcal.rounded())) kcal") }
+        if let kcal, kcal > 0 { parts.append("\(kcal.wholeText) kcal") }
         return parts
     }
 

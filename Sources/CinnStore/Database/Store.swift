@@ -315,7 +315,7 @@ public final class Store: Sendable {
         }
     }
 
-    func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+    func milliseconds(_ date: Date) -> Int64 { date.millisecondsSince1970 }
 
     func date(milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
 }

@@ -9,9 +9,9 @@ extension Store {
         """
 
     func decodeEntry(_ row: any SQLRow) throws -> FoodLogEntry {
-        guard let nutrients = Nutrients(storageText: try row.decode(column: "nutrients", as: String.self)) else {
-            throw CinnError(.internal, "a stored food entry is damaged")
-        }
+        // Nutrients an older version stored out of range count as none rather than fail every page of the day
+        // (docs/SECURITY.md, "Valid values").
+        let nutrients = Nutrients(storageText: try row.decode(column: "nutrients", as: String.self)) ?? Nutrients()
         let foodID: UUID? = try row.decodeNil(column: "food_id") ? nil : try decodeUUID(row, "food_id")
         return FoodLogEntry(
             id: try decodeUUID(row, "id"), foodID: foodID, name: try row.decode(column: "name", as: String.self),
@@ -182,9 +182,7 @@ extension Store {
                 ORDER BY local_day
                 """).all() {
                 let day = LocalDate(dayNumber: try row.decode(column: "local_day", as: Int.self))
-                guard let nutrients = Nutrients(storageText: try row.decode(column: "nutrients", as: String.self)) else {
-                    throw CinnError(.internal, "a stored food entry is damaged")
-                }
+                let nutrients = Nutrients(storageText: try row.decode(column: "nutrients", as: String.self)) ?? Nutrients()
                 if days.last?.date == day { days[days.count - 1].totals += nutrients } else { days.append((day, nutrients)) }
             }
             return days

@@ -319,7 +319,7 @@ extension Store {
         for field in type.fields {
             let value: JSONValue?
             switch field.kind {
-            case .text, .choice: value = try row.text(index).map(JSONValue.string)
+            case .text, .note, .choice: value = try row.text(index).map(JSONValue.string)
             case .real: value = try row.real(index).map(JSONValue.number)
             case .integer: value = try row.integer(index).map { .number(Double($0)) }
             case .instant:
@@ -356,7 +356,7 @@ extension Store {
 
     func decodeSyncField(_ row: any SQLRow, _ field: SyncColumn) throws -> JSONValue {
         switch field.kind {
-        case .text, .choice:
+        case .text, .note, .choice:
             return try row.decode(column: field.column, as: String?.self).map(JSONValue.string) ?? .null
         case .real:
             return try row.decode(column: field.column, as: Double?.self).map(JSONValue.number) ?? .null

@@ -29,7 +29,7 @@ struct SyncColumn: Sendable {
     /// The column values of a canonical value (or of none: NULLs). References are resolved by the caller.
     func columnValues(_ value: JSONValue) -> [SyncColumnValue] {
         switch kind {
-        case .text, .choice:
+        case .text, .note, .choice:
             return [.text(value.string)]
         case .real:
             return [.real(value.number)]
