@@ -158,6 +158,26 @@ import Testing
         #expect(pounds.load(225).text == "45 lb bar + 45, 45 each side")
     }
 
+    /// Twelve plate weights that share no step bigger than a hundredth, forty of each, and targets far beyond a bar:
+    /// the exact search would fill millions of cells a set; past its budget the plates go on heaviest first, never
+    /// beyond the target or the plates there are.
+    @Test func aTargetBeyondTheSearchBudgetIsLoadedHeaviestFirst() throws {
+        let weights = [99.99, 97.03, 91.01, 83.07, 71.11, 61.13, 53.17, 47.19, 41.23, 37.29, 31.31, 29.37]
+        let set = PlateSet(unit: .kilograms, bar: 20, plates: weights.map { PlateSet.Plate(weight: $0, count: 40) })
+        for target in [1000.0, 999.99, 2000, 12345.67] {
+            let load = set.load(target)
+            #expect(load.total <= target + 1e-9 && load.total > 0)
+            #expect(abs(load.total - (20 + 2 * load.perSide.reduce(0, +))) < 1e-6)
+            for weight in weights { #expect(load.perSide.filter { $0 == weight }.count <= 20) }
+        }
+        #expect(set.load(1000).perSide.first == 99.99)
+        #expect(set.load(.infinity).perSide.isEmpty, "no weight to load")
+        #expect(set.load(.nan).text == "20 kg bar alone")
+        // Within the budget the answer is still the fewest plates (greedy would take the 15 and stop at 50 kg).
+        let few = PlateSet(unit: .kilograms, bar: 20, plates: [.init(weight: 15, count: 2), .init(weight: 10, count: 4)])
+        #expect(few.load(60).perSide == [10, 10])
+    }
+
     @Test func platesAreReadAsWeightByCount() throws {
         #expect(try PlateSet.plates("20x4, 10×2 2.5x2 10x2") == [.init(weight: 20, count: 4), .init(weight: 10, count: 4), .init(weight: 2.5, count: 2)])
         let set = PlateSet(unit: .kilograms, bar: 15, plates: try PlateSet.plates("1.25x2 25x6"))

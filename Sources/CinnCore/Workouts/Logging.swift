@@ -380,45 +380,75 @@ public struct PlateSet: Sendable, Hashable {
         return plates.filter { $0.count > 0 }
     }
 
+    /// The most cells the exact search may fill for one target: beyond it (a target far beyond what a bar holds, with
+    /// plates that share no common step) the plates are taken heaviest first instead, so one page's plate maths stays
+    /// bounded whatever the plate set and the weights (docs/SECURITY.md).
+    public static let searchBudget = 50_000
+
     /// How to load `target` (in the set's unit): the plates for one side, heaviest first, making the nearest weight
     /// not above it with the fewest plates.
     public func load(_ target: Double) -> PlateLoad {
-        // In hundredths of the unit, so 1.25 kg and 2.5 lb are whole numbers.
-        let perSide = max(0, Int(((target - bar) / 2 * 100).rounded(.down)))
-        let kinds = plates.map { (weight: Int(($0.weight * 100).rounded()), pairs: $0.count / 2) }.filter { $0.weight > 0 && $0.pairs > 0 }
-        let unreachable = Int.max
-        var fewest = [Int](repeating: unreachable, count: perSide + 1)
-        fewest[0] = 0
-        var used: [[UInt8]] = []
-        for kind in kinds {
-            var next = fewest
-            var counts = [UInt8](repeating: 0, count: perSide + 1)
-            for amount in 0...perSide {
-                var pairs = 1
-                while pairs <= kind.pairs, pairs * kind.weight <= amount {
-                    let before = fewest[amount - pairs * kind.weight]
-                    if before != unreachable, before + pairs < next[amount] {
-                        next[amount] = before + pairs
-                        counts[amount] = UInt8(pairs)
-                    }
-                    pairs += 1
-                }
+        // In hundredths of the unit, so 1.25 kg and 2.5 lb are whole numbers; then in steps of the plates' greatest
+        // common weight (1.25 kg), and never beyond all the plates there are.
+        let kinds = plates.map { (weight: ($0.weight * 100).roundedInt ?? 0, pairs: $0.count / 2) }.filter { $0.weight > 0 && $0.pairs > 0 }
+        let step = kinds.reduce(0) { Self.gcd($0, $1.weight) }
+        let owned = kinds.reduce(0) { $0 + $1.weight * $1.pairs }
+        let wanted = (((target - bar) / 2 * 100).rounded(.down)).roundedInt ?? 0
+        guard step > 0, wanted > 0 else { return PlateLoad(unit: unit, target: target, bar: bar, perSide: [], total: bar) }
+        let reach = min(wanted, owned) / step
+        // Each kind as bundles of 1, 2, 4… pairs (a bounded knapsack as a 0/1 one): weight in steps, plates a side.
+        var items: [(kind: Int, size: Int, pairs: Int)] = []
+        for (index, kind) in kinds.enumerated() {
+            var left = kind.pairs, bundle = 1
+            while left > 0 {
+                let pairs = min(bundle, left)
+                items.append((index, kind.weight / step * pairs, pairs))
+                left -= pairs
+                bundle *= 2
             }
-            fewest = next
-            used.append(counts)
         }
-        var amount = perSide
-        while fewest[amount] == unreachable { amount -= 1 }
         var side: [Double] = []
-        var left = amount
-        for (index, kind) in kinds.enumerated().reversed() {
-            let pairs = Int(used[index][left])
-            side += Array(repeating: Double(kind.weight) / 100, count: pairs)
-            left -= pairs * kind.weight
+        var amount = 0
+        if (reach + 1) * items.count <= Self.searchBudget {
+            let unreachable = Int.max
+            var fewest = [Int](repeating: unreachable, count: reach + 1)
+            fewest[0] = 0
+            var taken = [[Bool]](repeating: [], count: items.count)
+            for (number, item) in items.enumerated() {
+                var took = [Bool](repeating: false, count: reach + 1)
+                if item.size <= reach {
+                    for total in stride(from: reach, through: item.size, by: -1) {
+                        let before = fewest[total - item.size]
+                        if before != unreachable, before + item.pairs < fewest[total] {
+                            fewest[total] = before + item.pairs
+                            took[total] = true
+                        }
+                    }
+                }
+                taken[number] = took
+            }
+            var left = reach
+            while fewest[left] == unreachable { left -= 1 }
+            amount = left * step
+            for number in items.indices.reversed() where taken[number][left] {
+                let item = items[number]
+                side += Array(repeating: Double(kinds[item.kind].weight) / 100, count: item.pairs)
+                left -= item.size
+            }
+        } else {
+            var left = reach * step
+            for kind in kinds.sorted(by: { $0.weight > $1.weight }) {
+                let pairs = min(kind.pairs, left / kind.weight)
+                side += Array(repeating: Double(kind.weight) / 100, count: pairs)
+                left -= pairs * kind.weight
+            }
+            amount = reach * step - left
         }
         side.sort(by: >)
         return PlateLoad(unit: unit, target: target, bar: bar, perSide: side, total: bar + 2 * Double(amount) / 100)
     }
+
+    static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
 }
 
 /// A bar loaded for a target weight.

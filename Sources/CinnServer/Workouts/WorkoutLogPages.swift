@@ -98,6 +98,14 @@ struct WorkoutLogPage {
         let plan = stored.plan.map { ExerciseKey.normalised($0.exercise) }
         let clusterOf = ExerciseCluster.byKey(clusters)
         var blocks: [Block] = []
+        // Each weight's plates worked out once for the page (a routine's sets mostly share a few weights).
+        var loads: [Double: PlateLoad] = [:]
+        func load(_ target: Double) -> PlateLoad {
+            if let known = loads[target] { return known }
+            let load = plates.load(target)
+            loads[target] = load
+            return load
+        }
         for exercise in exercises {
             let cluster = clusterOf[ExerciseKey.normalised(exercise.name)]
             let done = exercise.done.enumerated().map { number, position in
@@ -120,7 +128,7 @@ struct WorkoutLogPage {
                 let today = exercise.done.last.map { workout.sets[$0] }
                 let weight = previous?.weight ?? today?.weight ?? exercise.planned?.weight
                 let reps = previous?.reps ?? today?.reps ?? exercise.planned?.reps
-                let plateLoad = isBarbell ? weight.map { plates.load($0.value(in: plates.unit)) } : nil
+                let plateLoad = isBarbell ? weight.map { load($0.value(in: plates.unit)) } : nil
                 return PlannedSet(number: number + 1, weight: weightField(weight, unit: unit), reps: reps.map(String.init) ?? "",
                                   kinds: KindOption.all(selected: previous?.kind == .warmUp ? .warmUp : .normal),
                                   plates: plateLoad.map { ($0.isExact ? "" : "nearest \(Mass.format($0.total, upTo: 2)) \($0.unit.rawValue): ") + $0.text })
