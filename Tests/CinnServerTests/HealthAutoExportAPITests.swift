@@ -134,4 +134,37 @@ import Testing
             #expect(tooLarge.status == .contentTooLarge)
         }
     }
+
+    /// A delivery larger than one write transaction takes (three years of five metrics by the day) is written a few
+    /// days at a time, and is still one batch: listed once, sent again it adds nothing, undone it leaves nothing.
+    @Test(arguments: Database.enabled)
+    func aBigDeliveryIsWrittenInPartsAsOneBatch(_ database: Database) async throws {
+        try await withApp(on: database) { client, journal in
+            let start = LocalDate(year: 2021, month: 1, day: 1)!
+            let metrics = ["step_count", "active_energy", "flights_climbed", "walking_running_distance", "resting_heart_rate"].map { name in
+                let points = (0..<1100).map { #"{"date":"\#(start.adding(days: $0).iso) 00:00:00 +0000","qty":\#(1000 + $0 % 97),"source":"iPhone"}"# }
+                return #"{"name":"\#(name)","units":"count","data":[\#(points.joined(separator: ","))]}"#
+            }
+            let body = #"{"data":{"metrics":[\#(metrics.joined(separator: ","))],"workouts":[]}}"#
+            let first = try await client.send(.post, Self.path, json: body)
+            #expect(first.status == .created, "\(first.text.prefix(300))")
+            let report = try first.json()
+            #expect(report["imported"]?.double == 5500)
+            #expect((report["health_days"]?.array ?? []).map { $0["written"]?.double } == [1100, 1100, 1100, 1100, 1100])
+            let id = try #require(report["import_id"]?.double)
+            let imports = try #require(try await client.send(.get, "/api/v1/imports").json()["imports"]?.array)
+            #expect(imports.count == 1 && imports[0]["imported"]?.double == 5500)
+
+            let again = try await client.send(.post, Self.path, json: body)
+            #expect(try again.json()["duplicates"]?.double == 5500 && again.json()["import_id"]?.double == nil, "\(again.text.prefix(300))")
+            #expect(try await client.send(.get, "/api/v1/imports").json()["imports"]?.array?.count == 1)
+
+            #expect(try await client.send(.post, "/api/v1/imports/\(Int(id))/undo").status == .ok)
+            #expect(try await journal.store.healthDayTypes(user: journal.user).isEmpty)
+            let samples = try await journal.store.withConnection { db in
+                try await db.raw("SELECT COUNT(*) AS n FROM health_samples").first()?.decode(column: "n", as: Int.self)
+            }
+            #expect(samples == 0)
+        }
+    }
 }

@@ -169,6 +169,23 @@ public struct ImportedHealthDays: Sendable, Hashable, Codable {
 
     /// "Step count", "Sleep analysis: asleep core".
     public var name: String { HealthDataType.name(type: type, category: category) }
+
+    /// Two reports of parts of one import added up type by type, in the order of type, category and unit.
+    public static func merged(_ first: [ImportedHealthDays], _ second: [ImportedHealthDays]) -> [ImportedHealthDays] {
+        var byType: [String: ImportedHealthDays] = [:]
+        for part in first + second {
+            let key = part.type + "\u{0}" + part.category + "\u{0}" + part.unit
+            if var sum = byType[key] {
+                sum.days += part.days
+                sum.samples += part.samples
+                sum.written += part.written
+                byType[key] = sum
+            } else {
+                byType[key] = part
+            }
+        }
+        return byType.values.sorted { ($0.type, $0.category, $0.unit) < ($1.type, $1.category, $1.unit) }
+    }
 }
 
 /// One sample of a health data type that arrived in a delivery (Health Auto Export), kept so that deliveries whose

@@ -8,19 +8,77 @@ extension Store {
     /// an earlier delivery sent with another value replaces that one (a day's total that grew); its other samples are kept
     /// one by one (`health_samples`, a sample sent again adds nothing, or changes its value) and the summaries of the days
     /// they fall on are worked out again from all the samples of those days. A delivery that adds nothing leaves no batch.
+    ///
+    /// So that a big delivery (a century of daily values) never keeps other writers out for long, the journal records go
+    /// in one transaction and the samples in others of at most `deliveryChunkSamples` samples each, whole days at a
+    /// time, all in the one batch; if one fails, the batch is undone and nothing of the delivery stays.
     public func importHealthDelivery(user: UserID, format: String, fileName: String?, records: ImportedHealthRecords, samples: [HealthSample],
                                      report: ImportReport) async throws -> ImportReport {
-        try await journalImport(user: user, format: format, fileName: fileName, mode: ImportMode(skipInvalid: true)) { writer in
+        let deliveredAt = milliseconds(now())
+        var report = try await journalImport(user: user, format: format, fileName: fileName, mode: ImportMode(skipInvalid: true)) { writer in
             var ids = SplitMix64()
             try await Self.write(records, to: writer, ids: &ids)
             return (report, ())
         } finish: { connection, batch, report, _ in
             report.replaced = try await replaceChangedBuckets(connection, user: user, batch, records)
-            let stored = try await storeHealthSamples(connection, user: user, batch, samples)
-            report.imported += stored.fresh + stored.changed
-            report.duplicates += stored.same
-            report.healthDays = try await writeHealthDays(connection, user: user, batch, stored.days, exportedAt: batch.createdAt)
         }
+        guard !samples.isEmpty else { return report }
+        var batch = report.importID.map { ImportedBatch(user: user, importID: $0, source: "import:\(format)", createdAt: deliveredAt) }
+        do {
+            for chunk in Self.wholeDays(samples, upTo: Self.deliveryChunkSamples) {
+                try await rawTransaction { connection in
+                    let chunkBatch: ImportedBatch
+                    if let batch {
+                        chunkBatch = batch
+                    } else {
+                        chunkBatch = try await recordBatch(connection.sql, user: user, format: format, fileName: fileName, createdAt: deliveredAt)
+                        batch = chunkBatch
+                    }
+                    let stored = try await storeHealthSamples(connection, user: user, chunkBatch, chunk)
+                    report.imported += stored.fresh + stored.changed
+                    report.duplicates += stored.same
+                    report.healthDays = ImportedHealthDays.merged(report.healthDays,
+                        try await writeHealthDays(connection, user: user, chunkBatch, stored.days, exportedAt: deliveredAt))
+                }
+            }
+            guard let batch else { return report }
+            try await rawTransaction { connection in
+                if report.addsAnything {
+                    try await connection.sql.raw("""
+                        UPDATE imports SET rows_read = \(bind: report.rowsRead), imported = \(bind: report.imported),
+                            duplicates = \(bind: report.duplicates), rejected = \(bind: report.rejectedCount)
+                        WHERE row_id = \(bind: batch.importID)
+                        """).run()
+                } else {
+                    try await connection.sql.raw("DELETE FROM imports WHERE row_id = \(bind: batch.importID)").run()
+                }
+            }
+            report.importID = report.addsAnything ? batch.importID : nil
+            return report
+        } catch {
+            if let batch { _ = try? await undoImport(id: batch.importID, user: user) }
+            throw error
+        }
+    }
+
+    /// Samples in a delivery's write transaction at most (a day of heart rate by the minute is 1,440; one transaction of
+    /// this many takes well under a second).
+    static let deliveryChunkSamples = 5_000
+
+    /// `samples` in groups of whole days (every sample of a day in one group), each of about `limit` samples.
+    static func wholeDays(_ samples: [HealthSample], upTo limit: Int) -> [[HealthSample]] {
+        let byDay = Dictionary(grouping: samples, by: \.day)
+        var chunks: [[HealthSample]] = [], chunk: [HealthSample] = []
+        for day in byDay.keys.sorted() {
+            let daySamples = byDay[day]!
+            if !chunk.isEmpty, chunk.count + daySamples.count > limit {
+                chunks.append(chunk)
+                chunk = []
+            }
+            chunk += daySamples
+        }
+        if !chunk.isEmpty { chunks.append(chunk) }
+        return chunks
     }
 
     /// Deletes the records of earlier deliveries that this one sent again with other values: those with the bucket of one

@@ -63,9 +63,11 @@ extension Store {
                          exportedAt: Int64) async throws -> [ImportedHealthDays] {
         guard !days.isEmpty else { return [] }
         var current: [HealthDaySummary.Key: (exportedAt: Int64, summary: HealthDaySummary)] = [:]
+        let first = days.map(\.key.day).min()!, last = days.map(\.key.day).max()!
         for (exported, summary) in try await columnRows(connection, """
             SELECT type, category, unit, local_day, sample_count, total, minimum, maximum, exported_at_ms FROM health_days
-            WHERE user_id = \(bind: user.rawValue) ORDER BY exported_at_ms, import_id
+            WHERE user_id = \(bind: user.rawValue) AND local_day BETWEEN \(bind: first.dayNumber) AND \(bind: last.dayNumber)
+            ORDER BY exported_at_ms, import_id
             """, { row in (try row.integer(8) ?? 0, try Self.healthDay(row)) }) {
             current[summary.key] = (exported, summary)
         }

@@ -75,14 +75,9 @@ extension Store {
         do {
             return try await rawTransaction(bulk: bulk, attaching: staging) { connection in
                 let db = connection.sql
-                let createdAt = milliseconds(now())
-                guard let batchRow = try await db.raw("""
-                    INSERT INTO imports (user_id, format, file_name, created_at_ms)
-                    VALUES (\(bind: user.rawValue), \(bind: format), \(bind: fileName), \(bind: createdAt)) RETURNING row_id
-                    """).first() else { throw CinnError(.internal, "the import could not be recorded") }
-                let importID = try batchRow.decode(column: "row_id", as: Int64.self)
-                var report = try await body(connection, ImportedBatch(user: user, importID: importID, source: "import:\(format)",
-                                                                      createdAt: createdAt))
+                let batch = try await recordBatch(db, user: user, format: format, fileName: fileName, createdAt: milliseconds(now()))
+                let importID = batch.importID
+                var report = try await body(connection, batch)
                 report.dryRun = mode.dryRun
                 if mode.dryRun || (report.rejectedCount > 0 && !mode.skipInvalid) {
                     if report.rejectedCount > 0 && !mode.skipInvalid && !mode.dryRun { report.imported = 0 }
@@ -100,6 +95,16 @@ extension Store {
         } catch let rollBack as RollBack {
             return rollBack.report
         }
+    }
+
+    /// Records a new import batch (its counts are set when it is done).
+    func recordBatch(_ db: any SQLDatabase, user: UserID, format: String, fileName: String?, createdAt: Int64) async throws -> ImportedBatch {
+        guard let batchRow = try await db.raw("""
+            INSERT INTO imports (user_id, format, file_name, created_at_ms)
+            VALUES (\(bind: user.rawValue), \(bind: format), \(bind: fileName), \(bind: createdAt)) RETURNING row_id
+            """).first() else { throw CinnError(.internal, "the import could not be recorded") }
+        return ImportedBatch(user: user, importID: try batchRow.decode(column: "row_id", as: Int64.self), source: "import:\(format)",
+                             createdAt: createdAt)
     }
 
     /// What every row of an import shares.
@@ -244,11 +249,51 @@ extension Store {
     /// file again brings them back. Returns how many were removed.
     @discardableResult
     public func undoImport(id: Int64, user: UserID) async throws -> Int {
-        let (removed, sharedFoods) = try await undoImportRecords(id: id, user: user)
+        // A delivery's health samples and day summaries can be hundreds of thousands of rows: they go first, a few days
+        // at a time, each in a short transaction of its own, so that other writers never wait long; then the records
+        // and the batch's mark in one.
+        guard try await withConnection({ db in
+            try await db.raw("SELECT 1 FROM imports WHERE row_id = \(bind: id) AND user_id = \(bind: user.rawValue) AND undone_at_ms IS NULL").first()
+        }) != nil else { return try await undoImportRecords(id: id, user: user).removed }
+        let summaries = try await deleteByDays(from: "health_days", importID: id)
+        try await deleteByDays(from: "health_samples", importID: id)
+        let (records, sharedFoods) = try await undoImportRecords(id: id, user: user)
+        let removed = records + summaries
         // The import may have held USDA rows of the built-in set, which were not added twice: they are added now.
         if sharedFoods > 0, try await installedBuiltInVersion() != nil { try await installBuiltInFoods(force: true) }
         return removed
     }
+
+    /// Rows of an import deleted from `table` (with a `local_day` and an `import_id`), whole days at a time, about
+    /// `undoChunkRows` a transaction. Returns how many.
+    @discardableResult
+    private func deleteByDays(from table: String, importID: Int64) async throws -> Int {
+        let days = try await withConnection { db in
+            try await db.raw("""
+                SELECT local_day, COUNT(*) AS n FROM \(unsafeRaw: table) WHERE import_id = \(bind: importID) GROUP BY local_day ORDER BY local_day
+                """).all().map { (try $0.decode(column: "local_day", as: Int.self), try $0.decode(column: "n", as: Int.self)) }
+        }
+        var removed = 0, start = 0
+        while start < days.count {
+            var end = start, rows = days[start].1
+            while end + 1 < days.count, rows + days[end + 1].1 <= Self.undoChunkRows {
+                end += 1
+                rows += days[end].1
+            }
+            try await rawTransaction { connection in
+                try await connection.sql.raw("""
+                    DELETE FROM \(unsafeRaw: table) WHERE import_id = \(bind: importID)
+                        AND local_day BETWEEN \(bind: days[start].0) AND \(bind: days[end].0)
+                    """).run()
+            }
+            removed += rows
+            start = end + 1
+        }
+        return removed
+    }
+
+    /// Rows an undo deletes in one transaction at most.
+    static let undoChunkRows = 20_000
 
     /// `undoImport`'s transaction: what it removed, and how many of those were shared foods.
     private func undoImportRecords(id: Int64, user: UserID) async throws -> (removed: Int, sharedFoods: Int) {
