@@ -368,7 +368,8 @@ def main() -> int:
             check(re.search(r'cinn_http_requests_total\{method="(GET|POST)",route="/api/v1/(trend|weigh-ins)",status="20[01]"\} [1-9]', text)
                   is not None, f"instance {instance.port} counts the requests it answered since it started again")
             check("alice" not in text and "2024-03" not in text, f"instance {instance.port}'s metrics hold no user data")
-        check(Client(base).get("/metrics")[0] == 404, "nginx does not pass /metrics on")
+        for path in ["/metrics", "/metrics/", "//metrics", "/metrics?x=1", "/./metrics"]:
+            check(Client(base).get(path)[0] == 404, f"nginx does not pass {path} on")
         check(Client(base).get("/health")[0] == 200, "/health through nginx")
         print("\nall checks passed", flush=True)
         return 0

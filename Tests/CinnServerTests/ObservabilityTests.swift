@@ -31,6 +31,8 @@ final class LogLines: Sendable {
     }
 
     var all: [String] { lines.withLock { $0 } }
+
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
 }
 
 @Suite("Operations: health, readiness, metrics and the request log")
@@ -107,9 +109,11 @@ struct ObservabilityTests {
                 #expect(value(after, pushed) - value(before, pushed) >= 1)
                 #expect(value(after, #"cinn_db_connections_max{database="sqlite"}"#) > 0)
                 #expect(after.contains("cinn_http_request_duration_seconds_bucket"))
-                for secret in ["private", "2024-03-09", "80.5", "/no-such-page"] {
+                for secret in ["private", "2024-03-09", "/no-such-page"] {
                     #expect(!after.contains(secret), "\(secret)")
                 }
+                // The weight as a number of its own, not the digits of a sum of seconds (80.51005081).
+                #expect(after.range(of: #"(?<![0-9.])80\.5(?![0-9])"#, options: .regularExpression) == nil)
             }
         }
     }
@@ -156,5 +160,28 @@ struct ObservabilityTests {
         #expect(written[0].hasSuffix(#"level=error logger=cinn.requests msg="a \"quoted\"\nline" empty="" path="C:\\x" plain=ok"# + "\n"))
         let json = try? JSONSerialization.jsonObject(with: Data(written[1].utf8)) as? [String: String]
         #expect(json?["msg"] == "a \"quoted\"\nline" && json?["path"] == "C:\\x")
+    }
+
+    /// The database drivers log each statement with its bound values at debug: a token's digest is such a value, and a
+    /// working Nightscout secret. `--log-level debug` shows the server's own debug lines, never the drivers'.
+    @Test("at --log-level debug no bound value of a statement reaches the log")
+    func boundValuesAreNeverLogged() async throws {
+        let lines = LogLines()
+        var logger = Logger(label: "cinn.store") { label in
+            StructuredLogHandler(label: label, format: .logfmt, level: .trace) { line in lines.append(line) }
+        }
+        logger.logLevel = .debug
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-log-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try Store(.sqlite(path: folder.appendingPathComponent("cinn.sqlite").path), logger: logger)
+        _ = try await store.migrate()
+        let accounts = Accounts(store: store)
+        let anna = try await accounts.addUser(name: "anna", password: "a long password", role: .member)
+        let (_, secret) = try await accounts.createToken(name: "uploader", scope: .nightscoutUpload, user: anna.user)
+        let digest = Accounts.sha1Hex(secret)
+        #expect(try await accounts.tokenAccount(secretSHA1: digest)?.account.name == "anna")
+        try await store.close()
+        for line in lines.all { #expect(!line.contains(digest) && !line.contains(secret), "\(line)") }
     }
 }

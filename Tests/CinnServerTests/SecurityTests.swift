@@ -151,6 +151,39 @@ struct SecurityTests {
         }
     }
 
+    @Test("HEAD answers every GET route as GET does, without the body")
+    func headIsGetWithoutTheBody() async throws {
+        try await withApp { client, _ in
+            for path in ["/", "/food", "/api/v1/weigh-ins", "/static/cinn.css", "/health", "/api/openapi.yaml"] {
+                let get = try await client.send(.get, path)
+                let head = try await client.send(.head, path)
+                #expect(head.status == get.status && get.status == .ok, "HEAD \(path): \(head.status)")
+                #expect(head.body.readableBytes == 0, "HEAD \(path)")
+                #expect(head.headers[.contentType] == get.headers[.contentType], "HEAD \(path)")
+            }
+            #expect(try await client.send(.head, "/no-such-page").status == .notFound)
+        }
+    }
+
+    @Test("a body over a limit is refused with the limit as it is: 1 MiB of JSON, 8 MiB of Nightscout, 32 MiB of sync")
+    func tooLargeNamesTheLimit() async throws {
+        try await withStore { store in
+            let journal = try await utcJournal(store)
+            let router = buildRouter(journal: journal, security: WebSecurity(loopbackHostsOnly: true))
+            try await Application(router: router).test(.router) { client in
+                for (path, limit) in [("/api/v1/weigh-ins", "1 MiB"), ("/nightscout/api/v1/treatments", "8 MiB"), ("/api/v1/sync/push", "32 MiB"),
+                                      ("/weigh-ins", "64 KiB")] {
+                    let size = limit == "1 MiB" ? 1 << 20 : limit == "8 MiB" ? 8 << 20 : limit == "32 MiB" ? 32 << 20 : 64 << 10
+                    let response = path == "/weigh-ins"
+                        ? try await client.post(path, form: "weight=" + String(repeating: "8", count: size))
+                        : try await client.send(.post, path, json: "[" + String(repeating: " ", count: size) + "]")
+                    #expect(response.status == .contentTooLarge, "\(path)")
+                    #expect(response.text.contains("(\(limit))"), "\(path): \(response.text.prefix(300))")
+                }
+            }
+        }
+    }
+
     @Test("every response carries the security headers: pages, JSON, redirects, errors; TRACE is 405")
     func securityHeaders() async throws {
         try await withApp { client, _ in

@@ -108,6 +108,36 @@ struct BackupTests {
         }
     }
 
+    @Test("a backup holding a view is refused before anything reads from it: the view's query never runs")
+    func aBackupWithAViewIsRefused() async throws {
+        try await TestDatabase.with(.sqlite) { store in
+            let user = try await store.localUser()
+            try await store.addWeighIn(weighIn(80, at: "2024-03-01T07:00:00Z"), user: user)
+            let backup = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-backup-\(UUID().uuidString).sqlite")
+            defer { try? FileManager.default.removeItem(at: backup) }
+            try await store.backup(to: backup)
+            // A table swapped for a recursive view of three billion steps: reading it would run for minutes.
+            let tampered = try Store(.sqlite(path: backup.path))
+            try await tampered.withConnection { db in
+                try await db.raw("ALTER TABLE weigh_ins RENAME TO weigh_ins_gone").run()
+                try await db.raw("""
+                    CREATE VIEW weigh_ins AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000000000)
+                    SELECT * FROM weigh_ins_gone, n
+                    """).run()
+            }
+            try await tampered.close()
+            let check = try Store(.sqlite(path: backup.path))
+            await #expect(throws: CinnError.invalid("file", "the file holds a view (weigh_ins), which no Cinn journal has")) {
+                _ = try await check.checkBackup()
+            }
+            try await check.close()
+            await #expect(throws: CinnError.invalid("file", "the backup holds a view (weigh_ins), which no Cinn journal has")) {
+                try await store.restore(from: backup)
+            }
+            #expect(try await store.weighInCount(user: user) == 1)
+        }
+    }
+
     @Test("PostgreSQL databases are backed up with pg_dump", .enabled(if: Backend.enabled.contains(.postgres)))
     func postgresPointsToPgDump() async throws {
         try await TestDatabase.with(.postgres) { store in

@@ -150,14 +150,14 @@ public final class OpenIDConnect: Sendable {
             return cached
         }
         let discovery = try await getJSON(configuration.issuer + "/.well-known/openid-configuration", what: "discovery document")
-        guard let issuer = discovery["issuer"] as? String, issuer == configuration.issuer else {
+        guard let issuer = discovery["issuer"]?.string, issuer == configuration.issuer else {
             throw CinnError(.upstreamFailed, "the identity provider's discovery document names another issuer than \(configuration.issuer)")
         }
-        guard let authorization = discovery["authorization_endpoint"] as? String, let token = discovery["token_endpoint"] as? String,
-              let jwksURI = discovery["jwks_uri"] as? String else {
+        guard let authorization = discovery["authorization_endpoint"]?.string, let token = discovery["token_endpoint"]?.string,
+              let jwksURI = discovery["jwks_uri"]?.string else {
             throw CinnError(.upstreamFailed, "the identity provider's discovery document lacks an endpoint Cinn needs")
         }
-        let methods = discovery["token_endpoint_auth_methods_supported"] as? [String] ?? ["client_secret_basic"]
+        let methods = { if case .array(let items)? = discovery["token_endpoint_auth_methods_supported"] { items.compactMap(\.string) } else { ["client_secret_basic"] } }()
         let keys = JWTKeyCollection()
         do {
             try await keys.add(jwksJSON: String(decoding: try await get(jwksURI, what: "keys"), as: UTF8.self))
@@ -211,24 +211,31 @@ public final class OpenIDConnect: Sendable {
         }
         request.body = .bytes(ByteBuffer(string: form.map { Self.formEncode($0.0) + "=" + Self.formEncode($0.1) }.joined(separator: "&")))
         let body = try await send(request, what: "token endpoint", accepting: [200, 400, 401])
-        guard let json = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] else {
+        guard let json = Self.object(body) else {
             throw CinnError(.upstreamFailed, "the identity provider's token endpoint sent something that is not JSON")
         }
-        if let error = json["error"] as? String {
+        if let error = json["error"]?.string {
             throw CinnError(.unauthenticated, "the identity provider refused the sign-in (\(error.prefix(60)))")
         }
-        guard let idToken = json["id_token"] as? String else {
+        guard let idToken = json["id_token"]?.string else {
             throw CinnError(.upstreamFailed, "the identity provider's token endpoint sent no ID token")
         }
         return idToken
     }
 
-    private func getJSON(_ url: String, what: String) async throws -> [String: Any] {
+    private func getJSON(_ url: String, what: String) async throws -> [String: JSONValue] {
         let body = try await get(url, what: what)
-        guard let json = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] else {
+        guard let json = Self.object(body) else {
             throw CinnError(.upstreamFailed, "the identity provider's \(what) is not JSON")
         }
         return json
+    }
+
+    /// A JSON object's members read by Cinn's one parser (at most 10,000 values: a provider's documents are small);
+    /// nil for anything else.
+    static func object(_ body: Data) -> [String: JSONValue]? {
+        guard case .object(let members)? = try? JSONParser.parse(body, maximumValues: 10_000) else { return nil }
+        return members
     }
 
     private func get(_ url: String, what: String) async throws -> Data {

@@ -43,7 +43,8 @@ public struct ServerConfiguration: Sendable {
 /// and, given `requestLog`, logged.
 public func buildRouter(journal: Journal, accounts: Accounts? = nil, security: WebSecurity = WebSecurity(),
                         uploadDirectory: URL? = nil, requestLog: Logger? = nil, metrics: MetricsEndpoint? = nil) -> Router<AppRequestContext> {
-    let router = Router(context: AppRequestContext.self)
+    // HEAD answers every GET route as GET does, without the body (RFC 9110, 9.3.2).
+    let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: RequestMetricsMiddleware())
     router.add(middleware: RequestLogMiddleware(logger: requestLog))
     router.add(middleware: SecurityHeadersMiddleware())

@@ -19,7 +19,7 @@ struct FormFields {
 
     init(request: Request) async throws {
         var request = request
-        let buffer = try await request.collectBody(upTo: Self.maximumBytes)
+        let buffer = try await request.body(upTo: Self.maximumBytes)
         values = Self.parse(String(decoding: buffer.readableBytesView, as: UTF8.self))
     }
 

@@ -34,9 +34,8 @@ extension CinnError {
             return error
         case let error as DecodingError:
             return fromDecoding(error)
-        case let error as NIOTooManyBytesError:
-            let limit = error.maxBytes.map { $0 >= 1 << 20 ? " (\($0 >> 20) MB)" : " (\($0 >> 10) KB)" } ?? ""
-            return CinnError(.contentTooLarge, "the request body is larger than this server takes\(limit)")
+        case is NIOTooManyBytesError:
+            return CinnError(.contentTooLarge, "the request body is larger than this server takes")
         case let error as HTTPError:
             switch error.status {
             case .notFound: return .notFound(error.body ?? "There is no such page.")
@@ -97,9 +96,19 @@ enum JSONResponse {
 let maximumJSONBody = 1 << 20
 
 extension Request {
+    /// The whole body, refused with 413 naming the limit (`8 MiB`, `64 KiB`) when it is larger.
+    mutating func body(upTo limit: Int) async throws -> ByteBuffer {
+        do {
+            return try await collectBody(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            let size = limit >= 1 << 20 ? "\(limit >> 20) MiB" : "\(limit >> 10) KiB"
+            throw CinnError(.contentTooLarge, "the request body is larger than this server takes (\(size))")
+        }
+    }
+
     /// Decodes a JSON body; syntax errors are 400, wrong or missing fields are 422 naming the field.
     mutating func decodeJSON<T: Decodable>(_ type: T.Type) async throws -> T {
-        let buffer = try await collectBody(upTo: maximumJSONBody)
+        let buffer = try await body(upTo: maximumJSONBody)
         do {
             return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
         } catch let error as DecodingError {

@@ -44,7 +44,7 @@ struct ImportAPIController {
     /// `POST /api/v1/ingest/health-auto-export`: one delivery of the iPhone app Health Auto Export's REST API automation.
     @Sendable func ingestHealthAutoExport(_ request: Request, context: Context) async throws -> Response {
         var request = request
-        let body = try await request.collectBody(upTo: Journal.maximumHealthDeliveryBytes)
+        let body = try await request.body(upTo: Journal.maximumHealthDeliveryBytes)
         let automation = request.headers[HTTPField.Name("automation-name")!].map { String($0.prefix(100)) }
         let report = try await ServerMetrics.counting {
             try await context.journal.ingestHealthAutoExport(Array(body.readableBytesView), fileName: automation ?? "Health Auto Export")

@@ -43,7 +43,7 @@ struct NightscoutController {
     /// answered with the documents stored.
     @Sendable func uploadDocuments(_ request: Request, _ context: Context, _ collection: NightscoutDocument.Collection) async throws -> Response {
         var request = request
-        let body = Array(try await request.collectBody(upTo: NightscoutJSON.maximumUpload).readableBytesView)
+        let body = Array(try await request.body(upTo: NightscoutJSON.maximumUpload).readableBytesView)
         let upload = collection == .treatments ? try await context.journal.uploadNightscoutTreatments(body)
             : try await context.journal.uploadNightscoutDocuments(collection, body)
         if upload.stored.isEmpty, upload.duplicates == 0, let rejected = upload.rejected.first {
@@ -91,7 +91,7 @@ struct NightscoutController {
     /// An uploader's entries: stored unless the journal has them already; answered with the ones stored.
     @Sendable func upload(_ request: Request, context: Context) async throws -> Response {
         var request = request
-        let body = try await request.collectBody(upTo: NightscoutJSON.maximumUpload)
+        let body = try await request.body(upTo: NightscoutJSON.maximumUpload)
         let upload = try await context.journal.uploadNightscoutEntries(Array(body.readableBytesView))
         if upload.stored.isEmpty, let rejected = upload.rejected.first, upload.duplicates == 0, upload.skipped == 0 {
             throw CinnError.invalid(rejected.field ?? "entries", "entry \(rejected.line): \(rejected.reason)")

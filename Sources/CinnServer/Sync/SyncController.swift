@@ -20,7 +20,7 @@ struct SyncController {
 
     @Sendable func push(_ request: Request, context: Context) async throws -> Response {
         var request = request
-        let changes = try SyncChange.batch(jsonText: try await request.collectBody(upTo: Self.maximumBodyBytes).readableBytesView,
+        let changes = try SyncChange.batch(jsonText: try await request.body(upTo: Self.maximumBodyBytes).readableBytesView,
                                            maximumChanges: Self.maximumChanges)
         let results = try await context.journal.store.push(changes, user: context.journal.user)
         ServerMetrics.synced("push", changes: changes.count)

@@ -18,13 +18,18 @@ extension Store {
         }
     }
 
-    /// Whether `file` is a Cinn journal SQLite can read whole, and its schema version (nil: not a Cinn journal).
+    /// Whether `file` is a Cinn journal SQLite can read whole, and its schema version (nil: not a Cinn journal). A Cinn
+    /// journal holds no views: a file with one is refused before anything reads from it, since reading a view runs
+    /// whatever query it holds (a recursive one runs for as long as it likes).
     public func checkBackup() async throws -> Int? {
         guard isSQLite else { throw Self.postgresBackups }
         return try await withConnection { db in
             let check = try await db.raw("PRAGMA quick_check").all().map { try $0.decode(column: "quick_check", as: String.self) }
             guard check == ["ok"] else {
                 throw CinnError.invalid("file", "the backup is damaged: \(check.prefix(3).joined(separator: "; "))")
+            }
+            if let view = try await db.raw("SELECT name FROM sqlite_master WHERE type = 'view' LIMIT 1").first() {
+                throw CinnError.invalid("file", "the file holds a view (\(try view.decode(column: "name", as: String.self))), which no Cinn journal has")
             }
             guard try await db.raw("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").first() != nil else {
                 return nil
@@ -50,6 +55,10 @@ extension Store {
             let here = try versions?.decode(column: "here", as: Int?.self), there = try versions?.decode(column: "there", as: Int?.self)
             guard here == there else {
                 throw CinnError(.conflict, "the backup's schema version (\(there.map(String.init) ?? "none")) is not this journal's (\(here.map(String.init) ?? "none"))")
+            }
+            // Every table is read from the backup as a table, never through a view of that name (which would run its query).
+            if let view = try await db.raw("SELECT name FROM staging.sqlite_master WHERE type = 'view' LIMIT 1").first() {
+                throw CinnError.invalid("file", "the backup holds a view (\(try view.decode(column: "name", as: String.self))), which no Cinn journal has")
             }
             let triggers = try await db.raw("SELECT name, sql FROM main.sqlite_master WHERE type = 'trigger' ORDER BY name").all()
                 .map { (try $0.decode(column: "name", as: String.self), try $0.decode(column: "sql", as: String.self)) }

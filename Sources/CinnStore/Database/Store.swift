@@ -72,6 +72,11 @@ public final class Store: Sendable {
     public init(_ location: DatabaseLocation, schema: String? = nil, logger: Logger = Logger(label: "cinn.store"),
                 now: @escaping @Sendable () -> Date = { Date() }) throws {
         self.location = location
+        // The database drivers log each statement with its bound values at debug and trace: those values hold health
+        // data and the digests of API tokens (a working Nightscout secret). The store and its drivers never log below
+        // info, whatever `cinn serve --log-level` says (docs/SECURITY.md).
+        var logger = logger
+        logger.logLevel = max(logger.logLevel, .info)
         self.logger = logger
         self.now = now
         let kind = location.isPostgres ? "postgres" : "sqlite"
