@@ -116,9 +116,11 @@ public struct Food: Sendable, Hashable, Identifiable {
         food.name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !food.name.isEmpty else { throw .invalid("name", "a food needs a name") }
         guard food.name.count <= 200 else { throw .invalid("name", "a food name must be at most 200 characters") }
+        try ValidValues.plainText(food.name, field: "name", allowingLineBreaks: false)
         food.brand = brand?.trimmingCharacters(in: .whitespacesAndNewlines)
         if food.brand?.isEmpty == true { food.brand = nil }
         if let brand = food.brand, brand.count > 200 { throw .invalid("brand", "a brand must be at most 200 characters") }
+        if let brand = food.brand { try ValidValues.plainText(brand, field: "brand", allowingLineBreaks: false) }
         if let barcode {
             let trimmed = barcode.trimmingCharacters(in: .whitespaces)
             food.barcode = trimmed.isEmpty ? nil : try Barcode.validated(trimmed).digits

@@ -50,6 +50,7 @@ public struct FoodPreset: Sendable, Hashable, Identifiable {
         preset.name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !preset.name.isEmpty else { throw .invalid("name", "a preset needs a name") }
         guard preset.name.count <= 100 else { throw .invalid("name", "a preset name must be at most 100 characters") }
+        try ValidValues.plainText(preset.name, field: "name", allowingLineBreaks: false)
         guard !items.isEmpty else { throw .invalid("items", "a preset needs at least one food") }
         guard items.count <= 100 else { throw .invalid("items", "a preset holds at most 100 foods") }
         for (index, item) in items.enumerated() {
@@ -60,6 +61,7 @@ public struct FoodPreset: Sendable, Hashable, Identifiable {
             guard !item.name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, item.name.count <= 200 else {
                 throw .invalid("items[\(index)].name", "a food needs a name of at most 200 characters")
             }
+            try ValidValues.plainText(item.name, field: "items[\(index)].name", allowingLineBreaks: false)
         }
         return preset
     }

@@ -45,6 +45,7 @@ public struct MealDefinition: Sendable, Identifiable, Hashable {
     public static func validated(name: String, carbohydrateGrams: Double?) throws(CinnError) -> (name: String, carbohydrateGrams: Double?) {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...80).contains(name.count) else { throw .invalid("name", "a meal's name has 1 to 80 characters") }
+        try ValidValues.plainText(name, field: "name", allowingLineBreaks: false)
         if let carbohydrateGrams, !(carbohydrateGrams.isFinite && (0...1000).contains(carbohydrateGrams)) {
             throw .invalid("carbohydrate_g", "a meal's carbohydrate is between 0 and 1000 g")
         }

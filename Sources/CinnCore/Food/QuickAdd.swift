@@ -21,6 +21,7 @@ public struct QuickAdd: Sendable, Hashable {
                                  fatGrams: Double?, prefix: String = "") throws(CinnError) -> QuickAdd {
         let trimmed = name?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         guard trimmed.count <= 200 else { throw .invalid(prefix + "name", "a quick add's name must be at most 200 characters") }
+        try ValidValues.plainText(trimmed, field: prefix + "name", allowingLineBreaks: false)
         func grams(_ value: Double?, _ field: String, _ title: String) throws(CinnError) -> Double? {
             guard let value else { return nil }
             guard value.isFinite, value >= 0 else { throw .invalid(prefix + field, "\(title) must be 0 g or more") }

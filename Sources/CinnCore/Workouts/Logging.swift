@@ -59,6 +59,7 @@ public enum LoggedSet {
         guard set.exercise.count <= maximumExerciseName else {
             throw CinnError.invalid("\(prefix).exercise", "\(prefix).exercise is longer than \(maximumExerciseName) characters")
         }
+        try ValidValues.plainText(set.exercise, field: "\(prefix).exercise", allowingLineBreaks: false)
         if let weight = set.weight {
             guard weight.kilograms.isFinite, weight.kilograms >= 0 else {
                 throw CinnError.invalid("\(prefix).weight", "\(prefix).weight must be 0 or more")
@@ -153,6 +154,7 @@ public struct PlannedExercise: Sendable, Hashable {
         guard !ExerciseKey.normalised(planned.exercise).isEmpty, planned.exercise.count <= LoggedSet.maximumExerciseName else {
             throw CinnError.invalid("\(prefix).exercise", "\(prefix).exercise must name an exercise (at most 200 characters)")
         }
+        try ValidValues.plainText(planned.exercise, field: "\(prefix).exercise", allowingLineBreaks: false)
         guard Self.setsRange.contains(sets) else {
             throw CinnError.invalid("\(prefix).sets", "\(prefix).sets must be between 1 and \(Self.setsRange.upperBound)")
         }
@@ -228,6 +230,7 @@ public struct Routine: Sendable, Hashable, Identifiable {
         guard !routine.name.isEmpty, routine.name.count <= Self.maximumName else {
             throw CinnError.invalid("name", "name must be 1 to \(Self.maximumName) characters")
         }
+        try ValidValues.plainText(routine.name, field: "name", allowingLineBreaks: false)
         guard !exercises.isEmpty, exercises.count <= Self.maximumExercises else {
             throw CinnError.invalid("exercises", "a routine needs 1 to \(Self.maximumExercises) exercises")
         }

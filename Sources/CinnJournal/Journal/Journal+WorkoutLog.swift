@@ -335,6 +335,7 @@ extension Journal {
     static func workoutName(_ name: String?, startedAt: (instant: Date, utcOffsetSeconds: Int)) throws -> String {
         let trimmed = name?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         guard trimmed.count <= 200 else { throw CinnError.invalid("name", "name is longer than 200 characters") }
+        try ValidValues.plainText(trimmed, field: "name", allowingLineBreaks: false)
         if !trimmed.isEmpty { return trimmed }
         return timeOfDayName(LocalDateTime(instant: startedAt.instant, utcOffsetSeconds: startedAt.utcOffsetSeconds))
     }
