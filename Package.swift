@@ -36,6 +36,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/vapor/async-kit.git", from: "1.22.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         // Exact: SQLiteBulkInsert reaches the connection's sqlite3 handle inside SQLiteNIO (see its comment),
         // checked against this version; a new one is checked again before the pin moves.
         .package(url: "https://github.com/vapor/sqlite-nio.git", exact: "1.13.2"),
@@ -127,7 +128,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "CinnCoreTests", dependencies: ["CinnCore"]),
+        .testTarget(name: "CinnCoreTests", dependencies: ["CinnCore", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "CinnImportTests", dependencies: ["CinnCore", "CinnImport"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "CinnStoreTests",
@@ -138,6 +139,7 @@ let package = Package(
             name: "CinnServerTests",
             dependencies: [
                 "CinnCore", "CinnStore", "CinnServer", "CinnJournal", "CinnCharts",
+                .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -15,10 +15,12 @@ struct ValueAxis {
         // A value no chart could hold (one stored before Cinn checked values) is drawn at the edge of ±10^12.
         func drawable(_ value: Double) -> Double { value.isFinite ? min(max(value, -1e12), 1e12) : 0 }
         var low = drawable(low), high = drawable(high)
-        if high - low < minimumSpan {
+        // Never narrower than a millionth of the values (nor than 10^-6): a span of a few subnormal numbers has no ticks.
+        let span = max(minimumSpan.isFinite ? minimumSpan : 0, 1e-6 * max(1, abs(low), abs(high)))
+        if high - low < span {
             let middle = (low + high) / 2
-            low = middle - minimumSpan / 2
-            high = middle + minimumSpan / 2
+            low = middle - span / 2
+            high = middle + span / 2
         }
         var best = (step: 1.0, first: 0, count: 0, cost: Double.infinity)
         let magnitude = Int(log10(high - low).rounded(.down))

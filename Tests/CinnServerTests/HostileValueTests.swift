@@ -6,6 +6,7 @@ import HTTPTypes
 import Hummingbird
 import SQLKit
 import HummingbirdTesting
+import PropertyBased
 import Testing
 @testable import CinnStore
 
@@ -155,6 +156,96 @@ import Testing
                     "/workouts/": workoutID, "/api/v1/workouts/": workoutID, "/food/entries/": entryID, "/api/v1/food-entries/": entryID,
                     "/weigh-ins/": weighInID, "/api/v1/weigh-ins/": weighInID,
                 ])
+            }
+        }
+    }
+
+    /// Numbers at and beyond the edges of every range, and ordinary ones.
+    static let edgeValues: [Double] = [
+        0, -0.0, 4.9e-324, 1.412347339486671e-210, 0.001, 0.0249, 0.025, 1, 30, 100.0001, 699.9, 700.5, 1000.5, 20_000.01, 50_000.5,
+        1e6, 1e15, 1e19, -1e19, 1e300, -1e300, .greatestFiniteMagnitude, .infinity, -.infinity, .nan,
+    ]
+
+    /// A number as a client writes it in JSON: JSON has no infinity (a client that tries writes 1e999) and no NaN.
+    static func json(_ value: Double) -> String { value.isNaN ? "null" : value.isInfinite ? (value > 0 ? "1e999" : "-1e999") : "\(value)" }
+
+    /// Every door a number comes in by, given that number as the client writes it.
+    static let doors: [(name: String, method: HTTPRequest.Method, path: String, body: @Sendable (String) -> String)] = [
+        ("weigh-in", .post, "/api/v1/weigh-ins", { #"{"weight":\#($0),"unit":"kg","confirm":true}"# }),
+        ("quick add", .post, "/api/v1/food-entries", { #"{"entries":[{"energy_kcal":\#($0),"protein_g":\#($0),"name":"Edge"}]}"# }),
+        ("glucose", .post, "/api/v1/glucose", { #"{"value":\#($0),"unit":"mg/dL","confirm":true}"# }),
+        ("insulin", .post, "/api/v1/insulin", { #"{"units":\#($0),"kind":"bolus"}"# }),
+        ("goal", .put, "/api/v1/goal", { #"{"weight":\#($0),"unit":"kg","rate_per_week":\#($0)}"# }),
+        ("health auto export", .post, "/api/v1/ingest/health-auto-export", { value in
+            healthAutoExport(workouts: [workout(id: 4, #""duration":\#(value),"distance":{"qty":\#(value),"units":"mi"},"activeEnergyBurned":{"qty":\#(value),"units":"kcal"}"#)],
+                             metrics: [#"{"name":"heart_rate","units":"count/min","data":[{"date":"\#(day) 08:00:00 +0000","Min":\#(value),"Avg":\#(value),"Max":\#(value)}]}"#,
+                                       #"{"name":"dietary_energy","units":"kcal","data":[{"date":"\#(day) 09:00:00 +0000","qty":\#(value)}]}"#])
+        }),
+        ("sync", .post, "/api/v1/sync/push", { value in
+            #"{"changes":[{"type":"workout","id":"\#(UUID().uuidString)","changed_at":"2024-03-14T08:00:00Z","fields":{"started_at":"2024-03-14T07:00:00Z","name":"Edge","duration_s":\#(value),"distance_m":\#(value),"energy_kcal":\#(value)}}]}"#
+        }),
+        ("nightscout treatment", .post, "/nightscout/api/v1/treatments", { #"[{"eventType":"Meal Bolus","created_at":"2024-03-14T07:00:00Z","insulin":\#($0),"carbs":\#($0),"glucose":\#($0)}]"# }),
+        ("nightscout entry", .post, "/nightscout/api/v1/entries", { #"[{"type":"sgv","sgv":\#($0),"date":1710399600000}]"# }),
+    ]
+
+    /// Property: a number at or beyond any edge, through any door, is stored only when valid, never answers 5xx, and
+    /// afterwards every page and JSON read of the journal still answers.
+    @Test(arguments: Database.enabled)
+    func edgeValuesThroughEveryDoorLeaveEveryReadWorking(_ database: Database) async throws {
+        try await withStore(database) { store in
+            let journal = try await utcJournal(store)
+            let router = buildRouter(journal: journal, security: WebSecurity(loopbackHostsOnly: true))
+            let routes = router.routes.filter { $0.method == .get }.map(\.path.description)
+            try await Application(router: router).test(.router) { client in
+                await propertyCheck(count: 60, input: Gen<Int>.int(in: 0...(Self.edgeValues.count + 3)), Gen<Double>.double(in: -1e7...1e7),
+                                    Gen<Int>.int(in: 0...(Self.doors.count - 1))) { choice, any, index in
+                    let value = choice < Self.edgeValues.count ? Self.edgeValues[choice] : any
+                    let door = Self.doors[index]
+                    let response = try await client.send(door.method, door.path, json: door.body(Self.json(value)))
+                    #expect(response.status.code < 500, "\(door.name) with \(value): \(response.status.code) \(response.text.prefix(200))")
+                }
+                try await Self.everyRead(client, routes: routes, ids: [:])
+            }
+        }
+    }
+
+    /// Property: whatever number an older version stored in any column of any kind of record, every page, JSON read,
+    /// export and sync pull answers, and JSON stays JSON.
+    @Test(arguments: Database.enabled)
+    func anyNumberStoredByAnOlderVersionCrashesNothing(_ database: Database) async throws {
+        try await withStore(database) { store in
+            let journal = try await utcJournal(store)
+            let router = buildRouter(journal: journal)
+            let routes = router.routes.filter { $0.method == .get }.map(\.path.description)
+            try await Application(router: router).test(.router) { client in
+                _ = try await client.addWeighIn(80, date: "2024-03-14")
+                #expect(try await client.send(.post, "/api/v1/food-entries", json: #"{"entries":[{"energy_kcal":500,"name":"Lunch","time":"2024-03-14T12:00:00Z"}]}"#).status == .created)
+                let hae = Self.healthAutoExport(
+                    workouts: [Self.workout(id: 5, #""duration":2400,"distance":{"qty":8.1,"units":"km"},"activeEnergyBurned":{"qty":402,"units":"kcal"}"#)],
+                    metrics: [#"{"name":"heart_rate","units":"count/min","data":[{"date":"\#(Self.day) 08:00:00 +0000","Min":60,"Avg":70,"Max":80}]}"#])
+                #expect(try await client.send(.post, "/api/v1/ingest/health-auto-export", json: hae).status == .created)
+                #expect(try await client.send(.post, "/api/v1/glucose", json: #"{"value":120,"unit":"mg/dL","time":"2024-03-14T13:00:00Z"}"#).status == .created)
+                #expect(try await client.send(.post, "/api/v1/insulin", json: #"{"units":4,"kind":"bolus","time":"2024-03-14T12:00:00Z"}"#).status == .created)
+                // Stored values the columns' own checks allow (a weight is at most 700 kg there, a glucose above 0…).
+                let stored: [Double] = [4.9e-324, 1e-300, 0.0001, 1e15, 1e19, 1e300, .greatestFiniteMagnitude, .infinity]
+                await propertyCheck(count: 6, input: Gen<Int>.int(in: 0...(stored.count - 1))) { choice in
+                    let value = stored[choice]
+                    let sql = database == .sqlite
+                        ? (value.isInfinite ? "9e999" : "\(value)")
+                        : (value.isInfinite ? "'Infinity'::float8" : "\(value)::float8")
+                    try await store.withConnection { db in
+                        for statement in [
+                            "UPDATE workouts SET energy_kcal = \(sql), distance_m = \(sql), duration_s = \(sql)",
+                            "UPDATE food_entries SET servings = \(sql)",
+                            "UPDATE health_days SET total = \(sql), minimum = 0, maximum = \(sql)",
+                            "UPDATE glucose_readings SET mg_dl = \(sql)",
+                            "UPDATE insulin_doses SET units = \(sql)",
+                        ] {
+                            try await db.raw("\(unsafeRaw: statement)").run()
+                        }
+                    }
+                    try await Self.everyRead(client, routes: routes, ids: [:])
+                }
             }
         }
     }

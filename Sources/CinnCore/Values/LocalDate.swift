@@ -21,13 +21,17 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
         self.dayNumber = Int((Double(local) / 86_400).rounded(.down))
     }
 
-    /// An instant's whole seconds since 1970. An instant no calendar holds (one an older version computed from a
-    /// value out of range) is taken at ±10^12 s, some 31,000 years away, rather than trap (docs/SECURITY.md).
+    /// An instant's whole seconds since 1970. An instant beyond the years 1 to 9999 (one an older version computed from
+    /// a value out of range) is taken at their edge rather than trap (docs/SECURITY.md).
     static func seconds(_ instant: Date) -> Int {
         let seconds = instant.timeIntervalSince1970
-        guard seconds.isFinite else { return seconds > 0 ? 1_000_000_000_000 : -1_000_000_000_000 }
-        return Int(min(max(seconds, -1e12), 1e12).rounded(.down))
+        guard seconds.isFinite else { return seconds > 0 ? latestSecond : earliestSecond }
+        return Int(min(max(seconds, Double(earliestSecond)), Double(latestSecond)).rounded(.down))
     }
+
+    /// 0001-01-01T00:00:00Z and 9999-12-30T00:00:00Z (a day short of the end, so that an offset keeps the year), in
+    /// seconds since 1970.
+    static let earliestSecond = -62_135_596_800, latestSecond = 253_402_128_000
 
     /// Parses exactly `YYYY-MM-DD`; nil for anything else, including impossible days.
     public init?(iso text: some StringProtocol) {
@@ -74,7 +78,7 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
     }
 
     static func write<Bytes: MutableCollection<UInt8>>(_ value: Int, digits: Int, into bytes: inout Bytes, at start: Int) where Bytes.Index == Int {
-        var rest = value
+        var rest = Swift.max(value, 0)
         for index in stride(from: start + digits - 1, through: start, by: -1) {
             bytes[index] = UInt8(ascii: "0") + UInt8(rest % 10)
             rest /= 10

@@ -46,13 +46,19 @@ extension Journal {
 
 /// `value` as JSON, keys sorted. JSON has no infinity and no NaN, and Foundation's encoder refuses them: a number
 /// that is not finite (a value stored before Cinn checked it) is written as `null`.
-package func jsonString(_ value: some Encodable) -> String {
+package func jsonString(_ value: some Encodable, pretty: Bool = false) -> String {
     let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    encoder.outputFormatting = pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
     encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: nonFinite, negativeInfinity: nonFinite, nan: nonFinite)
     guard let data = try? encoder.encode(value) else { return JSONText.null }
     let text = String(decoding: data, as: UTF8.self)
     return text.contains(nonFiniteWritten) ? text.replacingOccurrences(of: nonFiniteWritten, with: JSONText.null) : text
+}
+
+/// A number in a CSV cell: empty when it is not finite (a value stored before Cinn checked it).
+package func csvNumber(_ value: Double?) -> String {
+    guard let value, value.isFinite else { return "" }
+    return "\(value)"
 }
 
 /// What the encoder writes for a number that is not finite, replaced by `null`: a string no stored text holds (it

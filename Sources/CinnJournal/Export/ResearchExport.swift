@@ -90,7 +90,7 @@ public struct ResearchExport: Sendable {
             let shift = deidentify ? TimeInterval(Int.random(in: -180...180, using: &generator) * 86_400) : 0
             let journal = item.journal, user = journal.user, store = journal.store
             func time(_ instant: Date, _ offset: Int) -> String { WeighIn.isoString(instant: instant.addingTimeInterval(shift), utcOffsetSeconds: offset) }
-            func number(_ value: Double?) -> String? { value.map(Self.number) }
+            func number(_ value: Double?) -> String? { value.flatMap(Self.number) }
             var days: [LocalDate] = []
             func seen(_ instant: Date, _ offset: Int) { days.append(LocalDate(instant: instant.addingTimeInterval(shift), utcOffsetSeconds: offset)) }
 
@@ -114,8 +114,8 @@ public struct ResearchExport: Sendable {
             for (meal, kind) in meals.map({ ($0, $0.kind.rawValue) }) + diary.map({ ($0.meal, "diary") }) where mealNumbers[meal.id] == nil {
                 let number = "M\(mealNumbers.count + 1)"
                 mealNumbers[meal.id] = number
-                tables["meals"]?.rows.append([participant, number, deidentify ? nil : meal.name, kind, meal.carbohydrateGrams.map(Self.number),
-                                              deidentify ? nil : meal.foods.map { "\($0.name):\(Self.number($0.grams))" }.joined(separator: ";")])
+                tables["meals"]?.rows.append([participant, number, deidentify ? nil : meal.name, kind, meal.carbohydrateGrams.flatMap(Self.number),
+                                              deidentify ? nil : meal.foods.map { "\($0.name):\(Self.number($0.grams) ?? "")" }.joined(separator: ";")])
             }
             let points = readings.map { GlucosePoint(at: $0.measuredAt, glucose: $0.glucose) }
             let events = (try await store.mealEvents(user: user, from: .distantPast, to: .distantFuture, inFoodLog: false) + diary.map(\.event))
@@ -152,8 +152,10 @@ public struct ResearchExport: Sendable {
     }
 
     /// A number to hundredths, without trailing zeros or an exponent: 106.29, 72.4, 1850.
-    static func number(_ value: Double) -> String {
+    /// A number to the hundredth; nil (an empty cell, `null` in JSON) for one that is not finite.
+    static func number(_ value: Double) -> String? {
         let hundredths = (value * 100).rounded() / 100
+        guard hundredths.isFinite else { return nil }
         return hundredths == hundredths.rounded() && abs(hundredths) < 1e15 ? String(Int(hundredths)) : String(hundredths)
     }
 

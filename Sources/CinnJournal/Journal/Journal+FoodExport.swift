@@ -24,13 +24,11 @@ extension Journal {
         switch format {
         case .json:
             let document = FoodJournalDocument(foods: foods, entries: entries, presets: try await store.presets(user: user), days: days)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
-            return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
+            return jsonString(document, pretty: true) + "\n"
         case .csv:
             let header = Nutrient.all.map { "\($0.key)_\($0.unit == .micrograms ? "ug" : $0.unit.rawValue)" }
             func amounts(_ nutrients: Nutrients) -> String {
-                Nutrient.all.map { nutrients[$0].map { "\($0)" } ?? "" }.joined(separator: ",")
+                Nutrient.all.map { csvNumber(nutrients[$0]) }.joined(separator: ",")
             }
             var text: String
             switch table {
@@ -39,7 +37,7 @@ extension Journal {
                     .joined(separator: ",") + "\n"
                 for entry in entries {
                     let fields = [entry.localDate.iso, entry.localTimeOfDay, entry.meal.name, entry.name, entry.brand ?? "",
-                                  "\(entry.servings)", entry.servingLabel, entry.servingAmount.map { "\($0)" } ?? "", entry.note ?? "",
+                                  csvNumber(entry.servings), entry.servingLabel, csvNumber(entry.servingAmount), entry.note ?? "",
                                   entry.id.lowercasedString, entry.foodID?.lowercasedString ?? ""]
                     text += fields.map(CSVField.escaped).joined(separator: ",") + "," + amounts(entry.nutrients) + "\n"
                 }
