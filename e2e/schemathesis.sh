@@ -7,7 +7,10 @@
 #
 #     e2e/schemathesis.sh .build/debug/cinn [PYTHON]      # PYTHON: one with schemathesis (default .venv/bin/python)
 #
-# Every server it starts is stopped by its PID; reports stay in artifacts/schemathesis/.
+# Each mode runs on three seeds (SCHEMATHESIS_SEEDS, "1 2 3"), every phase: the document's examples, coverage of its
+# edges, fuzzing, and the stateful phase (sequences of calls, each using what an earlier one answered: an id made by
+# a POST read, changed and deleted). Every server it starts is stopped by its PID; reports stay in
+# artifacts/schemathesis/.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -41,14 +44,20 @@ start_server() {
     return 1
 }
 
+SEEDS=${SCHEMATHESIS_SEEDS:-1 2 3}
+
 run_schemathesis() {
     local name=$1
     shift
-    timeout 900 "$PYTHON" -m schemathesis.cli --config-file "$ROOT/e2e/schemathesis.toml" \
-        run "http://127.0.0.1:$PORT/api/openapi.yaml" --url "http://127.0.0.1:$PORT" \
-        --checks not_a_server_error,status_code_conformance,response_schema_conformance,content_type_conformance,negative_data_rejection,positive_data_acceptance \
-        --phases examples,coverage,fuzzing --max-examples 25 --workers 1 --request-timeout 20 --seed 1 --continue-on-failure \
-        --report junit --report-dir "$REPORTS/$name" --no-color "$@"
+    local seed
+    for seed in $SEEDS; do
+        echo "-- seed $seed"
+        timeout 900 "$PYTHON" -m schemathesis.cli --config-file "$ROOT/e2e/schemathesis.toml" \
+            run "http://127.0.0.1:$PORT/api/openapi.yaml" --url "http://127.0.0.1:$PORT" \
+            --checks not_a_server_error,status_code_conformance,response_schema_conformance,content_type_conformance,negative_data_rejection,positive_data_acceptance \
+            --phases examples,coverage,fuzzing,stateful --max-examples 25 --workers 1 --request-timeout 20 --seed "$seed" --continue-on-failure \
+            --report junit --report-dir "$REPORTS/$name-seed-$seed" --no-color "$@"
+    done
 }
 
 echo "---- single-user mode (cinn serve --demo)"

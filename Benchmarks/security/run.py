@@ -3,7 +3,7 @@
 
     swift build && cp .build/debug/cinn /tmp/cinn-after     # an older build as /tmp/cinn-before (BENCHMARKS.md: debug builds)
     python3 Benchmarks/security/run.py --cinn /tmp/cinn-after [--cinn-before /tmp/cinn-before] \
-        [--only login,guesses,push,nested,import] [--export PATH/export.zip]
+        [--only login,guesses,push,nested,import,devicestatus,delivery,plates] [--export PATH/export.zip]
 
 Every case runs on a fresh `cinn serve --accounts` (users anna and bob, a fresh SQLite journal in a temp
 directory, 127.0.0.1, a free port), killed by its PID afterwards, also on error:
@@ -21,6 +21,23 @@ directory, 127.0.0.1, a free port), killed by its PID afterwards, also on error:
   Health export whose export.xml nests 100,000,000 `<a>` elements (700 MB of XML, under 2 MB zipped; made once
   and kept as /tmp/cinn-nested-export.zip), under `/usr/bin/time -v` (else the child's own rusage from wait4),
   killed after 120 s or beyond 8 GB of RSS: exit status, wall time, max RSS and the first line of stderr.
+- devicestatus: anna (her API token as `?token=`) posts 8 MiB of `[{},{},…]` (2.8 million empty documents) to
+  /nightscout/api/v1/devicestatus: status, time, the server's extra peak RSS; then how many device statuses
+  GET /nightscout/api/v1/devicestatus.json?count=100000 (Nightscout's count, at most 100,000) returns, and how many
+  rows nightscout_documents holds (read from the SQLite file).
+- delivery: anna posts a Health Auto Export delivery of a century of daily values (5 metrics x 36,500 days from
+  1926-01-01, 13 MB) to /api/v1/ingest/health-auto-export while bob posts a weigh-in every 0.1 s: the delivery's
+  status, time and extra peak RSS, bob's slowest and median weigh-in; then anna undoes that import
+  (POST /api/v1/imports/{id}/undo) while bob keeps posting: its status, time, extra peak RSS and bob's slowest wait.
+- plates: anna owns 12 plate kinds of 40 each whose weights share no common step (POST /lifts/plates, the Lifts
+  page's form, with her bearer token), makes a routine of the catalogue's 48 barbell exercises, each 10 sets of
+  5 at 952.5 + n kg, starts a workout from it (POST /workouts/start) and GETs its log page
+  (/workouts/{id}/log, which works out the plates of every planned set) three times: status, median and slowest.
+
+In the server cases above (devicestatus, delivery, plates) a server still busy after CASE_LIMIT s, or beyond
+RSS_LIMIT_MB of RSS, is killed by its PID, and the table says so ("server": killed by the benchmark ...).
+The extra peak RSS is the kernel's VmHWM (reset just before) or a sampler every 20 ms, whichever is higher, less
+the RSS before.
 
 Prints a JSON line per case as it ends, and a markdown table at the end. Python 3.11, standard library only.
 """
@@ -34,12 +51,14 @@ import re
 import resource
 import shutil
 import signal
+import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 
 START_TIMEOUT = 120   # s, until "Listening on"
 LOGIN_TIMEOUT = 120   # s, per log-in or GET
@@ -47,6 +66,23 @@ PUSH_TIMEOUT = 300    # s, per push
 IMPORT_TIMEOUT = 120  # s, per import
 IMPORT_RSS_LIMIT_MB = 8192  # an import beyond this RSS is killed too, to spare the machine
 WEIGH_IN_EVERY = 0.5  # s, between bob's weigh-ins during an import
+CASE_LIMIT = 180      # s: in devicestatus, delivery and plates, a server still busy with a request after this is killed
+RSS_LIMIT_MB = 6144   # ... and a server beyond this RSS too
+BOB_EVERY = 0.1       # s, between bob's weigh-ins during a delivery and its undo
+NIGHTSCOUT_UPLOAD = 8 << 20  # bytes: Cinn's largest Nightscout upload (NightscoutJSON.maximumUpload)
+NIGHTSCOUT_COUNT = 100_000   # Nightscout's `count`: Cinn's largest (a larger one is answered 422)
+HAE_METRICS = ["step_count", "active_energy", "resting_heart_rate", "walking_running_distance", "flights_climbed"]
+HAE_DAYS = 36_500
+PLATES = [99.99, 97.03, 91.01, 83.07, 71.11, 61.13, 53.17, 47.19, 41.23, 37.29, 31.31, 29.37]  # kg, 40 of each
+BARBELL_EXERCISES = [  # the built-in catalogue's barbell exercises (Sources/CinnCore/Workouts/exercises.tsv)
+    "Barbell Bench Press", "Incline Barbell Bench Press", "Decline Barbell Bench Press", "Close Grip Bench Press",
+    "Floor Press", "Deadlift", "Sumo Deadlift", "Romanian Deadlift", "Stiff Leg Deadlift", "Deficit Deadlift",
+    "Rack Pull", "Good Morning", "Barbell Row", "Pendlay Row", "T-Bar Row", "Barbell Shrug", "Overhead Press",
+    "Seated Barbell Press", "Push Press", "Behind the Neck Press", "Landmine Press", "Upright Row", "Barbell Curl",
+    "Reverse Curl", "Barbell Squat", "Low Bar Squat", "Front Squat", "Pause Squat", "Box Squat", "Overhead Squat",
+    "Zercher Squat", "Safety Bar Squat", "Barbell Split Squat", "Barbell Lunge", "Barbell Hip Thrust",
+    "Barbell Glute Bridge", "Power Clean", "Hang Clean", "Clean and Jerk", "Snatch", "Clean", "Thruster",
+    "Meadows Row", "Seal Row", "Landmine Squat", "Jefferson Curl", "Drag Curl", "JM Press"]
 NESTED_ZIP = "/tmp/cinn-nested-export.zip"
 NESTED_MEMBER = "apple_health_export/export.xml"
 NESTED_DEPTH = 100_000_000
@@ -80,6 +116,7 @@ class Server:
         self.database = os.path.join(directory, "cinn.sqlite")
         self.log_path = os.path.join(directory, "serve.log")
         self.process = None
+        self.killed = None  # why the benchmark killed it (Monitor), if it did
 
     def add_user(self, name):
         done = subprocess.run([self.cinn, "user", "add", name, "--admin", "--database", self.database],
@@ -287,6 +324,214 @@ def scenario_import(server, export):
             "answer": answer["body"][:200].decode(errors="replace")}
 
 
+class Monitor:
+    """The server's memory while a request (or several) runs: VmHWM reset on entry, RSS sampled every 20 ms; the
+    server killed (SIGKILL, by its PID) once it has been busy `limit` s or beyond `rss_limit_mb`, so that a version that
+    takes minutes or all the memory ends the case, reported as such (server.killed)."""
+
+    def __init__(self, server, limit=None, rss_limit_mb=None):
+        self.server, self.limit = server, CASE_LIMIT if limit is None else limit
+        self.rss_limit_mb = RSS_LIMIT_MB if rss_limit_mb is None else rss_limit_mb
+        self.pid = server.process.pid
+        self.stop = threading.Event()
+
+    def __enter__(self):
+        self.rss_before, _ = memory_mb(self.pid)
+        self.rss_before = self.rss_before or 0.0
+        try:  # "5" resets VmHWM to the current RSS (Linux 4.0+), so that it is this request's peak
+            with open(f"/proc/{self.pid}/clear_refs", "w") as clear_refs:
+                clear_refs.write("5")
+            self.hwm_reset = True
+        except OSError:
+            self.hwm_reset = False
+        self.peak, self.started = self.rss_before, time.perf_counter()
+        self.thread = threading.Thread(target=self.sample, daemon=True)
+        self.thread.start()
+        return self
+
+    def sample(self):
+        while not self.stop.wait(0.02):
+            rss, _ = memory_mb(self.pid)
+            if rss is None:
+                return  # the server is gone
+            self.peak = max(self.peak, rss)
+            busy = time.perf_counter() - self.started
+            if (busy > self.limit or rss > self.rss_limit_mb) and self.server.killed is None:
+                self.server.killed = (f"killed by the benchmark after {busy:.0f} s (limit {self.limit} s)" if busy > self.limit
+                                      else f"killed by the benchmark at {rss:.0f} MB RSS after {busy:.0f} s")
+                os.kill(self.pid, signal.SIGKILL)
+                return
+
+    def __exit__(self, *_):
+        self.stop.set()
+        self.thread.join()
+        _, hwm = memory_mb(self.pid)
+        if self.hwm_reset and hwm:
+            self.peak = max(self.peak, hwm)
+        return False
+
+    @property
+    def increase(self):
+        return f"{self.peak - self.rss_before:.0f}" + (" (killed)" if self.server.killed else "")
+
+
+def bearer(secret, content_type="application/json"):
+    return {"Authorization": f"Bearer {secret}", "Content-Type": content_type}
+
+
+def scenario_devicestatus(server):
+    anna = token(server, "anna")
+    documents = (NIGHTSCOUT_UPLOAD - 1) // 3  # "[{},{},…,{}]" is 3n + 1 bytes: at most 8 MiB
+    body = ("[" + ",".join(["{}"] * documents) + "]").encode()
+    path = "/nightscout/api/v1/devicestatus?token=" + urllib.parse.quote(anna)
+    with Monitor(server) as monitor:
+        status, data, seconds = call(server, "POST", path, body, {"Content-Type": "application/json"}, timeout=CASE_LIMIT + 60)
+    result = {"body (MiB)": f"{len(body) / 2**20:.2f}", "documents sent": f"{documents:,}", "status": status,
+              "time (s)": f"{seconds:.2f}", "peak RSS increase (MB)": monitor.increase}
+    if server.killed is None:
+        get = f"/nightscout/api/v1/devicestatus.json?count={NIGHTSCOUT_COUNT}&token=" + urllib.parse.quote(anna)
+        with Monitor(server, limit=60) as listing:
+            got, listed, list_seconds = call(server, "GET", get, timeout=120)
+        try:
+            returned = f"{len(json.loads(listed)):,}" if got == 200 else "-"
+        except ValueError:
+            returned = "unreadable"
+        result.update({f"GET count={NIGHTSCOUT_COUNT}: status": got, "GET: device statuses returned": returned,
+                       "GET: time (s)": f"{list_seconds:.2f}", "GET: peak RSS increase (MB)": listing.increase})
+    try:  # what the journal holds, whatever the server answered (or if it was killed)
+        with sqlite3.connect(f"file:{server.database}?mode=ro", uri=True, timeout=30) as database:
+            rows = database.execute("SELECT count(*) FROM nightscout_documents WHERE collection = 'devicestatus'").fetchone()[0]
+        result["rows in nightscout_documents (devicestatus)"] = f"{rows:,}"
+    except sqlite3.Error as error:
+        result["rows in nightscout_documents (devicestatus)"] = f"{type(error).__name__}: {error}"
+    result["answer"] = data[:200].decode(errors="replace")
+    return result
+
+
+HAE_BODY = []  # made once: the same century for every binary
+
+
+def century_delivery():
+    """Health Auto Export's JSON (version 2) of HAE_METRICS, one point a day for HAE_DAYS days from 1926-01-01."""
+    if not HAE_BODY:
+        import datetime
+        start = datetime.date(1926, 1, 1)
+        days = [(start + datetime.timedelta(days=i)).isoformat() + " 00:00:00 +0000" for i in range(HAE_DAYS)]
+        metrics = [{"name": name, "units": "count",
+                    "data": [{"date": day, "qty": 1000 + i % 500, "source": "iPhone"} for i, day in enumerate(days)]}
+                   for name in HAE_METRICS]
+        HAE_BODY.append(json.dumps({"data": {"metrics": metrics, "workouts": []}}).encode())
+    return HAE_BODY[0]
+
+
+class WeighIns:
+    """bob posting a weigh-in every BOB_EVERY s on a thread of its own, until stopped: each one's status and time."""
+
+    def __init__(self, server, secret):
+        self.server, self.headers = server, bearer(secret)
+        self.calls, self.done = [], threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def run(self):
+        while not self.done.is_set():
+            self.calls.append(call(self.server, "POST", "/api/v1/weigh-ins", json.dumps({"weight": 80, "unit": "kg"}),
+                                   self.headers, timeout=CASE_LIMIT + 60))
+            self.done.wait(BOB_EVERY)
+
+    def __enter__(self):
+        self.thread.start()
+        time.sleep(0.5)  # a few before the request, as a baseline
+        return self
+
+    def __exit__(self, *_):
+        self.done.set()
+        self.thread.join()
+        return False
+
+    def report(self, prefix):
+        latencies = [seconds for _, _, seconds in self.calls]
+        return {f"{prefix}: bob's weigh-ins": counts(status for status, _, _ in self.calls),
+                f"{prefix}: bob's slowest weigh-in (s)": f"{max(latencies):.2f}" if latencies else "-",
+                f"{prefix}: bob's median weigh-in (s)": f"{statistics.median(latencies):.3f}" if latencies else "-"}
+
+
+def scenario_delivery(server):
+    anna, bob = token(server, "anna"), token(server, "bob")
+    body = century_delivery()
+    result = {"delivery (MB)": f"{len(body) / 1e6:.1f}", "points": f"{len(HAE_METRICS) * HAE_DAYS:,}"}
+    with WeighIns(server, bob) as weigh_ins, Monitor(server) as monitor:
+        status, data, seconds = call(server, "POST", "/api/v1/ingest/health-auto-export", body, bearer(anna),
+                                     timeout=CASE_LIMIT + 60)
+    result.update({"delivery: status": status, "delivery: time (s)": f"{seconds:.2f}",
+                   "delivery: peak RSS increase (MB)": monitor.increase, **weigh_ins.report("delivery")})
+    try:
+        report = json.loads(data)
+        result["delivery: imported / rejected"] = f"{report.get('imported')} / {report.get('rejected') if isinstance(report.get('rejected'), int) else len(report.get('rejected') or [])}"
+    except (ValueError, AttributeError):
+        result["delivery: answer"] = data[:200].decode(errors="replace")
+    if server.killed or status not in (200, 201):
+        return result
+    got, listed, _ = call(server, "GET", "/api/v1/imports", headers=bearer(anna))
+    imports = json.loads(listed).get("imports", []) if got == 200 else []
+    ids = [batch["id"] for batch in imports if batch.get("undone_at") is None]
+    if not ids:
+        result["undo"] = f"no import to undo (GET /api/v1/imports answered {got})"
+        return result
+    with WeighIns(server, bob) as weigh_ins, Monitor(server) as monitor:
+        status, data, seconds = call(server, "POST", f"/api/v1/imports/{ids[0]}/undo", b"", bearer(anna), timeout=CASE_LIMIT + 60)
+    result.update({"undo: status": status, "undo: time (s)": f"{seconds:.2f}", "undo: peak RSS increase (MB)": monitor.increase,
+                   **weigh_ins.report("undo"), "undo: answer": data[:100].decode(errors="replace")})
+    return result
+
+
+def scenario_plates(server):
+    anna = token(server, "anna")
+    plates = " ".join(f"{weight:.2f}x40" for weight in PLATES)
+    form = urllib.parse.urlencode({"unit": "kg", "bar": "20", "plates": plates})
+    status, data, _ = call(server, "POST", "/lifts/plates", form, bearer(anna, "application/x-www-form-urlencoded"))
+    if status != 303:
+        raise RuntimeError(f"POST /lifts/plates answered {status}: {data[:200]!r}")
+    exercises = [{"exercise": name, "sets": 10, "reps": 5, "weight": 952.5 + number}
+                 for number, name in enumerate(BARBELL_EXERCISES)]
+    routine = json.dumps({"name": "A thousand kilograms", "unit": "kg", "exercises": exercises})
+    status, data, _ = call(server, "POST", "/api/v1/routines", routine, bearer(anna))
+    if status != 201:
+        raise RuntimeError(f"POST /api/v1/routines answered {status}: {data[:200]!r}")
+    routine_id = json.loads(data)["id"]
+    connection = http.client.HTTPConnection(server.host, server.port, timeout=LOGIN_TIMEOUT)
+    try:
+        connection.request("POST", "/workouts/start", urllib.parse.urlencode({"routine": routine_id}),
+                           bearer(anna, "application/x-www-form-urlencoded"))
+        response = connection.getresponse()
+        response.read()
+        location = response.getheader("Location") or ""
+    finally:
+        connection.close()
+    if response.status != 303 or not (match := re.fullmatch(r"/workouts/([0-9a-f-]+)/log", location)):
+        raise RuntimeError(f"POST /workouts/start answered {response.status}, Location {location!r}")
+    page = f"/workouts/{match[1]}/log"
+    result = {"plates (kg, 40 each)": plates.replace("x40", ""), "routine": f"{len(exercises)} barbell exercises x 10 sets",
+              "planned weights (kg)": f"{exercises[0]['weight']} to {exercises[-1]['weight']}"}
+    loads = []
+    with Monitor(server) as monitor:
+        for _ in range(3):
+            loads.append(call(server, "GET", page, headers={"Authorization": f"Bearer {anna}"}, timeout=CASE_LIMIT + 60))
+            if server.killed:
+                break
+    times = [seconds for _, _, seconds in loads]
+    pages = [body for status, body, _ in loads if status == 200]
+    result.update({"GET log page: statuses": counts(status for status, _, _ in loads),
+                   "GET log page: median (s)": f"{statistics.median(times):.2f}",
+                   "GET log page: slowest (s)": f"{max(times):.2f}",
+                   "GET log page: each (s)": ", ".join(f"{seconds:.2f}" for seconds in times),
+                   "page (KB)": f"{len(pages[0]) / 1024:.0f}" if pages else "-",
+                   "sets with plates shown": pages[0].count(b'class="plates"') if pages else "-",
+                   "first set's plates": (re.search(rb'class="plates">([^<]*)<', pages[0]) or [b"", b"-"])[1].decode(errors="replace")
+                                         if pages else "-",
+                   "peak RSS increase (MB)": monitor.increase})
+    return result
+
+
 def nested_export():
     """The path of the zip whose export.xml nests NESTED_DEPTH `<a>` elements, made (streamed) unless already there."""
     import zipfile
@@ -400,6 +645,9 @@ CASES = {  # --only names: [(case, scenario)]
              ("push 12 MB", lambda server: scenario_push(server, 12))],
     "nested": [("nested", scenario_nested)],
     "import": [("import", lambda server: scenario_import(server, EXPORT[0]))],
+    "devicestatus": [("devicestatus", scenario_devicestatus)],
+    "delivery": [("delivery", scenario_delivery)],
+    "plates": [("plates", scenario_plates)],
 }
 EXPORT = ["/dev/shm/cinn-applehealth/export-1000000/export.zip"]  # --export
 SERVERLESS = {scenario_nested}  # called with (cinn, a temp directory) instead of a running server
@@ -435,10 +683,10 @@ def run_case(cinn, case, scenario):
     finally:
         code = server.exit_code()
         if server.process is not None:
-            _, hwm = memory_mb(server.process.pid) if code is None else (None, None)
+            _, hwm = memory_mb(server.process.pid) if code is None and not server.killed else (None, None)
             result["server VmHWM at end (MB)"] = f"{hwm:.0f}" if hwm else "-"
-            result["server"] = "alive" if code is None else f"died (exit {code}): {server.log_tail()}"
-            keep = keep or code is not None
+            result["server"] = server.killed or ("alive" if code is None else f"died (exit {code}): {server.log_tail()}")
+            keep = keep or code is not None or server.killed is not None
         server.stop()
         if keep:
             result["directory"] = directory

@@ -131,9 +131,11 @@ public enum JSONParser {
             guard remainingValues >= 0 else { throw error(.tooManyValues(maximumValues)) }
             switch bytes[index] {
             case UInt8(ascii: "{"):
+                // Room for eight members is made at the second, not before: an empty object or one of a single member
+                // costs no more than it holds (a body of a million `{}` must not cost a million tables).
                 var members: [String: JSONValue] = [:]
-                members.reserveCapacity(8)
                 try self.members(depth: depth + 1) { key, parser throws(JSONSyntaxError) in
+                    if members.count == 1 { members.reserveCapacity(8) }
                     members[key] = try parser.value(depth: depth + 1)
                 }
                 return .object(members)

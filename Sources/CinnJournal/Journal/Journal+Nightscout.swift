@@ -1,7 +1,6 @@
 import CinnCore
 import CinnImport
 import CinnStore
-import Crypto
 import Foundation
 
 /// A reading as Nightscout's followers read it: with its change from the sample before and its direction.
@@ -44,7 +43,7 @@ extension Journal {
     /// or with an impossible value is rejected alone.
     public func uploadNightscoutEntries(_ body: [UInt8]) async throws -> NightscoutUpload {
         let settings = try await settings()
-        let data = NightscoutParser.parse(records: try Self.nightscoutElements(body, documents: false), timeZone: settings.timeZone, source: "nightscout")
+        let data = NightscoutParser.parse(records: try NightscoutUploadReader.elements(body, documents: false), timeZone: settings.timeZone, source: "nightscout")
         let stored = try await store.addUploadedGlucoseReadings(data.readings, user: user)
         return NightscoutUpload(stored: stored, duplicates: data.duplicates + data.readings.count - stored.count, skipped: data.skipped,
                                 rejected: data.rejected)
@@ -87,38 +86,6 @@ public struct NightscoutDocumentsUpload: Sendable {
 }
 
 extension Journal {
-    /// A body Nightscout clients send: a JSON array, or one object alone (made an array of one).
-    static func nightscoutArray(_ body: [UInt8]) -> [UInt8] {
-        let first = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-        return first == UInt8(ascii: "{") ? Array("[".utf8) + body + Array("]".utf8) : body
-    }
-
-    /// The most JSON values (objects, arrays, strings, numbers…) one upload may hold: a day of CGM readings is about
-    /// 3,000, a week of Loop's device statuses with their predictions about 200,000. Counted while parsing, so a body of
-    /// millions of `{}` is refused before it is built.
-    public static let maximumNightscoutValues = 250_000
-    /// The most documents (treatments, device statuses, profiles) one upload may hold.
-    public static let maximumNightscoutDocuments = 10_000
-
-    /// The elements of a JSON array of objects, or of one object sent alone; anything else in the array refuses the body.
-    static func nightscoutElements(_ body: [UInt8], documents: Bool = true) throws -> [(line: Int, value: JSONValue)] {
-        let elements: [(line: Int, value: JSONValue)]?
-        do throws(JSONSyntaxError) {
-            elements = try JSONParser.records(nightscoutArray(body), maximumValues: maximumNightscoutValues)
-        } catch {
-            if case .tooManyValues = error.problem { throw error.requestError }
-            throw CinnError(.malformedRequest, error.fileError.message)
-        }
-        guard let elements else { throw CinnError.invalid("body", "send a JSON array of documents, or one") }
-        guard elements.count <= maximumNightscoutDocuments || documents == false else {
-            throw CinnError(.contentTooLarge, "the upload holds \(elements.count) documents; at most \(maximumNightscoutDocuments) at a time")
-        }
-        if let (index, element) = elements.enumerated().first(where: { if case .object = $0.element.value { false } else { true } }) {
-            throw CinnError.invalid("body", "element \(index + 1) (line \(element.line)) is not a JSON object: send an array of documents")
-        }
-        return elements
-    }
-
     /// The object with an `_id` (24 hex digits of `id` when it came without one), as JSON text.
     static func withID(_ members: [String: JSONValue], _ id: UUID) -> String {
         var members = members
@@ -126,84 +93,29 @@ extension Journal {
         return JSONValue.object(members).text
     }
 
-    /// The largest document kept as sent: a treatment, a device status (Loop's and OpenAPS's, with their predictions,
-    /// are a few KB) or a profile (a year of schedules).
-    public static let maximumNightscoutDocumentBytes = 64 * 1024
-
-    /// A document's `_id`, `eventType` and notes checked as Cinn checks every text (`ValidValues`): 100, 100 and 500
-    /// characters, no control characters (but line breaks in notes), and the whole document at most
-    /// `maximumNightscoutDocumentBytes` as JSON.
-    static func checkNightscoutDocument(_ members: [String: JSONValue]) throws(CinnError) -> String {
-        if let id = members["_id"] {
-            guard let text = id.string, !text.isEmpty, text.count <= 100, ValidValues.isPlain(text, allowingLineBreaks: false) else {
-                throw .invalid("_id", "_id is text of 1 to 100 characters")
-            }
-        }
-        if let eventType = members["eventType"], eventType != .null {
-            guard let text = eventType.string else { throw .invalid("eventType", "eventType is text") }
-            _ = try ValidValues.name(text, field: "eventType", maximumLength: 100)
-        }
-        if let notes = members["notes"], notes != .null {
-            guard let text = notes.string else { throw .invalid("notes", "notes are text") }
-            guard text.count <= Note.maximumLength else { throw .invalid("notes", "notes have \(text.count) characters; at most \(Note.maximumLength)") }
-            try ValidValues.plainText(text, field: "notes", allowingLineBreaks: true)
-        }
-        let text = JSONValue.object(members).text
-        guard text.utf8.count <= maximumNightscoutDocumentBytes else {
-            throw .invalid("", "the document is \(text.utf8.count / 1024) KiB; at most \(maximumNightscoutDocumentBytes / 1024) KiB")
-        }
-        return text
-    }
-
-    /// Stores the treatments an uploader posts (a JSON array, or one), each kept as sent and deduplicated by its
-    /// `_id`, then by the instant of `created_at` and `eventType` (the same bolus written in two offsets is one); what the
+    /// Stores the treatments an uploader posts (a JSON array, or one; `NightscoutUploadReader.treatments` reads and checks them),
+    /// each kept as sent and deduplicated by its `_id`, then by the instant of `created_at` and `eventType`; what the
     /// journal holds of a new one goes there too: insulin as a dose (basal when its event type says so), a glucose check
     /// as a meter's reading, and carbohydrate as a quick add in the food log, its energy counted at 4 kcal a gram. A
-    /// treatment without a time from 1900 to 2199, with an impossible amount or text, is rejected alone, named by its
-    /// place in the body.
+    /// treatment that cannot be read is rejected alone, named by its place in the body.
     public func uploadNightscoutTreatments(_ body: [UInt8]) async throws -> NightscoutDocumentsUpload {
         let settings = try await settings()
-        var documents: [NightscoutDocument] = [], records = NightscoutRecords(), rejected: [RejectedRow] = []
-        for (index, (line, value)) in try Self.nightscoutElements(body).enumerated() {
-            guard case .object(let members) = value else {
-                rejected.append(RejectedRow(line: line, field: "[\(index)]", reason: "a treatment is a JSON object"))
-                continue
-            }
-            guard let createdText = members["created_at"]?.string, let created = LocalDateTime(iso: createdText) else {
-                rejected.append(RejectedRow(line: line, field: "[\(index)].created_at", reason: "a treatment needs its created_at time"))
-                continue
-            }
-            let instant = created.resolved(in: TimeZone(secondsFromGMT: created.utcOffsetSeconds ?? 0) ?? settings.timeZone).instant
-            let eventType = members["eventType"]?.string ?? "<none>"
-            let data: NightscoutData
-            let key: String
-            do throws(CinnError) {
-                _ = try ValidValues.instant(instant, field: "created_at")
-                _ = try Self.checkNightscoutDocument(members)
-                // The key names the document and, in their external ids, what the journal keeps of it: its `_id`, else
-                // its instant and event type (never the text of its time).
-                key = members["_id"]?.string ?? "t:\(instant.millisecondsSince1970)|\(eventType)"
-                data = try NightscoutParser.treatment(members, key: key, timeZone: settings.timeZone, source: "nightscout")
-            } catch {
-                rejected.append(RejectedRow(line: line, field: "[\(index)]" + (error.field.map { $0.isEmpty ? "" : "." + $0 } ?? ""),
-                                            reason: error.message))
-                continue
-            }
+        let upload = try NightscoutUploadReader.treatments(body, timeZone: settings.timeZone, source: "nightscout")
+        let documents = upload.documents.map { document in
             let id = UUID.v7(at: now())
-            documents.append(NightscoutDocument(id: id, collection: .treatments, key: key, eventType: eventType, createdAt: instant,
-                                                body: Self.withID(members, id)))
-            records.readings += data.readings
-            records.doses += data.doses
-            for carbs in data.carbs {
-                let quick = try QuickAdd.validated(name: carbs.name, energyKcal: nil, proteinGrams: nil, carbohydrateGrams: carbs.grams, fatGrams: nil)
-                let local = LocalDateTime(instant: carbs.at, utcOffsetSeconds: carbs.utcOffsetSeconds)
-                var entry = FoodLogEntry.logging(quick, meal: Meal.usual(atSecondsOfDay: local.secondsOfDay), eatenAt: carbs.at,
-                                                 utcOffsetSeconds: carbs.utcOffsetSeconds,
-                                                 note: ([carbs.note].compactMap { $0 } + ["energy estimated from carbohydrate, 4 kcal a gram"])
-                                                     .joined(separator: "; "))
-                entry.externalID = carbs.externalID
-                records.entries.append(entry)
-            }
+            return NightscoutDocument(id: id, collection: .treatments, key: document.key, eventType: document.eventType,
+                                      createdAt: document.createdAt, body: Self.withID(document.members, id))
+        }
+        var records = NightscoutRecords(readings: upload.data.readings, doses: upload.data.doses)
+        for carbs in upload.data.carbs {
+            let quick = try QuickAdd.validated(name: carbs.name, energyKcal: nil, proteinGrams: nil, carbohydrateGrams: carbs.grams, fatGrams: nil)
+            let local = LocalDateTime(instant: carbs.at, utcOffsetSeconds: carbs.utcOffsetSeconds)
+            var entry = FoodLogEntry.logging(quick, meal: Meal.usual(atSecondsOfDay: local.secondsOfDay), eatenAt: carbs.at,
+                                             utcOffsetSeconds: carbs.utcOffsetSeconds,
+                                             note: ([carbs.note].compactMap { $0 } + ["energy estimated from carbohydrate, 4 kcal a gram"])
+                                                 .joined(separator: "; "))
+            entry.externalID = carbs.externalID
+            records.entries.append(entry)
         }
         // A document sent twice in one body brings its records twice: each is kept once.
         var seen = Set<String>()
@@ -211,46 +123,20 @@ extension Journal {
         records.doses = records.doses.filter { seen.insert($0.externalID ?? "").inserted }
         records.entries = records.entries.filter { seen.insert($0.externalID ?? "").inserted }
         let stored = try await store.addNightscoutDocuments(documents, records: records, user: user)
-        return NightscoutDocumentsUpload(stored: stored, duplicates: documents.count - stored.count, rejected: rejected)
+        return NightscoutDocumentsUpload(stored: stored, duplicates: documents.count - stored.count, rejected: upload.rejected)
     }
 
-    /// Stores the device statuses (or profiles) a client posts, as sent, deduplicated by `_id`, else by their time and
-    /// device; their time is `created_at` (a profile's `startDate`), else now.
+    /// Stores the device statuses (or profiles) a client posts, as sent (`NightscoutUploadReader.documents` reads and checks
+    /// them), deduplicated by `_id`, else by their time and device, else by their content; their time is `created_at`
+    /// (a profile's `startDate`), else now.
     public func uploadNightscoutDocuments(_ collection: NightscoutDocument.Collection, _ body: [UInt8]) async throws -> NightscoutDocumentsUpload {
-        var documents: [NightscoutDocument] = [], rejected: [RejectedRow] = []
-        for (index, (line, value)) in try Self.nightscoutElements(body).enumerated() {
-            guard case .object(let members) = value else {
-                rejected.append(RejectedRow(line: line, field: "[\(index)]", reason: "a \(collection.rawValue) document is a JSON object"))
-                continue
-            }
-            let timeText = members["created_at"]?.string ?? members["startDate"]?.string
-            var instant = now()
-            if let timeText {
-                let time = LocalDateTime(iso: timeText)
-                let at = time.map { $0.resolved(in: TimeZone(secondsFromGMT: $0.utcOffsetSeconds ?? 0) ?? .gmt).instant }
-                guard let at, NightscoutParser.readingEpochMilliseconds.contains(at.timeIntervalSince1970 * 1000) else {
-                    rejected.append(RejectedRow(line: line, field: "[\(index)].created_at", reason: "\(timeText) is not a time from 1900 to 2199"))
-                    continue
-                }
-                instant = at
-            }
-            let text: String
-            do throws(CinnError) {
-                text = try Self.checkNightscoutDocument(members)
-            } catch {
-                rejected.append(RejectedRow(line: line, field: "[\(index)]" + (error.field.map { $0.isEmpty ? "" : "." + $0 } ?? ""),
-                                            reason: error.message))
-                continue
-            }
+        let upload = try NightscoutUploadReader.documents(body, now: now())
+        let documents = upload.documents.map { document in
             let id = UUID.v7(at: now())
-            // Without an `_id`, a document is its time and device; without a time, its content: sent again, it is the same.
-            let key = members["_id"]?.string ?? (timeText == nil
-                ? "d:" + SHA256.hash(data: Data(text.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
-                : "d:\(instant.millisecondsSince1970)|\(members["device"]?.string ?? "")")
-            documents.append(NightscoutDocument(id: id, collection: collection, key: key, eventType: nil, createdAt: instant,
-                                                body: Self.withID(members, id)))
+            return NightscoutDocument(id: id, collection: collection, key: document.key, eventType: nil, createdAt: document.createdAt,
+                                      body: Self.withID(document.members, id))
         }
         let stored = try await store.addNightscoutDocuments(documents, user: user)
-        return NightscoutDocumentsUpload(stored: stored, duplicates: documents.count - stored.count, rejected: rejected)
+        return NightscoutDocumentsUpload(stored: stored, duplicates: documents.count - stored.count, rejected: upload.rejected)
     }
 }
