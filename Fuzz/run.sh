@@ -38,12 +38,14 @@ seeds() {
         openfoodfacts) echo "$FIXTURES"/openfoodfacts-products.SUBSET.jsonl ;;
         openfoodfacts-csv) echo "$FIXTURES"/en.openfoodfacts.org.products.SUBSET.csv ;;
         food-journal|sync-push) echo "$FIXTURES"/product_4056489123453.json "$FIXTURES"/nightscout/entries.json ;;
+        health-auto-export) echo "$FIXTURES"/health_auto_export/*.json ;;
+        nightscout-treatments|nightscout-devicestatus) echo "$FIXTURES"/nightscout/*.json ;;
         *) echo "unknown target $1" >&2; return 1 ;;
     esac
 }
 
 ALL=(weights fitbit workouts myfitnesspal myfitnesspal-zip nightscout nightscout-document apple-health apple-health-zip usda
-     openfoodfacts openfoodfacts-csv food-journal sync-push)
+     openfoodfacts openfoodfacts-csv food-journal sync-push health-auto-export nightscout-treatments nightscout-devicestatus)
 TARGETS=("$@")
 (( ${#TARGETS[@]} )) || TARGETS=("${ALL[@]}")
 

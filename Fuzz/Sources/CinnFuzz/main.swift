@@ -11,12 +11,14 @@ enum Target: String, CaseIterable {
     case weights, fitbit, workouts, myfitnesspal, myfitnesspalZip = "myfitnesspal-zip", nightscout, nightscoutDocument = "nightscout-document"
     case appleHealth = "apple-health", appleHealthZip = "apple-health-zip", usda, openFoodFacts = "openfoodfacts"
     case openFoodFactsCSV = "openfoodfacts-csv", foodJournal = "food-journal", syncPush = "sync-push"
+    case healthAutoExport = "health-auto-export", nightscoutTreatments = "nightscout-treatments", nightscoutDeviceStatus = "nightscout-devicestatus"
 
     /// What the input is written to before a reader that takes a file opens it.
     var fileName: String {
         switch self {
         case .weights, .workouts, .myfitnesspal, .usda, .openFoodFactsCSV: "input.csv"
-        case .fitbit, .nightscout, .nightscoutDocument, .foodJournal, .syncPush: "input.json"
+        case .fitbit, .nightscout, .nightscoutDocument, .foodJournal, .syncPush, .healthAutoExport, .nightscoutTreatments,
+             .nightscoutDeviceStatus: "input.json"
         case .myfitnesspalZip: "File-Export.zip"
         case .appleHealth: "export.xml"
         case .appleHealthZip: "export.zip"
@@ -34,6 +36,12 @@ enum Target: String, CaseIterable {
                 _ = try FoodJournalFile(data: Data(bytes), name: fileName)
             case .syncPush:
                 _ = try SyncChange.batch(jsonText: bytes, maximumChanges: 10_000)
+            case .healthAutoExport:
+                _ = try HealthAutoExportParser.parse(body: bytes)
+            case .nightscoutTreatments:
+                _ = try NightscoutUploadReader.treatments(bytes, timeZone: utc, source: "nightscout")
+            case .nightscoutDeviceStatus:
+                _ = try NightscoutUploadReader.documents(bytes, now: Date(timeIntervalSince1970: 1_710_504_000))
             default:
                 try Data(bytes).write(to: file)
                 try blocking { try await readFile(file, utc) }
@@ -59,7 +67,7 @@ enum Target: String, CaseIterable {
             _ = try await USDAFoodReader(url: file).read { _ in }
         case .openFoodFacts, .openFoodFactsCSV:
             _ = try await OpenFoodFactsReader(url: file).read { _ in }
-        case .nightscoutDocument, .foodJournal, .syncPush:
+        case .nightscoutDocument, .foodJournal, .syncPush, .healthAutoExport, .nightscoutTreatments, .nightscoutDeviceStatus:
             break
         }
     }

@@ -29,6 +29,21 @@ public struct HealthAutoExportDelivery: Sendable {
 public enum HealthAutoExportParser {
     public static let format = "health-auto-export"
 
+    /// JSON values in a delivery at most (a point is about five), counted while parsing.
+    public static let maximumValues = 4_000_000
+
+    /// Reads a delivery's bytes: not JSON is a malformed request (400), more than `maximumValues` values too large (413);
+    /// then as `parse(_:)`.
+    public static func parse(body: [UInt8]) throws(CinnError) -> HealthAutoExportDelivery {
+        let json: JSONValue
+        do throws(JSONSyntaxError) {
+            json = try JSONParser.parse(body, maximumValues: maximumValues, finiteNumbers: true)
+        } catch {
+            throw error.requestError
+        }
+        return try parse(json)
+    }
+
     /// Reads a delivery. The body's shape (an object with `data`, arrays where arrays belong, metrics with a name) must
     /// hold, or the delivery is refused naming the JSON path; a point that cannot be read is rejected alone.
     public static func parse(_ body: JSONValue) throws(CinnError) -> HealthAutoExportDelivery {

@@ -7,21 +7,13 @@ extension Journal {
     /// The largest delivery taken: a day with heart rate by the minute is about 150 KB; a month of everything at the
     /// minute is larger, and the app's "Batch Requests" splits it.
     public static let maximumHealthDeliveryBytes = 32 << 20
-    /// JSON values in a delivery at most (a point is about five).
-    static let maximumHealthDeliveryValues = 4_000_000
 
     /// Takes one Health Auto Export delivery (its REST API JSON) as an import batch: weigh-ins, body fat, glucose,
     /// insulin, food, workouts and the other metrics' day summaries (`Store.importHealthDelivery`). A body that is not
     /// JSON is a malformed request; one whose shape is wrong is refused naming the JSON path; a point that cannot be read
     /// is rejected alone, and the delivery is refused naming the first when nothing else in it could be read.
     public func ingestHealthAutoExport(_ body: [UInt8], fileName: String?) async throws -> ImportReport {
-        let json: JSONValue
-        do throws(JSONSyntaxError) {
-            json = try JSONParser.parse(body, maximumValues: Self.maximumHealthDeliveryValues, finiteNumbers: true)
-        } catch {
-            throw error.requestError
-        }
-        let delivery = try HealthAutoExportParser.parse(json)
+        let delivery = try HealthAutoExportParser.parse(body: body)
         var report = ImportReport(format: HealthAutoExportParser.format, rowsRead: delivery.rowsRead, rejected: delivery.rejected,
                                   rejectedCount: delivery.rejectedCount)
         report.unknown = delivery.unknownMetrics
