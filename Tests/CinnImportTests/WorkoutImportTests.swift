@@ -109,6 +109,21 @@ func workoutFileError(_ text: String, unit: MassUnit? = nil) throws -> CinnError
         #expect(result.summary.rejected[1].reason.contains("negative"))
     }
 
+    /// A set no one lifts, runs or holds (1e300 kg, a distance of 1e308 m, a year-long plank) or an exercise name with
+    /// a mark that reverses its text is rejected by its line, as every door refuses it.
+    @Test func setsBeyondTheValidRangesAreRejectedByTheirLine() async throws {
+        let result = try await readWorkouts(header + """
+            2024-03-13 22:05:41 +0000,Bench,8,1e300,0,0,0,0,false,,1
+            2024-03-13 22:05:41 +0000,Row,0,0,0,1e308,0,0,false,,1
+            2024-03-13 22:05:41 +0000,Plank,0,0,31536000,0,0,0,false,,1
+            2024-03-13 22:05:41 +0000,Bench\u{202E}sserp,8,40,0,0,0,0,false,,1
+            2024-03-13 22:05:41 +0000,Bench,8,2000,0,0,0,0,false,,1
+            """)
+        #expect(result.sets.count == 1, "2,000 kg is the most a set may hold")
+        #expect(result.summary.rejected.map(\.line) == [2, 3, 4, 5])
+        #expect(result.summary.rejected.map(\.field) == ["weight", "distance", "duration", "exercise"])
+    }
+
     @Test func aMissingColumnNamesItAndTheColumnsFound() throws {
         let error = try #require(try workoutFileError("Date,Exercise,Reps,Duration(s),Distance(m),isWarmup\n"))
         #expect(error.message.contains("Weight(kg)"))

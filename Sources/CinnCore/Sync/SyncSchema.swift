@@ -329,9 +329,9 @@ package struct SyncType: Sendable {
         ], children: SyncChildren(name: "sets", fields: [
             SyncField("exercise", .exercise, required: true),
             SyncField("reps", .integer(1...10_000)),
-            SyncField("weight_kg", .real(0.001...2000)),
-            SyncField("duration_s", .real(0.001...86_400)),
-            SyncField("distance_m", .real(0.001...1_000_000)),
+            SyncField("weight_kg", .real(0.001...ValidValues.setWeightKg.upperBound)),
+            SyncField("duration_s", .real(0.001...ValidValues.setDurationSeconds.upperBound)),
+            SyncField("distance_m", .real(0.001...ValidValues.setDistanceMetres.upperBound)),
             // Stored as its position in this list, SetKind's storage code.
             SyncField("kind", .code(SetKind.allCases.map(\.rawValue)), required: true),
             SyncField("rpe", .real(0...10)),

@@ -36,6 +36,13 @@ public enum ValidValues {
     /// A workout's active energy: up to 20,000 kcal.
     public static let workoutEnergyKcal = 0.0...20_000
 
+    /// One set's weight: up to 2,000 kg (a sled, a leg press), in kilograms.
+    public static let setWeightKg = 0.0...2_000
+    /// One set's length: up to a day, in seconds.
+    public static let setDurationSeconds = 0.0...86_400
+    /// One set's distance: up to 1,000 km, in metres.
+    public static let setDistanceMetres = 0.0...1_000_000
+
     // MARK: Food
 
     /// The most energy one logged entry may carry: a whole day's food sent as one total fits many times over.

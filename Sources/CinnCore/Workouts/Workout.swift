@@ -42,6 +42,21 @@ public struct WorkoutSet: Sendable, Hashable {
         return OneRepMax.estimate(weight: weight, reps: reps, formula: formula)
     }
 
+    /// What makes the set one Cinn does not store, from a file or a client: a weight, length or distance beyond
+    /// `ValidValues`' set ranges, or an exercise name with control characters; nil for a valid set.
+    public var rangeProblem: CinnError? {
+        do throws(CinnError) {
+            try ValidValues.plainText(exercise, field: "exercise", allowingLineBreaks: false)
+            _ = try ValidValues.optional(weight?.kilograms, in: ValidValues.setWeightKg, field: "weight", unit: "kg")
+            _ = try ValidValues.optional(durationSeconds, in: ValidValues.setDurationSeconds, field: "duration", unit: "s")
+            _ = try ValidValues.optional(distanceMetres, in: ValidValues.setDistanceMetres, field: "distance", unit: "m")
+            _ = try ValidValues.optional(rpe, in: 0...10, field: "rpe")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     /// Weight × reps, the set's volume.
     public var volume: Mass? {
         guard let reps, let weight, kind != .warmUp else { return nil }

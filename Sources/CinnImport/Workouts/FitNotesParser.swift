@@ -80,6 +80,7 @@ struct FitNotesParser: WorkoutRowParser {
         }
         let set = WorkoutSet(exercise: name, reps: repsValue == 0 ? nil : repsValue, weight: weightValue, durationSeconds: seconds,
                              distanceMetres: distanceValue, note: comment.flatMap { row.nonEmptyText(column($0)) })
+        if let problem = set.rangeProblem { return output.reject(line: row.line, problem) }
         let place = numbering.place(day.dayNumber) {
             let noon = LocalDateTime(date: day, secondsOfDay: 12 * 3600).resolved(in: timeZone)
             return ImportedWorkout(startedAt: noon.instant, utcOffsetSeconds: noon.utcOffsetSeconds, name: "Workout",

@@ -89,6 +89,7 @@ struct FitbodParser: WorkoutRowParser {
             distanceMetres: distanceValue == 0 ? nil : distanceValue,
             kind: isWarmUp ? .warmUp : .normal,
             note: note.flatMap(row.nonEmptyText))
+        if let problem = set.rangeProblem { return output.reject(line: row.line, problem) }
         let place = numbering.place(time.key) {
             ImportedWorkout(startedAt: time.instant, utcOffsetSeconds: time.offset, name: "Workout",
                             externalID: "fitbod:\(time.key)")

@@ -147,6 +147,7 @@ struct StrongParser: WorkoutRowParser {
         }
         let set = WorkoutSet(exercise: exerciseName, reps: repsValue == 0 ? nil : repsValue, weight: weightValue,
                              durationSeconds: secondsValue, distanceMetres: distanceValue, kind: kind, rpe: rpeValue, note: note)
+        if let problem = set.rangeProblem { return output.reject(line: row.line, problem) }
         let place = numbering.place(key) {
             ImportedWorkout(startedAt: time.instant, utcOffsetSeconds: time.utcOffsetSeconds, name: name.isEmpty ? "Workout" : name,
                             durationSeconds: workoutDuration, note: workoutNotes.flatMap(row.nonEmptyText),
