@@ -338,6 +338,16 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
         #expect(near(amount(export.entries[0], "vitamin_c"), 22.5))
     }
 
+    /// A day's meal of 1e19 kcal, 20 kg of fat or a note with a mark that reverses its text is rejected by its line.
+    @Test func rejectsAmountsAndNotesBeyondWhatCinnStores() async throws {
+        let csv = "Date,Meal,Time,Calories,Fat (g),Note\n2024-03-01,Breakfast,,1e19,9.1,\n2024-03-01,Lunch,,500,20000,\n"
+            + "2024-03-01,Dinner,,500,10,gniddup \u{202E}\n2024-03-01,Snacks,,50000,10000,fine\n"
+        let export = try await readMFP(temporaryFile(csv, name: "Nutrition-Summary-2024.csv"))
+        #expect(export.entries.count == 1, "50,000 kcal and 10 kg are the most an entry holds")
+        #expect(export.rejected.map(\.line) == [2, 3, 4])
+        #expect(export.rejected.map(\.field) == ["Calories", "Fat (g)", "Note"])
+    }
+
     @Test func rejectsBadRowsNamingTheLineAndTheField() async throws {
         let csv = """
             Date,Meal,Time,Calories,Fat (g),Note
