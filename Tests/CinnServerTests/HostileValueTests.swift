@@ -83,6 +83,7 @@ import Testing
                  <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="40" durationUnit="min" totalDistance="8" totalDistanceUnit="km" totalEnergyBurned="1e300" totalEnergyBurnedUnit="kcal" sourceName="Watch" startDate="2024-03-14 07:00:00 +0000" endDate="2024-03-14 07:40:00 +0000"/>
                  <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" totalDistance="5" totalDistanceUnit="km" totalEnergyBurned="300" totalEnergyBurnedUnit="kcal" sourceName="Watch" startDate="2024-03-13 07:00:00 +0000" endDate="2024-03-13 07:30:00 +0000"/>
                  <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Watch" unit="count/min" startDate="2024-03-14 08:00:00 +0000" endDate="2024-03-14 08:00:00 +0000" value="1e308"/>
+                 <Record type="HKQuantityTypeIdentifierBodyMass" sourceName="Scale" unit="kg" startDate="0001-01-01 08:00:00 +0000" endDate="0001-01-01 08:00:00 +0000" value="80"/>
                 </HealthData>
                 """
             let response = try await client.send(.post, "/api/v1/imports?skip_invalid=true", body: xml, contentType: "application/xml")
@@ -91,6 +92,8 @@ import Testing
             let rejected = report["rejected"]?.array ?? []
             #expect(rejected.contains { $0["line"]?.double == 4 }, "the workout of 1e300 kcal, by its line: \(response.text)")
             #expect(rejected.contains { $0["line"]?.double == 6 }, "the heart rate of 1e308: \(response.text)")
+            #expect(rejected.contains { $0["line"]?.double == 7 && $0["field"]?.string == "startDate" }, "a weigh-in in the year 1: \(response.text)")
+            #expect(report["imported"]?.double == 1, "the run of 5 km")
             #expect(try await client.send(.get, "/workouts").status == .ok)
             #expect(try await client.send(.get, "/more-data").status == .ok)
         }

@@ -21,12 +21,6 @@ public enum ValidValues {
         return date
     }
 
-    /// The same in milliseconds since 1970.
-    public static func instant(milliseconds: Int64, field: String) throws(CinnError) -> Int64 {
-        _ = try instant(Date(timeIntervalSince1970: Double(milliseconds) / 1000), field: field)
-        return milliseconds
-    }
-
     // MARK: Workouts
 
     /// A workout's length: up to two days (an ultra-marathon, a long hike), in seconds.

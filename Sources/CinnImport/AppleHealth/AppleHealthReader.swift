@@ -455,7 +455,7 @@ struct HealthRecord {
     static func dates(_ tag: HealthXMLScanner.Tag) throws -> (start: HealthDate, end: HealthDate) {
         func date(_ key: StaticString) throws -> HealthDate {
             guard let date = tag.withValueBytes(key, HealthDate.init(bytes:)) ?? nil else {
-                throw CinnError.invalid("export.xml", "export.xml line \(tag.line), column \(tag.column): the \(key) of a <\(tag.nameText)> is not a date from 1900 to 2199 like 2024-03-09 07:41:03 -0500")
+                throw CinnError.invalid("export.xml", "export.xml line \(tag.line), column \(tag.column): the \(key) of a <\(tag.nameText)> is not a date like 2024-03-09 07:41:03 -0500")
             }
             return date
         }
@@ -491,6 +491,8 @@ struct HealthRecord {
 
     func map(_ kind: Kind, into batch: inout AppleHealthReader.Batch, food: inout HealthFoodCollector, days: inout HealthDayCollector,
              skipped: inout [String: Int], memo: inout Memo) throws {
+        // A record of a year Cinn does not store (a device's clock at 0001) is rejected alone, not the export.
+        _ = try ValidValues.instant(start.date, field: "startDate")
         switch kind {
         case .bodyMass:
             guard let unit = MassUnit(spelling: unit ?? "") else {
@@ -595,7 +597,7 @@ struct HealthDate {
         }
         guard let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2), let hour = digits(11, 2),
               let minute = digits(14, 2), let second = digits(17, 2), let offsetHours = digits(21, 2), let offsetMinutes = digits(23, 2),
-              ValidValues.years.contains(year), (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61, offsetHours <= 18,
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61, offsetHours <= 18,
               let date = LocalDate(year: year, month: month, day: day) else { return nil }
         let offset = (offsetHours * 3600 + offsetMinutes * 60) * (bytes[20] == UInt8(ascii: "-") ? -1 : 1)
         let local = Int64(date.dayNumber) * 86_400 + Int64(hour * 3600 + minute * 60 + second)

@@ -240,15 +240,6 @@ public enum NightscoutParser {
                                             direction: type == "sgv" ? fields["direction"]?.string.flatMap(GlucoseDirection.init(rawValue:)) : nil))
     }
 
-    /// What the journal holds of one treatment an uploader sent (its readings, doses and carbohydrate, their external
-    /// ids under `key`); the treatment's error when it has no time or an impossible amount.
-    public static func treatment(_ fields: [String: JSONValue], key: String, timeZone: TimeZone, source: String) throws(CinnError)
-        -> NightscoutData {
-        var data = NightscoutData()
-        try treatment(fields, id: key, line: 1, timeZone: timeZone, source: source, into: &data)
-        return data
-    }
-
     static func treatment(_ fields: [String: JSONValue], id: String, line: Int, timeZone: TimeZone, source: String,
                           into data: inout NightscoutData) throws(CinnError) {
         guard let createdText = fields["created_at"]?.string, let created = LocalDateTime(iso: createdText) else {
