@@ -171,6 +171,8 @@ import Testing
             for weight in weights { #expect(load.perSide.filter { $0 == weight }.count <= 20) }
         }
         #expect(set.load(1000).perSide.first == 99.99)
+        // The search from the heaviest plates finds the exact load the greedy one misses (99.99 × 2, 31.31, 29.37 × 8).
+        #expect(set.load(952.5).isExact, "\(set.load(952.5).text)")
         #expect(set.load(.infinity).perSide.isEmpty, "no weight to load")
         #expect(set.load(.nan).text == "20 kg bar alone")
         // Within the budget the answer is still the fewest plates (greedy would take the 15 and stop at 50 kg).

@@ -384,9 +384,10 @@ public struct PlateSet: Sendable, Hashable {
     }
 
     /// The most cells the exact search may fill for one target: beyond it (a target far beyond what a bar holds, with
-    /// plates that share no common step) the plates are taken heaviest first instead, so one page's plate maths stays
-    /// bounded whatever the plate set and the weights (docs/SECURITY.md).
+    /// plates that share no common step) a search from the heaviest plates of at most `searchSteps` steps takes its
+    /// place, so one page's plate maths stays bounded whatever the plate set and the weights (docs/SECURITY.md).
     public static let searchBudget = 50_000
+    public static let searchSteps = 20_000
 
     /// How to load `target` (in the set's unit): the plates for one side, heaviest first, making the nearest weight
     /// not above it with the fewest plates.
@@ -439,19 +440,40 @@ public struct PlateSet: Sendable, Hashable {
                 left -= item.size
             }
         } else {
-            var left = reach * step
-            for kind in kinds.sorted(by: { $0.weight > $1.weight }) {
-                let pairs = min(kind.pairs, left / kind.weight)
-                side += Array(repeating: Double(kind.weight) / 100, count: pairs)
-                left -= pairs * kind.weight
-            }
-            amount = reach * step - left
+            let best = Self.heaviestFirst(kinds.sorted { $0.weight > $1.weight }, upTo: reach * step)
+            for (kind, pairs) in best.pairs { side += Array(repeating: Double(kind) / 100, count: pairs) }
+            amount = best.total
         }
         side.sort(by: >)
         return PlateLoad(unit: unit, target: target, bar: bar, perSide: side, total: bar + 2 * Double(amount) / 100)
     }
 
     static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
+
+    /// The heaviest load of at most `limit` (hundredths a side) from `kinds` (heaviest first): a depth-first search that
+    /// tries the most pairs of each kind first (its first answer is the greedy one), skips what cannot beat the best
+    /// found, and stops at an exact load or after `searchSteps` steps.
+    static func heaviestFirst(_ kinds: [(weight: Int, pairs: Int)], upTo limit: Int) -> (total: Int, pairs: [(Int, Int)]) {
+        var suffix = [Int](repeating: 0, count: kinds.count + 1)
+        for index in kinds.indices.reversed() { suffix[index] = suffix[index + 1] + kinds[index].weight * kinds[index].pairs }
+        let reachable = min(limit, suffix[0])
+        var best = (total: -1, counts: [Int]()), counts = [Int](repeating: 0, count: kinds.count), steps = 0
+        func search(_ index: Int, _ total: Int) {
+            steps += 1
+            if total > best.total { best = (total, counts) }
+            guard index < kinds.count, best.total < reachable, steps < searchSteps,
+                  total + min(limit - total, suffix[index]) > best.total else { return }
+            let kind = kinds[index]
+            for pairs in stride(from: min(kind.pairs, (limit - total) / kind.weight), through: 0, by: -1) {
+                counts[index] = pairs
+                search(index + 1, total + pairs * kind.weight)
+                counts[index] = 0
+                if best.total == reachable || steps >= searchSteps { return }
+            }
+        }
+        search(0, 0)
+        return (max(best.total, 0), kinds.indices.compactMap { best.counts.isEmpty || best.counts[$0] == 0 ? nil : (kinds[$0].weight, best.counts[$0]) })
+    }
 }
 
 /// A bar loaded for a target weight.
