@@ -4,7 +4,7 @@
 Runs `cinn serve --host 0.0.0.0 --api-secret SECRET` over a fresh SQLite journal (beyond loopback, so the secret is
 needed) and checks:
   1. uploads shaped exactly as xDrip+ and Loop send them (`POST /nightscout/api/v1/entries` with the `api-secret`
-     header holding the secret's SHA-1 hex) are accepted; xDrip+'s status code (sgv 39) is skipped; sending the
+     header holding the secret's SHA-1 hex) are accepted; xDrip+'s status code (sgv under 39) is skipped; sending the
      backlog again adds nothing;
   2. Loop's treatments (a correction bolus, a carb correction) and device status are kept, once;
      py-nightscout, the library Home Assistant's Nightscout integration uses, reads the status (units), the current
@@ -48,8 +48,9 @@ def now_ms() -> int:
 
 def xdrip_entries(start: int) -> list[dict]:
     """xDrip+'s upload (its NightscoutUploader: device, date, dateString, sgv, delta, direction, type, filtered,
-    unfiltered, rssi, noise, sysTime), newest first, every 5 minutes; the oldest is a status code (39: LOW)."""
-    values = [(0, 131, "FortyFiveUp", 6.0), (5, 125, "Flat", 1.0), (10, 124, "Flat", 0.0), (15, 39, "NOT COMPUTABLE", 0.0)]
+    unfiltered, rssi, noise, sysTime), newest first, every 5 minutes; the oldest is a status code (under 39; 39 itself
+    is a sensor's LOW, a reading)."""
+    values = [(0, 131, "FortyFiveUp", 6.0), (5, 125, "Flat", 1.0), (10, 124, "Flat", 0.0), (15, 5, "NOT COMPUTABLE", 0.0)]
     entries = []
     for minutes, sgv, direction, delta in values:
         date = start - minutes * 60_000

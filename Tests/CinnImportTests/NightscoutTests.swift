@@ -109,6 +109,20 @@ import Testing
         #expect(throws: CinnError.self) { try NightscoutParser.parse(Array(#"{"sgv": 100}"#.utf8), timeZone: Self.utc) }
         #expect(throws: CinnError.self) { try NightscoutParser.parse(Array("[{\"sgv\": 100,".utf8), timeZone: Self.utc) }
     }
+
+    /// A sensor's LOW (39) and HIGH (401), as xDrip+ writes them, are readings in a file as over the API; under 39 is a
+    /// status code.
+    @Test func aSensorsLowAndHighAreReadings() throws {
+        let text = """
+            [{"_id": "a", "type": "sgv", "date": 1710007800000, "sgv": 39, "direction": "NOT COMPUTABLE"},
+             {"_id": "b", "type": "sgv", "date": 1710008100000, "sgv": 38},
+             {"_id": "c", "type": "sgv", "date": 1710008400000, "sgv": 401}]
+            """
+        let data = try NightscoutParser.parse(Array(text.utf8), timeZone: Self.utc)
+        #expect(data.readings.map(\GlucoseReading.glucose.milligramsPerDeciliter) == [39, 401])
+        #expect(data.readings.map(\GlucoseReading.rangeEnd) == ["LOW", "HIGH"])
+        #expect(data.skipped == 1, "38 is a status code")
+    }
 }
 
 @Suite struct JSONArrayStreamTests {

@@ -40,7 +40,7 @@ import Testing
           "direction":"FortyFiveUp","type":"sgv","filtered":128000,"unfiltered":128000,"rssi":100,"noise":1,"sysTime":"2024-03-14T08:05:00.000+0000"},
          {"device":"xDrip-DexcomG6","date":1710403200000,"dateString":"2024-03-14T08:00:00.000+0000","sgv":120,"delta":0.5,
           "direction":"Flat","type":"sgv","filtered":120000,"unfiltered":120000,"rssi":100,"noise":1,"sysTime":"2024-03-14T08:00:00.000+0000"},
-         {"device":"xDrip-DexcomG6","date":1710402900000,"dateString":"2024-03-14T07:55:00.000+0000","sgv":39,"type":"sgv"},
+         {"device":"xDrip-DexcomG6","date":1710402900000,"dateString":"2024-03-14T07:55:00.000+0000","sgv":5,"type":"sgv"},
          {"device":"xDrip-DexcomG6","date":1710402000000,"dateString":"2024-03-14T07:40:00.000+0000","mbg":112,"type":"mbg"}]
         """
 
@@ -49,7 +49,7 @@ import Testing
         try await withNightscout(on: database) { client, journal in
             let first = try await send(client, .post, "/api/v1/entries", json: Self.xDrip)
             #expect(first.status == .ok)
-            #expect(try first.json().array?.count == 3, "the status code 39 is skipped, not an error")
+            #expect(try first.json().array?.count == 3, "the status code 5 is skipped, not an error")
             // The same backlog again, and one reading sent by a second uploader without an _id at the same time: nothing new.
             #expect(try await send(client, .post, "/api/v1/entries.json", json: Self.xDrip).json().array?.isEmpty == true)
             let loop = #"{"date":1710403200000,"dateString":"2024-03-14T08:00:00Z","device":"loop://iPhone","direction":"Flat","sgv":120,"type":"sgv"}"#
@@ -303,6 +303,30 @@ import Testing
             let many = try await send(client, .post, "/api/v1/devicestatus", json: "[" + statuses.joined(separator: ",") + "]")
             #expect(many.status == .contentTooLarge)
             #expect(try await send(client, .get, "/api/v1/devicestatus.json").json().array?.isEmpty == true)
+        }
+    }
+
+    /// A sensor's LOW (sgv 39) and HIGH (401) are readings at the ends of its range, counted in time below and above range
+    /// and shown as LOW and HIGH; only what is under 39 is a status code.
+    @Test(arguments: Database.enabled)
+    func aLowReadingIsAReading(_ database: Database) async throws {
+        try await withNightscout(on: database) { client, journal in
+            let entries = """
+                [{"device":"xDrip-DexcomG6","date":1710503700000,"dateString":"2024-03-15T11:55:00.000+0000","sgv":39,"direction":"NOT COMPUTABLE","type":"sgv"},
+                 {"device":"xDrip-DexcomG6","date":1710503400000,"dateString":"2024-03-15T11:50:00.000+0000","sgv":38,"type":"sgv"},
+                 {"device":"xDrip-DexcomG6","date":1710503100000,"dateString":"2024-03-15T11:45:00.000+0000","sgv":401,"type":"sgv"},
+                 {"device":"xDrip-DexcomG6","date":1710502800000,"dateString":"2024-03-15T11:40:00.000+0000","sgv":100,"type":"sgv"}]
+                """
+            let stored = try await send(client, .post, "/api/v1/entries", json: entries)
+            #expect(try stored.json().array?.map { $0["sgv"]?.double } == [39, 401, 100], "38 is a status code; 39 and 401 are readings")
+            let report = try await client.send(.get, "/api/v1/glucose/report?days=1&to=2024-03-15").json()
+            let statistics = report["statistics"] ?? report
+            #expect(statistics["percent_below_54"]?.double.map { abs($0 - 100.0 / 3) < 0.1 } == true, "the LOW counts below 54: \(statistics)")
+            let live = try await client.send(.get, "/glucose/live?hours=3").text
+            #expect(live.contains(">LOW<"), "the newest reading, 39 from a sensor, shows as LOW")
+            let day = try await client.send(.get, "/glucose/days/2024-03-15").text
+            #expect(day.contains("LOW") && day.contains("HIGH"))
+            #expect(try await journal.store.glucoseReadings(user: journal.user, limit: 10).count == 3)
         }
     }
 }

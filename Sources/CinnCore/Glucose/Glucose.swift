@@ -108,6 +108,21 @@ public struct GlucoseReading: Sendable, Identifiable, Hashable {
     }
 
     public var localDate: LocalDate { LocalDate(instant: measuredAt, utcOffsetSeconds: utcOffsetSeconds) }
+
+    /// A sensor's reading at the bottom of what it measures, as Dexcom and the uploaders write it: 39 mg/dL is LOW
+    /// (glucose under 40; what is under 39 is a status code, not glucose). It counts as 39 in time below range.
+    public static let sensorLow = 39.0
+    /// A sensor's reading at the top of what it measures, as the uploaders write it: 401 mg/dL is HIGH (over 400).
+    public static let sensorHigh = 401.0
+
+    /// "LOW" or "HIGH" for a sensor's reading at an end of its range (pages show it instead of the number); nil
+    /// otherwise.
+    public var rangeEnd: String? {
+        guard sensor else { return nil }
+        if glucose.milligramsPerDeciliter <= Self.sensorLow { return "LOW" }
+        if glucose.milligramsPerDeciliter >= Self.sensorHigh { return "HIGH" }
+        return nil
+    }
 }
 
 /// Bolus (for a meal or a correction) or basal (background) insulin.

@@ -54,8 +54,9 @@ public enum NightscoutParser {
     /// What records read from a file are marked as coming from.
     public static let importSource = "import:nightscout"
 
-    /// Readings below this (mg/dL) are a CGM's status codes, not glucose (39 is a sensor's LOW, the rest its errors).
-    static let errorCodeBelow = 40.0
+    /// Readings below this (mg/dL) are a CGM's status codes, not glucose; 39 itself is a sensor's LOW, a reading
+    /// (`GlucoseReading.sensorLow`), as Nightscout, oref0 and Loop draw the line.
+    static let errorCodeBelow = GlucoseReading.sensorLow
 
     /// Reads the file element by element: after each megabyte of it, `flush` is handed the readings, doses and
     /// carbohydrate read since the last call, so that memory holds a megabyte's records, not the file's (and what finds

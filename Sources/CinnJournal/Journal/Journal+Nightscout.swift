@@ -32,7 +32,7 @@ public struct NightscoutUpload: Sendable {
     public var stored: [GlucoseReading]
     /// Entries the journal had already (an uploader's retry, a backlog sent again).
     public var duplicates: Int
-    /// Entries with nothing for the journal: status codes (sgv under 40), calibrations, other types.
+    /// Entries with nothing for the journal: status codes (sgv under 39), calibrations, other types.
     public var skipped: Int
     public var rejected: [RejectedRow]
 }

@@ -252,7 +252,7 @@ struct GlucoseDayPage {
         hasEvents = !events.isEmpty
         readings = day.readings.map { reading in
             Reading(id: reading.id.lowercasedString, time: LocalDateTime(instant: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds).clock,
-                    value: reading.glucose.formatted(unit), timing: reading.timing.map { $0.rawValue.replacingOccurrences(of: "_", with: " ") } ?? "")
+                    value: reading.rangeEnd ?? reading.glucose.formatted(unit), timing: reading.timing.map { $0.rawValue.replacingOccurrences(of: "_", with: " ") } ?? "")
         }
         hasReadings = !readings.isEmpty
         manyReadings = readings.count > 12
@@ -309,7 +309,7 @@ struct NewestGlucoseText {
     let age: String
 
     init(_ entry: NightscoutEntry, minutesOld minutes: Int, unit: GlucoseUnit) {
-        value = entry.reading.glucose.formatted(unit, withUnit: false)
+        value = entry.reading.rangeEnd ?? entry.reading.glucose.formatted(unit, withUnit: false)
         self.unit = unit.rawValue
         arrow = entry.direction?.arrow
         words = entry.direction?.words
