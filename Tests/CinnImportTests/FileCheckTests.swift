@@ -92,6 +92,22 @@ import Testing
 }
 
 @Suite struct FormatDetectionTests {
+    /// A workout log with a date and a weight column (Fitbod's data download) is never taken for weigh-ins.
+    @Test(arguments: ["Date,Exercise,Reps,Weight(kg)\n2024-03-13,Bench,8,40\n", "date;exercise name;set order;weight\n2024-03-13;Row;1;40\n"])
+    func aWorkoutLogIsNotAWeightFile(_ text: String) throws {
+        #expect(WeightFileReader.detectFormat(prefix: Array(text.utf8)) == nil)
+        #expect(openingError(try temporaryFile(text), format: .csv) != nil, "not even when asked to read it as a weight CSV")
+    }
+
+    /// JSON that is not a Fitbit weight log (a Health Auto Export file, a MongoDB dump, anything else) is refused saying
+    /// what Cinn reads, never asked for a unit.
+    @Test(arguments: ["{\"data\": {\"metrics\": [{\"name\": \"weight_body_mass\"}]}}", "[{\"foo\": 1}]", "{\"_id\": {\"$oid\": \"5cd3\"}}"])
+    func jsonThatIsNotFitbitIsRefusedByWhatItIsNot(_ text: String) throws {
+        #expect(WeightFileReader.detectFormat(prefix: Array(text.utf8)) == nil)
+        let error = try #require(openingError(temporaryFile(text)))
+        #expect(error.field == "file" && error.message.contains("JSON of a kind Cinn does not know") && !error.message.contains("unit:"), "\(error)")
+    }
+
     @Test(arguments: [
         ("[{\"logId\": 1}]", WeightFileFormat.fitbit),
         ("\n  {\"weight\": []}", .fitbit),

@@ -19,6 +19,9 @@ struct CSVColumns {
     /// The columns named in `header`; nil without a date column or a weight column.
     init?(header: [String]) {
         let names = header.map(Self.normalized)
+        // A workout log's weights are what was lifted, not the body's: a header naming an exercise, reps or sets is
+        // never a weigh-in file (Fitbod's data download has a date and a weight column too).
+        guard !names.contains(where: Self.workoutNames.contains) else { return nil }
         let dateChoices = names.indices.compactMap { index in
             Self.dateNames.firstIndex(of: names[index]).map { (rank: $0, column: index) }
         }
@@ -31,6 +34,9 @@ struct CSVColumns {
         unit = names.firstIndex(where: Self.unitNames.contains)
         note = names.firstIndex(where: Self.noteNames.contains)
     }
+
+    /// Column names (normalized) of workout logs.
+    static let workoutNames: Set<String> = ["exercise", "exercise name", "exercises", "reps", "rep", "sets", "set order", "set"]
 
     /// Lower case, with `_ - ( ) [ ] /` as spaces and runs of spaces as one: "Weight (kg)" → "weight kg".
     static func normalized(_ name: String) -> String {

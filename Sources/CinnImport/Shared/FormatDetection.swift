@@ -4,7 +4,7 @@ extension WeightFileReader {
     /// The format the start of a file looks like, or nil when it looks like none of them.
     public static func detectFormat(prefix: [UInt8]) -> WeightFileFormat? {
         let line = FileStart.firstLine(prefix)
-        if line.hasPrefix("[") || line.hasPrefix("{") { return .fitbit }
+        if line.hasPrefix("[") || line.hasPrefix("{") { return isFitbit(prefix: prefix) ? .fitbit : nil }
         let lowered = line.lowercased()
         if ["#version", "#units", "#date"].contains(where: lowered.hasPrefix) { return .libra }
         if ["epoch,", "date,weight,rung"].contains(where: lowered.hasPrefix) { return .hackersDiet }
@@ -12,6 +12,18 @@ extension WeightFileReader {
         if csvColumns(prefix: prefix) != nil { return .csv }
         return nil
     }
+
+    /// Whether JSON looks like Fitbit's weight log: its records name `logId` or `weight` (a list of them, or an object
+    /// whose `weight` is that list). Other JSON is not taken for it (it would only ask for a unit it cannot use).
+    static func isFitbit(prefix: [UInt8]) -> Bool {
+        let text = String(decoding: prefix, as: UTF8.self)
+        return text.contains("\"logId\"") || text.contains("\"weight\"")
+    }
+
+    /// What Cinn reads of JSON files, for the refusal of one it cannot place.
+    static let jsonFormats = "Cinn reads JSON files that are a Fitbit weight log (records with logId and weight), or a Nightscout "
+        + "export (a list of entries with sgv and date, or of treatments with eventType and created_at); Health Auto Export "
+        + "sends its JSON to POST /api/v1/ingest/health-auto-export"
 
     /// The delimiter of a generic CSV file, sniffed from its first non-blank line.
     static func csvDelimiter(prefix: [UInt8]) -> UInt8 {

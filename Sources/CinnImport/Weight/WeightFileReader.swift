@@ -19,6 +19,10 @@ public struct WeightFileReader: Sendable {
         let (prefix, fileSize) = try FileStart.read(url, count: Self.prefixSize)
         try TextCheck.check(prefix: prefix, contents: "weight file")
         guard let format = format ?? Self.detectFormat(prefix: prefix) else {
+            let line = FileStart.firstLine(prefix)
+            if line.hasPrefix("[") || line.hasPrefix("{") {
+                throw .invalid("file", "\(url.lastPathComponent) is JSON of a kind Cinn does not know: \(Self.jsonFormats)")
+            }
             let header = WorkoutFileReader.header(prefix: prefix, delimiter: CSVColumns.sniffDelimiter(FileStart.firstLine(prefix).utf8))
             let weightFormats = "weight files (a CSV with a date and a weight column, Hacker's Diet Online, Libra, Fitbit JSON, Google Health CSV)"
             throw WorkoutFileReader.unknownLayout(header: header.count > 40 ? Array(header.prefix(40)) : header,
