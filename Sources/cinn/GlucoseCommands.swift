@@ -90,7 +90,7 @@ struct GlucoseCommand: AsyncParsableCommand {
                     let clock = LocalDateTime(instant: item.event.eatenAt, utcOffsetSeconds: item.event.utcOffsetSeconds).clock
                     var line = "  \(clock) \(item.event.diaryMeal.map { "\($0.title): " } ?? "")\(item.meal?.name ?? "Meal")"
                     if let response = item.response {
-                        line += ": ↑ \(Glucose(milligramsPerDeciliter: response.rise).formatted(unit)) to \(response.peak.glucose.formatted(unit)) after \(Int(response.minutesToPeak)) min, area \(response.incrementalArea.wholeText)"
+                        line += ": ↑ \(Glucose(milligramsPerDeciliter: response.rise).formatted(unit)) to \(response.peak.glucose.formatted(unit)) after \(response.minutesToPeak.rounded(.towardZero).wholeText) min, area \(response.incrementalArea.wholeText)"
                     }
                     if let reason = item.event.reportReason { line += " [reported: \(reason)]" }
                     print(line)

@@ -123,7 +123,7 @@ final class ProgressBar: Sendable {
             let megabytes = { (bytes: Int64) in String(format: "%.1f", Double(bytes) / 1_048_576) }
             let bytes = progress.totalBytes.map { "\(megabytes(progress.bytesRead)) of \(megabytes($0)) MB" } ?? "\(megabytes(progress.bytesRead)) MB"
             return "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled)
-                + "] \(Int(fraction * 100))%  \(bytes)  \(progress.rowsRead) rows  \(Int(rate)) rows/s  ETA \(eta.wholeText)s "
+                + "] \((fraction * 100).rounded(.towardZero).wholeText)%  \(bytes)  \(progress.rowsRead) rows  \(rate.rounded(.towardZero).wholeText) rows/s  ETA \(eta.wholeText)s "
         }
         if let line { FileHandle.standardError.write(Data(line.utf8)) }
     }

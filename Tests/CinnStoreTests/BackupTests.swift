@@ -89,18 +89,31 @@ struct BackupTests {
         try await after.close()
     }
 
+    /// A journal of one weigh-in backed up to a new file in the temporary directory (the caller removes it).
+    static func backupOfOneWeighIn(_ store: Store) async throws -> (UserID, URL) {
+        let user = try await store.localUser()
+        try await store.addWeighIn(weighIn(80, at: "2024-03-01T07:00:00Z"), user: user)
+        let backup = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-backup-\(UUID().uuidString).sqlite")
+        try await store.backup(to: backup)
+        return (user, backup)
+    }
+
+    /// Runs `statements` on the backup file, as someone editing it would.
+    static func change(_ backup: URL, _ statements: [String]) async throws {
+        let file = try Store(.sqlite(path: backup.path))
+        try await file.withConnection { db in
+            for statement in statements { try await db.raw("\(unsafeRaw: statement)").run() }
+        }
+        try await file.close()
+    }
+
     @Test("a backup at another schema version is refused by the restore, which changes nothing")
     func restoreNeedsTheSameSchema() async throws {
         try await TestDatabase.with(.sqlite) { store in
-            let user = try await store.localUser()
-            try await store.addWeighIn(weighIn(80, at: "2024-03-01T07:00:00Z"), user: user)
-            let backup = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-backup-\(UUID().uuidString).sqlite")
+            let (user, backup) = try await Self.backupOfOneWeighIn(store)
             defer { try? FileManager.default.removeItem(at: backup) }
-            try await store.backup(to: backup)
             let newest = try #require(Migration.all.last?.version)
-            let older = try Store(.sqlite(path: backup.path))
-            try await older.withConnection { db in try await db.raw("DELETE FROM schema_migrations WHERE version = \(bind: newest)").run() }
-            try await older.close()
+            try await Self.change(backup, ["DELETE FROM schema_migrations WHERE version = \(newest)"])
             await #expect(throws: CinnError(.conflict, "the backup's schema version (\(newest - 1)) is not this journal's (\(newest))")) {
                 try await store.restore(from: backup)
             }
@@ -111,21 +124,16 @@ struct BackupTests {
     @Test("a backup holding a view is refused before anything reads from it: the view's query never runs")
     func aBackupWithAViewIsRefused() async throws {
         try await TestDatabase.with(.sqlite) { store in
-            let user = try await store.localUser()
-            try await store.addWeighIn(weighIn(80, at: "2024-03-01T07:00:00Z"), user: user)
-            let backup = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-backup-\(UUID().uuidString).sqlite")
+            let (user, backup) = try await Self.backupOfOneWeighIn(store)
             defer { try? FileManager.default.removeItem(at: backup) }
-            try await store.backup(to: backup)
             // A table swapped for a recursive view of three billion steps: reading it would run for minutes.
-            let tampered = try Store(.sqlite(path: backup.path))
-            try await tampered.withConnection { db in
-                try await db.raw("ALTER TABLE weigh_ins RENAME TO weigh_ins_gone").run()
-                try await db.raw("""
-                    CREATE VIEW weigh_ins AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000000000)
-                    SELECT * FROM weigh_ins_gone, n
-                    """).run()
-            }
-            try await tampered.close()
+            try await Self.change(backup, [
+                "ALTER TABLE weigh_ins RENAME TO weigh_ins_gone",
+                """
+                CREATE VIEW weigh_ins AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000000000)
+                SELECT * FROM weigh_ins_gone, n
+                """,
+            ])
             let check = try Store(.sqlite(path: backup.path))
             await #expect(throws: CinnError.invalid("file", "the file holds a view (weigh_ins), which no Cinn journal has")) {
                 _ = try await check.checkBackup()

@@ -44,8 +44,8 @@ public enum LoggedSet {
     public static let maximumWeightKilograms = 1000.0
     public static let rpeRange = 1.0...10.0
     public static let rirRange = 0...20
-    public static let maximumDurationSeconds = 86_400.0
-    public static let maximumDistanceMetres = 1_000_000.0
+    public static let maximumDurationSeconds = ValidValues.setDurationSeconds.upperBound
+    public static let maximumDistanceMetres = ValidValues.setDistanceMetres.upperBound
     public static let maximumExerciseName = 200
 
     /// Checks `set`; an error names the field under `prefix` (`sets[2].reps`). A weight of 0 is no weight (a

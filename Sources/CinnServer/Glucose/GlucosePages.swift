@@ -10,7 +10,7 @@ enum GlucosePageText {
     static func response(_ response: MealResponse?, unit: GlucoseUnit) -> String {
         guard let response else { return "no readings around it" }
         var text = "↑ \(Glucose(milligramsPerDeciliter: response.rise).formatted(unit)) to \(response.peak.glucose.formatted(unit, withUnit: false))"
-            + " after \(Int(response.minutesToPeak)) min, area \(response.incrementalArea.wholeText) mg/dL·min"
+            + " after \(response.minutesToPeak.rounded(.towardZero).wholeText) min, area \(response.incrementalArea.wholeText) mg/dL·min"
         if response.bolusUnits > 0 { text += ", \(GlucosePageText.amount(response.bolusUnits)) U bolus" }
         if !response.isComplete { text += " (less than two hours of readings)" }
         return text
