@@ -30,18 +30,19 @@ import argparse
 import http.client
 import json
 import os
-import queue
 import random
-import re
 import shutil
 import signal
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from serving import listening_address  # noqa: E402
 
 START_TIMEOUT = 120    # s, until "Listening on"
 REQUEST_TIMEOUT = 120  # s, per request
@@ -121,27 +122,11 @@ class Server:
             self.process = subprocess.Popen(
                 [binary, "serve", "--host", "127.0.0.1", "--port", "0", "--database", os.path.join(folder, "cinn.sqlite"),
                  "--no-request-log"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log, text=True)
-        lines: queue.Queue = queue.Queue()
-
-        def pump():  # reads stdout to its end, so that the server never blocks on a full pipe
-            for line in self.process.stdout:
-                lines.put(line)
-            lines.put(None)
-        threading.Thread(target=pump, daemon=True).start()
-        deadline = time.monotonic() + START_TIMEOUT
-        while True:
-            if time.monotonic() > deadline:
-                self.stop()
-                raise SystemExit(f"{binary}: no 'Listening on' within {START_TIMEOUT} s")
-            try:
-                line = lines.get(timeout=1)
-            except queue.Empty:
-                continue
-            if line is None:
-                raise SystemExit(f"{binary} serve exited {self.process.wait()} before listening: {self.log_tail()}")
-            if match := re.search(r"Listening on http://127\.0\.0\.1:(\d+)", line):
-                self.port = int(match[1])
-                break
+        try:
+            _, self.port = listening_address(self.process, START_TIMEOUT, self.log_tail)
+        except RuntimeError as error:
+            self.stop()
+            raise SystemExit(f"{binary}: {error}") from None
         self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=REQUEST_TIMEOUT)
 
     def request(self, method: str, path: str, body: bytes | None = None) -> tuple[int, bytes, dict, float]:

@@ -46,7 +46,6 @@ import collections
 import http.client
 import json
 import os
-import queue
 import re
 import resource
 import shutil
@@ -59,6 +58,10 @@ import tempfile
 import threading
 import time
 import urllib.parse
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from serving import listening_address  # noqa: E402
 
 START_TIMEOUT = 120   # s, until "Listening on"
 LOGIN_TIMEOUT = 120   # s, per log-in or GET
@@ -129,25 +132,7 @@ class Server:
             self.process = subprocess.Popen(
                 [self.cinn, "serve", "--accounts", "--database", self.database, "--port", "0", "--host", "127.0.0.1"],
                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log, text=True)
-        lines = queue.Queue()
-
-        def pump():  # reads stdout to its end, so that the server never blocks on a full pipe
-            for line in self.process.stdout:
-                lines.put(line)
-            lines.put(None)
-        threading.Thread(target=pump, daemon=True).start()
-        deadline = time.monotonic() + START_TIMEOUT
-        while time.monotonic() < deadline:
-            try:
-                line = lines.get(timeout=1)
-            except queue.Empty:
-                continue
-            if line is None:
-                raise RuntimeError(f"serve exited {self.process.wait()} before listening: {self.log_tail()}")
-            if match := re.search(r"Listening on http://([\d.]+):(\d+)", line):
-                self.host, self.port = match[1], int(match[2])
-                return
-        raise RuntimeError(f"no 'Listening on' within {START_TIMEOUT} s")
+        self.host, self.port = listening_address(self.process, START_TIMEOUT, self.log_tail)
 
     def exit_code(self):
         return None if self.process is None else self.process.poll()
