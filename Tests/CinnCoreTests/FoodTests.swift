@@ -254,6 +254,8 @@ func apple() throws -> Food {
         #expect(invalidField { try ServingSize.validated(label: String(repeating: "x", count: 101), amount: 1) }
                 == "servings.label")
         #expect(invalidField { try ServingSize.validated(label: "1 cup", amount: nil) } == "servings.grams")
+        #expect(invalidField { try ServingSize.validated(label: "\u{0F}7 (0 g)", amount: 1) } == "servings.label")
+        #expect(invalidField { try ServingSize.validated(label: "1 \u{202E}puc", amount: 1) } == "servings.label")
         #expect(invalidField { try ServingSize.validated(label: "1 cup", amount: 0, field: "serving") } == "serving.grams")
     }
 

@@ -98,6 +98,23 @@ import Testing
         }
     }
 
+    /// The schema allows null where a count has a default: null means the default, as leaving it out does.
+    @Test(arguments: Database.enabled)
+    func nullServingsMeanOne(_ database: Database) async throws {
+        try await withApp(on: database) { client, _ in
+            let oats = try await Self.food(client, "Oats", kcal: 400, protein: 10)
+            let made = try await client.send(.post, "/api/v1/recipes", json: """
+                {"name":"Oats","servings":null,"ingredients":[{"food_id":"\(oats)","servings":null}]}
+                """)
+            #expect(made.status == .created, "\(made.text)")
+            #expect(try made.json()["servings"]?.double == 1 && made.json()["total_grams"]?.double == 100)
+            let food = try await client.send(.post, "/api/v1/foods", json: """
+                {"name":"Odd","serving":{"label":"\\u000f7 (0 g)","grams":1},"nutrients":{"energy":1}}
+                """)
+            try expectError(food, .unprocessableContent, code: "invalid_input", field: "serving.label")
+        }
+    }
+
     @Test(arguments: Database.enabled)
     func theWebEditorAddsSearchesRemovesAndSaves(_ database: Database) async throws {
         try await withApp(on: database) { client, journal in

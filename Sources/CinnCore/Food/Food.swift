@@ -42,6 +42,7 @@ public struct ServingSize: Sendable, Hashable, Codable {
         let label = label.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !label.isEmpty else { throw .invalid("\(field).label", "a serving needs a name, like \"1 cup\"") }
         guard label.count <= 100 else { throw .invalid("\(field).label", "a serving name must be at most 100 characters") }
+        try ValidValues.plainText(label, field: "\(field).label", allowingLineBreaks: false)
         guard let amount else { throw .invalid("\(field).grams", "the serving \"\(label)\" needs its weight in grams") }
         guard amount.isFinite, amount > 0 else {
             throw .invalid("\(field).grams", "the serving \"\(label)\" must weigh more than 0 g")

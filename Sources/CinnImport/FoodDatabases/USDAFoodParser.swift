@@ -59,7 +59,7 @@ struct USDAFoodParser {
         var label = columns.portionLabel.flatMap(row.nonEmptyText) ?? "1 serving"
         if label == "undetermined" { label = "1 serving" }
         // Most portions pass `ServingSize.validated` plainly; it trims with Foundation, slow at 390,000 rows.
-        if grams.isFinite, grams <= 100_000, label.utf8.count <= 100 { return ServingSize(label: label, amount: grams) }
+        if grams.isFinite, grams <= 100_000, label.utf8.count <= 100, ValidValues.isPlain(label, allowingLineBreaks: false) { return ServingSize(label: label, amount: grams) }
         return try? ServingSize.validated(label: label, amount: grams)
     }
 
