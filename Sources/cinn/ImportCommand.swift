@@ -139,6 +139,7 @@ func printImportReport(_ report: ImportReport, skipInvalid: Bool) {
     print("Rows read: \(report.rowsRead)")
     print("\(report.dryRun ? "Would import" : "Imported"): \(report.imported)")
     print("Already in the journal: \(report.duplicates)")
+    if report.repeatedInFile > 0 { print("Repeated in the file (counted once): \(report.repeatedInFile)") }
     if report.skipped > 0 {
         print("Skipped (nothing to import: \(report.skippedKinds)): \(report.skipped)")
     }

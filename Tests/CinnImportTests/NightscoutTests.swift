@@ -12,9 +12,10 @@ import Testing
         var counts = try await NightscoutParser.read(url: url, timeZone: utc) { batch in
             all.readings += batch.readings
             all.doses += batch.doses
-            all.carbs += batch.carbs
+            all.entries += batch.entries
+            all.documents += batch.documents
         }
-        (counts.readings, counts.doses, counts.carbs) = (all.readings, all.doses, all.carbs)
+        (counts.readings, counts.doses, counts.entries, counts.documents) = (all.readings, all.doses, all.entries, all.documents)
         return counts
     }
 
@@ -40,13 +41,74 @@ import Testing
         #expect(data.rowsRead == 10)
         #expect(data.doses.map(\.units) == [1.2, 4.35] && data.doses.allSatisfy { $0.kind == .bolus })
         #expect(data.doses[1].utcOffsetSeconds == -5 * 3600, "the OpenAPS timestamp's offset")
-        #expect(data.carbs.map(\.grams) == [58, 58, 15], "the Meal Bolus, the Carb Correction and <none>'s string carbs")
-        #expect(data.carbs.map(\.name) == ["Carbs", "🌯", "Carbs"])
+        #expect(data.entries.map { $0.nutrients[.carbohydrate] } == [58, 58, 15], "the Meal Bolus, the Carb Correction and <none>'s string carbs")
+        #expect(data.entries.map(\.name) == ["Normal bolus with wizard.", "🌯", "Carbs"], "named by foodType, else notes")
+        #expect(data.entries.map(\.energy) == [232, 232, 60] && data.entries.allSatisfy { $0.externalID?.hasSuffix(":carbs") == true })
+        #expect(data.entries[1].meal == .dinner && data.entries[1].note == FoodLogEntry.carbohydrateEnergyNote, "17:30 UTC")
+        #expect(data.documents.count == 9, "every treatment is kept, once")
         let check = try #require(data.readings.first)
         #expect(check.glucose.milligramsPerDeciliter == 5.9 * 18.0156, "a BG Check in mmol with its glucose as a string")
         #expect(check.note == "before lunch")
         #expect(data.skipped == 4, "the temp basal, the note, the site change and the sensor start")
         #expect(data.duplicates == 1, "the double-submitted site change")
+    }
+
+    /// A `mongoexport` backup of the entries collection: one document a line, `$oid` ids, `date` as a float, as `$date` and
+    /// as `$numberLong`, `dateString` in Java's and JavaScript's form; the same reading from two uploaders is one.
+    @Test func aMongoexportBackupOfEntriesIsRead() async throws {
+        let url = try fixture("nightscout/entries.mongoexport.json")
+        #expect(NightscoutParser.recognises(url: url))
+        let data = try await Self.read(url)
+        #expect(data.rowsRead == 8 && data.rejected.isEmpty)
+        #expect(data.readings.map(\.glucose.milligramsPerDeciliter) == [142, 39, 150, 161, 155])
+        #expect(data.readings.map { $0.measuredAt.millisecondsSince1970 }
+                == [1_557_405_318_571, 1_557_405_918_571, 1_557_406_218_571, 1_557_406_518_000, 1_557_406_620_000])
+        #expect(data.readings.allSatisfy { $0.utcOffsetSeconds == 7200 }, "from utcOffset or the dateString's GMT+02:00")
+        #expect(data.readings[0].externalID == "nightscout:5cd41f26a8c7e1000400b001:sgv" && data.readings[4].sensor == false)
+        #expect(data.duplicates == 1, "share2's copy of 12:50:18, its date written otherwise")
+        #expect(data.skipped == 2, "the status code 5 and the calibration")
+    }
+
+    /// A `mongoexport` backup of the treatments collection: treatments without an event type are read by what they hold,
+    /// one bolus written in two offsets is one, and every treatment is kept.
+    @Test func aMongoexportBackupOfTreatmentsIsRead() async throws {
+        let url = try fixture("nightscout/treatments.mongoexport.json")
+        #expect(NightscoutParser.recognises(url: url))
+        let data = try await Self.read(url)
+        #expect(data.rowsRead == 7 && data.rejected.isEmpty)
+        #expect(data.doses.map(\.units) == [4.5, 1.5, 2], "the Meal Bolus, one Correction Bolus, the bolus without an event type")
+        #expect(data.doses[1].utcOffsetSeconds == 7200, "the offset it was written in")
+        #expect(data.entries.map(\.name) == ["Pizza", "Apple"] && data.entries.map { $0.nutrients[.carbohydrate] } == [45, 20])
+        #expect(data.duplicates == 1, "15:10+02:00 and 13:10Z are one bolus")
+        #expect(data.skipped == 2, "the temp basal and the note")
+        #expect(data.documents.map(\.key) == (1...7).filter { $0 != 3 }.map { "5cd41f26a8c7e1000400c00\($0)" })
+        #expect(data.documents[2].members["created_at"]?.string == "2019-05-09T14:00:00.000Z", "a $date is Nightscout's time again")
+        #expect(data.documents[0].members["_id"]?.string == "5cd41f26a8c7e1000400c001")
+    }
+
+    /// oref0's `carbhistory.json`: treatments with carbohydrate and no event type.
+    @Test func oref0sCarbHistoryIsTreatments() async throws {
+        let url = try fixture("nightscout/carbhistory.json")
+        #expect(NightscoutParser.recognises(url: url))
+        let data = try await Self.read(url)
+        #expect(data.entries.map(\.name) == ["Oatmeal", "Carbs"] && data.entries.map { $0.nutrients[.carbohydrate] } == [30, 55])
+        #expect(data.documents.map(\.eventType) == ["<none>", "<none>"])
+    }
+
+    @Test(arguments: [
+        ("Thu May 09 14:35:18 GMT+02:00 2019", 1_557_405_318.0, 7200),
+        ("Thu May 09 2019 14:55:18 GMT+0200 (Central European Summer Time)", 1_557_406_518, 7200),
+        ("Mon Dec 31 23:59:59 GMT-05:00 2018", 1_546_318_799, -18000),
+        ("Tue Jan 01 00:00:00 GMT 2019", 1_546_300_800, 0),
+    ])
+    func javaScriptTimesAreRead(_ text: String, _ seconds: Double, _ offset: Int) throws {
+        let time = try #require(NightscoutParser.javaScriptTime(text))
+        #expect(time.instant == Date(timeIntervalSince1970: seconds) && time.offset == offset)
+    }
+
+    @Test(arguments: ["Thu May 09 14:35:18 CEST 2019", "Thu May 09 25:35:18 GMT+02:00 2019", "May 2019", "Thu Foo 09 14:35:18 GMT 2019"])
+    func javaScriptTimesWithoutAnOffsetOrDayAreNot(_ text: String) {
+        #expect(NightscoutParser.javaScriptTime(text) == nil)
     }
 
     /// A file of 4 MB comes out in batches of a megabyte's records: memory holds a batch, not the file.
@@ -71,19 +133,6 @@ import Testing
         #expect(ID("65ec8a6f3a1c2b0012a4e9f1") != ID("65EC8A6F3A1C2B0012A4E9F1"))
         #expect(ID("+5ec8a6f3a1c2b0012a4e9f1") != ID("05ec8a6f3a1c2b0012a4e9f1"))
         #expect(ID("65ec8a6f3a1c2b0012a4e9f1") != ID("65ec8a6f3a1c2b0012a4e9f2"))
-    }
-
-    @Test func moreCarbohydrateThanAPersonLogsIsRefused() async throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-treatments-\(UUID().uuidString).json")
-        defer { try? FileManager.default.removeItem(at: url) }
-        let start = Date(timeIntervalSince1970: 1_000_000_000)
-        let treatments = (0...ImportLimits.nightscoutCarbs).map { index in
-            #"{"eventType":"Carb Correction","created_at":"\#(start.addingTimeInterval(Double(index) * 60).formatted(.iso8601))","carbs":10}"#
-        }
-        try Data(("[" + treatments.joined(separator: ",") + "]").utf8).write(to: url)
-        await #expect(throws: CinnError.invalid("file", "the file holds more than 200,000 carbohydrate records: more than any one person's export holds; check that it is the right file")) {
-            _ = try await NightscoutParser.read(url: url, timeZone: Self.utc) { _ in }
-        }
     }
 
     @Test func badRecordsAreListedByLineAndField() throws {
@@ -147,13 +196,21 @@ import Testing
         let text = "\u{FEFF}[\n  {\"a\": \"x ] } \\\" [ {\", \"b\": [1, {\"c\": 2}]},\n  \"plain\",\n  42 ,\n  {\"d\":\n    null}\n]\n"
         #expect(try await elements(text, chunkSize: chunkSize) == ["2:a,b", "3:\"plain\"", "4:42", "5:d"])
         #expect(try await elements("[]", chunkSize: chunkSize).isEmpty)
+        // mongoexport's: one document a line, no array.
+        #expect(try await elements("{\"a\": 1}\n{\"b\": \"}{\"}\r\n\n{\"c\": {\"d\": 2}}\n", chunkSize: chunkSize) == ["1:a", "2:b", "4:c"])
     }
 
     @Test func brokenDocumentsNameTheLine() async throws {
         await #expect(throws: CinnError.invalid("file", "the JSON ends too early at line 3: the file looks cut off")) {
             _ = try await elements("[\n {\"a\": 1},\n {\"b\": ", chunkSize: 4)
         }
-        await #expect(throws: CinnError.invalid("file", "line 1: the file is not a JSON array")) { _ = try await elements("{\"sgv\": 1}", chunkSize: 4) }
+        await #expect(throws: CinnError.invalid("file", "line 1: the file is not a JSON array")) { _ = try await elements("\"sgv\"", chunkSize: 4) }
+        await #expect(throws: CinnError.invalid("file", "line 2: a file of JSON documents holds only objects, one after another")) {
+            _ = try await elements("{\"sgv\": 1}\n[2]", chunkSize: 4)
+        }
+        await #expect(throws: CinnError.invalid("file", "the JSON ends too early at line 2: the file looks cut off")) {
+            _ = try await elements("{\"sgv\": 1}\n{\"sgv\": ", chunkSize: 4)
+        }
         await #expect(throws: CinnError.invalid("file", "line 2: the JSON goes on after its array ends")) { _ = try await elements("[1]\n[2]", chunkSize: 4) }
         await #expect(throws: CinnError.self) { _ = try await elements("[\n {\"a\": tru}\n]", chunkSize: 3) }
     }

@@ -149,23 +149,24 @@ struct GlucoseAPITests {
         try await withApp { client, _ in
             let entries = try fixtureText("nightscout/entries.json"), treatments = try fixtureText("nightscout/treatments.json")
             let first = try await client.send(.post, "/api/v1/imports", body: entries, contentType: "application/json").json()
-            #expect(first["format"]?.string == "nightscout" && first["imported"]?.double == 5 && first["duplicates"]?.double == 1)
+            #expect(first["format"]?.string == "nightscout" && first["imported"]?.double == 5)
+            #expect(first["duplicates"]?.double == 0 && first["repeated_in_file"]?.double == 1, "a new journal holds none of them")
             let second = try await client.send(.post, "/api/v1/imports", body: treatments, contentType: "application/json").json()
-            #expect(second["imported"]?.double == 6 && second["skipped"]?.double == 4)
+            #expect(second["imported"]?.double == 6 && second["skipped"]?.double == 4 && second["repeated_in_file"]?.double == 1)
             let again = try await client.send(.post, "/api/v1/imports", body: treatments, contentType: "application/json").json()
-            #expect(again["imported"]?.double == 0 && again["duplicates"]?.double == 7)
+            #expect(again["imported"]?.double == 0 && again["duplicates"]?.double == 6)
 
             let day = try await client.send(.get, "/api/v1/glucose/days/2024-03-09?unit=mg/dL").json()
-            #expect(day["readings"]?.array?.count == 6 && day["insulin"]?.array?.count == 2 && day["meal_events"]?.array?.count == 3)
-            #expect(day["meal_events"]?.array?.compactMap { $0["meal"]?.string }.sorted() == ["Carbs", "Carbs", "🌯"])
-            let meals = try await client.send(.get, "/api/v1/meals").json()["meals"]?.array ?? []
-            #expect(meals.compactMap { $0["name"]?.string } == ["Carbs", "🌯"])
+            #expect(day["readings"]?.array?.count == 6 && day["insulin"]?.array?.count == 2)
+            let food = try await client.send(.get, "/api/v1/food-entries").json()["entries"]?.array ?? []
+            #expect(food.compactMap { $0["name"]?.string }.sorted() == ["Carbs", "Normal bolus with wizard.", "🌯"])
+            #expect(try await client.send(.get, "/api/v1/meals").json()["meals"]?.array?.isEmpty == true, "carbohydrate is the food log's")
 
             let id = try #require(second["import_id"]?.double)
             #expect(try await client.send(.post, "/api/v1/imports/\(Int(id))/undo").status == .ok)
             let after = try await client.send(.get, "/api/v1/glucose/days/2024-03-09").json()
-            #expect(after["readings"]?.array?.count == 5 && after["insulin"]?.array?.count == 0 && after["meal_events"]?.array?.count == 0)
-            #expect(try await client.send(.get, "/api/v1/meals").json()["meals"]?.array?.isEmpty == true, "the meals the import made go with it")
+            #expect(after["readings"]?.array?.count == 5 && after["insulin"]?.array?.count == 0)
+            #expect(try await client.send(.get, "/api/v1/food-entries").json()["entries"]?.array?.isEmpty == true)
         }
     }
 }

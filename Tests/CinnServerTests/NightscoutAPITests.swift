@@ -173,6 +173,74 @@ import Testing
         }
     }
 
+    /// A day of treatments as a Nightscout site exported them: each with the site's `_id`.
+    static let exportedTreatments = """
+        [{"_id":"65f2b1c03a1c2b0012a4f401","eventType":"Correction Bolus","created_at":"2024-03-14T07:58:00.000Z","insulin":2.5,
+          "enteredBy":"loop://iPhone"},
+         {"_id":"65f2b1c03a1c2b0012a4f402","eventType":"Carb Correction","created_at":"2024-03-14T08:00:00.000Z","carbs":45,
+          "foodType":"Porridge","enteredBy":"loop://iPhone"},
+         {"_id":"65f2b1c03a1c2b0012a4f403","eventType":"Meal Bolus","created_at":"2024-03-14T12:30:00.000Z","carbs":60,"insulin":6,
+          "notes":"Pizza","enteredBy":"xdrip"},
+         {"_id":"65f2b1c03a1c2b0012a4f404","eventType":"Temp Basal","created_at":"2024-03-14T08:10:00.000Z","duration":30,"rate":0.8,
+          "absolute":0.8,"enteredBy":"openaps://AndroidAPS"}]
+        """
+    /// The same treatments as each uploader sends them again: without the site's `_id`, their times written their own way.
+    static let resentTreatments = [
+        // Loop: seconds without a fraction, its own sync identifiers.
+        """
+        [{"eventType":"Correction Bolus","created_at":"2024-03-14T07:58:00Z","insulin":2.5,"type":"normal","programmed":2.5,
+          "syncIdentifier":"a3f1","enteredBy":"loop://iPhone"},
+         {"eventType":"Carb Correction","created_at":"2024-03-14T08:00:00Z","carbs":45,"absorptionTime":180,"foodType":"Porridge",
+          "syncIdentifier":"b7c2","enteredBy":"loop://iPhone"}]
+        """,
+        // xDrip+: the local time with its offset, and a uuid.
+        """
+        [{"eventType":"Meal Bolus","created_at":"2024-03-14T13:30:00.000+01:00","carbs":60,"insulin":6,"notes":"Pizza",
+          "enteredBy":"xdrip","uuid":"4f0e9a52-0d6e-4b7e-9a0a-3c1f2b6d8e11"}]
+        """,
+        // AndroidAPS: its pump's id and the epoch milliseconds too.
+        """
+        [{"eventType":"Temp Basal","created_at":"2024-03-14T08:10:00.000Z","date":1710403800000,"duration":30,"rate":0.8,"absolute":0.8,
+          "enteredBy":"openaps://AndroidAPS","pumpId":4711,"isValid":true}]
+        """,
+    ]
+
+    /// A file of treatments and an uploader's resend of them make each record once, in either order: by `_id`, then by
+    /// the instant and event type, then (a record from an earlier import) by instant and kind.
+    @Test(arguments: Database.enabled)
+    func aTreatmentIsOneEventWhicheverWayItArrives(_ database: Database) async throws {
+        try await withNightscout(on: database) { client, journal in
+            let store = journal.store, user = journal.user, day = LocalDate(iso: "2024-03-14")!
+            func holds() async throws -> (doses: [Double], food: [String], treatments: Int) {
+                (try await store.insulinDoses(user: user, from: .distantPast, to: .distantFuture).map(\.units).sorted(),
+                 try await store.foodEntries(user: user, from: day, to: day).map { "\($0.name) \($0.nutrients[.carbohydrate] ?? 0)" }.sorted(),
+                 try await store.nightscoutDocuments(.treatments, user: user, limit: 100).count)
+            }
+            let imported = try await client.send(.post, "/api/v1/imports", body: Self.exportedTreatments, contentType: "application/json").json()
+            #expect(imported["imported"]?.double == 4 && imported["skipped"]?.double == 1)
+            #expect(try await holds() == ([2.5, 6], ["Pizza 60.0", "Porridge 45.0"], 4))
+            for body in Self.resentTreatments {
+                let answer = try await send(client, .post, "/api/v1/treatments", json: body)
+                #expect(answer.status == .ok, "\(answer.text)")
+                #expect(try answer.json().array?.isEmpty == true, "nothing new")
+            }
+            #expect(try await holds() == ([2.5, 6], ["Pizza 60.0", "Porridge 45.0"], 4))
+            // And the other way round: what the uploaders sent first, the file adds nothing to.
+            let again = try await client.send(.post, "/api/v1/imports", body: Self.exportedTreatments, contentType: "application/json").json()
+            #expect(again["imported"]?.double == 0 && again["duplicates"]?.double == 4)
+            try await store.undoImport(id: Int64(try #require(imported["import_id"]?.double)), user: user)
+            #expect(try await holds() == ([], [], 0))
+            for body in Self.resentTreatments {
+                #expect(try await send(client, .post, "/api/v1/treatments", json: body).json().array?.count ?? 0 > 0)
+            }
+            let afterUploads = try await holds()
+            #expect(afterUploads == ([2.5, 6], ["Pizza 60.0", "Porridge 45.0"], 4))
+            let late = try await client.send(.post, "/api/v1/imports", body: Self.exportedTreatments, contentType: "application/json").json()
+            #expect(late["imported"]?.double == 0 && late["duplicates"]?.double == 4)
+            #expect(try await holds() == afterUploads)
+        }
+    }
+
     /// Loop's and AndroidAPS's treatments: each kept as sent; a bolus a dose, carbohydrate a quick add in the food log
     /// (and so the glucose report's meal), a glucose check a meter's reading; the rest kept and listed.
     static let treatments = """

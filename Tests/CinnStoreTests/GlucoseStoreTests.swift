@@ -5,6 +5,7 @@ import Testing
 
 @Suite struct GlucoseStoreTests {
     static let morning = Date(timeIntervalSince1970: 1_710_403_200)  // 2024-03-14 08:00 UTC
+    static let day = LocalDate(instant: morning, utcOffsetSeconds: 0)
 
     @Test(arguments: Backend.enabled)
     func readingsDosesMealsAndEventsBelongToTheirUser(_ backend: Backend) async throws {
@@ -60,29 +61,76 @@ import Testing
                 GlucoseReading(measuredAt: Self.morning.addingTimeInterval(minutes * 60), utcOffsetSeconds: 0, glucose: Glucose(milligramsPerDeciliter: mg),
                                source: "import:nightscout", externalID: "nightscout:\(id):sgv")
             }
-            let dose = InsulinDose(takenAt: Self.morning, utcOffsetSeconds: 0, units: 4, kind: .bolus, externalID: "nightscout:d:insulin")
-            let carbs = ImportedCarbs(at: Self.morning, utcOffsetSeconds: 0, grams: 40, mealName: "Carbs", note: nil, externalID: "nightscout:c:carbs")
-            func load(_ readings: [GlucoseReading], _ doses: [InsulinDose], _ carbs: [ImportedCarbs]) async throws -> ImportReport {
-                try await store.importGlucoseRecords(user: me, format: "nightscout", fileName: "entries.json", mode: ImportMode()) { write in
-                    for reading in readings { try await write([reading], []) }
-                    try await write([], doses)
-                    return (ImportReport(format: "nightscout", rowsRead: readings.count + doses.count + carbs.count), carbs)
+            func treatment(_ id: String) throws -> (NightscoutDocument, InsulinDose, FoodLogEntry) {
+                (NightscoutDocument(collection: .treatments, key: id, eventType: "Meal Bolus", createdAt: Self.morning, body: #"{"_id":"\#(id)"}"#),
+                 InsulinDose(takenAt: Self.morning, utcOffsetSeconds: 0, units: 4, kind: .bolus, externalID: "nightscout:\(id):insulin"),
+                 try FoodLogEntry.carbohydrateTreatment(grams: 40, name: "Pizza", note: nil, eatenAt: Self.morning, utcOffsetSeconds: 0,
+                                                        source: "import:nightscout", externalID: "nightscout:\(id):carbs"))
+            }
+            func load(_ readings: [GlucoseReading], _ treatment: (NightscoutDocument, InsulinDose, FoodLogEntry)) async throws -> ImportReport {
+                try await store.importNightscout(user: me, fileName: "entries.json", mode: ImportMode()) { write in
+                    for reading in readings { try await write(NightscoutRecords(readings: [reading]), []) }
+                    try await write(NightscoutRecords(doses: [treatment.1], entries: [treatment.2]), [treatment.0])
+                    return ImportReport(format: "nightscout", rowsRead: readings.count + 1)
                 }
             }
-            let first = try await load([reading("a", 0, 100), reading("b", 5, 110)], [dose], [carbs])
+            let first = try await load([reading("a", 0, 100), reading("b", 5, 110)], try treatment("t1"))
             #expect(first.imported == 4)
-            // Another uploader: new ids, same times and amounts; and one new reading.
-            var otherDose = dose
-            otherDose.externalID = "nightscout:d2:insulin"
-            var otherCarbs = carbs
-            otherCarbs.externalID = "nightscout:c2:carbs"
-            let second = try await load([reading("x", 0, 100), reading("c", 10, 120)], [otherDose], [otherCarbs])
+            // Another uploader: new ids, the same instants and kinds; and one new reading.
+            let second = try await load([reading("x", 0, 100), reading("c", 10, 120)], try treatment("t2"))
             #expect(second.imported == 1 && second.duplicates == 3)
             #expect(try await store.glucoseReadings(user: me).count == 3)
-            #expect(try await store.meals(user: me).map(\.name) == ["Carbs"])
+            #expect(try await store.foodEntries(user: me, from: Self.day, to: Self.day).map(\.name) == ["Pizza"])
+            #expect(try await store.nightscoutDocuments(.treatments, user: me, limit: 10).map(\.key) == ["t1"], "the same instant and event type")
             try await store.undoImport(id: try #require(first.importID), user: me)
             #expect(try await store.glucoseReadings(user: me).map(\.glucose.milligramsPerDeciliter) == [120])
-            #expect(try await store.meals(user: me).isEmpty)
+            #expect(try await store.foodEntries(user: me, from: Self.day, to: Self.day).isEmpty)
+            #expect(try await store.nightscoutDocuments(.treatments, user: me, limit: 10).isEmpty)
+        }
+    }
+
+    /// Carbohydrate that earlier Nightscout imports made meal events of becomes food-log entries of the same import, once,
+    /// even when an uploader had sent it again.
+    @Test(arguments: Backend.enabled)
+    func earlierImportsCarbohydrateMovesToTheFoodLog(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { store in
+            let me = try await store.localUser()
+            let report = try await store.importNightscout(user: me, fileName: "treatments.json", mode: ImportMode()) { write in
+                try await write(NightscoutRecords(doses: [InsulinDose(takenAt: Self.morning, utcOffsetSeconds: 3600, units: 2, kind: .bolus,
+                                                                      externalID: "nightscout:d:insulin")]), [])
+                return ImportReport(format: "nightscout", rowsRead: 1)
+            }
+            let importID = try #require(report.importID)
+            // What an import made before: a meal named by the food type, and an event of it per treatment with carbs.
+            try await store.withConnection { db in
+                let meal = try #require(try await db.raw("""
+                    INSERT INTO meals (id, user_id, name, kind, source, import_id, created_at_ms, updated_at_ms, version)
+                    VALUES (\(bind: store.bind(UUID())), \(bind: me.rawValue), 'Pizza', 'common', 'import:nightscout', \(bind: importID), 0, 0, 1)
+                    RETURNING row_id
+                    """).first()).decode(column: "row_id", as: Int64.self)
+                for (minutes, id) in [(0, "a"), (60, "b")] {
+                    let at = Self.morning.millisecondsSince1970 + Int64(minutes) * 60_000
+                    try await db.raw("""
+                        INSERT INTO meal_events (id, user_id, meal_id, eaten_at_ms, utc_offset_s, local_day, portion, carbohydrate_g, note,
+                            source, external_id, import_id, created_at_ms, updated_at_ms, version)
+                        VALUES (\(bind: store.bind(UUID())), \(bind: me.rawValue), \(bind: meal), \(bind: at), 3600,
+                            \(bind: LocalDate(instant: Self.morning, utcOffsetSeconds: 3600).dayNumber), 1, 30, 'with salad', 'import:nightscout',
+                            \(bind: "nightscout:\(id):carbs"), \(bind: importID), 0, 0, 2)
+                        """).run()
+                }
+            }
+            // An uploader had sent the second again, to the food log.
+            let resent = try FoodLogEntry.carbohydrateTreatment(grams: 30, name: nil, note: nil, eatenAt: Self.morning.addingTimeInterval(3600),
+                                                                utcOffsetSeconds: 3600, source: "nightscout", externalID: "nightscout:b2:carbs")
+            try await store.addFoodEntries([resent], user: me)
+            try await store.withConnection { db in try await store.moveNightscoutCarbsToFoodLog(db) }
+            let day = LocalDate(instant: Self.morning, utcOffsetSeconds: 3600)
+            let entries = try await store.foodEntries(user: me, from: day, to: day)
+            #expect(entries.map(\.name) == ["Pizza", "Carbs"])
+            #expect(entries[0].nutrients[.carbohydrate] == 30 && entries[0].energy == 120 && entries[0].note?.hasPrefix("with salad") == true)
+            #expect(try await store.meals(user: me).isEmpty, "the meal and its events are gone")
+            try await store.undoImport(id: importID, user: me)
+            #expect(try await store.foodEntries(user: me, from: day, to: day).map(\.externalID) == ["nightscout:b2:carbs"], "the import's entry goes with it")
         }
     }
 }

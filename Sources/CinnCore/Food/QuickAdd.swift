@@ -70,6 +70,23 @@ extension FoodLogEntry {
                      source: quickAddSource)
     }
 
-    /// Whether the entry is a quick add rather than a food.
-    public var isQuickAdd: Bool { source == Self.quickAddSource }
+    /// What a Nightscout treatment's carbohydrate (a carb correction, a meal bolus's carbs) is in the food log, whichever
+    /// way it arrived (a file, an uploader): a quick add of `grams` of carbohydrate named `name` (else "Carbs"), its energy
+    /// counted at 4 kcal a gram (so said in its note), in the usual meal for its local time.
+    public static func carbohydrateTreatment(grams: Double, name: String?, note: String?, eatenAt: Date, utcOffsetSeconds: Int,
+                                             source: String, externalID: String) throws(CinnError) -> FoodLogEntry {
+        let quick = try QuickAdd.validated(name: name ?? "Carbs", energyKcal: nil, proteinGrams: nil, carbohydrateGrams: grams, fatGrams: nil)
+        let local = LocalDateTime(instant: eatenAt, utcOffsetSeconds: utcOffsetSeconds)
+        var entry = logging(quick, meal: Meal.usual(atSecondsOfDay: local.secondsOfDay), eatenAt: eatenAt, utcOffsetSeconds: utcOffsetSeconds,
+                            note: ([note].compactMap { $0 } + [carbohydrateEnergyNote]).joined(separator: "; "), id: .v7(at: eatenAt))
+        entry.source = source
+        entry.externalID = externalID
+        return entry
+    }
+
+    /// The note of an entry whose energy was counted from its carbohydrate alone.
+    public static let carbohydrateEnergyNote = "energy estimated from carbohydrate, 4 kcal a gram"
+
+    /// Whether the entry is a quick add rather than a food, whoever made it (a person, an import, an uploader).
+    public var isQuickAdd: Bool { foodID == nil && servingLabel == Self.quickAddServing }
 }

@@ -99,7 +99,11 @@ public struct ImportReport: Sendable, Hashable, Codable {
     public var format: String
     public var rowsRead: Int
     public var imported: Int
+    /// Records already in the journal.
     public var duplicates: Int
+    /// Records the file holds more than once (the same id, or the same instant and kind from two uploaders): each is
+    /// counted once, in the other numbers.
+    public var repeatedInFile = 0
     /// Rows left out because they hold nothing to import (a food database row without energy).
     public var skipped: Int
     /// The rejected rows, at most `maximumListedRejections` of them.

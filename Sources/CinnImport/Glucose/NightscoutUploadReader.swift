@@ -80,35 +80,39 @@ public enum NightscoutUploadReader {
         RejectedRow(line: line, field: "[\(index)]" + (error.field.map { $0.isEmpty ? "" : "." + $0 } ?? ""), reason: error.message)
     }
 
-    /// An upload of treatments: each checked and keyed by its `_id`, else by the instant of `created_at` and its
-    /// `eventType` (never the text of its time: the same bolus written in two offsets is one), and what the journal keeps
-    /// of them (`NightscoutParser.treatment`). A treatment without a time from 1900 to 2199, with an impossible amount or
-    /// text, is rejected alone.
+    /// An upload of treatments: each checked and kept, with what the journal keeps of it (`treatment`). A treatment
+    /// without a time from 1900 to 2199, with an impossible amount or text, is rejected alone.
     public static func treatments(_ body: [UInt8], timeZone: TimeZone, source: String) throws(CinnError)
-        -> (documents: [NightscoutUploadedDocument], data: NightscoutData, rejected: [RejectedRow]) {
-        var documents: [NightscoutUploadedDocument] = [], data = NightscoutData(), rejected: [RejectedRow] = []
+        -> (data: NightscoutData, rejected: [RejectedRow]) {
+        var data = NightscoutData(), rejected: [RejectedRow] = []
         for (index, (line, value)) in try elements(body, documents: true).enumerated() {
             guard case .object(let members) = value else { continue }
             do throws(CinnError) {
-                guard let createdText = members["created_at"]?.string, let created = LocalDateTime(iso: createdText) else {
-                    throw .invalid("created_at", "a treatment needs its created_at time")
-                }
-                let instant = try ValidValues.instant(
-                    created.resolved(in: TimeZone(secondsFromGMT: created.utcOffsetSeconds ?? 0) ?? timeZone).instant, field: "created_at")
-                _ = try checked(members)
-                let eventType = members["eventType"]?.string ?? "<none>"
-                let key = members["_id"]?.string ?? "t:\(instant.millisecondsSince1970)|\(eventType)"
-                var made = NightscoutData()
-                try NightscoutParser.treatment(members, id: key, line: line, timeZone: timeZone, source: source, into: &made)
-                data.readings += made.readings
-                data.doses += made.doses
-                data.carbs += made.carbs
-                documents.append(NightscoutUploadedDocument(key: key, eventType: eventType, createdAt: instant, members: members))
+                try treatment(NightscoutParser.plain(members), timeZone: timeZone, source: source, into: &data)
             } catch {
                 rejected.append(rejection(index, line: line, error))
             }
         }
-        return (documents, data, rejected)
+        return (data, rejected)
+    }
+
+    /// One treatment, from an uploader or a file, checked and keyed by its `_id`, else by the instant of `created_at`
+    /// and its `eventType` (never the text of its time: the same bolus written in two offsets is one): its document, and
+    /// what the journal keeps of it (`NightscoutParser.treatment`), go into `data`, or nothing when it is invalid.
+    public static func treatment(_ members: [String: JSONValue], timeZone: TimeZone, source: String,
+                                 into data: inout NightscoutData) throws(CinnError) {
+        let instant = try NightscoutParser.treatmentInstant(members, timeZone: timeZone)
+        _ = try checked(members)
+        let eventType = members["eventType"]?.string ?? "<none>"
+        let key = members["_id"]?.string ?? "t:\(instant.millisecondsSince1970)|\(eventType)"
+        var made = NightscoutData()
+        if !(try NightscoutParser.treatment(members, key: key, instant: instant, timeZone: timeZone, source: source, into: &made)) {
+            data.skipped += 1
+        }
+        data.readings += made.readings
+        data.doses += made.doses
+        data.entries += made.entries
+        data.documents.append(NightscoutUploadedDocument(key: key, eventType: eventType, createdAt: instant, members: members))
     }
 
     /// An upload of device statuses (or profiles): each checked, timed by `created_at` (a profile's `startDate`), else

@@ -12,8 +12,6 @@ public enum ImportLimits {
     public static let myFitnessPalRows = 1_000_000
     /// Nightscout entries and treatments: a CGM reading every 5 minutes for 19 years.
     public static let nightscoutRecords = 2_000_000
-    /// Nightscout carbohydrate records (treatments with carbs): twenty a day for 27 years.
-    public static let nightscoutCarbs = 200_000
     /// Top-level records of an Apple Health export (the largest seen are about 20 million).
     public static let appleHealthRecords = 100_000_000
     /// Foods of a food database file (USDA FoodData Central, Open Food Facts).

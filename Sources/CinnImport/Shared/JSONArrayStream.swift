@@ -8,7 +8,8 @@ struct JSONArrayStream {
     static let chunkSize = 1 << 20
 
     /// Calls `body` with each element in order and the line it starts on, and `afterChunk` after each chunk of the file
-    /// (to hand on what `body` gathered); the file must be one JSON array.
+    /// (to hand on what `body` gathered); the file must be one JSON array, or JSON objects one after another (as
+    /// `mongoexport` writes a collection: one document a line), each then an element.
     static func forEach(url: URL, chunkSize: Int = chunkSize, _ body: (JSONValue, Int) throws(CinnError) -> Void,
                         afterChunk: () async throws -> Void = {}) async throws {
         let handle: FileHandle
@@ -30,7 +31,7 @@ struct JSONArrayStream {
             try stream.feed(chunk, body)
             try await afterChunk()
         }
-        guard stream.state == .done else {
+        guard stream.state == .done || (stream.objectSequence && stream.state == .afterElement) else {
             throw CinnError.invalid("file", "the JSON ends too early at line \(stream.line): the file looks cut off")
         }
     }
@@ -38,6 +39,8 @@ struct JSONArrayStream {
     enum State { case start, beforeElement, inElement, afterElement, done }
 
     private(set) var state = State.start
+    /// Whether the file is objects one after another rather than an array.
+    private(set) var objectSequence = false
     private(set) var line = 1
     private var element: [UInt8] = []
     private var elementLine = 1
@@ -51,8 +54,19 @@ struct JSONArrayStream {
             switch state {
             case .start:
                 if byte == 0xEF || byte == 0xBB || byte == 0xBF || isSpace(byte) { break }
+                if byte == UInt8(ascii: "{") {
+                    objectSequence = true
+                    try startElement(byte, body)
+                    break
+                }
                 guard byte == UInt8(ascii: "[") else { throw .invalid("file", "line \(line): the file is not a JSON array") }
                 state = .beforeElement
+            case .afterElement where objectSequence:
+                if isSpace(byte) { break }
+                guard byte == UInt8(ascii: "{") else {
+                    throw .invalid("file", "line \(line): a file of JSON documents holds only objects, one after another")
+                }
+                try startElement(byte, body)
             case .beforeElement, .afterElement:
                 if isSpace(byte) { break }
                 if byte == UInt8(ascii: "]"), state == .afterElement || !started {
@@ -60,12 +74,7 @@ struct JSONArrayStream {
                 } else if byte == .comma, state == .afterElement {
                     state = .beforeElement
                 } else if state == .beforeElement {
-                    state = .inElement
-                    started = true
-                    element.removeAll(keepingCapacity: true)
-                    elementLine = line
-                    depth = 0
-                    try take(byte, body)
+                    try startElement(byte, body)
                 } else {
                     throw .invalid("file", "line \(line): the JSON array has an unexpected \"\(String(decoding: [byte], as: UTF8.self))\" between its elements")
                 }
@@ -76,6 +85,15 @@ struct JSONArrayStream {
             }
             if byte == .newline { line += 1 }
         }
+    }
+
+    private mutating func startElement(_ byte: UInt8, _ body: (JSONValue, Int) throws(CinnError) -> Void) throws(CinnError) {
+        state = .inElement
+        started = true
+        element.removeAll(keepingCapacity: true)
+        elementLine = line
+        depth = 0
+        try take(byte, body)
     }
 
     /// One byte of an element; at the element's end, parses it and hands it on.

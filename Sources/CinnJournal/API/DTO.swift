@@ -289,6 +289,7 @@ package struct ImportReportDTO: Encodable {
         case importID = "import_id"
         case healthDays = "health_days"
         case replaced, unknown
+        case repeatedInFile = "repeated_in_file"
     }
 
     /// One type's day summaries in the report.
@@ -308,6 +309,7 @@ package struct ImportReportDTO: Encodable {
         try container.encode(report.rowsRead, forKey: .rowsRead)
         try container.encode(report.imported, forKey: .imported)
         try container.encode(report.duplicates, forKey: .duplicates)
+        try container.encode(report.repeatedInFile, forKey: .repeatedInFile)
         try container.encode(report.skipped, forKey: .skipped)
         try container.encode(report.rejectedCount, forKey: .rejectedCount)
         try container.encode(report.rejected, forKey: .rejected)

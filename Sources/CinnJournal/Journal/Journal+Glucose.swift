@@ -4,20 +4,20 @@ import CinnStore
 import Foundation
 
 extension Journal {
-    /// Imports a Nightscout export (entries or treatments JSON): readings, insulin doses and carbohydrate
-    /// (meal events of meals named by their food type), deduplicated by id and then by time, as one batch.
+    /// Imports a Nightscout export or `mongoexport` backup (entries or treatments) as one batch: readings, insulin doses,
+    /// carbohydrate as food-log entries named by their food, and the treatments as sent, made as an uploader's are
+    /// (docs/nightscout.md), so that the file and an uploader's resend make each record once.
     public func importNightscout(at url: URL, fileName: String?, mode: ImportMode) async throws -> ImportReport {
         let settings = try await settings()
-        return try await store.importGlucoseRecords(user: user, format: "nightscout", fileName: fileName ?? url.lastPathComponent,
-                                                    mode: mode) { write in
-            var carbs: [ImportedCarbs] = []
+        return try await store.importNightscout(user: user, fileName: fileName ?? url.lastPathComponent, mode: mode) { write in
             let data = try await NightscoutParser.read(url: url, timeZone: settings.timeZone) { batch in
-                try await write(batch.readings, batch.doses)
-                carbs += batch.carbs.map { ImportedCarbs(at: $0.at, utcOffsetSeconds: $0.utcOffsetSeconds, grams: $0.grams, mealName: $0.name,
-                                                         note: $0.note, externalID: $0.externalID) }
+                try await write(NightscoutRecords(readings: batch.readings, doses: batch.doses, entries: batch.entries),
+                                nightscoutDocuments(batch.documents, .treatments))
             }
-            return (ImportReport(format: "nightscout", rowsRead: data.rowsRead, duplicates: data.duplicates, skipped: data.skipped,
-                                 rejected: data.rejected, rejectedCount: data.rejectedCount), carbs)
+            var report = ImportReport(format: "nightscout", rowsRead: data.rowsRead, skipped: data.skipped, rejected: data.rejected,
+                                      rejectedCount: data.rejectedCount)
+            report.repeatedInFile = data.duplicates
+            return report
         }
     }
 

@@ -95,28 +95,14 @@ extension Journal {
 
     /// Stores the treatments an uploader posts (a JSON array, or one; `NightscoutUploadReader.treatments` reads and checks them),
     /// each kept as sent and deduplicated by its `_id`, then by the instant of `created_at` and `eventType`; what the
-    /// journal holds of a new one goes there too: insulin as a dose (basal when its event type says so), a glucose check
-    /// as a meter's reading, and carbohydrate as a quick add in the food log, its energy counted at 4 kcal a gram. A
-    /// treatment that cannot be read is rejected alone, named by its place in the body.
+    /// journal holds of a new one goes there too, unless a file brought it already (`NightscoutParser.treatment`): insulin
+    /// as a dose, a glucose check as a meter's reading, carbohydrate as a quick add in the food log. A treatment that
+    /// cannot be read is rejected alone, named by its place in the body.
     public func uploadNightscoutTreatments(_ body: [UInt8]) async throws -> NightscoutDocumentsUpload {
         let settings = try await settings()
         let upload = try NightscoutUploadReader.treatments(body, timeZone: settings.timeZone, source: "nightscout")
-        let documents = upload.documents.map { document in
-            let id = UUID.v7(at: now())
-            return NightscoutDocument(id: id, collection: .treatments, key: document.key, eventType: document.eventType,
-                                      createdAt: document.createdAt, body: Self.withID(document.members, id))
-        }
-        var records = NightscoutRecords(readings: upload.data.readings, doses: upload.data.doses)
-        for carbs in upload.data.carbs {
-            let quick = try QuickAdd.validated(name: carbs.name, energyKcal: nil, proteinGrams: nil, carbohydrateGrams: carbs.grams, fatGrams: nil)
-            let local = LocalDateTime(instant: carbs.at, utcOffsetSeconds: carbs.utcOffsetSeconds)
-            var entry = FoodLogEntry.logging(quick, meal: Meal.usual(atSecondsOfDay: local.secondsOfDay), eatenAt: carbs.at,
-                                             utcOffsetSeconds: carbs.utcOffsetSeconds,
-                                             note: ([carbs.note].compactMap { $0 } + ["energy estimated from carbohydrate, 4 kcal a gram"])
-                                                 .joined(separator: "; "))
-            entry.externalID = carbs.externalID
-            records.entries.append(entry)
-        }
+        let documents = nightscoutDocuments(upload.data.documents, .treatments)
+        var records = NightscoutRecords(readings: upload.data.readings, doses: upload.data.doses, entries: upload.data.entries)
         // A document sent twice in one body brings its records twice: each is kept once.
         var seen = Set<String>()
         records.readings = records.readings.filter { seen.insert($0.externalID ?? "").inserted }
@@ -126,16 +112,21 @@ extension Journal {
         return NightscoutDocumentsUpload(stored: stored, duplicates: documents.count - stored.count, rejected: upload.rejected)
     }
 
+    /// Documents as the store keeps them: each with an id of its own, and an `_id` when it came without one.
+    func nightscoutDocuments(_ documents: [NightscoutUploadedDocument], _ collection: NightscoutDocument.Collection) -> [NightscoutDocument] {
+        documents.map { document in
+            let id = UUID.v7(at: now())
+            return NightscoutDocument(id: id, collection: collection, key: document.key, eventType: document.eventType,
+                                      createdAt: document.createdAt, body: Self.withID(document.members, id))
+        }
+    }
+
     /// Stores the device statuses (or profiles) a client posts, as sent (`NightscoutUploadReader.documents` reads and checks
     /// them), deduplicated by `_id`, else by their time and device, else by their content; their time is `created_at`
     /// (a profile's `startDate`), else now.
     public func uploadNightscoutDocuments(_ collection: NightscoutDocument.Collection, _ body: [UInt8]) async throws -> NightscoutDocumentsUpload {
         let upload = try NightscoutUploadReader.documents(body, now: now())
-        let documents = upload.documents.map { document in
-            let id = UUID.v7(at: now())
-            return NightscoutDocument(id: id, collection: collection, key: document.key, eventType: nil, createdAt: document.createdAt,
-                                      body: Self.withID(document.members, id))
-        }
+        let documents = nightscoutDocuments(upload.documents, collection)
         let stored = try await store.addNightscoutDocuments(documents, user: user)
         return NightscoutDocumentsUpload(stored: stored, duplicates: documents.count - stored.count, rejected: upload.rejected)
     }

@@ -119,6 +119,7 @@ struct ImportReportPage {
     let imported: Int
     let importedLabel: String
     let duplicates: Int
+    let repeatedInFile: Int?
     /// Rows with nothing to import, when there are any, and what they are.
     let skipped: Int?
     let skippedKinds: String
@@ -158,6 +159,7 @@ struct ImportReportPage {
         rowsRead = report.rowsRead
         imported = report.imported
         duplicates = report.duplicates
+        repeatedInFile = report.repeatedInFile > 0 ? report.repeatedInFile : nil
         skipped = report.skipped > 0 ? report.skipped : nil
         skippedKinds = report.skippedKinds
         rejectedCount = report.rejectedCount

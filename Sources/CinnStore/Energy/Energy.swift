@@ -215,10 +215,8 @@ extension Store {
             var ids = SplitMix64()
             let report = try await read { entries, weighIns, exercises in
                 try await writer.insert(.foodEntries, entries.map { entry in
-                    JournalRowWriter.Row(id: entry.id, at: entry.eatenAt, utcOffsetSeconds: entry.utcOffsetSeconds, values:
-                        [.id(entry.foodID), .text(entry.name), .text(entry.brand), .text(Self.searchKey(entry.name, entry.brand)),
-                         .text(entry.meal.name), .real(entry.servings), .text(entry.servingLabel), .real(entry.servingAmount),
-                         .text(entry.nutrients.storageText), .real(entry.energy), .text(entry.note)], externalID: entry.externalID)
+                    JournalRowWriter.Row(id: entry.id, at: entry.eatenAt, utcOffsetSeconds: entry.utcOffsetSeconds,
+                                         values: Self.entryValues(entry), externalID: entry.externalID)
                 })
                 try await writer.insert(.exerciseEntries, exercises.map { entry in
                     JournalRowWriter.Row(id: entry.id, at: entry.performedAt, utcOffsetSeconds: entry.utcOffsetSeconds, values:

@@ -2,100 +2,143 @@ import CinnCore
 import Foundation
 import SQLKit
 
-/// A Nightscout carbohydrate record as the store takes it: a meal event of the meal named `mealName`.
-public struct ImportedCarbs: Sendable {
-    public var at: Date
-    public var utcOffsetSeconds: Int
-    public var grams: Double
-    public var mealName: String
-    public var note: String?
-    public var externalID: String
-
-    public init(at: Date, utcOffsetSeconds: Int, grams: Double, mealName: String, note: String?, externalID: String) {
-        self.at = at
-        self.utcOffsetSeconds = utcOffsetSeconds
-        self.grams = grams
-        self.mealName = mealName
-        self.note = note
-        self.externalID = externalID
-    }
-}
-
 extension Store {
-    /// Imports glucose readings, insulin doses and carbohydrate (as meal events of meals found or made by
-    /// name) as one batch (`journalImport`: on SQLite the readings and doses are staged outside the write lock).
-    /// `read` reads the file, handing its readings and doses to `write` batch by batch, and returns the parse report and
-    /// the carbohydrate. A record is already in the journal when its external id is, or when an imported record of its
-    /// kind from the same source has the same time (and, for doses and carbohydrate, amount): two uploaders send the
-    /// same reading under different ids.
-    public func importGlucoseRecords(
-        user: UserID, format: String, fileName: String?, mode: ImportMode,
-        read: (_ write: (_ readings: [GlucoseReading], _ doses: [InsulinDose]) async throws -> Void) async throws
-            -> (report: ImportReport, carbs: [ImportedCarbs])
+    /// What else makes a record from Nightscout (a file or an uploader) one the journal holds (docs/nightscout.md): a
+    /// reading at the same instant of the same kind (a sensor's or a meter's) and a dose at the same instant of the same
+    /// kind, whatever sent them, and carbohydrate logged from Nightscout at the same instant.
+    static let nightscoutSameAs: [JournalRowWriter.Table: JournalRowWriter.SameAs] = [
+        .glucose: .init(columns: ["measured_at_ms", "sensor"], only: nil),
+        .insulin: .init(columns: ["taken_at_ms", "kind"], only: nil),
+        .foodEntries: .init(columns: ["eaten_at_ms"], only: "d.external_id LIKE 'nightscout:%'"),
+    ]
+
+    /// Imports a Nightscout export or backup as one batch (`journalImport`: on SQLite staged outside the write lock):
+    /// readings, doses, food-log entries of carbohydrate, and the treatments as sent. `read` reads the file, handing
+    /// what it read to `write` batch by batch, and returns the parse report. A record is already in the journal when its
+    /// external id is, or as `nightscoutSameAs` says; a treatment when its key is, or a treatment of the same instant and
+    /// event type (`insertNewNightscoutDocuments`), so a file and an uploader's resend make each record once.
+    public func importNightscout(
+        user: UserID, fileName: String?, mode: ImportMode,
+        read: (_ write: (_ records: NightscoutRecords, _ treatments: [NightscoutDocument]) async throws -> Void) async throws -> ImportReport
     ) async throws -> ImportReport {
-        try await journalImport(user: user, format: format, fileName: fileName, mode: mode,
-                                sameAs: [.glucose: ["measured_at_ms"], .insulin: ["taken_at_ms", "units"]]) { writer in
-            let (report, carbs) = try await read { readings, doses in
-                try await writer.insert(.glucose, readings.map { reading in
+        try await journalImport(user: user, format: "nightscout", fileName: fileName, mode: mode, sameAs: Self.nightscoutSameAs) { writer in
+            var staged = 0
+            let report = try await read { records, treatments in
+                try await writer.insert(.glucose, records.readings.map { reading in
                     JournalRowWriter.Row(id: reading.id, at: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds,
-                                         values: JournalRowWriter.Table.glucoseValues(reading),
-                                         externalID: reading.externalID)
+                                         values: JournalRowWriter.Table.glucoseValues(reading), externalID: reading.externalID)
                 })
-                try await writer.insert(.insulin, doses.map { dose in
+                try await writer.insert(.insulin, records.doses.map { dose in
                     JournalRowWriter.Row(id: dose.id, at: dose.takenAt, utcOffsetSeconds: dose.utcOffsetSeconds,
                                          values: [.real(dose.units), .text(dose.kind.rawValue), .text(dose.insulin), .text(dose.note)],
                                          externalID: dose.externalID)
                 })
+                try await writer.insert(.foodEntries, records.entries.map { entry in
+                    JournalRowWriter.Row(id: entry.id, at: entry.eatenAt, utcOffsetSeconds: entry.utcOffsetSeconds,
+                                         values: Self.entryValues(entry), externalID: entry.externalID)
+                })
+                staged += try await writer.insertNightscoutDocuments(treatments)
             }
-            return (report, (readerDuplicates: report.duplicates, carbs: carbs))
-        } finish: { connection, batch, report, parsed in
-            let added = try await insertCarbs(connection.sql, parsed.carbs, batch)
-            report.imported += added
-            report.duplicates += parsed.readerDuplicates + parsed.carbs.count - added
+            return (report, (writer, staged))
+        } finish: { connection, batch, _, parsed in
+            let (writer, staged) = parsed
+            if writer.staging != nil { try await mergeNightscoutDocuments(connection.sql, count: staged, batch) }
         }
     }
 
-    /// The carbohydrate of an import as meal events, skipping those already there (by external id, or by time and grams from
-    /// the same source); returns how many were added.
-    private func insertCarbs(_ db: any SQLDatabase, _ carbs: [ImportedCarbs], _ batch: ImportedBatch) async throws -> Int {
-        guard !carbs.isEmpty else { return 0 }
-        let user = batch.user, source = batch.source
-        var knownIDs = Set<String>(), knownKeys = Set<String>()
-        for row in try await db.raw("""
-            SELECT external_id, eaten_at_ms AS at, carbohydrate_g AS amount FROM meal_events
-            WHERE user_id = \(bind: user.rawValue) AND deleted = 0 AND source = \(bind: source)
-            """).all() {
-            if let id = try row.decode(column: "external_id", as: String?.self) { knownIDs.insert(id) }
-            knownKeys.insert("\(try row.decode(column: "at", as: Int64.self))|\(try row.decode(column: "amount", as: Double.self))")
-        }
-        let fresh = carbs.filter { item in !knownIDs.contains(item.externalID) && !knownKeys.contains("\(milliseconds(item.at))|\(item.grams)") }
-        guard !fresh.isEmpty else { return 0 }
-        let firstVersion = try await reserveVersions(db, user: user, count: fresh.count)
-        var meals: [String: Int64] = [:]
-        for name in Set(fresh.map(\.mealName)).sorted() {
-            if let row = try await db.raw("""
-                SELECT row_id FROM meals WHERE user_id = \(bind: user.rawValue) AND name = \(bind: name) AND deleted = 0
-                """).first() {
-                meals[name] = try row.decode(column: "row_id", as: Int64.self)
-                continue
+    /// Makes the carbohydrate that Nightscout imports made meal events of (before files and uploaders shared one mapping)
+    /// what it is now: a food-log entry of the same import, instant, amount and external id, named by its meal (but
+    /// "Carbs"), with its note. An event whose carbohydrate the food log holds already (an uploader sent it again) is
+    /// not logged twice. The events are deleted, and the meals the imports made once no event of theirs is left.
+    func moveNightscoutCarbsToFoodLog(_ db: any SQLDatabase) async throws {
+        let rows = try await db.raw("""
+            SELECT e.user_id, e.id, e.eaten_at_ms, e.utc_offset_s, e.carbohydrate_g, e.note, e.source, e.external_id, e.import_id, m.name
+            FROM meal_events e JOIN meals m ON m.row_id = e.meal_id
+            WHERE e.deleted = 0 AND e.external_id LIKE 'nightscout:%' AND e.carbohydrate_g IS NOT NULL
+            ORDER BY e.user_id, e.eaten_at_ms
+            """).all()
+        var events: [UserID: [(id: UUID, entry: FoodLogEntry?)]] = [:]
+        for row in rows {
+            let name = try row.decode(column: "name", as: String.self)
+            let grams = try row.decode(column: "carbohydrate_g", as: Double.self)
+            let at = date(milliseconds: try row.decode(column: "eaten_at_ms", as: Int64.self))
+            let offset = try row.decode(column: "utc_offset_s", as: Int.self)
+            let note = try row.decode(column: "note", as: String?.self), source = try row.decode(column: "source", as: String.self)
+            let externalID = try row.decode(column: "external_id", as: String.self)
+            func entry(named: String?) -> FoodLogEntry? {
+                try? FoodLogEntry.carbohydrateTreatment(grams: grams, name: named, note: note, eatenAt: at, utcOffsetSeconds: offset,
+                                                        source: source, externalID: externalID)
             }
-            let mealVersion = try await reserveVersions(db, user: user)
-            guard let row = try await db.raw("""
-                INSERT INTO meals (id, user_id, name, kind, source, import_id, created_at_ms, updated_at_ms, version)
-                VALUES (\(bind: bind(UUID.v7(at: now()))), \(bind: user.rawValue), \(bind: name), 'common', \(bind: source), \(bind: batch.importID),
-                    \(bind: batch.createdAt), \(bind: batch.createdAt), \(bind: mealVersion))
-                RETURNING row_id
-                """).first() else { throw CinnError(.internal, "the meal could not be saved") }
-            meals[name] = try row.decode(column: "row_id", as: Int64.self)
+            var logged = entry(named: name == "Carbs" ? nil : name) ?? entry(named: nil)
+            logged?.importID = try row.decode(column: "import_id", as: Int64?.self)
+            events[UserID(try row.decode(column: "user_id", as: Int64.self)), default: []].append((try decodeUUID(row, "id"), logged))
         }
-        try await insertRows(db, into: "meal_events", columns: [
-            "id", "user_id", "meal_id", "eaten_at_ms", "utc_offset_s", "local_day", "portion", "carbohydrate_g", "note", "source", "external_id",
-            "import_id", "created_at_ms", "updated_at_ms", "version",
-        ], fresh.enumerated().map { offset, item in
-            [bind(UUID.v7(at: item.at)), user.rawValue, meals[item.mealName], milliseconds(item.at), item.utcOffsetSeconds,
-             LocalDate(instant: item.at, utcOffsetSeconds: item.utcOffsetSeconds).dayNumber, 1.0, item.grams, item.note, source,
-             item.externalID, batch.importID, batch.createdAt, batch.createdAt, firstVersion + Int64(offset)]
-        })
-        return fresh.count
+        for (user, moved) in events {
+            let entries = try await newNightscoutRecords(db, NightscoutRecords(entries: moved.compactMap(\.entry)), user: user).entries
+            try await insertEntries(db, entries, user: user)
+            let version = try await reserveVersions(db, user: user), time = milliseconds(now())
+            for chunk in moved.filter({ $0.entry != nil }).map(\.id).chunks(of: Self.insertChunkRows) {
+                try await db.raw("""
+                    UPDATE meal_events SET deleted = 1, version = \(bind: version), updated_at_ms = \(bind: time)
+                    WHERE user_id = \(bind: user.rawValue) AND id IN (\(binds: chunk.map { bind($0) }))
+                    """).run()
+            }
+            try await db.raw("""
+                UPDATE meals SET deleted = 1, version = \(bind: version), updated_at_ms = \(bind: time)
+                WHERE user_id = \(bind: user.rawValue) AND deleted = 0 AND import_id IS NOT NULL AND source = 'import:nightscout'
+                    AND NOT EXISTS (SELECT 1 FROM meal_events e WHERE e.meal_id = meals.row_id AND e.deleted = 0)
+                """).run()
+        }
+    }
+
+    /// A food-log entry's values of `JournalRowWriter.Table.foodEntries`' own columns, in their order.
+    static func entryValues(_ entry: FoodLogEntry) -> [JournalRowWriter.Value] {
+        [.id(entry.foodID), .text(entry.name), .text(entry.brand), .text(searchKey(entry.name, entry.brand)), .text(entry.meal.name),
+         .real(entry.servings), .text(entry.servingLabel), .real(entry.servingAmount), .text(entry.nutrients.storageText),
+         .real(entry.energy), .text(entry.note)]
+    }
+
+    /// SQLite: moves an import's staged treatments (`JournalRowWriter.insertNightscoutDocuments`) into the journal, a chunk
+    /// at a time, leaving out those it holds.
+    private func mergeNightscoutDocuments(_ db: any SQLDatabase, count: Int, _ batch: ImportedBatch) async throws {
+        var last = 0
+        while last < count {
+            let documents = try await db.raw("""
+                SELECT id, key, event_type, created_at_ms, body FROM staging.nightscout_documents
+                WHERE rowid > \(bind: last) ORDER BY rowid LIMIT \(bind: Self.insertChunkRows)
+                """).all().map { row in
+                NightscoutDocument(id: try decodeUUID(row, "id"), collection: .treatments, key: try row.decode(column: "key", as: String.self),
+                                   eventType: try row.decode(column: "event_type", as: String?.self),
+                                   createdAt: date(milliseconds: try row.decode(column: "created_at_ms", as: Int64.self)),
+                                   body: try row.decode(column: "body", as: String.self))
+            }
+            guard !documents.isEmpty else { return }
+            _ = try await insertNewNightscoutDocuments(db, documents, user: batch.user, importID: batch.importID)
+            last += documents.count
+        }
+    }
+}
+
+extension JournalRowWriter {
+    /// Treatments of a Nightscout import: on SQLite staged (and moved into the journal when the import finishes), on
+    /// PostgreSQL written in the import's transaction, leaving out those the journal holds. Returns how many were staged.
+    func insertNightscoutDocuments(_ documents: [NightscoutDocument]) async throws -> Int {
+        guard !documents.isEmpty else { return 0 }
+        if let staging {
+            let insert = try await staging.table("nightscout_documents", columns: ["id", "key", "event_type", "created_at_ms", "body"],
+                                                 rowsPerStatement: Self.rowsPerStatement)
+            try insert.insert(count: documents.count) { n, binder in
+                let document = documents[n]
+                binder.bind(document.id)
+                binder.bind(document.key)
+                binder.bind(document.eventType)
+                binder.bind(Int(store.milliseconds(document.createdAt)))
+                binder.bind(document.body)
+            }
+            return documents.count
+        }
+        guard let connection, let batch else { throw CinnError(.internal, "an import's rows were written after the import ended") }
+        _ = try await store.insertNewNightscoutDocuments(connection.sql, documents, user: batch.user, importID: batch.importID)
+        return 0
     }
 }

@@ -42,10 +42,7 @@ extension Store {
                 dose.externalID)
         })
         try await writer.insert(.foodEntries, records.foodEntries.map { entry in
-            row(entry.eatenAt, entry.utcOffsetSeconds,
-                [.id(entry.foodID), .text(entry.name), .text(entry.brand), .text(searchKey(entry.name, entry.brand)), .text(entry.meal.name),
-                 .real(entry.servings), .text(entry.servingLabel), .real(entry.servingAmount), .text(entry.nutrients.storageText),
-                 .real(entry.energy), .text(entry.note)], entry.externalID)
+            row(entry.eatenAt, entry.utcOffsetSeconds, entryValues(entry), entry.externalID)
         })
         try await writer.insert(.workouts, records.workouts.map { workout in
             row(workout.startedAt, workout.utcOffsetSeconds,

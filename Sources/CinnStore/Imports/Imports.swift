@@ -315,6 +315,8 @@ extension Store {
                     WHERE import_id = \(bind: id) AND user_id = \(bind: user.rawValue) AND deleted = 0 RETURNING row_id
                     """).all().count
             }
+            // The treatments a Nightscout file brought, kept as sent: not synced, so gone with no tombstone.
+            try await db.raw("DELETE FROM nightscout_documents WHERE import_id = \(bind: id) AND user_id = \(bind: user.rawValue)").run()
             // A workout's sets go with it (and the exercise days they made); the workout's tombstone is what sync sees.
             let workouts = SQLQueryString("""
                 SELECT row_id FROM workouts WHERE import_id = \(bind: id) AND user_id = \(bind: user.rawValue) AND deleted = 0

@@ -19,10 +19,10 @@ extension Store {
     /// rows takes a fraction of that, and only then do other writers wait (docs/SECURITY.md). A failed read writes
     /// nothing. On PostgreSQL, where writers do not share one lock, the rows go straight in, in the transaction.
     ///
-    /// `sameAs`: for tables whose rows are also duplicates of an earlier import's row from the same source that
-    /// matches them in these columns (two uploaders send one reading under different ids), those columns.
+    /// `sameAs`: for tables whose rows are also duplicates of a journal row that matches them in some columns (two
+    /// uploaders send one reading under different ids), which columns and rows.
     func journalImport<Parsed>(
-        user: UserID, format: String, fileName: String?, mode: ImportMode, sameAs: [JournalRowWriter.Table: [String]] = [:],
+        user: UserID, format: String, fileName: String?, mode: ImportMode, sameAs: [JournalRowWriter.Table: JournalRowWriter.SameAs] = [:],
         read: (JournalRowWriter) async throws -> (ImportReport, Parsed),
         finish: (Connection, ImportedBatch, inout ImportReport, Parsed) async throws -> Void
     ) async throws -> ImportReport {
@@ -187,6 +187,13 @@ final class JournalRowWriter: @unchecked Sendable {
         }
     }
 
+    /// What else makes a row a duplicate of a journal row (`Store.journalImport`): the same values in `columns`, on a
+    /// row that meets `only` (an SQL condition on the journal's row, `d`), or on any row of the user's when nil.
+    struct SameAs {
+        let columns: [String]
+        let only: String?
+    }
+
     /// A value of a table's own columns, typed so that SQLite binds it without a cast.
     enum Value {
         case integer(Int?)
@@ -217,23 +224,23 @@ final class JournalRowWriter: @unchecked Sendable {
     static let rowsPerStatement = 50
     static let conflict = " ON CONFLICT (user_id, external_id) WHERE deleted = 0 AND external_id IS NOT NULL DO NOTHING"
 
-    private let store: Store
+    let store: Store
     /// See `Store.journalImport`.
-    private let sameAs: [Table: [String]]
+    private let sameAs: [Table: SameAs]
     /// Rows handed to `insert`, duplicates included.
     private(set) var offered = 0
 
     // SQLite: the staging database, and the tables of it this writer made (in the order their first rows came) with
     // how many rows each holds (their rowids run from 1 to that).
-    private let staging: ImportStaging?
+    let staging: ImportStaging?
     private var stagedTables: [(table: Table, rows: Int)] = []
 
     // PostgreSQL: the import's connection and batch, and the tables whose temporary staging table exists.
-    private let connection: Store.Connection?
-    private let batch: Store.ImportedBatch?
+    let connection: Store.Connection?
+    let batch: Store.ImportedBatch?
     private var copied: Set<Table> = []
 
-    init(store: Store, postgres connection: Store.Connection, batch: Store.ImportedBatch, sameAs: [Table: [String]]) {
+    init(store: Store, postgres connection: Store.Connection, batch: Store.ImportedBatch, sameAs: [Table: SameAs]) {
         self.store = store
         self.sameAs = sameAs
         self.connection = connection
@@ -241,7 +248,7 @@ final class JournalRowWriter: @unchecked Sendable {
         staging = nil
     }
 
-    init(store: Store, staging: ImportStaging, sameAs: [Table: [String]]) {
+    init(store: Store, staging: ImportStaging, sameAs: [Table: SameAs]) {
         self.store = store
         self.sameAs = sameAs
         self.staging = staging
@@ -311,13 +318,13 @@ final class JournalRowWriter: @unchecked Sendable {
         return imported
     }
 
-    /// ` AND NOT EXISTS (…)`: the staged row `s` matches no row of `target` from the same source in the `sameAs` columns.
+    /// ` AND NOT EXISTS (…)`: the staged row `s` matches no row of `target` as `sameAs` says.
     private func notAlreadyThere(_ table: Table, in target: String, _ batch: Store.ImportedBatch) -> SQLQueryString {
-        guard let columns = sameAs[table], !columns.isEmpty else { return "" }
-        let matches = columns.map { "d.\($0) = s.\($0)" }.joined(separator: " AND ")
+        guard let same = sameAs[table], !same.columns.isEmpty else { return "" }
+        let matches = (same.columns.map { "d.\($0) = s.\($0)" } + (same.only.map { ["(\($0))"] } ?? [])).joined(separator: " AND ")
         return """
              AND NOT EXISTS (SELECT 1 FROM \(unsafeRaw: target) d WHERE d.user_id = \(bind: batch.user.rawValue) AND d.deleted = 0
-                AND d.source = \(bind: batch.source) AND \(unsafeRaw: matches))
+                AND \(unsafeRaw: matches))
             """
     }
 
