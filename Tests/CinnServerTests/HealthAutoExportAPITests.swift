@@ -87,6 +87,39 @@ import Testing
         }
     }
 
+    /// The app's own "Export" as JSON, imported as a file: recognised by its content, read by the delivery's code as one
+    /// batch, previewed by a dry run that writes nothing, refused whole for an invalid point unless asked to skip it.
+    @Test(arguments: Database.enabled)
+    func anExportFileIsImportedAsADeliveryIs(_ database: Database) async throws {
+        try await withApp(on: database) { client, journal in
+            let file = Self.delivery(energy: 500, carbs: 60, steps: 3000, heartRate: [(0, 70), (1, 72)])
+            let preview = try await client.send(.post, "/api/v1/imports?dry_run=true&file_name=HealthAutoExport-2024-06-01.json", body: file,
+                                                contentType: "application/json")
+            #expect(preview.status == .ok)
+            #expect(try preview.json()["format"]?.string == "health-auto-export" && preview.json()["dry_run"]?.bool == true)
+            #expect(try preview.json()["imported"]?.double == 46 && preview.json()["import_id"]?.isNull == true)
+            #expect(try await heartRate(journal) == nil, "a dry run writes nothing")
+            #expect(try await journal.store.weighIns(user: journal.user).isEmpty)
+
+            let imported = try await client.send(.post, "/api/v1/imports?file_name=HealthAutoExport-2024-06-01.json", body: file,
+                                                 contentType: "application/json")
+            #expect(imported.status == .created)
+            #expect(try imported.json()["imported"]?.double == 46)
+            #expect(try await heartRate(journal)?.count == 2)
+            // The same export delivered by the app's automation adds nothing.
+            #expect(try await client.send(.post, Self.path, json: file).json()["imported"]?.double == 0)
+
+            let broken = file.replacingOccurrences(of: #""qty":80.4"#, with: #""qty":"heavy""#)
+            let refused = try await client.send(.post, "/api/v1/imports", body: broken.replacingOccurrences(of: "07:00:00 -0700", with: "06:00:00 -0700"),
+                                                contentType: "application/json")
+            #expect(refused.status == .unprocessableContent)
+            let report = try #require(try refused.json()["report"])
+            #expect(report["rejected_count"]?.double == 1 && report["imported"]?.double == 0)
+            #expect(report["rejected"]?.array?.first?["field"]?.string == "data.metrics[0].data[0].qty")
+            #expect(try await journal.store.weighIns(user: journal.user).count == 1, "nothing of a file with an invalid point is written")
+        }
+    }
+
     /// Deliveries that arrive out of order (a retry of an older window after a newer one): each bucket keeps one record,
     /// the one sent last, and the day's samples count once each.
     @Test(arguments: Database.enabled)

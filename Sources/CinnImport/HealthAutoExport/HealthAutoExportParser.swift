@@ -32,6 +32,40 @@ public enum HealthAutoExportParser {
     /// JSON values in a delivery at most (a point is about five), counted while parsing.
     public static let maximumValues = 4_000_000
 
+    /// The largest file of the app's own "Export" (JSON, the delivery's schema) read, since it is read whole: a year of
+    /// everything by the day, or a few weeks by the minute.
+    public static let maximumFileBytes = 64 << 20
+
+    /// Whether the file starts like the app's JSON: an object whose `data` holds `metrics` or `workouts`.
+    public static func recognises(url: URL) -> Bool {
+        guard let (prefix, _) = try? FileStart.read(url, count: 4096) else { return false }
+        let text = String(decoding: prefix, as: UTF8.self)
+        guard text.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).first == "{" else { return false }
+        return text.contains("\"data\"") && (text.contains("\"metrics\"") || text.contains("\"workouts\""))
+    }
+
+    /// Reads a file of the app's "Export" as JSON: the same schema as its deliveries, at most `maximumFileBytes`.
+    public static func read(url: URL) throws(CinnError) -> HealthAutoExportDelivery {
+        let (_, size) = try FileStart.read(url, count: 0)
+        guard size <= maximumFileBytes else {
+            throw .invalid("file", "\(url.lastPathComponent) is \(size >> 20) MB; Cinn reads Health Auto Export files of at most "
+                           + "\(maximumFileBytes >> 20) MB: export a shorter range, or by the day, or send it with a REST API automation")
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = [UInt8](try Data(contentsOf: url))
+        } catch {
+            throw .invalid("file", "cannot read \(url.lastPathComponent): \(error.localizedDescription)")
+        }
+        let json: JSONValue
+        do throws(JSONSyntaxError) {
+            json = try JSONParser.parse(bytes, maximumValues: maximumValues, finiteNumbers: true)
+        } catch {
+            throw error.fileError
+        }
+        return try parse(json)
+    }
+
     /// Reads a delivery's bytes: not JSON is a malformed request (400), more than `maximumValues` values too large (413);
     /// then as `parse(_:)`.
     public static func parse(body: [UInt8]) throws(CinnError) -> HealthAutoExportDelivery {

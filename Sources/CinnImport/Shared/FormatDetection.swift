@@ -21,9 +21,9 @@ extension WeightFileReader {
     }
 
     /// What Cinn reads of JSON files, for the refusal of one it cannot place.
-    static let jsonFormats = "Cinn reads JSON files that are a Fitbit weight log (records with logId and weight), or a Nightscout "
-        + "export (a list of entries with sgv and date, or of treatments with eventType and created_at); Health Auto Export "
-        + "sends its JSON to POST /api/v1/ingest/health-auto-export"
+    static let jsonFormats = "Cinn reads JSON files that are a Fitbit weight log (records with logId and weight), a Nightscout "
+        + "export or mongoexport backup (entries with sgv and date, or treatments with created_at), or a Health Auto Export "
+        + "export (an object whose data holds metrics and workouts)"
 
     /// The delimiter of a generic CSV file, sniffed from its first non-blank line.
     static func csvDelimiter(prefix: [UInt8]) -> UInt8 {

@@ -173,7 +173,7 @@ extension Journal {
 extension Journal {
     /// The import formats by name: the weight files', `myfitnesspal`, the workout exports', `nightscout` and `apple-health`.
     public static var importFormats: [String] {
-        WeightFileFormat.allCases.map(\.rawValue) + ["myfitnesspal"] + WorkoutFileFormat.allCases.map(\.rawValue) + ["nightscout", "apple-health"]
+        WeightFileFormat.allCases.map(\.rawValue) + ["myfitnesspal"] + WorkoutFileFormat.allCases.map(\.rawValue) + ["nightscout", "apple-health", HealthAutoExportParser.format]
             + FoodDatabaseFormat.allCases.map(\.rawValue)
     }
 
@@ -188,6 +188,9 @@ extension Journal {
         }
         if format == "apple-health" || (format == nil && AppleHealthReader.recognises(url: url)) {
             return try await importAppleHealth(at: url, fileName: fileName, mode: mode, progress: progress)
+        }
+        if format == HealthAutoExportParser.format || (format == nil && HealthAutoExportParser.recognises(url: url)) {
+            return try await importHealthAutoExport(at: url, fileName: fileName, mode: mode)
         }
         if format == "nightscout" || (format == nil && NightscoutParser.recognises(url: url)) {
             return try await importNightscout(at: url, fileName: fileName, mode: mode)

@@ -173,8 +173,10 @@ struct ImportReportPage {
         self.skipInvalid = skipInvalid
         if WorkoutFileFormat(rawValue: report.format) != nil {
             (things, nextLink, nextLabel) = ("sets", "/lifts", "See your lifts")
-        } else if report.format == "apple-health" {
+        } else if report.format == "apple-health" || report.format == HealthAutoExportParser.format {
             (things, nextLink, nextLabel) = ("records", "/more-data", "See your health data")
+        } else if report.format == "nightscout" {
+            (things, nextLink, nextLabel) = ("records", "/glucose", "See your glucose")
         } else if report.format == "myfitnesspal" {
             (things, nextLink, nextLabel) = ("records", "/food", "See your food log")
         } else {

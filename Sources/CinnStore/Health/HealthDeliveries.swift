@@ -12,10 +12,14 @@ extension Store {
     /// So that a big delivery (a century of daily values) never keeps other writers out for long, the journal records go
     /// in one transaction and the samples in others of at most `deliveryChunkSamples` samples each, whole days at a
     /// time, all in the one batch; if one fails, the batch is undone and nothing of the delivery stays.
+    ///
+    /// `mode`: a delivery takes its good points (`skipInvalid`); a file imported by a person may be a dry run, or refused
+    /// whole when a point is invalid, as other imports are: then every part runs in a transaction that is rolled back.
     public func importHealthDelivery(user: UserID, format: String, fileName: String?, records: ImportedHealthRecords, samples: [HealthSample],
-                                     report: ImportReport) async throws -> ImportReport {
+                                     report: ImportReport, mode: ImportMode = ImportMode(skipInvalid: true)) async throws -> ImportReport {
         let deliveredAt = milliseconds(now())
-        var report = try await journalImport(user: user, format: format, fileName: fileName, mode: ImportMode(skipInvalid: true)) { writer in
+        let writesNothing = mode.dryRun || (report.rejectedCount > 0 && !mode.skipInvalid)
+        var report = try await journalImport(user: user, format: format, fileName: fileName, mode: mode) { writer in
             var ids = SplitMix64()
             try await Self.write(records, to: writer, ids: &ids)
             return (report, ())
@@ -26,21 +30,27 @@ extension Store {
         var batch = report.importID.map { ImportedBatch(user: user, importID: $0, source: "import:\(format)", createdAt: deliveredAt) }
         do {
             for chunk in Self.wholeDays(samples, upTo: Self.deliveryChunkSamples) {
-                try await rawTransaction { connection in
-                    let chunkBatch: ImportedBatch
-                    if let batch {
-                        chunkBatch = batch
-                    } else {
-                        chunkBatch = try await recordBatch(connection.sql, user: user, format: format, fileName: fileName, createdAt: deliveredAt)
-                        batch = chunkBatch
+                do {
+                    try await rawTransaction { connection in
+                        let chunkBatch: ImportedBatch
+                        if let batch {
+                            chunkBatch = batch
+                        } else {
+                            chunkBatch = try await recordBatch(connection.sql, user: user, format: format, fileName: fileName, createdAt: deliveredAt)
+                            if !writesNothing { batch = chunkBatch }
+                        }
+                        let stored = try await storeHealthSamples(connection, user: user, chunkBatch, chunk)
+                        report.imported += stored.fresh + stored.changed
+                        report.duplicates += stored.same
+                        report.healthDays = ImportedHealthDays.merged(report.healthDays,
+                            try await writeHealthDays(connection, user: user, chunkBatch, stored.days, exportedAt: deliveredAt))
+                        if writesNothing { throw SamplesRolledBack() }
                     }
-                    let stored = try await storeHealthSamples(connection, user: user, chunkBatch, chunk)
-                    report.imported += stored.fresh + stored.changed
-                    report.duplicates += stored.same
-                    report.healthDays = ImportedHealthDays.merged(report.healthDays,
-                        try await writeHealthDays(connection, user: user, chunkBatch, stored.days, exportedAt: deliveredAt))
+                } catch is SamplesRolledBack {
+                    continue
                 }
             }
+            if writesNothing && !mode.dryRun { report.imported = 0 }
             guard let batch else { return report }
             try await rawTransaction { connection in
                 if report.addsAnything {
@@ -60,6 +70,9 @@ extension Store {
             throw error
         }
     }
+
+    /// Ends a transaction of a delivery's samples that writes nothing (a dry run), so that it is rolled back.
+    private struct SamplesRolledBack: Error {}
 
     /// Samples in a delivery's write transaction at most (a day of heart rate by the minute is 1,440; one transaction of
     /// this many takes well under a second).
