@@ -22,11 +22,14 @@ struct Import: AsyncParsableCommand {
         @Argument(help: "The file to import.")
         var file: String
 
-        @Option(help: "apple-health, csv, hackdiet, libra, fitbit, google-health, myfitnesspal, fitbod, strong, fitnotes or nightscout (default: detected from the content).")
+        @Option(help: "apple-health, health-auto-export, csv, hackdiet, libra, fitbit, google-health, myfitnesspal, fitbod, strong, fitnotes or nightscout (default: detected from the content).")
         var format: String?
 
         @Option(help: "kg, lb or st, for files that do not say (Fitbit JSON and Strong's classic export need it; forces a MyFitnessPal export's weight unit).")
         var unit: MassUnit?
+
+        @Option(help: "day-first or month-first, for a MyFitnessPal export a spreadsheet saved again whose dates do not say (1/2/2023).")
+        var dateOrder: MyFitnessPalExport.DateOrder?
 
         @Flag(help: "Show what would be imported; write nothing.")
         var dryRun = false
@@ -47,10 +50,13 @@ struct Import: AsyncParsableCommand {
             let report = try await options.withJournal { journal in
                 do {
                     return try await journal.importAnyFile(at: url, fileName: url.lastPathComponent, format: format, unit: unit,
-                                                           mode: ImportMode(dryRun: dryRun, skipInvalid: skipInvalid)) { bar.update($0) }
-                } catch let error as CinnError where error.field == "unit" {
-                    // A file without its unit: the message names the units; here they are given with --unit.
-                    throw CinnError(error.code, error.message + " (--unit)", field: error.field)
+                                                           dateOrder: dateOrder, mode: ImportMode(dryRun: dryRun, skipInvalid: skipInvalid)) {
+                        bar.update($0)
+                    }
+                } catch let error as CinnError where error.field == "unit" || error.field == "date_order" {
+                    // A file that does not say its unit or its dates' order: the message names the choices; here they are
+                    // given with --unit and --date-order.
+                    throw CinnError(error.code, error.message + (error.field == "unit" ? " (--unit)" : " (--date-order)"), field: error.field)
                 }
             }
             bar.finish()
@@ -165,3 +171,5 @@ func printImportReport(_ report: ImportReport, skipInvalid: Bool) {
     }
     if let id = report.importID { print("Import #\(id). Undo it with: cinn import undo \(id)") }
 }
+
+extension MyFitnessPalExport.DateOrder: ExpressibleByArgument {}

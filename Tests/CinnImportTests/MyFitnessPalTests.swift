@@ -1,5 +1,5 @@
 import CinnCore
-import CinnImport
+@testable import CinnImport
 import Foundation
 import Testing
 
@@ -26,9 +26,10 @@ private struct ReadExport {
     subscript<Value>(dynamicMember key: KeyPath<MyFitnessPalExport, Value>) -> Value { export[keyPath: key] }
 }
 
-private func readMFP(_ url: URL, unit: MassUnit? = nil, timeZone: TimeZone = newYork) async throws -> ReadExport {
+private func readMFP(_ url: URL, unit: MassUnit? = nil, timeZone: TimeZone = newYork,
+                     dateOrder: MyFitnessPalExport.DateOrder? = nil) async throws -> ReadExport {
     var entries: [FoodLogEntry] = [], weighIns: [ImportedWeighIn] = [], exercises: [ExerciseEntry] = [], batches = 0
-    let export = try await MyFitnessPalExport.read(url: url, options: .init(timeZone: timeZone, unit: unit)) { batch in
+    let export = try await MyFitnessPalExport.read(url: url, options: .init(timeZone: timeZone, unit: unit, dateOrder: dateOrder)) { batch in
         entries += batch.entries
         weighIns += batch.weighIns
         exercises += batch.exercises
@@ -307,6 +308,64 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
         #expect(Set(export.entries.map(\.externalID)).count == 12_000)
     }
 
+    /// The export's Nutrition-Summary opened in Excel (US) and saved again: `3/1/2024`, `312` for `312.0`, CRLF. No date
+    /// has a day over 12, so the order is asked; given, the diary is the export's.
+    @Test func aDiaryExcelSavedWithAmbiguousDatesAsksTheirOrder() async throws {
+        let url = try #require(Bundle.module.url(forResource: "Nutrition-Summary-2024-03-01-to-2024-03-07.excel-us.csv", withExtension: nil,
+                                                 subdirectory: "Fixtures/myfitnesspal-excel"))
+        let question = await readingError(url)
+        #expect(question?.field == "date_order" && question?.message.contains("\"3/1/2024\"") == true)
+        let saved = try await readMFP(url, dateOrder: .monthFirst)
+        let original = try await readMFP(try mfpFixture(exportName + "/Nutrition-Summary-2024-03-01-to-2024-03-07.csv"))
+        #expect(saved.rejectedCount == 0 && saved.entries.count == original.entries.count)
+        #expect(saved.entries.map(\.eatenAt) == original.entries.map(\.eatenAt))
+        #expect(saved.entries.map(\.nutrients) == original.entries.map(\.nutrients))
+        let dayFirst = try await readMFP(url, dateOrder: .dayFirst)
+        #expect(dayFirst.entries.first?.localDate.iso == "2024-01-03", "the order asked for is the one read")
+    }
+
+    /// A date with a day over 12 settles the order for the whole file (and every file of the export); dates that read
+    /// both ways name where.
+    @Test func oneDateOverTwelveSettlesTheOrder() async throws {
+        let dayFirst = """
+            \(n1Header)
+            01/02/2024,Breakfast,350,10,3,1,4,0,200,500,300,40,4,10,20,10,20,10,10,
+            13/02/2024,Dinner,700,30,10,5,10,0,100,900,800,60,8,6,45,30,50,20,25,
+
+            """
+        let export = try await readMFP(temporaryFile(dayFirst, name: "Nutrition-Summary.csv"))
+        #expect(export.entries.map(\.localDate.iso) == ["2024-02-01", "2024-02-13"])
+        let monthFirst = dayFirst.replacingOccurrences(of: "13/02/2024", with: "02/13/2024")
+        #expect(try await readMFP(temporaryFile(monthFirst, name: "Nutrition-Summary.csv")).entries.map(\.localDate.iso)
+                == ["2024-01-02", "2024-02-13"])
+        let both = dayFirst + "02/13/2024,Lunch,500,10,3,1,4,0,200,500,300,40,4,10,20,10,20,10,10,\n"
+        let error = await readingError(try temporaryFile(both, name: "Nutrition-Summary.csv"))
+        #expect(error?.field == "Date" && error?.message.contains("line 4") == true && error?.message.contains("line 3") == true)
+    }
+
+    @Test(arguments: [
+        ("1/13/2023 0:00", 1, 13, 2023, false), ("13.01.23", 13, 1, 2023, false), ("2023/01/13", 1, 13, 2023, true),
+        ("31-12-1999", 31, 12, 1999, false), ("5/6/85", 5, 6, 1985, false),
+    ])
+    func spreadsheetDatesAreRead(_ text: String, _ first: Int, _ second: Int, _ year: Int, _ yearFirst: Bool) throws {
+        let parts = try #require(MyFitnessPalField.spreadsheetDate(text))
+        #expect(parts.first == first && parts.second == second && parts.year == year && parts.yearFirst == yearFirst)
+    }
+
+    @Test(arguments: ["2023-13", "1/2", "1/2/3/4", "a/b/2023", "123/1/2023", "1/1/202"])
+    func textThatIsNoSpreadsheetDateIsNot(_ text: String) {
+        #expect(MyFitnessPalField.spreadsheetDate(text) == nil)
+    }
+
+    /// A row's id hashes its date as MyFitnessPal writes it: a file saved again with only its dates rewritten gives each
+    /// row the id it had, so importing both adds the diary once.
+    @Test func aRowKeepsItsIdWhenOnlyItsDateWasRewritten() async throws {
+        let original = "\(n1Header)\n2018-06-01,Breakfast,350.0,10.0,3.0,1.0,4.0,0.0,200.0,500.0,300.0,40.0,4.0,10.0,20.0,10.0,20.0,10.0,10.0,\n"
+        let saved = original.replacingOccurrences(of: "2018-06-01", with: "6/1/2018")
+        let ids = try await readMFP(temporaryFile(original, name: "Nutrition-Summary.csv")).entries.map(\.externalID)
+        #expect(try await readMFP(temporaryFile(saved, name: "Nutrition-Summary.csv"), dateOrder: .monthFirst).entries.map(\.externalID) == ids)
+    }
+
     @Test func readsShapeN1WithoutTimes() async throws {
         let csv = """
             \(n1Header)
@@ -382,7 +441,7 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
                 Date,Weight
                 2024-03-01,abc
                 2024-03-02,0
-                03/03/2024,150.0
+                03/04/2024,150.0
                 2024-03-04,150.0
                 """,
         ])

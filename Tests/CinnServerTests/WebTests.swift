@@ -343,6 +343,24 @@ struct WebTests {
         }
     }
 
+    /// A MyFitnessPal diary a spreadsheet saved with dates that read both ways asks which comes first, on the page.
+    @Test func aSpreadsheetsDatesAskTheirOrderOnThePage() async throws {
+        try await withApp { client, journal in
+            let diary = "Date,Meal,Calories,Fat (g),Carbohydrates (g),Protein (g)\r\n3/1/2024,Breakfast,312,9.1,38.6,19.4\r\n"
+                + "3/2/2024,Lunch,512,16.4,58.2,31.5\r\n"
+            let asked = try await client.upload(diary, fileName: "Nutrition-Summary-2024.csv")
+            #expect(asked.status == .unprocessableContent)
+            #expect(asked.text.contains("<h1>Which comes first in the dates?</h1>") && asked.text.contains("&quot;3/1/2024&quot;"))
+            #expect(!asked.text.contains("--date-order"))
+            let token = try #require(asked.text.firstMatch(of: /action="\/import\/([0-9a-f-]{36})\/date-order"/)?.1)
+            let checked = try await client.post("/import/\(token)/date-order", form: "date_order=month-first")
+            #expect(checked.status == .ok && checked.text.contains("Import 2 records"))
+            #expect(try await client.post("/import/\(token)", form: "").status == .ok)
+            let days = try await journal.store.foodEntries(user: journal.user, from: LocalDate(iso: "2024-01-01")!, to: LocalDate(iso: "2024-12-31")!)
+            #expect(days.map(\.localDate.iso).sorted() == ["2024-03-01", "2024-03-02"])
+        }
+    }
+
     @Test func aWorkoutFileImportsThroughTheWebPage() async throws {
         try await withApp { client, _ in
             let fitbod = """

@@ -14,6 +14,15 @@ enum MyFitnessPalColumns {
         }
     }
 
+    /// The column of the rows' dates.
+    var date: Int {
+        switch self {
+        case .nutrition(let columns): columns.date
+        case .measurement(let columns): columns.date
+        case .exercise(let columns): columns.date
+        }
+    }
+
     /// The layout of a `kind` file; nil when a column it needs is missing.
     init?(kind: MyFitnessPalExport.FileKind, header: [String]) {
         let names = Names(header)

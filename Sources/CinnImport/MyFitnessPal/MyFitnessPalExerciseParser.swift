@@ -6,10 +6,13 @@ import Foundation
 struct MyFitnessPalExerciseParser: MyFitnessPalRowParser {
     let columns: MyFitnessPalColumns.Exercise
     let fileName: String
+    /// How the file's dates are written when a spreadsheet saved them (`MyFitnessPalExport.dateOrder`).
+    let dateOrder: MyFitnessPalExport.DateOrder?
     let timeZone: TimeZone
     private var identities: MyFitnessPalRowIdentities
 
-    init(columns: MyFitnessPalColumns.Exercise, fileName: String, timeZone: TimeZone) {
+    init(columns: MyFitnessPalColumns.Exercise, fileName: String, dateOrder: MyFitnessPalExport.DateOrder?, timeZone: TimeZone) {
+        self.dateOrder = dateOrder
         self.columns = columns
         self.fileName = fileName
         self.timeZone = timeZone
@@ -17,7 +20,8 @@ struct MyFitnessPalExerciseParser: MyFitnessPalRowParser {
     }
 
     mutating func parse(_ row: CSVRow, into output: inout ImportOutput<ExerciseEntry>) {
-        let externalID = identities.next(row, columns: columns.identity)
+        let externalID = identities.next(row, columns: columns.identity,
+                                            date: (columns.date, try? MyFitnessPalField.date(row, columns.date, order: dateOrder)))
         do {
             output.add(try exercise(row, externalID: externalID))
         } catch {
@@ -26,7 +30,7 @@ struct MyFitnessPalExerciseParser: MyFitnessPalRowParser {
     }
 
     private func exercise(_ row: CSVRow, externalID: String) throws(CinnError) -> ExerciseEntry {
-        let date = try MyFitnessPalField.date(row, columns.date)
+        let date = try MyFitnessPalField.date(row, columns.date, order: dateOrder)
         let name = Self.unquoted(row.text(columns.name))
         guard !name.isEmpty else { throw .invalid("Exercise", "the exercise has no name") }
         let typeText = row.text(columns.type)

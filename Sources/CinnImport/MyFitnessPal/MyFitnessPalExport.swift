@@ -21,11 +21,63 @@ public struct MyFitnessPalExport: Sendable {
         public var timeZone: TimeZone
         /// The unit of Measurement-Summary weights; nil takes it from the Exercise-Summary header.
         public var unit: MassUnit?
+        /// Whether the day or the month comes first in dates a spreadsheet wrote; nil decides from the file.
+        public var dateOrder: DateOrder?
 
-        public init(timeZone: TimeZone, unit: MassUnit? = nil) {
+        public init(timeZone: TimeZone, unit: MassUnit? = nil, dateOrder: DateOrder? = nil) {
             self.timeZone = timeZone
             self.unit = unit
+            self.dateOrder = dateOrder
         }
+    }
+
+    /// How a spreadsheet wrote the dates of a file it saved again (`1/2/2023`): MyFitnessPal writes `2023-01-02`, and
+    /// Excel rewrites it in the computer's own order.
+    public enum DateOrder: String, Sendable, CaseIterable {
+        case dayFirst = "day-first"
+        case monthFirst = "month-first"
+
+        /// `day-first` or `month-first`; anything else is refused naming `field`.
+        public static func parse(_ text: String, field: String = "date_order") throws(CinnError) -> DateOrder {
+            guard let order = DateOrder(rawValue: text.trimmingCharacters(in: .whitespaces).lowercased()) else {
+                throw .invalid(field, "\(field) is day-first or month-first, not \"\(text)\"")
+            }
+            return order
+        }
+    }
+
+    /// The question a file whose dates do not say their order asks: the field is `date_order`.
+    static func dateOrderQuestion(example: String) -> CinnError {
+        .invalid("date_order", "the dates were saved by a spreadsheet (such as \"\(example)\") and none says whether the day or the month "
+                 + "comes first: choose day-first (1/2/2023 is 1 February) or month-first (1/2/2023 is 2 January)")
+    }
+
+    /// The order of the dates of `tables` written day and month (a spreadsheet's), from a date that can only be read one
+    /// way (a day over 12); nil when every date is MyFitnessPal's own (or reads the same either way). Throws the question
+    /// when no date settles it, and names the file and line when two dates settle it both ways.
+    static func dateOrder(_ tables: [MyFitnessPalTable]) throws(CinnError) -> DateOrder? {
+        var found: (order: DateOrder, file: String, line: Int, text: String)?
+        var unsettled: String?
+        for table in tables {
+            try table.forEachDate { text, line throws(CinnError) in
+                guard LocalDate(iso: text) == nil, let parts = MyFitnessPalField.spreadsheetDate(text), !parts.yearFirst,
+                      parts.first != parts.second else { return true }
+                let order: DateOrder? = parts.first > 12 && parts.second <= 12 ? .dayFirst : parts.second > 12 && parts.first <= 12 ? .monthFirst : nil
+                guard let order else {
+                    if unsettled == nil { unsettled = text }
+                    return true
+                }
+                if let found, found.order != order {
+                    throw .invalid("Date", "\(table.fileName), line \(line): \"\(text)\" is \(order == .dayFirst ? "day" : "month") first, but "
+                                   + "\"\(found.text)\" (\(found.file), line \(found.line)) is \(found.order == .dayFirst ? "day" : "month") first")
+                }
+                found = (order, table.fileName, line, text)
+                return true
+            }
+        }
+        if let found { return found.order }
+        if let unsettled { throw dateOrderQuestion(example: unsettled) }
+        return nil
     }
 
     /// The three files of an export, told apart by how their names start.
@@ -112,22 +164,23 @@ public struct MyFitnessPalExport: Sendable {
             }
         }
         export.weightUnit = try weightUnit(tables, options: options)
+        let dateOrder = try options.dateOrder ?? Self.dateOrder(tables)
         for table in tables {
             switch table.columns {
             case .nutrition(let columns):
-                let output = try await table.read(MyFitnessPalNutritionParser(columns: columns, fileName: table.fileName,
+                let output = try await table.read(MyFitnessPalNutritionParser(columns: columns, fileName: table.fileName, dateOrder: dateOrder,
                                                                               timeZone: options.timeZone)) { try await emit(Batch(entries: $0)) }
                 export.count(output, from: table)
             case .measurement(let columns):
                 // `weightUnit` has thrown unless there is a unit whenever a Measurement-Summary is read.
                 guard let unit = export.weightUnit else { continue }
-                let output = try await table.read(MyFitnessPalMeasurementParser(columns: columns, fileName: table.fileName,
+                let output = try await table.read(MyFitnessPalMeasurementParser(columns: columns, fileName: table.fileName, dateOrder: dateOrder,
                                                                                 unit: unit, timeZone: options.timeZone)) {
                     try await emit(Batch(weighIns: $0))
                 }
                 export.count(output, from: table)
             case .exercise(let columns):
-                let output = try await table.read(MyFitnessPalExerciseParser(columns: columns, fileName: table.fileName,
+                let output = try await table.read(MyFitnessPalExerciseParser(columns: columns, fileName: table.fileName, dateOrder: dateOrder,
                                                                              timeZone: options.timeZone)) { try await emit(Batch(exercises: $0)) }
                 export.count(output, from: table)
             }

@@ -3,14 +3,40 @@ import Foundation
 
 /// Reads the values MyFitnessPal writes in its CSV cells; each throws an error naming the column.
 enum MyFitnessPalField {
-    /// `YYYY-MM-DD`.
-    static func date(_ row: CSVRow, _ column: Int, header: String = "Date") throws(CinnError) -> LocalDate {
+    /// `YYYY-MM-DD` as MyFitnessPal writes it, or as a spreadsheet saved it again: `1/13/2023` (`order` says whether
+    /// the day or the month comes first), `13.01.23`, `2023/01/13`, with a time after it at times (`1/13/2023 0:00`).
+    static func date(_ row: CSVRow, _ column: Int, header: String = "Date",
+                     order: MyFitnessPalExport.DateOrder?) throws(CinnError) -> LocalDate {
         let text = row.text(column)
         guard !text.isEmpty else { throw .invalid(header, "the date is missing") }
-        guard let date = LocalDate(iso: text) else {
+        if let date = LocalDate(iso: text) { return date }
+        guard let parts = spreadsheetDate(text) else {
             throw .invalid(header, "\(header) \"\(text)\" is not a date; MyFitnessPal writes YYYY-MM-DD")
         }
+        let (month, day) = parts.yearFirst || order == .monthFirst ? (parts.first, parts.second) : (parts.second, parts.first)
+        // A file's dates are MyFitnessPal's or a spreadsheet's, whose order `MyFitnessPalExport.dateOrder` settled: one such
+        // date among MyFitnessPal's is read when it reads the same either way.
+        guard parts.yearFirst || order != nil || parts.first == parts.second else {
+            throw .invalid(header, "\(header) \"\(text)\" is not a date as MyFitnessPal writes it (YYYY-MM-DD), and does not say whether "
+                           + "the day or the month comes first")
+        }
+        guard let date = LocalDate(year: parts.year, month: month, day: day) else {
+            throw .invalid(header, "\(header) \"\(text)\" is not a date (read \(parts.yearFirst ? "year first" : order == .monthFirst ? "month first" : "day first"))")
+        }
         return date
+    }
+
+    /// The numbers of a date as a spreadsheet writes it: the two before the year (or after it, `yearFirst`), in the
+    /// order written; a two-digit year is 2000–2069 or 1970–1999. Nil for text that is not such a date.
+    static func spreadsheetDate(_ text: String) -> (first: Int, second: Int, year: Int, yearFirst: Bool)? {
+        let date = text.split(separator: " ").first ?? ""
+        let parts = date.split(omittingEmptySubsequences: false) { $0 == "/" || $0 == "." || $0 == "-" }
+        guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy(\.isASCII) }),
+              let a = Int(parts[0]), let b = Int(parts[1]), let c = Int(parts[2]) else { return nil }
+        if parts[0].count == 4 { return (b, c, a, true) }
+        guard parts[2].count == 4 || parts[2].count == 2, parts[0].count <= 2, parts[1].count <= 2 else { return nil }
+        let year = parts[2].count == 4 ? c : c < 70 ? 2000 + c : 1900 + c
+        return (a, b, year, false)
     }
 
     /// A number that is not negative (`518.0`); nil when the cell is blank or the column absent.
@@ -71,11 +97,17 @@ struct MyFitnessPalRowIdentities {
         seed = hash
     }
 
-    /// The id of `row`, hashing the cells of `columns` (trimmed, in that order).
-    mutating func next(_ row: CSVRow, columns: [Int]) -> String {
+    /// The id of `row`, hashing the cells of `columns` (trimmed, in that order), its date as MyFitnessPal writes it (so
+    /// that a file a spreadsheet saved again gives its rows the ids they had).
+    mutating func next(_ row: CSVRow, columns: [Int], date: (column: Int, value: LocalDate?)) -> String {
         var hash = seed
         for column in columns {
-            hash.combine(row.field(column))
+            if column == date.column, let value = date.value {
+                var iso = value.iso
+                iso.withUTF8 { hash.combine($0) }
+            } else {
+                hash.combine(row.field(column))
+            }
             hash.combine(0xFF)
         }
         let occurrence = seen[hash.value, default: 0]

@@ -6,12 +6,15 @@ import Foundation
 struct MyFitnessPalMeasurementParser: MyFitnessPalRowParser {
     let columns: MyFitnessPalColumns.Measurement
     let fileName: String
+    /// How the file's dates are written when a spreadsheet saved them (`MyFitnessPalExport.dateOrder`).
+    let dateOrder: MyFitnessPalExport.DateOrder?
     /// The file names none: the person's choice or the Exercise-Summary's header decides it.
     let unit: MassUnit
     let timeZone: TimeZone
     private var identities: MyFitnessPalRowIdentities
 
-    init(columns: MyFitnessPalColumns.Measurement, fileName: String, unit: MassUnit, timeZone: TimeZone) {
+    init(columns: MyFitnessPalColumns.Measurement, fileName: String, dateOrder: MyFitnessPalExport.DateOrder?, unit: MassUnit, timeZone: TimeZone) {
+        self.dateOrder = dateOrder
         self.columns = columns
         self.fileName = fileName
         self.unit = unit
@@ -22,9 +25,10 @@ struct MyFitnessPalMeasurementParser: MyFitnessPalRowParser {
 
     mutating func parse(_ row: CSVRow, into output: inout ImportOutput<ImportedWeighIn>) {
         guard !row.field(columns.weight).isEmpty else { return output.skip() }
-        let externalID = identities.next(row, columns: columns.identity)
+        let externalID = identities.next(row, columns: columns.identity,
+                                            date: (columns.date, try? MyFitnessPalField.date(row, columns.date, order: dateOrder)))
         do {
-            let date = try MyFitnessPalField.date(row, columns.date)
+            let date = try MyFitnessPalField.date(row, columns.date, order: dateOrder)
             let value = try MyFitnessPalField.amount(row, columns.weight, header: "Weight") ?? 0
             let weight = try Mass.bodyWeight(value, unit, field: "Weight")
             let (instant, offset) = date.noon(in: timeZone)

@@ -6,17 +6,21 @@ import Foundation
 struct MyFitnessPalNutritionParser: MyFitnessPalRowParser {
     let columns: MyFitnessPalColumns.Nutrition
     let fileName: String
+    /// How the file's dates are written when a spreadsheet saved them (`MyFitnessPalExport.dateOrder`).
+    let dateOrder: MyFitnessPalExport.DateOrder?
     let timeZone: TimeZone
     private var identities = MyFitnessPalRowIdentities(kind: .nutrition)
 
-    init(columns: MyFitnessPalColumns.Nutrition, fileName: String, timeZone: TimeZone) {
+    init(columns: MyFitnessPalColumns.Nutrition, fileName: String, dateOrder: MyFitnessPalExport.DateOrder?, timeZone: TimeZone) {
+        self.dateOrder = dateOrder
         self.columns = columns
         self.fileName = fileName
         self.timeZone = timeZone
     }
 
     mutating func parse(_ row: CSVRow, into output: inout ImportOutput<FoodLogEntry>) {
-        let externalID = identities.next(row, columns: columns.identity)
+        let externalID = identities.next(row, columns: columns.identity,
+                                            date: (columns.date, try? MyFitnessPalField.date(row, columns.date, order: dateOrder)))
         do {
             output.add(try entry(row, externalID: externalID))
         } catch {
@@ -25,7 +29,7 @@ struct MyFitnessPalNutritionParser: MyFitnessPalRowParser {
     }
 
     private func entry(_ row: CSVRow, externalID: String) throws(CinnError) -> FoodLogEntry {
-        let date = try MyFitnessPalField.date(row, columns.date)
+        let date = try MyFitnessPalField.date(row, columns.date, order: dateOrder)
         let mealText = row.text(columns.meal)
         guard !mealText.isEmpty else { throw .invalid("Meal", "the meal is empty") }
         let meal = try Meal.parse(mealText, field: "Meal")

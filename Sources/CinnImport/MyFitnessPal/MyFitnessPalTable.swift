@@ -11,12 +11,14 @@ struct MyFitnessPalTable {
     let fileName: String
     let columns: MyFitnessPalColumns
     private let scanner: CSVScanner
+    private let bytes: [UInt8]
 
     /// Checks the text and reads the header; nil when the file holds nothing at all. Throws when the
     /// file is not UTF-8 text or its header is not a MyFitnessPal layout.
     init?(_ source: MyFitnessPalFileSource) throws(CinnError) {
         fileName = source.name
         let bytes = source.bytes
+        self.bytes = bytes
         let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
         if text.allSatisfy({ [.space, .tab, .newline, .carriageReturn].contains($0) }) {
             guard source.kind != nil else { throw .invalid("file", "\(source.name) is empty") }
@@ -43,6 +45,35 @@ struct MyFitnessPalTable {
         }
         self.scanner = scanner
         columns = try Self.columns(header, line: headerLine, kind: source.kind, fileName: source.name)
+    }
+
+    /// Calls `body` with the text of each row's date and its line, in a pass of its own over the file (`read` is not
+    /// moved on), until `body` answers false. A date column holds MyFitnessPal's own dates unless a spreadsheet saved
+    /// the file, so when the first is MyFitnessPal's the others are taken to be too.
+    func forEachDate(_ body: (String, Int) throws(CinnError) -> Bool) throws(CinnError) {
+        let column = columns.date
+        let dates = CSVScanner(bytes: bytes, delimiter: .comma)
+        var first = true, going = true, failure: CinnError?
+        do {
+            while going, try dates.next({ row in
+                if first { first = false; return }
+                let text = row.text(column)
+                if text.isEmpty { return }
+                if LocalDate(iso: text) != nil {
+                    going = false
+                    return
+                }
+                do throws(CinnError) {
+                    going = try body(text, row.line)
+                } catch {
+                    failure = error
+                    going = false
+                }
+            }) {}
+        } catch {
+            throw .invalid("file", "\(fileName): \(error.message)")
+        }
+        if let failure { throw failure }
     }
 
     /// Rows' items handed on at a time by `read`.

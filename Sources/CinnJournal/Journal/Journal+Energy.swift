@@ -181,7 +181,9 @@ extension Journal {
     /// caller lets only an administrator of a hosted server write), an Apple Health export (zip or export.xml), a
     /// MyFitnessPal export (zip, folder or one of its CSVs), a workout export (Fitbod, Strong, FitNotes) or a Nightscout
     /// export when asked for or recognised, else a weight file. `format` nil detects.
-    public func importAnyFile(at url: URL, fileName: String?, format: String?, unit: MassUnit?, mode: ImportMode,
+    /// - Parameter dateOrder: for a MyFitnessPal export a spreadsheet saved again, whose dates do not say it.
+    public func importAnyFile(at url: URL, fileName: String?, format: String?, unit: MassUnit?,
+                              dateOrder: MyFitnessPalExport.DateOrder? = nil, mode: ImportMode,
                               progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }) async throws -> ImportReport {
         if let database = format.flatMap(FoodDatabaseFormat.init(rawValue:)) {
             return try await importFoodDatabase(at: url, format: database, fileName: fileName, mode: mode, progress: progress)
@@ -196,7 +198,7 @@ extension Journal {
             return try await importNightscout(at: url, fileName: fileName, mode: mode)
         }
         if format == "myfitnesspal" || (format == nil && MyFitnessPalExport.recognises(url: url, fileName: fileName)) {
-            return try await importMyFitnessPal(at: url, fileName: fileName, unit: unit, mode: mode)
+            return try await importMyFitnessPal(at: url, fileName: fileName, unit: unit, dateOrder: dateOrder, mode: mode)
         }
         if let workoutFormat = format.flatMap(WorkoutFileFormat.init(rawValue:)) ?? (format == nil ? WorkoutFileReader.detectFormat(url: url) : nil) {
             return try await importWorkouts(at: url, fileName: fileName, format: workoutFormat, unit: unit, mode: mode, progress: progress)
@@ -213,11 +215,12 @@ extension Journal {
     /// Imports a MyFitnessPal export: food entries per day and meal (%DV columns converted to amounts),
     /// weigh-ins (in `unit`, else the unit the export's Exercise-Summary names) and exercise entries,
     /// as one batch that can be undone. A file with bad rows imports nothing unless `mode.skipInvalid`.
-    public func importMyFitnessPal(at url: URL, fileName: String?, unit: MassUnit?, mode: ImportMode) async throws -> ImportReport {
+    public func importMyFitnessPal(at url: URL, fileName: String?, unit: MassUnit?, dateOrder: MyFitnessPalExport.DateOrder? = nil,
+                                   mode: ImportMode) async throws -> ImportReport {
         let settings = try await settings()
         return try await store.importMyFitnessPal(user: user, format: "myfitnesspal", fileName: fileName ?? url.lastPathComponent,
                                                   mode: mode) { write in
-            let export = try await MyFitnessPalExport.read(url: url, options: .init(timeZone: settings.timeZone, unit: unit)) { batch in
+            let export = try await MyFitnessPalExport.read(url: url, options: .init(timeZone: settings.timeZone, unit: unit, dateOrder: dateOrder)) { batch in
                 try await write(batch.entries, batch.weighIns, batch.exercises)
             }
             return ImportReport(format: "myfitnesspal", rowsRead: export.rowsRead, skipped: export.skipped,

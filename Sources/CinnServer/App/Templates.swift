@@ -16,7 +16,7 @@ enum Templates {
         ("edit", PackageResources.edit_mustache), ("confirm-delete", PackageResources.confirm_delete_mustache),
         ("glance", PackageResources.glance_mustache),
         ("import", PackageResources.import_mustache), ("import-report", PackageResources.import_report_mustache),
-        ("import-unit", PackageResources.import_unit_mustache), ("undo-import", PackageResources.undo_import_mustache),
+        ("import-question", PackageResources.import_question_mustache), ("undo-import", PackageResources.undo_import_mustache),
         ("import-progress-box", PackageResources.import_progress_box_mustache),
         ("more", PackageResources.more_mustache), ("settings", PackageResources.settings_mustache),
         ("settings-targets", PackageResources.settings_targets_mustache),

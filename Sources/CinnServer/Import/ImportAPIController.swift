@@ -21,17 +21,19 @@ struct ImportAPIController {
         JSONResponse.make(["imports": try await context.journal.store.imports(user: context.journal.user).map(ImportBatchDTO.init)])
     }
 
-    /// `POST /api/v1/imports?format=&unit=&dry_run=&skip_invalid=&file_name=` with the file as the body.
+    /// `POST /api/v1/imports?format=&unit=&date_order=&dry_run=&skip_invalid=&file_name=` with the file as the body.
     @Sendable func importFile(_ request: Request, context: Context) async throws -> Response {
         let format = request.query("format")
         try FoodDatabaseFormat.checkImport(format, account: context.account)
         let unit = try request.query("unit").map { text in try MassUnit.parse(text) }
+        let dateOrder = try request.query("date_order").map { text in try MyFitnessPalExport.DateOrder.parse(text) }
         let mode = ImportMode(dryRun: try request.queryBool("dry_run"), skipInvalid: try request.queryBool("skip_invalid"))
         let file = try await spoolToTemporaryFile(request.body, maximumBytes: maximumImportBytes)
         defer { try? FileManager.default.removeItem(at: file) }
         let report = try await ServerMetrics.counting {
             try await namingUpload(file, as: request.query("file_name")) {
-                try await context.journal.importAnyFile(at: file, fileName: request.query("file_name"), format: format, unit: unit, mode: mode)
+                try await context.journal.importAnyFile(at: file, fileName: request.query("file_name"), format: format, unit: unit,
+                                                        dateOrder: dateOrder, mode: mode)
             }
         }
         if report.rejectedCount > 0 && !mode.skipInvalid && !mode.dryRun {

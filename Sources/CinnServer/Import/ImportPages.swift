@@ -104,10 +104,39 @@ struct UndoImportPage {
 }
 
 /// A kept upload whose file does not say which unit its weights are in: the question, and the form that answers it.
-struct ImportUnitPage {
+/// A question an upload asks before it can be checked: the unit of its weights, or the order of its dates.
+struct ImportQuestionPage {
+    struct Choice { let value: String; let name: String }
     let token: String
     let fileName: String?
+    let heading: String
     let question: String
+    /// The form's path under the upload (`unit`, `date-order`) and its field (`unit`, `date_order`).
+    let path: String
+    let field: String
+    let label: String
+    let choices: [Choice]
+
+    /// Whether `error` is a question the person answers on the page: the unit of a file's weights, or its dates' order.
+    static func asks(_ error: CinnError) -> Bool {
+        error.field == "unit" || error.field == "date_order"
+    }
+
+    /// The question `error` (`asks`) asks of the upload kept under `token`.
+    init(_ error: CinnError, token: String, fileName: String?) {
+        self.token = token
+        self.fileName = fileName
+        question = error.message.prefix(1).uppercased() + error.message.dropFirst()
+        switch error.field {
+        case "unit":
+            (heading, path, field, label) = ("Which unit are the weights in?", "unit", "unit", "Unit")
+            choices = [Choice(value: "kg", name: "kg"), Choice(value: "lb", name: "lb"), Choice(value: "st", name: "st")]
+        default:
+            (heading, path, field, label) = ("Which comes first in the dates?", "date-order", "date_order", "Dates")
+            choices = [Choice(value: "day-first", name: "Day first (1/2/2023 is 1 February)"),
+                       Choice(value: "month-first", name: "Month first (1/2/2023 is 2 January)")]
+        }
+    }
 }
 
 /// What an import did, or (with a token) what it would do.

@@ -20,6 +20,7 @@ struct ImportWebController {
         router.post("/import", use: checkImport)
         router.post("/import/{token}", use: runImport)
         router.post("/import/{token}/unit", use: recheckImport)
+        router.post("/import/{token}/date-order", use: recheckDateOrder)
         router.get("/import/progress/{id}", use: importProgress)
         router.get("/imports/{id}/undo", use: confirmUndoImport)
         router.post("/imports/{id}/undo", use: undoImport)
@@ -76,6 +77,15 @@ struct ImportWebController {
         return try await check(context, pending, progressID: nil)
     }
 
+    /// A kept upload whose dates (a spreadsheet's) did not say their order, checked again with the order chosen.
+    @Sendable func recheckDateOrder(_ request: Request, context: Context) async throws -> Response {
+        var pending = try await waiting(context)
+        let form = try await FormFields(request: request)
+        let order = try MyFitnessPalExport.DateOrder.parse(form["date_order"] ?? "")
+        try await pending.setField("date_order", order.rawValue, journal: context.journal)
+        return try await check(context, pending, progressID: nil)
+    }
+
     /// The upload kept under the request's token, if it is this user's.
     /// - Parameter claiming: taken for its import: no other request finds it afterwards.
     private func waiting(_ context: Context, claiming: Bool = false) async throws -> PendingImport {
@@ -97,10 +107,10 @@ struct ImportWebController {
             let model = ImportReportPage(report: report, token: pending.token, skipInvalid: pending.skipInvalid)
             if model.token == nil { await pending.discard(context.journal) }
             return html(pages.render("import-report", model, title: "Import", tab: .importing, formToken: context.formToken))
-        } catch let error as CinnError where error.code == .invalidInput && error.field == "unit" {
-            let model = ImportUnitPage(token: pending.token, fileName: pending.fields["file_name"],
-                                       question: error.message.prefix(1).uppercased() + error.message.dropFirst())
-            return html(pages.render("import-unit", model, title: "Import", tab: .importing, formToken: context.formToken), status: .unprocessableContent)
+        } catch let error as CinnError where error.code == .invalidInput && ImportQuestionPage.asks(error) {
+            let model = ImportQuestionPage(error, token: pending.token, fileName: pending.fields["file_name"])
+            return html(pages.render("import-question", model, title: "Import", tab: .importing, formToken: context.formToken),
+                        status: .unprocessableContent)
         } catch let error as CinnError where error.code == .invalidInput {
             await pending.discard(context.journal)
             return html(try await renderImportForm(context, error: error.message), status: .unprocessableContent)
@@ -189,9 +199,10 @@ struct PendingImport {
         }
         let format = fields["format"].flatMap { $0.isEmpty ? nil : $0 }
         let unit = try fields["unit"].flatMap { $0.isEmpty ? nil : $0 }.map { text in try MassUnit.parse(text) }
+        let dateOrder = try fields["date_order"].flatMap { $0.isEmpty ? nil : $0 }.map { text in try MyFitnessPalExport.DateOrder.parse(text) }
         return try await ServerMetrics.counting {
             try await namingUpload(file, as: fields["file_name"]) {
-                try await journal.importAnyFile(at: file, fileName: fields["file_name"], format: format, unit: unit,
+                try await journal.importAnyFile(at: file, fileName: fields["file_name"], format: format, unit: unit, dateOrder: dateOrder,
                                                 mode: ImportMode(dryRun: dryRun, skipInvalid: skipInvalid), progress: progress)
             }
         }
