@@ -22,7 +22,7 @@ struct Import: AsyncParsableCommand {
         @Argument(help: "The file to import.")
         var file: String
 
-        @Option(help: "apple-health, health-auto-export, csv, hackdiet, libra, fitbit, google-health, myfitnesspal, fitbod, strong, fitnotes or nightscout (default: detected from the content).")
+        @Option(help: "apple-health, health-auto-export, csv, hackdiet, libra, fitbit, google-health, myfitnesspal, fitbod, strong, fitnotes, fitnotes-body or nightscout (default: detected from the content).")
         var format: String?
 
         @Option(help: "kg, lb or st, for files that do not say (Fitbit JSON and Strong's classic export need it; forces a MyFitnessPal export's weight unit).")

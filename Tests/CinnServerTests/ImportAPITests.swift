@@ -13,6 +13,22 @@ let withBadRows = "date,weight_kg\n2024-03-01,80.0\n2024-02-30,79.9\n2024-03-02,
 
 @Suite("Imports API")
 struct ImportAPITests {
+    /// FitNotes' Body Tracker: weigh-ins and body fat on both databases, once however often it is imported.
+    @Test(arguments: Database.enabled)
+    func aFitNotesBodyTrackerGivesWeighInsAndBodyFat(_ database: Database) async throws {
+        try await withApp(on: database) { client, journal in
+            let file = try fixtureText("FitNotes_BodyTracker_Export_2024_03_07.csv")
+            let first = try await client.importFile(file, query: "skip_invalid=true&file_name=FitNotes_BodyTracker_Export_2024_03_07.csv")
+            #expect(first.status == .created)
+            #expect(try first.json()["format"]?.string == "fitnotes-body" && first.json()["imported"]?.double == 5)
+            #expect(try first.json()["skipped"]?.double == 1 && first.json()["rejected_count"]?.double == 1)
+            #expect(try await journal.store.weighIns(user: journal.user).count == 4)
+            #expect(try await journal.store.latestBodyFat(user: journal.user).map { ($0.fraction * 1000).rounded() } == 186)
+            let again = try await client.importFile(file, query: "skip_invalid=true")
+            #expect(try again.json()["imported"]?.double == 0 && again.json()["duplicates"]?.double == 5)
+        }
+    }
+
     @Test func importThenReimportAddsNothing() async throws {
         try await withApp { client, journal in
             let first = try await client.importFile(threeDays, query: "file_name=weights.csv")

@@ -129,6 +129,7 @@ public struct ImportReport: Sendable, Hashable, Codable {
         case "health-auto-export": "metrics Cinn does not know"
         case "strong": "rest timers and notes"
         case "myfitnesspal": "measurement rows without a weight"
+        case "fitnotes-body": "measurements other than body weight and body fat"
         case "usda": "foods without an energy value or with impossible amounts"
         case let name where name.hasPrefix("off-"): "products without a name or an energy value"
         default: "rows with nothing Cinn keeps"

@@ -173,7 +173,7 @@ extension Journal {
 extension Journal {
     /// The import formats by name: the weight files', `myfitnesspal`, the workout exports', `nightscout` and `apple-health`.
     public static var importFormats: [String] {
-        WeightFileFormat.allCases.map(\.rawValue) + ["myfitnesspal"] + WorkoutFileFormat.allCases.map(\.rawValue) + ["nightscout", "apple-health", HealthAutoExportParser.format]
+        WeightFileFormat.allCases.map(\.rawValue) + ["myfitnesspal"] + WorkoutFileFormat.allCases.map(\.rawValue) + ["nightscout", "apple-health", HealthAutoExportParser.format, FitNotesBodyTracker.format]
             + FoodDatabaseFormat.allCases.map(\.rawValue)
     }
 
@@ -200,6 +200,9 @@ extension Journal {
         if format == "myfitnesspal" || (format == nil && MyFitnessPalExport.recognises(url: url, fileName: fileName)) {
             return try await importMyFitnessPal(at: url, fileName: fileName, unit: unit, dateOrder: dateOrder, mode: mode)
         }
+        if format == FitNotesBodyTracker.format || (format == nil && FitNotesBodyTracker.recognises(url: url)) {
+            return try await importFitNotesBody(at: url, fileName: fileName, mode: mode)
+        }
         if let workoutFormat = format.flatMap(WorkoutFileFormat.init(rawValue:)) ?? (format == nil ? WorkoutFileReader.detectFormat(url: url) : nil) {
             return try await importWorkouts(at: url, fileName: fileName, format: workoutFormat, unit: unit, mode: mode, progress: progress)
         }
@@ -210,6 +213,18 @@ extension Journal {
             return chosen
         }
         return try await importFile(at: url, fileName: fileName, format: weightFormat, unit: unit, mode: mode, progress: progress)
+    }
+
+    /// Imports FitNotes' Body Tracker export: body weight as weigh-ins, body fat as body-fat readings, as one batch.
+    public func importFitNotesBody(at url: URL, fileName: String?, mode: ImportMode) async throws -> ImportReport {
+        let settings = try await settings()
+        return try await store.importHealthRecords(user: user, format: FitNotesBodyTracker.format, fileName: fileName ?? url.lastPathComponent,
+                                                   mode: mode) { write in
+            let contents = try FitNotesBodyTracker.read(url: url, timeZone: settings.timeZone)
+            try await write(contents.records)
+            return (ImportReport(format: FitNotesBodyTracker.format, rowsRead: contents.rowsRead, skipped: contents.skipped,
+                                 rejected: contents.rejected, rejectedCount: contents.rejectedCount), [], nil)
+        }
     }
 
     /// Imports a MyFitnessPal export: food entries per day and meal (%DV columns converted to amounts),

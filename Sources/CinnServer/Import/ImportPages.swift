@@ -43,6 +43,7 @@ extension ImportPage {
         case "fitbod": "Fitbod"
         case "strong": "Strong"
         case "fitnotes": "FitNotes"
+        case "fitnotes-body": "FitNotes body tracker"
         case "nightscout": "Nightscout"
         case "apple-health": "Apple Health"
         case "health-auto-export": "Health Auto Export"
