@@ -66,6 +66,10 @@ func workoutFileError(_ text: String, unit: MassUnit? = nil) throws -> CinnError
         #expect(run.distanceMetres == 4023.36)
         #expect(run.durationSeconds == 1512)
         #expect(result.sets(of: "Stationary Bike").count == 2)
+        // Two dumbbells of 13.6 kg for 10 reps: Fitbod's volume is 272 kg, and so is Cinn's.
+        let row = result.sets(of: "Dumbbell Row")
+        #expect(row.allSatisfy { $0.loadMultiplier == 2 } && bench.allSatisfy { $0.loadMultiplier == nil } && run.loadMultiplier == nil)
+        #expect(row[0].volume.map { ($0.kilograms * 10).rounded() / 10 } == 272.2)
         #expect(result.lastProgress?.fraction == 1)
         #expect(result.lastProgress?.rowsRead == 25)
     }

@@ -162,6 +162,33 @@ import Testing
         }
     }
 
+    /// A set of two dumbbells (Fitbod's multiplier 2) counts both in volume: the workout's, the exercise day's (as
+    /// written at import, and as worked out again from the sets), and it is read back with its multiplier.
+    @Test(arguments: Backend.enabled)
+    func aLoadMultiplierCountsInVolume(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend) { store in
+            let me = try await store.localUser()
+            let workout = ImportedWorkout(startedAt: Self.start, utcOffsetSeconds: 0, name: "Workout", externalID: "fitbod:1")
+            let row = { (position: Int, note: String?) in
+                ImportedSet(workout: 0, position: position, newWorkout: position == 0 ? workout : nil,
+                            set: WorkoutSet(exercise: "Dumbbell Row", reps: 10, weight: Mass(kilograms: 20), note: note, loadMultiplier: 2),
+                            line: position + 2)
+            }
+            let sets = [row(0, nil), row(1, "a note: every column"),
+                        ImportedSet(workout: 0, position: 2, newWorkout: nil, set: WorkoutSet(exercise: "Pull-up", reps: 8, weight: Mass(kilograms: 10)), line: 4)]
+            _ = try await store.importWorkouts(user: me, format: "fitbod", fileName: "f.csv", mode: ImportMode(), read: read(sets))
+            let list = try await store.workouts(user: me, limit: 10)
+            #expect(list.first.map { $0.volume.kilograms.rounded() } == Double(2 * 20 * 10 * 2 + 80))
+            let first = try #require(list.first)
+            let stored = try #require(try await store.workout(id: first.id, user: me))
+            #expect(stored.workout.sets.map(\.loadMultiplier) == [2, 2, nil])
+            let rows = try await store.exerciseDays(exerciseRows: try await store.exercises(user: me).map(\.rowID))
+            #expect(rows.values.flatMap { $0.map(\.volume.kilograms) }.sorted() == [80, 800])
+            let days = try await exerciseDays(store, me)
+            #expect(days.stored == days.fromSets)
+        }
+    }
+
     /// The stored exercise days, and the days computed again from every set, as comparable text.
     func exerciseDays(_ store: Store, _ user: UserID) async throws -> (stored: [String], fromSets: [String]) {
         func text(_ days: [Int64: [ExerciseDay]]) -> [String] {

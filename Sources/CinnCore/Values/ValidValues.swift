@@ -32,6 +32,8 @@ public enum ValidValues {
 
     /// One set's weight: up to 2,000 kg (a sled, a leg press), in kilograms.
     public static let setWeightKg = 0.0...2_000
+    /// How many times one set's weight may be lifted at once (two dumbbells; Fitbod writes up to 4).
+    public static let setLoadMultiplier = 1.0...10.0
     /// One set's length: up to a day, in seconds.
     public static let setDurationSeconds = 0.0...86_400
     /// One set's distance: up to 1,000 km, in metres.

@@ -9,7 +9,7 @@ public struct SetGroup: Sendable, Hashable {
     /// The heaviest weight among the sets.
     public var heaviest: Mass?
     public var sets: Int
-    /// Σ weight × reps of the sets.
+    /// Σ weight × reps (× load multiplier) of the sets.
     public var volume: Mass
 
     public init(day: LocalDate, reps: Int?, kind: SetKind, heaviest: Mass?, sets: Int, volume: Mass) {
@@ -69,7 +69,7 @@ public struct ExerciseDay: Sendable, Hashable {
     /// One set of the day.
     public mutating func add(_ set: WorkoutSet) {
         add(reps: set.reps, heaviest: set.weight, kind: set.kind, sets: 1,
-            volume: Mass(kilograms: (set.weight?.kilograms ?? 0) * Double(set.reps ?? 0)))
+            volume: Mass(kilograms: (set.weight?.kilograms ?? 0) * Double(set.reps ?? 0) * (set.loadMultiplier ?? 1)))
     }
 
     /// A group of the day's sets.

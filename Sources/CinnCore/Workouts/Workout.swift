@@ -22,9 +22,13 @@ public struct WorkoutSet: Sendable, Hashable {
     /// Reps in reserve, when the source has it.
     public var rir: Int?
     public var note: String?
+    /// How many times the weight was lifted at once, when more than once: `weight` is one dumbbell's and two were lifted
+    /// (Fitbod's `multiplier`). Volume counts each; nil is once.
+    public var loadMultiplier: Double?
 
     public init(exercise: String, reps: Int? = nil, weight: Mass? = nil, durationSeconds: Double? = nil,
-                distanceMetres: Double? = nil, kind: SetKind = .normal, rpe: Double? = nil, rir: Int? = nil, note: String? = nil) {
+                distanceMetres: Double? = nil, kind: SetKind = .normal, rpe: Double? = nil, rir: Int? = nil, note: String? = nil,
+                loadMultiplier: Double? = nil) {
         self.exercise = exercise
         self.reps = reps
         self.weight = weight
@@ -34,6 +38,7 @@ public struct WorkoutSet: Sendable, Hashable {
         self.rpe = rpe
         self.rir = rir
         self.note = note
+        self.loadMultiplier = loadMultiplier
     }
 
     /// The set's one-rep max estimate: none for warm-ups and drop sets, or without reps and weight.
@@ -51,16 +56,17 @@ public struct WorkoutSet: Sendable, Hashable {
             _ = try ValidValues.optional(durationSeconds, in: ValidValues.setDurationSeconds, field: "duration", unit: "s")
             _ = try ValidValues.optional(distanceMetres, in: ValidValues.setDistanceMetres, field: "distance", unit: "m")
             _ = try ValidValues.optional(rpe, in: 0...10, field: "rpe")
+            _ = try ValidValues.optional(loadMultiplier, in: ValidValues.setLoadMultiplier, field: "multiplier")
             return nil
         } catch {
             return error
         }
     }
 
-    /// Weight × reps, the set's volume.
+    /// Weight × reps (× the load multiplier), the set's volume.
     public var volume: Mass? {
         guard let reps, let weight, kind != .warmUp else { return nil }
-        return Mass(kilograms: weight.kilograms * Double(reps))
+        return Mass(kilograms: weight.kilograms * Double(reps) * (loadMultiplier ?? 1))
     }
 }
 

@@ -5,7 +5,7 @@ import Foundation
 /// export (`date,exercise_name,Reps,weight_kg,…`). Every set of a workout shares its timestamp.
 struct FitbodParser: WorkoutRowParser {
     private let date, exercise, reps, weight, duration, distance, warmUp: Int
-    private let note: Int?
+    private let note, multiplier: Int?
     private let unit: MassUnit
     private let timeZone: TimeZone
     private var numbering = WorkoutNumbering<Int64>()
@@ -32,6 +32,7 @@ struct FitbodParser: WorkoutRowParser {
         distance = try columns.required("Fitbod", "Distance(m)", "distance m", "distance meters")
         warmUp = try columns.required("Fitbod", "isWarmup", "iswarmup")
         note = columns.index("note")
+        multiplier = columns.index("multiplier")
         timeZone = options.timeZone
     }
 
@@ -80,6 +81,14 @@ struct FitbodParser: WorkoutRowParser {
             return output.reject(line: row.line, field: "isWarmup",
                                  reason: "\"\(TextDecoding.string(warmUpBytes))\" is not true or false")
         }
+        // How many dumbbells (2) the weight of one was lifted with; 0 (timed and cardio rows) and 1 are once.
+        var loadMultiplier: Double?
+        if let multiplier, !row.field(multiplier).isEmpty {
+            guard let value = DecimalNumber.parse(row.field(multiplier), decimalComma: false), value >= 0 else {
+                return output.reject(line: row.line, field: "multiplier", reason: "\"\(row.text(multiplier))\" is not a number of 0 or more")
+            }
+            loadMultiplier = value > 1 ? value : nil
+        }
         // Fitbod writes 0 for what a set does not have (reps of a plank, weight of a push-up).
         let set = WorkoutSet(
             exercise: lastExercise,
@@ -88,7 +97,8 @@ struct FitbodParser: WorkoutRowParser {
             durationSeconds: durationValue == 0 ? nil : durationValue,
             distanceMetres: distanceValue == 0 ? nil : distanceValue,
             kind: isWarmUp ? .warmUp : .normal,
-            note: note.flatMap(row.nonEmptyText))
+            note: note.flatMap(row.nonEmptyText),
+            loadMultiplier: loadMultiplier)
         if let problem = set.rangeProblem { return output.reject(line: row.line, problem) }
         let place = numbering.place(time.key) {
             ImportedWorkout(startedAt: time.instant, utcOffsetSeconds: time.offset, name: "Workout",

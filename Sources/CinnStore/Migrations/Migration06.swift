@@ -28,6 +28,6 @@ extension Migration {
             ) $WITHOUT_ROWID
             """,
         ],
-        data: { store, connection in try await store.refreshExerciseDays(connection, user: nil, exercises: nil) }
+        data: { store, connection in try await store.refreshExerciseDays(connection, user: nil, exercises: nil, loadMultipliers: false) }
     )
 }

@@ -18,11 +18,11 @@ extension Store {
     }
 
     /// Computes the days of `user`'s `exercises` within `days` again from their sets (every exercise of
-    /// every user when both are nil).
+    /// every user when both are nil). `loadMultipliers`: false for a schema older than migration 25, whose sets have none.
     func refreshExerciseDays(_ connection: Connection, user: UserID?, exercises: [Int64]?,
-                             days: ClosedRange<Int> = firstDay...lastDay) async throws {
+                             days: ClosedRange<Int> = firstDay...lastDay, loadMultipliers: Bool = true) async throws {
         if let exercises, exercises.isEmpty { return }
-        let groups = try await setGroups(connection, user: user, exerciseRows: exercises, days: days)
+        let groups = try await setGroups(connection, user: user, exerciseRows: exercises, days: days, loadMultipliers: loadMultipliers)
         var delete = SQLQueryString("DELETE FROM exercise_days WHERE local_day BETWEEN \(bind: days.lowerBound) AND \(bind: days.upperBound)")
         if let exercises {
             let list = exercises.map(String.init).joined(separator: ",")

@@ -67,11 +67,12 @@ extension Store {
     /// The sets of `user`'s exercises `rows` within `days`, grouped by day, reps and kind; every
     /// exercise of every user when both are nil. Read through the workouts of those days (the
     /// `workouts_day` index) and their sets.
-    func setGroups(_ connection: Connection, user: UserID?, exerciseRows rows: [Int64]?, days: ClosedRange<Int>) async throws -> [Int64: [SetGroup]] {
+    func setGroups(_ connection: Connection, user: UserID?, exerciseRows rows: [Int64]?, days: ClosedRange<Int>,
+                   loadMultipliers: Bool = true) async throws -> [Int64: [SetGroup]] {
         let exercises = rows.map { " AND s.exercise_id IN (\($0.map(String.init).joined(separator: ",")))" } ?? ""
         let sql = """
             SELECT s.exercise_id, w.local_day, s.reps, s.kind, MAX(s.weight_kg) AS heaviest, COUNT(*) AS sets,
-                SUM(COALESCE(s.weight_kg * s.reps, 0)) AS volume
+                SUM(COALESCE(s.weight_kg * s.reps\(loadMultipliers ? " * COALESCE(s.load_multiplier, 1)" : ""), 0)) AS volume
             FROM workouts w JOIN workout_sets s ON s.workout_id = w.row_id
             WHERE w.deleted = 0 AND w.local_day BETWEEN ? AND ?\(user == nil ? "" : " AND w.user_id = ?")\(exercises)
             GROUP BY s.exercise_id, w.local_day, s.reps, s.kind
@@ -168,7 +169,7 @@ extension Store {
                     ORDER BY started_at_ms DESC, row_id DESC LIMIT \(bind: limit) OFFSET \(bind: offset))
                 SELECT p.row_id, p.id, p.started_at_ms, p.utc_offset_s, p.name, p.source, p.duration_s, p.distance_m, p.energy_kcal,
                     COUNT(s.position) AS sets,
-                    SUM(CASE WHEN s.kind = 1 THEN 0 ELSE COALESCE(s.weight_kg * s.reps, 0) END) AS volume
+                    SUM(CASE WHEN s.kind = 1 THEN 0 ELSE COALESCE(s.weight_kg * s.reps * COALESCE(s.load_multiplier, 1), 0) END) AS volume
                 FROM page p LEFT JOIN workout_sets s ON s.workout_id = p.row_id
                 GROUP BY p.row_id, p.id, p.started_at_ms, p.utc_offset_s, p.name, p.source, p.duration_s, p.distance_m, p.energy_kcal
                 ORDER BY p.started_at_ms DESC, p.row_id DESC
@@ -244,7 +245,7 @@ extension Store {
     func workoutSets(_ db: any SQLDatabase, workoutRow: Int64, exerciseRows rows: [Int64]? = nil) async throws -> [WorkoutSet] {
         let exercises = rows.map { " AND s.exercise_id IN (\($0.map(String.init).joined(separator: ",")))" } ?? ""
         return try await db.raw("""
-            SELECT e.name, s.reps, s.weight_kg, s.duration_s, s.distance_m, s.kind, s.rpe, s.rir, s.note
+            SELECT e.name, s.reps, s.weight_kg, s.duration_s, s.distance_m, s.kind, s.rpe, s.rir, s.note, s.load_multiplier
             FROM workout_sets s JOIN exercises e ON e.row_id = s.exercise_id
             WHERE s.workout_id = \(bind: workoutRow)\(unsafeRaw: exercises) ORDER BY s.position
             """).all().map { set in
@@ -254,7 +255,8 @@ extension Store {
                        distanceMetres: try set.decode(column: "distance_m", as: Double?.self),
                        kind: SetKind(storageCode: try set.decode(column: "kind", as: Int.self)) ?? .normal,
                        rpe: try set.decode(column: "rpe", as: Double?.self), rir: try set.decode(column: "rir", as: Int?.self),
-                       note: try set.decode(column: "note", as: String?.self))
+                       note: try set.decode(column: "note", as: String?.self),
+                       loadMultiplier: try set.decode(column: "load_multiplier", as: Double?.self))
         }
     }
 

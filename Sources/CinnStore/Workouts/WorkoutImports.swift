@@ -196,15 +196,16 @@ struct WorkoutWriter {
     /// The columns of a set, and the first six: most sets (reps and weight, no time, distance,
     /// RPE or note) need only those, and SQLite writes a row faster without five columns of NULL.
     private static let allColumns = ["workout_id", "position", "exercise_id", "reps", "weight_kg", "kind",
-                                     "duration_s", "distance_m", "rpe", "rir", "note"]
+                                     "duration_s", "distance_m", "rpe", "rir", "note", "load_multiplier"]
     private static let plainColumns = 6
 
     /// Whether a set has nothing beyond the first six columns.
     private static func isPlain(_ set: WorkoutSet) -> Bool {
         set.durationSeconds == nil && set.distanceMetres == nil && set.rpe == nil && set.rir == nil && set.note == nil
+            && set.loadMultiplier == nil
     }
 
-    /// The SQLite bulk path: `rows` through the prepared INSERTs, the plain sets in six columns, the rest in all eleven.
+    /// The SQLite bulk path: `rows` through the prepared INSERTs, the plain sets in six columns, the rest in all twelve.
     private static func insertSets(_ sets: [ImportedSet], _ rows: [SetRow], plain: SQLiteBulkInsert, full: SQLiteBulkInsert) throws {
         let plainRows = rows.filter { isPlain(sets[$0.index].set) }
         let fullRows = plainRows.count == rows.count ? [] : rows.filter { !isPlain(sets[$0.index].set) }
@@ -224,6 +225,7 @@ struct WorkoutWriter {
                 binder.bind(set.rpe)
                 binder.bind(set.rir)
                 binder.bind(set.note)
+                binder.bind(set.loadMultiplier)
             }
         }
     }
@@ -234,7 +236,7 @@ struct WorkoutWriter {
         try await postgres.copyFrom(
             table: "workout_sets",
             columns: ["workout_id", "position", "exercise_id", "reps", "weight_kg", "duration_s", "distance_m", "kind",
-                      "rpe", "rir", "note"],
+                      "rpe", "rir", "load_multiplier", "note"],
             logger: store.logger
         ) { writer in
             var buffer = ByteBuffer()
@@ -243,7 +245,7 @@ struct WorkoutWriter {
                 let set = sets[row.index].set
                 buffer.writeString("\(row.workout)\t\(sets[row.index].position)\t\(row.exercise)\t\(optional(set.reps))\t")
                 buffer.writeString("\(optional(set.weight?.kilograms))\t\(optional(set.durationSeconds))\t\(optional(set.distanceMetres))\t")
-                buffer.writeString("\(set.kind.storageCode)\t\(optional(set.rpe))\t\(optional(set.rir))\t")
+                buffer.writeString("\(set.kind.storageCode)\t\(optional(set.rpe))\t\(optional(set.rir))\t\(optional(set.loadMultiplier))\t")
                 buffer.writeString(set.note.map(Store.copyText) ?? "\\N")
                 buffer.writeString("\n")
             }

@@ -155,10 +155,10 @@ extension Store {
                 exercises[set.exercise] = exercise
             }
             rows.append([before.row, position, exercise, set.reps, set.weight?.kilograms, set.kind.storageCode, set.durationSeconds,
-                         set.distanceMetres, set.rpe, set.rir, set.note])
+                         set.distanceMetres, set.rpe, set.rir, set.note, set.loadMultiplier])
         }
         try await insertRows(db, into: "workout_sets", columns: ["workout_id", "position", "exercise_id", "reps", "weight_kg", "kind",
-                                                                 "duration_s", "distance_m", "rpe", "rir", "note"], rows)
+                                                                 "duration_s", "distance_m", "rpe", "rir", "note", "load_multiplier"], rows)
         let touched = Array(Set(before.exercises).union(exercises.values))
         for changedDay in Set([before.day, day]) {
             try await refreshExerciseDays(connection, user: user, exercises: touched, days: changedDay...changedDay)
