@@ -61,6 +61,40 @@ struct WorkoutLoggingAPITests {
         #expect(logged == imported)
     }
 
+    /// Two dumbbells: a set logged with load_multiplier 2 and Fitbod's row with multiplier 2 give the same exercise
+    /// page, whose volume counts both dumbbells; an impossible multiplier is refused naming it.
+    @Test(arguments: Database.enabled)
+    func aLoadMultiplierLoggedOrImportedCountsTheSame(_ database: Database) async throws {
+        let sets = #"{"exercise":"Dumbbell Row","weight":20,"unit":"kg","reps":10,"load_multiplier":2}"#
+        let logged = try await withStore(database) { store in
+            let journal = try await utcJournal(store)
+            return try await Application(router: buildRouter(journal: journal)).test(.router) { client in
+                let response = try await client.send(.post, "/api/v1/workouts", json: Self.workout("2024-03-14T18:00:00Z", sets))
+                #expect(response.status == .created)
+                #expect(try response.json()["sets"]?.array?.first?["load_multiplier"] == .number(2))
+                try expectError(try await client.send(.post, "/api/v1/workouts", json: Self.workout("2024-03-13T18:00:00Z",
+                                sets.replacingOccurrences(of: #""load_multiplier":2"#, with: #""load_multiplier":11"#))),
+                                .unprocessableContent, code: "invalid_input", field: "sets[0].load_multiplier")
+                let page = try await client.send(.get, "/api/v1/exercises/Dumbbell%20Row").json()
+                #expect(page["best_set_volume"] != nil)
+                return Self.figures(page)
+            }
+        }
+        let imported = try await withStore(database) { store in
+            let journal = try await utcJournal(store)
+            return try await Application(router: buildRouter(journal: journal)).test(.router) { client in
+                let csv = """
+                    Date,Exercise,Reps,Weight(kg),Duration(s),Distance(m),Incline,Resistance,isWarmup,Note,multiplier
+                    2024-03-14 18:00:00 +0000,Dumbbell Row,10,20,0,0,0,0,false,,2
+                    """
+                #expect(try await client.importFile(csv).json()["imported"] == .number(1))
+                return Self.figures(try await client.send(.get, "/api/v1/exercises/Dumbbell%20Row").json())
+            }
+        }
+        #expect(logged == imported)
+        #expect(logged.description.contains("400"), "a week's volume of 20 kg × 10 × 2: \(logged)")
+    }
+
     @Test(arguments: Database.enabled)
     func editingAndDeletingSetsComputesTheRecordsAgain(_ database: Database) async throws {
         try await withApp(on: database) { client, _ in

@@ -78,6 +78,12 @@ public enum LoggedSet {
         if let metres = set.distanceMetres, !(metres > 0 && metres <= maximumDistanceMetres) {
             throw CinnError.invalid("\(prefix).distance_m", "\(prefix).distance_m must be more than 0 and at most 1,000 km")
         }
+        if let multiplier = set.loadMultiplier {
+            guard ValidValues.setLoadMultiplier.contains(multiplier) else {
+                throw CinnError.invalid("\(prefix).load_multiplier", "\(prefix).load_multiplier must be between 1 and 10 (two dumbbells: 2)")
+            }
+            if multiplier == 1 { set.loadMultiplier = nil }
+        }
         guard set.reps != nil || set.durationSeconds != nil || set.distanceMetres != nil else {
             throw CinnError.invalid("\(prefix).reps", "\(prefix).reps is needed (or a time or distance for a timed exercise)")
         }

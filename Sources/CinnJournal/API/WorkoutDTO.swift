@@ -226,6 +226,7 @@ package struct WorkoutDTO: Encodable {
         let rpe: OrNull<Double>
         let rir: OrNull<Int>
         let note: OrNull<String>
+        let loadMultiplier: OrNull<Double>
         let estimate: OrNull<String>
         let records: [RecordDTO]?
 
@@ -240,12 +241,14 @@ package struct WorkoutDTO: Encodable {
             rpe = OrNull(set.rpe)
             rir = OrNull(set.rir)
             note = OrNull(set.note)
+            loadMultiplier = OrNull(set.loadMultiplier)
             estimate = OrNull(set.oneRepMax(formula: formula).map { $0.formatted(in: unit) })
             self.records = records.map { $0.map(RecordDTO.init) }
         }
 
         enum CodingKeys: String, CodingKey {
             case exercise, reps, weight, kind, rpe, rir, note, estimate, records
+            case loadMultiplier = "load_multiplier"
             case weightKg = "weight_kg"
             case durationSeconds = "duration_s"
             case distanceMetres = "distance_m"
@@ -342,11 +345,13 @@ package struct SetRequest: Decodable {
     let note: String?
     let durationSeconds: Double?
     let distanceMetres: Double?
+    let loadMultiplier: Double?
 
     enum CodingKeys: String, CodingKey {
         case exercise, weight, unit, reps, kind, rpe, rir, note
         case durationSeconds = "duration_s"
         case distanceMetres = "distance_m"
+        case loadMultiplier = "load_multiplier"
     }
 
     /// The set, its unit and kind read; errors name `prefix.unit` and `prefix.kind` (the rest is checked by `LoggedSet`).
@@ -354,7 +359,7 @@ package struct SetRequest: Decodable {
         let unit = try self.unit.map { text in try MassUnit.parse(text, field: "\(prefix).unit") } ?? defaultUnit
         return WorkoutSet(exercise: exercise, reps: reps, weight: weight.map { Mass($0, unit) }, durationSeconds: durationSeconds,
                           distanceMetres: distanceMetres, kind: try kind.map { try SetKind.parse($0, field: "\(prefix).kind") } ?? .normal,
-                          rpe: rpe, rir: rir, note: note)
+                          rpe: rpe, rir: rir, note: note, loadMultiplier: loadMultiplier)
     }
 }
 
