@@ -2,12 +2,21 @@ import CinnCore
 import Foundation
 
 /// One document of an upload, read and checked: what finds it when it is sent again (`key`), its time and event type,
-/// and its members as sent.
+/// and its members as sent, with them as JSON text (written once, to measure it).
 public struct NightscoutUploadedDocument: Sendable {
     public var key: String
     public var eventType: String?
     public var createdAt: Date
     public var members: [String: JSONValue]
+    public var text: String
+
+    /// The document as JSON with an `_id`: its own, else `id` put first.
+    public func text(withID id: @autoclosure () -> String) -> String {
+        if members["_id"]?.string?.isEmpty == false { return text }
+        var members = members
+        members["_id"] = .string(id())
+        return JSONValue.object(members).text
+    }
 }
 
 /// What a Nightscout client's upload of treatments, device statuses or profiles holds (docs/nightscout.md), read and
@@ -102,7 +111,7 @@ public enum NightscoutUploadReader {
     public static func treatment(_ members: [String: JSONValue], timeZone: TimeZone, source: String,
                                  into data: inout NightscoutData) throws(CinnError) {
         let instant = try NightscoutParser.treatmentInstant(members, timeZone: timeZone)
-        _ = try checked(members)
+        let text = try checked(members)
         let eventType = members["eventType"]?.string ?? "<none>"
         let key = members["_id"]?.string ?? "t:\(instant.millisecondsSince1970)|\(eventType)"
         var made = NightscoutData()
@@ -112,7 +121,7 @@ public enum NightscoutUploadReader {
         data.readings += made.readings
         data.doses += made.doses
         data.entries += made.entries
-        data.documents.append(NightscoutUploadedDocument(key: key, eventType: eventType, createdAt: instant, members: members))
+        data.documents.append(NightscoutUploadedDocument(key: key, eventType: eventType, createdAt: instant, members: members, text: text))
     }
 
     /// An upload of device statuses (or profiles): each checked, timed by `created_at` (a profile's `startDate`), else
@@ -137,7 +146,7 @@ public enum NightscoutUploadReader {
                 let key = members["_id"]?.string ?? (timeText == nil
                     ? "d:" + ContentHash.of([text]).hex
                     : "d:\(instant.millisecondsSince1970)|\(members["device"]?.string ?? "")")
-                documents.append(NightscoutUploadedDocument(key: key, eventType: nil, createdAt: instant, members: members))
+                documents.append(NightscoutUploadedDocument(key: key, eventType: nil, createdAt: instant, members: members, text: text))
             } catch {
                 rejected.append(rejection(index, line: line, error))
             }

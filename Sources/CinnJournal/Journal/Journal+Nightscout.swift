@@ -86,13 +86,6 @@ public struct NightscoutDocumentsUpload: Sendable {
 }
 
 extension Journal {
-    /// The object with an `_id` (24 hex digits of `id` when it came without one), as JSON text.
-    static func withID(_ members: [String: JSONValue], _ id: UUID) -> String {
-        var members = members
-        if members["_id"]?.string?.isEmpty != false { members["_id"] = .string(id.nightscoutObjectID) }
-        return JSONValue.object(members).text
-    }
-
     /// Stores the treatments an uploader posts (a JSON array, or one; `NightscoutUploadReader.treatments` reads and checks them),
     /// each kept as sent and deduplicated by its `_id`, then by the instant of `created_at` and `eventType`; what the
     /// journal holds of a new one goes there too, unless a file brought it already (`NightscoutParser.treatment`): insulin
@@ -117,7 +110,7 @@ extension Journal {
         documents.map { document in
             let id = UUID.v7(at: now())
             return NightscoutDocument(id: id, collection: collection, key: document.key, eventType: document.eventType,
-                                      createdAt: document.createdAt, body: Self.withID(document.members, id))
+                                      createdAt: document.createdAt, body: document.text(withID: id.nightscoutObjectID))
         }
     }
 

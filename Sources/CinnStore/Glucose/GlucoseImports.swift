@@ -9,6 +9,7 @@ extension Store {
     static let nightscoutSameAs: [JournalRowWriter.Table: JournalRowWriter.SameAs] = [
         .glucose: .init(columns: ["measured_at_ms", "sensor"], only: nil),
         .insulin: .init(columns: ["taken_at_ms", "kind"], only: nil),
+        // As the partial index food_entries_nightscout is written, so that it answers.
         .foodEntries: .init(columns: ["eaten_at_ms"], only: "d.external_id LIKE 'nightscout:%'"),
     ]
 
@@ -98,24 +99,22 @@ extension Store {
          .real(entry.energy), .text(entry.note)]
     }
 
-    /// SQLite: moves an import's staged treatments (`JournalRowWriter.insertNightscoutDocuments`) into the journal, a chunk
-    /// at a time, leaving out those it holds.
+    /// SQLite: moves an import's staged treatments (`JournalRowWriter.insertNightscoutDocuments`) into the journal in one
+    /// statement, leaving out those it holds as `insertNewNightscoutDocuments` does (the file's own repeats are gone).
     private func mergeNightscoutDocuments(_ db: any SQLDatabase, count: Int, _ batch: ImportedBatch) async throws {
-        var last = 0
-        while last < count {
-            let documents = try await db.raw("""
-                SELECT id, key, event_type, created_at_ms, body FROM staging.nightscout_documents
-                WHERE rowid > \(bind: last) ORDER BY rowid LIMIT \(bind: Self.insertChunkRows)
-                """).all().map { row in
-                NightscoutDocument(id: try decodeUUID(row, "id"), collection: .treatments, key: try row.decode(column: "key", as: String.self),
-                                   eventType: try row.decode(column: "event_type", as: String?.self),
-                                   createdAt: date(milliseconds: try row.decode(column: "created_at_ms", as: Int64.self)),
-                                   body: try row.decode(column: "body", as: String.self))
-            }
-            guard !documents.isEmpty else { return }
-            _ = try await insertNewNightscoutDocuments(db, documents, user: batch.user, importID: batch.importID)
-            last += documents.count
-        }
+        guard count > 0 else { return }
+        try await db.raw("""
+            INSERT INTO main.nightscout_documents (id, user_id, collection, key, event_type, created_at_ms, body, received_at_ms, import_id)
+            SELECT s.id, \(bind: batch.user.rawValue), 'treatments', s.key, s.event_type, s.created_at_ms, s.body, \(bind: batch.createdAt),
+                \(bind: batch.importID)
+            FROM staging.nightscout_documents s
+            WHERE NOT EXISTS (SELECT 1 FROM main.nightscout_documents d
+                    WHERE d.user_id = \(bind: batch.user.rawValue) AND d.collection = 'treatments' AND d.key = s.key)
+                AND NOT EXISTS (SELECT 1 FROM main.nightscout_documents d
+                    WHERE d.user_id = \(bind: batch.user.rawValue) AND d.collection = 'treatments' AND d.created_at_ms = s.created_at_ms
+                        AND d.event_type IS s.event_type)
+            ORDER BY s.rowid
+            """).run()
     }
 }
 

@@ -119,12 +119,15 @@ extension Store {
     /// The records the journal does not hold: not by external id, nor as `nightscoutSameAs` says (a reading or dose at the
     /// same instant of the same kind, carbohydrate from Nightscout at the same instant).
     func newNightscoutRecords(_ db: any SQLDatabase, _ records: NightscoutRecords, user: UserID) async throws -> NightscoutRecords {
-        func known(_ table: String, time: String, kind: String, ids: [String], times: [Int64]) async throws -> (ids: Set<String>, keys: Set<String>) {
+        /// The external ids and the instants and kinds of the rows of `table` (those meeting `only`) that have one of
+        /// `ids` or `times`.
+        func known(_ table: String, time: String, kind: String, only: String = "true", ids: [String],
+                   times: [Int64]) async throws -> (ids: Set<String>, keys: Set<String>) {
             guard !times.isEmpty else { return ([], []) }
             var found: (ids: Set<String>, keys: Set<String>) = ([], [])
             for row in try await db.raw("""
                 SELECT external_id, \(unsafeRaw: time) AS at, \(unsafeRaw: kind) AS kind FROM \(unsafeRaw: table)
-                WHERE user_id = \(bind: user.rawValue) AND deleted = 0
+                WHERE user_id = \(bind: user.rawValue) AND deleted = 0 AND \(unsafeRaw: only)
                     AND (external_id IN (\(binds: ids.isEmpty ? [""] : ids)) OR \(unsafeRaw: time) IN (\(binds: times)))
                 """).all() {
                 if let id = try row.decode(column: "external_id", as: String?.self) { found.ids.insert(id) }
@@ -149,7 +152,8 @@ extension Store {
             }
         }
         for chunk in records.entries.chunks(of: Self.insertChunkRows) {
-            let found = try await known("food_entries", time: "eaten_at_ms", kind: "CASE WHEN external_id LIKE 'nightscout:%' THEN 'nightscout' END",
+            // Only carbohydrate from Nightscout is the same by its instant (the partial index food_entries_nightscout).
+            let found = try await known("food_entries", time: "eaten_at_ms", kind: "'nightscout'", only: "external_id LIKE 'nightscout:%'",
                                         ids: chunk.compactMap(\.externalID), times: chunk.map { milliseconds($0.eatenAt) })
             fresh.entries += chunk.filter { entry in
                 !(entry.externalID.map(found.ids.contains) ?? false) && !found.keys.contains("\(milliseconds(entry.eatenAt)) nightscout")

@@ -11,6 +11,11 @@ extension Migration {
         dialectNeutral: [
             "ALTER TABLE nightscout_documents ADD COLUMN import_id $INT REFERENCES imports(row_id)",
             "CREATE INDEX nightscout_documents_import ON nightscout_documents (import_id) WHERE import_id IS NOT NULL",
+            // Carbohydrate from Nightscout at an instant (a file's and an uploader's are one): the few entries it made.
+            """
+            CREATE INDEX food_entries_nightscout ON food_entries (user_id, eaten_at_ms)
+                WHERE deleted = 0 AND external_id LIKE 'nightscout:%'
+            """,
         ],
         data: { store, connection in try await store.moveNightscoutCarbsToFoodLog(connection.sql) })
 }
