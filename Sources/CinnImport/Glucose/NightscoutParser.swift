@@ -149,11 +149,15 @@ public enum NightscoutParser {
             let isTreatment = NightscoutParser.isTreatment(fields)
             let id = fields["_id"]?.string
             // A record without a time identifies nothing by it: such a record is rejected below, not taken for a duplicate.
+            var entryTime: Result<(instant: Date, offset: () -> Int?), CinnError>?
+            if !isTreatment {
+                do throws(CinnError) { entryTime = .success(try entryInstant(fields)) } catch { entryTime = .failure(error) }
+            }
             let key: TimeKey? = isTreatment
                 ? (try? treatmentInstant(fields, timeZone: timeZone)).map {
                     TimeKey(treatment: true, milliseconds: $0.millisecondsSince1970, type: fields["eventType"]?.string ?? "<none>")
                 }
-                : (try? entryInstant(fields)).map {
+                : (try? entryTime?.get()).map {
                     TimeKey(treatment: false, milliseconds: $0.instant.millisecondsSince1970, type: entryType(fields))
                 }
             let recordID = id.map(RecordID.init)
@@ -169,7 +173,13 @@ public enum NightscoutParser {
                 } else {
                     // Without an _id, the entry's instant and type name it, as "e:MILLISECONDS|TYPE".
                     let name = id ?? "e:\(key?.milliseconds ?? 0)|\(entryType(fields))"
-                    try entry(fields, id: name, timeZone: timeZone, source: source, into: &data)
+                    try entry(fields, id: name, time: { () throws(CinnError) in
+                        switch entryTime {
+                        case .success(let time): return time
+                        case .failure(let error): throw error
+                        case nil: return try entryInstant(fields)
+                        }
+                    }, timeZone: timeZone, source: source, into: &data)
                 }
             } catch {
                 data.reject(RejectedRow(line: line, field: error.field, reason: error.message))
@@ -192,6 +202,7 @@ public enum NightscoutParser {
     /// the id, `{"$date": …}` the epoch milliseconds for `date` and an ISO 8601 time in UTC elsewhere, `{"$numberLong": …}`
     /// and its kin a number. Other values are as they were.
     static func plain(_ fields: [String: JSONValue]) -> [String: JSONValue] {
+        guard fields.values.contains(where: { if case .object = $0 { true } else { false } }) else { return fields }
         var plain = fields
         for (name, value) in fields {
             guard case .object(let members) = value else { continue }
@@ -255,9 +266,9 @@ public enum NightscoutParser {
 
     /// The record's offset: `utcOffset` (minutes) when given, else `offset` (the one its time was written with), else
     /// the user's time zone's at that instant.
-    static func offset(instant: Date, fields: [String: JSONValue], written offset: Int?, timeZone: TimeZone) -> Int {
+    static func offset(instant: Date, fields: [String: JSONValue], timeZone: TimeZone, written offset: @autoclosure () -> Int?) -> Int {
         if let minutes = fields["utcOffset"].flatMap({ Int(text($0)) }), abs(minutes) <= 18 * 60 { return minutes * 60 }
-        return offset ?? timeZone.secondsFromGMT(for: instant)
+        return offset() ?? timeZone.secondsFromGMT(for: instant)
     }
 
     /// An ISO 8601 time's offset, when it has one.
@@ -275,27 +286,28 @@ public enum NightscoutParser {
     }
 
     /// An entry's instant, from `date` (epoch milliseconds, an integer or not), else `dateString` (ISO 8601 with an
-    /// offset, or JavaScript's `Thu May 09 14:35:18 GMT+02:00 2019`), with the offset its time was written in.
-    static func entryInstant(_ fields: [String: JSONValue]) throws(CinnError) -> (instant: Date, offset: Int?) {
+    /// offset, or JavaScript's `Thu May 09 14:35:18 GMT+02:00 2019`), with the offset its time was written in (worked out
+    /// when asked: an entry with its `utcOffset` needs none).
+    static func entryInstant(_ fields: [String: JSONValue]) throws(CinnError) -> (instant: Date, offset: () -> Int?) {
         let dateString = fields["dateString"]?.string
         if let milliseconds = try number(fields, "date") {
             guard readingEpochMilliseconds.contains(milliseconds) else {
                 throw .invalid("date", "\(text(fields["date"]!)) is not a time from 1900 to 2199 in epoch milliseconds")
             }
-            return (Date(timeIntervalSince1970: milliseconds / 1000), writtenOffset(dateString) ?? dateString.flatMap(javaScriptTime)?.offset)
+            return (Date(timeIntervalSince1970: milliseconds / 1000), { writtenOffset(dateString) ?? dateString.flatMap(javaScriptTime)?.offset })
         }
         if let dateString, let parsed = LocalDateTime(iso: dateString), let offset = parsed.utcOffsetSeconds {
             let instant = parsed.resolved(in: TimeZone(secondsFromGMT: offset) ?? .gmt).instant
             guard readingEpochMilliseconds.contains(instant.timeIntervalSince1970 * 1000) else {
                 throw .invalid("dateString", "\(dateString) is not a time from 1900 to 2199")
             }
-            return (instant, offset)
+            return (instant, { offset })
         }
         if let dateString, let time = javaScriptTime(dateString) {
             guard readingEpochMilliseconds.contains(time.instant.timeIntervalSince1970 * 1000) else {
                 throw .invalid("dateString", "\(dateString) is not a time from 1900 to 2199")
             }
-            return time
+            return (time.instant, { time.offset })
         }
         throw .invalid("date", "an entry needs its date (epoch milliseconds) or a dateString with an offset")
     }
@@ -329,21 +341,22 @@ public enum NightscoutParser {
         return (Date(timeIntervalSince1970: local - Double(offset)), offset)
     }
 
-    static func entry(_ fields: [String: JSONValue], id: String, timeZone: TimeZone, source: String,
-                      into data: inout NightscoutData) throws(CinnError) {
+    /// - Parameter time: the entry's `entryInstant`, worked out already.
+    static func entry(_ fields: [String: JSONValue], id: String, time: () throws(CinnError) -> (instant: Date, offset: () -> Int?),
+                      timeZone: TimeZone, source: String, into data: inout NightscoutData) throws(CinnError) {
         let type = entryType(fields)
         guard type == "sgv" || type == "mbg" else {
             data.skipped += 1
             return
         }
-        let (instant, written) = try entryInstant(fields)
+        let (instant, written) = try time()
         guard let mg = try number(fields, type) else { throw .invalid(type, "an \(type) entry without its \(type) value") }
         guard mg >= errorCodeBelow else {
             data.skipped += 1
             return
         }
         guard mg <= 1000 else { throw .invalid(type, "\(text(fields[type]!)) mg/dL is not a glucose reading") }
-        let offset = offset(instant: instant, fields: fields, written: written, timeZone: timeZone)
+        let offset = offset(instant: instant, fields: fields, timeZone: timeZone, written: written())
         let device = fields["device"]?.string.map { String($0.prefix(100)) }
         data.readings.append(GlucoseReading(measuredAt: instant, utcOffsetSeconds: offset, glucose: Glucose(milligramsPerDeciliter: mg),
                                             note: type == "mbg" ? "meter" : device.map { "CGM: \($0)" }, source: source,
@@ -356,8 +369,8 @@ public enum NightscoutParser {
     /// and a `glucose` check as a meter's reading. Returns whether it made anything.
     static func treatment(_ fields: [String: JSONValue], key: String, instant: Date, timeZone: TimeZone, source: String,
                           into data: inout NightscoutData) throws(CinnError) -> Bool {
-        let written = writtenOffset(fields["timestamp"]?.string) ?? writtenOffset(fields["created_at"]?.string).flatMap { $0 == 0 ? nil : $0 }
-        let offset = offset(instant: instant, fields: fields, written: written, timeZone: timeZone)
+        let offset = offset(instant: instant, fields: fields, timeZone: timeZone,
+                            written: writtenOffset(fields["timestamp"]?.string) ?? writtenOffset(fields["created_at"]?.string).flatMap { $0 == 0 ? nil : $0 })
         let eventType = fields["eventType"]?.string ?? "<none>"
         let notes = fields["notes"]?.string.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
         var made = false
