@@ -29,7 +29,7 @@ seeds() {
         weights) echo "$FIXTURES"/weight_2024-03-01.csv "$FIXTURES"/body_fat_2024-03-01.csv "$FIXTURES"/libra_export.csv "$FIXTURES"/hackdiet_db.csv ;;
         fitbit) echo "$FIXTURES"/weight-2024-02-01.json ;;
         workouts) echo "$FIXTURES"/WorkoutExport.csv "$FIXTURES"/strong_export_classic_comma.csv "$FIXTURES"/strong_export_v6_semicolon.csv "$FIXTURES"/FitNotes_Export_2024_03_07.csv ;;
-        myfitnesspal) echo "$FIXTURES"/myfitnesspal/File-Export-2024-03-01-to-2024-03-07/*.csv ;;
+        myfitnesspal) echo "$FIXTURES"/myfitnesspal/File-Export-2024-03-01-to-2024-03-07/*.csv "$FIXTURES"/myfitnesspal-excel/*.csv ;;
         myfitnesspal-zip) echo "$FIXTURES"/myfitnesspal/File-Export-2024-03-01-to-2024-03-07.zip "$FIXTURES"/myfitnesspal/zip64.zip ;;
         nightscout|nightscout-document) echo "$FIXTURES"/nightscout/*.json ;;
         apple-health) echo "$FIXTURES"/apple_health/export.xml ;;
@@ -40,12 +40,14 @@ seeds() {
         food-journal|sync-push) echo "$FIXTURES"/product_4056489123453.json "$FIXTURES"/nightscout/entries.json ;;
         health-auto-export) echo "$FIXTURES"/health_auto_export/*.json ;;
         nightscout-treatments|nightscout-devicestatus) echo "$FIXTURES"/nightscout/*.json ;;
+        fitnotes-body) echo "$FIXTURES"/FitNotes_BodyTracker_Export_2024_03_07.csv ;;
         *) echo "unknown target $1" >&2; return 1 ;;
     esac
 }
 
 ALL=(weights fitbit workouts myfitnesspal myfitnesspal-zip nightscout nightscout-document apple-health apple-health-zip usda
-     openfoodfacts openfoodfacts-csv food-journal sync-push health-auto-export nightscout-treatments nightscout-devicestatus)
+     openfoodfacts openfoodfacts-csv food-journal sync-push health-auto-export nightscout-treatments nightscout-devicestatus
+     fitnotes-body)
 TARGETS=("$@")
 (( ${#TARGETS[@]} )) || TARGETS=("${ALL[@]}")
 

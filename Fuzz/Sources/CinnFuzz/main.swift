@@ -12,11 +12,12 @@ enum Target: String, CaseIterable {
     case appleHealth = "apple-health", appleHealthZip = "apple-health-zip", usda, openFoodFacts = "openfoodfacts"
     case openFoodFactsCSV = "openfoodfacts-csv", foodJournal = "food-journal", syncPush = "sync-push"
     case healthAutoExport = "health-auto-export", nightscoutTreatments = "nightscout-treatments", nightscoutDeviceStatus = "nightscout-devicestatus"
+    case fitnotesBody = "fitnotes-body"
 
     /// What the input is written to before a reader that takes a file opens it.
     var fileName: String {
         switch self {
-        case .weights, .workouts, .myfitnesspal, .usda, .openFoodFactsCSV: "input.csv"
+        case .weights, .workouts, .myfitnesspal, .usda, .openFoodFactsCSV, .fitnotesBody: "input.csv"
         case .fitbit, .nightscout, .nightscoutDocument, .foodJournal, .syncPush, .healthAutoExport, .nightscoutTreatments,
              .nightscoutDeviceStatus: "input.json"
         case .myfitnesspalZip: "File-Export.zip"
@@ -42,6 +43,9 @@ enum Target: String, CaseIterable {
                 _ = try NightscoutUploadReader.treatments(bytes, timeZone: utc, source: "nightscout")
             case .nightscoutDeviceStatus:
                 _ = try NightscoutUploadReader.documents(bytes, now: Date(timeIntervalSince1970: 1_710_504_000))
+            case .fitnotesBody:
+                try Data(bytes).write(to: file)
+                _ = try FitNotesBodyTracker.read(url: file, timeZone: utc)
             default:
                 try Data(bytes).write(to: file)
                 try blocking { try await readFile(file, utc) }
@@ -67,7 +71,7 @@ enum Target: String, CaseIterable {
             _ = try await USDAFoodReader(url: file).read { _ in }
         case .openFoodFacts, .openFoodFactsCSV:
             _ = try await OpenFoodFactsReader(url: file).read { _ in }
-        case .nightscoutDocument, .foodJournal, .syncPush, .healthAutoExport, .nightscoutTreatments, .nightscoutDeviceStatus:
+        case .nightscoutDocument, .foodJournal, .syncPush, .healthAutoExport, .nightscoutTreatments, .nightscoutDeviceStatus, .fitnotesBody:
             break
         }
     }

@@ -125,11 +125,16 @@ extension Store {
                    times: [Int64]) async throws -> (ids: Set<String>, keys: Set<String>) {
             guard !times.isEmpty else { return ([], []) }
             var found: (ids: Set<String>, keys: Set<String>) = ([], [])
-            for row in try await db.raw("""
-                SELECT external_id, \(unsafeRaw: time) AS at, \(unsafeRaw: kind) AS kind FROM \(unsafeRaw: table)
-                WHERE user_id = \(bind: user.rawValue) AND deleted = 0 AND \(unsafeRaw: only)
-                    AND (external_id IN (\(binds: ids.isEmpty ? [""] : ids)) OR \(unsafeRaw: time) IN (\(binds: times)))
-                """).all() {
+            // Two lookups, each answered by an index: by external id, and by time (its range as well as its list, so
+            // that the time index answers it whatever the planner knows of the table).
+            let columns = SQLQueryString("SELECT external_id, \(unsafeRaw: time) AS at, \(unsafeRaw: kind) AS kind FROM \(unsafeRaw: table)")
+            let mine = SQLQueryString(" WHERE user_id = \(bind: user.rawValue) AND deleted = 0 AND \(unsafeRaw: only)")
+            var query = columns + mine + SQLQueryString("""
+                 AND \(unsafeRaw: time) >= \(bind: times.min() ?? 0) AND \(unsafeRaw: time) <= \(bind: times.max() ?? 0)
+                    AND \(unsafeRaw: time) IN (\(binds: times))
+                """)
+            if !ids.isEmpty { query = query + SQLQueryString(" UNION ALL ") + columns + mine + SQLQueryString(" AND external_id IN (\(binds: ids))") }
+            for row in try await db.raw(query).all() {
                 if let id = try row.decode(column: "external_id", as: String?.self) { found.ids.insert(id) }
                 found.keys.insert("\(try row.decode(column: "at", as: Int64.self)) \(try row.decode(column: "kind", as: String?.self) ?? "")")
             }
