@@ -124,7 +124,7 @@ public struct ImportReport: Sendable, Hashable, Codable {
     /// What the skipped rows of this format are, in words a person knows: "rest timers and notes".
     public var skippedKinds: String {
         switch format {
-        case "nightscout": "calibrations, notes, site changes, temporary basal rates and CGM error codes"
+        case "nightscout": "calibrations, CGM status codes; notes, site changes and temporary basal rates, kept as treatments"
         case "apple-health": "records that are neither measurements nor categories"
         case "health-auto-export": "metrics Cinn does not know"
         case "strong": "rest timers and notes"

@@ -134,8 +134,8 @@ struct ImportQuestionPage {
             choices = [Choice(value: "kg", name: "kg"), Choice(value: "lb", name: "lb"), Choice(value: "st", name: "st")]
         default:
             (heading, path, field, label) = ("Which comes first in the dates?", "date-order", "date_order", "Dates")
-            choices = [Choice(value: "day-first", name: "Day first (1/2/2023 is 1 February)"),
-                       Choice(value: "month-first", name: "Month first (1/2/2023 is 2 January)")]
+            choices = [Choice(value: "day-first", name: "Day first (1/2 is 1 Feb)"),
+                       Choice(value: "month-first", name: "Month first (1/2 is 2 Jan)")]
         }
     }
 }
