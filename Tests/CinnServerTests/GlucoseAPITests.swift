@@ -145,6 +145,27 @@ struct GlucoseAPITests {
         }
     }
 
+    /// A `mongoexport` backup of a Nightscout site, entries and treatments, on both databases: recognised, read, and
+    /// imported once however often it is imported.
+    @Test(arguments: Database.enabled)
+    func aNightscoutBackupImportsOnce(_ database: Database) async throws {
+        try await withApp(on: database) { client, journal in
+            for (name, imported, skipped) in [("entries", 5.0, 2.0), ("treatments", 5, 2)] {
+                let file = try fixtureText("nightscout/\(name).mongoexport.json")
+                let first = try await client.send(.post, "/api/v1/imports?file_name=\(name).json", body: file, contentType: "application/json").json()
+                #expect(first["format"]?.string == "nightscout" && first["imported"]?.double == imported, "\(name): \(first)")
+                #expect(first["skipped"]?.double == skipped && first["repeated_in_file"]?.double == 1 && first["rejected_count"]?.double == 0)
+                let again = try await client.send(.post, "/api/v1/imports", body: file, contentType: "application/json").json()
+                #expect(again["imported"]?.double == 0 && again["duplicates"]?.double == imported, "\(name) again: \(again)")
+            }
+            let readings = try await journal.store.glucoseReadings(user: journal.user, limit: 10)
+            #expect(readings.map(\.glucose.milligramsPerDeciliter).sorted() == [39, 142, 150, 155, 161])
+            let doses = try await journal.store.insulinDoses(user: journal.user, from: .distantPast, to: .distantFuture)
+            #expect(doses.map(\.units).sorted() == [1.5, 2, 4.5], "one bolus written in two offsets is one")
+            #expect(try await journal.store.nightscoutDocuments(.treatments, user: journal.user, limit: 20).count == 6)
+        }
+    }
+
     @Test func nightscoutExportsImportOnceAndUndo() async throws {
         try await withApp { client, _ in
             let entries = try fixtureText("nightscout/entries.json"), treatments = try fixtureText("nightscout/treatments.json")
