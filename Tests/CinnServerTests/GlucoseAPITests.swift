@@ -150,11 +150,11 @@ struct GlucoseAPITests {
     @Test(arguments: Database.enabled)
     func aNightscoutBackupImportsOnce(_ database: Database) async throws {
         try await withApp(on: database) { client, journal in
-            for (name, imported, skipped) in [("entries", 5.0, 2.0), ("treatments", 5, 2)] {
-                let file = try fixtureText("nightscout/\(name).mongoexport.json")
+            for (name, imported, skipped, repeated) in [("entries.mongoexport", 5.0, 2.0, 1.0), ("treatments.mongoexport", 5, 2, 1), ("carbhistory", 2, 0, 0)] {
+                let file = try fixtureText("nightscout/\(name).json")
                 let first = try await client.send(.post, "/api/v1/imports?file_name=\(name).json", body: file, contentType: "application/json").json()
                 #expect(first["format"]?.string == "nightscout" && first["imported"]?.double == imported, "\(name): \(first)")
-                #expect(first["skipped"]?.double == skipped && first["repeated_in_file"]?.double == 1 && first["rejected_count"]?.double == 0)
+                #expect(first["skipped"]?.double == skipped && first["repeated_in_file"]?.double == repeated && first["rejected_count"]?.double == 0)
                 let again = try await client.send(.post, "/api/v1/imports", body: file, contentType: "application/json").json()
                 #expect(again["imported"]?.double == 0 && again["duplicates"]?.double == imported, "\(name) again: \(again)")
             }
@@ -162,7 +162,9 @@ struct GlucoseAPITests {
             #expect(readings.map(\.glucose.milligramsPerDeciliter).sorted() == [39, 142, 150, 155, 161])
             let doses = try await journal.store.insulinDoses(user: journal.user, from: .distantPast, to: .distantFuture)
             #expect(doses.map(\.units).sorted() == [1.5, 2, 4.5], "one bolus written in two offsets is one")
-            #expect(try await journal.store.nightscoutDocuments(.treatments, user: journal.user, limit: 20).count == 6)
+            #expect(try await journal.store.nightscoutDocuments(.treatments, user: journal.user, limit: 20).count == 8)
+            let carbs = try await journal.store.foodEntries(user: journal.user, from: LocalDate(iso: "2019-05-09")!, to: LocalDate(iso: "2019-05-10")!)
+            #expect(carbs.map(\.name).sorted() == ["Apple", "Carbs", "Oatmeal", "Pizza"], "oref0's carb history, named by its food")
         }
     }
 

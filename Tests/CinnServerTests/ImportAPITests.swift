@@ -13,6 +13,25 @@ let withBadRows = "date,weight_kg\n2024-03-01,80.0\n2024-02-30,79.9\n2024-03-02,
 
 @Suite("Imports API")
 struct ImportAPITests {
+    /// A MyFitnessPal file Excel saved again, on both databases: asks the order of its dates, then imports the diary
+    /// once, its days those of the export.
+    @Test(arguments: Database.enabled)
+    func aSpreadsheetSavedDiaryImportsOnce(_ database: Database) async throws {
+        try await withApp(on: database) { client, journal in
+            let file = try fixtureText("myfitnesspal-excel/Nutrition-Summary-2024-03-01-to-2024-03-07.excel-us.csv")
+            let name = "file_name=Nutrition-Summary-2024-03-01-to-2024-03-07.csv"
+            try expectError(try await client.importFile(file, query: name), .unprocessableContent, code: "invalid_input", field: "date_order")
+            let first = try await client.importFile(file, query: name + "&date_order=month-first")
+            #expect(first.status == .created)
+            let imported = try #require(try first.json()["imported"]?.double)
+            #expect(try imported > 0 && first.json()["rejected_count"]?.double == 0)
+            let again = try await client.importFile(file, query: name + "&date_order=month-first")
+            #expect(try again.json()["imported"]?.double == 0 && again.json()["duplicates"]?.double == imported)
+            let days = try await journal.store.foodEntries(user: journal.user, from: LocalDate(iso: "2024-01-01")!, to: LocalDate(iso: "2024-12-31")!)
+            #expect(Set(days.map(\.localDate.iso)).isSubset(of: (1...7).map { "2024-03-0\($0)" }) && Double(days.count) == imported)
+        }
+    }
+
     /// FitNotes' Body Tracker: weigh-ins and body fat on both databases, once however often it is imported.
     @Test(arguments: Database.enabled)
     func aFitNotesBodyTrackerGivesWeighInsAndBodyFat(_ database: Database) async throws {
