@@ -146,6 +146,7 @@ func printImportReport(_ report: ImportReport, skipInvalid: Bool) {
     print("\(report.dryRun ? "Would import" : "Imported"): \(report.imported)")
     print("Already in the journal: \(report.duplicates)")
     if report.repeatedInFile > 0 { print("Repeated in the file (counted once): \(report.repeatedInFile)") }
+    if report.keptAsSent > 0 { print("Treatments kept as sent, for Nightscout's followers: \(report.keptAsSent)") }
     if report.skipped > 0 {
         print("Skipped (nothing to import: \(report.skippedKinds)): \(report.skipped)")
     }

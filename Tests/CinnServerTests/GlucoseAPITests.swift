@@ -168,6 +168,27 @@ struct GlucoseAPITests {
         }
     }
 
+    /// A file of temporary basals only holds nothing for the journal's records, yet it is imported: its treatments are
+    /// kept as sent (counted apart), once.
+    @Test(arguments: Database.enabled)
+    func treatmentsWithNothingForTheJournalAreStillKept(_ database: Database) async throws {
+        try await withApp(on: database) { client, journal in
+            let basals = (0..<4).map { index in
+                #"{"_id":"65f2b1c03a1c2b0012a4f5\#(10 + index)","eventType":"Temp Basal","created_at":"2024-03-14T0\#(index):00:00.000Z","duration":30,"rate":0.8}"#
+            }
+            let file = "[" + basals.joined(separator: ",") + "]"
+            let preview = try await client.send(.post, "/api/v1/imports?dry_run=true", body: file, contentType: "application/json").json()
+            #expect(preview["imported"]?.double == 0 && preview["kept_as_sent"]?.double == 4 && preview["skipped"]?.double == 4)
+            #expect(try await journal.store.nightscoutDocuments(.treatments, user: journal.user, limit: 10).isEmpty, "a dry run keeps nothing")
+            let first = try await client.send(.post, "/api/v1/imports", body: file, contentType: "application/json")
+            #expect(first.status == .created)
+            #expect(try first.json()["kept_as_sent"]?.double == 4)
+            #expect(try await journal.store.nightscoutDocuments(.treatments, user: journal.user, limit: 10).count == 4)
+            let again = try await client.send(.post, "/api/v1/imports", body: file, contentType: "application/json").json()
+            #expect(again["kept_as_sent"]?.double == 0 && again["import_id"]?.isNull == true)
+        }
+    }
+
     @Test func nightscoutExportsImportOnceAndUndo() async throws {
         try await withApp { client, _ in
             let entries = try fixtureText("nightscout/entries.json"), treatments = try fixtureText("nightscout/treatments.json")

@@ -53,8 +53,8 @@ struct ImportAPITests {
             let first = try await client.importFile(threeDays, query: "file_name=weights.csv")
             #expect(first.status == .created)
             let report = try first.json()
-            #expect(report.keys == ["format", "rows_read", "imported", "duplicates", "repeated_in_file", "skipped", "rejected_count", "rejected",
-                                    "dry_run", "import_id", "health_days", "replaced", "unknown"])
+            #expect(report.keys == ["format", "rows_read", "imported", "duplicates", "repeated_in_file", "kept_as_sent", "skipped", "rejected_count",
+                                    "rejected", "dry_run", "import_id", "health_days", "replaced", "unknown"])
             #expect(report["format"]?.string == "csv")
             #expect(report["rows_read"]?.double == 3)
             #expect(report["imported"]?.double == 3)

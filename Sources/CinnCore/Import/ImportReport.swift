@@ -104,6 +104,9 @@ public struct ImportReport: Sendable, Hashable, Codable {
     /// Records the file holds more than once (the same id, or the same instant and kind from two uploaders): each is
     /// counted once, in the other numbers.
     public var repeatedInFile = 0
+    /// Documents kept as they were sent, beside the records made of them (Nightscout's treatments: a temporary basal is
+    /// one, listed to Nightscout's followers).
+    public var keptAsSent = 0
     /// Rows left out because they hold nothing to import (a food database row without energy).
     public var skipped: Int
     /// The rejected rows, at most `maximumListedRejections` of them.
@@ -136,8 +139,8 @@ public struct ImportReport: Sendable, Hashable, Codable {
         }
     }
 
-    /// Whether the import adds anything: records, or day summaries that are new or newer.
-    public var addsAnything: Bool { imported > 0 || healthDays.contains { $0.written > 0 } }
+    /// Whether the import adds anything: records, documents kept as sent, or day summaries that are new or newer.
+    public var addsAnything: Bool { imported > 0 || keptAsSent > 0 || healthDays.contains { $0.written > 0 } }
 
     /// Rejections listed one by one; beyond this only the count grows.
     public static let maximumListedRejections = 1000

@@ -290,6 +290,7 @@ package struct ImportReportDTO: Encodable {
         case healthDays = "health_days"
         case replaced, unknown
         case repeatedInFile = "repeated_in_file"
+        case keptAsSent = "kept_as_sent"
     }
 
     /// One type's day summaries in the report.
@@ -310,6 +311,7 @@ package struct ImportReportDTO: Encodable {
         try container.encode(report.imported, forKey: .imported)
         try container.encode(report.duplicates, forKey: .duplicates)
         try container.encode(report.repeatedInFile, forKey: .repeatedInFile)
+        try container.encode(report.keptAsSent, forKey: .keptAsSent)
         try container.encode(report.skipped, forKey: .skipped)
         try container.encode(report.rejectedCount, forKey: .rejectedCount)
         try container.encode(report.rejected, forKey: .rejected)

@@ -150,6 +150,7 @@ struct ImportReportPage {
     let importedLabel: String
     let duplicates: Int
     let repeatedInFile: Int?
+    let keptAsSent: Int?
     /// Rows with nothing to import, when there are any, and what they are.
     let skipped: Int?
     let skippedKinds: String
@@ -164,6 +165,9 @@ struct ImportReportPage {
     let skipInvalid: Bool
     /// What the file's rows are: "sets", "weigh-ins" or "records".
     let things: String
+    /// What the import button says it imports: the records, or (a file of treatments with nothing for the journal) the
+    /// treatments it keeps.
+    let importCount: Int
     /// Where to look at what was imported.
     let nextLink: String
     let nextLabel: String
@@ -190,6 +194,7 @@ struct ImportReportPage {
         imported = report.imported
         duplicates = report.duplicates
         repeatedInFile = report.repeatedInFile > 0 ? report.repeatedInFile : nil
+        keptAsSent = report.keptAsSent > 0 ? report.keptAsSent : nil
         skipped = report.skipped > 0 ? report.skipped : nil
         skippedKinds = report.skippedKinds
         rejectedCount = report.rejectedCount
@@ -199,6 +204,7 @@ struct ImportReportPage {
         hasHealthDays = !healthDays.isEmpty
         healthDaysWrittenLabel = token == nil ? "New or newer" : "To write"
         self.token = report.addsAnything ? token : nil
+        importCount = report.imported == 0 ? report.keptAsSent : report.imported
         goodRows = blocked && self.token != nil ? report.imported : nil
         self.skipInvalid = skipInvalid
         if WorkoutFileFormat(rawValue: report.format) != nil {
@@ -206,7 +212,9 @@ struct ImportReportPage {
         } else if report.format == "apple-health" || report.format == HealthAutoExportParser.format {
             (things, nextLink, nextLabel) = ("records", "/more-data", "See your health data")
         } else if report.format == "nightscout" {
-            (things, nextLink, nextLabel) = ("records", "/glucose", "See your glucose")
+            // A file of treatments with nothing for the journal (temporary basals) still keeps them.
+            (things, nextLink, nextLabel) = (report.imported == 0 && report.keptAsSent > 0 ? "treatments" : "records", "/glucose",
+                                             "See your glucose")
         } else if report.format == "myfitnesspal" {
             (things, nextLink, nextLabel) = ("records", "/food", "See your food log")
         } else {

@@ -23,7 +23,7 @@ extension Store {
         read: (_ write: (_ records: NightscoutRecords, _ treatments: [NightscoutDocument]) async throws -> Void) async throws -> ImportReport
     ) async throws -> ImportReport {
         try await journalImport(user: user, format: "nightscout", fileName: fileName, mode: mode, sameAs: Self.nightscoutSameAs) { writer in
-            var staged = 0
+            var staged = 0, stored = 0
             let report = try await read { records, treatments in
                 try await writer.insert(.glucose, records.readings.map { reading in
                     JournalRowWriter.Row(id: reading.id, at: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds,
@@ -38,12 +38,14 @@ extension Store {
                     JournalRowWriter.Row(id: entry.id, at: entry.eatenAt, utcOffsetSeconds: entry.utcOffsetSeconds,
                                          values: Self.entryValues(entry), externalID: entry.externalID)
                 })
-                staged += try await writer.insertNightscoutDocuments(treatments)
+                let written = try await writer.insertNightscoutDocuments(treatments)
+                staged += written.staged
+                stored += written.stored
             }
-            return (report, (writer, staged))
-        } finish: { connection, batch, _, parsed in
-            let (writer, staged) = parsed
-            if writer.staging != nil { try await mergeNightscoutDocuments(connection.sql, count: staged, batch) }
+            return (report, (writer, staged, stored))
+        } finish: { connection, batch, report, parsed in
+            let (writer, staged, stored) = parsed
+            report.keptAsSent = writer.staging != nil ? try await mergeNightscoutDocuments(connection.sql, count: staged, batch) : stored
         }
     }
 
@@ -101,8 +103,9 @@ extension Store {
 
     /// SQLite: moves an import's staged treatments (`JournalRowWriter.insertNightscoutDocuments`) into the journal in one
     /// statement, leaving out those it holds as `insertNewNightscoutDocuments` does (the file's own repeats are gone).
-    private func mergeNightscoutDocuments(_ db: any SQLDatabase, count: Int, _ batch: ImportedBatch) async throws {
-        guard count > 0 else { return }
+    /// Returns how many went in.
+    private func mergeNightscoutDocuments(_ db: any SQLDatabase, count: Int, _ batch: ImportedBatch) async throws -> Int {
+        guard count > 0 else { return 0 }
         try await db.raw("""
             INSERT INTO main.nightscout_documents (id, user_id, collection, key, event_type, created_at_ms, body, received_at_ms, import_id)
             SELECT s.id, \(bind: batch.user.rawValue), 'treatments', s.key, s.event_type, s.created_at_ms, s.body, \(bind: batch.createdAt),
@@ -115,14 +118,16 @@ extension Store {
                         AND d.event_type IS s.event_type)
             ORDER BY s.rowid
             """).run()
+        return try await db.raw("SELECT changes() AS n").first()?.decode(column: "n", as: Int.self) ?? 0
     }
 }
 
 extension JournalRowWriter {
     /// Treatments of a Nightscout import: on SQLite staged (and moved into the journal when the import finishes), on
-    /// PostgreSQL written in the import's transaction, leaving out those the journal holds. Returns how many were staged.
-    func insertNightscoutDocuments(_ documents: [NightscoutDocument]) async throws -> Int {
-        guard !documents.isEmpty else { return 0 }
+    /// PostgreSQL written in the import's transaction, leaving out those the journal holds. Returns how many were staged,
+    /// and how many written.
+    func insertNightscoutDocuments(_ documents: [NightscoutDocument]) async throws -> (staged: Int, stored: Int) {
+        guard !documents.isEmpty else { return (0, 0) }
         if let staging {
             let insert = try await staging.table("nightscout_documents", columns: ["id", "key", "event_type", "created_at_ms", "body"],
                                                  rowsPerStatement: Self.rowsPerStatement)
@@ -134,10 +139,9 @@ extension JournalRowWriter {
                 binder.bind(Int(store.milliseconds(document.createdAt)))
                 binder.bind(document.body)
             }
-            return documents.count
+            return (documents.count, 0)
         }
         guard let connection, let batch else { throw CinnError(.internal, "an import's rows were written after the import ended") }
-        _ = try await store.insertNewNightscoutDocuments(connection.sql, documents, user: batch.user, importID: batch.importID)
-        return 0
+        return (0, try await store.insertNewNightscoutDocuments(connection.sql, documents, user: batch.user, importID: batch.importID).count)
     }
 }
