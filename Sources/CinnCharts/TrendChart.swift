@@ -282,6 +282,8 @@ public struct TrendChart: Sendable {
         out.append("<path class=\"trend\" fill=\"none\" stroke=\"currentColor\" stroke-width=\"2.5\" stroke-linejoin=\"round\" stroke-linecap=\"round\" d=\"")
         var command: StaticString = "M"
         for point in points {
+            // A series that starts again after a gap the trend does not bridge is a line of its own: the break shows.
+            if point.startsSeries { command = "M" }
             out.append(command)
             out.append(layout.x(point.date))
             out.append(" ")

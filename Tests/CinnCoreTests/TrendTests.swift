@@ -127,6 +127,93 @@ import Testing
     }
 }
 
+/// A gap the trend does not bridge, and a trend too young to say where it goes (docs/FORMATS.md §10.1).
+@Suite struct TrendSeriesTests {
+    /// A week falling from 85.9 to 84.6 kg, with one reading of 84.4 the day before: the trend starts low and climbs to
+    /// meet the others, but a young trend reads its direction from the weigh-ins, which fall.
+    @Test func aYoungTrendDoesNotFlipOnOneEarlyReading() throws {
+        let week = (0..<7).map { 85.9 - 1.3 / 6 * Double($0) }
+        let goal = Goal(weight: Mass(kilograms: 75), setOn: day("2024-03-01"))
+        let plain = WeightTrend(days: days("2024-03-02", week))
+        let withEarly = WeightTrend(days: days("2024-03-01", [84.4] + week))
+        let asOf = day("2024-03-08")
+        #expect(try #require(withEarly.rate(asOf: asOf)).kilogramsPerWeek > 0, "the smoothed trend itself still climbs")
+        // The week alone falls clearly: a young trend says so.
+        let rate = try #require(plain.settling(asOf: asOf)?.rate, "the weigh-ins fall clearly")
+        #expect(rate.kilogramsPerWeek < 0 && plain.standing(goal: goal, asOf: asOf).isGood)
+        // With the early low reading, the weigh-ins' line is not clear of it: not sure yet, never "rising".
+        #expect(withEarly.standing(goal: goal, asOf: asOf) == .settling(8))
+        #expect(withEarly.verdict(goal: goal, asOf: asOf, unit: .kilograms).answer == .unknown)
+        for trend in [plain, withEarly] {
+            #expect(trend.forecast(goal: goal, asOf: asOf) == nil, "no goal date while settling")
+            let report = TrendReport(trend: trend, goal: goal, from: nil, to: asOf, displayUnit: .kilograms)
+            #expect(report.settlingDays != nil && (report.rate.map { $0.kilogramsPerWeek < 0 } ?? true))
+        }
+        // The line through the weigh-ins: 85.9 falling 1.3 kg in 6 days is about −1.5 kg a week.
+        #expect(try #require(plain.settling(asOf: asOf)?.rate).kilogramsPerWeek.isClose(to: -1.3 / 6 * 7, within: 1e-9))
+    }
+
+    /// Noise without a direction: not sure yet, whatever the smoothed trend does.
+    @Test func aYoungTrendWithoutAClearDirectionIsNotSureYet() {
+        let trend = WeightTrend(days: days("2024-03-01", [80.0, 80.6, 79.7, 80.4, 79.8, 80.5, 80.0]))
+        let goal = Goal(weight: Mass(kilograms: 70), setOn: day("2024-03-01"))
+        let asOf = day("2024-03-07")
+        #expect(trend.settling(asOf: asOf)?.rate == nil)
+        #expect(trend.standing(goal: goal, asOf: asOf) == .settling(7))
+        let verdict = trend.verdict(goal: goal, asOf: asOf, unit: .kilograms)
+        #expect(verdict.answer == .unknown && verdict.reason.hasPrefix("Not sure yet"))
+        #expect(TrendReport(trend: trend, goal: goal, from: nil, to: asOf, displayUnit: .kilograms).rate == nil)
+    }
+
+    /// From the 14th day on, the trend is settled: its own rate, exactly as before.
+    @Test func aSettledTrendKeepsItsRate() {
+        let values = (0..<14).map { 90 - 0.1 * Double($0) }
+        let trend = WeightTrend(days: days("2024-03-01", values))
+        let asOf = day("2024-03-14")
+        #expect(trend.settling(asOf: asOf) == nil && trend.settling(asOf: day("2024-03-13")) != nil)
+        #expect(trend.answerRate(asOf: asOf) == trend.rate(asOf: asOf))
+    }
+
+    /// One row from a year before a week of weigh-ins is a series of its own: nothing is drawn between them, and the
+    /// week's answers are the week's alone.
+    @Test func aLongGapEndsASeries() throws {
+        let week = (0..<14).map { 85.9 - 0.07 * Double($0) }
+        let recent = days("2025-03-01", week)
+        let alone = WeightTrend(days: recent)
+        let withOld = WeightTrend(days: days("2024-03-10", [92]) + recent)
+        #expect(withOld.points.count == 1 + 14, "no interpolated days across the gap")
+        #expect(withOld.points.map(\.startsSeries).filter { $0 }.count == 2)
+        #expect(withOld.points[1].date.iso == "2025-03-01" && withOld.points[1].trend.kilograms == 85.9, "the trend starts again")
+        let asOf = day("2025-03-14")
+        #expect(withOld.rate(asOf: asOf) == alone.rate(asOf: asOf))
+        let goal = Goal(weight: Mass(kilograms: 80), setOn: day("2024-03-10"))
+        #expect(withOld.forecast(goal: goal, asOf: asOf) == alone.forecast(goal: goal, asOf: asOf))
+        #expect(withOld.seriesStart(onOrBefore: asOf)?.iso == "2025-03-01" && withOld.seriesStart(onOrBefore: day("2024-12-01"))?.iso == "2024-03-10")
+        #expect(withOld.latest(onOrBefore: day("2024-12-01"))?.date.iso == "2024-03-10")
+        #expect(withOld.points(from: day("2024-03-11"), to: day("2025-02-28")).isEmpty)
+    }
+
+    /// Up to 14 days without a weigh-in are bridged by a straight line; 15 are not.
+    @Test func fourteenDaysAreBridgedFifteenAreNot() {
+        let bridged = WeightTrend(days: days("2024-03-01", [80] + Array(repeating: nil, count: 14) + [81]))
+        #expect(bridged.points.count == 16 && bridged.points.filter(\.startsSeries).count == 1)
+        let broken = WeightTrend(days: days("2024-03-01", [80] + Array(repeating: nil, count: 15) + [81]))
+        #expect(broken.points.count == 2 && broken.points.map(\.startsSeries) == [true, true])
+        #expect(broken.points.last?.trend.kilograms == 81)
+    }
+
+    /// A week's and a month's change are not read across a break: the week's is none, the month's starts with the
+    /// new series.
+    @Test func changesAreNotReadAcrossABreak() {
+        let trend = WeightTrend(days: days("2024-02-01", [90, 90]) + days("2024-03-10", [80, 80, 79.5]))
+        let checkIn = WeeklyCheckIn(start: day("2024-03-10"), loggedDays: [:], completeDays: [], trend: trend,
+                                    expenditureKcal: nil, targetKcal: nil)
+        #expect(checkIn.trendChange == nil, "the day before the week is in another series")
+        let month = WeightLogMonth(trend: trend, year: 2024, month: 3)
+        #expect(month.trendStart?.kilograms == 80 && month.trendChange.map { $0.kilograms < 0 } == true)
+    }
+}
+
 @Suite struct ForecastTests {
     /// A straight 0.5 kg/week loss of the trend, long enough for the trend to follow it.
     func losing(from start: Double, days count: Int) -> WeightTrend {

@@ -12,20 +12,21 @@ struct TrendAPITests {
             let response = try await client.send(.get, "/api/v1/trend?from=2024-03-01&to=2024-03-03&unit=kg")
             #expect(response.status == .ok)
             let trend = try response.json()
-            #expect(trend.keys == ["unit", "days", "rate_per_week", "energy_balance_per_day", "forecast_date", "verdict"])
+            #expect(trend.keys == ["unit", "days", "rate_per_week", "energy_balance_per_day", "forecast_date", "settling_days", "verdict"])
             #expect(trend["unit"]?.string == "kg")
             let days = try #require(trend["days"]?.array)
             #expect(days.count == 3)
-            for day in days { #expect(day.keys == ["date", "weight", "interpolated", "value", "trend"]) }
+            for day in days { #expect(day.keys == ["date", "weight", "interpolated", "value", "trend", "starts_series"]) }
+            #expect(days.compactMap { $0["starts_series"]?.bool } == [true, false, false])
             #expect(days.compactMap { $0["date"]?.string } == ["2024-03-01", "2024-03-02", "2024-03-03"])
             #expect(days.map { $0["weight"] } == [.number(80), .null, .number(81)])
             #expect(days.compactMap { $0["interpolated"]?.bool } == [false, true, false])
             #expect(days.compactMap { $0["value"]?.double } == [80, 80.5, 81])
             let trends = days.compactMap { $0["trend"]?.double }
             #expect(trends.count == 3 && close(trends[0], 80) && close(trends[1], 80.05) && close(trends[2], 80.145))
-            // Slope of 80, 80.05, 80.145 over three days is 0.0725 kg a day.
-            #expect(close(trend["rate_per_week"]?.double, 0.5075))
-            #expect(close(trend["energy_balance_per_day"]?.double, 0.5075 * 7700 / 7, tolerance: 1e-6))
+            // Three days old, two weigh-ins: the trend is settling and two weigh-ins show no direction: no rate.
+            #expect(trend["rate_per_week"] == .null && trend["energy_balance_per_day"] == .null)
+            #expect(trend["settling_days"] == .number(3))
             #expect(trend["forecast_date"] == .null)
             #expect(trend["verdict"]?.keys == ["answer", "reason"])
             #expect(trend["verdict"]?["answer"]?.string == "unknown")
@@ -101,9 +102,14 @@ struct TrendAPITests {
             #expect(close(days.first?["weight"]?.double, 80 / 0.45359237))
             #expect(close(days[safe: 1]?["value"]?.double, 80.5 / 0.45359237))
             #expect(close(days.last?["trend"]?.double, 80.145 / 0.45359237))
-            #expect(close(trend["rate_per_week"]?.double, 0.5075 / 0.45359237))
-            // Energy is kcal whatever the unit.
-            #expect(close(trend["energy_balance_per_day"]?.double, 0.5075 * 7700 / 7, tolerance: 1e-6))
+            // A settled trend (15 days) has a rate: in pounds, the kilograms' rate converted; energy is kcal whatever the unit.
+            for day in 4...15 { try await client.addWeighIn(81 + 0.1 * Double(day - 3), date: String(format: "2024-03-%02d", day)) }
+            let kilograms = try await client.send(.get, "/api/v1/trend?to=2024-03-15&unit=kg").json()
+            let pounds = try await client.send(.get, "/api/v1/trend?to=2024-03-15&unit=lb").json()
+            let rate = try #require(kilograms["rate_per_week"]?.double)
+            #expect(close(pounds["rate_per_week"]?.double, rate / 0.45359237))
+            #expect(close(pounds["energy_balance_per_day"]?.double, rate * 7700 / 7, tolerance: 1e-6))
+            #expect(pounds["settling_days"] == .null)
         }
     }
 

@@ -68,7 +68,8 @@ public struct AdaptiveExpenditure: Sendable, Hashable {
     public static func estimate(trend: WeightTrend, completeDayIntakeKcal intake: [LocalDate: Double],
                                 asOf: LocalDate, windowDays: Int = defaultWindowDays) -> Result<AdaptiveExpenditure, Shortfall> {
         let start = asOf.adding(days: -(windowDays - 1))
-        guard let first = trend.firstDate, first < start else { return .failure(.trendTooShort(needed: windowDays + 1)) }
+        // The window and the day before it in one series: a trend that started again after a gap has no change across it.
+        guard let first = trend.seriesStart(onOrBefore: asOf), first < start else { return .failure(.trendTooShort(needed: windowDays + 1)) }
         guard let last = trend.lastDate, last >= start else { return .failure(.noWeighIn(from: start, to: asOf)) }
         let blockCount = max(1, windowDays / 7)
         for block in 0..<blockCount {
@@ -80,8 +81,9 @@ public struct AdaptiveExpenditure: Sendable, Hashable {
             if complete < needed { return .failure(.tooFewCompleteDays(from: blockStart, to: blockEnd, complete: complete, needed: needed)) }
             if trend.weighInDays(endingOn: blockEnd, days: days) == 0 { return .failure(.noWeighIn(from: blockStart, to: blockEnd)) }
         }
-        let before = trend.points[first.distance(to: start.adding(days: -1))]
-        guard let end = trend.latest(onOrBefore: asOf) else { return .failure(.trendTooShort(needed: windowDays + 1)) }
+        guard let before = trend.latest(onOrBefore: start.adding(days: -1)), let end = trend.latest(onOrBefore: asOf) else {
+            return .failure(.trendTooShort(needed: windowDays + 1))
+        }
         let span = Double(before.date.distance(to: end.date))
         let intakes = (0..<windowDays).compactMap { intake[start.adding(days: $0)] }
         let n = Double(intakes.count)

@@ -110,7 +110,10 @@ public struct GoalTimeline: Sendable, Hashable {
             atPlannedRate = GoalETA(remaining: remaining, speedTowards: MassRate(kilogramsPerWeek: planned.kilograms),
                                     uncertainty: MassRate(kilogramsPerWeek: sigma), asOf: asOf)
         }
-        if let rate = trend.rate(asOf: asOf), let error = trend.rateStandardError(asOf: asOf) {
+        // A young series: the line through its weigh-ins, when clear (`WeightTrend.settling`); not sure otherwise.
+        let settling = trend.settling(asOf: asOf)
+        if let rate = settling.map({ $0.rate }) ?? trend.rate(asOf: asOf),
+           let error = settling.map({ $0.rateError }) ?? trend.rateStandardError(asOf: asOf) {
             let towards = goal.weight.kilograms < current.trend.kilograms ? -1.0 : 1.0
             atTrendRate = GoalETA(remaining: remaining, speedTowards: MassRate(kilogramsPerWeek: rate.kilogramsPerWeek * towards),
                                   uncertainty: error, asOf: asOf)
@@ -150,7 +153,7 @@ public struct DailyAnswer: Sendable, Hashable {
         case .behindPlan: "the trend is behind plan"
         case .flat: "the trend is flat"
         case .away(let rate): rate.kilogramsPerWeek > 0 ? "the trend is rising" : "the trend is falling"
-        case .noGoal, .tooFewWeighIns: nil
+        case .noGoal, .tooFewWeighIns, .settling: nil
         }
         let trendIsBad = !standing.isGood && trendClause != nil
         guard let remainingKcal else {
@@ -183,6 +186,9 @@ public struct DailyAnswer: Sendable, Hashable {
             // The trend line under the answer says it does not know yet; the answer does not say yes over it.
             answer = .unknown
             message = "Not sure — \(left) left, but the trend needs a few more weigh-ins"
+        } else if case .settling = standing {
+            answer = .unknown
+            message = "Not sure — \(left) left, but the trend is too young to say where it goes"
         } else {
             answer = .yes
             message = "Yes — \(left) left" + (trendClause.map { " and \($0)" } ?? "")
@@ -222,7 +228,9 @@ public struct WeeklyCheckIn: Sendable, Hashable {
         meanIntakeKcal = complete.isEmpty ? nil : complete.reduce(0, +) / Double(complete.count)
         let before = trend.points(from: start.adding(days: -1), to: start.adding(days: -1)).first
         let last = trend.points(from: start, to: end).last
-        trendChange = before.flatMap { before in last.map { Mass(kilograms: $0.trend.kilograms - before.trend.kilograms) } }
+        // Not across a gap the trend does not bridge: the trend started again after it.
+        let sameSeries = last.flatMap { trend.seriesStart(onOrBefore: $0.date) }.map { start in before.map { start <= $0.date } ?? false } ?? false
+        trendChange = sameSeries ? before.flatMap { before in last.map { Mass(kilograms: $0.trend.kilograms - before.trend.kilograms) } } : nil
         self.expenditureKcal = expenditureKcal
         self.targetKcal = targetKcal
         daysOnTarget = targetKcal.map { target in

@@ -29,7 +29,10 @@ public struct TrendReport: Sendable {
     public var to: LocalDate
     /// Every day of `from...to` that lies between the first and last weigh-in.
     public var days: ArraySlice<TrendPoint>
+    /// The trend's rate, or a young series' (`WeightTrend.answerRate`); nil when not sure yet.
     public var rate: MassRate?
+    /// Days of a series younger than the rate's window (`WeightTrend.settling`); nil once settled.
+    public var settlingDays: Int?
     public var forecast: LocalDate?
     public var verdict: Verdict
     public var goal: Goal?
@@ -47,7 +50,8 @@ public struct TrendReport: Sendable {
         self.to = to
         self.goal = goal
         self.days = trend.points(from: start ?? trend.firstDate ?? to, to: to)
-        self.rate = trend.rate(asOf: to)
+        self.rate = trend.answerRate(asOf: to)
+        settlingDays = trend.settling(asOf: to)?.days
         self.forecast = goal.flatMap { trend.forecast(goal: $0, asOf: to) }
         self.verdict = trend.verdict(goal: goal, asOf: to, unit: displayUnit)
     }

@@ -35,14 +35,13 @@ extension WeightTrend {
     /// it while the trend is within ±1 kg of the goal; once outside you must cross the goal again.
     public func maintenanceState(goal: Goal, asOf: LocalDate) -> MaintenanceState {
         guard let first = firstDate, let last = lastDate else { return .outside }
-        let start = min(max(goal.setOn, first), last)
-        let end = min(asOf, last)
-        guard start <= end else { return .outside }
+        let days = points(from: min(max(goal.setOn, first), last), to: min(asOf, last))
+        guard let start = days.first else { return .outside }
         let goalKilograms = goal.weight.kilograms
         let band = Self.maintenanceBand.kilograms
-        var side = (points[first.distance(to: start)].trend.kilograms - goalKilograms).sign
-        var inBand = points[first.distance(to: start)].trend.kilograms == goalKilograms
-        for point in points[first.distance(to: start)...first.distance(to: end)] {
+        var side = (start.trend.kilograms - goalKilograms).sign
+        var inBand = start.trend.kilograms == goalKilograms
+        for point in days {
             let difference = point.trend.kilograms - goalKilograms
             if !inBand && (difference == 0 || difference.sign != side) { inBand = true }
             if inBand && abs(difference) > band { inBand = false }
@@ -55,7 +54,8 @@ extension WeightTrend {
     ///
     /// The rule, in order:
     /// 1. `noGoal`; `tooFewWeighIns` with fewer than 4 days with a weigh-in among the 7 days
-    ///    ending on `asOf`.
+    ///    ending on `asOf`; `settling` in a young series whose weigh-ins show no clear direction yet (`settling`; a
+    ///    clear one is read from the line through its weigh-ins, not from the trend).
     /// 2. `inBand` when the trend is in the maintenance band around the goal (see `maintenanceState`).
     /// 3. `onPlan` when the current rate moves the trend towards the goal at least as fast as the
     ///    planned rate; without a planned rate, when it moves towards the goal at all.
@@ -63,9 +63,16 @@ extension WeightTrend {
     public func standing(goal: Goal?, asOf: LocalDate) -> TrendStanding {
         guard let goal else { return .noGoal }
         let weighedDays = weighInDays(endingOn: asOf, days: 7)
-        guard weighedDays >= Self.verdictMinimumWeighInDays,
-              let current = latest(onOrBefore: asOf), let rate = rate(asOf: asOf) else {
+        guard weighedDays >= Self.verdictMinimumWeighInDays, let current = latest(onOrBefore: asOf) else {
             return .tooFewWeighIns(weighedDays)
+        }
+        let rate: MassRate
+        if let settling = settling(asOf: asOf) {
+            guard let fitted = settling.rate else { return .settling(settling.days) }
+            rate = fitted
+        } else {
+            guard let trendRate = self.rate(asOf: asOf) else { return .tooFewWeighIns(weighedDays) }
+            rate = trendRate
         }
         if maintenanceState(goal: goal, asOf: asOf) == .inBand { return .inBand }
         let towards = (goal.weight.kilograms - current.trend.kilograms).sign == .minus ? -1.0 : 1.0
@@ -96,6 +103,9 @@ extension WeightTrend {
             return Verdict(.unknown, "Set a goal weight to get an answer.")
         case .tooFewWeighIns(let days):
             return Verdict(.unknown, "Weigh in on at least 4 of the last 7 days to get an answer (\(days) so far).")
+        case .settling(let days):
+            return Verdict(.unknown, "Not sure yet: your trend is \(days) day\(days == 1 ? "" : "s") old, and your weigh-ins do not show "
+                           + "a clear direction yet. Keep weighing in; in \(Self.rateWindowDays - days) more day\(Self.rateWindowDays - days == 1 ? "" : "s") it settles.")
         case .inBand:
             return Verdict(.yes, "Your trend is within \(Self.maintenanceBand.formatted(in: unit)) of your \(goalText) goal: enjoy it.")
         case .onPlan(let rate):
@@ -117,6 +127,8 @@ public enum TrendStanding: Sendable, Hashable {
     case noGoal
     /// Days with a weigh-in among the last 7, fewer than 4.
     case tooFewWeighIns(Int)
+    /// A young series (its days so far) whose weigh-ins show no clear direction: not sure yet.
+    case settling(Int)
     case inBand
     case onPlan(MassRate)
     case behindPlan(MassRate)

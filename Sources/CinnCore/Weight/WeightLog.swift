@@ -39,7 +39,8 @@ public struct WeightLogMonth: Sendable, Hashable {
     public var month: Int
     /// The month's days that lie between the first and last weigh-in, in order.
     public var days: [Day]
-    /// The trend on the last day of the previous month (or the first day with one), and on the month's last day.
+    /// The trend on the last day of the previous month (or the first day with one, or the first day of a series that
+    /// started in the month: a change is never read across a gap the trend does not bridge), and on the month's last day.
     public var trendStart: Mass?
     public var trendEnd: Mass?
 
@@ -50,7 +51,8 @@ public struct WeightLogMonth: Sendable, Hashable {
 
     /// The change per week over the month's days.
     public var weeklyRate: Mass? {
-        guard let change = trendChange, let first = days.first?.point.date, let last = days.last?.point.date else { return nil }
+        guard let change = trendChange, let first = days.last(where: \.point.startsSeries)?.point.date ?? days.first?.point.date,
+              let last = days.last?.point.date else { return nil }
         let span = first.distance(to: last) + (trendStartIsPreviousMonth ? 1 : 0)
         return span > 0 ? Mass(kilograms: change.kilograms / Double(span) * 7) : nil
     }
@@ -67,9 +69,10 @@ public struct WeightLogMonth: Sendable, Hashable {
         days = trend.points(from: first, to: last).map { point in
             Day(point: point, variance: point.measured.map { Mass(kilograms: $0.kilograms - point.trend.kilograms) })
         }
-        let before = trend.points(from: first.adding(days: -1), to: first.adding(days: -1)).first
+        let seriesStart = days.last(where: \.point.startsSeries)?.point
+        let before = seriesStart == nil ? trend.points(from: first.adding(days: -1), to: first.adding(days: -1)).first : nil
         trendStartIsPreviousMonth = before != nil
-        trendStart = before?.trend ?? days.first?.point.trend
+        trendStart = before?.trend ?? seriesStart?.trend ?? days.first?.point.trend
         trendEnd = days.last?.point.trend
     }
 }

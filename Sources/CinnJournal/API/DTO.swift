@@ -226,6 +226,7 @@ public struct TrendDTO {
         let interpolated: Bool
         let value: Double
         let trend: Double
+        let startsSeries: Bool
     }
 
     let unit: String
@@ -233,17 +234,19 @@ public struct TrendDTO {
     let ratePerWeek: Double?
     let energyBalancePerDay: Double?
     let forecastDate: String?
+    let settlingDays: Int?
     let verdict: Verdict
 
     public init(_ report: TrendReport, unit: MassUnit) {
         self.unit = unit.rawValue
         days = report.days.map {
             Day(date: $0.date.iso, weight: $0.measured?.value(in: unit), interpolated: $0.interpolated,
-                value: $0.value.value(in: unit), trend: $0.trend.value(in: unit))
+                value: $0.value.value(in: unit), trend: $0.trend.value(in: unit), startsSeries: $0.startsSeries)
         }
         ratePerWeek = report.rate?.perWeek(in: unit)
         energyBalancePerDay = report.energyBalancePerDay?.kilocalories
         forecastDate = report.forecast?.iso
+        settlingDays = report.settlingDays
         verdict = report.verdict
     }
 
@@ -264,10 +267,11 @@ public struct TrendDTO {
         for (index, day) in days.enumerated() {
             if index > 0 { text += "," }
             text += "{\"date\":\"\(day.date)\",\"weight\":\(JSONText.number(day.weight)),\"interpolated\":\(day.interpolated)"
-            text += ",\"value\":\(day.value),\"trend\":\(day.trend)}"
+            text += ",\"value\":\(day.value),\"trend\":\(day.trend),\"starts_series\":\(day.startsSeries)}"
         }
         text += "],\"rate_per_week\":\(JSONText.number(ratePerWeek)),\"energy_balance_per_day\":\(JSONText.number(energyBalancePerDay))"
         text += ",\"forecast_date\":" + JSONText.quoted(forecastDate.map { "\($0)" })
+        text += ",\"settling_days\":" + (settlingDays.map(String.init) ?? "null")
         text += ",\"verdict\":{\"answer\":\"\(verdict.answer.rawValue)\",\"reason\":" + JSONText.quoted(verdict.reason) + "}}"
         return text
     }

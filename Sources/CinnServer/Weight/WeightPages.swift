@@ -65,14 +65,14 @@ struct DashboardPage {
             let kcal = rate.energyBalancePerDay.kilocalories
             energy = (kcal > 0 ? "+" : kcal < 0 ? "−" : "") + Mass.format(abs(kcal), decimals: 0) + " kcal"
         } else {
-            rate = "—"
+            rate = report.settlingDays == nil ? "—" : "not sure yet"
             energy = "—"
         }
         if let forecast = report.forecast {
             self.forecast = forecast == report.to ? "Reached" : Self.shortDate(forecast, withYear: forecast.year != report.to.year)
             forecastLabel = forecast == report.to ? "goal" : "goal reached by"
         } else {
-            forecast = "—"
+            forecast = report.goal != nil && report.settlingDays != nil ? "not sure yet" : "—"
             forecastLabel = report.goal == nil ? "no goal set" : "goal date"
         }
         ranges = TrendRange.allCases.map { RangeLink(name: $0.rawValue, label: $0.rawValue.capitalized, on: $0 == range) }
