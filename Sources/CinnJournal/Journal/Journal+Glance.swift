@@ -47,7 +47,7 @@ extension Journal {
         let (report, trend) = try await energyReportAndTrend(historyDays: 0)
         let (latest, minutes) = try await newestGlucose(at: now())
         return Glance(asOf: report.asOf, settings: report.settings, answer: report.answer, trend: trend.latest(onOrBefore: report.asOf)?.trend,
-                      weeklyChange: trend.rate(asOf: report.asOf), glucose: latest, glucoseMinutesOld: minutes)
+                      weeklyChange: trend.answerRate(asOf: report.asOf), glucose: latest, glucoseMinutesOld: minutes)
     }
 
     /// The newest glucose reading and the last `hours` hours (3, 6, 12 or 24).
