@@ -334,6 +334,11 @@ import CinnJournal
             #expect(page.contains("Trail · 450 kcal per 100 g · 1 bar (40 g)"))
             #expect(page.contains(#"<p id="results-status" class="muted" role="status">1 food</p>"#))
             #expect(page.contains(#"<div id="browse" hidden>"#))
+            // As a browser sends the form: spaces as +, a plus as %2B.
+            let spaced = try await client.send(.get, "/food/search?q=coffee+with+milk").text
+            #expect(spaced.contains(#"<input id="q" name="q" type="search" value="coffee with milk""#))
+            let plus = try await client.send(.get, "/food/search?q=c%2B%2B").text
+            #expect(plus.contains(#"<input id="q" name="q" type="search" value="c++""#))
             let none = try await client.send(.get, "/food/search?q=zebra").text
             #expect(none.contains(#"<div id="no-results" class="card empty">"#))
             #expect(none.contains("but no branded products yet") && none.contains(#"<a href="/import#import-form">import a food database</a>"#),

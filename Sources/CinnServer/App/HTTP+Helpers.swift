@@ -122,6 +122,13 @@ extension Request {
         return String(value)
     }
 
+    /// A query parameter of a page's GET form, decoded as a browser encodes a form (`+` is a space, `%2B` a plus), nil
+    /// when absent or empty. (`query` keeps a `+`: an API client's time offset is one.)
+    func formQuery(_ name: String) -> String? {
+        guard let text = uri.query, let value = FormFields.parse(text)[name], !value.isEmpty else { return nil }
+        return value
+    }
+
     func queryDate(_ name: String) throws -> LocalDate? {
         try query(name).map { text in try LocalDate.parse(text, field: name) }
     }

@@ -18,7 +18,7 @@ extension FoodWebController {
                       quick: FoodSearchPage.QuickAddForm = .init(), meal typedMeal: String? = nil, date typedDate: String? = nil)
         async throws -> Response {
         let settings = try await context.journal.settings()
-        let query = request.query("q") ?? ""
+        let query = request.formQuery("q") ?? ""
         let meal = try (typedMeal ?? request.query("meal")).map { text in try Meal.parse(text) }
         let date = try typedDate.flatMap { try? LocalDate.parse($0) } ?? request.queryDate("date")
         var lists = FoodSearchPage.Lists()

@@ -89,7 +89,7 @@ extension FoodWebController {
 
     @Sendable func history(_ request: Request, context: Context) async throws -> Response {
         let number = try request.queryInt("page", default: 1, range: 1...1_000_000)
-        let search = request.query("search")
+        let search = request.formQuery("search")
         let entries = try await context.journal.store.foodHistory(user: context.journal.user, search: search, limit: Self.historyPageSize + 1,
                                                           offset: (number - 1) * Self.historyPageSize)
         let settings = try await context.journal.settings()
