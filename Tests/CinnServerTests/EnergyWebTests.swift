@@ -52,6 +52,17 @@ struct EnergyWebTests {
         }
     }
 
+    /// Someone losing writes the planned change as "-0.5": it is 0.5 a week towards the goal, not an error.
+    @Test func aMinusSignedPlannedChangeIsTheAmountTowardsTheGoal() async throws {
+        try await withApp { client, journal in
+            try await fresh(journal)
+            let saved = try await client.post("/welcome", form: welcome.replacingOccurrences(of: "goal_rate=0.5", with: "goal_rate=-0.5"))
+            #expect(saved.status == .seeOther)
+            let goal = try #require(try await journal.store.goal(user: journal.user))
+            #expect(goal.plannedRate?.value(in: .pounds).isClose(to: 0.5, within: 1e-9) == true)
+        }
+    }
+
     @Test func theFirstVisitOnboardsThenTheDashboardAnswers() async throws {
         try await withApp { client, journal in
             try await fresh(journal)

@@ -93,7 +93,8 @@ struct ProfilePage {
         return ProfileUpdate(
             sex: form["sex"], birthDate: form["birth_date"], height: height, activity: form["activity"],
             lengthUnit: lengthUnit.rawValue, massUnit: form["mass_unit"], energyUnit: form["energy_unit"], timeZone: form["time_zone"],
-            goalWeight: goalWeight, goalRatePerWeek: goalWeight == nil ? nil : try form.number("goal_rate"), onboarded: true)
+            // The planned change is an amount towards the goal: "-0.5", as someone losing writes it, is 0.5 a week.
+            goalWeight: goalWeight, goalRatePerWeek: goalWeight == nil ? nil : try form.number("goal_rate").map(abs), onboarded: true)
     }
 }
 

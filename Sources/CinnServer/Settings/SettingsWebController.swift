@@ -101,7 +101,7 @@ struct SettingsWebController {
         let form = try await FormFields(request: request)
         do {
             guard let weight = try form.number("weight") else { throw CinnError.invalid("weight", "enter a goal weight") }
-            _ = try await context.journal.setGoal(weight: weight, unit: nil, ratePerWeek: try form.number("rate"))
+            _ = try await context.journal.setGoal(weight: weight, unit: nil, ratePerWeek: try form.number("rate").map(abs))
             return Done.goalSaved.redirect(to: "/")
         } catch let error as CinnError where error.code == .invalidInput {
             return html(try await renderSettings(context, formError: error.message), status: .unprocessableContent)
