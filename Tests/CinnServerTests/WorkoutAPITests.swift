@@ -135,7 +135,14 @@ struct WorkoutAPITests {
             #expect(try await client.post("/lifts/formula", form: "formula=lander").headers[.location] == "/lifts?done=formula-saved#notice")
             #expect(try await client.send(.get, "/lifts?done=formula-saved").text.contains("Formula saved; every one-rep max below uses it."))
             #expect(try await journal.settings().oneRepMaxFormula == .lander)
-            #expect(try await client.post("/workouts/\(workout.id.uuidString.lowercased())/delete", form: "").headers[.location]
+            // Deleting asks first, as a weigh-in's does: the detail page links to a question, which changes nothing.
+            let id = workout.id.uuidString.lowercased()
+            #expect(detail.contains(#"<a class="button secondary" href="/workouts/\#(id)/delete">Delete this workout</a>"#))
+            let question = try await client.send(.get, "/workouts/\(id)/delete").text
+            #expect(question.contains("<h1>Delete this workout?</h1>") && question.contains(#"<form method="post" action="/workouts/\#(id)/delete""#))
+            #expect(question.contains(#"href="/workouts/\#(id)">Keep it</a>"#))
+            #expect(try await journal.store.workoutCount(user: journal.user) == 2)
+            #expect(try await client.post("/workouts/\(id)/delete", form: "").headers[.location]
                 == "/workouts?done=workout-deleted#notice")
             #expect(try await client.send(.get, "/workouts?done=workout-deleted").text.contains(#"<p class="notice card" role="status" id="notice">Workout deleted.</p>"#))
             #expect(try await journal.store.workoutCount(user: journal.user) == 1)

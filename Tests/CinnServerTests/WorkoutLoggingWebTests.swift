@@ -89,7 +89,12 @@ struct WorkoutLoggingWebTests {
             // An empty workout finished is discarded.
             let empty = try #require(try await client.post("/workouts/start", form: "").headers[.location])
             let emptyID = String(empty.dropFirst("/workouts/".count).dropLast("/log".count))
-            #expect(try await client.send(.get, empty).text.contains("No exercise yet"))
+            let emptyPage = try await client.send(.get, empty).text
+            #expect(emptyPage.contains("No exercise yet"))
+            // Discarding asks first, and "Keep it" goes back to the logging.
+            #expect(emptyPage.contains(#"<a class="button secondary" href="/workouts/\#(emptyID)/delete">Discard this workout</a>"#))
+            let question = try await client.send(.get, "/workouts/\(emptyID)/delete").text
+            #expect(question.contains("<h1>Discard this workout?</h1>") && question.contains(#"href="\#(empty)">Keep it</a>"#))
             #expect(try await client.post("/workouts/\(emptyID)/finish", form: "").headers[.location] == "/lifts?done=workout-discarded#notice")
         }
     }

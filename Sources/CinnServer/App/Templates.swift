@@ -14,6 +14,7 @@ enum Templates {
         ("layout", PackageResources.layout_mustache), ("error", PackageResources.error_mustache),
         ("dashboard", PackageResources.dashboard_mustache), ("weigh-ins", PackageResources.weigh_ins_mustache), ("weigh-ins-month", PackageResources.weigh_ins_month_mustache),
         ("edit", PackageResources.edit_mustache), ("confirm-delete", PackageResources.confirm_delete_mustache),
+        ("confirm-delete-workout", PackageResources.confirm_delete_workout_mustache),
         ("glance", PackageResources.glance_mustache),
         ("import", PackageResources.import_mustache), ("import-report", PackageResources.import_report_mustache),
         ("import-question", PackageResources.import_question_mustache), ("undo-import", PackageResources.undo_import_mustache),

@@ -1,3 +1,4 @@
+import CinnCharts
 import CinnCore
 import CinnJournal
 import Foundation
@@ -19,6 +20,7 @@ struct WorkoutWebController {
         router.get("/workouts", use: workouts)
         router.get("/workouts.csv", use: exportWorkouts)
         router.get("/workouts/{id}", use: workout)
+        router.get("/workouts/{id}/delete", use: confirmDeleteWorkout)
         router.post("/workouts/{id}/delete", use: deleteWorkout)
     }
 
@@ -94,9 +96,35 @@ struct WorkoutWebController {
         return WebResponse.html(pages.render("workout", model, title: workout.workout.name, tab: .lifts, formToken: context.formToken))
     }
 
+    /// Asks before a workout is deleted (or, one being logged, discarded), as weigh-ins and food entries do.
+    @Sendable func confirmDeleteWorkout(_ request: Request, context: Context) async throws -> Response {
+        guard let id = context.parameters.get("id").flatMap(UUID.init(text:)),
+              let stored = try await context.journal.store.workout(id: id, user: context.journal.user) else {
+            throw CinnError.notFound("no such workout")
+        }
+        let workout = stored.workout
+        let day = LocalDate(instant: workout.startedAt, utcOffsetSeconds: workout.utcOffsetSeconds)
+        let model = ConfirmDeleteWorkoutPage(
+            id: id.lowercasedString, verb: stored.inProgress ? "Discard" : "Delete", name: workout.name, day: day.dayMonthYear,
+            sets: "\(workout.sets.count) set\(workout.sets.count == 1 ? "" : "s")",
+            back: stored.inProgress ? "/workouts/\(id.lowercasedString)/log" : "/workouts/\(id.lowercasedString)")
+        return WebResponse.html(pages.render("confirm-delete-workout", model, title: "\(model.verb) workout", tab: .lifts,
+                                             formToken: context.formToken))
+    }
+
     @Sendable func deleteWorkout(_ request: Request, context: Context) async throws -> Response {
         guard let id = context.parameters.get("id").flatMap(UUID.init(text:)) else { throw CinnError.notFound("no such workout") }
         try await context.journal.deleteWorkout(id: id)
         return Done.workoutDeleted.redirect(to: "/workouts")
     }
+}
+
+/// "Delete this workout?" (or "Discard", for one being logged): what goes, and the way back.
+struct ConfirmDeleteWorkoutPage {
+    let id: String
+    let verb: String
+    let name: String
+    let day: String
+    let sets: String
+    let back: String
 }
