@@ -58,7 +58,7 @@ struct HealthWebTests {
             #expect(list.contains("42 min 25 s · 8.08 km · 402 kcal"), "a run has no sets: its totals instead")
             #expect(list.contains("498 kcal") && !list.contains("0 sets"))
             let run = try #require(try await journal.store.workouts(user: journal.user, limit: 10).first { $0.name == "Running" })
-            #expect(try await client.send(.get, "/workouts/\(run.id.lowercasedString)").text.contains("42 min 25 s · 8.08 km · 402 kcal · from Apple-Health"))
+            #expect(try await client.send(.get, "/workouts/\(run.id.lowercasedString)").text.contains("42 min 25 s · 8.08 km · 402 kcal · from Apple Health"))
         }
     }
 

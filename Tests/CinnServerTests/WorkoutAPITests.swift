@@ -132,6 +132,7 @@ struct WorkoutAPITests {
             let workout = try #require(try await journal.store.workouts(user: journal.user, limit: 1).first)
             let detail = try await client.send(.get, "/workouts/\(workout.id.uuidString.lowercased())").text
             #expect(detail.contains("110 kg × 3") && detail.contains("warm-up") && detail.contains("1 min"))
+            #expect(detail.contains(" · from Fitbod"), "an import's app by its name")
             #expect(try await client.post("/lifts/formula", form: "formula=lander").headers[.location] == "/lifts?done=formula-saved#notice")
             #expect(try await client.send(.get, "/lifts?done=formula-saved").text.contains("Formula saved; every one-rep max below uses it."))
             #expect(try await journal.settings().oneRepMaxFormula == .lander)

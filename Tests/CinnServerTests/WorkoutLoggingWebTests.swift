@@ -29,6 +29,7 @@ struct WorkoutLoggingWebTests {
 
             let page = try await client.send(.get, path).text
             #expect(page.contains("<h1>Legs</h1>"))
+            #expect(try await client.send(.get, "/workouts/\(id)").text.contains("from Manual") == false, "logged here, from nowhere else")
             #expect(page.contains("Last time, Fri 8 Mar 2024: 100 kg × 5, 100 kg × 5, 95 kg × 6"), "last time's sets beside the new rows")
             #expect(page.contains(#"name="weight" inputmode="decimal" value="100""#), "prefilled from last time")
             #expect(page.contains(#"name="reps" inputmode="numeric" value="6""#), "the third row from last time's third set")

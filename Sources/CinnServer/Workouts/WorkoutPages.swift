@@ -283,7 +283,13 @@ struct WorkoutPageModel {
             + LocalDateTime(instant: stored.workout.startedAt, utcOffsetSeconds: stored.workout.utcOffsetSeconds).clock
         var facts = sets.isEmpty && (stored.distanceMeters != nil || stored.energyKcal != nil) ? [] : ["\(sets.count) sets"]
         facts += LiftText.totals(duration: stored.durationSeconds, distance: stored.distanceMeters, energy: stored.energyKcal)
-        facts.append("from \(stored.workout.source.replacingOccurrences(of: "import:", with: "").capitalized)")
+        // Where it came from, when not logged here: the app of an import by its name ("from Fitbod").
+        let source = stored.workout.source
+        if source.hasPrefix("import:") {
+            facts.append("from \(ImportPage.productName(String(source.dropFirst("import:".count))))")
+        } else if source != "manual" {
+            facts.append("from \(source)")
+        }
         self.facts = facts.joined(separator: " · ")
         workoutNote = stored.note
         var blocks: [(String, [Line])] = []
