@@ -470,8 +470,10 @@ struct FoodSearchPage {
 
     /// Said when a search finds nothing: which foods are there, and how to add the ones that are not.
     struct MissingFoods {
-        /// Branded products are there (a food database was imported).
+        /// Branded products are there: a food database was imported, or a food with a brand was made or found.
         let hasBrands: Bool
+        /// A food database was imported (its branded products are searched).
+        let hasDatabase: Bool
         /// This person may import one (single-user mode, or an administrator).
         let mayImport: Bool
     }
@@ -519,7 +521,7 @@ struct FoodSearchPage {
 
     init(query: String, meal: Meal?, date: LocalDate?, lists: Lists, settings: UserSettings, now: Date, barcode: String = "",
          barcodeError: String? = nil, quick: QuickAddForm = QuickAddForm(),
-         missing: MissingFoods = MissingFoods(hasBrands: true, mayImport: false)) {
+         missing: MissingFoods = MissingFoods(hasBrands: true, hasDatabase: true, mayImport: false)) {
         self.quick = quick
         self.missing = missing
         let unit = settings.energyUnit

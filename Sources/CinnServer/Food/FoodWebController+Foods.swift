@@ -27,7 +27,11 @@ extension FoodWebController {
         lists.frequent = try await context.journal.store.frequentFoods(
             user: context.journal.user, since: context.journal.now().addingTimeInterval(-Self.frequentDays * 86_400), limit: 10)
         lists.presets = try await context.journal.store.presets(user: context.journal.user)
-        let missing = FoodSearchPage.MissingFoods(hasBrands: try await context.journal.store.hasImportedFoods(),
+        let store = context.journal.store
+        let hasDatabase = try await store.hasImportedFoods()
+        let hasBrands = try await hasDatabase ? true : store.hasBrandedFoods(user: context.journal.user)
+        let missing = FoodSearchPage.MissingFoods(hasBrands: hasBrands,
+                                                  hasDatabase: hasDatabase,
                                                   mayImport: FoodDatabaseFormat.mayImport(context.account))
         let model = FoodSearchPage(query: query, meal: meal, date: date, lists: lists, settings: settings,
                                    now: context.journal.now(), barcode: barcode, barcodeError: barcodeError, quick: quick,

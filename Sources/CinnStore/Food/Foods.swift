@@ -144,6 +144,16 @@ extension Store {
         }
     }
 
+    /// Whether `user` can find a branded product at all: a food with a brand, the person's or shared (one made, one
+    /// found by its barcode).
+    public func hasBrandedFoods(user: UserID) async throws -> Bool {
+        try await withConnection { db in
+            try await db.raw("""
+                SELECT 1 AS one FROM foods WHERE brand IS NOT NULL AND deleted = 0 AND (user_id IS NULL OR user_id = \(bind: user.rawValue)) LIMIT 1
+                """).first() != nil
+        }
+    }
+
     /// How many foods the shared database holds.
     public func sharedFoodCount() async throws -> Int {
         try await withConnection { db in
