@@ -147,7 +147,7 @@ struct HostedSecurityTests {
 
     @Test("a burst of log-ins is answered 503 beyond the password checks' cap, never 500, and others' requests go on")
     func loginBurstIsBounded() async throws {
-        let configuration = AccountsConfiguration(signUp: .open, bcryptCost: 10, maximumPasswordChecks: 2)
+        let configuration = AccountsConfiguration(signUp: .open, bcryptCost: 12, maximumPasswordChecks: 2)
         try await withHostedApp(configuration, live: true) { client, accounts in
             let bob = try await accounts.addUser(name: "bob", password: "bob-password-1", role: .member)
             let secret = try await accounts.createToken(name: "phone", user: bob.user).secret
