@@ -153,8 +153,9 @@ public enum NightscoutParser {
             if !isTreatment {
                 do throws(CinnError) { entryTime = .success(try entryInstant(fields)) } catch { entryTime = .failure(error) }
             }
+            let treatmentTime = isTreatment ? try? treatmentInstant(fields, timeZone: timeZone) : nil
             let key: TimeKey? = isTreatment
-                ? (try? treatmentInstant(fields, timeZone: timeZone)).map {
+                ? treatmentTime.map {
                     TimeKey(treatment: true, milliseconds: $0.millisecondsSince1970, type: fields["eventType"]?.string ?? "<none>")
                 }
                 : (try? entryTime?.get()).map {
@@ -169,7 +170,7 @@ public enum NightscoutParser {
             if let key { keys.insert(key) }
             do throws(CinnError) {
                 if isTreatment {
-                    try NightscoutUploadReader.treatment(fields, timeZone: timeZone, source: source, into: &data)
+                    try NightscoutUploadReader.treatment(fields, instant: treatmentTime, timeZone: timeZone, source: source, into: &data)
                 } else {
                     // Without an _id, the entry's instant and type name it, as "e:MILLISECONDS|TYPE".
                     let name = id ?? "e:\(key?.milliseconds ?? 0)|\(entryType(fields))"

@@ -108,9 +108,11 @@ public enum NightscoutUploadReader {
     /// One treatment, from an uploader or a file, checked and keyed by its `_id`, else by the instant of `created_at`
     /// and its `eventType` (never the text of its time: the same bolus written in two offsets is one): its document, and
     /// what the journal keeps of it (`NightscoutParser.treatment`), go into `data`, or nothing when it is invalid.
-    public static func treatment(_ members: [String: JSONValue], timeZone: TimeZone, source: String,
+    /// - Parameter known: the instant of its `created_at` when the caller has read it already.
+    public static func treatment(_ members: [String: JSONValue], instant known: Date? = nil, timeZone: TimeZone, source: String,
                                  into data: inout NightscoutData) throws(CinnError) {
-        let instant = try NightscoutParser.treatmentInstant(members, timeZone: timeZone)
+        let instant: Date
+        if let known { instant = known } else { instant = try NightscoutParser.treatmentInstant(members, timeZone: timeZone) }
         let text = try checked(members)
         let eventType = members["eventType"]?.string ?? "<none>"
         let key = members["_id"]?.string ?? "t:\(instant.millisecondsSince1970)|\(eventType)"

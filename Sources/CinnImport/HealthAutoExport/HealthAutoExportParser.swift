@@ -57,23 +57,22 @@ public enum HealthAutoExportParser {
         } catch {
             throw .invalid("file", "cannot read \(url.lastPathComponent): \(error.localizedDescription)")
         }
-        let json: JSONValue
-        do throws(JSONSyntaxError) {
-            json = try JSONParser.parse(bytes, maximumValues: maximumValues, finiteNumbers: true)
-        } catch {
-            throw error.fileError
-        }
-        return try parse(json)
+        return try parse(bytes, file: true)
     }
 
     /// Reads a delivery's bytes: not JSON is a malformed request (400), more than `maximumValues` values too large (413);
     /// then as `parse(_:)`.
     public static func parse(body: [UInt8]) throws(CinnError) -> HealthAutoExportDelivery {
+        try parse(body, file: false)
+    }
+
+    /// JSON of at most `maximumValues` values, its syntax errors said as a file's (naming the line) or a request's.
+    private static func parse(_ bytes: [UInt8], file: Bool) throws(CinnError) -> HealthAutoExportDelivery {
         let json: JSONValue
         do throws(JSONSyntaxError) {
-            json = try JSONParser.parse(body, maximumValues: maximumValues, finiteNumbers: true)
+            json = try JSONParser.parse(bytes, maximumValues: maximumValues, finiteNumbers: true)
         } catch {
-            throw error.requestError
+            throw file ? error.fileError : error.requestError
         }
         return try parse(json)
     }

@@ -20,17 +20,19 @@ struct MyFitnessPalExerciseParser: MyFitnessPalRowParser {
     }
 
     mutating func parse(_ row: CSVRow, into output: inout ImportOutput<ExerciseEntry>) {
-        let externalID = identities.next(row, columns: columns.identity,
-                                            date: (columns.date, try? MyFitnessPalField.date(row, columns.date, order: dateOrder)))
+        // Read once: the row's id hashes it, and the row's value needs it.
+        let date: Result<LocalDate, CinnError> = Result { () throws(CinnError) in
+            try MyFitnessPalField.date(row, columns.date, order: dateOrder)
+        }
+        let externalID = identities.next(row, columns: columns.identity, date: (columns.date, try? date.get()))
         do {
-            output.add(try exercise(row, externalID: externalID))
+            output.add(try exercise(row, date: try date.get(), externalID: externalID))
         } catch {
             output.reject(line: row.line, field: error.field ?? "row", reason: "\(fileName): \(error.message)")
         }
     }
 
-    private func exercise(_ row: CSVRow, externalID: String) throws(CinnError) -> ExerciseEntry {
-        let date = try MyFitnessPalField.date(row, columns.date, order: dateOrder)
+    private func exercise(_ row: CSVRow, date: LocalDate, externalID: String) throws(CinnError) -> ExerciseEntry {
         let name = Self.unquoted(row.text(columns.name))
         guard !name.isEmpty else { throw .invalid("Exercise", "the exercise has no name") }
         let typeText = row.text(columns.type)

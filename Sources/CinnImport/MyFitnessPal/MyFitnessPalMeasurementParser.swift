@@ -25,10 +25,13 @@ struct MyFitnessPalMeasurementParser: MyFitnessPalRowParser {
 
     mutating func parse(_ row: CSVRow, into output: inout ImportOutput<ImportedWeighIn>) {
         guard !row.field(columns.weight).isEmpty else { return output.skip() }
-        let externalID = identities.next(row, columns: columns.identity,
-                                            date: (columns.date, try? MyFitnessPalField.date(row, columns.date, order: dateOrder)))
+        // Read once: the row's id hashes it, and the row's value needs it.
+        let date: Result<LocalDate, CinnError> = Result { () throws(CinnError) in
+            try MyFitnessPalField.date(row, columns.date, order: dateOrder)
+        }
+        let externalID = identities.next(row, columns: columns.identity, date: (columns.date, try? date.get()))
         do {
-            let date = try MyFitnessPalField.date(row, columns.date, order: dateOrder)
+            let date = try date.get()
             let value = try MyFitnessPalField.amount(row, columns.weight, header: "Weight") ?? 0
             let weight = try Mass.bodyWeight(value, unit, field: "Weight")
             let (instant, offset) = date.noon(in: timeZone)

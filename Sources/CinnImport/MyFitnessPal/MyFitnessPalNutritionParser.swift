@@ -19,17 +19,19 @@ struct MyFitnessPalNutritionParser: MyFitnessPalRowParser {
     }
 
     mutating func parse(_ row: CSVRow, into output: inout ImportOutput<FoodLogEntry>) {
-        let externalID = identities.next(row, columns: columns.identity,
-                                            date: (columns.date, try? MyFitnessPalField.date(row, columns.date, order: dateOrder)))
+        // Read once: the row's id hashes it, and the row's value needs it.
+        let date: Result<LocalDate, CinnError> = Result { () throws(CinnError) in
+            try MyFitnessPalField.date(row, columns.date, order: dateOrder)
+        }
+        let externalID = identities.next(row, columns: columns.identity, date: (columns.date, try? date.get()))
         do {
-            output.add(try entry(row, externalID: externalID))
+            output.add(try entry(row, date: try date.get(), externalID: externalID))
         } catch {
             output.reject(line: row.line, field: error.field ?? "row", reason: "\(fileName): \(error.message)")
         }
     }
 
-    private func entry(_ row: CSVRow, externalID: String) throws(CinnError) -> FoodLogEntry {
-        let date = try MyFitnessPalField.date(row, columns.date, order: dateOrder)
+    private func entry(_ row: CSVRow, date: LocalDate, externalID: String) throws(CinnError) -> FoodLogEntry {
         let mealText = row.text(columns.meal)
         guard !mealText.isEmpty else { throw .invalid("Meal", "the meal is empty") }
         let meal = try Meal.parse(mealText, field: "Meal")

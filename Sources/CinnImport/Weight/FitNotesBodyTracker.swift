@@ -1,7 +1,7 @@
 import CinnCore
 import Foundation
 
-/// FitNotes' Body Tracker export (docs/FORMATS.md §3.4): `Date,Time,Measurement,Value,Unit,Comment`, one measurement a
+/// FitNotes' Body Tracker export (docs/FORMATS.md §3.3): `Date,Time,Measurement,Value,Unit,Comment`, one measurement a
 /// row. Body weight becomes weigh-ins and body fat body-fat readings; the other measurements (waist, chest…) are
 /// skipped, counted. A reading is known by its instant and kind, so the same file imported again adds nothing.
 public enum FitNotesBodyTracker {
@@ -114,12 +114,13 @@ public enum FitNotesBodyTracker {
         default: throw .invalid("Unit", "a body weight in \"\(unitText)\"; FitNotes writes kg or lbs")
         }
         let weight = try Mass.bodyWeight(value, unit, field: "Value")
-        let comment = columns.comment.flatMap(row.nonEmptyText)
-        if let comment {
-            guard comment.count <= Note.maximumLength else { throw .invalid("Comment", "a comment of at most \(Note.maximumLength) characters") }
-            try ValidValues.plainText(comment, field: "Comment", allowingLineBreaks: true)
+        let note: String?
+        do {
+            note = try Note.validated(columns.comment.flatMap(row.nonEmptyText), field: "Comment")
+        } catch {
+            throw (error as? CinnError) ?? .invalid("Comment", "the comment cannot be kept")
         }
         contents.records.weighIns.append(ImportedWeighIn(measuredAt: instant, utcOffsetSeconds: offset, weight: weight,
-                                                         note: comment, externalID: key, line: row.line))
+                                                         note: note, externalID: key, line: row.line))
     }
 }
