@@ -26,7 +26,7 @@ directory, 127.0.0.1, a free port), killed by its PID afterwards, also on error:
   GET /nightscout/api/v1/devicestatus.json?count=100000 (Nightscout's count, at most 100,000) returns, and how many
   rows nightscout_documents holds (read from the SQLite file).
 - delivery: anna posts a Health Auto Export delivery of a century of daily values (5 metrics x 36,500 days from
-  1926-01-01, 13 MB) to /api/v1/ingest/health-auto-export while bob posts a weigh-in every 0.1 s: the delivery's
+  1926-01-01, 13 MB; `--delivery-metrics 6` makes it 16 MB, up to 7) to /api/v1/ingest/health-auto-export while bob posts a weigh-in every 0.1 s: the delivery's
   status, time and extra peak RSS, bob's slowest and median weigh-in; then anna undoes that import
   (POST /api/v1/imports/{id}/undo) while bob keeps posting: its status, time, extra peak RSS and bob's slowest wait.
 - plates: anna owns 12 plate kinds of 40 each whose weights share no common step (POST /lifts/plates, the Lifts
@@ -74,7 +74,8 @@ RSS_LIMIT_MB = 6144   # ... and a server beyond this RSS too
 BOB_EVERY = 0.1       # s, between bob's weigh-ins during a delivery and its undo
 NIGHTSCOUT_UPLOAD = 8 << 20  # bytes: Cinn's largest Nightscout upload (NightscoutJSON.maximumUpload)
 NIGHTSCOUT_COUNT = 100_000   # Nightscout's `count`: Cinn's largest (a larger one is answered 422)
-HAE_METRICS = ["step_count", "active_energy", "resting_heart_rate", "walking_running_distance", "flights_climbed"]
+HAE_METRICS = ["step_count", "active_energy", "resting_heart_rate", "walking_running_distance", "flights_climbed",
+               "basal_energy_burned", "apple_exercise_time"]
 HAE_DAYS = 36_500
 PLATES = [99.99, 97.03, 91.01, 83.07, 71.11, 61.13, 53.17, 47.19, 41.23, 37.29, 31.31, 29.37]  # kg, 40 of each
 BARBELL_EXERCISES = [  # the built-in catalogue's barbell exercises (Sources/CinnCore/Workouts/exercises.tsv)
@@ -691,7 +692,10 @@ def main():
     parser.add_argument("--cinn-before", help="an older cinn binary to compare (label: before)")
     parser.add_argument("--only", default=",".join(CASES), help=f"comma-separated, of: {', '.join(CASES)}")
     parser.add_argument("--export", default=EXPORT[0], help="the Apple Health export.zip of the import scenario")
+    parser.add_argument("--delivery-metrics", type=int, default=5, choices=range(1, len(HAE_METRICS) + 1),
+                        help="daily metrics in the century delivery (5: 13 MB, 6: 16 MB)")
     arguments = parser.parse_args()
+    del HAE_METRICS[arguments.delivery_metrics:]
     EXPORT[0] = arguments.export
     only = [name.strip() for name in arguments.only.split(",") if name.strip()]
     if unknown := [name for name in only if name not in CASES]:
