@@ -52,7 +52,7 @@ let package = Package(
         // numbers, which takes about 20 s of CPU to compile.
         .target(name: "CinnOpenAPI"),
         // The built-in food file's bytes, by #embed too (`docs/FOODS.md` says how the file is made).
-        .target(name: "CinnFoodData", exclude: ["foods.tsv"]),
+        .target(name: "CinnFoodData", exclude: ["foods.tsv", "portions.tsv"]),
         .target(
             name: "CinnStore",
             dependencies: [

@@ -7,7 +7,16 @@ static const unsigned char foods[] = {
 #embed "foods.tsv"
 };
 
+static const unsigned char portions[] = {
+#embed "portions.tsv"
+};
+
 const unsigned char *cinn_built_in_foods(size_t *count) {
     *count = sizeof foods;
     return foods;
+}
+
+const unsigned char *cinn_built_in_portions(size_t *count) {
+    *count = sizeof portions;
+    return portions;
 }

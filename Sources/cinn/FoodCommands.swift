@@ -52,8 +52,9 @@ struct FoodCommand: AsyncParsableCommand {
 
         func run() async throws {
             let results = try await options.withJournal { try await $0.searchFoods(words.joined(separator: " "), limit: limit) }
-            if results.isEmpty {
+            if results.allSatisfy(\.isApproximate) {
                 print("No food matches \"\(words.joined(separator: " "))\".")
+                if !results.isEmpty { print("Foods of a nearby search:") }
                 let databaseSize = try await options.withJournal { try await $0.store.sharedFoodCount() }
                 if databaseSize == 0 {
                     print("The food database is empty: import one with cinn food import-usda (see the README), or add your own foods.")

@@ -39,3 +39,45 @@ import Testing
         #expect(throws: CinnError.invalid("line 4", "2 fields where the header has \(6 + Nutrient.all.count)")) { try decode(shortLine) }
     }
 }
+
+@Suite struct BuiltInPortionsTests {
+    static func decode(_ text: String) throws(CinnError) -> [String: [ServingSize]] {
+        let result = Array(text.utf8).withUnsafeBytes { bytes in
+            Result { () throws(CinnError) in try BuiltInFoodFile.decodePortions(bytes) }
+        }
+        return try result.get()
+    }
+
+    @Test func portionsBecomeTheServingsTheUsualOneFirst() throws {
+        let portions = try Self.decode("""
+            cinn-food-portions\t1\ttest
+            name\tportions
+            Apples, raw, with skin\t1 medium (3" dia)\t182\t1 cup slices\t109\t1 medium\t180
+
+            """)
+        #expect(portions == ["Apples, raw, with skin": [ServingSize(label: "1 medium (3\" dia)", amount: 182),
+                                                        ServingSize(label: "1 cup slices", amount: 109),
+                                                        ServingSize(label: "1 medium", amount: 180)]])
+        let foods = BuiltInFoodFile.withPortions([BuiltInFoodFileTests.apple], portions)
+        #expect(foods[0].food.servings.map(\.label) == ["1 medium (3\" dia)", "1 cup slices", "1 medium"],
+                "the food's own serving of a label it already has is not repeated")
+        #expect(foods[0].food.defaultServing.amount == 182)
+    }
+
+    @Test(arguments: [
+        ("cinn-built-in-foods\t1\nname\tportions\n", "line 1"),
+        ("cinn-food-portions\t1\tx\nname\tportions\nApple\t1 medium\n", "line 3"),
+        ("cinn-food-portions\t1\tx\nname\tportions\nApple\t1 medium\tlots\n", "line 3, portion 1.grams"),
+        ("cinn-food-portions\t1\tx\nname\tportions\nApple\t1 medium\t-5\n", "line 3, portion 1.grams"),
+        ("cinn-food-portions\t1\tx\nname\tportions\nApple\t1 \u{202E}medium\t5\n", "line 3, portion 1.label"),
+        ("cinn-food-portions\t1\tx\nname\tportions\nApple\t1 medium\t5\nApple\t1 large\t6\n", "line 4"),
+    ])
+    func aDamagedPortionsFileNamesTheLine(_ text: String, _ field: String) {
+        #expect(throws: CinnError.self) { try Self.decode(text) }
+        do {
+            _ = try Self.decode(text)
+        } catch {
+            #expect(error.field == field, "\(error)")
+        }
+    }
+}

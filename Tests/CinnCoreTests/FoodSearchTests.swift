@@ -1,4 +1,4 @@
-import CinnCore
+@testable import CinnCore
 import Foundation
 import Testing
 
@@ -43,8 +43,11 @@ import Testing
                                   candidate("Salmon salad", generic: true)], limit: 3)
         #expect(results.map(\.food.name) == ["Fish, salmon, raw", "Salmon salad", "Salmonberries, raw"], "the food after its USDA group starts the name")
         let typing = try #require(FoodSearchQuery("salmo"))
+        #expect(typing.rank([candidate("Fish, salmon, smoked", generic: true), candidate("Salmonberries, raw", generic: true)],
+                            limit: 2).map(\.food.name) == ["Salmonberries, raw", "Fish, salmon, smoked"])
         #expect(typing.rank([candidate("Fish, salmon, raw", generic: true), candidate("Salmonberries, raw", generic: true)],
-                            limit: 2).map(\.food.name) == ["Salmonberries, raw", "Fish, salmon, raw"])
+                            limit: 2).map(\.food.name) == ["Fish, salmon, raw", "Salmonberries, raw"],
+                "an everyday food comes first while its name is typed")
     }
 
     @Test func aPluralNameMatchesTheSingularQueryAsAWholeWord() throws {
@@ -81,5 +84,90 @@ import Testing
         #expect(results.map(\.otherVersions) == [0, 1])
         #expect(results.map(\.food.name) == query.rank([first, candidate("Milk!"), candidate("Milk, whole", generic: true)],
                                                        limit: 5).map(\.food.name))
+    }
+}
+
+/// What a person types is not always what USDA wrote: amounts, plurals, British spellings, synonyms and typos.
+@Suite struct FoodSearchWordsTests {
+    @Test(arguments: [("a medium apple", ["apple"]), ("2 slices of bread", ["bread"]), ("cup of coffee", ["coffee"]),
+                      ("bowl of porridge", ["porridge"]), ("2% milk", ["2", "milk"]), ("large", ["large"]),
+                      ("mac and cheese", ["mac", "cheese"])])
+    func amountsAndMeasuresAreLeftOut(_ text: String, _ tokens: [String]) throws {
+        #expect(try #require(FoodSearchQuery(text)).tokens == tokens)
+    }
+
+    @Test func aWordMatchesItsOtherNumberAndItsSynonyms() throws {
+        #expect(try #require(FoodSearchQuery("eggs")).alternatives == [["eggs", "egg"]])
+        #expect(try #require(FoodSearchQuery("strawberry")).alternatives == [["strawberry", "strawberries"]])
+        #expect(try #require(FoodSearchQuery("raspberrys")).alternatives == [["raspberrys", "raspberry", "raspberries"]])
+        #expect(try #require(FoodSearchQuery("greek yoghurt")).alternatives == [["greek"], ["yoghurt", "yogurt"]])
+        #expect(try #require(FoodSearchQuery("prawns")).alternatives == [["prawns", "prawn", "shrimp"]])
+        // A rule with a context applies only beside its word.
+        #expect(try #require(FoodSearchQuery("black coffee")).alternatives == [["black", "brewed"], ["coffee"]])
+        #expect(try #require(FoodSearchQuery("black beans")).alternatives == [["black"], ["beans", "bean"]])
+        #expect(try #require(FoodSearchQuery("semi skimmed milk")).alternatives
+            == [["semi", "reduced"], ["skimmed", "skim", "fat"], ["milk"]])
+    }
+
+    @Test func alternativesSpellTheIndexQueriesAsGroups() throws {
+        let query = try #require(FoodSearchQuery("greek yoghurt"))
+        #expect(query.fts5(.whole) == #""greek" AND ("yoghurt" OR "yogurt")"#)
+        #expect(query.fts5(.lastAsPrefix) == #""greek" AND ("yoghurt"* OR "yogurt"*)"#)
+        #expect(query.typedFTS5(.lastAsPrefix) == #""greek" "yoghurt"*"#)
+        #expect(query.tsquery(.lastAsPrefix) == "greek & (yoghurt:* | yogurt:*)")
+    }
+
+    @Test func aSynonymMatchesTheNameAsTheWordWould() throws {
+        let query = try #require(FoodSearchQuery("aubergine"))
+        let eggplant = FoodSearchCandidate(id: UUID.v7(), name: "Eggplant, raw", brand: nil, source: .usda, basis: .grams,
+                                           isGeneric: true, isMine: false, lastUsed: nil, energyKcalPer100: 25, defaultServing: nil)
+        let dip = FoodSearchCandidate(id: UUID.v7(), name: "Eggplant dip", brand: nil, source: .usda, basis: .grams,
+                                      isGeneric: true, isMine: false, lastUsed: nil, energyKcalPer100: 120, defaultServing: nil)
+        #expect(query.rank([dip, eggplant], limit: 2).map(\.food.name) == ["Eggplant, raw", "Eggplant dip"])
+    }
+
+    @Test func anEverydayFoodComesBeforeOthersThatMatchAsWell() throws {
+        func generic(_ name: String) -> FoodSearchCandidate {
+            FoodSearchCandidate(id: UUID.v7(), name: name, brand: nil, source: .usda, basis: .grams, isGeneric: true,
+                                isMine: false, lastUsed: nil, energyKcalPer100: 100, defaultServing: nil)
+        }
+        let query = try #require(FoodSearchQuery("rice"))
+        let names = query.rank(["Rice cake", "Rice, fried, NFS", "Rice, cooked, NFS", "Rice milk"].map(generic), limit: 4)
+            .map(\.food.name)
+        #expect(names.first == "Rice, cooked, NFS")
+        #expect(EverydayFoods.names.contains("Rice, cooked, NFS") && !EverydayFoods.names.contains("Rice, fried, NFS"))
+    }
+
+    @Test func aTypoIsCorrectedToTheNearestWordOfTheNames() throws {
+        let vocabulary = FoodSearchVocabulary(names: ["Broccoli, raw", "Broccoli, cooked", "Bananas, raw", "Banana, raw",
+                                                      "Lettuce, raw", "Pineapple, raw", "Strawberries, raw", "Strawberry milk", "Coffee, brewed"])
+        func corrected(_ text: String) throws -> [[String]]? { try #require(FoodSearchQuery(text)).corrected(by: vocabulary)?.alternatives }
+        #expect(try corrected("brocoli") == [["brocoli", "broccoli"]])
+        #expect(try corrected("brocolli") == [["brocolli", "broccoli"]], "two edits in a word of 8 letters")
+        #expect(try corrected("bannana") == [["bannana", "banana"]], "the word more names hold")
+        #expect(try corrected("letuce") == [["letuce", "lettuce"]])
+        #expect(try corrected("pinapple") == [["pinapple", "pineapple"]])
+        #expect(try corrected("strawbery") == [["strawbery", "strawberies", "strawberry", "strawberries"]])
+        #expect(try corrected("broccoli") == nil, "a known word is left alone")
+        #expect(try corrected("cof") == nil, "a half-typed word some name begins with")
+        #expect(try corrected("kiwi") == nil, "nothing is near enough")
+        #expect(try corrected("xyz") == nil, "too short to guess")
+    }
+
+    @Test func editDistanceCountsASwapOnce() {
+        func distance(_ a: String, _ b: String, _ limit: Int = 3) -> Int? {
+            FoodSearchVocabulary.distance(Array(a.utf8), Array(b.utf8), within: limit)
+        }
+        #expect(distance("broccoli", "broccoli") == 0)
+        #expect(distance("brocoli", "broccoli") == 1)
+        #expect(distance("chesee", "cheese") == 1, "two letters swapped")
+        #expect(distance("kitten", "sitting") == 3)
+        #expect(distance("kitten", "sitting", 2) == nil)
+    }
+
+    @Test func aSearchOfSeveralWordsCanLeaveEachOutLastFirst() throws {
+        let query = try #require(FoodSearchQuery("tuna in water"))
+        #expect(query.eachWordLeftOut.map(\.tokens) == [["tuna"], ["water"]])
+        #expect(try #require(FoodSearchQuery("tuna")).eachWordLeftOut.isEmpty)
     }
 }

@@ -105,4 +105,87 @@ import Testing
             await #expect(throws: CinnError.self) { try await store.food(id: dropped.id, user: me) }
         }
     }
+
+    @Test func commonFoodsComeWithTheirHouseholdPortionsTheUsualOneFirst() throws {
+        func servings(_ name: String) throws -> [String] {
+            try Self.named(name).food.servings.map { "\($0.label) (\(JSONText.compactNumber($0.amount)) g)" }
+        }
+        #expect(try servings("Apple, raw").first == "1 medium (200 g)")
+        #expect(try servings("Apple, raw").contains("1 large (242 g)"))
+        #expect(try servings("Bananas, raw").first == "1 medium (7\" to 7-7/8\" long) (118 g)")
+        #expect(try servings("Egg, whole, boiled or poached").first == "1 egg (50 g)")
+        #expect(try servings("Bread, white").first == "1 medium or regular slice (28 g)")
+        #expect(try servings("Oatmeal, NFS").first == "1 cup, cooked (240 g)")
+        #expect(try servings("Coffee, brewed").first == "1 cup (8 fl oz) (240 g)")
+        #expect(try servings("Avocado, raw").first == "1 fruit (150 g)")
+        let withPortions = Self.foods.filter { $0.food.servings.count > 1 }.count
+        #expect(withPortions > 5_000, "\(withPortions) of \(Self.foods.count) foods have household portions")
+    }
+
+    @Test func everyEverydayFoodIsABuiltInFood() {
+        let names = Set(Self.foods.map(\.food.name))
+        #expect(EverydayFoods.names.subtracting(names).isEmpty, "\(EverydayFoods.names.subtracting(names).sorted())")
+    }
+
+    /// The judged set (Benchmarks/food-search/judged.tsv): what people type, and the foods they mean.
+    static let judged: [(query: String, foods: Set<String>)] = {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Benchmarks/food-search/judged.tsv")
+        let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line in
+            let parts = line.split(separator: "\t", maxSplits: 1)
+            guard parts.count == 2 else { return nil }
+            return (String(parts[0]), Set(parts[1].split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }))
+        }
+    }()
+
+    @Test func theJudgedSetNamesBuiltInFoods() {
+        #expect(Self.judged.count >= 150)
+        let names = Set(Self.foods.map(\.food.name))
+        for (query, foods) in Self.judged {
+            #expect(!foods.isEmpty && foods.isSubset(of: names), "\(query): \(foods.subtracting(names).sorted())")
+        }
+    }
+
+    @Test(arguments: Backend.enabled)
+    func everydaySearchesFindWhatPeopleMean(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend, now: { Date() }) { store in
+            let me = try await store.localUser()
+            try await store.installBuiltInFoods()
+            var answered = 0
+            var misses: [String] = []
+            for (query, foods) in Self.judged {
+                let results = try await store.searchFoods(try #require(FoodSearchQuery(query)), user: me, limit: 10)
+                #expect(!results.isEmpty, "\(query) finds nothing")
+                let first = results.prefix(3).map(\.food.name)
+                if first.contains(where: foods.contains) {
+                    answered += 1
+                } else {
+                    misses.append("\(query): \(first.joined(separator: " / "))")
+                }
+            }
+            #expect(Double(answered) > 0.9 * Double(Self.judged.count),
+                    "\(answered) of \(Self.judged.count) in the first 3; missed:\n\(misses.joined(separator: "\n"))")
+        }
+    }
+
+    @Test(arguments: Backend.enabled)
+    func aSearchThatFindsNothingAnswersWithANearbyOneAndSaysSo(_ backend: Backend) async throws {
+        try await TestDatabase.with(backend, now: { Date() }) { store in
+            let me = try await store.localUser()
+            try await store.installBuiltInFoods()
+            func search(_ text: String) async throws -> [FoodSearchResult] {
+                try await store.searchFoods(try #require(FoodSearchQuery(text)), user: me, limit: 10)
+            }
+            let typo = try await search("brocoli")
+            #expect(typo.first?.food.name == "Broccoli, raw" && typo.allSatisfy(\.isApproximate))
+            let fewer = try await search("tuna in water")
+            #expect(!fewer.isEmpty && fewer.allSatisfy(\.isApproximate) && fewer.first?.food.name.contains("tuna") == true,
+                    "\(fewer.map(\.food.name))")
+            let typed = try await search("broccoli")
+            #expect(typed.first?.food.name == "Broccoli, raw" && !typed.contains(where: \.isApproximate))
+            #expect(try await search("zzzz qqqq").isEmpty)
+        }
+    }
 }
+

@@ -102,4 +102,48 @@ public enum BuiltInFoodFile {
         }
         return foods
     }
+
+    /// The first field of the portions file's first line.
+    public static let portionsSignature = "cinn-food-portions"
+
+    /// The household portions of the built-in foods, by food name, the usual one first: after two header lines
+    /// (the signature, the format version and the source; the columns), one food a line: its name, then a label and
+    /// its grams, a label and its grams... `docs/FOODS.md` says how the file is made. Each portion is checked as
+    /// every serving is (`ServingSize.validated`); the error names the line.
+    public static func decodePortions(_ bytes: UnsafeRawBufferPointer) throws(CinnError) -> [String: [ServingSize]] {
+        let text = String(decoding: bytes, as: UTF8.self)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        if lines.last?.isEmpty == true { lines.removeLast() }
+        let first = lines.first?.split(separator: "\t", omittingEmptySubsequences: false) ?? []
+        guard first.first == Substring(portionsSignature), first.count >= 2, Int(first[1]) == formatVersion, lines.count >= 2 else {
+            throw .invalid("line 1", "not a built-in portions file of format \(formatVersion)")
+        }
+        var portions: [String: [ServingSize]] = [:]
+        for (offset, line) in lines.enumerated().dropFirst(2) {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard fields.count >= 3, fields.count % 2 == 1, !fields[0].isEmpty else {
+                throw .invalid("line \(offset + 1)", "a food's name, then pairs of a portion and its grams")
+            }
+            var servings: [ServingSize] = []
+            for index in stride(from: 1, to: fields.count, by: 2) {
+                servings.append(try ServingSize.validated(label: String(fields[index]), amount: Double(fields[index + 1]),
+                                                          field: "line \(offset + 1), portion \(index / 2 + 1)"))
+            }
+            guard portions.updateValue(servings, forKey: String(fields[0])) == nil else {
+                throw .invalid("line \(offset + 1)", "\(fields[0]) has portions on an earlier line")
+            }
+        }
+        return portions
+    }
+
+    /// `foods` with their household portions: a food named in `portions` takes them as its servings, the usual one
+    /// first; the serving it had stays after them unless one of them has its label.
+    public static func withPortions(_ foods: [ImportedFood], _ portions: [String: [ServingSize]]) -> [ImportedFood] {
+        foods.map { imported in
+            guard let servings = portions[imported.food.name] else { return imported }
+            var imported = imported
+            imported.food.servings = servings + imported.food.servings.filter { old in !servings.contains { $0.label == old.label } }
+            return imported
+        }
+    }
 }

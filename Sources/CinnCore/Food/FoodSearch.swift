@@ -2,21 +2,114 @@ import Foundation
 
 /// A search typed by a person, split into the words a food name is matched on.
 public struct FoodSearchQuery: Sendable, Hashable {
-    /// Lowercased words without accents or punctuation; the last may be half typed.
+    /// Lowercased words without accents or punctuation, amounts and measures left out ("2 slices of bread" → "bread");
+    /// the last may be half typed.
     public let tokens: [String]
-    /// The tokens without their plural endings (`singular`).
-    let singularTokens: [Substring]
+    /// Each token and the other words it also matches, the token first: British spellings and synonyms ("yoghurt",
+    /// "yogurt"), and the correction of a typo (`corrected(by:)`).
+    public let alternatives: [[String]]
+    /// The alternatives without their plural endings (`singular`).
+    let singularAlternatives: [[Substring]]
 
     /// Nil when the text has no letters or digits.
     public init?(_ text: String) {
-        let tokens = FoodSearchQuery.searchKey(String(text.prefix(200))).split(separator: " ").map(String.init)
-        guard !tokens.isEmpty else { return nil }
-        self.tokens = Array(tokens.prefix(8))
-        singularTokens = self.tokens.map { Self.singular(Substring($0)) }
+        var words = FoodSearchQuery.searchKey(String(text.prefix(200))).split(separator: " ").map(String.init)
+        // A number is an amount ("2 eggs") unless it is a percentage ("2% milk").
+        let percentages = text.contains("%")
+        let kept = words.filter { !Self.amountWords.contains($0) && (percentages || !$0.allSatisfy(\.isNumber)) }
+        if !kept.isEmpty { words = kept }
+        guard !words.isEmpty else { return nil }
+        let tokens = Array(words.prefix(8))
+        self.init(tokens: tokens, alternatives: tokens.map { Self.synonyms(of: $0, among: tokens) })
+    }
+
+    init(tokens: [String], alternatives: [[String]]) {
+        self.tokens = tokens
+        self.alternatives = alternatives
+        singularAlternatives = alternatives.map { $0.map { Self.singular(Substring($0)) } }
     }
 
     /// The words joined by one space: what `searchKey` of a name equal to the query is.
     public var key: String { tokens.joined(separator: " ") }
+
+    /// Words of amounts and measures typed with a food ("a medium apple", "cup of coffee", "2 slices of bread"), and
+    /// the words that join them: left out of a search unless nothing else is left.
+    static let amountWords: Set<String> = [
+        "a", "an", "the", "of", "some", "and", "with", "in", "my",
+        "cup", "cups", "mug", "mugs", "glass", "glasses", "bowl", "bowls", "plate", "plates", "slice", "slices",
+        "piece", "pieces", "serving", "servings", "portion", "portions", "handful", "handfuls",
+        "small", "medium", "large", "big", "tbsp", "tsp", "tablespoon", "tablespoons", "teaspoon", "teaspoons",
+        "g", "gram", "grams", "kg", "oz", "ounce", "ounces", "ml", "lb", "lbs",
+    ]
+
+    /// Other words a food word is written with: British spellings and names ("courgette" → "zucchini"), short forms
+    /// ("coke" → "cola") and what USDA calls a food ("porridge" → "oatmeal"). A rule with a context applies only when
+    /// the query also has that word ("black" coffee is brewed coffee; "spring" onions are green onions).
+    static let synonymTable: [String: [(words: [String], context: Set<String>?)]] = [
+        "yoghurt": [(["yogurt"], nil)], "porridge": [(["oatmeal"], nil)], "aubergine": [(["eggplant"], nil)],
+        "courgette": [(["zucchini"], nil)], "coriander": [(["cilantro"], nil)], "prawn": [(["shrimp"], nil)],
+        "rocket": [(["arugula"], nil)], "beetroot": [(["beets"], nil)], "crisp": [(["chips"], nil)],
+        "sweetcorn": [(["corn"], nil)], "wholemeal": [(["wheat"], nil)], "mince": [(["ground"], nil)],
+        "minced": [(["ground"], nil)], "omelette": [(["omelet"], nil)], "donut": [(["doughnut"], nil)],
+        "jello": [(["gelatin"], nil)], "coke": [(["cola"], nil)], "lasagne": [(["lasagna"], nil)],
+        "mayo": [(["mayonnaise"], nil)], "spaghetti": [(["pasta"], nil)], "cornflakes": [(["flakes"], nil)], "toast": [(["toasted"], nil)],
+        "soda": [(["soft"], nil)], "fizzy": [(["soft"], nil)], "pop": [(["soft"], ["drink"])],
+        "garbanzo": [(["chickpeas"], nil)], "scallion": [(["green"], nil)], "biscuit": [(["cookie"], nil)],
+        "burger": [(["hamburger"], nil)], "mac": [(["macaroni"], nil)], "oj": [(["orange"], nil)],
+        "skimmed": [(["skim"], nil), (["fat"], ["semi"])], "semi": [(["reduced"], ["skimmed"])],
+        "spring": [(["green"], ["onion", "onions"])], "jacket": [(["baked"], ["potato", "potatoes"])],
+        "black": [(["brewed"], ["coffee"])], "shake": [(["powder"], ["protein"])],
+        "milk": [(["leche", "latte"], ["coffee"])],
+    ]
+
+    /// `token`, its other number ("eggs": "egg"; "strawberry": "strawberries", which a prefix of the word does not
+    /// reach) and its synonyms among the words of `tokens`.
+    static func synonyms(of token: String, among tokens: [String]) -> [String] {
+        var words = numbers(of: token)
+        for rule in synonymTable[String(singular(Substring(token)))] ?? synonymTable[token] ?? []
+        where rule.context.map({ context in tokens.contains { context.contains($0) } }) ?? true {
+            words += rule.words.filter { !words.contains($0) }
+        }
+        return words
+    }
+
+    /// `word`, its singular when it is a plural, and the plural in "ies" of a word in "y" after a consonant.
+    static func numbers(of word: String) -> [String] {
+        var words = [word]
+        let one = String(singular(Substring(word)))
+        if one != word { words.append(one) }
+        if one.count > 3, one.hasSuffix("y"), let before = one.dropLast().last, !"aeiou".contains(before) {
+            let plural = String(one.dropLast()) + "ies"
+            if !words.contains(plural) { words.append(plural) }
+        }
+        return words
+    }
+
+    /// This query with each word no name in `vocabulary` holds (nor, for the last, begins) also matching the nearest
+    /// word that one does; nil when no word needed one. For a search that found nothing: "brocoli" → "broccoli".
+    public func corrected(by vocabulary: FoodSearchVocabulary) -> FoodSearchQuery? {
+        var alternatives = alternatives
+        var changed = false
+        for index in tokens.indices {
+            let known = alternatives[index].contains { word in
+                vocabulary.contains(word) || (index == tokens.count - 1 && vocabulary.hasWord(startingWith: word))
+            }
+            guard !known, let correction = vocabulary.correction(of: tokens[index]) else { continue }
+            alternatives[index] += Self.numbers(of: correction).filter { !alternatives[index].contains($0) }
+            changed = true
+        }
+        return changed ? FoodSearchQuery(tokens: tokens, alternatives: alternatives) : nil
+    }
+
+    /// The queries of all but one word, for a search of several words that found nothing ("tuna in water"); the last
+    /// word is left out first, since the food is usually named first ("tuna", then "water").
+    public var eachWordLeftOut: [FoodSearchQuery] {
+        guard tokens.count > 1 else { return [] }
+        return tokens.indices.reversed().map { left in
+            FoodSearchQuery(tokens: tokens.enumerated().filter { $0.offset != left }.map(\.element),
+                            alternatives: alternatives.enumerated().filter { $0.offset != left }.map(\.element))
+        }
+    }
 
     /// A name or brand as search compares it: lowercase, accents dropped, anything but letters
     /// and digits turned into single spaces. "Crème Fraîche, 30%" → "creme fraiche 30".
@@ -76,18 +169,99 @@ public struct FoodSearchQuery: Sendable, Hashable {
         case prefixes
     }
 
-    /// An SQLite FTS5 query of quoted words, as `match` says.
+    /// An SQLite FTS5 query of quoted words, as `match` says; a word with alternatives is a group of them joined by OR
+    /// (FTS5 joins a group to the rest only by an explicit AND).
     public func fts5(_ match: WordMatch) -> String {
+        let groups = alternatives.contains { $0.count > 1 }
+        return tokens.indices.map { index in
+            let words = alternatives[index].map { "\"\($0)\"" + (isPrefix(index, match) ? "*" : "") }
+            return words.count == 1 ? words[0] : "(" + words.joined(separator: " OR ") + ")"
+        }.joined(separator: groups ? " AND " : " ")
+    }
+
+    /// An SQLite FTS5 query of the typed words alone, as `match` says (for a column filter, which takes no groups).
+    public func typedFTS5(_ match: WordMatch) -> String {
         tokens.indices.map { index in "\"\(tokens[index])\"" + (isPrefix(index, match) ? "*" : "") }.joined(separator: " ")
     }
 
     /// A PostgreSQL `to_tsquery('simple', …)` text, as `match` says.
     public func tsquery(_ match: WordMatch) -> String {
-        tokens.indices.map { index in tokens[index] + (isPrefix(index, match) ? ":*" : "") }.joined(separator: " & ")
+        tokens.indices.map { index in
+            let words = alternatives[index].map { $0 + (isPrefix(index, match) ? ":*" : "") }
+            return words.count == 1 ? words[0] : "(" + words.joined(separator: " | ") + ")"
+        }.joined(separator: " & ")
     }
 
     func isPrefix(_ index: Int, _ match: WordMatch) -> Bool {
         match == .prefixes || (match == .lastAsPrefix && index == tokens.count - 1)
+    }
+}
+
+/// The words of the built-in foods' names, for correcting a typo in a search that found nothing.
+public struct FoodSearchVocabulary: Sendable {
+    /// Each word and how many names hold it.
+    private let counts: [String: Int]
+    private let sorted: [String]
+
+    /// The words of `names` (as `FoodSearchQuery.searchKey` splits them).
+    public init(names: some Sequence<String>) {
+        var counts: [String: Int] = [:]
+        for name in names {
+            for word in FoodSearchQuery.searchKey(name).split(separator: " ") where word.count > 2 && !word.allSatisfy(\.isNumber) {
+                counts[String(word), default: 0] += 1
+            }
+        }
+        self.counts = counts
+        sorted = counts.keys.sorted()
+    }
+
+    public func contains(_ word: String) -> Bool { counts[word] != nil }
+
+    /// Whether some word begins with `prefix`.
+    public func hasWord(startingWith prefix: String) -> Bool {
+        var low = 0, high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle] < prefix { low = middle + 1 } else { high = middle }
+        }
+        return low < sorted.count && sorted[low].hasPrefix(prefix)
+    }
+
+    /// The word nearest `word` by edits (a letter added, dropped, changed, or two swapped): one edit for words of 4–6
+    /// letters, two for longer ones, none for shorter; the word more names hold on a tie. Nil when none is that near.
+    public func correction(of word: String) -> String? {
+        let letters = Array(word.utf8)
+        guard letters.count >= 4 else { return nil }
+        let allowed = letters.count >= 7 ? 2 : 1
+        var best: (word: String, distance: Int, count: Int)?
+        for (candidate, count) in counts where abs(candidate.utf8.count - letters.count) <= allowed {
+            guard let distance = Self.distance(letters, Array(candidate.utf8), within: allowed) else { continue }
+            if best == nil || distance < best!.distance || (distance == best!.distance && (count, best!.word) > (best!.count, candidate)) {
+                best = (candidate, distance, count)
+            }
+        }
+        return best?.word
+    }
+
+    /// The optimal string alignment distance of `a` and `b` when at most `limit`, else nil.
+    static func distance(_ a: [UInt8], _ b: [UInt8], within limit: Int) -> Int? {
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) <= limit ? max(a.count, b.count) : nil }
+        var before = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            var smallest = current[0]
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { current[j] = min(current[j], before[j - 2] + 1) }
+                smallest = min(smallest, current[j])
+            }
+            guard smallest <= limit else { return nil }
+            (before, previous, current) = (previous, current, before)
+        }
+        return previous[b.count] <= limit ? previous[b.count] : nil
     }
 }
 
@@ -127,6 +301,14 @@ public struct FoodSearchResult: Sendable, Hashable {
     public var food: FoodSearchCandidate
     /// Other foods with the same name and brand, folded into this line.
     public var otherVersions: Int
+    /// Found for a nearby search (a typo corrected, or a word left out) because the search as typed found nothing.
+    public var isApproximate = false
+
+    public init(food: FoodSearchCandidate, otherVersions: Int, isApproximate: Bool = false) {
+        self.food = food
+        self.otherVersions = otherVersions
+        self.isApproximate = isApproximate
+    }
 }
 
 extension FoodSearchQuery {
@@ -138,6 +320,10 @@ extension FoodSearchQuery {
         ranking.add(candidates)
         return ranking.results(limit: limit)
     }
+
+    /// What an everyday food (`EverydayFoods`) adds to its score: more than a generic food gains by starting with the
+    /// query or by a shorter name, so "rice" finds cooked rice before rice cakes and fried rice.
+    static let everydayBonus = 30.0
 
     /// Words USDA puts on the plain form of a food ("Apple, raw", "Oatmeal, NFS": not further specified).
     static let plainFormWords: Set<Substring> = ["raw", "nfs", "plain"]
@@ -182,12 +368,14 @@ extension FoodSearchQuery {
         let brandWords = brandKey?.split(separator: " ") ?? []
         var wholeWords = 0
         var inBrandOnly = 0
-        for (token, singularToken) in zip(tokens, singularTokens) {
-            if nameWords.contains(where: { $0 == token || Self.singular($0) == singularToken }) {
+        for (words, singularWords) in zip(alternatives, singularAlternatives) {
+            if nameWords.contains(where: { word in
+                words.contains { word == $0 } || singularWords.contains(Self.singular(word))
+            }) {
                 wholeWords += 1
-            } else if nameWords.contains(where: { $0.hasPrefix(token) }) {
+            } else if nameWords.contains(where: { word in words.contains { word.hasPrefix($0) } }) {
                 continue
-            } else if brandWords.contains(where: { $0.hasPrefix(token) }) {
+            } else if brandWords.contains(where: { word in words.contains { word.hasPrefix($0) } }) {
                 inBrandOnly += 1
             } else {
                 return nil
@@ -197,7 +385,7 @@ extension FoodSearchQuery {
         let afterGroup = nameWords.first.map { Self.groupFirstWords.contains($0) } ?? false
         let foodWords = afterGroup && !tokens.contains("fish") ? nameWords.dropFirst() : nameWords[...]
         let startsWithQuery = foodWords.count >= tokens.count
-            && zip(foodWords, singularTokens).allSatisfy { Self.singular($0) == $1 }
+            && zip(foodWords, singularAlternatives).allSatisfy { word, words in words.contains(Self.singular(word)) }
         // The user's own and recent foods score 985 or more, generic ones 100 or more, branded ones at
         // most 82 (an exact name of 8 whole words): a store may stop fetching branded products once
         // the others fill the list. Whole words before a half-typed word ("Fish, salmon, raw" before
@@ -219,9 +407,12 @@ extension FoodSearchQuery {
             match = 15 - Double(inBrandOnly) * 5
         }
         score += match
+        // A name typed whole comes before a look-alike the everyday foods would put first ("Bananas, raw").
+        if candidate.isGeneric, nameKey == key { score += Self.everydayBonus + 10 }
         if candidate.isGeneric, inBrandOnly == 0 { score += 100 }
+        if candidate.isGeneric, inBrandOnly == 0, EverydayFoods.names.contains(candidate.name) { score += Self.everydayBonus }
         if let first = foodWords.first {
-            if Self.singular(first) == singularTokens[0] { score += 8 }
+            if singularAlternatives[0].contains(Self.singular(first)) { score += 8 }
             let special = Self.specialFirstWords.contains(first) || Self.startsWithChain(candidate.name)
             if special, !tokens.contains(where: { first.hasPrefix($0) }) { score -= 20 }
         }

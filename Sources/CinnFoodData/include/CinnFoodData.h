@@ -7,4 +7,8 @@
 /// at build time; their number is written to `count`.
 const unsigned char *cinn_built_in_foods(size_t *count);
 
+/// The bytes of the built-in foods' household portions (`Sources/CinnFoodData/portions.tsv`, the format of
+/// `BuiltInFoodFile.decodePortions`), embedded at build time; their number is written to `count`.
+const unsigned char *cinn_built_in_portions(size_t *count);
+
 #endif

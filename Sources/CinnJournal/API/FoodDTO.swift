@@ -123,6 +123,17 @@ package struct BarcodeResultDTO: Encodable {
     }
 }
 
+/// A search's answer: the results, and whether they are of a nearby search because the search as typed found nothing.
+package struct FoodSearchDTO: Encodable {
+    let results: [FoodSummaryDTO]
+    let approximate: Bool
+
+    package init(_ results: [FoodSearchResult]) {
+        self.results = results.map { FoodSummaryDTO($0.food, otherVersions: $0.otherVersions) }
+        approximate = !results.isEmpty && results.allSatisfy(\.isApproximate)
+    }
+}
+
 /// A search result or a recent food: enough to show a line and log it.
 package struct FoodSummaryDTO: Encodable {
     let id: String

@@ -230,7 +230,7 @@ extension Journal {
         if let barcode = try? Barcode.validated(text), let food = try await store.food(barcode: barcode.digits, user: user) {
             return food
         }
-        if searching, let best = try await searchFoods(text, limit: 1).first {
+        if searching, let best = try await searchFoods(text, limit: 1).first, !best.isApproximate {
             return try await store.food(id: best.food.id, user: user)
         }
         throw CinnError.notFound(searching ? "no food matches \"\(text)\"" : "no food with id or barcode \(text)")

@@ -78,7 +78,7 @@ struct FoodAPIController {
     @Sendable func searchFoods(_ request: Request, context: Context) async throws -> Response {
         let results = try await context.journal.searchFoods(request.query("q") ?? "",
                                                     limit: try request.queryInt("limit", default: 20, range: 1...100))
-        return JSONResponse.make(["results": results.map { FoodSummaryDTO($0.food, otherVersions: $0.otherVersions) }])
+        return JSONResponse.make(FoodSearchDTO(results))
     }
 
     @Sendable func foodByBarcode(_ request: Request, context: Context) async throws -> Response {

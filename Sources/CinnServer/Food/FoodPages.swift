@@ -531,7 +531,9 @@ struct FoodSearchPage {
         mealTitle = meal?.title
         self.date = date?.iso
         results = lists.results.map { FoodResult($0.food, otherVersions: $0.otherVersions, use: .badge, unit: unit, context: context) }
-        resultCount = query.isEmpty ? "" : NutritionText.plural(results.count, "food")
+        let count = NutritionText.plural(results.count, "food")
+        let approximate = !lists.results.isEmpty && lists.results.allSatisfy(\.isApproximate)
+        resultCount = query.isEmpty ? "" : approximate ? "Nothing matches “\(query)” as typed; \(count) of a nearby search" : count
         hasQuery = !query.isEmpty
         noResults = hasQuery && results.isEmpty
         recents = lists.recents.map { FoodResult($0, use: .ago(now: now), unit: unit, context: context) }

@@ -37,9 +37,10 @@
     li.append(a);
     return li;
   }
-  function show(results, query) {
+  function show(results, query, approximate) {
     list.replaceChildren(...results.map(item));
-    status.textContent = results.length === 1 ? '1 food' : results.length + ' foods';
+    const count = results.length === 1 ? '1 food' : results.length + ' foods';
+    status.textContent = approximate ? 'Nothing matches “' + query + '” as typed; ' + count + ' of a nearby search' : count;
     none.hidden = results.length > 0;
     browse.hidden = true;
   }
@@ -51,7 +52,7 @@
     if (!query) { list.replaceChildren(); status.textContent = ''; none.hidden = true; browse.hidden = false; return; }
     fetch('/api/v1/foods/search?limit=20&q=' + encodeURIComponent(query), { headers: { Accept: 'application/json' } })
       .then(response => response.ok ? response.json() : Promise.reject(response.status))
-      .then(data => { if (ticket === latest) show(data.results, query); })
+      .then(data => { if (ticket === latest) show(data.results, query, data.approximate); })
       .catch(() => { if (ticket === latest) status.textContent = 'Search did not answer; press Search to try again.'; });
   }
   input.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(search, 180); });

@@ -12,16 +12,25 @@ public enum BuiltInFoods {
         return UnsafeRawBufferPointer(start: start, count: count)
     }
 
-    /// The set's version: a hash (FNV-1a, 64 bits) of its bytes, so any change to the file is a new version.
+    /// The embedded portions file's bytes.
+    public static var portionBytes: UnsafeRawBufferPointer {
+        var count = 0
+        let start = cinn_built_in_portions(&count)
+        return UnsafeRawBufferPointer(start: start, count: count)
+    }
+
+    /// The set's version: a hash (FNV-1a, 64 bits) of the foods' bytes and then the portions', so any change to
+    /// either file is a new version.
     public static let version: String = {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        for byte in portionBytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
         return String(hash, radix: 16)
     }()
 
-    /// The foods of the file.
+    /// The foods of the file, each with its household portions.
     public static func foods() throws(CinnError) -> [ImportedFood] {
-        try BuiltInFoodFile.decode(bytes)
+        BuiltInFoodFile.withPortions(try BuiltInFoodFile.decode(bytes), try BuiltInFoodFile.decodePortions(portionBytes))
     }
 }
 

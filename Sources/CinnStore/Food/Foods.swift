@@ -183,8 +183,48 @@ extension Store {
         case branded(FoodSearchQuery.WordMatch)
     }
 
+    /// The words of the built-in foods' names, which a typo is corrected to.
+    static let vocabulary = FoodSearchVocabulary(names: ((try? BuiltInFoodFile.decode(BuiltInFoods.bytes)) ?? []).map(\.food.name))
+
     /// Foods matching every word of `query` (the last may be half typed), ranked as `FoodSearchQuery.rank` ranks.
+    /// When nothing matches, a typo is corrected ("brocoli"); when still nothing does, the foods matching all but one
+    /// word are given, those of each word left out in turn ("tuna in water": tuna, then water). When only branded
+    /// products match a word no generic food has, the generic foods of the corrected word follow the first two.
     public func searchFoods(_ query: FoodSearchQuery, user: UserID, limit: Int = 20) async throws -> [FoodSearchResult] {
+        let found = try await matchingFoods(query, user: user, limit: limit)
+        let corrected = query.corrected(by: Self.vocabulary)
+        func nearby(_ results: [FoodSearchResult]) -> [FoodSearchResult] {
+            results.map { FoodSearchResult(food: $0.food, otherVersions: $0.otherVersions, isApproximate: true) }
+        }
+        if !found.isEmpty {
+            // Branded products can share a typo ("pinapple"): the corrected generic foods come after the first two.
+            guard let corrected, !found.contains(where: { $0.food.isGeneric || $0.food.isMine || $0.food.lastUsed != nil }) else {
+                return found
+            }
+            let ids = Set(found.map(\.food.id))
+            let generic = try await matchingFoods(corrected, user: user, limit: 3).filter { $0.food.isGeneric && !ids.contains($0.food.id) }
+            return Array((found.prefix(2) + nearby(generic) + found.dropFirst(2)).prefix(limit))
+        }
+        if let corrected {
+            let found = try await matchingFoods(corrected, user: user, limit: limit)
+            guard found.isEmpty else { return nearby(found) }
+        }
+        var lists: [[FoodSearchResult]] = []
+        for fewer in (corrected ?? query).eachWordLeftOut {
+            lists.append(try await matchingFoods(fewer, user: user, limit: limit))
+        }
+        var results: [FoodSearchResult] = []
+        var seen = Set<UUID>()
+        for rank in 0..<limit {
+            for list in lists where rank < list.count && results.count < limit && seen.insert(list[rank].food.id).inserted {
+                results.append(FoodSearchResult(food: list[rank].food, otherVersions: list[rank].otherVersions, isApproximate: true))
+            }
+        }
+        return results
+    }
+
+    /// Foods matching every word of `query`, ranked.
+    func matchingFoods(_ query: FoodSearchQuery, user: UserID, limit: Int) async throws -> [FoodSearchResult] {
         try await withRawConnection { connection in
             var ranking = FoodSearchRanking(query: query)
             var recent: [UUID: Date] = [:]
@@ -321,7 +361,7 @@ extension Store {
 
     /// An FTS5 query whose first word must start the name: name_key : ^"greek" "yog"*.
     static func anchoredMatch(_ query: FoodSearchQuery, _ match: FoodSearchQuery.WordMatch) -> String {
-        "name_key : ^" + query.fts5(match)
+        "name_key : ^" + query.typedFTS5(match)
     }
 
     static func likePrefix(_ token: String) -> String {
