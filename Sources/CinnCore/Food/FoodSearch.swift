@@ -202,6 +202,9 @@ public struct FoodSearchVocabulary: Sendable {
     /// Each word and how many names hold it.
     private let counts: [String: Int]
     private let sorted: [String]
+    /// The words by their first letter, as bytes: a typo seldom changes the first letter, and this keeps a correction
+    /// to a few hundred comparisons.
+    private let byFirstLetter: [UInt8: [(word: String, bytes: [UInt8], count: Int)]]
 
     /// The words of `names` (as `FoodSearchQuery.searchKey` splits them).
     public init(names: some Sequence<String>) {
@@ -213,6 +216,12 @@ public struct FoodSearchVocabulary: Sendable {
         }
         self.counts = counts
         sorted = counts.keys.sorted()
+        var byFirstLetter: [UInt8: [(word: String, bytes: [UInt8], count: Int)]] = [:]
+        for word in sorted {
+            let bytes = Array(word.utf8)
+            byFirstLetter[bytes[0], default: []].append((word, bytes, counts[word] ?? 0))
+        }
+        self.byFirstLetter = byFirstLetter
     }
 
     public func contains(_ word: String) -> Bool { counts[word] != nil }
@@ -227,17 +236,18 @@ public struct FoodSearchVocabulary: Sendable {
         return low < sorted.count && sorted[low].hasPrefix(prefix)
     }
 
-    /// The word nearest `word` by edits (a letter added, dropped, changed, or two swapped): one edit for words of 4–6
-    /// letters, two for longer ones, none for shorter; the word more names hold on a tie. Nil when none is that near.
+    /// The word nearest `word` by edits (a letter added, dropped, changed, or two swapped) among those with its first
+    /// letter: one edit for words of 4–6 letters, two for longer ones, none for shorter; the word more names hold on a
+    /// tie. Nil when none is that near.
     public func correction(of word: String) -> String? {
         let letters = Array(word.utf8)
-        guard letters.count >= 4 else { return nil }
+        guard letters.count >= 4, let candidates = byFirstLetter[letters[0]] else { return nil }
         let allowed = letters.count >= 7 ? 2 : 1
         var best: (word: String, distance: Int, count: Int)?
-        for (candidate, count) in counts where abs(candidate.utf8.count - letters.count) <= allowed {
-            guard let distance = Self.distance(letters, Array(candidate.utf8), within: allowed) else { continue }
-            if best == nil || distance < best!.distance || (distance == best!.distance && (count, best!.word) > (best!.count, candidate)) {
-                best = (candidate, distance, count)
+        for candidate in candidates where abs(candidate.bytes.count - letters.count) <= allowed {
+            guard let distance = Self.distance(letters, candidate.bytes, within: allowed) else { continue }
+            if best == nil || distance < best!.distance || (distance == best!.distance && candidate.count > best!.count) {
+                best = (candidate.word, distance, candidate.count)
             }
         }
         return best?.word
