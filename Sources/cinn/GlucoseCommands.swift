@@ -55,8 +55,12 @@ struct GlucoseCommand: AsyncParsableCommand {
                 func percent(_ share: Double) -> String { "\((share * 100).wholeText) %" }
                 print("Glucose \(report.from.iso) … \(report.to.iso): \(statistics.count) readings")
                 print("  Time in range 70–180 mg/dL: \(percent(statistics.inRange))  (below 70: \(percent(statistics.below)), under 54: \(percent(statistics.veryLow)); above 180: \(percent(statistics.above)), over 250: \(percent(statistics.veryHigh)))")
-                if let mean = statistics.mean, let gmi = statistics.gmiPercent {
-                    print("  Mean \(mean.formatted(unit)), GMI \(String(format: "%.1f", gmi)) %" + (statistics.coefficientOfVariation.map { ", CV \($0.wholeText) %" } ?? ""))
+                if let mean = statistics.mean {
+                    if report.coverage.isEnough, let gmi = statistics.gmiPercent {
+                        print("  Mean \(mean.formatted(unit)), GMI \(String(format: "%.1f", gmi)) %" + (statistics.coefficientOfVariation.map { ", CV \($0.wholeText) %" } ?? ""))
+                    } else {
+                        print("  Mean \(mean.formatted(unit)); GMI and CV not sure yet: \(report.coverage.missing ?? "")")
+                    }
                 }
                 print("  Insulin: \(String(format: "%g", (report.bolusUnits * 10).rounded() / 10)) U bolus, \(String(format: "%g", (report.basalUnits * 10).rounded() / 10)) U basal")
                 guard !report.byMeal.isEmpty else { return print("No meals yet: log what you eat (cinn food log …); each meal's response is ranked here.") }

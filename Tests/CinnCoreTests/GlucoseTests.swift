@@ -161,6 +161,29 @@ struct GlucosePeriodTests {
         #expect(report.byMeal.map(\.name) == ["Toast"])
     }
 
+    @Test func theConsensusMetricsWaitForFourteenDaysOfCGMAtSeventyPercent() throws {
+        let first = try #require(LocalDate(iso: "2024-03-01"))
+        /// `days` days of a CGM reading every `minutes` minutes.
+        func report(days: Int, every minutes: Double) -> GlucoseReport {
+            let count = Int(Double(days) * 1440 / minutes)
+            let points = (0..<count).map { index in
+                GlucosePoint(at: Self.start.addingTimeInterval(Double(index) * minutes * 60), glucose: Glucose(milligramsPerDeciliter: 120))
+            }
+            return GlucoseReport(from: first, to: first.adding(days: 13), unit: .milligramsPerDeciliter,
+                                 records: GlucoseRecords(points: points, doses: [], events: [], meals: [])) { day in
+                Self.start.addingTimeInterval(Double(first.distance(to: day)) * 86_400)
+            }
+        }
+        let full = report(days: 14, every: 5)
+        #expect(full.coverage.isEnough && full.coverage.missing == nil && full.coverage.activeShare == 1)
+        #expect(report(days: 14, every: 7).coverage.isEnough, "5/7 = 71 % of the readings")
+        let sparse = report(days: 14, every: 8)
+        #expect(!sparse.coverage.isEnough && sparse.coverage.missing == "needs 14 days of CGM readings, 70 % of the time: 14 days and 62 % so far")
+        let young = report(days: 13, every: 5)
+        #expect(!young.coverage.isEnough && young.coverage.daysWithReadings == 13)
+        #expect(young.coverage.missing == "needs 14 days of CGM readings, 70 % of the time: 13 days and 92 % so far")
+    }
+
     @Test func aMealDeletedSinceIsRankedAsMeal() throws {
         var records = Self.records
         records.meals = []

@@ -100,7 +100,12 @@ struct GlucoseAPITests {
             #expect(statistics["readings"]?.double == 8)
             #expect(statistics["mean"]?.double == 115)
             #expect(statistics["percent_70_180"]?.double == 100)
-            #expect(statistics["gmi_percent"]?.double == 6.1, "3.31 + 0.02392 × 115 = 6.06")
+            #expect(statistics["gmi_percent"] == .null && statistics["cv_percent"] == .null,
+                    "a day of finger sticks supports no GMI or CV (the consensus asks for 14 days of CGM at 70 %)")
+            let coverage = try #require(report["coverage"])
+            #expect(coverage["enough"]?.bool == false && coverage["days"]?.double == 1 && coverage["days_with_readings"]?.double == 1)
+            #expect(coverage["missing"]?.string?.hasPrefix("needs 14 days of CGM readings, 70 % of the time: 1 day and 2 % so far") == true,
+                    "\(coverage)")
             #expect(report["bolus_units"]?.double == 4 && report["basal_units"]?.double == 18)
             let response = try #require(report["meal_events"]?.array?.first?["response"])
             #expect(response["baseline"]?.double == 100 && response["peak"]?.double == 150 && response["minutes_to_peak"]?.double == 30)

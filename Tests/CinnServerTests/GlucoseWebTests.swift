@@ -51,6 +51,18 @@ struct GlucoseWebTests {
         }
     }
 
+    /// GMI and CV wait for what the consensus asks (14 days of CGM readings at 70 %), and say what is missing.
+    @Test func gmiAndVariabilityWaitForEnoughReadings() async throws {
+        try await withApp { client, _ in
+            #expect(try await client.post("/glucose/readings", form: "value=104").status == .seeOther)
+            let page = try await client.send(.get, "/glucose").text
+            #expect(page.contains("not sure yet") && page.contains("needs 14 days of CGM readings, 70 % of the time: 1 day and 0 % so far"))
+            #expect(!page.contains("5.8 %"), "no GMI from one reading: 3.31 + 0.02392 × 104 = 5.8")
+            let profile = try await client.send(.get, "/glucose/agp").text
+            #expect(profile.contains("not sure yet") && profile.contains("after 14 days at 70 %") && !profile.contains("5.8 %"))
+        }
+    }
+
     @Test func formsAddReadingsInsulinMealsAndEvents() async throws {
         try await withApp { client, journal in
             let added = try await client.post("/glucose/meals", form: "name=Toast&carbohydrate_g=45&kind=common")

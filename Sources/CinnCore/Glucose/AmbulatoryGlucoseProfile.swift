@@ -22,25 +22,21 @@ public struct AmbulatoryGlucoseProfile: Sendable, Equatable {
     public static let windowMinutes = 30.0
     public static let percentileRanks = [5.0, 25, 50, 75, 95]
     public static let minimumReadings = 5
-    /// The days the consensus asks for.
-    public static let recommendedDays = 14
-    /// A CGM's readings a day at one every five minutes, for the share of time it was worn.
-    public static let sensorReadingsPerDay = 288.0
 
     public var slots: [Slot]
     public var statistics: GlucoseStatistics
     public var days: Int
-    /// Local days with at least one reading.
-    public var daysWithReadings: Int
-    /// Readings over what a CGM reading every five minutes would give in `days`, at most 1.
-    public var activeShare: Double
+    /// Whether the readings support the consensus metrics: days with readings, the share of time a CGM was active.
+    public var coverage: GlucoseCoverage
+    public var daysWithReadings: Int { coverage.daysWithReadings }
+    public var activeShare: Double { coverage.activeShare }
 
     /// - Parameter readings: each reading's instant, its UTC offset (its local time of day) and its glucose.
     public init(readings: [(at: Date, utcOffsetSeconds: Int, glucose: Glucose)], days: Int) {
         self.days = days
         statistics = GlucoseStatistics.compute(readings.map(\.glucose))
-        activeShare = days > 0 ? min(1, Double(readings.count) / (Double(days) * Self.sensorReadingsPerDay)) : 0
-        daysWithReadings = Set(readings.map { LocalDate(instant: $0.at, utcOffsetSeconds: $0.utcOffsetSeconds) }).count
+        coverage = GlucoseCoverage(days: days, daysWithReadings: Set(readings.map { LocalDate(instant: $0.at, utcOffsetSeconds: $0.utcOffsetSeconds) }).count,
+                                   readings: readings.count)
         let byMinute = readings.map { reading -> (minute: Double, value: Double) in
             let local = reading.at.timeIntervalSince1970 + Double(reading.utcOffsetSeconds)
             let seconds = local.truncatingRemainder(dividingBy: 86_400)

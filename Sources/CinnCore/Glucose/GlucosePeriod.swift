@@ -65,6 +65,8 @@ public struct GlucoseReport: Sendable {
     public var to: LocalDate
     public var unit: GlucoseUnit
     public var statistics: GlucoseStatistics
+    /// Whether the period's readings support the consensus metrics.
+    public var coverage: GlucoseCoverage
     public var days: [Day]
     public var events: [MealEventResponse]
     public var byMeal: [ResponseRanking]
@@ -105,6 +107,7 @@ public struct GlucoseReport: Sendable {
         self.to = last
         self.unit = unit
         statistics = GlucoseStatistics.compute(inPeriod.map(\.glucose))
+        coverage = GlucoseCoverage(days: first.distance(to: last) + 1, daysWithReadings: byDay.count, readings: inPeriod.count)
         days = byDay.keys.sorted().map { Day(date: $0, statistics: GlucoseStatistics.compute(byDay[$0] ?? [])) }
         self.events = Array(events.reversed())
         byMeal = ResponseRanking.byMeal(counted)

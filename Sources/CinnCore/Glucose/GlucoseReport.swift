@@ -42,6 +42,38 @@ public struct GlucoseStatistics: Sendable, Equatable {
     }
 }
 
+/// Whether a period's readings support the consensus metrics (GMI, CV and the time-in-range targets): the consensus
+/// (Battelino et al., 2019) asks for 14 days of CGM data with at least 70 % of the possible readings. A CGM reads every
+/// five minutes, 288 a day.
+public struct GlucoseCoverage: Sendable, Equatable {
+    public static let recommendedDays = 14
+    public static let recommendedActiveShare = 0.70
+    public static let sensorReadingsPerDay = 288.0
+
+    /// Days in the period.
+    public var days: Int
+    /// Local days with at least one reading.
+    public var daysWithReadings: Int
+    /// Readings over what a CGM reading every five minutes would give in `days`, at most 1.
+    public var activeShare: Double
+
+    public init(days: Int, daysWithReadings: Int, readings: Int) {
+        self.days = days
+        self.daysWithReadings = daysWithReadings
+        activeShare = days > 0 ? min(1, Double(readings) / (Double(days) * Self.sensorReadingsPerDay)) : 0
+    }
+
+    public var isEnough: Bool { daysWithReadings >= Self.recommendedDays && activeShare >= Self.recommendedActiveShare }
+
+    /// What is missing, said as a person reads it; nil when enough.
+    public var missing: String? {
+        guard !isEnough else { return nil }
+        let percent = Int((activeShare * 100).rounded(.down))
+        return "needs \(Self.recommendedDays) days of CGM readings, 70 % of the time: "
+            + "\(daysWithReadings) day\(daysWithReadings == 1 ? "" : "s") and \(percent) % so far"
+    }
+}
+
 /// A glucose value at an instant.
 public struct GlucosePoint: Sendable, Hashable {
     public var at: Date

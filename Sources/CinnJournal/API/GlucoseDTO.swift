@@ -159,13 +159,15 @@ struct GlucoseStatisticsDTO: Encodable {
     let gmiMmolPerMol: OrNull<Double>
     let percentVeryLow: Double, percentLow: Double, percentInRange: Double, percentHigh: Double, percentVeryHigh: Double
 
-    init(_ statistics: GlucoseStatistics, unit: GlucoseUnit) {
+    /// `statistics`; GMI and CV only when `coverage` supports them (never for a single day).
+    init(_ statistics: GlucoseStatistics, unit: GlucoseUnit, coverage: GlucoseCoverage?) {
+        let enough = coverage?.isEnough == true
         readings = statistics.count
         mean = OrNull(statistics.mean.map { GlucoseDTO.rounded($0, unit) })
         standardDeviation = OrNull(statistics.standardDeviation.map { GlucoseDTO.rounded(Glucose(milligramsPerDeciliter: $0), unit) })
-        coefficientOfVariationPercent = OrNull(statistics.coefficientOfVariation.map { ($0 * 10).rounded() / 10 })
-        gmiPercent = OrNull(statistics.gmiPercent.map { ($0 * 10).rounded() / 10 })
-        gmiMmolPerMol = OrNull(statistics.gmiMillimolesPerMole.map { $0.rounded() })
+        coefficientOfVariationPercent = OrNull(enough ? statistics.coefficientOfVariation.map { ($0 * 10).rounded() / 10 } : nil)
+        gmiPercent = OrNull(enough ? statistics.gmiPercent.map { ($0 * 10).rounded() / 10 } : nil)
+        gmiMmolPerMol = OrNull(enough ? statistics.gmiMillimolesPerMole.map { $0.rounded() } : nil)
         func percent(_ share: Double) -> Double { (share * 1000).rounded() / 10 }
         percentVeryLow = percent(statistics.veryLow)
         percentLow = percent(statistics.low)
@@ -217,10 +219,34 @@ package struct GlucoseReportDTO: Encodable {
         let statistics: GlucoseStatisticsDTO
     }
 
+    /// Whether the period's readings support the consensus metrics, and what is missing.
+    struct Coverage: Encodable {
+        let days: Int
+        let daysWithReadings: Int
+        let cgmActivePercent: Double
+        let enough: Bool
+        let missing: String?
+
+        enum CodingKeys: String, CodingKey {
+            case days, enough, missing
+            case daysWithReadings = "days_with_readings", cgmActivePercent = "cgm_active_percent"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(days, forKey: .days)
+            try container.encode(daysWithReadings, forKey: .daysWithReadings)
+            try container.encode(cgmActivePercent, forKey: .cgmActivePercent)
+            try container.encode(enough, forKey: .enough)
+            try container.encode(missing, forKey: .missing)
+        }
+    }
+
     let from: String
     let to: String
     let unit: String
     let statistics: GlucoseStatisticsDTO
+    let coverage: Coverage
     let days: [Day]
     let mealEvents: [MealEventDTO]
     let meals: [RankingDTO]
@@ -232,8 +258,11 @@ package struct GlucoseReportDTO: Encodable {
         from = report.from.iso
         to = report.to.iso
         unit = report.unit.rawValue
-        statistics = GlucoseStatisticsDTO(report.statistics, unit: report.unit)
-        days = report.days.map { Day(date: $0.date.iso, statistics: GlucoseStatisticsDTO($0.statistics, unit: report.unit)) }
+        statistics = GlucoseStatisticsDTO(report.statistics, unit: report.unit, coverage: report.coverage)
+        coverage = Coverage(days: report.coverage.days, daysWithReadings: report.coverage.daysWithReadings,
+                            cgmActivePercent: (report.coverage.activeShare * 1000).rounded() / 10, enough: report.coverage.isEnough,
+                            missing: report.coverage.missing)
+        days = report.days.map { Day(date: $0.date.iso, statistics: GlucoseStatisticsDTO($0.statistics, unit: report.unit, coverage: nil)) }
         mealEvents = report.events.map { MealEventDTO($0, unit: report.unit) }
         meals = report.byMeal.map { RankingDTO($0, unit: report.unit) }
         foods = report.byFood.map { RankingDTO($0, unit: report.unit) }
@@ -242,7 +271,7 @@ package struct GlucoseReportDTO: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case from, to, unit, statistics, days, meals, foods
+        case from, to, unit, statistics, coverage, days, meals, foods
         case mealEvents = "meal_events", bolusUnits = "bolus_units", basalUnits = "basal_units"
     }
 }
@@ -259,7 +288,7 @@ package struct GlucoseDayDTO: Encodable {
     package init(_ day: GlucoseDay) {
         date = day.date.iso
         unit = day.unit.rawValue
-        statistics = GlucoseStatisticsDTO(day.statistics, unit: day.unit)
+        statistics = GlucoseStatisticsDTO(day.statistics, unit: day.unit, coverage: nil)
         readings = day.readings.map { GlucoseReadingDTO($0, unit: day.unit) }
         insulin = day.doses.map(InsulinDoseDTO.init)
         mealEvents = day.events.map { MealEventDTO($0, unit: day.unit) }

@@ -132,7 +132,7 @@ extension Journal {
     }
 
     /// The ambulatory glucose profile of the last `days` local days, today the last (7 to 90; the consensus asks for 14).
-    public func glucoseProfile(days: Int = AmbulatoryGlucoseProfile.recommendedDays, to: LocalDate? = nil) async throws
+    public func glucoseProfile(days: Int = GlucoseCoverage.recommendedDays, to: LocalDate? = nil) async throws
         -> (profile: AmbulatoryGlucoseProfile, from: LocalDate, to: LocalDate, unit: GlucoseUnit) {
         guard (7...90).contains(days) else { throw CinnError.invalid("days", "a glucose profile covers 7 to 90 days") }
         let settings = try await settings()

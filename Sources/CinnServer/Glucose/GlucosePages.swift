@@ -114,10 +114,11 @@ struct GlucoseReportPage {
         let mean = statistics.mean.map { $0.formatted(unit) } ?? "–"
         figures = [
             Figure(label: "Mean", value: mean, detail: statistics.standardDeviation.map { "SD \(Glucose(milligramsPerDeciliter: $0).formatted(unit))" } ?? ""),
-            Figure(label: "GMI", value: statistics.gmiPercent.map { String(format: "%.1f %%", $0) } ?? "–",
-                   detail: statistics.gmiMillimolesPerMole.map { "\($0.wholeText) mmol/mol" } ?? ""),
-            Figure(label: "Variability (CV)", value: statistics.coefficientOfVariation.map { String(format: "%.0f %%", $0) } ?? "–",
-                   detail: "36 % or less is stable"),
+            Figure(label: "GMI", value: report.coverage.isEnough ? statistics.gmiPercent.map { String(format: "%.1f %%", $0) } ?? "–" : "not sure yet",
+                   detail: report.coverage.missing ?? statistics.gmiMillimolesPerMole.map { "\($0.wholeText) mmol/mol" } ?? ""),
+            Figure(label: "Variability (CV)",
+                   value: report.coverage.isEnough ? statistics.coefficientOfVariation.map { String(format: "%.0f %%", $0) } ?? "–" : "not sure yet",
+                   detail: report.coverage.isEnough ? "36 % or less is stable" : "after 14 days of CGM readings"),
             Figure(label: "Insulin", value: "\(GlucosePageText.amount(report.bolusUnits)) U bolus",
                    detail: "\(GlucosePageText.amount(report.basalUnits)) U basal"),
         ]
@@ -373,14 +374,17 @@ struct GlucoseProfilePage {
             Row(label: label, value: value, target: target, met: meets == true, missed: meets == false)
         }
         let percent = GlucosePageText.percent
+        let enough = profile.coverage.isEnough
         rows = [
             row("Days with readings", "\(profile.daysWithReadings) of \(profile.days)", "14 or more",
-                profile.daysWithReadings >= AmbulatoryGlucoseProfile.recommendedDays),
-            row("Time with readings (CGM active)", percent(profile.activeShare), "70 % or more", profile.activeShare >= 0.7),
+                profile.daysWithReadings >= GlucoseCoverage.recommendedDays),
+            row("Time with readings (CGM active)", percent(profile.activeShare), "70 % or more",
+                profile.activeShare >= GlucoseCoverage.recommendedActiveShare),
             row("Mean glucose", statistics.mean.map { $0.formatted(unit) } ?? "–", "", nil),
-            row("GMI", statistics.gmiPercent.map { String(format: "%.1f %%", $0) } ?? "–", "", nil),
-            row("Variability (CV)", statistics.coefficientOfVariation.map { String(format: "%.1f %%", $0) } ?? "–", "36 % or less",
-                statistics.coefficientOfVariation.map { $0 <= 36 }),
+            row("GMI", enough ? statistics.gmiPercent.map { String(format: "%.1f %%", $0) } ?? "–" : "not sure yet",
+                enough ? "" : "after 14 days at 70 %", nil),
+            row("Variability (CV)", enough ? statistics.coefficientOfVariation.map { String(format: "%.1f %%", $0) } ?? "–" : "not sure yet",
+                "36 % or less", enough ? statistics.coefficientOfVariation.map { $0 <= 36 } : nil),
             row("Very high, over 250 mg/dL", percent(statistics.veryHigh), "under 5 %", statistics.veryHigh < 0.05),
             row("High, over 180 mg/dL", percent(statistics.above), "under 25 %", statistics.above < 0.25),
             row("In range, 70–180 mg/dL", percent(statistics.inRange), "over 70 %", statistics.inRange > 0.70),

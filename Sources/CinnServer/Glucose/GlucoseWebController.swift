@@ -59,14 +59,14 @@ struct GlucoseWebController {
 
     /// The ambulatory glucose profile (`?days=`, 14 by default).
     @Sendable func profile(_ request: Request, context: Context) async throws -> Response {
-        let days = try request.queryInt("days", default: AmbulatoryGlucoseProfile.recommendedDays, range: 7...90)
+        let days = try request.queryInt("days", default: GlucoseCoverage.recommendedDays, range: 7...90)
         let (profile, from, to, unit) = try await context.journal.glucoseProfile(days: days)
         let page = GlucoseProfilePage(profile: profile, from: from, to: to, unit: unit)
         return WebResponse.html(pages.render("glucose-agp", page, title: "Glucose profile", tab: .glucose, formToken: context.formToken))
     }
 
     @Sendable func profileChart(_ request: Request, context: Context) async throws -> Response {
-        let days = try request.queryInt("days", default: AmbulatoryGlucoseProfile.recommendedDays, range: 7...90)
+        let days = try request.queryInt("days", default: GlucoseCoverage.recommendedDays, range: 7...90)
         let (profile, _, _, unit) = try await context.journal.glucoseProfile(days: days)
         return Response(status: .ok, headers: [.contentType: "image/svg+xml; charset=utf-8"],
                         body: ResponseBody(byteBuffer: ByteBuffer(string: AGPChart(profile: profile, unit: unit).svg())))
