@@ -285,10 +285,25 @@ import Testing
         #expect(weights.verdict(goal: slowPlan, asOf: asOf, unit: .kilograms).answer == .yes)
         let exactPlan = Goal(weight: Mass(kilograms: 70), plannedRate: Mass(kilograms: -rate), setOn: day("2024-03-01"))
         #expect(weights.verdict(goal: exactPlan, asOf: asOf, unit: .kilograms).answer == .yes)
-        let fastPlan = Goal(weight: Mass(kilograms: 70), plannedRate: Mass(kilograms: -rate + 0.01), setOn: day("2024-03-01"))
+        // A little slower than planned is close to the plan, said kindly; a fifth slower or more is behind it.
+        let closePlan = Goal(weight: Mass(kilograms: 70), plannedRate: Mass(kilograms: -rate / 0.81), setOn: day("2024-03-01"))
+        let close = weights.verdict(goal: closePlan, asOf: asOf, unit: .kilograms)
+        #expect(close.answer == .yes && close.reason.contains("close to your"), "\(close.reason)")
+        let fastPlan = Goal(weight: Mass(kilograms: 70), plannedRate: Mass(kilograms: -rate / 0.79), setOn: day("2024-03-01"))
         let behind = weights.verdict(goal: fastPlan, asOf: asOf, unit: .kilograms)
         #expect(behind.answer == .no)
         #expect(behind.reason.contains("behind"))
+    }
+
+    /// The review's case: losing 0.44 kg a week against a plan of 0.50 is on plan, not behind it.
+    @Test func fortyFourHundredthsAgainstAPlanOfHalfAKiloIsClose() {
+        let goal = Goal(weight: Mass(kilograms: 70), plannedRate: Mass(kilograms: 0.5), setOn: day("2024-01-01"))
+        let weights = trend((0..<60).map { 90 - 0.44 / 7 * Double($0) }, start: "2024-01-01")
+        let standing = weights.standing(goal: goal, asOf: day("2024-02-29"))
+        guard case .onPlan(let rate) = standing else { Issue.record("\(standing)"); return }
+        #expect(abs(rate.kilogramsPerWeek + 0.44) < 0.01)
+        let verdict = WeightTrend.verdict(for: .onPlan(MassRate(kilogramsPerWeek: -0.44)), goal: goal, unit: .kilograms)
+        #expect(verdict.answer == .yes && verdict.reason == "You are losing 0.44 kg a week, close to your 0.50 kg plan.", "\(verdict.reason)")
     }
 
     @Test func noWhenMovingAwayFromTheGoal() {

@@ -58,7 +58,7 @@ extension WeightTrend {
     ///    clear one is read from the line through its weigh-ins, not from the trend).
     /// 2. `inBand` when the trend is in the maintenance band around the goal (see `maintenanceState`).
     /// 3. `onPlan` when the current rate moves the trend towards the goal at least as fast as the
-    ///    planned rate; without a planned rate, when it moves towards the goal at all.
+    ///    planned rate, less `planTolerance` of it; without a planned rate, when it moves towards the goal at all.
     /// 4. `flat` at zero rate, `away` when moving away from the goal, `behindPlan` when too slow.
     public func standing(goal: Goal?, asOf: LocalDate) -> TrendStanding {
         guard let goal else { return .noGoal }
@@ -79,9 +79,14 @@ extension WeightTrend {
         let speedTowards = rate.kilogramsPerWeek * towards
         if speedTowards == 0 { return .flat }
         if speedTowards < 0 { return .away(rate) }
-        if speedTowards >= (goal.plannedRate?.kilograms ?? 0) { return .onPlan(rate) }
+        if speedTowards >= (goal.plannedRate?.kilograms ?? 0) * (1 - Self.planTolerance) { return .onPlan(rate) }
         return .behindPlan(rate)
     }
+
+    /// How far short of the planned rate still counts as on plan: a fifth of it (0.40 kg a week of a 0.50 plan). A
+    /// week's rate of the trend moves by about that much with the day-to-day swings of water and food alone, so a
+    /// shortfall within it says nothing about the plan.
+    public static let planTolerance = 0.2
 
     /// "Can I nom nom?" as of `asOf`: `yes` in the band or on plan, `unknown` without a goal or
     /// enough weigh-ins, `no` otherwise (see `standing`).
@@ -109,8 +114,11 @@ extension WeightTrend {
         case .inBand:
             return Verdict(.yes, "Your trend is within \(Self.maintenanceBand.formatted(in: unit)) of your \(goalText) goal: enjoy it.")
         case .onPlan(let rate):
-            return goal.plannedRate == nil
-                ? Verdict(.yes, "You are \(rateText(rate)) a week, towards your \(goalText) goal.")
+            guard let planned = goal.plannedRate else {
+                return Verdict(.yes, "You are \(rateText(rate)) a week, towards your \(goalText) goal.")
+            }
+            return abs(rate.kilogramsPerWeek) < planned.kilograms
+                ? Verdict(.yes, "You are \(rateText(rate)) a week, close to your \(planText) plan.")
                 : Verdict(.yes, "You are \(rateText(rate)) a week, on or ahead of your \(planText) plan.")
         case .flat:
             return Verdict(.no, "Your trend is flat; your goal is \(goalText).")
