@@ -136,6 +136,12 @@ import CinnJournal
             #expect(entry.meal == .lunch)
             #expect(entry.note == "at my desk")
             #expect(entry.localTimeOfDay == "12:30")
+
+            // Picked again, the food starts at its last amount and serving.
+            let again = try await client.send(.get, "/food/log/\(bar)?meal=lunch&date=2024-03-15").text
+            #expect(again.contains(#"<option value="1 bar" data-grams="40" selected>1 bar (40 g)</option>"#))
+            #expect(again.contains(#"name="servings" inputmode="decimal" autocomplete="off" required value="1.5""#), "\(again)")
+            #expect(again.contains("<b>270 kcal</b>"))
         }
     }
 

@@ -177,8 +177,15 @@ extension FoodWebController {
         let date = try request.queryDate("date").map { min($0, now.today) } ?? now.today
         let meal = try request.query("meal").map { text in try Meal.parse(text) }
             ?? Meal.usual(atSecondsOfDay: now.secondsOfDay)
-        let input = LogFoodInput(serving: food.defaultServing.label, meal: meal.name, date: date.iso,
-                                 time: date == now.today ? now.clock : MealChoices.usualTime(meal))
+        // A food logged before starts at its last amount and serving (an entry keeps the serving as shown, "1 bar (40 g)"),
+        // while the food still has that serving.
+        let last = try await context.journal.store.lastLoggedAmount(foodID: food.id, user: context.journal.user)
+        let lastServing = last.flatMap { last in
+            food.servingChoices.first { $0.label == last.servingLabel || $0.description(basis: food.basis) == last.servingLabel }
+        }
+        let input = LogFoodInput(serving: lastServing?.label ?? food.defaultServing.label,
+                                 servings: lastServing != nil ? last.map { NutritionText.decimal($0.servings, places: 3) } ?? "1" : "1",
+                                 meal: meal.name, date: date.iso, time: date == now.today ? now.clock : MealChoices.usualTime(meal))
         return try await renderLogForm(context, food, input: input, settings: settings)
     }
 

@@ -402,6 +402,19 @@ extension Store {
         }
     }
 
+    /// How many servings of which serving the user logged of `foodID` last time, if ever.
+    public func lastLoggedAmount(foodID: UUID, user: UserID) async throws -> (servings: Double, servingLabel: String)? {
+        try await withConnection { db in
+            try await db.raw("""
+                SELECT servings, serving_label FROM food_entries
+                WHERE user_id = \(bind: user.rawValue) AND food_id = \(bind: bind(foodID)) AND deleted = 0
+                ORDER BY eaten_at_ms DESC LIMIT 1
+                """).first().map { row in
+                (try row.decode(column: "servings", as: Double.self), try row.decode(column: "serving_label", as: String.self))
+            }
+        }
+    }
+
     /// Records that the user just logged these foods.
     func touchRecentFoods(_ db: any SQLDatabase, foodIDs: [UUID], user: UserID) async throws {
         let time = milliseconds(now())
