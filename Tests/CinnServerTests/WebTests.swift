@@ -43,6 +43,9 @@ struct WebTests {
             }
             let log = try await client.send(.get, "/weigh-ins").text
             #expect(log.contains(#"<table class="weight-log" id="weigh-in-log">"#))
+            #expect(log.contains(#"<a href="/" class="on">"#), "the weigh-ins belong to the Weight tab")
+            let id = try #require(log.firstMatch(of: #/href="/weigh-ins/([0-9a-f-]{36})/edit"/#)?.1)
+            #expect(try await client.send(.get, "/weigh-ins/\(id)/edit").text.contains(#"<a href="/" class="on">"#))
             #expect(log.contains(#"<td class="num">−0.4</td>"#), "80.2 after 80.6")
             #expect(log.contains(#"<td class="num">+0.6</td>"#), "80.6 after 80.0")
             #expect(log.contains(#"href="/weigh-ins?month=2024-03" id="month-view""#))

@@ -22,7 +22,7 @@ struct PageRenderer: Sendable {
     }
 
     /// The page's tab; `signedOut` pages (log-in, sign-up) show no tabs.
-    enum Tab { case weight, log, food, energy, lifts, glucose, importing, more, none, signedOut }
+    enum Tab { case weight, food, energy, lifts, glucose, importing, more, none, signedOut }
 
     struct Layout {
         let title: String
@@ -42,7 +42,7 @@ struct PageRenderer: Sendable {
     func wrap(_ body: String, title: String, tab: Tab, notice: String? = nil, formToken: String?) -> String {
         // Weigh-ins, energy and imports are under More: four tabs and More fit a 320 px screen.
         let html = library.render(Layout(title: title, body: body, tabWeight: tab == .weight, tabFood: tab == .food, tabLifts: tab == .lifts,
-                                         tabGlucose: tab == .glucose, tabMore: [.log, .energy, .importing, .more].contains(tab),
+                                         tabGlucose: tab == .glucose, tabMore: [.energy, .importing, .more].contains(tab),
                                          showTabs: tab != .signedOut, notice: notice), withTemplate: "layout") ?? ""
         guard let formToken else { return html }
         return Self.addingCSRFToken(formToken, to: html)

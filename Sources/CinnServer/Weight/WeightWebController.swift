@@ -116,7 +116,7 @@ struct WeightWebController {
                 throw CinnError.invalid("month", "month must be YYYY-MM, like 2024-03")
             }
             let model = WeightMonthPage(WeightLogMonth(trend: trend, year: year, month: number), unit: settings.displayUnit, today: today)
-            return html(pages.render("weigh-ins-month", model, title: "Weigh-ins, \(model.title)", tab: .log, formToken: context.formToken))
+            return html(pages.render("weigh-ins-month", model, title: "Weigh-ins, \(model.title)", tab: .weight, formToken: context.formToken))
         }
         let page = try request.queryInt("page", default: 1, range: 1...1_000_000)
         let pageSize = 50
@@ -124,13 +124,13 @@ struct WeightWebController {
         let items = try await context.journal.store.weighIns(user: context.journal.user, limit: pageSize + 1, offset: (page - 1) * pageSize)
         let rows = WeightLogRow.rows(Array(items.prefix(pageSize)), before: items.count > pageSize ? items[pageSize] : nil, trend: trend)
         let model = WeighInsPage(rows: rows, unit: settings.displayUnit, page: page, hasMore: items.count > pageSize, today: today)
-        return html(pages.render("weigh-ins", model, title: "Weigh-ins", tab: .log, notice: Done.notice(request), formToken: context.formToken))
+        return html(pages.render("weigh-ins", model, title: "Weigh-ins", tab: .weight, notice: Done.notice(request), formToken: context.formToken))
     }
 
     @Sendable func editForm(_ request: Request, context: Context) async throws -> Response {
         let weighIn = try await context.journal.store.weighIn(id: try weighInID(context), user: context.journal.user)
         let settings = try await context.journal.settings()
-        return html(pages.render("edit", WeighInPage(weighIn, unit: settings.displayUnit), title: "Edit weigh-in", tab: .log, formToken: context.formToken))
+        return html(pages.render("edit", WeighInPage(weighIn, unit: settings.displayUnit), title: "Edit weigh-in", tab: .weight, formToken: context.formToken))
     }
 
     @Sendable func saveEdit(_ request: Request, context: Context) async throws -> Response {
@@ -146,7 +146,7 @@ struct WeightWebController {
             let asked = error.code == .needsConfirmation
             let model = WeighInPage(weighIn, unit: settings.displayUnit, sent: form, formError: asked ? nil : error.message,
                                     confirmation: asked ? error.message : nil)
-            return html(pages.render("edit", model, title: "Edit weigh-in", tab: .log, formToken: context.formToken), status: .unprocessableContent)
+            return html(pages.render("edit", model, title: "Edit weigh-in", tab: .weight, formToken: context.formToken), status: .unprocessableContent)
         }
     }
 
@@ -154,7 +154,7 @@ struct WeightWebController {
         let weighIn = try await context.journal.store.weighIn(id: try weighInID(context), user: context.journal.user)
         let settings = try await context.journal.settings()
         return html(pages.render("confirm-delete", WeighInPage(weighIn, unit: settings.displayUnit),
-                                 title: "Delete weigh-in", tab: .log, formToken: context.formToken))
+                                 title: "Delete weigh-in", tab: .weight, formToken: context.formToken))
     }
 
     @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
