@@ -109,7 +109,7 @@ let package = Package(
                 .embedInCode("Energy/Templates"), .embedInCode("Energy/energy.css"), .embedInCode("Energy/time-zone.js"),
                 .embedInCode("Workouts/Templates"), .embedInCode("Workouts/workouts.css"),
                 .embedInCode("Workouts/workout-log.js"),
-                .embedInCode("Accounts/Templates"), .embedInCode("Accounts/accounts.css"),
+                .embedInCode("Accounts/Templates"), .embedInCode("Accounts/accounts.css"), .embedInCode("Accounts/copy.js"),
                 .embedInCode("Glucose/Templates"), .embedInCode("Glucose/glucose.css"), .embedInCode("Glucose/glucose-live.js"),
                 .embedInCode("Health/Templates"), .embedInCode("Health/health.css"),
             ]

@@ -1,6 +1,6 @@
 import CinnCore
 import CinnJournal
-import CinnServer
+@testable import CinnServer
 import CinnStore
 import Foundation
 import HTTPTypes
@@ -32,6 +32,34 @@ struct Visitor: Sendable {
         let token = csrf.map { "_csrf=" + $0 } ?? ""
         return try await send(.post, uri, body: [form, token].filter { !$0.isEmpty }.joined(separator: "&"),
                               contentType: "application/x-www-form-urlencoded")
+    }
+}
+
+extension Visitor {
+    /// Posts a form that makes a secret (a token, an invite) and follows the redirect to the account page that shows it
+    /// once, with the sealed cookie the answer set: that page, and the cookie it clears.
+    func postShowingSecret(_ uri: String, form: String = "") async throws -> (page: String, cleared: Bool) {
+        let made = try await post(uri, form: form)
+        #expect(made.status == .seeOther && made.headers[.location] == "/account#new-secret", "post, redirect, get")
+        let shown = try #require(made.headers[values: .setCookie].first { $0.hasPrefix("cinn_shown=") })
+        #expect(shown.contains("HttpOnly") && shown.contains("SameSite=Strict") && shown.contains("Path=/account"))
+        var visitor = self
+        visitor.headers[.cookie] = [headers[.cookie], shown.split(separator: ";").first.map(String.init)].compactMap { $0 }
+            .joined(separator: "; ")
+        let page = try await visitor.send(.get, "/account")
+        let cleared = page.headers[values: .setCookie].contains { $0.hasPrefix("cinn_shown=;") || $0.hasPrefix("cinn_shown=\"\"") }
+        return (page.text, cleared)
+    }
+}
+
+@Suite struct ShownOnceTests {
+    @Test func aSealedSecretOpensOnlyInTheSessionThatSealedIt() throws {
+        let secret = ShownOnce.Secret(label: "Your new token “xDrip phone”", value: "cinn_abc")
+        let sealed = try ShownOnce.seal(secret, session: "session-one")
+        #expect(ShownOnce.open(sealed, session: "session-one") == secret)
+        #expect(ShownOnce.open(sealed, session: "session-two") == nil, "another session cannot read it")
+        #expect(ShownOnce.open("forged" + sealed.dropFirst(6), session: "session-one") == nil, "nor can it be forged")
+        #expect(ShownOnce.open("", session: "session-one") == nil && ShownOnce.open(String(repeating: "A", count: 5000), session: "x") == nil)
     }
 }
 
@@ -189,7 +217,7 @@ struct AccountTests {
             #expect(again.status == .unprocessableContent, "an invite is used once")
             #expect(try await accounts.store.accountForLogIn(named: "dave") == nil, "nothing is half-made")
             let rootBrowser = try await browserVisitor(client, name: "root", password: "root-password-1")
-            let invitePage = try await rootBrowser.post("/account/invites").text
+            let invitePage = try await rootBrowser.postShowingSecret("/account/invites").page
             let webCode = try #require(invitePage.firstMatch(of: /\/signup\?invite=([A-Za-z0-9_-]{43})</)?.1)
             #expect(try await Visitor(client: client).send(.post, "/signup", body: "name=erin&password=erin-password-1&invite=\(webCode)",
                                                              contentType: form).status == .seeOther)
@@ -260,10 +288,13 @@ struct AccountTests {
             #expect(wrong.text.contains("not your current password"))
             #expect(try await here.post("/account/password", form: "current_password=alice-password-1&new_password=alice-password-2").status == .ok)
             #expect(try await here.send(.get, "/account").status == .ok, "this browser stays logged in")
-            let made = try await here.post("/account/tokens", form: "name=Kitchen+tablet").text
-            #expect(made.contains(#"<p class="secret">cinn_"#), "a new token is shown once")
+            let (made, cleared) = try await here.postShowingSecret("/account/tokens", form: "name=Kitchen+tablet")
+            #expect(made.contains(#"<p class="secret" id="secret-value">cinn_"#), "a new token is shown once")
+            #expect(made.contains(#"data-copy="secret-value""#) && cleared, "with a copy button; the page clears what it showed")
             let listed = try await here.send(.get, "/account").text
             #expect(listed.contains("<td>Kitchen tablet</td>") && !listed.contains(#"class="secret""#))
+            #expect(listed.contains("Also revoke my API tokens: “Kitchen tablet” (these apps and scripts log in again)"),
+                    "the password change names the tokens it would revoke")
             let tokenID = try #require(listed.firstMatch(of: /action="\/account\/tokens\/([0-9a-f-]{36})\/revoke"/)?.1)
             #expect(try await here.post("/account/tokens/\(tokenID)/revoke").status == .seeOther)
             #expect(try await here.send(.get, "/account").text.contains("revoked"))

@@ -94,8 +94,9 @@ struct HostedSecurityTests {
             let login = try await client.post("/login", form: "name=root&password=root-password-1")
             var browser = Visitor(client: client, headers: [.cookie: try #require(sessionCookie(login))])
             browser.csrf = csrfToken(try await browser.send(.get, "/account").text)
-            let page = try await browser.post("/account/invites", form: "").text
-            let link = try #require(page.firstMatch(of: /<p class="secret">([^<]*\/signup\?invite=[A-Za-z0-9_-]{43})<\/p>/)?.1, "\(page)")
+            let page = try await browser.postShowingSecret("/account/invites").page
+            let link = try #require(page.firstMatch(of: /<p class="secret" id="secret-value">([^<]*\/signup\?invite=[A-Za-z0-9_-]{43})<\/p>/)?.1,
+                                    "\(page)")
             if publicURL == nil {
                 #expect(link.hasPrefix("/signup?invite="), "without a public URL the page gives the path alone")
             } else {

@@ -149,6 +149,9 @@ struct AccountWebController {
         let nightscoutURL: String?
         let tokens: [TokenRow]
         let hasTokens: Bool
+        /// The tokens a password change would revoke, named: the form says which before it does.
+        let hasActiveTokens: Bool
+        let activeTokenNames: String
         let users: [UserRow]
         /// Whether the password section is shown: the account has one, and passwords log in on this server.
         let canChangePassword: Bool
@@ -180,14 +183,29 @@ struct AccountWebController {
             openID = AccountPage.OpenID(name: provider.configuration.displayName,
                                         linked: try await accounts.store.openIDIdentityCount(user: me.user) > 0)
         }
+        let active = tokens.filter { !$0.revoked }.map { "“\($0.name)”" }
         let page = AccountPage(name: me.name, isAdmin: me.role == .admin, message: message, newSecret: secret, passwordError: passwordError,
-                               tokenError: tokenError, nightscoutURL: nightscoutURL, tokens: tokens, hasTokens: !tokens.isEmpty, users: users,
+                               tokenError: tokenError, nightscoutURL: nightscoutURL, tokens: tokens, hasTokens: !tokens.isEmpty,
+                               hasActiveTokens: !active.isEmpty, activeTokenNames: active.count > 1 ? active.dropLast().joined(separator: ", ") + " and " + active[active.count - 1]
+                                   : active.joined(), users: users,
                                canChangePassword: me.hasPassword && accounts.configuration.passwords, openID: openID)
         return WebResponse.html(pages.render("account", page, title: "Account", tab: .more, formToken: context.formToken), status: status)
     }
 
     @Sendable func accountPage(_ request: Request, context: Context) async throws -> Response {
-        try await renderAccount(context)
+        guard let sealed = request.cookies[ShownOnce.cookieName]?.value else { return try await renderAccount(context) }
+        let secret = context.account.sessionToken.flatMap { ShownOnce.open(sealed, session: $0) }
+        var response = try await renderAccount(context, secret: secret.map { AccountPage.Secret(label: $0.label, value: $0.value) })
+        response.setCookie(ShownOnce.cookie("", secure: accounts.configuration.secureCookies))
+        return response
+    }
+
+    /// Sends the browser to the account page, which shows `secret` once: reloading it makes nothing again.
+    func redirectShowing(_ secret: ShownOnce.Secret, context: Context) throws -> Response {
+        guard let session = context.account.sessionToken else { throw CinnError(.unauthenticated, "log in first") }
+        var response = WebResponse.redirect("/account#new-secret")
+        response.setCookie(ShownOnce.cookie(try ShownOnce.seal(secret, session: session), secure: accounts.configuration.secureCookies))
+        return response
     }
 
     @Sendable func changePassword(_ request: Request, context: Context) async throws -> Response {
@@ -210,7 +228,7 @@ struct AccountWebController {
         do {
             let made = try await accounts.createToken(name: form["name"] ?? "", scope: try AccountAPIController.scope(form["scope"]),
                                                       user: context.account.account.user)
-            return try await renderAccount(context, secret: .init(label: "Your new token “\(made.token.name)”", value: made.secret))
+            return try redirectShowing(.init(label: "Your new token “\(made.token.name)”", value: made.secret), context: context)
         } catch let error as CinnError where error.code == .invalidInput {
             return try await renderAccount(context, tokenError: error.message, status: .unprocessableContent)
         }
@@ -225,11 +243,11 @@ struct AccountWebController {
         let code = try await accounts.createInvite(by: context.account.account)
         let path = "/signup?invite=" + code
         guard let publicURL = security.publicURL else {
-            return try await renderAccount(context, secret: .init(label: "An invite for one person, for 7 days: send them this server's address followed by",
-                                                         value: path))
+            return try redirectShowing(.init(label: "An invite for one person, for 7 days: send them this server's address followed by",
+                                             value: path), context: context)
         }
         let base = publicURL.absoluteString.hasSuffix("/") ? String(publicURL.absoluteString.dropLast()) : publicURL.absoluteString
-        return try await renderAccount(context, secret: .init(label: "An invite for one person, for 7 days: send them this link", value: base + path))
+        return try redirectShowing(.init(label: "An invite for one person, for 7 days: send them this link", value: base + path), context: context)
     }
 }
 

@@ -40,6 +40,7 @@ enum StaticAssets {
         "time-zone.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.time_zone_js),
         "glucose-live.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.glucose_live_js),
         "workout-log.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.workout_log_js),
+        "copy.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.copy_js),
     ]
 
     /// The web app's one style sheet (`/static/cinn.css`): the layout's styles (`App/layout.css`), then each
