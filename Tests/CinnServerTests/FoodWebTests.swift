@@ -145,6 +145,24 @@ import CinnJournal
         }
     }
 
+    @Test func todayOffersYesterdaysMealForAnEmptyMeal() async throws {
+        try await withApp { client, journal in
+            let bar = try await client.makeFood()
+            #expect(try await client.post("/food/log/\(bar)",
+                                          form: "servings=1.5&serving=1+bar&meal=breakfast&date=2024-03-14&time=08%3A00").status == .seeOther)
+            let today = try await client.send(.get, "/food/2024-03-15").text
+            #expect(today.contains(#"<form method="post" action="/food/2024-03-14/copy" class="copy-previous">"#))
+            #expect(today.contains("Copy yesterday’s breakfast (1 food, 270 kcal)"), "\(today)")
+            #expect(!today.contains("Copy yesterday’s lunch"), "only meals yesterday had")
+            let copied = try await client.post("/food/2024-03-14/copy", form: "meal=breakfast&to=2024-03-15")
+            #expect(copied.status == .seeOther && copied.headers[.location] == "/food/2024-03-15?added=1")
+            let after = try await client.send(.get, "/food/2024-03-15").text
+            #expect(!after.contains("Copy yesterday’s breakfast"), "a meal with entries offers nothing")
+            #expect(try await journal.store.foodEntries(user: journal.user, from: LocalDate(iso: "2024-03-15")!,
+                                                        to: LocalDate(iso: "2024-03-15")!).map(\.servings) == [1.5])
+        }
+    }
+
     @Test func theLogFormDefaultsToNowAndAMealOfYourOwn() async throws {
         try await withApp { client, journal in
             let bar = try await client.makeFood()

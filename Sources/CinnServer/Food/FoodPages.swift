@@ -237,6 +237,13 @@ struct FoodDayPage {
         let mealCopyError: String?
         let mealPresetError: String?
         let actionsOpen: Bool
+        /// An empty meal the day before had: copied here in one tap ("Copy yesterday's breakfast").
+        let copyPrevious: CopyPrevious?
+    }
+
+    struct CopyPrevious {
+        let from: String
+        let label: String
     }
 
     let date: String
@@ -280,8 +287,9 @@ struct FoodDayPage {
         let message: String
     }
 
+    /// - Parameter previousDay: the day before's entries, offered for meals this day has not logged yet.
     init(day: DayNutrition, settings: UserSettings, status: DayStatus?, today: LocalDate, notice: String?, loggedID: UUID?,
-         failed: FailedForm? = nil) {
+         failed: FailedForm? = nil, previousDay: [FoodLogEntry] = []) {
         let unit = settings.energyUnit
         let lines = [day.maintenanceKcal.map { "Calories to maintain: \(NutritionText.energy($0, unit))" },
                      day.exerciseKcal.map { "Exercise: \(NutritionText.energy($0, unit)), already counted in your expenditure" }]
@@ -306,8 +314,17 @@ struct FoodDayPage {
         targets = TargetBar.list(day)
         hasTargets = !targets.isEmpty
         hasEntries = !day.entries.isEmpty
+        let before = Dictionary(grouping: previousDay, by: \.meal.name)
         meals = day.meals.enumerated().map { index, group in
-            Self.section(group, index: index, date: day.date, today: today, unit: unit, loggedID: loggedID, failed: failed)
+            let copyPrevious = group.entries.isEmpty ? before[group.meal.name].map { entries in
+                let energy = NutritionText.energy(entries.reduce(0) { $0 + $1.energy }, unit)
+                let food = entries.count == 1 ? "1 food" : "\(entries.count) foods"
+                let whose = day.date == today ? "yesterday’s" : "the day before’s"
+                return CopyPrevious(from: day.date.adding(days: -1).iso,
+                                    label: "Copy \(whose) \(group.meal.title.lowercased()) (\(food), \(energy))")
+            } : nil
+            return Self.section(group, index: index, date: day.date, today: today, unit: unit, loggedID: loggedID, failed: failed,
+                                copyPrevious: copyPrevious)
         }
         let entries = day.entries
         nutrients = day.totals.amounts.map { nutrient, amount in
@@ -339,7 +356,7 @@ struct FoodDayPage {
     }
 
     static func section(_ group: DayNutrition.MealGroup, index: Int, date: LocalDate, today: LocalDate, unit: EnergyUnit,
-                        loggedID: UUID?, failed: FailedForm?) -> MealSection {
+                        loggedID: UUID?, failed: FailedForm?, copyPrevious: CopyPrevious?) -> MealSection {
         let meal = group.meal
         let copyError = failed?.form == "copy:\(meal.name)" ? failed?.message : nil
         let presetError = failed?.form == "preset:\(meal.name)" ? failed?.message : nil
@@ -354,7 +371,8 @@ struct FoodDayPage {
             hasEntries: !group.entries.isEmpty,
             addLink: NutritionText.link("/food/search", [("meal", meal.name), ("date", date.iso)]),
             presetName: "\(meal.title), \(DashboardPage.shortDate(date, withYear: false))",
-            mealCopyError: copyError, mealPresetError: presetError, actionsOpen: copyError != nil || presetError != nil)
+            mealCopyError: copyError, mealPresetError: presetError, actionsOpen: copyError != nil || presetError != nil,
+            copyPrevious: copyPrevious)
     }
 }
 

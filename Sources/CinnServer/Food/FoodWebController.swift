@@ -124,9 +124,13 @@ extension FoodWebController {
     func renderDay(_ context: Context, _ date: LocalDate, request: Request, failed: FoodDayPage.FailedForm? = nil) async throws -> Response {
         let (day, settings, status) = try await context.journal.day(date)
         let loggedID = request.query("logged").flatMap(UUID.init(text:))
+        // The day before, for the meals this day has not logged yet ("Copy yesterday's breakfast").
+        let previous = day.meals.contains { $0.entries.isEmpty }
+            ? try await context.journal.store.foodEntries(user: context.journal.user, from: date.adding(days: -1), to: date.adding(days: -1))
+            : []
         let model = FoodDayPage(day: day, settings: settings, status: status, today: context.journal.today(settings),
                                 notice: notice(request, day: day, loggedID: loggedID, unit: settings.energyUnit),
-                                loggedID: loggedID, failed: failed)
+                                loggedID: loggedID, failed: failed, previousDay: previous)
         return page(context, "food-day", model, title: "Food, \(model.heading)", section: .day,
                     status: failed == nil ? .ok : .unprocessableContent)
     }
