@@ -31,8 +31,10 @@ struct WorkoutLoggingWebTests {
             #expect(page.contains("<h1>Legs</h1>"))
             #expect(try await client.send(.get, "/workouts/\(id)").text.contains("from Manual") == false, "logged here, from nowhere else")
             #expect(page.contains("Last time, Fri 8 Mar 2024: 100 kg × 5, 100 kg × 5, 95 kg × 6"), "last time's sets beside the new rows")
-            #expect(page.contains(#"name="weight" inputmode="decimal" value="100""#), "prefilled from last time")
-            #expect(page.contains(#"name="reps" inputmode="numeric" value="6""#), "the third row from last time's third set")
+            #expect(page.contains(#"name="weight" inputmode="decimal" value="102.5""#), "the routine's own target, 3 × 5 @ 102.5 kg")
+            #expect(!page.contains(#"name="weight" inputmode="decimal" value="100""#) && !page.contains(#"name="reps" inputmode="numeric" value="6""#),
+                    "not last time's sets instead of the routine's")
+            #expect(page.ranges(of: #"name="reps" inputmode="numeric" value="5""#).count == 3, "three rows of the routine's five reps")
             #expect(page.contains("20 kg bar + "), "the plates for a barbell's weight")
             #expect(page.contains("Seated Leg Curl"), "the routine's second exercise, planned")
             #expect(page.contains(#"<script src="/static/workout-log.js"></script>"#))

@@ -117,17 +117,20 @@ struct WorkoutLogPage {
                                rpeValue: set.rpe.map { Mass.format($0, decimals: 1) } ?? "", rirValue: set.rir.map(String.init) ?? "",
                                noteValue: set.note ?? "", kinds: KindOption.all(selected: set.kind))
             }
-            // The rows still to do: last time's sets after those done (or the plan's target), at least one to add another.
+            // The rows still to do: a routine's targets when it set them (3 × 8 @ 50 kg, last time shown beside them);
+            // else last time's sets after those done (or the plan's count), at least one to add another.
             let lastSets = exercise.last?.sets ?? []
-            let target = max(exercise.planned?.sets ?? 0, lastSets.count, done.isEmpty ? 1 : 0)
+            let targets = exercise.planned.flatMap { $0.reps != nil || $0.weight != nil ? $0 : nil }
+            let target = targets.map { max($0.sets, done.isEmpty ? 1 : 0) }
+                ?? max(exercise.planned?.sets ?? 0, lastSets.count, done.isEmpty ? 1 : 0)
             let remaining = max(stored.inProgress ? 1 : 0, target - done.count)
             let isBarbell = exercise.catalogue?.equipment == .barbell
             let planned = (0..<remaining).map { offset in
                 let number = done.count + offset
-                let previous = number < lastSets.count ? lastSets[number] : nil
+                let previous = targets == nil && number < lastSets.count ? lastSets[number] : nil
                 let today = exercise.done.last.map { workout.sets[$0] }
-                let weight = previous?.weight ?? today?.weight ?? exercise.planned?.weight
-                let reps = previous?.reps ?? today?.reps ?? exercise.planned?.reps
+                let weight = targets.map { $0.weight ?? today?.weight } ?? previous?.weight ?? today?.weight ?? exercise.planned?.weight
+                let reps = targets.map { $0.reps ?? today?.reps } ?? previous?.reps ?? today?.reps ?? exercise.planned?.reps
                 let plateLoad = isBarbell ? weight.map { load($0.value(in: plates.unit)) } : nil
                 return PlannedSet(number: number + 1, weight: weightField(weight, unit: unit), reps: reps.map(String.init) ?? "",
                                   kinds: KindOption.all(selected: previous?.kind == .warmUp ? .warmUp : .normal),
