@@ -7,7 +7,7 @@ server starts, the CLI logs last week's workout (`cinn workout log`) and makes t
 (`cinn routine add`). In the browser:
 
   1. /lifts: starts "Push day"; the logging page shows each exercise with last week's sets beside the new rows,
-     which are prefilled from them;
+     which are prefilled with the routine's targets (3 × 5 @ 60 kg);
   2. marks the first bench press set done with one tap: the page comes back with the set saved and the rest timer
      counting down (checked twice a second apart);
   3. types 62.5 kg into the next row and marks it done: a record (last week's best was 60 kg);
@@ -90,7 +90,7 @@ def run(driver, url: str, out: Path) -> None:
     last = found["Barbell Bench Press"].find_element(By.CSS_SELECTOR, "p.last").text
     check("60 kg × 5, 60 kg × 5, 57.5 kg × 6" in last, f"last week's bench press sets beside the new rows (got {last!r})")
     first = found["Barbell Bench Press"].find_element(By.CSS_SELECTOR, 'li.todo input[name="weight"]')
-    check(first.get_attribute("value") == "60", f"the first row prefilled with last week's 60 kg (got {first.get_attribute('value')!r})")
+    check(first.get_attribute("value") == "60", f"the first row prefilled with the routine's 60 kg (got {first.get_attribute('value')!r})")
     screenshot(driver, out, "workout-log.png")
 
     mark_done(driver, "Barbell Bench Press")
