@@ -25,6 +25,8 @@ import Testing
             let html = String(buffer: page.body)
             #expect(html.contains(#"<b id="live-value">150</b>"#) && html.contains("2 min ago"))
             #expect(html.contains(#"aria-label="steady""#), "the direction from the last two readings: +1 mg/dL in 5 minutes")
+            #expect(html.contains(#"<small id="live-change">+1 mg/dL in 5 min</small>"#), "the change beside the value")
+            #expect(!html.contains("live-stale"), "a reading 2 minutes old is current")
             #expect(html.contains(#"href="/glucose?hours=3&amp;days=7" class="on" aria-current="page">3 h"#))
             #expect(html.contains(#"href="/glucose?days=14&amp;hours=3""#), "the period links keep the hours")
             #expect(html.contains("<script src=\"/static/glucose-live.js\"></script>"))
@@ -35,6 +37,20 @@ import Testing
             #expect(fragment.status == .ok && part.contains("<section") && part.contains(#"id="live" data-hours="12" data-days="7""#))
             #expect(!part.contains("<html"), "a fragment, not a page")
             #expect(try await client.send(.get, "/glucose/live?hours=5").status == .unprocessableContent)
+        }
+    }
+
+    /// A value struck through says why: no new reading for a while.
+    @Test func aStaleValueSaysWhyItIsStruckThrough() async throws {
+        try await withApp(on: .sqlite) { client, journal in
+            let readings = [40, 45].map { minutes in
+                GlucoseReading(measuredAt: fixedNow.addingTimeInterval(-Double(minutes) * 60), utcOffsetSeconds: 0,
+                               glucose: Glucose(milligramsPerDeciliter: minutes == 40 ? 98 : 104), sensor: true)
+            }
+            try await journal.store.addUploadedGlucoseReadings(readings, user: journal.user)
+            let html = String(buffer: try await client.send(.get, "/glucose/live?hours=3").body)
+            #expect(html.contains(#"class="live-now stale""#) && html.contains(#"<small id="live-change">−6 mg/dL in 5 min</small>"#))
+            #expect(html.contains("No new reading for 40 min: the sensor or its uploader may have stopped."), "\(html)")
         }
     }
 }

@@ -308,13 +308,28 @@ struct NewestGlucoseText {
     let shortAge: String
     /// "just now", "4 min ago", "1 h 5 min ago".
     let age: String
+    /// The change since the reading before it: "+3 mg/dL in 5 min"; nil without one within a quarter of an hour.
+    let change: String?
+    /// Why the value is struck through: "No new reading for 25 min: the sensor or its uploader may have stopped."
+    let staleReason: String?
 
-    init(_ entry: NightscoutEntry, minutesOld minutes: Int, unit: GlucoseUnit) {
+    /// - Parameter before: the reading before `entry`, for its change.
+    init(_ entry: NightscoutEntry, minutesOld minutes: Int, unit: GlucoseUnit, before: GlucosePoint? = nil) {
         value = entry.reading.rangeEnd ?? entry.reading.glucose.formatted(unit, withUnit: false)
         self.unit = unit.rawValue
         arrow = entry.direction?.arrow
         words = entry.direction?.words
         stale = minutes > Glance.staleAfterMinutes
+        staleReason = stale ? "No new reading for \(minutes < 60 ? "\(minutes) min" : "\(minutes / 60) h \(minutes % 60) min"): "
+            + "the sensor or its uploader may have stopped." : nil
+        change = before.flatMap { before in
+            let seconds = entry.reading.measuredAt.timeIntervalSince(before.at)
+            guard seconds > 0, seconds <= GlucoseDirection.longestGap, entry.reading.rangeEnd == nil else { return nil }
+            let delta = entry.reading.glucose.milligramsPerDeciliter - before.glucose.milligramsPerDeciliter
+            let size = Glucose(milligramsPerDeciliter: abs(delta)).formatted(unit)
+            let sign = size.hasPrefix("0 ") || size.hasPrefix("0.0 ") ? "±" : delta < 0 ? "−" : "+"
+            return "\(sign)\(size) in \(max(1, Int((seconds / 60).rounded()))) min"
+        }
         shortAge = minutes < 60 ? "\(minutes) min" : minutes < 24 * 60 ? "\(minutes / 60) h" : "\(minutes / (24 * 60)) d"
         age = minutes == 0 ? "just now" : minutes < 60 ? "\(minutes) min ago" : "\(minutes / 60) h \(minutes % 60) min ago"
     }
@@ -339,7 +354,10 @@ struct LiveGlucosePage {
         let unit = live.settings.glucoseUnit
         hours = live.hours
         self.days = days
-        latest = live.latest.map { NewestGlucoseText($0, minutesOld: live.minutesOld ?? 0, unit: unit) }
+        latest = live.latest.map { entry in
+            NewestGlucoseText(entry, minutesOld: live.minutesOld ?? 0, unit: unit,
+                              before: live.points.last { $0.at < entry.reading.measuredAt })
+        }
         windows = LiveGlucose.windows.map { Window(hours: $0, on: $0 == live.hours, days: days) }
         let offset = live.settings.timeZone.secondsFromGMT(for: live.end)
         chart = GlucoseDayChart(start: live.start, end: live.end, utcOffsetSeconds: offset, points: live.points, meals: [], doses: live.doses,
