@@ -51,6 +51,33 @@ struct GlucoseWebTests {
         }
     }
 
+    /// A meal just after midnight is the day's: its marker is on that day's chart, in any time zone.
+    @Test(arguments: ["UTC", "Europe/Berlin", "America/Los_Angeles"])
+    func aMealJustAfterMidnightIsMarkedOnItsDay(_ zone: String) async throws {
+        try await withApp { client, _ in
+            try await client.send(.put, "/api/v1/settings", json: #"{"time_zone":"\#(zone)"}"#)
+            let bar = try await client.makeFood()
+            #expect(try await client.post("/food/log/\(bar)", form: "servings=1&serving=1+bar&meal=snack&date=2024-03-14&time=00%3A16").status
+                == .seeOther)
+            #expect(try await client.post("/glucose/readings", form: "value=104&time=2024-03-14T00:10").status == .seeOther)
+            let day = try await client.send(.get, "/glucose/days/2024-03-14").text
+            #expect(day.contains("00:16: "), "the meal's marker on the day chart: \(zone)")
+            #expect(!(try await client.send(.get, "/glucose/days/2024-03-13").text.contains("00:16: ")))
+        }
+    }
+
+    /// The Glucose page's live chart marks the meals of its hours too.
+    @Test func theLiveChartMarksTheMealsOfItsHours() async throws {
+        try await withApp { client, _ in
+            let bar = try await client.makeFood()
+            #expect(try await client.post("/food/log/\(bar)", form: "servings=1&serving=1+bar&meal=lunch&date=2024-03-15&time=11%3A00").status
+                == .seeOther)
+            let live = try await client.send(.get, "/glucose/live?hours=3").text
+            #expect(live.contains("<title>11:00: "), "\(live)")
+            #expect(!(try await client.send(.get, "/glucose/live?hours=3").text.contains("<title>08:")), "only the window's")
+        }
+    }
+
     /// GMI and CV wait for what the consensus asks (14 days of CGM readings at 70 %), and say what is missing.
     @Test func gmiAndVariabilityWaitForEnoughReadings() async throws {
         try await withApp { client, _ in

@@ -34,6 +34,8 @@ public struct LiveGlucose: Sendable {
     /// The readings from `start` to `end`, oldest first.
     public var points: [GlucosePoint]
     public var doses: [InsulinDose]
+    /// The meals eaten in the window, with their names, in time order.
+    public var meals: [(at: Date, name: String)]
 
     /// The windows offered, in hours.
     public static let windows = [3, 6, 12, 24]
@@ -60,8 +62,11 @@ extension Journal {
         let (latest, minutes) = try await newestGlucose(at: end)
         let readings = try await store.latestGlucoseReadings(user: user, from: start, to: end.addingTimeInterval(0.001), limit: LiveGlucose.maximumPoints)
         let doses = try await store.insulinDoses(user: user, from: start, to: end)
+        let (events, definitions) = try await mealsEaten(from: start, to: end)
+        let names = Dictionary(definitions.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         return LiveGlucose(settings: settings, latest: latest, minutesOld: minutes, hours: hours, start: start, end: end,
-                           points: readings.reversed().map { GlucosePoint(at: $0.measuredAt, glucose: $0.glucose) }, doses: doses)
+                           points: readings.reversed().map { GlucosePoint(at: $0.measuredAt, glucose: $0.glucose) }, doses: doses,
+                           meals: events.map { ($0.eatenAt, names[$0.mealID] ?? "Meal") })
     }
 
     /// The newest reading of the last `Glance.glucoseWithin` before `instant`, and how many whole minutes old it is.

@@ -162,13 +162,18 @@ extension Journal {
                                                to: end.addingTimeInterval(MealResponse.peakWindow))
         async let doses = store.insulinDoses(user: user, from: start.addingTimeInterval(-MealResponse.bolusBefore),
                                              to: end.addingTimeInterval(MealResponse.bolusAfter))
+        let (events, meals) = try await mealsEaten(from: start, to: end)
+        return GlucoseRecords(points: try await points, doses: try await doses, events: events, meals: meals)
+    }
+
+    /// The meal events of `start..<end` in time order, with their meals: those logged as meal events, and the food
+    /// diary's meals.
+    func mealsEaten(from start: Date, to end: Date) async throws -> (events: [MealEvent], meals: [MealDefinition]) {
         async let events = store.mealEvents(user: user, from: start, to: end, inFoodLog: false)
         async let definitions = store.mealsOfEvents(user: user, from: start, to: end)
         async let entries = store.loggedFoodEntries(user: user, from: start, to: end)
         async let presets = store.presets(user: user)
         let diary = DiaryMeals.events(try await entries, presets: try await presets)
-        return GlucoseRecords(points: try await points, doses: try await doses,
-                              events: (try await events + diary.map(\.event)).sorted { $0.eatenAt < $1.eatenAt },
-                              meals: try await definitions + diary.map(\.meal))
+        return ((try await events + diary.map(\.event)).sorted { $0.eatenAt < $1.eatenAt }, try await definitions + diary.map(\.meal))
     }
 }

@@ -360,7 +360,8 @@ struct LiveGlucosePage {
         }
         windows = LiveGlucose.windows.map { Window(hours: $0, on: $0 == live.hours, days: days) }
         let offset = live.settings.timeZone.secondsFromGMT(for: live.end)
-        chart = GlucoseDayChart(start: live.start, end: live.end, utcOffsetSeconds: offset, points: live.points, meals: [], doses: live.doses,
+        chart = GlucoseDayChart(start: live.start, end: live.end, utcOffsetSeconds: offset, points: live.points,
+                                meals: live.meals.map { GlucoseDayChart.MealMark(at: $0.at, label: $0.name) }, doses: live.doses,
                                 unit: unit, span: "in the last \(live.hours) hours").svg()
     }
 }
