@@ -104,14 +104,15 @@ public struct AGPChart: Sendable {
         }
         // Hours.
         out.append("<g class=\"hours\" fill=\"currentColor\" fill-opacity=\"0.75\" text-anchor=\"middle\">\n")
-        for hour in stride(from: 0, through: 24, by: 3) {
-            // The day's end, midnight again, ends at the edge.
-            out.append(hour == 24 ? "<text text-anchor=\"end\" x=\"" : "<text x=\"")
+        // Every four hours up to 20:00: at a phone's size, every three ran into each other, and so did a last
+        // "00:00" at the right edge.
+        for hour in stride(from: 0, through: 20, by: 4) {
+            out.append("<text x=\"")
             out.append(Self.x(minute: Double(hour * 60)))
             out.append("\" y=\"")
             out.append(Self.bottom + 18)
             out.append("\">")
-            out.append(integer: hour % 24, digits: 2)
+            out.append(integer: hour, digits: 2)
             out.append(":00</text>\n")
         }
         out.append("</g>\n</svg>\n")

@@ -5,9 +5,13 @@ enum ChartCanvas {
     /// The width of the coordinate system: the chart scales to any width from it.
     static let width = 400.0
     static let fontSize = 12.0
+    /// The size labels are drawn at on a phone: the page's style sheet sets 15 units there, so that a chart about
+    /// 330 px wide (a 390 px screen) shows text of at least 12 px. Labels are spaced for it at every width.
+    static let phoneFontSize = 15.0
 
-    /// About how wide a label is drawn: 0.6 em a character, generous for the usual sans-serif fonts.
-    static func textWidth(_ text: String, fontSize: Double = fontSize) -> Double {
+    /// About how wide a label is drawn at its largest (on a phone): 0.6 em a character, generous for the usual
+    /// sans-serif fonts.
+    static func textWidth(_ text: String, fontSize: Double = phoneFontSize) -> Double {
         Double(text.count) * fontSize * 0.6
     }
 

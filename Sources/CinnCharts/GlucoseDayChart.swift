@@ -64,7 +64,7 @@ public struct GlucoseDayChart: Sendable {
         out.append(Self.left)
         out.append("\" y=\"14\">")
         out.append(escaping: unit.rawValue)
-        out.append(", target 70–180 mg/dL</text><text x=\"")
+        out.append("</text><text x=\"")
         out.append(Self.right)
         out.append("\" y=\"14\" text-anchor=\"end\"><tspan class=\"meal\">▲</tspan> meal <tspan class=\"bolus\">■</tspan> bolus ")
         out.append("<tspan class=\"basal\">■</tspan> basal</text></g>\n")
@@ -157,10 +157,11 @@ public struct GlucoseDayChart: Sendable {
             out.append(escaping: clock(dose.takenAt) + ": " + ChartCanvas.amount(dose.units) + " U " + dose.kind.rawValue + name)
             out.append("</title></rect>\n")
         }
-        // Hours: every third of a day, every hour of a few (whole hours of the local clock).
+        // Hours: every fourth of a day, every hour of a few (whole hours of the local clock), never closer than a
+        // label's width at a phone's size.
         out.append("<g class=\"hours\" fill=\"currentColor\" fill-opacity=\"0.75\" text-anchor=\"middle\">\n")
         let hours = end.timeIntervalSince(start) / 3600
-        let step = hours <= 6 ? 1 : hours <= 12 ? 2 : 3
+        let step = hours <= 6 ? 1 : hours <= 12 ? 2 : 4
         let local = start.timeIntervalSince1970 + Double(utcOffsetSeconds)
         var hour = Int((local / 3600).rounded(.up))
         while hour % step != 0 { hour += 1 }

@@ -143,7 +143,7 @@ public struct TrendChart: Sendable {
 
     /// About how wide a label is drawn: 0.6 em a character, generous for the usual sans-serif fonts.
     static func textWidth(_ text: String) -> Double {
-        Double(text.count) * fontSize * 0.6
+        ChartCanvas.textWidth(text)
     }
 
     private func openSVG(_ out: inout Markup, height: Double, description: String) {

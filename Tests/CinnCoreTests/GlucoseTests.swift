@@ -163,13 +163,13 @@ struct GlucosePeriodTests {
 
     @Test func theConsensusMetricsWaitForFourteenDaysOfCGMAtSeventyPercent() throws {
         let first = try #require(LocalDate(iso: "2024-03-01"))
-        /// `days` days of a CGM reading every `minutes` minutes.
-        func report(days: Int, every minutes: Double) -> GlucoseReport {
+        /// A report of `periodDays` days over `days` days of a CGM reading every `minutes` minutes.
+        func report(days: Int, every minutes: Double, periodDays: Int = 14) -> GlucoseReport {
             let count = Int(Double(days) * 1440 / minutes)
             let points = (0..<count).map { index in
                 GlucosePoint(at: Self.start.addingTimeInterval(Double(index) * minutes * 60), glucose: Glucose(milligramsPerDeciliter: 120))
             }
-            return GlucoseReport(from: first, to: first.adding(days: 13), unit: .milligramsPerDeciliter,
+            return GlucoseReport(from: first, to: first.adding(days: periodDays - 1), unit: .milligramsPerDeciliter,
                                  records: GlucoseRecords(points: points, doses: [], events: [], meals: [])) { day in
                 Self.start.addingTimeInterval(Double(first.distance(to: day)) * 86_400)
             }
@@ -182,6 +182,9 @@ struct GlucosePeriodTests {
         let young = report(days: 13, every: 5)
         #expect(!young.coverage.isEnough && young.coverage.daysWithReadings == 13)
         #expect(young.coverage.missing == "needs 14 days of CGM readings, 70 % of the time: 13 days and 92 % so far")
+        // Fourteen days fully worn in a month: enough, though the sensor was active for under half of the month.
+        let month = report(days: 14, every: 5, periodDays: 30)
+        #expect(month.coverage.isEnough && month.coverage.activeShare < 0.5 && month.coverage.wornShare == 1)
     }
 
     @Test func aMealDeletedSinceIsRankedAsMeal() throws {

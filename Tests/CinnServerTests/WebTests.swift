@@ -36,6 +36,15 @@ struct WebTests {
         }
     }
 
+    /// On a phone, the charts' labels are 15 of their 400 units (12 px or more at 390 px wide), as the charts space them.
+    @Test func theStyleSheetDrawsChartLabelsLargerOnAPhone() async throws {
+        try await withApp { client, _ in
+            let css = try await client.send(.get, "/static/cinn.css").text
+            let phone = try #require(css.range(of: "@media (max-width:600px) {"))
+            #expect(css[phone.upperBound...].hasPrefix("\n  main svg[viewBox][role=img] { font-size:15px; }"))
+        }
+    }
+
     @Test func theWeighInsLogShowsTheTrendAndChangesAndAMonthDayByDay() async throws {
         try await withApp { client, _ in
             for (date, weight) in [("2024-02-28", "80.0"), ("2024-03-01", "80.6"), ("2024-03-04", "80.2")] {

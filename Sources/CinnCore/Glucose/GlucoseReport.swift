@@ -54,21 +54,26 @@ public struct GlucoseCoverage: Sendable, Equatable {
     public var days: Int
     /// Local days with at least one reading.
     public var daysWithReadings: Int
-    /// Readings over what a CGM reading every five minutes would give in `days`, at most 1.
+    /// Readings over what a CGM reading every five minutes would give in `days`, at most 1: how much of the period
+    /// a sensor was active.
     public var activeShare: Double
+    /// Readings over what a CGM would give in the days with readings (14 at least), at most 1: how fully the sensor
+    /// was worn on the days the consensus counts. Fourteen days fully worn in a month of data are enough.
+    public var wornShare: Double
 
     public init(days: Int, daysWithReadings: Int, readings: Int) {
         self.days = days
         self.daysWithReadings = daysWithReadings
         activeShare = days > 0 ? min(1, Double(readings) / (Double(days) * Self.sensorReadingsPerDay)) : 0
+        wornShare = min(1, Double(readings) / (Double(max(daysWithReadings, Self.recommendedDays)) * Self.sensorReadingsPerDay))
     }
 
-    public var isEnough: Bool { daysWithReadings >= Self.recommendedDays && activeShare >= Self.recommendedActiveShare }
+    public var isEnough: Bool { daysWithReadings >= Self.recommendedDays && wornShare >= Self.recommendedActiveShare }
 
     /// What is missing, said as a person reads it; nil when enough.
     public var missing: String? {
         guard !isEnough else { return nil }
-        let percent = Int((activeShare * 100).rounded(.down))
+        let percent = Int((wornShare * 100).rounded(.down))
         return "needs \(Self.recommendedDays) days of CGM readings, 70 % of the time: "
             + "\(daysWithReadings) day\(daysWithReadings == 1 ? "" : "s") and \(percent) % so far"
     }
