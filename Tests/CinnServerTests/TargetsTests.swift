@@ -35,6 +35,10 @@ import Testing
 
             let page = try await client.send(.get, "/food/2024-03-14").text
             #expect(page.contains(#"<li class="target met" data-nutrient="protein" data-percent="93""#))
+            // One protein number to compare with: the target, not the Daily Value beside it.
+            let macros = try #require(page.firstMatch(of: /<div class="numbers macro-numbers" id="day-macros">(.*?)<\/div><\/div>/)?.1)
+            #expect(macros.contains("<b>140 g</b><span>protein</span><span>of 150 g</span>"), "\(macros)")
+            #expect(!macros.contains("protein</span><span>280 % DV"))
             #expect(page.contains("140 of 150 g"))
             #expect(page.contains(#"data-nutrient="sodium""#) && page.contains(#"data-nutrient="fiber""#))
             let stats = try await client.send(.get, "/food/stats?from=2024-03-13&to=2024-03-14").text

@@ -111,11 +111,15 @@ struct MacroNumber {
     let amount: String
     let percent: String?
 
-    static func list(_ nutrients: Nutrients) -> [MacroNumber] {
+    /// The macros of `nutrients`, each beside its Daily Value, or beside the person's own target among `goals` when
+    /// there is one ("of 120 g"): one number to compare with, not two.
+    static func list(_ nutrients: Nutrients, goals: [NutrientGoal] = []) -> [MacroNumber] {
         [(Nutrient.protein, "protein"), (Nutrient.carbohydrate, "carbs"), (Nutrient.fat, "fat")].map { nutrient, label in
             let amount = nutrients[nutrient]
+            let mine = goals.first { $0.nutrient == nutrient && $0.source == .mine }
             return MacroNumber(label: label, amount: amount.map { "\(NutritionText.number($0)) g" } ?? "—",
-                               percent: amount.flatMap { NutritionText.percentDailyValue($0, of: nutrient) })
+                               percent: mine.map { "of \(NutritionText.number($0.target)) g" }
+                                   ?? amount.flatMap { NutritionText.percentDailyValue($0, of: nutrient) }.map { "\($0) DV" })
         }
     }
 }
@@ -310,7 +314,7 @@ struct FoodDayPage {
         hasTarget = day.energyTargetKcal != nil
         targetChange = day.date == today ? day.targetChange?.message(in: unit) : nil
         (state, answer, answerDetail, barPercent) = Self.answer(day, unit)
-        macros = MacroNumber.list(day.totals)
+        macros = MacroNumber.list(day.totals, goals: day.progress.map(\.goal))
         targets = TargetBar.list(day)
         hasTargets = !targets.isEmpty
         hasEntries = !day.entries.isEmpty
