@@ -231,8 +231,16 @@ def recipe(driver: webdriver.Chrome, url: str, out: Path) -> None:
     add_ingredient(driver, "banana", "Bananas, raw")
     check(driver.find_element(By.NAME, "servings.0").get_attribute("value") == "80", "the first ingredient's amount travels with the draft")
     totals = driver.find_element(By.ID, "recipe-totals").text
-    # 80 g of oats at 379 kcal/100 g (303.2) and one 225 g banana at 89 kcal/100 g (200.25): 503 kcal.
-    check(totals == "Whole recipe: 503 kcal", f"the editor sums the ingredients (got {totals!r})")
+    # 80 g of oats at 379 kcal/100 g (303.2) and one medium banana, 118 g at 89 kcal/100 g (105.02): 408 kcal.
+    check(totals == "Whole recipe: 408 kcal", f"the editor sums the ingredients (got {totals!r})")
+    # Typing another amount updates the totals at once (recipe-totals.js), without a trip to the server.
+    bananas = driver.find_element(By.NAME, "servings.1")
+    bananas.clear()
+    bananas.send_keys("2")
+    totals = driver.find_element(By.ID, "recipe-totals").text
+    check(totals == "Whole recipe: 513 kcal", f"two bananas: 303.2 + 210.04 kcal, as typed (got {totals!r})")
+    one = driver.find_element(By.ID, "recipe-per-serving").text
+    check(one.startswith("One serving: 257 kcal"), f"and one of the 2 servings (got {one!r})")
     screenshot(driver, out, "food-recipe-editor.png")
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "", "features": [{"name": "prefers-color-scheme", "value": "dark"}]})
     screenshot(driver, out, "food-recipe-editor-dark.png")
@@ -246,9 +254,9 @@ def recipe(driver: webdriver.Chrome, url: str, out: Path) -> None:
     before_kcal, before_protein = 500, 30.0
     submit(driver, driver.find_element(By.ID, "log-it"), "the log form")
     submit(driver, driver.find_element(By.ID, "log-submit"), "the day after logging a serving")
-    # One serving is half: 251.7 kcal; protein 80 g × 13.15 % + 225 g × 1.09 % = 12.97 g, half 6.5 g.
+    # One serving is half: 256.6 kcal; protein 80 g × 13.15 % + 236 g × 1.09 % = 13.09 g, half 6.5 g.
     energy = day_energy(driver)
-    check(energy is not None and abs(energy - (before_kcal + 252)) <= 1, f"a serving adds about 252 kcal (got {energy!r})")
+    check(energy is not None and abs(energy - (before_kcal + 257)) <= 1, f"a serving adds about 257 kcal (got {energy!r})")
     gained = protein(driver) - before_protein
     check(6 <= gained <= 7, f"and about 6.5 g of protein (the day's protein moved by {gained:.1f} g)")
     check(60 <= bar(driver, "protein") <= 62, f"the protein bar moves again, to about 37 of 60 g (got {bar(driver, 'protein')} %)")

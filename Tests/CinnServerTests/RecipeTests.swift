@@ -157,7 +157,10 @@ import Testing
             #expect(list.text.contains("Porridge") && list.text.contains("150 kcal a serving"))
             let edit = try await client.send(.get, "/food/recipes/\(recipe.food.id.lowercasedString)/edit")
             #expect(edit.text.contains(#"name="servings.1" inputmode="decimal" autocomplete="off" value="2""#))
-            #expect(edit.text.contains(#"<option value="100 g" selected>"#))
+            #expect(edit.text.contains(#"<option value="100 g" data-grams="100" selected>"#))
+            // The totals update as amounts change (recipe-totals.js, from what the page carries); the button stays.
+            #expect(edit.text.contains(#"<script src="/static/recipe-totals.js"></script>"#) && edit.text.contains(#"data-per100="{&quot;energy&quot;:"#))
+            #expect(edit.text.contains("Work out the totals"))
 
             // The milk is deleted: editing the recipe keeps its ingredient as it is, and saving changes nothing of it.
             #expect(try await client.send(.delete, "/api/v1/foods/\(milk)").status == .noContent)

@@ -40,6 +40,7 @@ enum StaticAssets {
         "time-zone.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.time_zone_js),
         "glucose-live.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.glucose_live_js),
         "workout-log.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.workout_log_js),
+        "recipe-totals.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.recipe_totals_js),
         "copy.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.copy_js),
     ]
 

@@ -97,9 +97,7 @@ struct LogFoodPage {
             Preview(key: nutrient.key, label: nutrient == .carbohydrate ? "carbs" : nutrient.name.lowercased(),
                     value: amounts[nutrient].map { NutritionText.amount($0, of: nutrient, energyUnit: settings.energyUnit) } ?? "—")
         }
-        per100 = "{" + Nutrient.macros.compactMap { nutrient in
-            food.nutrients[nutrient].map { "\"\(nutrient.key)\":\($0)" }
-        }.joined(separator: ",") + "}"
+        per100 = NutritionText.macrosJSON(food.nutrients)
         energyUnit = settings.energyUnit.rawValue
         foodLink = "/food/foods/\(id)"
         cancelLink = "/food/\(input.date.isEmpty ? today.iso : input.date)"

@@ -101,9 +101,13 @@ struct RecipeEditorPage {
         let energy: String
         let servingsError: String?
         let foodError: String?
+        /// For recipe-totals.js: the food's macros per 100 g (ml), or a kept row's own totals.
+        let per100: String?
+        let fixed: String?
     }
 
     let id: String?
+    let energyUnit: String
     let title: String
     let action: String
     let name: String
@@ -127,6 +131,7 @@ struct RecipeEditorPage {
     init(_ draft: RecipeDraft, foods: [UUID: Food], stored: Recipe?, results: [FoodSearchResult], settings: UserSettings,
          problem: FormProblem?) {
         let unit = settings.energyUnit
+        energyUnit = unit.rawValue
         id = draft.id?.lowercasedString
         title = draft.id == nil ? "New recipe" : "Edit recipe"
         action = draft.id.map { "/food/recipes/\($0.lowercasedString)" } ?? "/food/recipes"
@@ -145,7 +150,7 @@ struct RecipeEditorPage {
                            keptAmount: "\(NutritionText.decimal(kept.servings, places: 3)) × \(kept.servingLabel) · its food is gone: kept as it is",
                            name: kept.name, servings: item.servings, choices: [],
                            energy: unit.format(kilocalories: kept.nutrients.energy ?? 0), servingsError: nil,
-                           foodError: problem?.message(for: field + ".food_id"))
+                           foodError: problem?.message(for: field + ".food_id"), per100: nil, fixed: NutritionText.macrosJSON(kept.nutrients))
             }
             let serving = food.flatMap { food in
                 item.serving.flatMap { label in food.servingChoices.first { $0.label == label } }
@@ -163,9 +168,10 @@ struct RecipeEditorPage {
             return Row(index: index, foodID: item.foodID?.lowercasedString ?? "", kept: item.kept.map(String.init), keptAmount: nil,
                        name: food?.name ?? "A food no longer there", servings: item.servings,
                        choices: (food?.servingChoices ?? []).map { Choice(value: $0.label, label: $0.description(basis: food?.basis ?? .grams),
-                                                                         selected: $0 == serving) },
+                                                                         selected: $0 == serving, grams: NutritionText.decimal($0.amount, places: 3)) },
                        energy: energy, servingsError: problem?.message(for: field + ".servings"),
-                       foodError: problem?.message(for: field + ".food_id") ?? problem?.message(for: field + ".serving"))
+                       foodError: problem?.message(for: field + ".food_id") ?? problem?.message(for: field + ".serving"),
+                       per100: food.map { NutritionText.macrosJSON($0.nutrients) }, fixed: nil)
         }
         hasRows = !rows.isEmpty
         let count = Double(draft.servings.replacingOccurrences(of: ",", with: ".")).flatMap { $0 > 0 ? $0 : nil }

@@ -7,6 +7,13 @@ import Mustache
 
 /// How the food pages write numbers, days, times and links.
 enum NutritionText {
+    /// The macros of `nutrients` as JSON, for a page's script that works amounts out as you type: {"energy":52,…}.
+    static func macrosJSON(_ nutrients: Nutrients) -> String {
+        "{" + Nutrient.macros.compactMap { nutrient in
+            nutrients[nutrient].flatMap { $0.isFinite ? "\"\(nutrient.key)\":\($0)" : nil }
+        }.joined(separator: ",") + "}"
+    }
+
     /// "1850 kcal" or "7740 kJ", whole.
     static func energy(_ kcal: Double, _ unit: EnergyUnit) -> String { unit.format(kilocalories: kcal) }
 
@@ -77,6 +84,8 @@ struct Choice {
     /// A line under the label, for radio buttons that need one.
     var detail: String? = nil
     let selected: Bool
+    /// The grams (or ml) of a serving, for a page's script.
+    var grams: String? = nil
 }
 
 /// A line of a nutrient table: the nutrient, its amount (or amounts), and its %DV.
@@ -557,7 +566,8 @@ struct FoodSearchPage {
         let approximate = !lists.results.isEmpty && lists.results.allSatisfy(\.isApproximate)
         resultCount = query.isEmpty ? "" : approximate ? "Nothing matches “\(query)” as typed; \(count) of a nearby search" : count
         hasQuery = !query.isEmpty
-        noResults = hasQuery && results.isEmpty
+        // A nearby search's foods come with the advice for a food that is not there.
+        noResults = hasQuery && (results.isEmpty || approximate)
         recents = lists.recents.map { FoodResult($0, use: .ago(now: now), unit: unit, context: context) }
         hasRecents = !recents.isEmpty
         frequent = lists.frequent.map { FoodResult($0.food, use: .times($0.count), unit: unit, context: context) }

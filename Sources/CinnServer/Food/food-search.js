@@ -41,7 +41,7 @@
     list.replaceChildren(...results.map(item));
     const count = results.length === 1 ? '1 food' : results.length + ' foods';
     status.textContent = approximate ? 'Nothing matches “' + query + '” as typed; ' + count + ' of a nearby search' : count;
-    none.hidden = results.length > 0;
+    none.hidden = results.length > 0 && !approximate;
     browse.hidden = true;
   }
   function search() {
