@@ -42,6 +42,8 @@ struct WebTests {
             let css = try await client.send(.get, "/static/cinn.css").text
             let phone = try #require(css.range(of: "@media (max-width:600px) {"))
             #expect(css[phone.upperBound...].hasPrefix("\n  main svg[viewBox][role=img] { font-size:15px; }"))
+            #expect(css.contains("@media (min-width:700px) { form.set-form > label { flex:0 0 7.5rem; } }"),
+                    "a set's weight and reps boxes sized to a few digits on a wide screen")
         }
     }
 
