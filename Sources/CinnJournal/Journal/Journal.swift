@@ -173,7 +173,7 @@ public struct Journal: Sendable {
         for recipe in food.recipes { try await store.saveRecipe(recipe, user: user) }
         for preset in food.presets { try await store.addPreset(preset, user: user) }
         try await store.addFoodEntries(food.entries, user: user)
-        for day in Set(food.entries.map(\.localDate)) where day < today {
+        for day in Set(food.entries.map(\.localDate)).sorted() where day < today {
             try await store.setDayStatus(.complete, on: day, user: user)
         }
         if try await store.workoutCount(user: user) == 0 {

@@ -395,7 +395,7 @@ extension Store {
         try await db.raw("""
             SELECT \(unsafeRaw: Self.candidateColumns), r.last_used_ms FROM recent_foods r
             JOIN foods f ON f.id = r.food_id AND (f.user_id IS NULL OR f.user_id = \(bind: user.rawValue)) AND f.deleted = 0
-            WHERE r.user_id = \(bind: user.rawValue) ORDER BY r.last_used_ms DESC LIMIT \(bind: limit)
+            WHERE r.user_id = \(bind: user.rawValue) ORDER BY r.last_used_ms DESC, f.name LIMIT \(bind: limit)
             """).all().map { row in
             try decodeCandidate(row, user: user,
                                 lastUsed: date(milliseconds: try row.decode(column: "last_used_ms", as: Int64.self)))
