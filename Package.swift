@@ -37,6 +37,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/async-kit.git", from: "1.22.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        .package(url: "https://github.com/pointfreeco/swift-snapshot-testing.git", from: "1.19.7"),
         // Exact: SQLiteBulkInsert reaches the connection's sqlite3 handle inside SQLiteNIO (see its comment),
         // checked against this version; a new one is checked again before the pin moves.
         .package(url: "https://github.com/vapor/sqlite-nio.git", exact: "1.13.2"),
@@ -149,7 +150,9 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ],
+            exclude: ["__Snapshots__"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
