@@ -156,7 +156,7 @@ public struct SyncInstant: Sendable, Hashable {
         self.init(milliseconds: date.millisecondsSince1970, utcOffsetSeconds: utcOffsetSeconds)
     }
 
-    public var date: Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+    public var date: Date { Date(millisecondsSince1970: milliseconds) }
 
     public var localDate: LocalDate {
         let local = milliseconds + Int64(utcOffsetSeconds) * 1000

@@ -287,4 +287,9 @@ extension Date {
         guard milliseconds.isFinite else { return milliseconds > 0 ? 1_000_000_000_000_000 : -1_000_000_000_000_000 }
         return Int64(min(max(milliseconds, -1e15), 1e15).rounded())
     }
+
+    /// The instant `milliseconds` after 1970: the inverse of `millisecondsSince1970`, Cinn's one conversion each way.
+    public init(millisecondsSince1970 milliseconds: Int64) {
+        self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
 }

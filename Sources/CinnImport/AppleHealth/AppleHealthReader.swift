@@ -573,7 +573,7 @@ struct HealthDate {
     let milliseconds: Int64
     let utcOffsetSeconds: Int
 
-    var date: Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+    var date: Date { Date(millisecondsSince1970: milliseconds) }
 
     var text: String { SyncInstant(milliseconds: milliseconds, utcOffsetSeconds: utcOffsetSeconds).text }
 

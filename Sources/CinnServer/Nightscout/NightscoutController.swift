@@ -168,7 +168,7 @@ struct NightscoutQuery {
                     guard let milliseconds = Int64(value), (0...Self.latestMilliseconds).contains(milliseconds) else {
                         throw CinnError.invalid(key, "\"\(value)\" is not a time in whole epoch milliseconds from 1970 to 2199")
                     }
-                    instant = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+                    instant = Date(millisecondsSince1970: milliseconds)
                 } else {
                     guard let time = LocalDateTime(iso: value) ?? LocalDate(iso: value).map({ LocalDateTime(date: $0, secondsOfDay: 0) }) else {
                         throw CinnError.invalid(key, "\"\(value)\" is not an ISO 8601 time")

@@ -64,7 +64,7 @@ struct WorkoutLogController {
         var rest: WorkoutLogPage.Rest?
         // The rest after the set just marked done (`?rest=SECONDS&at=MS`): shown until 30 s after it ends. `at` is
         // compared before any arithmetic, so no number in the address can overflow it.
-        let nowMs = Int64(journal.now().timeIntervalSince1970 * 1000)
+        let nowMs = journal.now().millisecondsSince1970
         if let seconds = request.query("rest").flatMap(Int.init), PlannedExercise.restRange.contains(seconds), seconds > 0,
            let at = request.query("at").flatMap(Int64.init), at > nowMs - 7_200_000, at <= nowMs {
             let endsAt = at + Int64(seconds) * 1000
@@ -101,7 +101,7 @@ struct WorkoutLogController {
         guard position == nil, stored.inProgress, let rest = try integer("rest"), rest > 0 else {
             return .redirect(to: Self.logPath(id) + "#" + anchor, type: .normal)
         }
-        let at = Int64((context.journal.now().timeIntervalSince1970 * 1000).rounded())
+        let at = context.journal.now().millisecondsSince1970
         let after = exercise.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
         return .redirect(to: Self.logPath(id) + "?rest=\(min(rest, PlannedExercise.restRange.upperBound))&at=\(at)&after=\(after)#" + anchor,
                          type: .normal)

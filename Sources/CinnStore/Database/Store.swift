@@ -322,7 +322,7 @@ public final class Store: Sendable {
 
     func milliseconds(_ date: Date) -> Int64 { date.millisecondsSince1970 }
 
-    func date(milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+    func date(milliseconds: Int64) -> Date { Date(millisecondsSince1970: milliseconds) }
 }
 
 /// SQLite connections with the settings Cinn needs: WAL so the CLI and a running server can share

@@ -54,7 +54,7 @@ struct WorkoutWriter {
         self.store = store
         self.connection = connection
         self.batch = batch
-        ids = ImportIDs(at: Date(timeIntervalSince1970: Double(batch.createdAt) / 1000))
+        ids = ImportIDs(at: Date(millisecondsSince1970: batch.createdAt))
         if let sqlite = connection.sqlite {
             workoutInsert = try SQLiteBulkInsert(sqlite, table: "workouts", columns: Self.workoutColumns, rowsPerStatement: 1,
                                                  suffix: Self.workoutConflict)
