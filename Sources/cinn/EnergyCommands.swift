@@ -22,7 +22,7 @@ struct ProfileCommand: AsyncParsableCommand {
         func run() async throws {
             try await options.withJournal { journal in
                 let settings = try await journal.settings()
-                let goal = try await journal.store.goal(user: journal.user)
+                let goal = try await journal.goal()
                 if format == .json { return print(EnergyJSON.profile(settings, goal: goal)) }
                 guard let profile = settings.profile else {
                     print("No profile yet. Set one with: cinn profile set --sex female --birth-date 1990-05-17 --height \"5 ft 6 in\" --activity light")

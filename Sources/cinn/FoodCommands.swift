@@ -305,7 +305,7 @@ struct FoodCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (foods, now) = try await options.withJournal { journal in
-                (try await journal.store.recentFoods(user: journal.user, limit: limit), journal.now())
+                (try await journal.recentFoods(limit: limit), journal.now())
             }
             if foods.isEmpty { print("Nothing logged yet.") }
             for food in foods {
@@ -335,7 +335,7 @@ struct FoodCommand: AsyncParsableCommand {
 
         func run() async throws {
             let entries = try await options.withJournal { journal in
-                try await journal.store.foodHistory(user: journal.user, search: search, limit: limit, offset: offset)
+                try await journal.foodHistory(search: search, limit: limit, offset: offset)
             }
             for entry in entries {
                 print("\(entry.localDate) \(entry.localTimeOfDay)  " + pad(entry.meal.title, 10) + "  " + pad(entry.name, 36)

@@ -159,7 +159,7 @@ struct MealCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await options.withJournal { journal in
-                let meals = try await journal.store.meals(user: journal.user)
+                let meals = try await journal.meals()
                 if format == .json { return print(GlucoseJSON.meals(meals)) }
                 if meals.isEmpty { return print("No meals yet: cinn meal add NAME --carbs G") }
                 for meal in meals {
@@ -226,8 +226,8 @@ struct ResearchExportCommand: AsyncParsableCommand {
         guard format == "json" || out != nil else { throw CommandError.from(CinnError.invalid("out", "--format csv writes files: give --out FOLDER")) }
         let export = try await options.withJournal { journal in
             let participants = allUsers
-                ? try await journal.store.accounts().filter(\.hasPassword).map { ($0.name, journal.forUser($0.user)) }
-                : [(try await journal.store.account(user: journal.user)?.name ?? "local", journal)]
+                ? try await journal.accounts().filter(\.hasPassword).map { ($0.name, journal.forUser($0.user)) }
+                : [(try await journal.account()?.name ?? "local", journal)]
             return try await ResearchExport.make(participants, deidentify: deidentify)
         }
         guard let out else { return print(export.json()) }

@@ -73,7 +73,7 @@ struct Import: AsyncParsableCommand {
 
         func run() async throws {
             try await options.withJournal { journal in
-                let batches = try await journal.store.imports(user: journal.user)
+                let batches = try await journal.imports()
                 if batches.isEmpty { print("No imports yet.") }
                 for batch in batches {
                     let when = WeighIn.isoString(instant: batch.createdAt, utcOffsetSeconds: 0).prefix(16)
@@ -94,7 +94,7 @@ struct Import: AsyncParsableCommand {
 
         func run() async throws {
             try await options.withJournal { journal in
-                let removed = try await journal.store.undoImport(id: id, user: journal.user)
+                let removed = try await journal.undoImport(id: id)
                 print("Undid import #\(id): removed \(removed) record\(removed == 1 ? "" : "s").")
             }
         }

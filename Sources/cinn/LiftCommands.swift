@@ -134,7 +134,7 @@ struct WorkoutsCommand: AsyncParsableCommand {
     func run() async throws {
         try await options.withJournal { journal in
             let unit = try await journal.settings().displayUnit.liftingUnit
-            let workouts = try await journal.store.workouts(user: journal.user, limit: max(1, min(limit, 10_000)))
+            let workouts = try await journal.workouts(limit: max(1, min(limit, 10_000)))
             if format == .json { return print(WorkoutJSON.workouts(workouts, unit: unit)) }
             guard !workouts.isEmpty else { return print("No workouts yet. Import a Fitbod, Strong or FitNotes export with: cinn import FILE") }
             for workout in workouts {

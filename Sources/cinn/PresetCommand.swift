@@ -84,7 +84,7 @@ extension FoodCommand {
 
             func run() async throws {
                 let entries = try await options.withJournal { journal in
-                    let presets = try await journal.store.presets(user: journal.user)
+                    let presets = try await journal.presets()
                     guard let found = presets.first(where: { $0.id.lowercasedString == preset.lowercased() })
                         ?? presets.first(where: { $0.name.caseInsensitiveCompare(preset) == .orderedSame }) else {
                         throw CinnError.notFound("no preset named or numbered \"\(preset)\"")

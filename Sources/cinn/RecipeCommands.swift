@@ -15,7 +15,7 @@ struct RecipeCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await options.withJournal { journal in
-                let recipes = try await journal.store.recipes(user: journal.user)
+                let recipes = try await journal.recipes()
                 guard !recipes.isEmpty else {
                     return print("No recipes yet. Make one with: cinn recipe add \"Overnight oats\" --servings 2 -i \"80 g=oats\" -i \"250 g=milk\"")
                 }
@@ -37,7 +37,7 @@ struct RecipeCommand: AsyncParsableCommand {
         func run() async throws {
             let recipe = try await options.withJournal { journal in
                 guard let id = UUID(text: id) else { throw CinnError.invalid("id", "\(id) is not a recipe id") }
-                return try await journal.store.recipe(id: id, user: journal.user)
+                return try await journal.recipe(id: id)
             }
             print(recipe.food.name)
             print("Makes \(formatServings(recipe.servingsCount)) servings from \(recipe.totalGrams.wholeText) g"
@@ -113,8 +113,8 @@ struct RecipeCommand: AsyncParsableCommand {
         func run() async throws {
             try await options.withJournal { journal in
                 guard let id = UUID(text: id) else { throw CinnError.invalid("id", "\(id) is not a recipe id") }
-                _ = try await journal.store.recipe(id: id, user: journal.user)
-                try await journal.store.deleteFood(id: id, user: journal.user)
+                _ = try await journal.recipe(id: id)
+                try await journal.deleteFood(id: id)
             }
             print("Deleted.")
         }

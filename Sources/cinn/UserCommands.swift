@@ -38,7 +38,7 @@ struct UserCommand: AsyncParsableCommand {
         @OptionGroup var options: DatabaseOptions
 
         func run() async throws {
-            let accounts = try await options.withJournal { journal in try await journal.store.accounts().filter(\.hasPassword) }
+            let accounts = try await options.withJournal { journal in try await journal.accounts().filter(\.hasPassword) }
             if accounts.isEmpty {
                 print("No users yet: add one with cinn user add NAME --admin.")
                 return

@@ -67,7 +67,7 @@ struct Weight: AsyncParsableCommand {
             try await options.withJournal { journal in
                 let settings = try await journal.settings()
                 let shown = unit ?? settings.displayUnit
-                let weighIns = try await journal.store.weighIns(user: journal.user, from: fromDate, to: toDate, limit: limit)
+                let weighIns = try await journal.weighIns(from: fromDate, to: toDate, limit: limit)
                 if weighIns.isEmpty {
                     print("No weigh-ins yet. Add one with: cinn weight add 72.4")
                     return
@@ -92,10 +92,10 @@ struct Weight: AsyncParsableCommand {
         func run() async throws {
             try await options.withJournal { journal in
                 if let id = UUID(text: target) {
-                    try await journal.store.deleteWeighIn(id: id, user: journal.user)
+                    try await journal.deleteWeighIn(id: id)
                     print("Deleted 1 weigh-in.")
                 } else if let day = LocalDate(iso: target) {
-                    let count = try await journal.store.deleteWeighIns(on: day, user: journal.user)
+                    let count = try await journal.deleteWeighIns(on: day)
                     guard count > 0 else { throw CinnError.notFound("no weigh-ins on \(day)") }
                     print("Deleted \(count) weigh-in\(count == 1 ? "" : "s") of \(day).")
                 } else {
@@ -143,7 +143,7 @@ struct GoalCommand: AsyncParsableCommand {
         func run() async throws {
             try await options.withJournal { journal in
                 let unit = (try await journal.settings()).displayUnit
-                guard let goal = try await journal.store.goal(user: journal.user) else {
+                guard let goal = try await journal.goal() else {
                     print("No goal set. Set one with: cinn goal set 70 --rate 0.5")
                     return
                 }
@@ -160,7 +160,7 @@ struct GoalCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await options.withJournal { journal in
-                guard try await journal.store.clearGoal(user: journal.user) else { throw CinnError.notFound("no goal is set") }
+                guard try await journal.clearGoal() else { throw CinnError.notFound("no goal is set") }
                 print("Goal cleared.")
             }
         }
@@ -210,7 +210,7 @@ struct SettingsCommand: AsyncParsableCommand {
                 default:
                     throw CinnError.invalid("name", "unknown setting \"\(name)\"; use unit, trend-method, time-zone, energy-target, energy-unit or glucose-unit")
                 }
-                try await journal.store.saveSettings(settings, user: journal.user)
+                try await journal.saveSettings(settings)
                 print("\(name) = \(value)")
             }
         }

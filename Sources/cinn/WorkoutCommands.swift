@@ -68,7 +68,7 @@ struct WorkoutCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await options.withJournal { journal in
-                guard let uuid = UUID(text: id), let stored = try await journal.store.workout(id: uuid, user: journal.user) else {
+                guard let uuid = UUID(text: id), let stored = try await journal.workout(id: uuid) else {
                     throw CinnError.notFound("no workout \(id)")
                 }
                 let workout = try await journal.workoutWithRecords(stored)

@@ -18,14 +18,14 @@ struct EnergyAPIController {
     }
 
     @Sendable func showProfile(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(ProfileDTO(try await context.journal.settings(), goal: try await context.journal.store.goal(user: context.journal.user)))
+        JSONResponse.make(ProfileDTO(try await context.journal.settings(), goal: try await context.journal.goal()))
     }
 
     @Sendable func updateProfile(_ request: Request, context: Context) async throws -> Response {
         var request = request
         let body = try await request.decodeJSON(ProfileRequest.self)
         let (settings, _) = try await context.journal.updateProfile(body.update)
-        return JSONResponse.make(ProfileDTO(settings, goal: try await context.journal.store.goal(user: context.journal.user)))
+        return JSONResponse.make(ProfileDTO(settings, goal: try await context.journal.goal()))
     }
 
     /// `GET /api/v1/energy?date=&window=&days=`.

@@ -20,8 +20,8 @@ struct EnergyWebController {
 
     func renderProfile(_ context: Context, isWelcome: Bool, form: FormFields? = nil, error: CinnError? = nil) async throws -> Response {
         let settings = try await context.journal.settings()
-        let page = ProfilePage(isWelcome: isWelcome, settings: settings, goal: try await context.journal.store.goal(user: context.journal.user),
-                               bodyFat: try await context.journal.store.latestBodyFat(user: context.journal.user), today: context.journal.today(settings),
+        let page = ProfilePage(isWelcome: isWelcome, settings: settings, goal: try await context.journal.goal(),
+                               bodyFat: try await context.journal.latestBodyFat(), today: context.journal.today(settings),
                                importedHeight: settings.profile == nil ? try await context.journal.importedHeight() : nil, form: form, error: error)
         return WebResponse.html(pages.render("profile", page, title: isWelcome ? "Welcome" : "Profile", tab: isWelcome ? .none : .energy, formToken: context.formToken),
                                 status: error == nil ? .ok : .unprocessableContent)

@@ -62,8 +62,7 @@ struct FoodAPIController {
     }
 
     @Sendable func listOwnFoods(_ request: Request, context: Context) async throws -> Response {
-        let foods = try await context.journal.store.ownFoods(user: context.journal.user,
-                                                     limit: try request.queryInt("limit", default: 500, range: 1...5000),
+        let foods = try await context.journal.ownFoods(limit: try request.queryInt("limit", default: 500, range: 1...5000),
                                                      offset: try request.queryInt("offset", default: 0, range: 0...Int(Int32.max)))
         return JSONResponse.make(["foods": foods.map { FoodDTO($0, mine: true) }])
     }
@@ -95,25 +94,25 @@ struct FoodAPIController {
 
     @Sendable func showFood(_ request: Request, context: Context) async throws -> Response {
         let id = try id(context, "food")
-        let food = try await context.journal.store.food(id: id, user: context.journal.user)
-        return JSONResponse.make(FoodDTO(food, mine: try await context.journal.store.isOwnFood(id: id, user: context.journal.user)))
+        let food = try await context.journal.food(id: id)
+        return JSONResponse.make(FoodDTO(food, mine: try await context.journal.isOwnFood(id: id)))
     }
 
     @Sendable func replaceFood(_ request: Request, context: Context) async throws -> Response {
         var request = request
         let id = try id(context, "food")
         let body = try await request.decodeJSON(FoodRequest.self)
-        let food = try await context.journal.store.updateFood(try body.label().food(id: id), user: context.journal.user)
+        let food = try await context.journal.updateFood(try body.label().food(id: id))
         return JSONResponse.make(FoodDTO(food, mine: true))
     }
 
     @Sendable func deleteFood(_ request: Request, context: Context) async throws -> Response {
-        try await context.journal.store.deleteFood(id: try id(context, "food"), user: context.journal.user)
+        try await context.journal.deleteFood(id: try id(context, "food"))
         return Response(status: .noContent)
     }
 
     @Sendable func listRecipes(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(["recipes": try await context.journal.store.recipes(user: context.journal.user).map(RecipeDTO.init)])
+        JSONResponse.make(["recipes": try await context.journal.recipes().map(RecipeDTO.init)])
     }
 
     @Sendable func createRecipe(_ request: Request, context: Context) async throws -> Response {
@@ -125,13 +124,13 @@ struct FoodAPIController {
     }
 
     @Sendable func showRecipe(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(RecipeDTO(try await context.journal.store.recipe(id: try id(context, "recipe"), user: context.journal.user)))
+        JSONResponse.make(RecipeDTO(try await context.journal.recipe(id: try id(context, "recipe"))))
     }
 
     @Sendable func replaceRecipe(_ request: Request, context: Context) async throws -> Response {
         var request = request
         let id = try id(context, "recipe")
-        _ = try await context.journal.store.recipe(id: id, user: context.journal.user)
+        _ = try await context.journal.recipe(id: id)
         let body = try await request.decodeJSON(RecipeRequest.self)
         let recipe = try await context.journal.saveRecipe(id: id, name: body.name, ingredients: try body.ingredientRequests(),
                                                           servings: body.servings?.value ?? 1, cookedGrams: body.cookedGrams?.value)
@@ -140,14 +139,13 @@ struct FoodAPIController {
 
     @Sendable func deleteRecipe(_ request: Request, context: Context) async throws -> Response {
         let id = try id(context, "recipe")
-        _ = try await context.journal.store.recipe(id: id, user: context.journal.user)
-        try await context.journal.store.deleteFood(id: id, user: context.journal.user)
+        _ = try await context.journal.recipe(id: id)
+        try await context.journal.deleteFood(id: id)
         return Response(status: .noContent)
     }
 
     @Sendable func history(_ request: Request, context: Context) async throws -> Response {
-        let entries = try await context.journal.store.foodHistory(
-            user: context.journal.user, search: request.query("search"),
+        let entries = try await context.journal.foodHistory(search: request.query("search"),
             limit: try request.queryInt("limit", default: 50, range: 1...1000),
             offset: try request.queryInt("offset", default: 0, range: 0...Int(Int32.max)))
         return JSONResponse.make(["entries": entries.map(FoodEntryDTO.init)])
@@ -168,7 +166,7 @@ struct FoodAPIController {
     }
 
     @Sendable func showEntry(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(FoodEntryDTO(try await context.journal.store.foodEntry(id: try id(context, "food entry"), user: context.journal.user)))
+        JSONResponse.make(FoodEntryDTO(try await context.journal.foodEntry(id: try id(context, "food entry"))))
     }
 
     @Sendable func updateEntry(_ request: Request, context: Context) async throws -> Response {
@@ -181,7 +179,7 @@ struct FoodAPIController {
     }
 
     @Sendable func deleteEntry(_ request: Request, context: Context) async throws -> Response {
-        try await context.journal.store.deleteFoodEntry(id: try id(context, "food entry"), user: context.journal.user)
+        try await context.journal.deleteFoodEntry(id: try id(context, "food entry"))
         return Response(status: .noContent)
     }
 
@@ -207,19 +205,19 @@ struct FoodAPIController {
     }
 
     @Sendable func recentFoods(_ request: Request, context: Context) async throws -> Response {
-        let foods = try await context.journal.store.recentFoods(user: context.journal.user, limit: try request.queryInt("limit", default: 30, range: 1...100))
+        let foods = try await context.journal.recentFoods(limit: try request.queryInt("limit", default: 30, range: 1...100))
         return JSONResponse.make(["foods": foods.map { FoodSummaryDTO($0) }])
     }
 
     @Sendable func frequentFoods(_ request: Request, context: Context) async throws -> Response {
         let days = try request.queryInt("days", default: 90, range: 1...3660)
-        let foods = try await context.journal.store.frequentFoods(user: context.journal.user, since: context.journal.now().addingTimeInterval(-Double(days) * 86_400),
+        let foods = try await context.journal.frequentFoods(since: context.journal.now().addingTimeInterval(-Double(days) * 86_400),
                                                           limit: try request.queryInt("limit", default: 30, range: 1...100))
         return JSONResponse.make(["foods": foods.map { FrequentFoodDTO(food: FoodSummaryDTO($0.food), count: $0.count) }])
     }
 
     @Sendable func listPresets(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(["presets": try await context.journal.store.presets(user: context.journal.user).map(PresetDTO.init)])
+        JSONResponse.make(["presets": try await context.journal.presets().map(PresetDTO.init)])
     }
 
     @Sendable func createPreset(_ request: Request, context: Context) async throws -> Response {
@@ -239,7 +237,7 @@ struct FoodAPIController {
     }
 
     @Sendable func deletePreset(_ request: Request, context: Context) async throws -> Response {
-        try await context.journal.store.deletePreset(id: try id(context, "preset"), user: context.journal.user)
+        try await context.journal.deletePreset(id: try id(context, "preset"))
         return Response(status: .noContent)
     }
 

@@ -23,13 +23,11 @@ extension FoodWebController {
         let date = try typedDate.flatMap { try? LocalDate.parse($0) } ?? request.queryDate("date")
         var lists = FoodSearchPage.Lists()
         lists.results = try await context.journal.searchFoods(query, limit: 20)
-        lists.recents = try await context.journal.store.recentFoods(user: context.journal.user, limit: 30)
-        lists.frequent = try await context.journal.store.frequentFoods(
-            user: context.journal.user, since: context.journal.now().addingTimeInterval(-Self.frequentDays * 86_400), limit: 10)
-        lists.presets = try await context.journal.store.presets(user: context.journal.user)
-        let store = context.journal.store
-        let hasDatabase = try await store.hasImportedFoods()
-        let hasBrands = try await hasDatabase ? true : store.hasBrandedFoods(user: context.journal.user)
+        lists.recents = try await context.journal.recentFoods(limit: 30)
+        lists.frequent = try await context.journal.frequentFoods(since: context.journal.now().addingTimeInterval(-Self.frequentDays * 86_400), limit: 10)
+        lists.presets = try await context.journal.presets()
+        let hasDatabase = try await context.journal.hasImportedFoods()
+        let hasBrands = try await hasDatabase ? true : context.journal.hasBrandedFoods()
         let missing = FoodSearchPage.MissingFoods(hasBrands: hasBrands,
                                                   hasDatabase: hasDatabase,
                                                   mayImport: FoodDatabaseFormat.mayImport(context.account))
@@ -102,7 +100,7 @@ extension FoodWebController {
         var values = ["energy_unit": settings.energyUnit.rawValue]
         var notice: String?
         if let copy = request.query("copy").flatMap(UUID.init(text:)) {
-            let food = try await context.journal.store.food(id: copy, user: context.journal.user)
+            let food = try await context.journal.food(id: copy)
             values = FoodEditorPage.values(of: food, energyUnit: settings.energyUnit)
         } else if let barcode = request.query("barcode") {
             values["barcode"] = barcode
@@ -133,13 +131,13 @@ extension FoodWebController {
     }
 
     @Sendable func foodPage(_ request: Request, context: Context) async throws -> Response {
-        let food = try await context.journal.store.food(id: try id(context, "food"), user: context.journal.user)
-        var model = FoodPage(food: food, mine: try await context.journal.store.isOwnFood(id: food.id, user: context.journal.user),
+        let food = try await context.journal.food(id: try id(context, "food"))
+        var model = FoodPage(food: food, mine: try await context.journal.isOwnFood(id: food.id),
                              settings: try await context.journal.settings(),
                              context: [("meal", request.query("meal")), ("date", request.query("date"))])
         if model.mine {
             do {
-                model.recipe = FoodPage.RecipeSummary(try await context.journal.store.recipe(id: food.id, user: context.journal.user))
+                model.recipe = FoodPage.RecipeSummary(try await context.journal.recipe(id: food.id))
             } catch let error as CinnError where error.code == .notFound {
                 // A food of one's own that is not a recipe.
             }
@@ -154,10 +152,10 @@ extension FoodWebController {
     /// One of the user's own foods; any other is "not found".
     func ownFood(_ context: Context) async throws -> Food {
         let id = try id(context, "food")
-        guard try await context.journal.store.isOwnFood(id: id, user: context.journal.user) else {
+        guard try await context.journal.isOwnFood(id: id) else {
             throw CinnError.notFound("no food of yours with that id")
         }
-        return try await context.journal.store.food(id: id, user: context.journal.user)
+        return try await context.journal.food(id: id)
     }
 
     @Sendable func editFoodForm(_ request: Request, context: Context) async throws -> Response {
@@ -188,7 +186,7 @@ extension FoodWebController {
     }
 
     @Sendable func deleteFood(_ request: Request, context: Context) async throws -> Response {
-        try await context.journal.store.deleteFood(id: try id(context, "food"), user: context.journal.user)
+        try await context.journal.deleteFood(id: try id(context, "food"))
         return Done.foodDeleted.redirect(to: "/food/search")
     }
 }

@@ -13,7 +13,7 @@ extension FoodWebController {
 
     func renderPresets(_ context: Context, savedID: UUID? = nil, failed: FoodPresetsPage.FailedLog? = nil, notice: String? = nil) async throws -> Response {
         let settings = try await context.journal.settings()
-        let model = FoodPresetsPage(presets: try await context.journal.store.presets(user: context.journal.user), settings: settings,
+        let model = FoodPresetsPage(presets: try await context.journal.presets(), settings: settings,
                                     today: context.journal.today(settings), now: now(context, settings).clock, savedID: savedID, failed: failed)
         return page(context, "food-presets", model, title: "Presets", section: .presets, notice: notice,
                     status: failed == nil ? .ok : .unprocessableContent)
@@ -39,13 +39,13 @@ extension FoodWebController {
 
     func savePreset(_ context: Context, foodID: String, form: FormFields) async throws -> Response {
         guard let id = UUID(text: foodID) else { throw CinnError.notFound("no such food") }
-        let food = try await context.journal.store.food(id: id, user: context.journal.user)
+        let food = try await context.journal.food(id: id)
         return try await handlingFormErrors {
             guard let servings = try form.number("servings") else { throw CinnError.invalid("servings", "enter how many servings") }
             return savedPreset(try await context.journal.savePreset(name: form["name"] ?? "", foodID: food.id, servings: servings,
                                                             serving: form["serving"], meal: nil))
         } failed: { error in
-            let model = FoodPage(food: food, mine: try await context.journal.store.isOwnFood(id: food.id, user: context.journal.user),
+            let model = FoodPage(food: food, mine: try await context.journal.isOwnFood(id: food.id),
                                  settings: try await context.journal.settings(), presetForm: form, problem: FormProblem(error))
             return page(context, "food-page", model, title: food.name, section: .search, status: .unprocessableContent)
         }
@@ -70,13 +70,13 @@ extension FoodWebController {
     }
 
     @Sendable func confirmDeletePreset(_ request: Request, context: Context) async throws -> Response {
-        let preset = try await context.journal.store.preset(id: try id(context, "preset"), user: context.journal.user)
+        let preset = try await context.journal.preset(id: try id(context, "preset"))
         let model = PresetSummary(preset, unit: try await context.journal.settings().energyUnit)
         return page(context, "food-preset-delete", model, title: "Delete \(preset.name)", section: .presets)
     }
 
     @Sendable func deletePreset(_ request: Request, context: Context) async throws -> Response {
-        try await context.journal.store.deletePreset(id: try id(context, "preset"), user: context.journal.user)
+        try await context.journal.deletePreset(id: try id(context, "preset"))
         return Done.presetDeleted.redirect(to: "/food/presets")
     }
 }
@@ -90,7 +90,7 @@ extension FoodWebController {
     @Sendable func history(_ request: Request, context: Context) async throws -> Response {
         let number = try request.queryInt("page", default: 1, range: 1...1_000_000)
         let search = request.formQuery("search")
-        let entries = try await context.journal.store.foodHistory(user: context.journal.user, search: search, limit: Self.historyPageSize + 1,
+        let entries = try await context.journal.foodHistory(search: search, limit: Self.historyPageSize + 1,
                                                           offset: (number - 1) * Self.historyPageSize)
         let settings = try await context.journal.settings()
         let model = FoodHistoryPage(entries: Array(entries.prefix(Self.historyPageSize)), search: search, page: number,

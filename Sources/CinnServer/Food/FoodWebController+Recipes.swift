@@ -9,7 +9,7 @@ import Hummingbird
 extension FoodWebController {
     @Sendable func recipes(_ request: Request, context: Context) async throws -> Response {
         let settings = try await context.journal.settings()
-        let recipes = try await context.journal.store.recipes(user: context.journal.user)
+        let recipes = try await context.journal.recipes()
         return page(context, "food-recipes", RecipeListPage(recipes, settings: settings), title: "Recipes", section: .recipes,
                     notice: Done.notice(request))
     }
@@ -19,7 +19,7 @@ extension FoodWebController {
     }
 
     @Sendable func editRecipe(_ request: Request, context: Context) async throws -> Response {
-        let recipe = try await context.journal.store.recipe(id: try id(context, "recipe"), user: context.journal.user)
+        let recipe = try await context.journal.recipe(id: try id(context, "recipe"))
         return try await renderRecipe(context, RecipeDraft(recipe))
     }
 
@@ -32,7 +32,7 @@ extension FoodWebController {
         let draft = RecipeDraft(try await FormFields(request: request).values)
         let id = context.parameters.get("id").flatMap(UUID.init(text:))
         var stored: Recipe?
-        if let id { stored = try await context.journal.store.recipe(id: id, user: context.journal.user) }
+        if let id { stored = try await context.journal.recipe(id: id) }
         let foods = try await ingredientFoods(context, draft)
         return try await handlingFormErrors {
             let ingredients = try draft.ingredients.enumerated().map { index, item in
@@ -59,7 +59,7 @@ extension FoodWebController {
     func ingredientFoods(_ context: Context, _ draft: RecipeDraft) async throws -> [UUID: Food] {
         var foods: [UUID: Food] = [:]
         for id in draft.ingredients.compactMap(\.foodID) where foods[id] == nil {
-            foods[id] = try? await context.journal.store.food(id: id, user: context.journal.user)
+            foods[id] = try? await context.journal.food(id: id)
         }
         return foods
     }
@@ -69,7 +69,7 @@ extension FoodWebController {
         let settings = try await context.journal.settings()
         let foods = try await ingredientFoods(context, draft)
         var stored: Recipe?
-        if let id = draft.id { stored = try? await context.journal.store.recipe(id: id, user: context.journal.user) }
+        if let id = draft.id { stored = try? await context.journal.recipe(id: id) }
         let results = draft.query.isEmpty ? [] : try await context.journal.searchFoods(draft.query, limit: 10)
             .filter { $0.food.id != draft.id }
         let model = RecipeEditorPage(draft, foods: foods, stored: stored, results: results, settings: settings, problem: problem)

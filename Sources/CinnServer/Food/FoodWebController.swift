@@ -126,7 +126,7 @@ extension FoodWebController {
         let loggedID = request.query("logged").flatMap(UUID.init(text:))
         // The day before, for the meals this day has not logged yet ("Copy yesterday's breakfast").
         let previous = day.meals.contains { $0.entries.isEmpty }
-            ? try await context.journal.store.foodEntries(user: context.journal.user, from: date.adding(days: -1), to: date.adding(days: -1))
+            ? try await context.journal.foodEntries(from: date.adding(days: -1), to: date.adding(days: -1))
             : []
         let model = FoodDayPage(day: day, settings: settings, status: status, today: context.journal.today(settings),
                                 notice: notice(request, day: day, loggedID: loggedID, unit: settings.energyUnit),
@@ -175,7 +175,7 @@ extension FoodWebController {
 
 extension FoodWebController {
     @Sendable func logForm(_ request: Request, context: Context) async throws -> Response {
-        let food = try await context.journal.store.food(id: try id(context, "food"), user: context.journal.user)
+        let food = try await context.journal.food(id: try id(context, "food"))
         let settings = try await context.journal.settings()
         let now = now(context, settings)
         let date = try request.queryDate("date").map { min($0, now.today) } ?? now.today
@@ -183,7 +183,7 @@ extension FoodWebController {
             ?? Meal.usual(atSecondsOfDay: now.secondsOfDay)
         // A food logged before starts at its last amount and serving (an entry keeps the serving as shown, "1 bar (40 g)"),
         // while the food still has that serving.
-        let last = try await context.journal.store.lastLoggedAmount(foodID: food.id, user: context.journal.user)
+        let last = try await context.journal.lastLoggedAmount(foodID: food.id)
         let lastServing = last.flatMap { last in
             food.servingChoices.first { $0.label == last.servingLabel || $0.description(basis: food.basis) == last.servingLabel }
         }
@@ -204,7 +204,7 @@ extension FoodWebController {
     }
 
     @Sendable func log(_ request: Request, context: Context) async throws -> Response {
-        let food = try await context.journal.store.food(id: try id(context, "food"), user: context.journal.user)
+        let food = try await context.journal.food(id: try id(context, "food"))
         let form = try await FormFields(request: request)
         return try await handlingFormErrors {
             guard let servings = try form.number("servings") else { throw CinnError.invalid("servings", "enter how many servings") }
@@ -220,7 +220,7 @@ extension FoodWebController {
     }
 
     func entry(_ context: Context) async throws -> FoodLogEntry {
-        try await context.journal.store.foodEntry(id: try id(context, "food entry"), user: context.journal.user)
+        try await context.journal.foodEntry(id: try id(context, "food entry"))
     }
 
     @Sendable func editEntryForm(_ request: Request, context: Context) async throws -> Response {
@@ -258,7 +258,7 @@ extension FoodWebController {
 
     @Sendable func deleteEntry(_ request: Request, context: Context) async throws -> Response {
         let entry = try await entry(context)
-        try await context.journal.store.deleteFoodEntry(id: entry.id, user: context.journal.user)
+        try await context.journal.deleteFoodEntry(id: entry.id)
         return Done.entryDeleted.redirect(to: "/food/\(entry.localDate.iso)")
     }
 }

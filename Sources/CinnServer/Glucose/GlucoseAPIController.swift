@@ -58,7 +58,7 @@ struct GlucoseAPIController {
 
     @Sendable func listGlucose(_ request: Request, context: Context) async throws -> Response {
         let unit = try await unit(context, request)
-        let readings = try await context.journal.store.glucoseReadings(user: context.journal.user, from: try request.queryDate("from"), to: try request.queryDate("to"),
+        let readings = try await context.journal.glucoseReadings(from: try request.queryDate("from"), to: try request.queryDate("to"),
                                                                limit: try request.queryInt("limit", default: 100, range: 1...10_000),
                                                                offset: try request.queryInt("offset", default: 0, range: 0...Int(Int32.max)))
         return JSONResponse.make(["glucose": readings.map { GlucoseReadingDTO($0, unit: unit) }])
@@ -75,7 +75,7 @@ struct GlucoseAPIController {
     }
 
     @Sendable func deleteGlucose(_ request: Request, context: Context) async throws -> Response {
-        try await context.journal.store.deleteGlucoseReading(id: try idParameter(context, "glucose reading"), user: context.journal.user)
+        try await context.journal.deleteGlucoseReading(id: try idParameter(context, "glucose reading"))
         return Response(status: .noContent)
     }
 
@@ -109,7 +109,7 @@ struct GlucoseAPIController {
     @Sendable func listInsulin(_ request: Request, context: Context) async throws -> Response {
         let (from, to) = try await days(context, request)
         let settings = try await context.journal.settings()
-        let doses = try await context.journal.store.insulinDoses(user: context.journal.user, from: context.journal.dayStart(from, settings),
+        let doses = try await context.journal.insulinDoses(from: context.journal.dayStart(from, settings),
                                                          to: context.journal.dayStart(to.adding(days: 1), settings))
         return JSONResponse.make(["insulin": doses.reversed().map(InsulinDoseDTO.init)])
     }
@@ -122,7 +122,7 @@ struct GlucoseAPIController {
     }
 
     @Sendable func deleteInsulin(_ request: Request, context: Context) async throws -> Response {
-        try await context.journal.store.deleteInsulinDose(id: try idParameter(context, "insulin dose"), user: context.journal.user)
+        try await context.journal.deleteInsulinDose(id: try idParameter(context, "insulin dose"))
         return Response(status: .noContent)
     }
 
@@ -145,7 +145,7 @@ struct GlucoseAPIController {
     }
 
     @Sendable func listMeals(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(["meals": try await context.journal.store.meals(user: context.journal.user).map(MealDTO.init)])
+        JSONResponse.make(["meals": try await context.journal.meals().map(MealDTO.init)])
     }
 
     @Sendable func addMeal(_ request: Request, context: Context) async throws -> Response {
@@ -157,11 +157,11 @@ struct GlucoseAPIController {
     }
 
     @Sendable func showMeal(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(MealDTO(try await context.journal.store.meal(id: try idParameter(context, "meal"), user: context.journal.user)))
+        JSONResponse.make(MealDTO(try await context.journal.meal(id: try idParameter(context, "meal"))))
     }
 
     @Sendable func deleteMeal(_ request: Request, context: Context) async throws -> Response {
-        try await context.journal.store.deleteMeal(id: try idParameter(context, "meal"), user: context.journal.user)
+        try await context.journal.deleteMeal(id: try idParameter(context, "meal"))
         return Response(status: .noContent)
     }
 
@@ -183,8 +183,8 @@ struct GlucoseAPIController {
         let (from, to) = try await days(context, request)
         let settings = try await context.journal.settings(), unit = try await unit(context, request)
         let start = context.journal.dayStart(from, settings), end = context.journal.dayStart(to.adding(days: 1), settings)
-        let meals = Dictionary(try await context.journal.store.mealsOfEvents(user: context.journal.user, from: start, to: end).map { ($0.id, $0) }) { a, _ in a }
-        let events = try await context.journal.store.mealEvents(user: context.journal.user, from: start, to: end)
+        let meals = Dictionary(try await context.journal.mealsOfEvents(from: start, to: end).map { ($0.id, $0) }) { a, _ in a }
+        let events = try await context.journal.mealEvents(from: start, to: end)
         return JSONResponse.make(["meal_events": events.reversed().map { MealEventDTO($0, meal: meals[$0.mealID], response: nil, unit: unit) }])
     }
 
@@ -193,12 +193,12 @@ struct GlucoseAPIController {
         let body = try await request.decodeJSON(NewMealEvent.self)
         let event = try await context.journal.logMeal(id: body.id, mealID: body.mealID, time: body.time, portion: body.portion,
                                               carbohydrateGrams: body.carbohydrateG, note: body.note)
-        let meal = try await context.journal.store.meal(id: event.mealID, user: context.journal.user)
+        let meal = try await context.journal.meal(id: event.mealID)
         return JSONResponse.make(MealEventDTO(event, meal: meal, response: nil, unit: try await context.journal.settings().glucoseUnit), status: .created)
     }
 
     @Sendable func deleteMealEvent(_ request: Request, context: Context) async throws -> Response {
-        try await context.journal.store.deleteMealEvent(id: try idParameter(context, "meal event"), user: context.journal.user)
+        try await context.journal.deleteMealEvent(id: try idParameter(context, "meal event"))
         return Response(status: .noContent)
     }
 

@@ -42,11 +42,11 @@ struct GlucoseWebController {
         let settings = try await context.journal.settings()
         let instant = context.journal.now()
         let now = LocalDateTime(instant: instant, utcOffsetSeconds: settings.timeZone.secondsFromGMT(for: instant))
-        let store = context.journal.store, user = context.journal.user
-        let frequent = try await store.frequentFoods(user: user, since: instant.addingTimeInterval(-GlucoseReportPage.frequentDays * 86_400),
-                                                     limit: GlucoseReportPage.frequentFoods).map(\.food)
-        let page = GlucoseReportPage(report: report, days: days, live: live, presets: try await store.presets(user: user), recipes: try await store.recipes(user: user),
-                                     foods: frequent, meals: try await store.meals(user: user), now: String(now.date.iso + "T" + now.clock),
+        let journal = context.journal
+        let frequent = try await journal.frequentFoods(since: instant.addingTimeInterval(-GlucoseReportPage.frequentDays * 86_400),
+                                                       limit: GlucoseReportPage.frequentFoods).map(\.food)
+        let page = GlucoseReportPage(report: report, days: days, live: live, presets: try await journal.presets(), recipes: try await journal.recipes(),
+                                     foods: frequent, meals: try await journal.meals(), now: String(now.date.iso + "T" + now.clock),
                                      feedback: feedback)
         return WebResponse.html(pages.render("glucose", page, title: "Glucose", tab: .glucose, notice: notice, formToken: context.formToken), status: status)
     }
@@ -125,7 +125,7 @@ struct GlucoseWebController {
 
     @Sendable func deleteReading(_ request: Request, context: Context) async throws -> Response {
         let back = try await dayPath(request)
-        try await context.journal.store.deleteGlucoseReading(id: try idParameter(context, "glucose reading"), user: context.journal.user)
+        try await context.journal.deleteGlucoseReading(id: try idParameter(context, "glucose reading"))
         return Done.readingDeleted.redirect(to: back)
     }
 
@@ -140,7 +140,7 @@ struct GlucoseWebController {
 
     @Sendable func deleteInsulin(_ request: Request, context: Context) async throws -> Response {
         let back = try await dayPath(request)
-        try await context.journal.store.deleteInsulinDose(id: try idParameter(context, "insulin dose"), user: context.journal.user)
+        try await context.journal.deleteInsulinDose(id: try idParameter(context, "insulin dose"))
         return Done.insulinDeleted.redirect(to: back)
     }
 
@@ -152,7 +152,7 @@ struct GlucoseWebController {
 
     func renderMeals(_ context: Context, error: String? = nil, form: FormFields? = nil, notice: String? = nil,
                      status: HTTPResponse.Status = .ok) async throws -> Response {
-        let page = MealsPage(meals: try await context.journal.store.meals(user: context.journal.user), error: error, name: form?["name"] ?? "",
+        let page = MealsPage(meals: try await context.journal.meals(), error: error, name: form?["name"] ?? "",
                              carbs: form?["carbohydrate_g"] ?? "")
         return WebResponse.html(pages.render("glucose-meals", page, title: "Study meals", tab: .glucose, notice: notice, formToken: context.formToken), status: status)
     }
@@ -173,7 +173,7 @@ struct GlucoseWebController {
     }
 
     @Sendable func deleteMeal(_ request: Request, context: Context) async throws -> Response {
-        try await context.journal.store.deleteMeal(id: try idParameter(context, "meal"), user: context.journal.user)
+        try await context.journal.deleteMeal(id: try idParameter(context, "meal"))
         return Done.mealDeleted.redirect(to: "/glucose/meals")
     }
 
@@ -206,7 +206,7 @@ struct GlucoseWebController {
     }
 
     @Sendable func deleteMealEvent(_ request: Request, context: Context) async throws -> Response {
-        try await context.journal.store.deleteMealEvent(id: try idParameter(context, "meal event"), user: context.journal.user)
+        try await context.journal.deleteMealEvent(id: try idParameter(context, "meal event"))
         return Done.mealEventDeleted.redirect(to: "/glucose")
     }
 

@@ -18,7 +18,7 @@ struct HealthWebController {
     /// `/more-data?type=…&category=…&unit=…&days=90`: the chosen type (by default steps, else the first) over the last
     /// `days` days up to its last day with data.
     @Sendable func page(_ request: Request, context: Context) async throws -> Response {
-        let types = try await context.journal.store.healthDayTypes(user: context.journal.user)
+        let types = try await context.journal.healthDayTypes()
         let days = request.query("days").flatMap(Int.init).flatMap { HealthPage.spans.contains($0) ? $0 : nil } ?? 90
         let chosen = types.first { type in
             type.type == request.query("type") && type.category == (request.query("category") ?? "") && type.unit == request.query("unit")
@@ -29,7 +29,7 @@ struct HealthWebController {
         var model = HealthPage(types: types, chosen: chosen, days: days)
         if let chosen {
             let range = chosen.last.adding(days: 1 - days)...chosen.last
-            let summaries = try await context.journal.store.healthDays(user: context.journal.user, type: chosen.type, category: chosen.category,
+            let summaries = try await context.journal.healthDays(type: chosen.type, category: chosen.category,
                                                                unit: chosen.unit, days: range)
             model.show(summaries, of: chosen, in: range)
         }

@@ -18,7 +18,7 @@ struct ImportAPIController {
     }
 
     @Sendable func listImports(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(["imports": try await context.journal.store.imports(user: context.journal.user).map(ImportBatchDTO.init)])
+        JSONResponse.make(["imports": try await context.journal.imports().map(ImportBatchDTO.init)])
     }
 
     /// `POST /api/v1/imports?format=&unit=&date_order=&dry_run=&skip_invalid=&file_name=` with the file as the body.
@@ -56,7 +56,7 @@ struct ImportAPIController {
 
     @Sendable func undoImport(_ request: Request, context: Context) async throws -> Response {
         guard let id = context.parameters.get("id").flatMap(Int64.init) else { throw CinnError.notFound("no such import") }
-        let removed = try await context.journal.store.undoImport(id: id, user: context.journal.user)
+        let removed = try await context.journal.undoImport(id: id)
         return JSONResponse.make(["removed": removed])
     }
 }

@@ -49,11 +49,9 @@ enum ImportProgressBoard {
     static func tracking(_ journal: Journal, _ id: String?, phase: String,
                          _ body: (@escaping @Sendable (ImportProgress) -> Void) async throws -> ImportReport) async throws -> ImportReport {
         guard let id else { return try await body { _ in } }
-        let store = journal.store, user = journal.user
         let newest = Mutex(Reported(progress: ImportProgress(bytesRead: 0, totalBytes: nil, rowsRead: 0), written: true))
         @Sendable func write(_ progress: ImportProgress, done: Bool) async {
-            try? await store.setImportProgress(id: id, user: user, StoredImportProgress(phase: phase, progress: progress, done: done),
-                                               expiringBefore: store.now().addingTimeInterval(-lifetime))
+            try? await journal.setImportProgress(id: id, StoredImportProgress(phase: phase, progress: progress, done: done), lifetime: lifetime)
         }
         // Writes what is new every `interval`; once cancelled (the import has ended), hands back the last progress.
         let writer = Task {
@@ -81,6 +79,6 @@ enum ImportProgressBoard {
 
     /// How far `journal`'s import polling with `id` has got.
     static func entry(_ id: String, journal: Journal) async throws -> Entry? {
-        try await journal.store.importProgress(id: id, user: journal.user).map(Entry.init)
+        try await journal.importProgress(id: id).map(Entry.init)
     }
 }

@@ -35,7 +35,7 @@ struct ImportWebController {
     }
 
     func renderImportForm(_ context: Context, error: String? = nil, notice: String? = nil) async throws -> String {
-        let batches = try await context.journal.store.imports(user: context.journal.user)
+        let batches = try await context.journal.imports()
         let formats = Journal.importFormats.filter {
             FoodDatabaseFormat(rawValue: $0) == nil || FoodDatabaseFormat.mayImport(context.account)
         }
@@ -89,9 +89,8 @@ struct ImportWebController {
     /// The upload kept under the request's token, if it is this user's.
     /// - Parameter claiming: taken for its import: no other request finds it afterwards.
     private func waiting(_ context: Context, claiming: Bool = false) async throws -> PendingImport {
-        let store = context.journal.store, user = context.journal.user
         guard let token = context.parameters.get("token"), UUID(text: token) != nil,
-              let fields = try await claiming ? store.claimWaitingUpload(token: token, user: user) : store.waitingUpload(token: token, user: user) else {
+              let fields = try await context.journal.waitingUpload(token: token, claiming: claiming) else {
             throw CinnError.notFound("this import is no longer waiting; upload the file again")
         }
         return PendingImport(directory: pendingDirectory, token: token, fields: fields)
@@ -151,18 +150,18 @@ struct ImportWebController {
 
     @Sendable func confirmUndoImport(_ request: Request, context: Context) async throws -> Response {
         guard let id = context.parameters.get("id").flatMap(Int64.init),
-              let batch = try await context.journal.store.imports(user: context.journal.user).first(where: { $0.id == id }) else {
+              let batch = try await context.journal.imports().first(where: { $0.id == id }) else {
             throw CinnError.notFound("no such import")
         }
         guard batch.undoneAt == nil else { return redirect("/import") }
-        let model = UndoImportPage(batch: batch, contents: try await context.journal.store.importContents(id: id, user: context.journal.user),
+        let model = UndoImportPage(batch: batch, contents: try await context.journal.importContents(id: id),
                                    timeZone: try await context.journal.settings().timeZone)
         return html(pages.render("undo-import", model, title: "Undo import", tab: .importing, formToken: context.formToken))
     }
 
     @Sendable func undoImport(_ request: Request, context: Context) async throws -> Response {
         guard let id = context.parameters.get("id").flatMap(Int64.init) else { throw CinnError.notFound("no such import") }
-        try await context.journal.store.undoImport(id: id, user: context.journal.user)
+        try await context.journal.undoImport(id: id)
         return Done.importUndone.redirect(to: "/import")
     }
 }
@@ -188,8 +187,8 @@ struct PendingImport {
                                                 attributes: [.posixPermissions: 0o700])
         removeExpiredFiles()
         try FileManager.default.moveItem(at: upload, to: file)
-        let expired = try await journal.store.keepWaitingUpload(token: token, user: journal.user, fields: fields,
-                                                                expiringBefore: journal.store.now().addingTimeInterval(-Self.lifetime))
+        let expired = try await journal.keepWaitingUpload(token: token, fields: fields,
+                                                                lifetime: Self.lifetime)
         for token in expired { try? FileManager.default.removeItem(at: directory.appendingPathComponent("\(token).upload")) }
     }
 
@@ -211,12 +210,12 @@ struct PendingImport {
     /// Changes one of the kept upload's form fields (the unit chosen afterwards).
     mutating func setField(_ name: String, _ value: String, journal: Journal) async throws {
         fields[name] = value
-        try await journal.store.setWaitingUploadFields(fields, token: token, user: journal.user)
+        try await journal.setWaitingUploadFields(fields, token: token)
     }
 
     func discard(_ journal: Journal) async {
         try? FileManager.default.removeItem(at: file)
-        try? await journal.store.removeWaitingUpload(token: token)
+        try? await journal.removeWaitingUpload(token: token)
     }
 
     /// Removes files older than an upload waits (a server stopped before it could record or discard one).

@@ -34,7 +34,7 @@ struct NightscoutController {
     /// Treatments, device statuses or profiles as clients sent them, newest first.
     @Sendable func documents(_ request: Request, _ context: Context, _ collection: NightscoutDocument.Collection) async throws -> Response {
         let query = try NightscoutQuery(request, times: ["created_at": .iso], types: false)
-        let documents = try await context.journal.store.nightscoutDocuments(collection, user: context.journal.user, from: query.start,
+        let documents = try await context.journal.nightscoutDocuments(collection, from: query.start,
                                                                            to: query.end, limit: query.count)
         return JSONResponse.body("[" + documents.map(\.body).joined(separator: ",") + "]")
     }

@@ -18,12 +18,12 @@ struct ResearchExportController {
         let participants: [(name: String, journal: Journal)]
         switch request.query("scope") ?? "me" {
         case "me":
-            participants = [(try await context.journal.store.account(user: context.journal.user)?.name ?? "participant", context.journal)]
+            participants = [(try await context.journal.account()?.name ?? "participant", context.journal)]
         case "study":
             guard let me = context.account?.account, me.role == .admin else {
                 throw CinnError(.forbidden, "only an administrator of a hosted server exports a study")
             }
-            participants = try await context.journal.store.accounts().filter(\.hasPassword).map { ($0.name, context.journal.forUser($0.user)) }
+            participants = try await context.journal.accounts().filter(\.hasPassword).map { ($0.name, context.journal.forUser($0.user)) }
         case let other:
             throw CinnError.invalid("scope", "scope is me or study, not \(other)")
         }

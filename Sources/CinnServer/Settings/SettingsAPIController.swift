@@ -57,7 +57,7 @@ struct SettingsAPIController {
         }
         if let unit = body.energyUnit { settings.energyUnit = try EnergyUnit.parse(unit) }
         if let unit = body.glucoseUnit { settings.glucoseUnit = try GlucoseUnit.parse(unit, field: "glucose_unit") }
-        try await context.journal.store.saveSettings(settings, user: context.journal.user)
+        try await context.journal.saveSettings(settings)
         return JSONResponse.make(SettingsDTO(settings))
     }
 

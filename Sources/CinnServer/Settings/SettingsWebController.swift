@@ -56,7 +56,7 @@ struct SettingsWebController {
             if let zone = form["time_zone"] { settings.timeZoneIdentifier = try UserSettings.validTimeZone(zone) }
             if let unit = form["energy_unit"] { settings.energyUnit = try EnergyUnit.parse(unit) }
             if let unit = form["glucose_unit"] { settings.glucoseUnit = try GlucoseUnit.parse(unit, field: "glucose_unit") }
-            try await context.journal.store.saveSettings(settings, user: context.journal.user)
+            try await context.journal.saveSettings(settings)
             return Done.settingsSaved.redirect(to: "/settings")
         } catch let error as CinnError where error.code == .invalidInput {
             return html(try await renderSettings(context, formError: error.message), status: .unprocessableContent)
@@ -109,7 +109,7 @@ struct SettingsWebController {
     }
 
     @Sendable func clearGoal(_ request: Request, context: Context) async throws -> Response {
-        try await context.journal.store.clearGoal(user: context.journal.user)
+        try await context.journal.clearGoal()
         return Done.goalCleared.redirect(to: "/settings")
     }
 }

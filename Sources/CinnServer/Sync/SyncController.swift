@@ -22,7 +22,7 @@ struct SyncController {
         var request = request
         let changes = try SyncChange.batch(jsonText: try await request.body(upTo: Self.maximumBodyBytes).readableBytesView,
                                            maximumChanges: Self.maximumChanges)
-        let results = try await context.journal.store.push(changes, user: context.journal.user)
+        let results = try await context.journal.push(changes)
         ServerMetrics.synced("push", changes: changes.count)
         return JSONResponse.body(SyncResult.jsonText(results))
     }
@@ -34,7 +34,7 @@ struct SyncController {
             cursor = parsed
         }
         let limit = try request.queryInt("limit", default: 1000, range: 1...10_000)
-        let page = try await context.journal.store.pull(user: context.journal.user, after: cursor, limit: limit)
+        let page = try await context.journal.pull(after: cursor, limit: limit)
         ServerMetrics.synced("pull", changes: page.changes.count)
         return JSONResponse.body(page.jsonText)
     }

@@ -36,8 +36,7 @@ struct WeightAPIController {
     @Sendable func listWeighIns(_ request: Request, context: Context) async throws -> Response {
         let settings = try await context.journal.settings()
         let unit = try unit(request, settings)
-        let weighIns = try await context.journal.store.weighIns(
-            user: context.journal.user, from: try request.queryDate("from"), to: try request.queryDate("to"),
+        let weighIns = try await context.journal.weighIns(from: try request.queryDate("from"), to: try request.queryDate("to"),
             limit: try request.queryInt("limit", default: 100, range: 1...10_000),
             offset: try request.queryInt("offset", default: 0, range: 0...Int(Int32.max)))
         return JSONResponse.make(["weigh_ins": weighIns.map { WeighInDTO($0, unit: unit) }])
@@ -59,7 +58,7 @@ struct WeightAPIController {
     }
 
     @Sendable func showWeighIn(_ request: Request, context: Context) async throws -> Response {
-        let weighIn = try await context.journal.store.weighIn(id: try id(context), user: context.journal.user)
+        let weighIn = try await context.journal.weighIn(id: try id(context))
         return JSONResponse.make(WeighInDTO(weighIn, unit: try unit(request, try await context.journal.settings())))
     }
 
@@ -77,14 +76,14 @@ struct WeightAPIController {
     }
 
     @Sendable func deleteWeighIn(_ request: Request, context: Context) async throws -> Response {
-        try await context.journal.store.deleteWeighIn(id: try id(context), user: context.journal.user)
+        try await context.journal.deleteWeighIn(id: try id(context))
         return Response(status: .noContent)
     }
 
     /// `DELETE /api/v1/weigh-ins?date=YYYY-MM-DD` deletes that day's weigh-ins.
     @Sendable func deleteDay(_ request: Request, context: Context) async throws -> Response {
         guard let date = try request.queryDate("date") else { throw CinnError.invalid("date", "date is required") }
-        let count = try await context.journal.store.deleteWeighIns(on: date, user: context.journal.user)
+        let count = try await context.journal.deleteWeighIns(on: date)
         return JSONResponse.make(["deleted": count])
     }
 
@@ -97,7 +96,7 @@ struct WeightAPIController {
 
     @Sendable func showGoal(_ request: Request, context: Context) async throws -> Response {
         let unit = try unit(request, try await context.journal.settings())
-        guard let goal = try await context.journal.store.goal(user: context.journal.user) else {
+        guard let goal = try await context.journal.goal() else {
             throw CinnError.notFound("no goal is set")
         }
         return JSONResponse.make(GoalDTO(goal, unit: unit))
@@ -114,7 +113,7 @@ struct WeightAPIController {
     }
 
     @Sendable func clearGoal(_ request: Request, context: Context) async throws -> Response {
-        guard try await context.journal.store.clearGoal(user: context.journal.user) else { throw CinnError.notFound("no goal is set") }
+        guard try await context.journal.clearGoal() else { throw CinnError.notFound("no goal is set") }
         return Response(status: .noContent)
     }
 }

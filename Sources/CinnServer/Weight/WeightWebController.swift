@@ -43,7 +43,7 @@ struct WeightWebController {
                          form: DashboardPage.WeightForm = .init(), notice: String? = nil) async throws -> String {
         let (report, energy) = if let reports { reports } else { try await context.journal.dashboard(range: range) }
         let settings = energy.settings
-        let recent = try await context.journal.store.weighIns(user: context.journal.user, limit: 7)
+        let recent = try await context.journal.weighIns(limit: 7)
         var trendByDay: [LocalDate: Mass] = [:]
         for point in report.days.suffix(14) { trendByDay[point.date] = point.trend }
         let page = DashboardPage(report: report, settings: settings, todayAnswer: energy.answer, range: range, today: energy.asOf,
@@ -67,7 +67,7 @@ struct WeightWebController {
         guard let id = request.query("added").flatMap(UUID.init(text:)) else { return nil }
         let weighIn: WeighIn
         do {
-            weighIn = try await context.journal.store.weighIn(id: id, user: context.journal.user)
+            weighIn = try await context.journal.weighIn(id: id)
         } catch let error as CinnError where error.code == .notFound {
             return nil
         }
@@ -106,7 +106,7 @@ struct WeightWebController {
     /// The weigh-ins, newest first, with their trend and changes; `?month=YYYY-MM` shows that month day by day.
     @Sendable func weighIns(_ request: Request, context: Context) async throws -> Response {
         let settings = try await context.journal.settings()
-        let trend = WeightTrend(days: try await context.journal.store.dailyWeights(user: context.journal.user),
+        let trend = WeightTrend(days: try await context.journal.dailyWeights(),
                                 method: settings.trendMethod, displayUnit: settings.displayUnit)
         let today = context.journal.today(settings)
         if let month = request.query("month") {
@@ -121,14 +121,14 @@ struct WeightWebController {
         let page = try request.queryInt("page", default: 1, range: 1...1_000_000)
         let pageSize = 50
         // One more than a page: whether there is an older page, and the weigh-in the page's last one changed from.
-        let items = try await context.journal.store.weighIns(user: context.journal.user, limit: pageSize + 1, offset: (page - 1) * pageSize)
+        let items = try await context.journal.weighIns(limit: pageSize + 1, offset: (page - 1) * pageSize)
         let rows = WeightLogRow.rows(Array(items.prefix(pageSize)), before: items.count > pageSize ? items[pageSize] : nil, trend: trend)
         let model = WeighInsPage(rows: rows, unit: settings.displayUnit, page: page, hasMore: items.count > pageSize, today: today)
         return html(pages.render("weigh-ins", model, title: "Weigh-ins", tab: .weight, notice: Done.notice(request), formToken: context.formToken))
     }
 
     @Sendable func editForm(_ request: Request, context: Context) async throws -> Response {
-        let weighIn = try await context.journal.store.weighIn(id: try weighInID(context), user: context.journal.user)
+        let weighIn = try await context.journal.weighIn(id: try weighInID(context))
         let settings = try await context.journal.settings()
         return html(pages.render("edit", WeighInPage(weighIn, unit: settings.displayUnit), title: "Edit weigh-in", tab: .weight, formToken: context.formToken))
     }
@@ -141,7 +141,7 @@ struct WeightWebController {
                                               note: .some(form["note"]), confirm: form["confirm"] == "true")
             return Done.weighInSaved.redirect(to: "/weigh-ins")
         } catch let error as CinnError where error.code == .invalidInput || error.code == .needsConfirmation {
-            let weighIn = try await context.journal.store.weighIn(id: id, user: context.journal.user)
+            let weighIn = try await context.journal.weighIn(id: id)
             let settings = try await context.journal.settings()
             let asked = error.code == .needsConfirmation
             let model = WeighInPage(weighIn, unit: settings.displayUnit, sent: form, formError: asked ? nil : error.message,
@@ -151,14 +151,14 @@ struct WeightWebController {
     }
 
     @Sendable func confirmDelete(_ request: Request, context: Context) async throws -> Response {
-        let weighIn = try await context.journal.store.weighIn(id: try weighInID(context), user: context.journal.user)
+        let weighIn = try await context.journal.weighIn(id: try weighInID(context))
         let settings = try await context.journal.settings()
         return html(pages.render("confirm-delete", WeighInPage(weighIn, unit: settings.displayUnit),
                                  title: "Delete weigh-in", tab: .weight, formToken: context.formToken))
     }
 
     @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
-        try await context.journal.store.deleteWeighIn(id: try weighInID(context), user: context.journal.user)
+        try await context.journal.deleteWeighIn(id: try weighInID(context))
         return Done.weighInDeleted.redirect(to: "/weigh-ins")
     }
 }

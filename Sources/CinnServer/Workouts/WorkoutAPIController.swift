@@ -74,8 +74,8 @@ struct WorkoutAPIController {
         let limit = try request.queryInt("limit", default: 50, range: 1...500)
         let offset = try request.queryInt("offset", default: 0, range: 0...Int(Int32.max))
         let unit = try await context.journal.settings().displayUnit.liftingUnit
-        let workouts = try await context.journal.store.workouts(user: context.journal.user, limit: limit, offset: offset)
-        return JSONResponse.make(WorkoutListDTO(workouts, unit: unit, total: try await context.journal.store.workoutCount(user: context.journal.user)))
+        let workouts = try await context.journal.workouts(limit: limit, offset: offset)
+        return JSONResponse.make(WorkoutListDTO(workouts, unit: unit, total: try await context.journal.workoutCount()))
     }
 
     func uuid(_ context: Context, _ what: String) throws -> UUID {
@@ -85,7 +85,7 @@ struct WorkoutAPIController {
 
     /// `GET /api/v1/workouts/{id}`: the workout with the records each set set.
     @Sendable func showWorkout(_ request: Request, context: Context) async throws -> Response {
-        guard let workout = try await context.journal.store.workout(id: try uuid(context, "workout"), user: context.journal.user) else {
+        guard let workout = try await context.journal.workout(id: try uuid(context, "workout")) else {
             throw CinnError.notFound("no such workout")
         }
         return JSONResponse.make(WorkoutDTO(try await context.journal.workoutWithRecords(workout)))

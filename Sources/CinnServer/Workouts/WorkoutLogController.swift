@@ -57,7 +57,7 @@ struct WorkoutLogController {
 
     @Sendable func log(_ request: Request, context: Context) async throws -> Response {
         let journal = context.journal
-        guard let stored = try await journal.store.workout(id: try id(context, "workout"), user: journal.user) else {
+        guard let stored = try await journal.workout(id: try id(context, "workout")) else {
             throw CinnError.notFound("no such workout")
         }
         let content = try await journal.loggingPage(stored)

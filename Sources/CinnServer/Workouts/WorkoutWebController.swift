@@ -32,7 +32,7 @@ struct WorkoutWebController {
             }
             return value
         }
-        let page = LiftsPage(lifts: try await journal.lifts(), workoutCount: try await journal.store.workoutCount(user: journal.user),
+        let page = LiftsPage(lifts: try await journal.lifts(), workoutCount: try await journal.workoutCount(),
                              start: WorkoutStartCard(current: try await journal.workoutInProgress(), routines: try await journal.routines()),
                              plates: PlatesForm(try await journal.settings().plates, load: load))
         return WebResponse.html(pages.render("lifts", page, title: "Lifts", tab: .lifts, notice: Done.notice(request), formToken: context.formToken))
@@ -49,7 +49,7 @@ struct WorkoutWebController {
         let exercise = try ExerciseCluster.named(context.parameters.get("id") ?? "", among: clusters)
         let includeHighReps = try request.queryBool("include_high_reps")
         let page = try await context.journal.exercisePage(exercise, includeHighReps: includeHighReps)
-        let rest = try await context.journal.store.exerciseRest(user: context.journal.user, exerciseRows: exercise.rows) ?? Journal.defaultRestSeconds
+        let rest = try await context.journal.exerciseRest(exerciseRows: exercise.rows) ?? Journal.defaultRestSeconds
         let model = ExercisePageModel(page: page, includeHighReps: includeHighReps, others: clusters, rest: rest)
         return WebResponse.html(pages.render("exercise", model, title: exercise.root.name, tab: .lifts, notice: Done.notice(request), formToken: context.formToken))
     }
@@ -70,9 +70,9 @@ struct WorkoutWebController {
     @Sendable func workouts(_ request: Request, context: Context) async throws -> Response {
         let offset = try request.queryInt("offset", default: 0, range: 0...Int(Int32.max))
         let unit = try await context.journal.settings().displayUnit.liftingUnit
-        let list = try await context.journal.store.workouts(user: context.journal.user, limit: Self.pageSize, offset: offset)
+        let list = try await context.journal.workouts(limit: Self.pageSize, offset: offset)
         let page = WorkoutsPage(workouts: list, unit: unit, offset: offset, limit: Self.pageSize,
-                                total: try await context.journal.store.workoutCount(user: context.journal.user))
+                                total: try await context.journal.workoutCount())
         return WebResponse.html(pages.render("workouts", page, title: "Workouts", tab: .lifts, notice: Done.notice(request), formToken: context.formToken))
     }
 
@@ -89,7 +89,7 @@ struct WorkoutWebController {
 
     @Sendable func workout(_ request: Request, context: Context) async throws -> Response {
         guard let id = context.parameters.get("id").flatMap(UUID.init(text:)),
-              let workout = try await context.journal.store.workout(id: id, user: context.journal.user) else {
+              let workout = try await context.journal.workout(id: id) else {
             throw CinnError.notFound("no such workout")
         }
         let model = WorkoutPageModel(try await context.journal.workoutWithRecords(workout), finished: try request.queryBool("finished"))
@@ -99,7 +99,7 @@ struct WorkoutWebController {
     /// Asks before a workout is deleted (or, one being logged, discarded), as weigh-ins and food entries do.
     @Sendable func confirmDeleteWorkout(_ request: Request, context: Context) async throws -> Response {
         guard let id = context.parameters.get("id").flatMap(UUID.init(text:)),
-              let stored = try await context.journal.store.workout(id: id, user: context.journal.user) else {
+              let stored = try await context.journal.workout(id: id) else {
             throw CinnError.notFound("no such workout")
         }
         let workout = stored.workout
