@@ -137,6 +137,10 @@ let package = Package(
         ),
         .testTarget(name: "CinnChartsTests", dependencies: ["CinnCore", "CinnCharts"]),
         .testTarget(
+            name: "CinnJournalTests",
+            dependencies: ["CinnCore", "CinnStore", "CinnJournal", .product(name: "SQLKit", package: "sql-kit")]
+        ),
+        .testTarget(
             name: "CinnServerTests",
             dependencies: [
                 "CinnCore", "CinnStore", "CinnServer", "CinnJournal", "CinnCharts",

@@ -1,0 +1,131 @@
+import CinnCore
+import CinnJournal
+import Foundation
+import SQLKit
+import Testing
+@testable import CinnStore
+
+/// The databases these tests run against: SQLite always, PostgreSQL when `CINN_TEST_POSTGRES_URL` is set (set but
+/// unreachable is a failure, never a skip).
+enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case sqlite, postgres
+
+    static var enabled: [Backend] {
+        ProcessInfo.processInfo.environment["CINN_TEST_POSTGRES_URL", default: ""].isEmpty ? [.sqlite] : [.sqlite, .postgres]
+    }
+
+    var testDescription: String { rawValue }
+}
+
+/// 2024-03-15T12:00:00Z, the tests' "now", the store's clock and the journal's alike.
+let fixedNow = Date(timeIntervalSince1970: 1_710_504_000)
+
+/// A journal of the local user on a fresh, migrated database (a SQLite file, or a PostgreSQL schema of its own), in
+/// UTC, removed after `body` whatever happens.
+func withJournal(_ backend: Backend, _ body: (Journal) async throws -> Void) async throws {
+    let store: Store
+    var cleanup: () async throws -> Void
+    switch backend {
+    case .sqlite:
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-journal-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        store = try Store(.sqlite(path: directory.appendingPathComponent("journal.sqlite").path), now: { fixedNow })
+        cleanup = { try await store.close(); try? FileManager.default.removeItem(at: directory) }
+    case .postgres:
+        let url = try #require(ProcessInfo.processInfo.environment["CINN_TEST_POSTGRES_URL"])
+        let schema = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
+        let admin = try Store(.postgres(url: url))
+        try await admin.withConnection { db in try await db.raw("CREATE SCHEMA \(unsafeRaw: String(schema))").run() }
+        store = try Store(.postgres(url: url), schema: String(schema), now: { fixedNow })
+        cleanup = {
+            try await store.close()
+            try await admin.withConnection { db in try await db.raw("DROP SCHEMA \(unsafeRaw: String(schema)) CASCADE").run() }
+            try await admin.close()
+        }
+    }
+    do {
+        try await store.migrate()
+        let journal = try await Journal.local(store: store, now: { fixedNow })
+        var settings = try await journal.settings()
+        settings.timeZoneIdentifier = "UTC"
+        try await journal.saveSettings(settings)
+        try await body(journal)
+    } catch {
+        try await cleanup()
+        throw error
+    }
+    try await cleanup()
+}
+
+/// The use-cases the server and the CLI share, through the Journal alone, on both databases.
+@Suite struct JournalTests {
+    static func granolaBar() -> Food {
+        Food(id: .v7(), name: "Granola bar", source: .mine, basis: .grams,
+             nutrients: try! Nutrients(keyed: ["energy": 450, "protein": 10]), servings: [ServingSize(label: "1 bar", amount: 40)])
+    }
+
+    @Test(arguments: Backend.enabled)
+    func aFoodLoggedBeforeStartsAtItsLastAmount(_ backend: Backend) async throws {
+        try await withJournal(backend) { journal in
+            let bar = try await journal.store.addFood(Self.granolaBar(), user: journal.user)
+            #expect(try await journal.lastLoggedAmount(foodID: bar.id) == nil)
+            _ = try await journal.logFoods([FoodLogRequest(foodID: bar.id, servings: 2, serving: "1 bar", time: "2024-03-14T08:00:00Z")])
+            _ = try await journal.logFoods([FoodLogRequest(foodID: bar.id, servings: 1.5, serving: "100 g", time: "2024-03-15T08:00:00Z")])
+            let last = try #require(try await journal.lastLoggedAmount(foodID: bar.id))
+            #expect(last.servings == 1.5 && last.servingLabel == "100 g", "the newest entry's, by when it was eaten")
+            #expect(try await journal.food(id: bar.id).name == "Granola bar")
+        }
+    }
+
+    @Test(arguments: Backend.enabled)
+    func foodsLoggedAtOneInstantAreRecentByName(_ backend: Backend) async throws {
+        try await withJournal(backend) { journal in
+            var ids: [UUID] = []
+            for name in ["Yogurt", "Banana", "Muesli"] {
+                var food = Self.granolaBar()
+                food.id = .v7()
+                food.name = name
+                ids.append(try await journal.store.addFood(food, user: journal.user).id)
+            }
+            _ = try await journal.logFoods(ids.map { FoodLogRequest(foodID: $0, time: "2024-03-15T08:00:00Z") })
+            #expect(try await journal.recentFoods(limit: 10).map(\.name) == ["Banana", "Muesli", "Yogurt"])
+        }
+    }
+
+    @Test(arguments: Backend.enabled)
+    func aWaitingUploadIsClaimedOnce(_ backend: Backend) async throws {
+        try await withJournal(backend) { journal in
+            let token = UUID().uuidString.lowercased()
+            let expired = try await journal.keepWaitingUpload(token: token, fields: ["unit": "kg"], lifetime: 3600)
+            #expect(expired.isEmpty)
+            let looked = try await journal.waitingUpload(token: token, claiming: false)
+            #expect(looked == ["unit": "kg"], "looked at, it stays")
+            let claimed = try await journal.waitingUpload(token: token, claiming: true)
+            #expect(claimed == ["unit": "kg"])
+            let again = try await journal.waitingUpload(token: token, claiming: true)
+            #expect(again == nil, "claimed, no other request finds it")
+        }
+    }
+
+    /// The demo journal reads the same every time it is made: its days are marked in date order, so a sync pull lists
+    /// them alike (the page snapshots rest on this; in a Set's order they differed from one process to the next).
+    @Test func theDemoJournalIsTheSameEveryTime() async throws {
+        func demo() async throws -> [String] {
+            var changes: [String] = []
+            try await withJournal(.sqlite) { journal in
+                #expect(try await journal.fillWithDemoData())
+                var cursor = SyncCursor.start
+                while true {
+                    let page = try await journal.pull(after: cursor, limit: 1000)
+                    changes += page.changes.filter { $0.type == "food_day" }.compactMap { $0.fields?["day"]?.string }
+                    guard page.more, let next = SyncCursor(page.next) else { break }
+                    cursor = next
+                }
+            }
+            return changes
+        }
+        let first = try await demo()
+        #expect(first.count > 20)
+        #expect(try await demo() == first)
+    }
+}
