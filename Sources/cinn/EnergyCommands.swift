@@ -23,7 +23,7 @@ struct ProfileCommand: AsyncParsableCommand {
             try await options.withJournal { journal in
                 let settings = try await journal.settings()
                 let goal = try await journal.goal()
-                if format == .json { return print(EnergyJSON.profile(settings, goal: goal)) }
+                if format == .json { return print(try EnergyJSON.profile(settings, goal: goal)) }
                 guard let profile = settings.profile else {
                     print("No profile yet. Set one with: cinn profile set --sex female --birth-date 1990-05-17 --height \"5 ft 6 in\" --activity light")
                     return
@@ -123,7 +123,7 @@ struct EnergyCommand: AsyncParsableCommand {
         let day = try parseOrThrow { () in try date.map { t in try LocalDate.parse(t) } }
         try await options.withJournal { journal in
             let report = try await journal.energyReport(asOf: day, windowDays: window, historyDays: format == .json ? 90 : 0)
-            if format == .json { return print(EnergyJSON.energy(report)) }
+            if format == .json { return print(try EnergyJSON.energy(report)) }
             EnergyText.print(report)
         }
     }
@@ -138,7 +138,7 @@ struct TodayCommand: AsyncParsableCommand {
     func run() async throws {
         try await options.withJournal { journal in
             let report = try await journal.energyReport(historyDays: 0)
-            if format == .json { return print(EnergyJSON.today(report)) }
+            if format == .json { return print(try EnergyJSON.today(report)) }
             let unit = report.settings.energyUnit
             print(report.answer.message)
             let target = report.targetKcal.map { " of \(unit.format(kilocalories: $0))" } ?? ""

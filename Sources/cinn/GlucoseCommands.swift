@@ -49,7 +49,7 @@ struct GlucoseCommand: AsyncParsableCommand {
         func run() async throws {
             try await options.withJournal { journal in
                 let report = try await journal.glucoseReport(days: days, to: try to.map { text in try LocalDate.parse(text, field: "to") })
-                if format == .json { return print(GlucoseJSON.report(report)) }
+                if format == .json { return print(try GlucoseJSON.report(report)) }
                 let statistics = report.statistics, unit = report.unit
                 guard statistics.count > 0 else { return print("No glucose readings from \(report.from.iso) to \(report.to.iso). Add one with: cinn glucose add VALUE") }
                 func percent(_ share: Double) -> String { "\((share * 100).wholeText) %" }
@@ -87,7 +87,7 @@ struct GlucoseCommand: AsyncParsableCommand {
         func run() async throws {
             try await options.withJournal { journal in
                 let day = try await journal.glucoseDay(try LocalDate.parse(date))
-                if format == .json { return print(GlucoseJSON.day(day)) }
+                if format == .json { return print(try GlucoseJSON.day(day)) }
                 let unit = day.unit
                 print("\(day.date.iso): \(day.statistics.count) readings" + (day.statistics.mean.map { ", mean \($0.formatted(unit)), \((day.statistics.inRange * 100).wholeText) % in range" } ?? ""))
                 for item in day.events {
@@ -160,7 +160,7 @@ struct MealCommand: AsyncParsableCommand {
         func run() async throws {
             try await options.withJournal { journal in
                 let meals = try await journal.meals()
-                if format == .json { return print(GlucoseJSON.meals(meals)) }
+                if format == .json { return print(try GlucoseJSON.meals(meals)) }
                 if meals.isEmpty { return print("No meals yet: cinn meal add NAME --carbs G") }
                 for meal in meals {
                     print("\(meal.name)\(meal.kind == .test ? " (test meal)" : "")" + (meal.carbohydrateGrams.map { "  \(String(format: "%g", $0)) g carbohydrate" } ?? "")

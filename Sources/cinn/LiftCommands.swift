@@ -19,7 +19,7 @@ struct LiftsCommand: AsyncParsableCommand {
         func run() async throws {
             try await options.withJournal { journal in
                 let lifts = try await journal.lifts()
-                if format == .json { return print(WorkoutJSON.lifts(lifts)) }
+                if format == .json { return print(try WorkoutJSON.lifts(lifts)) }
                 guard !lifts.exercises.isEmpty else {
                     return print("No workouts yet. Import a Fitbod, Strong or FitNotes export with: cinn import FILE")
                 }
@@ -49,7 +49,7 @@ struct LiftsCommand: AsyncParsableCommand {
             try await options.withJournal { journal in
                 let page = try await journal.exercisePage(try await journal.exercise(named: name), includeHighReps: includeHighReps,
                                                           weeks: max(1, weeks))
-                if format == .json { return print(WorkoutJSON.exercise(page, includeHighReps: includeHighReps)) }
+                if format == .json { return print(try WorkoutJSON.exercise(page, includeHighReps: includeHighReps)) }
                 let report = page.report, unit = page.unit
                 print(page.exercise.root.name + (page.exercise.aliases.isEmpty ? "" : " (also \(page.exercise.aliases.map(\.name).joined(separator: ", ")))"))
                 func estimate(_ value: EstimatedMax?) -> String {
@@ -135,7 +135,7 @@ struct WorkoutsCommand: AsyncParsableCommand {
         try await options.withJournal { journal in
             let unit = try await journal.settings().displayUnit.liftingUnit
             let workouts = try await journal.workouts(limit: max(1, min(limit, 10_000)))
-            if format == .json { return print(WorkoutJSON.workouts(workouts, unit: unit)) }
+            if format == .json { return print(try WorkoutJSON.workouts(workouts, unit: unit)) }
             guard !workouts.isEmpty else { return print("No workouts yet. Import a Fitbod, Strong or FitNotes export with: cinn import FILE") }
             for workout in workouts {
                 let volume = workout.volume.kilograms > 0 ? ", \(Mass.format(workout.volume.value(in: unit), decimals: 0)) \(unit.rawValue)" : ""

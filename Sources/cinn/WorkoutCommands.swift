@@ -72,7 +72,7 @@ struct WorkoutCommand: AsyncParsableCommand {
                     throw CinnError.notFound("no workout \(id)")
                 }
                 let workout = try await journal.workoutWithRecords(stored)
-                if format == .json { return print(WorkoutJSON.workout(workout)) }
+                if format == .json { return print(try WorkoutJSON.workout(workout)) }
                 print("\(stored.workout.name), \(stored.workout.localDate.iso)")
                 printWorkout(workout)
             }

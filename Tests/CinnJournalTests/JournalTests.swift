@@ -129,3 +129,17 @@ func withJournal(_ backend: Backend, _ body: (Journal) async throws -> Void) asy
         #expect(try await demo() == first)
     }
 }
+
+/// JSON that cannot be written is an error, never a body of `null`; numbers that are not finite are written as null.
+@Suite struct JSONWritingTests {
+    struct Refuses: Encodable {
+        func encode(to encoder: any Encoder) throws {
+            throw EncodingError.invalidValue(0, .init(codingPath: [], debugDescription: "refused"))
+        }
+    }
+
+    @Test func aValueThatCannotBeWrittenIsAnError() {
+        #expect(throws: CinnError.self) { try jsonString(Refuses()) }
+        #expect((try? jsonString(["a": Double.infinity, "b": 1.5])) == #"{"a":null,"b":1.5}"#)
+    }
+}

@@ -377,7 +377,7 @@ package struct CalorieTargetDTO: Encodable {
 
 /// The API's JSON, for the CLI's `--format json`.
 public enum EnergyJSON {
-    public static func energy(_ report: EnergyReport) -> String { jsonString(EnergyDTO(report)) }
-    public static func today(_ report: EnergyReport) -> String { jsonString(TodayDTO(report)) }
-    public static func profile(_ settings: UserSettings, goal: Goal?) -> String { jsonString(ProfileDTO(settings, goal: goal)) }
+    public static func energy(_ report: EnergyReport) throws(CinnError) -> String { try jsonString(EnergyDTO(report)) }
+    public static func today(_ report: EnergyReport) throws(CinnError) -> String { try jsonString(TodayDTO(report)) }
+    public static func profile(_ settings: UserSettings, goal: Goal?) throws(CinnError) -> String { try jsonString(ProfileDTO(settings, goal: goal)) }
 }

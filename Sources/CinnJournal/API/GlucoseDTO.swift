@@ -307,7 +307,7 @@ enum GlucoseDTO {
 
 /// The JSON the CLI prints with `--format json`: the API's shapes.
 public enum GlucoseJSON {
-    public static func report(_ report: GlucoseReport) -> String { jsonString(GlucoseReportDTO(report)) }
-    public static func day(_ day: GlucoseDay) -> String { jsonString(GlucoseDayDTO(day)) }
-    public static func meals(_ meals: [MealDefinition]) -> String { jsonString(["meals": meals.map(MealDTO.init)]) }
+    public static func report(_ report: GlucoseReport) throws(CinnError) -> String { try jsonString(GlucoseReportDTO(report)) }
+    public static func day(_ day: GlucoseDay) throws(CinnError) -> String { try jsonString(GlucoseDayDTO(day)) }
+    public static func meals(_ meals: [MealDefinition]) throws(CinnError) -> String { try jsonString(["meals": meals.map(MealDTO.init)]) }
 }

@@ -488,19 +488,19 @@ package struct LastSetsDTO: Encodable {
 
 /// The API's JSON for the CLI's `--format json`, so both speak the same.
 public enum WorkoutJSON {
-    public static func lifts(_ lifts: (exercises: [ExerciseSummary], unit: MassUnit, formula: OneRepMaxFormula)) -> String {
-        jsonString(ExerciseListDTO(lifts))
+    public static func lifts(_ lifts: (exercises: [ExerciseSummary], unit: MassUnit, formula: OneRepMaxFormula)) throws(CinnError) -> String {
+        try jsonString(ExerciseListDTO(lifts))
     }
 
-    public static func exercise(_ page: ExercisePage, includeHighReps: Bool) -> String {
-        jsonString(ExercisePageDTO(page, includeHighReps: includeHighReps))
+    public static func exercise(_ page: ExercisePage, includeHighReps: Bool) throws(CinnError) -> String {
+        try jsonString(ExercisePageDTO(page, includeHighReps: includeHighReps))
     }
 
-    public static func workouts(_ workouts: [WorkoutSummary], unit: MassUnit) -> String {
-        jsonString(WorkoutListDTO(workouts, unit: unit))
+    public static func workouts(_ workouts: [WorkoutSummary], unit: MassUnit) throws(CinnError) -> String {
+        try jsonString(WorkoutListDTO(workouts, unit: unit))
     }
 
-    public static func workout(_ workout: WorkoutWithRecords) -> String {
-        jsonString(WorkoutDTO(workout))
+    public static func workout(_ workout: WorkoutWithRecords) throws(CinnError) -> String {
+        try jsonString(WorkoutDTO(workout))
     }
 }

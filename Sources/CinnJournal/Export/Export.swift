@@ -27,14 +27,14 @@ extension Journal {
             }
         case .json:
             let goal = try await store.goal(user: user)
-            var head = "{\"unit\":\"kg\",\"settings\":" + jsonString(SettingsDTO(settings))
-            head += ",\"goal\":" + (goal.map { jsonString(GoalDTO($0, unit: .kilograms)) } ?? JSONText.null)
+            var head = try "{\"unit\":\"kg\",\"settings\":" + jsonString(SettingsDTO(settings))
+            head += try ",\"goal\":" + (goal.map { goal throws(CinnError) in try jsonString(GoalDTO(goal, unit: .kilograms)) } ?? JSONText.null)
             try await write(head + ",\"weigh_ins\":[")
             var first = true
             try await store.forEachWeighIn(user: user) { batch in
                 var text = ""
                 for weighIn in batch {
-                    text += (first ? "\n" : ",\n") + jsonString(WeighInDTO(weighIn, unit: .kilograms))
+                    text += try (first ? "\n" : ",\n") + jsonString(WeighInDTO(weighIn, unit: .kilograms))
                     first = false
                 }
                 try await write(text)
@@ -46,11 +46,16 @@ extension Journal {
 
 /// `value` as JSON, keys sorted. JSON has no infinity and no NaN, and Foundation's encoder refuses them: a number
 /// that is not finite (a value stored before Cinn checked it) is written as `null`.
-package func jsonString(_ value: some Encodable, pretty: Bool = false) -> String {
+package func jsonString(_ value: some Encodable, pretty: Bool = false) throws(CinnError) -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
     encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: nonFinite, negativeInfinity: nonFinite, nan: nonFinite)
-    guard let data = try? encoder.encode(value) else { return JSONText.null }
+    let data: Data
+    do {
+        data = try encoder.encode(value)
+    } catch {
+        throw CinnError(.internal, "the answer could not be written as JSON: \(error)")
+    }
     let text = String(decoding: data, as: UTF8.self)
     return text.contains(nonFiniteWritten) ? text.replacingOccurrences(of: nonFiniteWritten, with: JSONText.null) : text
 }

@@ -24,7 +24,7 @@ extension Journal {
         switch format {
         case .json:
             let document = FoodJournalDocument(foods: foods, entries: entries, presets: try await store.presets(user: user), days: days)
-            return jsonString(document, pretty: true) + "\n"
+            return try jsonString(document, pretty: true) + "\n"
         case .csv:
             let header = Nutrient.all.map { "\($0.key)_\($0.unit == .micrograms ? "ug" : $0.unit.rawValue)" }
             func amounts(_ nutrients: Nutrients) -> String {

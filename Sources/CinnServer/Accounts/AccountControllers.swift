@@ -307,7 +307,7 @@ struct AccountAPIController {
 
     func newToken(_ name: String, scope: APITokenScope = .all, user: UserID) async throws -> Response {
         let made = try await accounts.createToken(name: name, scope: scope, user: user)
-        return JSONResponse.make(NewTokenDTO(id: made.token.id.lowercasedString, name: made.token.name, token: made.secret,
+        return try JSONResponse.make(NewTokenDTO(id: made.token.id.lowercasedString, name: made.token.name, token: made.secret,
                                              scope: made.token.scope.rawValue, createdAt: made.token.createdAt.ISO8601Format()), status: .created)
     }
 
@@ -330,11 +330,11 @@ struct AccountAPIController {
 
     @Sendable func account(_ request: Request, context: Context) async throws -> Response {
         let me = context.account.account
-        return JSONResponse.make(["name": me.name, "role": me.role.rawValue])
+        return try JSONResponse.make(["name": me.name, "role": me.role.rawValue])
     }
 
     @Sendable func listTokens(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(["tokens": try await accounts.store.apiTokens(user: context.account.account.user).map(TokenDTO.init)])
+        try JSONResponse.make(["tokens": try await accounts.store.apiTokens(user: context.account.account.user).map(TokenDTO.init)])
     }
 
     struct CreateTokenRequest: Decodable { let name: String; let scope: String? }

@@ -74,8 +74,9 @@ extension CinnError {
 
 /// Builds JSON responses.
 enum JSONResponse {
-    static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
-        body(jsonString(value), status: status)
+    /// `value` as the answer's JSON; a value that cannot be written is an error (500), never a body of `null`.
+    static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws(CinnError) -> Response {
+        body(try jsonString(value), status: status)
     }
 
     static func body(_ json: String, status: HTTPResponse.Status = .ok) -> Response {

@@ -18,14 +18,14 @@ struct EnergyAPIController {
     }
 
     @Sendable func showProfile(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(ProfileDTO(try await context.journal.settings(), goal: try await context.journal.goal()))
+        try JSONResponse.make(ProfileDTO(try await context.journal.settings(), goal: try await context.journal.goal()))
     }
 
     @Sendable func updateProfile(_ request: Request, context: Context) async throws -> Response {
         var request = request
         let body = try await request.decodeJSON(ProfileRequest.self)
         let (settings, _) = try await context.journal.updateProfile(body.update)
-        return JSONResponse.make(ProfileDTO(settings, goal: try await context.journal.goal()))
+        return try JSONResponse.make(ProfileDTO(settings, goal: try await context.journal.goal()))
     }
 
     /// `GET /api/v1/energy?date=&window=&days=`.
@@ -35,11 +35,11 @@ struct EnergyAPIController {
                                                                                      range: AdaptiveExpenditure.windowRange),
                                                     historyDays: try request.queryInt("days", default: EnergyReport.defaultHistoryDays,
                                                                                       range: 0...1096))
-        return JSONResponse.make(EnergyDTO(report))
+        return try JSONResponse.make(EnergyDTO(report))
     }
 
     @Sendable func today(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(TodayDTO(try await context.journal.energyReport(historyDays: 0)))
+        try JSONResponse.make(TodayDTO(try await context.journal.energyReport(historyDays: 0)))
     }
 
     struct StatusRequest: Decodable {
@@ -55,7 +55,7 @@ struct EnergyAPIController {
         let body = try await request.decodeJSON(StatusRequest.self)
         let status = try body.status.map { text in try DayStatus.parse(text) }
         try await context.journal.setDayStatus(date, status: status)
-        return JSONResponse.make(["date": OrNull(date.iso), "status": OrNull(status?.rawValue)])
+        return try JSONResponse.make(["date": OrNull(date.iso), "status": OrNull(status?.rawValue)])
     }
 
     struct BodyFatRequest: Decodable {
@@ -67,7 +67,7 @@ struct EnergyAPIController {
         var request = request
         let body = try await request.decodeJSON(BodyFatRequest.self)
         let reading = try await context.journal.addBodyFat(percent: body.percent.value, date: body.date)
-        return JSONResponse.make(["id": reading.id.lowercasedString, "date": reading.localDate.iso,
+        return try JSONResponse.make(["id": reading.id.lowercasedString, "date": reading.localDate.iso,
                                   "percent": Mass.format(reading.fraction * 100, decimals: 1)], status: .created)
     }
 }

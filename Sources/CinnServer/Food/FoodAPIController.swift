@@ -56,7 +56,7 @@ struct FoodAPIController {
     }
 
     @Sendable func nutrientCatalogue(_ request: Request, context: Context) async throws -> Response {
-        return JSONResponse.make(["nutrients": Nutrient.all.map {
+        return try JSONResponse.make(["nutrients": Nutrient.all.map {
             NutrientInfoDTO(key: $0.key, name: $0.name, unit: $0.unit.rawValue, group: $0.group.rawValue, dailyValue: $0.dailyValue)
         }])
     }
@@ -64,28 +64,28 @@ struct FoodAPIController {
     @Sendable func listOwnFoods(_ request: Request, context: Context) async throws -> Response {
         let foods = try await context.journal.ownFoods(limit: try request.queryInt("limit", default: 500, range: 1...5000),
                                                      offset: try request.queryInt("offset", default: 0, range: 0...Int(Int32.max)))
-        return JSONResponse.make(["foods": foods.map { FoodDTO($0, mine: true) }])
+        return try JSONResponse.make(["foods": foods.map { FoodDTO($0, mine: true) }])
     }
 
     @Sendable func createFood(_ request: Request, context: Context) async throws -> Response {
         var request = request
         let body = try await request.decodeJSON(FoodRequest.self)
         let food = try await context.journal.makeFood(try body.label())
-        return JSONResponse.make(FoodDTO(food, mine: true), status: .created)
+        return try JSONResponse.make(FoodDTO(food, mine: true), status: .created)
     }
 
     @Sendable func searchFoods(_ request: Request, context: Context) async throws -> Response {
         let results = try await context.journal.searchFoods(request.query("q") ?? "",
                                                     limit: try request.queryInt("limit", default: 20, range: 1...100))
-        return JSONResponse.make(FoodSearchDTO(results))
+        return try JSONResponse.make(FoodSearchDTO(results))
     }
 
     @Sendable func foodByBarcode(_ request: Request, context: Context) async throws -> Response {
         switch try await context.journal.lookupBarcode(context.parameters.get("barcode") ?? "") {
         case .known(let food, let mine):
-            return JSONResponse.make(BarcodeResultDTO(foundIn: mine ? "mine" : "database", food: FoodDTO(food, mine: mine)))
+            return try JSONResponse.make(BarcodeResultDTO(foundIn: mine ? "mine" : "database", food: FoodDTO(food, mine: mine)))
         case .fromOpenFoodFacts(let food):
-            return JSONResponse.make(BarcodeResultDTO(foundIn: "open_food_facts", food: FoodDTO(food, mine: true)))
+            return try JSONResponse.make(BarcodeResultDTO(foundIn: "open_food_facts", food: FoodDTO(food, mine: true)))
         case .unknown(let barcode, let name, _):
             let known = name.map { "Open Food Facts knows \($0) but not its nutrition; " } ?? "no food has barcode \(barcode); "
             throw CinnError.notFound(known + "make it by hand with that barcode")
@@ -95,7 +95,7 @@ struct FoodAPIController {
     @Sendable func showFood(_ request: Request, context: Context) async throws -> Response {
         let id = try id(context, "food")
         let food = try await context.journal.food(id: id)
-        return JSONResponse.make(FoodDTO(food, mine: try await context.journal.isOwnFood(id: id)))
+        return try JSONResponse.make(FoodDTO(food, mine: try await context.journal.isOwnFood(id: id)))
     }
 
     @Sendable func replaceFood(_ request: Request, context: Context) async throws -> Response {
@@ -103,7 +103,7 @@ struct FoodAPIController {
         let id = try id(context, "food")
         let body = try await request.decodeJSON(FoodRequest.self)
         let food = try await context.journal.updateFood(try body.label().food(id: id))
-        return JSONResponse.make(FoodDTO(food, mine: true))
+        return try JSONResponse.make(FoodDTO(food, mine: true))
     }
 
     @Sendable func deleteFood(_ request: Request, context: Context) async throws -> Response {
@@ -112,7 +112,7 @@ struct FoodAPIController {
     }
 
     @Sendable func listRecipes(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(["recipes": try await context.journal.recipes().map(RecipeDTO.init)])
+        try JSONResponse.make(["recipes": try await context.journal.recipes().map(RecipeDTO.init)])
     }
 
     @Sendable func createRecipe(_ request: Request, context: Context) async throws -> Response {
@@ -120,11 +120,11 @@ struct FoodAPIController {
         let body = try await request.decodeJSON(RecipeRequest.self)
         let recipe = try await context.journal.saveRecipe(name: body.name, ingredients: try body.ingredientRequests(),
                                                           servings: body.servings?.value ?? 1, cookedGrams: body.cookedGrams?.value)
-        return JSONResponse.make(RecipeDTO(recipe), status: .created)
+        return try JSONResponse.make(RecipeDTO(recipe), status: .created)
     }
 
     @Sendable func showRecipe(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(RecipeDTO(try await context.journal.recipe(id: try id(context, "recipe"))))
+        try JSONResponse.make(RecipeDTO(try await context.journal.recipe(id: try id(context, "recipe"))))
     }
 
     @Sendable func replaceRecipe(_ request: Request, context: Context) async throws -> Response {
@@ -134,7 +134,7 @@ struct FoodAPIController {
         let body = try await request.decodeJSON(RecipeRequest.self)
         let recipe = try await context.journal.saveRecipe(id: id, name: body.name, ingredients: try body.ingredientRequests(),
                                                           servings: body.servings?.value ?? 1, cookedGrams: body.cookedGrams?.value)
-        return JSONResponse.make(RecipeDTO(recipe))
+        return try JSONResponse.make(RecipeDTO(recipe))
     }
 
     @Sendable func deleteRecipe(_ request: Request, context: Context) async throws -> Response {
@@ -148,7 +148,7 @@ struct FoodAPIController {
         let entries = try await context.journal.foodHistory(search: request.query("search"),
             limit: try request.queryInt("limit", default: 50, range: 1...1000),
             offset: try request.queryInt("offset", default: 0, range: 0...Int(Int32.max)))
-        return JSONResponse.make(["entries": entries.map(FoodEntryDTO.init)])
+        return try JSONResponse.make(["entries": entries.map(FoodEntryDTO.init)])
     }
 
     @Sendable func logFoods(_ request: Request, context: Context) async throws -> Response {
@@ -162,11 +162,11 @@ struct FoodAPIController {
                            note: entry.note)
         }
         let entries = try await context.journal.logFoods(requests, field: "entries")
-        return JSONResponse.make(["entries": entries.map(FoodEntryDTO.init)], status: .created)
+        return try JSONResponse.make(["entries": entries.map(FoodEntryDTO.init)], status: .created)
     }
 
     @Sendable func showEntry(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(FoodEntryDTO(try await context.journal.foodEntry(id: try id(context, "food entry"))))
+        try JSONResponse.make(FoodEntryDTO(try await context.journal.foodEntry(id: try id(context, "food entry"))))
     }
 
     @Sendable func updateEntry(_ request: Request, context: Context) async throws -> Response {
@@ -175,7 +175,7 @@ struct FoodAPIController {
         let body = try await request.decodeJSON(UpdateFoodEntry.self)
         let entry = try await context.journal.editFoodEntry(id: id, servings: body.servings?.value, meal: body.meal, time: body.time,
                                                     note: body.note)
-        return JSONResponse.make(FoodEntryDTO(entry))
+        return try JSONResponse.make(FoodEntryDTO(entry))
     }
 
     @Sendable func deleteEntry(_ request: Request, context: Context) async throws -> Response {
@@ -192,7 +192,7 @@ struct FoodAPIController {
 
     @Sendable func showDay(_ request: Request, context: Context) async throws -> Response {
         let day = try await context.journal.day(try date(context))
-        return JSONResponse.make(DayDTO(day.day, energyUnit: day.settings.energyUnit))
+        return try JSONResponse.make(DayDTO(day.day, energyUnit: day.settings.energyUnit))
     }
 
     @Sendable func copyDay(_ request: Request, context: Context) async throws -> Response {
@@ -201,23 +201,23 @@ struct FoodAPIController {
         let body = try await request.decodeJSON(CopyDayRequest.self)
         let target = try LocalDate.parse(body.to, field: "to")
         let entries = try await context.journal.copyEntries(from: source, meal: body.meal, to: target, toMeal: body.toMeal)
-        return JSONResponse.make(["entries": entries.map(FoodEntryDTO.init)], status: .created)
+        return try JSONResponse.make(["entries": entries.map(FoodEntryDTO.init)], status: .created)
     }
 
     @Sendable func recentFoods(_ request: Request, context: Context) async throws -> Response {
         let foods = try await context.journal.recentFoods(limit: try request.queryInt("limit", default: 30, range: 1...100))
-        return JSONResponse.make(["foods": foods.map { FoodSummaryDTO($0) }])
+        return try JSONResponse.make(["foods": foods.map { FoodSummaryDTO($0) }])
     }
 
     @Sendable func frequentFoods(_ request: Request, context: Context) async throws -> Response {
         let days = try request.queryInt("days", default: 90, range: 1...3660)
         let foods = try await context.journal.frequentFoods(since: context.journal.now().addingTimeInterval(-Double(days) * 86_400),
                                                           limit: try request.queryInt("limit", default: 30, range: 1...100))
-        return JSONResponse.make(["foods": foods.map { FrequentFoodDTO(food: FoodSummaryDTO($0.food), count: $0.count) }])
+        return try JSONResponse.make(["foods": foods.map { FrequentFoodDTO(food: FoodSummaryDTO($0.food), count: $0.count) }])
     }
 
     @Sendable func listPresets(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(["presets": try await context.journal.presets().map(PresetDTO.init)])
+        try JSONResponse.make(["presets": try await context.journal.presets().map(PresetDTO.init)])
     }
 
     @Sendable func createPreset(_ request: Request, context: Context) async throws -> Response {
@@ -233,7 +233,7 @@ struct FoodAPIController {
         } else {
             throw CinnError.invalid("food_id", "give a food_id, or a from_date and meal to save")
         }
-        return JSONResponse.make(PresetDTO(preset), status: .created)
+        return try JSONResponse.make(PresetDTO(preset), status: .created)
     }
 
     @Sendable func deletePreset(_ request: Request, context: Context) async throws -> Response {
@@ -246,7 +246,7 @@ struct FoodAPIController {
         let id = try id(context, "preset")
         let body = try await request.decodeJSON(LogPresetRequest.self)
         let entries = try await context.journal.logPreset(id: id, times: body.times?.value ?? 1, meal: body.meal, time: body.time)
-        return JSONResponse.make(["entries": entries.map(FoodEntryDTO.init)], status: .created)
+        return try JSONResponse.make(["entries": entries.map(FoodEntryDTO.init)], status: .created)
     }
 
     @Sendable func statistics(_ request: Request, context: Context) async throws -> Response {
@@ -260,7 +260,7 @@ struct FoodAPIController {
             return length
         } ?? .day
         let periods = try await context.journal.nutritionStatistics(from: from, to: to, length: length)
-        return JSONResponse.make(NutritionStatisticsDTO(period: length.rawValue, from: from.iso, to: to.iso,
+        return try JSONResponse.make(NutritionStatisticsDTO(period: length.rawValue, from: from.iso, to: to.iso,
                                             periods: periods.map(NutritionPeriodDTO.init)))
     }
 
@@ -286,8 +286,8 @@ struct FoodAPIController {
         }
         if report.rejectedCount > 0 && !mode.skipInvalid && !mode.dryRun {
             let error = CinnError.invalid("file", "\(report.rejectedCount) records are invalid; nothing was imported (use skip_invalid=true to import the others)")
-            return JSONResponse.error(error, extra: "\"report\":" + jsonString(ImportReportDTO(report: report)))
+            return JSONResponse.error(error, extra: try "\"report\":" + jsonString(ImportReportDTO(report: report)))
         }
-        return JSONResponse.make(ImportReportDTO(report: report), status: report.importID == nil ? .ok : .created)
+        return try JSONResponse.make(ImportReportDTO(report: report), status: report.importID == nil ? .ok : .created)
     }
 }

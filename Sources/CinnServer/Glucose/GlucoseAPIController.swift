@@ -61,7 +61,7 @@ struct GlucoseAPIController {
         let readings = try await context.journal.glucoseReadings(from: try request.queryDate("from"), to: try request.queryDate("to"),
                                                                limit: try request.queryInt("limit", default: 100, range: 1...10_000),
                                                                offset: try request.queryInt("offset", default: 0, range: 0...Int(Int32.max)))
-        return JSONResponse.make(["glucose": readings.map { GlucoseReadingDTO($0, unit: unit) }])
+        return try JSONResponse.make(["glucose": readings.map { GlucoseReadingDTO($0, unit: unit) }])
     }
 
     @Sendable func addGlucose(_ request: Request, context: Context) async throws -> Response {
@@ -71,7 +71,7 @@ struct GlucoseAPIController {
         let reading = try await context.journal.addGlucose(id: body.id, value: body.value, unit: unit, time: body.time, timing: body.timing, note: body.note,
                                                    confirm: body.confirm ?? false)
         let shown = try await context.journal.settings().glucoseUnit
-        return JSONResponse.make(GlucoseReadingDTO(reading, unit: unit ?? shown), status: .created)
+        return try JSONResponse.make(GlucoseReadingDTO(reading, unit: unit ?? shown), status: .created)
     }
 
     @Sendable func deleteGlucose(_ request: Request, context: Context) async throws -> Response {
@@ -83,7 +83,7 @@ struct GlucoseAPIController {
     @Sendable func report(_ request: Request, context: Context) async throws -> Response {
         var report = try await context.journal.glucoseReport(days: try request.queryInt("days", default: 30, range: 1...366), to: try request.queryDate("to"))
         report.unit = try await unit(context, request)
-        return JSONResponse.make(GlucoseReportDTO(report))
+        return try JSONResponse.make(GlucoseReportDTO(report))
     }
 
     @Sendable func day(_ request: Request, context: Context) async throws -> Response {
@@ -92,7 +92,7 @@ struct GlucoseAPIController {
         }
         var day = try await context.journal.glucoseDay(date)
         day.unit = try await unit(context, request)
-        return JSONResponse.make(GlucoseDayDTO(day))
+        return try JSONResponse.make(GlucoseDayDTO(day))
     }
 
     // MARK: Insulin
@@ -111,14 +111,14 @@ struct GlucoseAPIController {
         let settings = try await context.journal.settings()
         let doses = try await context.journal.insulinDoses(from: context.journal.dayStart(from, settings),
                                                          to: context.journal.dayStart(to.adding(days: 1), settings))
-        return JSONResponse.make(["insulin": doses.reversed().map(InsulinDoseDTO.init)])
+        return try JSONResponse.make(["insulin": doses.reversed().map(InsulinDoseDTO.init)])
     }
 
     @Sendable func addInsulin(_ request: Request, context: Context) async throws -> Response {
         var request = request
         let body = try await request.decodeJSON(NewDose.self)
         let dose = try await context.journal.addInsulin(id: body.id, units: body.units, kind: body.kind, insulin: body.insulin, time: body.time, note: body.note)
-        return JSONResponse.make(InsulinDoseDTO(dose), status: .created)
+        return try JSONResponse.make(InsulinDoseDTO(dose), status: .created)
     }
 
     @Sendable func deleteInsulin(_ request: Request, context: Context) async throws -> Response {
@@ -145,7 +145,7 @@ struct GlucoseAPIController {
     }
 
     @Sendable func listMeals(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(["meals": try await context.journal.meals().map(MealDTO.init)])
+        try JSONResponse.make(["meals": try await context.journal.meals().map(MealDTO.init)])
     }
 
     @Sendable func addMeal(_ request: Request, context: Context) async throws -> Response {
@@ -153,11 +153,11 @@ struct GlucoseAPIController {
         let body = try await request.decodeJSON(NewMeal.self)
         let meal = try await context.journal.addMeal(id: body.id, name: body.name, kind: body.kind ?? .common, carbohydrateGrams: body.carbohydrateG,
                                              foods: (body.foods ?? []).map { ($0.foodID, $0.grams) }, note: body.note)
-        return JSONResponse.make(MealDTO(meal), status: .created)
+        return try JSONResponse.make(MealDTO(meal), status: .created)
     }
 
     @Sendable func showMeal(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(MealDTO(try await context.journal.meal(id: try idParameter(context, "meal"))))
+        try JSONResponse.make(MealDTO(try await context.journal.meal(id: try idParameter(context, "meal"))))
     }
 
     @Sendable func deleteMeal(_ request: Request, context: Context) async throws -> Response {
@@ -185,7 +185,7 @@ struct GlucoseAPIController {
         let start = context.journal.dayStart(from, settings), end = context.journal.dayStart(to.adding(days: 1), settings)
         let meals = Dictionary(try await context.journal.mealsOfEvents(from: start, to: end).map { ($0.id, $0) }) { a, _ in a }
         let events = try await context.journal.mealEvents(from: start, to: end)
-        return JSONResponse.make(["meal_events": events.reversed().map { MealEventDTO($0, meal: meals[$0.mealID], response: nil, unit: unit) }])
+        return try JSONResponse.make(["meal_events": events.reversed().map { MealEventDTO($0, meal: meals[$0.mealID], response: nil, unit: unit) }])
     }
 
     @Sendable func addMealEvent(_ request: Request, context: Context) async throws -> Response {
@@ -194,7 +194,7 @@ struct GlucoseAPIController {
         let event = try await context.journal.logMeal(id: body.id, mealID: body.mealID, time: body.time, portion: body.portion,
                                               carbohydrateGrams: body.carbohydrateG, note: body.note)
         let meal = try await context.journal.meal(id: event.mealID)
-        return JSONResponse.make(MealEventDTO(event, meal: meal, response: nil, unit: try await context.journal.settings().glucoseUnit), status: .created)
+        return try JSONResponse.make(MealEventDTO(event, meal: meal, response: nil, unit: try await context.journal.settings().glucoseUnit), status: .created)
     }
 
     @Sendable func deleteMealEvent(_ request: Request, context: Context) async throws -> Response {

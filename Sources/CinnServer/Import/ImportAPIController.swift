@@ -18,7 +18,7 @@ struct ImportAPIController {
     }
 
     @Sendable func listImports(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(["imports": try await context.journal.imports().map(ImportBatchDTO.init)])
+        try JSONResponse.make(["imports": try await context.journal.imports().map(ImportBatchDTO.init)])
     }
 
     /// `POST /api/v1/imports?format=&unit=&date_order=&dry_run=&skip_invalid=&file_name=` with the file as the body.
@@ -38,9 +38,9 @@ struct ImportAPIController {
         }
         if report.rejectedCount > 0 && !mode.skipInvalid && !mode.dryRun {
             let error = CinnError.invalid("file", "\(report.rejectedCount) rows are invalid; nothing was imported (use skip_invalid=true to import the others)")
-            return JSONResponse.error(error, extra: "\"report\":" + jsonString(ImportReportDTO(report: report)))
+            return JSONResponse.error(error, extra: try "\"report\":" + jsonString(ImportReportDTO(report: report)))
         }
-        return JSONResponse.make(ImportReportDTO(report: report), status: report.importID == nil ? .ok : .created)
+        return try JSONResponse.make(ImportReportDTO(report: report), status: report.importID == nil ? .ok : .created)
     }
 
     /// `POST /api/v1/ingest/health-auto-export`: one delivery of the iPhone app Health Auto Export's REST API automation.
@@ -51,12 +51,12 @@ struct ImportAPIController {
         let report = try await ServerMetrics.counting {
             try await context.journal.ingestHealthAutoExport(Array(body.readableBytesView), fileName: automation ?? "Health Auto Export")
         }
-        return JSONResponse.make(ImportReportDTO(report: report), status: report.importID == nil ? .ok : .created)
+        return try JSONResponse.make(ImportReportDTO(report: report), status: report.importID == nil ? .ok : .created)
     }
 
     @Sendable func undoImport(_ request: Request, context: Context) async throws -> Response {
         guard let id = context.parameters.get("id").flatMap(Int64.init) else { throw CinnError.notFound("no such import") }
         let removed = try await context.journal.undoImport(id: id)
-        return JSONResponse.make(["removed": removed])
+        return try JSONResponse.make(["removed": removed])
     }
 }

@@ -21,7 +21,8 @@ struct SettingsAPIController {
     /// target, minimum, maximum, source}]}`, as of today.
     func targetsResponse(_ context: Context) async throws -> Response {
         let (targets, goals, energy) = try await context.journal.nutritionGoals()
-        let body = "{\"energy\":\(jsonString(CalorieTargetDTO(energy))),\"targets\":\(targets.storageText),\"goals\":" + jsonString(goals.map { NutrientGoalDTO($0) }) + "}"
+        let body = try "{\"energy\":\(jsonString(CalorieTargetDTO(energy))),\"targets\":\(targets.storageText),\"goals\":"
+            + jsonString(goals.map { NutrientGoalDTO($0) }) + "}"
         return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
     }
 
@@ -37,7 +38,7 @@ struct SettingsAPIController {
     }
 
     @Sendable func showSettings(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(SettingsDTO(try await context.journal.settings()))
+        try JSONResponse.make(SettingsDTO(try await context.journal.settings()))
     }
 
     @Sendable func updateSettings(_ request: Request, context: Context) async throws -> Response {
@@ -58,7 +59,7 @@ struct SettingsAPIController {
         if let unit = body.energyUnit { settings.energyUnit = try EnergyUnit.parse(unit) }
         if let unit = body.glucoseUnit { settings.glucoseUnit = try GlucoseUnit.parse(unit, field: "glucose_unit") }
         try await context.journal.saveSettings(settings)
-        return JSONResponse.make(SettingsDTO(settings))
+        return try JSONResponse.make(SettingsDTO(settings))
     }
 
     @Sendable func export(_ request: Request, context: Context) async throws -> Response {

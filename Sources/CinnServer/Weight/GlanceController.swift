@@ -16,7 +16,7 @@ struct GlanceController {
     }
 
     @Sendable func json(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(GlanceDTO(try await context.journal.glance()))
+        try JSONResponse.make(GlanceDTO(try await context.journal.glance()))
     }
 
     @Sendable func page(_ request: Request, context: Context) async throws -> Response {

@@ -39,7 +39,7 @@ struct WeightAPIController {
         let weighIns = try await context.journal.weighIns(from: try request.queryDate("from"), to: try request.queryDate("to"),
             limit: try request.queryInt("limit", default: 100, range: 1...10_000),
             offset: try request.queryInt("offset", default: 0, range: 0...Int(Int32.max)))
-        return JSONResponse.make(["weigh_ins": weighIns.map { WeighInDTO($0, unit: unit) }])
+        return try JSONResponse.make(["weigh_ins": weighIns.map { WeighInDTO($0, unit: unit) }])
     }
 
     @Sendable func createWeighIn(_ request: Request, context: Context) async throws -> Response {
@@ -54,12 +54,12 @@ struct WeightAPIController {
                                                    dateField: body.measuredAt == nil ? "date" : "measured_at", note: body.note,
                                                    confirm: body.confirm ?? false)
         let settings = try await context.journal.settings()
-        return JSONResponse.make(WeighInDTO(weighIn, unit: unit ?? settings.displayUnit), status: .created)
+        return try JSONResponse.make(WeighInDTO(weighIn, unit: unit ?? settings.displayUnit), status: .created)
     }
 
     @Sendable func showWeighIn(_ request: Request, context: Context) async throws -> Response {
         let weighIn = try await context.journal.weighIn(id: try id(context))
-        return JSONResponse.make(WeighInDTO(weighIn, unit: try unit(request, try await context.journal.settings())))
+        return try JSONResponse.make(WeighInDTO(weighIn, unit: try unit(request, try await context.journal.settings())))
     }
 
     @Sendable func updateWeighIn(_ request: Request, context: Context) async throws -> Response {
@@ -72,7 +72,7 @@ struct WeightAPIController {
                                                     dateField: body.measuredAt == nil ? "date" : "measured_at", note: body.note,
                                                     confirm: body.confirm ?? false)
         let settings = try await context.journal.settings()
-        return JSONResponse.make(WeighInDTO(weighIn, unit: unit ?? settings.displayUnit))
+        return try JSONResponse.make(WeighInDTO(weighIn, unit: unit ?? settings.displayUnit))
     }
 
     @Sendable func deleteWeighIn(_ request: Request, context: Context) async throws -> Response {
@@ -84,7 +84,7 @@ struct WeightAPIController {
     @Sendable func deleteDay(_ request: Request, context: Context) async throws -> Response {
         guard let date = try request.queryDate("date") else { throw CinnError.invalid("date", "date is required") }
         let count = try await context.journal.deleteWeighIns(on: date)
-        return JSONResponse.make(["deleted": count])
+        return try JSONResponse.make(["deleted": count])
     }
 
     @Sendable func trend(_ request: Request, context: Context) async throws -> Response {
@@ -99,7 +99,7 @@ struct WeightAPIController {
         guard let goal = try await context.journal.goal() else {
             throw CinnError.notFound("no goal is set")
         }
-        return JSONResponse.make(GoalDTO(goal, unit: unit))
+        return try JSONResponse.make(GoalDTO(goal, unit: unit))
     }
 
     @Sendable func setGoal(_ request: Request, context: Context) async throws -> Response {
@@ -109,7 +109,7 @@ struct WeightAPIController {
         let goal = try await context.journal.setGoal(weight: body.weight.value, unit: unit, ratePerWeek: body.ratePerWeek?.value,
                                              rateField: "rate_per_week")
         let settings = try await context.journal.settings()
-        return JSONResponse.make(GoalDTO(goal, unit: unit ?? settings.displayUnit))
+        return try JSONResponse.make(GoalDTO(goal, unit: unit ?? settings.displayUnit))
     }
 
     @Sendable func clearGoal(_ request: Request, context: Context) async throws -> Response {

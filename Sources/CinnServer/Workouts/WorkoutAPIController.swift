@@ -34,7 +34,7 @@ struct WorkoutAPIController {
     }
 
     @Sendable func listExercises(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.make(ExerciseListDTO(try await context.journal.lifts()))
+        try JSONResponse.make(ExerciseListDTO(try await context.journal.lifts()))
     }
 
     /// `GET /api/v1/exercises/{id}?include_high_reps=&weeks=`; the id may also be a name.
@@ -43,7 +43,7 @@ struct WorkoutAPIController {
         let includeHighReps = try request.queryBool("include_high_reps")
         let page = try await context.journal.exercisePage(exercise, includeHighReps: includeHighReps,
                                                   weeks: try request.queryInt("weeks", default: 12, range: 1...520))
-        return JSONResponse.make(ExercisePageDTO(page, includeHighReps: includeHighReps))
+        return try JSONResponse.make(ExercisePageDTO(page, includeHighReps: includeHighReps))
     }
 
     struct AliasRequest: Decodable {
@@ -60,7 +60,7 @@ struct WorkoutAPIController {
         guard let summary = lifts.exercises.first(where: { $0.id == target.root.id }) else {
             throw CinnError.notFound("no exercise \(body.exercise)")
         }
-        return JSONResponse.make(ExerciseSummaryDTO(summary, unit: lifts.unit))
+        return try JSONResponse.make(ExerciseSummaryDTO(summary, unit: lifts.unit))
     }
 
     /// `DELETE /api/v1/exercises/{id}/alias-of`: the alias becomes an exercise of its own again.
@@ -75,7 +75,7 @@ struct WorkoutAPIController {
         let offset = try request.queryInt("offset", default: 0, range: 0...Int(Int32.max))
         let unit = try await context.journal.settings().displayUnit.liftingUnit
         let workouts = try await context.journal.workouts(limit: limit, offset: offset)
-        return JSONResponse.make(WorkoutListDTO(workouts, unit: unit, total: try await context.journal.workoutCount()))
+        return try JSONResponse.make(WorkoutListDTO(workouts, unit: unit, total: try await context.journal.workoutCount()))
     }
 
     func uuid(_ context: Context, _ what: String) throws -> UUID {
@@ -88,7 +88,7 @@ struct WorkoutAPIController {
         guard let workout = try await context.journal.workout(id: try uuid(context, "workout")) else {
             throw CinnError.notFound("no such workout")
         }
-        return JSONResponse.make(WorkoutDTO(try await context.journal.workoutWithRecords(workout)))
+        return try JSONResponse.make(WorkoutDTO(try await context.journal.workoutWithRecords(workout)))
     }
 
     /// `POST /api/v1/workouts`: a whole workout, its sets checked one by one (`sets[2].reps`), all saved or nothing.
@@ -104,7 +104,7 @@ struct WorkoutAPIController {
         guard let sets = try body.workoutSets(unit: unit) else { throw CinnError.invalid("sets", "sets is required") }
         let stored = try await context.journal.logWorkout(id: id, name: body.name, startedAt: startedAt, endedAt: body.endedAt, note: body.note ?? nil,
                                                           sets: sets, inProgress: body.inProgress ?? false)
-        return JSONResponse.make(WorkoutDTO(try await context.journal.workoutWithRecords(stored)), status: .created)
+        return try JSONResponse.make(WorkoutDTO(try await context.journal.workoutWithRecords(stored)), status: .created)
     }
 
     /// `PATCH /api/v1/workouts/{id}`: what is sent replaces what is stored; `sets` replaces every set.
@@ -116,7 +116,7 @@ struct WorkoutAPIController {
         let stored = try await context.journal.editWorkout(id: id, name: body.name, startedAt: body.startedAt, endedAt: body.endedAt,
                                                            note: body.note,
                                                            sets: try body.workoutSets(unit: unit), inProgress: body.inProgress)
-        return JSONResponse.make(WorkoutDTO(try await context.journal.workoutWithRecords(stored)))
+        return try JSONResponse.make(WorkoutDTO(try await context.journal.workoutWithRecords(stored)))
     }
 
     @Sendable func deleteWorkout(_ request: Request, context: Context) async throws -> Response {
@@ -128,18 +128,18 @@ struct WorkoutAPIController {
     @Sendable func lastSets(_ request: Request, context: Context) async throws -> Response {
         let settings = try await context.journal.settings()
         let (exercise, last) = try await context.journal.lastSets(of: exerciseParameter(context))
-        return JSONResponse.make(LastSetsDTO(exercise: exercise, last: last, unit: settings.displayUnit.liftingUnit,
+        return try JSONResponse.make(LastSetsDTO(exercise: exercise, last: last, unit: settings.displayUnit.liftingUnit,
                                              formula: settings.oneRepMaxFormula))
     }
 
     @Sendable func listRoutines(_ request: Request, context: Context) async throws -> Response {
         let unit = try await context.journal.settings().displayUnit.liftingUnit
-        return JSONResponse.make(["routines": try await context.journal.routines().map { RoutineDTO($0, unit: unit) }])
+        return try JSONResponse.make(["routines": try await context.journal.routines().map { RoutineDTO($0, unit: unit) }])
     }
 
     @Sendable func showRoutine(_ request: Request, context: Context) async throws -> Response {
         let unit = try await context.journal.settings().displayUnit.liftingUnit
-        return JSONResponse.make(RoutineDTO(try await context.journal.routine(try uuid(context, "routine")), unit: unit))
+        return try JSONResponse.make(RoutineDTO(try await context.journal.routine(try uuid(context, "routine")), unit: unit))
     }
 
     /// `POST /api/v1/routines`: a routine from its exercises, or from a workout's (`from_workout`).
@@ -158,7 +158,7 @@ struct WorkoutAPIController {
             } ?? .v7()
             routine = try await context.journal.saveRoutine(try body.routine(id: id, unit: unit))
         }
-        return JSONResponse.make(RoutineDTO(routine, unit: unit), status: .created)
+        return try JSONResponse.make(RoutineDTO(routine, unit: unit), status: .created)
     }
 
     /// `PUT /api/v1/routines/{id}`: the routine's name, note and exercises replaced.
@@ -169,7 +169,7 @@ struct WorkoutAPIController {
         let body = try await request.decodeJSON(RoutineRequest.self)
         let unit = try await context.journal.settings().displayUnit.liftingUnit
         let routine = try await context.journal.saveRoutine(try body.routine(id: id, unit: unit))
-        return JSONResponse.make(RoutineDTO(routine, unit: unit))
+        return try JSONResponse.make(RoutineDTO(routine, unit: unit))
     }
 
     @Sendable func deleteRoutine(_ request: Request, context: Context) async throws -> Response {
@@ -187,6 +187,6 @@ struct WorkoutAPIController {
         let body = try await request.decodeJSON(FormulaRequest.self)
         let formula = try OneRepMaxFormula.parse(body.formula)
         try await context.journal.setOneRepMaxFormula(formula)
-        return JSONResponse.make(["formula": formula.rawValue])
+        return try JSONResponse.make(["formula": formula.rawValue])
     }
 }
