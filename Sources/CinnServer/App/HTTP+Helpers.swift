@@ -84,13 +84,25 @@ enum JSONResponse {
                  body: ResponseBody(byteBuffer: ByteBuffer(string: json)))
     }
 
-    static func error(_ error: CinnError, extra: String? = nil) -> Response {
-        var json = "{\"error\":{\"code\":\(JSONText.quoted(error.code.rawValue)),\"message\":\(JSONText.quoted(error.message))"
-        if let field = error.field { json += ",\"field\":\(JSONText.quoted(field))" }
-        json += "}"
-        if let extra { json += "," + extra }
-        return body(json + "}", status: error.code.httpStatus)
+    /// `error` as the API's error answer (`ErrorDTO`), with the import's `report` beside it when an import was refused.
+    static func error(_ error: CinnError, report: ImportReportDTO? = nil) -> Response {
+        let answer = ErrorDTO(error: .init(code: error.code.rawValue, message: error.message, field: error.field), report: report)
+        // An error answer is sent whatever happens: should it not encode, a fixed one says so.
+        let json = (try? jsonString(answer)) ?? #"{"error":{"code":"internal","message":"the error could not be written as JSON"}}"#
+        return body(json, status: error.code.httpStatus)
     }
+}
+
+/// The JSON API's error answer: `{"error": {"code", "message", "field"?}}`, and an import's `report` when it was refused.
+struct ErrorDTO: Encodable {
+    struct Detail: Encodable {
+        let code: String
+        let message: String
+        let field: String?
+    }
+
+    let error: Detail
+    let report: ImportReportDTO?
 }
 
 /// Largest JSON request body accepted.

@@ -9,9 +9,10 @@ import Mustache
 enum NutritionText {
     /// The macros of `nutrients` as JSON, for a page's script that works amounts out as you type: {"energy":52,…}.
     static func macrosJSON(_ nutrients: Nutrients) -> String {
-        "{" + Nutrient.macros.compactMap { nutrient in
-            nutrients[nutrient].flatMap { $0.isFinite ? "\"\(nutrient.key)\":\($0)" : nil }
-        }.joined(separator: ",") + "}"
+        let amounts = Dictionary(uniqueKeysWithValues: Nutrient.macros.compactMap { nutrient in
+            nutrients[nutrient].flatMap { $0.isFinite ? (nutrient.key, $0) : nil }
+        })
+        return (try? jsonString(amounts)) ?? "{}"
     }
 
     /// "1850 kcal" or "7740 kJ", whole.

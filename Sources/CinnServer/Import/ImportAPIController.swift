@@ -38,7 +38,7 @@ struct ImportAPIController {
         }
         if report.rejectedCount > 0 && !mode.skipInvalid && !mode.dryRun {
             let error = CinnError.invalid("file", "\(report.rejectedCount) rows are invalid; nothing was imported (use skip_invalid=true to import the others)")
-            return JSONResponse.error(error, extra: try "\"report\":" + jsonString(ImportReportDTO(report: report)))
+            return JSONResponse.error(error, report: ImportReportDTO(report: report))
         }
         return try JSONResponse.make(ImportReportDTO(report: report), status: report.importID == nil ? .ok : .created)
     }

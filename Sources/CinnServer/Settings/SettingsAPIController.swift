@@ -21,9 +21,15 @@ struct SettingsAPIController {
     /// target, minimum, maximum, source}]}`, as of today.
     func targetsResponse(_ context: Context) async throws -> Response {
         let (targets, goals, energy) = try await context.journal.nutritionGoals()
-        let body = try "{\"energy\":\(jsonString(CalorieTargetDTO(energy))),\"targets\":\(targets.storageText),\"goals\":"
-            + jsonString(goals.map { NutrientGoalDTO($0) }) + "}"
-        return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+        return try JSONResponse.make(TargetsDTO(energy: CalorieTargetDTO(energy), targets: try JSONParser.parse(Array(targets.storageText.utf8)),
+                                                goals: goals.map { NutrientGoalDTO($0) }))
+    }
+
+    /// The targets' answer; the person's own targets as they are stored (the shape the PUT takes).
+    struct TargetsDTO: Encodable {
+        let energy: CalorieTargetDTO
+        let targets: JSONValue
+        let goals: [NutrientGoalDTO]
     }
 
     @Sendable func showTargets(_ request: Request, context: Context) async throws -> Response {
