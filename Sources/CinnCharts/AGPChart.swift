@@ -21,8 +21,9 @@ public struct AGPChart: Sendable {
         var out = Markup(capacity: 16_384)
         out.openChart(id: "agp-chart", height: Self.height, title: "Ambulatory glucose profile", description: summary(), style: Self.style)
         let highest = max(profile.slots.compactMap { $0.percentiles?.last?.milligramsPerDeciliter }.max() ?? 0, 250)
-        let axis = ValueAxis(low: Glucose(milligramsPerDeciliter: 40).value(in: unit), high: Glucose(milligramsPerDeciliter: highest).value(in: unit),
-                             minimumSpan: 1)
+        let axis = ValueAxis(
+            low: Glucose(milligramsPerDeciliter: 40).value(in: unit), high: Glucose(milligramsPerDeciliter: highest).value(in: unit),
+            minimumSpan: 1)
         /// The height of a value in the chart's unit, and of a glucose.
         func y(_ value: Double) -> Double {
             Self.bottom - (Self.bottom - Self.top) * (value - axis.lower) / max(axis.upper - axis.lower, 1e-9)

@@ -38,8 +38,10 @@ struct BarLayout {
     ///     given, as bars need) to a round tick above it.
     ///   - axisTitle: what the values are, with their unit: "Calories (kcal)".
     ///   - period: what a bar covers; a date tick sits under the middle of the bar its date falls in.
-    init(from first: LocalDate, through last: LocalDate, lowest: Double = 0, highest: Double, axisTitle: String, legend: [LegendItem],
-         period: NutritionPeriod.Length = .day) {
+    init(
+        from first: LocalDate, through last: LocalDate, lowest: Double = 0, highest: Double, axisTitle: String, legend: [LegendItem],
+        period: NutritionPeriod.Length = .day
+    ) {
         self.first = first
         self.last = max(first, last)
         self.axisTitle = axisTitle
@@ -54,13 +56,14 @@ struct BarLayout {
         top = (legendOnOwnRow ? 2 : 1) * Self.headerRowHeight + 12
         bottom = Self.height - 26
         let (left, last, dayWidth) = (left, self.last, (right - left) / Double(first.distance(to: self.last) + 1))
-        dateAxis = DateAxis(from: first, to: last, maximumCount: Self.maximumDateTicks,
-                            position: { date in
-                                let (start, end) = NutritionPeriod.bounds(of: date, length: period)
-                                let days = Double(first.distance(to: max(start, first)) + first.distance(to: min(end, last)) + 1)
-                                return left + days / 2 * dayWidth
-                            },
-                            labelWidth: { ChartCanvas.textWidth($0) }, bounds: 2...(ChartCanvas.width - 2), gap: 10)
+        dateAxis = DateAxis(
+            from: first, to: last, maximumCount: Self.maximumDateTicks,
+            position: { date in
+                let (start, end) = NutritionPeriod.bounds(of: date, length: period)
+                let days = Double(first.distance(to: max(start, first)) + first.distance(to: min(end, last)) + 1)
+                return left + days / 2 * dayWidth
+            },
+            labelWidth: { ChartCanvas.textWidth($0) }, bounds: 2...(ChartCanvas.width - 2), gap: 10)
     }
 
     /// The width of one day's slot.
@@ -87,8 +90,10 @@ struct BarLayout {
 
     /// A bar of one day from zero up to `kcal`, at least a hairline (a logged day of nothing differs from a
     /// day not logged), with its date, kcal (and target) as data attributes and `title` as its tooltip.
-    func drawDayBar(_ out: inout Markup, date: LocalDate, kcal: Double, className: StaticString, target: Double? = nil,
-                    title: String) {
+    func drawDayBar(
+        _ out: inout Markup, date: LocalDate, kcal: Double, className: StaticString, target: Double? = nil,
+        title: String
+    ) {
         let bar = bar(from: date, through: date)
         let height = max(bottom - y(kcal), 1)
         out.append("<rect class=\"")

@@ -38,11 +38,12 @@ extension CalorieChart {
                     end += 1
                 }
             }
-            let target: Double? = switch marks {
-            case .none: nil
-            case .line(let target): target
-            case .perDay: day?.target
-            }
+            let target: Double? =
+                switch marks {
+                case .none: nil
+                case .line(let target): target
+                case .perDay: day?.target
+                }
             if let target, column(target) >= end { cells[column(target)] = "┆" }
             var line = "\(date.weekdayName) \(date.iso)  " + String(cells) + " "
             let value = day.map { Self.kcal($0.energy) } ?? "—"

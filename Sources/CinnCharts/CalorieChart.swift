@@ -37,8 +37,10 @@ public struct CalorieChart: Sendable {
     ///     replaces an earlier one; amounts that are not finite and not negative are left out, as are targets not above zero.
     ///   - range: the days shown, logged or not; by default from the first to the last logged day.
     ///   - title: the chart's accessible name.
-    public init(days: [(date: LocalDate, energy: Double, target: Double?)], in range: ClosedRange<LocalDate>? = nil,
-                title: String = "Calories per day") {
+    public init(
+        days: [(date: LocalDate, energy: Double, target: Double?)], in range: ClosedRange<LocalDate>? = nil,
+        title: String = "Calories per day"
+    ) {
         var byDate = [LocalDate: Day]()
         for day in days where day.energy.isFinite && day.energy >= 0 && range.map({ $0.contains(day.date) }) ?? true {
             let target = day.target.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
@@ -115,11 +117,14 @@ public struct CalorieChart: Sendable {
             var label = "\(day.date.weekdayName) \(day.date.dayMonth): \(Self.kcal(day.energy))"
             if let target = day.target {
                 let difference = (day.energy - target).rounded()
-                label += difference > 0 ? ", \(Self.kcal(difference)) over the target of \(Self.kcal(target))"
+                label +=
+                    difference > 0
+                    ? ", \(Self.kcal(difference)) over the target of \(Self.kcal(target))"
                     : ", target \(Self.kcal(target))"
             }
-            layout.drawDayBar(&out, date: day.date, kcal: day.energy, className: day.isOver ? "day over" : "day",
-                              target: day.target, title: label)
+            layout.drawDayBar(
+                &out, date: day.date, kcal: day.energy, className: day.isOver ? "day over" : "day",
+                target: day.target, title: label)
         }
         out.append("</g>\n")
     }
@@ -161,11 +166,12 @@ public struct CalorieChart: Sendable {
 
     private func emptySVG() -> String {
         var out = Markup(capacity: 2_048)
-        let message = if rangeGiven, let first, let last {
-            first == last ? "No food logged on \(first.dayMonthYear)" : "No food logged from \(first.dayMonth) to \(last.dayMonthYear)"
-        } else {
-            "No food logged yet"
-        }
+        let message =
+            if rangeGiven, let first, let last {
+                first == last ? "No food logged on \(first.dayMonthYear)" : "No food logged from \(first.dayMonth) to \(last.dayMonthYear)"
+            } else {
+                "No food logged yet"
+            }
         out.openChart(id: "calorie-chart", height: 100, title: title, description: message + ".", style: Self.style)
         out.appendEmptyMessage([message, "Log a meal to see calories per day."], centredAt: 50)
         out.append("</svg>\n")
@@ -181,7 +187,8 @@ public struct CalorieChart: Sendable {
         if dayCount == 1 {
             text = "On \(first.dayMonthYear): \(Self.kcal(energies[0]))."
         } else {
-            text = "From \(first.dayMonthYear) to \(last.dayMonthYear): food logged on \(days.count) of \(dayCount) days, "
+            text =
+                "From \(first.dayMonthYear) to \(last.dayMonthYear): food logged on \(days.count) of \(dayCount) days, "
                 + "\(Self.kcal(energies.reduce(0, +) / Double(days.count))) a day on average"
             text += days.count == 1 ? "." : ", from \(ChartCanvas.number(energies.min()!, decimals: 0)) to \(Self.kcal(energies.max()!))."
         }

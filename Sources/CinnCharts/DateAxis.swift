@@ -13,7 +13,10 @@ struct DateAxis {
 
     /// Spacings between ticks, from the finest to the coarsest.
     enum Spacing {
-        case days(Int), weeks(Int), months(Int), years(Int)
+        case days(Int)
+        case weeks(Int)
+        case months(Int)
+        case years(Int)
 
         static let all: [Spacing] = [
             .days(1), .days(2), .days(3), .weeks(1), .weeks(2), .months(1), .months(2), .months(3), .months(6),
@@ -22,12 +25,13 @@ struct DateAxis {
 
         /// About how many ticks this spacing gives over `days` days.
         func estimatedCount(overDays days: Int) -> Double {
-            let length: Double = switch self {
-            case .days(let n): Double(n)
-            case .weeks(let n): Double(7 * n)
-            case .months(let n): 30.44 * Double(n)
-            case .years(let n): 365.25 * Double(n)
-            }
+            let length: Double =
+                switch self {
+                case .days(let n): Double(n)
+                case .weeks(let n): Double(7 * n)
+                case .months(let n): 30.44 * Double(n)
+                case .years(let n): 365.25 * Double(n)
+                }
             return Double(days) / length
         }
     }
@@ -41,8 +45,10 @@ struct DateAxis {
     ///   - labelWidth: the width a label takes.
     ///   - bounds: where labels must stay.
     ///   - gap: the least room between two labels.
-    init(from first: LocalDate, to last: LocalDate, maximumCount: Int, position: (LocalDate) -> Double,
-         labelWidth: (String) -> Double, bounds: ClosedRange<Double>, gap: Double) {
+    init(
+        from first: LocalDate, to last: LocalDate, maximumCount: Int, position: (LocalDate) -> Double,
+        labelWidth: (String) -> Double, bounds: ClosedRange<Double>, gap: Double
+    ) {
         for spacing in Spacing.all where spacing.estimatedCount(overDays: first.distance(to: last)) <= Double(maximumCount + 1) {
             let dates = Self.dates(from: first, to: last, spacing: spacing)
             guard dates.count <= maximumCount else { continue }

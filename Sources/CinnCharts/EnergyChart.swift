@@ -17,7 +17,8 @@ public struct EnergyChart: Sendable {
     public func svg() -> String {
         let logged = days.filter { $0.intakeKcal != nil }
         guard let first = days.first?.date, let last = days.last?.date,
-              !logged.isEmpty || days.contains(where: { $0.formulaKcal != nil || $0.adaptiveKcal != nil }) else {
+            !logged.isEmpty || days.contains(where: { $0.formulaKcal != nil || $0.adaptiveKcal != nil })
+        else {
             var out = Markup(capacity: 1_024)
             out.openChart(id: "energy-chart", height: 100, title: title, description: "Nothing logged yet.", style: Self.style)
             out.appendEmptyMessage(["Nothing to show yet", "Log food and weigh in to see intake and expenditure."], centredAt: 50)
@@ -25,7 +26,9 @@ public struct EnergyChart: Sendable {
             return out.string
         }
         var legend = [BarLayout.LegendItem(mark: .swatch, className: "complete", label: "eaten")]
-        if days.contains(where: { $0.formulaKcal != nil }) { legend.append(.init(mark: .dashedLine, className: "formula", label: "formula")) }
+        if days.contains(where: { $0.formulaKcal != nil }) {
+            legend.append(.init(mark: .dashedLine, className: "formula", label: "formula"))
+        }
         if days.contains(where: { $0.adaptiveKcal != nil }) { legend.append(.init(mark: .line, className: "adaptive", label: "adaptive")) }
         let highest = days.map { max($0.intakeKcal ?? 0, $0.formulaKcal ?? 0, $0.adaptiveKcal ?? 0) }.max() ?? 0
         let layout = BarLayout(from: first, through: last, highest: max(highest, 500), axisTitle: "Energy (kcal a day)", legend: legend)
@@ -36,7 +39,8 @@ public struct EnergyChart: Sendable {
         out.append("<g class=\"intake\" fill=\"currentColor\">\n")
         for day in logged {
             guard let kcal = day.intakeKcal else { continue }
-            let title = "\(day.date.weekdayName) \(day.date.dayMonth): \(CalorieChart.kcal(kcal)) eaten"
+            let title =
+                "\(day.date.weekdayName) \(day.date.dayMonth): \(CalorieChart.kcal(kcal)) eaten"
                 + (day.status == .complete ? "" : day.status == .partial ? ", marked partial" : ", not marked complete")
             layout.drawDayBar(&out, date: day.date, kcal: kcal, className: day.status == .complete ? "complete" : "partial", title: title)
         }
@@ -48,8 +52,10 @@ public struct EnergyChart: Sendable {
         return out.string
     }
 
-    private func drawLine(_ out: inout Markup, _ layout: BarLayout, className: StaticString, dashed: Bool,
-                          value: (EnergyDay) -> Double?) {
+    private func drawLine(
+        _ out: inout Markup, _ layout: BarLayout, className: StaticString, dashed: Bool,
+        value: (EnergyDay) -> Double?
+    ) {
         guard days.contains(where: { value($0) != nil }) else { return }
         out.append("<path class=\"")
         out.append(className)
@@ -92,7 +98,10 @@ public struct EnergyChart: Sendable {
         guard let first = days.first?.date, let last = days.last?.date else { return "Nothing logged." }
         let intakes = days.compactMap(\.intakeKcal)
         var text = "From \(first.dayMonthYear) to \(last.dayMonthYear): "
-        text += intakes.isEmpty ? "no food logged." : "food logged on \(intakes.count) days, \(CalorieChart.kcal(intakes.reduce(0, +) / Double(intakes.count))) a day on average."
+        text +=
+            intakes.isEmpty
+            ? "no food logged."
+            : "food logged on \(intakes.count) days, \(CalorieChart.kcal(intakes.reduce(0, +) / Double(intakes.count))) a day on average."
         if let formula = days.last(where: { $0.formulaKcal != nil })?.formulaKcal {
             text += " Formula expenditure \(CalorieChart.kcal(formula))."
         }

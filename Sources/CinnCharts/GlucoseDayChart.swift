@@ -33,8 +33,10 @@ public struct GlucoseDayChart: Sendable {
 
     /// - Parameters: the day's (or the window's) `start` and `end` instants and the offset its hours are labelled in;
     ///   `points` in time order; `span` as the summary names it ("this day", "in the last 6 hours").
-    public init(start: Date, end: Date, utcOffsetSeconds: Int, points: [GlucosePoint], meals: [MealMark], doses: [InsulinDose], unit: GlucoseUnit,
-                span: String = "this day") {
+    public init(
+        start: Date, end: Date, utcOffsetSeconds: Int, points: [GlucosePoint], meals: [MealMark], doses: [InsulinDose], unit: GlucoseUnit,
+        span: String = "this day"
+    ) {
         self.span = span
         self.start = start
         self.end = end
@@ -69,7 +71,8 @@ public struct GlucoseDayChart: Sendable {
         out.append("\" y=\"14\" text-anchor=\"end\"><tspan class=\"meal\">▲</tspan> meal <tspan class=\"bolus\">■</tspan> bolus ")
         out.append("<tspan class=\"basal\">■</tspan> basal</text></g>\n")
         // Target band.
-        let bandTop = y(Glucose(milligramsPerDeciliter: GlucoseStatistics.rangeHigh)), bandBottom = y(Glucose(milligramsPerDeciliter: GlucoseStatistics.rangeLow))
+        let bandTop = y(Glucose(milligramsPerDeciliter: GlucoseStatistics.rangeHigh)),
+            bandBottom = y(Glucose(milligramsPerDeciliter: GlucoseStatistics.rangeLow))
         out.append("<rect class=\"range\" x=\"")
         out.append(Self.left)
         out.append("\" width=\"")

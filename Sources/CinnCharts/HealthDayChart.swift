@@ -20,8 +20,10 @@ public struct HealthDayChart: Sendable {
             }
         }
 
-        private static let counted = ["HKQuantityTypeIdentifierStepCount": "steps", "HKQuantityTypeIdentifierFlightsClimbed": "floors",
-                                      "HKQuantityTypeIdentifierPushCount": "pushes", "HKQuantityTypeIdentifierSwimmingStrokeCount": "strokes"]
+        private static let counted = [
+            "HKQuantityTypeIdentifierStepCount": "steps", "HKQuantityTypeIdentifierFlightsClimbed": "floors",
+            "HKQuantityTypeIdentifierPushCount": "pushes", "HKQuantityTypeIdentifierSwimmingStrokeCount": "strokes",
+        ]
 
         /// The value in this unit with as many decimals as its size needs and its thousands grouped: "8,412", "3.2", "0.45".
         public func format(_ kept: Double) -> String {
@@ -75,9 +77,14 @@ public struct HealthDayChart: Sendable {
         }
         let highest = days.map { cumulative ? $0.sum : $0.maximum }.max()! * unit.factor
         let lowest = cumulative ? 0 : min(0, days.map(\.minimum).min()! * unit.factor)
-        let layout = BarLayout(from: first, through: last, lowest: lowest, highest: highest, axisTitle: unit.label.isEmpty ? name : "\(name) (\(unit.label))",
-                               legend: cumulative ? [] : [.init(mark: .line, className: "range", label: "lowest–highest"),
-                                                          .init(mark: .swatch, className: "mean", label: "mean")])
+        let layout = BarLayout(
+            from: first, through: last, lowest: lowest, highest: highest, axisTitle: unit.label.isEmpty ? name : "\(name) (\(unit.label))",
+            legend: cumulative
+                ? []
+                : [
+                    .init(mark: .line, className: "range", label: "lowest–highest"),
+                    .init(mark: .swatch, className: "mean", label: "mean"),
+                ])
         var out = Markup(capacity: 4_096 + days.count * 200)
         out.openChart(id: "health-day-chart", height: BarLayout.height, title: title, description: summary(), style: Self.style)
         layout.drawHeader(&out)
@@ -85,9 +92,11 @@ public struct HealthDayChart: Sendable {
         out.append("<g class=\"days\" fill=\"currentColor\" stroke=\"currentColor\">\n")
         for day in days {
             let bar = layout.bar(from: day.key.day, through: day.key.day)
-            let label = "\(day.key.day.weekdayName) \(day.key.day.dayMonth): " + (cumulative
-                ? unit.text(day.sum)
-                : "mean \(unit.format(day.mean)), \(unit.format(day.minimum))–\(unit.text(day.maximum)), \(day.count) sample\(day.count == 1 ? "" : "s")")
+            let label =
+                "\(day.key.day.weekdayName) \(day.key.day.dayMonth): "
+                + (cumulative
+                    ? unit.text(day.sum)
+                    : "mean \(unit.format(day.mean)), \(unit.format(day.minimum))–\(unit.text(day.maximum)), \(day.count) sample\(day.count == 1 ? "" : "s")")
             out.append("<g class=\"day\" data-date=\"")
             out.append(day.key.day)
             out.append("\" data-value=\"")
@@ -151,7 +160,8 @@ public struct HealthDayChart: Sendable {
         guard let average = days.meanDailyTotal, let samples = days.samples else { return "No \(name.lowercased())." }
         let span = first.distance(to: last) + 1
         let text = "From \(first.dayMonthYear) to \(last.dayMonthYear): \(name.lowercased()) on \(days.count) of \(span) days"
-        return cumulative ? text + ", \(unit.text(average)) a day on average."
+        return cumulative
+            ? text + ", \(unit.text(average)) a day on average."
             : text + ", mean \(unit.text(samples.mean)), from \(unit.format(samples.minimum)) to \(unit.text(samples.maximum))."
     }
 }

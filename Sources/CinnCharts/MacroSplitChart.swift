@@ -213,7 +213,8 @@ public struct MacroSplitChart: Sendable {
             out.append(baseline)
             out.append("\">")
             out.append(escaping: share.nutrient.name)
-            out.append("</text>\n<text class=\"percent\" fill=\"currentColor\" font-size=\"16\" font-weight=\"600\" text-anchor=\"end\" x=\"")
+            out.append(
+                "</text>\n<text class=\"percent\" fill=\"currentColor\" font-size=\"16\" font-weight=\"600\" text-anchor=\"end\" x=\"")
             out.append(right)
             out.append("\" y=\"")
             out.append(baseline)
@@ -237,7 +238,8 @@ public struct MacroSplitChart: Sendable {
 
     private func emptySVG() -> String {
         var out = Markup(capacity: 2_048)
-        out.openChart(id: "macro-chart", height: 100, title: title, description: "No protein, carbohydrate or fat logged.", style: Self.style)
+        out.openChart(
+            id: "macro-chart", height: 100, title: title, description: "No protein, carbohydrate or fat logged.", style: Self.style)
         out.appendEmptyMessage(["No protein, carbs or fat logged", "Log food with its nutrition to see the split."], centredAt: 50)
         out.append("</svg>\n")
         return out.string
@@ -248,7 +250,8 @@ public struct MacroSplitChart: Sendable {
         let total = shares.map(\.kilocalories).reduce(0, +)
         let known = shares.filter { $0.grams != nil }
         var text = "About \(ChartCanvas.number(total, decimals: 0)) kcal from protein, carbohydrate and fat at 4, 4 and 9 kcal a gram: "
-        text += known.map { "\($0.nutrient.name.lowercased()) \($0.percent)% (\(ChartCanvas.amount($0.grams!)) g)" }
+        text +=
+            known.map { "\($0.nutrient.name.lowercased()) \($0.percent)% (\(ChartCanvas.amount($0.grams!)) g)" }
             .joined(separator: ", ") + "."
         let unknown = shares.filter { $0.grams == nil }.map { $0.nutrient.name.lowercased() }
         if !unknown.isEmpty { text += " Not logged: \(unknown.joined(separator: " and "))." }

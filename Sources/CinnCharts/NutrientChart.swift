@@ -27,8 +27,10 @@ public struct NutrientChart: Sendable {
     ///   - period: the length each amount covers.
     ///   - range: the days shown; by default from the start of the first period to the end of the last.
     ///   - title: the chart's accessible name; by default the nutrient and the period ("Sodium per day").
-    public init(nutrient: Nutrient, amounts: [(date: LocalDate, amount: Double)], period: NutritionPeriod.Length = .day,
-                in range: ClosedRange<LocalDate>? = nil, title: String? = nil) {
+    public init(
+        nutrient: Nutrient, amounts: [(date: LocalDate, amount: Double)], period: NutritionPeriod.Length = .day,
+        in range: ClosedRange<LocalDate>? = nil, title: String? = nil
+    ) {
         self.nutrient = nutrient
         self.period = period
         var byStart = [LocalDate: Bar]()
@@ -66,8 +68,9 @@ public struct NutrientChart: Sendable {
             legend.append(.init(mark: .dashedLine, className: "daily-value", label: "Daily Value \(amount(dailyValue))"))
         }
         let highest = max(bars.map(\.amount).max() ?? 0, dailyValue ?? 0)
-        let layout = BarLayout(from: first, through: last, highest: highest, axisTitle: axisTitle, legend: legend,
-                               period: period)
+        let layout = BarLayout(
+            from: first, through: last, highest: highest, axisTitle: axisTitle, legend: legend,
+            period: period)
 
         var out = Markup(capacity: 4_096 + bars.count * 256)
         out.openChart(id: "nutrient-chart", height: BarLayout.height, title: title, description: summary(), style: Self.style)
@@ -147,20 +150,23 @@ public struct NutrientChart: Sendable {
         guard let first, let last, !bars.isEmpty else { return "\(nutrient.name): nothing logged." }
         let values = bars.map(\.amount)
         let average = values.reduce(0, +) / Double(values.count)
-        let noun: String = switch period {
-        case .day: "day"
-        case .week: "week"
-        case .month: "month"
-        }
+        let noun: String =
+            switch period {
+            case .day: "day"
+            case .week: "week"
+            case .month: "month"
+            }
         var periods = 0
         var start = NutritionPeriod.bounds(of: first, length: period).start
         while start <= last {
             periods += 1
             start = NutritionPeriod.bounds(of: start, length: period).end.adding(days: 1)
         }
-        var text = first == last ? "\(nutrient.name) on \(first.dayMonthYear): \(amount(average))"
+        var text =
+            first == last
+            ? "\(nutrient.name) on \(first.dayMonthYear): \(amount(average))"
             : "\(Self.defaultTitle(nutrient, period)) from \(first.dayMonthYear) to \(last.dayMonthYear): logged in "
-            + "\(bars.count) of \(periods) \(noun)s, \(amount(average)) a day\(bars.count > 1 ? " on average" : "")"
+                + "\(bars.count) of \(periods) \(noun)s, \(amount(average)) a day\(bars.count > 1 ? " on average" : "")"
         if let dailyValue = nutrient.dailyValue, let percent = nutrient.percentDailyValue(of: average) {
             text += " (\(ChartCanvas.number(percent, decimals: 0))% of the \(amount(dailyValue)) Daily Value)"
         }

@@ -28,9 +28,10 @@ public struct StrengthChart: Sendable {
         let values = history.map { $0.oneRepMax.estimate.value(in: unit) }
         let low = values.min() ?? 0, high = values.max() ?? 0
         let margin = max((high - low) * 0.1, high * 0.02, 1)
-        let layout = BarLayout(from: first.day, through: last.day, lowest: max(0, low - margin), highest: high + margin,
-                               axisTitle: "\(title) (\(unit.rawValue))",
-                               legend: [.init(mark: .line, className: "estimate", label: "best of the day")])
+        let layout = BarLayout(
+            from: first.day, through: last.day, lowest: max(0, low - margin), highest: high + margin,
+            axisTitle: "\(title) (\(unit.rawValue))",
+            legend: [.init(mark: .line, className: "estimate", label: "best of the day")])
         var out = Markup(capacity: 4_096 + history.count * (history.count <= Self.maximumDots ? 220 : 24))
         out.openChart(id: "strength-chart", height: BarLayout.height, title: title, description: summary(), style: Self.style)
         layout.drawHeader(&out)
@@ -91,7 +92,8 @@ public struct StrengthChart: Sendable {
     /// For screen readers: the period, the first and latest estimates and the best.
     func summary() -> String {
         guard let first = history.first, let last = history.last,
-              let best = history.max(by: { $0.oneRepMax.estimate.kilograms < $1.oneRepMax.estimate.kilograms }) else { return "No estimate yet." }
+            let best = history.max(by: { $0.oneRepMax.estimate.kilograms < $1.oneRepMax.estimate.kilograms })
+        else { return "No estimate yet." }
         return "From \(first.day.dayMonthYear) to \(last.day.dayMonthYear), \(history.count) days: "
             + "\(first.oneRepMax.formatted(in: unit)) at first, \(last.oneRepMax.formatted(in: unit)) latest, "
             + "best \(best.oneRepMax.formatted(in: unit)) on \(best.day.dayMonthYear)."

@@ -27,8 +27,10 @@ public struct TrendChart: Sendable {
     ///   - goal: the goal weight, drawn as a dashed line (or an arrow at the edge when far off).
     ///   - projection: the trend's rate; the trend is continued at it for `projectionDays` after the last day.
     ///   - title: the chart's accessible name.
-    public init(points: some Collection<TrendPoint>, unit: MassUnit, goal: Mass? = nil, projection: MassRate? = nil,
-                projectionDays: Int = 7, title: String = "Weight trend") {
+    public init(
+        points: some Collection<TrendPoint>, unit: MassUnit, goal: Mass? = nil, projection: MassRate? = nil,
+        projectionDays: Int = 7, title: String = "Weight trend"
+    ) {
         self.points = Array(points)
         self.unit = unit
         self.goal = goal
@@ -124,9 +126,10 @@ public struct TrendChart: Sendable {
                 lastDay = Double(lastDate.dayNumber)
             }
             let (left, right, firstDay, lastDay) = (left, right, firstDay, lastDay)
-            dateAxis = DateAxis(from: first.date, to: lastDate, maximumCount: TrendChart.maximumDateTicks,
-                                position: { left + (Double($0.dayNumber) - firstDay) / (lastDay - firstDay) * (right - left) },
-                                labelWidth: TrendChart.textWidth, bounds: 2...(TrendChart.width - 2), gap: 10)
+            dateAxis = DateAxis(
+                from: first.date, to: lastDate, maximumCount: TrendChart.maximumDateTicks,
+                position: { left + (Double($0.dayNumber) - firstDay) / (lastDay - firstDay) * (right - left) },
+                labelWidth: TrendChart.textWidth, bounds: 2...(TrendChart.width - 2), gap: 10)
         }
 
         func x(_ date: LocalDate) -> Double {
@@ -224,7 +227,8 @@ public struct TrendChart: Sendable {
     private func drawWeighIns(_ out: inout Markup, _ layout: Layout) {
         let radius = layout.dense ? 1.2 : min(3.5, max(2, layout.dayWidth * 0.4))
         if !layout.dense {
-            out.append("<g class=\"interpolated-days\" fill=\"none\" stroke=\"currentColor\" stroke-opacity=\"0.6\" stroke-width=\"0.8\">\n")
+            out.append(
+                "<g class=\"interpolated-days\" fill=\"none\" stroke=\"currentColor\" stroke-opacity=\"0.6\" stroke-width=\"0.8\">\n")
             for point in points where point.interpolated {
                 out.append("<circle class=\"weigh-in interpolated\" data-date=\"")
                 appendDot(&out, point, layout.x(point.date), layout.y(point.value.value(in: unit)), radius - 0.4)
@@ -279,7 +283,9 @@ public struct TrendChart: Sendable {
     }
 
     private func drawTrend(_ out: inout Markup, _ layout: Layout) {
-        out.append("<path class=\"trend\" fill=\"none\" stroke=\"currentColor\" stroke-width=\"2.5\" stroke-linejoin=\"round\" stroke-linecap=\"round\" d=\"")
+        out.append(
+            "<path class=\"trend\" fill=\"none\" stroke=\"currentColor\" stroke-width=\"2.5\" stroke-linejoin=\"round\" stroke-linecap=\"round\" d=\""
+        )
         var command: StaticString = "M"
         for point in points {
             // A series that starts again after a gap the trend does not bridge is a line of its own: the break shows.
@@ -295,7 +301,9 @@ public struct TrendChart: Sendable {
 
     private func drawProjection(_ out: inout Markup, _ layout: Layout) {
         guard let end = layout.projectionEnd, let last = points.last else { return }
-        out.append("<path class=\"projection\" fill=\"none\" stroke=\"currentColor\" stroke-opacity=\"0.7\" stroke-width=\"2\" stroke-dasharray=\"4 4\" stroke-linecap=\"round\" d=\"M")
+        out.append(
+            "<path class=\"projection\" fill=\"none\" stroke=\"currentColor\" stroke-opacity=\"0.7\" stroke-width=\"2\" stroke-dasharray=\"4 4\" stroke-linecap=\"round\" d=\"M"
+        )
         out.append(layout.x(last.date))
         out.append(" ")
         out.append(layout.y(last.trend.value(in: unit)))
@@ -416,7 +424,8 @@ public struct TrendChart: Sendable {
             let change = last.trend.value(in: unit) - first.trend.value(in: unit)
             let amount = Mass.format(abs(change), decimals: unit.displayDecimals)
             let direction = Double(amount) == 0 ? "no change" : "\(change < 0 ? "down" : "up") \(amount) \(unit.rawValue)"
-            text = "From \(first.date.dayMonthYear) to \(last.date.dayMonthYear) the trend went from "
+            text =
+                "From \(first.date.dayMonthYear) to \(last.date.dayMonthYear) the trend went from "
                 + "\(first.trend.formatted(in: unit)) to \(last.trend.formatted(in: unit)), \(direction). "
                 + "\(points.count { !$0.interpolated }) of \(points.count) days have a weigh-in."
         }
@@ -425,7 +434,8 @@ public struct TrendChart: Sendable {
             let perWeek = rate.perWeek(in: unit)
             let amount = Mass.format(abs(perWeek), decimals: unit.displayDecimals)
             let pace = Double(amount) == 0 ? "holding steady" : "\(perWeek < 0 ? "losing" : "gaining") \(amount) \(unit.rawValue) a week"
-            text += " At the current rate (\(pace)) the trend reaches about "
+            text +=
+                " At the current rate (\(pace)) the trend reaches about "
                 + "\(Mass(end.value, unit).formatted(in: unit)) by \(end.date.dayMonthYear)."
         }
         return text

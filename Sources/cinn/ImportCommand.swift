@@ -8,24 +8,34 @@ import Synchronization
 
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Import weigh-ins, an Apple Health export, a MyFitnessPal export or workouts (Fitbod, Strong, FitNotes) from a file, list imports, or undo one.",
+        abstract:
+            "Import weigh-ins, an Apple Health export, a MyFitnessPal export or workouts (Fitbod, Strong, FitNotes) from a file, list imports, or undo one.",
         subcommands: [ImportFile.self, List.self, Undo.self], defaultSubcommand: ImportFile.self)
 
     struct ImportFile: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "file",
-            abstract: "Import an Apple Health export (export.zip or export.xml), a weight file (generic CSV, Hacker's Diet Online, Libra, Fitbit JSON, Google Health CSV), a MyFitnessPal export (zip, folder or CSV), a workout CSV (Fitbod, Strong, FitNotes) or a Nightscout export.",
-            discussion: "A file with invalid rows is rejected whole, listing them, unless --skip-invalid. Importing the same file again adds nothing.")
+            abstract:
+                "Import an Apple Health export (export.zip or export.xml), a weight file (generic CSV, Hacker's Diet Online, Libra, Fitbit JSON, Google Health CSV), a MyFitnessPal export (zip, folder or CSV), a workout CSV (Fitbod, Strong, FitNotes) or a Nightscout export.",
+            discussion:
+                "A file with invalid rows is rejected whole, listing them, unless --skip-invalid. Importing the same file again adds nothing."
+        )
 
         @OptionGroup var options: DatabaseOptions
 
         @Argument(help: "The file to import.")
         var file: String
 
-        @Option(help: "apple-health, health-auto-export, csv, hackdiet, libra, fitbit, google-health, myfitnesspal, fitbod, strong, fitnotes, fitnotes-body or nightscout (default: detected from the content).")
+        @Option(
+            help:
+                "apple-health, health-auto-export, csv, hackdiet, libra, fitbit, google-health, myfitnesspal, fitbod, strong, fitnotes, fitnotes-body or nightscout (default: detected from the content)."
+        )
         var format: String?
 
-        @Option(help: "kg, lb or st, for files that do not say (Fitbit JSON and Strong's classic export need it; forces a MyFitnessPal export's weight unit).")
+        @Option(
+            help:
+                "kg, lb or st, for files that do not say (Fitbit JSON and Strong's classic export need it; forces a MyFitnessPal export's weight unit)."
+        )
         var unit: MassUnit?
 
         @Option(help: "day-first or month-first, for a MyFitnessPal export a spreadsheet saved again whose dates do not say (1/2/2023).")
@@ -49,14 +59,17 @@ struct Import: AsyncParsableCommand {
             let bar = ProgressBar(enabled: progress || isatty(STDERR_FILENO) == 1)
             let report = try await options.withJournal { journal in
                 do {
-                    return try await journal.importAnyFile(at: url, fileName: url.lastPathComponent, format: format, unit: unit,
-                                                           dateOrder: dateOrder, mode: ImportMode(dryRun: dryRun, skipInvalid: skipInvalid)) {
+                    return try await journal.importAnyFile(
+                        at: url, fileName: url.lastPathComponent, format: format, unit: unit,
+                        dateOrder: dateOrder, mode: ImportMode(dryRun: dryRun, skipInvalid: skipInvalid)
+                    ) {
                         bar.update($0)
                     }
                 } catch let error as CinnError where error.field == "unit" || error.field == "date_order" {
                     // A file that does not say its unit or its dates' order: the message names the choices; here they are
                     // given with --unit and --date-order.
-                    throw CinnError(error.code, error.message + (error.field == "unit" ? " (--unit)" : " (--date-order)"), field: error.field)
+                    throw CinnError(
+                        error.code, error.message + (error.field == "unit" ? " (--unit)" : " (--date-order)"), field: error.field)
                 }
             }
             bar.finish()
@@ -78,14 +91,17 @@ struct Import: AsyncParsableCommand {
                 for batch in batches {
                     let when = WeighIn.isoString(instant: batch.createdAt, utcOffsetSeconds: 0).prefix(16)
                     let state = batch.undoneAt == nil ? "" : "  (undone)"
-                    print("#\(batch.id)  \(when)Z  \(batch.format)  \(batch.fileName ?? "-")  imported \(batch.imported), duplicates \(batch.duplicates)\(state)")
+                    print(
+                        "#\(batch.id)  \(when)Z  \(batch.format)  \(batch.fileName ?? "-")  imported \(batch.imported), duplicates \(batch.duplicates)\(state)"
+                    )
                 }
             }
         }
     }
 
     struct Undo: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Undo an import: remove what it added (weigh-ins, food entries, workouts…).")
+        static let configuration = CommandConfiguration(
+            abstract: "Undo an import: remove what it added (weigh-ins, food entries, workouts…).")
 
         @OptionGroup var options: DatabaseOptions
 
@@ -127,7 +143,9 @@ final class ProgressBar: Sendable {
             let filled = Int(fraction * 30)
             let eta = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0
             let megabytes = { (bytes: Int64) in String(format: "%.1f", Double(bytes) / 1_048_576) }
-            let bytes = progress.totalBytes.map { "\(megabytes(progress.bytesRead)) of \(megabytes($0)) MB" } ?? "\(megabytes(progress.bytesRead)) MB"
+            let bytes =
+                progress.totalBytes.map { "\(megabytes(progress.bytesRead)) of \(megabytes($0)) MB" }
+                ?? "\(megabytes(progress.bytesRead)) MB"
             return "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled)
                 + "] \((fraction * 100).rounded(.towardZero).wholeText)%  \(bytes)  \(progress.rowsRead) rows  \(rate.rounded(.towardZero).wholeText) rows/s  ETA \(eta.wholeText)s "
         }
@@ -152,10 +170,13 @@ func printImportReport(_ report: ImportReport, skipInvalid: Bool) {
     }
     if !report.healthDays.isEmpty {
         let written = report.healthDays.reduce(0) { $0 + $1.written }
-        print("Other health data, summed up per day: \(report.healthDays.count) types, \(written) days \(report.dryRun ? "to write" : "written")")
+        print(
+            "Other health data, summed up per day: \(report.healthDays.count) types, \(written) days \(report.dryRun ? "to write" : "written")"
+        )
         for type in report.healthDays {
-            print("  \(type.name) (\(type.unit)): \(type.days) day\(type.days == 1 ? "" : "s"), \(type.samples) sample\(type.samples == 1 ? "" : "s"), "
-                  + "\(type.written) new or newer")
+            print(
+                "  \(type.name) (\(type.unit)): \(type.days) day\(type.days == 1 ? "" : "s"), \(type.samples) sample\(type.samples == 1 ? "" : "s"), "
+                    + "\(type.written) new or newer")
         }
     }
     if report.rejectedCount > 0 {

@@ -19,8 +19,9 @@ extension FoodCommand {
                 let presets = try await options.withJournal { try await $0.store.presets(user: $0.user) }
                 if presets.isEmpty { print("No presets yet. Save one with: cinn food preset save NAME --date YYYY-MM-DD --meal breakfast") }
                 for preset in presets {
-                    print(preset.id.lowercasedString + "  " + preset.name + (preset.meal.map { " (\($0.title))" } ?? "")
-                          + "  \((preset.nutrients.energy ?? 0).wholeText) kcal")
+                    print(
+                        preset.id.lowercasedString + "  " + preset.name + (preset.meal.map { " (\($0.title))" } ?? "")
+                            + "  \((preset.nutrients.energy ?? 0).wholeText) kcal")
                     for item in preset.items {
                         print("    \(formatServings(item.servings)) × \(item.servingLabel)  \(item.name)")
                     }
@@ -85,14 +86,18 @@ extension FoodCommand {
             func run() async throws {
                 let entries = try await options.withJournal { journal in
                     let presets = try await journal.presets()
-                    guard let found = presets.first(where: { $0.id.lowercasedString == preset.lowercased() })
-                        ?? presets.first(where: { $0.name.caseInsensitiveCompare(preset) == .orderedSame }) else {
+                    guard
+                        let found = presets.first(where: { $0.id.lowercasedString == preset.lowercased() })
+                            ?? presets.first(where: { $0.name.caseInsensitiveCompare(preset) == .orderedSame })
+                    else {
                         throw CinnError.notFound("no preset named or numbered \"\(preset)\"")
                     }
                     return try await journal.logPreset(id: found.id, times: times, meal: meal, time: time)
                 }
                 let kcal = entries.reduce(0) { $0 + $1.energy }
-                print("Logged \(entries.count) food\(entries.count == 1 ? "" : "s") (\(kcal.wholeText) kcal) for \(entries[0].meal.title) on \(entries[0].localDate).")
+                print(
+                    "Logged \(entries.count) food\(entries.count == 1 ? "" : "s") (\(kcal.wholeText) kcal) for \(entries[0].meal.title) on \(entries[0].localDate)."
+                )
             }
         }
 

@@ -17,12 +17,14 @@ struct RecipeCommand: AsyncParsableCommand {
             try await options.withJournal { journal in
                 let recipes = try await journal.recipes()
                 guard !recipes.isEmpty else {
-                    return print("No recipes yet. Make one with: cinn recipe add \"Overnight oats\" --servings 2 -i \"80 g=oats\" -i \"250 g=milk\"")
+                    return print(
+                        "No recipes yet. Make one with: cinn recipe add \"Overnight oats\" --servings 2 -i \"80 g=oats\" -i \"250 g=milk\"")
                 }
                 for recipe in recipes {
                     let serving = recipe.servingNutrients.energy ?? 0
-                    print("\(recipe.food.id.lowercasedString)  \(recipe.food.name)  \(serving.wholeText) kcal a serving, "
-                          + "makes \(formatServings(recipe.servingsCount))")
+                    print(
+                        "\(recipe.food.id.lowercasedString)  \(recipe.food.name)  \(serving.wholeText) kcal a serving, "
+                            + "makes \(formatServings(recipe.servingsCount))")
                 }
             }
         }
@@ -40,15 +42,19 @@ struct RecipeCommand: AsyncParsableCommand {
                 return try await journal.recipe(id: id)
             }
             print(recipe.food.name)
-            print("Makes \(formatServings(recipe.servingsCount)) servings from \(recipe.totalGrams.wholeText) g"
-                  + (recipe.cookedGrams == nil ? "" : " cooked") + ".")
+            print(
+                "Makes \(formatServings(recipe.servingsCount)) servings from \(recipe.totalGrams.wholeText) g"
+                    + (recipe.cookedGrams == nil ? "" : " cooked") + ".")
             for item in recipe.ingredients {
-                print("  \(formatServings(item.servings)) × \(item.servingLabel)  \(item.name)  \((item.nutrients.energy ?? 0).wholeText) kcal")
+                print(
+                    "  \(formatServings(item.servings)) × \(item.servingLabel)  \(item.name)  \((item.nutrients.energy ?? 0).wholeText) kcal"
+                )
             }
             let serving = recipe.servingNutrients
-            print("One serving (\((recipe.totalGrams / recipe.servingsCount).wholeText) g): \((serving.energy ?? 0).wholeText) kcal, "
-                  + "protein \(String(format: "%.1f", serving[.protein] ?? 0)) g, carbohydrate \(String(format: "%.1f", serving[.carbohydrate] ?? 0)) g, "
-                  + "fat \(String(format: "%.1f", serving[.fat] ?? 0)) g")
+            print(
+                "One serving (\((recipe.totalGrams / recipe.servingsCount).wholeText) g): \((serving.energy ?? 0).wholeText) kcal, "
+                    + "protein \(String(format: "%.1f", serving[.protein] ?? 0)) g, carbohydrate \(String(format: "%.1f", serving[.carbohydrate] ?? 0)) g, "
+                    + "fat \(String(format: "%.1f", serving[.fat] ?? 0)) g")
         }
     }
 

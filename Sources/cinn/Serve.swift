@@ -26,16 +26,25 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Fill an empty journal with 18 months of realistic demo data.")
     var demo = false
 
-    @Flag(help: "Hosted mode: people log in, each to their own journal (add the first with `cinn user add NAME --admin`, or use --signup open).")
+    @Flag(
+        help:
+            "Hosted mode: people log in, each to their own journal (add the first with `cinn user add NAME --admin`, or use --signup open)."
+    )
     var accounts = false
 
-    @Option(help: "With --accounts, who may make an account on the sign-up page: open (the first is an administrator), invite (with an administrator's invite) or closed.")
+    @Option(
+        help:
+            "With --accounts, who may make an account on the sign-up page: open (the first is an administrator), invite (with an administrator's invite) or closed."
+    )
     var signup: AccountsConfiguration.SignUp = .invite
 
     @Flag(help: "With --accounts, send the session cookie over HTTPS only (behind a TLS proxy).")
     var secureCookies = false
 
-    @Option(help: "With --accounts, sign people in through this OpenID Connect provider (its issuer URL, such as https://accounts.google.com; default: $CINN_OIDC_ISSUER). Needs --public-url: the provider sends browsers back to PUBLIC-URL/login/oidc/callback.")
+    @Option(
+        help:
+            "With --accounts, sign people in through this OpenID Connect provider (its issuer URL, such as https://accounts.google.com; default: $CINN_OIDC_ISSUER). Needs --public-url: the provider sends browsers back to PUBLIC-URL/login/oidc/callback."
+    )
     var oidcIssuer: String?
 
     @Option(help: "The client ID this server has at the provider (default: $CINN_OIDC_CLIENT_ID).")
@@ -47,34 +56,63 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "What the log-in page's button calls the provider: \"Sign in with NAME\" (default: the issuer's host name).")
     var oidcName: String?
 
-    @Flag(inversion: .prefixedNo, help: "With --oidc-issuer, whether people may also log in and sign up with a name and password (default: yes).")
+    @Flag(
+        inversion: .prefixedNo,
+        help: "With --oidc-issuer, whether people may also log in and sign up with a name and password (default: yes).")
     var passwords = true
 
-    @Option(help: "The address people reach this server by, behind a proxy (https://cinn.example.org): invite links use it, and browsers' requests naming it are this site's.")
+    @Option(
+        help:
+            "The address people reach this server by, behind a proxy (https://cinn.example.org): invite links use it, and browsers' requests naming it are this site's."
+    )
     var publicURL: String?
 
-    @Option(name: .customLong("allowed-host"), help: "Without --accounts, another host name this server answers to besides localhost, 127.0.0.1 and, beyond loopback, the machine's own names and addresses (repeatable).")
+    @Option(
+        name: .customLong("allowed-host"),
+        help:
+            "Without --accounts, another host name this server answers to besides localhost, 127.0.0.1 and, beyond loopback, the machine's own names and addresses (repeatable)."
+    )
     var allowedHosts: [String] = []
 
-    @Option(name: .customLong("trusted-proxy"), help: "With --accounts, the address of a reverse proxy whose X-Forwarded-For names the client (repeatable; default: 127.0.0.1 and ::1).")
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help:
+            "With --accounts, the address of a reverse proxy whose X-Forwarded-For names the client (repeatable; default: 127.0.0.1 and ::1)."
+    )
     var trustedProxies: [String] = []
 
-    @Option(help: "Without --accounts, the secret Nightscout uploaders and followers send (their API_SECRET, at least 12 characters; default: $CINN_API_SECRET). Needed for /nightscout when listening beyond loopback.")
+    @Option(
+        help:
+            "Without --accounts, the secret Nightscout uploaders and followers send (their API_SECRET, at least 12 characters; default: $CINN_API_SECRET). Needed for /nightscout when listening beyond loopback."
+    )
     var apiSecret: String?
 
-    @Option(help: "Where unknown barcodes are looked up: an Open Food Facts server, or \"none\" (default: $CINN_OFF_URL, else https://world.openfoodfacts.org).")
+    @Option(
+        help:
+            "Where unknown barcodes are looked up: an Open Food Facts server, or \"none\" (default: $CINN_OFF_URL, else https://world.openfoodfacts.org)."
+    )
     var offURL: String?
 
-    @Option(help: "Where the web app's uploads wait between their check and their import (default: $CINN_UPLOAD_DIR, else the system's temporary directory). Servers sharing one database need one directory they all reach.")
+    @Option(
+        help:
+            "Where the web app's uploads wait between their check and their import (default: $CINN_UPLOAD_DIR, else the system's temporary directory). Servers sharing one database need one directory they all reach."
+    )
     var uploadDir: String?
 
-    @Option(help: "What the server logs (to standard error) besides the request log: trace, debug, info, notice, warning, error or critical (default: $CINN_LOG_LEVEL, else notice). \"Listening on\" is printed on standard output at every level.")
+    @Option(
+        help:
+            "What the server logs (to standard error) besides the request log: trace, debug, info, notice, warning, error or critical (default: $CINN_LOG_LEVEL, else notice). \"Listening on\" is printed on standard output at every level."
+    )
     var logLevel: String?
 
     @Option(help: "How log lines are written: logfmt or json (default: $CINN_LOG_FORMAT, else logfmt).")
     var logFormat: String?
 
-    @Flag(inversion: .prefixedNo, help: "A log line for every request: method, route, status, milliseconds and request id; never the path's values, the query or the body (default: on; $CINN_REQUEST_LOG=false turns it off).")
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "A log line for every request: method, route, status, milliseconds and request id; never the path's values, the query or the body (default: on; $CINN_REQUEST_LOG=false turns it off)."
+    )
     var requestLog: Bool?
 
     @Option(help: "Serve /metrics on this HOST:PORT instead of the main listener (default: $CINN_METRICS_ADDRESS).")
@@ -83,7 +121,10 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "/metrics answers only Authorization: Bearer TOKEN, at least 16 characters (default: $CINN_METRICS_TOKEN; none).")
     var metricsToken: String?
 
-    @Option(help: "On SIGTERM or SIGINT, the seconds requests in flight get to finish once the server stops accepting new ones (default: $CINN_DRAIN_SECONDS, else 25).")
+    @Option(
+        help:
+            "On SIGTERM or SIGINT, the seconds requests in flight get to finish once the server stops accepting new ones (default: $CINN_DRAIN_SECONDS, else 25)."
+    )
     var drainSeconds: Int?
 
     func run() async throws {
@@ -104,15 +145,17 @@ struct Serve: AsyncParsableCommand {
         let config = configReader(flags: flags)
         let apiSecret = config.string(forKey: "cinn.api.secret", isSecret: true)
         if let apiSecret, apiSecret.count < 12 {
-            throw CommandError.from(CinnError.invalid("api-secret", "--api-secret needs at least 12 characters, as Nightscout's API_SECRET does"))
+            throw CommandError.from(
+                CinnError.invalid("api-secret", "--api-secret needs at least 12 characters, as Nightscout's API_SECRET does"))
         }
         let uploadDirectory = config.string(forKey: "cinn.upload.dir").map { URL(fileURLWithPath: $0, isDirectory: true) }
         let host = config.string(forKey: "cinn.host", default: "127.0.0.1")
         let port = config.int(forKey: "cinn.port", default: 8080)
         let levelName = config.string(forKey: "cinn.log.level", default: "notice")
         guard let level = Logger.Level(rawValue: levelName.lowercased()) else {
-            throw CommandError.from(CinnError.invalid(
-                "log-level", "--log-level must be trace, debug, info, notice, warning, error or critical, not \"\(levelName)\""))
+            throw CommandError.from(
+                CinnError.invalid(
+                    "log-level", "--log-level must be trace, debug, info, notice, warning, error or critical, not \"\(levelName)\""))
         }
         let formatName = config.string(forKey: "cinn.log.format", default: "logfmt")
         guard let format = LogFormat(rawValue: formatName.lowercased()) else {
@@ -129,8 +172,11 @@ struct Serve: AsyncParsableCommand {
         }
         if !accounts, !WebSecurity.isLoopbackAddress(host) {
             printError("warning: without --accounts anyone who can reach \(host) can read and change this journal")
-            let names = WebSecurity.machineNames().union(allowedHosts.map { $0.lowercased() }).union(publicURL.flatMap { URL(string: $0)?.host }.map { [$0] } ?? [])
-            printError("note: answering only requests addressed to this machine: localhost, \(names.sorted().joined(separator: ", ")) (add a name with --allowed-host)")
+            let names = WebSecurity.machineNames().union(allowedHosts.map { $0.lowercased() }).union(
+                publicURL.flatMap { URL(string: $0)?.host }.map { [$0] } ?? [])
+            printError(
+                "note: answering only requests addressed to this machine: localhost, \(names.sorted().joined(separator: ", ")) (add a name with --allowed-host)"
+            )
         }
         LoggingSystem.bootstrap { label in StructuredLogHandler(label: label, format: format, level: level) }
         var logger = Logger(label: "cinn")
@@ -143,7 +189,8 @@ struct Serve: AsyncParsableCommand {
         let openFoodFacts = try openFoodFactsClient(offURL)
         let publicURL = try publicURL.map { text in
             guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
-                throw CommandError.from(CinnError.invalid("public-url", "--public-url must be an http or https address such as https://cinn.example.org"))
+                throw CommandError.from(
+                    CinnError.invalid("public-url", "--public-url must be an http or https address such as https://cinn.example.org"))
             }
             return url
         }
@@ -154,11 +201,14 @@ struct Serve: AsyncParsableCommand {
             if demo, try await journal.fillWithDemoData() {
                 FileHandle.standardOutput.write(Data("Filled the journal with demo data.\n".utf8))
             }
-            let hosted = accounts
-                ? Accounts(store: journal.store, configuration: AccountsConfiguration(
-                    signUp: signup, secureCookies: secureCookies,
-                    trustedProxies: trustedProxies.isEmpty ? AccountsConfiguration.loopbackProxies : Set(trustedProxies),
-                    openID: openID, passwords: passwords))
+            let hosted =
+                accounts
+                ? Accounts(
+                    store: journal.store,
+                    configuration: AccountsConfiguration(
+                        signUp: signup, secureCookies: secureCookies,
+                        trustedProxies: trustedProxies.isEmpty ? AccountsConfiguration.loopbackProxies : Set(trustedProxies),
+                        openID: openID, passwords: passwords))
                 : nil
             if let hosted, signup != .open, try await hosted.store.loginAccountCount() == 0 {
                 printError("note: nobody can log in yet: add an administrator with cinn user add NAME --admin")
@@ -166,20 +216,26 @@ struct Serve: AsyncParsableCommand {
             let app = buildApplication(
                 journal: journal,
                 accounts: hosted,
-                configuration: ServerConfiguration(host: host, port: port,
-                                                   security: WebSecurity(publicURL: publicURL, allowedHosts: allowedHosts, apiSecret: apiSecret),
-                                                   uploadDirectory: uploadDirectory,
-                                                   requestLog: config.bool(forKey: "cinn.request.log", default: true) ? requestLogger : nil,
-                                                   metrics: metricsListener == nil ? metrics : nil) { host, port in
+                configuration: ServerConfiguration(
+                    host: host, port: port,
+                    security: WebSecurity(publicURL: publicURL, allowedHosts: allowedHosts, apiSecret: apiSecret),
+                    uploadDirectory: uploadDirectory,
+                    requestLog: config.bool(forKey: "cinn.request.log", default: true) ? requestLogger : nil,
+                    metrics: metricsListener == nil ? metrics : nil
+                ) { host, port in
                     FileHandle.standardOutput.write(Data("Listening on http://\(host):\(port)\n".utf8))
                 },
                 logger: logger)
             var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: app)]
             if let metricsListener {
-                services.append(.init(service: buildMetricsApplication(metrics, host: metricsListener.host, port: metricsListener.port,
-                                                                       logger: logger) { host, port in
-                    FileHandle.standardOutput.write(Data("Metrics on http://\(host):\(port)/metrics\n".utf8))
-                }))
+                services.append(
+                    .init(
+                        service: buildMetricsApplication(
+                            metrics, host: metricsListener.host, port: metricsListener.port,
+                            logger: logger
+                        ) { host, port in
+                            FileHandle.standardOutput.write(Data("Metrics on http://\(host):\(port)/metrics\n".utf8))
+                        }))
             }
             // On SIGTERM or SIGINT the listeners stop accepting, requests in flight finish, and after `drain` seconds
             // whatever is left is cancelled.
@@ -199,23 +255,29 @@ extension Serve {
     /// The identity provider of `--oidc-issuer`, with its client and the redirect URI under `--public-url`; nil without one.
     func openIDConfiguration(_ config: ConfigReader, publicURL: URL?) throws -> OpenIDConfiguration? {
         guard let issuer = config.string(forKey: "cinn.oidc.issuer") else {
-            guard passwords else { throw CommandError.from(CinnError.invalid("passwords", "--no-passwords needs --oidc-issuer: people must log in somehow")) }
+            guard passwords else {
+                throw CommandError.from(CinnError.invalid("passwords", "--no-passwords needs --oidc-issuer: people must log in somehow"))
+            }
             return nil
         }
         guard accounts else { throw CommandError.from(CinnError.invalid("oidc-issuer", "--oidc-issuer needs --accounts")) }
         guard let url = URL(string: issuer), ["https", "http"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
-            throw CommandError.from(CinnError.invalid("oidc-issuer", "--oidc-issuer must be the provider's issuer URL, such as https://accounts.google.com"))
+            throw CommandError.from(
+                CinnError.invalid("oidc-issuer", "--oidc-issuer must be the provider's issuer URL, such as https://accounts.google.com"))
         }
         guard let publicURL else {
-            throw CommandError.from(CinnError.invalid("public-url", "--oidc-issuer needs --public-url: the provider sends browsers back to it"))
+            throw CommandError.from(
+                CinnError.invalid("public-url", "--oidc-issuer needs --public-url: the provider sends browsers back to it"))
         }
         guard let clientID = config.string(forKey: "cinn.oidc.client.id"),
-              let clientSecret = config.string(forKey: "cinn.oidc.client.secret", isSecret: true) else {
+            let clientSecret = config.string(forKey: "cinn.oidc.client.secret", isSecret: true)
+        else {
             throw CommandError.from(CinnError.invalid("oidc-client-id", "--oidc-issuer needs --oidc-client-id and --oidc-client-secret"))
         }
         let base = publicURL.absoluteString.hasSuffix("/") ? String(publicURL.absoluteString.dropLast()) : publicURL.absoluteString
-        return OpenIDConfiguration(issuer: issuer, clientID: clientID, clientSecret: clientSecret, displayName: oidcName,
-                                   redirectURI: base + "/login/oidc/callback")
+        return OpenIDConfiguration(
+            issuer: issuer, clientID: clientID, clientSecret: clientSecret, displayName: oidcName,
+            redirectURI: base + "/login/oidc/callback")
     }
 
     /// `HOST:PORT`, as `--metrics-address` takes it (`[::1]:9090` for IPv6).
@@ -239,7 +301,8 @@ struct Migrate: AsyncParsableCommand {
         let store = try Store(options.location, logger: logger)
         do {
             let applied = try await store.migrate()
-            print(applied.isEmpty ? "The database is up to date." : "Applied migrations \(applied.map(String.init).joined(separator: ", ")).")
+            print(
+                applied.isEmpty ? "The database is up to date." : "Applied migrations \(applied.map(String.init).joined(separator: ", ")).")
             if let install = try await store.installBuiltInFoods() {
                 print("Installed the built-in foods: \(install.added) added, \(install.updated) updated, \(install.removed) removed.")
             }

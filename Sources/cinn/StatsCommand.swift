@@ -34,12 +34,16 @@ struct Stats: AsyncParsableCommand {
         let chosen = try parseOrThrow { () in try nutrient.map { key in try Nutrient.parse(key, field: "nutrient") } }
         let (periods, range, target) = try await options.withJournal { journal in
             let settings = try await journal.settings()
-            let end = try parseOrThrow { () in try to.map { t in try LocalDate.parse(t, field: "to") } }
+            let end =
+                try parseOrThrow { () in try to.map { t in try LocalDate.parse(t, field: "to") } }
                 ?? journal.today(settings)
-            let start = try parseOrThrow { () in try from.map { t in try LocalDate.parse(t, field: "from") } }
+            let start =
+                try parseOrThrow { () in try from.map { t in try LocalDate.parse(t, field: "from") } }
                 ?? end.adding(days: -29)
-            return (try await journal.nutritionStatistics(from: start, to: end, length: period), start...end,
-                    try await journal.nutritionGoals().energy.targetKcal)
+            return (
+                try await journal.nutritionStatistics(from: start, to: end, length: period), start...end,
+                try await journal.nutritionGoals().energy.targetKcal
+            )
         }
         if json {
             struct Row: Encodable {
@@ -53,19 +57,27 @@ struct Stats: AsyncParsableCommand {
             }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            let rows = periods.map { Row(start: $0.start.iso, end: $0.end.iso, daysLogged: $0.daysLogged, totals: $0.totals,
-                                         dailyAverage: $0.dailyAverage ?? Nutrients()) }
+            let rows = periods.map {
+                Row(
+                    start: $0.start.iso, end: $0.end.iso, daysLogged: $0.daysLogged, totals: $0.totals,
+                    dailyAverage: $0.dailyAverage ?? Nutrients())
+            }
             print(String(decoding: try encoder.encode(rows), as: UTF8.self))
             return
         }
         print("\(range.lowerBound) to \(range.upperBound), per \(period.rawValue): \(periods.reduce(0) { $0 + $1.daysLogged }) days logged")
-        if periods.isEmpty { print("Nothing logged in this range."); return }
-        print(pad(period == .day ? "day" : "from", 11) + pad("days", 6, right: true) + pad("kcal/day", 10, right: true)
-              + pad("protein", 9, right: true) + pad("carbs", 8, right: true) + pad("fat", 7, right: true)
-              + (chosen.map { pad($0.key, 14, right: true) } ?? ""))
+        if periods.isEmpty {
+            print("Nothing logged in this range.")
+            return
+        }
+        print(
+            pad(period == .day ? "day" : "from", 11) + pad("days", 6, right: true) + pad("kcal/day", 10, right: true)
+                + pad("protein", 9, right: true) + pad("carbs", 8, right: true) + pad("fat", 7, right: true)
+                + (chosen.map { pad($0.key, 14, right: true) } ?? ""))
         for row in periods {
             let average = row.dailyAverage ?? Nutrients()
-            var line = pad(row.start.iso, 11) + pad("\(row.daysLogged)", 6, right: true)
+            var line =
+                pad(row.start.iso, 11) + pad("\(row.daysLogged)", 6, right: true)
                 + pad("\((average.energy ?? 0).wholeText)", 10, right: true)
             for macro in [Nutrient.protein, .carbohydrate, .fat] {
                 line += pad(average[macro].map { "\($0.wholeText) g" } ?? "–", macro == .protein ? 9 : macro == .fat ? 7 : 8, right: true)

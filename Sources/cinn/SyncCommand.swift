@@ -1,8 +1,8 @@
 import ArgumentParser
 import CinnCore
 import CinnStore
-import Configuration
 import CinnSync
+import Configuration
 import Foundation
 
 /// `cinn sync`: this journal (a local SQLite file) as an offline-first client of a hosted Cinn.
@@ -54,11 +54,13 @@ struct SyncCommand: AsyncParsableCommand {
                 throw CinnError(.upstreamFailed, error.message + "; nothing is lost: the changes made here are sent next time")
             }
         }
-        print("Pushed \(summary.pushed) changes (\(summary.applied) applied, \(summary.merged) merged with newer ones, "
-              + "\(summary.rejected) rejected); pulled \(summary.pulled).")
+        print(
+            "Pushed \(summary.pushed) changes (\(summary.applied) applied, \(summary.merged) merged with newer ones, "
+                + "\(summary.rejected) rejected); pulled \(summary.pulled).")
         for change in rejected {
-            print("Rejected \(change.type) \(change.id.lowercasedString): \(change.reason)"
-                  + (change.field.map { " (field: \($0))" } ?? ""))
+            print(
+                "Rejected \(change.type) \(change.id.lowercasedString): \(change.reason)"
+                    + (change.field.map { " (field: \($0))" } ?? ""))
         }
     }
 }

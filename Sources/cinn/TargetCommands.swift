@@ -23,18 +23,29 @@ struct TargetsCommand: AsyncParsableCommand {
                 return (try await journal.day(day).day, settings.nutrientTargets, try await journal.energyReport(asOf: day, historyDays: 0))
             }
             let unit = report.settings.energyUnit
-            let follows = report.settings.energyTargetKcal != nil ? "your own number"
+            let follows =
+                report.settings.energyTargetKcal != nil
+                ? "your own number"
                 : report.settings.targetBasis == .adaptive ? "your data" : "the formula"
-            print("Calories: " + (report.target.map { "\(unit.format(kilocalories: $0.kcal)) a day, following \(follows)" }
-                ?? "no target yet (a profile and a weigh-in give one; or: cinn targets set calories=2000)"))
+            print(
+                "Calories: "
+                    + (report.target.map { "\(unit.format(kilocalories: $0.kcal)) a day, following \(follows)" }
+                        ?? "no target yet (a profile and a weigh-in give one; or: cinn targets set calories=2000)"))
             if let change = report.targetChange { print(change.message(in: unit)) }
             let macros = [("Protein", targets.protein), ("Carbohydrate", targets.carbohydrate), ("Fat", targets.fat)]
                 .compactMap { name, target in target.map { "\(name) \($0.description)" } }
-            print(macros.isEmpty ? "No macro targets (set them with: cinn targets set protein=150g fat=30%)." : "Targets: " + macros.joined(separator: ", "))
-            if day.energyTargetKcal == nil, [targets.carbohydrate, targets.fat, targets.protein].contains(where: {
-                if case .percentOfEnergy? = $0 { true } else { false }
-            }) {
-                print("A share of energy needs a calorie target: set up your profile (cinn profile set) or one (cinn targets set calories=2000).")
+            print(
+                macros.isEmpty
+                    ? "No macro targets (set them with: cinn targets set protein=150g fat=30%)."
+                    : "Targets: " + macros.joined(separator: ", "))
+            if day.energyTargetKcal == nil,
+                [targets.carbohydrate, targets.fat, targets.protein].contains(where: {
+                    if case .percentOfEnergy? = $0 { true } else { false }
+                })
+            {
+                print(
+                    "A share of energy needs a calorie target: set up your profile (cinn profile set) or one (cinn targets set calories=2000)."
+                )
             }
             print("\(day.date):")
             for (goal, amount, standing) in day.progress where all || goal.isShownByDefault {
@@ -42,8 +53,9 @@ struct TargetsCommand: AsyncParsableCommand {
                 let bound = [goal.minimum.map { "at least \(format($0))" }, goal.maximum.map { "at most \(format($0))" }]
                     .compactMap { $0 }.joined(separator: ", ")
                 let mark = standing == .met ? "✓" : standing == .under ? "↓" : "↑"
-                print("  \(mark) \(goal.nutrient.name): \(format(amount)) \(unit) (\(goal.macro == nil ? bound : "target \(format(goal.target))") \(unit))"
-                      + (goal.source == NutrientGoal.Source.dailyValue ? ", Daily Value" : ""))
+                print(
+                    "  \(mark) \(goal.nutrient.name): \(format(amount)) \(unit) (\(goal.macro == nil ? bound : "target \(format(goal.target))") \(unit))"
+                        + (goal.source == NutrientGoal.Source.dailyValue ? ", Daily Value" : ""))
             }
         }
 
@@ -89,7 +101,9 @@ struct TargetsCommand: AsyncParsableCommand {
             guard parts.count == 2, ["calories", "calorie-floor"].contains(parts[0]) else { return false }
             let (key, value) = (parts[0], parts[1])
             if key == "calorie-floor" {
-                guard value == "default" || Double(value) != nil else { throw CinnError.invalid(key, "give calorie-floor=1400 (kcal) or calorie-floor=default") }
+                guard value == "default" || Double(value) != nil else {
+                    throw CinnError.invalid(key, "give calorie-floor=1400 (kcal) or calorie-floor=default")
+                }
                 update.energyFloorKcal = .some(try Double(value).map { kcal in try EnergyTarget.validFloor(kcal, field: key) })
                 return true
             }
@@ -101,7 +115,9 @@ struct TargetsCommand: AsyncParsableCommand {
                 update.targetBasis = TargetBasis.formula.rawValue
                 update.energyTargetKcal = .some(nil)
             default:
-                guard let kcal = Double(value) else { throw CinnError.invalid(key, "give calories=data, calories=formula or your own number, like calories=2000") }
+                guard let kcal = Double(value) else {
+                    throw CinnError.invalid(key, "give calories=data, calories=formula or your own number, like calories=2000")
+                }
                 update.energyTargetKcal = .some(try UserSettings.validEnergyTarget(kcal, field: key))
             }
             return true
@@ -117,9 +133,14 @@ struct TargetsCommand: AsyncParsableCommand {
                 guard text[separator] == "=" else { throw .invalid(key, "give \(key)=150g, \(key)=30% or (protein) 1.8g/kg") }
                 var macro: MacroTarget?
                 if value != "none" {
-                    let (number, kind): (String, String) = value.hasSuffix("g/kg") ? (String(value.dropLast(4)), "per_kg")
-                        : value.hasSuffix("%") ? (String(value.dropLast()), "percent") : (value.hasSuffix("g") ? String(value.dropLast()) : value, "g")
-                    guard let amount = Double(number) else { throw .invalid(key, "\"\(value)\" is not an amount like 150g, 30% or 1.8g/kg") }
+                    let (number, kind): (String, String) =
+                        value.hasSuffix("g/kg")
+                        ? (String(value.dropLast(4)), "per_kg")
+                        : value.hasSuffix("%")
+                            ? (String(value.dropLast()), "percent") : (value.hasSuffix("g") ? String(value.dropLast()) : value, "g")
+                    guard let amount = Double(number) else {
+                        throw .invalid(key, "\"\(value)\" is not an amount like 150g, 30% or 1.8g/kg")
+                    }
                     macro = kind == "per_kg" ? .gramsPerKilogram(amount) : kind == "percent" ? .percentOfEnergy(amount) : .grams(amount)
                 }
                 switch key {

@@ -8,10 +8,10 @@ struct Trend: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show the trend, rate, energy balance, forecast and the verdict.",
         discussion: """
-        --format json prints one JSON object: {"unit", "days":[{"date","weight","interpolated","value","trend"}],
-        "rate_per_week", "energy_balance_per_day", "forecast_date", "verdict":{"answer","reason"}}. Summary fields are
-        as of --to (default today). Numbers are unrounded, in --unit; energy in kcal.
-        """)
+            --format json prints one JSON object: {"unit", "days":[{"date","weight","interpolated","value","trend"}],
+            "rate_per_week", "energy_balance_per_day", "forecast_date", "verdict":{"answer","reason"}}. Summary fields are
+            as of --to (default today). Numbers are unrounded, in --unit; energy in kcal.
+            """)
 
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case table, json, csv }
 
@@ -60,7 +60,8 @@ struct Trend: AsyncParsableCommand {
         }
         print()
         print(TerminalChart(points: report.days, unit: unit).render())
-        let rate = report.rate.map { Mass.format($0.perWeek(in: unit), decimals: unit.displayDecimals + 1) + " \(unit.rawValue)/week" } ?? "—"
+        let rate =
+            report.rate.map { Mass.format($0.perWeek(in: unit), decimals: unit.displayDecimals + 1) + " \(unit.rawValue)/week" } ?? "—"
         let energy = report.energyBalancePerDay.map { Mass.format($0.kilocalories, decimals: 0) + " kcal/day" } ?? "—"
         print("Rate: \(rate)   Energy balance: \(energy)   Forecast: \(report.forecast?.iso ?? "—")")
         print("Can I nom nom? \(report.verdict.answer.rawValue) — \(report.verdict.reason)")

@@ -66,7 +66,9 @@ struct UserCommand: AsyncParsableCommand {
             try await options.withJournal { journal in
                 try await Accounts(store: journal.store).resetPassword(name: name, password: password, revokingTokens: !keepTokens)
             }
-            print("Changed \(name.lowercased())'s password; their web sessions ended" + (keepTokens ? "." : " and their API tokens were revoked."))
+            print(
+                "Changed \(name.lowercased())'s password; their web sessions ended"
+                    + (keepTokens ? "." : " and their API tokens were revoked."))
         }
     }
 }

@@ -74,8 +74,9 @@ struct Weight: AsyncParsableCommand {
                 }
                 for weighIn in weighIns {
                     let note = weighIn.note.map { "  \($0)" } ?? ""
-                    print("\(weighIn.localTimeISO.prefix(16).replacingOccurrences(of: "T", with: " "))  "
-                          + "\(weighIn.weight.formatted(in: shown))  \(weighIn.id.lowercasedString)\(note)")
+                    print(
+                        "\(weighIn.localTimeISO.prefix(16).replacingOccurrences(of: "T", with: " "))  "
+                            + "\(weighIn.weight.formatted(in: shown))  \(weighIn.id.lowercasedString)\(note)")
                 }
             }
         }
@@ -111,7 +112,8 @@ struct GoalCommand: AsyncParsableCommand {
         commandName: "goal", abstract: "Set, show or clear the goal weight.", subcommands: [SetGoal.self, Show.self, Clear.self])
 
     struct SetGoal: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "set", abstract: "Set the goal weight and, optionally, a planned weekly rate.")
+        static let configuration = CommandConfiguration(
+            commandName: "set", abstract: "Set the goal weight and, optionally, a planned weekly rate.")
 
         @OptionGroup var options: DatabaseOptions
 
@@ -208,7 +210,9 @@ struct SettingsCommand: AsyncParsableCommand {
                 case "energy-unit": settings.energyUnit = try EnergyUnit.parse(value, field: "energy-unit")
                 case "glucose-unit": settings.glucoseUnit = try GlucoseUnit.parse(value, field: "glucose-unit")
                 default:
-                    throw CinnError.invalid("name", "unknown setting \"\(name)\"; use unit, trend-method, time-zone, energy-target, energy-unit or glucose-unit")
+                    throw CinnError.invalid(
+                        "name", "unknown setting \"\(name)\"; use unit, trend-method, time-zone, energy-target, energy-unit or glucose-unit"
+                    )
                 }
                 try await journal.saveSettings(settings)
                 print("\(name) = \(value)")

@@ -47,12 +47,16 @@ struct WorkoutCommand: AsyncParsableCommand {
                     }
                 }
                 guard let exercise, sets.contains(where: { $0.exercise == exercise }) else {
-                    throw CinnError.invalid("set", "name an exercise followed by its sets, like: cinn workout log \"Bench Press\" 100x5 100x5")
+                    throw CinnError.invalid(
+                        "set", "name an exercise followed by its sets, like: cinn workout log \"Bench Press\" 100x5 100x5")
                 }
                 let start = try journal.readingTime(date, settings: settings, field: "date")
-                let end = minutes.map { WeighIn.isoString(instant: start.instant.addingTimeInterval($0 * 60), utcOffsetSeconds: start.utcOffsetSeconds) }
-                let stored = try await journal.logWorkout(name: name, startedAt: WeighIn.isoString(instant: start.instant, utcOffsetSeconds: start.utcOffsetSeconds),
-                                                          endedAt: end, note: nil, sets: sets)
+                let end = minutes.map {
+                    WeighIn.isoString(instant: start.instant.addingTimeInterval($0 * 60), utcOffsetSeconds: start.utcOffsetSeconds)
+                }
+                let stored = try await journal.logWorkout(
+                    name: name, startedAt: WeighIn.isoString(instant: start.instant, utcOffsetSeconds: start.utcOffsetSeconds),
+                    endedAt: end, note: nil, sets: sets)
                 print("Logged \(stored.workout.name) on \(stored.workout.localDate.iso) (\(stored.workout.id.lowercasedString)):")
                 printWorkout(try await journal.workoutWithRecords(stored))
             }
@@ -118,7 +122,8 @@ private func printWorkout(_ workout: WorkoutWithRecords) {
             exercise = set.exercise
             print("  \(set.exercise)")
         }
-        var line = "    " + (set.weight.map { "\(StrengthChart.weight($0, unit: workout.unit)) × " } ?? "") + (set.reps.map { "\($0)" } ?? "—")
+        var line =
+            "    " + (set.weight.map { "\(StrengthChart.weight($0, unit: workout.unit)) × " } ?? "") + (set.reps.map { "\($0)" } ?? "—")
         if let kind = set.kind.title { line += " (\(kind))" }
         if let rpe = set.rpe { line += " RPE \(Mass.format(rpe, decimals: 1))" }
         if let records = workout.records[index] { line += "  ★ new " + records.map(\.title).joined(separator: ", ") }
@@ -185,14 +190,18 @@ struct RoutineCommand: AsyncParsableCommand {
             try await options.withJournal { journal in
                 let routine: Routine
                 if let fromWorkout {
-                    guard let id = UUID(text: fromWorkout) else { throw CinnError.invalid("from-workout", "--from-workout takes a workout's id") }
+                    guard let id = UUID(text: fromWorkout) else {
+                        throw CinnError.invalid("from-workout", "--from-workout takes a workout's id")
+                    }
                     routine = try await journal.routine(fromWorkout: id, name: name)
                 } else {
                     let lifting = try await journal.settings().displayUnit.liftingUnit
                     let unit = try self.unit.map { try MassUnit.parse($0, field: "unit") } ?? lifting
                     let existing = try? await journal.routine(named: name)
-                    routine = try await journal.saveRoutine(Routine(id: existing?.id ?? .v7(), name: name,
-                                                                    exercises: try exercises.map { try PlannedExercise.parse($0, unit: unit) }))
+                    routine = try await journal.saveRoutine(
+                        Routine(
+                            id: existing?.id ?? .v7(), name: name,
+                            exercises: try exercises.map { try PlannedExercise.parse($0, unit: unit) }))
                 }
                 print("Saved the routine \(routine.name): \(routine.exercises.map(\.exercise).joined(separator: ", ")).")
             }

@@ -6,9 +6,11 @@ import Testing
 @Suite struct EnergyChartTests {
     let start = LocalDate(iso: "2024-03-01")!
 
-    func day(_ offset: Int, intake: Double?, status: DayStatus? = .complete, formula: Double? = 2400, adaptive: Double? = nil) -> EnergyDay {
-        EnergyDay(date: start.adding(days: offset), intakeKcal: intake, status: status, formulaKcal: formula, adaptiveKcal: adaptive,
-                  trend: Mass(kilograms: 80))
+    func day(_ offset: Int, intake: Double?, status: DayStatus? = .complete, formula: Double? = 2400, adaptive: Double? = nil) -> EnergyDay
+    {
+        EnergyDay(
+            date: start.adding(days: offset), intakeKcal: intake, status: status, formulaKcal: formula, adaptiveKcal: adaptive,
+            trend: Mass(kilograms: 80))
     }
 
     @Test func barsLinesAndGaps() {

@@ -1,6 +1,7 @@
 import CinnCore
 import Foundation
 import Testing
+
 @testable import CinnCharts
 
 /// Hour labels of the glucose charts never run into each other at a phone's label size (15 of 400 units).
@@ -16,7 +17,8 @@ import Testing
     func assertApart(_ labels: [(x: Double, text: String)], _ what: String) {
         for (left, right) in zip(labels, labels.dropFirst()) {
             // Centred labels: half of each on either side of the gap; 4 units between them at least.
-            let room = ChartCanvas.textWidth(left.text, fontSize: ChartCanvas.phoneFontSize) / 2
+            let room =
+                ChartCanvas.textWidth(left.text, fontSize: ChartCanvas.phoneFontSize) / 2
                 + ChartCanvas.textWidth(right.text, fontSize: ChartCanvas.phoneFontSize) / 2 + 4
             #expect(right.x - left.x >= room, "\(what): \(left.text) at \(left.x) and \(right.text) at \(right.x)")
         }
@@ -24,8 +26,10 @@ import Testing
 
     @Test func theProfilesHoursStandApart() throws {
         let readings = (0..<(14 * 96)).map { index in
-            (at: Date(timeIntervalSince1970: 1_710_000_000 + Double(index) * 900), utcOffsetSeconds: 0,
-             glucose: Glucose(milligramsPerDeciliter: 120))
+            (
+                at: Date(timeIntervalSince1970: 1_710_000_000 + Double(index) * 900), utcOffsetSeconds: 0,
+                glucose: Glucose(milligramsPerDeciliter: 120)
+            )
         }
         let svg = AGPChart(profile: AmbulatoryGlucoseProfile(readings: readings, days: 14), unit: .milligramsPerDeciliter).svg()
         let labels = try hourLabels(svg)
@@ -36,8 +40,10 @@ import Testing
     @Test(arguments: [3, 6, 12, 24])
     func theDayChartsHoursStandApart(_ hours: Int) throws {
         let end = Date(timeIntervalSince1970: 1_710_504_000), start = end.addingTimeInterval(-Double(hours) * 3600)
-        let svg = GlucoseDayChart(start: start, end: end, utcOffsetSeconds: 0, points: [], meals: [], doses: [],
-                                  unit: .milligramsPerDeciliter, span: "in the last \(hours) hours").svg()
+        let svg = GlucoseDayChart(
+            start: start, end: end, utcOffsetSeconds: 0, points: [], meals: [], doses: [],
+            unit: .milligramsPerDeciliter, span: "in the last \(hours) hours"
+        ).svg()
         let labels = try hourLabels(svg)
         #expect(labels.count >= 3, "\(hours) h: \(labels.map(\.text))")
         assertApart(labels, "\(hours) h")

@@ -1,6 +1,7 @@
 import CinnCore
 import Foundation
 import Testing
+
 @testable import CinnCharts
 
 /// The elements named `name` whose class list holds `className`.
@@ -11,8 +12,10 @@ private func elements(_ svg: String, _ name: String, withClass className: String
 private let march4 = LocalDate(year: 2024, month: 3, day: 4)!
 
 /// `count` days from March 4, 2024 with deterministic kcal around 2000, leaving out the days `logged` rejects.
-private func calorieDays(_ count: Int, target: (Int) -> Double? = { _ in 2000 },
-                         logged: (Int) -> Bool = { $0 % 5 != 3 }) -> [(date: LocalDate, energy: Double, target: Double?)] {
+private func calorieDays(
+    _ count: Int, target: (Int) -> Double? = { _ in 2000 },
+    logged: (Int) -> Bool = { $0 % 5 != 3 }
+) -> [(date: LocalDate, energy: Double, target: Double?)] {
     let wobble = [-350.0, 120, 480, -60, 210, -240, 30]
     return (0..<count).filter(logged).map { (march4.adding(days: $0), 2000 + wobble[$0 % 7], target($0)) }
 }
@@ -235,8 +238,9 @@ struct CalorieChartTests {
     @Test("the food log's days: days without entries or without energy are gaps")
     func fromDayNutrition() throws {
         func entry(_ nutrients: Nutrients) -> FoodLogEntry {
-            FoodLogEntry(foodID: nil, name: "Apple", meal: .lunch, eatenAt: Date(timeIntervalSince1970: 0), utcOffsetSeconds: 0,
-                         servings: 1, servingLabel: "1 medium", servingAmount: 182, nutrients: nutrients)
+            FoodLogEntry(
+                foodID: nil, name: "Apple", meal: .lunch, eatenAt: Date(timeIntervalSince1970: 0), utcOffsetSeconds: 0,
+                servings: 1, servingLabel: "1 medium", servingAmount: 182, nutrients: nutrients)
         }
         let apple = try Nutrients([.energy: 95, .carbohydrate: 25])
         let days = [
@@ -274,8 +278,10 @@ struct CalorieTextTests {
 
     @Test("bars are to scale: the longest fills the width, others in proportion to an eighth of a column")
     func scale() {
-        let days: [(date: LocalDate, energy: Double, target: Double?)] = [(march4, 2400, nil), (march4.adding(days: 1), 1200, nil),
-                                                                         (march4.adding(days: 2), 1250, nil)]
+        let days: [(date: LocalDate, energy: Double, target: Double?)] = [
+            (march4, 2400, nil), (march4.adding(days: 1), 1200, nil),
+            (march4.adding(days: 2), 1250, nil),
+        ]
         let lines = CalorieChart(days: days).text(width: 24).split(separator: "\n")
         func columns(_ line: Substring) -> Double {
             let full = Double(line.count { $0 == "█" })
@@ -304,8 +310,9 @@ struct CalorieTextTests {
 
 @Suite("Macro split chart")
 struct MacroSplitChartTests {
-    @Test("shares use 4, 4 and 9 kcal a gram; whole percentages add up to 100",
-          arguments: [(112.0, 230.0, 71.0), (1, 1, 1), (10, 10, 0), (3, 300, 0.5), (50, 50, 22.2), (0.001, 0, 1000)])
+    @Test(
+        "shares use 4, 4 and 9 kcal a gram; whole percentages add up to 100",
+        arguments: [(112.0, 230.0, 71.0), (1, 1, 1), (10, 10, 0), (3, 300, 0.5), (50, 50, 22.2), (0.001, 0, 1000)])
     func percentages(protein: Double, carbohydrate: Double, fat: Double) throws {
         let svg = MacroSplitChart(nutrients: macros(protein: protein, carbohydrate: carbohydrate, fat: fat)).svg()
         let segments = elements(svg, "path", withClass: "segment")
@@ -379,11 +386,15 @@ struct MacroSplitChartTests {
         #expect(elements(svg, "text", class: "amount").map(\.text) == ["60 g · 240 kcal", "180 g · 720 kcal", "not logged"])
         #expect(elements(svg, "g", class: "legend-item unknown").map { $0["data-nutrient"] } == ["fat"])
         let desc = elements(svg, "desc")[0].text
-        #expect(desc == "About 960 kcal from protein, carbohydrate and fat at 4, 4 and 9 kcal a gram: protein 25% (60 g), carbohydrate 75% (180 g). Not logged: fat.")
+        #expect(
+            desc
+                == "About 960 kcal from protein, carbohydrate and fat at 4, 4 and 9 kcal a gram: protein 25% (60 g), carbohydrate 75% (180 g). Not logged: fat."
+        )
     }
 
-    @Test("no macros, or none above zero, is an empty state that says what to do",
-          arguments: [Nutrients(), macros(protein: 0, carbohydrate: 0, fat: 0), macros(protein: nil, carbohydrate: nil, fat: nil)])
+    @Test(
+        "no macros, or none above zero, is an empty state that says what to do",
+        arguments: [Nutrients(), macros(protein: 0, carbohydrate: 0, fat: 0), macros(protein: nil, carbohydrate: nil, fat: nil)])
     func empty(nutrients: Nutrients) throws {
         let svg = MacroSplitChart(nutrients: nutrients).svg()
         _ = try checkAccessible(svg, id: "macro-chart", title: "Energy from protein, carbohydrate and fat")
@@ -396,7 +407,10 @@ struct MacroSplitChartTests {
         let svg = MacroSplitChart(nutrients: macros(protein: 112, carbohydrate: 230, fat: 71), title: "Today's <macros> & more").svg()
         let (title, desc) = try checkAccessible(svg, id: "macro-chart", title: "Today&apos;s &lt;macros&gt; &amp; more")
         #expect(title.text.contains("&lt;"))
-        #expect(desc.text == "About 2007 kcal from protein, carbohydrate and fat at 4, 4 and 9 kcal a gram: protein 22% (112 g), carbohydrate 46% (230 g), fat 32% (71 g).")
+        #expect(
+            desc.text
+                == "About 2007 kcal from protein, carbohydrate and fat at 4, 4 and 9 kcal a gram: protein 22% (112 g), carbohydrate 46% (230 g), fat 32% (71 g)."
+        )
     }
 
     @Test("amounts that are not numbers count as not logged")
@@ -412,7 +426,8 @@ struct MacroSplitChartTests {
 @Suite("Nutrient chart")
 struct NutrientChartTests {
     private func amounts(_ count: Int, every step: Int = 1, base: Double, logged: (Int) -> Bool = { $0 % 4 != 2 })
-        -> [(date: LocalDate, amount: Double)] {
+        -> [(date: LocalDate, amount: Double)]
+    {
         let wobble = [0.8, 1.1, 0.6, 1.3, 0.9]
         return (0..<count).filter(logged).map { (march4.adding(days: $0 * step), base * wobble[$0 % 5]) }
     }
@@ -492,8 +507,9 @@ struct NutrientChartTests {
         let nutrient = Nutrient.named("pantothenic_acid")!
         let svg = NutrientChart(nutrient: nutrient, amounts: amounts(7, base: 4)).svg()
         #expect(elements(svg, "text", class: "axis-title").first?.text == "Pantothenic acid (B5), mg")
-        let layout = BarLayout(from: march4, through: march4, highest: 10, axisTitle: String(repeating: "x", count: 40),
-                               legend: [.init(mark: .dashedLine, className: "daily-value", label: "Daily Value 1000 mg")])
+        let layout = BarLayout(
+            from: march4, through: march4, highest: 10, axisTitle: String(repeating: "x", count: 40),
+            legend: [.init(mark: .dashedLine, className: "daily-value", label: "Daily Value 1000 mg")])
         #expect(layout.legendOnOwnRow && layout.top > 2 * BarLayout.headerRowHeight)
         var out = Markup(capacity: 1_024)
         layout.drawHeader(&out)
@@ -506,8 +522,9 @@ struct NutrientChartTests {
         let values = [(march4, 2000.0), (march4.adding(days: 1), 3000), (march4.adding(days: 3), 1600)]
         let svg = NutrientChart(nutrient: .sodium, amounts: values).svg()
         let (_, desc) = try checkAccessible(svg, id: "nutrient-chart", title: "Sodium per day")
-        #expect(desc.text == "Sodium per day from 4 Mar 2024 to 7 Mar 2024: logged in 3 of 4 days, 2200 mg a day on average "
-            + "(96% of the 2300 mg Daily Value), from 1600 to 3000 mg. 1 day above the Daily Value.")
+        #expect(
+            desc.text == "Sodium per day from 4 Mar 2024 to 7 Mar 2024: logged in 3 of 4 days, 2200 mg a day on average "
+                + "(96% of the 2300 mg Daily Value), from 1600 to 3000 mg. 1 day above the Daily Value.")
         let bar = elements(svg, "rect", withClass: "bar")[1]
         #expect(bar.text == "<title>Tue 5 Mar: 3000 mg (130% DV)</title>")
     }
@@ -517,7 +534,8 @@ struct NutrientChartTests {
         let svg = NutrientChart(nutrient: .sodium, amounts: [(march4, .nan)], title: "<Salt> & \"more\"").svg()
         _ = try checkAccessible(svg, id: "nutrient-chart", title: "&lt;Salt&gt; &amp; &quot;more&quot;")
         #expect(elements(svg, "text").map(\.text) == ["Sodium: nothing logged yet", "Log food with its nutrition facts to see it here."])
-        let ranged = NutrientChart(nutrient: .sodium, amounts: amounts(5, base: 2000), in: march4.adding(days: 10)...march4.adding(days: 16))
+        let ranged = NutrientChart(
+            nutrient: .sodium, amounts: amounts(5, base: 2000), in: march4.adding(days: 10)...march4.adding(days: 16))
         #expect(elements(ranged.svg(), "text", class: "empty").first?.text == "Sodium: nothing logged in these days")
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import CinnCore
+import Foundation
 
 /// One element of a rendered chart: its attributes and the text directly inside it.
 struct Element {
@@ -72,8 +72,10 @@ struct DrawnValueAxis {
 
 /// A deterministic journal: `days` days from 2024-03-04, drifting `perDay` kg from `start` with a small
 /// wobble, weighed on the days `weighed` accepts (the first and last day always).
-func sampleTrend(days: Int, start: Double = 80, perDay: Double = -0.05,
-                 weighed: (Int) -> Bool = { $0 % 3 != 1 }) -> WeightTrend {
+func sampleTrend(
+    days: Int, start: Double = 80, perDay: Double = -0.05,
+    weighed: (Int) -> Bool = { $0 % 3 != 1 }
+) -> WeightTrend {
     let first = LocalDate(year: 2024, month: 3, day: 4)!
     let wobble = [0.3, -0.2, 0.1, -0.4, 0.2]
     let daily = (0..<days).filter { $0 == 0 || $0 == days - 1 || weighed($0) }.map { day in

@@ -1,11 +1,13 @@
 import CinnCore
 import Testing
+
 @testable import CinnCharts
 
 @Suite("Terminal chart")
 struct TerminalChartTests {
-    @Test("rows, axis and dates; labels carry the unit; first and last date shown",
-          arguments: [(7, MassUnit.kilograms), (60, .pounds), (365, .kilograms), (3_650, .stones)])
+    @Test(
+        "rows, axis and dates; labels carry the unit; first and last date shown",
+        arguments: [(7, MassUnit.kilograms), (60, .pounds), (365, .kilograms), (3_650, .stones)])
     func layout(days: Int, unit: MassUnit) {
         let trend = sampleTrend(days: days, start: 90, perDay: -0.01)
         let lines = TerminalChart(points: trend.points, unit: unit, width: 60, height: 12).render()
@@ -18,8 +20,9 @@ struct TerminalChartTests {
         #expect(lines[13].contains(trend.firstDate!.iso) && lines[13].hasSuffix(trend.lastDate!.iso))
         // The trend is one mark in every column of the plot.
         let plot = lines.prefix(12).map { line in
-            let cells = Array(line.split(separator: "┤", maxSplits: 1, omittingEmptySubsequences: false).last!
-                .split(separator: "│", maxSplits: 1, omittingEmptySubsequences: false).last!)
+            let cells = Array(
+                line.split(separator: "┤", maxSplits: 1, omittingEmptySubsequences: false).last!
+                    .split(separator: "│", maxSplits: 1, omittingEmptySubsequences: false).last!)
             return cells + Array(repeating: " ", count: max(0, 60 - cells.count))
         }
         #expect(plot.allSatisfy { $0.count == 60 })

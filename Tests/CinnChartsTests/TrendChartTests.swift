@@ -1,9 +1,11 @@
 import CinnCore
 import Foundation
 import Testing
+
 @testable import CinnCharts
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 @Suite("Trend chart")
@@ -79,8 +81,9 @@ struct TrendChartTests {
         #expect(DrawnValueAxis(svg).ticks[0].value > 80)
     }
 
-    @Test("value ticks are 4 to 6 round numbers, evenly spaced, covering the weights, labelled with the unit",
-          arguments: [MassUnit.kilograms, .pounds, .stones])
+    @Test(
+        "value ticks are 4 to 6 round numbers, evenly spaced, covering the weights, labelled with the unit",
+        arguments: [MassUnit.kilograms, .pounds, .stones])
     func valueTicks(unit: MassUnit) {
         for days in [1, 7, 30, 200] {
             let trend = sampleTrend(days: days, start: 95, perDay: -0.04)
@@ -113,9 +116,12 @@ struct TrendChartTests {
         }
     }
 
-    @Test("date ticks are few, real days at calendar boundaries, labelled by the span",
-          arguments: [(7, "^[0-9]{1,2} [A-Z][a-z]{2}$"), (30, "^[0-9]{1,2} [A-Z][a-z]{2}$"),
-                      (548, "^[A-Z][a-z]{2}( [0-9]{4})?$"), (3_650, "^[0-9]{4}$")])
+    @Test(
+        "date ticks are few, real days at calendar boundaries, labelled by the span",
+        arguments: [
+            (7, "^[0-9]{1,2} [A-Z][a-z]{2}$"), (30, "^[0-9]{1,2} [A-Z][a-z]{2}$"),
+            (548, "^[A-Z][a-z]{2}( [0-9]{4})?$"), (3_650, "^[0-9]{4}$"),
+        ])
     func dateTicks(days: Int, labelPattern: String) throws {
         let trend = sampleTrend(days: days, perDay: -0.002)
         let svg = TrendChart(points: trend.points, unit: .kilograms, projection: MassRate(kilogramsPerWeek: -0.2)).svg()
@@ -154,8 +160,10 @@ struct TrendChartTests {
     @Test("a goal or rate that is not a number is left out")
     func notANumber() {
         let trend = sampleTrend(days: 20)
-        let svg = TrendChart(points: trend.points, unit: .kilograms, goal: Mass(kilograms: .nan),
-                             projection: MassRate(kilogramsPerWeek: .infinity)).svg()
+        let svg = TrendChart(
+            points: trend.points, unit: .kilograms, goal: Mass(kilograms: .nan),
+            projection: MassRate(kilogramsPerWeek: .infinity)
+        ).svg()
         #expect(elements(svg, "path", class: "projection").isEmpty)
         #expect(elements(svg, "text", class: "goal-label").isEmpty)
         #expect(pathPoints(elements(svg, "path", class: "trend")[0]["d"]!).count == 20)
@@ -223,11 +231,16 @@ struct TrendChartTests {
     @Test("every dot and trend point says its day, weight and trend in its title; a dense chart's dots say the trend")
     func dotsAndTrendPointsCarryTheirValues() throws {
         let start = LocalDate(year: 2024, month: 3, day: 1)!
-        let trend = WeightTrend(days: [DailyWeight(date: start, weight: Mass(kilograms: 80)),
-                                       DailyWeight(date: start.adding(days: 2), weight: Mass(kilograms: 81))])
+        let trend = WeightTrend(days: [
+            DailyWeight(date: start, weight: Mass(kilograms: 80)),
+            DailyWeight(date: start.adding(days: 2), weight: Mass(kilograms: 81)),
+        ])
         let svg = TrendChart(points: trend.points, unit: .kilograms).svg()
-        #expect(elements(svg, "circle", class: "weigh-in").map(\.text) == ["<title>1 Mar 2024: 80.0 kg, trend 80.00 kg</title>",
-                                                                            "<title>3 Mar 2024: 81.0 kg, trend 80.15 kg</title>"])
+        #expect(
+            elements(svg, "circle", class: "weigh-in").map(\.text) == [
+                "<title>1 Mar 2024: 80.0 kg, trend 80.00 kg</title>",
+                "<title>3 Mar 2024: 81.0 kg, trend 80.15 kg</title>",
+            ])
         // 80 + (81 − 80) × 0.1 = 80.1 on the empty day (interpolated 80.5: +0.05), then + (81 − 80.05) × 0.1 = 80.145.
         #expect(svg.contains("<title>3 Mar 2024: 81.0 kg, trend 80.15 kg</title>"), "\(svg)")
         #expect(svg.contains("2 Mar 2024: no weigh-in (80.5 kg between the days around it), trend 80.05 kg"))
@@ -242,8 +255,9 @@ struct TrendChartTests {
     @Test("ten years of days render quickly with one trend point per day")
     func tenYears() {
         let trend = sampleTrend(days: 3_650, perDay: -0.001)
-        let chart = TrendChart(points: trend.points, unit: .pounds, goal: Mass(kilograms: 75),
-                               projection: MassRate(kilogramsPerWeek: -0.3))
+        let chart = TrendChart(
+            points: trend.points, unit: .pounds, goal: Mass(kilograms: 75),
+            projection: MassRate(kilogramsPerWeek: -0.3))
         var svg = ""
         let elapsed = ContinuousClock().measure { svg = chart.svg() }
         #expect(pathPoints(elements(svg, "path", class: "trend")[0]["d"]!).count == 3_650)

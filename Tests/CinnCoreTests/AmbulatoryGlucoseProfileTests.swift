@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import CinnCore
 
 @Suite struct AmbulatoryGlucoseProfileTests {
@@ -20,7 +21,11 @@ import Testing
         var readings: [(at: Date, utcOffsetSeconds: Int, glucose: Glucose)] = []
         for day in 0..<14 {
             for slot in 0..<288 {
-                readings.append((start.addingTimeInterval(Double(day * 86_400 + slot * 300)), 0, Glucose(milligramsPerDeciliter: 100 + Double(day) * 10)))
+                readings.append(
+                    (
+                        start.addingTimeInterval(Double(day * 86_400 + slot * 300)), 0,
+                        Glucose(milligramsPerDeciliter: 100 + Double(day) * 10)
+                    ))
             }
         }
         let profile = AmbulatoryGlucoseProfile(readings: readings, days: 14)
@@ -39,7 +44,10 @@ import Testing
     @Test func timeOfDayIsTheReadingsOwnOffsets() throws {
         let sevenLocal = Date(timeIntervalSince1970: 1_709_276_400)  // 2024-03-01T07:00:00Z
         let readings = (0..<6).map { index in
-            (at: sevenLocal.addingTimeInterval(-2 * 3600 + Double(index) * 60), utcOffsetSeconds: 7200, glucose: Glucose(milligramsPerDeciliter: 140))
+            (
+                at: sevenLocal.addingTimeInterval(-2 * 3600 + Double(index) * 60), utcOffsetSeconds: 7200,
+                glucose: Glucose(milligramsPerDeciliter: 140)
+            )
         }
         let profile = AmbulatoryGlucoseProfile(readings: readings, days: 1)
         let filled = profile.slots.filter { $0.percentiles != nil }.map(\.minute)

@@ -1,12 +1,14 @@
-@testable import CinnCore
 import Foundation
 import Testing
 
+@testable import CinnCore
+
 @Suite struct BuiltInFoodFileTests {
     static let apple = ImportedFood(
-        food: Food(id: UUID(uuidString: "0f905197-df79-5e9c-a507-a2f213e6c9bd")!, name: "Apples, raw, with skin", source: .usda,
-                   nutrients: try! Nutrients(keyed: ["energy": 52.123456, "protein": 0.26, "vitamin_c": 4.6, "potassium": 107]),
-                   servings: [ServingSize(label: "1 medium", amount: 182)], category: "Fruits and Fruit Juices"),
+        food: Food(
+            id: UUID(uuidString: "0f905197-df79-5e9c-a507-a2f213e6c9bd")!, name: "Apples, raw, with skin", source: .usda,
+            nutrients: try! Nutrients(keyed: ["energy": 52.123456, "protein": 0.26, "vitamin_c": 4.6, "potassium": 107]),
+            servings: [ServingSize(label: "1 medium", amount: 182)], category: "Fruits and Fruit Juices"),
         externalID: "usda:be32358827ca5d4b", line: 3, isGeneric: true)
 
     @Test func foodsRoundTripWithFourSignificantDigits() throws {
@@ -49,18 +51,25 @@ import Testing
     }
 
     @Test func portionsBecomeTheServingsTheUsualOneFirst() throws {
-        let portions = try Self.decode("""
+        let portions = try Self.decode(
+            """
             cinn-food-portions\t1\ttest
             name\tportions
             Apples, raw, with skin\t1 medium (3" dia)\t182\t1 cup slices\t109\t1 medium\t180
 
             """)
-        #expect(portions == ["Apples, raw, with skin": [ServingSize(label: "1 medium (3\" dia)", amount: 182),
-                                                        ServingSize(label: "1 cup slices", amount: 109),
-                                                        ServingSize(label: "1 medium", amount: 180)]])
+        #expect(
+            portions == [
+                "Apples, raw, with skin": [
+                    ServingSize(label: "1 medium (3\" dia)", amount: 182),
+                    ServingSize(label: "1 cup slices", amount: 109),
+                    ServingSize(label: "1 medium", amount: 180),
+                ]
+            ])
         let foods = BuiltInFoodFile.withPortions([BuiltInFoodFileTests.apple], portions)
-        #expect(foods[0].food.servings.map(\.label) == ["1 medium (3\" dia)", "1 cup slices", "1 medium"],
-                "the food's own serving of a label it already has is not repeated")
+        #expect(
+            foods[0].food.servings.map(\.label) == ["1 medium (3\" dia)", "1 cup slices", "1 medium"],
+            "the food's own serving of a label it already has is not repeated")
         #expect(foods[0].food.defaultServing.amount == 182)
     }
 

@@ -6,12 +6,15 @@ import Testing
 @Suite struct DiaryMealsTests {
     let noon = Date(timeIntervalSince1970: 1_710_417_600)  // 2024-03-14T12:00:00Z
 
-    func entry(_ name: String, food: UUID? = UUID(), minutes: Double = 0, meal: Meal = .lunch, carbohydrate: Double? = 30,
-               imported: Bool = false) -> FoodLogEntry {
+    func entry(
+        _ name: String, food: UUID? = UUID(), minutes: Double = 0, meal: Meal = .lunch, carbohydrate: Double? = 30,
+        imported: Bool = false
+    ) -> FoodLogEntry {
         var nutrients = Nutrients()
         nutrients[.carbohydrate] = carbohydrate
-        return FoodLogEntry(foodID: food, name: name, meal: meal, eatenAt: noon.addingTimeInterval(minutes * 60), utcOffsetSeconds: 0,
-                            servings: 2, servingLabel: "1 cup (40 g)", servingAmount: 40, nutrients: nutrients, importID: imported ? 7 : nil)
+        return FoodLogEntry(
+            foodID: food, name: name, meal: meal, eatenAt: noon.addingTimeInterval(minutes * 60), utcOffsetSeconds: 0,
+            servings: 2, servingLabel: "1 cup (40 g)", servingAmount: 40, nutrients: nutrients, importID: imported ? 7 : nil)
     }
 
     @Test func aSlotsEntriesWithinHalfAnHourAreOneMeal() throws {
@@ -34,10 +37,16 @@ import Testing
         let monday = DiaryMeals.events([entry("Rolled oats", food: oats), entry("Banana", food: banana)])
         let tuesday = DiaryMeals.events([entry("Banana", food: banana, minutes: 1440), entry("Rolled oats", food: oats, minutes: 1445)])
         #expect(monday[0].meal.id == tuesday[0].meal.id, "the set of foods, in any order, is the key")
-        let preset = FoodPreset(id: UUID(), name: "Usual breakfast", meal: nil, items: [
-            FoodPreset.Item(foodID: banana, name: "Banana", brand: nil, servings: 1, servingLabel: "1 medium", servingAmount: 118, nutrients: Nutrients()),
-            FoodPreset.Item(foodID: oats, name: "Rolled oats", brand: nil, servings: 1, servingLabel: "1 cup", servingAmount: 40, nutrients: Nutrients()),
-        ])
+        let preset = FoodPreset(
+            id: UUID(), name: "Usual breakfast", meal: nil,
+            items: [
+                FoodPreset.Item(
+                    foodID: banana, name: "Banana", brand: nil, servings: 1, servingLabel: "1 medium", servingAmount: 118,
+                    nutrients: Nutrients()),
+                FoodPreset.Item(
+                    foodID: oats, name: "Rolled oats", brand: nil, servings: 1, servingLabel: "1 cup", servingAmount: 40,
+                    nutrients: Nutrients()),
+            ])
         let named = DiaryMeals.events([entry("Rolled oats", food: oats), entry("Banana", food: banana)], presets: [preset])
         #expect(named[0].meal.id == preset.id && named[0].meal.name == "Usual breakfast")
         // A quick add counts as a food by its name.

@@ -63,7 +63,9 @@ import Testing
     // qaicalculator.com, "Calorie Calculator", example 1: a 28-year-old woman, 65 kg, 165 cm:
     // 650 + 1031.25 − 140 − 161 = 1380.25 kcal/day.
     @Test func mifflinStJeorWoman() {
-        #expect(RestingEnergy.mifflinStJeorKcal(weight: Mass(kilograms: 65), height: Height(centimetres: 165), ageYears: 28, sex: .female) == 1380.25)
+        #expect(
+            RestingEnergy.mifflinStJeorKcal(weight: Mass(kilograms: 65), height: Height(centimetres: 165), ageYears: 28, sex: .female)
+                == 1380.25)
     }
 
     // math.andyou.com §10.1 ex. 27: 160 lb at 25 % body fat → 120 lb lean → 1546 kcal/day.
@@ -93,8 +95,10 @@ import Testing
     let goalBelow = Goal(weight: Mass(kilograms: 70), plannedRate: Mass(kilograms: 0.5), setOn: day("2026-01-01"))
 
     @Test func deficitFromThePlannedRate() throws {
-        let target = try #require(EnergyTarget.compute(manualKcal: nil, expenditureKcal: 2500, sex: .male, goal: goalBelow,
-                                                       trend: Mass(kilograms: 80), inMaintenanceBand: false, floorKcal: nil))
+        let target = try #require(
+            EnergyTarget.compute(
+                manualKcal: nil, expenditureKcal: 2500, sex: .male, goal: goalBelow,
+                trend: Mass(kilograms: 80), inMaintenanceBand: false, floorKcal: nil))
         #expect(target.kcal == 1950)
         #expect(target.adjustmentKcal == -550)
         #expect(target.maintenanceKcal == 2500)
@@ -102,16 +106,23 @@ import Testing
     }
 
     @Test func surplusWhenTheGoalIsAbove() throws {
-        let target = try #require(EnergyTarget.compute(manualKcal: nil, expenditureKcal: 2500, sex: .male, goal: goalBelow,
-                                                       trend: Mass(kilograms: 65), inMaintenanceBand: false, floorKcal: nil))
+        let target = try #require(
+            EnergyTarget.compute(
+                manualKcal: nil, expenditureKcal: 2500, sex: .male, goal: goalBelow,
+                trend: Mass(kilograms: 65), inMaintenanceBand: false, floorKcal: nil))
         #expect(target.kcal == 3050)
     }
 
     @Test func maintenanceInTheBandWithoutAPlanOrTrend() throws {
-        for (goal, trend, band) in [(goalBelow, Mass(kilograms: 70.5), true), (Goal(weight: Mass(kilograms: 70), setOn: day("2026-01-01")), Mass(kilograms: 80), false),
-                                    (goalBelow, nil, false), (nil, Mass(kilograms: 80), false)] {
-            let target = try #require(EnergyTarget.compute(manualKcal: nil, expenditureKcal: 2300, sex: .female, goal: goal, trend: trend,
-                                                           inMaintenanceBand: band, floorKcal: nil))
+        for (goal, trend, band) in [
+            (goalBelow, Mass(kilograms: 70.5), true),
+            (Goal(weight: Mass(kilograms: 70), setOn: day("2026-01-01")), Mass(kilograms: 80), false),
+            (goalBelow, nil, false), (nil, Mass(kilograms: 80), false),
+        ] {
+            let target = try #require(
+                EnergyTarget.compute(
+                    manualKcal: nil, expenditureKcal: 2300, sex: .female, goal: goal, trend: trend,
+                    inMaintenanceBand: band, floorKcal: nil))
             #expect(target.kcal == 2300)
         }
     }
@@ -119,8 +130,10 @@ import Testing
     @Test func floorsForWomenAndMenAndTheUsersOwn() throws {
         let fast = Goal(weight: Mass(kilograms: 60), plannedRate: Mass(kilograms: 1), setOn: day("2026-01-01"))
         func target(_ sex: Sex, floor: Double?) throws -> EnergyTarget {
-            try #require(EnergyTarget.compute(manualKcal: nil, expenditureKcal: 1800, sex: sex, goal: fast, trend: Mass(kilograms: 70),
-                                              inMaintenanceBand: false, floorKcal: floor))
+            try #require(
+                EnergyTarget.compute(
+                    manualKcal: nil, expenditureKcal: 1800, sex: sex, goal: fast, trend: Mass(kilograms: 70),
+                    inMaintenanceBand: false, floorKcal: floor))
         }
         #expect(try target(.female, floor: nil).kcal == 1200)
         #expect(try target(.female, floor: nil).floored)
@@ -131,12 +144,16 @@ import Testing
     }
 
     @Test func manualAlwaysOverrides() throws {
-        let target = try #require(EnergyTarget.compute(manualKcal: 1000, expenditureKcal: 2500, sex: .male, goal: goalBelow,
-                                                       trend: Mass(kilograms: 80), inMaintenanceBand: false, floorKcal: nil))
+        let target = try #require(
+            EnergyTarget.compute(
+                manualKcal: 1000, expenditureKcal: 2500, sex: .male, goal: goalBelow,
+                trend: Mass(kilograms: 80), inMaintenanceBand: false, floorKcal: nil))
         #expect(target.kcal == 1000)
         #expect(target.source == .manual)
-        #expect(EnergyTarget.compute(manualKcal: nil, expenditureKcal: nil, sex: .male, goal: nil, trend: nil,
-                                     inMaintenanceBand: false, floorKcal: nil) == nil)
+        #expect(
+            EnergyTarget.compute(
+                manualKcal: nil, expenditureKcal: nil, sex: .male, goal: nil, trend: nil,
+                inMaintenanceBand: false, floorKcal: nil) == nil)
     }
 }
 
@@ -148,8 +165,9 @@ import Testing
         let start = end.adding(days: -69)
         let weights = (0..<70).compactMap { index -> DailyWeight? in
             if skip.contains(index) { return nil }
-            return DailyWeight(date: start.adding(days: index),
-                               weight: Mass(kilograms: 90 + perWeek / 7 * Double(index) + noise[index % noise.count]))
+            return DailyWeight(
+                date: start.adding(days: index),
+                weight: Mass(kilograms: 90 + perWeek / 7 * Double(index) + noise[index % noise.count]))
         }
         return WeightTrend(days: weights)
     }
@@ -219,7 +237,8 @@ import Testing
         let blended = try #require(estimate.blendedKcal)
         let sf = formula.uncertaintyKcal, sa = adaptive.uncertaintyKcal
         #expect(estimate.adaptiveWeight.isClose(to: sf * sf / (sf * sf + sa * sa)))
-        #expect(blended.isClose(to: estimate.adaptiveWeight * adaptive.estimateKcal + (1 - estimate.adaptiveWeight) * formula.expenditureKcal))
+        #expect(
+            blended.isClose(to: estimate.adaptiveWeight * adaptive.estimateKcal + (1 - estimate.adaptiveWeight) * formula.expenditureKcal))
         #expect(try #require(estimate.blendedUncertaintyKcal) < min(sf, sa))
         #expect(estimate.expenditureKcal(basis: .formula) == formula.expenditureKcal)
         #expect(estimate.expenditureKcal(basis: .adaptive) == blended)
@@ -228,20 +247,25 @@ import Testing
 
 @Suite struct GoalTimelineTests {
     @Test func arrivalAtARateWithItsRange() throws {
-        let eta = GoalETA(remaining: Mass(kilograms: 5), speedTowards: MassRate(kilogramsPerWeek: 0.5), uncertainty: MassRate(kilogramsPerWeek: 0.1),
-                          asOf: day("2026-01-01"))
+        let eta = GoalETA(
+            remaining: Mass(kilograms: 5), speedTowards: MassRate(kilogramsPerWeek: 0.5), uncertainty: MassRate(kilogramsPerWeek: 0.1),
+            asOf: day("2026-01-01"))
         #expect(eta.date == day("2026-01-01").adding(days: 70))
         #expect(eta.earliest == day("2026-01-01").adding(days: Int((5 / ((0.5 + 0.196) / 7)).rounded(.up))))
         #expect(eta.latest == day("2026-01-01").adding(days: Int((5 / ((0.5 - 0.196) / 7)).rounded(.up))))
-        let unsure = GoalETA(remaining: Mass(kilograms: 5), speedTowards: MassRate(kilogramsPerWeek: 0.1), uncertainty: MassRate(kilogramsPerWeek: 0.2),
-                             asOf: day("2026-01-01"))
+        let unsure = GoalETA(
+            remaining: Mass(kilograms: 5), speedTowards: MassRate(kilogramsPerWeek: 0.1), uncertainty: MassRate(kilogramsPerWeek: 0.2),
+            asOf: day("2026-01-01"))
         #expect(unsure.latest == nil)
         #expect(unsure.date == day("2026-01-01").adding(days: 350))
     }
 
     @Test func plannedAndTrendRates() throws {
-        let weights = (0..<28).map { DailyWeight(date: day("2026-01-01").adding(days: $0),
-                                                 weight: Mass(kilograms: 80 - 0.1 * Double($0) + ($0 % 2 == 0 ? 0.2 : -0.2))) }
+        let weights = (0..<28).map {
+            DailyWeight(
+                date: day("2026-01-01").adding(days: $0),
+                weight: Mass(kilograms: 80 - 0.1 * Double($0) + ($0 % 2 == 0 ? 0.2 : -0.2)))
+        }
         let trend = WeightTrend(days: weights)
         let goal = Goal(weight: Mass(kilograms: 70), plannedRate: Mass(kilograms: 0.5), setOn: day("2026-01-01"))
         let timeline = try #require(GoalTimeline(trend: trend, goal: goal, asOf: day("2026-01-28"), expenditureUncertaintyKcal: 250))
@@ -280,7 +304,8 @@ import Testing
     }
 
     @Test func aBadTrendMakesPlentyCareful() {
-        #expect(answer(800, .behindPlan(MassRate(kilogramsPerWeek: -0.1))).message == "Careful — 800 kcal left, but the trend is behind plan")
+        #expect(
+            answer(800, .behindPlan(MassRate(kilogramsPerWeek: -0.1))).message == "Careful — 800 kcal left, but the trend is behind plan")
         #expect(answer(800, .flat).answer == .careful)
         #expect(answer(100, rising).message == "Careful — 100 kcal left and the trend is rising")
         #expect(answer(500, .inBand).message == "Yes — 500 kcal left and your trend is at your goal")
@@ -295,7 +320,11 @@ import Testing
         #expect(answer(nil, rising).answer == .no)
         #expect(answer(nil, .noGoal).answer == .unknown)
         #expect(answer(nil, .noGoal).message.contains("set up your profile"))
-        #expect(DailyAnswer(remainingKcal: nil, standing: .noGoal, energyUnit: .kilocalories, withoutTarget: "add your weight for a daily calorie budget")
+        #expect(
+            DailyAnswer(
+                remainingKcal: nil, standing: .noGoal, energyUnit: .kilocalories,
+                withoutTarget: "add your weight for a daily calorie budget"
+            )
             .message == "Not sure — no calorie target yet; add your weight for a daily calorie budget")
     }
 
@@ -319,7 +348,8 @@ import Testing
         var logged: [LocalDate: Double] = [:]
         for (offset, kcal) in [(0, 1900.0), (1, 2100), (2, 2500), (3, 1700), (5, 800)] { logged[monday.adding(days: offset)] = kcal }
         let complete: Set<LocalDate> = [monday, monday.adding(days: 1), monday.adding(days: 2), monday.adding(days: 3)]
-        let week = WeeklyCheckIn(start: monday, loggedDays: logged, completeDays: complete, trend: trend, expenditureKcal: 2400, targetKcal: 2000)
+        let week = WeeklyCheckIn(
+            start: monday, loggedDays: logged, completeDays: complete, trend: trend, expenditureKcal: 2400, targetKcal: 2000)
         #expect(week.daysLogged == 5)
         #expect(week.completeDays == 4)
         #expect(week.meanIntakeKcal == 2050)

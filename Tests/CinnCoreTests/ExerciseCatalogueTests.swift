@@ -1,5 +1,6 @@
-@testable import CinnCore
 import Testing
+
+@testable import CinnCore
 
 @Suite struct ExerciseCatalogueTests {
     let catalogue = ExerciseCatalogue.builtIn
@@ -39,15 +40,19 @@ import Testing
 
     @Test func refusesABadLineNamingIt() {
         func error(_ text: String) -> String? {
-            do { _ = try ExerciseCatalogue(tsv: text); return nil } catch { return (error as? CinnError)?.message }
+            do {
+                _ = try ExerciseCatalogue(tsv: text)
+                return nil
+            } catch { return (error as? CinnError)?.message }
         }
         #expect(error("# header\nPush Up\tbodyweight\tchest\treps\t\n") == nil)
         #expect(error("# header\nPush Up\tbodyweight\tchest\treps\n") == "line 2 has 4 fields, not 5")
         #expect(error("Push Up\tspoon\tchest\treps\t\n") == "line 1: no equipment \"spoon\"")
         #expect(error("Push Up\tbodyweight\tliver\treps\t\n") == "line 1: no muscle \"liver\"")
         #expect(error("Push Up\tbodyweight\tchest\tsets\t\n") == "line 1: no kind \"sets\"")
-        #expect(error("Push Up\tbodyweight\tchest\treps\t\nPress Up\tbodyweight\tchest\treps\tUp, Push\n")
-            == "line 2: \"Up, Push\" is already Push Up")
+        #expect(
+            error("Push Up\tbodyweight\tchest\treps\t\nPress Up\tbodyweight\tchest\treps\tUp, Push\n")
+                == "line 2: \"Up, Push\" is already Push Up")
         #expect(error("Push Up\tbodyweight\tchest\treps\tPush-Up\n") == "line 1: \"Push-Up\" is already Push Up")
         #expect(error("(!)\tbodyweight\tchest\treps\t\n") == "line 1: an empty name")
     }

@@ -1,6 +1,6 @@
 import CinnCore
-import Testing
 import Foundation
+import Testing
 
 /// Builds daily weights from a start day and values; nil is a day without a weigh-in.
 func days(_ start: String, _ values: [Double?], unit: MassUnit = .kilograms) -> [DailyWeight] {

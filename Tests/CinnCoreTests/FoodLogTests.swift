@@ -9,18 +9,23 @@ func instant(_ date: String, _ hour: Int, _ minute: Int, offset utcOffsetSeconds
 }
 
 /// An entry of `energy` kcal (plus any `other` amounts) at a local time on 2024-03-09, UTC+1.
-func loggedEntry(_ name: String, _ meal: Meal, at hour: Int, _ minute: Int = 0, energy: Double,
-           other: [String: Double] = [:], id: UUID = .v7()) throws -> FoodLogEntry {
+func loggedEntry(
+    _ name: String, _ meal: Meal, at hour: Int, _ minute: Int = 0, energy: Double,
+    other: [String: Double] = [:], id: UUID = .v7()
+) throws -> FoodLogEntry {
     var amounts = other
     amounts["energy"] = energy
-    return FoodLogEntry(id: id, foodID: nil, name: name, meal: meal, eatenAt: instant("2024-03-09", hour, minute, offset: 3600),
-                        utcOffsetSeconds: 3600, servings: 1, servingLabel: "1 serving", servingAmount: nil,
-                        nutrients: try Nutrients(keyed: amounts))
+    return FoodLogEntry(
+        id: id, foodID: nil, name: name, meal: meal, eatenAt: instant("2024-03-09", hour, minute, offset: 3600),
+        utcOffsetSeconds: 3600, servings: 1, servingLabel: "1 serving", servingAmount: nil,
+        nutrients: try Nutrients(keyed: amounts))
 }
 
 @Suite struct MealTests {
-    @Test(arguments: [("Breakfast", Meal.breakfast), ("  LUNCH ", .lunch), ("dinner", .dinner), ("snack", .snacks),
-                      ("Snacks", .snacks), ("SNACK", .snacks)])
+    @Test(arguments: [
+        ("Breakfast", Meal.breakfast), ("  LUNCH ", .lunch), ("dinner", .dinner), ("snack", .snacks),
+        ("Snacks", .snacks), ("SNACK", .snacks),
+    ])
     func usualFourInAnyCase(_ text: String, _ meal: Meal) throws {
         #expect(try Meal.parse(text) == meal)
         #expect(try Meal.parse(text).isStandard)
@@ -74,8 +79,9 @@ func loggedEntry(_ name: String, _ meal: Meal, at hour: Int, _ minute: Int = 0, 
         var food = try apple()
         food.brand = "Orchard"
         let eatenAt = instant("2024-03-09", 15, 30, offset: -5 * 3600)
-        let entry = try FoodLogEntry.logging(food, servings: 1.5, of: food.servings[0], meal: .snacks, eatenAt: eatenAt,
-                                             utcOffsetSeconds: -5 * 3600, note: "crisp")
+        let entry = try FoodLogEntry.logging(
+            food, servings: 1.5, of: food.servings[0], meal: .snacks, eatenAt: eatenAt,
+            utcOffsetSeconds: -5 * 3600, note: "crisp")
         #expect(entry.foodID == food.id)
         #expect(entry.name == "Apple")
         #expect(entry.brand == "Orchard")
@@ -99,18 +105,21 @@ func loggedEntry(_ name: String, _ meal: Meal, at hour: Int, _ minute: Int = 0, 
     @Test(arguments: [0, -1, Double.nan, .infinity, -.infinity, 10_000.001, 10_001])
     func badServingsAreRejected(_ count: Double) throws {
         let food = try apple()
-        #expect(invalidField {
-            try FoodLogEntry.logging(food, servings: count, of: food.defaultServing, meal: .lunch, eatenAt: .now, utcOffsetSeconds: 0)
-        } == "servings")
-        let logged = try FoodLogEntry.logging(food, servings: 1, of: food.defaultServing, meal: .lunch, eatenAt: .now,
-                                              utcOffsetSeconds: 0)
+        #expect(
+            invalidField {
+                try FoodLogEntry.logging(food, servings: count, of: food.defaultServing, meal: .lunch, eatenAt: .now, utcOffsetSeconds: 0)
+            } == "servings")
+        let logged = try FoodLogEntry.logging(
+            food, servings: 1, of: food.defaultServing, meal: .lunch, eatenAt: .now,
+            utcOffsetSeconds: 0)
         #expect(invalidField { try logged.withServings(count) } == "servings")
     }
 
     @Test func tenThousandServingsIsTheLimit() throws {
         let food = try apple()
-        let entry = try FoodLogEntry.logging(food, servings: 10_000, of: .hundred(.grams), meal: .lunch, eatenAt: .now,
-                                             utcOffsetSeconds: 0)
+        let entry = try FoodLogEntry.logging(
+            food, servings: 10_000, of: .hundred(.grams), meal: .lunch, eatenAt: .now,
+            utcOffsetSeconds: 0)
         #expect(entry.energy == 520_000)
         #expect(try FoodLogEntry.validatedServings(0.001) == 0.001)
         #expect(invalidField { try FoodLogEntry.validatedServings(0, field: "items[0].servings") } == "items[0].servings")
@@ -118,8 +127,9 @@ func loggedEntry(_ name: String, _ meal: Meal, at hour: Int, _ minute: Int = 0, 
 
     @Test func withServingsScalesTheSnapshot() throws {
         let food = try apple()
-        let entry = try FoodLogEntry.logging(food, servings: 1.5, of: food.servings[0], meal: .snacks, eatenAt: .now,
-                                             utcOffsetSeconds: 0)
+        let entry = try FoodLogEntry.logging(
+            food, servings: 1.5, of: food.servings[0], meal: .snacks, eatenAt: .now,
+            utcOffsetSeconds: 0)
         let triple = try entry.withServings(3)
         #expect(triple.servings == 3)
         #expect(triple.energy.isClose(to: 283.92))
@@ -139,7 +149,7 @@ func loggedEntry(_ name: String, _ meal: Meal, at hour: Int, _ minute: Int = 0, 
     }
 
     @Test(arguments: [
-        ("2024-03-10", 3, 30, -5 * 3600, "22:30"),   // UTC 03:30 is 22:30 the evening before in UTC−5
+        ("2024-03-10", 3, 30, -5 * 3600, "22:30"),  // UTC 03:30 is 22:30 the evening before in UTC−5
         ("2024-03-09", 18, 35, 5 * 3600 + 1800, "00:05"),
         ("2024-03-09", 0, 0, 0, "00:00"),
         ("2024-03-09", 23, 59, -12 * 3600, "11:59"),
@@ -209,9 +219,11 @@ func loggedEntry(_ name: String, _ meal: Meal, at hour: Int, _ minute: Int = 0, 
         let first = try loggedEntry("A", .lunch, at: 12, energy: 1, id: UUID(uuidString: "00000000-0000-7000-8000-000000000001")!)
         let second = try loggedEntry("B", .lunch, at: 12, energy: 1, id: UUID(uuidString: "00000000-0000-7000-8000-000000000002")!)
         let target: Double? = nil
-        #expect(DayNutrition(date: day("2024-03-09"), entries: [second, first], energyTargetKcal: target).meals[1].entries.map(\.name)
+        #expect(
+            DayNutrition(date: day("2024-03-09"), entries: [second, first], energyTargetKcal: target).meals[1].entries.map(\.name)
                 == ["A", "B"])
-        #expect(DayNutrition(date: day("2024-03-09"), entries: [first, second], energyTargetKcal: target).meals[1].entries.map(\.name)
+        #expect(
+            DayNutrition(date: day("2024-03-09"), entries: [first, second], energyTargetKcal: target).meals[1].entries.map(\.name)
                 == ["A", "B"])
     }
 
@@ -256,19 +268,23 @@ func loggedEntry(_ name: String, _ meal: Meal, at hour: Int, _ minute: Int = 0, 
         #expect(end == day("2026-11-22"))
     }
 
-    @Test(arguments: [("2026-11-23", "2026-11-23", "2026-11-29"), ("2026-01-01", "2025-12-29", "2026-01-04"),
-                      ("2024-02-29", "2024-02-26", "2024-03-03"), ("1969-12-31", "1969-12-29", "1970-01-04")])
+    @Test(arguments: [
+        ("2026-11-23", "2026-11-23", "2026-11-29"), ("2026-01-01", "2025-12-29", "2026-01-04"),
+        ("2024-02-29", "2024-02-26", "2024-03-03"), ("1969-12-31", "1969-12-29", "1970-01-04"),
+    ])
     func weeksAcrossMonthsAndYears(_ date: String, _ start: String, _ end: String) {
         let bounds = NutritionPeriod.bounds(of: day(date), length: .week)
         #expect(bounds.start == day(start))
         #expect(bounds.end == day(end))
     }
 
-    @Test(arguments: [("2024-02-10", "2024-02-01", "2024-02-29"), ("2023-02-28", "2023-02-01", "2023-02-28"),
-                      ("2000-02-01", "2000-02-01", "2000-02-29"), ("2100-02-15", "2100-02-01", "2100-02-28"),
-                      ("2026-12-31", "2026-12-01", "2026-12-31"), ("2026-12-01", "2026-12-01", "2026-12-31"),
-                      ("2026-01-31", "2026-01-01", "2026-01-31"), ("2026-04-15", "2026-04-01", "2026-04-30"),
-                      ("9999-12-15", "9999-12-01", "9999-12-31"), ("0001-01-31", "0001-01-01", "0001-01-31")])
+    @Test(arguments: [
+        ("2024-02-10", "2024-02-01", "2024-02-29"), ("2023-02-28", "2023-02-01", "2023-02-28"),
+        ("2000-02-01", "2000-02-01", "2000-02-29"), ("2100-02-15", "2100-02-01", "2100-02-28"),
+        ("2026-12-31", "2026-12-01", "2026-12-31"), ("2026-12-01", "2026-12-01", "2026-12-31"),
+        ("2026-01-31", "2026-01-01", "2026-01-31"), ("2026-04-15", "2026-04-01", "2026-04-30"),
+        ("9999-12-15", "9999-12-01", "9999-12-31"), ("0001-01-31", "0001-01-01", "0001-01-31"),
+    ])
     func monthIsTheCalendarMonth(_ date: String, _ start: String, _ end: String) {
         let bounds = NutritionPeriod.bounds(of: day(date), length: .month)
         #expect(bounds.start == day(start))

@@ -4,14 +4,16 @@ import Testing
 
 /// An apple: 52 kcal, 0.26 g protein, 2.4 g fiber per 100 g; one medium weighs 182 g.
 func apple() throws -> Food {
-    Food(name: "Apple", nutrients: try Nutrients(keyed: ["energy": 52, "protein": 0.26, "fiber": 2.4]),
-         servings: [ServingSize(label: "1 medium", amount: 182)])
+    Food(
+        name: "Apple", nutrients: try Nutrients(keyed: ["energy": 52, "protein": 0.26, "fiber": 2.4]),
+        servings: [ServingSize(label: "1 medium", amount: 182)])
 }
 
 @Suite struct NutritionLabelTests {
     /// The doc comment's example: a 40 g bar, 200 kcal and 10 % DV iron per bar.
-    static let bar = NutritionLabel(name: "Granola bar", servingLabel: "1 bar", servingAmount: 40,
-                                    values: [.energy: .amount(200), nutrientNamed("iron"): .percentDailyValue(10)])
+    static let bar = NutritionLabel(
+        name: "Granola bar", servingLabel: "1 bar", servingAmount: 40,
+        values: [.energy: .amount(200), nutrientNamed("iron"): .percentDailyValue(10)])
 
     @Test func fortyGramBarBecomesPerHundredGrams() throws {
         let id = UUID.v7()
@@ -48,8 +50,9 @@ func apple() throws -> Food {
     }
 
     @Test func millilitreBasis() throws {
-        let label = NutritionLabel(name: "Oat drink", basis: .milliliters, servingLabel: "1 glass", servingAmount: 250,
-                                   values: [.energy: .amount(105), nutrientNamed("calcium"): .percentDailyValue(20)])
+        let label = NutritionLabel(
+            name: "Oat drink", basis: .milliliters, servingLabel: "1 glass", servingAmount: 250,
+            values: [.energy: .amount(105), nutrientNamed("calcium"): .percentDailyValue(20)])
         let food = try label.food(source: .openFoodFacts)
         #expect(food.basis == .milliliters)
         #expect(food.source == .openFoodFacts)
@@ -59,8 +62,9 @@ func apple() throws -> Food {
     }
 
     @Test func nameBrandAndBarcodeAreCleanedUp() throws {
-        let label = NutritionLabel(name: "  Granola  ", brand: "  ", barcode: "4006-3813 33931", servingLabel: " 1 bar ",
-                                   servingAmount: 40, values: [:])
+        let label = NutritionLabel(
+            name: "  Granola  ", brand: "  ", barcode: "4006-3813 33931", servingLabel: " 1 bar ",
+            servingAmount: 40, values: [:])
         let food = try label.food()
         #expect(food.name == "Granola")
         #expect(food.brand == nil)
@@ -76,8 +80,10 @@ func apple() throws -> Food {
         #expect(invalidField { try label.food() } == "nutrients.\(key)")
     }
 
-    @Test(arguments: [NutritionLabel.Value.percentDailyValue(-1), .percentDailyValue(.nan), .percentDailyValue(.infinity),
-                      .amount(-0.5), .amount(.nan), .amount(-.infinity)])
+    @Test(arguments: [
+        NutritionLabel.Value.percentDailyValue(-1), .percentDailyValue(.nan), .percentDailyValue(.infinity),
+        .amount(-0.5), .amount(.nan), .amount(-.infinity),
+    ])
     func badValuesNameTheField(_ value: NutritionLabel.Value) {
         var label = Self.bar
         label.values[.fat] = value
@@ -146,17 +152,21 @@ func apple() throws -> Food {
         #expect(invalidField { try food.validated() } == "brand")
     }
 
-    @Test(arguments: ["40063813339A1", "4006381333931x", "12345-67", "1234567", "123456789012345", "---",
-                      "٤٠٠٦٣٨١٣٣٣٩٣١", "4006381333931\u{2013}"])
+    @Test(arguments: [
+        "40063813339A1", "4006381333931x", "12345-67", "1234567", "123456789012345", "---",
+        "٤٠٠٦٣٨١٣٣٣٩٣١", "4006381333931\u{2013}",
+    ])
     func badBarcodesAreRejected(_ barcode: String) throws {
         var food = try apple()
         food.barcode = barcode
         #expect(invalidField { try food.validated() } == "barcode")
     }
 
-    @Test(arguments: [("4006381333931", "4006381333931"), ("4006-3813-3393-1", "4006381333931"),
-                      (" 4 056489 123453 ", "4056489123453"), ("96385074", "96385074"),
-                      ("00012345600012", "00012345600012")])
+    @Test(arguments: [
+        ("4006381333931", "4006381333931"), ("4006-3813-3393-1", "4006381333931"),
+        (" 4 056489 123453 ", "4056489123453"), ("96385074", "96385074"),
+        ("00012345600012", "00012345600012"),
+    ])
     func barcodeDropsDashesAndSpaces(_ typed: String, _ digits: String) throws {
         var food = try apple()
         food.barcode = typed
@@ -251,7 +261,8 @@ func apple() throws -> Food {
         #expect(try ServingSize.validated(label: " 1 cup ", amount: 240) == ServingSize(label: "1 cup", amount: 240))
         #expect(try ServingSize.validated(label: "1 crate", amount: 100_000).amount == 100_000)
         #expect(invalidField { try ServingSize.validated(label: "", amount: 240) } == "servings.label")
-        #expect(invalidField { try ServingSize.validated(label: String(repeating: "x", count: 101), amount: 1) }
+        #expect(
+            invalidField { try ServingSize.validated(label: String(repeating: "x", count: 101), amount: 1) }
                 == "servings.label")
         #expect(invalidField { try ServingSize.validated(label: "1 cup", amount: nil) } == "servings.grams")
         #expect(invalidField { try ServingSize.validated(label: "\u{0F}7 (0 g)", amount: 1) } == "servings.label")

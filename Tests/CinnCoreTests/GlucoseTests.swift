@@ -16,7 +16,9 @@ import Testing
     }
 
     // Bergenstal et al., Diabetes Care 2018;41:2275–2280, Table 1: mean glucose and the GMI it gives.
-    @Test(arguments: [(100.0, 5.7), (125, 6.3), (150, 6.9), (175, 7.5), (200, 8.1), (225, 8.7), (250, 9.3), (275, 9.9), (300, 10.5), (350, 11.7)])
+    @Test(arguments: [
+        (100.0, 5.7), (125, 6.3), (150, 6.9), (175, 7.5), (200, 8.1), (225, 8.7), (250, 9.3), (275, 9.9), (300, 10.5), (350, 11.7),
+    ])
     func gmiMatchesBergenstalsTable(_ meanMgPerDL: Double, _ gmi: Double) throws {
         let statistics = GlucoseStatistics.compute([Glucose(milligramsPerDeciliter: meanMgPerDL)])
         #expect((try #require(statistics.gmiPercent) * 10).rounded() / 10 == gmi)
@@ -66,7 +68,9 @@ import Testing
     }
 
     @Test func aMealsResponse() throws {
-        let readings = Self.points([(-90, 95), (-10, 100), (15, 120), (30, 150), (45, 130), (60, 90), (90, 80), (120, 110), (150, 140), (200, 190)])
+        let readings = Self.points([
+            (-90, 95), (-10, 100), (15, 120), (30, 150), (45, 130), (60, 90), (90, 80), (120, 110), (150, 140), (200, 190),
+        ])
         let doses = [
             InsulinDose(takenAt: Self.noon.addingTimeInterval(-15 * 60), utcOffsetSeconds: 0, units: 4, kind: .bolus),
             InsulinDose(takenAt: Self.noon.addingTimeInterval(90 * 60), utcOffsetSeconds: 0, units: 1, kind: .bolus),
@@ -90,7 +94,9 @@ import Testing
     }
 
     @Test func withoutABaselineOrReadingsAfterThereIsNoResponse() throws {
-        #expect(MealResponse.compute(eatenAt: Self.noon, readings: Self.points([(-45, 100), (30, 150)])) == nil, "45 minutes before is too early")
+        #expect(
+            MealResponse.compute(eatenAt: Self.noon, readings: Self.points([(-45, 100), (30, 150)])) == nil,
+            "45 minutes before is too early")
         #expect(MealResponse.compute(eatenAt: Self.noon, readings: Self.points([(-10, 100)])) == nil)
         let late = try #require(MealResponse.compute(eatenAt: Self.noon, readings: Self.points([(5, 100), (30, 140), (60, 120)])))
         #expect(late.baseline.glucose.milligramsPerDeciliter == 100, "a reading just after the meal stands in")
@@ -101,16 +107,19 @@ import Testing
         let oats = MealFood(foodID: UUID(), name: "Oats", grams: 50), milk = MealFood(foodID: UUID(), name: "Milk", grams: 200)
         let porridge = MealDefinition(name: "Porridge", foods: [oats, milk]), cereal = MealDefinition(name: "Cereal", foods: [milk])
         func response(_ area: Double, complete: Bool = true) -> MealResponse {
-            MealResponse(baseline: GlucosePoint(at: Self.noon, glucose: Glucose(milligramsPerDeciliter: 100)),
-                         peak: GlucosePoint(at: Self.noon.addingTimeInterval(1800), glucose: Glucose(milligramsPerDeciliter: 100 + area / 50)),
-                         minutesToPeak: 30, incrementalArea: area, isComplete: complete, bolusUnits: 2)
+            MealResponse(
+                baseline: GlucosePoint(at: Self.noon, glucose: Glucose(milligramsPerDeciliter: 100)),
+                peak: GlucosePoint(at: Self.noon.addingTimeInterval(1800), glucose: Glucose(milligramsPerDeciliter: 100 + area / 50)),
+                minutesToPeak: 30, incrementalArea: area, isComplete: complete, bolusUnits: 2)
         }
         func event(_ meal: MealDefinition, reported: String? = nil) -> MealEvent {
             MealEvent(mealID: meal.id, eatenAt: Self.noon, utcOffsetSeconds: 0, reportReason: reported)
         }
-        let items = [(porridge, event(porridge), response(3000)), (porridge, event(porridge), response(5000)),
-                     (porridge, event(porridge, reported: "did not finish"), response(90000)),
-                     (cereal, event(cereal), response(6000)), (cereal, event(cereal), response(100, complete: false))]
+        let items = [
+            (porridge, event(porridge), response(3000)), (porridge, event(porridge), response(5000)),
+            (porridge, event(porridge, reported: "did not finish"), response(90000)),
+            (cereal, event(cereal), response(6000)), (cereal, event(cereal), response(100, complete: false)),
+        ]
         let meals = ResponseRanking.byMeal(items.map { (meal: $0.0, event: $0.1, response: $0.2) })
         #expect(meals.map(\.name) == ["Cereal", "Porridge"])
         #expect(meals[0].meanArea == 6000 && meals[0].counted == 1 && meals[0].events == 2)
@@ -137,12 +146,15 @@ struct GlucosePeriodTests {
             return GlucosePoint(at: at(hours: hours), glucose: Glucose(milligramsPerDeciliter: 100 + bump))
         }
         let toast = MealDefinition(name: "Toast", carbohydrateGrams: 45)
-        return GlucoseRecords(points: points,
-                              doses: [InsulinDose(takenAt: at(hours: 7.75), utcOffsetSeconds: 0, units: 4, kind: .bolus),
-                                      InsulinDose(takenAt: at(hours: 22), utcOffsetSeconds: 0, units: 18, kind: .basal),
-                                      InsulinDose(takenAt: at(hours: 46), utcOffsetSeconds: 0, units: 18, kind: .basal),
-                                      InsulinDose(takenAt: at(hours: 50), utcOffsetSeconds: 0, units: 9, kind: .basal)],
-                              events: [MealEvent(mealID: toast.id, eatenAt: at(hours: 8), utcOffsetSeconds: 0)], meals: [toast])
+        return GlucoseRecords(
+            points: points,
+            doses: [
+                InsulinDose(takenAt: at(hours: 7.75), utcOffsetSeconds: 0, units: 4, kind: .bolus),
+                InsulinDose(takenAt: at(hours: 22), utcOffsetSeconds: 0, units: 18, kind: .basal),
+                InsulinDose(takenAt: at(hours: 46), utcOffsetSeconds: 0, units: 18, kind: .basal),
+                InsulinDose(takenAt: at(hours: 50), utcOffsetSeconds: 0, units: 9, kind: .basal),
+            ],
+            events: [MealEvent(mealID: toast.id, eatenAt: at(hours: 8), utcOffsetSeconds: 0)], meals: [toast])
     }
 
     @Test func theReportSplitsDaysSumsDosesAndRanksMeals() throws {
@@ -169,8 +181,10 @@ struct GlucosePeriodTests {
             let points = (0..<count).map { index in
                 GlucosePoint(at: Self.start.addingTimeInterval(Double(index) * minutes * 60), glucose: Glucose(milligramsPerDeciliter: 120))
             }
-            return GlucoseReport(from: first, to: first.adding(days: periodDays - 1), unit: .milligramsPerDeciliter,
-                                 records: GlucoseRecords(points: points, doses: [], events: [], meals: [])) { day in
+            return GlucoseReport(
+                from: first, to: first.adding(days: periodDays - 1), unit: .milligramsPerDeciliter,
+                records: GlucoseRecords(points: points, doses: [], events: [], meals: [])
+            ) { day in
                 Self.start.addingTimeInterval(Double(first.distance(to: day)) * 86_400)
             }
         }
@@ -178,7 +192,9 @@ struct GlucosePeriodTests {
         #expect(full.coverage.isEnough && full.coverage.missing == nil && full.coverage.activeShare == 1)
         #expect(report(days: 14, every: 7).coverage.isEnough, "5/7 = 71 % of the readings")
         let sparse = report(days: 14, every: 8)
-        #expect(!sparse.coverage.isEnough && sparse.coverage.missing == "needs 14 days of CGM readings, 70 % of the time: 14 days and 62 % so far")
+        #expect(
+            !sparse.coverage.isEnough
+                && sparse.coverage.missing == "needs 14 days of CGM readings, 70 % of the time: 14 days and 62 % so far")
         let young = report(days: 13, every: 5)
         #expect(!young.coverage.isEnough && young.coverage.daysWithReadings == 13)
         #expect(young.coverage.missing == "needs 14 days of CGM readings, 70 % of the time: 13 days and 92 % so far")
@@ -199,8 +215,9 @@ struct GlucosePeriodTests {
     @Test func theDayKeepsItsOwnDosesAndEveryEvent() throws {
         let day = try #require(LocalDate(iso: "2024-03-15"))
         let readings = [GlucoseReading(measuredAt: Self.at(hours: 30), utcOffsetSeconds: 0, glucose: Glucose(milligramsPerDeciliter: 90))]
-        let glucoseDay = GlucoseDay(date: day, unit: .milligramsPerDeciliter, start: Self.at(hours: 24), end: Self.at(hours: 48),
-                                    utcOffsetSeconds: 0, readings: readings, records: Self.records)
+        let glucoseDay = GlucoseDay(
+            date: day, unit: .milligramsPerDeciliter, start: Self.at(hours: 24), end: Self.at(hours: 48),
+            utcOffsetSeconds: 0, readings: readings, records: Self.records)
         #expect(glucoseDay.doses.map(\.units) == [18])
         #expect(glucoseDay.statistics.count == 1)
         #expect(glucoseDay.events.count == 1)

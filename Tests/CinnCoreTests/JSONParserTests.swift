@@ -18,18 +18,26 @@ import Testing
     }
 
     @Test func readsWhatJSONDecoderReads() throws {
-        let text = #"{"a": [1, -2.5e3, true, false, null], "s": "q\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00 ok", "o": {"x": {}}, "e": [], "n": 0.1}"#
+        let text =
+            #"{"a": [1, -2.5e3, true, false, null], "s": "q\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00 ok", "o": {"x": {}}, "e": [], "n": 0.1}"#
         let parsed = try parse(text)
         #expect(parsed == (try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))))
-        #expect(parsed == .object(["a": .array([.number(1), .number(-2500), .bool(true), .bool(false), .null]),
-                                   "s": .string("q\"\\/\u{08}\u{0C}\n\r\té😀 ok"), "o": .object(["x": .object([:])]), "e": .array([]), "n": .number(0.1)]))
+        #expect(
+            parsed
+                == .object([
+                    "a": .array([.number(1), .number(-2500), .bool(true), .bool(false), .null]),
+                    "s": .string("q\"\\/\u{08}\u{0C}\n\r\té😀 ok"), "o": .object(["x": .object([:])]), "e": .array([]), "n": .number(0.1),
+                ]))
         #expect(try parse("\u{FEFF} \n\"a byte order mark and space around\" \r\n") == .string("a byte order mark and space around"))
         #expect(try parse(#""\ud800 alone""#) == .string("\u{FFFD} alone"), "a lone surrogate is U+FFFD")
     }
 
     @Test func numbersKeepTheirText() throws {
         let parsed = try parse(#"[1152921504606846977, 0.10, -0, 1E+2, 72.50]"#)
-        guard case .array(let numbers) = parsed else { Issue.record("not an array"); return }
+        guard case .array(let numbers) = parsed else {
+            Issue.record("not an array")
+            return
+        }
         let texts = numbers.compactMap { value -> String? in if case .number(let number) = value { number.text } else { nil } }
         #expect(texts == ["1152921504606846977", "0.10", "-0", "1E+2", "72.50"])
         #expect(numbers[0].integer == 1_152_921_504_606_846_977, "a 64-bit id keeps every digit")
@@ -92,7 +100,8 @@ import Testing
     @Test func nestingIsLimited() throws {
         let deepest = String(repeating: "[", count: JSONParser.maximumDepth) + String(repeating: "]", count: JSONParser.maximumDepth)
         #expect(throws: Never.self) { try parse(deepest) }
-        let tooDeep = String(repeating: "[", count: JSONParser.maximumDepth + 1) + String(repeating: "]", count: JSONParser.maximumDepth + 1)
+        let tooDeep =
+            String(repeating: "[", count: JSONParser.maximumDepth + 1) + String(repeating: "]", count: JSONParser.maximumDepth + 1)
         #expect(error(tooDeep)?.problem == .nestedTooDeeply)
         #expect(error(String(repeating: "{\"a\":", count: 100_000))?.problem == .nestedTooDeeply, "refused before it recurses far")
         #expect(error(tooDeep)?.fileError == .invalid("file", "line 1: the JSON nests deeper than 64 levels"))
@@ -108,7 +117,8 @@ import Testing
     @Test func recordsComeWithTheirLines() throws {
         let array = try #require(try JSONParser.records(Array("[\n {\"a\": 1},\n\n \"x\", 3\n]".utf8)))
         #expect(array.map(\.line) == [2, 4, 4] && array.map(\.value) == [.object(["a": .number(1)]), .string("x"), .number(3)])
-        let answer = try #require(try JSONParser.records(Array("{\"pagination\": {},\n \"weight\": [\n  {\"w\": 1},\n  {\"w\": 2}]}".utf8), member: "weight"))
+        let answer = try #require(
+            try JSONParser.records(Array("{\"pagination\": {},\n \"weight\": [\n  {\"w\": 1},\n  {\"w\": 2}]}".utf8), member: "weight"))
         #expect(answer.map(\.line) == [3, 4])
         #expect(try JSONParser.records(Array("[]".utf8))?.isEmpty == true)
         #expect(try JSONParser.records(Array("{\"weight\": 5}".utf8), member: "weight") == nil)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import CinnCore
 
 @Suite struct ExerciseReportTests {
@@ -64,8 +65,9 @@ import Testing
         #expect(report.heaviest == LiftedSet(day: day3, weight: Mass(kilograms: 115), reps: 1, kind: .failure))
         #expect(report.bestSetVolume == LiftedSet(day: day3, weight: Mass(kilograms: 90), reps: 12))
         #expect(report.repMaxes.map(\.reps) == Array(1...10))
-        #expect(report.repMaxes.map(\.set.weight.kilograms) == [115, 110, 110, 100, 100, 90, 90, 90, 90, 90],
-                "the heaviest weight for at least that many reps; warm-ups and drop sets never count")
+        #expect(
+            report.repMaxes.map(\.set.weight.kilograms) == [115, 110, 110, 100, 100, 90, 90, 90, 90, 90],
+            "the heaviest weight for at least that many reps; warm-ups and drop sets never count")
     }
 
     @Test func weeklyVolumeLeavesWarmUpsOut() {
@@ -102,12 +104,15 @@ import Testing
 
     @Test func keepsOnlyTheLiftsNothingBeats() {
         var day = ExerciseDay(day: day)
-        for set in [set(5, 100), set(5, 100), set(3, 100), set(8, 90), set(6, 90), set(1, 120), set(10, 60, .warmUp),
-                    set(12, 80), set(12, 85), set(40, 20), set(8, 95, .drop), set(nil, 50), set(5, nil)] {
+        for set in [
+            set(5, 100), set(5, 100), set(3, 100), set(8, 90), set(6, 90), set(1, 120), set(10, 60, .warmUp),
+            set(12, 80), set(12, 85), set(40, 20), set(8, 95, .drop), set(nil, 50), set(5, nil),
+        ] {
             day.add(set)
         }
-        #expect(day.lifts.map { "\($0.reps)×\($0.weight.kilograms)" } == ["5×100.0", "8×90.0", "1×120.0", "12×85.0", "40×20.0"],
-                "3×100 and 6×90 are beaten; 12 reps and 40 reps are other estimate ranges, so 8×90 stays")
+        #expect(
+            day.lifts.map { "\($0.reps)×\($0.weight.kilograms)" } == ["5×100.0", "8×90.0", "1×120.0", "12×85.0", "40×20.0"],
+            "3×100 and 6×90 are beaten; 12 reps and 40 reps are other estimate ranges, so 8×90 stays")
         #expect(day.sets == 13)
         #expect(day.workSets == 12, "the warm-up is left out")
         #expect(day.volume.kilograms == 500 + 500 + 300 + 720 + 540 + 120 + 960 + 1020 + 800 + 760)
@@ -143,24 +148,28 @@ import Testing
             let reps = Int.random(in: 1...40, using: &random)
             let weight = Mass(kilograms: Double(Int.random(in: 8...80, using: &random)) * 2.5)
             let kind = kinds[Int.random(in: 0..<kinds.count, using: &random)]
-            groups.append(SetGroup(day: date, reps: reps, kind: kind, heaviest: weight, sets: 1,
-                                   volume: Mass(kilograms: weight.kilograms * Double(reps))))
+            groups.append(
+                SetGroup(
+                    day: date, reps: reps, kind: kind, heaviest: weight, sets: 1,
+                    volume: Mass(kilograms: weight.kilograms * Double(reps))))
             days[date, default: ExerciseDay(day: date)].add(WorkoutSet(exercise: "Squat", reps: reps, weight: weight, kind: kind))
         }
         let today = day.adding(days: 100)
         for formula in OneRepMaxFormula.allCases {
             for highReps in [false, true] {
                 let reduced = ExerciseReport.compute(days: Array(days.values), formula: formula, today: today, includeHighReps: highReps)
-                let everySet = ExerciseReport.compute(days: groups.map { group in
-                    var single = ExerciseDay(day: group.day)
-                    single.add(group)
-                    return single
-                }, formula: formula, today: today, includeHighReps: highReps)
+                let everySet = ExerciseReport.compute(
+                    days: groups.map { group in
+                        var single = ExerciseDay(day: group.day)
+                        single.add(group)
+                        return single
+                    }, formula: formula, today: today, includeHighReps: highReps)
                 #expect(reduced.history.map(\.oneRepMax) == everySet.history.map(\.oneRepMax), "\(formula) \(highReps)")
                 #expect(reduced.best?.oneRepMax == everySet.best?.oneRepMax && reduced.current?.oneRepMax == everySet.current?.oneRepMax)
                 #expect(reduced.repMaxes.map(\.set.weight) == everySet.repMaxes.map(\.set.weight))
                 #expect(reduced.heaviest?.weight == everySet.heaviest?.weight && reduced.heaviest?.reps == everySet.heaviest?.reps)
-                #expect(reduced.bestSetVolume.map { $0.weight.kilograms * Double($0.reps) }
+                #expect(
+                    reduced.bestSetVolume.map { $0.weight.kilograms * Double($0.reps) }
                         == everySet.bestSetVolume.map { $0.weight.kilograms * Double($0.reps) })
                 #expect(reduced.totalSets == everySet.totalSets && reduced.weeklyVolume == everySet.weeklyVolume)
             }

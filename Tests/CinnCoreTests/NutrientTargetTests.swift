@@ -30,7 +30,10 @@ import Testing
         let goals = mine.goals(energyTargetKcal: nil, bodyWeight: nil)
         #expect(goals.first { $0.nutrient.key == "sodium" }?.maximum == 2000)
         #expect(goals.first { $0.nutrient.key == "sodium" }?.standing(2100) == .over)
-        #expect(goals.first { $0.nutrient.key == "fiber" }.map { ($0.minimum, $0.maximum, $0.source) } ?? (nil, nil, .dailyValue) == (30, 60, .mine))
+        #expect(
+            goals.first { $0.nutrient.key == "fiber" }.map { ($0.minimum, $0.maximum, $0.source) } ?? (nil, nil, .dailyValue) == (
+                30, 60, .mine
+            ))
     }
 
     @Test func recordsCountTheLoggedDaysThatMetEachGoal() throws {
@@ -39,13 +42,16 @@ import Testing
             (LocalDate(year: 2024, month: 3, day: 1 + offset)!, try! Nutrients(keyed: ["protein": grams, "sodium": 2500]))
         }
         let records = GoalRecord.records(goals, days: days)
-        #expect(records.first { $0.goal.nutrient == .protein }.map { ($0.daysMet, $0.daysLogged) } ?? (0, 0) == (2, 4), "95 and 110 g are within 10 %")
+        #expect(
+            records.first { $0.goal.nutrient == .protein }.map { ($0.daysMet, $0.daysLogged) } ?? (0, 0) == (2, 4),
+            "95 and 110 g are within 10 %")
         #expect(records.first { $0.goal.nutrient.key == "sodium" }?.daysMet == 0, "2500 mg is over the 2300 mg Daily Value")
     }
 
     @Test func storageTextRoundTripsAndBadTargetsNameTheirField() throws {
-        let targets = NutrientTargets(protein: .grams(150), carbohydrate: .percentOfEnergy(40), fat: nil,
-                                      limits: ["sodium": NutrientLimit(maximum: 2000)])
+        let targets = NutrientTargets(
+            protein: .grams(150), carbohydrate: .percentOfEnergy(40), fat: nil,
+            limits: ["sodium": NutrientLimit(maximum: 2000)])
         #expect(targets.storageText == #"{"protein":{"grams":150},"carbohydrate":{"percent":40},"nutrients":{"sodium":{"max":2000}}}"#)
         #expect(NutrientTargets(storageText: targets.storageText) == targets)
         for (target, field) in [

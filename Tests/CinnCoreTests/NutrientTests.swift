@@ -101,8 +101,10 @@ func nutrientNamed(_ key: String) -> Nutrient {
 }
 
 @Suite struct DailyValueTests {
-    @Test(arguments: [("iron", 10.0, 1.8), ("calcium", 20, 260), ("vitamin_d", 25, 5), ("sodium", 100, 2300),
-                      ("vitamin_c", 0, 0), ("fat", 50, 39)])
+    @Test(arguments: [
+        ("iron", 10.0, 1.8), ("calcium", 20, 260), ("vitamin_d", 25, 5), ("sodium", 100, 2300),
+        ("vitamin_c", 0, 0), ("fat", 50, 39),
+    ])
     func percentAndAmountBothWays(_ key: String, _ percent: Double, _ amount: Double) {
         let nutrient = nutrientNamed(key)
         #expect(nutrient.amount(percentDailyValue: percent) == amount)
@@ -124,17 +126,17 @@ func nutrientNamed(_ key: String) -> Nutrient {
 
 @Suite struct NutrientUnitConversionTests {
     @Test(arguments: [
-        ("vitamin_d", 1.0, "mg", 1000.0),      // mg → µg
+        ("vitamin_d", 1.0, "mg", 1000.0),  // mg → µg
         ("vitamin_a", 0.9, "mg", 900),
-        ("sodium", 1, "g", 1000),               // g → mg
+        ("sodium", 1, "g", 1000),  // g → mg
         ("sodium", 2.3, "g", 2300),
-        ("iron", 500, "µg", 0.5),               // µg → mg
-        ("fat", 1500, "mg", 1.5),               // mg → g
-        ("protein", 260_000, "µg", 0.26),       // µg → g
-        ("vitamin_b12", 5, "g", 5_000_000),     // g → µg
+        ("iron", 500, "µg", 0.5),  // µg → mg
+        ("fat", 1500, "mg", 1.5),  // mg → g
+        ("protein", 260_000, "µg", 0.26),  // µg → g
+        ("vitamin_b12", 5, "g", 5_000_000),  // g → µg
         ("calcium", 120, "mg", 120),
         ("vitamin_b12", 2.4, "mcg", 2.4),
-        ("vitamin_b12", 2.4, "μg", 2.4),        // Greek mu, not the micro sign
+        ("vitamin_b12", 2.4, "μg", 2.4),  // Greek mu, not the micro sign
         ("vitamin_b12", 2.4, "ug", 2.4),
         ("vitamin_k", 1, "Milligrams", 1000),
         ("fat", 3, " G ", 3),
@@ -144,15 +146,19 @@ func nutrientNamed(_ key: String) -> Nutrient {
         #expect(try nutrientNamed(key).amount(value, in: unit, field: "x") == expected)
     }
 
-    @Test(arguments: [(418.4, "kJ", 100.0), (836.8, "kj", 200), (2092, "kilojoules", 500), (4.184, "KJ", 1),
-                      (250, "kcal", 250), (250, "Calories", 250), (0, "kJ", 0)])
+    @Test(arguments: [
+        (418.4, "kJ", 100.0), (836.8, "kj", 200), (2092, "kilojoules", 500), (4.184, "KJ", 1),
+        (250, "kcal", 250), (250, "Calories", 250), (0, "kJ", 0),
+    ])
     func energyInKilojoulesIsDividedBy4184(_ value: Double, _ unit: String, _ kilocalories: Double) throws {
         #expect(try Nutrient.energy.amount(value, in: unit, field: "energy") == kilocalories)
         #expect(Nutrient.kilojoulesPerKilocalorie == 4.184)
     }
 
-    @Test(arguments: [("iron", "oz"), ("iron", "kcal"), ("iron", ""), ("energy", "g"), ("energy", "kcalories"),
-                      ("vitamin_d", "IU"), ("fat", "kg")])
+    @Test(arguments: [
+        ("iron", "oz"), ("iron", "kcal"), ("iron", ""), ("energy", "g"), ("energy", "kcalories"),
+        ("vitamin_d", "IU"), ("fat", "kg"),
+    ])
     func unknownUnitsAreRejectedNamingTheField(_ key: String, _ unit: String) {
         #expect(invalidField { try nutrientNamed(key).amount(1, in: unit, field: "nutrients.\(key)") } == "nutrients.\(key)")
     }
@@ -256,7 +262,8 @@ func nutrientNamed(_ key: String) -> Nutrient {
         // Dictionaries iterate in a random order; the first error must not depend on it.
         for _ in 0..<20 {
             #expect(invalidField { try Nutrients(keyed: ["zinc": -1, "energy": -1, "iron": .nan]) } == "nutrients.energy")
-            #expect(invalidField { try Nutrients([nutrientNamed("zinc"): -1, .energy: -1, nutrientNamed("iron"): .nan]) }
+            #expect(
+                invalidField { try Nutrients([nutrientNamed("zinc"): -1, .energy: -1, nutrientNamed("iron"): .nan]) }
                     == "nutrients.energy")
         }
     }
@@ -283,8 +290,10 @@ func nutrientNamed(_ key: String) -> Nutrient {
         }
     }
 
-    @Test(arguments: [0, 52, 0.26, 0.1 + 0.2, 1.0 / 3, 1e-7, .leastNonzeroMagnitude, 2.2250738585072014e-308, 123_456_789.123,
-                      1e15, 1e15 - 1, 1e20, 9_007_199_254_740_994, 1.7976931348623157e308])
+    @Test(arguments: [
+        0, 52, 0.26, 0.1 + 0.2, 1.0 / 3, 1e-7, .leastNonzeroMagnitude, 2.2250738585072014e-308, 123_456_789.123,
+        1e15, 1e15 - 1, 1e20, 9_007_199_254_740_994, 1.7976931348623157e308,
+    ])
     func roundTripsExactly(_ amount: Double) throws {
         var nutrients = Nutrients()
         nutrients[nutrientNamed("vitamin_b12")] = amount

@@ -3,13 +3,16 @@ import Foundation
 import Testing
 
 @Suite struct RecipeTests {
-    static let oats = Food(name: "Oats", nutrients: try! Nutrients(keyed: ["energy": 400, "protein": 10]),
-                           servings: [ServingSize(label: "1 cup", amount: 80)])
+    static let oats = Food(
+        name: "Oats", nutrients: try! Nutrients(keyed: ["energy": 400, "protein": 10]),
+        servings: [ServingSize(label: "1 cup", amount: 80)])
     static let milk = Food(name: "Milk", basis: .milliliters, nutrients: try! Nutrients(keyed: ["energy": 50, "protein": 3.4]))
 
     static func ingredients() throws -> [RecipeIngredient] {
-        [try RecipeIngredient.of(oats, servings: 50, of: ServingSize(label: "1 g", amount: 1), field: "ingredients[0]"),
-         try RecipeIngredient.of(milk, servings: 2, of: .hundred(.milliliters), field: "ingredients[1]")]
+        [
+            try RecipeIngredient.of(oats, servings: 50, of: ServingSize(label: "1 g", amount: 1), field: "ingredients[0]"),
+            try RecipeIngredient.of(milk, servings: 2, of: .hundred(.milliliters), field: "ingredients[1]"),
+        ]
     }
 
     @Test func nutrientsFollowTheIngredientsOverTheRecipesWeight() throws {

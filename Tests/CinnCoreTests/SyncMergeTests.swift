@@ -8,9 +8,12 @@ import Testing
     let id = UUID()
     let morning = Date(timeIntervalSince1970: 1_795_242_600)
 
-    func change(_ type: String = "weigh_in", id: UUID? = nil, after seconds: TimeInterval = 0, fields: SyncFields = [:],
-                clear: [String] = [], deleted: Bool = false) -> SyncChange {
-        SyncChange(type: type, id: id ?? self.id, changedAt: morning.addingTimeInterval(seconds), fields: fields, clear: clear, deleted: deleted)
+    func change(
+        _ type: String = "weigh_in", id: UUID? = nil, after seconds: TimeInterval = 0, fields: SyncFields = [:],
+        clear: [String] = [], deleted: Bool = false
+    ) -> SyncChange {
+        SyncChange(
+            type: type, id: id ?? self.id, changedAt: morning.addingTimeInterval(seconds), fields: fields, clear: clear, deleted: deleted)
     }
 
     var newWeighIn: SyncFields { ["measured_at": .string("2026-11-21T07:30:00+01:00"), "weight_kg": .number(80.5)] }
@@ -19,10 +22,17 @@ import Testing
         var merge = SyncMerge(type: weighIn, stored: [])
         let result = merge.apply(change(fields: newWeighIn.merging(["note": .string("  after a run  ")]) { $1 }))
         #expect(result.status == .applied)
-        #expect(result.record == ["measured_at": .string("2026-11-21T07:30:00+01:00"), "weight_kg": .number(80.5), "note": .string("after a run")])
+        #expect(
+            result.record == [
+                "measured_at": .string("2026-11-21T07:30:00+01:00"), "weight_kg": .number(80.5), "note": .string("after a run"),
+            ])
         #expect(merge.changedRecords.map(\.id) == [id] && merge.changedRecords.first?.exists == false)
-        #expect(merge.apply(change(id: UUID(), fields: ["weight_kg": .number(80)])).field == "measured_at", "a new record needs its required fields")
-        #expect(merge.apply(change(id: UUID(), fields: newWeighIn.merging(["weight_kg": .number(800)]) { $1 })).field == "weight_kg", "a value out of its range")
+        #expect(
+            merge.apply(change(id: UUID(), fields: ["weight_kg": .number(80)])).field == "measured_at",
+            "a new record needs its required fields")
+        #expect(
+            merge.apply(change(id: UUID(), fields: newWeighIn.merging(["weight_kg": .number(800)]) { $1 })).field == "weight_kg",
+            "a value out of its range")
     }
 
     @Test func perFieldTheLaterChangeWinsAndNullNeverOverwrites() {
@@ -30,7 +40,9 @@ import Testing
         _ = merge.apply(change(after: 10, fields: newWeighIn))
         let older = merge.apply(change(after: 5, fields: ["weight_kg": .number(81), "note": .string("old note")]))
         #expect(older.status == .merged, "the weight lost to a later change")
-        #expect(older.record?["weight_kg"] == .number(80.5) && older.record?["note"] == .string("old note"), "the note was never set: it is taken")
+        #expect(
+            older.record?["weight_kg"] == .number(80.5) && older.record?["note"] == .string("old note"),
+            "the note was never set: it is taken")
         let nulled = merge.apply(change(after: 20, fields: ["note": .null]))
         #expect(nulled.status == .applied && nulled.record?["note"] == .string("old note"), "null leaves the stored value alone")
         let cleared = merge.apply(change(after: 20, clear: ["note"]))
@@ -40,8 +52,9 @@ import Testing
     }
 
     @Test func aDeletionIsFinal() {
-        let stored = SyncMerge.Record(id: id, exists: true, deleted: false, fields: newWeighIn.merging(["note": .null]) { $1 },
-                                      fieldTimes: ["weight_kg": 0, "measured_at": 0, "note": 0])
+        let stored = SyncMerge.Record(
+            id: id, exists: true, deleted: false, fields: newWeighIn.merging(["note": .null]) { $1 },
+            fieldTimes: ["weight_kg": 0, "measured_at": 0, "note": 0])
         var merge = SyncMerge(type: weighIn, stored: [stored])
         let deleted = merge.apply(change(deleted: true))
         #expect(deleted.status == .applied && deleted.deleted && deleted.record == nil)
@@ -62,10 +75,13 @@ import Testing
         var meals = SyncMerge(type: mealType, stored: [], owners: [.string("Porridge"): other])
         #expect(meals.apply(change("meal", id: meal, fields: ["name": .string("Porridge"), "kind": .string("common")])).field == "name")
         #expect(meals.apply(change("meal", id: meal, fields: ["name": .string("Oats"), "kind": .string("common")])).status == .applied)
-        #expect(meals.apply(change("meal", id: UUID(), fields: ["name": .string("Oats"), "kind": .string("common")])).field == "name",
-                "a value taken earlier in the same push")
+        #expect(
+            meals.apply(change("meal", id: UUID(), fields: ["name": .string("Oats"), "kind": .string("common")])).field == "name",
+            "a value taken earlier in the same push")
 
-        let event: SyncFields = ["meal_id": .string(meal.lowercasedString), "eaten_at": .string("2026-11-21T08:00:00+01:00"), "portion": .number(1)]
+        let event: SyncFields = [
+            "meal_id": .string(meal.lowercasedString), "eaten_at": .string("2026-11-21T08:00:00+01:00"), "portion": .number(1),
+        ]
         var missing = SyncMerge(type: eventType, stored: [])
         #expect(missing.apply(change("meal_event", fields: event)).field == "meal_id")
         var found = SyncMerge(type: eventType, stored: [], referable: [meal])

@@ -22,8 +22,9 @@ import Testing
     /// fourmilab's pencil-and-paper worked example (docs/FORMATS.md §10.1), in pounds: a trend of 173.6,
     /// then weights 172.5, 171.5, 172.0, 171.5 give 173.5, 173.3, 173.2, 173.0.
     @Test func pencilMethodReproducesTheHackersDietWorkedExample() {
-        let trend = WeightTrend(days: days("1990-11-01", [173.6, 172.5, 171.5, 172.0, 171.5], unit: .pounds),
-                                method: .pencil, displayUnit: .pounds)
+        let trend = WeightTrend(
+            days: days("1990-11-01", [173.6, 172.5, 171.5, 172.0, 171.5], unit: .pounds),
+            method: .pencil, displayUnit: .pounds)
         let pounds = trend.points.map { $0.trend.value(in: .pounds) }
         for (value, expected) in zip(pounds, [173.6, 173.5, 173.3, 173.2, 173.0]) {
             #expect(value.isClose(to: expected, within: 1e-9))
@@ -32,8 +33,10 @@ import Testing
 
     /// Exact halves must round away from zero: +0.05 → +0.1 and −0.05 → −0.1 (binary floating point
     /// would give 0.0 for some of these).
-    @Test(arguments: [(70.0, 70.5, 70.1), (70.0, 69.5, 69.9), (100.0, 101.5, 100.2), (100.0, 98.5, 99.8),
-                      (70.3, 70.8, 70.4), (70.3, 69.8, 70.2)])
+    @Test(arguments: [
+        (70.0, 70.5, 70.1), (70.0, 69.5, 69.9), (100.0, 101.5, 100.2), (100.0, 98.5, 99.8),
+        (70.3, 70.8, 70.4), (70.3, 69.8, 70.2),
+    ])
     func pencilMethodRoundsExactHalvesAwayFromZero(_ first: Double, _ second: Double, _ expected: Double) {
         let trend = WeightTrend(days: days("2024-01-01", [first, second]), method: .pencil, displayUnit: .kilograms)
         #expect(trend.points[1].trend.kilograms.isClose(to: expected, within: 1e-9))
@@ -188,7 +191,9 @@ import Testing
         #expect(withOld.rate(asOf: asOf) == alone.rate(asOf: asOf))
         let goal = Goal(weight: Mass(kilograms: 80), setOn: day("2024-03-10"))
         #expect(withOld.forecast(goal: goal, asOf: asOf) == alone.forecast(goal: goal, asOf: asOf))
-        #expect(withOld.seriesStart(onOrBefore: asOf)?.iso == "2025-03-01" && withOld.seriesStart(onOrBefore: day("2024-12-01"))?.iso == "2024-03-10")
+        #expect(
+            withOld.seriesStart(onOrBefore: asOf)?.iso == "2025-03-01"
+                && withOld.seriesStart(onOrBefore: day("2024-12-01"))?.iso == "2024-03-10")
         #expect(withOld.latest(onOrBefore: day("2024-12-01"))?.date.iso == "2024-03-10")
         #expect(withOld.points(from: day("2024-03-11"), to: day("2025-02-28")).isEmpty)
     }
@@ -206,8 +211,9 @@ import Testing
     /// new series.
     @Test func changesAreNotReadAcrossABreak() {
         let trend = WeightTrend(days: days("2024-02-01", [90, 90]) + days("2024-03-10", [80, 80, 79.5]))
-        let checkIn = WeeklyCheckIn(start: day("2024-03-10"), loggedDays: [:], completeDays: [], trend: trend,
-                                    expenditureKcal: nil, targetKcal: nil)
+        let checkIn = WeeklyCheckIn(
+            start: day("2024-03-10"), loggedDays: [:], completeDays: [], trend: trend,
+            expenditureKcal: nil, targetKcal: nil)
         #expect(checkIn.trendChange == nil, "the day before the week is in another series")
         let month = WeightLogMonth(trend: trend, year: 2024, month: 3)
         #expect(month.trendStart?.kilograms == 80 && month.trendChange.map { $0.kilograms < 0 } == true)
@@ -300,10 +306,14 @@ import Testing
         let goal = Goal(weight: Mass(kilograms: 70), plannedRate: Mass(kilograms: 0.5), setOn: day("2024-01-01"))
         let weights = trend((0..<60).map { 90 - 0.44 / 7 * Double($0) }, start: "2024-01-01")
         let standing = weights.standing(goal: goal, asOf: day("2024-02-29"))
-        guard case .onPlan(let rate) = standing else { Issue.record("\(standing)"); return }
+        guard case .onPlan(let rate) = standing else {
+            Issue.record("\(standing)")
+            return
+        }
         #expect(abs(rate.kilogramsPerWeek + 0.44) < 0.01)
         let verdict = WeightTrend.verdict(for: .onPlan(MassRate(kilogramsPerWeek: -0.44)), goal: goal, unit: .kilograms)
-        #expect(verdict.answer == .yes && verdict.reason == "You are losing 0.44 kg a week, close to your 0.50 kg plan.", "\(verdict.reason)")
+        #expect(
+            verdict.answer == .yes && verdict.reason == "You are losing 0.44 kg a week, close to your 0.50 kg plan.", "\(verdict.reason)")
     }
 
     @Test func noWhenMovingAwayFromTheGoal() {
@@ -313,8 +323,11 @@ import Testing
         #expect(verdict.answer == .no)
         #expect(verdict.reason.contains("lb"))
         // A goal above the trend makes the same gain a yes.
-        #expect(gaining.verdict(goal: Goal(weight: Mass(kilograms: 90), setOn: day("2024-03-01")), asOf: asOf,
-                                unit: .kilograms).answer == .yes)
+        #expect(
+            gaining.verdict(
+                goal: Goal(weight: Mass(kilograms: 90), setOn: day("2024-03-01")), asOf: asOf,
+                unit: .kilograms
+            ).answer == .yes)
     }
 
     @Test func maintenanceBandIsEnteredByCrossingTheGoal() {

@@ -28,12 +28,16 @@ import Testing
         let old = trend(80, on: "2023-12-01")
         #expect(TypoGuard.weighIn(Mass(62, .kilograms), on: today, trend: old, unit: .kilograms) == nil, "104 days old: not used")
         #expect(TypoGuard.weighIn(Mass(62, .kilograms), on: today, trend: nil, unit: .kilograms) == nil)
-        #expect(TypoGuard.weighIn(Mass(8.03, .kilograms), on: today, trend: nil, unit: .kilograms)?.message
+        #expect(
+            TypoGuard.weighIn(Mass(8.03, .kilograms), on: today, trend: nil, unit: .kilograms)?.message
                 == "8.03 kg is not a usual adult body weight: is that right?")
-        #expect(TypoGuard.weighIn(Mass(803, .pounds), on: today, trend: nil, unit: .pounds)?.message
+        #expect(
+            TypoGuard.weighIn(Mass(803, .pounds), on: today, trend: nil, unit: .pounds)?.message
                 == "803.0 lb is not a usual adult body weight: is that right?")
-        #expect(TypoGuard.weighIn(Mass(62, .kilograms), on: LocalDate(iso: "2024-03-13")!, trend: trend(80, on: "2024-03-14"),
-                                  unit: .kilograms) == nil, "a trend after the reading's day is not its reference")
+        #expect(
+            TypoGuard.weighIn(
+                Mass(62, .kilograms), on: LocalDate(iso: "2024-03-13")!, trend: trend(80, on: "2024-03-14"),
+                unit: .kilograms) == nil, "a trend after the reading's day is not its reference")
     }
 
     @Test func glucoseInTheOtherUnitIsQuestioned() throws {

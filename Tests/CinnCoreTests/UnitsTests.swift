@@ -10,8 +10,10 @@ import Testing
         #expect(Mass(171.5, .pounds).value(in: .pounds).isClose(to: 171.5, within: 1e-12))
     }
 
-    @Test(arguments: [("kg", MassUnit.kilograms), ("KGS", .kilograms), ("lbs", .pounds), ("Pound", .pounds),
-                      ("st", .stones), ("stone", .stones)])
+    @Test(arguments: [
+        ("kg", MassUnit.kilograms), ("KGS", .kilograms), ("lbs", .pounds), ("Pound", .pounds),
+        ("st", .stones), ("stone", .stones),
+    ])
     func unitSpellings(_ text: String, _ unit: MassUnit) {
         #expect(MassUnit(spelling: text) == unit)
     }
@@ -138,9 +140,11 @@ import Testing
             #expect(UUID(text: id.uuidString) == id && UUID(text: id.lowercasedString) == id)
         }
         let id = "0190b1c4-7a2e-7f3c-9d4e-5f6a7b8c9d0e"
-        var inputs = [id, id.uppercased(), "", "0190b1c4", id + "0", String(id.dropLast()), id.replacingOccurrences(of: "-", with: ""),
-                      "0190b1c4-7a2e-7f3c-9d4e_5f6a7b8c9d0e", "0190b1c47-a2e-7f3c-9d4e-5f6a7b8c9d0e", "g190b1c4-7a2e-7f3c-9d4e-5f6a7b8c9d0e",
-                      " 0190b1c4-7a2e-7f3c-9d4e-5f6a7b8c9d0", "0190b1c4-7a2e-7f3c-9d4e-5f6a7b8c9d0é"]
+        var inputs = [
+            id, id.uppercased(), "", "0190b1c4", id + "0", String(id.dropLast()), id.replacingOccurrences(of: "-", with: ""),
+            "0190b1c4-7a2e-7f3c-9d4e_5f6a7b8c9d0e", "0190b1c47-a2e-7f3c-9d4e-5f6a7b8c9d0e", "g190b1c4-7a2e-7f3c-9d4e-5f6a7b8c9d0e",
+            " 0190b1c4-7a2e-7f3c-9d4e-5f6a7b8c9d0", "0190b1c4-7a2e-7f3c-9d4e-5f6a7b8c9d0é",
+        ]
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<500 {
             var characters = Array(id)
@@ -161,13 +165,16 @@ import Testing
     }
 
     @Test func weighInsOfOneLocalDayAverage() {
-        let morning = WeighIn(measuredAt: Date(timeIntervalSince1970: 1_709_967_600), utcOffsetSeconds: 0,
-                              weight: Mass(kilograms: 80))  // 2024-03-09T07:00Z
-        let evening = WeighIn(measuredAt: Date(timeIntervalSince1970: 1_710_010_800), utcOffsetSeconds: 0,
-                              weight: Mass(kilograms: 81))  // 2024-03-09T19:00Z
+        let morning = WeighIn(
+            measuredAt: Date(timeIntervalSince1970: 1_709_967_600), utcOffsetSeconds: 0,
+            weight: Mass(kilograms: 80))  // 2024-03-09T07:00Z
+        let evening = WeighIn(
+            measuredAt: Date(timeIntervalSince1970: 1_710_010_800), utcOffsetSeconds: 0,
+            weight: Mass(kilograms: 81))  // 2024-03-09T19:00Z
         // 02:00Z on the 10th, but 21:00 on the 9th at -0500: the same local day.
-        let lateAbroad = WeighIn(measuredAt: Date(timeIntervalSince1970: 1_710_036_000), utcOffsetSeconds: -18000,
-                                 weight: Mass(kilograms: 82))
+        let lateAbroad = WeighIn(
+            measuredAt: Date(timeIntervalSince1970: 1_710_036_000), utcOffsetSeconds: -18000,
+            weight: Mass(kilograms: 82))
         let means = DailyWeight.means(of: [evening, lateAbroad, morning])
         #expect(means.count == 1)
         #expect(means[0].date.iso == "2024-03-09")

@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import Testing
+
 @testable import CinnCore
 
 /// The one definition of valid values, and the conversions that read what is stored, over values at and beyond every
@@ -38,14 +39,17 @@ import Testing
     @Test func aNumberIsValidExactlyWhenFiniteAndInItsRange() async {
         await propertyCheck(count: 500, input: Self.choice, Self.any) { choice, any in
             let value = Self.value(choice, any)
-            for range in [ValidValues.workoutEnergyKcal, ValidValues.workoutDistanceMetres, ValidValues.workoutDurationSeconds,
-                          FoodLogEntry.servingsRange, InsulinDose.unitsRange] {
+            for range in [
+                ValidValues.workoutEnergyKcal, ValidValues.workoutDistanceMetres, ValidValues.workoutDurationSeconds,
+                FoodLogEntry.servingsRange, InsulinDose.unitsRange,
+            ] {
                 let accepted = (try? ValidValues.number(value, in: range, field: "x")) != nil
                 #expect(accepted == (value.isFinite && range.contains(value)), "\(value) in \(range)")
             }
             #expect(((try? FoodLogEntry.validatedServings(value)) != nil) == (value.isFinite && FoodLogEntry.servingsRange.contains(value)))
             #expect(((try? InsulinDose.validatedUnits(value)) != nil) == (value.isFinite && InsulinDose.unitsRange.contains(value)))
-            #expect(((try? HealthSample.validatedValue(value, field: "qty")) != nil)
+            #expect(
+                ((try? HealthSample.validatedValue(value, field: "qty")) != nil)
                     == (value.isFinite && abs(value) <= ValidValues.healthSampleMagnitude))
             let refused = try? ValidValues.number(value, in: 0...1, field: "data.workouts[0].distance.qty")
             if refused == nil {
@@ -69,8 +73,11 @@ import Testing
     }
 
     @Test func thePlatesForAnyTargetAreNeverMoreThanItOrThanThePlatesThereAre() async {
-        let sets = [PlateSet.standard(.kilograms), PlateSet.standard(.pounds),
-                    PlateSet(unit: .kilograms, bar: 20, plates: [99.99, 97.03, 61.13, 29.37, 1.25, 0.01].map { PlateSet.Plate(weight: $0, count: 40) })]
+        let sets = [
+            PlateSet.standard(.kilograms), PlateSet.standard(.pounds),
+            PlateSet(
+                unit: .kilograms, bar: 20, plates: [99.99, 97.03, 61.13, 29.37, 1.25, 0.01].map { PlateSet.Plate(weight: $0, count: 40) }),
+        ]
         await propertyCheck(count: 300, input: Self.choice, Self.any, Gen<Int>.int(in: 0...2)) { choice, any, index in
             let target = Self.value(choice, any) / (choice % 3 == 0 ? 1 : 1e17)
             let set = sets[index]
@@ -84,7 +91,9 @@ import Testing
     /// Names from files and clients: tabs and line breaks become spaces; other control characters and the marks that
     /// reverse text are refused; what is kept holds neither.
     @Test func namesHoldNoControlCharacters() async {
-        let pieces = ["Bench", " press", "\t", "\n", "\r\n", "\u{0}", "\u{1B}[31m", "\u{7F}", "\u{85}", "\u{202E}", "\u{2066}", "é", "🏋️", "  "]
+        let pieces = [
+            "Bench", " press", "\t", "\n", "\r\n", "\u{0}", "\u{1B}[31m", "\u{7F}", "\u{85}", "\u{202E}", "\u{2066}", "é", "🏋️", "  ",
+        ]
         await propertyCheck(count: 500, input: Gen<Int>.int(in: 0...(pieces.count - 1)).array(of: 0...8)) { indices in
             let text = indices.map { pieces[$0] }.joined()
             if let name = try? ValidValues.name(text, field: "name") {
@@ -92,13 +101,19 @@ import Testing
                 #expect(!name.unicodeScalars.contains { (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) })
                 #expect(!name.isEmpty && name == name.trimmingCharacters(in: .whitespacesAndNewlines))
             } else {
-                let bad = text.unicodeScalars.contains { ($0.value < 0x20 && !["\t", "\n", "\r"].contains($0)) || (0x7F...0x9F).contains($0.value)
-                    || (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) }
-                #expect(bad || text.trimmingCharacters(in: .whitespacesAndNewlines.union(.controlCharacters)).isEmpty, "\(text.debugDescription)")
+                let bad = text.unicodeScalars.contains {
+                    ($0.value < 0x20 && !["\t", "\n", "\r"].contains($0)) || (0x7F...0x9F).contains($0.value)
+                        || (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value)
+                }
+                #expect(
+                    bad || text.trimmingCharacters(in: .whitespacesAndNewlines.union(.controlCharacters)).isEmpty,
+                    "\(text.debugDescription)")
             }
             let noteAccepted = (try? Note.validated(text)) != nil
-            let plain = !text.trimmingCharacters(in: .whitespacesAndNewlines).unicodeScalars.contains { ($0.value < 0x20 && !["\t", "\n", "\r"].contains($0)) || (0x7F...0x9F).contains($0.value)
-                || (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) }
+            let plain = !text.trimmingCharacters(in: .whitespacesAndNewlines).unicodeScalars.contains {
+                ($0.value < 0x20 && !["\t", "\n", "\r"].contains($0)) || (0x7F...0x9F).contains($0.value)
+                    || (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value)
+            }
             #expect(noteAccepted == plain || text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
         }
     }

@@ -16,11 +16,14 @@ import Testing
     /// 70 days up to the Wednesday losing 0.5 kg a week in a straight line from 90 kg.
     var trend: WeightTrend {
         let start = wednesday.adding(days: -69)
-        return WeightTrend(days: (0..<70).map { DailyWeight(date: start.adding(days: $0), weight: Mass(kilograms: 90 - 0.5 / 7 * Double($0))) })
+        return WeightTrend(
+            days: (0..<70).map { DailyWeight(date: start.adding(days: $0), weight: Mass(kilograms: 90 - 0.5 / 7 * Double($0))) })
     }
 
     /// Complete days of `kcal` from `from` up to the Wednesday.
-    func intake(from: LocalDate, _ kcal: (LocalDate) -> Double = { _ in 2000 }) -> (intake: [LocalDate: Double], statuses: [LocalDate: DayStatus]) {
+    func intake(from: LocalDate, _ kcal: (LocalDate) -> Double = { _ in 2000 }) -> (
+        intake: [LocalDate: Double], statuses: [LocalDate: DayStatus]
+    ) {
         var intake: [LocalDate: Double] = [:]
         var statuses: [LocalDate: DayStatus] = [:]
         var date = from
@@ -32,25 +35,35 @@ import Testing
         return (intake, statuses)
     }
 
-    func report(asOf: LocalDate, basis: TargetBasis = .adaptive, manualKcal: Double? = nil,
-                log: (intake: [LocalDate: Double], statuses: [LocalDate: DayStatus])) -> EnergyReport {
+    func report(
+        asOf: LocalDate, basis: TargetBasis = .adaptive, manualKcal: Double? = nil,
+        log: (intake: [LocalDate: Double], statuses: [LocalDate: DayStatus])
+    ) -> EnergyReport {
         let settings = UserSettings(energyTargetKcal: manualKcal, profile: profile, targetBasis: basis)
-        return EnergyReport(settings: settings, goal: nil, trend: trend, intakeKcal: log.intake.filter { $0.key <= asOf },
-                            dayStatuses: log.statuses.filter { $0.key <= asOf }, bodyFat: nil, asOf: asOf, historyDays: 0)
+        return EnergyReport(
+            settings: settings, goal: nil, trend: trend, intakeKcal: log.intake.filter { $0.key <= asOf },
+            dayStatuses: log.statuses.filter { $0.key <= asOf }, bodyFat: nil, asOf: asOf, historyDays: 0)
     }
 
     @Test func theMessageOfTheIssue() {
-        let change = TargetChange(fromKcal: 1815, toKcal: 1760, since: monday, reason: "your last 3 weeks say you burn less than the formula")
-        #expect(change.message(in: .kilocalories) == "Your target moved from 1815 to 1760 kcal: your last 3 weeks say you burn less than the formula.")
+        let change = TargetChange(
+            fromKcal: 1815, toKcal: 1760, since: monday, reason: "your last 3 weeks say you burn less than the formula")
+        #expect(
+            change.message(in: .kilocalories)
+                == "Your target moved from 1815 to 1760 kcal: your last 3 weeks say you burn less than the formula.")
         // 1815 kcal × 4.184 = 7594 kJ; 1760 kcal = 7364 kJ.
-        #expect(change.message(in: .kilojoules) == "Your target moved from 7594 to 7364 kJ: your last 3 weeks say you burn less than the formula.")
+        #expect(
+            change.message(in: .kilojoules)
+                == "Your target moved from 7594 to 7364 kJ: your last 3 weeks say you burn less than the formula.")
     }
 
     @Test func itMovesOnMondaysOnly() throws {
         let log = intake(from: wednesday.adding(days: -69))
-        let sundayEstimate = ExpenditureEstimate(formula: FormulaExpenditure(profile: profile, weight: try #require(trend.latest(onOrBefore: sunday)?.trend),
-                                                                             bodyFat: nil, on: sunday),
-                                                 trend: trend, completeDayIntakeKcal: log.intake.filter { $0.key <= sunday }, asOf: sunday)
+        let sundayEstimate = ExpenditureEstimate(
+            formula: FormulaExpenditure(
+                profile: profile, weight: try #require(trend.latest(onOrBefore: sunday)?.trend),
+                bodyFat: nil, on: sunday),
+            trend: trend, completeDayIntakeKcal: log.intake.filter { $0.key <= sunday }, asOf: sunday)
         let blended = try #require(sundayEstimate.blendedKcal)
         for asOf in [monday, wednesday] {
             let report = report(asOf: asOf, log: log)
@@ -78,7 +91,9 @@ import Testing
         #expect(change.toKcal == report.targetKcal)
         #expect(change.fromKcal > change.toKcal)
         #expect(change.reason == "your last 3 weeks say you burn less than the formula")
-        #expect(change.message(in: .kilocalories).hasPrefix("Your target moved from \(Int(change.fromKcal.rounded())) to \(Int(change.toKcal.rounded())) kcal: "))
+        #expect(
+            change.message(in: .kilocalories).hasPrefix(
+                "Your target moved from \(Int(change.fromKcal.rounded())) to \(Int(change.toKcal.rounded())) kcal: "))
     }
 
     @Test func aWeekOfNewDataMovesTheEstimate() throws {
@@ -101,8 +116,11 @@ import Testing
         #expect(own.targetKcal == 2100 && own.targetChange == nil)
         // Without an estimate yet, the data basis follows today's formula.
         let early = report(asOf: wednesday, log: intake(from: day("2026-03-16")))
-        #expect(early.targetExpenditure == TargetExpenditure(kcal: try #require(early.expenditure.formula).expenditureKcal, source: .formula,
-                                                             asOf: wednesday))
+        #expect(
+            early.targetExpenditure
+                == TargetExpenditure(
+                    kcal: try #require(early.expenditure.formula).expenditureKcal, source: .formula,
+                    asOf: wednesday))
         #expect(early.targetChange == nil)
     }
 }

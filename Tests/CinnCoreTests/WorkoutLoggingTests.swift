@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import CinnCore
 
 @Suite struct WorkoutLoggingTests {
@@ -77,8 +78,10 @@ import Testing
     }
 
     @Test func aPlanRoundTripsThroughItsStorageText() throws {
-        let plan = [PlannedExercise(exercise: "Barbell Bench Press \"paused\"", sets: 3, reps: 5, weight: Mass(kilograms: 102.5), restSeconds: 180),
-                    PlannedExercise(exercise: "Plank", sets: 2, note: "60 s")]
+        let plan = [
+            PlannedExercise(exercise: "Barbell Bench Press \"paused\"", sets: 3, reps: 5, weight: Mass(kilograms: 102.5), restSeconds: 180),
+            PlannedExercise(exercise: "Plank", sets: 2, note: "60 s"),
+        ]
         #expect(WorkoutPlan.plan(storageText: WorkoutPlan.storageText(plan)) == plan)
         #expect(WorkoutPlan.plan(storageText: "[]") == [])
         #expect(WorkoutPlan.plan(storageText: "[{\"sets\":3}]") == nil)
@@ -86,8 +89,12 @@ import Testing
     }
 
     @Test func aRoutineNamesTheExerciseAtFault() throws {
-        let routine = Routine(name: " Push ", exercises: [PlannedExercise(exercise: "Bench", sets: 3, reps: 5),
-                                                          PlannedExercise(exercise: "Dips", sets: 0)])
+        let routine = Routine(
+            name: " Push ",
+            exercises: [
+                PlannedExercise(exercise: "Bench", sets: 3, reps: 5),
+                PlannedExercise(exercise: "Dips", sets: 0),
+            ])
         #expect(throws: CinnError.invalid("exercises[1].sets", "exercises[1].sets must be between 1 and 50")) { try routine.validated() }
         var fixed = routine
         fixed.exercises[1].sets = 3
@@ -181,7 +188,10 @@ import Testing
     }
 
     @Test func platesAreReadAsWeightByCount() throws {
-        #expect(try PlateSet.plates("20x4, 10×2 2.5x2 10x2") == [.init(weight: 20, count: 4), .init(weight: 10, count: 4), .init(weight: 2.5, count: 2)])
+        #expect(
+            try PlateSet.plates("20x4, 10×2 2.5x2 10x2") == [
+                .init(weight: 20, count: 4), .init(weight: 10, count: 4), .init(weight: 2.5, count: 2),
+            ])
         let set = PlateSet(unit: .kilograms, bar: 15, plates: try PlateSet.plates("1.25x2 25x6"))
         #expect(set.storageText == "25x6 1.25x2")
         #expect(try PlateSet.plates(set.storageText) == set.plates)

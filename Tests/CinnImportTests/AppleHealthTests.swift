@@ -1,6 +1,7 @@
 import CinnCore
 import Foundation
 import Testing
+
 @testable import CinnImport
 
 @Suite("Apple Health export")
@@ -36,7 +37,8 @@ struct AppleHealthTests {
         let read = try await Self.read(try fixture("apple_health/export.zip"))
         #expect(read.summary.records == 37, "top-level records only: the 16 in the Food correlation are copies")
         let weights = read.batch.weighIns
-        #expect(weights.map { ($0.weight.kilograms * 1000).rounded() / 1000 } == [71.35, 71.2, 71.2, 71.395, 71.05], "157.4 lb is 71.395 kg")
+        #expect(
+            weights.map { ($0.weight.kilograms * 1000).rounded() / 1000 } == [71.35, 71.2, 71.2, 71.395, 71.05], "157.4 lb is 71.395 kg")
         #expect(weights[0].utcOffsetSeconds == -5 * 3600 && weights[3].utcOffsetSeconds == -4 * 3600, "offsets follow DST")
         #expect(weights[0].measuredAt == Date(timeIntervalSince1970: 1_709_899_092), "2024-03-08 06:58:12 -0500")
         #expect(weights[1].externalID == weights[2].externalID, "an exact duplicate has the same key")
@@ -50,7 +52,9 @@ struct AppleHealthTests {
         let food = read.batch.foodEntries
         #expect(food.map(\.name) == ["Turkey & Avocado Wrap, Whole Wheat"])
         #expect(food.first?.nutrients.energy == 512 && food.first?.nutrients[.protein] == 31.5 && food.first?.nutrients[.sodium] == 846)
-        #expect(food.first?.nutrients[Nutrient.named("vitamin_a")!] == 189 && food.first?.meal == .lunch && food.first?.utcOffsetSeconds == -18_000)
+        #expect(
+            food.first?.nutrients[Nutrient.named("vitamin_a")!] == 189 && food.first?.meal == .lunch
+                && food.first?.utcOffsetSeconds == -18_000)
         // Every other quantity and category type: one summary per type and local day.
         let days = Dictionary(uniqueKeysWithValues: read.summary.days.map { ($0.key.type.dropFirst(24) + $0.key.category, $0) })
         #expect(days.count == 9 && read.summary.skippedTypes.isEmpty, "\(days.keys.sorted())")
@@ -70,7 +74,9 @@ struct AppleHealthTests {
         #expect(workouts[0].distanceMeters.map { $0.rounded() } == 8085, "5.02374 mi from the statistics")
         #expect(workouts[0].energyKcal == 402.118 && workouts[0].utcOffsetSeconds == -5 * 3600)
         #expect(workouts[1].distanceMeters == nil && workouts[1].energyKcal == 211.407)
-        #expect(workouts[2].distanceMeters.map { $0.rounded() } == 28_839 && workouts[2].energyKcal == 498, "17.92 mi and 498 Cal from the attributes")
+        #expect(
+            workouts[2].distanceMeters.map { $0.rounded() } == 28_839 && workouts[2].energyKcal == 498,
+            "17.92 mi and 498 Cal from the attributes")
         #expect(read.summary.workouts == 3)
         #expect(read.summary.rejectedCount == 0)
     }
@@ -78,7 +84,9 @@ struct AppleHealthTests {
     @Test func theBareXMLReadsTheSameAndChunkBoundariesChangeNothing() async throws {
         let fromZip = try await Self.read(try fixture("apple_health/export.zip"))
         let fromXML = try await Self.read(try fixture("apple_health/export.xml"))
-        #expect(fromXML.batch.weighIns == fromZip.batch.weighIns && fromXML.batch.glucose.map(\.externalID) == fromZip.batch.glucose.map(\.externalID))
+        #expect(
+            fromXML.batch.weighIns == fromZip.batch.weighIns
+                && fromXML.batch.glucose.map(\.externalID) == fromZip.batch.glucose.map(\.externalID))
         let bytes = try Self.fixtureXML()
         let whole = try Self.mapped(bytes, piece: bytes.count)
         for size in [1, 2, 3, 7, 64, 1000] {
@@ -168,7 +176,8 @@ struct AppleHealthTests {
         let cut = text.range(of: "<Record type=\"HKQuantityTypeIdentifierBodyMass\"")!.lowerBound
         let tagLine = text[..<cut].filter { $0 == "\n" }.count + 1
         // A million nested elements in a few megabytes: refused at the seventeenth, holding none of the rest.
-        let nested = String(text[..<cut]) + String(repeating: "<a>", count: 1_000_000) + String(repeating: "</a>", count: 1_000_000)
+        let nested =
+            String(text[..<cut]) + String(repeating: "<a>", count: 1_000_000) + String(repeating: "</a>", count: 1_000_000)
             + "\n</HealthData>\n"
         do {
             _ = try Self.mapped(Array(nested.utf8), piece: 1 << 16)
@@ -217,7 +226,8 @@ struct AppleHealthTests {
 
     @Test func otherTypesAreSummedUpPerLocalDayInOneUnitEach() throws {
         func record(_ type: String, _ unit: String, _ value: String, at time: String, zone: String? = nil) -> String {
-            let start = "<Record type=\"HKQuantityTypeIdentifier\(type)\" sourceName=\"Watch\" unit=\"\(unit)\" startDate=\"\(time)\" endDate=\"\(time)\" value=\"\(value)\""
+            let start =
+                "<Record type=\"HKQuantityTypeIdentifier\(type)\" sourceName=\"Watch\" unit=\"\(unit)\" startDate=\"\(time)\" endDate=\"\(time)\" value=\"\(value)\""
             guard let zone else { return start + "/>" }
             return start + "><MetadataEntry key=\"HKTimeZone\" value=\"\(zone)\"/></Record>"
         }
@@ -240,8 +250,12 @@ struct AppleHealthTests {
         let heart = try #require(days["HeartRate"]?.sorted { $0.key.day < $1.key.day })
         #expect(heart.map(\.key.day) == [LocalDate(iso: "2024-03-09")!, LocalDate(iso: "2024-03-10")!], "23:40 UTC is the 10th in Berlin")
         #expect(heart[0].count == 3 && heart[0].sum == 291 && heart[0].minimum == 61 && heart[0].maximum == 142 && heart[0].mean == 97)
-        #expect(days["ActiveEnergyBurned"]?.map { ($0.sum * 1000).rounded() / 1000 } == [120] && days["ActiveEnergyBurned"]?.first?.key.unit == "kcal", "418.4 kJ is 100 kcal")
-        #expect(days["DistanceWalkingRunning"]?.map { ($0.sum * 1000).rounded() / 1000 } == [3109.344] && days["DistanceWalkingRunning"]?.first?.key.unit == "m")
+        #expect(
+            days["ActiveEnergyBurned"]?.map { ($0.sum * 1000).rounded() / 1000 } == [120]
+                && days["ActiveEnergyBurned"]?.first?.key.unit == "kcal", "418.4 kJ is 100 kcal")
+        #expect(
+            days["DistanceWalkingRunning"]?.map { ($0.sum * 1000).rounded() / 1000 } == [3109.344]
+                && days["DistanceWalkingRunning"]?.first?.key.unit == "m")
         #expect(days["Height"]?.first.map { ($0.sum * 100).rounded() / 100 } == 167.64 && days["Height"]?.first?.key.unit == "cm")
         #expect(days["StepCount"] == nil && read.summary.rejected.map(\.line) == [11] && read.summary.rejected.first?.field == "value")
     }
@@ -250,17 +264,29 @@ struct AppleHealthTests {
         #expect(HealthDataType("HKQuantityTypeIdentifierStepCount").name == "Step count")
         #expect(HealthDataType("HKQuantityTypeIdentifierHeartRateVariabilitySDNN").name == "Heart rate variability SDNN")
         #expect(HealthDataType("HKQuantityTypeIdentifierVO2Max").name == "VO2 max")
-        #expect(HealthDataType.name(type: "HKCategoryTypeIdentifierSleepAnalysis", category: "HKCategoryValueSleepAnalysisAsleepCore")
-            == "Core sleep")
-        #expect(HealthDataType.name(type: "HKCategoryTypeIdentifierSleepAnalysis", category: "HKCategoryValueSleepAnalysisAsleepREM") == "REM sleep")
-        #expect(HealthDataType.name(type: "HKCategoryTypeIdentifierSleepAnalysis", category: "HKCategoryValueSleepAnalysisAwake") == "Awake in bed")
-        #expect(HealthDataType.name(type: "HKCategoryTypeIdentifierSleepAnalysis", category: "HKCategoryValueSleepAnalysisInBed") == "In bed")
-        #expect(HealthDataType("HKQuantityTypeIdentifierStepCount").isCumulative && HealthDataType("HKQuantityTypeIdentifierDistanceCycling").isCumulative)
-        #expect(!HealthDataType("HKQuantityTypeIdentifierHeartRate").isCumulative && !HealthDataType("HKQuantityTypeIdentifierHeight").isCumulative)
+        #expect(
+            HealthDataType.name(type: "HKCategoryTypeIdentifierSleepAnalysis", category: "HKCategoryValueSleepAnalysisAsleepCore")
+                == "Core sleep")
+        #expect(
+            HealthDataType.name(type: "HKCategoryTypeIdentifierSleepAnalysis", category: "HKCategoryValueSleepAnalysisAsleepREM")
+                == "REM sleep")
+        #expect(
+            HealthDataType.name(type: "HKCategoryTypeIdentifierSleepAnalysis", category: "HKCategoryValueSleepAnalysisAwake")
+                == "Awake in bed")
+        #expect(
+            HealthDataType.name(type: "HKCategoryTypeIdentifierSleepAnalysis", category: "HKCategoryValueSleepAnalysisInBed") == "In bed")
+        #expect(
+            HealthDataType("HKQuantityTypeIdentifierStepCount").isCumulative
+                && HealthDataType("HKQuantityTypeIdentifierDistanceCycling").isCumulative)
+        #expect(
+            !HealthDataType("HKQuantityTypeIdentifierHeartRate").isCumulative
+                && !HealthDataType("HKQuantityTypeIdentifierHeight").isCumulative)
     }
 
     @Test func unitsFollowHKUnitSpellings() {
-        #expect(HealthUnit.kilocalories(250, "Cal") == 250 && HealthUnit.kilocalories(250_000, "cal") == 250 && HealthUnit.kilocalories(836.8, "kJ") == 200)
+        #expect(
+            HealthUnit.kilocalories(250, "Cal") == 250 && HealthUnit.kilocalories(250_000, "cal") == 250
+                && HealthUnit.kilocalories(836.8, "kJ") == 200)
         #expect(HealthUnit.kilocalories(1, "kcal/hr") == nil && HealthUnit.meters(5, "km") == 5000 && HealthUnit.seconds(2, "min") == 120)
     }
 
@@ -269,7 +295,9 @@ struct AppleHealthTests {
         let west = try #require(date("2024-03-09 07:41:03 -0500"))
         #expect(west.milliseconds == 1_709_988_063_000 && west.utcOffsetSeconds == -18_000)
         #expect(date("2024-03-09 07:41:03 +0530")?.utcOffsetSeconds == 19_800)
-        #expect(date("2024-03-09T07:41:03-05:00") == nil && date("2024-02-30 07:41:03 -0500") == nil && date("2024-03-09 25:41:03 -0500") == nil)
+        #expect(
+            date("2024-03-09T07:41:03-05:00") == nil && date("2024-02-30 07:41:03 -0500") == nil && date("2024-03-09 25:41:03 -0500") == nil
+        )
     }
 }
 

@@ -83,7 +83,8 @@ import Testing
     }
 
     @Test func rejectsAnUnknownUnitInAPreamble() throws {
-        let hackersDiet = try #require(openingError(temporaryFile("Epoch,2024-03-14T21:10:03Z\nPreferences,1.0,furlong,pound,calorie,0,.\n")))
+        let hackersDiet = try #require(
+            openingError(temporaryFile("Epoch,2024-03-14T21:10:03Z\nPreferences,1.0,furlong,pound,calorie,0,.\n")))
         #expect(hackersDiet.field == "unit")
         let libra = try #require(openingError(temporaryFile("#Version: 6\n#Units: furlongs\n")))
         #expect(libra.field == "unit")
@@ -93,7 +94,9 @@ import Testing
 
 @Suite struct FormatDetectionTests {
     /// A workout log with a date and a weight column (Fitbod's data download) is never taken for weigh-ins.
-    @Test(arguments: ["Date,Exercise,Reps,Weight(kg)\n2024-03-13,Bench,8,40\n", "date;exercise name;set order;weight\n2024-03-13;Row;1;40\n"])
+    @Test(arguments: [
+        "Date,Exercise,Reps,Weight(kg)\n2024-03-13,Bench,8,40\n", "date;exercise name;set order;weight\n2024-03-13;Row;1;40\n",
+    ])
     func aWorkoutLogIsNotAWeightFile(_ text: String) throws {
         #expect(WeightFileReader.detectFormat(prefix: Array(text.utf8)) == nil)
         #expect(openingError(try temporaryFile(text), format: .csv) != nil, "not even when asked to read it as a weight CSV")
@@ -105,7 +108,9 @@ import Testing
     func jsonThatIsNotFitbitIsRefusedByWhatItIsNot(_ text: String) throws {
         #expect(WeightFileReader.detectFormat(prefix: Array(text.utf8)) == nil)
         let error = try #require(openingError(temporaryFile(text)))
-        #expect(error.field == "file" && error.message.contains("JSON of a kind Cinn does not know") && !error.message.contains("unit:"), "\(error)")
+        #expect(
+            error.field == "file" && error.message.contains("JSON of a kind Cinn does not know") && !error.message.contains("unit:"),
+            "\(error)")
     }
 
     @Test(arguments: [

@@ -1,6 +1,7 @@
 import CinnCore
 import Foundation
 import Testing
+
 @testable import CinnImport
 
 /// FitNotes' Body Tracker export: body weight and body fat, the other measurements skipped.
@@ -18,7 +19,8 @@ import Testing
         #expect(weights[0].measuredAt == Date(timeIntervalSince1970: 1_709_277_120) && weights[1].note == "After run, before breakfast")
         #expect(contents.records.bodyFat.map { ($0.reading.fraction * 1000).rounded() } == [186])
         #expect(contents.rejected == [RejectedRow(line: 7, field: "Value", reason: "body fat must be between 2 and 75 %, not 180 %")])
-        #expect(Set(weights.map(\.externalID)).count == 4 && contents.records.bodyFat[0].externalID == "fitnotes-body:1709277120000:bodyfat")
+        #expect(
+            Set(weights.map(\.externalID)).count == 4 && contents.records.bodyFat[0].externalID == "fitnotes-body:1709277120000:bodyfat")
     }
 
     @Test func aWorkoutLogIsNotABodyTracker() throws {

@@ -52,7 +52,8 @@ import Testing
     }
 
     @Test func fallsBackToWindows1252() async throws {
-        var bytes = Array("Epoch,2024-03-14T21:10:03Z\r\nPreferences,1.0,kilogram,kilogram,calorie,0,.\r\nDate,Weight,Rung,Flag,Comment\r\n".utf8)
+        var bytes = Array(
+            "Epoch,2024-03-14T21:10:03Z\r\nPreferences,1.0,kilogram,kilogram,calorie,0,.\r\nDate,Weight,Rung,Flag,Comment\r\n".utf8)
         bytes += Array("StartTrend,70.5,0,1,1,1.0\r\n2024-03-01,70.2,,0,Caf".utf8) + [0xE9, 0x20, 0x80] + Array("\r\n".utf8)
         let result = try await readAll(temporaryFile(bytes))
         #expect(result.readings.first?.note == "Café €")
@@ -89,7 +90,8 @@ import Testing
     }
 
     @Test func keepsAMidnightReadingOfAnotherWeight() async throws {
-        let text = "#Units: kg\n#date;weight;weight trend;body fat;body fat trend;muscle mass;muscle mass trend;log\n"
+        let text =
+            "#Units: kg\n#date;weight;weight trend;body fat;body fat trend;muscle mass;muscle mass trend;log\n"
             + "2024-02-29T23:00:00.000Z;71.9\n2024-03-01T06:12:40.000Z;71.8\n"
         let result = try await readAll(text)
         #expect(result.readings.map(\.line) == [3, 4])
@@ -103,7 +105,8 @@ import Testing
     }
 
     @Test func readsVersion5InPounds() async throws {
-        let text = "#Version: 5\n#Units: lbs\n#date;weight;weight trend;body fat;body fat trend;comment\n"
+        let text =
+            "#Version: 5\n#Units: lbs\n#date;weight;weight trend;body fat;body fat trend;comment\n"
             + "2019-06-11 09:49:00;183.3;183.3;;;first; second\n2023-01-13T22:19:24.978691Z;180.0\n"
         let result = try await readAll(text)
         #expect(result.readings.count == 2)
@@ -111,7 +114,10 @@ import Testing
         #expect(result.readings[0].utcOffsetSeconds == 7200)
         #expect(result.readings[0].note == "first; second")
         #expect(result.readings[0].weight.kilograms == kilograms(183.3, .pounds))
-        #expect(abs(result.readings[1].measuredAt.timeIntervalSince1970 - (try instant("2023-01-13T22:19:24Z")).timeIntervalSince1970 - 0.978691) < 1e-6)
+        #expect(
+            abs(
+                result.readings[1].measuredAt.timeIntervalSince1970 - (try instant("2023-01-13T22:19:24Z")).timeIntervalSince1970 - 0.978691
+            ) < 1e-6)
     }
 }
 

@@ -16,10 +16,11 @@ import Testing
         let result = try await readAll(text)
         #expect(result.summary.format == .csv)
         #expect(result.readings.map(\.line) == [2, 3, 4, 5])
-        #expect(result.readings.map(\.measuredAt) == [
-            try instant("2024-03-01T11:00:00Z"), try instant("2024-03-02T06:00:00Z"),
-            try instant("2024-07-01T06:00:00Z"), try instant("2024-03-07T05:30:00Z"),
-        ])
+        #expect(
+            result.readings.map(\.measuredAt) == [
+                try instant("2024-03-01T11:00:00Z"), try instant("2024-03-02T06:00:00Z"),
+                try instant("2024-07-01T06:00:00Z"), try instant("2024-03-07T05:30:00Z"),
+            ])
         #expect(result.readings.map(\.utcOffsetSeconds) == [3600, 3600, 7200, 7200])
         #expect(result.readings.map(\.note) == ["first", nil, nil, "with \"quotes\", and comma"])
         #expect(result.readings[3].weight.kilograms == kilograms(160.2, .pounds))
@@ -53,13 +54,15 @@ import Testing
         #expect(result.readings.map(\.line) == [2, 8])
         #expect(result.summary.rowsRead == 7)
         #expect(result.summary.rejectedCount == 5)
-        #expect(result.rejected == [
-            RejectedRow(line: 3, field: "date", reason: "\"2024-13-01\" is not a date; use ISO 8601 such as 2024-03-09 or 2024-03-09T07:41"),
-            RejectedRow(line: 4, field: "weight", reason: "\"abc\" is not a number"),
-            RejectedRow(line: 5, field: "weight", reason: "weight must be above zero"),
-            RejectedRow(line: 6, field: "weight", reason: "weight must be at most 700 kg"),
-            RejectedRow(line: 7, field: "unit", reason: "unknown unit \"stonez\"; use kg, lb or st"),
-        ])
+        #expect(
+            result.rejected == [
+                RejectedRow(
+                    line: 3, field: "date", reason: "\"2024-13-01\" is not a date; use ISO 8601 such as 2024-03-09 or 2024-03-09T07:41"),
+                RejectedRow(line: 4, field: "weight", reason: "\"abc\" is not a number"),
+                RejectedRow(line: 5, field: "weight", reason: "weight must be above zero"),
+                RejectedRow(line: 6, field: "weight", reason: "weight must be at most 700 kg"),
+                RejectedRow(line: 7, field: "unit", reason: "unknown unit \"stonez\"; use kg, lb or st"),
+            ])
     }
 
     @Test func needsAUnitFromSomewhere() async throws {
@@ -73,7 +76,9 @@ import Testing
     }
 
     @Test func takesTheUnitFromTheWeightHeader() async throws {
-        for (header, unit) in [("Weight (lbs)", MassUnit.pounds), ("weight_kg", .kilograms), ("weight_st", .stones), ("Body Weight [lb]", .pounds)] {
+        for (header, unit) in [
+            ("Weight (lbs)", MassUnit.pounds), ("weight_kg", .kilograms), ("weight_st", .stones), ("Body Weight [lb]", .pounds),
+        ] {
             let result = try await readAll("Date,\(header)\n2024-03-01,11.5\n")
             #expect(result.readings.map(\.weight.kilograms) == [kilograms(11.5, unit)], "\(header)")
         }
@@ -103,13 +108,15 @@ import Testing
     }
 
     @Test func readsQuotedFieldsAcrossLines() async throws {
-        let result = try await readAll("\"date\",\"weight\",\"note\"\n\"2024-03-01\",\"72.4\",\"line one\nline two\"\n2024-03-02,72.2,\n", unit: .kilograms)
+        let result = try await readAll(
+            "\"date\",\"weight\",\"note\"\n\"2024-03-01\",\"72.4\",\"line one\nline two\"\n2024-03-02,72.2,\n", unit: .kilograms)
         #expect(result.readings.map(\.line) == [2, 4])
         #expect(result.readings.first?.note == "line one\nline two")
     }
 
     @Test func combinesADateAndATimeColumn() async throws {
-        let result = try await readAll("Date,Time,Weight\n2024-03-01,7:05,72.4\n2024-03-02,,72.2\n2024-03-03,25:00,72.0\n", unit: .kilograms)
+        let result = try await readAll(
+            "Date,Time,Weight\n2024-03-01,7:05,72.4\n2024-03-02,,72.2\n2024-03-03,25:00,72.0\n", unit: .kilograms)
         #expect(result.readings.map(\.measuredAt) == [try instant("2024-03-01T06:05:00Z"), try instant("2024-03-02T11:00:00Z")])
         #expect(result.rejected == [RejectedRow(line: 4, field: "time", reason: "\"25:00\" is not a time of day; use HH:MM or HH:MM:SS")])
     }

@@ -1,6 +1,7 @@
 import CinnCore
 import Foundation
 import Testing
+
 @testable import CinnImport
 
 /// Health Auto Export's REST API JSON (docs/FORMATS.md §9), read into what the Apple Health import makes of the same types.
@@ -24,7 +25,9 @@ import Testing
         let weighIn = try #require(records.weighIns.first)
         #expect(abs(weighIn.weight.kilograms - 165.3 * 0.45359237) < 1e-9, "165.3 lb at 0.45359237 kg a pound")
         #expect(weighIn.measuredAt == (try Self.instant("2024-06-01T14:00:00Z")) && weighIn.utcOffsetSeconds == -7 * 3600)
-        #expect(records.bodyFat.count == 1 && abs((records.bodyFat.first?.reading.fraction ?? 0) - 0.219) < 1e-12, "21.9 % is the fraction 0.219")
+        #expect(
+            records.bodyFat.count == 1 && abs((records.bodyFat.first?.reading.fraction ?? 0) - 0.219) < 1e-12,
+            "21.9 % is the fraction 0.219")
         #expect(records.glucose.map(\.glucose.milligramsPerDeciliter) == [94, 141])
         #expect(records.glucose.map(\.timing) == [.beforeMeal, .afterMeal])
         #expect(records.glucose[1].measuredAt == (try Self.instant("2024-06-01T16:05:00Z")), "9:05 am in the 12-hour form")
@@ -37,8 +40,12 @@ import Testing
 
         let workouts = records.workouts
         #expect(workouts.map(\.name) == ["Outdoor Walk", "Walking"])
-        #expect(workouts[0].durationSeconds == 1130.0801928043365 && workouts[0].externalID == "hae-workout:1f088c46-09ad-4259-a78f-6cbe9f90bd94")
-        #expect(abs((workouts[0].distanceMeters ?? 0) - 1.1341 * 1609.344) < 1e-9 && abs((workouts[0].energyKcal ?? 0) - 77.31842723339633) < 1e-9)
+        #expect(
+            workouts[0].durationSeconds == 1130.0801928043365
+                && workouts[0].externalID == "hae-workout:1f088c46-09ad-4259-a78f-6cbe9f90bd94")
+        #expect(
+            abs((workouts[0].distanceMeters ?? 0) - 1.1341 * 1609.344) < 1e-9
+                && abs((workouts[0].energyKcal ?? 0) - 77.31842723339633) < 1e-9)
         #expect(workouts[1].durationSeconds == 1150, "version 1: no duration, so end − start")
         #expect(abs((workouts[1].energyKcal ?? 0) - 226.21122641832523 / 4.184) < 1e-9, "kJ at 4.184 a kcal")
 
@@ -72,13 +79,17 @@ import Testing
             let date = try #require(HealthDate(healthAutoExport: text), "\(text)")
             #expect(date.date == (try Self.instant(instant)) && date.utcOffsetSeconds == offset, "\(text)")
         }
-        for text in ["2024-02-06T14:30:00-08:00", "2024-02-06 25:00:00 -0800", "2024-02-06 13:00:00 pm -0800", "2024-02-06 14:30:00", "06/02/2024 14:30:00 -0800"] {
+        for text in [
+            "2024-02-06T14:30:00-08:00", "2024-02-06 25:00:00 -0800", "2024-02-06 13:00:00 pm -0800", "2024-02-06 14:30:00",
+            "06/02/2024 14:30:00 -0800",
+        ] {
             #expect(HealthDate(healthAutoExport: text) == nil, "\(text)")
         }
     }
 
     @Test func aPointThatCannotBeReadIsRejectedAloneNamingItsPath() throws {
-        let delivery = try Self.delivery("""
+        let delivery = try Self.delivery(
+            """
             {"data":{"metrics":[{"name":"weight_body_mass","units":"kg","data":[
               {"date":"2024-06-01 07:00:00 -0700","qty":80.1},
               {"qty":80.2},
@@ -89,8 +100,11 @@ import Testing
             """)
         #expect(delivery.records.weighIns.map(\.weight.kilograms) == [80.1])
         #expect(delivery.rejectedCount == 5)
-        #expect(delivery.rejected.map(\.field) == ["data.metrics[0].data[1].date", "data.metrics[0].data[2].qty", "data.metrics[0].data[3].qty",
-                                                   "data.metrics[1].data[0].reason", "data.metrics[2].data[0].units"])
+        #expect(
+            delivery.rejected.map(\.field) == [
+                "data.metrics[0].data[1].date", "data.metrics[0].data[2].qty", "data.metrics[0].data[3].qty",
+                "data.metrics[1].data[0].reason", "data.metrics[2].data[0].units",
+            ])
         #expect(delivery.rejected[1].reason.contains("\"eighty\" is not a number"))
     }
 

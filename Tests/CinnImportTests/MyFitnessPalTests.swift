@@ -1,7 +1,8 @@
 import CinnCore
-@testable import CinnImport
 import Foundation
 import Testing
+
+@testable import CinnImport
 
 private let newYork = TimeZone(identifier: "America/New_York")!
 private let exportName = "File-Export-2024-03-01-to-2024-03-07"
@@ -26,10 +27,13 @@ private struct ReadExport {
     subscript<Value>(dynamicMember key: KeyPath<MyFitnessPalExport, Value>) -> Value { export[keyPath: key] }
 }
 
-private func readMFP(_ url: URL, unit: MassUnit? = nil, timeZone: TimeZone = newYork,
-                     dateOrder: MyFitnessPalExport.DateOrder? = nil) async throws -> ReadExport {
+private func readMFP(
+    _ url: URL, unit: MassUnit? = nil, timeZone: TimeZone = newYork,
+    dateOrder: MyFitnessPalExport.DateOrder? = nil
+) async throws -> ReadExport {
     var entries: [FoodLogEntry] = [], weighIns: [ImportedWeighIn] = [], exercises: [ExerciseEntry] = [], batches = 0
-    let export = try await MyFitnessPalExport.read(url: url, options: .init(timeZone: timeZone, unit: unit, dateOrder: dateOrder)) { batch in
+    let export = try await MyFitnessPalExport.read(url: url, options: .init(timeZone: timeZone, unit: unit, dateOrder: dateOrder)) {
+        batch in
         entries += batch.entries
         weighIns += batch.weighIns
         exercises += batch.exercises
@@ -55,16 +59,26 @@ private func temporaryFolder(_ files: [String: String]) throws -> URL {
     return folder
 }
 
-private let n1Header = "Date,Meal,Calories,Fat (g),Saturated Fat,Polyunsaturated Fat,Monounsaturated Fat,Trans Fat,Cholesterol,Sodium (mg),Potassium,Carbohydrates (g),Fiber,Sugar,Protein (g),Vitamin A,Vitamin C,Calcium,Iron,Note"
-private let n3Header = "Date,Meal,Time,Calories,Fat (g),Saturated Fat,Polyunsaturated Fat,Monounsaturated Fat,Trans Fat,Cholesterol,Sodium (mg),Potassium,Carbohydrates (g),Fiber,Sugar,Protein (g),Vitamin A,Vitamin C,Calcium,Iron"
+private let n1Header =
+    "Date,Meal,Calories,Fat (g),Saturated Fat,Polyunsaturated Fat,Monounsaturated Fat,Trans Fat,Cholesterol,Sodium (mg),Potassium,Carbohydrates (g),Fiber,Sugar,Protein (g),Vitamin A,Vitamin C,Calcium,Iron,Note"
+private let n3Header =
+    "Date,Meal,Time,Calories,Fat (g),Saturated Fat,Polyunsaturated Fat,Monounsaturated Fat,Trans Fat,Cholesterol,Sodium (mg),Potassium,Carbohydrates (g),Fiber,Sugar,Protein (g),Vitamin A,Vitamin C,Calcium,Iron"
 
 /// The entries with one fixed id each, to compare two reads (every read makes fresh ids).
 private func withoutIDs(_ entries: [FoodLogEntry]) -> [FoodLogEntry] {
-    entries.map { var entry = $0; entry.id = UUID(uuidString: "00000000-0000-0000-0000-000000000000")!; return entry }
+    entries.map {
+        var entry = $0
+        entry.id = UUID(uuidString: "00000000-0000-0000-0000-000000000000")!
+        return entry
+    }
 }
 
 private func withoutIDs(_ exercises: [ExerciseEntry]) -> [ExerciseEntry] {
-    exercises.map { var exercise = $0; exercise.id = UUID(uuidString: "00000000-0000-0000-0000-000000000000")!; return exercise }
+    exercises.map {
+        var exercise = $0
+        exercise.id = UUID(uuidString: "00000000-0000-0000-0000-000000000000")!
+        return exercise
+    }
 }
 
 private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
@@ -80,9 +94,11 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
         #expect(withoutIDs(zip.exercises) == withoutIDs(folder.exercises))
         #expect(zip.rowsRead == folder.rowsRead)
         #expect(zip.files.map(\.kind) == folder.files.map(\.kind))
-        #expect(zip.files.map(\.name) == MyFitnessPalExport.FileKind.allCases.map(\.rawValue).sorted().map {
-            "\(exportName)/\($0)-2024-03-01-to-2024-03-07.csv"
-        })
+        #expect(
+            zip.files.map(\.name)
+                == MyFitnessPalExport.FileKind.allCases.map(\.rawValue).sorted().map {
+                    "\(exportName)/\($0)-2024-03-01-to-2024-03-07.csv"
+                })
         let above = try await readMFP(exportFolder().deletingLastPathComponent())
         #expect(withoutIDs(above.entries) == withoutIDs(folder.entries), "the folder the export was unpacked in reads too")
     }
@@ -115,7 +131,10 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
         #expect(first.note == nil, "a blank note is no note")
         #expect(export.entries[8].note == "skipped - late meeting", "no carriage return at the end of the line")
         #expect(export.exercises[4].note == "felt heavy")
-        #expect(export.entries.map(\.localTimeOfDay) == ["07:42", "08:00", "12:31", "19:05", "15:15", "08:10", "10:48", "13:02", "19:00", "09:30"])
+        #expect(
+            export.entries.map(\.localTimeOfDay) == [
+                "07:42", "08:00", "12:31", "19:05", "15:15", "08:10", "10:48", "13:02", "19:00", "09:30",
+            ])
     }
 
     @Test func keepsAMealOfTheUsersOwn() async throws {
@@ -233,14 +252,14 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
     @Test func readsTheMetricExerciseHeaderAndSkipsRowsWithoutAWeight() async throws {
         let folder = try temporaryFolder([
             "Exercise-Summary-2025.csv": """
-                Date,Exercise,Type,Exercise Calories,Exercise Minutes,Sets,Reps Per Set,Kilograms,Steps,Note
-                2025-01-02,Deadlift,Strength,,,5,5,100.0,,
-                """,
+            Date,Exercise,Type,Exercise Calories,Exercise Minutes,Sets,Reps Per Set,Kilograms,Steps,Note
+            2025-01-02,Deadlift,Strength,,,5,5,100.0,,
+            """,
             "Measurement-Summary-2025.csv": """
-                Date,Weight,Body Fat %
-                2025-01-02,72.4,
-                2025-01-03,,18.5
-                """,
+            Date,Weight,Body Fat %
+            2025-01-02,72.4,
+            2025-01-03,,18.5
+            """,
         ])
         let export = try await readMFP(folder)
         #expect(export.weightUnit == .kilograms)
@@ -252,10 +271,11 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
 
     @Test func stripsOneLayerOfQuotesFromExerciseNames() async throws {
         let exercises = try await readMFP(exportZip()).exercises
-        #expect(exercises.map(\.name) == [
-            "MFP iOS calorie adjustment", "Walking, 3.5 mph, brisk pace", "Walking, 3.5 mph, brisk pace",
-            "Bench Press, Barbell", "Squats", "MFP iOS calorie adjustment", "Running (jogging), general",
-        ])
+        #expect(
+            exercises.map(\.name) == [
+                "MFP iOS calorie adjustment", "Walking, 3.5 mph, brisk pace", "Walking, 3.5 mph, brisk pace",
+                "Bench Press, Barbell", "Squats", "MFP iOS calorie adjustment", "Running (jogging), general",
+            ])
         #expect(exercises.map(\.kind) == [.cardio, .cardio, .cardio, .strength, .strength, .cardio, .cardio])
         let walk = exercises[1]
         #expect(walk.energyKcal == 178)
@@ -311,8 +331,10 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
     /// The export's Nutrition-Summary opened in Excel (US) and saved again: `3/1/2024`, `312` for `312.0`, CRLF. No date
     /// has a day over 12, so the order is asked; given, the diary is the export's.
     @Test func aDiaryExcelSavedWithAmbiguousDatesAsksTheirOrder() async throws {
-        let url = try #require(Bundle.module.url(forResource: "Nutrition-Summary-2024-03-01-to-2024-03-07.excel-us.csv", withExtension: nil,
-                                                 subdirectory: "Fixtures/myfitnesspal-excel"))
+        let url = try #require(
+            Bundle.module.url(
+                forResource: "Nutrition-Summary-2024-03-01-to-2024-03-07.excel-us.csv", withExtension: nil,
+                subdirectory: "Fixtures/myfitnesspal-excel"))
         let question = await readingError(url)
         #expect(question?.field == "date_order" && question?.message.contains("\"3/1/2024\"") == true)
         let saved = try await readMFP(url, dateOrder: .monthFirst)
@@ -336,7 +358,8 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
         let export = try await readMFP(temporaryFile(dayFirst, name: "Nutrition-Summary.csv"))
         #expect(export.entries.map(\.localDate.iso) == ["2024-02-01", "2024-02-13"])
         let monthFirst = dayFirst.replacingOccurrences(of: "13/02/2024", with: "02/13/2024")
-        #expect(try await readMFP(temporaryFile(monthFirst, name: "Nutrition-Summary.csv")).entries.map(\.localDate.iso)
+        #expect(
+            try await readMFP(temporaryFile(monthFirst, name: "Nutrition-Summary.csv")).entries.map(\.localDate.iso)
                 == ["2024-01-02", "2024-02-13"])
         let both = dayFirst + "02/13/2024,Lunch,500,10,3,1,4,0,200,500,300,40,4,10,20,10,20,10,10,\n"
         let error = await readingError(try temporaryFile(both, name: "Nutrition-Summary.csv"))
@@ -360,10 +383,12 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
     /// A row's id hashes its date as MyFitnessPal writes it: a file saved again with only its dates rewritten gives each
     /// row the id it had, so importing both adds the diary once.
     @Test func aRowKeepsItsIdWhenOnlyItsDateWasRewritten() async throws {
-        let original = "\(n1Header)\n2018-06-01,Breakfast,350.0,10.0,3.0,1.0,4.0,0.0,200.0,500.0,300.0,40.0,4.0,10.0,20.0,10.0,20.0,10.0,10.0,\n"
+        let original =
+            "\(n1Header)\n2018-06-01,Breakfast,350.0,10.0,3.0,1.0,4.0,0.0,200.0,500.0,300.0,40.0,4.0,10.0,20.0,10.0,20.0,10.0,10.0,\n"
         let saved = original.replacingOccurrences(of: "2018-06-01", with: "6/1/2018")
         let ids = try await readMFP(temporaryFile(original, name: "Nutrition-Summary.csv")).entries.map(\.externalID)
-        #expect(try await readMFP(temporaryFile(saved, name: "Nutrition-Summary.csv"), dateOrder: .monthFirst).entries.map(\.externalID) == ids)
+        #expect(
+            try await readMFP(temporaryFile(saved, name: "Nutrition-Summary.csv"), dateOrder: .monthFirst).entries.map(\.externalID) == ids)
     }
 
     @Test func readsShapeN1WithoutTimes() async throws {
@@ -399,7 +424,8 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
 
     /// A day's meal of 1e19 kcal, 20 kg of fat or a note with a mark that reverses its text is rejected by its line.
     @Test func rejectsAmountsAndNotesBeyondWhatCinnStores() async throws {
-        let csv = "Date,Meal,Time,Calories,Fat (g),Note\n2024-03-01,Breakfast,,1e19,9.1,\n2024-03-01,Lunch,,500,20000,\n"
+        let csv =
+            "Date,Meal,Time,Calories,Fat (g),Note\n2024-03-01,Breakfast,,1e19,9.1,\n2024-03-01,Lunch,,500,20000,\n"
             + "2024-03-01,Dinner,,500,10,gniddup \u{202E}\n2024-03-01,Snacks,,50000,10000,fine\n"
         let export = try await readMFP(temporaryFile(csv, name: "Nutrition-Summary-2024.csv"))
         #expect(export.entries.count == 1, "50,000 kcal and 10 kg are the most an entry holds")
@@ -431,28 +457,29 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
     @Test func rejectsBadExerciseAndMeasurementRows() async throws {
         let folder = try temporaryFolder([
             "Exercise-Summary.csv": """
-                Date,Exercise,Type,Exercise Calories,Exercise Minutes,Sets,Reps Per Set,Pounds,Steps,Note
-                2024-03-02,Squats,Strength,,,2.5,5,135.0,,
-                2024-03-02,Yoga,Stretching,100,30,,,,,
-                2024-03-02,Walk,Cardio,-5,30,,,,,
-                2024-03-02,Walk,Cardio,100,30,,,,,
-                """,
+            Date,Exercise,Type,Exercise Calories,Exercise Minutes,Sets,Reps Per Set,Pounds,Steps,Note
+            2024-03-02,Squats,Strength,,,2.5,5,135.0,,
+            2024-03-02,Yoga,Stretching,100,30,,,,,
+            2024-03-02,Walk,Cardio,-5,30,,,,,
+            2024-03-02,Walk,Cardio,100,30,,,,,
+            """,
             "Measurement-Summary.csv": """
-                Date,Weight
-                2024-03-01,abc
-                2024-03-02,0
-                03/04/2024,150.0
-                2024-03-04,150.0
-                """,
+            Date,Weight
+            2024-03-01,abc
+            2024-03-02,0
+            03/04/2024,150.0
+            2024-03-04,150.0
+            """,
         ])
         let export = try await readMFP(folder)
         #expect(export.exercises.count == 1)
         #expect(export.weighIns.count == 1)
         let rejected = export.rejected.map { "\($0.reason.prefix { $0 != ":" }) \($0.line) \($0.field ?? "")" }
-        #expect(rejected == [
-            "Exercise-Summary.csv 2 Sets", "Exercise-Summary.csv 3 Type", "Exercise-Summary.csv 4 Exercise Calories",
-            "Measurement-Summary.csv 2 Weight", "Measurement-Summary.csv 3 Weight", "Measurement-Summary.csv 4 Date",
-        ])
+        #expect(
+            rejected == [
+                "Exercise-Summary.csv 2 Sets", "Exercise-Summary.csv 3 Type", "Exercise-Summary.csv 4 Exercise Calories",
+                "Measurement-Summary.csv 2 Weight", "Measurement-Summary.csv 3 Weight", "Measurement-Summary.csv 4 Date",
+            ])
     }
 
     @Test func namesTheColumnsOfAnUnknownHeader() async throws {
@@ -480,7 +507,8 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
     }
 
     @Test func aZIP64ExportReadsAsTheZipDoes() async throws {
-        let plain = try await readMFP(try exportZip(), unit: .kilograms), wide = try await readMFP(try mfpFixture("zip64.zip"), unit: .kilograms)
+        let plain = try await readMFP(try exportZip(), unit: .kilograms),
+            wide = try await readMFP(try mfpFixture("zip64.zip"), unit: .kilograms)
         #expect(!plain.entries.isEmpty)
         #expect(withoutIDs(wide.entries) == withoutIDs(plain.entries))
         #expect(wide.rowsRead == plain.rowsRead)
@@ -515,7 +543,8 @@ private func amount(_ entry: FoodLogEntry, _ key: String) -> Double? {
         #expect(error.field == "file")
         #expect(error.message.contains("not UTF-8"))
         #expect(error.message.contains("line 2"))
-        let utf8 = try await readMFP(temporaryFile("Date,Meal,Time,Calories,Note\n2024-03-01,Lunch,,100,Café\n", name: "Nutrition-Summary.csv"))
+        let utf8 = try await readMFP(
+            temporaryFile("Date,Meal,Time,Calories,Note\n2024-03-01,Lunch,,100,Café\n", name: "Nutrition-Summary.csv"))
         #expect(utf8.entries.first?.note == "Café")
     }
 }

@@ -1,6 +1,7 @@
 import CinnCore
 import Foundation
 import Testing
+
 @testable import CinnImport
 
 @Suite struct NightscoutTests {
@@ -41,7 +42,9 @@ import Testing
         #expect(data.rowsRead == 10)
         #expect(data.doses.map(\.units) == [1.2, 4.35] && data.doses.allSatisfy { $0.kind == .bolus })
         #expect(data.doses[1].utcOffsetSeconds == -5 * 3600, "the OpenAPS timestamp's offset")
-        #expect(data.entries.map { $0.nutrients[.carbohydrate] } == [58, 58, 15], "the Meal Bolus, the Carb Correction and <none>'s string carbs")
+        #expect(
+            data.entries.map { $0.nutrients[.carbohydrate] } == [58, 58, 15],
+            "the Meal Bolus, the Carb Correction and <none>'s string carbs")
         #expect(data.entries.map(\.name) == ["Normal bolus with wizard.", "🌯", "Carbs"], "named by foodType, else notes")
         #expect(data.entries.map(\.energy) == [232, 232, 60] && data.entries.allSatisfy { $0.externalID?.hasSuffix(":carbs") == true })
         #expect(data.entries[1].meal == .dinner && data.entries[1].note == FoodLogEntry.carbohydrateEnergyNote, "17:30 UTC")
@@ -61,7 +64,8 @@ import Testing
         let data = try await Self.read(url)
         #expect(data.rowsRead == 8 && data.rejected.isEmpty)
         #expect(data.readings.map(\.glucose.milligramsPerDeciliter) == [142, 39, 150, 161, 155])
-        #expect(data.readings.map { $0.measuredAt.millisecondsSince1970 }
+        #expect(
+            data.readings.map { $0.measuredAt.millisecondsSince1970 }
                 == [1_557_405_318_571, 1_557_405_918_571, 1_557_406_218_571, 1_557_406_518_000, 1_557_406_620_000])
         #expect(data.readings.allSatisfy { $0.utcOffsetSeconds == 7200 }, "from utcOffset or the dateString's GMT+02:00")
         #expect(data.readings[0].externalID == "nightscout:5cd41f26a8c7e1000400b001:sgv" && data.readings[4].sensor == false)
@@ -147,13 +151,14 @@ import Testing
             ]
             """
         let data = try NightscoutParser.parse(Array(text.utf8), timeZone: Self.utc)
-        #expect(data.rejected == [
-            RejectedRow(line: 2, field: "sgv", reason: "\"high\" is not a number"),
-            RejectedRow(line: 3, field: "date", reason: "an entry needs its date (epoch milliseconds) or a dateString with an offset"),
-            RejectedRow(line: 5, field: "created_at", reason: "a treatment needs its created_at time"),
-            RejectedRow(line: 6, field: "units", reason: "unknown glucose unit \"grams\""),
-            RejectedRow(line: 7, field: "sgv", reason: "2500 mg/dL is not a glucose reading"),
-        ])
+        #expect(
+            data.rejected == [
+                RejectedRow(line: 2, field: "sgv", reason: "\"high\" is not a number"),
+                RejectedRow(line: 3, field: "date", reason: "an entry needs its date (epoch milliseconds) or a dateString with an offset"),
+                RejectedRow(line: 5, field: "created_at", reason: "a treatment needs its created_at time"),
+                RejectedRow(line: 6, field: "units", reason: "unknown glucose unit \"grams\""),
+                RejectedRow(line: 7, field: "sgv", reason: "2500 mg/dL is not a glucose reading"),
+            ])
         #expect(data.skipped == 1, "12 mg/dL is a CGM error code")
         #expect(throws: CinnError.self) { try NightscoutParser.parse(Array(#"{"sgv": 100}"#.utf8), timeZone: Self.utc) }
         #expect(throws: CinnError.self) { try NightscoutParser.parse(Array("[{\"sgv\": 100,".utf8), timeZone: Self.utc) }
@@ -180,14 +185,16 @@ import Testing
         try Data(text.utf8).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         var seen: [String] = []
-        try await JSONArrayStream.forEach(url: url, chunkSize: chunkSize, { value, line throws(CinnError) in
-            switch value {
-            case .object(let fields): seen.append("\(line):" + fields.keys.sorted().joined(separator: ","))
-            case .string(let text): seen.append("\(line):\"\(text)\"")
-            case .number(let number): seen.append("\(line):\(number.text)")
-            default: seen.append("\(line):other")
-            }
-        })
+        try await JSONArrayStream.forEach(
+            url: url, chunkSize: chunkSize,
+            { value, line throws(CinnError) in
+                switch value {
+                case .object(let fields): seen.append("\(line):" + fields.keys.sorted().joined(separator: ","))
+                case .string(let text): seen.append("\(line):\"\(text)\"")
+                case .number(let number): seen.append("\(line):\(number.text)")
+                default: seen.append("\(line):other")
+                }
+            })
         return seen
     }
 
@@ -197,21 +204,26 @@ import Testing
         #expect(try await elements(text, chunkSize: chunkSize) == ["2:a,b", "3:\"plain\"", "4:42", "5:d"])
         #expect(try await elements("[]", chunkSize: chunkSize).isEmpty)
         // mongoexport's: one document a line, no array.
-        #expect(try await elements("{\"a\": 1}\n{\"b\": \"}{\"}\r\n\n{\"c\": {\"d\": 2}}\n", chunkSize: chunkSize) == ["1:a", "2:b", "4:c"])
+        #expect(
+            try await elements("{\"a\": 1}\n{\"b\": \"}{\"}\r\n\n{\"c\": {\"d\": 2}}\n", chunkSize: chunkSize) == ["1:a", "2:b", "4:c"])
     }
 
     @Test func brokenDocumentsNameTheLine() async throws {
         await #expect(throws: CinnError.invalid("file", "the JSON ends too early at line 3: the file looks cut off")) {
             _ = try await elements("[\n {\"a\": 1},\n {\"b\": ", chunkSize: 4)
         }
-        await #expect(throws: CinnError.invalid("file", "line 1: the file is not a JSON array")) { _ = try await elements("\"sgv\"", chunkSize: 4) }
+        await #expect(throws: CinnError.invalid("file", "line 1: the file is not a JSON array")) {
+            _ = try await elements("\"sgv\"", chunkSize: 4)
+        }
         await #expect(throws: CinnError.invalid("file", "line 2: a file of JSON documents holds only objects, one after another")) {
             _ = try await elements("{\"sgv\": 1}\n[2]", chunkSize: 4)
         }
         await #expect(throws: CinnError.invalid("file", "the JSON ends too early at line 2: the file looks cut off")) {
             _ = try await elements("{\"sgv\": 1}\n{\"sgv\": ", chunkSize: 4)
         }
-        await #expect(throws: CinnError.invalid("file", "line 2: the JSON goes on after its array ends")) { _ = try await elements("[1]\n[2]", chunkSize: 4) }
+        await #expect(throws: CinnError.invalid("file", "line 2: the JSON goes on after its array ends")) {
+            _ = try await elements("[1]\n[2]", chunkSize: 4)
+        }
         await #expect(throws: CinnError.self) { _ = try await elements("[\n {\"a\": tru}\n]", chunkSize: 3) }
     }
 }

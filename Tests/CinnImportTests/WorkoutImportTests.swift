@@ -1,7 +1,8 @@
 import CinnCore
-@testable import CinnImport
 import Foundation
 import Testing
+
+@testable import CinnImport
 
 /// Everything one read of a workout file produced.
 struct WorkoutReadResult {
@@ -13,7 +14,9 @@ struct WorkoutReadResult {
     func sets(of exercise: String) -> [WorkoutSet] { sets.map(\.set).filter { $0.exercise == exercise } }
 }
 
-func readWorkouts(_ url: URL, format: WorkoutFileFormat? = nil, unit: MassUnit? = nil, batchSize: Int = 5000) async throws -> WorkoutReadResult {
+func readWorkouts(_ url: URL, format: WorkoutFileFormat? = nil, unit: MassUnit? = nil, batchSize: Int = 5000) async throws
+    -> WorkoutReadResult
+{
     let reader = try WorkoutFileReader(url: url, format: format, options: WorkoutImportOptions(unit: unit, timeZone: berlin))
     var sets: [ImportedSet] = []
     let log = ProgressLog()
@@ -28,7 +31,8 @@ func readWorkouts(_ text: String, unit: MassUnit? = nil) async throws -> Workout
 /// The error a reader's init throws.
 func workoutFileError(_ text: String, unit: MassUnit? = nil) throws -> CinnError? {
     do {
-        _ = try WorkoutFileReader(url: temporaryFile(text, name: "workouts.csv"), options: WorkoutImportOptions(unit: unit, timeZone: berlin))
+        _ = try WorkoutFileReader(
+            url: temporaryFile(text, name: "workouts.csv"), options: WorkoutImportOptions(unit: unit, timeZone: berlin))
         return nil
     } catch let error as CinnError {
         return error
@@ -75,7 +79,8 @@ func workoutFileError(_ text: String, unit: MassUnit? = nil) throws -> CinnError
     }
 
     @Test func readsOlderExportsWithoutMultiplierAndTrailingCommas() async throws {
-        let old = try await readWorkouts("""
+        let old = try await readWorkouts(
+            """
             Date,Exercise,Reps,Weight(kg),Duration(s),Distance(m),Incline,Resistance,isWarmup,Note
             2017-05-01 18:00:00 +0200,Deadlift,5, 100,0,0,0,0,FALSE,
             """)
@@ -87,7 +92,8 @@ func workoutFileError(_ text: String, unit: MassUnit? = nil) throws -> CinnError
     }
 
     @Test func readsTheSupportExport() async throws {
-        let result = try await readWorkouts("""
+        let result = try await readWorkouts(
+            """
             date,exercise_name,Reps,weight_kg,duration_seconds,distance_meters,isWarmup
             2023-06-01,Leg Press,10,120,,,false
             """)
@@ -97,14 +103,15 @@ func workoutFileError(_ text: String, unit: MassUnit? = nil) throws -> CinnError
     }
 
     @Test func listsEveryBadRow() async throws {
-        let result = try await readWorkouts(header + """
-            2024-03-13 22:05:41 +0000,Bench,ten,40,0,0,0,0,false,,1
-            2024-03-13 22:05:41 +0000,Bench,8,-40,0,0,0,0,false,,1
-            2024-03-13 22:05:41 +0000,Bench,8,40,0,0,0,0,maybe,,1
-            2024-13-13 22:05:41 +0000,Bench,8,40,0,0,0,0,false,,1
-            2024-03-13 22:05:41 +0000,,8,40,0,0,0,0,false,,1
-            2024-03-13 22:05:41 +0000,Bench,8,40,0,0,0,0,false,,1
-            """)
+        let result = try await readWorkouts(
+            header + """
+                2024-03-13 22:05:41 +0000,Bench,ten,40,0,0,0,0,false,,1
+                2024-03-13 22:05:41 +0000,Bench,8,-40,0,0,0,0,false,,1
+                2024-03-13 22:05:41 +0000,Bench,8,40,0,0,0,0,maybe,,1
+                2024-13-13 22:05:41 +0000,Bench,8,40,0,0,0,0,false,,1
+                2024-03-13 22:05:41 +0000,,8,40,0,0,0,0,false,,1
+                2024-03-13 22:05:41 +0000,Bench,8,40,0,0,0,0,false,,1
+                """)
         #expect(result.sets.count == 1)
         #expect(result.summary.rejectedCount == 5)
         #expect(result.summary.rejected.map(\.line) == [2, 3, 4, 5, 6])
@@ -116,13 +123,14 @@ func workoutFileError(_ text: String, unit: MassUnit? = nil) throws -> CinnError
     /// A set no one lifts, runs or holds (1e300 kg, a distance of 1e308 m, a year-long plank) or an exercise name with
     /// a mark that reverses its text is rejected by its line, as every door refuses it.
     @Test func setsBeyondTheValidRangesAreRejectedByTheirLine() async throws {
-        let result = try await readWorkouts(header + """
-            2024-03-13 22:05:41 +0000,Bench,8,1e300,0,0,0,0,false,,1
-            2024-03-13 22:05:41 +0000,Row,0,0,0,1e308,0,0,false,,1
-            2024-03-13 22:05:41 +0000,Plank,0,0,31536000,0,0,0,false,,1
-            2024-03-13 22:05:41 +0000,Bench\u{202E}sserp,8,40,0,0,0,0,false,,1
-            2024-03-13 22:05:41 +0000,Bench,8,2000,0,0,0,0,false,,1
-            """)
+        let result = try await readWorkouts(
+            header + """
+                2024-03-13 22:05:41 +0000,Bench,8,1e300,0,0,0,0,false,,1
+                2024-03-13 22:05:41 +0000,Row,0,0,0,1e308,0,0,false,,1
+                2024-03-13 22:05:41 +0000,Plank,0,0,31536000,0,0,0,false,,1
+                2024-03-13 22:05:41 +0000,Bench\u{202E}sserp,8,40,0,0,0,0,false,,1
+                2024-03-13 22:05:41 +0000,Bench,8,2000,0,0,0,0,false,,1
+                """)
         #expect(result.sets.count == 1, "2,000 kg is the most a set may hold")
         #expect(result.summary.rejected.map(\.line) == [2, 3, 4, 5])
         #expect(result.summary.rejected.map(\.field) == ["weight", "distance", "duration", "exercise"])
@@ -180,7 +188,8 @@ func workoutFileError(_ text: String, unit: MassUnit? = nil) throws -> CinnError
     }
 
     @Test func readsTheWeightUnitColumnDialect() async throws {
-        let result = try await readWorkouts("""
+        let result = try await readWorkouts(
+            """
             Date;Workout Name;Exercise Name;Set Order;Weight;Weight Unit;Reps;RPE;Distance;Distance Unit;Seconds;Notes;Workout Notes;Workout Duration
             2022-01-05 07:00:00;Push;Bench Press (Barbell);1;100;kg;5;8,5;;;;;;1h 15m
             2022-01-05 07:00:00;Push;Bench Press (Barbell);2;225;lbs;3;;;;;;;1h 15m
@@ -197,7 +206,8 @@ func workoutFileError(_ text: String, unit: MassUnit? = nil) throws -> CinnError
     }
 
     @Test func refusesUnknownSetOrders() async throws {
-        let result = try await readWorkouts("""
+        let result = try await readWorkouts(
+            """
             Date,Workout Name,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE
             2024-03-04 18:02:37,A,Squat,X,100,5,0,0,,,
             """, unit: .kilograms)
@@ -231,7 +241,8 @@ func workoutFileError(_ text: String, unit: MassUnit? = nil) throws -> CinnError
     }
 
     @Test func readsTheLegacyHeaderUnit() async throws {
-        let result = try await readWorkouts("""
+        let result = try await readWorkouts(
+            """
             Date,Exercise,Category,Weight (lbs),Reps,Distance,Distance Unit,Time
             2016-07-15,Deadlift,Back,135.0,8,,,
             2016-07-15,Deadlift,Back,abc,8,,,
@@ -259,8 +270,10 @@ func workoutFileError(_ text: String, unit: MassUnit? = nil) throws -> CinnError
 
 @Suite struct ExerciseCatalogueFixtureTests {
     /// Every exercise of the Fitbod, Strong and FitNotes exports in the fixtures is one of the catalogue's.
-    @Test(arguments: ["WorkoutExport.csv", "strong_export_v6_semicolon.csv", "strong_export_classic_comma.csv",
-                      "FitNotes_Export_2024_03_07.csv"])
+    @Test(arguments: [
+        "WorkoutExport.csv", "strong_export_v6_semicolon.csv", "strong_export_classic_comma.csv",
+        "FitNotes_Export_2024_03_07.csv",
+    ])
     func everyExerciseOfTheFixtureIsInTheCatalogue(file: String) async throws {
         let result = try await readWorkouts(fixture(file), unit: file.hasPrefix("strong_export_classic") ? .pounds : nil)
         let names = Set(result.sets.map(\.set.exercise))

@@ -3,6 +3,7 @@ import CinnJournal
 import Foundation
 import SQLKit
 import Testing
+
 @testable import CinnStore
 
 /// The databases these tests run against: SQLite always, PostgreSQL when `CINN_TEST_POSTGRES_URL` is set (set but
@@ -30,7 +31,10 @@ func withJournal(_ backend: Backend, _ body: (Journal) async throws -> Void) asy
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-journal-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         store = try Store(.sqlite(path: directory.appendingPathComponent("journal.sqlite").path), now: { fixedNow })
-        cleanup = { try await store.close(); try? FileManager.default.removeItem(at: directory) }
+        cleanup = {
+            try await store.close()
+            try? FileManager.default.removeItem(at: directory)
+        }
     case .postgres:
         let url = try #require(ProcessInfo.processInfo.environment["CINN_TEST_POSTGRES_URL"])
         let schema = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
@@ -60,8 +64,9 @@ func withJournal(_ backend: Backend, _ body: (Journal) async throws -> Void) asy
 /// The use-cases the server and the CLI share, through the Journal alone, on both databases.
 @Suite struct JournalTests {
     static func granolaBar() -> Food {
-        Food(id: .v7(), name: "Granola bar", source: .mine, basis: .grams,
-             nutrients: try! Nutrients(keyed: ["energy": 450, "protein": 10]), servings: [ServingSize(label: "1 bar", amount: 40)])
+        Food(
+            id: .v7(), name: "Granola bar", source: .mine, basis: .grams,
+            nutrients: try! Nutrients(keyed: ["energy": 450, "protein": 10]), servings: [ServingSize(label: "1 bar", amount: 40)])
     }
 
     @Test(arguments: Backend.enabled)

@@ -1,12 +1,13 @@
 import CinnCore
 import CinnJournal
-@testable import CinnServer
 import CinnStore
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
+
+@testable import CinnServer
 
 /// Someone using a hosted server: by bearer token (an app) or by session cookie and CSRF token (a browser).
 struct Visitor: Sendable {
@@ -30,8 +31,9 @@ struct Visitor: Sendable {
     @discardableResult
     func post(_ uri: String, form: String = "") async throws -> TestResponse {
         let token = csrf.map { "_csrf=" + $0 } ?? ""
-        return try await send(.post, uri, body: [form, token].filter { !$0.isEmpty }.joined(separator: "&"),
-                              contentType: "application/x-www-form-urlencoded")
+        return try await send(
+            .post, uri, body: [form, token].filter { !$0.isEmpty }.joined(separator: "&"),
+            contentType: "application/x-www-form-urlencoded")
     }
 }
 
@@ -59,7 +61,8 @@ extension Visitor {
         #expect(ShownOnce.open(sealed, session: "session-one") == secret)
         #expect(ShownOnce.open(sealed, session: "session-two") == nil, "another session cannot read it")
         #expect(ShownOnce.open("forged" + sealed.dropFirst(6), session: "session-one") == nil, "nor can it be forged")
-        #expect(ShownOnce.open("", session: "session-one") == nil && ShownOnce.open(String(repeating: "A", count: 5000), session: "x") == nil)
+        #expect(
+            ShownOnce.open("", session: "session-one") == nil && ShownOnce.open(String(repeating: "A", count: 5000), session: "x") == nil)
     }
 }
 
@@ -79,8 +82,10 @@ struct AccountTests {
     static let fastHashing = AccountsConfiguration(signUp: .open, bcryptCost: 4)
 
     /// A hosted app (fixed clock) over a fresh store.
-    func withHostedApp(_ configuration: AccountsConfiguration = fastHashing,
-                       _ body: @Sendable (any TestClientProtocol, Accounts) async throws -> Void) async throws {
+    func withHostedApp(
+        _ configuration: AccountsConfiguration = fastHashing,
+        _ body: @Sendable (any TestClientProtocol, Accounts) async throws -> Void
+    ) async throws {
         try await withStore { store in
             let journal = try await utcJournal(store)
             let accounts = Accounts(store: store, configuration: configuration)
@@ -91,7 +96,9 @@ struct AccountTests {
     }
 
     /// A user added as `cinn user add` does, with a bearer token, and their time zone set to UTC.
-    func tokenVisitor(_ client: any TestClientProtocol, _ accounts: Accounts, _ name: String, role: AccountRole = .member) async throws -> (Visitor, Account) {
+    func tokenVisitor(_ client: any TestClientProtocol, _ accounts: Accounts, _ name: String, role: AccountRole = .member) async throws -> (
+        Visitor, Account
+    ) {
         let account = try await accounts.addUser(name: name, password: "\(name)-password-1", role: role)
         try await accounts.store.saveSettings(UserSettings(timeZoneIdentifier: "UTC", onboarded: true), user: account.user)
         let secret = try await accounts.createToken(name: "test", user: account.user).secret
@@ -100,8 +107,9 @@ struct AccountTests {
 
     /// Logs in through the form and keeps the cookie and the CSRF token of the account page.
     func browserVisitor(_ client: any TestClientProtocol, name: String, password: String) async throws -> Visitor {
-        let response = try await Visitor(client: client).send(.post, "/login", body: "name=\(name)&password=\(password)",
-                                                              contentType: "application/x-www-form-urlencoded")
+        let response = try await Visitor(client: client).send(
+            .post, "/login", body: "name=\(name)&password=\(password)",
+            contentType: "application/x-www-form-urlencoded")
         #expect(response.status == .seeOther)
         let cookie = try #require(sessionCookie(response))
         var visitor = Visitor(client: client, headers: [.cookie: cookie])
@@ -114,14 +122,17 @@ struct AccountTests {
         try await withHostedApp { client, _ in
             let stranger = Visitor(client: client)
             try expectError(try await stranger.send(.get, "/api/v1/weigh-ins"), .unauthorized, code: "unauthenticated")
-            try expectError(try await stranger.send(.post, "/api/v1/weigh-ins", json: #"{"weight":80}"#), .unauthorized, code: "unauthenticated")
+            try expectError(
+                try await stranger.send(.post, "/api/v1/weigh-ins", json: #"{"weight":80}"#), .unauthorized, code: "unauthenticated")
             var forged = stranger
             forged.headers[.authorization] = "Bearer cinn_not-a-real-token"
             try expectError(try await forged.send(.get, "/api/v1/weigh-ins"), .unauthorized, code: "unauthenticated")
             let page = try await stranger.send(.get, "/food/2024-03-01?x=1")
             #expect(page.status == .seeOther)
             #expect(page.headers[.location] == "/login?next=/food/2024-03-01%3Fx%3D1")
-            #expect(try await stranger.send(.post, "/weigh-ins", body: "weight=80", contentType: "application/x-www-form-urlencoded").status == .seeOther)
+            #expect(
+                try await stranger.send(.post, "/weigh-ins", body: "weight=80", contentType: "application/x-www-form-urlencoded").status
+                    == .seeOther)
             #expect(try await stranger.send(.get, "/login").status == .ok)
             #expect(try await stranger.send(.get, "/health").status == .ok)
             #expect(try await stranger.send(.get, "/api/openapi.yaml").status == .ok)
@@ -131,8 +142,9 @@ struct AccountTests {
 
     @Test func signUpLogInAndOutWithACookieThatScriptsCannotRead() async throws {
         try await withHostedApp { client, accounts in
-            let signup = try await Visitor(client: client).send(.post, "/signup", body: "name=Alice&password=correct-horse-1",
-                                                                 contentType: "application/x-www-form-urlencoded")
+            let signup = try await Visitor(client: client).send(
+                .post, "/signup", body: "name=Alice&password=correct-horse-1",
+                contentType: "application/x-www-form-urlencoded")
             #expect(signup.status == .seeOther)
             let setCookie = try #require(signup.headers[values: .setCookie].first)
             #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Lax") && setCookie.contains("Path=/"))
@@ -142,18 +154,22 @@ struct AccountTests {
             let alice = try await browserVisitor(client, name: "alice", password: "correct-horse-1")
             #expect(try await alice.send(.get, "/more").text.contains(#"<p>Logged in as <b>alice</b></p>"#))
             #expect(try await alice.post("/weigh-ins", form: "weight=80&date=2024-03-01").status == .seeOther)
-            #expect(try await accounts.store.weighInCount(user: try #require(try await accounts.store.accountForLogIn(named: "alice")).account.user) == 1)
+            #expect(
+                try await accounts.store.weighInCount(
+                    user: try #require(try await accounts.store.accountForLogIn(named: "alice")).account.user) == 1)
 
             #expect(try await alice.post("/logout").status == .seeOther)
             #expect(try await alice.send(.get, "/weigh-ins").status == .seeOther, "the old cookie no longer works")
 
-            let wrong = try await Visitor(client: client).send(.post, "/login", body: "name=alice&password=nope-nope-nope",
-                                                                contentType: "application/x-www-form-urlencoded")
+            let wrong = try await Visitor(client: client).send(
+                .post, "/login", body: "name=alice&password=nope-nope-nope",
+                contentType: "application/x-www-form-urlencoded")
             #expect(wrong.status == .unauthorized)
             #expect(wrong.text.contains("wrong name or password"))
             #expect(sessionCookie(wrong) == nil)
-            let unknown = try await Visitor(client: client).send(.post, "/login", body: "name=nobody&password=nope-nope-nope",
-                                                                  contentType: "application/x-www-form-urlencoded")
+            let unknown = try await Visitor(client: client).send(
+                .post, "/login", body: "name=nobody&password=nope-nope-nope",
+                contentType: "application/x-www-form-urlencoded")
             #expect(unknown.text.contains("wrong name or password"), "an unknown name answers like a wrong password")
         }
     }
@@ -162,8 +178,9 @@ struct AccountTests {
         var configuration = Self.fastHashing
         configuration.secureCookies = true
         try await withHostedApp(configuration) { client, _ in
-            let signup = try await Visitor(client: client).send(.post, "/signup", body: "name=alice&password=correct-horse-1",
-                                                                 contentType: "application/x-www-form-urlencoded")
+            let signup = try await Visitor(client: client).send(
+                .post, "/signup", body: "name=alice&password=correct-horse-1",
+                contentType: "application/x-www-form-urlencoded")
             #expect(signup.headers[values: .setCookie].first?.contains("Secure") == true)
         }
     }
@@ -185,7 +202,9 @@ struct AccountTests {
             try expectHTML(try await alice.post("/weigh-ins", form: "weight=80"), .forbidden)
             // The API through the cookie (the page's own scripts) needs the header.
             alice.csrf = token
-            try expectError(try await alice.send(.post, "/api/v1/weigh-ins", json: #"{"weight":80,"date":"2024-03-01"}"#), .forbidden, code: "forbidden")
+            try expectError(
+                try await alice.send(.post, "/api/v1/weigh-ins", json: #"{"weight":80,"date":"2024-03-01"}"#), .forbidden, code: "forbidden"
+            )
             var withHeader = alice
             withHeader.headers[HTTPField.Name("X-CSRF-Token")!] = try #require(token)
             #expect(try await withHeader.send(.post, "/api/v1/weigh-ins", json: #"{"weight":80,"date":"2024-03-01"}"#).status == .created)
@@ -203,7 +222,8 @@ struct AccountTests {
         invite.signUp = .invite
         try await withHostedApp(invite) { client, accounts in
             let form = "application/x-www-form-urlencoded"
-            let without = try await Visitor(client: client).send(.post, "/signup", body: "name=bob&password=bob-password-1", contentType: form)
+            let without = try await Visitor(client: client).send(
+                .post, "/signup", body: "name=bob&password=bob-password-1", contentType: form)
             #expect(without.status == .unprocessableContent)
             #expect(without.text.contains("sign-up needs an invite"))
             let member = try await accounts.addUser(name: "carol", password: "carol-password-1", role: .member)
@@ -211,24 +231,32 @@ struct AccountTests {
             let admin = try await accounts.addUser(name: "root", password: "root-password-1", role: .admin)
             let code = try await accounts.createInvite(by: admin)
             #expect(try await Visitor(client: client).send(.get, "/signup?invite=\(code)").text.contains(#"value="\#(code)""#))
-            let made = try await Visitor(client: client).send(.post, "/signup", body: "name=bob&password=bob-password-1&invite=\(code)", contentType: form)
+            let made = try await Visitor(client: client).send(
+                .post, "/signup", body: "name=bob&password=bob-password-1&invite=\(code)", contentType: form)
             #expect(made.status == .seeOther)
-            let again = try await Visitor(client: client).send(.post, "/signup", body: "name=dave&password=dave-password-1&invite=\(code)", contentType: form)
+            let again = try await Visitor(client: client).send(
+                .post, "/signup", body: "name=dave&password=dave-password-1&invite=\(code)", contentType: form)
             #expect(again.status == .unprocessableContent, "an invite is used once")
             #expect(try await accounts.store.accountForLogIn(named: "dave") == nil, "nothing is half-made")
             let rootBrowser = try await browserVisitor(client, name: "root", password: "root-password-1")
             let invitePage = try await rootBrowser.postShowingSecret("/account/invites").page
             let webCode = try #require(invitePage.firstMatch(of: /\/signup\?invite=([A-Za-z0-9_-]{43})</)?.1)
-            #expect(try await Visitor(client: client).send(.post, "/signup", body: "name=erin&password=erin-password-1&invite=\(webCode)",
-                                                             contentType: form).status == .seeOther)
-            #expect(try await rootBrowser.send(.get, "/account").text.contains("<td>erin</td>"), "an administrator sees who is on the server")
+            #expect(
+                try await Visitor(client: client).send(
+                    .post, "/signup", body: "name=erin&password=erin-password-1&invite=\(webCode)",
+                    contentType: form
+                ).status == .seeOther)
+            #expect(
+                try await rootBrowser.send(.get, "/account").text.contains("<td>erin</td>"), "an administrator sees who is on the server")
             let memberBrowser = try await browserVisitor(client, name: "carol", password: "carol-password-1")
             try expectHTML(try await memberBrowser.post("/account/invites"), .forbidden)
             let taken = try await accounts.createInvite(by: admin)
-            let clash = try await Visitor(client: client).send(.post, "/signup", body: "name=BOB&password=bob-password-2&invite=\(taken)", contentType: form)
+            let clash = try await Visitor(client: client).send(
+                .post, "/signup", body: "name=BOB&password=bob-password-2&invite=\(taken)", contentType: form)
             #expect(clash.status == .conflict)
             #expect(clash.text.contains("taken"))
-            let short = try await Visitor(client: client).send(.post, "/signup", body: "name=eve&password=short&invite=\(taken)", contentType: form)
+            let short = try await Visitor(client: client).send(
+                .post, "/signup", body: "name=eve&password=short&invite=\(taken)", contentType: form)
             #expect(short.status == .unprocessableContent)
             #expect(short.text.contains("at least 10 characters"))
         }
@@ -236,8 +264,9 @@ struct AccountTests {
         closed.signUp = .closed
         try await withHostedApp(closed) { client, _ in
             #expect(try await Visitor(client: client).send(.get, "/signup").text.contains("Sign-up is closed"))
-            let refused = try await Visitor(client: client).send(.post, "/signup", body: "name=bob&password=bob-password-1",
-                                                                  contentType: "application/x-www-form-urlencoded")
+            let refused = try await Visitor(client: client).send(
+                .post, "/signup", body: "name=bob&password=bob-password-1",
+                contentType: "application/x-www-form-urlencoded")
             #expect(refused.status == .forbidden)
         }
     }
@@ -247,8 +276,9 @@ struct AccountTests {
             _ = try await accounts.addUser(name: "alice", password: "alice-password-1", role: .member)
             let anyone = Visitor(client: client)
             for _ in 0..<5 {
-                try expectError(try await anyone.send(.post, "/api/v1/login", json: #"{"name":"alice","password":"guess-guess-guess"}"#),
-                                .unauthorized, code: "unauthenticated")
+                try expectError(
+                    try await anyone.send(.post, "/api/v1/login", json: #"{"name":"alice","password":"guess-guess-guess"}"#),
+                    .unauthorized, code: "unauthenticated")
             }
             let locked = try await anyone.send(.post, "/api/v1/login", json: #"{"name":"alice","password":"alice-password-1"}"#)
             try expectError(locked, .tooManyRequests, code: "too_many_requests")
@@ -259,8 +289,9 @@ struct AccountTests {
     @Test func appsLogInForABearerTokenAndManageTheirTokens() async throws {
         try await withHostedApp { client, accounts in
             _ = try await accounts.addUser(name: "alice", password: "alice-password-1", role: .member)
-            let login = try await Visitor(client: client).send(.post, "/api/v1/login",
-                                                               json: #"{"name":"Alice","password":"alice-password-1","token_name":"Phone"}"#)
+            let login = try await Visitor(client: client).send(
+                .post, "/api/v1/login",
+                json: #"{"name":"Alice","password":"alice-password-1","token_name":"Phone"}"#)
             #expect(login.status == .created)
             let secret = try #require(try login.json()["token"]?.string)
             #expect(secret.hasPrefix("cinn_") && secret.count == 48)
@@ -286,22 +317,27 @@ struct AccountTests {
             let wrong = try await here.post("/account/password", form: "current_password=nope-nope-nope&new_password=alice-password-2")
             #expect(wrong.status == .unprocessableContent)
             #expect(wrong.text.contains("not your current password"))
-            #expect(try await here.post("/account/password", form: "current_password=alice-password-1&new_password=alice-password-2").status == .ok)
+            #expect(
+                try await here.post("/account/password", form: "current_password=alice-password-1&new_password=alice-password-2").status
+                    == .ok)
             #expect(try await here.send(.get, "/account").status == .ok, "this browser stays logged in")
             let (made, cleared) = try await here.postShowingSecret("/account/tokens", form: "name=Kitchen+tablet")
             #expect(made.contains(#"<p class="secret" id="secret-value">cinn_"#), "a new token is shown once")
             #expect(made.contains(#"data-copy="secret-value""#) && cleared, "with a copy button; the page clears what it showed")
             let listed = try await here.send(.get, "/account").text
             #expect(listed.contains("<td>Kitchen tablet</td>") && !listed.contains(#"class="secret""#))
-            #expect(listed.contains("Also revoke my API tokens: “Kitchen tablet” (these apps and scripts log in again)"),
-                    "the password change names the tokens it would revoke")
+            #expect(
+                listed.contains("Also revoke my API tokens: “Kitchen tablet” (these apps and scripts log in again)"),
+                "the password change names the tokens it would revoke")
             let tokenID = try #require(listed.firstMatch(of: /action="\/account\/tokens\/([0-9a-f-]{36})\/revoke"/)?.1)
             #expect(try await here.post("/account/tokens/\(tokenID)/revoke").status == .seeOther)
             #expect(try await here.send(.get, "/account").text.contains("revoked"))
             #expect(try await there.send(.get, "/account").status == .seeOther, "the other one is logged out")
             _ = try await browserVisitor(client, name: "alice", password: "alice-password-2")
             let alice = try #require(try await accounts.store.accountForLogIn(named: "alice")).account
-            let app = Visitor(client: client, headers: [.authorization: "Bearer " + (try await accounts.createToken(name: "phone", user: alice.user).secret)])
+            let app = Visitor(
+                client: client,
+                headers: [.authorization: "Bearer " + (try await accounts.createToken(name: "phone", user: alice.user).secret)])
             try await accounts.resetPassword(name: "alice", password: "alice-password-3", revokingTokens: false)
             #expect(try await here.send(.get, "/account").status == .seeOther, "a reset ends every session")
             #expect(try await app.send(.get, "/api/v1/account").status == .ok, "--keep-tokens keeps the tokens")
@@ -320,11 +356,13 @@ struct AccountTests {
             let bob = try await browserVisitor(client, name: "bob", password: "bob-password-1")
             let progress = UUID().uuidString.lowercased()
             let boundary = "----cinn-test"
-            let body = "--\(boundary)\r\nContent-Disposition: form-data; name=\"progress\"\r\n\r\n\(progress)\r\n"
+            let body =
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"progress\"\r\n\r\n\(progress)\r\n"
                 + "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"w.csv\"\r\nContent-Type: text/csv\r\n\r\n"
                 + threeDays + "\r\n--\(boundary)--\r\n"
-            let check = try await alice.send(.post, "/import?_csrf=\(try #require(alice.csrf))", body: body,
-                                             contentType: "multipart/form-data; boundary=\(boundary)")
+            let check = try await alice.send(
+                .post, "/import?_csrf=\(try #require(alice.csrf))", body: body,
+                contentType: "multipart/form-data; boundary=\(boundary)")
             #expect(check.status == .ok)
             let token = try #require(check.text.firstMatch(of: /action="\/import\/([0-9a-f-]{36})/)?.1)
             #expect(try await alice.send(.get, "/import/progress/\(progress)").status == .ok)
@@ -356,26 +394,30 @@ struct AccountTests {
                 var checked = 0
                 for (method, template) in routes {
                     guard !template.hasPrefix("/login"), !template.hasPrefix("/signup"), template != "/logout",
-                          !template.hasPrefix("/api/v1/login") else { continue }
+                        !template.hasPrefix("/api/v1/login")
+                    else { continue }
                     let (path, aimsAtAlice) = Self.fill(template, ids)
                     let visitor = path.hasPrefix("/api/") ? bobAPI : bobWeb
                     // A body naming Alice's records where a route takes ids in its body (an alias, a meal event).
-                    let json = #"{"weight":1,"name":"x","exercise":"\#(ids.exercise)","times":1,"reason":"x","meal_id":"\#(ids.meal)","value":100,"units":1,"kind":"bolus"}"#
-                    let response = if method == .post, !path.hasPrefix("/api/") {
-                        try await visitor.post(path, form: "weight=1&name=x&date=2024-03-01&meal_id=\(ids.meal)&value=100&units=1")
-                    } else if [.post, .put, .patch].contains(method) {
-                        try await visitor.send(method, path, json: json)
-                    } else {
-                        try await visitor.send(method, path)
-                    }
+                    let json =
+                        #"{"weight":1,"name":"x","exercise":"\#(ids.exercise)","times":1,"reason":"x","meal_id":"\#(ids.meal)","value":100,"units":1,"kind":"bolus"}"#
+                    let response =
+                        if method == .post, !path.hasPrefix("/api/") {
+                            try await visitor.post(path, form: "weight=1&name=x&date=2024-03-01&meal_id=\(ids.meal)&value=100&units=1")
+                        } else if [.post, .put, .patch].contains(method) {
+                            try await visitor.send(method, path, json: json)
+                        } else {
+                            try await visitor.send(method, path)
+                        }
                     // An id Bob sent may come back in an error ("no meal with id …"); nothing else of Alice's may.
                     let sent = (path + json).lowercased(), answer = response.text.lowercased()
                     for secret in ids.secrets.map({ $0.lowercased() }) where !sent.contains(secret) {
                         #expect(!answer.contains(secret), "\(method) \(path) answered with Alice's \(secret)")
                     }
                     if aimsAtAlice {
-                        #expect([.notFound, .unprocessableContent, .badRequest].contains(response.status),
-                                "\(method) \(path) → \(response.status)")
+                        #expect(
+                            [.notFound, .unprocessableContent, .badRequest].contains(response.status),
+                            "\(method) \(path) → \(response.status)")
                     }
                     checked += 1
                 }
@@ -391,21 +433,32 @@ struct AccountTests {
         var glucose = "", insulin = "", meal = "", mealEvent = ""
         /// Text only Alice's records hold.
         var secrets: [String] {
-            [weighIn, food, entry, preset, workout, exercise, glucose, insulin, meal, mealEvent, "Alice's granola", "Alice Press",
-             "alice-secret-note", "Alice's porridge", "Alice-Humalog"]
+            [
+                weighIn, food, entry, preset, workout, exercise, glucose, insulin, meal, mealEvent, "Alice's granola", "Alice Press",
+                "alice-secret-note", "Alice's porridge", "Alice-Humalog",
+            ]
         }
     }
 
     /// One of each kind of record, made by Alice through the API.
     func makeRecords(_ alice: Visitor) async throws -> AliceRecords {
         var ids = AliceRecords()
-        ids.weighIn = try #require(try await alice.send(.post, "/api/v1/weigh-ins", json: #"{"weight":81.7,"date":"2024-03-01","note":"alice-secret-note"}"#)
+        ids.weighIn = try #require(
+            try await alice.send(.post, "/api/v1/weigh-ins", json: #"{"weight":81.7,"date":"2024-03-01","note":"alice-secret-note"}"#)
+                .json()["id"]?.string)
+        ids.food = try #require(
+            try await alice.send(
+                .post, "/api/v1/foods",
+                json: #"{"name":"Alice's granola","serving":{"label":"1 bar","grams":40},"nutrients":{"energy":180}}"#
+            )
             .json()["id"]?.string)
-        ids.food = try #require(try await alice.send(.post, "/api/v1/foods", json: #"{"name":"Alice's granola","serving":{"label":"1 bar","grams":40},"nutrients":{"energy":180}}"#)
-            .json()["id"]?.string)
-        ids.entry = try #require(try await alice.send(.post, "/api/v1/food-entries", json: #"{"entries":[{"food_id":"\#(ids.food)","date":"2024-03-01","grams":40}]}"#)
+        ids.entry = try #require(
+            try await alice.send(
+                .post, "/api/v1/food-entries", json: #"{"entries":[{"food_id":"\#(ids.food)","date":"2024-03-01","grams":40}]}"#
+            )
             .json()["entries"]?.array?.first?["id"]?.string)
-        ids.preset = try #require(try await alice.send(.post, "/api/v1/presets", json: #"{"name":"Bar","food_id":"\#(ids.food)"}"#).json()["id"]?.string)
+        ids.preset = try #require(
+            try await alice.send(.post, "/api/v1/presets", json: #"{"name":"Bar","food_id":"\#(ids.food)"}"#).json()["id"]?.string)
         let fitbod = """
             Date,Exercise,Reps,Weight(kg),Duration(s),Distance(m),Incline,Resistance,isWarmup,Note,multiplier
             2024-03-14 18:00:00 +0000,Alice Press,5,50,0,0,0,0,false,,1
@@ -416,13 +469,19 @@ struct AccountTests {
         ids.exercise = try #require(try await alice.send(.get, "/api/v1/exercises").json()["exercises"]?.array?.first?["id"]?.string)
         ids.token = try #require(try await alice.send(.get, "/api/v1/tokens").json()["tokens"]?.array?.first?["id"]?.string)
         try await alice.send(.put, "/api/v1/goal", json: #"{"weight":70}"#)
-        ids.glucose = try #require(try await alice.send(.post, "/api/v1/glucose", json: #"{"value":123,"time":"2024-03-01T08:00:00Z","note":"alice-secret-note"}"#)
+        ids.glucose = try #require(
+            try await alice.send(.post, "/api/v1/glucose", json: #"{"value":123,"time":"2024-03-01T08:00:00Z","note":"alice-secret-note"}"#)
+                .json()["id"]?.string)
+        ids.insulin = try #require(
+            try await alice.send(
+                .post, "/api/v1/insulin", json: #"{"units":3,"kind":"bolus","insulin":"Alice-Humalog","time":"2024-03-01T08:00:00Z"}"#
+            )
             .json()["id"]?.string)
-        ids.insulin = try #require(try await alice.send(.post, "/api/v1/insulin", json: #"{"units":3,"kind":"bolus","insulin":"Alice-Humalog","time":"2024-03-01T08:00:00Z"}"#)
-            .json()["id"]?.string)
-        ids.meal = try #require(try await alice.send(.post, "/api/v1/meals", json: #"{"name":"Alice's porridge","carbohydrate_g":40}"#).json()["id"]?.string)
-        ids.mealEvent = try #require(try await alice.send(.post, "/api/v1/meal-events", json: #"{"meal_id":"\#(ids.meal)","time":"2024-03-01T08:05:00Z"}"#)
-            .json()["id"]?.string)
+        ids.meal = try #require(
+            try await alice.send(.post, "/api/v1/meals", json: #"{"name":"Alice's porridge","carbohydrate_g":40}"#).json()["id"]?.string)
+        ids.mealEvent = try #require(
+            try await alice.send(.post, "/api/v1/meal-events", json: #"{"meal_id":"\#(ids.meal)","time":"2024-03-01T08:05:00Z"}"#)
+                .json()["id"]?.string)
         return ids
     }
 
@@ -431,9 +490,11 @@ struct AccountTests {
         let kinds: [(prefix: String, id: String)] = [
             ("/api/v1/weigh-ins/", ids.weighIn), ("/weigh-ins/", ids.weighIn), ("/api/v1/foods/", ids.food), ("/food/foods/", ids.food),
             ("/food/log/", ids.food), ("/api/v1/food-entries/", ids.entry), ("/food/entries/", ids.entry), ("/api/v1/presets/", ids.preset),
-            ("/food/presets/", ids.preset), ("/api/v1/workouts/", ids.workout), ("/workouts/", ids.workout), ("/api/v1/exercises/", ids.exercise),
+            ("/food/presets/", ids.preset), ("/api/v1/workouts/", ids.workout), ("/workouts/", ids.workout),
+            ("/api/v1/exercises/", ids.exercise),
             ("/lifts/", ids.exercise), ("/api/v1/imports/", ids.importID), ("/imports/", ids.importID), ("/api/v1/tokens/", ids.token),
-            ("/account/tokens/", ids.token), ("/api/v1/glucose/", ids.glucose), ("/api/v1/insulin/", ids.insulin), ("/api/v1/meals/", ids.meal),
+            ("/account/tokens/", ids.token), ("/api/v1/glucose/", ids.glucose), ("/api/v1/insulin/", ids.insulin),
+            ("/api/v1/meals/", ids.meal),
             ("/api/v1/meal-events/", ids.mealEvent), ("/glucose/readings/", ids.glucose), ("/glucose/insulin/", ids.insulin),
             ("/glucose/meals/", ids.meal), ("/glucose/meal-events/", ids.mealEvent),
         ]
@@ -453,11 +514,14 @@ struct AccountTests {
     /// Everything of Alice's, as the API shows it to her.
     func fingerprint(_ alice: Visitor) async throws -> String {
         var text = ""
-        for path in ["/api/v1/weigh-ins", "/api/v1/goal", "/api/v1/settings", "/api/v1/foods?mine=true", "/api/v1/food-entries?from=2024-01-01&to=2024-12-31",
-                     "/api/v1/presets", "/api/v1/workouts", "/api/v1/exercises", "/api/v1/imports", "/api/v1/tokens", "/api/v1/profile",
-                     "/api/v1/days/2024-03-01", "/api/v1/export?format=json", "/api/v1/glucose?from=2024-01-01",
-                     "/api/v1/insulin?from=2024-01-01&to=2024-12-31", "/api/v1/meals", "/api/v1/meal-events?from=2024-01-01&to=2024-12-31",
-                     "/api/v1/glucose/report?days=366&to=2024-12-31"] {
+        for path in [
+            "/api/v1/weigh-ins", "/api/v1/goal", "/api/v1/settings", "/api/v1/foods?mine=true",
+            "/api/v1/food-entries?from=2024-01-01&to=2024-12-31",
+            "/api/v1/presets", "/api/v1/workouts", "/api/v1/exercises", "/api/v1/imports", "/api/v1/tokens", "/api/v1/profile",
+            "/api/v1/days/2024-03-01", "/api/v1/export?format=json", "/api/v1/glucose?from=2024-01-01",
+            "/api/v1/insulin?from=2024-01-01&to=2024-12-31", "/api/v1/meals", "/api/v1/meal-events?from=2024-01-01&to=2024-12-31",
+            "/api/v1/glucose/report?days=366&to=2024-12-31",
+        ] {
             var answer = try await alice.send(.get, path).text
             // When Alice's token was last used is her own doing (these very requests, noted at most once a minute),
             // not Bob's: a slow run crosses that minute.
@@ -487,8 +551,9 @@ struct FoodDatabaseImportTests {
             #expect(try await accounts.store.hasImportedFoods() == false)
 
             let (admin, _) = try await AccountTests().tokenVisitor(client, accounts, "root", role: .admin)
-            let imported = try await admin.send(.post, "/api/v1/imports?format=usda&file_name=fooddata.csv", body: Self.usdaRows,
-                                                contentType: "text/csv")
+            let imported = try await admin.send(
+                .post, "/api/v1/imports?format=usda&file_name=fooddata.csv", body: Self.usdaRows,
+                contentType: "text/csv")
             #expect(imported.status == .created, "\(imported.text)")
             #expect(try imported.json()["imported"]?.double == 2)
             #expect(try await accounts.store.hasImportedFoods())

@@ -19,8 +19,16 @@ struct FakeOpenFoodFacts {
     final class RequestCounter: @unchecked Sendable {
         private let lock = NSLock()
         private var paths: [String] = []
-        func record(_ path: String) { lock.lock(); paths.append(path); lock.unlock() }
-        var all: [String] { lock.lock(); defer { lock.unlock() }; return paths }
+        func record(_ path: String) {
+            lock.lock()
+            paths.append(path)
+            lock.unlock()
+        }
+        var all: [String] {
+            lock.lock()
+            defer { lock.unlock() }
+            return paths
+        }
     }
 
     func router() throws -> Router<BasicRequestContext> {
@@ -46,12 +54,16 @@ struct FakeOpenFoodFacts {
             case "4000000000051.json", "4000000000068.json":
                 let chunk = ByteBuffer(repeating: UInt8(ascii: " "), count: 64 << 10)
                 let length = context.parameters.get("file") == "4000000000068.json" ? 144 * chunk.readableBytes : nil
-                return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(contentLength: length) { writer in
-                    for _ in 0..<144 { try await writer.write(chunk) }
-                    try await writer.finish(nil)
-                })
+                return Response(
+                    status: .ok, headers: [.contentType: "application/json"],
+                    body: ResponseBody(contentLength: length) { writer in
+                        for _ in 0..<144 { try await writer.write(chunk) }
+                        try await writer.finish(nil)
+                    })
             case "4000000000044.json":
-                return json(#"{"code":"4000000000044","status":1,"product":{"product_name":"Mystery bar","brands":"Nobody, Else","nutriments":{}}}"#)
+                return json(
+                    #"{"code":"4000000000044","status":1,"product":{"product_name":"Mystery bar","brands":"Nobody, Else","nutriments":{}}}"#
+                )
             default: return json(notFound, .notFound)
             }
         }
@@ -70,7 +82,8 @@ struct FakeOpenFoodFacts {
 
 @Suite("Barcode lookup") struct BarcodeLookupTests {
     /// The app with a journal that looks barcodes up in `openFoodFacts`.
-    func withApp(openFoodFacts: OpenFoodFactsClient, _ body: @Sendable (any TestClientProtocol, Journal) async throws -> Void) async throws {
+    func withApp(openFoodFacts: OpenFoodFactsClient, _ body: @Sendable (any TestClientProtocol, Journal) async throws -> Void) async throws
+    {
         try await withStore { store in
             var journal = try await utcJournal(store)
             journal.openFoodFacts = openFoodFacts
@@ -139,7 +152,9 @@ struct FakeOpenFoodFacts {
             try await withApp(openFoodFacts: openFoodFacts) { client, journal in
                 let response = try await client.send(.get, "/api/v1/foods/barcode/\(barcode)")
                 try expectError(response, .badGateway, code: "upstream_failed")
-                #expect(try response.json()["error"]?["message"]?.string == "Open Food Facts sent a response too large to read; make the food from its label")
+                #expect(
+                    try response.json()["error"]?["message"]?.string
+                        == "Open Food Facts sent a response too large to read; make the food from its label")
                 #expect(try await journal.store.ownFoods(user: journal.user).isEmpty)
             }
         }
@@ -150,7 +165,10 @@ struct FakeOpenFoodFacts {
         try await withApp(openFoodFacts: unreachable) { client, journal in
             let response = try await client.send(.get, "/api/v1/foods/barcode/4056489123453")
             try expectError(response, .badGateway, code: "upstream_failed")
-            #expect(try response.json()["error"]?["message"]?.string == "Cinn cannot reach Open Food Facts (the connection was refused); check the server's network, or make the food from its label")
+            #expect(
+                try response.json()["error"]?["message"]?.string
+                    == "Cinn cannot reach Open Food Facts (the connection was refused); check the server's network, or make the food from its label"
+            )
             #expect(try await journal.store.ownFoods(user: journal.user).isEmpty)
         }
     }
@@ -164,8 +182,9 @@ struct FakeOpenFoodFacts {
                 #expect(json["found_in"]?.string == "mine")
                 try expectError(try await client.send(.get, "/api/v1/foods/barcode/4000000000000"), .notFound, code: "not_found")
                 #expect(fake.requests.all.isEmpty, "neither a local food nor an in-house code (bad check digit) is looked up")
-                try expectError(try await client.send(.get, "/api/v1/foods/barcode/12AB"), .unprocessableContent,
-                                code: "invalid_input", field: "barcode")
+                try expectError(
+                    try await client.send(.get, "/api/v1/foods/barcode/12AB"), .unprocessableContent,
+                    code: "invalid_input", field: "barcode")
             }
         }
     }

@@ -62,7 +62,8 @@ import Testing
             // Your own number without the number, or a floor out of range: the field is named, nothing is saved.
             let missing = try await client.post("/settings/targets/calories", form: "follows=own&own_kcal=&floor=")
             #expect(missing.status == .unprocessableContent)
-            #expect(missing.text.contains(#"<p id="own-kcal-error" class="field-error" role="alert">type your own daily target in kcal</p>"#))
+            #expect(
+                missing.text.contains(#"<p id="own-kcal-error" class="field-error" role="alert">type your own daily target in kcal</p>"#))
             #expect(missing.text.contains(#"<input type="radio" name="follows" value="own" checked>"#), "the choice typed comes back")
             let floor = try await client.post("/settings/targets/calories", form: "follows=formula&own_kcal=&floor=100")
             #expect(floor.status == .unprocessableContent && floor.text.contains("a calorie floor must be between 800 and 3000 kcal"))
@@ -78,7 +79,8 @@ import Testing
             #expect(try await client.send(.get, "/energy").text.contains("Daily target: 1900 kcal"))
 
             // Back to the formula: the own number is cleared, the floor kept.
-            #expect(try await client.post("/settings/targets/calories", form: "follows=formula&own_kcal=1900&floor=1400").status == .seeOther)
+            #expect(
+                try await client.post("/settings/targets/calories", form: "follows=formula&own_kcal=1900&floor=1400").status == .seeOther)
             let saved = try await journal.settings()
             #expect(saved.targetBasis == .formula && saved.energyTargetKcal == nil && saved.energyFloorKcal == 1400)
             let api = try await client.send(.get, "/api/v1/targets").json()["energy"]
@@ -103,8 +105,10 @@ import Testing
             #expect(change["to_kcal"]?.double == kcal)
             #expect(change["reason"]?.string == "your last 3 weeks say you burn less than the formula")
             let message = try #require(change["message"]?.string)
-            #expect(message == "Your target moved from \(Int(try #require(change["from_kcal"]?.double).rounded())) to \(Int(kcal.rounded())) kcal: "
-                + "your last 3 weeks say you burn less than the formula.")
+            #expect(
+                message
+                    == "Your target moved from \(Int(try #require(change["from_kcal"]?.double).rounded())) to \(Int(kcal.rounded())) kcal: "
+                    + "your last 3 weeks say you burn less than the formula.")
             #expect(try await client.send(.get, "/api/v1/targets").json()["energy"]?["change"]?["message"]?.string == message)
             // The day's budget is this target, and the day says how it moved.
             let day = try await client.send(.get, "/api/v1/days/2024-03-15").json()
@@ -115,7 +119,9 @@ import Testing
             #expect(page.contains(#"<div id="figure-best"><span>Best estimate</span>"#), "the blend the CLI prints is on the page too")
             #expect(try await client.send(.get, "/settings/targets").text.contains("<p id=\"target-change\">\(message)</p>"))
             // Today's food log says so too; a day of another week does not.
-            #expect(try await client.send(.get, "/food").text.contains(#"<p class="muted" id="target-change">\#(message) <a href="/energy#target">"#))
+            #expect(
+                try await client.send(.get, "/food").text.contains(
+                    #"<p class="muted" id="target-change">\#(message) <a href="/energy#target">"#))
             #expect(!(try await client.send(.get, "/food/2024-03-08").text.contains(#"id="target-change""#)))
         }
     }

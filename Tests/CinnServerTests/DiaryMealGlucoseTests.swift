@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+
 @testable import CinnStore
 
 /// One meal log for food and glucose: food entries logged for a meal at a time are the glucose report's meal events,
@@ -11,8 +12,10 @@ import Testing
 @Suite struct DiaryMealGlucoseTests {
     /// Readings every 15 minutes around 08:00 on 2024-03-14 (the curve of the meal-event tests: area 1494 mg/dL·min).
     func readings(_ client: any TestClientProtocol) async throws {
-        let curve: [(String, Double)] = [("07:50", 100), ("08:15", 120), ("08:30", 150), ("08:45", 130), ("09:00", 90), ("09:30", 80),
-                                         ("10:00", 110), ("10:30", 140)]
+        let curve: [(String, Double)] = [
+            ("07:50", 100), ("08:15", 120), ("08:30", 150), ("08:45", 130), ("09:00", 90), ("09:30", 80),
+            ("10:00", 110), ("10:30", 140),
+        ]
         for (time, mg) in curve {
             try await client.send(.post, "/api/v1/glucose", json: #"{"value":\#(mg),"unit":"mg/dL","time":"2024-03-14T\#(time):00Z"}"#)
         }
@@ -22,9 +25,12 @@ import Testing
     func foodLoggedForAMealIsAMealEventWithItsResponse(_ database: Database) async throws {
         try await withApp(on: database) { client, _ in
             try await readings(client)
-            let oats = try await client.makeFood(#"{"name":"Rolled oats","serving":{"label":"1 cup","grams":40},"nutrients":{"energy":152,"carbohydrate":27.08}}"#)
-            let milk = try await client.makeFood(#"{"name":"Milk","serving":{"label":"1 cup","grams":244},"nutrients":{"energy":149,"carbohydrate":11.712}}"#)
-            let logged = try await client.log("""
+            let oats = try await client.makeFood(
+                #"{"name":"Rolled oats","serving":{"label":"1 cup","grams":40},"nutrients":{"energy":152,"carbohydrate":27.08}}"#)
+            let milk = try await client.makeFood(
+                #"{"name":"Milk","serving":{"label":"1 cup","grams":244},"nutrients":{"energy":149,"carbohydrate":11.712}}"#)
+            let logged = try await client.log(
+                """
                 {"food_id":"\(oats)","servings":1,"meal":"breakfast","time":"2024-03-14T08:00:00Z"},
                 {"food_id":"\(milk)","servings":1,"meal":"breakfast","time":"2024-03-14T08:05:00Z"}
                 """)
@@ -52,11 +58,13 @@ import Testing
             let day = try await client.send(.get, "/api/v1/glucose/days/2024-03-14").json()
             #expect(day["meal_events"]?.array?.first?["source"]?.string == "diary")
             let page = try await client.send(.get, "/glucose").text
-            #expect(page.contains("<b>Breakfast: Rolled oats, Milk</b>") && page.contains(#"<a href="/food/2024-03-14">in the food log</a>"#))
+            #expect(
+                page.contains("<b>Breakfast: Rolled oats, Milk</b>") && page.contains(#"<a href="/food/2024-03-14">in the food log</a>"#))
             for entry in logged.compactMap({ $0["id"]?.string }) {
                 #expect(try await client.send(.delete, "/api/v1/food-entries/\(entry)").status == .noContent)
             }
-            #expect(try await client.send(.get, "/api/v1/glucose/report?days=1&to=2024-03-14").json()["meal_events"]?.array?.isEmpty == true)
+            #expect(
+                try await client.send(.get, "/api/v1/glucose/report?days=1&to=2024-03-14").json()["meal_events"]?.array?.isEmpty == true)
         }
     }
 
@@ -64,36 +72,59 @@ import Testing
     func theGlucoseTabLogsPresetsRecipesAndFoodsToTheFoodLog(_ database: Database) async throws {
         try await withApp(on: database) { client, journal in
             try await readings(client)
-            let oats = try await client.makeFood(#"{"name":"Rolled oats","serving":{"label":"1 cup","grams":40},"nutrients":{"energy":152,"carbohydrate":27.08}}"#)
+            let oats = try await client.makeFood(
+                #"{"name":"Rolled oats","serving":{"label":"1 cup","grams":40},"nutrients":{"energy":152,"carbohydrate":27.08}}"#)
             _ = try await client.log(#"{"food_id":"\#(oats)","servings":1,"meal":"breakfast","time":"2024-03-13T08:00:00Z"}"#)
-            let preset = try #require(try await client.send(.post, "/api/v1/presets", json: #"{"name":"Oat breakfast","from_date":"2024-03-13","meal":"breakfast"}"#).json()["id"]?.string)
+            let preset = try #require(
+                try await client.send(
+                    .post, "/api/v1/presets", json: #"{"name":"Oat breakfast","from_date":"2024-03-13","meal":"breakfast"}"#
+                ).json()["id"]?.string)
             var page = try await client.send(.get, "/glucose").text
             #expect(page.contains(#"<optgroup label="Presets"><option value="preset:\#(preset)">Oat breakfast</option></optgroup>"#))
 
-            let logged = try await client.post("/glucose/meal-events", form: "meal=preset:\(preset)&time=2024-03-14T08:00&slot=breakfast&portion=1.5")
+            let logged = try await client.post(
+                "/glucose/meal-events", form: "meal=preset:\(preset)&time=2024-03-14T08:00&slot=breakfast&portion=1.5")
             #expect(logged.status == .seeOther)
-            let entries = try await journal.store.foodEntries(user: journal.user, from: LocalDate(iso: "2024-03-14")!, to: LocalDate(iso: "2024-03-14")!)
+            let entries = try await journal.store.foodEntries(
+                user: journal.user, from: LocalDate(iso: "2024-03-14")!, to: LocalDate(iso: "2024-03-14")!)
             #expect(entries.count == 1 && entries[0].servings == 1.5 && entries[0].meal == .breakfast, "the preset went into the food log")
-            let event = try #require(try await client.send(.get, "/api/v1/glucose/report?days=1&to=2024-03-14").json()["meal_events"]?.array?.first)
+            let event = try #require(
+                try await client.send(.get, "/api/v1/glucose/report?days=1&to=2024-03-14").json()["meal_events"]?.array?.first)
             #expect(event["meal"]?.string == "Oat breakfast" && event["meal_id"]?.string == preset, "a preset's foods rank as the preset")
             #expect(event["response"]?["peak"]?.double == 150)
 
             // A recipe: one serving × the portion, in the slot its time gives.
-            let recipe = try #require(try await client.send(.post, "/api/v1/recipes", json: """
-                {"name":"Oat porridge","servings":2,"ingredients":[{"food_id":"\(oats)","servings":2}]}
-                """).json()["id"]?.string)
+            let recipe = try #require(
+                try await client.send(
+                    .post, "/api/v1/recipes",
+                    json: """
+                        {"name":"Oat porridge","servings":2,"ingredients":[{"food_id":"\(oats)","servings":2}]}
+                        """
+                ).json()["id"]?.string)
             #expect(try await client.send(.get, "/glucose").text.contains(#"<option value="recipe:\#(recipe)">Oat porridge</option>"#))
-            #expect(try await client.post("/glucose/meal-events", form: "meal=recipe:\(recipe)&time=2024-03-14T12:30&slot=&portion=1").status == .seeOther)
-            let lunch = try #require(try await journal.store.foodEntries(user: journal.user, from: LocalDate(iso: "2024-03-14")!,
-                                                                           to: LocalDate(iso: "2024-03-14")!).last)
+            #expect(
+                try await client.post("/glucose/meal-events", form: "meal=recipe:\(recipe)&time=2024-03-14T12:30&slot=&portion=1").status
+                    == .seeOther)
+            let lunch = try #require(
+                try await journal.store.foodEntries(
+                    user: journal.user, from: LocalDate(iso: "2024-03-14")!,
+                    to: LocalDate(iso: "2024-03-14")!
+                ).last)
             #expect(lunch.name == "Oat porridge" && lunch.meal == .lunch && lunch.servingLabel.hasPrefix("1 serving"))
             #expect(try await client.send(.get, "/api/v1/glucose/report?days=1&to=2024-03-14").json()["meal_events"]?.array?.count == 2)
 
             // A food logged often: one serving × the portion.
-            #expect(try await client.send(.get, "/glucose").text.contains(#"<optgroup label="Foods you log often"><option value="food:\#(oats)">Rolled oats</option>"#))
-            #expect(try await client.post("/glucose/meal-events", form: "meal=food:\(oats)&time=2024-03-14T19:00&slot=dinner&portion=2").status == .seeOther)
-            let dinner = try #require(try await journal.store.foodEntries(user: journal.user, from: LocalDate(iso: "2024-03-14")!,
-                                                                            to: LocalDate(iso: "2024-03-14")!).last)
+            #expect(
+                try await client.send(.get, "/glucose").text.contains(
+                    #"<optgroup label="Foods you log often"><option value="food:\#(oats)">Rolled oats</option>"#))
+            #expect(
+                try await client.post("/glucose/meal-events", form: "meal=food:\(oats)&time=2024-03-14T19:00&slot=dinner&portion=2").status
+                    == .seeOther)
+            let dinner = try #require(
+                try await journal.store.foodEntries(
+                    user: journal.user, from: LocalDate(iso: "2024-03-14")!,
+                    to: LocalDate(iso: "2024-03-14")!
+                ).last)
             #expect(dinner.name == "Rolled oats" && dinner.meal == .dinner && dinner.servings == 2)
 
             // A bad choice names the field and logs nothing.
@@ -101,7 +132,10 @@ import Testing
             #expect(bad.status == .unprocessableContent)
             page = bad.text
             #expect(page.contains("choose a meal"))
-            #expect(try await journal.store.foodEntries(user: journal.user, from: LocalDate(iso: "2024-03-14")!, to: LocalDate(iso: "2024-03-14")!).count == 3)
+            #expect(
+                try await journal.store.foodEntries(
+                    user: journal.user, from: LocalDate(iso: "2024-03-14")!, to: LocalDate(iso: "2024-03-14")!
+                ).count == 3)
         }
     }
 }
@@ -113,9 +147,12 @@ import Testing
     func everydayMealsBecomePresetsAndRankWithThem(_ database: Database) async throws {
         try await withApp(on: database) { client, journal in
             let store = journal.store, user = journal.user
-            let oats = try await store.addFood(Food(id: .v7(), name: "Rolled oats", nutrients: try Nutrients(keyed: ["energy": 380, "carbohydrate": 60]),
-                                                    servings: [ServingSize(label: "1 cup", amount: 40)]), user: user)
-            let porridge = MealDefinition(name: "Porridge", carbohydrateGrams: 45, foods: [MealFood(foodID: oats.id, name: "Rolled oats", grams: 80)])
+            let oats = try await store.addFood(
+                Food(
+                    id: .v7(), name: "Rolled oats", nutrients: try Nutrients(keyed: ["energy": 380, "carbohydrate": 60]),
+                    servings: [ServingSize(label: "1 cup", amount: 40)]), user: user)
+            let porridge = MealDefinition(
+                name: "Porridge", carbohydrateGrams: 45, foods: [MealFood(foodID: oats.id, name: "Rolled oats", grams: 80)])
             let toast = MealDefinition(name: "Toast", carbohydrateGrams: 30)
             let gone = MealDefinition(name: "Stew", foods: [MealFood(foodID: .v7(), name: "Beef stew", grams: 300)])
             let drink = MealDefinition(name: "Glucose drink", kind: .test, carbohydrateGrams: 75)
@@ -123,14 +160,17 @@ import Testing
             let carbs = MealDefinition(name: "Carbs")
             for meal in [porridge, toast, gone, drink, carbs] { try await store.addMeal(meal, user: user) }
             // Porridge was eaten as a meal event on the 13th, with readings around it.
-            let curve: [(String, Double)] = [("07:50", 100), ("08:15", 120), ("08:30", 150), ("08:45", 130), ("09:00", 90), ("09:30", 80),
-                                             ("10:00", 110), ("10:30", 140)]
+            let curve: [(String, Double)] = [
+                ("07:50", 100), ("08:15", 120), ("08:30", 150), ("08:45", 130), ("09:00", 90), ("09:30", 80),
+                ("10:00", 110), ("10:30", 140),
+            ]
             for day in ["2024-03-13", "2024-03-14"] {
                 for (time, mg) in curve {
                     try await client.send(.post, "/api/v1/glucose", json: #"{"value":\#(mg),"unit":"mg/dL","time":"\#(day)T\#(time):00Z"}"#)
                 }
             }
-            let event = try await client.send(.post, "/api/v1/meal-events", json: #"{"meal_id":"\#(porridge.id.lowercasedString)","time":"2024-03-13T08:00:00Z"}"#)
+            let event = try await client.send(
+                .post, "/api/v1/meal-events", json: #"{"meal_id":"\#(porridge.id.lowercasedString)","time":"2024-03-13T08:00:00Z"}"#)
             #expect(event.status == .created)
 
             try await store.withConnection { db in try await store.moveMealsToPresets(db) }
@@ -154,13 +194,18 @@ import Testing
             #expect(page.contains("Glucose drink") && !page.contains("/glucose/meals/\(porridge.id.lowercasedString)/delete"))
             let glucose = try await client.send(.get, "/glucose").text
             let preset = try #require(presets["Porridge"]?.id.lowercasedString)
-            #expect(glucose.contains(#"value="preset:\#(preset)">Porridge</option>"#) && !glucose.contains("meal:\(porridge.id.lowercasedString)"))
+            #expect(
+                glucose.contains(#"value="preset:\#(preset)">Porridge</option>"#)
+                    && !glucose.contains("meal:\(porridge.id.lowercasedString)"))
 
             // Eaten again on the 14th from the preset: one ranking line for the meal, its old event and the new one.
-            #expect(try await client.post("/glucose/meal-events", form: "meal=preset:\(preset)&time=2024-03-14T08:00&slot=breakfast").status == .seeOther)
+            #expect(
+                try await client.post("/glucose/meal-events", form: "meal=preset:\(preset)&time=2024-03-14T08:00&slot=breakfast").status
+                    == .seeOther)
             let report = try await client.send(.get, "/api/v1/glucose/report?days=2&to=2024-03-14").json()
             let ranking = try #require(report["meals"]?.array)
-            #expect(ranking.count == 1 && ranking.first?["name"]?.string == "Porridge" && ranking.first?["counted"]?.double == 2, "\(ranking)")
+            #expect(
+                ranking.count == 1 && ranking.first?["name"]?.string == "Porridge" && ranking.first?["counted"]?.double == 2, "\(ranking)")
             #expect(report["meal_events"]?.array?.map { $0["source"]?.string } == ["diary", "meal_event"])
 
             // By name (as `cinn meal log` does): a meal that became a preset goes into the food log, a test meal stays an event.
@@ -169,7 +214,8 @@ import Testing
                 return
             }
             #expect(entries.count == 1 && entries[0].nutrients[.carbohydrate] == 60 && entries[0].meal == .lunch)
-            guard case .event(let test, _) = try await journal.logMeal(named: "Glucose drink", time: "2024-03-14T15:00:00Z", portion: nil) else {
+            guard case .event(let test, _) = try await journal.logMeal(named: "Glucose drink", time: "2024-03-14T15:00:00Z", portion: nil)
+            else {
                 Issue.record("a test meal is logged as a meal event")
                 return
             }
@@ -192,7 +238,8 @@ import Testing
         try await withApp(on: database) { client, journal in
             let store = journal.store, user = journal.user
             try await DiaryMealGlucoseTests().readings(client)
-            let oats = try await client.makeFood(#"{"name":"Rolled oats","serving":{"label":"100 g","grams":100},"nutrients":{"energy":380,"carbohydrate":60}}"#)
+            let oats = try await client.makeFood(
+                #"{"name":"Rolled oats","serving":{"label":"100 g","grams":100},"nutrients":{"energy":380,"carbohydrate":60}}"#)
             let meal = UUID().uuidString.lowercased(), event = UUID().uuidString.lowercased()
             let test = UUID().uuidString.lowercased(), testEvent = UUID().uuidString.lowercased()
             let changes = """
@@ -212,14 +259,18 @@ import Testing
 
             // The everyday meal is a preset; its event is the preset in the food log, once however often it is pushed.
             let preset = try #require(try await store.presets(user: user).first)
-            #expect(preset.name == "Porridge" && preset.items.map(\.servingAmount) == [80] && preset.items.first?.nutrients[.carbohydrate] == 48)
+            #expect(
+                preset.name == "Porridge" && preset.items.map(\.servingAmount) == [80] && preset.items.first?.nutrients[.carbohydrate] == 48
+            )
             #expect(try await store.meal(id: UUID(uuidString: meal)!, user: user).presetID == preset.id)
             var logged = try await entries()
             #expect(logged.count == 1 && logged.first?.foodID?.lowercasedString == oats && logged.first?.meal == .breakfast)
             #expect(logged.first?.nutrients[.carbohydrate] == 48)
             var report = try await client.send(.get, "/api/v1/glucose/report?days=1&to=2024-03-14").json()
             var events = try #require(report["meal_events"]?.array)
-            #expect(events.map { $0["source"]?.string } == ["meal_event", "diary"], "newest first: the test meal as itself; the everyday meal once, from the food log")
+            #expect(
+                events.map { $0["source"]?.string } == ["meal_event", "diary"],
+                "newest first: the test meal as itself; the everyday meal once, from the food log")
             #expect(events.last?["meal"]?.string == "Porridge" && events.last?["carbohydrate_g"]?.double == 48)
             #expect(events.last?["response"]?["incremental_area_mg_dl_min"]?.double == 1494)
             #expect(Set(report["meals"]?.array?.compactMap { $0["name"]?.string } ?? []) == ["Porridge", "Glucose drink"])
@@ -231,7 +282,9 @@ import Testing
             #expect(pulled.contains { $0["type"]?.string == "preset" && $0["id"]?.string == preset.id.lowercasedString })
 
             // A client that pushes the entries it logged for the event, as a Cinn client does, adds nothing.
-            try await push(client, """
+            try await push(
+                client,
+                """
                 {"type":"food_entry","id":"\(logged[0].id.lowercasedString)","changed_at":"2024-03-14T08:02:00Z",
                  "fields":{"eaten_at":"2024-03-14T08:00:00Z","name":"Rolled oats","food_id":"\(oats)","meal":"breakfast","servings":1,
                            "serving_label":"80 g","serving_amount":80,"nutrients":{"energy":304,"carbohydrate":48},"meal_event_id":"\(event)"}},
@@ -241,7 +294,9 @@ import Testing
             #expect(try await entries().map(\.id) == logged.map(\.id))
 
             // A bigger portion logs it anew: twice the oats, the first entries deleted.
-            try await push(client, """
+            try await push(
+                client,
+                """
                 {"type":"meal_event","id":"\(event)","changed_at":"2024-03-14T09:00:00Z","fields":{"portion":2}}
                 """)
             logged = try await entries()
@@ -250,7 +305,9 @@ import Testing
             #expect(events.count == 2 && events.last?["carbohydrate_g"]?.double == 96)
 
             // The meal renamed with more oats renames its preset and changes its items; deleting the event empties the food log.
-            try await push(client, """
+            try await push(
+                client,
+                """
                 {"type":"meal","id":"\(meal)","changed_at":"2024-03-14T09:00:00Z",
                  "fields":{"name":"Oat porridge","foods":[{"food_id":"\(oats)","name":"Rolled oats","grams":100}]}}
                 """)
@@ -275,8 +332,9 @@ import Testing
             let toast = MealDefinition(name: "Toast", carbohydrateGrams: 30)
             try await store.addMeal(toast, user: user)
             try await store.withConnection { db in try await store.moveMealsToPresets(db) }
-            let response = try await client.send(.post, "/api/v1/meal-events",
-                                                 json: #"{"meal_id":"\#(toast.id.lowercasedString)","time":"2024-03-14T12:30:00Z","portion":2}"#)
+            let response = try await client.send(
+                .post, "/api/v1/meal-events",
+                json: #"{"meal_id":"\#(toast.id.lowercasedString)","time":"2024-03-14T12:30:00Z","portion":2}"#)
             #expect(response.status == .created)
             let day = LocalDate(iso: "2024-03-14")!
             let logged = try await store.foodEntries(user: user, from: day, to: day)

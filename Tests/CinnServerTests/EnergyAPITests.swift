@@ -14,7 +14,11 @@ struct EnergyAPITests {
             let empty = try await client.send(.get, "/api/v1/profile").json()
             #expect(empty["complete"]?.bool == false)
             #expect(empty["sex"]?.isNull == true)
-            let saved = try await client.send(.put, "/api/v1/profile", json: #"{"sex":"male","birth_date":"1994-03-15","height":"5 ft 11 in","activity":"moderate","length_unit":"ft_in","mass_unit":"lb","goal_weight":160,"goal_rate_per_week":1}"#)
+            let saved = try await client.send(
+                .put, "/api/v1/profile",
+                json:
+                    #"{"sex":"male","birth_date":"1994-03-15","height":"5 ft 11 in","activity":"moderate","length_unit":"ft_in","mass_unit":"lb","goal_weight":160,"goal_rate_per_week":1}"#
+            )
             #expect(saved.status == .ok)
             let json = try saved.json()
             #expect(try #require(json["height_cm"]?.double).isClose(to: 180.34))
@@ -30,8 +34,10 @@ struct EnergyAPITests {
     @Test(arguments: [
         (#"{"height":"99 cm"}"#, "height"), (#"{"height_cm":251}"#, "height"), (#"{"birth_date":"2015-01-01"}"#, "birth_date"),
         (#"{"birth_date":"1890-01-01"}"#, "birth_date"), (#"{"birth_date":"2030-01-01"}"#, "birth_date"),
-        (#"{"activity":"couch potato"}"#, "activity"), (#"{"sex":"x"}"#, "sex"), (#"{"goal_weight":80,"goal_rate_per_week":3}"#, "goal_rate"),
-        (#"{"goal_weight":0}"#, "goal_weight"), (#"{"goal_rate_per_week":0.5}"#, "goal_weight"), (#"{"energy_floor_kcal":500}"#, "energy_floor_kcal"),
+        (#"{"activity":"couch potato"}"#, "activity"), (#"{"sex":"x"}"#, "sex"),
+        (#"{"goal_weight":80,"goal_rate_per_week":3}"#, "goal_rate"),
+        (#"{"goal_weight":0}"#, "goal_weight"), (#"{"goal_rate_per_week":0.5}"#, "goal_weight"),
+        (#"{"energy_floor_kcal":500}"#, "energy_floor_kcal"),
         (#"{"target_basis":"vibes"}"#, "target_basis"), (#"{"height":"180","height_cm":180}"#, "height"),
     ])
     func outOfRangeIs422NamingTheField(_ body: String, _ field: String) async throws {
@@ -88,7 +94,9 @@ struct EnergyAPITests {
                 try await client.send(.put, "/api/v1/profile", json: #"{"target_basis":"\#(basis)"}"#)
                 let report = try await client.send(.get, "/api/v1/energy?days=0").json()
                 let day = try await client.send(.get, "/api/v1/days/2024-03-15").json()
-                #expect(day["maintenance_kcal"] == report["maintenance_kcal"] && day["energy_target_kcal"] == report["target"]?["kcal"], "\(basis)")
+                #expect(
+                    day["maintenance_kcal"] == report["maintenance_kcal"] && day["energy_target_kcal"] == report["target"]?["kcal"],
+                    "\(basis)")
             }
 
             // A manual target always wins; clearing it brings the formula back.
@@ -174,8 +182,9 @@ struct MyFitnessPalAPITests {
             #expect(day["meals"]?.array?.count == 4)
             let weighIns = try await client.send(.get, "/api/v1/weigh-ins?unit=lb").json()
             #expect(weighIns["weigh_ins"]?.array?.count == 4)
-            let csv = try await client.send(.post, "/api/v1/imports?format=myfitnesspal&file_name=Measurement-Summary.csv",
-                                            body: "Date,Weight\n2024-03-09,158.0\n", contentType: "text/csv")
+            let csv = try await client.send(
+                .post, "/api/v1/imports?format=myfitnesspal&file_name=Measurement-Summary.csv",
+                body: "Date,Weight\n2024-03-09,158.0\n", contentType: "text/csv")
             #expect(csv.status == .unprocessableContent)
             #expect(try csv.json()["error"]?["field"]?.string == "unit")
             let importID = Int64(try #require(report["import_id"]?.double))

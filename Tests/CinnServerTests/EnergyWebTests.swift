@@ -13,7 +13,8 @@ struct EnergyWebTests {
         try await journal.store.saveSettings(UserSettings(timeZoneIdentifier: "UTC"), user: journal.user)
     }
 
-    let welcome = "sex=male&birth_date=1994-03-15&length_unit=ft_in&height_cm=&height_ft=5&height_in=11&activity=moderate"
+    let welcome =
+        "sex=male&birth_date=1994-03-15&length_unit=ft_in&height_cm=&height_ft=5&height_in=11&activity=moderate"
         + "&mass_unit=lb&energy_unit=kcal&weight=176.4&goal_weight=165&goal_rate=0.5&time_zone=UTC"
 
     /// The time zone is picked from a list (the welcome page's script selects the browser's own); the goal is edited in
@@ -23,16 +24,21 @@ struct EnergyWebTests {
             try await fresh(journal)
             let welcome = try await client.send(.get, "/welcome").text
             #expect(welcome.contains(#"<select id="time-zone" name="time_zone" data-browser-zone>"#))
-            #expect(welcome.contains("<option>Europe/Berlin</option>") && welcome.contains(#"<script src="/static/time-zone.js"></script>"#))
+            #expect(
+                welcome.contains("<option>Europe/Berlin</option>") && welcome.contains(#"<script src="/static/time-zone.js"></script>"#))
             #expect(try await client.send(.get, "/static/time-zone.js").text.contains("resolvedOptions().timeZone"))
             #expect(welcome.contains(#"name="goal_weight""#), "the first visit asks for a goal")
-            #expect(try await client.post("/welcome", form: self.welcome.replacingOccurrences(of: "time_zone=UTC", with: "time_zone=Europe%2FBerlin")).status == .seeOther)
+            #expect(
+                try await client.post(
+                    "/welcome", form: self.welcome.replacingOccurrences(of: "time_zone=UTC", with: "time_zone=Europe%2FBerlin")
+                ).status == .seeOther)
             #expect(try await journal.settings().timeZoneIdentifier == "Europe/Berlin")
 
             let settings = try await client.send(.get, "/settings").text
             #expect(settings.contains("<option selected>Europe/Berlin</option>"))
-            #expect(settings.contains(#"name="weight" inputmode="decimal" required value="165.0""#) && settings.contains(#"value="0.50""#),
-                    "the goal form holds the goal there is")
+            #expect(
+                settings.contains(#"name="weight" inputmode="decimal" required value="165.0""#) && settings.contains(#"value="0.50""#),
+                "the goal form holds the goal there is")
             let profile = try await client.send(.get, "/profile").text
             #expect(!profile.contains(#"name="goal_weight""#) && !profile.contains("data-browser-zone"))
             #expect(profile.contains("Goal: 165.0 lb, 0.50 lb a week · <a href=\"/settings#goal-form\">change it on Goal and settings</a>"))
@@ -130,14 +136,17 @@ struct EnergyWebTests {
             let edit = welcome.replacingOccurrences(of: "activity=moderate", with: "activity=light")
             let saved = try await client.post("/profile", form: edit)
             #expect(saved.headers[.location] == "/energy?done=profile-saved#notice")
-            #expect(try await client.send(.get, "/energy?done=profile-saved").text.contains("Profile saved; the calorie target below follows it."))
+            #expect(
+                try await client.send(.get, "/energy?done=profile-saved").text.contains(
+                    "Profile saved; the calorie target below follows it."))
             let settings = try await journal.settings()
             #expect(settings.profile?.activity == .light)
             #expect(settings.targetBasis == .formula && settings.energyFloorKcal == 1400, "the profile form leaves the calorie target")
             #expect(try await journal.store.goal(user: journal.user) == goalBefore, "the unchanged goal keeps the day it was set")
 
-            #expect(try await client.post("/profile/body-fat", form: "percent=21.5&date=2024-03-15").headers[.location]
-                == "/energy?done=body-fat-added#notice")
+            #expect(
+                try await client.post("/profile/body-fat", form: "percent=21.5&date=2024-03-15").headers[.location]
+                    == "/energy?done=body-fat-added#notice")
             let energy = try await client.send(.get, "/energy").text
             #expect(energy.contains(#"id="figure-formula""#))
             #expect(energy.contains("Katch–McArdle"))

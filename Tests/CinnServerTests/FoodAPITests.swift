@@ -65,22 +65,26 @@ extension TestClientProtocol {
         (#"{"name":"X","serving":{"label":"1 bar","grams":40},"nutrients":{"sodium":50000}}"#, "nutrients.sodium"),
         (#"{"name":"X","serving":{"label":"1 bar","grams":40},"other_servings":[{"label":"1 bar","grams":5}]}"#, "other_servings[0].label"),
         (#"{"name":"X","serving":{"label":"1 bar","grams":40},"other_servings":[{"label":"1 box"}]}"#, "other_servings[0].grams"),
-        (#"{"name":"X","serving":{"label":"1 bar","grams":40},"nutrients":{"iron":1},"percent_daily_value":{"iron":5}}"#,
-         "percent_daily_value.iron"),
+        (
+            #"{"name":"X","serving":{"label":"1 bar","grams":40},"nutrients":{"iron":1},"percent_daily_value":{"iron":5}}"#,
+            "percent_daily_value.iron"
+        ),
         (#"{"name":"X","barcode":"12AB","serving":{"label":"1 bar","grams":40}}"#, "barcode"),
         (#"{"name":"X","serving":{"label":"1 bar","grams":40},"energy_unit":"joules"}"#, "energy_unit"),
     ])
     func badFoodsAreRefusedNamingTheField(json: String, field: String) async throws {
         try await withApp { client, journal in
-            try expectError(try await client.send(.post, "/api/v1/foods", json: json), .unprocessableContent,
-                            code: "invalid_input", field: field)
+            try expectError(
+                try await client.send(.post, "/api/v1/foods", json: json), .unprocessableContent,
+                code: "invalid_input", field: field)
             #expect(try await journal.store.ownFoods(user: journal.user).isEmpty)
         }
     }
 
     @Test func aFoodMayHaveMoreServings() async throws {
         try await withApp { client, _ in
-            let id = try await client.makeFood(#"""
+            let id = try await client.makeFood(
+                #"""
                 {"name":"Peanut butter","serving":{"label":"2 tbsp","grams":32},"nutrients":{"energy":188},
                  "other_servings":[{"label":"1 tsp","grams":5},{"label":"1 jar","grams":340}]}
                 """#)
@@ -96,8 +100,9 @@ extension TestClientProtocol {
             let bar = try await client.makeFood()
             let preset = try await client.send(.post, "/api/v1/presets", json: #"{"name":"Bar","food_id":"\#(bar)"}"#).json()
             let id = try #require(preset["id"]?.string)
-            try expectError(try await client.send(.post, "/api/v1/presets/\(id)/log", json: #"{"times":0}"#),
-                            .unprocessableContent, code: "invalid_input", field: "times")
+            try expectError(
+                try await client.send(.post, "/api/v1/presets/\(id)/log", json: #"{"times":0}"#),
+                .unprocessableContent, code: "invalid_input", field: "times")
         }
     }
 
@@ -105,7 +110,8 @@ extension TestClientProtocol {
         try await withApp { client, _ in
             try await client.send(.put, "/api/v1/settings", json: #"{"energy_target_kcal":2000}"#)
             let bar = try await client.makeFood()
-            let entries = try await client.log("""
+            let entries = try await client.log(
+                """
                 {"food_id":"\(bar)","servings":2,"meal":"Breakfast","time":"2024-03-15T08:00:00Z"},
                 {"food_id":"\(bar)","servings":0.5,"serving":"100 g","meal":"Second breakfast","time":"2024-03-15T10:00:00Z"}
                 """)
@@ -131,9 +137,11 @@ extension TestClientProtocol {
     @Test func loggingSeveralIsAllOrNothing() async throws {
         try await withApp { client, journal in
             let bar = try await client.makeFood()
-            let response = try await client.send(.post, "/api/v1/food-entries", json: """
-                {"entries":[{"food_id":"\(bar)","servings":1},{"food_id":"\(bar)","servings":0}]}
-                """)
+            let response = try await client.send(
+                .post, "/api/v1/food-entries",
+                json: """
+                    {"entries":[{"food_id":"\(bar)","servings":1},{"food_id":"\(bar)","servings":0}]}
+                    """)
             try expectError(response, .unprocessableContent, code: "invalid_input", field: "entries[1].servings")
             #expect(try await journal.store.foodHistory(user: journal.user).isEmpty)
             for (json, field) in [
@@ -144,8 +152,9 @@ extension TestClientProtocol {
                 (#"{"entries":[{"food_id":"\#(bar)","servings":"lots"}]}"#, "entries[0].servings"),
                 (#"{"entries":[]}"#, "entries"),
             ] {
-                try expectError(try await client.send(.post, "/api/v1/food-entries", json: json), .unprocessableContent,
-                                code: "invalid_input", field: field)
+                try expectError(
+                    try await client.send(.post, "/api/v1/food-entries", json: json), .unprocessableContent,
+                    code: "invalid_input", field: field)
             }
             #expect(try await journal.store.foodHistory(user: journal.user).isEmpty)
         }
@@ -155,7 +164,8 @@ extension TestClientProtocol {
         try await withApp { client, _ in
             let bar = try await client.makeFood()
             let entry = try await client.log(#"{"food_id":"\#(bar)","time":"2024-03-14"}"#)[0]
-            let replaced = try await client.send(.put, "/api/v1/foods/\(bar)", json: granolaBar.replacingOccurrences(of: "180", with: "400"))
+            let replaced = try await client.send(
+                .put, "/api/v1/foods/\(bar)", json: granolaBar.replacingOccurrences(of: "180", with: "400"))
             #expect(replaced.status == .ok)
             #expect(try await client.send(.delete, "/api/v1/foods/\(bar)").status == .noContent)
             try expectError(try await client.send(.get, "/api/v1/foods/\(bar)"), .notFound, code: "not_found")
@@ -177,8 +187,9 @@ extension TestClientProtocol {
             #expect(close(json["nutrients"]?["energy"]?.double, 540))
             #expect(json["meal"]?.string == "dinner")
             #expect(json["note"]?.isNull == true)
-            try expectError(try await client.send(.patch, "/api/v1/food-entries/\(id)", json: #"{"servings":-1}"#),
-                            .unprocessableContent, code: "invalid_input", field: "servings")
+            try expectError(
+                try await client.send(.patch, "/api/v1/food-entries/\(id)", json: #"{"servings":-1}"#),
+                .unprocessableContent, code: "invalid_input", field: "servings")
             #expect(try await client.send(.delete, "/api/v1/food-entries/\(id)").status == .noContent)
             try expectError(try await client.send(.delete, "/api/v1/food-entries/\(id)"), .notFound, code: "not_found")
         }
@@ -187,23 +198,28 @@ extension TestClientProtocol {
     @Test func copyADayOrOneMeal() async throws {
         try await withApp { client, _ in
             let bar = try await client.makeFood()
-            _ = try await client.log("""
+            _ = try await client.log(
+                """
                 {"food_id":"\(bar)","meal":"breakfast","time":"2024-03-13T08:00:00Z"},
                 {"food_id":"\(bar)","meal":"dinner","time":"2024-03-13T19:00:00Z"}
                 """)
-            let copied = try await client.send(.post, "/api/v1/days/2024-03-13/copy", json: #"{"to":"2024-03-14","meal":"breakfast","to_meal":"lunch"}"#)
+            let copied = try await client.send(
+                .post, "/api/v1/days/2024-03-13/copy", json: #"{"to":"2024-03-14","meal":"breakfast","to_meal":"lunch"}"#)
             #expect(copied.status == .created)
             let entries = try copied.json()["entries"]?.array ?? []
             #expect(entries.map { $0["eaten_at"]?.string } == ["2024-03-14T08:00:00+00:00"])
             #expect(entries.map { $0["meal"]?.string } == ["lunch"])
             let whole = try await client.send(.post, "/api/v1/days/2024-03-13/copy", json: #"{"to":"2024-03-10"}"#)
             #expect(try whole.json()["entries"]?.array?.count == 2)
-            try expectError(try await client.send(.post, "/api/v1/days/2024-03-13/copy", json: #"{"to":"2024-03-15"}"#),
-                            .unprocessableContent, code: "invalid_input", field: "to")
-            try expectError(try await client.send(.post, "/api/v1/days/2024-03-12/copy", json: #"{"to":"2024-03-15"}"#),
-                            .unprocessableContent, code: "invalid_input", field: "from")
-            try expectError(try await client.send(.post, "/api/v1/days/2024-03-13/copy", json: #"{"to":"2024-03-20"}"#),
-                            .unprocessableContent, code: "invalid_input", field: "to")
+            try expectError(
+                try await client.send(.post, "/api/v1/days/2024-03-13/copy", json: #"{"to":"2024-03-15"}"#),
+                .unprocessableContent, code: "invalid_input", field: "to")
+            try expectError(
+                try await client.send(.post, "/api/v1/days/2024-03-12/copy", json: #"{"to":"2024-03-15"}"#),
+                .unprocessableContent, code: "invalid_input", field: "from")
+            try expectError(
+                try await client.send(.post, "/api/v1/days/2024-03-13/copy", json: #"{"to":"2024-03-20"}"#),
+                .unprocessableContent, code: "invalid_input", field: "to")
         }
     }
 
@@ -221,12 +237,14 @@ extension TestClientProtocol {
         try await withApp { client, _ in
             let bar = try await client.makeFood()
             let oats = try await client.makeFood(#"{"name":"Oats","serving":{"label":"1 cup","grams":80},"nutrients":{"energy":300}}"#)
-            _ = try await client.log("""
+            _ = try await client.log(
+                """
                 {"food_id":"\(oats)","meal":"breakfast","time":"2024-03-14T07:00:00Z"},
                 {"food_id":"\(bar)","meal":"breakfast","time":"2024-03-14T07:05:00Z"},
                 {"food_id":"\(bar)","meal":"snacks","time":"2024-03-14T15:00:00Z"}
                 """)
-            let fromMeal = try await client.send(.post, "/api/v1/presets", json: #"{"name":"Usual breakfast","from_date":"2024-03-14","meal":"breakfast"}"#)
+            let fromMeal = try await client.send(
+                .post, "/api/v1/presets", json: #"{"name":"Usual breakfast","from_date":"2024-03-14","meal":"breakfast"}"#)
             #expect(fromMeal.status == .created)
             let preset = try fromMeal.json()
             #expect(preset["energy_kcal"]?.double == 480)
@@ -272,7 +290,8 @@ extension TestClientProtocol {
     @Test func statisticsPerDayAndWeek() async throws {
         try await withApp { client, _ in
             let bar = try await client.makeFood()
-            _ = try await client.log("""
+            _ = try await client.log(
+                """
                 {"food_id":"\(bar)","time":"2024-03-11T08:00:00Z"},
                 {"food_id":"\(bar)","servings":3,"time":"2024-03-13T08:00:00Z"}
                 """)
@@ -283,8 +302,9 @@ extension TestClientProtocol {
             #expect(periods[0]["days_logged"]?.double == 2)
             let average = try #require(periods[0]["daily_average"]?.array?.first { $0["key"]?.string == "energy" })
             #expect(average["amount"]?.double == 360)
-            try expectError(try await client.send(.get, "/api/v1/nutrition-stats?period=fortnight"), .unprocessableContent,
-                            code: "invalid_input", field: "period")
+            try expectError(
+                try await client.send(.get, "/api/v1/nutrition-stats?period=fortnight"), .unprocessableContent,
+                code: "invalid_input", field: "period")
         }
     }
 

@@ -10,11 +10,13 @@ import Testing
     /// Fills a journal through the API: two foods, four entries over two days (one with an offset), a preset.
     func fill(_ client: any TestClientProtocol) async throws {
         let bar = try await client.makeFood()
-        let soup = try await client.makeFood(#"""
+        let soup = try await client.makeFood(
+            #"""
             {"name":"Tomato soup, \"homemade\"","basis":"ml","serving":{"label":"1 bowl","grams":300},
              "nutrients":{"energy":120,"sodium":480,"vitamin_c":12}}
             """#)
-        _ = try await client.log("""
+        _ = try await client.log(
+            """
             {"food_id":"\(bar)","servings":2,"meal":"breakfast","time":"2024-03-13T08:00:00+01:00"},
             {"food_id":"\(soup)","servings":1.5,"meal":"Late snack","time":"2024-03-13T23:30:00-05:00","note":"cold, \\"again\\""},
             {"food_id":"\(soup)","meal":"lunch","time":"2024-03-14T12:00:00Z"},
@@ -45,8 +47,10 @@ import Testing
             #expect(report["imported"]?.double == 7)
             #expect(report["duplicates"]?.double == 0)
             #expect(try await client.send(.get, "/api/v1/food-journal").text == exported)
-            #expect(try await client.send(.get, "/api/v1/days/2024-03-13").json()["meals"]?.array?.contains {
-                $0["meal"]?.string == "Late snack" } == true)
+            #expect(
+                try await client.send(.get, "/api/v1/days/2024-03-13").json()["meals"]?.array?.contains {
+                    $0["meal"]?.string == "Late snack"
+                } == true)
 
             let again = try await client.send(.post, "/api/v1/food-journal", body: exported, contentType: "application/json")
             #expect(again.status == .ok)
@@ -99,8 +103,10 @@ import Testing
                 let skipping = try await fresh.importFoodJournal(at: file, fileName: nil, mode: ImportMode(skipInvalid: true))
                 #expect(skipping.imported == 5)
             }
-            try expectError(try await client.send(.post, "/api/v1/food-journal", body: #"{"weigh_ins":[]}"#,
-                                                  contentType: "application/json"), .unprocessableContent, code: "invalid_input", field: "file")
+            try expectError(
+                try await client.send(
+                    .post, "/api/v1/food-journal", body: #"{"weigh_ins":[]}"#,
+                    contentType: "application/json"), .unprocessableContent, code: "invalid_input", field: "file")
             #expect(try await journal.store.foodHistory(user: journal.user).count == 4)
         }
     }
@@ -118,8 +124,9 @@ import Testing
             #expect(days.map { $0.prefix(13) } == ["date,entries,", "2024-03-13,2,", "2024-03-14,2,"])
             let foods = try await client.send(.get, "/api/v1/food-journal?format=csv&table=foods").text.split(separator: "\n")
             #expect(foods[0].hasPrefix("name,brand,barcode,basis,servings,id,energy_kcal_per_100"))
-            try expectError(try await client.send(.get, "/api/v1/food-journal?format=csv&table=weeks"), .unprocessableContent,
-                            code: "invalid_input", field: "table")
+            try expectError(
+                try await client.send(.get, "/api/v1/food-journal?format=csv&table=weeks"), .unprocessableContent,
+                code: "invalid_input", field: "table")
         }
     }
 }

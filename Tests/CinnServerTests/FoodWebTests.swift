@@ -1,10 +1,10 @@
 import CinnCore
+import CinnJournal
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
 
-import CinnJournal
 @testable import CinnServer
 
 @Suite("Food web pages") struct FoodWebTests {
@@ -16,7 +16,8 @@ import CinnJournal
 
     /// Alice and Bob, each with their own router over one store.
     func withAliceAndBob(_ body: @Sendable (_ alice: any TestClientProtocol, _ bob: any TestClientProtocol) async throws -> Void)
-        async throws {
+        async throws
+    {
         try await withStore { store in
             let alice = try await utcJournal(store, user: "alice")
             let bob = try await utcJournal(store, user: "bob")
@@ -55,7 +56,9 @@ import CinnJournal
     @Test func whatIsLeftIsTheDifferenceOfWhatIsShown() async throws {
         try await withApp { client, _ in
             try await client.send(.put, "/api/v1/settings", json: #"{"energy_target_kcal":1815}"#)
-            let porridge = try await client.makeFood(#"{"name":"Porridge","serving":{"label":"1 bowl","grams":100},"nutrients":{"energy":378.5,"protein":20,"carbohydrate":50,"fat":12.9}}"#)
+            let porridge = try await client.makeFood(
+                #"{"name":"Porridge","serving":{"label":"1 bowl","grams":100},"nutrients":{"energy":378.5,"protein":20,"carbohydrate":50,"fat":12.9}}"#
+            )
             _ = try await client.log(#"{"food_id":"\#(porridge)","servings":1,"meal":"breakfast","time":"2024-03-15T08:00:00Z"}"#)
             let day = try await client.send(.get, "/food/2024-03-15").text
             #expect(day.contains("379 kcal eaten of 1815 kcal") && day.contains("1436 kcal left"))
@@ -68,7 +71,8 @@ import CinnJournal
         try await withApp { client, _ in
             try await client.send(.put, "/api/v1/settings", json: #"{"energy_target_kcal":2000}"#)
             let bar = try await client.makeFood()
-            _ = try await client.log("""
+            _ = try await client.log(
+                """
                 {"food_id":"\(bar)","servings":2,"meal":"breakfast","time":"2024-03-14T08:00:00Z","note":"on the bus"},
                 {"food_id":"\(bar)","servings":0.5,"serving":"100 g","meal":"Second breakfast","time":"2024-03-14T10:00:00Z"}
                 """)
@@ -148,8 +152,11 @@ import CinnJournal
     @Test func todayOffersYesterdaysMealForAnEmptyMeal() async throws {
         try await withApp { client, journal in
             let bar = try await client.makeFood()
-            #expect(try await client.post("/food/log/\(bar)",
-                                          form: "servings=1.5&serving=1+bar&meal=breakfast&date=2024-03-14&time=08%3A00").status == .seeOther)
+            #expect(
+                try await client.post(
+                    "/food/log/\(bar)",
+                    form: "servings=1.5&serving=1+bar&meal=breakfast&date=2024-03-14&time=08%3A00"
+                ).status == .seeOther)
             let today = try await client.send(.get, "/food/2024-03-15").text
             #expect(today.contains(#"<form method="post" action="/food/2024-03-14/copy" class="copy-previous">"#))
             #expect(today.contains("Copy yesterday’s breakfast (1 food, 270 kcal)"), "\(today)")
@@ -158,8 +165,11 @@ import CinnJournal
             #expect(copied.status == .seeOther && copied.headers[.location] == "/food/2024-03-15?added=1")
             let after = try await client.send(.get, "/food/2024-03-15").text
             #expect(!after.contains("Copy yesterday’s breakfast"), "a meal with entries offers nothing")
-            #expect(try await journal.store.foodEntries(user: journal.user, from: LocalDate(iso: "2024-03-15")!,
-                                                        to: LocalDate(iso: "2024-03-15")!).map(\.servings) == [1.5])
+            #expect(
+                try await journal.store.foodEntries(
+                    user: journal.user, from: LocalDate(iso: "2024-03-15")!,
+                    to: LocalDate(iso: "2024-03-15")!
+                ).map(\.servings) == [1.5])
         }
     }
 
@@ -226,19 +236,22 @@ import CinnJournal
             #expect(form.text.contains(#"<option value="lunch" selected>"#))
             #expect(form.text.contains(#"value="12:00""#))
 
-            let saved = try await client.post("/food/entries/\(id)",
-                                              form: "servings=3&meal=dinner&meal_name=&date=2024-03-14&time=12%3A00&note=")
+            let saved = try await client.post(
+                "/food/entries/\(id)",
+                form: "servings=3&meal=dinner&meal_name=&date=2024-03-14&time=12%3A00&note=")
             #expect(saved.status == .seeOther)
             #expect(saved.headers[.location] == "/food/2024-03-14?done=entry-saved#notice")
-            #expect(try await client.send(.get, "/food/2024-03-14?done=entry-saved").text
-                .contains(#"<p class="notice" role="status" id="notice">Entry saved.</p>"#))
+            #expect(
+                try await client.send(.get, "/food/2024-03-14?done=entry-saved").text
+                    .contains(#"<p class="notice" role="status" id="notice">Entry saved.</p>"#))
             let entryID = try #require(UUID(uuidString: id))
             let edited = try await journal.store.foodEntry(id: entryID, user: journal.user)
             #expect(edited.servings == 3)
             #expect(edited.meal == .dinner)
             #expect(edited.energy == 540)
-            #expect(WeighIn.isoString(instant: edited.eatenAt, utcOffsetSeconds: 0) == "2024-03-14T12:00:07+00:00",
-                    "an unchanged time keeps its seconds")
+            #expect(
+                WeighIn.isoString(instant: edited.eatenAt, utcOffsetSeconds: 0) == "2024-03-14T12:00:07+00:00",
+                "an unchanged time keeps its seconds")
             #expect(try await dayEnergy(client, "2024-03-14") == 540)
 
             let invalid = try await client.post("/food/entries/\(id)", form: "servings=-1&meal=dinner&date=2024-03-14&time=12%3A00")
@@ -274,17 +287,23 @@ import CinnJournal
         try await withAliceAndBob { alice, bob in
             let food = try await alice.makeFood()
             let entry = try #require(try await alice.log(#"{"food_id":"\#(food)","time":"2024-03-14"}"#)[0]["id"]?.string)
-            let preset = try #require(try await alice.send(.post, "/api/v1/presets", json: #"{"name":"Bar","food_id":"\#(food)"}"#)
-                .json()["id"]?.string)
-            for path in ["/food/entries/\(entry)/edit", "/food/entries/\(entry)/delete", "/food/foods/\(food)", "/food/log/\(food)",
-                         "/food/foods/\(food)/edit", "/food/foods/\(food)/delete", "/food/presets/\(preset)/delete",
-                         "/food/new?copy=\(food)"] {
+            let preset = try #require(
+                try await alice.send(.post, "/api/v1/presets", json: #"{"name":"Bar","food_id":"\#(food)"}"#)
+                    .json()["id"]?.string)
+            for path in [
+                "/food/entries/\(entry)/edit", "/food/entries/\(entry)/delete", "/food/foods/\(food)", "/food/log/\(food)",
+                "/food/foods/\(food)/edit", "/food/foods/\(food)/delete", "/food/presets/\(preset)/delete",
+                "/food/new?copy=\(food)",
+            ] {
                 #expect(try await bob.send(.get, path).status == .notFound, "GET \(path)")
             }
-            for path in ["/food/entries/\(entry)", "/food/entries/\(entry)/delete", "/food/log/\(food)", "/food/foods/\(food)",
-                         "/food/foods/\(food)/delete", "/food/presets/\(preset)/log", "/food/presets/\(preset)/delete"] {
-                #expect(try await bob.post(path, form: "servings=1&name=Mine&serving.label=1+bar&serving.grams=40").status == .notFound,
-                        "POST \(path)")
+            for path in [
+                "/food/entries/\(entry)", "/food/entries/\(entry)/delete", "/food/log/\(food)", "/food/foods/\(food)",
+                "/food/foods/\(food)/delete", "/food/presets/\(preset)/log", "/food/presets/\(preset)/delete",
+            ] {
+                #expect(
+                    try await bob.post(path, form: "servings=1&name=Mine&serving.label=1+bar&serving.grams=40").status == .notFound,
+                    "POST \(path)")
             }
             #expect(try await bob.post("/food/presets", form: "food_id=\(food)&servings=1&name=Mine").status == .notFound)
             #expect(try await bob.send(.get, "/food/barcode?code=4006381333931").headers[.location]?.hasPrefix("/food/new") == true)
@@ -295,14 +314,18 @@ import CinnJournal
 
     @Test func namesAreEscaped() async throws {
         try await withApp { client, _ in
-            let food = try await client.makeFood(#"""
+            let food = try await client.makeFood(
+                #"""
                 {"name":"<script>alert(\"x\")</script> & 'Bar'","brand":"<b>Brand</b>","serving":{"label":"1 <i>bar</i>","grams":40},
                  "nutrients":{"energy":100}}
                 """#)
-            let entry = try #require(try await client.log(#"{"food_id":"\#(food)","meal":"<img src=x>","note":"<u>note</u>"}"#)[0]["id"]?
-                .string)
-            for path in ["/food", "/food/search?q=script", "/food/search", "/food/foods/\(food)", "/food/log/\(food)",
-                         "/food/history", "/food/entries/\(entry)/edit", "/food/entries/\(entry)/delete", "/food/foods/\(food)/edit"] {
+            let entry = try #require(
+                try await client.log(#"{"food_id":"\#(food)","meal":"<img src=x>","note":"<u>note</u>"}"#)[0]["id"]?
+                    .string)
+            for path in [
+                "/food", "/food/search?q=script", "/food/search", "/food/foods/\(food)", "/food/log/\(food)",
+                "/food/history", "/food/entries/\(entry)/edit", "/food/entries/\(entry)/delete", "/food/foods/\(food)/edit",
+            ] {
                 let page = try await client.send(.get, path).text
                 #expect(!page.contains("<script>alert"), "\(path)")
                 for markup in ["<b>Brand", "<i>bar", "<img src=x>", "<u>note"] { #expect(!page.contains(markup), "\(path)") }
@@ -322,7 +345,8 @@ import CinnJournal
             #expect(page.contains(#"<div id="browse">"#))
             #expect(page.contains(#"<div id="no-results" class="card empty" hidden>"#))
             #expect(page.contains(#"<script src="/static/food-search.js">"#))
-            #expect(try await client.send(.get, "/static/food-search.js").text.contains("fetch('/api/v1/foods/search"), "results as you type")
+            #expect(
+                try await client.send(.get, "/static/food-search.js").text.contains("fetch('/api/v1/foods/search"), "results as you type")
         }
     }
 
@@ -330,7 +354,8 @@ import CinnJournal
         try await withApp { client, _ in
             let bar = try await client.makeFood()
             _ = try await client.makeFood(#"{"name":"Oats","serving":{"label":"1 cup","grams":80},"nutrients":{"energy":300}}"#)
-            _ = try await client.log("""
+            _ = try await client.log(
+                """
                 {"food_id":"\(bar)","time":"2024-03-14"},
                 {"food_id":"\(bar)","time":"2024-03-15"}
                 """)
@@ -367,8 +392,9 @@ import CinnJournal
             #expect(none.contains(#"<div id="no-results" class="card empty">"#))
             // The trail bar made above is a branded product: the message does not deny there are any, and still offers a
             // food database.
-            #expect(!none.contains("no branded products yet") && none.contains(#"<a href="/import#import-form">import a food database</a>"#),
-                    "an empty search says what is missing and how to add it")
+            #expect(
+                !none.contains("no branded products yet") && none.contains(#"<a href="/import#import-form">import a food database</a>"#),
+                "an empty search says what is missing and how to add it")
         }
     }
 
@@ -403,10 +429,12 @@ import CinnJournal
             #expect(!form.contains(#"name="dv.omega3_dha""#), "omega-3 DHA has none")
             #expect(!form.contains(#"name="dv.protein""#), "macros are amounts")
 
-            let posted = try await client.post("/food/new", form: """
-                name=Muesli+bar&brand=&barcode=&serving.label=1+bar&serving.grams=40&basis=g&nutrients.energy=753.12&energy_unit=kJ\
-                &nutrients.protein=4&nutrients.iron=10&dv.iron=percent&nutrients.vitamin_d=2&dv.vitamin_d=amount&meal=snacks
-                """)
+            let posted = try await client.post(
+                "/food/new",
+                form: """
+                    name=Muesli+bar&brand=&barcode=&serving.label=1+bar&serving.grams=40&basis=g&nutrients.energy=753.12&energy_unit=kJ\
+                    &nutrients.protein=4&nutrients.iron=10&dv.iron=percent&nutrients.vitamin_d=2&dv.vitamin_d=amount&meal=snacks
+                    """)
             #expect(posted.status == .seeOther)
             let location = try #require(posted.headers[.location])
             #expect(location.hasPrefix("/food/foods/") && location.hasSuffix("?meal=snacks"))
@@ -451,15 +479,19 @@ import CinnJournal
             #expect(form.text.contains(#"name="nutrients.energy" inputmode="decimal" autocomplete="off" value="180""#))
             #expect(form.text.contains(#"name="nutrients.iron" inputmode="decimal" autocomplete="off" value="1.8""#))
 
-            let saved = try await client.post("/food/foods/\(bar)",
-                                              form: "name=Granola+bar&serving.label=1+bar&serving.grams=40&nutrients.energy=200")
+            let saved = try await client.post(
+                "/food/foods/\(bar)",
+                form: "name=Granola+bar&serving.label=1+bar&serving.grams=40&nutrients.energy=200")
             #expect(saved.status == .seeOther)
             #expect(saved.headers[.location] == "/food/foods/\(bar)?done=food-saved#notice")
-            #expect(try await client.send(.get, "/food/foods/\(bar)?done=food-saved").text.contains(#"<p class="notice card" role="status" id="notice">Food saved.</p>"#))
+            #expect(
+                try await client.send(.get, "/food/foods/\(bar)?done=food-saved").text.contains(
+                    #"<p class="notice card" role="status" id="notice">Food saved.</p>"#))
             #expect(close(try await journal.store.food(id: try #require(UUID(uuidString: bar)), user: journal.user).nutrients.energy, 500))
             #expect(try await dayEnergy(client, "2024-03-14") == 180)
-            #expect(try await client.post("/food/foods/\(bar)", form: "name=&serving.label=1+bar&serving.grams=40").status
-                == .unprocessableContent)
+            #expect(
+                try await client.post("/food/foods/\(bar)", form: "name=&serving.label=1+bar&serving.grams=40").status
+                    == .unprocessableContent)
 
             #expect(try await client.send(.get, "/food/new?copy=\(bar)").text.contains(#"value="Granola bar""#))
             let confirm = try await client.send(.get, "/food/foods/\(bar)/delete")
@@ -479,7 +511,8 @@ import CinnJournal
         try await withApp { client, journal in
             let bar = try await client.makeFood()
             let oats = try await client.makeFood(#"{"name":"Oats","serving":{"label":"1 cup","grams":80},"nutrients":{"energy":300}}"#)
-            _ = try await client.log("""
+            _ = try await client.log(
+                """
                 {"food_id":"\(oats)","meal":"breakfast","time":"2024-03-14T07:00:00Z"},
                 {"food_id":"\(bar)","meal":"breakfast","time":"2024-03-14T07:05:00Z"}
                 """)
@@ -517,7 +550,9 @@ import CinnJournal
             #expect(try await client.send(.get, "/food/presets/\(id)/delete").text.contains(#"action="/food/presets/\#(id)/delete""#))
             let deleted = try await client.post("/food/presets/\(id)/delete", form: "")
             #expect(deleted.headers[.location] == "/food/presets?done=preset-deleted#notice")
-            #expect(try await client.send(.get, "/food/presets?done=preset-deleted").text.contains(#"<p class="notice card" role="status" id="notice">Preset deleted.</p>"#))
+            #expect(
+                try await client.send(.get, "/food/presets?done=preset-deleted").text.contains(
+                    #"<p class="notice card" role="status" id="notice">Preset deleted.</p>"#))
             #expect(!(try await client.send(.get, "/food/presets").text.contains("Usual breakfast")))
         }
     }
@@ -533,7 +568,8 @@ import CinnJournal
     @Test func copyADayOrAMeal() async throws {
         try await withApp { client, _ in
             let bar = try await client.makeFood()
-            _ = try await client.log("""
+            _ = try await client.log(
+                """
                 {"food_id":"\(bar)","meal":"breakfast","time":"2024-03-13T08:00:00Z"},
                 {"food_id":"\(bar)","meal":"dinner","time":"2024-03-13T19:00:00Z"}
                 """)
@@ -550,8 +586,9 @@ import CinnJournal
             #expect(future.status == .unprocessableContent)
             #expect(future.text.contains(#"<details class="card" id="copy-day" open>"#))
             #expect(future.text.contains(#"class="field-error" role="alert""#))
-            #expect(try await client.post("/food/2024-03-13/copy", form: "to=2024-03-20&meal=dinner").text
-                .contains(#"class="field-error" role="alert""#))
+            #expect(
+                try await client.post("/food/2024-03-13/copy", form: "to=2024-03-20&meal=dinner").text
+                    .contains(#"class="field-error" role="alert""#))
         }
     }
 
@@ -588,7 +625,8 @@ import CinnJournal
 
             try await client.send(.put, "/api/v1/settings", json: #"{"energy_target_kcal":2000}"#)
             let bar = try await client.makeFood()
-            _ = try await client.log("""
+            _ = try await client.log(
+                """
                 {"food_id":"\(bar)","time":"2024-03-11T08:00:00Z"},
                 {"food_id":"\(bar)","servings":3,"time":"2024-03-13T08:00:00Z"}
                 """)

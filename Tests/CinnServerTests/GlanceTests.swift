@@ -5,6 +5,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+
 @testable import CinnStore
 
 /// `GET /api/v1/glance` and the `/glance` page, on both databases.
@@ -26,18 +27,25 @@ import Testing
     @Test(arguments: Database.enabled)
     func theGlanceHasTheAnswerTheTrendAndTheNewestReading(_ database: Database) async throws {
         try await withApp(on: database) { client, journal in
-            let profile = try await client.send(.put, "/api/v1/profile", json: """
-                {"sex":"female","birth_date":"1990-05-01","height_cm":168,"activity":"light","goal_weight":70,"goal_rate_per_week":0.5}
-                """)
+            let profile = try await client.send(
+                .put, "/api/v1/profile",
+                json: """
+                    {"sex":"female","birth_date":"1990-05-01","height_cm":168,"activity":"light","goal_weight":70,"goal_rate_per_week":0.5}
+                    """)
             #expect(profile.status == .ok, "\(String(buffer: profile.body))")
             for day in 1...15 { try await client.addWeighIn(80 - Double(day) * 0.1, date: String(format: "2024-03-%02d", day)) }
             let minute = 60.0
-            try await journal.store.addUploadedGlucoseReadings([
-                GlucoseReading(measuredAt: fixedNow.addingTimeInterval(-9 * minute), utcOffsetSeconds: 0, glucose: Glucose(milligramsPerDeciliter: 170),
-                               source: "nightscout", sensor: true, direction: .fortyFiveUp),
-                GlucoseReading(measuredAt: fixedNow.addingTimeInterval(-4 * minute), utcOffsetSeconds: 0, glucose: Glucose(milligramsPerDeciliter: 182),
-                               source: "nightscout", sensor: true, direction: .singleUp),
-            ], user: journal.user)
+            try await journal.store.addUploadedGlucoseReadings(
+                [
+                    GlucoseReading(
+                        measuredAt: fixedNow.addingTimeInterval(-9 * minute), utcOffsetSeconds: 0,
+                        glucose: Glucose(milligramsPerDeciliter: 170),
+                        source: "nightscout", sensor: true, direction: .fortyFiveUp),
+                    GlucoseReading(
+                        measuredAt: fixedNow.addingTimeInterval(-4 * minute), utcOffsetSeconds: 0,
+                        glucose: Glucose(milligramsPerDeciliter: 182),
+                        source: "nightscout", sensor: true, direction: .singleUp),
+                ], user: journal.user)
             let report = try await journal.energyReport()
             let glance = try await client.send(.get, "/api/v1/glance").json()
             #expect(glance["answer"]?.string == report.answer.answer.rawValue && glance["message"]?.string == report.answer.message)
@@ -61,13 +69,19 @@ import Testing
     @Test(arguments: Database.enabled)
     func anOldReadingIsStaleAndADaysOneIsNotCurrent(_ database: Database) async throws {
         try await withApp(on: database) { client, journal in
-            try await journal.store.addUploadedGlucoseReadings([
-                GlucoseReading(measuredAt: fixedNow.addingTimeInterval(-25 * 3600), utcOffsetSeconds: 0, glucose: Glucose(milligramsPerDeciliter: 99)),
-            ], user: journal.user)
+            try await journal.store.addUploadedGlucoseReadings(
+                [
+                    GlucoseReading(
+                        measuredAt: fixedNow.addingTimeInterval(-25 * 3600), utcOffsetSeconds: 0,
+                        glucose: Glucose(milligramsPerDeciliter: 99))
+                ], user: journal.user)
             #expect(try await client.send(.get, "/api/v1/glance").json()["glucose"]?.isNull == true)
-            try await journal.store.addUploadedGlucoseReadings([
-                GlucoseReading(measuredAt: fixedNow.addingTimeInterval(-40 * 60), utcOffsetSeconds: 0, glucose: Glucose(milligramsPerDeciliter: 101)),
-            ], user: journal.user)
+            try await journal.store.addUploadedGlucoseReadings(
+                [
+                    GlucoseReading(
+                        measuredAt: fixedNow.addingTimeInterval(-40 * 60), utcOffsetSeconds: 0,
+                        glucose: Glucose(milligramsPerDeciliter: 101))
+                ], user: journal.user)
             let glucose = try await client.send(.get, "/api/v1/glance").json()["glucose"]
             #expect(glucose?["stale"]?.bool == true && glucose?["minutes_old"]?.double == 40 && glucose?["direction"]?.isNull == true)
             #expect(String(buffer: try await client.send(.get, "/glance").body).contains(#"class="stale""#))
@@ -82,11 +96,16 @@ import Testing
             _ = try await client.makeFood()
             let results = try #require(try await client.send(.get, "/api/v1/foods/search?q=granola").json()["results"]?.array)
             let food = try #require(results.first?["id"]?.string)
-            #expect(try await client.send(.post, "/api/v1/food-entries", json: #"{"entries":[{"food_id":"\#(food)","servings":1}]}"#).status == .created)
+            #expect(
+                try await client.send(.post, "/api/v1/food-entries", json: #"{"entries":[{"food_id":"\#(food)","servings":1}]}"#).status
+                    == .created)
             let message = try #require(try await client.send(.get, "/api/v1/glance").json()["message"]?.string)
             #expect(message == (try await journal.energyReport().answer.message))
-            #expect(try await journal.store.foodEntries(user: journal.user, from: LocalDate(year: 2024, month: 3, day: 15)!,
-                                                        to: LocalDate(year: 2024, month: 3, day: 15)!).count == 2)
+            #expect(
+                try await journal.store.foodEntries(
+                    user: journal.user, from: LocalDate(year: 2024, month: 3, day: 15)!,
+                    to: LocalDate(year: 2024, month: 3, day: 15)!
+                ).count == 2)
         }
     }
 }

@@ -22,7 +22,8 @@ struct GlucoseWebTests {
         try await withApp { client, journal in
             let added = try await client.post("/glucose/readings", form: "value=104&time=2024-03-14T08:00")
             #expect(added.status == .seeOther && added.headers[.location] == "/glucose?done=add-reading#notice")
-            #expect(try await client.send(.get, "/glucose?done=add-reading").text.contains(#"role="status" id="notice">Reading added.</p>"#))
+            #expect(
+                try await client.send(.get, "/glucose?done=add-reading").text.contains(#"role="status" id="notice">Reading added.</p>"#))
 
             let page = try await client.send(.get, "/glucose").text
             #expect(page.contains(#"<form class="card" id="add-insulin" method="post" action="/glucose/insulin#add-insulin">"#))
@@ -42,7 +43,8 @@ struct GlucoseWebTests {
             #expect(slip.text.contains("It was 7.8 mmol/L"))
             #expect(!slip.text.contains("Save 7.8 mg/dL anyway"), "7.8 mg/dL is not a reading Cinn keeps")
             #expect(try await journal.store.glucoseReadings(user: journal.user).count == 1)
-            let confirmed = try await client.post("/glucose/readings", form: "value=7.8&unit=mmol%2FL&time=2024-03-14T09:00&note=kitchen&confirm=true")
+            let confirmed = try await client.post(
+                "/glucose/readings", form: "value=7.8&unit=mmol%2FL&time=2024-03-14T09:00&note=kitchen&confirm=true")
             #expect(confirmed.status == .seeOther)
             let readings = try await journal.store.glucoseReadings(user: journal.user)
             #expect(readings.map { Int($0.glucose.milligramsPerDeciliter.rounded()) }.sorted() == [104, 141])
@@ -57,8 +59,9 @@ struct GlucoseWebTests {
         try await withApp { client, _ in
             try await client.send(.put, "/api/v1/settings", json: #"{"time_zone":"\#(zone)"}"#)
             let bar = try await client.makeFood()
-            #expect(try await client.post("/food/log/\(bar)", form: "servings=1&serving=1+bar&meal=snack&date=2024-03-14&time=00%3A16").status
-                == .seeOther)
+            #expect(
+                try await client.post("/food/log/\(bar)", form: "servings=1&serving=1+bar&meal=snack&date=2024-03-14&time=00%3A16").status
+                    == .seeOther)
             #expect(try await client.post("/glucose/readings", form: "value=104&time=2024-03-14T00:10").status == .seeOther)
             let day = try await client.send(.get, "/glucose/days/2024-03-14").text
             #expect(day.contains("00:16: "), "the meal's marker on the day chart: \(zone)")
@@ -70,8 +73,9 @@ struct GlucoseWebTests {
     @Test func theLiveChartMarksTheMealsOfItsHours() async throws {
         try await withApp { client, _ in
             let bar = try await client.makeFood()
-            #expect(try await client.post("/food/log/\(bar)", form: "servings=1&serving=1+bar&meal=lunch&date=2024-03-15&time=11%3A00").status
-                == .seeOther)
+            #expect(
+                try await client.post("/food/log/\(bar)", form: "servings=1&serving=1+bar&meal=lunch&date=2024-03-15&time=11%3A00").status
+                    == .seeOther)
             let live = try await client.send(.get, "/glucose/live?hours=3").text
             #expect(live.contains("<title>11:00: "), "\(live)")
             #expect(!(try await client.send(.get, "/glucose/live?hours=3").text.contains("<title>08:")), "only the window's")
@@ -94,18 +98,26 @@ struct GlucoseWebTests {
         try await withApp { client, journal in
             let added = try await client.post("/glucose/meals", form: "name=Toast&carbohydrate_g=45&kind=common")
             #expect(added.headers[.location] == "/glucose/meals?done=meal-added#notice")
-            #expect(try await client.send(.get, "/glucose/meals?done=meal-added").text.contains(#"<p class="notice card" role="status" id="notice">Meal added.</p>"#))
+            #expect(
+                try await client.send(.get, "/glucose/meals?done=meal-added").text.contains(
+                    #"<p class="notice card" role="status" id="notice">Meal added.</p>"#))
             let duplicate = try await client.post("/glucose/meals", form: "name=Toast&carbohydrate_g=30")
             #expect(duplicate.status == .conflict && duplicate.text.contains("already have a meal named Toast"))
             #expect(try await client.send(.get, "/glucose/meals").text.contains("45 g carbohydrate"))
             let meal = try #require(try await journal.store.meals(user: journal.user).first?.id)
 
-            for (time, value) in [("07:50", "100"), ("08:15", "120"), ("08:30", "150"), ("08:45", "130"), ("09:00", "90"), ("09:30", "80"),
-                                  ("10:00", "110"), ("10:30", "140")] {
-                #expect(try await client.post("/glucose/readings", form: "value=\(value)&time=2024-03-14T\(time)&timing=").status == .seeOther)
+            for (time, value) in [
+                ("07:50", "100"), ("08:15", "120"), ("08:30", "150"), ("08:45", "130"), ("09:00", "90"), ("09:30", "80"),
+                ("10:00", "110"), ("10:30", "140"),
+            ] {
+                #expect(
+                    try await client.post("/glucose/readings", form: "value=\(value)&time=2024-03-14T\(time)&timing=").status == .seeOther)
             }
-            #expect(try await client.post("/glucose/insulin", form: "units=4&kind=bolus&insulin=Humalog&time=2024-03-14T07:45").status == .seeOther)
-            #expect(try await client.post("/glucose/meal-events", form: "meal_id=\(meal)&time=2024-03-14T08:00&portion=1").status == .seeOther)
+            #expect(
+                try await client.post("/glucose/insulin", form: "units=4&kind=bolus&insulin=Humalog&time=2024-03-14T07:45").status
+                    == .seeOther)
+            #expect(
+                try await client.post("/glucose/meal-events", form: "meal_id=\(meal)&time=2024-03-14T08:00&portion=1").status == .seeOther)
 
             let bad = try await client.post("/glucose/readings", form: "value=abc")
             #expect(bad.status == .unprocessableContent && bad.text.contains("is not a number"))
@@ -114,7 +126,10 @@ struct GlucoseWebTests {
 
             let report = try await client.send(.get, "/glucose?days=7").text
             #expect(report.contains("In range 70–180 <b>100 %</b>"))
-            #expect(report.contains("<td>Toast<br><small class=\"muted\">1 of 1 counted</small></td><td class=\"num\">50 mg/dL</td><td class=\"num\">1494</td>"))
+            #expect(
+                report.contains(
+                    "<td>Toast<br><small class=\"muted\">1 of 1 counted</small></td><td class=\"num\">50 mg/dL</td><td class=\"num\">1494</td>"
+                ))
             #expect(report.contains("↑ 50 mg/dL to 150 after 30 min, area 1494 mg/dL·min, 4 U bolus"))
 
             let day = try await client.send(.get, "/glucose/days/2024-03-14").text
@@ -123,10 +138,14 @@ struct GlucoseWebTests {
             let chart = try await client.send(.get, "/glucose/days/2024-03-14/chart.svg")
             #expect(chart.headers[.contentType]?.hasPrefix("image/svg+xml") == true && chart.text.hasPrefix("<svg"))
 
-            let event = try #require(try await journal.store.mealEvents(user: journal.user, from: .distantPast, to: .distantFuture).first?.id)
-            #expect(try await client.post("/glucose/meal-events/\(event.uuidString.lowercased())/report", form: "reason=ate+half").status == .seeOther)
+            let event = try #require(
+                try await journal.store.mealEvents(user: journal.user, from: .distantPast, to: .distantFuture).first?.id)
+            #expect(
+                try await client.post("/glucose/meal-events/\(event.uuidString.lowercased())/report", form: "reason=ate+half").status
+                    == .seeOther)
             #expect(try await client.send(.get, "/glucose").text.contains("Reported: ate half"))
-            #expect(try await client.post("/glucose/meal-events/\(event.uuidString.lowercased())/report", form: "reason=").status == .seeOther)
+            #expect(
+                try await client.post("/glucose/meal-events/\(event.uuidString.lowercased())/report", form: "reason=").status == .seeOther)
             #expect(!(try await client.send(.get, "/glucose").text.contains("Reported:")))
 
             // Deleting a reading or a dose from a day's page goes back to that day, and says so.
@@ -134,7 +153,9 @@ struct GlucoseWebTests {
             let reading = try #require(try await journal.store.glucoseReadings(user: journal.user).first?.id)
             let deleted = try await client.post("/glucose/readings/\(reading.uuidString.lowercased())/delete", form: "day=2024-03-14")
             #expect(deleted.headers[.location] == "/glucose/days/2024-03-14?done=reading-deleted#notice")
-            #expect(try await client.send(.get, "/glucose/days/2024-03-14?done=reading-deleted").text.contains(#"<p class="notice card" role="status" id="notice">Reading deleted.</p>"#))
+            #expect(
+                try await client.send(.get, "/glucose/days/2024-03-14?done=reading-deleted").text.contains(
+                    #"<p class="notice card" role="status" id="notice">Reading deleted.</p>"#))
             #expect(try await client.send(.get, "/glucose/days/2024-03-14").text.contains("7 readings"))
         }
     }

@@ -50,16 +50,20 @@ struct GoalAndSettingsAPITests {
     ])
     func invalidGoal(json: String, field: String) async throws {
         try await withApp { client, journal in
-            try expectError(try await client.send(.put, "/api/v1/goal", json: json), .unprocessableContent,
-                            code: "invalid_input", field: field)
+            try expectError(
+                try await client.send(.put, "/api/v1/goal", json: json), .unprocessableContent,
+                code: "invalid_input", field: field)
             #expect(try await journal.store.goal(user: journal.user) == nil)
         }
     }
 
     @Test func settingsPartialUpdates() async throws {
-        @Sendable func settings(_ unit: String, _ method: String, _ zone: String, target: JSON = .null, energyUnit: String = "kcal") -> JSON {
-            .object(["unit": .string(unit), "trend_method": .string(method), "time_zone": .string(zone),
-                     "energy_target_kcal": target, "energy_unit": .string(energyUnit), "glucose_unit": .string("mg/dL")])
+        @Sendable func settings(_ unit: String, _ method: String, _ zone: String, target: JSON = .null, energyUnit: String = "kcal") -> JSON
+        {
+            .object([
+                "unit": .string(unit), "trend_method": .string(method), "time_zone": .string(zone),
+                "energy_target_kcal": target, "energy_unit": .string(energyUnit), "glucose_unit": .string("mg/dL"),
+            ])
         }
         try await withApp { client, _ in
             let initial = try await client.send(.get, "/api/v1/settings").json()
@@ -73,8 +77,9 @@ struct GoalAndSettingsAPITests {
             let final = try await client.send(.get, "/api/v1/settings").json()
             #expect(final == settings("lb", "pencil", "Europe/Berlin", target: .number(1850), energyUnit: "kJ"))
             try await client.send(.put, "/api/v1/settings", json: #"{"energy_target_kcal":null}"#)
-            #expect(try await client.send(.get, "/api/v1/settings").json()
-                == settings("lb", "pencil", "Europe/Berlin", energyUnit: "kJ"))
+            #expect(
+                try await client.send(.get, "/api/v1/settings").json()
+                    == settings("lb", "pencil", "Europe/Berlin", energyUnit: "kJ"))
         }
     }
 
@@ -86,8 +91,9 @@ struct GoalAndSettingsAPITests {
     ])
     func invalidSettings(json: String, field: String) async throws {
         try await withApp { client, _ in
-            try expectError(try await client.send(.put, "/api/v1/settings", json: json), .unprocessableContent,
-                            code: "invalid_input", field: field)
+            try expectError(
+                try await client.send(.put, "/api/v1/settings", json: json), .unprocessableContent,
+                code: "invalid_input", field: field)
             let settings = try await client.send(.get, "/api/v1/settings").json()
             #expect(settings["unit"]?.string == "kg")
             #expect(settings["time_zone"]?.string == "UTC")
@@ -96,8 +102,9 @@ struct GoalAndSettingsAPITests {
 
     @Test func malformedSettingsBody() async throws {
         try await withApp { client, _ in
-            try expectError(try await client.send(.put, "/api/v1/settings", json: "{unit:lb}"), .badRequest,
-                            code: "malformed_request")
+            try expectError(
+                try await client.send(.put, "/api/v1/settings", json: "{unit:lb}"), .badRequest,
+                code: "malformed_request")
         }
     }
 }

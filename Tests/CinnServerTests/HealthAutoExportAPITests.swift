@@ -6,6 +6,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
+
 @testable import CinnStore
 
 /// `POST /api/v1/ingest/health-auto-export`: deliveries of the iPhone app Health Auto Export, as its REST API
@@ -39,8 +40,10 @@ import Testing
     static let june1 = LocalDate(year: 2024, month: 6, day: 1)!
 
     func heartRate(_ journal: Journal) async throws -> HealthDaySummary? {
-        try await journal.store.healthDays(user: journal.user, type: "HKQuantityTypeIdentifierHeartRate", category: "", unit: "count/min",
-                                           days: Self.june1...Self.june1).first
+        try await journal.store.healthDays(
+            user: journal.user, type: "HKQuantityTypeIdentifierHeartRate", category: "", unit: "count/min",
+            days: Self.june1...Self.june1
+        ).first
     }
 
     @Test(arguments: Database.enabled)
@@ -51,7 +54,9 @@ import Testing
             #expect(response.status == .created)
             let report = try response.json()
             #expect(report["format"]?.string == "health-auto-export" && report["rows_read"]?.double == 48)
-            #expect(report["imported"]?.double == 46, "a weigh-in, a food entry, a workout, two minutes of heart rate, the steps and 40 minutes of energy")
+            #expect(
+                report["imported"]?.double == 46,
+                "a weigh-in, a food entry, a workout, two minutes of heart rate, the steps and 40 minutes of energy")
             #expect(report["unknown"]?["state_of_mind_valence"]?.double == 1)
             let firstImport = try #require(report["import_id"]?.double)
             #expect(try await heartRate(journal)?.count == 2)
@@ -59,10 +64,13 @@ import Testing
             // The app sends the same window again: nothing new, and no batch left behind.
             let again = try await client.send(.post, Self.path, json: first)
             #expect(again.status == .ok)
-            #expect(try again.json()["imported"]?.double == 0 && again.json()["duplicates"]?.double == 46 && again.json()["import_id"]?.isNull == true)
+            #expect(
+                try again.json()["imported"]?.double == 0 && again.json()["duplicates"]?.double == 46
+                    && again.json()["import_id"]?.isNull == true)
 
             // A later, overlapping window: the day's food and steps grew, one minute is new, one is sent again.
-            let second = try await client.send(.post, Self.path, json: Self.delivery(energy: 1400, carbs: 150, steps: 7000, heartRate: [(1, 72), (2, 90)]))
+            let second = try await client.send(
+                .post, Self.path, json: Self.delivery(energy: 1400, carbs: 150, steps: 7000, heartRate: [(1, 72), (2, 90)]))
             #expect(second.status == .created)
             #expect(try second.json()["replaced"]?.double == 1, "the day's food so far replaces the smaller total")
             let food = try await journal.store.foodEntries(user: journal.user, from: Self.june1, to: Self.june1)
@@ -70,8 +78,9 @@ import Testing
             #expect(try await journal.store.weighIns(user: journal.user).count == 1)
             let heart = try #require(try await heartRate(journal))
             #expect(heart.count == 3 && heart.minimum == 65 && heart.maximum == 95 && heart.sum == 232)
-            let steps = try await journal.store.healthDays(user: journal.user, type: "HKQuantityTypeIdentifierStepCount", category: "", unit: "count",
-                                                           days: Self.june1...Self.june1)
+            let steps = try await journal.store.healthDays(
+                user: journal.user, type: "HKQuantityTypeIdentifierStepCount", category: "", unit: "count",
+                days: Self.june1...Self.june1)
             #expect(steps.map(\.sum) == [7000], "a day's total sent again with more is the day's total, not added to it")
 
             // Each delivery is an import: listed, and undone alone.
@@ -93,16 +102,18 @@ import Testing
     func anExportFileIsImportedAsADeliveryIs(_ database: Database) async throws {
         try await withApp(on: database) { client, journal in
             let file = Self.delivery(energy: 500, carbs: 60, steps: 3000, heartRate: [(0, 70), (1, 72)])
-            let preview = try await client.send(.post, "/api/v1/imports?dry_run=true&file_name=HealthAutoExport-2024-06-01.json", body: file,
-                                                contentType: "application/json")
+            let preview = try await client.send(
+                .post, "/api/v1/imports?dry_run=true&file_name=HealthAutoExport-2024-06-01.json", body: file,
+                contentType: "application/json")
             #expect(preview.status == .ok)
             #expect(try preview.json()["format"]?.string == "health-auto-export" && preview.json()["dry_run"]?.bool == true)
             #expect(try preview.json()["imported"]?.double == 46 && preview.json()["import_id"]?.isNull == true)
             #expect(try await heartRate(journal) == nil, "a dry run writes nothing")
             #expect(try await journal.store.weighIns(user: journal.user).isEmpty)
 
-            let imported = try await client.send(.post, "/api/v1/imports?file_name=HealthAutoExport-2024-06-01.json", body: file,
-                                                 contentType: "application/json")
+            let imported = try await client.send(
+                .post, "/api/v1/imports?file_name=HealthAutoExport-2024-06-01.json", body: file,
+                contentType: "application/json")
             #expect(imported.status == .created)
             #expect(try imported.json()["imported"]?.double == 46)
             #expect(try await heartRate(journal)?.count == 2)
@@ -110,8 +121,9 @@ import Testing
             #expect(try await client.send(.post, Self.path, json: file).json()["imported"]?.double == 0)
 
             let broken = file.replacingOccurrences(of: #""qty":80.4"#, with: #""qty":"heavy""#)
-            let refused = try await client.send(.post, "/api/v1/imports", body: broken.replacingOccurrences(of: "07:00:00 -0700", with: "06:00:00 -0700"),
-                                                contentType: "application/json")
+            let refused = try await client.send(
+                .post, "/api/v1/imports", body: broken.replacingOccurrences(of: "07:00:00 -0700", with: "06:00:00 -0700"),
+                contentType: "application/json")
             #expect(refused.status == .unprocessableContent)
             let report = try #require(try refused.json()["report"])
             #expect(report["rejected_count"]?.double == 1 && report["imported"]?.double == 0)
@@ -133,8 +145,9 @@ import Testing
             let heart = try #require(try await heartRate(journal))
             #expect(heart.count == 3 && heart.sum == 232, "08:00, 08:01 and 08:02, each once")
             #expect(try await journal.store.weighIns(user: journal.user).count == 1)
-            #expect(try await journal.store.foodEntries(user: journal.user, from: Self.june1, to: Self.june1).count == 1,
-                    "one entry for the day's food: the bucket sent last")
+            #expect(
+                try await journal.store.foodEntries(user: journal.user, from: Self.june1, to: Self.june1).count == 1,
+                "one entry for the day's food: the bucket sent last")
         }
     }
 
@@ -146,24 +159,30 @@ import Testing
             let shape = try await client.send(.post, Self.path, json: #"{"data":{"metrics":{"name":"step_count"}}}"#)
             let shapeField = try shape.json()["error"]?["field"]?.string
             #expect(shape.status == .unprocessableContent && shapeField == "data.metrics")
-            let unreadable = try await client.send(.post, Self.path, json: """
-                {"data":{"metrics":[{"name":"weight_body_mass","units":"kg","data":[{"date":"yesterday","qty":80}]}]}}
-                """)
+            let unreadable = try await client.send(
+                .post, Self.path,
+                json: """
+                    {"data":{"metrics":[{"name":"weight_body_mass","units":"kg","data":[{"date":"yesterday","qty":80}]}]}}
+                    """)
             #expect(unreadable.status == .unprocessableContent)
             #expect(try unreadable.json()["error"]?["field"]?.string == "data.metrics[0].data[0].date")
             // One bad point among good ones is rejected alone.
-            let mixed = try await client.send(.post, Self.path, json: """
-                {"data":{"metrics":[{"name":"weight_body_mass","units":"kg","data":[{"date":"2024-06-01 07:00:00 -0700","qty":80},
-                  {"date":"2024-06-02 07:00:00 -0700","qty":8000}]}]}}
-                """)
+            let mixed = try await client.send(
+                .post, Self.path,
+                json: """
+                    {"data":{"metrics":[{"name":"weight_body_mass","units":"kg","data":[{"date":"2024-06-01 07:00:00 -0700","qty":80},
+                      {"date":"2024-06-02 07:00:00 -0700","qty":8000}]}]}}
+                    """)
             #expect(mixed.status == .created)
             #expect(try mixed.json()["rejected"]?.array?.first?["field"]?.string == "data.metrics[0].data[1].qty")
             #expect(try await journal.store.weighIns(user: journal.user).count == 1)
-            let unknownOnly = try await client.send(.post, Self.path, json: #"{"data":{"metrics":[{"name":"made_up","units":"x","data":[{"qty":1}]}]}}"#)
+            let unknownOnly = try await client.send(
+                .post, Self.path, json: #"{"data":{"metrics":[{"name":"made_up","units":"x","data":[{"qty":1}]}]}}"#)
             let madeUp = try unknownOnly.json()["unknown"]?["made_up"]?.double
             #expect(unknownOnly.status == .ok && madeUp == 1)
-            let tooLarge = try await client.execute(uri: Self.path, method: .post, headers: [.contentType: "application/json"],
-                                                    body: ByteBuffer(repeating: UInt8(ascii: " "), count: Journal.maximumHealthDeliveryBytes + 1))
+            let tooLarge = try await client.execute(
+                uri: Self.path, method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(repeating: UInt8(ascii: " "), count: Journal.maximumHealthDeliveryBytes + 1))
             #expect(tooLarge.status == .contentTooLarge)
         }
     }
@@ -175,7 +194,9 @@ import Testing
         try await withApp(on: database) { client, journal in
             let start = LocalDate(year: 2021, month: 1, day: 1)!
             let metrics = ["step_count", "active_energy", "flights_climbed", "walking_running_distance", "resting_heart_rate"].map { name in
-                let points = (0..<1100).map { #"{"date":"\#(start.adding(days: $0).iso) 00:00:00 +0000","qty":\#(1000 + $0 % 97),"source":"iPhone"}"# }
+                let points = (0..<1100).map {
+                    #"{"date":"\#(start.adding(days: $0).iso) 00:00:00 +0000","qty":\#(1000 + $0 % 97),"source":"iPhone"}"#
+                }
                 return #"{"name":"\#(name)","units":"count","data":[\#(points.joined(separator: ","))]}"#
             }
             let body = #"{"data":{"metrics":[\#(metrics.joined(separator: ","))],"workouts":[]}}"#

@@ -12,13 +12,17 @@ import Testing
 struct HostedSecurityTests {
     static let form = "application/x-www-form-urlencoded"
 
-    func withHostedApp(_ configuration: AccountsConfiguration = AccountTests.fastHashing, live: Bool = false,
-                       security: WebSecurity = WebSecurity(),
-                       _ body: @Sendable (any TestClientProtocol, Accounts) async throws -> Void) async throws {
+    func withHostedApp(
+        _ configuration: AccountsConfiguration = AccountTests.fastHashing, live: Bool = false,
+        security: WebSecurity = WebSecurity(),
+        _ body: @Sendable (any TestClientProtocol, Accounts) async throws -> Void
+    ) async throws {
         try await withStore { store in
             let journal = try await utcJournal(store)
             let accounts = Accounts(store: store, configuration: configuration)
-            try await Application(router: buildRouter(journal: journal, accounts: accounts, security: security)).test(live ? .live : .router) { client in
+            try await Application(router: buildRouter(journal: journal, accounts: accounts, security: security)).test(
+                live ? .live : .router
+            ) { client in
                 try await body(client, accounts)
             }
         }
@@ -41,8 +45,9 @@ struct HostedSecurityTests {
     static func logIn(_ name: String, _ password: String, client: String? = nil) -> TestClient.Request {
         var headers: HTTPFields = [.contentType: "application/json"]
         if let client { headers[HTTPField.Name("X-Forwarded-For")!] = client }
-        return TestClient.Request("/api/v1/login", method: .post, authority: "localhost", headers: headers,
-                                  body: ByteBuffer(string: #"{"name":"\#(name)","password":"\#(password)"}"#))
+        return TestClient.Request(
+            "/api/v1/login", method: .post, authority: "localhost", headers: headers,
+            body: ByteBuffer(string: #"{"name":"\#(name)","password":"\#(password)"}"#))
     }
 
     @Test("log-in and sign-up forms carry the browser's CSRF token: a forged log-in is 403")
@@ -53,28 +58,34 @@ struct HostedSecurityTests {
             let cookie = try #require(browserCookie(page))
             let token = try #require(csrfToken(page.text))
             let browser: HTTPFields = [.origin: "http://localhost", .contentType: Self.form, .cookie: cookie]
-            var response = try await client.execute(uri: "/login", method: .post, headers: browser,
-                                                    body: ByteBuffer(string: "name=alice&password=alice-password-1"))
+            var response = try await client.execute(
+                uri: "/login", method: .post, headers: browser,
+                body: ByteBuffer(string: "name=alice&password=alice-password-1"))
             #expect(response.status == .forbidden)
             var forged = browser
             forged[.origin] = "http://evil.example"
-            response = try await client.execute(uri: "/login", method: .post, headers: forged,
-                                                body: ByteBuffer(string: "name=alice&password=alice-password-1&_csrf=" + token))
+            response = try await client.execute(
+                uri: "/login", method: .post, headers: forged,
+                body: ByteBuffer(string: "name=alice&password=alice-password-1&_csrf=" + token))
             #expect(response.status == .forbidden)
-            response = try await client.execute(uri: "/signup", method: .post, headers: browser,
-                                                body: ByteBuffer(string: "name=mallory&password=mallory-password-1"))
+            response = try await client.execute(
+                uri: "/signup", method: .post, headers: browser,
+                body: ByteBuffer(string: "name=mallory&password=mallory-password-1"))
             #expect(response.status == .forbidden)
-            response = try await client.execute(uri: "/login", method: .post, headers: browser,
-                                                body: ByteBuffer(string: "name=alice&password=alice-password-1&_csrf=" + token))
+            response = try await client.execute(
+                uri: "/login", method: .post, headers: browser,
+                body: ByteBuffer(string: "name=alice&password=alice-password-1&_csrf=" + token))
             #expect(response.status == .seeOther)
             #expect(sessionCookie(response) != nil)
         }
     }
 
-    @Test("after log-in, `next` leaves the site in no spelling a browser would follow", arguments: [
-        ("%2F%09%2Fevil.example", "/"), ("%2F%0A%2Fevil.example", "/"), ("%2F%2Fevil.example", "/"), ("%2F%5Cevil.example", "/"),
-        ("https%3A%2F%2Fevil.example", "/"), ("%2F%20%2Fevil.example", "/"), ("%2Ffood%3Fdate%3D2024-03-01", "/food?date=2024-03-01"),
-    ])
+    @Test(
+        "after log-in, `next` leaves the site in no spelling a browser would follow",
+        arguments: [
+            ("%2F%09%2Fevil.example", "/"), ("%2F%0A%2Fevil.example", "/"), ("%2F%2Fevil.example", "/"), ("%2F%5Cevil.example", "/"),
+            ("https%3A%2F%2Fevil.example", "/"), ("%2F%20%2Fevil.example", "/"), ("%2Ffood%3Fdate%3D2024-03-01", "/food?date=2024-03-01"),
+        ])
     func openRedirect(next: String, location: String) async throws {
         try await withHostedApp { client, accounts in
             _ = try await accounts.addUser(name: "alice", password: "alice-password-1", role: .member)
@@ -82,7 +93,8 @@ struct HostedSecurityTests {
             #expect(response.status == .seeOther)
             #expect(response.headers[.location] == location)
             let page = try await client.send(.get, "/login?next=" + next).text
-            #expect(page.contains(#"name="next" value="\#(location.replacingOccurrences(of: "=", with: "&#61;"))""#)
+            #expect(
+                page.contains(#"name="next" value="\#(location.replacingOccurrences(of: "=", with: "&#61;"))""#)
                     || page.contains(#"name="next" value="\#(location)""#), "\(next)")
         }
     }
@@ -95,8 +107,9 @@ struct HostedSecurityTests {
             var browser = Visitor(client: client, headers: [.cookie: try #require(sessionCookie(login))])
             browser.csrf = csrfToken(try await browser.send(.get, "/account").text)
             let page = try await browser.postShowingSecret("/account/invites").page
-            let link = try #require(page.firstMatch(of: /<p class="secret" id="secret-value">([^<]*\/signup\?invite=[A-Za-z0-9_-]{43})<\/p>/)?.1,
-                                    "\(page)")
+            let link = try #require(
+                page.firstMatch(of: /<p class="secret" id="secret-value">([^<]*\/signup\?invite=[A-Za-z0-9_-]{43})<\/p>/)?.1,
+                "\(page)")
             if publicURL == nil {
                 #expect(link.hasPrefix("/signup?invite="), "without a public URL the page gives the path alone")
             } else {
@@ -118,8 +131,10 @@ struct HostedSecurityTests {
                 let page = try await browser.send(.get, "/account").text
                 #expect(page.contains(#"name="revoke_tokens" value="true" checked"#))
                 browser.csrf = csrfToken(page)
-                let change = try await browser.post("/account/password", form: "current_password=\(name)-password-1&new_password=\(name)-password-2"
-                                                        + (revoke ? "&revoke_tokens=true" : ""))
+                let change = try await browser.post(
+                    "/account/password",
+                    form: "current_password=\(name)-password-1&new_password=\(name)-password-2"
+                        + (revoke ? "&revoke_tokens=true" : ""))
                 #expect(change.status == .ok)
                 #expect(change.text.contains(revoke ? "API tokens are revoked" : "logged out."))
                 #expect(try await app.send(.get, "/api/v1/account").status == (revoke ? .unauthorized : .ok), "\(name)")
@@ -132,7 +147,8 @@ struct HostedSecurityTests {
         try await withHostedApp(live: true) { client, accounts in
             _ = try await accounts.addUser(name: "alice", password: "alice-password-1", role: .member)
             let port = try #require(client.port)
-            let statuses = try await concurrently(port: port, (0..<30).map { _ in Self.logIn("alice", "guess-guess-guess", client: "203.0.113.7") })
+            let statuses = try await concurrently(
+                port: port, (0..<30).map { _ in Self.logIn("alice", "guess-guess-guess", client: "203.0.113.7") })
             #expect(statuses.filter { $0 == .unauthorized }.count <= 5, "\(statuses)")
             #expect(statuses.allSatisfy { [.unauthorized, .tooManyRequests].contains($0) }, "\(statuses)")
             #expect(statuses.filter { $0 == .tooManyRequests }.count >= 25)
@@ -141,7 +157,8 @@ struct HostedSecurityTests {
             #expect(alice == [.created])
             // Made-up names of any length are not kept: only the client's count grows.
             let long = String(repeating: "x", count: 10_000)
-            _ = try await concurrently(port: port, (0..<20).map { index in Self.logIn(long + "\(index)", "guess-guess-guess", client: "192.0.2.\(index)") })
+            _ = try await concurrently(
+                port: port, (0..<20).map { index in Self.logIn(long + "\(index)", "guess-guess-guess", client: "192.0.2.\(index)") })
             #expect(try await accounts.throttledKeyCount <= 3 + 20)
         }
     }
@@ -153,10 +170,16 @@ struct HostedSecurityTests {
             let bob = try await accounts.addUser(name: "bob", password: "bob-password-1", role: .member)
             let secret = try await accounts.createToken(name: "phone", user: bob.user).secret
             let port = try #require(client.port)
-            async let burst = concurrently(port: port, (0..<40).map { index in Self.logIn("ghost\(index)", "guess-guess-guess", client: "10.0.0.\(index)") })
+            async let burst = concurrently(
+                port: port, (0..<40).map { index in Self.logIn("ghost\(index)", "guess-guess-guess", client: "10.0.0.\(index)") })
             try await Task.sleep(for: .milliseconds(50))
-            let bobsCall = try await concurrently(port: port, [TestClient.Request("/api/v1/weigh-ins", method: .get, authority: "localhost",
-                                                                                  headers: [.authorization: "Bearer " + secret])])
+            let bobsCall = try await concurrently(
+                port: port,
+                [
+                    TestClient.Request(
+                        "/api/v1/weigh-ins", method: .get, authority: "localhost",
+                        headers: [.authorization: "Bearer " + secret])
+                ])
             #expect(bobsCall == [.ok])
             let statuses = try await burst
             #expect(statuses.allSatisfy { [.unauthorized, .serviceUnavailable].contains($0) }, "\(statuses)")

@@ -4,10 +4,11 @@ import CinnServer
 import Foundation
 import HTTPTypes
 import Hummingbird
-import SQLKit
 import HummingbirdTesting
 import PropertyBased
+import SQLKit
 import Testing
+
 @testable import CinnStore
 
 /// Values at and beyond the edges of what Cinn stores (docs/SECURITY.md, "Valid values"): every door refuses them
@@ -34,10 +35,13 @@ import Testing
             path = path.replacingOccurrences(of: "{barcode}", with: "4006381333931")
             let response = try await client.send(.get, path)
             #expect(response.status.code < 500, "GET \(path) answered \(response.status.code): \(response.text.prefix(300))")
-            #expect(!response.text.contains(":inf") && !response.text.contains(",inf") && !response.text.contains("nan,"), "GET \(path) wrote a number that is not finite")
+            #expect(
+                !response.text.contains(":inf") && !response.text.contains(",inf") && !response.text.contains("nan,"),
+                "GET \(path) wrote a number that is not finite")
             if response.headers[.contentType]?.hasPrefix("application/json") == true {
-                #expect((try? JSONSerialization.jsonObject(with: Data(response.text.utf8), options: [.fragmentsAllowed])) != nil,
-                        "GET \(path) is not JSON: \(response.text.prefix(300))")
+                #expect(
+                    (try? JSONSerialization.jsonObject(with: Data(response.text.utf8), options: [.fragmentsAllowed])) != nil,
+                    "GET \(path) is not JSON: \(response.text.prefix(300))")
             }
         }
     }
@@ -49,7 +53,8 @@ import Testing
                 workouts: [
                     Self.workout(id: 1, #""activeEnergyBurned":{"qty":1e19,"units":"kcal"}"#),
                     Self.workout(id: 2, #""distance":{"qty":1e308,"units":"mi"}"#),
-                    Self.workout(id: 3, #""duration":2400,"distance":{"qty":8.1,"units":"km"},"activeEnergyBurned":{"qty":402,"units":"kcal"}"#),
+                    Self.workout(
+                        id: 3, #""duration":2400,"distance":{"qty":8.1,"units":"km"},"activeEnergyBurned":{"qty":402,"units":"kcal"}"#),
                 ],
                 metrics: [
                     #"{"name":"heart_rate","units":"count/min","data":[{"date":"\#(Self.day) 08:00:00 +0000","Min":60,"Avg":1e308,"Max":1e308}]}"#,
@@ -92,7 +97,9 @@ import Testing
             let rejected = report["rejected"]?.array ?? []
             #expect(rejected.contains { $0["line"]?.double == 4 }, "the workout of 1e300 kcal, by its line: \(response.text)")
             #expect(rejected.contains { $0["line"]?.double == 6 }, "the heart rate of 1e308: \(response.text)")
-            #expect(rejected.contains { $0["line"]?.double == 7 && $0["field"]?.string == "startDate" }, "a weigh-in in the year 1: \(response.text)")
+            #expect(
+                rejected.contains { $0["line"]?.double == 7 && $0["field"]?.string == "startDate" },
+                "a weigh-in in the year 1: \(response.text)")
             #expect(report["imported"]?.double == 1, "the run of 5 km")
             #expect(try await client.send(.get, "/workouts").status == .ok)
             #expect(try await client.send(.get, "/more-data").status == .ok)
@@ -102,7 +109,8 @@ import Testing
     @Test(arguments: Database.enabled)
     func aPresetLoggedAVanishingNumberOfTimesIsRefused(_ database: Database) async throws {
         try await withApp(on: database) { client, journal in
-            let quick = try await client.send(.post, "/api/v1/food-entries", json: #"{"entries":[{"energy_kcal":500,"name":"Lunch","meal":"lunch"}]}"#)
+            let quick = try await client.send(
+                .post, "/api/v1/food-entries", json: #"{"entries":[{"energy_kcal":500,"name":"Lunch","meal":"lunch"}]}"#)
             #expect(quick.status == .created, "\(quick.text)")
             let preset = try await client.send(.post, "/api/v1/presets", json: #"{"name":"Lunch","from_date":"2024-03-15","meal":"lunch"}"#)
             let id = try #require(try preset.json()["id"]?.string, "\(preset.text)")
@@ -132,15 +140,32 @@ import Testing
         ("glucose", .post, "/api/v1/glucose", { #"{"value":\#($0),"unit":"mg/dL","confirm":true}"# }),
         ("insulin", .post, "/api/v1/insulin", { #"{"units":\#($0),"kind":"bolus"}"# }),
         ("goal", .put, "/api/v1/goal", { #"{"weight":\#($0),"unit":"kg","rate_per_week":\#($0)}"# }),
-        ("health auto export", .post, "/api/v1/ingest/health-auto-export", { value in
-            healthAutoExport(workouts: [workout(id: 4, #""duration":\#(value),"distance":{"qty":\#(value),"units":"mi"},"activeEnergyBurned":{"qty":\#(value),"units":"kcal"}"#)],
-                             metrics: [#"{"name":"heart_rate","units":"count/min","data":[{"date":"\#(day) 08:00:00 +0000","Min":\#(value),"Avg":\#(value),"Max":\#(value)}]}"#,
-                                       #"{"name":"dietary_energy","units":"kcal","data":[{"date":"\#(day) 09:00:00 +0000","qty":\#(value)}]}"#])
-        }),
-        ("sync", .post, "/api/v1/sync/push", { value in
-            #"{"changes":[{"type":"workout","id":"\#(UUID().uuidString)","changed_at":"2024-03-14T08:00:00Z","fields":{"started_at":"2024-03-14T07:00:00Z","name":"Edge","duration_s":\#(value),"distance_m":\#(value),"energy_kcal":\#(value)}}]}"#
-        }),
-        ("nightscout treatment", .post, "/nightscout/api/v1/treatments", { #"[{"eventType":"Meal Bolus","created_at":"2024-03-14T07:00:00Z","insulin":\#($0),"carbs":\#($0),"glucose":\#($0)}]"# }),
+        (
+            "health auto export", .post, "/api/v1/ingest/health-auto-export",
+            { value in
+                healthAutoExport(
+                    workouts: [
+                        workout(
+                            id: 4,
+                            #""duration":\#(value),"distance":{"qty":\#(value),"units":"mi"},"activeEnergyBurned":{"qty":\#(value),"units":"kcal"}"#
+                        )
+                    ],
+                    metrics: [
+                        #"{"name":"heart_rate","units":"count/min","data":[{"date":"\#(day) 08:00:00 +0000","Min":\#(value),"Avg":\#(value),"Max":\#(value)}]}"#,
+                        #"{"name":"dietary_energy","units":"kcal","data":[{"date":"\#(day) 09:00:00 +0000","qty":\#(value)}]}"#,
+                    ])
+            }
+        ),
+        (
+            "sync", .post, "/api/v1/sync/push",
+            { value in
+                #"{"changes":[{"type":"workout","id":"\#(UUID().uuidString)","changed_at":"2024-03-14T08:00:00Z","fields":{"started_at":"2024-03-14T07:00:00Z","name":"Edge","duration_s":\#(value),"distance_m":\#(value),"energy_kcal":\#(value)}}]}"#
+            }
+        ),
+        (
+            "nightscout treatment", .post, "/nightscout/api/v1/treatments",
+            { #"[{"eventType":"Meal Bolus","created_at":"2024-03-14T07:00:00Z","insulin":\#($0),"carbs":\#($0),"glucose":\#($0)}]"# }
+        ),
         ("nightscout entry", .post, "/nightscout/api/v1/entries", { #"[{"type":"sgv","sgv":\#($0),"date":1710399600000}]"# }),
     ]
 
@@ -153,8 +178,10 @@ import Testing
             let router = buildRouter(journal: journal, security: WebSecurity(loopbackHostsOnly: true))
             let routes = router.routes.filter { $0.method == .get }.map(\.path.description)
             try await Application(router: router).test(.router) { client in
-                await propertyCheck(count: 60, input: Gen<Int>.int(in: 0...(Self.edgeValues.count + 3)), Gen<Double>.double(in: -1e7...1e7),
-                                    Gen<Int>.int(in: 0...(Self.doors.count - 1))) { choice, any, index in
+                await propertyCheck(
+                    count: 60, input: Gen<Int>.int(in: 0...(Self.edgeValues.count + 3)), Gen<Double>.double(in: -1e7...1e7),
+                    Gen<Int>.int(in: 0...(Self.doors.count - 1))
+                ) { choice, any, index in
                     let value = choice < Self.edgeValues.count ? Self.edgeValues[choice] : any
                     let door = Self.doors[index]
                     let response = try await client.send(door.method, door.path, json: door.body(Self.json(value)))
@@ -177,26 +204,42 @@ import Testing
             try await Application(router: router).test(.router) { client in
                 // One record of each kind through the doors, then made impossible underneath.
                 _ = try await client.addWeighIn(80, date: "2024-03-14")
-                #expect(try await client.send(.post, "/api/v1/food-entries", json: #"{"entries":[{"energy_kcal":500,"name":"Lunch","time":"2024-03-14T12:00:00Z"}]}"#).status == .created)
+                #expect(
+                    try await client.send(
+                        .post, "/api/v1/food-entries",
+                        json: #"{"entries":[{"energy_kcal":500,"name":"Lunch","time":"2024-03-14T12:00:00Z"}]}"#
+                    ).status == .created)
                 let hae = Self.healthAutoExport(
-                    workouts: [Self.workout(id: 5, #""duration":2400,"distance":{"qty":8.1,"units":"km"},"activeEnergyBurned":{"qty":402,"units":"kcal"}"#)],
-                    metrics: [#"{"name":"heart_rate","units":"count/min","data":[{"date":"\#(Self.day) 08:00:00 +0000","Min":60,"Avg":70,"Max":80}]}"#,
-                              #"{"name":"step_count","units":"count","data":[{"date":"\#(Self.day) 08:00:00 +0000","qty":5000}]}"#])
+                    workouts: [
+                        Self.workout(
+                            id: 5, #""duration":2400,"distance":{"qty":8.1,"units":"km"},"activeEnergyBurned":{"qty":402,"units":"kcal"}"#)
+                    ],
+                    metrics: [
+                        #"{"name":"heart_rate","units":"count/min","data":[{"date":"\#(Self.day) 08:00:00 +0000","Min":60,"Avg":70,"Max":80}]}"#,
+                        #"{"name":"step_count","units":"count","data":[{"date":"\#(Self.day) 08:00:00 +0000","qty":5000}]}"#,
+                    ])
                 #expect(try await client.send(.post, "/api/v1/ingest/health-auto-export", json: hae).status == .created)
-                #expect(try await client.send(.post, "/api/v1/glucose", json: #"{"value":120,"unit":"mg/dL","time":"2024-03-14T13:00:00Z"}"#).status == .created)
-                #expect(try await client.send(.post, "/api/v1/insulin", json: #"{"units":4,"kind":"bolus","time":"2024-03-14T12:00:00Z"}"#).status == .created)
+                #expect(
+                    try await client.send(.post, "/api/v1/glucose", json: #"{"value":120,"unit":"mg/dL","time":"2024-03-14T13:00:00Z"}"#)
+                        .status == .created)
+                #expect(
+                    try await client.send(.post, "/api/v1/insulin", json: #"{"units":4,"kind":"bolus","time":"2024-03-14T12:00:00Z"}"#)
+                        .status == .created)
                 let workouts = try await client.send(.get, "/api/v1/workouts").json()
                 let workoutID = workouts["workouts"]?[0]?["id"]?.string ?? workouts[0]?["id"]?.string ?? ""
                 let entries = try await client.send(.get, "/api/v1/food-entries?from=2024-03-14&to=2024-03-14").json()
                 let entryID = entries["entries"]?[0]?["id"]?.string ?? ""
                 let weighIns = try await client.send(.get, "/api/v1/weigh-ins").json()
                 let weighInID = weighIns["weigh_ins"]?[0]?["id"]?.string ?? ""
-                let ids = ["/workouts/": workoutID, "/api/v1/workouts/": workoutID, "/food/entries/": entryID, "/api/v1/food-entries/": entryID,
-                           "/weigh-ins/": weighInID, "/api/v1/weigh-ins/": weighInID]
+                let ids = [
+                    "/workouts/": workoutID, "/api/v1/workouts/": workoutID, "/food/entries/": entryID, "/api/v1/food-entries/": entryID,
+                    "/weigh-ins/": weighInID, "/api/v1/weigh-ins/": weighInID,
+                ]
                 let stored: [Double] = [4.9e-324, 1e-300, 0.0001, 1e15, 1e19, 1e300, .greatestFiniteMagnitude, .infinity]
                 await propertyCheck(count: 6, input: Gen<Int>.int(in: 0...(stored.count - 1))) { choice in
                     let value = stored[choice]
-                    let sql = database == .sqlite
+                    let sql =
+                        database == .sqlite
                         ? (value.isInfinite ? "9e999" : "\(value)")
                         : (value.isInfinite ? "'Infinity'::float8" : "\(value)::float8")
                     let nutrient = value.isInfinite ? "1e300" : "\(value)"

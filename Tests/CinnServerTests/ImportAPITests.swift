@@ -20,14 +20,16 @@ struct ImportAPITests {
         try await withApp(on: database) { client, journal in
             let file = try fixtureText("myfitnesspal-excel/Nutrition-Summary-2024-03-01-to-2024-03-07.excel-us.csv")
             let name = "file_name=Nutrition-Summary-2024-03-01-to-2024-03-07.csv"
-            try expectError(try await client.importFile(file, query: name), .unprocessableContent, code: "invalid_input", field: "date_order")
+            try expectError(
+                try await client.importFile(file, query: name), .unprocessableContent, code: "invalid_input", field: "date_order")
             let first = try await client.importFile(file, query: name + "&date_order=month-first")
             #expect(first.status == .created)
             let imported = try #require(try first.json()["imported"]?.double)
             #expect(try imported > 0 && first.json()["rejected_count"]?.double == 0)
             let again = try await client.importFile(file, query: name + "&date_order=month-first")
             #expect(try again.json()["imported"]?.double == 0 && again.json()["duplicates"]?.double == imported)
-            let days = try await journal.store.foodEntries(user: journal.user, from: LocalDate(iso: "2024-01-01")!, to: LocalDate(iso: "2024-12-31")!)
+            let days = try await journal.store.foodEntries(
+                user: journal.user, from: LocalDate(iso: "2024-01-01")!, to: LocalDate(iso: "2024-12-31")!)
             #expect(Set(days.map(\.localDate.iso)).isSubset(of: (1...7).map { "2024-03-0\($0)" }) && Double(days.count) == imported)
         }
     }
@@ -53,8 +55,11 @@ struct ImportAPITests {
             let first = try await client.importFile(threeDays, query: "file_name=weights.csv")
             #expect(first.status == .created)
             let report = try first.json()
-            #expect(report.keys == ["format", "rows_read", "imported", "duplicates", "repeated_in_file", "kept_as_sent", "skipped", "rejected_count",
-                                    "rejected", "dry_run", "import_id", "health_days", "replaced", "unknown"])
+            #expect(
+                report.keys == [
+                    "format", "rows_read", "imported", "duplicates", "repeated_in_file", "kept_as_sent", "skipped", "rejected_count",
+                    "rejected", "dry_run", "import_id", "health_days", "replaced", "unknown",
+                ])
             #expect(report["format"]?.string == "csv")
             #expect(report["rows_read"]?.double == 3)
             #expect(report["imported"]?.double == 3)
@@ -154,12 +159,13 @@ struct ImportAPITests {
         }
     }
 
-    @Test(arguments: [
-        [UInt8](),
-        [0xFF, 0xFE] + Array("date,weight_kg\n2024-03-01,80\n".utf8).flatMap { [$0, 0] },
-        Array("just some words\nnothing here\n".utf8),
-        [0x50, 0x4B, 0x03, 0x04, 0, 0, 0, 0],
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [UInt8](),
+            [0xFF, 0xFE] + Array("date,weight_kg\n2024-03-01,80\n".utf8).flatMap { [$0, 0] },
+            Array("just some words\nnothing here\n".utf8),
+            [0x50, 0x4B, 0x03, 0x04, 0, 0, 0, 0],
+        ] as [[UInt8]])
     func unreadableFiles(bytes: [UInt8]) async throws {
         try await withApp { client, journal in
             let response = try await client.execute(uri: "/api/v1/imports", method: .post, body: ByteBuffer(bytes: bytes))
@@ -179,12 +185,15 @@ struct ImportAPITests {
 
     @Test func badImportQueries() async throws {
         try await withApp { client, journal in
-            try expectError(try await client.importFile(threeDays, query: "format=word"), .unprocessableContent,
-                            code: "invalid_input", field: "format")
-            try expectError(try await client.importFile(threeDays, query: "unit=stone-ish"), .unprocessableContent,
-                            code: "invalid_input", field: "unit")
-            try expectError(try await client.importFile(threeDays, query: "dry_run=maybe"), .unprocessableContent,
-                            code: "invalid_input", field: "dry_run")
+            try expectError(
+                try await client.importFile(threeDays, query: "format=word"), .unprocessableContent,
+                code: "invalid_input", field: "format")
+            try expectError(
+                try await client.importFile(threeDays, query: "unit=stone-ish"), .unprocessableContent,
+                code: "invalid_input", field: "unit")
+            try expectError(
+                try await client.importFile(threeDays, query: "dry_run=maybe"), .unprocessableContent,
+                code: "invalid_input", field: "dry_run")
             #expect(try await journal.count() == 0)
         }
     }
@@ -227,7 +236,8 @@ struct ExportAPITests {
     @Test func csvReimportsIntoAnotherJournal() async throws {
         let csv = try await withApp(returning: String.self) { client, _ in
             try await client.addWeighIn(80, date: "2024-03-01")
-            try await client.send(.post, "/api/v1/weigh-ins", json: #"{"weight":79.5,"measured_at":"2024-03-02T07:15:00+02:00","note":"a, \"quoted\" note"}"#)
+            try await client.send(
+                .post, "/api/v1/weigh-ins", json: #"{"weight":79.5,"measured_at":"2024-03-02T07:15:00+02:00","note":"a, \"quoted\" note"}"#)
             try await client.addWeighIn(175, unit: "lb", date: "2024-03-03")
             let response = try await client.send(.get, "/api/v1/export?format=csv")
             #expect(response.status == .ok)
@@ -275,8 +285,9 @@ struct ExportAPITests {
 
     @Test func unknownFormat() async throws {
         try await withApp { client, _ in
-            try expectError(try await client.send(.get, "/api/v1/export?format=xml"), .unprocessableContent,
-                            code: "invalid_input", field: "format")
+            try expectError(
+                try await client.send(.get, "/api/v1/export?format=xml"), .unprocessableContent,
+                code: "invalid_input", field: "format")
         }
     }
 }

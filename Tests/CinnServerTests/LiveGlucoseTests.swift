@@ -5,6 +5,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+
 @testable import CinnStore
 
 /// The Glucose page's lead: the newest reading and the last 3/6/12/24 hours, and the fragment its script fetches.
@@ -16,8 +17,9 @@ import Testing
             #expect(empty.contains("No reading in the last 24 hours") && empty.contains("No readings in the last 6 hours"))
 
             let readings = (0..<48).map { index in
-                GlucoseReading(measuredAt: fixedNow.addingTimeInterval(-Double(index) * 300 - 120), utcOffsetSeconds: 0,
-                               glucose: Glucose(milligramsPerDeciliter: 150 - Double(index)), sensor: true)
+                GlucoseReading(
+                    measuredAt: fixedNow.addingTimeInterval(-Double(index) * 300 - 120), utcOffsetSeconds: 0,
+                    glucose: Glucose(milligramsPerDeciliter: 150 - Double(index)), sensor: true)
             }
             try await journal.store.addUploadedGlucoseReadings(readings, user: journal.user)
             let page = try await client.send(.get, "/glucose?hours=3&days=7")
@@ -44,8 +46,9 @@ import Testing
     @Test func aStaleValueSaysWhyItIsStruckThrough() async throws {
         try await withApp(on: .sqlite) { client, journal in
             let readings = [40, 45].map { minutes in
-                GlucoseReading(measuredAt: fixedNow.addingTimeInterval(-Double(minutes) * 60), utcOffsetSeconds: 0,
-                               glucose: Glucose(milligramsPerDeciliter: minutes == 40 ? 98 : 104), sensor: true)
+                GlucoseReading(
+                    measuredAt: fixedNow.addingTimeInterval(-Double(minutes) * 60), utcOffsetSeconds: 0,
+                    glucose: Glucose(milligramsPerDeciliter: minutes == 40 ? 98 : 104), sensor: true)
             }
             try await journal.store.addUploadedGlucoseReadings(readings, user: journal.user)
             let html = String(buffer: try await client.send(.get, "/glucose/live?hours=3").body)
@@ -68,14 +71,18 @@ import Testing
             for index in 0..<(10 * 96) {
                 let at = end.addingTimeInterval(-Double(index) * 900 - 60)
                 let minute = Int(at.timeIntervalSince1970) / 60 % 1440
-                readings.append(GlucoseReading(measuredAt: at, utcOffsetSeconds: 0,
-                                               glucose: Glucose(milligramsPerDeciliter: (19 * 60..<20 * 60).contains(minute) ? 260 : 120), sensor: true))
+                readings.append(
+                    GlucoseReading(
+                        measuredAt: at, utcOffsetSeconds: 0,
+                        glucose: Glucose(milligramsPerDeciliter: (19 * 60..<20 * 60).contains(minute) ? 260 : 120), sensor: true))
             }
             try await journal.store.addUploadedGlucoseReadings(readings, user: journal.user)
             let page = try await client.send(.get, "/glucose/agp?days=14")
             #expect(page.status == .ok)
             let html = String(buffer: page.body)
-            #expect(html.contains("<td>Days with readings</td><td class=\"num\"><b>11 of 14</b></td>"), "ten days back from noon touch eleven dates")
+            #expect(
+                html.contains("<td>Days with readings</td><td class=\"num\"><b>11 of 14</b></td>"),
+                "ten days back from noon touch eleven dates")
             #expect(html.contains("aria-label=\"not met\""), "11 days fall short of 14, and an hour a day over 250 is over 5 %")
             #expect(html.contains("<td>In range, 70–180 mg/dL</td><td class=\"num\"><b>96 %</b></td>"), "23 of 24 hours")
             #expect(html.contains("id=\"agp-chart\"") && html.contains("class=\"median\""))

@@ -6,18 +6,23 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
+
 @testable import CinnStore
 
 /// The Nightscout API under `/nightscout`, as uploaders (xDrip+, Loop) send to it and followers read it; on both databases.
 @Suite struct NightscoutAPITests {
     static let secret = "a secret of twelve+"
     /// The SHA-1 hex Nightscout clients send as `api-secret` (worked out with Python's hashlib).
-    static let sha1 = ["a secret of twelve+": "cc697cc85150d0a994fd32291cb4da6d7caeda65",
-                       "a wrong secret!!": "b27b98e3b7a9e2a8192a71bb59bdd7f22f093f34"]
+    static let sha1 = [
+        "a secret of twelve+": "cc697cc85150d0a994fd32291cb4da6d7caeda65",
+        "a wrong secret!!": "b27b98e3b7a9e2a8192a71bb59bdd7f22f093f34",
+    ]
 
     /// The app with an API secret set, as `cinn serve --api-secret` runs it.
-    func withNightscout(on database: Database, open: Bool = false,
-                        _ body: @Sendable (any TestClientProtocol, Journal) async throws -> Void) async throws {
+    func withNightscout(
+        on database: Database, open: Bool = false,
+        _ body: @Sendable (any TestClientProtocol, Journal) async throws -> Void
+    ) async throws {
         try await withStore(database) { store in
             let journal = try await utcJournal(store)
             let security = WebSecurity(loopbackHostsOnly: open, apiSecret: open ? nil : Self.secret)
@@ -27,11 +32,14 @@ import Testing
         }
     }
 
-    func send(_ client: any TestClientProtocol, _ method: HTTPRequest.Method, _ path: String, json: String? = nil,
-              secret: String? = NightscoutAPITests.secret) async throws -> TestResponse {
+    func send(
+        _ client: any TestClientProtocol, _ method: HTTPRequest.Method, _ path: String, json: String? = nil,
+        secret: String? = NightscoutAPITests.secret
+    ) async throws -> TestResponse {
         var headers: HTTPFields = [.contentType: "application/json"]
         if let secret { headers[HTTPField.Name("api-secret")!] = Self.sha1[secret] ?? secret }
-        return try await client.execute(uri: "/nightscout" + path, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
+        return try await client.execute(
+            uri: "/nightscout" + path, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
     }
 
     /// xDrip+'s upload: a JSON array of entries with its own fields (docs/nightscout.md), newest first.
@@ -52,7 +60,8 @@ import Testing
             #expect(try first.json().array?.count == 3, "the status code 5 is skipped, not an error")
             // The same backlog again, and one reading sent by a second uploader without an _id at the same time: nothing new.
             #expect(try await send(client, .post, "/api/v1/entries.json", json: Self.xDrip).json().array?.isEmpty == true)
-            let loop = #"{"date":1710403200000,"dateString":"2024-03-14T08:00:00Z","device":"loop://iPhone","direction":"Flat","sgv":120,"type":"sgv"}"#
+            let loop =
+                #"{"date":1710403200000,"dateString":"2024-03-14T08:00:00Z","device":"loop://iPhone","direction":"Flat","sgv":120,"type":"sgv"}"#
             #expect(try await send(client, .post, "/api/v1/entries", json: loop).json().array?.isEmpty == true)
             #expect(try await journal.store.glucoseReadings(user: journal.user, limit: 100).count == 3)
 
@@ -64,9 +73,11 @@ import Testing
             #expect(entries[2]["mbg"]?.double == 112 && entries[2]["sgv"] == nil, "a meter's reading goes back as mbg")
             let sgv = try #require(try await send(client, .get, "/api/v1/entries/sgv.json?count=1").json().array)
             #expect(sgv.count == 1 && sgv[0]["sgv"]?.double == 128)
-            let since = try #require(try await send(client, .get, "/api/v1/entries/sgv.json?find[date][$gte]=1710403200000&count=10").json().array)
+            let since = try #require(
+                try await send(client, .get, "/api/v1/entries/sgv.json?find[date][$gte]=1710403200000&count=10").json().array)
             #expect(since.count == 2)
-            let before = try #require(try await send(client, .get, "/api/v1/entries.json?find[dateString][$lt]=2024-03-14T08:00:00Z").json().array)
+            let before = try #require(
+                try await send(client, .get, "/api/v1/entries.json?find[dateString][$lt]=2024-03-14T08:00:00Z").json().array)
             #expect(before.map { $0["type"]?.string } == ["mbg"])
             let current = try #require(try await send(client, .get, "/api/v1/entries/current.json").json().array)
             #expect(current.count == 1 && current[0]["sgv"]?.double == 128)
@@ -80,12 +91,15 @@ import Testing
             for path in ["/api/v1/entries", "/api/v1/treatments", "/api/v1/profile.json"] {
                 let mixed = try await send(client, .post, path, json: #"[{"type":"sgv","sgv":120,"date":1710403800000},[1],"x"]"#)
                 let mixedField = try mixed.json()["error"]?["field"]?.string
-                #expect(mixed.status == .unprocessableContent && mixedField == "body", "\(path): an array with more than documents is refused whole")
+                #expect(
+                    mixed.status == .unprocessableContent && mixedField == "body",
+                    "\(path): an array with more than documents is refused whole")
             }
             #expect(try await journal.store.glucoseReadings(user: journal.user, limit: 100).count == 3, "and nothing of it was stored")
 
             let status = try await send(client, .get, "/api/v1/status.json").json()
-            #expect(status["status"]?.string == "ok" && status["settings"]?["units"]?.string == "mg/dl" && status["apiEnabled"]?.bool == true)
+            #expect(
+                status["status"]?.string == "ok" && status["settings"]?["units"]?.string == "mg/dl" && status["apiEnabled"]?.bool == true)
             let pebble = try await send(client, .get, "/pebble").json()
             #expect(pebble["bgs"]?.array?.first?["sgv"]?.string == "128" && pebble["bgs"]?.array?.first?["trend"]?.double == 3)
         }
@@ -96,8 +110,11 @@ import Testing
         try await withNightscout(on: database) { client, _ in
             #expect(try await send(client, .get, "/api/v1/status.json", secret: nil).status == .unauthorized)
             #expect(try await send(client, .get, "/api/v1/status.json", secret: "a wrong secret!!").status == .unauthorized)
-            #expect(try await send(client, .get, "/api/v1/status.json?token=\(Self.secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)",
-                                   secret: nil).status == .ok)
+            #expect(
+                try await send(
+                    client, .get, "/api/v1/status.json?token=\(Self.secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)",
+                    secret: nil
+                ).status == .ok)
             let refused = try await send(client, .post, "/api/v1/entries", json: Self.xDrip, secret: nil)
             let message = try refused.json()["error"]?["message"]?.string
             #expect(refused.status == .unauthorized && message?.contains("api-secret") == true)
@@ -124,8 +141,9 @@ import Testing
             try await Application(router: buildRouter(journal: journal, accounts: accounts)).test(.router) { client in
                 func send(_ method: HTTPRequest.Method, _ path: String, token: String?, json: String? = nil) async throws -> TestResponse {
                     let query = token.map { "?token=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0) } ?? ""
-                    return try await client.execute(uri: "/nightscout" + path + query, method: method, headers: [.contentType: "application/json"],
-                                                    body: json.map { ByteBuffer(string: $0) })
+                    return try await client.execute(
+                        uri: "/nightscout" + path + query, method: method, headers: [.contentType: "application/json"],
+                        body: json.map { ByteBuffer(string: $0) })
                 }
                 #expect(try await send(.post, "/api/v1/entries", token: tokens["ann"], json: Self.xDrip).status == .ok)
                 let anns = try await send(.get, "/api/v1/entries.json", token: tokens["ann"]).json().array
@@ -155,14 +173,19 @@ import Testing
                     let headers: HTTPFields = [.contentType: "application/json", HTTPField.Name("api-secret")!: Accounts.sha1Hex(secret)]
                     return try await client.execute(uri: path, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
                 }
-                #expect(try await send(.get, "/nightscout/api/v1/status.json", secret: uploader).status == .ok, "an uploader checks the server first")
+                #expect(
+                    try await send(.get, "/nightscout/api/v1/status.json", secret: uploader).status == .ok,
+                    "an uploader checks the server first")
                 #expect(try await send(.post, "/nightscout/api/v1/entries", secret: uploader, json: Self.xDrip).status == .ok)
-                #expect(try await send(.get, "/nightscout/api/v1/entries.json", secret: uploader).status == .forbidden, "an uploader's token does not read")
+                #expect(
+                    try await send(.get, "/nightscout/api/v1/entries.json", secret: uploader).status == .forbidden,
+                    "an uploader's token does not read")
                 let read = try await send(.get, "/nightscout/api/v1/entries.json", secret: follower)
                 let readCount = try read.json().array?.count
                 #expect(read.status == .ok && readCount == 3)
-                #expect(try await send(.post, "/nightscout/api/v1/treatments", secret: follower, json: Self.treatments).status == .forbidden,
-                        "a follower's token does not write")
+                #expect(
+                    try await send(.post, "/nightscout/api/v1/treatments", secret: follower, json: Self.treatments).status == .forbidden,
+                    "a follower's token does not write")
                 #expect(try await send(.get, "/nightscout/api/v1/entries.json", secret: full).status == .ok, "a full token reads too")
                 for token in [uploader, follower] {
                     let api = try await client.execute(uri: "/api/v1/weigh-ins", method: .get, headers: [.authorization: "Bearer " + token])
@@ -212,11 +235,15 @@ import Testing
         try await withNightscout(on: database) { client, journal in
             let store = journal.store, user = journal.user, day = LocalDate(iso: "2024-03-14")!
             func holds() async throws -> (doses: [Double], food: [String], treatments: Int) {
-                (try await store.insulinDoses(user: user, from: .distantPast, to: .distantFuture).map(\.units).sorted(),
-                 try await store.foodEntries(user: user, from: day, to: day).map { "\($0.name) \($0.nutrients[.carbohydrate] ?? 0)" }.sorted(),
-                 try await store.nightscoutDocuments(.treatments, user: user, limit: 100).count)
+                (
+                    try await store.insulinDoses(user: user, from: .distantPast, to: .distantFuture).map(\.units).sorted(),
+                    try await store.foodEntries(user: user, from: day, to: day).map { "\($0.name) \($0.nutrients[.carbohydrate] ?? 0)" }
+                        .sorted(),
+                    try await store.nightscoutDocuments(.treatments, user: user, limit: 100).count
+                )
             }
-            let imported = try await client.send(.post, "/api/v1/imports", body: Self.exportedTreatments, contentType: "application/json").json()
+            let imported = try await client.send(.post, "/api/v1/imports", body: Self.exportedTreatments, contentType: "application/json")
+                .json()
             #expect(imported["imported"]?.double == 4 && imported["skipped"]?.double == 1)
             #expect(try await holds() == ([2.5, 6], ["Pizza 60.0", "Porridge 45.0"], 4))
             for body in Self.resentTreatments {
@@ -226,7 +253,8 @@ import Testing
             }
             #expect(try await holds() == ([2.5, 6], ["Pizza 60.0", "Porridge 45.0"], 4))
             // And the other way round: what the uploaders sent first, the file adds nothing to.
-            let again = try await client.send(.post, "/api/v1/imports", body: Self.exportedTreatments, contentType: "application/json").json()
+            let again = try await client.send(.post, "/api/v1/imports", body: Self.exportedTreatments, contentType: "application/json")
+                .json()
             #expect(again["imported"]?.double == 0 && again["duplicates"]?.double == 4)
             try await store.undoImport(id: Int64(try #require(imported["import_id"]?.double)), user: user)
             #expect(try await holds() == ([], [], 0))
@@ -235,7 +263,8 @@ import Testing
             }
             let afterUploads = try await holds()
             #expect(afterUploads == ([2.5, 6], ["Pizza 60.0", "Porridge 45.0"], 4))
-            let late = try await client.send(.post, "/api/v1/imports", body: Self.exportedTreatments, contentType: "application/json").json()
+            let late = try await client.send(.post, "/api/v1/imports", body: Self.exportedTreatments, contentType: "application/json")
+                .json()
             #expect(late["imported"]?.double == 0 && late["duplicates"]?.double == 4)
             #expect(try await holds() == afterUploads)
         }
@@ -278,16 +307,19 @@ import Testing
             #expect(try events.json()["meal_events"]?.array?.first?["carbohydrate_g"]?.double == 45)
 
             let listed = try #require(try await send(client, .get, "/api/v1/treatments.json?count=10").json().array)
-            #expect(listed.map { $0["eventType"]?.string } == ["Temp Basal", "Carb Correction", "Correction Bolus", "BG Check", "Site Change"])
+            #expect(
+                listed.map { $0["eventType"]?.string } == ["Temp Basal", "Carb Correction", "Correction Bolus", "BG Check", "Site Change"])
             #expect(listed[2]["_id"]?.string == "65f2b1c03a1c2b0012a4f301" && listed[1]["_id"]?.string?.count == 24)
             #expect(listed[0]["rate"]?.double == 0.8, "kept as sent")
-            let since = try #require(try await send(client, .get, "/api/v1/treatments.json?find[created_at][$gte]=2024-03-14T08:00:00Z").json().array)
+            let since = try #require(
+                try await send(client, .get, "/api/v1/treatments.json?find[created_at][$gte]=2024-03-14T08:00:00Z").json().array)
             #expect(since.count == 2)
             let bad = try await send(client, .post, "/api/v1/treatments", json: #"[{"eventType":"Meal Bolus","insulin":3}]"#)
             let badField = try bad.json()["error"]?["field"]?.string
             #expect(bad.status == .unprocessableContent && badField == "[0].created_at")
 
-            let status = #"{"device":"loop://iPhone","created_at":"2024-03-14T08:05:00Z","loop":{"iob":{"iob":1.2}},"pump":{"reservoir":120}}"#
+            let status =
+                #"{"device":"loop://iPhone","created_at":"2024-03-14T08:05:00Z","loop":{"iob":{"iob":1.2}},"pump":{"reservoir":120}}"#
             #expect(try await send(client, .post, "/api/v1/devicestatus", json: status).json().array?.count == 1)
             #expect(try await send(client, .post, "/api/v1/devicestatus", json: status).json().array?.isEmpty == true)
             let statuses = try #require(try await send(client, .get, "/api/v1/devicestatus.json").json().array)
@@ -301,7 +333,8 @@ import Testing
     @Test(arguments: Database.enabled)
     func aTreatmentSentTwiceOrInAnotherOffsetIsOneEvent(_ database: Database) async throws {
         try await withNightscout(on: database) { client, journal in
-            let bolus = #"{"_id":"65f2b1c03a1c2b0012a4f399","eventType":"Meal Bolus","created_at":"2024-03-14T07:58:00.000Z","insulin":4,"carbs":40}"#
+            let bolus =
+                #"{"_id":"65f2b1c03a1c2b0012a4f399","eventType":"Meal Bolus","created_at":"2024-03-14T07:58:00.000Z","insulin":4,"carbs":40}"#
             let twice = try await send(client, .post, "/api/v1/treatments", json: "[\(bolus),\(bolus)]")
             #expect(twice.status == .ok, "\(twice.text)")
             #expect(try twice.json().array?.count == 1)
@@ -321,7 +354,9 @@ import Testing
 
             let status = #"{"device":"openaps://phone","pump":{"reservoir":88}}"#
             #expect(try await send(client, .post, "/api/v1/devicestatus", json: "[\(status),\(status)]").json().array?.count == 1)
-            #expect(try await send(client, .post, "/api/v1/devicestatus", json: status).json().array?.isEmpty == true, "no time: its content is its key")
+            #expect(
+                try await send(client, .post, "/api/v1/devicestatus", json: status).json().array?.isEmpty == true,
+                "no time: its content is its key")
         }
     }
 
@@ -353,7 +388,8 @@ import Testing
             let listed = try #require(try await send(client, .get, "/api/v1/treatments.json?count=100").json().array)
             #expect(listed.count == 1)
 
-            let none = try await send(client, .post, "/api/v1/treatments", json: #"[{"eventType":"Note","created_at":"9999-12-31T00:00:00Z"}]"#)
+            let none = try await send(
+                client, .post, "/api/v1/treatments", json: #"[{"eventType":"Note","created_at":"9999-12-31T00:00:00Z"}]"#)
             #expect(none.status == .unprocessableContent)
             #expect(try none.json()["error"]?["field"]?.string == "[0].created_at")
         }
@@ -389,7 +425,8 @@ import Testing
             #expect(try stored.json().array?.map { $0["sgv"]?.double } == [39, 401, 100], "38 is a status code; 39 and 401 are readings")
             let report = try await client.send(.get, "/api/v1/glucose/report?days=1&to=2024-03-15").json()
             let statistics = report["statistics"] ?? report
-            #expect(statistics["percent_below_54"]?.double.map { abs($0 - 100.0 / 3) < 0.1 } == true, "the LOW counts below 54: \(statistics)")
+            #expect(
+                statistics["percent_below_54"]?.double.map { abs($0 - 100.0 / 3) < 0.1 } == true, "the LOW counts below 54: \(statistics)")
             let live = try await client.send(.get, "/glucose/live?hours=3").text
             #expect(live.contains(">LOW<"), "the newest reading, 39 from a sensor, shows as LOW")
             let day = try await client.send(.get, "/glucose/days/2024-03-15").text

@@ -1,7 +1,6 @@
 import CinnCore
 import CinnJournal
 import CinnServer
-@testable import CinnStore
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -12,6 +11,8 @@ import Prometheus
 import SQLKit
 import Synchronization
 import Testing
+
+@testable import CinnStore
 
 /// The metrics registry of the test process: swift-metrics is bootstrapped once a process, as `cinn serve` does.
 let testMetricsRegistry: PrometheusCollectorRegistry = {
@@ -70,12 +71,16 @@ struct ObservabilityTests {
             try await Application(router: buildRouter(journal: journal)).test(.router) { client in
                 #expect(try await client.send(.get, "/ready").status == .ok)
                 try await store.withConnection { db in
-                    try await db.raw("UPDATE schema_migrations SET version = 99 WHERE version = (SELECT MAX(version) FROM schema_migrations)").run()
+                    try await db.raw(
+                        "UPDATE schema_migrations SET version = 99 WHERE version = (SELECT MAX(version) FROM schema_migrations)"
+                    ).run()
                 }
                 let newer = try await client.send(.get, "/ready")
                 #expect(newer.status == .serviceUnavailable && newer.text == "the database's schema is not this version's")
                 try await store.withConnection { db in try await db.raw("DELETE FROM schema_migrations WHERE version = 99").run() }
-                #expect(try await client.send(.get, "/ready").status == .serviceUnavailable, "a schema behind this version's is not ready either")
+                #expect(
+                    try await client.send(.get, "/ready").status == .serviceUnavailable,
+                    "a schema behind this version's is not ready either")
                 try await store.close()
                 let closed = try await client.send(.get, "/ready")
                 #expect(closed.status == .serviceUnavailable && closed.text == "the database cannot be reached")
@@ -94,10 +99,13 @@ struct ObservabilityTests {
                 let foodDay = #"cinn_http_requests_total{method="GET",route="/food/{date}",status="200"}"#
                 #expect(try await client.send(.get, "/food/2024-03-09?q=private-search").status == .ok)
                 #expect(try await client.send(.get, "/food/2024-03-10").status == .ok)
-                #expect(try await client.send(.post, "/api/v1/weigh-ins", json: #"{"weight":80.5,"note":"private-note"}"#).status == .created)
-                #expect(try await client.send(.post, "/api/v1/imports?format=csv&unit=kg", body: threeDays, contentType: "text/csv")
-                    .status == .created)
-                let push = #"{"changes":[{"type":"glucose_reading","id":"\#(UUID().uuidString)","changed_at":"2024-03-15T08:00:00Z","fields":{"measured_at":"2024-03-15T08:00:00Z","mg_dl":101}}]}"#
+                #expect(
+                    try await client.send(.post, "/api/v1/weigh-ins", json: #"{"weight":80.5,"note":"private-note"}"#).status == .created)
+                #expect(
+                    try await client.send(.post, "/api/v1/imports?format=csv&unit=kg", body: threeDays, contentType: "text/csv")
+                        .status == .created)
+                let push =
+                    #"{"changes":[{"type":"glucose_reading","id":"\#(UUID().uuidString)","changed_at":"2024-03-15T08:00:00Z","fields":{"measured_at":"2024-03-15T08:00:00Z","mg_dl":101}}]}"#
                 #expect(try await client.send(.post, "/api/v1/sync/push", json: push).status == .ok)
                 #expect(try await client.send(.get, "/api/v1/sync/changes").status == .ok)
                 #expect(try await client.send(.get, "/no-such-page-private").status == .notFound)
@@ -118,18 +126,24 @@ struct ObservabilityTests {
         }
     }
 
-    @Test("the request log writes method, route, status, duration and request id, and no path values, query or body",
-          arguments: LogFormat.allCases)
+    @Test(
+        "the request log writes method, route, status, duration and request id, and no path values, query or body",
+        arguments: LogFormat.allCases)
     func requestLog(_ format: LogFormat) async throws {
         let lines = LogLines()
         try await withStore { store in
             let journal = try await utcJournal(store)
             try await Application(router: buildRouter(journal: journal, requestLog: lines.logger(format))).test(.router) { client in
-                let answer = try await client.execute(uri: "/food/2024-03-09?q=private-search", method: .get, headers: [HTTPField.Name("X-Request-Id")!: "proxy-id-42"])
+                let answer = try await client.execute(
+                    uri: "/food/2024-03-09?q=private-search", method: .get, headers: [HTTPField.Name("X-Request-Id")!: "proxy-id-42"])
                 #expect(answer.headers[HTTPField.Name("X-Request-Id")!] == "proxy-id-42")
-                let own = try await client.execute(uri: "/api/v1/weigh-ins", method: .post, headers: [HTTPField.Name("X-Request-Id")!: "not plain; id",
-                                                                                                      .contentType: "application/json"],
-                                                   body: ByteBuffer(string: #"{"weight":80.5,"note":"private-note"}"#))
+                let own = try await client.execute(
+                    uri: "/api/v1/weigh-ins", method: .post,
+                    headers: [
+                        HTTPField.Name("X-Request-Id")!: "not plain; id",
+                        .contentType: "application/json",
+                    ],
+                    body: ByteBuffer(string: #"{"weight":80.5,"note":"private-note"}"#))
                 #expect(own.status == .created)
                 let ownID = try #require(own.headers[HTTPField.Name("X-Request-Id")!])
                 #expect(ownID != "not plain; id" && !ownID.isEmpty)
@@ -140,12 +154,16 @@ struct ObservabilityTests {
         for line in written { #expect(!line.contains("private") && !line.contains("2024-03-09") && !line.contains("80.5"), "\(line)") }
         switch format {
         case .logfmt:
-            #expect(written[0].contains("msg=request") && written[0].contains("method=GET") && written[0].contains("route=/food/{date}")
-                    && written[0].contains("status=200") && written[0].contains("request_id=proxy-id-42") && written[0].contains("duration_ms="))
+            #expect(
+                written[0].contains("msg=request") && written[0].contains("method=GET") && written[0].contains("route=/food/{date}")
+                    && written[0].contains("status=200") && written[0].contains("request_id=proxy-id-42")
+                    && written[0].contains("duration_ms="))
             #expect(written[1].contains("method=POST") && written[1].contains("route=/api/v1/weigh-ins status=201"))
         case .json:
             let first = try #require(try JSONSerialization.jsonObject(with: Data(written[0].utf8)) as? [String: String])
-            #expect(first["msg"] == "request" && first["route"] == "/food/{date}" && first["status"] == "200" && first["request_id"] == "proxy-id-42")
+            #expect(
+                first["msg"] == "request" && first["route"] == "/food/{date}" && first["status"] == "200"
+                    && first["request_id"] == "proxy-id-42")
             #expect(first["level"] == "info" && first["logger"] == "cinn.requests" && first["ts"]?.hasSuffix("Z") == true)
         }
     }

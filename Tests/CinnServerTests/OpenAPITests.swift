@@ -49,10 +49,11 @@ struct OpenAPITests {
     func errorStatusesAreDocumented() async throws {
         let yaml = try await withApp(returning: String.self) { client, _ in try await client.send(.get, "/api/openapi.yaml").text }
         for (operation, lines) in Self.operationLines(yaml) {
-            let statuses = Set(lines.compactMap { line -> String? in
-                guard line.hasPrefix("        \""), !line.hasPrefix("         ") else { return nil }
-                return String(line.dropFirst(9).prefix(3))
-            })
+            let statuses = Set(
+                lines.compactMap { line -> String? in
+                    guard line.hasPrefix("        \""), !line.hasPrefix("         ") else { return nil }
+                    return String(line.dropFirst(9).prefix(3))
+                })
             if lines.contains(where: { $0.hasPrefix("      requestBody:") }) {
                 #expect(statuses.isSuperset(of: ["400", "413", "422"]), "\(operation) takes a body: \(statuses.sorted())")
             }
@@ -82,10 +83,12 @@ struct OpenAPITests {
             let listed = yaml[list.upperBound...].prefix { $0 != "]" }
             #expect(listed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } == Store.syncTypeNames)
         }
-        let page = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../docs/sync.md").standardized, encoding: .utf8)
+        let page = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../../docs/sync.md").standardized, encoding: .utf8)
         for type in Store.syncTypeNames {
-            let row = try #require(page.split(separator: "\n").first { $0.hasPrefix("| `\(type)` |") }, "docs/sync.md has no row for \(type)")
+            let row = try #require(
+                page.split(separator: "\n").first { $0.hasPrefix("| `\(type)` |") }, "docs/sync.md has no row for \(type)")
             for field in Store.syncFieldNames(of: type) { #expect(row.contains(field), "docs/sync.md: \(type) lacks \(field)") }
         }
     }
@@ -99,11 +102,13 @@ struct OpenAPITests {
             }
             let documented = Self.documentedOperations(yaml)
             // HEAD answers every GET as GET does (RFC 9110): the router makes those routes; the document lists the GETs.
-            let all = Set(router.routes.filter { $0.method != .head }.map { Operation(method: $0.method.rawValue, path: $0.path.description) })
+            let all = Set(
+                router.routes.filter { $0.method != .head }.map { Operation(method: $0.method.rawValue, path: $0.path.description) })
             // The Nightscout API's paths without `.json` are its aliases, documented with the `.json` ones.
             let routed = all.filter { operation in
-                operation.path.hasPrefix("/api/v1") || operation.path.hasPrefix("/nightscout/")
-                    && !all.contains(Operation(method: operation.method, path: operation.path + ".json"))
+                operation.path.hasPrefix("/api/v1")
+                    || operation.path.hasPrefix("/nightscout/")
+                        && !all.contains(Operation(method: operation.method, path: operation.path + ".json"))
             }
             #expect(documented.count >= 16)
             #expect(documented.subtracting(routed).isEmpty, "documented but not routed: \(documented.subtracting(routed))")
@@ -113,23 +118,26 @@ struct OpenAPITests {
 
     @Test func parserReadsPathsAndMethods() {
         let yaml = """
-        openapi: 3.1.0
-        paths:
-          /api/v1/a:
-            get:
-              summary: x
-            parameters:
-              - {name: id}
-          /api/v1/a/{id}:
-            delete:
-              responses:
-                "204": {description: gone}
-        components:
-          schemas:
-            get:
-              type: object
-        """
-        #expect(Self.documentedOperations(yaml) == [Operation(method: "GET", path: "/api/v1/a"),
-                                                    Operation(method: "DELETE", path: "/api/v1/a/{id}")])
+            openapi: 3.1.0
+            paths:
+              /api/v1/a:
+                get:
+                  summary: x
+                parameters:
+                  - {name: id}
+              /api/v1/a/{id}:
+                delete:
+                  responses:
+                    "204": {description: gone}
+            components:
+              schemas:
+                get:
+                  type: object
+            """
+        #expect(
+            Self.documentedOperations(yaml) == [
+                Operation(method: "GET", path: "/api/v1/a"),
+                Operation(method: "DELETE", path: "/api/v1/a/{id}"),
+            ])
     }
 }

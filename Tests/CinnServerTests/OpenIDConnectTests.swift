@@ -1,9 +1,10 @@
 import CinnCore
-@testable import CinnJournal
 import CinnStore
 import Foundation
 import JWTKit
 import Testing
+
+@testable import CinnJournal
 
 /// The checks of an ID token and what a sign-in makes of it. The whole flow against a real provider, in a browser, is
 /// e2e/test_oidc.py.
@@ -12,11 +13,14 @@ struct OpenIDConnectTests {
     static let issuer = "https://id.example.org"
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    func claims(iss: String = issuer, aud: [String] = ["cinn"], azp: String? = nil, exp: TimeInterval = 300, iat: TimeInterval = -10,
-                nonce: String? = "n-123", sub: String = "248289761001") -> IDTokenClaims {
-        IDTokenClaims(iss: iss, sub: sub, aud: AudienceClaim(value: aud), exp: ExpirationClaim(value: Self.now.addingTimeInterval(exp)),
-                      iat: IssuedAtClaim(value: Self.now.addingTimeInterval(iat)), nonce: nonce, azp: azp, email: "jane@example.org",
-                      preferred_username: nil, name: "Jane")
+    func claims(
+        iss: String = issuer, aud: [String] = ["cinn"], azp: String? = nil, exp: TimeInterval = 300, iat: TimeInterval = -10,
+        nonce: String? = "n-123", sub: String = "248289761001"
+    ) -> IDTokenClaims {
+        IDTokenClaims(
+            iss: iss, sub: sub, aud: AudienceClaim(value: aud), exp: ExpirationClaim(value: Self.now.addingTimeInterval(exp)),
+            iat: IssuedAtClaim(value: Self.now.addingTimeInterval(iat)), nonce: nonce, azp: azp, email: "jane@example.org",
+            preferred_username: nil, name: "Jane")
     }
 
     func check(_ claims: IDTokenClaims) throws -> OpenIDIdentity {
@@ -28,14 +32,19 @@ struct OpenIDConnectTests {
     @Test("a token of this provider, for this client and sign-in, in its time, is accepted")
     func acceptsAGoodToken() throws {
         let identity = try check(claims())
-        #expect(identity == OpenIDIdentity(issuer: Self.issuer, subject: "248289761001", email: "jane@example.org", preferredUsername: nil, name: "Jane"))
+        #expect(
+            identity
+                == OpenIDIdentity(
+                    issuer: Self.issuer, subject: "248289761001", email: "jane@example.org", preferredUsername: nil, name: "Jane"))
         #expect(try check(claims(exp: -5)).subject == "248289761001", "expired 5 s ago is within the 10 s leeway")
         #expect(try check(claims(aud: ["cinn", "other"], azp: "cinn")).subject == "248289761001")
     }
 
     @Test("every claim that does not fit is refused, naming it")
     func refusesEachBadClaim() {
-        #expect(throws: refusal("it was issued by https://evil.example, not \(Self.issuer)")) { try check(claims(iss: "https://evil.example")) }
+        #expect(throws: refusal("it was issued by https://evil.example, not \(Self.issuer)")) {
+            try check(claims(iss: "https://evil.example"))
+        }
         #expect(throws: refusal("it is for another application")) { try check(claims(aud: ["other"])) }
         #expect(throws: refusal("it was given to another application")) { try check(claims(aud: ["cinn", "other"])) }
         #expect(throws: refusal("it was given to another application")) { try check(claims(azp: "other")) }
@@ -55,21 +64,30 @@ struct OpenIDConnectTests {
         let published = JWTKeyCollection()
         await published.add(ecdsa: key.publicKey, kid: "provider-1")
         try await withStore { store in
-            let openID = OpenIDConnect(configuration: OpenIDConfiguration(issuer: Self.issuer, clientID: "cinn", clientSecret: "s",
-                                                                          redirectURI: "https://cinn.example.org/login/oidc/callback"),
-                                       store: store)
-            let provider = OpenIDProvider(authorizationEndpoint: "", tokenEndpoint: "", jwksURI: "", postsSecret: false, keys: published,
-                                          fetchedAt: Date())
+            let openID = OpenIDConnect(
+                configuration: OpenIDConfiguration(
+                    issuer: Self.issuer, clientID: "cinn", clientSecret: "s",
+                    redirectURI: "https://cinn.example.org/login/oidc/callback"),
+                store: store)
+            let provider = OpenIDProvider(
+                authorizationEndpoint: "", tokenEndpoint: "", jwksURI: "", postsSecret: false, keys: published,
+                fetchedAt: Date())
             #expect(try await openID.verifySignature(token, provider: provider).sub == "248289761001")
             let parts = token.split(separator: ".").map(String.init)
             let forged = try JSONEncoder().encode(claims(sub: "someone-else"))
             let swapped = [parts[0], Accounts.base64URL(Array(forged)), parts[2]].joined(separator: ".")
-            await #expect(throws: refusal("its signature does not verify")) { try await openID.verifySignature(swapped, provider: provider) }
+            await #expect(throws: refusal("its signature does not verify")) {
+                try await openID.verifySignature(swapped, provider: provider)
+            }
             let impostor = JWTKeyCollection()
             await impostor.add(ecdsa: other, kid: "provider-1")
             let foreign = try await impostor.sign(claims(), kid: "provider-1")
-            await #expect(throws: refusal("its signature does not verify")) { try await openID.verifySignature(foreign, provider: provider) }
-            await #expect(throws: refusal("it cannot be read or verified")) { try await openID.verifySignature("not.a.token", provider: provider) }
+            await #expect(throws: refusal("its signature does not verify")) {
+                try await openID.verifySignature(foreign, provider: provider)
+            }
+            await #expect(throws: refusal("it cannot be read or verified")) {
+                try await openID.verifySignature("not.a.token", provider: provider)
+            }
         }
     }
 
@@ -77,10 +95,14 @@ struct OpenIDConnectTests {
     func unreachableProvider() async throws {
         try await withStore { store in
             // Port 9 (discard) refuses connections on loopback.
-            let openID = OpenIDConnect(configuration: OpenIDConfiguration(issuer: "http://127.0.0.1:9", clientID: "cinn", clientSecret: "s",
-                                                                          redirectURI: "http://127.0.0.1:8080/login/oidc/callback"),
-                                       store: store)
-            await #expect(throws: CinnError(.upstreamFailed, "Cinn cannot reach the identity provider's discovery document; try again later")) {
+            let openID = OpenIDConnect(
+                configuration: OpenIDConfiguration(
+                    issuer: "http://127.0.0.1:9", clientID: "cinn", clientSecret: "s",
+                    redirectURI: "http://127.0.0.1:8080/login/oidc/callback"),
+                store: store)
+            await #expect(
+                throws: CinnError(.upstreamFailed, "Cinn cannot reach the identity provider's discovery document; try again later")
+            ) {
                 _ = try await openID.start(next: nil, invite: nil)
             }
         }
@@ -94,8 +116,9 @@ struct OpenIDConnectTests {
         PendingOpenIDLogin(nonce: "n", codeVerifier: "v", next: nil, invite: invite, linkUser: user)
     }
 
-    @Test("on an open server a new identity makes an account (the first an administrator); the same identity is the same account",
-          arguments: Database.enabled)
+    @Test(
+        "on an open server a new identity makes an account (the first an administrator); the same identity is the same account",
+        arguments: Database.enabled)
     func openSignUp(_ database: Database) async throws {
         try await withStore(database) { store in
             let accounts = Accounts(store: store, configuration: AccountsConfiguration(signUp: .open, bcryptCost: 4))
@@ -104,15 +127,17 @@ struct OpenIDConnectTests {
             #expect(try await accounts.signIn(identity("1", email: "Jane.Doe@example.org"), login: login()) == jane)
             let other = try await accounts.signIn(identity("2", email: "jane.doe@elsewhere.org"), login: login())
             #expect(other.name == "jane.doe-2" && other.role == .member, "a taken name gets a number")
-            #expect(try await accounts.signIn(identity("3", username: "Ö!"), login: login()).name == "user---", "odd names become valid ones")
+            #expect(
+                try await accounts.signIn(identity("3", username: "Ö!"), login: login()).name == "user---", "odd names become valid ones")
             await #expect(throws: CinnError(.unauthenticated, "wrong name or password")) {
                 try await accounts.authenticate(name: "jane.doe", password: "any-password-1", client: "203.0.113.1")
             }
         }
     }
 
-    @Test("an invite-only server needs an invite; a closed one makes no account; a logged-in person links their identity",
-          arguments: Database.enabled)
+    @Test(
+        "an invite-only server needs an invite; a closed one makes no account; a logged-in person links their identity",
+        arguments: Database.enabled)
     func signUpPolicies(_ database: Database) async throws {
         try await withStore(database) { store in
             let invited = Accounts(store: store, configuration: AccountsConfiguration(signUp: .invite, bcryptCost: 4))
@@ -138,13 +163,17 @@ struct OpenIDConnectTests {
     @Test("with passwords off, password log-in and sign-up are refused")
     func passwordsOff() async throws {
         try await withStore { store in
-            let openID = OpenIDConfiguration(issuer: Self.issuer, clientID: "cinn", clientSecret: "s", displayName: "Example ID",
-                                             redirectURI: "https://cinn.example.org/login/oidc/callback")
-            let accounts = Accounts(store: store, configuration: AccountsConfiguration(signUp: .open, bcryptCost: 4, openID: openID, passwords: false))
+            let openID = OpenIDConfiguration(
+                issuer: Self.issuer, clientID: "cinn", clientSecret: "s", displayName: "Example ID",
+                redirectURI: "https://cinn.example.org/login/oidc/callback")
+            let accounts = Accounts(
+                store: store, configuration: AccountsConfiguration(signUp: .open, bcryptCost: 4, openID: openID, passwords: false))
             let refusal = CinnError(.forbidden, "this server signs in with Example ID only, not with passwords")
             await #expect(throws: refusal) { try await accounts.signUp(name: "zoe", password: "zoe-password-1", invite: nil) }
             _ = try await accounts.addUser(name: "yan", password: "yan-password-1", role: .member)
-            await #expect(throws: refusal) { try await accounts.authenticate(name: "yan", password: "yan-password-1", client: "203.0.113.1") }
+            await #expect(throws: refusal) {
+                try await accounts.authenticate(name: "yan", password: "yan-password-1", client: "203.0.113.1")
+            }
         }
     }
 }

@@ -24,9 +24,10 @@ import Testing
         try await withStore { store in
             let router = buildRouter(journal: try await utcJournal(store), accounts: Accounts(store: store))
             let routed = Set(router.routes.filter { $0.method == .get }.map(\.path.description).filter(Self.isPage))
-            let listed = Set(try String(contentsOf: Self.pageList, encoding: .utf8).split(separator: "\n")
-                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("#") }
-                .map { $0.hasPrefix("- ") ? String($0.dropFirst(2)) : $0 })
+            let listed = Set(
+                try String(contentsOf: Self.pageList, encoding: .utf8).split(separator: "\n")
+                    .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("#") }
+                    .map { $0.hasPrefix("- ") ? String($0.dropFirst(2)) : $0 })
             #expect(routed.count >= 30)
             #expect(routed.subtracting(listed).isEmpty, "pages missing from e2e/pages.txt: \(routed.subtracting(listed).sorted())")
             #expect(listed.subtracting(routed).isEmpty, "e2e/pages.txt lists what is not a page: \(listed.subtracting(routed).sorted())")

@@ -53,15 +53,17 @@ import Testing
     static func matches(_ path: Substring, _ template: String) -> Bool {
         let parts = template.split(separator: "/", omittingEmptySubsequences: false)
         let given = path.split(separator: "/", omittingEmptySubsequences: false)
-        return parts.count == given.count && zip(parts, given).allSatisfy { part, value in
-            part.hasPrefix("{") ? !value.isEmpty : part == value
-        }
+        return parts.count == given.count
+            && zip(parts, given).allSatisfy { part, value in
+                part.hasPrefix("{") ? !value.isEmpty : part == value
+            }
     }
 
     /// Follows the site's links from `/` and every page without a parameter, breadth first in the order they appear,
     /// and gives for each template the first address of it that answered, with its status and text.
     static func crawl(_ get: (String) async throws -> (status: Int, text: String)) async throws
-        -> [String: (path: String, status: Int, text: String)] {
+        -> [String: (path: String, status: Int, text: String)]
+    {
         var found: [String: (path: String, status: Int, text: String)] = [:]
         var queue = ["/"] + templates.filter { !$0.contains("{") }
         var seen = Set(queue)
@@ -104,8 +106,10 @@ import Testing
         return prefix + "." + (words.isEmpty ? "home" : words)
     }
 
-    func snapshotEveryPage(_ prefix: String, fileID: StaticString = #fileID, file: StaticString = #filePath, testName: String = #function,
-                           get: (String) async throws -> (status: Int, text: String)) async throws {
+    func snapshotEveryPage(
+        _ prefix: String, fileID: StaticString = #fileID, file: StaticString = #filePath, testName: String = #function,
+        get: (String) async throws -> (status: Int, text: String)
+    ) async throws {
         let pages = try await Self.crawl(get)
         let missing = Self.templates.filter { pages[$0] == nil }
         for template in Self.templates {

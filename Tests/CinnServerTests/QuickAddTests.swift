@@ -10,11 +10,13 @@ import Testing
     @Test(arguments: Database.enabled)
     func theAPILogsAQuickAddAndTheDayCountsIt(_ database: Database) async throws {
         try await withApp(on: database) { client, journal in
-            let response = try await client.send(.post, "/api/v1/food-entries", json: """
-                {"entries":[{"energy_kcal":650,"protein_g":30,"carbohydrate_g":70,"fat_g":25.5,"name":"Lunch out","meal":"lunch",
-                  "time":"2024-03-14T12:30:00Z"},
-                  {"protein_g":20,"carbohydrate_g":10,"fat_g":5,"meal":"snacks","time":"2024-03-14T16:00:00Z"}]}
-                """)
+            let response = try await client.send(
+                .post, "/api/v1/food-entries",
+                json: """
+                    {"entries":[{"energy_kcal":650,"protein_g":30,"carbohydrate_g":70,"fat_g":25.5,"name":"Lunch out","meal":"lunch",
+                      "time":"2024-03-14T12:30:00Z"},
+                      {"protein_g":20,"carbohydrate_g":10,"fat_g":5,"meal":"snacks","time":"2024-03-14T16:00:00Z"}]}
+                    """)
             #expect(response.status == .created)
             let entries = try #require(try response.json()["entries"]?.array)
             #expect(entries.map { $0["name"]?.string } == ["Lunch out", "Quick add"])
@@ -39,9 +41,12 @@ import Testing
                 (#"{"energy_kcal":500,"food_id":"0190f5d0-0000-7000-8000-000000000000"}"#, "entries[0].food_id"),
                 (#"{"meal":"lunch"}"#, "entries[0].food_id"),
             ] {
-                try expectError(try await client.send(.post, "/api/v1/food-entries", json: #"{"entries":[{"energy_kcal":100},\#(entry)]}"#
-                                    .replacingOccurrences(of: "entries[0]", with: "entries[1]")),
-                                .unprocessableContent, code: "invalid_input", field: field.replacingOccurrences(of: "[0]", with: "[1]"))
+                try expectError(
+                    try await client.send(
+                        .post, "/api/v1/food-entries",
+                        json: #"{"entries":[{"energy_kcal":100},\#(entry)]}"#
+                            .replacingOccurrences(of: "entries[0]", with: "entries[1]")),
+                    .unprocessableContent, code: "invalid_input", field: field.replacingOccurrences(of: "[0]", with: "[1]"))
             }
             #expect(try await journal.store.foodHistory(user: journal.user).isEmpty, "all or nothing")
         }

@@ -35,16 +35,20 @@ struct SecurityTests {
             let evil: HTTPFields = [.origin: "http://evil.example", .contentType: Self.form]
             var response = try await client.execute(uri: "/weigh-ins", method: .post, headers: evil, body: ByteBuffer(string: "weight=80"))
             #expect(response.status == .forbidden)
-            let fetch: HTTPFields = [.origin: "http://evil.example", .contentType: "text/plain",
-                                     HTTPField.Name("Sec-Fetch-Site")!: "cross-site"]
-            response = try await client.execute(uri: "/api/v1/weigh-ins", method: .post, headers: fetch,
-                                                body: ByteBuffer(string: #"{"weight": 80}"#))
+            let fetch: HTTPFields = [
+                .origin: "http://evil.example", .contentType: "text/plain",
+                HTTPField.Name("Sec-Fetch-Site")!: "cross-site",
+            ]
+            response = try await client.execute(
+                uri: "/api/v1/weigh-ins", method: .post, headers: fetch,
+                body: ByteBuffer(string: #"{"weight": 80}"#))
             #expect(response.status == .forbidden)
             let sameSite: HTTPFields = [HTTPField.Name("Sec-Fetch-Site")!: "same-site", .contentType: Self.form]
             response = try await client.execute(uri: "/weigh-ins", method: .post, headers: sameSite, body: ByteBuffer(string: "weight=80"))
             #expect(response.status == .forbidden)
             let nullOrigin: HTTPFields = [.origin: "null", .contentType: Self.form]
-            response = try await client.execute(uri: "/weigh-ins", method: .post, headers: nullOrigin, body: ByteBuffer(string: "weight=80"))
+            response = try await client.execute(
+                uri: "/weigh-ins", method: .post, headers: nullOrigin, body: ByteBuffer(string: "weight=80"))
             #expect(response.status == .forbidden)
             #expect(try await journal.count() == 0)
 
@@ -54,9 +58,10 @@ struct SecurityTests {
             response = try await client.post("/weigh-ins", form: "weight=80.5")
             #expect(response.status == .seeOther)
             // An app's HTTP library that keeps cookies (of every port of the host) is no browser either.
-            response = try await client.execute(uri: "/api/v1/weigh-ins", method: .post,
-                                                headers: [.contentType: "application/json", .cookie: "cinn_csrf=" + String(repeating: "b", count: 43)],
-                                                body: ByteBuffer(string: #"{"weight": 81}"#))
+            response = try await client.execute(
+                uri: "/api/v1/weigh-ins", method: .post,
+                headers: [.contentType: "application/json", .cookie: "cinn_csrf=" + String(repeating: "b", count: 43)],
+                body: ByteBuffer(string: #"{"weight": 81}"#))
             #expect(response.status == .created)
             #expect(try await journal.count() == 3)
         }
@@ -71,15 +76,20 @@ struct SecurityTests {
             #expect(page.headers[values: .setCookie].first { $0.hasPrefix("cinn_csrf=") }?.contains("SameSite=Strict") == true)
             #expect(page.headers[values: .setCookie].first { $0.hasPrefix("cinn_csrf=") }?.contains("HttpOnly") == true)
             // The test client's requests name the host "localhost".
-            let browser: HTTPFields = [.origin: "http://localhost", .contentType: Self.form,
-                                       HTTPField.Name("Sec-Fetch-Site")!: "same-origin", .cookie: cookie]
-            var response = try await client.execute(uri: "/weigh-ins", method: .post, headers: browser, body: ByteBuffer(string: "weight=80"))
+            let browser: HTTPFields = [
+                .origin: "http://localhost", .contentType: Self.form,
+                HTTPField.Name("Sec-Fetch-Site")!: "same-origin", .cookie: cookie,
+            ]
+            var response = try await client.execute(
+                uri: "/weigh-ins", method: .post, headers: browser, body: ByteBuffer(string: "weight=80"))
             #expect(response.status == .forbidden)
-            response = try await client.execute(uri: "/weigh-ins", method: .post, headers: browser,
-                                                body: ByteBuffer(string: "weight=80&_csrf=" + String(repeating: "A", count: 43)))
+            response = try await client.execute(
+                uri: "/weigh-ins", method: .post, headers: browser,
+                body: ByteBuffer(string: "weight=80&_csrf=" + String(repeating: "A", count: 43)))
             #expect(response.status == .forbidden)
             #expect(try await journal.count() == 0)
-            response = try await client.execute(uri: "/weigh-ins", method: .post, headers: browser, body: ByteBuffer(string: "weight=80&_csrf=" + token))
+            response = try await client.execute(
+                uri: "/weigh-ins", method: .post, headers: browser, body: ByteBuffer(string: "weight=80&_csrf=" + token))
             #expect(response.status == .seeOther)
             // A page the browser already has a token for sets no new cookie, and its forms carry the same token.
             var again: HTTPFields = browser
@@ -91,7 +101,8 @@ struct SecurityTests {
             var api = browser
             api[.contentType] = "application/json"
             api[HTTPField.Name("X-CSRF-Token")!] = token
-            response = try await client.execute(uri: "/api/v1/weigh-ins", method: .post, headers: api, body: ByteBuffer(string: #"{"weight": 81}"#))
+            response = try await client.execute(
+                uri: "/api/v1/weigh-ins", method: .post, headers: api, body: ByteBuffer(string: #"{"weight": 81}"#))
             #expect(response.status == .created)
             #expect(try await journal.count() == 2)
         }
@@ -110,8 +121,10 @@ struct SecurityTests {
                         #expect(response.status == .forbidden, "\(host)")
                         #expect(response.body.map { String(buffer: $0) }?.contains("--allowed-host") == true, "\(host)")
                     }
-                    for host in ["localhost:8080", "127.0.0.1", "127.0.0.2:8080", "[::1]:8080", "app.localhost", "cinn.home.arpa:8080",
-                                 "CINN.home.arpa"] {
+                    for host in [
+                        "localhost:8080", "127.0.0.1", "127.0.0.2:8080", "[::1]:8080", "app.localhost", "cinn.home.arpa:8080",
+                        "CINN.home.arpa",
+                    ] {
                         let response = try await http.execute(.init("/api/v1/weigh-ins", method: .get, authority: host))
                         #expect(response.status == .ok, "\(host)")
                     }
@@ -120,16 +133,21 @@ struct SecurityTests {
         }
     }
 
-    @Test("single-user mode beyond loopback answers only this machine's names and addresses (DNS rebinding), over HTTP",
-          arguments: ["0.0.0.0", "127.1"])
+    @Test(
+        "single-user mode beyond loopback answers only this machine's names and addresses (DNS rebinding), over HTTP",
+        arguments: ["0.0.0.0", "127.1"])
     func hostsAreCheckedBeyondLoopback(_ listening: String) async throws {
-        #expect(WebSecurity.isLoopbackAddress("127.1") && WebSecurity.isLoopbackAddress("127.0.0.9") && !WebSecurity.isLoopbackAddress("0.0.0.0"))
+        #expect(
+            WebSecurity.isLoopbackAddress("127.1") && WebSecurity.isLoopbackAddress("127.0.0.9")
+                && !WebSecurity.isLoopbackAddress("0.0.0.0"))
         let own = WebSecurity.machineNames()
         #expect(!own.isEmpty)
         try await withStore { store in
             let journal = try await utcJournal(store)
-            let app = buildApplication(journal: journal, configuration: ServerConfiguration(
-                host: listening, port: 0, security: WebSecurity(allowedHosts: ["cinn.home.arpa"])))
+            let app = buildApplication(
+                journal: journal,
+                configuration: ServerConfiguration(
+                    host: listening, port: 0, security: WebSecurity(allowedHosts: ["cinn.home.arpa"])))
             try await app.test(.live) { client in
                 let port = try #require(client.port)
                 try await TestClient.withClient(host: "127.0.0.1", port: port) { http in
@@ -171,10 +189,13 @@ struct SecurityTests {
             let journal = try await utcJournal(store)
             let router = buildRouter(journal: journal, security: WebSecurity(loopbackHostsOnly: true))
             try await Application(router: router).test(.router) { client in
-                for (path, limit) in [("/api/v1/weigh-ins", "1 MiB"), ("/nightscout/api/v1/treatments", "8 MiB"), ("/api/v1/sync/push", "32 MiB"),
-                                      ("/weigh-ins", "64 KiB")] {
+                for (path, limit) in [
+                    ("/api/v1/weigh-ins", "1 MiB"), ("/nightscout/api/v1/treatments", "8 MiB"), ("/api/v1/sync/push", "32 MiB"),
+                    ("/weigh-ins", "64 KiB"),
+                ] {
                     let size = limit == "1 MiB" ? 1 << 20 : limit == "8 MiB" ? 8 << 20 : limit == "32 MiB" ? 32 << 20 : 64 << 10
-                    let response = path == "/weigh-ins"
+                    let response =
+                        path == "/weigh-ins"
                         ? try await client.post(path, form: "weight=" + String(repeating: "8", count: size))
                         : try await client.send(.post, path, json: "[" + String(repeating: " ", count: size) + "]")
                     #expect(response.status == .contentTooLarge, "\(path)")
@@ -198,7 +219,9 @@ struct SecurityTests {
             ]
             for (name, response) in responses {
                 let policy = try #require(response.headers[.contentSecurityPolicy], "\(name)")
-                #expect(policy.contains("default-src 'self'") && policy.contains("script-src 'self'") && policy.contains("frame-ancestors 'none'"), "\(name)")
+                #expect(
+                    policy.contains("default-src 'self'") && policy.contains("script-src 'self'")
+                        && policy.contains("frame-ancestors 'none'"), "\(name)")
                 #expect(!policy.contains("unsafe-inline"), "\(name)")
                 #expect(response.headers[.xContentTypeOptions] == "nosniff", "\(name)")
                 #expect(response.headers[HTTPField.Name("X-Frame-Options")!] == "DENY", "\(name)")
@@ -217,8 +240,11 @@ struct SecurityTests {
             #expect(try await journal.fillWithDemoData())
             try await Application(router: buildRouter(journal: journal)).test(.router) { client in
                 let policy = try #require(try await client.send(.get, "/").headers[.contentSecurityPolicy])
-                for path in ["/", "/weigh-ins", "/food", "/food/search", "/food/new", "/food/history", "/food/stats", "/food/presets", "/energy", "/profile", "/lifts", "/workouts",
-                             "/glucose", "/glucose/meals", "/glucose/agp", "/glance", "/import", "/settings", "/more-data"] {
+                for path in [
+                    "/", "/weigh-ins", "/food", "/food/search", "/food/new", "/food/history", "/food/stats", "/food/presets", "/energy",
+                    "/profile", "/lifts", "/workouts",
+                    "/glucose", "/glucose/meals", "/glucose/agp", "/glance", "/import", "/settings", "/more-data",
+                ] {
                     let response = try await client.send(.get, path)
                     #expect(response.status == .ok, "\(path)")
                     let html = String(buffer: response.body)
@@ -272,7 +298,8 @@ struct SecurityTests {
             let goal = try await client.send(.put, "/api/v1/goal", json: #"{"weight": 70, "unit": "kg", "rate_per_week": 1e-320}"#)
             #expect(goal.status == .unprocessableContent)
             #expect(try await journal.count() == 0)
-            let fine = try await client.send(.post, "/api/v1/weigh-ins", json: #"{"weight": 80, "note": "\#(String(repeating: "n", count: 500))"}"#)
+            let fine = try await client.send(
+                .post, "/api/v1/weigh-ins", json: #"{"weight": 80, "note": "\#(String(repeating: "n", count: 500))"}"#)
             #expect(fine.status == .created)
         }
     }
@@ -281,11 +308,13 @@ struct SecurityTests {
     func uploadErrorsHideTemporaryFiles() async throws {
         try await withApp { client, _ in
             for path in ["/api/v1/food-journal", "/api/v1/imports?format=fitbit&unit=kg", "/api/v1/imports?format=apple-health"] {
-                let response = try await client.send(.post, path, body: "PK\u{3}\u{4} not really a zip", contentType: "application/octet-stream")
+                let response = try await client.send(
+                    .post, path, body: "PK\u{3}\u{4} not really a zip", contentType: "application/octet-stream")
                 #expect(response.status == .unprocessableContent, "\(path)")
                 #expect(!response.text.contains("cinn-upload-"), "\(path): \(response.text)")
-                let named = try await client.send(.post, path + (path.contains("?") ? "&" : "?") + "file_name=mine.zip",
-                                                  body: "PK\u{3}\u{4} not really a zip", contentType: "application/octet-stream")
+                let named = try await client.send(
+                    .post, path + (path.contains("?") ? "&" : "?") + "file_name=mine.zip",
+                    body: "PK\u{3}\u{4} not really a zip", contentType: "application/octet-stream")
                 #expect(!named.text.contains("cinn-upload-"), "\(path): \(named.text)")
             }
         }
@@ -294,7 +323,8 @@ struct SecurityTests {
     @Test("CSV exports neutralise cells a spreadsheet would run as a formula, and leave negative numbers alone")
     func csvInjection() async throws {
         try await withApp { client, _ in
-            let response = try await client.send(.post, "/api/v1/weigh-ins", json: #"{"weight": 80, "note": "=HYPERLINK(\"http://evil.example\",\"x\")"}"#)
+            let response = try await client.send(
+                .post, "/api/v1/weigh-ins", json: #"{"weight": 80, "note": "=HYPERLINK(\"http://evil.example\",\"x\")"}"#)
             #expect(response.status == .created)
             let csv = String(buffer: try await client.send(.get, "/api/v1/export?format=csv").body)
             #expect(csv.contains(#""'=HYPERLINK(""http://evil.example"",""x"")""#))

@@ -13,15 +13,20 @@ import Testing
 @Suite("Several servers on one database")
 struct SharedDatabaseTests {
     /// Two apps, each on a store of its own over one fresh database, sharing an upload directory.
-    func withTwoServers(_ database: Database, accounts configuration: AccountsConfiguration? = nil,
-                        _ body: @Sendable (any TestClientProtocol, any TestClientProtocol, [Journal]) async throws -> Void) async throws {
+    func withTwoServers(
+        _ database: Database, accounts configuration: AccountsConfiguration? = nil,
+        _ body: @Sendable (any TestClientProtocol, any TestClientProtocol, [Journal]) async throws -> Void
+    ) async throws {
         let uploads = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-uploads-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: uploads) }
         try await withStores(database, count: 2) { stores in
             let journals = [try await utcJournal(stores[0]), try await utcJournal(stores[1])]
             let accounts = stores.map { store in configuration.map { Accounts(store: store, configuration: $0) } }
-            try await Application(router: buildRouter(journal: journals[0], accounts: accounts[0], uploadDirectory: uploads)).test(.router) { first in
-                try await Application(router: buildRouter(journal: journals[1], accounts: accounts[1], uploadDirectory: uploads)).test(.router) { second in
+            try await Application(router: buildRouter(journal: journals[0], accounts: accounts[0], uploadDirectory: uploads)).test(.router)
+            { first in
+                try await Application(router: buildRouter(journal: journals[1], accounts: accounts[1], uploadDirectory: uploads)).test(
+                    .router
+                ) { second in
                     try await body(first, second, journals)
                 }
             }
@@ -29,8 +34,9 @@ struct SharedDatabaseTests {
     }
 
     /// Several servers share PostgreSQL (a SQLite file has one).
-    @Test("servers starting at once apply each migration once; the others wait and find it applied",
-          .enabled(if: Database.enabled.contains(.postgres)))
+    @Test(
+        "servers starting at once apply each migration once; the others wait and find it applied",
+        .enabled(if: Database.enabled.contains(.postgres)))
     func concurrentMigrations() async throws {
         try await withStores(.postgres, count: 4, migrating: false) { stores in
             let applied = try await withThrowingTaskGroup(of: [Int].self) { group in
@@ -44,8 +50,9 @@ struct SharedDatabaseTests {
     }
 
     /// Import progress is polled across servers on PostgreSQL; on SQLite (one server) the same flow runs.
-    @Test("an upload checked on one server is imported on another, its progress polled on either, and undone on the first",
-          arguments: Database.enabled)
+    @Test(
+        "an upload checked on one server is imported on another, its progress polled on either, and undone on the first",
+        arguments: Database.enabled)
     func importCrossesServers(_ database: Database) async throws {
         try await withTwoServers(database) { first, second, journals in
             let id = UUID().uuidString.lowercased()
@@ -79,13 +86,15 @@ struct SharedDatabaseTests {
             let checked = try await second.post("/import/\(token)/unit", form: "unit=lb")
             #expect(checked.status == .ok && checked.text.contains("Import 2 weigh-ins"))
             #expect(try await first.post("/import/\(token)", form: "").status == .ok)
-            #expect(try await journals[0].store.weighIns(user: journals[0].user).map { ($0.weight.value(in: .pounds) * 10).rounded() / 10 }
+            #expect(
+                try await journals[0].store.weighIns(user: journals[0].user).map { ($0.weight.value(in: .pounds) * 10).rounded() / 10 }
                     == [80.3, 80.1])
         }
     }
 
-    @Test("failed log-ins are counted across servers, and a right password on one forgets the name's failures on all",
-          arguments: Database.enabled)
+    @Test(
+        "failed log-ins are counted across servers, and a right password on one forgets the name's failures on all",
+        arguments: Database.enabled)
     func throttleCountsAcrossServers(_ database: Database) async throws {
         try await withStores(database, count: 2) { stores in
             let servers = stores.map { Accounts(store: $0, configuration: AccountTests.fastHashing) }
@@ -109,8 +118,9 @@ struct SharedDatabaseTests {
         }
     }
 
-    @Test("a session opened on one server, its CSRF token and an invite work on another; logging out on one ends it on both",
-          arguments: Database.enabled)
+    @Test(
+        "a session opened on one server, its CSRF token and an invite work on another; logging out on one ends it on both",
+        arguments: Database.enabled)
     func sessionsCrossServers(_ database: Database) async throws {
         let configuration = AccountsConfiguration(signUp: .invite, bcryptCost: 4)
         try await withTwoServers(database, accounts: configuration) { first, second, journals in
@@ -118,18 +128,21 @@ struct SharedDatabaseTests {
             let admin = try await accounts.addUser(name: "alice", password: "alice-password-1", role: .admin)
             let code = try await accounts.createInvite(by: admin)
             let form = "application/x-www-form-urlencoded"
-            let made = try await Visitor(client: second).send(.post, "/signup", body: "name=bob&password=bob-password-1&invite=\(code)",
-                                                              contentType: form)
+            let made = try await Visitor(client: second).send(
+                .post, "/signup", body: "name=bob&password=bob-password-1&invite=\(code)",
+                contentType: form)
             #expect(made.status == .seeOther, "an invite made on one server signs up on another")
 
-            let login = try await Visitor(client: first).send(.post, "/login", body: "name=alice&password=alice-password-1", contentType: form)
+            let login = try await Visitor(client: first).send(
+                .post, "/login", body: "name=alice&password=alice-password-1", contentType: form)
             let cookie = try #require(sessionCookie(login))
             var onFirst = Visitor(client: first, headers: [.cookie: cookie])
             var onSecond = Visitor(client: second, headers: [.cookie: cookie])
             onSecond.csrf = csrfToken(try await onSecond.send(.get, "/account").text)
             onFirst.csrf = onSecond.csrf
-            #expect(try await onFirst.post("/weigh-ins", form: "weight=80.4&date=2024-03-14").status == .seeOther,
-                    "a form from one server's page is accepted by the other")
+            #expect(
+                try await onFirst.post("/weigh-ins", form: "weight=80.4&date=2024-03-14").status == .seeOther,
+                "a form from one server's page is accepted by the other")
             #expect(try await onSecond.send(.get, "/api/v1/weigh-ins").text.contains("80.4"))
             #expect(try await onSecond.post("/logout").status == .seeOther)
             #expect(try await onFirst.send(.get, "/account").status == .seeOther, "logged out on both")

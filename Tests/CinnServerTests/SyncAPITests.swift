@@ -59,15 +59,21 @@ struct SyncAPITests {
 
     @Test func malformedPushesAndCursorsAreErrorsNamingTheField() async throws {
         try await withApp { client, _ in
-            try expectError(try await client.send(.post, "/api/v1/sync/push", json: #"{"changes":[{"type":"weigh_in"}]}"#),
-                            .unprocessableContent, code: "invalid_input", field: "changes[0].id")
-            try expectError(try await client.send(.post, "/api/v1/sync/push",
-                                                  json: #"{"changes":[{"type":"weigh_in","id":"\#(UUID())","changed_at":"yesterday"}]}"#),
-                            .unprocessableContent, code: "invalid_input", field: "changes[0].changed_at")
-            try expectError(try await client.send(.post, "/api/v1/sync/push", json: #"{"changes":"#), .badRequest, code: "malformed_request")
-            try expectError(try await client.send(.get, "/api/v1/sync/changes?after=yesterday"), .unprocessableContent,
-                            code: "invalid_input", field: "after")
-            try expectError(try await client.send(.get, "/api/v1/sync/changes?limit=0"), .unprocessableContent, code: "invalid_input", field: "limit")
+            try expectError(
+                try await client.send(.post, "/api/v1/sync/push", json: #"{"changes":[{"type":"weigh_in"}]}"#),
+                .unprocessableContent, code: "invalid_input", field: "changes[0].id")
+            try expectError(
+                try await client.send(
+                    .post, "/api/v1/sync/push",
+                    json: #"{"changes":[{"type":"weigh_in","id":"\#(UUID())","changed_at":"yesterday"}]}"#),
+                .unprocessableContent, code: "invalid_input", field: "changes[0].changed_at")
+            try expectError(
+                try await client.send(.post, "/api/v1/sync/push", json: #"{"changes":"#), .badRequest, code: "malformed_request")
+            try expectError(
+                try await client.send(.get, "/api/v1/sync/changes?after=yesterday"), .unprocessableContent,
+                code: "invalid_input", field: "after")
+            try expectError(
+                try await client.send(.get, "/api/v1/sync/changes?limit=0"), .unprocessableContent, code: "invalid_input", field: "limit")
         }
     }
 }

@@ -13,9 +13,11 @@ import Testing
             var settings = try await journal.settings()
             settings.energyTargetKcal = 2000
             try await journal.store.saveSettings(settings, user: journal.user)
-            let put = try await client.send(.put, "/api/v1/targets", json: """
-                {"protein":{"grams":150},"carbohydrate":{"percent":40},"fat":{"percent":30},"nutrients":{"sodium":{"max":2000}}}
-                """)
+            let put = try await client.send(
+                .put, "/api/v1/targets",
+                json: """
+                    {"protein":{"grams":150},"carbohydrate":{"percent":40},"fat":{"percent":30},"nutrients":{"sodium":{"max":2000}}}
+                    """)
             #expect(put.status == .ok, "\(put.text)")
             let body = try put.json()
             #expect(body["targets"]?["carbohydrate"]?["percent"]?.double == 40)
@@ -24,9 +26,11 @@ import Testing
             #expect(goals.first { $0["key"]?.string == "sodium" }?["maximum"]?.double == 2000)
             #expect(goals.first { $0["key"]?.string == "fiber" }?["source"]?.string == "daily_value")
 
-            _ = try await client.send(.post, "/api/v1/food-entries", json: """
-                {"entries":[{"energy_kcal":600,"protein_g":140,"carbohydrate_g":20,"fat_g":10,"time":"2024-03-14T12:00:00Z"}]}
-                """)
+            _ = try await client.send(
+                .post, "/api/v1/food-entries",
+                json: """
+                    {"entries":[{"energy_kcal":600,"protein_g":140,"carbohydrate_g":20,"fat_g":10,"time":"2024-03-14T12:00:00Z"}]}
+                    """)
             let day = try await client.send(.get, "/api/v1/days/2024-03-14").json()
             let targets = try #require(day["targets"]?.array)
             let protein = try #require(targets.first { $0["key"]?.string == "protein" })
@@ -46,12 +50,15 @@ import Testing
             #expect(stats.contains("<span>Protein (150 g)</span><span>1 of 1 day</span>"), "only the logged day counts")
             #expect(stats.contains("<span>Fiber (at least 28 g)</span><span>0 of 1 day</span>"))
 
-            for (json, field) in [(#"{"protein":{"grams":-5}}"#, "protein"), (#"{"fat":{"per_kg":1}}"#, "fat"),
-                                  (#"{"nutrients":{"sodium":{"min":3000,"max":2000}}}"#, "nutrients.sodium.max"),
-                                  (#"{"sugar":{"grams":1}}"#, "sugar"), (#"{"protein":{"grams":"lots"}}"#, "protein"),
-                                  (#"{"nutrients":{"sodium":null}}"#, "nutrients.sodium")] {
-                try expectError(try await client.send(.put, "/api/v1/targets", json: json), .unprocessableContent, code: "invalid_input",
-                                field: field)
+            for (json, field) in [
+                (#"{"protein":{"grams":-5}}"#, "protein"), (#"{"fat":{"per_kg":1}}"#, "fat"),
+                (#"{"nutrients":{"sodium":{"min":3000,"max":2000}}}"#, "nutrients.sodium.max"),
+                (#"{"sugar":{"grams":1}}"#, "sugar"), (#"{"protein":{"grams":"lots"}}"#, "protein"),
+                (#"{"nutrients":{"sodium":null}}"#, "nutrients.sodium"),
+            ] {
+                try expectError(
+                    try await client.send(.put, "/api/v1/targets", json: json), .unprocessableContent, code: "invalid_input",
+                    field: field)
             }
             #expect(try await journal.settings().nutrientTargets.protein == .grams(150), "a refused change keeps the targets")
         }
@@ -62,7 +69,8 @@ import Testing
         try await withApp(on: database) { client, journal in
             let empty = try await client.send(.get, "/settings/targets")
             #expect(empty.status == .ok && empty.text.contains(#"placeholder="2300""#), "sodium's Daily Value shows as the default")
-            let saved = try await client.post("/settings/targets", form: "protein=1.8&protein_kind=per_kg&fat=30&fat_kind=percent&max.sodium=2000")
+            let saved = try await client.post(
+                "/settings/targets", form: "protein=1.8&protein_kind=per_kg&fat=30&fat_kind=percent&max.sodium=2000")
             #expect(saved.status == .seeOther)
             let targets = try await journal.settings().nutrientTargets
             #expect(targets.protein == .gramsPerKilogram(1.8) && targets.fat == .percentOfEnergy(30) && targets.carbohydrate == nil)
@@ -87,23 +95,28 @@ import Testing
             for offset in 0..<44 {
                 let day = start.adding(days: offset)
                 let weight = day < LocalDate(iso: "2024-03-01")! ? 100 : 60
-                let added = try await client.send(.post, "/api/v1/weigh-ins", json: #"{"weight":\#(weight),"date":"\#(day.iso)","confirm":true}"#)
+                let added = try await client.send(
+                    .post, "/api/v1/weigh-ins", json: #"{"weight":\#(weight),"date":"\#(day.iso)","confirm":true}"#)
                 #expect(added.status == .created, "\(added.text)")
             }
             #expect(try await client.send(.put, "/api/v1/targets", json: #"{"protein":{"per_kg":1}}"#).status == .ok)
-            let trendToday = try #require(try await client.send(.get, "/api/v1/targets").json()["goals"]?.array?
-                .first { $0["key"]?.string == "protein" }?["target"]?.double)
+            let trendToday = try #require(
+                try await client.send(.get, "/api/v1/targets").json()["goals"]?.array?
+                    .first { $0["key"]?.string == "protein" }?["target"]?.double)
             #expect(trendToday < 70 && trendToday > 66)
             // 100 g of protein on 29 February (its trend: 100 kg) and today's grams on 15 March: each met its own day's goal.
             for (day, grams) in [("2024-02-29", 100.0), ("2024-03-15", trendToday)] {
-                _ = try await client.send(.post, "/api/v1/food-entries",
-                                          json: #"{"entries":[{"energy_kcal":800,"protein_g":\#(grams),"time":"\#(day)T12:00:00Z"}]}"#)
+                _ = try await client.send(
+                    .post, "/api/v1/food-entries",
+                    json: #"{"entries":[{"energy_kcal":800,"protein_g":\#(grams),"time":"\#(day)T12:00:00Z"}]}"#)
             }
             let february = try await client.send(.get, "/api/v1/days/2024-02-29").json()["targets"]?.array?
                 .first { $0["key"]?.string == "protein" }
             #expect(february?["standing"]?.string == "met" && february?["target"]?.double == 100)
             let stats = try await client.send(.get, "/food/stats?from=2024-02-29&to=2024-03-15").text
-            #expect(stats.contains("Protein (1 g/kg)") && stats.contains("2 of 2 days"), "judged by today's 68 g, 29 February's 100 g would be over")
+            #expect(
+                stats.contains("Protein (1 g/kg)") && stats.contains("2 of 2 days"),
+                "judged by today's 68 g, 29 February's 100 g would be over")
         }
     }
 }

@@ -1,12 +1,13 @@
 import CinnCore
 import CinnJournal
 import CinnServer
-@testable import CinnStore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import SQLKit
 import Testing
+
+@testable import CinnStore
 
 /// The fixed "now" of every server test: 2024-03-15T12:00:00Z.
 let fixedNow = Date(timeIntervalSince1970: 1_710_504_000)
@@ -103,11 +104,12 @@ func withApp(on database: Database, _ body: @Sendable (any TestClientProtocol, J
 
 /// A journal on `store` with the fixed clock and its time zone set to UTC.
 func utcJournal(_ store: Store, user name: String? = nil) async throws -> Journal {
-    let journal = if let name {
-        Journal(store: store, user: try await store.user(named: name), now: { fixedNow })
-    } else {
-        try await Journal.local(store: store, now: { fixedNow })
-    }
+    let journal =
+        if let name {
+            Journal(store: store, user: try await store.user(named: name), now: { fixedNow })
+        } else {
+            try await Journal.local(store: store, now: { fixedNow })
+        }
     try await store.saveSettings(UserSettings(timeZoneIdentifier: "UTC", onboarded: true), user: journal.user)
     return journal
 }
@@ -119,7 +121,8 @@ func withApp(_ body: @Sendable (any TestClientProtocol, Journal) async throws ->
 
 /// As `withApp(_:)`, returning what `body` returns.
 func withApp<T: Sendable>(returning: T.Type, _ body: @Sendable (any TestClientProtocol, Journal) async throws -> T)
-    async throws -> T {
+    async throws -> T
+{
     try await withStore { store in
         let journal = try await utcJournal(store)
         return try await Application(router: buildRouter(journal: journal)).test(.router) { client in
@@ -137,7 +140,8 @@ extension TestClientProtocol {
     /// Sends a request with an optional text body.
     @discardableResult
     func send(_ method: HTTPRequest.Method, _ uri: String, body: String? = nil, contentType: String? = nil) async throws
-        -> TestResponse {
+        -> TestResponse
+    {
         var headers: HTTPFields = [:]
         if let contentType { headers[.contentType] = contentType }
         return try await execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
@@ -158,7 +162,8 @@ extension TestClientProtocol {
     /// Adds a weigh-in through the API and returns its JSON.
     @discardableResult
     func addWeighIn(_ weight: Double, unit: String = "kg", date: String, sourceLocation: SourceLocation = #_sourceLocation)
-        async throws -> JSON {
+        async throws -> JSON
+    {
         let response = try await send(.post, "/api/v1/weigh-ins", json: #"{"weight":\#(weight),"unit":"\#(unit)","date":"\#(date)"}"#)
         #expect(response.status == .created, sourceLocation: sourceLocation)
         return try response.json()
@@ -178,8 +183,10 @@ extension TestResponse {
 }
 
 /// Checks an API error: the status, `error.code` and `error.field` (never the message text).
-func expectError(_ response: TestResponse, _ status: HTTPResponse.Status, code: String, field: String? = nil,
-                 sourceLocation: SourceLocation = #_sourceLocation) throws {
+func expectError(
+    _ response: TestResponse, _ status: HTTPResponse.Status, code: String, field: String? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws {
     #expect(response.status == status, sourceLocation: sourceLocation)
     let error = try response.json()["error"]
     #expect(error?["code"]?.string == code, sourceLocation: sourceLocation)

@@ -1,10 +1,11 @@
-@testable import CinnServer
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Mustache
 import Testing
+
+@testable import CinnServer
 
 /// The templates, style sheets and scripts embedded in the binary, and how the static files are cached.
 @Suite struct TextResourceTests {
@@ -14,9 +15,10 @@ import Testing
     /// The files under `Sources/CinnServer` whose names end in `suffix`, by name without it.
     static func files(endingIn suffix: String) throws -> [String: URL] {
         let paths = try FileManager.default.subpathsOfDirectory(atPath: sources.path).filter { $0.hasSuffix(suffix) }
-        return Dictionary(uniqueKeysWithValues: paths.map { path in
-            (String(path.split(separator: "/").last!.dropLast(suffix.count)), sources.appendingPathComponent(path))
-        })
+        return Dictionary(
+            uniqueKeysWithValues: paths.map { path in
+                (String(path.split(separator: "/").last!.dropLast(suffix.count)), sources.appendingPathComponent(path))
+            })
     }
 
     @Test("every template parses, and every partial it names is a template")
@@ -77,15 +79,17 @@ import Testing
 
             let tag = try #require(sheet.headers[.eTag])
             for ifNoneMatch in [tag, "W/\(tag)", "\"other\", \(tag)", "*"] {
-                let response = try await client.execute(uri: "/static/cinn.css?v=" + version, method: .get,
-                                                        headers: [.ifNoneMatch: ifNoneMatch], body: nil)
+                let response = try await client.execute(
+                    uri: "/static/cinn.css?v=" + version, method: .get,
+                    headers: [.ifNoneMatch: ifNoneMatch], body: nil)
                 #expect(response.status == .notModified, "\(ifNoneMatch)")
                 #expect(response.body.readableBytes == 0, "\(ifNoneMatch)")
                 #expect(response.headers[.eTag] == tag, "\(ifNoneMatch)")
                 #expect(response.headers[.cacheControl] == "public, max-age=31536000, immutable", "\(ifNoneMatch)")
                 #expect(response.headers[.contentSecurityPolicy] != nil, "\(ifNoneMatch)")
             }
-            let changed = try await client.execute(uri: "/static/cinn.css", method: .get, headers: [.ifNoneMatch: "\"0123456789abcdef\""], body: nil)
+            let changed = try await client.execute(
+                uri: "/static/cinn.css", method: .get, headers: [.ifNoneMatch: "\"0123456789abcdef\""], body: nil)
             #expect(changed.status == .ok)
             #expect(changed.text == StaticAssets.styleSheet)
             #expect(try await client.send(.get, "/static/nothing.css").status == .notFound)

@@ -115,14 +115,18 @@ struct TrendAPITests {
 
     @Test func badQueries() async throws {
         try await withApp { client, _ in
-            try expectError(try await client.send(.get, "/api/v1/trend?range=fortnight"), .unprocessableContent,
-                            code: "invalid_input", field: "range")
-            try expectError(try await client.send(.get, "/api/v1/trend?from=2024-03-10&to=2024-03-01"), .unprocessableContent,
-                            code: "invalid_input", field: "from")
-            try expectError(try await client.send(.get, "/api/v1/trend?to=2024-02-30"), .unprocessableContent,
-                            code: "invalid_input", field: "to")
-            try expectError(try await client.send(.get, "/api/v1/trend?unit=stone-ish"), .unprocessableContent,
-                            code: "invalid_input", field: "unit")
+            try expectError(
+                try await client.send(.get, "/api/v1/trend?range=fortnight"), .unprocessableContent,
+                code: "invalid_input", field: "range")
+            try expectError(
+                try await client.send(.get, "/api/v1/trend?from=2024-03-10&to=2024-03-01"), .unprocessableContent,
+                code: "invalid_input", field: "from")
+            try expectError(
+                try await client.send(.get, "/api/v1/trend?to=2024-02-30"), .unprocessableContent,
+                code: "invalid_input", field: "to")
+            try expectError(
+                try await client.send(.get, "/api/v1/trend?unit=stone-ish"), .unprocessableContent,
+                code: "invalid_input", field: "unit")
         }
     }
 }

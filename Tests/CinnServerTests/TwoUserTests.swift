@@ -9,7 +9,8 @@ import Testing
 struct TwoUserTests {
     /// Alice and Bob, each with their own router over one store.
     func withAliceAndBob(_ body: @Sendable (_ alice: any TestClientProtocol, _ bob: any TestClientProtocol) async throws -> Void)
-        async throws {
+        async throws
+    {
         try await withStore { store in
             let alice = try await utcJournal(store, user: "alice")
             let bob = try await utcJournal(store, user: "bob")
@@ -26,8 +27,9 @@ struct TwoUserTests {
         try await withAliceAndBob { alice, bob in
             let id = try #require(try await alice.addWeighIn(80, date: "2024-03-01")["id"]?.string)
             try expectError(try await bob.send(.get, "/api/v1/weigh-ins/\(id)"), .notFound, code: "not_found")
-            try expectError(try await bob.send(.patch, "/api/v1/weigh-ins/\(id)", json: #"{"weight":60}"#),
-                            .notFound, code: "not_found")
+            try expectError(
+                try await bob.send(.patch, "/api/v1/weigh-ins/\(id)", json: #"{"weight":60}"#),
+                .notFound, code: "not_found")
             try expectError(try await bob.send(.delete, "/api/v1/weigh-ins/\(id)"), .notFound, code: "not_found")
             #expect(try await bob.send(.delete, "/api/v1/weigh-ins?date=2024-03-01").json()["deleted"]?.double == 0)
             let mine = try await alice.send(.get, "/api/v1/weigh-ins/\(id)").json()
@@ -61,17 +63,24 @@ struct TwoUserTests {
 
     @Test func aliceWorkoutsAndRoutinesAreHersAlone() async throws {
         try await withAliceAndBob { alice, bob in
-            let workout = try await alice.send(.post, "/api/v1/workouts", json: #"""
-                {"started_at":"2024-03-14T18:00:00Z","in_progress":true,"sets":[{"exercise":"Squat","weight":100,"reps":5}]}
-                """#).json()
-            let routine = try await alice.send(.post, "/api/v1/routines", json: #"{"name":"Legs","exercises":[{"exercise":"Squat","sets":3}]}"#).json()
+            let workout = try await alice.send(
+                .post, "/api/v1/workouts",
+                json: #"""
+                    {"started_at":"2024-03-14T18:00:00Z","in_progress":true,"sets":[{"exercise":"Squat","weight":100,"reps":5}]}
+                    """#
+            ).json()
+            let routine = try await alice.send(
+                .post, "/api/v1/routines", json: #"{"name":"Legs","exercises":[{"exercise":"Squat","sets":3}]}"#
+            ).json()
             let workoutID = try #require(workout["id"]?.string), routineID = try #require(routine["id"]?.string)
             for path in ["/api/v1/workouts/\(workoutID)", "/api/v1/routines/\(routineID)", "/api/v1/exercises/Squat/last"] {
                 try expectError(try await bob.send(.get, path), .notFound, code: "not_found")
             }
-            try expectError(try await bob.send(.patch, "/api/v1/workouts/\(workoutID)", json: #"{"name":"mine"}"#), .notFound, code: "not_found")
-            try expectError(try await bob.send(.put, "/api/v1/routines/\(routineID)", json: #"{"name":"x","exercises":[{"exercise":"Dip","sets":1}]}"#),
-                            .notFound, code: "not_found")
+            try expectError(
+                try await bob.send(.patch, "/api/v1/workouts/\(workoutID)", json: #"{"name":"mine"}"#), .notFound, code: "not_found")
+            try expectError(
+                try await bob.send(.put, "/api/v1/routines/\(routineID)", json: #"{"name":"x","exercises":[{"exercise":"Dip","sets":1}]}"#),
+                .notFound, code: "not_found")
             #expect(try await bob.send(.get, "/workouts/\(workoutID)/log").status == .notFound)
             #expect(try await bob.post("/workouts/\(workoutID)/sets", form: "exercise=Squat&weight=1&reps=1").status == .notFound)
             #expect(try await bob.post("/workouts/\(workoutID)/finish", form: "").status == .notFound)

@@ -42,8 +42,9 @@ struct WebTests {
             let css = try await client.send(.get, "/static/cinn.css").text
             let phone = try #require(css.range(of: "@media (max-width:600px) {"))
             #expect(css[phone.upperBound...].hasPrefix("\n  main svg[viewBox][role=img] { font-size:15px; }"))
-            #expect(css.contains("@media (min-width:700px) { form.set-form > label { flex:0 0 7.5rem; } }"),
-                    "a set's weight and reps boxes sized to a few digits on a wide screen")
+            #expect(
+                css.contains("@media (min-width:700px) { form.set-form > label { flex:0 0 7.5rem; } }"),
+                "a set's weight and reps boxes sized to a few digits on a wide screen")
         }
     }
 
@@ -97,13 +98,15 @@ struct WebTests {
                 #expect(stored.measuredAt == morning)
                 let form = try await client.send(.get, "/weigh-ins/\(stored.id.lowercasedString)/edit").text
                 #expect(form.contains(#"value="2024-03-15T08:00:00""#))
-                let saved = try await client.post("/weigh-ins/\(stored.id.lowercasedString)",
-                                                  form: "weight=80.3&date=2024-03-15T08:00:00&note=after%20coffee")
+                let saved = try await client.post(
+                    "/weigh-ins/\(stored.id.lowercasedString)",
+                    form: "weight=80.3&date=2024-03-15T08:00:00&note=after%20coffee")
                 #expect(saved.status == .seeOther)
                 #expect(try await store.weighIns(user: journal.user).map(\.note) == ["after coffee"])
                 #expect(try await client.post("/weigh-ins", form: "weight=80.1&date=2024-03-14").status == .seeOther)
-                #expect(try await store.weighIns(user: journal.user).map(\.measuredAt).contains(Date(timeIntervalSince1970: 1_710_417_600)),
-                        "an earlier day is stored at its local noon")
+                #expect(
+                    try await store.weighIns(user: journal.user).map(\.measuredAt).contains(Date(timeIntervalSince1970: 1_710_417_600)),
+                    "an earlier day is stored at its local noon")
             }
         }
     }
@@ -144,15 +147,17 @@ struct WebTests {
             let confirmed = try await client.post("/weigh-ins/\(id)", form: "weight=8.03&date=2024-03-14T12:00:00&note=&confirm=true")
             #expect(confirmed.headers[.location] == "/weigh-ins?done=weigh-in-saved#notice")
             #expect(try await journal.store.weighIns(user: journal.user, limit: 1).first?.weight.kilograms == 8.03)
-            #expect(try await client.send(.get, "/weigh-ins?done=weigh-in-saved").text
-                .contains(#"<p class="notice card" role="status" id="notice">Weigh-in saved.</p>"#))
+            #expect(
+                try await client.send(.get, "/weigh-ins?done=weigh-in-saved").text
+                    .contains(#"<p class="notice card" role="status" id="notice">Weigh-in saved.</p>"#))
         }
     }
 
     /// The delete page names the reading as pages show a day and a time, not as ISO 8601.
     @Test func theDeletePageNamesTheReadingPlainly() async throws {
         try await withApp { client, journal in
-            let added = try await client.send(.post, "/api/v1/weigh-ins", json: #"{"weight":80.3,"measured_at":"2024-03-14T07:41:00+01:00"}"#)
+            let added = try await client.send(
+                .post, "/api/v1/weigh-ins", json: #"{"weight":80.3,"measured_at":"2024-03-14T07:41:00+01:00"}"#)
             let id = try #require(try added.json()["id"]?.string)
             let page = try await client.send(.get, "/weigh-ins/\(id)/delete").text
             #expect(page.contains("<p><b>80.30 kg</b> on 14 Mar 2024 at 07:41</p>"))
@@ -169,8 +174,10 @@ struct WebTests {
         }
     }
 
-    @Test(arguments: ["weight=abc&date=2024-03-15", "weight=0", "weight=&date=2024-03-15", "weight=72&date=2024-02-30",
-                      "weight=72&date=2024-03-16", "weight=900"])
+    @Test(arguments: [
+        "weight=abc&date=2024-03-15", "weight=0", "weight=&date=2024-03-15", "weight=72&date=2024-02-30",
+        "weight=72&date=2024-03-16", "weight=900",
+    ])
     func invalidFormShowsTheError(form: String) async throws {
         try await withApp { client, journal in
             let response = try await client.post("/weigh-ins", form: form)
@@ -221,9 +228,12 @@ struct WebTests {
             let deleted = try await client.post("/weigh-ins/\(id)/delete", form: "")
             #expect(deleted.status == .seeOther)
             #expect(deleted.headers[.location] == "/weigh-ins?done=weigh-in-deleted#notice")
-            #expect(try await client.send(.get, "/weigh-ins?done=weigh-in-deleted").text.contains(#"<p class="notice card" role="status" id="notice">Weigh-in deleted.</p>"#))
-            #expect(!(try await client.send(.get, "/weigh-ins?done=Hacked").text.contains(#"id="notice""#)),
-                    "only the fixed sentences can appear")
+            #expect(
+                try await client.send(.get, "/weigh-ins?done=weigh-in-deleted").text.contains(
+                    #"<p class="notice card" role="status" id="notice">Weigh-in deleted.</p>"#))
+            #expect(
+                !(try await client.send(.get, "/weigh-ins?done=Hacked").text.contains(#"id="notice""#)),
+                "only the fixed sentences can appear")
             #expect(try await journal.count() == 0)
             #expect(try await client.send(.get, "/weigh-ins/\(id)/edit").status == .notFound)
             #expect(try await client.send(.get, "/weigh-ins").text.contains("No weigh-ins yet"))
@@ -307,7 +317,8 @@ struct WebTests {
             let undo = try await client.post("/imports/\(id)/undo", form: "")
             #expect(undo.status == .seeOther)
             #expect(undo.headers[.location] == "/import?done=import-undone#notice")
-            #expect(try await client.send(.get, "/import?done=import-undone").text.contains("Import undone: everything it brought is removed."))
+            #expect(
+                try await client.send(.get, "/import?done=import-undone").text.contains("Import undone: everything it brought is removed."))
             #expect(try await journal.count() == 0)
             #expect(try await client.post("/imports/\(id)/undo", form: "").status == .conflict)
         }
@@ -317,7 +328,9 @@ struct WebTests {
         try await withApp { client, journal in
             let page = try await client.send(.get, "/import").text
             #expect(page.contains("data-progress-form") && page.contains(#"<script src="/static/progress.js">"#))
-            #expect(try await client.send(.get, "/static/progress.js").text.contains("/import/progress/"), "the page's script polls for progress")
+            #expect(
+                try await client.send(.get, "/static/progress.js").text.contains("/import/progress/"),
+                "the page's script polls for progress")
             let id = UUID().uuidString.lowercased()
             #expect(try await client.send(.get, "/import/progress/\(id)").status == .notFound)
 
@@ -326,7 +339,8 @@ struct WebTests {
             #expect(check.text.contains(#"data-progress="\#(token)""#))
             #expect(check.text.contains("Import 3 weigh-ins"))
             let checked = try await client.send(.get, "/import/progress/\(id)").json()
-            #expect(checked["phase"] == .string("checking") && checked["rowsRead"] == .number(3) && checked["fraction"] == .number(1)
+            #expect(
+                checked["phase"] == .string("checking") && checked["rowsRead"] == .number(3) && checked["fraction"] == .number(1)
                     && checked["done"] == .bool(true))
 
             #expect(try await client.post("/import/\(token)", form: "").status == .ok)
@@ -348,19 +362,25 @@ struct WebTests {
             let checked = try await client.post("/import/\(token)/unit", form: "unit=lb")
             #expect(checked.status == .ok && checked.text.contains("Import 2 weigh-ins"))
             #expect(try await client.post("/import/\(token)", form: "").status == .ok)
-            #expect(try await journal.store.weighIns(user: journal.user).map { ($0.weight.value(in: .pounds) * 10).rounded() / 10 } == [80.3, 80.1])
+            #expect(
+                try await journal.store.weighIns(user: journal.user).map { ($0.weight.value(in: .pounds) * 10).rounded() / 10 } == [
+                    80.3, 80.1,
+                ])
 
             let unreadable = try await client.upload("this is not a weight file", fileName: "notes.txt")
             #expect(unreadable.status == .unprocessableContent)
-            #expect(unreadable.text.contains(#"<form class="card" id="import-form""#) && unreadable.text.contains(#"<p class="error" role="alert">"#),
-                    "an unreadable file is named beside the form, not on an error page")
+            #expect(
+                unreadable.text.contains(#"<form class="card" id="import-form""#)
+                    && unreadable.text.contains(#"<p class="error" role="alert">"#),
+                "an unreadable file is named beside the form, not on an error page")
         }
     }
 
     /// A MyFitnessPal diary a spreadsheet saved with dates that read both ways asks which comes first, on the page.
     @Test func aSpreadsheetsDatesAskTheirOrderOnThePage() async throws {
         try await withApp { client, journal in
-            let diary = "Date,Meal,Calories,Fat (g),Carbohydrates (g),Protein (g)\r\n3/1/2024,Breakfast,312,9.1,38.6,19.4\r\n"
+            let diary =
+                "Date,Meal,Calories,Fat (g),Carbohydrates (g),Protein (g)\r\n3/1/2024,Breakfast,312,9.1,38.6,19.4\r\n"
                 + "3/2/2024,Lunch,512,16.4,58.2,31.5\r\n"
             let asked = try await client.upload(diary, fileName: "Nutrition-Summary-2024.csv")
             #expect(asked.status == .unprocessableContent)
@@ -370,7 +390,8 @@ struct WebTests {
             let checked = try await client.post("/import/\(token)/date-order", form: "date_order=month-first")
             #expect(checked.status == .ok && checked.text.contains("Import 2 records"))
             #expect(try await client.post("/import/\(token)", form: "").status == .ok)
-            let days = try await journal.store.foodEntries(user: journal.user, from: LocalDate(iso: "2024-01-01")!, to: LocalDate(iso: "2024-12-31")!)
+            let days = try await journal.store.foodEntries(
+                user: journal.user, from: LocalDate(iso: "2024-01-01")!, to: LocalDate(iso: "2024-12-31")!)
             #expect(days.map(\.localDate.iso).sorted() == ["2024-03-01", "2024-03-02"])
         }
     }
@@ -402,7 +423,9 @@ struct WebTests {
                 """
             let check = try await client.upload(strong, fileName: "strong.csv", fields: ["unit": "lb"])
             #expect(check.text.contains("Import 2 sets"), "\(check.text)")
-            #expect(check.text.contains(#"<tr><td>Nothing to import <span class="muted">(rest timers and notes)</span></td><td class="num">1</td></tr>"#))
+            #expect(
+                check.text.contains(
+                    #"<tr><td>Nothing to import <span class="muted">(rest timers and notes)</span></td><td class="num">1</td></tr>"#))
         }
     }
 

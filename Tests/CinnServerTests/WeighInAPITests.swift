@@ -8,8 +8,9 @@ import Testing
 struct WeighInAPITests {
     @Test func createReturnsTheWeighInAtLocalNoon() async throws {
         try await withApp { client, journal in
-            let response = try await client.send(.post, "/api/v1/weigh-ins",
-                                                 json: #"{"weight":72.4,"unit":"kg","date":"2024-03-01","note":"after run"}"#)
+            let response = try await client.send(
+                .post, "/api/v1/weigh-ins",
+                json: #"{"weight":72.4,"unit":"kg","date":"2024-03-01","note":"after run"}"#)
             #expect(response.status == .created)
             let body = try response.json()
             #expect(body.keys == ["id", "weight", "unit", "date", "measured_at", "note", "source"])
@@ -46,8 +47,9 @@ struct WeighInAPITests {
             #expect(try await client.send(.get, "/api/v1/weigh-ins/\(id)").status == .ok)
             try expectError(try await client.send(.post, "/api/v1/weigh-ins", json: body), .conflict, code: "conflict")
             let malformed = #"{"id":"not-a-uuid","weight":72.4}"#
-            try expectError(try await client.send(.post, "/api/v1/weigh-ins", json: malformed), .unprocessableContent,
-                        code: "invalid_input", field: "id")
+            try expectError(
+                try await client.send(.post, "/api/v1/weigh-ins", json: malformed), .unprocessableContent,
+                code: "invalid_input", field: "id")
             #expect(try await journal.count() == 1)
         }
     }
@@ -63,8 +65,9 @@ struct WeighInAPITests {
 
     @Test func measuredAtKeepsItsOffsetAndLocalDay() async throws {
         try await withApp { client, _ in
-            let response = try await client.send(.post, "/api/v1/weigh-ins",
-                                                 json: #"{"weight":70,"measured_at":"2024-03-10T23:30:00-05:00"}"#)
+            let response = try await client.send(
+                .post, "/api/v1/weigh-ins",
+                json: #"{"weight":70,"measured_at":"2024-03-10T23:30:00-05:00"}"#)
             #expect(response.status == .created)
             let body = try response.json()
             #expect(body["measured_at"]?.string == "2024-03-10T23:30:00-05:00")
@@ -99,8 +102,10 @@ struct WeighInAPITests {
 
     @Test func patchChangesWeightAndNullClearsTheNote() async throws {
         try await withApp { client, _ in
-            let created = try await client.send(.post, "/api/v1/weigh-ins",
-                                                json: #"{"weight":72.4,"unit":"kg","date":"2024-03-01","note":"hello"}"#).json()
+            let created = try await client.send(
+                .post, "/api/v1/weigh-ins",
+                json: #"{"weight":72.4,"unit":"kg","date":"2024-03-01","note":"hello"}"#
+            ).json()
             let id = try #require(created["id"]?.string)
             let weight = try await client.send(.patch, "/api/v1/weigh-ins/\(id)", json: #"{"weight":71.9}"#)
             #expect(weight.status == .ok)
@@ -233,8 +238,9 @@ struct WeighInAPIErrorTests {
             try await client.addWeighIn(72, date: "2024-03-01")
             for id in [UUID().uuidString, "not-a-uuid", "42"] {
                 try expectError(try await client.send(.get, "/api/v1/weigh-ins/\(id)"), .notFound, code: "not_found")
-                try expectError(try await client.send(.patch, "/api/v1/weigh-ins/\(id)", json: #"{"weight":70}"#),
-                                .notFound, code: "not_found")
+                try expectError(
+                    try await client.send(.patch, "/api/v1/weigh-ins/\(id)", json: #"{"weight":70}"#),
+                    .notFound, code: "not_found")
                 try expectError(try await client.send(.delete, "/api/v1/weigh-ins/\(id)"), .notFound, code: "not_found")
             }
             #expect(try await journal.count() == 1)
@@ -244,12 +250,15 @@ struct WeighInAPIErrorTests {
     @Test func rejectedPatchChangesNothing() async throws {
         try await withApp { client, _ in
             let id = try #require(try await client.addWeighIn(72.4, date: "2024-03-01")["id"]?.string)
-            try expectError(try await client.send(.patch, "/api/v1/weigh-ins/\(id)", json: #"{"weight":0}"#),
-                            .unprocessableContent, code: "invalid_input", field: "weight")
-            try expectError(try await client.send(.patch, "/api/v1/weigh-ins/\(id)", json: #"{"weight":70,"date":"2024-02-30"}"#),
-                            .unprocessableContent, code: "invalid_input", field: "date")
-            try expectError(try await client.send(.patch, "/api/v1/weigh-ins/\(id)", json: #"{"weight":70,"unit":"furlong"}"#),
-                            .unprocessableContent, code: "invalid_input", field: "unit")
+            try expectError(
+                try await client.send(.patch, "/api/v1/weigh-ins/\(id)", json: #"{"weight":0}"#),
+                .unprocessableContent, code: "invalid_input", field: "weight")
+            try expectError(
+                try await client.send(.patch, "/api/v1/weigh-ins/\(id)", json: #"{"weight":70,"date":"2024-02-30"}"#),
+                .unprocessableContent, code: "invalid_input", field: "date")
+            try expectError(
+                try await client.send(.patch, "/api/v1/weigh-ins/\(id)", json: #"{"weight":70,"unit":"furlong"}"#),
+                .unprocessableContent, code: "invalid_input", field: "unit")
             let stored = try await client.send(.get, "/api/v1/weigh-ins/\(id)").json()
             #expect(stored["weight"]?.double == 72.4)
             #expect(stored["date"]?.string == "2024-03-01")
@@ -259,22 +268,27 @@ struct WeighInAPIErrorTests {
     @Test func deleteByDateNeedsAValidDate() async throws {
         try await withApp { client, journal in
             try await client.addWeighIn(72, date: "2024-03-01")
-            try expectError(try await client.send(.delete, "/api/v1/weigh-ins"), .unprocessableContent,
-                            code: "invalid_input", field: "date")
-            try expectError(try await client.send(.delete, "/api/v1/weigh-ins?date=2024-02-30"), .unprocessableContent,
-                            code: "invalid_input", field: "date")
+            try expectError(
+                try await client.send(.delete, "/api/v1/weigh-ins"), .unprocessableContent,
+                code: "invalid_input", field: "date")
+            try expectError(
+                try await client.send(.delete, "/api/v1/weigh-ins?date=2024-02-30"), .unprocessableContent,
+                code: "invalid_input", field: "date")
             #expect(try await journal.count() == 1)
         }
     }
 
     @Test func badListQuery() async throws {
         try await withApp { client, _ in
-            try expectError(try await client.send(.get, "/api/v1/weigh-ins?limit=0"), .unprocessableContent,
-                            code: "invalid_input", field: "limit")
-            try expectError(try await client.send(.get, "/api/v1/weigh-ins?from=2024-13-01"), .unprocessableContent,
-                            code: "invalid_input", field: "from")
-            try expectError(try await client.send(.get, "/api/v1/weigh-ins?unit=stone-ish"), .unprocessableContent,
-                            code: "invalid_input", field: "unit")
+            try expectError(
+                try await client.send(.get, "/api/v1/weigh-ins?limit=0"), .unprocessableContent,
+                code: "invalid_input", field: "limit")
+            try expectError(
+                try await client.send(.get, "/api/v1/weigh-ins?from=2024-13-01"), .unprocessableContent,
+                code: "invalid_input", field: "from")
+            try expectError(
+                try await client.send(.get, "/api/v1/weigh-ins?unit=stone-ish"), .unprocessableContent,
+                code: "invalid_input", field: "unit")
         }
     }
 }

@@ -21,7 +21,8 @@ struct WorkoutAPITests {
 
     @Test func anExerciseNotDoneLatelyShowsItsBestEver() async throws {
         try await withApp { client, _ in
-            let older = Self.fitbod + "\n2024-01-10 18:00:00 +0000,Deadlift,3,180,0,0,0,0,false,,1\n"
+            let older =
+                Self.fitbod + "\n2024-01-10 18:00:00 +0000,Deadlift,3,180,0,0,0,0,false,,1\n"
                 + "2024-01-03 18:00:00 +0000,Deadlift,1,190,0,0,0,0,false,,1"
             _ = try await client.importFile(older)
             let exercises = try #require(try await client.send(.get, "/api/v1/exercises").json()["exercises"]?.array)
@@ -29,7 +30,8 @@ struct WorkoutAPITests {
             #expect(deadlift["current"] == .null, "last done more than 30 days ago")
             #expect(deadlift["best"]?["value_kg"] == .number(180.0 * 36 / 34), "180 × 3 (190.59 by Brzycki) beats the single of 190")
             #expect(deadlift["best"]?["set"]?["date"]?.string == "2024-01-10")
-            #expect(exercises.first { $0["name"]?.string == "Barbell Bench Press" }?["best"] == .null, "only for exercises not done in 30 days")
+            #expect(
+                exercises.first { $0["name"]?.string == "Barbell Bench Press" }?["best"] == .null, "only for exercises not done in 30 days")
             #expect(exercises.first { $0["name"]?.string == "Plank" }?["best"] == .null, "done lately, without any estimate")
             let page = try await client.send(.get, "/lifts").text
             #expect(page.contains("best ever 190 kg"))
@@ -78,8 +80,9 @@ struct WorkoutAPITests {
             #expect(formula.status == .ok)
             let epley = try await client.send(.get, "/api/v1/exercises/\(bench)").json()
             #expect(epley["formula"]?.string == "epley")
-            try expectError(try await client.send(.put, "/api/v1/lifts/formula", json: #"{"formula":"guess"}"#), .unprocessableContent,
-                            code: "invalid_input", field: "formula")
+            try expectError(
+                try await client.send(.put, "/api/v1/lifts/formula", json: #"{"formula":"guess"}"#), .unprocessableContent,
+                code: "invalid_input", field: "formula")
             try expectError(try await client.send(.get, "/api/v1/exercises/deadlift"), .notFound, code: "not_found")
             _ = journal
         }
@@ -87,8 +90,10 @@ struct WorkoutAPITests {
 
     @Test func aliasesMergeHistories() async throws {
         try await withApp { client, _ in
-            _ = try await client.importFile(Self.fitbod.replacingOccurrences(of: "2024-03-07 18:00:00 +0000,Back Squat", with: "2024-03-07 18:00:00 +0000,Flat Bench"))
-            let merged = try await client.send(.put, "/api/v1/exercises/Flat%20Bench/alias-of", json: #"{"exercise":"Barbell Bench Press"}"#)
+            _ = try await client.importFile(
+                Self.fitbod.replacingOccurrences(of: "2024-03-07 18:00:00 +0000,Back Squat", with: "2024-03-07 18:00:00 +0000,Flat Bench"))
+            let merged = try await client.send(
+                .put, "/api/v1/exercises/Flat%20Bench/alias-of", json: #"{"exercise":"Barbell Bench Press"}"#)
             #expect(merged.status == .ok)
             #expect(try merged.json()["aliases"] == .array([.string("Flat Bench")]))
             let page = try await client.send(.get, "/api/v1/exercises/Barbell%20Bench%20Press").json()
@@ -101,7 +106,9 @@ struct WorkoutAPITests {
 
     @Test func aBadFileIsRejectedWholeNamingEveryLine() async throws {
         try await withApp { client, journal in
-            let bad = Self.fitbod + "\n2024-03-15 18:00:00 +0000,Deadlift,five,100,0,0,0,0,false,,1\n2024-03-15 18:00:00 +0000,Deadlift,5,-100,0,0,0,0,false,,1"
+            let bad =
+                Self.fitbod
+                + "\n2024-03-15 18:00:00 +0000,Deadlift,five,100,0,0,0,0,false,,1\n2024-03-15 18:00:00 +0000,Deadlift,5,-100,0,0,0,0,false,,1"
             let response = try await client.importFile(bad)
             #expect(response.status == .unprocessableContent)
             let text = response.text
@@ -133,19 +140,26 @@ struct WorkoutAPITests {
             let detail = try await client.send(.get, "/workouts/\(workout.id.uuidString.lowercased())").text
             #expect(detail.contains("110 kg × 3") && detail.contains("warm-up") && detail.contains("1 min"))
             #expect(detail.contains(" · from Fitbod"), "an import's app by its name")
-            #expect(try await client.post("/lifts/formula", form: "formula=lander").headers[.location] == "/lifts?done=formula-saved#notice")
-            #expect(try await client.send(.get, "/lifts?done=formula-saved").text.contains("Formula saved; every one-rep max below uses it."))
+            #expect(
+                try await client.post("/lifts/formula", form: "formula=lander").headers[.location] == "/lifts?done=formula-saved#notice")
+            #expect(
+                try await client.send(.get, "/lifts?done=formula-saved").text.contains("Formula saved; every one-rep max below uses it."))
             #expect(try await journal.settings().oneRepMaxFormula == .lander)
             // Deleting asks first, as a weigh-in's does: the detail page links to a question, which changes nothing.
             let id = workout.id.uuidString.lowercased()
             #expect(detail.contains(#"<a class="button secondary" href="/workouts/\#(id)/delete">Delete this workout</a>"#))
             let question = try await client.send(.get, "/workouts/\(id)/delete").text
-            #expect(question.contains("<h1>Delete this workout?</h1>") && question.contains(#"<form method="post" action="/workouts/\#(id)/delete""#))
+            #expect(
+                question.contains("<h1>Delete this workout?</h1>")
+                    && question.contains(#"<form method="post" action="/workouts/\#(id)/delete""#))
             #expect(question.contains(#"href="/workouts/\#(id)">Keep it</a>"#))
             #expect(try await journal.store.workoutCount(user: journal.user) == 2)
-            #expect(try await client.post("/workouts/\(id)/delete", form: "").headers[.location]
-                == "/workouts?done=workout-deleted#notice")
-            #expect(try await client.send(.get, "/workouts?done=workout-deleted").text.contains(#"<p class="notice card" role="status" id="notice">Workout deleted.</p>"#))
+            #expect(
+                try await client.post("/workouts/\(id)/delete", form: "").headers[.location]
+                    == "/workouts?done=workout-deleted#notice")
+            #expect(
+                try await client.send(.get, "/workouts?done=workout-deleted").text.contains(
+                    #"<p class="notice card" role="status" id="notice">Workout deleted.</p>"#))
             #expect(try await journal.store.workoutCount(user: journal.user) == 1)
         }
     }

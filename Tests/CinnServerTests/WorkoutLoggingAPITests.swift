@@ -20,8 +20,10 @@ struct WorkoutLoggingAPITests {
 
     /// The parts of the exercise page that come from the sets, not from ids.
     static func figures(_ page: JSON) -> [JSON?] {
-        [page["current"]?["value_kg"], page["current"]?["shown"], page["best"]?["shown"], page["heaviest"], page["best_set_volume"],
-         page["rep_maxes"], page["weekly_volume"], page["history"], page["total_sets"]]
+        [
+            page["current"]?["value_kg"], page["current"]?["shown"], page["best"]?["shown"], page["heaviest"], page["best_set_volume"],
+            page["rep_maxes"], page["weekly_volume"], page["history"], page["total_sets"],
+        ]
     }
 
     @Test(arguments: Database.enabled)
@@ -29,8 +31,11 @@ struct WorkoutLoggingAPITests {
         let logged = try await withStore(database) { store in
             let journal = try await utcJournal(store)
             return try await Application(router: buildRouter(journal: journal)).test(.router) { client in
-                let response = try await client.send(.post, "/api/v1/workouts", json: Self.workout("2024-03-14T18:00:00Z", Self.benchSets,
-                                                                                                   extra: #","ended_at":"2024-03-14T19:02:00Z""#))
+                let response = try await client.send(
+                    .post, "/api/v1/workouts",
+                    json: Self.workout(
+                        "2024-03-14T18:00:00Z", Self.benchSets,
+                        extra: #","ended_at":"2024-03-14T19:02:00Z""#))
                 #expect(response.status == .created)
                 let body = try response.json()
                 #expect(body["sets"]?.array?.map { $0["kind"]?.string } == ["warmup", "working", "working"])
@@ -72,9 +77,13 @@ struct WorkoutLoggingAPITests {
                 let response = try await client.send(.post, "/api/v1/workouts", json: Self.workout("2024-03-14T18:00:00Z", sets))
                 #expect(response.status == .created)
                 #expect(try response.json()["sets"]?.array?.first?["load_multiplier"] == .number(2))
-                try expectError(try await client.send(.post, "/api/v1/workouts", json: Self.workout("2024-03-13T18:00:00Z",
-                                sets.replacingOccurrences(of: #""load_multiplier":2"#, with: #""load_multiplier":11"#))),
-                                .unprocessableContent, code: "invalid_input", field: "sets[0].load_multiplier")
+                try expectError(
+                    try await client.send(
+                        .post, "/api/v1/workouts",
+                        json: Self.workout(
+                            "2024-03-13T18:00:00Z",
+                            sets.replacingOccurrences(of: #""load_multiplier":2"#, with: #""load_multiplier":11"#))),
+                    .unprocessableContent, code: "invalid_input", field: "sets[0].load_multiplier")
                 let page = try await client.send(.get, "/api/v1/exercises/Dumbbell%20Row").json()
                 #expect(page["best_set_volume"] != nil)
                 return Self.figures(page)
@@ -98,18 +107,25 @@ struct WorkoutLoggingAPITests {
     @Test(arguments: Database.enabled)
     func editingAndDeletingSetsComputesTheRecordsAgain(_ database: Database) async throws {
         try await withApp(on: database) { client, _ in
-            let earlier = try await client.send(.post, "/api/v1/workouts", json: Self.workout(
-                "2024-03-07T18:00:00Z", #"{"exercise":"Squat","weight":100,"reps":5}"#)).json()
+            let earlier = try await client.send(
+                .post, "/api/v1/workouts",
+                json: Self.workout(
+                    "2024-03-07T18:00:00Z", #"{"exercise":"Squat","weight":100,"reps":5}"#)
+            ).json()
             #expect(earlier["sets"]?.array?.first?["records"] == .array([]), "the first time sets no record")
-            let later = try await client.send(.post, "/api/v1/workouts", json: Self.workout(
-                "2024-03-14T18:00:00Z", #"{"exercise":"Squat","weight":105,"reps":5},{"exercise":"Squat","weight":90,"reps":5}"#)).json()
+            let later = try await client.send(
+                .post, "/api/v1/workouts",
+                json: Self.workout(
+                    "2024-03-14T18:00:00Z", #"{"exercise":"Squat","weight":105,"reps":5},{"exercise":"Squat","weight":90,"reps":5}"#)
+            ).json()
             let records = later["sets"]?.array?.first?["records"]?.array?.compactMap { $0["kind"]?.string }
             #expect(records == ["estimated_1rm", "rep_max", "heaviest", "set_volume"])
             #expect(later["sets"]?.array?[1]["records"] == .array([]))
             let laterID = try #require(later["id"]?.string)
             #expect(try await client.send(.get, "/api/v1/exercises/squat").json()["best"]?["shown"]?.string == "118 kg")
 
-            let edited = try await client.send(.patch, "/api/v1/workouts/\(laterID)", json: #"{"sets":[{"exercise":"Squat","weight":90,"reps":5,"rpe":7}]}"#)
+            let edited = try await client.send(
+                .patch, "/api/v1/workouts/\(laterID)", json: #"{"sets":[{"exercise":"Squat","weight":90,"reps":5,"rpe":7}]}"#)
             #expect(edited.status == .ok)
             #expect(try edited.json()["sets"]?.array?.first?["records"] == .array([]))
             let afterEdit = try await client.send(.get, "/api/v1/exercises/squat").json()
@@ -132,24 +148,34 @@ struct WorkoutLoggingAPITests {
                 try await client.send(.post, "/api/v1/workouts", json: Self.workout("2024-03-14T18:00:00Z", sets))
             }
             let good = #"{"exercise":"Squat","weight":100,"reps":5}"#
-            try expectError(try await post("\(good),\(good),{\"exercise\":\"Squat\",\"weight\":100,\"reps\":0}"), .unprocessableContent,
-                            code: "invalid_input", field: "sets[2].reps")
-            try expectError(try await post("\(good),{\"exercise\":\"Squat\",\"weight\":100,\"reps\":101}"), .unprocessableContent,
-                            code: "invalid_input", field: "sets[1].reps")
-            try expectError(try await post(#"{"exercise":"Squat","weight":-5,"reps":5}"#), .unprocessableContent,
-                            code: "invalid_input", field: "sets[0].weight")
-            try expectError(try await post("\(good),{\"exercise\":\"Squat\",\"weight\":100,\"reps\":5,\"kind\":\"amrap\"}"), .unprocessableContent,
-                            code: "invalid_input", field: "sets[1].kind")
-            try expectError(try await post(#"{"exercise":"Squat","weight":100,"reps":5,"unit":"stone-ish"}"#), .unprocessableContent,
-                            code: "invalid_input", field: "sets[0].unit")
-            try expectError(try await post(#"{"exercise":"","weight":100,"reps":5}"#), .unprocessableContent,
-                            code: "invalid_input", field: "sets[0].exercise")
+            try expectError(
+                try await post("\(good),\(good),{\"exercise\":\"Squat\",\"weight\":100,\"reps\":0}"), .unprocessableContent,
+                code: "invalid_input", field: "sets[2].reps")
+            try expectError(
+                try await post("\(good),{\"exercise\":\"Squat\",\"weight\":100,\"reps\":101}"), .unprocessableContent,
+                code: "invalid_input", field: "sets[1].reps")
+            try expectError(
+                try await post(#"{"exercise":"Squat","weight":-5,"reps":5}"#), .unprocessableContent,
+                code: "invalid_input", field: "sets[0].weight")
+            try expectError(
+                try await post("\(good),{\"exercise\":\"Squat\",\"weight\":100,\"reps\":5,\"kind\":\"amrap\"}"), .unprocessableContent,
+                code: "invalid_input", field: "sets[1].kind")
+            try expectError(
+                try await post(#"{"exercise":"Squat","weight":100,"reps":5,"unit":"stone-ish"}"#), .unprocessableContent,
+                code: "invalid_input", field: "sets[0].unit")
+            try expectError(
+                try await post(#"{"exercise":"","weight":100,"reps":5}"#), .unprocessableContent,
+                code: "invalid_input", field: "sets[0].exercise")
             try expectError(try await post(""), .unprocessableContent, code: "invalid_input", field: "sets")
-            try expectError(try await client.send(.post, "/api/v1/workouts", json: #"{"sets":[\#(good)]}"#), .unprocessableContent,
-                            code: "invalid_input", field: "started_at")
-            try expectError(try await client.send(.post, "/api/v1/workouts", json: Self.workout(
-                "2024-03-14T18:00:00Z", good, extra: #","ended_at":"2024-03-14T17:00:00Z""#)), .unprocessableContent,
-                            code: "invalid_input", field: "ended_at")
+            try expectError(
+                try await client.send(.post, "/api/v1/workouts", json: #"{"sets":[\#(good)]}"#), .unprocessableContent,
+                code: "invalid_input", field: "started_at")
+            try expectError(
+                try await client.send(
+                    .post, "/api/v1/workouts",
+                    json: Self.workout(
+                        "2024-03-14T18:00:00Z", good, extra: #","ended_at":"2024-03-14T17:00:00Z""#)), .unprocessableContent,
+                code: "invalid_input", field: "ended_at")
             #expect(try await journal.store.workoutCount(user: journal.user) == 0)
             #expect(try await client.send(.get, "/api/v1/exercises").json()["exercises"] == .array([]), "no exercise was made either")
         }
@@ -198,20 +224,28 @@ struct WorkoutLoggingAPITests {
             #expect(routine["exercises"]?.array?.first?["weight"] == .number(100))
             #expect(routine["exercises"]?.array?.first?["rest_s"] == .number(180))
 
-            let reordered = #"{"name":"Legs","exercises":[{"exercise":"Leg Curl","sets":2,"reps":12},{"exercise":"Squat","sets":5,"reps":5}]}"#
+            let reordered =
+                #"{"name":"Legs","exercises":[{"exercise":"Leg Curl","sets":2,"reps":12},{"exercise":"Squat","sets":5,"reps":5}]}"#
             let replaced = try await client.send(.put, "/api/v1/routines/\(id)", json: reordered).json()
             #expect(replaced["exercises"]?.array?.map { $0["sets"] } == [.number(2), .number(5)])
             #expect(replaced["note"] == .null)
             let list = try await client.send(.get, "/api/v1/routines").json()
             #expect(list["routines"]?.array?.count == 1)
 
-            try expectError(try await client.send(.post, "/api/v1/routines", json: #"{"name":"Bad","exercises":[{"exercise":"Squat","sets":3},{"exercise":"Dips","sets":0}]}"#),
-                            .unprocessableContent, code: "invalid_input", field: "exercises[1].sets")
-            try expectError(try await client.send(.post, "/api/v1/routines", json: #"{"name":"Bad","exercises":[]}"#),
-                            .unprocessableContent, code: "invalid_input", field: "exercises")
+            try expectError(
+                try await client.send(
+                    .post, "/api/v1/routines",
+                    json: #"{"name":"Bad","exercises":[{"exercise":"Squat","sets":3},{"exercise":"Dips","sets":0}]}"#),
+                .unprocessableContent, code: "invalid_input", field: "exercises[1].sets")
+            try expectError(
+                try await client.send(.post, "/api/v1/routines", json: #"{"name":"Bad","exercises":[]}"#),
+                .unprocessableContent, code: "invalid_input", field: "exercises")
 
-            let workout = try await client.send(.post, "/api/v1/workouts", json: Self.workout("2024-03-14T18:00:00Z", Self.benchSets)).json()
-            let copied = try await client.send(.post, "/api/v1/routines", json: #"{"from_workout":"\#(try #require(workout["id"]?.string))"}"#).json()
+            let workout = try await client.send(.post, "/api/v1/workouts", json: Self.workout("2024-03-14T18:00:00Z", Self.benchSets))
+                .json()
+            let copied = try await client.send(
+                .post, "/api/v1/routines", json: #"{"from_workout":"\#(try #require(workout["id"]?.string))"}"#
+            ).json()
             #expect(copied["name"]?.string == "Push")
             #expect(copied["exercises"]?.array?.first?["sets"] == .number(2), "the working sets, not the warm-up")
             #expect(copied["exercises"]?.array?.first?["weight"] == .number(100))
@@ -228,7 +262,8 @@ struct WorkoutLoggingAPITests {
     func anExercisesLastSetsAreThoseOfItsLastWorkout(_ database: Database) async throws {
         try await withApp(on: database) { client, _ in
             try expectError(try await client.send(.get, "/api/v1/exercises/Bench%20Press/last"), .notFound, code: "not_found")
-            _ = try await client.send(.post, "/api/v1/workouts", json: Self.workout("2024-03-07T18:00:00Z", #"{"exercise":"Bench Press","weight":95,"reps":5}"#))
+            _ = try await client.send(
+                .post, "/api/v1/workouts", json: Self.workout("2024-03-07T18:00:00Z", #"{"exercise":"Bench Press","weight":95,"reps":5}"#))
             let latest = try await client.send(.post, "/api/v1/workouts", json: Self.workout("2024-03-14T18:00:00Z", Self.benchSets)).json()
             let last = try await client.send(.get, "/api/v1/exercises/bench%20press%20(barbell)/last").json()
             #expect(last["workout_id"] == latest["id"])
@@ -241,18 +276,23 @@ struct WorkoutLoggingAPITests {
     @Test(arguments: Database.enabled)
     func aWorkoutInProgressIsKeptUntilFinished(_ database: Database) async throws {
         try await withApp(on: database) { client, _ in
-            let started = try await client.send(.post, "/api/v1/workouts", json: Self.workout("2024-03-15T11:00:00Z", "", extra: #","in_progress":true"#))
+            let started = try await client.send(
+                .post, "/api/v1/workouts", json: Self.workout("2024-03-15T11:00:00Z", "", extra: #","in_progress":true"#))
             #expect(started.status == .created)
             let id = try #require(try started.json()["id"]?.string)
             #expect(try started.json()["in_progress"] == .bool(true))
-            let finished = try await client.send(.patch, "/api/v1/workouts/\(id)", json: #"""
-                {"in_progress":false,"ended_at":"2024-03-15T12:00:00Z","sets":[{"exercise":"Pull Up","reps":8}]}
-                """#).json()
+            let finished = try await client.send(
+                .patch, "/api/v1/workouts/\(id)",
+                json: #"""
+                    {"in_progress":false,"ended_at":"2024-03-15T12:00:00Z","sets":[{"exercise":"Pull Up","reps":8}]}
+                    """#
+            ).json()
             #expect(finished["in_progress"] == .bool(false))
             #expect(finished["duration_s"] == .number(3600))
             #expect(finished["sets"]?.array?.first?["weight"] == .null, "a body-weight set")
-            try expectError(try await client.send(.patch, "/api/v1/workouts/\(id)", json: #"{"sets":[]}"#), .unprocessableContent,
-                            code: "invalid_input", field: "sets")
+            try expectError(
+                try await client.send(.patch, "/api/v1/workouts/\(id)", json: #"{"sets":[]}"#), .unprocessableContent,
+                code: "invalid_input", field: "sets")
         }
     }
 }

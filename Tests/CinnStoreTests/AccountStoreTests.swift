@@ -1,6 +1,7 @@
 import CinnCore
 import Foundation
 import Testing
+
 @testable import CinnStore
 
 @Suite struct AccountStoreTests {
@@ -36,7 +37,8 @@ import Testing
 
             // Tokens: revoked ones stop working; another user's cannot be revoked.
             let bob = try await store.createAccount(name: "bob", passwordHash: "hash-b", role: .member)
-            let token = try await store.createAPIToken(name: "phone", tokenSHA256: Self.digest("t1"), secretSHA1: "0000000000000000000000000000000000000001", user: alice.user)
+            let token = try await store.createAPIToken(
+                name: "phone", tokenSHA256: Self.digest("t1"), secretSHA1: "0000000000000000000000000000000000000001", user: alice.user)
             #expect(try await store.apiTokenUser(tokenSHA256: Self.digest("t1")) == alice.user)
             #expect(try await store.apiTokens(user: alice.user).first?.lastUsedAt != nil)
             await #expect(throws: CinnError.self) { try await store.revokeAPIToken(id: token.id, user: bob.user) }

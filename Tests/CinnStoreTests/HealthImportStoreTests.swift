@@ -3,17 +3,23 @@ import CinnImport
 import Foundation
 import Synchronization
 import Testing
+
 @testable import CinnStore
 
 @Suite struct HealthImportStoreTests {
     static let exportZip = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../CinnImportTests/Fixtures/apple_health/export.zip").standardized
 
-    static func importExport(_ store: Store, _ user: UserID, _ url: URL = exportZip, mode: ImportMode = ImportMode()) async throws -> ImportReport {
+    static func importExport(_ store: Store, _ user: UserID, _ url: URL = exportZip, mode: ImportMode = ImportMode()) async throws
+        -> ImportReport
+    {
         try await store.importHealthRecords(user: user, format: "apple-health", fileName: url.lastPathComponent, mode: mode) { write in
             let summary = try await AppleHealthReader.read(url: url, batchSize: 3) { try await write($0) }
-            return (ImportReport(format: "apple-health", rowsRead: summary.records, rejected: summary.rejected, rejectedCount: summary.rejectedCount),
-                    summary.days, summary.exportedAt)
+            return (
+                ImportReport(
+                    format: "apple-health", rowsRead: summary.records, rejected: summary.rejected, rejectedCount: summary.rejectedCount),
+                summary.days, summary.exportedAt
+            )
         }
     }
 
@@ -22,10 +28,13 @@ import Testing
         try await TestDatabase.with(backend) { store in
             let me = try await store.localUser()
             let first = try await Self.importExport(store, me)
-            #expect(first.rowsRead == 37 && first.imported == 15 && first.duplicates == 1, "the exact duplicate weigh-in counts once: \(first)")
+            #expect(
+                first.rowsRead == 37 && first.imported == 15 && first.duplicates == 1, "the exact duplicate weigh-in counts once: \(first)")
             #expect(try await store.weighIns(user: me).map(\.weight.kilograms).count == 4)
             let glucose = try await store.glucoseReadings(user: me)
-            #expect(glucose.count == 3 && glucose.allSatisfy { $0.source == "import:apple-health" && $0.externalID?.hasPrefix("apple:") == true })
+            #expect(
+                glucose.count == 3
+                    && glucose.allSatisfy { $0.source == "import:apple-health" && $0.externalID?.hasPrefix("apple:") == true })
             #expect(try await store.insulinDoses(user: me, from: .distantPast, to: .distantFuture).map(\.kind) == [.basal, .bolus])
             #expect(try await store.latestBodyFat(user: me)?.fraction == 0.2815)
             let workouts = try await store.workouts(user: me, limit: 10)
@@ -47,21 +56,30 @@ import Testing
     func daySummariesAreReplacedByANewerExportAndComeBackWhenItIsUndone(_ backend: Backend) async throws {
         try await TestDatabase.with(backend) { store in
             let me = try await store.localUser()
-            let xml = try String(contentsOf: Self.exportZip.deletingLastPathComponent().appendingPathComponent("export.xml"), encoding: .utf8)
+            let xml = try String(
+                contentsOf: Self.exportZip.deletingLastPathComponent().appendingPathComponent("export.xml"), encoding: .utf8)
             var made: [URL] = []
             defer { for url in made { try? FileManager.default.removeItem(at: url) } }
             func export(date: String, steps: String) throws -> URL {
                 let url = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-export-\(UUID().uuidString).xml")
                 made.append(url)
-                try xml.replacingOccurrences(of: "<ExportDate value=\"2024-03-14 21:07:44 -0400\"/>", with: "<ExportDate value=\"\(date)\"/>")
-                    .replacingOccurrences(of: "unit=\"count\" creationDate=\"2024-03-09 08:20:31 -0500\" startDate=\"2024-03-09 08:09:52 -0500\" endDate=\"2024-03-09 08:17:03 -0500\" value=\"612\"",
-                                          with: "unit=\"count\" creationDate=\"2024-03-09 08:20:31 -0500\" startDate=\"2024-03-09 08:09:52 -0500\" endDate=\"2024-03-09 08:17:03 -0500\" value=\"\(steps)\"")
-                    .write(to: url, atomically: true, encoding: .utf8)
+                try xml.replacingOccurrences(
+                    of: "<ExportDate value=\"2024-03-14 21:07:44 -0400\"/>", with: "<ExportDate value=\"\(date)\"/>"
+                )
+                .replacingOccurrences(
+                    of:
+                        "unit=\"count\" creationDate=\"2024-03-09 08:20:31 -0500\" startDate=\"2024-03-09 08:09:52 -0500\" endDate=\"2024-03-09 08:17:03 -0500\" value=\"612\"",
+                    with:
+                        "unit=\"count\" creationDate=\"2024-03-09 08:20:31 -0500\" startDate=\"2024-03-09 08:09:52 -0500\" endDate=\"2024-03-09 08:17:03 -0500\" value=\"\(steps)\""
+                )
+                .write(to: url, atomically: true, encoding: .utf8)
                 return url
             }
             let steps = "HKQuantityTypeIdentifierStepCount"
             let march = LocalDate(iso: "2024-03-01")!...LocalDate(iso: "2024-03-31")!
-            func stepsOn9th() async throws -> [Double] { try await store.healthDays(user: me, type: steps, category: "", unit: "count", days: march).map(\.sum) }
+            func stepsOn9th() async throws -> [Double] {
+                try await store.healthDays(user: me, type: steps, category: "", unit: "count", days: march).map(\.sum)
+            }
 
             let first = try await Self.importExport(store, me)
             #expect(first.healthDays.count == 9 && first.healthDays.allSatisfy { $0.days == 1 && $0.written == 1 }, "\(first.healthDays)")
@@ -114,7 +132,10 @@ import Testing
                     guard batches == 2 else { return }
                     // Polled rather than awaited: before, the weigh-in waited for the import, which waited for this.
                     let added = Mutex(false)
-                    Task { _ = try await store.addWeighIn(weighIn(70, at: "2024-03-10T07:00:00Z"), user: bob); added.withLock { $0 = true } }
+                    Task {
+                        _ = try await store.addWeighIn(weighIn(70, at: "2024-03-10T07:00:00Z"), user: bob)
+                        added.withLock { $0 = true }
+                    }
                     let deadline = ContinuousClock.now + .seconds(10)
                     while !added.withLock({ $0 }) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
                     #expect(added.withLock { $0 }, "another user's weigh-in went in within 10 s while the export was being read")

@@ -1,12 +1,15 @@
 import CinnCore
 import Foundation
 import Testing
+
 @testable import CinnStore
 
 @Suite struct ImportStoreTests {
     let readings = (1...5).map { reading(80 + Double($0) / 10, at: "2024-03-0\($0)T07:00:00Z", key: "csv:\($0)", line: $0 + 1) }
 
-    func parsed(_ readings: [ImportedWeighIn], rejected: [RejectedRow] = []) -> (([ImportedWeighIn]) async throws -> Void) async throws -> ImportReport {
+    func parsed(_ readings: [ImportedWeighIn], rejected: [RejectedRow] = []) -> (([ImportedWeighIn]) async throws -> Void) async throws ->
+        ImportReport
+    {
         { insert in
             try await insert(readings)
             return ImportReport(format: "csv", rowsRead: readings.count + rejected.count, rejected: rejected)
@@ -17,16 +20,18 @@ import Testing
     func importIsOneUndoableBatchAndReimportingAddsNothing(_ backend: Backend) async throws {
         try await TestDatabase.with(backend) { store in
             let user = try await store.localUser()
-            let first = try await store.importWeighIns(user: user, format: "csv", fileName: "w.csv", mode: ImportMode(),
-                                                       read: parsed(readings))
+            let first = try await store.importWeighIns(
+                user: user, format: "csv", fileName: "w.csv", mode: ImportMode(),
+                read: parsed(readings))
             #expect(first.imported == 5)
             #expect(first.duplicates == 0)
             let batchID = try #require(first.importID)
             #expect(try await store.weighInCount(user: user) == 5)
             #expect(try await store.weighIns(user: user).allSatisfy { $0.importID == batchID && $0.source == "import:csv" })
 
-            let again = try await store.importWeighIns(user: user, format: "csv", fileName: "w.csv", mode: ImportMode(),
-                                                       read: parsed(readings))
+            let again = try await store.importWeighIns(
+                user: user, format: "csv", fileName: "w.csv", mode: ImportMode(),
+                read: parsed(readings))
             #expect(again.imported == 0)
             #expect(again.duplicates == 5)
             #expect(again.importID == nil)
@@ -41,8 +46,9 @@ import Testing
             #expect(try await store.imports(user: user)[0].undoneAt != nil)
             await #expect(throws: CinnError.self) { try await store.undoImport(id: batchID, user: user) }
 
-            let back = try await store.importWeighIns(user: user, format: "csv", fileName: "w.csv", mode: ImportMode(),
-                                                      read: parsed(readings))
+            let back = try await store.importWeighIns(
+                user: user, format: "csv", fileName: "w.csv", mode: ImportMode(),
+                read: parsed(readings))
             #expect(back.imported == 5)
             #expect(try await store.weighInCount(user: user) == 5)
         }
@@ -53,8 +59,9 @@ import Testing
         try await TestDatabase.with(backend) { store in
             let user = try await store.localUser()
             let doubled = readings + [readings[0]]
-            let report = try await store.importWeighIns(user: user, format: "fitbit", fileName: nil, mode: ImportMode(),
-                                                        read: parsed(doubled))
+            let report = try await store.importWeighIns(
+                user: user, format: "fitbit", fileName: nil, mode: ImportMode(),
+                read: parsed(doubled))
             #expect(report.imported == 5)
             #expect(report.duplicates == 1)
         }
@@ -65,16 +72,18 @@ import Testing
         try await TestDatabase.with(backend) { store in
             let user = try await store.localUser()
             let bad = [RejectedRow(line: 9, field: "weight", reason: "weight must be above zero")]
-            let rejected = try await store.importWeighIns(user: user, format: "csv", fileName: nil, mode: ImportMode(),
-                                                          read: parsed(readings, rejected: bad))
+            let rejected = try await store.importWeighIns(
+                user: user, format: "csv", fileName: nil, mode: ImportMode(),
+                read: parsed(readings, rejected: bad))
             #expect(rejected.imported == 0)
             #expect(rejected.rejected == bad)
             #expect(rejected.importID == nil)
             #expect(try await store.weighInCount(user: user) == 0)
             #expect(try await store.imports(user: user).isEmpty)
 
-            let skipped = try await store.importWeighIns(user: user, format: "csv", fileName: nil,
-                                                         mode: ImportMode(skipInvalid: true), read: parsed(readings, rejected: bad))
+            let skipped = try await store.importWeighIns(
+                user: user, format: "csv", fileName: nil,
+                mode: ImportMode(skipInvalid: true), read: parsed(readings, rejected: bad))
             #expect(skipped.imported == 5)
             #expect(skipped.rejectedCount == 1)
             #expect(try await store.imports(user: user).first?.rejected == 1)
@@ -89,8 +98,9 @@ import Testing
             let notes = ["tab\there", "two\nlines", "windows\r\nline", "back\\slash \\N", "Pizza, \"salt\" 🍕", "plain"]
             var withNotes = readings + [reading(70, at: "2024-03-06T07:00:00Z", key: "csv:6", line: 7)]
             for index in notes.indices { withNotes[index].note = notes[index] }
-            let report = try await store.importWeighIns(user: user, format: "csv", fileName: nil, mode: ImportMode(),
-                                                        read: parsed(withNotes))
+            let report = try await store.importWeighIns(
+                user: user, format: "csv", fileName: nil, mode: ImportMode(),
+                read: parsed(withNotes))
             #expect(report.imported == 6)
             let stored = try await store.weighIns(user: user).sorted { $0.measuredAt < $1.measuredAt }.map(\.note)
             #expect(stored == notes)
@@ -102,8 +112,9 @@ import Testing
         try await TestDatabase.with(backend) { store in
             let user = try await store.localUser()
             try await store.addWeighIn(weighIn(70, at: "2024-02-01T07:00:00Z"), user: user)
-            let report = try await store.importWeighIns(user: user, format: "csv", fileName: nil, mode: ImportMode(dryRun: true),
-                                                        read: parsed(readings))
+            let report = try await store.importWeighIns(
+                user: user, format: "csv", fileName: nil, mode: ImportMode(dryRun: true),
+                read: parsed(readings))
             #expect(report.dryRun)
             #expect(report.imported == 5)
             #expect(report.importID == nil)
@@ -134,11 +145,14 @@ import Testing
             let user = try await store.localUser()
             let start = LocalDate(iso: "2000-01-01")!
             let many = (0..<2345).map { index in
-                reading(70 + Double(index % 50) / 10, at: start.adding(days: index).iso + "T07:00:00Z", key: "csv:\(index)",
-                        line: index + 2)
+                reading(
+                    70 + Double(index % 50) / 10, at: start.adding(days: index).iso + "T07:00:00Z", key: "csv:\(index)",
+                    line: index + 2)
             }
             let report = try await store.importWeighIns(user: user, format: "csv", fileName: nil, mode: ImportMode()) { insert in
-                for chunk in stride(from: 0, to: many.count, by: 1000) { try await insert(Array(many[chunk..<min(chunk + 1000, many.count)])) }
+                for chunk in stride(from: 0, to: many.count, by: 1000) {
+                    try await insert(Array(many[chunk..<min(chunk + 1000, many.count)]))
+                }
                 return ImportReport(format: "csv", rowsRead: many.count)
             }
             #expect(report.imported == 2345)

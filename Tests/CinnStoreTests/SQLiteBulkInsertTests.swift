@@ -1,6 +1,7 @@
 import CinnCore
 import Foundation
 import Testing
+
 @testable import CinnStore
 
 /// The prepared bulk INSERTs on SQLiteNIO's own connection handle (SQLite only: PostgreSQL imports use COPY).
@@ -10,9 +11,11 @@ import Testing
     /// A table of every kind of value the bulk path binds, and `count` rows of them read back in order.
     func makeTable(_ store: Store) async throws {
         try await store.withConnection { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 CREATE TABLE bulk (n INTEGER NOT NULL CHECK (n >= 0), amount REAL, label TEXT, id BLOB NOT NULL, bytes BLOB NOT NULL)
-                """).run()
+                """
+            ).run()
         }
     }
 
@@ -20,9 +23,12 @@ import Testing
         try await store.withConnection { db in
             try await db.raw("SELECT n, amount, label, hex(id) AS id, typeof(bytes) AS type, hex(bytes) AS bytes FROM bulk ORDER BY rowid")
                 .all().map { row in
-                    [String(try row.decode(column: "n", as: Int.self)), try row.decode(column: "amount", as: Double?.self).map { "\($0)" } ?? "NULL",
-                     try row.decode(column: "label", as: String?.self) ?? "NULL", try row.decode(column: "id", as: String.self),
-                     try row.decode(column: "type", as: String.self), try row.decode(column: "bytes", as: String.self)]
+                    [
+                        String(try row.decode(column: "n", as: Int.self)),
+                        try row.decode(column: "amount", as: Double?.self).map { "\($0)" } ?? "NULL",
+                        try row.decode(column: "label", as: String?.self) ?? "NULL", try row.decode(column: "id", as: String.self),
+                        try row.decode(column: "type", as: String.self), try row.decode(column: "bytes", as: String.self),
+                    ]
                 }
         }
     }
@@ -36,7 +42,8 @@ import Testing
             try await makeTable(store)
             // 123 rows at 50 a statement: two full statements and 23 rows one by one.
             try await store.rawTransaction { connection in
-                let insert = try SQLiteBulkInsert(try #require(connection.sqlite), table: "bulk", columns: Self.columns, rowsPerStatement: 50)
+                let insert = try SQLiteBulkInsert(
+                    try #require(connection.sqlite), table: "bulk", columns: Self.columns, rowsPerStatement: 50)
                 defer { insert.finish() }
                 try insert.insert(count: 123) { n, binder in
                     binder.bind(n)
@@ -49,9 +56,11 @@ import Testing
             let rows = try await rows(store)
             #expect(rows.count == 123)
             for (n, row) in rows.enumerated() {
-                let expected = [String(n), n % 3 == 0 ? "NULL" : "\(Double(n) / 4)", n % 5 == 0 ? "NULL" : "Übung \(n) — 卧推",
-                                Self.id(n).uuidString.replacingOccurrences(of: "-", with: ""), "blob",
-                                n % 2 == 0 ? "" : String(format: "%02X00FF", n)]
+                let expected = [
+                    String(n), n % 3 == 0 ? "NULL" : "\(Double(n) / 4)", n % 5 == 0 ? "NULL" : "Übung \(n) — 卧推",
+                    Self.id(n).uuidString.replacingOccurrences(of: "-", with: ""), "blob",
+                    n % 2 == 0 ? "" : String(format: "%02X00FF", n),
+                ]
                 #expect(row == expected, "row \(n)")
             }
         }
@@ -62,7 +71,8 @@ import Testing
             try await makeTable(store)
             await #expect(throws: CinnError.self) {
                 try await store.rawTransaction { connection in
-                    let insert = try SQLiteBulkInsert(try #require(connection.sqlite), table: "bulk", columns: Self.columns, rowsPerStatement: 50)
+                    let insert = try SQLiteBulkInsert(
+                        try #require(connection.sqlite), table: "bulk", columns: Self.columns, rowsPerStatement: 50)
                     defer { insert.finish() }
                     try insert.insert(count: 60) { n, binder in
                         binder.bind(n)
@@ -83,15 +93,17 @@ import Testing
             #expect(try await rows(store).isEmpty, "nothing of the transaction stays")
             // The connection is still good for the next transaction.
             try await store.rawTransaction { connection in
-                let insert = try SQLiteBulkInsert(try #require(connection.sqlite), table: "bulk", columns: Self.columns, rowsPerStatement: 50)
+                let insert = try SQLiteBulkInsert(
+                    try #require(connection.sqlite), table: "bulk", columns: Self.columns, rowsPerStatement: 50)
                 defer { insert.finish() }
-                #expect(try insert.insertRow { binder in
-                    binder.bind(7)
-                    binder.bind(2.0)
-                    binder.bind("again")
-                    binder.bind(Self.id(7))
-                    binder.bind(bytes: [7])
-                } != nil)
+                #expect(
+                    try insert.insertRow { binder in
+                        binder.bind(7)
+                        binder.bind(2.0)
+                        binder.bind("again")
+                        binder.bind(Self.id(7))
+                        binder.bind(bytes: [7])
+                    } != nil)
             }
             #expect(try await rows(store).map(\.[2]) == ["again"])
         }
@@ -102,7 +114,8 @@ import Testing
             try await makeTable(store)
             do {
                 try await store.rawTransaction { connection in
-                    let insert = try SQLiteBulkInsert(try #require(connection.sqlite), table: "bulk", columns: Self.columns, rowsPerStatement: 1)
+                    let insert = try SQLiteBulkInsert(
+                        try #require(connection.sqlite), table: "bulk", columns: Self.columns, rowsPerStatement: 1)
                     defer { insert.finish() }
                     try insert.insert(count: 1) { _, binder in
                         binder.bind(-5)
@@ -128,12 +141,22 @@ import Testing
         try await TestDatabase.with(.sqlite) { store in
             try await store.withConnection { db in try await db.raw("CREATE TABLE keyed (k TEXT PRIMARY KEY, v INTEGER)").run() }
             try await store.rawTransaction { connection in
-                let insert = try SQLiteBulkInsert(try #require(connection.sqlite), table: "keyed", columns: ["k", "v"], rowsPerStatement: 1,
-                                                  suffix: " ON CONFLICT (k) DO NOTHING")
+                let insert = try SQLiteBulkInsert(
+                    try #require(connection.sqlite), table: "keyed", columns: ["k", "v"], rowsPerStatement: 1,
+                    suffix: " ON CONFLICT (k) DO NOTHING")
                 defer { insert.finish() }
-                let first = try insert.insertRow { $0.bind("a"); $0.bind(1) }
-                let second = try insert.insertRow { $0.bind("b"); $0.bind(2) }
-                let again = try insert.insertRow { $0.bind("a"); $0.bind(3) }
+                let first = try insert.insertRow {
+                    $0.bind("a")
+                    $0.bind(1)
+                }
+                let second = try insert.insertRow {
+                    $0.bind("b")
+                    $0.bind(2)
+                }
+                let again = try insert.insertRow {
+                    $0.bind("a")
+                    $0.bind(3)
+                }
                 #expect(first != nil && second != nil && first != second)
                 #expect(again == nil, "a row the upsert clause skips has no rowid")
             }

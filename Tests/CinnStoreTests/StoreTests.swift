@@ -1,6 +1,7 @@
 import CinnCore
 import Foundation
 import Testing
+
 @testable import CinnStore
 
 @Suite struct StoreTests {
@@ -21,10 +22,16 @@ import Testing
         try await TestDatabase.with(backend) { store in
             let next = Migration.all.count + 1
             try await store.withConnection { db in
-                try await db.raw("INSERT INTO schema_migrations (version, name, applied_at_ms) VALUES (\(bind: next), 'from the future', 0)").run()
+                try await db.raw(
+                    "INSERT INTO schema_migrations (version, name, applied_at_ms) VALUES (\(bind: next), 'from the future', 0)"
+                ).run()
             }
-            await #expect(throws: CinnError(.conflict, "this database was written by a newer Cinn (schema version \(next); this one "
-                                            + "knows up to \(next - 1)): run that version or a newer one, or restore a backup")) {
+            await #expect(
+                throws: CinnError(
+                    .conflict,
+                    "this database was written by a newer Cinn (schema version \(next); this one "
+                        + "knows up to \(next - 1)): run that version or a newer one, or restore a backup")
+            ) {
                 try await store.migrate()
             }
             #expect(try await store.appliedMigrations() == Array(1...next))
@@ -39,7 +46,8 @@ import Testing
             try await store.saveSettings(UserSettings(energyTargetKcal: 2000, targetBasis: .formula), user: user)
             func version() async throws -> Int64 {
                 try await store.withConnection { db in
-                    try await db.raw("SELECT version FROM user_settings WHERE user_id = \(bind: user.rawValue)").first()!.decode(column: "version", as: Int64.self)
+                    try await db.raw("SELECT version FROM user_settings WHERE user_id = \(bind: user.rawValue)").first()!.decode(
+                        column: "version", as: Int64.self)
                 }
             }
             let before = try await version()
@@ -58,7 +66,8 @@ import Testing
             1: "a23a9a179214c0cc", 2: "8f263c3ecb83cd47", 3: "ae30c6e7e829ef82", 4: "79350187fd167143", 5: "28a0655233e93f45",
             6: "5c946b77f2a3c47", 7: "a96d64901013fed6", 8: "33420801ae53d723", 9: "8089608b68fbed65", 10: "4603f9ae006a3840",
             11: "3e336ebdd6100861", 12: "441fa69c4eb4112", 13: "2d2f24d198b94b4e", 14: "86cbe053d52af7b",
-            15: "d008490e58c944f", 16: "5689e662377bbc51", 17: "8cf9425a05556181", 18: "8d7d192e2fb98792", 19: "1b69b885a26dcdee", 20: "dbf7d0ec47c729a2", 21: "90da95c7e51fc657",
+            15: "d008490e58c944f", 16: "5689e662377bbc51", 17: "8cf9425a05556181", 18: "8d7d192e2fb98792", 19: "1b69b885a26dcdee",
+            20: "dbf7d0ec47c729a2", 21: "90da95c7e51fc657",
             22: "b49c132d92089502", 23: "a24316581eb4990f", 24: "8f2eed43960d48e6", 25: "8c5c8067af336b64",
         ]
         var found: [Int: String] = [:]
@@ -79,8 +88,9 @@ import Testing
             let user = try await store.localUser()
             #expect(try await store.localUser() == user)
             let time = LocalDateTime(iso: "2024-03-10T02:00:00Z")!.resolved(in: .gmt)
-            let added = WeighIn(measuredAt: time.instant, utcOffsetSeconds: -18000, weight: Mass(kilograms: 81.25),
-                                note: "late dinner", source: "manual")
+            let added = WeighIn(
+                measuredAt: time.instant, utcOffsetSeconds: -18000, weight: Mass(kilograms: 81.25),
+                note: "late dinner", source: "manual")
             try await store.addWeighIn(added, user: user)
             let stored = try await store.weighIn(id: added.id, user: user)
             #expect(stored == added)

@@ -1,6 +1,7 @@
 import CinnCore
 import Foundation
 import Testing
+
 @testable import CinnStore
 
 @Suite struct SyncStoreTests {
@@ -57,7 +58,8 @@ import Testing
             #expect(try await store.push([partial], user: me)[0].record?["note"] == .string("scale A"), "absent or null keeps the note")
 
             // A change made earlier than the last change of a field loses that field only.
-            let late = SyncChange(type: "weigh_in", id: id, changedAt: Self.at(3), fields: ["weight_kg": .number(81), "note": .string("old phone")])
+            let late = SyncChange(
+                type: "weigh_in", id: id, changedAt: Self.at(3), fields: ["weight_kg": .number(81), "note": .string("old phone")])
             let merged = try await store.push([late], user: me)[0]
             #expect(merged.status == .merged)
             #expect(merged.record?["weight_kg"] == .number(79.5) && merged.record?["note"] == .string("old phone"))
@@ -66,12 +68,14 @@ import Testing
             #expect(try await store.push([clear], user: me)[0].record?["note"] == .null)
             #expect(try await store.weighIns(user: me)[0].note == nil)
 
-            let required = try await store.push([SyncChange(type: "weigh_in", id: id, changedAt: Self.at(7), clear: ["weight_kg"])], user: me)[0]
+            let required = try await store.push(
+                [SyncChange(type: "weigh_in", id: id, changedAt: Self.at(7), clear: ["weight_kg"])], user: me)[0]
             #expect(required.status == .rejected && required.field == "weight_kg")
 
             // An edit made in the app after a client's change is newer than it, for every field.
             _ = try await store.updateWeighIn(id: id, user: me, weight: Mass(kilograms: 78))
-            let stale = try await store.push([SyncChange(type: "weigh_in", id: id, changedAt: Self.at(8), fields: ["weight_kg": .number(90)])], user: me)[0]
+            let stale = try await store.push(
+                [SyncChange(type: "weigh_in", id: id, changedAt: Self.at(8), fields: ["weight_kg": .number(90)])], user: me)[0]
             #expect(stale.status == .merged && stale.record?["weight_kg"] == .number(78))
         }
     }
@@ -82,11 +86,12 @@ import Testing
             let me = try await store.localUser()
             let id = UUID(), neverSeen = UUID()
             _ = try await store.push([Self.weighIn(id, 80)], user: me)
-            let results = try await store.push([
-                SyncChange(type: "weigh_in", id: id, changedAt: Self.at(1), deleted: true),
-                Self.weighIn(id, 81, at: 2),
-                SyncChange(type: "weigh_in", id: neverSeen, changedAt: Self.at(1), deleted: true),
-            ], user: me)
+            let results = try await store.push(
+                [
+                    SyncChange(type: "weigh_in", id: id, changedAt: Self.at(1), deleted: true),
+                    Self.weighIn(id, 81, at: 2),
+                    SyncChange(type: "weigh_in", id: neverSeen, changedAt: Self.at(1), deleted: true),
+                ], user: me)
             #expect(results.map(\.status) == [.applied, .merged, .applied])
             #expect(results.map(\.deleted) == [true, true, true])
             #expect(try await store.weighIns(user: me).isEmpty)
@@ -109,19 +114,28 @@ import Testing
         try await TestDatabase.with(backend) { store in
             let me = try await store.localUser()
             let meal = UUID(), event = UUID(), orphan = UUID(), food = UUID()
-            let results = try await store.push([
-                SyncChange(type: "meal_event", id: event, changedAt: Self.t0, fields: [
-                    "meal_id": .string(meal.uuidString), "eaten_at": .string("2024-03-14T08:05:00Z"), "portion": .number(1),
-                ]),
-                SyncChange(type: "meal", id: meal, changedAt: Self.t0, fields: [
-                    "name": .string(" Porridge "), "kind": .string("test"), "carbohydrate_g": .number(50),
-                    "foods": .array([.object(["food_id": .string(food.uuidString), "name": .string("Oats"), "grams": .number(60)])]),
-                ]),
-                SyncChange(type: "meal_event", id: orphan, changedAt: Self.t0, fields: [
-                    "meal_id": .string(UUID().uuidString), "eaten_at": .string("2024-03-14T12:00:00Z"), "portion": .number(1),
-                ]),
-                SyncChange(type: "meal", id: UUID(), changedAt: Self.t0, fields: ["name": .string("Porridge"), "kind": .string("common")]),
-            ], user: me)
+            let results = try await store.push(
+                [
+                    SyncChange(
+                        type: "meal_event", id: event, changedAt: Self.t0,
+                        fields: [
+                            "meal_id": .string(meal.uuidString), "eaten_at": .string("2024-03-14T08:05:00Z"), "portion": .number(1),
+                        ]),
+                    SyncChange(
+                        type: "meal", id: meal, changedAt: Self.t0,
+                        fields: [
+                            "name": .string(" Porridge "), "kind": .string("test"), "carbohydrate_g": .number(50),
+                            "foods": .array([.object(["food_id": .string(food.uuidString), "name": .string("Oats"), "grams": .number(60)])]
+                            ),
+                        ]),
+                    SyncChange(
+                        type: "meal_event", id: orphan, changedAt: Self.t0,
+                        fields: [
+                            "meal_id": .string(UUID().uuidString), "eaten_at": .string("2024-03-14T12:00:00Z"), "portion": .number(1),
+                        ]),
+                    SyncChange(
+                        type: "meal", id: UUID(), changedAt: Self.t0, fields: ["name": .string("Porridge"), "kind": .string("common")]),
+                ], user: me)
             #expect(results.map(\.status) == [.applied, .applied, .rejected, .rejected])
             #expect(results[2].field == "meal_id" && results[3].field == "name")
             let stored = try await store.meal(id: meal, user: me)
@@ -130,9 +144,12 @@ import Testing
             #expect(events.map(\.id) == [event] && events[0].mealID == meal)
 
             let pulledMeal = try #require(try await Self.everything(store, me).first { $0.id == meal })
-            #expect(pulledMeal.fields?["foods"] == .array([.object(["food_id": .string(food.uuidString.lowercased()), "name": .string("Oats"), "grams": .number(60)])]))
+            #expect(
+                pulledMeal.fields?["foods"]
+                    == .array([.object(["food_id": .string(food.uuidString.lowercased()), "name": .string("Oats"), "grams": .number(60)])]))
             // A meal changed after its event is pulled after it: the event's page carries it first.
-            _ = try await store.push([SyncChange(type: "meal", id: meal, changedAt: Self.at(1), fields: ["note": .string("less milk")])], user: me)
+            _ = try await store.push(
+                [SyncChange(type: "meal", id: meal, changedAt: Self.at(1), fields: ["note": .string("less milk")])], user: me)
             let start = try await store.pull(user: me, limit: 1)
             #expect(start.changes.map(\.id) == [meal, event] && start.more)
             #expect(start.changes[0].fields?["note"] == .string("less milk"))
@@ -140,10 +157,12 @@ import Testing
             #expect(rest.changes.map(\.id) == [meal] && !rest.more)
 
             // Renaming frees the old name in the same push.
-            let swap = try await store.push([
-                SyncChange(type: "meal", id: meal, changedAt: Self.at(2), fields: ["name": .string("Oats")], clear: ["foods"]),
-                SyncChange(type: "meal", id: UUID(), changedAt: Self.at(1), fields: ["name": .string("Porridge"), "kind": .string("common")]),
-            ], user: me)
+            let swap = try await store.push(
+                [
+                    SyncChange(type: "meal", id: meal, changedAt: Self.at(2), fields: ["name": .string("Oats")], clear: ["foods"]),
+                    SyncChange(
+                        type: "meal", id: UUID(), changedAt: Self.at(1), fields: ["name": .string("Porridge"), "kind": .string("common")]),
+                ], user: me)
             #expect(swap.map(\.status) == [.applied, .applied])
             #expect(try await store.meal(id: meal, user: me).foods.isEmpty)
         }
@@ -155,20 +174,31 @@ import Testing
             let me = try await store.localUser(), other = try await store.user(named: "other")
             let hers = UUID()
             _ = try await store.push([Self.weighIn(hers, 60)], user: other)
-            func change(_ type: String, _ fields: SyncFields) -> SyncChange { SyncChange(type: type, id: UUID(), changedAt: Self.t0, fields: fields) }
-            let results = try await store.push([
-                change("weigh_in", ["measured_at": .string("2024-03-14T07:30:00"), "weight_kg": .number(80)]),
-                change("weigh_in", ["measured_at": .string("2024-03-14T07:30:00Z"), "weight_kg": .number(900)]),
-                change("weigh_in", ["measured_at": .string("2024-03-14T07:30:00Z")]),
-                change("weigh_in", ["measured_at": .string("2024-03-14T07:30:00Z"), "weight_kg": .number(80), "mood": .string("fine")]),
-                change("sleep", ["hours": .number(8)]),
-                change("glucose_reading", ["measured_at": .string("2024-03-14T07:30:00Z"), "mg_dl": .number(112), "timing": .string("lunch")]),
-                change("food_entry", ["eaten_at": .string("2024-03-14T07:30:00Z"), "name": .string("Toast"), "meal": .string("breakfast"),
-                                      "servings": .number(1), "serving_label": .string("slice"), "nutrients": .object(["energy": .string("lots")])]),
-                Self.weighIn(hers, 61),
-                change("glucose_reading", ["measured_at": .string("2024-03-14T07:30:00Z"), "mg_dl": .number(112)]),
-            ], user: me)
-            #expect(results.map(\.status) == [.rejected, .rejected, .rejected, .rejected, .rejected, .rejected, .rejected, .rejected, .applied])
+            func change(_ type: String, _ fields: SyncFields) -> SyncChange {
+                SyncChange(type: type, id: UUID(), changedAt: Self.t0, fields: fields)
+            }
+            let results = try await store.push(
+                [
+                    change("weigh_in", ["measured_at": .string("2024-03-14T07:30:00"), "weight_kg": .number(80)]),
+                    change("weigh_in", ["measured_at": .string("2024-03-14T07:30:00Z"), "weight_kg": .number(900)]),
+                    change("weigh_in", ["measured_at": .string("2024-03-14T07:30:00Z")]),
+                    change(
+                        "weigh_in", ["measured_at": .string("2024-03-14T07:30:00Z"), "weight_kg": .number(80), "mood": .string("fine")]),
+                    change("sleep", ["hours": .number(8)]),
+                    change(
+                        "glucose_reading",
+                        ["measured_at": .string("2024-03-14T07:30:00Z"), "mg_dl": .number(112), "timing": .string("lunch")]),
+                    change(
+                        "food_entry",
+                        [
+                            "eaten_at": .string("2024-03-14T07:30:00Z"), "name": .string("Toast"), "meal": .string("breakfast"),
+                            "servings": .number(1), "serving_label": .string("slice"), "nutrients": .object(["energy": .string("lots")]),
+                        ]),
+                    Self.weighIn(hers, 61),
+                    change("glucose_reading", ["measured_at": .string("2024-03-14T07:30:00Z"), "mg_dl": .number(112)]),
+                ], user: me)
+            #expect(
+                results.map(\.status) == [.rejected, .rejected, .rejected, .rejected, .rejected, .rejected, .rejected, .rejected, .applied])
             #expect(results.map(\.field) == ["measured_at", "weight_kg", "weight_kg", "mood", "type", "timing", "nutrients", "id", nil])
             #expect(try await store.weighIns(user: me).isEmpty)
             #expect(try await store.weighIns(user: other)[0].weight.kilograms == 60, "another user's record is untouched")
@@ -184,14 +214,23 @@ import Testing
             let mine = try await store.addFood(Food(name: "My toast", nutrients: try Nutrients([.energy: 250])), user: me)
             let notYetThere = UUID()
             func entry(_ food: UUID) -> SyncChange {
-                SyncChange(type: "food_entry", id: UUID(), changedAt: Self.t0, fields: [
-                    "eaten_at": .string("2024-03-14T07:30:00Z"), "name": .string("Toast"), "meal": .string("breakfast"), "food_id": .string(food.lowercasedString),
-                    "servings": .number(1), "serving_label": .string("slice"), "nutrients": .object(["energy": .number(100)])])
+                SyncChange(
+                    type: "food_entry", id: UUID(), changedAt: Self.t0,
+                    fields: [
+                        "eaten_at": .string("2024-03-14T07:30:00Z"), "name": .string("Toast"), "meal": .string("breakfast"),
+                        "food_id": .string(food.lowercasedString),
+                        "servings": .number(1), "serving_label": .string("slice"), "nutrients": .object(["energy": .number(100)]),
+                    ])
             }
-            let meal = SyncChange(type: "meal", id: UUID(), changedAt: Self.t0, fields: [
-                "name": .string("Lunch"), "kind": .string("common"),
-                "foods": .array([.object(["food_id": .string(mine.id.lowercasedString), "name": .string("Toast"), "grams": .number(50)]),
-                                 .object(["food_id": .string(hers.id.lowercasedString), "name": .string("Hers"), "grams": .number(50)])])])
+            let meal = SyncChange(
+                type: "meal", id: UUID(), changedAt: Self.t0,
+                fields: [
+                    "name": .string("Lunch"), "kind": .string("common"),
+                    "foods": .array([
+                        .object(["food_id": .string(mine.id.lowercasedString), "name": .string("Toast"), "grams": .number(50)]),
+                        .object(["food_id": .string(hers.id.lowercasedString), "name": .string("Hers"), "grams": .number(50)]),
+                    ]),
+                ])
             let results = try await store.push([entry(hers.id), entry(mine.id), entry(notYetThere), meal], user: me)
             #expect(results.map(\.status) == [.rejected, .applied, .applied, .rejected])
             #expect(results.map(\.field) == ["food_id", nil, nil, "foods[1].food_id"])
@@ -203,13 +242,18 @@ import Testing
     func recordsWrittenByTheAppArePulledAndPagesCoverEveryChangeOnce(_ backend: Backend) async throws {
         try await TestDatabase.with(backend) { store in
             let me = try await store.localUser()
-            let readings = (0..<3).map { GlucoseReading(measuredAt: Self.at(Double($0) * 5), utcOffsetSeconds: 0, glucose: Glucose(milligramsPerDeciliter: 100 + Double($0))) }
+            let readings = (0..<3).map {
+                GlucoseReading(
+                    measuredAt: Self.at(Double($0) * 5), utcOffsetSeconds: 0, glucose: Glucose(milligramsPerDeciliter: 100 + Double($0)))
+            }
             try await store.addGlucoseReadings(readings, user: me)
             for minutes in 0..<10 {
-                _ = try await store.addWeighIn(WeighIn(measuredAt: Self.at(Double(minutes)), utcOffsetSeconds: -18000, weight: Mass(kilograms: 70)), user: me)
+                _ = try await store.addWeighIn(
+                    WeighIn(measuredAt: Self.at(Double(minutes)), utcOffsetSeconds: -18000, weight: Mass(kilograms: 70)), user: me)
             }
-            let entry = FoodLogEntry(foodID: nil, name: "Apple", meal: .snacks, eatenAt: Self.t0, utcOffsetSeconds: 0, servings: 2,
-                                     servingLabel: "apple", servingAmount: nil, nutrients: try Nutrients([.energy: 104, .carbohydrate: 28]))
+            let entry = FoodLogEntry(
+                foodID: nil, name: "Apple", meal: .snacks, eatenAt: Self.t0, utcOffsetSeconds: 0, servings: 2,
+                servingLabel: "apple", servingAmount: nil, nutrients: try Nutrients([.energy: 104, .carbohydrate: 28]))
             _ = try await store.addFoodEntries([entry], user: me)
             // Deleting a day's weigh-ins gives them all one version: pages must still split them exactly.
             #expect(try await store.deleteWeighIns(on: LocalDate(iso: "2024-03-14")!, user: me) == 10)
@@ -229,32 +273,54 @@ import Testing
             #expect(SetKind.allCases.map(\.storageCode) == [0, 1, 2, 3], "a set's kind is stored as its position in SetKind.allCases")
             let id = UUID()
             func set(_ exercise: String, _ reps: Int, _ kilograms: Double, kind: String = "normal") -> JSONValue {
-                .object(["exercise": .string(exercise), "reps": .number(Double(reps)), "weight_kg": .number(kilograms), "kind": .string(kind)])
+                .object([
+                    "exercise": .string(exercise), "reps": .number(Double(reps)), "weight_kg": .number(kilograms), "kind": .string(kind),
+                ])
             }
-            let workout = SyncChange(type: "workout", id: id, changedAt: Self.t0, fields: [
-                "started_at": .string("2024-03-14T18:00:00+01:00"), "name": .string("Push day"), "duration_s": .number(3600),
-                "sets": .array([set("Bench Press (Barbell)", 10, 60, kind: "warm_up"), set("Bench Press (Barbell)", 5, 100), set("Dips", 8, 20)]),
-            ])
+            let workout = SyncChange(
+                type: "workout", id: id, changedAt: Self.t0,
+                fields: [
+                    "started_at": .string("2024-03-14T18:00:00+01:00"), "name": .string("Push day"), "duration_s": .number(3600),
+                    "sets": .array([
+                        set("Bench Press (Barbell)", 10, 60, kind: "warm_up"), set("Bench Press (Barbell)", 5, 100), set("Dips", 8, 20),
+                    ]),
+                ])
             let results = try await store.push([workout], user: me)
             #expect(results.map(\.status) == [.applied])
             let pulled = try #require(try await Self.everything(store, me).first { $0.type == "workout" })
-            guard case .array(let sets)? = pulled.fields?["sets"] else { Issue.record("no sets pulled"); return }
-            #expect(sets.count == 3 && sets[1] == .object(["exercise": .string("Bench Press (Barbell)"), "reps": .number(5), "weight_kg": .number(100),
-                                                           "duration_s": .null, "distance_m": .null, "kind": .string("normal"), "rpe": .null,
-                                                           "rir": .null, "note": .null]))
-            guard case .object(let warmUp) = sets[0] else { Issue.record("a set is not an object"); return }
+            guard case .array(let sets)? = pulled.fields?["sets"] else {
+                Issue.record("no sets pulled")
+                return
+            }
+            #expect(
+                sets.count == 3
+                    && sets[1]
+                        == .object([
+                            "exercise": .string("Bench Press (Barbell)"), "reps": .number(5), "weight_kg": .number(100),
+                            "duration_s": .null, "distance_m": .null, "kind": .string("normal"), "rpe": .null,
+                            "rir": .null, "note": .null,
+                        ])
+            )
+            guard case .object(let warmUp) = sets[0] else {
+                Issue.record("a set is not an object")
+                return
+            }
             #expect(warmUp["kind"] == .string("warm_up"))
             let stored = try #require(try await store.workout(id: id, user: me))
-            #expect(stored.workout.name == "Push day" && stored.workout.sets.map(\.exercise) == ["Bench Press (Barbell)", "Bench Press (Barbell)", "Dips"])
+            #expect(
+                stored.workout.name == "Push day"
+                    && stored.workout.sets.map(\.exercise) == ["Bench Press (Barbell)", "Bench Press (Barbell)", "Dips"])
             let exercises = try await store.exercises(user: me)
             let bench = try #require(exercises.first { $0.name == "Bench Press (Barbell)" })
             var days = try await store.exerciseDays(exerciseRows: [bench.rowID])
             #expect(days[bench.rowID]?.map(\.day.iso) == ["2024-03-14"] && days[bench.rowID]?.first?.workSets == 1)
 
             // Moved to the next day with the bench sets gone: the old day of the bench press is gone too.
-            let edit = SyncChange(type: "workout", id: id, changedAt: Self.at(10), fields: [
-                "started_at": .string("2024-03-15T18:00:00+01:00"), "sets": .array([set("Dips", 8, 25)]),
-            ])
+            let edit = SyncChange(
+                type: "workout", id: id, changedAt: Self.at(10),
+                fields: [
+                    "started_at": .string("2024-03-15T18:00:00+01:00"), "sets": .array([set("Dips", 8, 25)]),
+                ])
             #expect(try await store.push([edit], user: me).map(\.status) == [.applied])
             days = try await store.exerciseDays(exerciseRows: exercises.map(\.rowID))
             #expect(days[bench.rowID, default: []].isEmpty)
@@ -266,14 +332,20 @@ import Testing
             #expect(try await store.exerciseDays(exerciseRows: [dips.rowID])[dips.rowID, default: []].isEmpty)
             #expect(try await store.workout(id: id, user: me) == nil)
 
-            let bad = try await store.push([
-                SyncChange(type: "workout", id: UUID(), changedAt: Self.t0, fields: [
-                    "started_at": .string("2024-03-14T18:00:00Z"), "name": .string("Legs"), "sets": .array([set("Squat", 5, 100, kind: "heavy")]),
-                ]),
-                SyncChange(type: "workout", id: UUID(), changedAt: Self.t0, fields: [
-                    "started_at": .string("2024-03-14T18:00:00Z"), "name": .string("Legs"), "sets": .array([set("  ", 5, 100)]),
-                ]),
-            ], user: me)
+            let bad = try await store.push(
+                [
+                    SyncChange(
+                        type: "workout", id: UUID(), changedAt: Self.t0,
+                        fields: [
+                            "started_at": .string("2024-03-14T18:00:00Z"), "name": .string("Legs"),
+                            "sets": .array([set("Squat", 5, 100, kind: "heavy")]),
+                        ]),
+                    SyncChange(
+                        type: "workout", id: UUID(), changedAt: Self.t0,
+                        fields: [
+                            "started_at": .string("2024-03-14T18:00:00Z"), "name": .string("Legs"), "sets": .array([set("  ", 5, 100)]),
+                        ]),
+                ], user: me)
             #expect(bad.map(\.status) == [.rejected, .rejected])
             #expect(bad.map(\.field) == ["sets[0].kind", "sets[0].exercise"])
         }
@@ -284,24 +356,45 @@ import Testing
         try await TestDatabase.with(backend) { store in
             let me = try await store.localUser()
             let oats = UUID(), preset = UUID()
-            func food(_ id: UUID, _ fields: SyncFields) -> SyncChange { SyncChange(type: "food", id: id, changedAt: Self.t0, fields: fields) }
-            let results = try await store.push([
-                food(oats, ["name": .string("Rolled oats"), "brand": .string("Mill"), "basis": .string("g"),
+            func food(_ id: UUID, _ fields: SyncFields) -> SyncChange {
+                SyncChange(type: "food", id: id, changedAt: Self.t0, fields: fields)
+            }
+            let results = try await store.push(
+                [
+                    food(
+                        oats,
+                        [
+                            "name": .string("Rolled oats"), "brand": .string("Mill"), "basis": .string("g"),
                             "nutrients": .object(["energy": .number(372), "protein": .number(13.5), "carbohydrate": .number(58.7)]),
-                            "servings": .array([.object(["label": .string("1 cup"), "grams": .number(80)])])]),
-                food(UUID(), ["name": .string("Butter?"), "basis": .string("g"), "nutrients": .object(["energy": .number(5000)])]),
-                food(UUID(), ["name": .string("Odd"), "basis": .string("g"), "nutrients": .object(["energy": .number(100)]),
-                              "barcode": .string("4006-3814")]),
-                food(UUID(), ["name": .string("Odd"), "basis": .string("g"), "nutrients": .object(["energy": .number(100)]),
-                              "servings": .array([.object(["label": .string("scoop")])])]),
-                SyncChange(type: "preset", id: preset, changedAt: Self.t0, fields: [
-                    "name": .string("Usual breakfast"), "meal": .string("breakfast"),
-                    "items": .array([.object(["food_id": .string(oats.lowercasedString), "name": .string("Rolled oats"), "servings": .number(1),
-                                              "serving_label": .string("1 cup"), "serving_amount": .number(80),
-                                              "nutrients": .object(["energy": .number(298)])])]),
-                ]),
-                SyncChange(type: "preset", id: UUID(), changedAt: Self.t0, fields: ["name": .string("Nothing"), "items": .array([])]),
-            ], user: me)
+                            "servings": .array([.object(["label": .string("1 cup"), "grams": .number(80)])]),
+                        ]),
+                    food(UUID(), ["name": .string("Butter?"), "basis": .string("g"), "nutrients": .object(["energy": .number(5000)])]),
+                    food(
+                        UUID(),
+                        [
+                            "name": .string("Odd"), "basis": .string("g"), "nutrients": .object(["energy": .number(100)]),
+                            "barcode": .string("4006-3814"),
+                        ]),
+                    food(
+                        UUID(),
+                        [
+                            "name": .string("Odd"), "basis": .string("g"), "nutrients": .object(["energy": .number(100)]),
+                            "servings": .array([.object(["label": .string("scoop")])]),
+                        ]),
+                    SyncChange(
+                        type: "preset", id: preset, changedAt: Self.t0,
+                        fields: [
+                            "name": .string("Usual breakfast"), "meal": .string("breakfast"),
+                            "items": .array([
+                                .object([
+                                    "food_id": .string(oats.lowercasedString), "name": .string("Rolled oats"), "servings": .number(1),
+                                    "serving_label": .string("1 cup"), "serving_amount": .number(80),
+                                    "nutrients": .object(["energy": .number(298)]),
+                                ])
+                            ]),
+                        ]),
+                    SyncChange(type: "preset", id: UUID(), changedAt: Self.t0, fields: ["name": .string("Nothing"), "items": .array([])]),
+                ], user: me)
             #expect(results.map(\.status) == [.applied, .rejected, .rejected, .rejected, .applied, .rejected])
             #expect(results.map(\.field) == [nil, "nutrients.energy", "barcode", "servings[0].grams", nil, "items"])
             let stored = try await store.food(id: oats, user: me)
@@ -311,7 +404,9 @@ import Testing
             #expect(try await store.preset(id: preset, user: me).items.first?.foodID == oats)
             let all = try await Self.everything(store, me)
             #expect(all.map(\.type).sorted() == ["food", "preset"])
-            #expect(all.first { $0.type == "food" }?.fields?["servings"] == .array([.object(["label": .string("1 cup"), "grams": .number(80)])]))
+            #expect(
+                all.first { $0.type == "food" }?.fields?["servings"]
+                    == .array([.object(["label": .string("1 cup"), "grams": .number(80)])]))
         }
     }
 
@@ -322,14 +417,23 @@ import Testing
             let oats = Food(name: "Oats", nutrients: nutrients(["energy": 400, "protein": 10]))
             try await store.addFood(oats, user: me)
             // Made in the app: pulled as a food with its ingredients.
-            let made = try Recipe.make(name: "Porridge", ingredients: [
-                try RecipeIngredient.of(oats, servings: 50, of: ServingSize(label: "1 g", amount: 1), field: "ingredients[0]"),
-            ], servings: 2, cookedGrams: 200)
+            let made = try Recipe.make(
+                name: "Porridge",
+                ingredients: [
+                    try RecipeIngredient.of(oats, servings: 50, of: ServingSize(label: "1 g", amount: 1), field: "ingredients[0]")
+                ], servings: 2, cookedGrams: 200)
             try await store.saveRecipe(made, user: me)
             let pulled = try #require(try await Self.everything(store, me).first { $0.id == made.food.id })
-            #expect(pulled.type == "food" && pulled.fields?["recipe_servings"] == .number(2) && pulled.fields?["cooked_grams"] == .number(200))
-            guard case .array(let items)? = pulled.fields?["ingredients"] else { Issue.record("no ingredients"); return }
-            guard case .object(let first)? = items.first else { Issue.record("no ingredient"); return }
+            #expect(
+                pulled.type == "food" && pulled.fields?["recipe_servings"] == .number(2) && pulled.fields?["cooked_grams"] == .number(200))
+            guard case .array(let items)? = pulled.fields?["ingredients"] else {
+                Issue.record("no ingredients")
+                return
+            }
+            guard case .object(let first)? = items.first else {
+                Issue.record("no ingredient")
+                return
+            }
             #expect(first["name"] == .string("Oats") && first["grams"] == .number(50))
             if case .array(let none)? = try await Self.everything(store, me).first(where: { $0.id == oats.id })?.fields?["ingredients"] {
                 #expect(none.isEmpty, "a food has no ingredients")
@@ -337,21 +441,39 @@ import Testing
 
             // Pushed by a client: a recipe the app reads back.
             let pushed = UUID()
-            let results = try await store.push([SyncChange(type: "food", id: pushed, changedAt: Self.t0, fields: [
-                "name": .string("Smoothie"), "basis": .string("g"), "nutrients": .object(["energy": .number(60)]),
-                "recipe_servings": .number(1),
-                "ingredients": .array([.object(["food_id": .string(oats.id.lowercasedString), "name": .string("Oats"),
-                                                "servings": .number(30), "serving_label": .string("1 g"), "grams": .number(30),
-                                                "nutrients": .object(["energy": .number(120)])])]),
-            ])], user: me)
+            let results = try await store.push(
+                [
+                    SyncChange(
+                        type: "food", id: pushed, changedAt: Self.t0,
+                        fields: [
+                            "name": .string("Smoothie"), "basis": .string("g"), "nutrients": .object(["energy": .number(60)]),
+                            "recipe_servings": .number(1),
+                            "ingredients": .array([
+                                .object([
+                                    "food_id": .string(oats.id.lowercasedString), "name": .string("Oats"),
+                                    "servings": .number(30), "serving_label": .string("1 g"), "grams": .number(30),
+                                    "nutrients": .object(["energy": .number(120)]),
+                                ])
+                            ]),
+                        ])
+                ], user: me)
             #expect(results.map(\.status) == [.applied])
             let recipe = try await store.recipe(id: pushed, user: me)
             #expect(recipe.ingredients.map(\.name) == ["Oats"] && recipe.servingsCount == 1)
-            let bad = try await store.push([SyncChange(type: "food", id: UUID(), changedAt: Self.t0, fields: [
-                "name": .string("Bad"), "basis": .string("g"), "nutrients": .object(["energy": .number(60)]),
-                "ingredients": .array([.object(["name": .string("Oats"), "servings": .number(-1), "serving_label": .string("1 g"),
-                                                "grams": .number(30), "nutrients": .object([:])])]),
-            ])], user: me)
+            let bad = try await store.push(
+                [
+                    SyncChange(
+                        type: "food", id: UUID(), changedAt: Self.t0,
+                        fields: [
+                            "name": .string("Bad"), "basis": .string("g"), "nutrients": .object(["energy": .number(60)]),
+                            "ingredients": .array([
+                                .object([
+                                    "name": .string("Oats"), "servings": .number(-1), "serving_label": .string("1 g"),
+                                    "grams": .number(30), "nutrients": .object([:]),
+                                ])
+                            ]),
+                        ])
+                ], user: me)
             #expect(bad.map(\.field) == ["ingredients[0].servings"])
         }
     }
@@ -365,7 +487,8 @@ import Testing
                 try await db.raw("DROP TRIGGER sync_foods_insert").run()
                 try await db.raw("DROP TRIGGER sync_foods_update").run()
             }
-            let food = try await store.addFood(try Food(name: "Rye bread", basis: .grams, nutrients: try Nutrients([.energy: 250])).validated(), user: me)
+            let food = try await store.addFood(
+                try Food(name: "Rye bread", basis: .grams, nutrients: try Nutrients([.energy: 250])).validated(), user: me)
             #expect(try await store.pendingSyncCount() == 0)
             try await store.enableSyncClient(server: "https://cinn.example")
             #expect(try await store.pendingSyncChanges(user: me).map(\.change.id) == [food.id])
@@ -380,43 +503,51 @@ import Testing
     func theSettingsAreOneRecordPerAccountThatSyncsFieldByField(_ backend: Backend) async throws {
         try await TestDatabase.with(backend) { store in
             let me = try await store.localUser(), other = try await store.user(named: "other")
-            let profile = Profile(sex: .female, birthDate: LocalDate(iso: "1990-05-01")!, height: Height(centimetres: 168), activity: .moderate)
+            let profile = Profile(
+                sex: .female, birthDate: LocalDate(iso: "1990-05-01")!, height: Height(centimetres: 168), activity: .moderate)
             try await store.saveSettings(UserSettings(profile: profile, onboarded: true), user: me)
             let pulled = try #require(try await Self.everything(store, me).first { $0.type == "settings" })
             #expect(pulled.fields?["birth_date"] == .string("1990-05-01") && pulled.fields?["onboarded"] == .bool(true))
             #expect(pulled.fields?["display_unit"] == .string("kg") && pulled.fields?["energy_target_kcal"] == .null)
 
-            let edit = SyncChange(type: "settings", id: pulled.id, changedAt: Date(), fields: [
-                "display_unit": .string("lb"), "energy_target_kcal": .number(2100), "time_zone": .string("Europe/Berlin"),
-            ])
+            let edit = SyncChange(
+                type: "settings", id: pulled.id, changedAt: Date(),
+                fields: [
+                    "display_unit": .string("lb"), "energy_target_kcal": .number(2100), "time_zone": .string("Europe/Berlin"),
+                ])
             #expect(try await store.push([edit], user: me).map(\.status) == [.applied])
             let settings = try await store.settings(user: me)
             #expect(settings.displayUnit == .pounds && settings.energyTargetKcal == 2100 && settings.timeZoneIdentifier == "Europe/Berlin")
             #expect(settings.profile == profile, "fields the change did not name are kept")
 
             let complete: SyncFields = [
-                "display_unit": .string("st"), "trend_method": .string("exact"), "energy_unit": .string("kJ"), "length_unit": .string("ft_in"),
+                "display_unit": .string("st"), "trend_method": .string("exact"), "energy_unit": .string("kJ"),
+                "length_unit": .string("ft_in"),
                 "target_basis": .string("formula"), "onboarded": .bool(false), "one_rep_max_formula": .string("epley"),
                 "glucose_unit": .string("mmol/L"),
             ]
-            let results = try await store.push([
-                SyncChange(type: "settings", id: UUID(), changedAt: Date(), fields: complete),
-                SyncChange(type: "settings", id: pulled.id, changedAt: Date(), deleted: true),
-                SyncChange(type: "settings", id: pulled.id, changedAt: Date(), fields: ["time_zone": .string("Mars/Olympus")]),
-                SyncChange(type: "settings", id: pulled.id, changedAt: Date(),
-                           fields: ["nutrient_targets": .string(#"{"protein":{"grams":-1}}"#)]),
-            ], user: me)
+            let results = try await store.push(
+                [
+                    SyncChange(type: "settings", id: UUID(), changedAt: Date(), fields: complete),
+                    SyncChange(type: "settings", id: pulled.id, changedAt: Date(), deleted: true),
+                    SyncChange(type: "settings", id: pulled.id, changedAt: Date(), fields: ["time_zone": .string("Mars/Olympus")]),
+                    SyncChange(
+                        type: "settings", id: pulled.id, changedAt: Date(),
+                        fields: ["nutrient_targets": .string(#"{"protein":{"grams":-1}}"#)]),
+                ], user: me)
             #expect(results.map(\.status) == [.rejected, .rejected, .rejected, .rejected])
             #expect(results.map(\.field) == ["id", "deleted", "time_zone", "nutrient_targets.protein"])
-            let targets = SyncChange(type: "settings", id: pulled.id, changedAt: Date(),
-                                     fields: ["nutrient_targets": .string(#"{"fat":{"percent":30}}"#)])
+            let targets = SyncChange(
+                type: "settings", id: pulled.id, changedAt: Date(),
+                fields: ["nutrient_targets": .string(#"{"fat":{"percent":30}}"#)])
             #expect(try await store.push([targets], user: me).map(\.status) == [.applied])
             #expect(try await store.settings(user: me).nutrientTargets == NutrientTargets(fat: .percentOfEnergy(30)))
             #expect(results[0].reason?.contains(pulled.id.lowercasedString) == true, "the answer names the account's settings")
 
             // An account without settings takes a complete record.
-            #expect(try await store.push([SyncChange(type: "settings", id: UUID(), changedAt: Date(), fields: complete)], user: other)
-                .map(\.status) == [.applied])
+            #expect(
+                try await store.push([SyncChange(type: "settings", id: UUID(), changedAt: Date(), fields: complete)], user: other)
+                    .map(\.status) == [.applied])
             let hers = try await store.settings(user: other)
             #expect(hers.displayUnit == .stones && hers.energyUnit == .kilojoules && hers.glucoseUnit == .millimolesPerLiter)
             #expect(try await store.settings(user: me).displayUnit == .pounds, "one account's settings never touch another's")

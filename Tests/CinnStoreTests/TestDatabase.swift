@@ -1,5 +1,7 @@
 import CinnCore
 import Foundation
+import Testing
+
 @testable import CinnStore
 
 /// The databases every store test runs against: SQLite always, PostgreSQL when
@@ -13,8 +15,6 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
 
     var testDescription: String { rawValue }
 }
-
-import Testing
 
 /// A fresh, migrated database: a SQLite file in its own temp directory, or a PostgreSQL schema of its own.
 struct TestDatabase {
@@ -48,8 +48,10 @@ struct TestDatabase {
     }
 
     /// Runs `body` with a fresh database and removes it after, whatever happens.
-    static func with(_ backend: Backend, now: @escaping @Sendable () -> Date = { fixedNow },
-                     _ body: (Store) async throws -> Void) async throws {
+    static func with(
+        _ backend: Backend, now: @escaping @Sendable () -> Date = { fixedNow },
+        _ body: (Store) async throws -> Void
+    ) async throws {
         let database = try await make(backend, now: now)
         do {
             try await body(database.store)
@@ -66,12 +68,14 @@ let fixedNow = Date(timeIntervalSince1970: 1_710_504_000)
 
 func weighIn(_ kilograms: Double, at iso: String, note: String? = nil) -> WeighIn {
     let time = LocalDateTime(iso: iso)!.resolved(in: TimeZone(identifier: "UTC")!)
-    return WeighIn(measuredAt: time.instant, utcOffsetSeconds: time.utcOffsetSeconds, weight: Mass(kilograms: kilograms),
-                   note: note)
+    return WeighIn(
+        measuredAt: time.instant, utcOffsetSeconds: time.utcOffsetSeconds, weight: Mass(kilograms: kilograms),
+        note: note)
 }
 
 func reading(_ kilograms: Double, at iso: String, key: String, line: Int = 1) -> ImportedWeighIn {
     let time = LocalDateTime(iso: iso)!.resolved(in: TimeZone(identifier: "UTC")!)
-    return ImportedWeighIn(measuredAt: time.instant, utcOffsetSeconds: time.utcOffsetSeconds,
-                           weight: Mass(kilograms: kilograms), externalID: key, line: line)
+    return ImportedWeighIn(
+        measuredAt: time.instant, utcOffsetSeconds: time.utcOffsetSeconds,
+        weight: Mass(kilograms: kilograms), externalID: key, line: line)
 }

@@ -1,6 +1,7 @@
 import CinnCore
 import Foundation
 import Testing
+
 @testable import CinnStore
 
 @Suite struct WorkoutStoreTests {
@@ -10,26 +11,43 @@ import Testing
     static func sets(dayOffset: Int = 0) -> [ImportedSet] {
         func workout(_ days: Int, _ name: String) -> ImportedWorkout {
             let instant = start.addingTimeInterval(Double(days + dayOffset) * 86_400)
-            return ImportedWorkout(startedAt: instant, utcOffsetSeconds: 0, name: name, durationSeconds: 3600,
-                                   externalID: "test:\(Int(instant.timeIntervalSince1970))")
+            return ImportedWorkout(
+                startedAt: instant, utcOffsetSeconds: 0, name: name, durationSeconds: 3600,
+                externalID: "test:\(Int(instant.timeIntervalSince1970))")
         }
         let first = workout(-7, "Upper")
         let second = workout(0, "Lower")
         let kg = Mass.init(kilograms:)
         return [
-            ImportedSet(workout: 0, position: 0, newWorkout: first, set: WorkoutSet(exercise: "Bench Press (Barbell)", reps: 10, weight: kg(40), kind: .warmUp), line: 2),
-            ImportedSet(workout: 0, position: 1, newWorkout: nil, set: WorkoutSet(exercise: "Bench Press (Barbell)", reps: 5, weight: kg(100)), line: 3),
-            ImportedSet(workout: 0, position: 2, newWorkout: nil, set: WorkoutSet(exercise: "Bench Press (Barbell)", reps: 5, weight: kg(100)), line: 4),
-            ImportedSet(workout: 0, position: 3, newWorkout: nil, set: WorkoutSet(exercise: "Bench Press (Barbell)", reps: 8, weight: kg(80), kind: .drop, note: "strip"), line: 5),
+            ImportedSet(
+                workout: 0, position: 0, newWorkout: first,
+                set: WorkoutSet(exercise: "Bench Press (Barbell)", reps: 10, weight: kg(40), kind: .warmUp), line: 2),
+            ImportedSet(
+                workout: 0, position: 1, newWorkout: nil, set: WorkoutSet(exercise: "Bench Press (Barbell)", reps: 5, weight: kg(100)),
+                line: 3),
+            ImportedSet(
+                workout: 0, position: 2, newWorkout: nil, set: WorkoutSet(exercise: "Bench Press (Barbell)", reps: 5, weight: kg(100)),
+                line: 4),
+            ImportedSet(
+                workout: 0, position: 3, newWorkout: nil,
+                set: WorkoutSet(exercise: "Bench Press (Barbell)", reps: 8, weight: kg(80), kind: .drop, note: "strip"), line: 5),
             ImportedSet(workout: 0, position: 4, newWorkout: nil, set: WorkoutSet(exercise: "Plank", durationSeconds: 60), line: 6),
-            ImportedSet(workout: 1, position: 0, newWorkout: second, set: WorkoutSet(exercise: "Back Squat", reps: 5, weight: kg(140), rpe: 8.5), line: 7),
-            ImportedSet(workout: 1, position: 1, newWorkout: nil, set: WorkoutSet(exercise: "Barbell Bench Press", reps: 3, weight: kg(110), kind: .failure), line: 8),
+            ImportedSet(
+                workout: 1, position: 0, newWorkout: second, set: WorkoutSet(exercise: "Back Squat", reps: 5, weight: kg(140), rpe: 8.5),
+                line: 7),
+            ImportedSet(
+                workout: 1, position: 1, newWorkout: nil,
+                set: WorkoutSet(exercise: "Barbell Bench Press", reps: 3, weight: kg(110), kind: .failure), line: 8),
         ]
     }
 
-    func read(_ sets: [ImportedSet], batch: Int = 3, rejected: [RejectedRow] = []) -> (([ImportedSet]) async throws -> Void) async throws -> ImportReport {
+    func read(_ sets: [ImportedSet], batch: Int = 3, rejected: [RejectedRow] = []) -> (([ImportedSet]) async throws -> Void) async throws ->
+        ImportReport
+    {
         { insert in
-            for start in stride(from: 0, to: sets.count, by: batch) { try await insert(Array(sets[start..<min(start + batch, sets.count)])) }
+            for start in stride(from: 0, to: sets.count, by: batch) {
+                try await insert(Array(sets[start..<min(start + batch, sets.count)]))
+            }
             return ImportReport(format: "fitbod", rowsRead: sets.count + rejected.count, rejected: rejected)
         }
     }
@@ -38,7 +56,8 @@ import Testing
     func importKeepsEverySetAndReimportingAddsNothing(_ backend: Backend) async throws {
         try await TestDatabase.with(backend) { store in
             let me = try await store.localUser()
-            let first = try await store.importWorkouts(user: me, format: "fitbod", fileName: "f.csv", mode: ImportMode(), read: read(Self.sets()))
+            let first = try await store.importWorkouts(
+                user: me, format: "fitbod", fileName: "f.csv", mode: ImportMode(), read: read(Self.sets()))
             #expect(first.imported == 7)
             #expect(first.duplicates == 0)
             if backend == .sqlite {
@@ -49,7 +68,8 @@ import Testing
                     #expect(on == 1)
                 }
             }
-            let again = try await store.importWorkouts(user: me, format: "fitbod", fileName: "f.csv", mode: ImportMode(), read: read(Self.sets()))
+            let again = try await store.importWorkouts(
+                user: me, format: "fitbod", fileName: "f.csv", mode: ImportMode(), read: read(Self.sets()))
             #expect(again.imported == 0)
             #expect(again.duplicates == 7)
             #expect(again.importID == nil)
@@ -100,17 +120,20 @@ import Testing
         try await TestDatabase.with(backend) { store in
             let me = try await store.localUser()
             let bad = [RejectedRow(line: 9, field: "Reps", reason: "\"ten\" is not a whole number of reps")]
-            let rejected = try await store.importWorkouts(user: me, format: "fitbod", fileName: nil, mode: ImportMode(),
-                                                          read: read(Self.sets(), rejected: bad))
+            let rejected = try await store.importWorkouts(
+                user: me, format: "fitbod", fileName: nil, mode: ImportMode(),
+                read: read(Self.sets(), rejected: bad))
             #expect(rejected.imported == 0)
             #expect(rejected.rejected == bad)
             #expect(try await store.workoutCount(user: me) == 0)
             #expect(try await store.exercises(user: me).isEmpty, "nothing is half-written")
-            let dry = try await store.importWorkouts(user: me, format: "fitbod", fileName: nil, mode: ImportMode(dryRun: true), read: read(Self.sets()))
+            let dry = try await store.importWorkouts(
+                user: me, format: "fitbod", fileName: nil, mode: ImportMode(dryRun: true), read: read(Self.sets()))
             #expect(dry.imported == 7)
             #expect(try await store.workoutCount(user: me) == 0)
-            let skipped = try await store.importWorkouts(user: me, format: "fitbod", fileName: nil, mode: ImportMode(skipInvalid: true),
-                                                         read: read(Self.sets(), rejected: bad))
+            let skipped = try await store.importWorkouts(
+                user: me, format: "fitbod", fileName: nil, mode: ImportMode(skipInvalid: true),
+                read: read(Self.sets(), rejected: bad))
             #expect(skipped.imported == 7)
             #expect(try await store.workoutCount(user: me) == 2)
         }
@@ -120,7 +143,8 @@ import Testing
     func undoRemovesWorkoutsAndTheirSetsAndReimportBringsThemBack(_ backend: Backend) async throws {
         try await TestDatabase.with(backend) { store in
             let me = try await store.localUser()
-            let report = try await store.importWorkouts(user: me, format: "fitbod", fileName: nil, mode: ImportMode(), read: read(Self.sets()))
+            let report = try await store.importWorkouts(
+                user: me, format: "fitbod", fileName: nil, mode: ImportMode(), read: read(Self.sets()))
             let contents = try await store.importContents(id: try #require(report.importID), user: me)
             #expect(contents.counts.map(\.kind) == [.workoutSets] && contents.counts.map(\.count) == [7])
             let first = LocalDate(instant: Self.start.addingTimeInterval(-7 * 86_400), utcOffsetSeconds: 0)
@@ -133,7 +157,8 @@ import Testing
             #expect(try await store.workoutCount(user: me) == 0)
             let rows = try await store.exercises(user: me).map(\.rowID)
             #expect(try await store.exerciseDays(exerciseRows: rows).isEmpty)
-            let back = try await store.importWorkouts(user: me, format: "fitbod", fileName: nil, mode: ImportMode(), read: read(Self.sets()))
+            let back = try await store.importWorkouts(
+                user: me, format: "fitbod", fileName: nil, mode: ImportMode(), read: read(Self.sets()))
             #expect(back.imported == 7)
             let workout = try #require(try await store.workouts(user: me, limit: 1).first)
             try await store.deleteWorkout(id: workout.id, user: me)
@@ -170,12 +195,17 @@ import Testing
             let me = try await store.localUser()
             let workout = ImportedWorkout(startedAt: Self.start, utcOffsetSeconds: 0, name: "Workout", externalID: "fitbod:1")
             let row = { (position: Int, note: String?) in
-                ImportedSet(workout: 0, position: position, newWorkout: position == 0 ? workout : nil,
-                            set: WorkoutSet(exercise: "Dumbbell Row", reps: 10, weight: Mass(kilograms: 20), note: note, loadMultiplier: 2),
-                            line: position + 2)
+                ImportedSet(
+                    workout: 0, position: position, newWorkout: position == 0 ? workout : nil,
+                    set: WorkoutSet(exercise: "Dumbbell Row", reps: 10, weight: Mass(kilograms: 20), note: note, loadMultiplier: 2),
+                    line: position + 2)
             }
-            let sets = [row(0, nil), row(1, "a note: every column"),
-                        ImportedSet(workout: 0, position: 2, newWorkout: nil, set: WorkoutSet(exercise: "Pull-up", reps: 8, weight: Mass(kilograms: 10)), line: 4)]
+            let sets = [
+                row(0, nil), row(1, "a note: every column"),
+                ImportedSet(
+                    workout: 0, position: 2, newWorkout: nil, set: WorkoutSet(exercise: "Pull-up", reps: 8, weight: Mass(kilograms: 10)),
+                    line: 4),
+            ]
             _ = try await store.importWorkouts(user: me, format: "fitbod", fileName: "f.csv", mode: ImportMode(), read: read(sets))
             let list = try await store.workouts(user: me, limit: 10)
             #expect(list.first.map { $0.volume.kilograms.rounded() } == Double(2 * 20 * 10 * 2 + 80))
@@ -209,7 +239,8 @@ import Testing
     func exerciseDaysFollowEveryWrite(_ backend: Backend) async throws {
         try await TestDatabase.with(backend) { store in
             let me = try await store.localUser()
-            let first = try await store.importWorkouts(user: me, format: "fitbod", fileName: nil, mode: ImportMode(), read: read(Self.sets()))
+            let first = try await store.importWorkouts(
+                user: me, format: "fitbod", fileName: nil, mode: ImportMode(), read: read(Self.sets()))
             // Another app's workouts on the same days (an hour earlier), and the same two weeks later.
             var sameDays = Self.sets()
             for index in sameDays.indices {
@@ -218,8 +249,10 @@ import Testing
                 sameDays[index].set.weight = sameDays[index].set.weight.map { Mass(kilograms: $0.kilograms + 2.5) }
                 sameDays[index].set.reps = sameDays[index].set.reps.map { $0 - 1 }
             }
-            let second = try await store.importWorkouts(user: me, format: "strong", fileName: nil, mode: ImportMode(), read: read(sameDays, batch: 2))
-            _ = try await store.importWorkouts(user: me, format: "fitbod", fileName: nil, mode: ImportMode(), read: read(Self.sets(dayOffset: 14)))
+            let second = try await store.importWorkouts(
+                user: me, format: "strong", fileName: nil, mode: ImportMode(), read: read(sameDays, batch: 2))
+            _ = try await store.importWorkouts(
+                user: me, format: "fitbod", fileName: nil, mode: ImportMode(), read: read(Self.sets(dayOffset: 14)))
             var days = try await exerciseDays(store, me)
             #expect(days.stored.count == 8, "four exercise days, twice")
             #expect(days.stored == days.fromSets, "an import merges its days into those stored")
@@ -267,14 +300,21 @@ import Testing
             let started = start.addingTimeInterval(Double(workout) * 2 * 86_400)
             for position in 0..<15 {
                 let exercise = exercises[(workout + position / 4) % exercises.count], n = workout * 15 + position
-                var set = exercise == "Plank"
+                var set =
+                    exercise == "Plank"
                     ? WorkoutSet(exercise: exercise, durationSeconds: Double(30 + n % 40))
-                    : WorkoutSet(exercise: exercise, reps: 1 + n % 12, weight: exercise == "Pull Up" && n % 2 == 0 ? nil : Mass(kilograms: 40 + Double(n % 23) * 2.5),
-                                 kind: [.normal, .normal, .warmUp, .drop, .failure][n % 5])
+                    : WorkoutSet(
+                        exercise: exercise, reps: 1 + n % 12,
+                        weight: exercise == "Pull Up" && n % 2 == 0 ? nil : Mass(kilograms: 40 + Double(n % 23) * 2.5),
+                        kind: [.normal, .normal, .warmUp, .drop, .failure][n % 5])
                 if n % 5 == 1 { set.rpe = 6 + Double(n % 8) / 2 }
                 if n % 10 == 3 { set.note = "set \(n), «grip»" }
-                let newWorkout = position > 0 ? nil : ImportedWorkout(startedAt: started, utcOffsetSeconds: 3600, name: "W\(workout)",
-                                                                      durationSeconds: 3000, externalID: "many:\(workout)")
+                let newWorkout =
+                    position > 0
+                    ? nil
+                    : ImportedWorkout(
+                        startedAt: started, utcOffsetSeconds: 3600, name: "W\(workout)",
+                        durationSeconds: 3000, externalID: "many:\(workout)")
                 sets.append(ImportedSet(workout: workout, position: position, newWorkout: newWorkout, set: set, line: n + 2))
             }
         }
@@ -287,7 +327,8 @@ import Testing
             let me = try await store.localUser()
             let sets = Self.manySets()
             // 130 sets a batch: SQLite writes most of them 50 to a statement, the rest one by one.
-            let report = try await store.importWorkouts(user: me, format: "fitbod", fileName: nil, mode: ImportMode(), read: read(sets, batch: 130))
+            let report = try await store.importWorkouts(
+                user: me, format: "fitbod", fileName: nil, mode: ImportMode(), read: read(sets, batch: 130))
             #expect(report.imported == 360)
             let stored = try await store.workouts(user: me, limit: 100)
             #expect(stored.count == 24)
@@ -297,15 +338,17 @@ import Testing
                 let expected = sets.filter { $0.workout == number }.map(\.set)
                 #expect(workout.sets.count == expected.count)
                 for (got, want) in zip(workout.sets, expected) {
-                    #expect(got.exercise == want.exercise && got.reps == want.reps && got.weight == want.weight && got.kind == want.kind
+                    #expect(
+                        got.exercise == want.exercise && got.reps == want.reps && got.weight == want.weight && got.kind == want.kind
                             && got.durationSeconds == want.durationSeconds && got.rpe == want.rpe && got.note == want.note,
-                            "\(summary.name): \(got) ≠ \(want)")
+                        "\(summary.name): \(got) ≠ \(want)")
                 }
             }
             let days = try await exerciseDays(store, me)
             #expect(days.stored == days.fromSets)
             #expect(days.stored.count == 24 * 4, "four exercises a workout day")
-            let again = try await store.importWorkouts(user: me, format: "fitbod", fileName: nil, mode: ImportMode(), read: read(sets, batch: 130))
+            let again = try await store.importWorkouts(
+                user: me, format: "fitbod", fileName: nil, mode: ImportMode(), read: read(sets, batch: 130))
             #expect(again.imported == 0 && again.duplicates == 360)
         }
     }

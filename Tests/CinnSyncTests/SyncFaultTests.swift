@@ -24,7 +24,8 @@ final class FaultyTransport: SyncTransport, Sendable {
         state.withLock { state in
             guard state.faults else { return (false, false, nil) }
             let drop = state.random.nextDouble() < 0.3, twice = state.random.nextDouble() < 0.1
-            let replay = !state.old.isEmpty && state.random.nextDouble() < 0.1
+            let replay =
+                !state.old.isEmpty && state.random.nextDouble() < 0.1
                 ? state.old[Int(state.random.nextDouble() * Double(state.old.count))] : nil
             return (drop, twice, replay)
         }
@@ -62,7 +63,8 @@ struct SyncFaultTests {
     static var operations: Int { Int(ProcessInfo.processInfo.environment["CINN_SYNC_FAULT_OPS"] ?? "") ?? 900 }
 
     /// SQLite always; PostgreSQL too when CINN_TEST_POSTGRES_URL is set.
-    static let onPostgres: [Bool] = ProcessInfo.processInfo.environment["CINN_TEST_POSTGRES_URL", default: ""].isEmpty ? [false] : [false, true]
+    static let onPostgres: [Bool] =
+        ProcessInfo.processInfo.environment["CINN_TEST_POSTGRES_URL", default: ""].isEmpty ? [false] : [false, true]
 
     @Test(arguments: onPostgres)
     func threeClientsConvergeWithLostAnswersRestartsAndDuplicatePushes(postgres: Bool) async throws {
@@ -110,7 +112,9 @@ struct SyncFaultTests {
         #expect(Set(expected.keys).subtracting(derived) == ledger.live, "none lost, none brought back")
         #expect(derived.filter { $0.hasPrefix("preset/") }.count == ledger.live.filter { $0.hasPrefix("meal/") }.count)
         let logged = expected.filter { $0.key.hasPrefix("food_entry/") }.compactMap { $0.value["meal_event_id"]?.string }
-        #expect(logged.sorted() == ledger.live.filter { $0.hasPrefix("meal_event/") }.map { String($0.dropFirst("meal_event/".count)) }.sorted())
+        #expect(
+            logged.sorted() == ledger.live.filter { $0.hasPrefix("meal_event/") }.map { String($0.dropFirst("meal_event/".count)) }.sorted()
+        )
         for client in clients {
             let records = try await liveRecords(client.store, client.journal.user)
             #expect(records.count == expected.count)
@@ -135,19 +139,23 @@ struct SyncFaultTests {
             let roll = random.nextDouble()
             let weighIns = try await store.weighIns(user: user, limit: 50)
             if roll < 0.35 || weighIns.isEmpty {
-                let added = try await store.addWeighIn(WeighIn(measuredAt: time, utcOffsetSeconds: 3600,
-                                                               weight: Mass(kilograms: 60 + random.nextDouble() * 40)), user: user)
+                let added = try await store.addWeighIn(
+                    WeighIn(
+                        measuredAt: time, utcOffsetSeconds: 3600,
+                        weight: Mass(kilograms: 60 + random.nextDouble() * 40)), user: user)
                 ledger.created("weigh_in/\(added.id.uuidString.lowercased())")
             } else if roll < 0.55 {
                 let target = weighIns[Int(random.nextDouble() * Double(weighIns.count))]
-                _ = try await store.updateWeighIn(id: target.id, user: user, weight: Mass(kilograms: 60 + random.nextDouble() * 40),
-                                                  note: random.nextDouble() < 0.5 ? .some("edit \(step)") : .some(nil))
+                _ = try await store.updateWeighIn(
+                    id: target.id, user: user, weight: Mass(kilograms: 60 + random.nextDouble() * 40),
+                    note: random.nextDouble() < 0.5 ? .some("edit \(step)") : .some(nil))
             } else if roll < 0.7 {
                 let target = weighIns[Int(random.nextDouble() * Double(weighIns.count))]
                 try await store.deleteWeighIn(id: target.id, user: user)
                 ledger.deleted("weigh_in/\(target.id.uuidString.lowercased())")
             } else if roll < 0.85 {
-                let reading = GlucoseReading(measuredAt: time, utcOffsetSeconds: 0, glucose: Glucose(milligramsPerDeciliter: 70 + random.nextDouble() * 150))
+                let reading = GlucoseReading(
+                    measuredAt: time, utcOffsetSeconds: 0, glucose: Glucose(milligramsPerDeciliter: 70 + random.nextDouble() * 150))
                 try await store.addGlucoseReadings([reading], user: user)
                 ledger.created("glucose_reading/\(reading.id.uuidString.lowercased())")
             } else {
@@ -157,7 +165,8 @@ struct SyncFaultTests {
                     try await store.addMeal(meal, user: user)
                     ledger.created("meal/\(meal.id.uuidString.lowercased())")
                 } else {
-                    let event = MealEvent(mealID: meals[Int(random.nextDouble() * Double(meals.count))].id, eatenAt: time, utcOffsetSeconds: 0)
+                    let event = MealEvent(
+                        mealID: meals[Int(random.nextDouble() * Double(meals.count))].id, eatenAt: time, utcOffsetSeconds: 0)
                     try await store.addMealEvent(event, user: user)
                     ledger.created("meal_event/\(event.id.uuidString.lowercased())")
                 }

@@ -1,7 +1,6 @@
 import CinnCore
 import CinnJournal
 import CinnServer
-@testable import CinnStore
 import CinnSync
 import Foundation
 import Hummingbird
@@ -10,6 +9,8 @@ import SQLKit
 import ServiceLifecycle
 import Synchronization
 import Testing
+
+@testable import CinnStore
 
 /// A real Cinn server in hosted mode on a loopback port, over a SQLite file (or a PostgreSQL schema when
 /// `CINN_TEST_POSTGRES_URL` is set and asked for), with one account and its API token. It can be restarted.
@@ -64,9 +65,10 @@ final class LiveServer: Sendable {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         var logger = Logger(label: "cinn.test-server")
         logger.logLevel = .critical
-        let app = buildApplication(journal: journal, accounts: accounts,
-                                   configuration: ServerConfiguration(host: "127.0.0.1", port: 0) { _, port in continuation.yield(port) },
-                                   logger: logger)
+        let app = buildApplication(
+            journal: journal, accounts: accounts,
+            configuration: ServerConfiguration(host: "127.0.0.1", port: 0) { _, port in continuation.yield(port) },
+            logger: logger)
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         let task = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
@@ -101,12 +103,14 @@ struct ClientJournal {
 
     static func make(server: LiveServer, transport: (any SyncTransport)? = nil) async throws -> ClientJournal {
         let directory = temporaryDirectory()
-        let store = try Store(.sqlite(path: directory.appendingPathComponent("client.sqlite").path), logger: Logger(label: "cinn.client-store"))
+        let store = try Store(
+            .sqlite(path: directory.appendingPathComponent("client.sqlite").path), logger: Logger(label: "cinn.client-store"))
         try await store.migrate()
         let journal = Journal(store: store, user: try await store.localUser())
         try await store.enableSyncClient(server: "test-server")
-        var client = SyncClient(store: store, user: journal.user,
-                                transport: transport ?? ServerTransport(server: server))
+        var client = SyncClient(
+            store: store, user: journal.user,
+            transport: transport ?? ServerTransport(server: server))
         client.initialDelay = .milliseconds(5)
         client.maximumDelay = .milliseconds(100)
         return ClientJournal(journal: journal, directory: directory, client: client)

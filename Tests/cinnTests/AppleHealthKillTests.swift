@@ -5,17 +5,20 @@ import Testing
 struct AppleHealthKillTests {
     /// An export.xml of `count` glucose readings five minutes apart and as many heart rate samples.
     static func export(count: Int) -> String {
-        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n <ExportDate value=\"2024-06-01 08:00:00 -0400\"/>\n"
+        var xml =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n <ExportDate value=\"2024-06-01 08:00:00 -0400\"/>\n"
         xml.reserveCapacity(count * 400)
-        let start = 1_704_067_200 // 2024-01-01 00:00 UTC
+        let start = 1_704_067_200  // 2024-01-01 00:00 UTC
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
         for index in 0..<count {
             let date = formatter.string(from: Date(timeIntervalSince1970: Double(start + index * 300))) + " +0000"
-            xml += " <Record type=\"HKQuantityTypeIdentifierBloodGlucose\" sourceName=\"Dexcom G7\" unit=\"mg/dL\" startDate=\"\(date)\" endDate=\"\(date)\" value=\"\(80 + index % 120)\"/>\n"
-            xml += " <Record type=\"HKQuantityTypeIdentifierHeartRate\" sourceName=\"Watch\" unit=\"count/min\" startDate=\"\(date)\" endDate=\"\(date)\" value=\"\(55 + index % 60)\"/>\n"
+            xml +=
+                " <Record type=\"HKQuantityTypeIdentifierBloodGlucose\" sourceName=\"Dexcom G7\" unit=\"mg/dL\" startDate=\"\(date)\" endDate=\"\(date)\" value=\"\(80 + index % 120)\"/>\n"
+            xml +=
+                " <Record type=\"HKQuantityTypeIdentifierHeartRate\" sourceName=\"Watch\" unit=\"count/min\" startDate=\"\(date)\" endDate=\"\(date)\" value=\"\(55 + index % 60)\"/>\n"
         }
         return xml + "</HealthData>\n"
     }
@@ -26,9 +29,10 @@ struct AppleHealthKillTests {
         let count = 60_000
         let file = try sandbox.write(Self.export(count: count), to: "export.xml")
         let errors = sandbox.folder.appendingPathComponent("killed.err")
-        let process = try ChildProcess(try #require(cinnExecutable).path, ["import", file, "--progress", "--database", sandbox.database],
-                                       environment: sandbox.environment(), directory: sandbox.folder.path,
-                                       output: sandbox.folder.appendingPathComponent("killed.out").path, errors: errors.path)
+        let process = try ChildProcess(
+            try #require(cinnExecutable).path, ["import", file, "--progress", "--database", sandbox.database],
+            environment: sandbox.environment(), directory: sandbox.folder.path,
+            output: sandbox.folder.appendingPathComponent("killed.out").path, errors: errors.path)
         // Killed once the bar shows a quarter of the file read: the reader has handed the writer three batches of 5,000
         // journal records (each a twelfth of this file), which it is writing into the open transaction. (Later, the
         // reader, at most twelve batches ahead, may have read the whole file while the writer finishes.)

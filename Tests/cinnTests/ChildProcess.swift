@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A child process started with `posix_spawn`. Foundation's `Process.run()` on Linux (Swift 6.3) over-reads
@@ -13,8 +14,10 @@ final class ChildProcess: @unchecked Sendable {
 
     /// Starts `executable` in `directory`, standard input from `input` (else /dev/null), standard output and
     /// error appended to the files `output` and `errors`.
-    init(_ executable: String, _ arguments: [String], environment: [String: String], directory: String,
-         input: String? = nil, output: String, errors: String) throws {
+    init(
+        _ executable: String, _ arguments: [String], environment: [String: String], directory: String,
+        input: String? = nil, output: String, errors: String
+    ) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -35,7 +38,9 @@ final class ChildProcess: @unchecked Sendable {
         }
         var pid: pid_t = 0
         let status = posix_spawn(&pid, executable, &actions, nil, argv, envp)
-        guard status == 0 else { throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "posix_spawn \(executable): \(status)"]) }
+        guard status == 0 else {
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "posix_spawn \(executable): \(status)"])
+        }
         self.pid = pid
     }
 
@@ -43,7 +48,9 @@ final class ChildProcess: @unchecked Sendable {
     private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
     private typealias ChangeDirectory = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
     private static let closeFrom = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map { unsafeBitCast($0, to: CloseFrom.self) }
-    private static let changeDirectory = dlsym(nil, "posix_spawn_file_actions_addchdir_np").map { unsafeBitCast($0, to: ChangeDirectory.self) }
+    private static let changeDirectory = dlsym(nil, "posix_spawn_file_actions_addchdir_np").map {
+        unsafeBitCast($0, to: ChangeDirectory.self)
+    }
 
     /// Waits for the child on a thread of its own and gives its exit status (128 + the signal if one ended it).
     func exitStatus() async -> Int32 {

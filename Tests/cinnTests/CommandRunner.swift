@@ -88,8 +88,10 @@ final class Sandbox: Sendable {
     }
 
     /// Runs `cinn` with exactly these arguments (and `input` on standard input, else nothing).
-    func run(_ arguments: [String], environment: [String: String]? = nil, input: String? = nil,
-             sourceLocation: SourceLocation = #_sourceLocation) async throws -> CommandResult {
+    func run(
+        _ arguments: [String], environment: [String: String]? = nil, input: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> CommandResult {
         let executable = try #require(cinnExecutable, "the cinn executable was not found; build it first", sourceLocation: sourceLocation)
         let id = UUID().uuidString
         let stdoutURL = folder.appendingPathComponent("\(id).out")
@@ -98,11 +100,13 @@ final class Sandbox: Sendable {
             try? FileManager.default.removeItem(at: stdoutURL)
             try? FileManager.default.removeItem(at: stderrURL)
         }
-        let process = try ChildProcess(executable.path, arguments, environment: environment ?? self.environment(), directory: folder.path,
-                                       input: try input.map { try write($0, to: "\(id).in") }, output: stdoutURL.path, errors: stderrURL.path)
+        let process = try ChildProcess(
+            executable.path, arguments, environment: environment ?? self.environment(), directory: folder.path,
+            input: try input.map { try write($0, to: "\(id).in") }, output: stdoutURL.path, errors: stderrURL.path)
         let status = await process.exitStatus()
-        return CommandResult(status: status, stdout: try String(contentsOf: stdoutURL, encoding: .utf8),
-                             stderr: try String(contentsOf: stderrURL, encoding: .utf8))
+        return CommandResult(
+            status: status, stdout: try String(contentsOf: stdoutURL, encoding: .utf8),
+            stderr: try String(contentsOf: stderrURL, encoding: .utf8))
     }
 }
 
@@ -114,8 +118,9 @@ final class RunningServer {
     /// Starts `cinn ARGUMENTS` (a `serve` with `--port 0`) in `sandbox`.
     init(_ sandbox: Sandbox, _ arguments: [String]) throws {
         output = sandbox.folder.appendingPathComponent("serve-\(UUID().uuidString).out")
-        process = try ChildProcess(try #require(cinnExecutable).path, arguments, environment: sandbox.environment(),
-                                   directory: sandbox.folder.path, output: output.path, errors: output.path)
+        process = try ChildProcess(
+            try #require(cinnExecutable).path, arguments, environment: sandbox.environment(),
+            directory: sandbox.folder.path, output: output.path, errors: output.path)
     }
 
     var text: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }

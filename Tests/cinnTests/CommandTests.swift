@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 @Suite("cinn migrate and weight")
@@ -30,7 +30,9 @@ struct WeightCommandTests {
     /// Off a terminal a likely typo is refused, saying how to save it; --confirm saves it.
     @Test func aLikelyTypoNeedsConfirm() async throws {
         let sandbox = try Sandbox()
-        for day in 1...5 { #expect(try await sandbox.cinn("weight", "add", "80.3", "--unit", "kg", "--date", "2024-03-0\(day)").status == 0) }
+        for day in 1...5 {
+            #expect(try await sandbox.cinn("weight", "add", "80.3", "--unit", "kg", "--date", "2024-03-0\(day)").status == 0)
+        }
         let slip = try await sandbox.cinn("weight", "add", "8.03", "--unit", "kg", "--date", "2024-03-06")
         #expect(slip.status == badInput)
         #expect(slip.stderr.contains("8.03 kg is 90 % away from your trend, 80.3 kg: is that right? Pass --confirm to save it anyway."))
@@ -112,8 +114,9 @@ struct WeightCommandTests {
 
     @Test func databaseFromTheEnvironment() async throws {
         let sandbox = try Sandbox()
-        let added = try await sandbox.run(["weight", "add", "80", "--unit", "kg", "--date", "2024-03-01"],
-                                          environment: sandbox.environment(database: sandbox.database))
+        let added = try await sandbox.run(
+            ["weight", "add", "80", "--unit", "kg", "--date", "2024-03-01"],
+            environment: sandbox.environment(database: sandbox.database))
         #expect(added.status == 0, "\(added)")
         #expect(try await sandbox.cinn("weight", "list").lines.count == 1)
     }
@@ -135,8 +138,10 @@ struct GoalAndSettingsCommandTests {
         #expect(try await sandbox.cinn("goal", "clear").status == badInput)
     }
 
-    @Test(arguments: [["0"], ["800", "--unit", "kg"], ["70", "--rate", "-1"], ["70", "--rate", "5"], ["70", "--unit", "furlong"],
-                      ["seventy"]])
+    @Test(arguments: [
+        ["0"], ["800", "--unit", "kg"], ["70", "--rate", "-1"], ["70", "--rate", "5"], ["70", "--unit", "furlong"],
+        ["seventy"],
+    ])
     func badGoals(arguments: [String]) async throws {
         let sandbox = try Sandbox()
         let result = try await sandbox.run(["goal", "set"] + arguments + ["--database", sandbox.database])
@@ -154,8 +159,11 @@ struct GoalAndSettingsCommandTests {
         #expect(try await sandbox.cinn("settings", "set", "energy-unit", "kJ").status == 0)
         #expect(try await sandbox.cinn("settings", "set", "glucose-unit", "mmol/L").status == 0)
         let show = try await sandbox.cinn("settings", "show")
-        #expect(show.lines == ["unit = lb", "trend-method = pencil", "time-zone = Europe/Berlin", "energy-target = 1900 kcal",
-                               "energy-unit = kJ", "glucose-unit = mmol/L"])
+        #expect(
+            show.lines == [
+                "unit = lb", "trend-method = pencil", "time-zone = Europe/Berlin", "energy-target = 1900 kcal",
+                "energy-unit = kJ", "glucose-unit = mmol/L",
+            ])
         #expect(try await sandbox.cinn("settings", "set", "energy-target", "none").status == 0)
         #expect(try await sandbox.cinn("settings", "set", "energy-target", "90").status == badInput)
         #expect(try await sandbox.cinn("settings", "show").lines.contains("energy-target = none"))
@@ -211,8 +219,11 @@ struct TrendCommandTests {
 
     @Test func jsonInPoundsAndWithoutData() async throws {
         let sandbox = try await twoWeighIns()
-        let pounds = try JSON.parse(try await sandbox.cinn("trend", "--from", "2024-03-01", "--to", "2024-03-03", "--unit", "lb",
-                                                           "--format", "json").stdout)
+        let pounds = try JSON.parse(
+            try await sandbox.cinn(
+                "trend", "--from", "2024-03-01", "--to", "2024-03-03", "--unit", "lb",
+                "--format", "json"
+            ).stdout)
         #expect(pounds["unit"]?.string == "lb")
         #expect(close(pounds["days"]?.array?.last?["trend"]?.double, 80.145 / 0.45359237))
 
@@ -251,8 +262,10 @@ struct TrendCommandTests {
         #expect(week["days"]?.array?.count == 7)
     }
 
-    @Test(arguments: [["--range", "fortnight"], ["--from", "2024-02-30"], ["--from", "2024-03-05", "--to", "2024-03-01"],
-                      ["--unit", "stone-ish"], ["--format", "xml"]])
+    @Test(arguments: [
+        ["--range", "fortnight"], ["--from", "2024-02-30"], ["--from", "2024-03-05", "--to", "2024-03-01"],
+        ["--unit", "stone-ish"], ["--format", "xml"],
+    ])
     func badTrendOptions(arguments: [String]) async throws {
         let sandbox = try await twoWeighIns()
         let result = try await sandbox.run(["trend"] + arguments + ["--database", sandbox.database])
@@ -313,8 +326,12 @@ struct ImportCommandTests {
         #expect(try await sandbox.cinn("import", export).lines.contains("Imported: 0"))
         #expect(try await sandbox.cinn("import", "undo", "1").stdout.contains("removed 24"), "15 records and 9 day summaries")
 
-        let cut = try sandbox.write(Array(try Data(contentsOf: URL(fileURLWithPath: export).deletingLastPathComponent()
-            .appendingPathComponent("export.xml")).prefix(20_000)), to: "export.xml")
+        let cut = try sandbox.write(
+            Array(
+                try Data(
+                    contentsOf: URL(fileURLWithPath: export).deletingLastPathComponent()
+                        .appendingPathComponent("export.xml")
+                ).prefix(20_000)), to: "export.xml")
         let broken = try await sandbox.cinn("import", cut)
         #expect(broken.status != 0 && broken.stderr.contains("export.xml ends early"), "\(broken)")
     }
@@ -348,7 +365,8 @@ struct ImportCommandTests {
 
     @Test func fitbitNeedsAUnit() async throws {
         let sandbox = try Sandbox()
-        let file = try sandbox.write("""
+        let file = try sandbox.write(
+            """
             [{"logId":1706770692000,"weight":158.2,"bmi":25.6,"date":"02/01/24","time":"06:58:12","source":"Aria"},
              {"logId":1706857420000,"weight":158.0,"bmi":25.55,"date":"02/02/24","time":"07:03:40","source":"Aria"}]
             """, to: "weight-2024-02-01.json")
@@ -382,7 +400,8 @@ struct ImportCommandTests {
     @Test func exportedCSVImportsIntoAnotherJournal() async throws {
         let source = try Sandbox()
         try await source.cinn("weight", "add", "80", "--unit", "kg", "--date", "2024-03-01")
-        try await source.cinn("weight", "add", "79.5", "--unit", "kg", "--date", "2024-03-02T07:15:00+02:00", "--note", "a, \"quoted\" note")
+        try await source.cinn(
+            "weight", "add", "79.5", "--unit", "kg", "--date", "2024-03-02T07:15:00+02:00", "--note", "a, \"quoted\" note")
         try await source.cinn("weight", "add", "175", "--unit", "lb", "--date", "2024-03-03")
         let csv = try await source.cinn("export", "--format", "csv")
         #expect(csv.status == 0)
@@ -464,7 +483,9 @@ struct ServeCommandTests {
         #expect(String(decoding: page, as: UTF8.self).contains(#"id="profile-form""#))
 
         // A second server on the same port says so, naming the option to change.
-        let second = try await sandbox.run(["serve", "--port", String(bound), "--database", sandbox.folder.appendingPathComponent("other.sqlite").path])
+        let second = try await sandbox.run([
+            "serve", "--port", String(bound), "--database", sandbox.folder.appendingPathComponent("other.sqlite").path,
+        ])
         #expect(second.status == 64, "\(second)")
         #expect(second.stderr.contains("--port"))
 
@@ -488,7 +509,10 @@ struct ServeCommandTests {
             #expect(!text.contains("2024-03"), "no query strings, no dates from paths: \(text)")
             switch options.first {
             case nil:
-                #expect(text.firstMatch(of: /msg=request duration_ms=\d+\.\d method=GET request_id=[0-9a-f]+ route=\/api\/v1\/weigh-ins status=200/) != nil, "\(text)")
+                #expect(
+                    text.firstMatch(
+                        of: /msg=request duration_ms=\d+\.\d method=GET request_id=[0-9a-f]+ route=\/api\/v1\/weigh-ins status=200/) != nil,
+                    "\(text)")
                 #expect(text.contains("route=/food/{date} status=200"), "\(text)")
             case "--log-format":
                 let lines = text.split(separator: "\n").filter { $0.hasPrefix("{") }
@@ -510,7 +534,8 @@ struct ServeCommandTests {
     @Test(.timeLimit(.minutes(3)))
     func metricsMoveToTheirOwnAddress() async throws {
         let sandbox = try Sandbox()
-        let server = try RunningServer(sandbox, ["serve", "--port", "0", "--metrics-address", "127.0.0.1:0", "--database", sandbox.database])
+        let server = try RunningServer(
+            sandbox, ["serve", "--port", "0", "--metrics-address", "127.0.0.1:0", "--database", sandbox.database])
         let port = try #require(try await server.port(), "cinn serve stopped: \(server.text)")
         var metricsPort: Int?
         for _ in 0..<100 where metricsPort == nil {
@@ -540,9 +565,11 @@ struct ServeCommandTests {
         let port = try #require(try await server.port(), "cinn serve stopped: \(server.text)")
         // An import of 100,000 weigh-ins: about two seconds in a debug build.
         let start = Date(timeIntervalSince1970: 946_684_800)
-        let csv = "date,weight\n" + (0..<100_000).map { index in
-            "\(start.addingTimeInterval(Double(index) * 420).formatted(.iso8601)),\(80 + Double(index % 50) / 10)"
-        }.joined(separator: "\n")
+        let csv =
+            "date,weight\n"
+            + (0..<100_000).map { index in
+                "\(start.addingTimeInterval(Double(index) * 420).formatted(.iso8601)),\(80 + Double(index % 50) / 10)"
+            }.joined(separator: "\n")
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/api/v1/imports?unit=kg")!)
         request.httpMethod = "POST"
         request.timeoutInterval = 120
@@ -551,7 +578,8 @@ struct ServeCommandTests {
         var inFlight = 0.0
         for _ in 0..<300 where inFlight < 2 {
             let (body, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/metrics")!)
-            inFlight = String(decoding: body, as: UTF8.self).split(separator: "\n")
+            inFlight =
+                String(decoding: body, as: UTF8.self).split(separator: "\n")
                 .first { $0.hasPrefix("cinn_http_requests_in_flight ") }.flatMap { Double($0.split(separator: " ")[1]) } ?? 0
             if inFlight < 2 { try await Task.sleep(for: .milliseconds(20)) }
         }

@@ -11,8 +11,9 @@ struct EnergyCommandTests {
         let sandbox = try Sandbox()
         let today = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
         try await sandbox.cinn("weight", "add", "80", "--unit", "kg", "--date", today)
-        let set = try await sandbox.cinn("profile", "set", "--sex", "male", "--birth-date", "1990-01-01", "--height", "5'11\"",
-                                         "--length-unit", "ft_in", "--activity", "sedentary")
+        let set = try await sandbox.cinn(
+            "profile", "set", "--sex", "male", "--birth-date", "1990-01-01", "--height", "5'11\"",
+            "--length-unit", "ft_in", "--activity", "sedentary")
         #expect(set.status == 0, "\(set)")
         let shown = try await sandbox.cinn("profile")
         #expect(shown.lines.contains("Height: 5 ft 11 in"), "\(shown)")
@@ -36,9 +37,12 @@ struct EnergyCommandTests {
         let sandbox = try Sandbox()
         let today = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
         try await sandbox.cinn("weight", "add", "80", "--unit", "kg", "--date", today)
-        try await sandbox.cinn("profile", "set", "--sex", "male", "--birth-date", "1990-01-01", "--height", "180", "--activity", "sedentary")
+        try await sandbox.cinn(
+            "profile", "set", "--sex", "male", "--birth-date", "1990-01-01", "--height", "180", "--activity", "sedentary")
         var shown = try await sandbox.cinn("targets")
-        #expect(shown.lines.first?.hasPrefix("Calories: ") == true && shown.lines.first?.hasSuffix(" kcal a day, following your data") == true, "\(shown)")
+        #expect(
+            shown.lines.first?.hasPrefix("Calories: ") == true && shown.lines.first?.hasSuffix(" kcal a day, following your data") == true,
+            "\(shown)")
         let set = try await sandbox.cinn("targets", "set", "calories=formula", "calorie-floor=1300", "protein=150g")
         #expect(set.status == 0, "\(set)")
         shown = try await sandbox.cinn("targets")
@@ -56,8 +60,11 @@ struct EnergyCommandTests {
     @Test(arguments: [["--height", "9 ft"], ["--birth-date", "2020-01-01"], ["--activity", "couch"], ["--floor", "100"]])
     func outOfRangeProfileExitsWithTheFieldNamed(_ arguments: [String]) async throws {
         let sandbox = try Sandbox()
-        let result = try await sandbox.run(["profile", "set", "--sex", "female", "--birth-date", "1990-01-01", "--height", "165",
-                                            "--activity", "light"] + arguments + ["--database", sandbox.database])
+        let result = try await sandbox.run(
+            [
+                "profile", "set", "--sex", "female", "--birth-date", "1990-01-01", "--height", "165",
+                "--activity", "light",
+            ] + arguments + ["--database", sandbox.database])
         #expect(result.status == 64, "\(result)")
         #expect(!result.stderr.isEmpty)
         let shown = try await sandbox.cinn("profile")

@@ -9,9 +9,10 @@ let usdaSample = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 struct FoodCommandTests {
     /// Makes the granola bar of the API tests and returns its id.
     func addBar(_ sandbox: Sandbox) async throws -> String {
-        let added = try await sandbox.cinn("food", "add", "Granola bar", "--brand", "Trail", "--barcode", "4006381333931",
-                                           "--serving", "1 bar", "--grams", "40", "-n", "energy=180", "-n", "protein=4",
-                                           "-n", "fat=7", "-n", "carbohydrate=24", "--dv", "iron=10")
+        let added = try await sandbox.cinn(
+            "food", "add", "Granola bar", "--brand", "Trail", "--barcode", "4006381333931",
+            "--serving", "1 bar", "--grams", "40", "-n", "energy=180", "-n", "protein=4",
+            "-n", "fat=7", "-n", "carbohydrate=24", "--dv", "iron=10")
         #expect(added.status == 0, "\(added)")
         return added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -29,8 +30,9 @@ struct FoodCommandTests {
         #expect(search.lines.first?.contains("Granola bar — Trail  450 kcal/100 g  [1 bar (40 g)]  (mine)") == true, "\(search)")
 
         try await sandbox.cinn("settings", "set", "energy-target", "2000")
-        let logged = try await sandbox.cinn("food", "log", "granola", "--servings", "2", "--meal", "breakfast",
-                                            "--time", "2024-03-01T08:00:00Z")
+        let logged = try await sandbox.cinn(
+            "food", "log", "granola", "--servings", "2", "--meal", "breakfast",
+            "--time", "2024-03-01T08:00:00Z")
         #expect(logged.status == 0, "\(logged)")
         #expect(logged.lines.first == "Logged 2 × 1 bar (40 g) of Granola bar (360 kcal) for Breakfast on 2024-03-01.")
         let day = try await sandbox.cinn("food", "day", "2024-03-01")
@@ -46,8 +48,9 @@ struct FoodCommandTests {
 
     @Test func aFoodCanHaveMoreServings() async throws {
         let sandbox = try Sandbox()
-        let added = try await sandbox.cinn("food", "add", "Peanut butter", "--serving", "2 tbsp", "--grams", "32",
-                                           "-n", "energy=188", "--also", "1 tsp=5", "--also", "1 jar=340")
+        let added = try await sandbox.cinn(
+            "food", "add", "Peanut butter", "--serving", "2 tbsp", "--grams", "32",
+            "-n", "energy=188", "--also", "1 tsp=5", "--also", "1 jar=340")
         #expect(added.status == 0, "\(added)")
         let logged = try await sandbox.cinn("food", "log", "peanut", "--serving", "1 tsp", "--servings", "2", "--time", "2024-03-01")
         #expect(logged.lines.first?.contains("2 × 1 tsp (5 g) of Peanut butter (59 kcal)") == true, "\(logged)")
@@ -148,7 +151,9 @@ struct FoodCommandTests {
         var noLookup = sandbox.environment(database: sandbox.database)
         noLookup["CINN_OFF_URL"] = "none"
         let fromEnvironment = try await sandbox.run(["food", "barcode", "4056489999997"], environment: noLookup)
-        #expect(fromEnvironment.status == 1 && fromEnvironment.stderr.contains("cinn food add NAME --barcode 4056489999997"), "\(fromEnvironment)")
+        #expect(
+            fromEnvironment.status == 1 && fromEnvironment.stderr.contains("cinn food add NAME --barcode 4056489999997"),
+            "\(fromEnvironment)")
         noLookup["CINN_OFF_URL"] = "ftp://example.org"
         let bad = try await sandbox.run(["food", "barcode", "4056489999997"], environment: noLookup)
         #expect(bad.stderr.contains("--off-url must be an http(s) URL"), "\(bad)")
@@ -166,14 +171,16 @@ struct BuiltInFoodCommandTests {
         let search = try await sandbox.cinn("food", "search", "banana")
         #expect(search.status == 0 && search.lines.first?.contains("  Banana, raw  97 kcal/100 g") == true, "\(search)")
         let id = try #require(search.lines.first?.split(separator: " ").first.map(String.init))
-        let logged = try await sandbox.cinn("food", "log", id, "--serving", "1 g", "--servings", "118", "--meal", "snacks", "--time", "2024-03-01T16:00:00Z")
+        let logged = try await sandbox.cinn(
+            "food", "log", id, "--serving", "1 g", "--servings", "118", "--meal", "snacks", "--time", "2024-03-01T16:00:00Z")
         #expect(logged.status == 0 && logged.stdout.contains("Banana, raw (114 kcal)"), "\(logged)")
     }
 
     @Test func quickAddLogsEnergyAndMacrosWithoutAFood() async throws {
         let sandbox = try Sandbox()
-        let lunch = try await sandbox.cinn("food", "quick", "650", "--name", "Lunch out", "--protein", "30", "--meal", "lunch",
-                                           "--time", "2024-03-01T12:30:00Z")
+        let lunch = try await sandbox.cinn(
+            "food", "quick", "650", "--name", "Lunch out", "--protein", "30", "--meal", "lunch",
+            "--time", "2024-03-01T12:30:00Z")
         #expect(lunch.status == 0 && lunch.lines.first == "Logged Lunch out (650 kcal) for Lunch on 2024-03-01.", "\(lunch)")
         let counted = try await sandbox.cinn("food", "quick", "--protein", "20", "--carbs", "10", "--fat", "5", "--time", "2024-03-01")
         #expect(counted.lines.first?.contains("Quick add (165 kcal, counted from the macros)") == true, "\(counted)")
@@ -185,8 +192,9 @@ struct BuiltInFoodCommandTests {
 
     @Test func aRecipeOfBuiltInFoodsIsMadeShownLoggedAndDeleted() async throws {
         let sandbox = try Sandbox()
-        let made = try await sandbox.cinn("recipe", "add", "Banana oats", "--servings", "2", "-i", "80 g=Oats, whole grain, rolled",
-                                          "-i", "2 x 1 serving=Bananas, raw")
+        let made = try await sandbox.cinn(
+            "recipe", "add", "Banana oats", "--servings", "2", "-i", "80 g=Oats, whole grain, rolled",
+            "-i", "2 x 1 serving=Bananas, raw")
         #expect(made.status == 0, "\(made)")
         let id = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let shown = try await sandbox.cinn("recipe", "show", id)
@@ -209,7 +217,8 @@ struct BuiltInFoodCommandTests {
         #expect(built.status == 0, "\(built)")
         let committed = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../Sources/CinnFoodData/foods.tsv").standardized
-        #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == Data(contentsOf: committed),
-                "run scripts/build-food-database and commit Sources/CinnFoodData/foods.tsv")
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: output)) == Data(contentsOf: committed),
+            "run scripts/build-food-database and commit Sources/CinnFoodData/foods.tsv")
     }
 }

@@ -3,7 +3,8 @@ import Testing
 
 /// A workout fixture the import tests use.
 func workoutFixture(_ name: String) -> String {
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../CinnImportTests/Fixtures/\(name)").standardized.path
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../CinnImportTests/Fixtures/\(name)").standardized
+        .path
 }
 
 @Suite("cinn import of workouts, cinn lifts and cinn workouts")
@@ -53,7 +54,8 @@ struct LiftCommandTests {
 
     @Test func aBadWorkoutFileIsRejectedWholeUnlessSkipping() async throws {
         let sandbox = try Sandbox()
-        let file = try sandbox.write("""
+        let file = try sandbox.write(
+            """
             Date,Exercise,Reps,Weight(kg),Duration(s),Distance(m),Incline,Resistance,isWarmup,Note,multiplier
             2024-03-13 22:05:41 +0000,Deadlift,5,100,0,0,0,0,false,,1
             2024-03-13 22:05:41 +0000,Deadlift,five,100,0,0,0,0,false,,1
@@ -77,8 +79,9 @@ struct WorkoutCommandTests {
         #expect(first.status == 0, "\(first)")
         #expect(first.lines.first?.hasPrefix("Logged Evening workout on 2024-03-07") == true, "\(first)")
         #expect(first.lines.contains("  Barbell Bench Press"), "the catalogue's name: \(first)")
-        let second = try await sandbox.cinn("workout", "log", "bench press", "w:60x5", "102.5x5", "f:90x8", "Pull Up", "x10", "x8",
-                                            "--date", "2024-03-14T18:00:00+00:00", "--name", "Push", "--minutes", "55")
+        let second = try await sandbox.cinn(
+            "workout", "log", "bench press", "w:60x5", "102.5x5", "f:90x8", "Pull Up", "x10", "x8",
+            "--date", "2024-03-14T18:00:00+00:00", "--name", "Push", "--minutes", "55")
         #expect(second.status == 0, "\(second)")
         #expect(second.lines.contains("    60 kg × 5 (warm-up)"), "\(second)")
         #expect(second.lines.contains { $0.hasPrefix("    102.5 kg × 5  ★ new best estimated 1RM, 5-rep max, heaviest set") }, "\(second)")
@@ -89,9 +92,10 @@ struct WorkoutCommandTests {
         #expect(bench.lines.contains("Best 1RM: 115 kg, from 102.5 kg × 5 on 2024-03-14"), "102.5 × 36 / 32 = 115.3: \(bench)")
 
         let list = try await sandbox.cinn("workouts", "--format", "json")
-        let id = try #require(list.stdout.range(of: #""id":"([0-9a-f-]{36})""#, options: .regularExpression).map {
-            String(list.stdout[$0].dropFirst(6).dropLast())
-        })
+        let id = try #require(
+            list.stdout.range(of: #""id":"([0-9a-f-]{36})""#, options: .regularExpression).map {
+                String(list.stdout[$0].dropFirst(6).dropLast())
+            })
         let json = try await sandbox.cinn("workout", "show", id, "--format", "json")
         #expect(json.stdout.contains(#""kind":"warmup""#), "\(json)")
         #expect(json.stdout.contains(#""kind":"failure""#), "\(json)")
@@ -130,19 +134,24 @@ struct WorkoutCommandTests {
 struct WorkoutExportTests {
     @Test func anExportImportsBackWithItsKindsAndRPE() async throws {
         let sandbox = try Sandbox()
-        let logged = try await sandbox.cinn("workout", "log", "Bench Press", "w:60x5", "100x5@8.5", "f:102.5x3@10", "d:80x8", "Plank", "x1",
-                                            "--date", "2024-03-14T18:00:00+00:00", "--name", "Push, heavy", "--minutes", "61")
+        let logged = try await sandbox.cinn(
+            "workout", "log", "Bench Press", "w:60x5", "100x5@8.5", "f:102.5x3@10", "d:80x8", "Plank", "x1",
+            "--date", "2024-03-14T18:00:00+00:00", "--name", "Push, heavy", "--minutes", "61")
         #expect(logged.status == 0, "\(logged)")
         let exported = try await sandbox.cinn("workout", "export")
         #expect(exported.status == 0, "\(exported)")
-        #expect(exported.lines.first == "Workout #,Date,Workout Name,Duration (sec),Exercise Name,Set Order,Weight (kg),Reps,RPE,Distance (meters),Seconds,Notes,Workout Notes")
-        #expect(Array(exported.lines.dropFirst()) == [
-            #"1,2024-03-14 18:00:00,"Push, heavy",3660,Barbell Bench Press,W,60,5,,,,,"#,
-            #"1,2024-03-14 18:00:00,"Push, heavy",3660,Barbell Bench Press,1,100,5,8.5,,,,"#,
-            #"1,2024-03-14 18:00:00,"Push, heavy",3660,Barbell Bench Press,F,102.5,3,10,,,,"#,
-            #"1,2024-03-14 18:00:00,"Push, heavy",3660,Barbell Bench Press,D,80,8,,,,,"#,
-            #"1,2024-03-14 18:00:00,"Push, heavy",3660,Plank,1,,1,,,,,"#,
-        ])
+        #expect(
+            exported.lines.first
+                == "Workout #,Date,Workout Name,Duration (sec),Exercise Name,Set Order,Weight (kg),Reps,RPE,Distance (meters),Seconds,Notes,Workout Notes"
+        )
+        #expect(
+            Array(exported.lines.dropFirst()) == [
+                #"1,2024-03-14 18:00:00,"Push, heavy",3660,Barbell Bench Press,W,60,5,,,,,"#,
+                #"1,2024-03-14 18:00:00,"Push, heavy",3660,Barbell Bench Press,1,100,5,8.5,,,,"#,
+                #"1,2024-03-14 18:00:00,"Push, heavy",3660,Barbell Bench Press,F,102.5,3,10,,,,"#,
+                #"1,2024-03-14 18:00:00,"Push, heavy",3660,Barbell Bench Press,D,80,8,,,,,"#,
+                #"1,2024-03-14 18:00:00,"Push, heavy",3660,Plank,1,,1,,,,,"#,
+            ])
         let file = try sandbox.write(exported.stdout, to: "workouts.csv")
         let other = try Sandbox()
         let imported = try await other.cinn("import", file)

@@ -8,18 +8,27 @@ public struct DemoGlucose: Sendable {
     public var doses: [InsulinDose]
 
     /// A meal's rise (mg/dL) and the minutes to its peak.
-    struct Shape { let rise: Double; let peakMinutes: Double }
+    struct Shape {
+        let rise: Double
+        let peakMinutes: Double
+    }
 
     /// `days` ending with `last` (whole days), in a time zone `utcOffsetSeconds` from UTC, up to `now`; glucose answers
     /// the meals of the food log's `entries` (`DiaryMeals`).
-    public static func make(days: Int, last: LocalDate, utcOffsetSeconds: Int, now: Date, entries: [FoodLogEntry],
-                            seed: UInt64 = 42) -> DemoGlucose {
+    public static func make(
+        days: Int, last: LocalDate, utcOffsetSeconds: Int, now: Date, entries: [FoodLogEntry],
+        seed: UInt64 = 42
+    ) -> DemoGlucose {
         var random = SplitMix64(seed: seed)
-        func uniform(_ range: ClosedRange<Double>) -> Double { range.lowerBound + (range.upperBound - range.lowerBound) * random.nextDouble() }
+        func uniform(_ range: ClosedRange<Double>) -> Double {
+            range.lowerBound + (range.upperBound - range.lowerBound) * random.nextDouble()
+        }
         var doses: [InsulinDose] = [], effects: [(at: Date, shape: Shape)] = []
         let first = last.adding(days: -(days - 1))
         func instant(_ day: LocalDate, _ minutes: Double) -> Date {
-            LocalDateTime(date: day, secondsOfDay: minutes * 60, utcOffsetSeconds: utcOffsetSeconds).resolved(in: TimeZone(secondsFromGMT: utcOffsetSeconds)!).instant
+            LocalDateTime(date: day, secondsOfDay: minutes * 60, utcOffsetSeconds: utcOffsetSeconds).resolved(
+                in: TimeZone(secondsFromGMT: utcOffsetSeconds)!
+            ).instant
         }
         let start = instant(first, 0), end = min(instant(last.adding(days: 1), 0), now)
         let byID = Dictionary(entries.map { ($0.id, $0) }) { first, _ in first }
@@ -31,15 +40,19 @@ public struct DemoGlucose: Sendable {
             let bolus = (carbohydrate / 10 * 2).rounded() / 2
             let bolusAt = event.eatenAt.addingTimeInterval(-10 * 60)
             if bolus >= 0.5 {
-                doses.append(InsulinDose(id: .v7(at: bolusAt), takenAt: bolusAt, utcOffsetSeconds: utcOffsetSeconds, units: bolus, kind: .bolus,
-                                         insulin: "Humalog", source: "demo"))
+                doses.append(
+                    InsulinDose(
+                        id: .v7(at: bolusAt), takenAt: bolusAt, utcOffsetSeconds: utcOffsetSeconds, units: bolus, kind: .bolus,
+                        insulin: "Humalog", source: "demo"))
             }
         }
         for offset in 0..<days {
             let basalAt = instant(first.adding(days: offset), 22 * 60)
             if basalAt <= now {
-                doses.append(InsulinDose(id: .v7(at: basalAt), takenAt: basalAt, utcOffsetSeconds: utcOffsetSeconds, units: 18, kind: .basal,
-                                         insulin: "Lantus", source: "demo"))
+                doses.append(
+                    InsulinDose(
+                        id: .v7(at: basalAt), takenAt: basalAt, utcOffsetSeconds: utcOffsetSeconds, units: 18, kind: .basal,
+                        insulin: "Lantus", source: "demo"))
             }
         }
         var readings: [GlucoseReading] = []
@@ -59,9 +72,11 @@ public struct DemoGlucose: Sendable {
                 let t = minutes / effect.shape.peakMinutes
                 mg += effect.shape.rise * t * t * exp(2 * (1 - t))
             }
-            readings.append(GlucoseReading(id: .v7(at: at), measuredAt: at, utcOffsetSeconds: utcOffsetSeconds,
-                                           glucose: Glucose(milligramsPerDeciliter: (max(45, mg + uniform(-3...3))).rounded()),
-                                           source: "demo", externalID: "demo:\(Int(at.timeIntervalSince1970))"))
+            readings.append(
+                GlucoseReading(
+                    id: .v7(at: at), measuredAt: at, utcOffsetSeconds: utcOffsetSeconds,
+                    glucose: Glucose(milligramsPerDeciliter: (max(45, mg + uniform(-3...3))).rounded()),
+                    source: "demo", externalID: "demo:\(Int(at.timeIntervalSince1970))"))
             at = at.addingTimeInterval(300)
         }
         return DemoGlucose(readings: readings, doses: doses)

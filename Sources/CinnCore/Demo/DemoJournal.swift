@@ -6,8 +6,9 @@ public struct DemoJournal: Sendable {
     public let weighIns: [WeighIn]
     public let goal: Goal
     /// The demo person: a lightly active woman, 170 cm, born in 1988.
-    public static let profile = Profile(sex: .female, birthDate: LocalDate(year: 1988, month: 4, day: 12)!,
-                                        height: Height(centimetres: 170), activity: .light)
+    public static let profile = Profile(
+        sex: .female, birthDate: LocalDate(year: 1988, month: 4, day: 12)!,
+        height: Height(centimetres: 170), activity: .light)
 
     /// - Parameters:
     ///   - today: the last day of the demo.
@@ -31,9 +32,11 @@ public struct DemoJournal: Sendable {
             let kilograms = ((underlying + noise) * 10).rounded() / 10
             let minute = 6 * 60 + 30 + Int(random.nextDouble() * 70)
             let time = LocalDateTime(date: date, secondsOfDay: Double(minute * 60)).resolved(in: timeZone)
-            readings.append(WeighIn(id: .v7(at: time.instant), measuredAt: time.instant,
-                                    utcOffsetSeconds: time.utcOffsetSeconds, weight: Mass(kilograms: kilograms),
-                                    source: "demo"))
+            readings.append(
+                WeighIn(
+                    id: .v7(at: time.instant), measuredAt: time.instant,
+                    utcOffsetSeconds: time.utcOffsetSeconds, weight: Mass(kilograms: kilograms),
+                    source: "demo"))
         }
         weighIns = readings
         goal = Goal(weight: Mass(kilograms: 75), plannedRate: Mass(kilograms: 0.25), setOn: start)

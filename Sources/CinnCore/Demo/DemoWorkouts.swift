@@ -17,12 +17,22 @@ public struct DemoWorkouts: Sendable {
     }
 
     private static let workouts: [(name: String, lifts: [Lift])] = [
-        ("Workout A", [Lift(name: "Back Squat", startKg: 50, stepKg: 2.5, reps: 5, sets: 3),
-                       Lift(name: "Bench Press", startKg: 35, stepKg: 1.25, reps: 5, sets: 3),
-                       Lift(name: "Barbell Row", startKg: 35, stepKg: 1.25, reps: 8, sets: 3)]),
-        ("Workout B", [Lift(name: "Back Squat", startKg: 50, stepKg: 2.5, reps: 5, sets: 3),
-                       Lift(name: "Overhead Press", startKg: 22.5, stepKg: 1.25, reps: 5, sets: 3),
-                       Lift(name: "Deadlift", startKg: 70, stepKg: 5, reps: 5, sets: 1)]),
+        (
+            "Workout A",
+            [
+                Lift(name: "Back Squat", startKg: 50, stepKg: 2.5, reps: 5, sets: 3),
+                Lift(name: "Bench Press", startKg: 35, stepKg: 1.25, reps: 5, sets: 3),
+                Lift(name: "Barbell Row", startKg: 35, stepKg: 1.25, reps: 8, sets: 3),
+            ]
+        ),
+        (
+            "Workout B",
+            [
+                Lift(name: "Back Squat", startKg: 50, stepKg: 2.5, reps: 5, sets: 3),
+                Lift(name: "Overhead Press", startKg: 22.5, stepKg: 1.25, reps: 5, sets: 3),
+                Lift(name: "Deadlift", startKg: 70, stepKg: 5, reps: 5, sets: 1),
+            ]
+        ),
     ]
 
     public static let weeks = 16
@@ -46,24 +56,31 @@ public struct DemoWorkouts: Sendable {
                 let noon = day.noon(in: timeZone)
                 let start = noon.instant.addingTimeInterval(6 * 3600)
                 let program = Self.workouts[number % 2]
-                let workout = ImportedWorkout(startedAt: start, utcOffsetSeconds: noon.utcOffsetSeconds, name: program.name,
-                                              durationSeconds: Double(50 + Int.random(in: 0...20, using: &random)) * 60,
-                                              externalID: "demo:\(Int(start.timeIntervalSince1970))")
+                let workout = ImportedWorkout(
+                    startedAt: start, utcOffsetSeconds: noon.utcOffsetSeconds, name: program.name,
+                    durationSeconds: Double(50 + Int.random(in: 0...20, using: &random)) * 60,
+                    externalID: "demo:\(Int(start.timeIntervalSince1970))")
                 var position = 0
                 func add(_ set: WorkoutSet) {
-                    sets.append(ImportedSet(workout: number, position: position, newWorkout: position == 0 ? workout : nil,
-                                            set: set, line: sets.count + 1))
+                    sets.append(
+                        ImportedSet(
+                            workout: number, position: position, newWorkout: position == 0 ? workout : nil,
+                            set: set, line: sets.count + 1))
                     position += 1
                 }
                 for lift in program.lifts {
                     let working = ((lift.startKg + lift.stepKg * steps) * (lighter ? 0.9 : 1) / 1.25).rounded() * 1.25
                     add(WorkoutSet(exercise: lift.name, reps: 8, weight: Mass(kilograms: 20), kind: .warmUp))
-                    add(WorkoutSet(exercise: lift.name, reps: 5, weight: Mass(kilograms: (working * 0.6 / 2.5).rounded() * 2.5), kind: .warmUp))
+                    add(
+                        WorkoutSet(
+                            exercise: lift.name, reps: 5, weight: Mass(kilograms: (working * 0.6 / 2.5).rounded() * 2.5), kind: .warmUp))
                     for set in 0..<lift.sets {
                         // About one last set in eight falls a rep or two short.
                         let short = set == lift.sets - 1 && Int.random(in: 0..<8, using: &random) == 0
-                        add(WorkoutSet(exercise: lift.name, reps: short ? lift.reps - Int.random(in: 1...2, using: &random) : lift.reps,
-                                       weight: Mass(kilograms: working), kind: short ? .failure : .normal))
+                        add(
+                            WorkoutSet(
+                                exercise: lift.name, reps: short ? lift.reps - Int.random(in: 1...2, using: &random) : lift.reps,
+                                weight: Mass(kilograms: working), kind: short ? .failure : .normal))
                     }
                 }
                 number += 1
@@ -76,11 +93,13 @@ public struct DemoWorkouts: Sendable {
     public static var routines: [Routine] {
         let steps = Double(weeks - 1 - (weeks - 1) / 5)
         return workouts.map { workout in
-            Routine(name: workout.name,
-                    exercises: workout.lifts.map { lift in
-                        PlannedExercise(exercise: lift.name, sets: lift.sets, reps: lift.reps,
-                                        weight: Mass(kilograms: ((lift.startKg + lift.stepKg * steps) / 1.25).rounded() * 1.25), restSeconds: 180)
-                    })
+            Routine(
+                name: workout.name,
+                exercises: workout.lifts.map { lift in
+                    PlannedExercise(
+                        exercise: lift.name, sets: lift.sets, reps: lift.reps,
+                        weight: Mass(kilograms: ((lift.startKg + lift.stepKg * steps) / 1.25).rounded() * 1.25), restSeconds: 180)
+                })
         }
     }
 }

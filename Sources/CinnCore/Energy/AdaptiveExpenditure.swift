@@ -65,11 +65,15 @@ public struct AdaptiveExpenditure: Sendable, Hashable {
     /// variance is α ÷ (2 − α) of the weigh-ins' noise; a change is the difference of two such values,
     /// so its SD is √(2α ÷ (2 − α)) ≈ 0.324 × the SD of the weigh-ins about their least-squares line
     /// over the window (about the line, not the trend, whose lag is not noise).
-    public static func estimate(trend: WeightTrend, completeDayIntakeKcal intake: [LocalDate: Double],
-                                asOf: LocalDate, windowDays: Int = defaultWindowDays) -> Result<AdaptiveExpenditure, Shortfall> {
+    public static func estimate(
+        trend: WeightTrend, completeDayIntakeKcal intake: [LocalDate: Double],
+        asOf: LocalDate, windowDays: Int = defaultWindowDays
+    ) -> Result<AdaptiveExpenditure, Shortfall> {
         let start = asOf.adding(days: -(windowDays - 1))
         // The window and the day before it in one series: a trend that started again after a gap has no change across it.
-        guard let first = trend.seriesStart(onOrBefore: asOf), first < start else { return .failure(.trendTooShort(needed: windowDays + 1)) }
+        guard let first = trend.seriesStart(onOrBefore: asOf), first < start else {
+            return .failure(.trendTooShort(needed: windowDays + 1))
+        }
         guard let last = trend.lastDate, last >= start else { return .failure(.noWeighIn(from: start, to: asOf)) }
         let blockCount = max(1, windowDays / 7)
         for block in 0..<blockCount {
@@ -78,7 +82,9 @@ public struct AdaptiveExpenditure: Sendable, Hashable {
             let days = blockStart.distance(to: blockEnd) + 1
             let complete = (0..<days).reduce(0) { $0 + (intake[blockStart.adding(days: $1)] != nil ? 1 : 0) }
             let needed = (minimumCompleteDaysPerWeek * days + 6) / 7
-            if complete < needed { return .failure(.tooFewCompleteDays(from: blockStart, to: blockEnd, complete: complete, needed: needed)) }
+            if complete < needed {
+                return .failure(.tooFewCompleteDays(from: blockStart, to: blockEnd, complete: complete, needed: needed))
+            }
             if trend.weighInDays(endingOn: blockEnd, days: days) == 0 { return .failure(.noWeighIn(from: blockStart, to: blockEnd)) }
         }
         guard let before = trend.latest(onOrBefore: start.adding(days: -1)), let end = trend.latest(onOrBefore: asOf) else {
@@ -98,9 +104,11 @@ public struct AdaptiveExpenditure: Sendable, Hashable {
         let changeSD = (2 * 0.1 / (2 - 0.1)).squareRoot() * weightSD
         let changeEnergySD = changeSD * Energy.kilocaloriesPerKilogramOfBodyWeight / span
         let uncertainty = (intakeVariance / n + changeEnergySD * changeEnergySD).squareRoot()
-        return .success(AdaptiveExpenditure(asOf: asOf, windowDays: windowDays, completeDays: intakes.count,
-                                            meanIntakeKcal: mean, trendChange: Mass(kilograms: change),
-                                            estimateKcal: estimate, uncertaintyKcal: uncertainty))
+        return .success(
+            AdaptiveExpenditure(
+                asOf: asOf, windowDays: windowDays, completeDays: intakes.count,
+                meanIntakeKcal: mean, trendChange: Mass(kilograms: change),
+                estimateKcal: estimate, uncertaintyKcal: uncertainty))
     }
 
     /// Why a window has no estimate.
@@ -140,8 +148,10 @@ public struct ExpenditureEstimate: Sendable, Hashable {
 
     /// Finds the adaptive estimate as of `asOf` (or the latest valid one within a year before it)
     /// and blends it with `formula` by inverse variance: w = σf² ÷ (σf² + σa²).
-    public init(formula: FormulaExpenditure?, trend: WeightTrend, completeDayIntakeKcal intake: [LocalDate: Double],
-                asOf: LocalDate, windowDays: Int = AdaptiveExpenditure.defaultWindowDays) {
+    public init(
+        formula: FormulaExpenditure?, trend: WeightTrend, completeDayIntakeKcal intake: [LocalDate: Double],
+        asOf: LocalDate, windowDays: Int = AdaptiveExpenditure.defaultWindowDays
+    ) {
         self.formula = formula
         var adaptive: AdaptiveExpenditure?
         var shortfall: AdaptiveExpenditure.Shortfall?
@@ -150,12 +160,15 @@ public struct ExpenditureEstimate: Sendable, Hashable {
             adaptive = value
         case .failure(let reason):
             shortfall = reason
-            let earliest = max(asOf.adding(days: -AdaptiveExpenditure.holdLookbackDays),
-                               (trend.firstDate ?? asOf).adding(days: windowDays))
+            let earliest = max(
+                asOf.adding(days: -AdaptiveExpenditure.holdLookbackDays),
+                (trend.firstDate ?? asOf).adding(days: windowDays))
             var day = asOf.adding(days: -1)
             while adaptive == nil, day >= earliest {
-                adaptive = try? AdaptiveExpenditure.estimate(trend: trend, completeDayIntakeKcal: intake, asOf: day,
-                                                             windowDays: windowDays).get()
+                adaptive = try? AdaptiveExpenditure.estimate(
+                    trend: trend, completeDayIntakeKcal: intake, asOf: day,
+                    windowDays: windowDays
+                ).get()
                 day = day.adding(days: -1)
             }
         }

@@ -57,8 +57,9 @@ public struct FormulaExpenditure: Sendable, Hashable {
         } else {
             equation = .mifflinStJeor
             bodyFatFraction = nil
-            restingKcal = RestingEnergy.mifflinStJeorKcal(weight: weight, height: profile.height,
-                                                         ageYears: profile.age(on: date), sex: profile.sex)
+            restingKcal = RestingEnergy.mifflinStJeorKcal(
+                weight: weight, height: profile.height,
+                ageYears: profile.age(on: date), sex: profile.sex)
         }
     }
 }
@@ -117,12 +118,15 @@ public struct EnergyTarget: Sendable, Hashable {
     /// 4. otherwise maintenance − planned rate × 7700 kcal/kg ÷ 7 when the goal is below the trend,
     ///    + when above;
     /// 5. never below the floor: the user's own (`floorKcal`) or 1200 kcal for women, 1500 kcal for men.
-    public static func compute(manualKcal: Double?, expenditureKcal: Double?, sex: Sex, goal: Goal?,
-                               trend: Mass?, inMaintenanceBand: Bool, floorKcal: Double?) -> EnergyTarget? {
+    public static func compute(
+        manualKcal: Double?, expenditureKcal: Double?, sex: Sex, goal: Goal?,
+        trend: Mass?, inMaintenanceBand: Bool, floorKcal: Double?
+    ) -> EnergyTarget? {
         let floor = floorKcal ?? defaultFloorKcal(sex)
         if let manualKcal {
-            return EnergyTarget(kcal: manualKcal, source: .manual, maintenanceKcal: expenditureKcal, adjustmentKcal: 0,
-                                floorKcal: floor, floored: false)
+            return EnergyTarget(
+                kcal: manualKcal, source: .manual, maintenanceKcal: expenditureKcal, adjustmentKcal: 0,
+                floorKcal: floor, floored: false)
         }
         guard let maintenance = expenditureKcal else { return nil }
         var adjustment = 0.0
@@ -131,7 +135,8 @@ public struct EnergyTarget: Sendable, Hashable {
             adjustment = goal.weight < trend ? -perDay : perDay
         }
         let raw = maintenance + adjustment
-        return EnergyTarget(kcal: max(raw, floor), source: .computed, maintenanceKcal: maintenance, adjustmentKcal: adjustment,
-                            floorKcal: floor, floored: raw < floor)
+        return EnergyTarget(
+            kcal: max(raw, floor), source: .computed, maintenanceKcal: maintenance, adjustmentKcal: adjustment,
+            floorKcal: floor, floored: raw < floor)
     }
 }

@@ -57,9 +57,11 @@ public struct EnergyReport: Sendable {
     ///   - intakeKcal: kcal per logged day.
     ///   - dayStatuses: the marked days.
     ///   - historyDays: days of `history` ending on `asOf` (0 for none).
-    public init(settings: UserSettings, goal: Goal?, trend weights: WeightTrend, intakeKcal: [LocalDate: Double],
-                dayStatuses: [LocalDate: DayStatus], bodyFat: BodyFatReading?, exerciseKcal: [LocalDate: Double] = [:], asOf: LocalDate,
-                windowDays: Int = AdaptiveExpenditure.defaultWindowDays, historyDays: Int = defaultHistoryDays) {
+    public init(
+        settings: UserSettings, goal: Goal?, trend weights: WeightTrend, intakeKcal: [LocalDate: Double],
+        dayStatuses: [LocalDate: DayStatus], bodyFat: BodyFatReading?, exerciseKcal: [LocalDate: Double] = [:], asOf: LocalDate,
+        windowDays: Int = AdaptiveExpenditure.defaultWindowDays, historyDays: Int = defaultHistoryDays
+    ) {
         self.asOf = asOf
         self.settings = settings
         self.goal = goal
@@ -71,27 +73,32 @@ public struct EnergyReport: Sendable {
             guard let profile, let weight else { return nil }
             return FormulaExpenditure(profile: profile, weight: weight, bodyFat: bodyFat, on: day)
         }
-        let estimate = ExpenditureEstimate(formula: formula(asOf, current), trend: weights,
-                                           completeDayIntakeKcal: completeIntake, asOf: asOf, windowDays: windowDays)
+        let estimate = ExpenditureEstimate(
+            formula: formula(asOf, current), trend: weights,
+            completeDayIntakeKcal: completeIntake, asOf: asOf, windowDays: windowDays)
         expenditure = estimate
         let monday = NutritionPeriod.bounds(of: asOf, length: .week).start
         let previousEnd = monday.adding(days: -1)
-        let previous = ExpenditureEstimate(formula: formula(previousEnd, weights.latest(onOrBefore: previousEnd)?.trend),
-                                           trend: weights, completeDayIntakeKcal: completeIntake, asOf: previousEnd,
-                                           windowDays: windowDays)
-        let expenditure = TargetExpenditure.choose(basis: settings.targetBasis, today: estimate, endOfLastWeek: previous,
-                                                   asOf: asOf, weekEnd: previousEnd)
+        let previous = ExpenditureEstimate(
+            formula: formula(previousEnd, weights.latest(onOrBefore: previousEnd)?.trend),
+            trend: weights, completeDayIntakeKcal: completeIntake, asOf: previousEnd,
+            windowDays: windowDays)
+        let expenditure = TargetExpenditure.choose(
+            basis: settings.targetBasis, today: estimate, endOfLastWeek: previous,
+            asOf: asOf, weekEnd: previousEnd)
         targetExpenditure = expenditure
         let maintenance = expenditure?.kcal
         maintenanceKcal = maintenance
         let inBand = goal.map { weights.maintenanceState(goal: $0, asOf: asOf) == .inBand } ?? false
         let computeTarget = { (maintenance: Double?) -> EnergyTarget? in
             profile.flatMap { profile in
-                EnergyTarget.compute(manualKcal: settings.energyTargetKcal, expenditureKcal: maintenance, sex: profile.sex, goal: goal,
-                                     trend: current, inMaintenanceBand: inBand, floorKcal: settings.energyFloorKcal)
-            } ?? settings.energyTargetKcal.map {
-                EnergyTarget(kcal: $0, source: .manual, maintenanceKcal: nil, adjustmentKcal: 0, floorKcal: 0, floored: false)
+                EnergyTarget.compute(
+                    manualKcal: settings.energyTargetKcal, expenditureKcal: maintenance, sex: profile.sex, goal: goal,
+                    trend: current, inMaintenanceBand: inBand, floorKcal: settings.energyFloorKcal)
             }
+                ?? settings.energyTargetKcal.map {
+                    EnergyTarget(kcal: $0, source: .manual, maintenanceKcal: nil, adjustmentKcal: 0, floorKcal: 0, floored: false)
+                }
         }
         let target = computeTarget(maintenance)
         self.target = target
@@ -99,13 +106,17 @@ public struct EnergyReport: Sendable {
         // (so a journal without complete days searches a year back twice, not three times).
         if settings.targetBasis == .adaptive, target?.source == .computed, previous.adaptive != nil {
             let lastSunday = previousEnd.adding(days: -7)
-            let beforePrevious = ExpenditureEstimate(formula: formula(lastSunday, weights.latest(onOrBefore: lastSunday)?.trend),
-                                                     trend: weights, completeDayIntakeKcal: completeIntake, asOf: lastSunday,
-                                                     windowDays: windowDays)
-            let lastWeek = TargetExpenditure.choose(basis: .adaptive, today: previous, endOfLastWeek: beforePrevious,
-                                                    asOf: previousEnd, weekEnd: lastSunday)
-            targetChange = TargetChange.between(lastWeek: lastWeek, thisWeek: expenditure, formulaKcal: previous.formula?.expenditureKcal,
-                                                since: monday, windowDays: windowDays) { kcal in
+            let beforePrevious = ExpenditureEstimate(
+                formula: formula(lastSunday, weights.latest(onOrBefore: lastSunday)?.trend),
+                trend: weights, completeDayIntakeKcal: completeIntake, asOf: lastSunday,
+                windowDays: windowDays)
+            let lastWeek = TargetExpenditure.choose(
+                basis: .adaptive, today: previous, endOfLastWeek: beforePrevious,
+                asOf: previousEnd, weekEnd: lastSunday)
+            targetChange = TargetChange.between(
+                lastWeek: lastWeek, thisWeek: expenditure, formulaKcal: previous.formula?.expenditureKcal,
+                since: monday, windowDays: windowDays
+            ) { kcal in
                 computeTarget(kcal)?.kcal
             }
         } else {
@@ -115,30 +126,38 @@ public struct EnergyReport: Sendable {
         self.standing = standing
         verdict = WeightTrend.verdict(for: standing, goal: goal, unit: settings.displayUnit)
         timeline = goal.flatMap {
-            GoalTimeline(trend: weights, goal: $0, asOf: asOf,
-                         expenditureUncertaintyKcal: estimate.uncertaintyKcal(basis: settings.targetBasis))
+            GoalTimeline(
+                trend: weights, goal: $0, asOf: asOf,
+                expenditureUncertaintyKcal: estimate.uncertaintyKcal(basis: settings.targetBasis))
         }
         eatenKcal = intakeKcal[asOf] ?? 0
         self.exerciseKcal = exerciseKcal[asOf]
         dayStatus = dayStatuses[asOf]
-        answer = DailyAnswer(remainingKcal: target.map { Double(EnergyUnit.kilocalories.remaining(targetKcal: $0.kcal, eatenKcal: intakeKcal[asOf] ?? 0)) },
-                             standing: standing,
-                             energyUnit: settings.energyUnit,
-                             withoutTarget: profile != nil && current == nil ? "add your weight for a daily calorie budget"
-                                 : "set up your profile for a daily calorie budget")
+        answer = DailyAnswer(
+            remainingKcal: target.map { Double(EnergyUnit.kilocalories.remaining(targetKcal: $0.kcal, eatenKcal: intakeKcal[asOf] ?? 0)) },
+            standing: standing,
+            energyUnit: settings.energyUnit,
+            withoutTarget: profile != nil && current == nil
+                ? "add your weight for a daily calorie budget"
+                : "set up your profile for a daily calorie budget")
         let complete = Set(completeIntake.keys)
-        thisWeek = WeeklyCheckIn(start: monday, loggedDays: intakeKcal, completeDays: complete, trend: weights,
-                                 expenditureKcal: maintenance, targetKcal: target?.kcal)
-        lastWeek = WeeklyCheckIn(start: monday.adding(days: -7), loggedDays: intakeKcal, completeDays: complete, trend: weights,
-                                 expenditureKcal: previous.expenditureKcal(basis: settings.targetBasis), targetKcal: target?.kcal)
+        thisWeek = WeeklyCheckIn(
+            start: monday, loggedDays: intakeKcal, completeDays: complete, trend: weights,
+            expenditureKcal: maintenance, targetKcal: target?.kcal)
+        lastWeek = WeeklyCheckIn(
+            start: monday.adding(days: -7), loggedDays: intakeKcal, completeDays: complete, trend: weights,
+            expenditureKcal: previous.expenditureKcal(basis: settings.targetBasis), targetKcal: target?.kcal)
         history = (0..<max(0, historyDays)).map { offset in
             let day = asOf.adding(days: offset - historyDays + 1)
             let point = weights.points(from: day, to: day).first
-            return EnergyDay(date: day, intakeKcal: intakeKcal[day], status: dayStatuses[day],
-                             formulaKcal: formula(day, point?.trend)?.expenditureKcal,
-                             adaptiveKcal: try? AdaptiveExpenditure.estimate(trend: weights, completeDayIntakeKcal: completeIntake,
-                                                                            asOf: day, windowDays: windowDays).get().estimateKcal,
-                             trend: point?.trend)
+            return EnergyDay(
+                date: day, intakeKcal: intakeKcal[day], status: dayStatuses[day],
+                formulaKcal: formula(day, point?.trend)?.expenditureKcal,
+                adaptiveKcal: try? AdaptiveExpenditure.estimate(
+                    trend: weights, completeDayIntakeKcal: completeIntake,
+                    asOf: day, windowDays: windowDays
+                ).get().estimateKcal,
+                trend: point?.trend)
         }
     }
 

@@ -16,7 +16,8 @@ public enum Sex: String, Sendable, Codable, CaseIterable {
 /// How active a person is most days, with the factor that turns resting energy into expenditure
 /// (the usual five levels, 1.2 to 1.9, used with Mifflin–St Jeor and Katch–McArdle).
 public enum ActivityLevel: String, Sendable, Codable, CaseIterable {
-    case sedentary, light, moderate, active, veryActive = "very_active"
+    case sedentary, light, moderate, active
+    case veryActive = "very_active"
 
     public var factor: Double {
         switch self {

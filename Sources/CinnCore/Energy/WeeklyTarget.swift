@@ -28,8 +28,10 @@ public struct TargetExpenditure: Sendable, Hashable {
     /// - Parameters:
     ///   - today: the estimate as of the day asked for.
     ///   - endOfLastWeek: the estimate as of the Sunday before that day's week.
-    public static func choose(basis: TargetBasis, today: ExpenditureEstimate, endOfLastWeek: ExpenditureEstimate,
-                              asOf: LocalDate, weekEnd: LocalDate) -> TargetExpenditure? {
+    public static func choose(
+        basis: TargetBasis, today: ExpenditureEstimate, endOfLastWeek: ExpenditureEstimate,
+        asOf: LocalDate, weekEnd: LocalDate
+    ) -> TargetExpenditure? {
         if basis == .adaptive, endOfLastWeek.adaptive != nil, let blended = endOfLastWeek.blendedKcal {
             return TargetExpenditure(kcal: blended, source: .bestEstimate, asOf: weekEnd)
         }
@@ -62,15 +64,20 @@ public struct TargetChange: Sendable, Hashable {
     /// - Parameters:
     ///   - formulaKcal: the formula as of the end of last week, what a first best estimate is compared with.
     ///   - target: turns an expenditure into a target.
-    public static func between(lastWeek: TargetExpenditure?, thisWeek: TargetExpenditure?, formulaKcal: Double?, since: LocalDate,
-                               windowDays: Int, target: (Double) -> Double?) -> TargetChange? {
+    public static func between(
+        lastWeek: TargetExpenditure?, thisWeek: TargetExpenditure?, formulaKcal: Double?, since: LocalDate,
+        windowDays: Int, target: (Double) -> Double?
+    ) -> TargetChange? {
         guard let lastWeek, let thisWeek, thisWeek.source == .bestEstimate,
-              let from = target(lastWeek.kcal), let to = target(thisWeek.kcal), abs(to - from) >= minimumKcal else { return nil }
+            let from = target(lastWeek.kcal), let to = target(thisWeek.kcal), abs(to - from) >= minimumKcal
+        else { return nil }
         let weeks = windowDays % 7 == 0 ? "\(windowDays / 7) weeks" : "\(windowDays) days"
-        let reason = switch lastWeek.source {
-        case .formula: "your last \(weeks) say you burn \(thisWeek.kcal < (formulaKcal ?? lastWeek.kcal) ? "less" : "more") than the formula"
-        case .bestEstimate: "the estimate from your last \(weeks) went \(to < from ? "down" : "up") with last week's data"
-        }
+        let reason =
+            switch lastWeek.source {
+            case .formula:
+                "your last \(weeks) say you burn \(thisWeek.kcal < (formulaKcal ?? lastWeek.kcal) ? "less" : "more") than the formula"
+            case .bestEstimate: "the estimate from your last \(weeks) went \(to < from ? "down" : "up") with last week's data"
+            }
         return TargetChange(fromKcal: from, toKcal: to, since: since, reason: reason)
     }
 

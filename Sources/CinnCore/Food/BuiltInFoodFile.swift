@@ -96,8 +96,9 @@ public enum BuiltInFoodFile {
                 }
                 servings = [ServingSize(label: row[4].isEmpty ? "1 serving" : text(row[4]), amount: grams)]
             }
-            let food = Food(id: id, name: text(row[2]), source: .usda, basis: .grams, nutrients: nutrients,
-                            servings: servings, category: row[3].isEmpty ? nil : text(row[3]))
+            let food = Food(
+                id: id, name: text(row[2]), source: .usda, basis: .grams, nutrients: nutrients,
+                servings: servings, category: row[3].isEmpty ? nil : text(row[3]))
             foods.append(ImportedFood(food: food, externalID: text(row[1]), line: lineNumber, isGeneric: true))
         }
         return foods
@@ -126,8 +127,10 @@ public enum BuiltInFoodFile {
             }
             var servings: [ServingSize] = []
             for index in stride(from: 1, to: fields.count, by: 2) {
-                servings.append(try ServingSize.validated(label: String(fields[index]), amount: Double(fields[index + 1]),
-                                                          field: "line \(offset + 1), portion \(index / 2 + 1)"))
+                servings.append(
+                    try ServingSize.validated(
+                        label: String(fields[index]), amount: Double(fields[index + 1]),
+                        field: "line \(offset + 1), portion \(index / 2 + 1)"))
             }
             guard portions.updateValue(servings, forKey: String(fields[0])) == nil else {
                 throw .invalid("line \(offset + 1)", "\(fields[0]) has portions on an earlier line")

@@ -24,8 +24,10 @@ public struct DayNutrition: Sendable, Hashable {
     public var targetChange: TargetChange?
 
     /// Groups `entries` (of one day) by meal, each meal in time order.
-    public init(date: LocalDate, entries: [FoodLogEntry], energyTargetKcal: Double?, maintenanceKcal: Double? = nil,
-                exerciseKcal: Double? = nil) {
+    public init(
+        date: LocalDate, entries: [FoodLogEntry], energyTargetKcal: Double?, maintenanceKcal: Double? = nil,
+        exerciseKcal: Double? = nil
+    ) {
         self.date = date
         self.energyTargetKcal = energyTargetKcal
         self.maintenanceKcal = maintenanceKcal

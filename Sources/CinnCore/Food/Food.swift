@@ -80,8 +80,10 @@ public struct Food: Sendable, Hashable, Identifiable {
     public var servings: [ServingSize]
     public var category: String?
 
-    public init(id: UUID = .v7(), name: String, brand: String? = nil, barcode: String? = nil, source: FoodSource = .mine,
-                basis: FoodBasis = .grams, nutrients: Nutrients, servings: [ServingSize] = [], category: String? = nil) {
+    public init(
+        id: UUID = .v7(), name: String, brand: String? = nil, barcode: String? = nil, source: FoodSource = .mine,
+        basis: FoodBasis = .grams, nutrients: Nutrients, servings: [ServingSize] = [], category: String? = nil
+    ) {
         self.id = id
         self.name = name
         self.brand = brand
@@ -150,7 +152,10 @@ extension Food {
         for (nutrient, amount) in nutrients.amounts {
             if nutrient == .energy {
                 if amount > Self.maximumEnergyPer100 {
-                    return (nutrient, "\(JSONText.compactNumber(amount)) kcal per 100 \(basis.rawValue) is more than any food has (at most 1000)")
+                    return (
+                        nutrient,
+                        "\(JSONText.compactNumber(amount)) kcal per 100 \(basis.rawValue) is more than any food has (at most 1000)"
+                    )
                 }
             } else if let grams = nutrient.unit.grams, amount * grams > limitGrams {
                 return (nutrient, "\(nutrient.name) per 100 \(basis.rawValue) cannot weigh more than \(Int(limitGrams)) g")
@@ -211,7 +216,8 @@ public struct ImportedFood: Sendable, Hashable {
 extension ServingSize {
     /// Servings as the store keeps them: `[{"label":"1 medium","grams":182}]`.
     public static func storageText(_ servings: [ServingSize]) -> String {
-        "[" + servings.map { "{\"label\":\(JSONText.quoted($0.label)),\"grams\":\(JSONText.compactNumber($0.amount))}" }
+        "["
+            + servings.map { "{\"label\":\(JSONText.quoted($0.label)),\"grams\":\(JSONText.compactNumber($0.amount))}" }
             .joined(separator: ",") + "]"
     }
 
@@ -220,7 +226,9 @@ extension ServingSize {
         guard case .array(let items)? = try? JSONParser.parse(text.utf8) else { return nil }
         var servings: [ServingSize] = []
         for item in items {
-            guard case .object(let members) = item, let label = members["label"]?.string, let grams = members["grams"]?.number else { return nil }
+            guard case .object(let members) = item, let label = members["label"]?.string, let grams = members["grams"]?.number else {
+                return nil
+            }
             servings.append(ServingSize(label: label, amount: grams))
         }
         return servings

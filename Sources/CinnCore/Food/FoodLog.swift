@@ -79,10 +79,12 @@ public struct FoodLogEntry: Sendable, Hashable, Identifiable {
     public var externalID: String?
     public var importID: Int64?
 
-    public init(id: UUID = .v7(), foodID: UUID?, name: String, brand: String? = nil, meal: Meal, eatenAt: Date,
-                utcOffsetSeconds: Int, servings: Double, servingLabel: String, servingAmount: Double?,
-                nutrients: Nutrients, note: String? = nil, source: String = "manual", externalID: String? = nil,
-                importID: Int64? = nil) {
+    public init(
+        id: UUID = .v7(), foodID: UUID?, name: String, brand: String? = nil, meal: Meal, eatenAt: Date,
+        utcOffsetSeconds: Int, servings: Double, servingLabel: String, servingAmount: Double?,
+        nutrients: Nutrients, note: String? = nil, source: String = "manual", externalID: String? = nil,
+        importID: Int64? = nil
+    ) {
         self.id = id
         self.foodID = foodID
         self.name = name
@@ -101,14 +103,17 @@ public struct FoodLogEntry: Sendable, Hashable, Identifiable {
     }
 
     /// An entry of `count` servings of `serving` of `food`, eaten at `eatenAt`.
-    public static func logging(_ food: Food, servings count: Double, of serving: ServingSize, meal: Meal,
-                               eatenAt: Date, utcOffsetSeconds: Int, note: String? = nil,
-                               id: UUID = .v7()) throws(CinnError) -> FoodLogEntry {
+    public static func logging(
+        _ food: Food, servings count: Double, of serving: ServingSize, meal: Meal,
+        eatenAt: Date, utcOffsetSeconds: Int, note: String? = nil,
+        id: UUID = .v7()
+    ) throws(CinnError) -> FoodLogEntry {
         let count = try validatedServings(count)
-        return FoodLogEntry(id: id, foodID: food.id, name: food.name, brand: food.brand, meal: meal, eatenAt: eatenAt,
-                            utcOffsetSeconds: utcOffsetSeconds, servings: count,
-                            servingLabel: serving.description(basis: food.basis), servingAmount: serving.amount,
-                            nutrients: food.nutrients(servings: count, of: serving), note: note)
+        return FoodLogEntry(
+            id: id, foodID: food.id, name: food.name, brand: food.brand, meal: meal, eatenAt: eatenAt,
+            utcOffsetSeconds: utcOffsetSeconds, servings: count,
+            servingLabel: serving.description(basis: food.basis), servingAmount: serving.amount,
+            nutrients: food.nutrients(servings: count, of: serving), note: note)
     }
 
     /// The servings an entry may count: from a thousandth to 10,000 (sync's rule too).

@@ -13,8 +13,10 @@ public struct FoodPreset: Sendable, Hashable, Identifiable {
         /// Nutrients of all `servings`.
         public var nutrients: Nutrients
 
-        public init(foodID: UUID?, name: String, brand: String?, servings: Double, servingLabel: String,
-                    servingAmount: Double?, nutrients: Nutrients) {
+        public init(
+            foodID: UUID?, name: String, brand: String?, servings: Double, servingLabel: String,
+            servingAmount: Double?, nutrients: Nutrients
+        ) {
             self.foodID = foodID
             self.name = name
             self.brand = brand
@@ -26,8 +28,9 @@ public struct FoodPreset: Sendable, Hashable, Identifiable {
 
         /// The item an entry was logged as.
         public init(_ entry: FoodLogEntry) {
-            self.init(foodID: entry.foodID, name: entry.name, brand: entry.brand, servings: entry.servings,
-                      servingLabel: entry.servingLabel, servingAmount: entry.servingAmount, nutrients: entry.nutrients)
+            self.init(
+                foodID: entry.foodID, name: entry.name, brand: entry.brand, servings: entry.servings,
+                servingLabel: entry.servingLabel, servingAmount: entry.servingAmount, nutrients: entry.nutrients)
         }
     }
 
@@ -76,9 +79,10 @@ public struct FoodPreset: Sendable, Hashable, Identifiable {
             guard FoodLogEntry.servingsRange.contains(servings) else {
                 throw .invalid("times", "\(item.name) would be \(servings) servings; an entry holds from 0.001 to 10000")
             }
-            return FoodLogEntry(foodID: item.foodID, name: item.name, brand: item.brand, meal: meal, eatenAt: eatenAt,
-                                utcOffsetSeconds: utcOffsetSeconds, servings: servings, servingLabel: item.servingLabel,
-                                servingAmount: item.servingAmount, nutrients: item.nutrients.scaled(by: times))
+            return FoodLogEntry(
+                foodID: item.foodID, name: item.name, brand: item.brand, meal: meal, eatenAt: eatenAt,
+                utcOffsetSeconds: utcOffsetSeconds, servings: servings, servingLabel: item.servingLabel,
+                servingAmount: item.servingAmount, nutrients: item.nutrients.scaled(by: times))
         }
     }
 }

@@ -106,8 +106,9 @@ public struct FoodSearchQuery: Sendable, Hashable {
     public var eachWordLeftOut: [FoodSearchQuery] {
         guard tokens.count > 1 else { return [] }
         return tokens.indices.reversed().map { left in
-            FoodSearchQuery(tokens: tokens.enumerated().filter { $0.offset != left }.map(\.element),
-                            alternatives: alternatives.enumerated().filter { $0.offset != left }.map(\.element))
+            FoodSearchQuery(
+                tokens: tokens.enumerated().filter { $0.offset != left }.map(\.element),
+                alternatives: alternatives.enumerated().filter { $0.offset != left }.map(\.element))
         }
     }
 
@@ -291,8 +292,10 @@ public struct FoodSearchCandidate: Sendable, Hashable {
     public var energyKcalPer100: Double?
     public var defaultServing: ServingSize?
 
-    public init(id: UUID, name: String, brand: String?, source: FoodSource, basis: FoodBasis, isGeneric: Bool,
-                isMine: Bool, lastUsed: Date?, energyKcalPer100: Double?, defaultServing: ServingSize?) {
+    public init(
+        id: UUID, name: String, brand: String?, source: FoodSource, basis: FoodBasis, isGeneric: Bool,
+        isMine: Bool, lastUsed: Date?, energyKcalPer100: Double?, defaultServing: ServingSize?
+    ) {
         self.id = id
         self.name = name
         self.brand = brand
@@ -394,7 +397,8 @@ extension FoodSearchQuery {
         // The name's first words are the query's, plural or not: "Apples, raw" for "apple".
         let afterGroup = nameWords.first.map { Self.groupFirstWords.contains($0) } ?? false
         let foodWords = afterGroup && !tokens.contains("fish") ? nameWords.dropFirst() : nameWords[...]
-        let startsWithQuery = foodWords.count >= tokens.count
+        let startsWithQuery =
+            foodWords.count >= tokens.count
             && zip(foodWords, singularAlternatives).allSatisfy { word, words in words.contains(Self.singular(word)) }
         // The user's own and recent foods score 985 or more, generic ones 100 or more, branded ones at
         // most 82 (an exact name of 8 whole words): a store may stop fetching branded products once

@@ -30,8 +30,10 @@ public struct MealDefinition: Sendable, Identifiable, Hashable {
     /// past events rank with the preset's meals.
     public var presetID: UUID?
 
-    public init(id: UUID = .v7(), name: String, kind: MealKind = .common, carbohydrateGrams: Double? = nil,
-                foods: [MealFood] = [], note: String? = nil, presetID: UUID? = nil) {
+    public init(
+        id: UUID = .v7(), name: String, kind: MealKind = .common, carbohydrateGrams: Double? = nil,
+        foods: [MealFood] = [], note: String? = nil, presetID: UUID? = nil
+    ) {
         self.id = id
         self.name = name
         self.kind = kind
@@ -73,8 +75,10 @@ public struct MealEvent: Sendable, Identifiable, Hashable {
     public var diaryMeal: Meal?
     public var entryIDs: [UUID] = []
 
-    public init(id: UUID = .v7(), mealID: UUID, eatenAt: Date, utcOffsetSeconds: Int, portion: Double = 1, carbohydrateGrams: Double? = nil,
-                note: String? = nil, reportReason: String? = nil, source: String = "manual", externalID: String? = nil, importID: Int64? = nil) {
+    public init(
+        id: UUID = .v7(), mealID: UUID, eatenAt: Date, utcOffsetSeconds: Int, portion: Double = 1, carbohydrateGrams: Double? = nil,
+        note: String? = nil, reportReason: String? = nil, source: String = "manual", externalID: String? = nil, importID: Int64? = nil
+    ) {
         self.id = id
         self.mealID = mealID
         self.eatenAt = eatenAt
@@ -93,7 +97,9 @@ public struct MealEvent: Sendable, Identifiable, Hashable {
 
     /// A portion from a tenth to ten times the meal.
     public static func validatedPortion(_ portion: Double) throws -> Double {
-        guard portion.isFinite, (0.1...10).contains(portion) else { throw CinnError.invalid("portion", "a portion is between 0.1 and 10 times the meal") }
+        guard portion.isFinite, (0.1...10).contains(portion) else {
+            throw CinnError.invalid("portion", "a portion is between 0.1 and 10 times the meal")
+        }
         return portion
     }
 }

@@ -49,8 +49,10 @@ public struct NutrientTargets: Sendable, Hashable {
     /// The user's own bounds by nutrient key; a nutrient here replaces its default.
     public var limits: [String: NutrientLimit]
 
-    public init(protein: MacroTarget? = nil, carbohydrate: MacroTarget? = nil, fat: MacroTarget? = nil,
-                limits: [String: NutrientLimit] = [:]) {
+    public init(
+        protein: MacroTarget? = nil, carbohydrate: MacroTarget? = nil, fat: MacroTarget? = nil,
+        limits: [String: NutrientLimit] = [:]
+    ) {
         self.protein = protein
         self.carbohydrate = carbohydrate
         self.fat = fat
@@ -81,18 +83,26 @@ public struct NutrientTargets: Sendable, Hashable {
     public func goals(energyTargetKcal: Double?, bodyWeight: Mass?) -> [NutrientGoal] {
         var goals: [NutrientGoal] = []
         for (nutrient, target) in [(Nutrient.protein, protein), (.carbohydrate, carbohydrate), (.fat, fat)] {
-            guard let target, let grams = target.grams(of: nutrient, energyTargetKcal: energyTargetKcal, bodyWeight: bodyWeight) else { continue }
-            goals.append(NutrientGoal(nutrient: nutrient, target: grams, minimum: grams * (1 - Self.macroTolerance),
-                                      maximum: grams * (1 + Self.macroTolerance), source: .mine, macro: target))
+            guard let target, let grams = target.grams(of: nutrient, energyTargetKcal: energyTargetKcal, bodyWeight: bodyWeight) else {
+                continue
+            }
+            goals.append(
+                NutrientGoal(
+                    nutrient: nutrient, target: grams, minimum: grams * (1 - Self.macroTolerance),
+                    maximum: grams * (1 + Self.macroTolerance), source: .mine, macro: target))
         }
         for nutrient in Nutrient.all where !Nutrient.macros.contains(nutrient) {
             if let mine = limits[nutrient.key] {
                 guard mine.minimum != nil || mine.maximum != nil else { continue }
-                goals.append(NutrientGoal(nutrient: nutrient, target: mine.minimum ?? mine.maximum ?? 0, minimum: mine.minimum,
-                                          maximum: mine.maximum, source: .mine, macro: nil))
+                goals.append(
+                    NutrientGoal(
+                        nutrient: nutrient, target: mine.minimum ?? mine.maximum ?? 0, minimum: mine.minimum,
+                        maximum: mine.maximum, source: .mine, macro: nil))
             } else if let limit = Self.defaultLimit(nutrient) {
-                goals.append(NutrientGoal(nutrient: nutrient, target: limit.minimum ?? limit.maximum ?? 0, minimum: limit.minimum,
-                                          maximum: limit.maximum, source: .dailyValue, macro: nil))
+                goals.append(
+                    NutrientGoal(
+                        nutrient: nutrient, target: limit.minimum ?? limit.maximum ?? 0, minimum: limit.minimum,
+                        maximum: limit.maximum, source: .dailyValue, macro: nil))
             }
         }
         return goals
@@ -105,12 +115,18 @@ public struct NutrientTargets: Sendable, Hashable {
             let field = nutrient.key
             switch target {
             case .grams(let grams):
-                guard grams.isFinite, grams > 0, grams <= 1000 else { throw .invalid(field, "\(nutrient.name) must be more than 0 and at most 1000 g a day") }
+                guard grams.isFinite, grams > 0, grams <= 1000 else {
+                    throw .invalid(field, "\(nutrient.name) must be more than 0 and at most 1000 g a day")
+                }
             case .percentOfEnergy(let percent):
-                guard percent.isFinite, percent > 0, percent <= 100 else { throw .invalid(field, "\(nutrient.name) must be more than 0 and at most 100 % of energy") }
+                guard percent.isFinite, percent > 0, percent <= 100 else {
+                    throw .invalid(field, "\(nutrient.name) must be more than 0 and at most 100 % of energy")
+                }
             case .gramsPerKilogram(let perKilogram):
                 guard nutrient == .protein else { throw .invalid(field, "only protein is set per kilogram of body weight") }
-                guard perKilogram.isFinite, perKilogram > 0, perKilogram <= 5 else { throw .invalid(field, "protein must be more than 0 and at most 5 g/kg") }
+                guard perKilogram.isFinite, perKilogram > 0, perKilogram <= 5 else {
+                    throw .invalid(field, "protein must be more than 0 and at most 5 g/kg")
+                }
             }
         }
         let percent = [protein, carbohydrate, fat].reduce(0.0) { sum, target in
@@ -126,7 +142,8 @@ public struct NutrientTargets: Sendable, Hashable {
             for (bound, value) in [("min", limit.minimum), ("max", limit.maximum)] {
                 guard let value else { continue }
                 guard value.isFinite, value >= 0, value <= Nutrients.maximumAmount else {
-                    throw .invalid("nutrients.\(key).\(bound)", "\(nutrient.name)'s \(bound == "min" ? "minimum" : "maximum") must be 0 or more")
+                    throw .invalid(
+                        "nutrients.\(key).\(bound)", "\(nutrient.name)'s \(bound == "min" ? "minimum" : "maximum") must be 0 or more")
                 }
             }
             if let minimum = limit.minimum, let maximum = limit.maximum, minimum > maximum {
@@ -187,8 +204,10 @@ public struct GoalRecord: Sendable, Hashable {
     /// The records of `goals` (today's, which name the lines) with each day judged by its own goal for the nutrient,
     /// `goalsOn(day)`: a share of energy or grams per kg comes to other grams on a day with another calorie target or
     /// trend. A day without that goal (no calorie target yet) did not meet it.
-    public static func records(_ goals: [NutrientGoal], days: [(date: LocalDate, totals: Nutrients)],
-                               goalsOn: (LocalDate) -> [NutrientGoal]) -> [GoalRecord] {
+    public static func records(
+        _ goals: [NutrientGoal], days: [(date: LocalDate, totals: Nutrients)],
+        goalsOn: (LocalDate) -> [NutrientGoal]
+    ) -> [GoalRecord] {
         var met = [Int](repeating: 0, count: goals.count)
         for day in days {
             let own = goalsOn(day.date)
@@ -210,11 +229,12 @@ extension NutrientTargets {
         var members: [String] = []
         for (key, target) in [("protein", protein), ("carbohydrate", carbohydrate), ("fat", fat)] {
             guard let target else { continue }
-            let (name, value): (String, Double) = switch target {
-            case .grams(let grams): ("grams", grams)
-            case .percentOfEnergy(let percent): ("percent", percent)
-            case .gramsPerKilogram(let perKilogram): ("per_kg", perKilogram)
-            }
+            let (name, value): (String, Double) =
+                switch target {
+                case .grams(let grams): ("grams", grams)
+                case .percentOfEnergy(let percent): ("percent", percent)
+                case .gramsPerKilogram(let perKilogram): ("per_kg", perKilogram)
+                }
             members.append("\"\(key)\":{\"\(name)\":\(JSONText.compactNumber(value))}")
         }
         let limits = self.limits.sorted { $0.key < $1.key }.map { key, limit in
@@ -241,7 +261,9 @@ extension NutrientTargets {
                 default: fat = target
                 }
             case "nutrients":
-                guard case .object(let nutrients) = member else { throw .invalid("nutrients", "nutrients must be an object of {\"min\", \"max\"}") }
+                guard case .object(let nutrients) = member else {
+                    throw .invalid("nutrients", "nutrients must be an object of {\"min\", \"max\"}")
+                }
                 for (nutrient, bounds) in nutrients {
                     guard case .object(let values) = bounds else {
                         throw .invalid("nutrients.\(nutrient)", "give {\"min\": …, \"max\": …}")

@@ -110,7 +110,10 @@ extension Nutrients {
         var valid = true
         do {
             try JSONParser.forEachMember(of: text.utf8, finiteNumbers: true) { key, value in
-                guard let amount = value.number, amount >= 0 else { valid = false; return }
+                guard let amount = value.number, amount >= 0 else {
+                    valid = false
+                    return
+                }
                 if let nutrient = Nutrient.named(key) { self[nutrient] = amount }
             }
         } catch {

@@ -26,8 +26,10 @@ public struct NutritionLabel: Sendable, Hashable {
     /// More portions besides the labelled one ("1 tbsp", 15 g).
     public var otherServings: [ServingSize] = []
 
-    public init(name: String, brand: String? = nil, barcode: String? = nil, basis: FoodBasis = .grams,
-                servingLabel: String, servingAmount: Double?, values: [Nutrient: Value], energyInKilojoules: Bool = false) {
+    public init(
+        name: String, brand: String? = nil, barcode: String? = nil, basis: FoodBasis = .grams,
+        servingLabel: String, servingAmount: Double?, values: [Nutrient: Value], energyInKilojoules: Bool = false
+    ) {
         self.name = name
         self.brand = brand
         self.barcode = barcode
@@ -72,8 +74,9 @@ public struct NutritionLabel: Sendable, Hashable {
             }
             servings.append(checked)
         }
-        let food = Food(id: id, name: name, brand: brand, barcode: barcode, source: source, basis: basis,
-                        nutrients: nutrients, servings: servings)
+        let food = Food(
+            id: id, name: name, brand: brand, barcode: barcode, source: source, basis: basis,
+            nutrients: nutrients, servings: servings)
         return try food.validated()
     }
 }

@@ -17,8 +17,10 @@ public struct QuickAdd: Sendable, Hashable {
     public var energyIsCounted: Bool
 
     /// Checks what a person typed; `prefix` goes before each field's name in errors (`entries[0].`).
-    public static func validated(name: String?, energyKcal: Double?, proteinGrams: Double?, carbohydrateGrams: Double?,
-                                 fatGrams: Double?, prefix: String = "") throws(CinnError) -> QuickAdd {
+    public static func validated(
+        name: String?, energyKcal: Double?, proteinGrams: Double?, carbohydrateGrams: Double?,
+        fatGrams: Double?, prefix: String = ""
+    ) throws(CinnError) -> QuickAdd {
         let trimmed = name?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         guard trimmed.count <= 200 else { throw .invalid(prefix + "name", "a quick add's name must be at most 200 characters") }
         try ValidValues.plainText(trimmed, field: prefix + "name", allowingLineBreaks: false)
@@ -43,8 +45,9 @@ public struct QuickAdd: Sendable, Hashable {
         } else {
             throw .invalid(prefix + "energy_kcal", "a quick add needs its energy, or protein, carbohydrate or fat to count it from")
         }
-        return QuickAdd(name: trimmed.isEmpty ? defaultName : trimmed, energyKcal: energy, proteinGrams: protein,
-                        carbohydrateGrams: carbohydrate, fatGrams: fat, energyIsCounted: energyKcal == nil)
+        return QuickAdd(
+            name: trimmed.isEmpty ? defaultName : trimmed, energyKcal: energy, proteinGrams: protein,
+            carbohydrateGrams: carbohydrate, fatGrams: fat, energyIsCounted: energyKcal == nil)
     }
 
     public var nutrients: Nutrients {
@@ -63,22 +66,29 @@ extension FoodLogEntry {
     public static let quickAddServing = "quick add"
 
     /// An entry of a quick add: no food, one serving holding its amounts.
-    public static func logging(_ quick: QuickAdd, meal: Meal, eatenAt: Date, utcOffsetSeconds: Int, note: String? = nil,
-                               id: UUID = .v7()) -> FoodLogEntry {
-        FoodLogEntry(id: id, foodID: nil, name: quick.name, meal: meal, eatenAt: eatenAt, utcOffsetSeconds: utcOffsetSeconds,
-                     servings: 1, servingLabel: quickAddServing, servingAmount: nil, nutrients: quick.nutrients, note: note,
-                     source: quickAddSource)
+    public static func logging(
+        _ quick: QuickAdd, meal: Meal, eatenAt: Date, utcOffsetSeconds: Int, note: String? = nil,
+        id: UUID = .v7()
+    ) -> FoodLogEntry {
+        FoodLogEntry(
+            id: id, foodID: nil, name: quick.name, meal: meal, eatenAt: eatenAt, utcOffsetSeconds: utcOffsetSeconds,
+            servings: 1, servingLabel: quickAddServing, servingAmount: nil, nutrients: quick.nutrients, note: note,
+            source: quickAddSource)
     }
 
     /// What a Nightscout treatment's carbohydrate (a carb correction, a meal bolus's carbs) is in the food log, whichever
     /// way it arrived (a file, an uploader): a quick add of `grams` of carbohydrate named `name` (else "Carbs"), its energy
     /// counted at 4 kcal a gram (so said in its note), in the usual meal for its local time.
-    public static func carbohydrateTreatment(grams: Double, name: String?, note: String?, eatenAt: Date, utcOffsetSeconds: Int,
-                                             source: String, externalID: String) throws(CinnError) -> FoodLogEntry {
-        let quick = try QuickAdd.validated(name: name ?? "Carbs", energyKcal: nil, proteinGrams: nil, carbohydrateGrams: grams, fatGrams: nil)
+    public static func carbohydrateTreatment(
+        grams: Double, name: String?, note: String?, eatenAt: Date, utcOffsetSeconds: Int,
+        source: String, externalID: String
+    ) throws(CinnError) -> FoodLogEntry {
+        let quick = try QuickAdd.validated(
+            name: name ?? "Carbs", energyKcal: nil, proteinGrams: nil, carbohydrateGrams: grams, fatGrams: nil)
         let local = LocalDateTime(instant: eatenAt, utcOffsetSeconds: utcOffsetSeconds)
-        var entry = logging(quick, meal: Meal.usual(atSecondsOfDay: local.secondsOfDay), eatenAt: eatenAt, utcOffsetSeconds: utcOffsetSeconds,
-                            note: ([note].compactMap { $0 } + [carbohydrateEnergyNote]).joined(separator: "; "), id: .v7(at: eatenAt))
+        var entry = logging(
+            quick, meal: Meal.usual(atSecondsOfDay: local.secondsOfDay), eatenAt: eatenAt, utcOffsetSeconds: utcOffsetSeconds,
+            note: ([note].compactMap { $0 } + [carbohydrateEnergyNote]).joined(separator: "; "), id: .v7(at: eatenAt))
         entry.source = source
         entry.externalID = externalID
         return entry

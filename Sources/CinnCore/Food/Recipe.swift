@@ -16,8 +16,10 @@ public struct RecipeIngredient: Sendable, Hashable {
     /// The nutrients of the whole amount.
     public var nutrients: Nutrients
 
-    public init(foodID: UUID?, name: String, brand: String? = nil, servings: Double, servingLabel: String, grams: Double,
-                nutrients: Nutrients) {
+    public init(
+        foodID: UUID?, name: String, brand: String? = nil, servings: Double, servingLabel: String, grams: Double,
+        nutrients: Nutrients
+    ) {
         self.foodID = foodID
         self.name = name
         self.brand = brand
@@ -28,11 +30,14 @@ public struct RecipeIngredient: Sendable, Hashable {
     }
 
     /// `count` of `serving` of `food`.
-    public static func of(_ food: Food, servings count: Double, of serving: ServingSize, field: String) throws(CinnError) -> RecipeIngredient {
+    public static func of(_ food: Food, servings count: Double, of serving: ServingSize, field: String) throws(CinnError)
+        -> RecipeIngredient
+    {
         let count = try FoodLogEntry.validatedServings(count, field: field + ".servings")
-        return RecipeIngredient(foodID: food.id, name: food.name, brand: food.brand, servings: count,
-                                servingLabel: serving.description(basis: food.basis), grams: serving.amount * count,
-                                nutrients: food.nutrients(servings: count, of: serving))
+        return RecipeIngredient(
+            foodID: food.id, name: food.name, brand: food.brand, servings: count,
+            servingLabel: serving.description(basis: food.basis), grams: serving.amount * count,
+            nutrients: food.nutrients(servings: count, of: serving))
     }
 }
 
@@ -70,8 +75,10 @@ public struct Recipe: Sendable, Hashable {
     public var servingNutrients: Nutrients { totalNutrients.scaled(by: 1 / servingsCount) }
 
     /// A checked recipe with its nutrients worked out; errors name the field (`ingredients[2].servings`, `cooked_grams`).
-    public static func make(id: UUID = .v7(), name: String, ingredients: [RecipeIngredient], servings: Double,
-                            cookedGrams: Double?) throws(CinnError) -> Recipe {
+    public static func make(
+        id: UUID = .v7(), name: String, ingredients: [RecipeIngredient], servings: Double,
+        cookedGrams: Double?
+    ) throws(CinnError) -> Recipe {
         guard !ingredients.isEmpty else { throw .invalid("ingredients", "a recipe needs at least one ingredient") }
         guard ingredients.count <= maximumIngredients else {
             throw .invalid("ingredients", "a recipe can have at most \(maximumIngredients) ingredients")
@@ -82,18 +89,20 @@ public struct Recipe: Sendable, Hashable {
             guard cookedGrams.isFinite, cookedGrams > 0 else { throw .invalid("cooked_grams", "the cooked weight must be more than 0 g") }
             guard cookedGrams <= 100_000 else { throw .invalid("cooked_grams", "the cooked weight must be at most 100 kg") }
         }
-        var recipe = Recipe(food: Food(id: id, name: name, nutrients: Nutrients()), ingredients: ingredients,
-                            servingsCount: servings, cookedGrams: cookedGrams)
+        var recipe = Recipe(
+            food: Food(id: id, name: name, nutrients: Nutrients()), ingredients: ingredients,
+            servingsCount: servings, cookedGrams: cookedGrams)
         let total = recipe.totalGrams
         let rawGrams = ingredients.reduce(0) { $0 + $1.grams }
         recipe.food.nutrients = recipe.totalNutrients.scaled(by: 100 / total)
         recipe.food.servings = [ServingSize(label: servingLabel, amount: total / servings), ServingSize(label: wholeLabel, amount: total)]
         do {
             recipe.food = try recipe.food.validated()
-        } catch where error.field?.hasPrefix("nutrients.") == true {
+        } catch  where error.field?.hasPrefix("nutrients.") == true {
             // Only a cooked weight far below the ingredients' can make a recipe denser than any food.
-            throw .invalid(cookedGrams == nil ? "ingredients" : "cooked_grams",
-                           "\(error.message): is the cooked weight right? The ingredients weigh \(JSONText.compactNumber(rawGrams.rounded())) g")
+            throw .invalid(
+                cookedGrams == nil ? "ingredients" : "cooked_grams",
+                "\(error.message): is the cooked weight right? The ingredients weigh \(JSONText.compactNumber(rawGrams.rounded())) g")
         }
         return recipe
     }

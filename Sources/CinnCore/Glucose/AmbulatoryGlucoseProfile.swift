@@ -35,8 +35,9 @@ public struct AmbulatoryGlucoseProfile: Sendable, Equatable {
     public init(readings: [(at: Date, utcOffsetSeconds: Int, glucose: Glucose)], days: Int) {
         self.days = days
         statistics = GlucoseStatistics.compute(readings.map(\.glucose))
-        coverage = GlucoseCoverage(days: days, daysWithReadings: Set(readings.map { LocalDate(instant: $0.at, utcOffsetSeconds: $0.utcOffsetSeconds) }).count,
-                                   readings: readings.count)
+        coverage = GlucoseCoverage(
+            days: days, daysWithReadings: Set(readings.map { LocalDate(instant: $0.at, utcOffsetSeconds: $0.utcOffsetSeconds) }).count,
+            readings: readings.count)
         let byMinute = readings.map { reading -> (minute: Double, value: Double) in
             let local = reading.at.timeIntervalSince1970 + Double(reading.utcOffsetSeconds)
             let seconds = local.truncatingRemainder(dividingBy: 86_400)
@@ -49,8 +50,10 @@ public struct AmbulatoryGlucoseProfile: Sendable, Equatable {
                 let distance = abs(reading.minute - middle)
                 return min(distance, 1440 - distance) <= Self.windowMinutes
             }.map(\.value).sorted()
-            return Slot(minute: middle, readings: values.count,
-                        percentiles: values.count >= Self.minimumReadings ? Self.percentileRanks.map { Glucose(milligramsPerDeciliter: Self.percentile(values, $0)) } : nil)
+            return Slot(
+                minute: middle, readings: values.count,
+                percentiles: values.count >= Self.minimumReadings
+                    ? Self.percentileRanks.map { Glucose(milligramsPerDeciliter: Self.percentile(values, $0)) } : nil)
         }
     }
 

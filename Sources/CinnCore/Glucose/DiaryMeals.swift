@@ -49,10 +49,12 @@ public enum DiaryMeals {
         let names = foods.map(\.name).reduce(into: [String]()) { names, name in if !names.contains(name) { names.append(name) } }
         let name = names.count <= 3 ? names.joined(separator: ", ") : names.prefix(3).joined(separator: ", ") + " + \(names.count - 3) more"
         let preset = presets[key]
-        let meal = MealDefinition(id: preset?.id ?? .v8(name: "meal " + key), name: preset?.name ?? String(name.prefix(200)),
-                                  carbohydrateGrams: carbohydrate.isEmpty ? nil : carbohydrate.reduce(0, +), foods: foods)
-        var event = MealEvent(id: first.id, mealID: meal.id, eatenAt: first.eatenAt, utcOffsetSeconds: first.utcOffsetSeconds,
-                              carbohydrateGrams: meal.carbohydrateGrams, source: "diary")
+        let meal = MealDefinition(
+            id: preset?.id ?? .v8(name: "meal " + key), name: preset?.name ?? String(name.prefix(200)),
+            carbohydrateGrams: carbohydrate.isEmpty ? nil : carbohydrate.reduce(0, +), foods: foods)
+        var event = MealEvent(
+            id: first.id, mealID: meal.id, eatenAt: first.eatenAt, utcOffsetSeconds: first.utcOffsetSeconds,
+            carbohydrateGrams: meal.carbohydrateGrams, source: "diary")
         event.diaryMeal = first.meal
         event.entryIDs = entries.map(\.id)
         return (event, meal)

@@ -21,7 +21,9 @@ public enum GlucoseUnit: String, CaseIterable, Sendable, Codable {
     }
 
     public static func parse(_ text: String, field: String = "unit") throws -> GlucoseUnit {
-        guard let unit = GlucoseUnit(spelling: text) else { throw CinnError.invalid(field, "unknown glucose unit \"\(text)\"; use mg/dL or mmol/L") }
+        guard let unit = GlucoseUnit(spelling: text) else {
+            throw CinnError.invalid(field, "unknown glucose unit \"\(text)\"; use mg/dL or mmol/L")
+        }
         return unit
     }
 
@@ -57,8 +59,10 @@ public struct Glucose: Sendable, Hashable, Comparable, Codable {
     public static func validated(_ value: Double, _ unit: GlucoseUnit, field: String = "glucose") throws(CinnError) -> Glucose {
         let glucose = Glucose(value, unit)
         guard value.isFinite, (10...1000).contains(glucose.milligramsPerDeciliter) else {
-            throw .invalid(field, "a glucose reading is between \(Glucose(milligramsPerDeciliter: 10).formatted(unit)) and "
-                + "\(Glucose(milligramsPerDeciliter: 1000).formatted(unit))")
+            throw .invalid(
+                field,
+                "a glucose reading is between \(Glucose(milligramsPerDeciliter: 10).formatted(unit)) and "
+                    + "\(Glucose(milligramsPerDeciliter: 1000).formatted(unit))")
         }
         return glucose
     }
@@ -90,9 +94,11 @@ public struct GlucoseReading: Sendable, Identifiable, Hashable {
     /// Where the sensor says glucose is heading, as it sent it.
     public var direction: GlucoseDirection?
 
-    public init(id: UUID = .v7(), measuredAt: Date, utcOffsetSeconds: Int, glucose: Glucose, timing: MealTiming? = nil,
-                note: String? = nil, source: String = "manual", externalID: String? = nil, importID: Int64? = nil,
-                sensor: Bool = false, device: String? = nil, direction: GlucoseDirection? = nil) {
+    public init(
+        id: UUID = .v7(), measuredAt: Date, utcOffsetSeconds: Int, glucose: Glucose, timing: MealTiming? = nil,
+        note: String? = nil, source: String = "manual", externalID: String? = nil, importID: Int64? = nil,
+        sensor: Bool = false, device: String? = nil, direction: GlucoseDirection? = nil
+    ) {
         self.id = id
         self.measuredAt = measuredAt
         self.utcOffsetSeconds = utcOffsetSeconds
@@ -144,8 +150,10 @@ public struct InsulinDose: Sendable, Identifiable, Hashable {
     public var externalID: String?
     public var importID: Int64?
 
-    public init(id: UUID = .v7(), takenAt: Date, utcOffsetSeconds: Int, units: Double, kind: InsulinKind, insulin: String? = nil,
-                note: String? = nil, source: String = "manual", externalID: String? = nil, importID: Int64? = nil) {
+    public init(
+        id: UUID = .v7(), takenAt: Date, utcOffsetSeconds: Int, units: Double, kind: InsulinKind, insulin: String? = nil,
+        note: String? = nil, source: String = "manual", externalID: String? = nil, importID: Int64? = nil
+    ) {
         self.id = id
         self.takenAt = takenAt
         self.utcOffsetSeconds = utcOffsetSeconds

@@ -79,6 +79,7 @@ public enum GlucoseDirection: String, CaseIterable, Sendable, Codable {
     public static func between(_ earlier: GlucosePoint, _ later: GlucosePoint) -> GlucoseDirection? {
         let minutes = later.at.timeIntervalSince(earlier.at) / 60
         guard minutes > 0, minutes * 60 <= longestGap else { return nil }
-        return GlucoseDirection(milligramsPerDeciliterPerMinute: (later.glucose.milligramsPerDeciliter - earlier.glucose.milligramsPerDeciliter) / minutes)
+        return GlucoseDirection(
+            milligramsPerDeciliterPerMinute: (later.glucose.milligramsPerDeciliter - earlier.glucose.milligramsPerDeciliter) / minutes)
     }
 }

@@ -33,7 +33,8 @@ public struct GlucoseRecords: Sendable {
     public var responses: [MealEventResponse] {
         let definitions = Dictionary(meals.map { ($0.id, $0) }) { first, _ in first }
         return events.map { event in
-            MealEventResponse(event: event, meal: definitions[event.mealID], response: MealResponse.around(event, points: points, doses: doses))
+            MealEventResponse(
+                event: event, meal: definitions[event.mealID], response: MealResponse.around(event, points: points, doses: doses))
         }
     }
 }
@@ -80,8 +81,10 @@ public struct GlucoseReport: Sendable {
     }
 
     /// The report of local days `from...to`; `dayStart` gives the instant a local day starts at.
-    public init(from first: LocalDate, to last: LocalDate, unit: GlucoseUnit, records: GlucoseRecords,
-                dayStart: (LocalDate) -> Date) {
+    public init(
+        from first: LocalDate, to last: LocalDate, unit: GlucoseUnit, records: GlucoseRecords,
+        dayStart: (LocalDate) -> Date
+    ) {
         let start = dayStart(first), end = dayStart(last.adding(days: 1))
         let inPeriod = records.points.filter { $0.at >= start && $0.at < end }
         // Each day's readings, by walking the day boundaries along the readings (in time order).
@@ -131,8 +134,10 @@ public struct GlucoseDay: Sendable {
     public var statistics: GlucoseStatistics
 
     /// The day `date`, from `start` to `end`, with its `readings` in time order.
-    public init(date: LocalDate, unit: GlucoseUnit, start: Date, end: Date, utcOffsetSeconds: Int, readings: [GlucoseReading],
-                records: GlucoseRecords) {
+    public init(
+        date: LocalDate, unit: GlucoseUnit, start: Date, end: Date, utcOffsetSeconds: Int, readings: [GlucoseReading],
+        records: GlucoseRecords
+    ) {
         self.date = date
         self.unit = unit
         self.start = start

@@ -108,7 +108,9 @@ public struct MealResponse: Sendable, Equatable {
 
     public var rise: Double { peak.glucose.milligramsPerDeciliter - baseline.glucose.milligramsPerDeciliter }
 
-    public init(baseline: GlucosePoint, peak: GlucosePoint, minutesToPeak: Double, incrementalArea: Double, isComplete: Bool, bolusUnits: Double) {
+    public init(
+        baseline: GlucosePoint, peak: GlucosePoint, minutesToPeak: Double, incrementalArea: Double, isComplete: Bool, bolusUnits: Double
+    ) {
         self.baseline = baseline
         self.peak = peak
         self.minutesToPeak = minutesToPeak
@@ -127,7 +129,8 @@ public struct MealResponse: Sendable, Equatable {
     public static func compute(eatenAt: Date, readings: [GlucosePoint], doses: [InsulinDose] = []) -> MealResponse? {
         let before = readings.last { $0.at <= eatenAt && eatenAt.timeIntervalSince($0.at) <= baselineBefore }
         let start = before?.at ?? eatenAt
-        guard let baseline = before ?? readings.first(where: { $0.at > eatenAt && $0.at.timeIntervalSince(eatenAt) <= baselineAfter }) else {
+        guard let baseline = before ?? readings.first(where: { $0.at > eatenAt && $0.at.timeIntervalSince(eatenAt) <= baselineAfter })
+        else {
             return nil
         }
         let after = readings.filter { $0.at > baseline.at && $0.at.timeIntervalSince(eatenAt) <= peakWindow }
@@ -140,7 +143,8 @@ public struct MealResponse: Sendable, Equatable {
         for point in readings where point.at > previous.at {
             if point.at > end {
                 let fraction = end.timeIntervalSince(previous.at) / point.at.timeIntervalSince(previous.at)
-                let value = previous.glucose.milligramsPerDeciliter
+                let value =
+                    previous.glucose.milligramsPerDeciliter
                     + fraction * (point.glucose.milligramsPerDeciliter - previous.glucose.milligramsPerDeciliter)
                 if fraction > 0 { curve.append((areaWindow / 60, value - base)) }
                 break
@@ -149,11 +153,13 @@ public struct MealResponse: Sendable, Equatable {
             previous = point
         }
         let bolus = doses.filter { dose in
-            dose.kind == .bolus && dose.takenAt.timeIntervalSince(eatenAt) >= -bolusBefore && dose.takenAt.timeIntervalSince(eatenAt) <= bolusAfter
+            dose.kind == .bolus && dose.takenAt.timeIntervalSince(eatenAt) >= -bolusBefore
+                && dose.takenAt.timeIntervalSince(eatenAt) <= bolusAfter
         }.reduce(0) { $0 + $1.units }
-        return MealResponse(baseline: baseline, peak: peak, minutesToPeak: max(0, peak.at.timeIntervalSince(eatenAt) / 60),
-                            incrementalArea: incrementalArea(curve), isComplete: (curve.last?.minutes ?? 0) >= areaWindow / 60 - 15,
-                            bolusUnits: bolus)
+        return MealResponse(
+            baseline: baseline, peak: peak, minutesToPeak: max(0, peak.at.timeIntervalSince(eatenAt) / 60),
+            incrementalArea: incrementalArea(curve), isComplete: (curve.last?.minutes ?? 0) >= areaWindow / 60 - 15,
+            bolusUnits: bolus)
     }
 
     /// The incremental area of a curve given as (minutes, value − baseline), starting at (0, 0): per
@@ -203,9 +209,10 @@ public struct ResponseRanking: Sendable, Equatable {
             func mean(_ value: (MealResponse) -> Double) -> Double? {
                 counting.isEmpty ? nil : counting.reduce(0) { $0 + value($1) } / Double(counting.count)
             }
-            return ResponseRanking(name: group[0].name, id: id, counted: counting.count, events: group.count,
-                                   meanArea: mean(\.incrementalArea), meanRise: mean(\.rise), meanMinutesToPeak: mean(\.minutesToPeak),
-                                   meanBolusUnits: mean(\.bolusUnits))
+            return ResponseRanking(
+                name: group[0].name, id: id, counted: counting.count, events: group.count,
+                meanArea: mean(\.incrementalArea), meanRise: mean(\.rise), meanMinutesToPeak: mean(\.minutesToPeak),
+                meanBolusUnits: mean(\.bolusUnits))
         }
         return rankings.sorted { a, b in
             switch (a.meanArea, b.meanArea) {

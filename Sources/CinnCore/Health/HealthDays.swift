@@ -117,7 +117,9 @@ public struct HealthDataType: Sendable, Hashable {
 
     /// Whether a day's total is the number to show (HealthKit's cumulative quantity types).
     public var isCumulative: Bool {
-        let bare = identifier.hasPrefix("HKQuantityTypeIdentifier") ? identifier.dropFirst("HKQuantityTypeIdentifier".count) : Substring(identifier)
+        let bare =
+            identifier.hasPrefix("HKQuantityTypeIdentifier")
+            ? identifier.dropFirst("HKQuantityTypeIdentifier".count) : Substring(identifier)
         return bare.hasPrefix("Distance") || bare.hasPrefix("Dietary") || Self.cumulative.contains(String(bare))
             || identifier.hasPrefix("HKCategoryTypeIdentifier")
     }
@@ -206,8 +208,10 @@ public struct HealthSample: Sendable, Hashable {
     public var minimum: Double
     public var maximum: Double
 
-    public init(type: String, category: String = "", unit: String, start: Date, end: Date, day: LocalDate, source: String,
-                value: Double, minimum: Double? = nil, maximum: Double? = nil) {
+    public init(
+        type: String, category: String = "", unit: String, start: Date, end: Date, day: LocalDate, source: String,
+        value: Double, minimum: Double? = nil, maximum: Double? = nil
+    ) {
         self.type = type
         self.category = category
         self.unit = unit
@@ -243,6 +247,8 @@ public struct HealthSample: Sendable, Hashable {
                 days[key] = HealthDaySummary(key: key, count: 1, sum: sample.value, minimum: sample.minimum, maximum: sample.maximum)
             }
         }
-        return days.values.sorted { ($0.key.type, $0.key.category, $0.key.unit, $0.key.day) < ($1.key.type, $1.key.category, $1.key.unit, $1.key.day) }
+        return days.values.sorted {
+            ($0.key.type, $0.key.category, $0.key.unit, $0.key.day) < ($1.key.type, $1.key.category, $1.key.unit, $1.key.day)
+        }
     }
 }

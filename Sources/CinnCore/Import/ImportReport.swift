@@ -42,8 +42,10 @@ public struct ImportedHealthWorkout: Sendable, Hashable {
     public var energyKcal: Double?
     public var externalID: String
 
-    public init(startedAt: Date, utcOffsetSeconds: Int, name: String, durationSeconds: Double?, distanceMeters: Double?,
-                energyKcal: Double?, externalID: String) {
+    public init(
+        startedAt: Date, utcOffsetSeconds: Int, name: String, durationSeconds: Double?, distanceMeters: Double?,
+        energyKcal: Double?, externalID: String
+    ) {
         self.startedAt = startedAt
         self.utcOffsetSeconds = utcOffsetSeconds
         self.name = name
@@ -58,8 +60,10 @@ public struct ImportedHealthWorkout: Sendable, Hashable {
         var workout = self
         _ = try ValidValues.instant(startedAt, field: "start")
         workout.name = try ValidValues.name(name, field: "name")
-        workout.durationSeconds = try ValidValues.optional(durationSeconds, in: ValidValues.workoutDurationSeconds, field: "duration", unit: "s")
-        workout.distanceMeters = try ValidValues.optional(distanceMeters, in: ValidValues.workoutDistanceMetres, field: distanceField, unit: "m")
+        workout.durationSeconds = try ValidValues.optional(
+            durationSeconds, in: ValidValues.workoutDurationSeconds, field: "duration", unit: "s")
+        workout.distanceMeters = try ValidValues.optional(
+            distanceMeters, in: ValidValues.workoutDistanceMetres, field: distanceField, unit: "m")
         workout.energyKcal = try ValidValues.optional(energyKcal, in: ValidValues.workoutEnergyKcal, field: energyField, unit: "kcal")
         return workout
     }
@@ -145,8 +149,10 @@ public struct ImportReport: Sendable, Hashable, Codable {
     /// Rejections listed one by one; beyond this only the count grows.
     public static let maximumListedRejections = 1000
 
-    public init(format: String, rowsRead: Int = 0, imported: Int = 0, duplicates: Int = 0, skipped: Int = 0,
-                rejected: [RejectedRow] = [], rejectedCount: Int? = nil, dryRun: Bool = false, importID: Int64? = nil) {
+    public init(
+        format: String, rowsRead: Int = 0, imported: Int = 0, duplicates: Int = 0, skipped: Int = 0,
+        rejected: [RejectedRow] = [], rejectedCount: Int? = nil, dryRun: Bool = false, importID: Int64? = nil
+    ) {
         self.format = format
         self.rowsRead = rowsRead
         self.imported = imported

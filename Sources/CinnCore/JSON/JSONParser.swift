@@ -16,8 +16,10 @@ public enum JSONParser {
     ///   - firstLine: the line `bytes` start on in their file (an element of a larger document), for errors.
     ///   - finiteNumbers: refuse a number beyond a Double's range (`1e999`) as `numberOutOfRange`; otherwise it is
     ///     kept, its text as written and its Double infinite, for the caller to reject where it stands.
-    public static func parse(_ bytes: some Collection<UInt8>, maximumValues: Int = .max, firstLine: Int = 1,
-                             finiteNumbers: Bool = false) throws(JSONSyntaxError) -> JSONValue {
+    public static func parse(
+        _ bytes: some Collection<UInt8>, maximumValues: Int = .max, firstLine: Int = 1,
+        finiteNumbers: Bool = false
+    ) throws(JSONSyntaxError) -> JSONValue {
         try withBuffer(bytes) { buffer throws(JSONSyntaxError) in
             var parser = Parser(bytes: buffer, line: firstLine, maximumValues: maximumValues, finiteNumbers: finiteNumbers)
             parser.skipByteOrderMark()
@@ -31,8 +33,10 @@ public enum JSONParser {
     /// Parses one JSON document that is a list of records, each with the line it starts on: the document itself
     /// when it is an array, or the array that is `member` of the document when it is an object (a Fitbit answer's
     /// `weight`). Nil when the document is neither. Past `maximumValues` values the parse stops (`tooManyValues`).
-    public static func records(_ bytes: some Collection<UInt8>, member: String? = nil, maximumValues: Int = .max,
-                               firstLine: Int = 1) throws(JSONSyntaxError) -> [(line: Int, value: JSONValue)]? {
+    public static func records(
+        _ bytes: some Collection<UInt8>, member: String? = nil, maximumValues: Int = .max,
+        firstLine: Int = 1
+    ) throws(JSONSyntaxError) -> [(line: Int, value: JSONValue)]? {
         try withBuffer(bytes) { buffer throws(JSONSyntaxError) in
             var parser = Parser(bytes: buffer, line: firstLine, maximumValues: maximumValues, finiteNumbers: false)
             parser.skipByteOrderMark()
@@ -59,8 +63,10 @@ public enum JSONParser {
 
     /// Reads one JSON object, handing each member to `body` in order without building the object (a stored column
     /// read for every row, such as a food's nutrients). Throws when the document is not an object.
-    public static func forEachMember(of bytes: some Collection<UInt8>, finiteNumbers: Bool = false,
-                                     _ body: (String, JSONValue) -> Void) throws(JSONSyntaxError) {
+    public static func forEachMember(
+        of bytes: some Collection<UInt8>, finiteNumbers: Bool = false,
+        _ body: (String, JSONValue) -> Void
+    ) throws(JSONSyntaxError) {
         try withBuffer(bytes) { buffer throws(JSONSyntaxError) in
             var parser = Parser(bytes: buffer, line: 1, maximumValues: .max, finiteNumbers: finiteNumbers)
             parser.skipByteOrderMark()
@@ -71,9 +77,12 @@ public enum JSONParser {
         }
     }
 
-    private static func withBuffer<Result>(_ bytes: some Collection<UInt8>,
-                                           _ body: (UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> Result) throws(JSONSyntaxError) -> Result {
-        let outcome = bytes.withContiguousStorageIfAvailable { buffer in Swift.Result { () throws(JSONSyntaxError) in try body(buffer) } }
+    private static func withBuffer<Result>(
+        _ bytes: some Collection<UInt8>,
+        _ body: (UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> Result
+    ) throws(JSONSyntaxError) -> Result {
+        let outcome =
+            bytes.withContiguousStorageIfAvailable { buffer in Swift.Result { () throws(JSONSyntaxError) in try body(buffer) } }
             ?? Array(bytes).withUnsafeBufferPointer { buffer in Swift.Result { () throws(JSONSyntaxError) in try body(buffer) } }
         return try outcome.get()
     }
@@ -152,7 +161,10 @@ public enum JSONParser {
                     items.append(try value(depth: depth + 1))
                     skipSpace()
                     guard index < bytes.count else { throw error(.endsEarly) }
-                    if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                    if bytes[index] == UInt8(ascii: ",") {
+                        index += 1
+                        continue
+                    }
                     guard bytes[index] == UInt8(ascii: "]") else { throw unexpected() }
                     index += 1
                     return .array(items)
@@ -193,7 +205,10 @@ public enum JSONParser {
                 try body(key, &self)
                 skipSpace()
                 guard index < bytes.count else { throw error(.endsEarly) }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                    continue
+                }
                 guard bytes[index] == UInt8(ascii: "}") else { throw unexpected() }
                 index += 1
                 return
@@ -218,7 +233,10 @@ public enum JSONParser {
                 records.append((start, try value(depth: 1)))
                 skipSpace()
                 guard index < bytes.count else { throw error(.endsEarly) }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                    continue
+                }
                 guard bytes[index] == UInt8(ascii: "]") else { throw unexpected() }
                 index += 1
                 return records
@@ -327,7 +345,9 @@ public enum JSONParser {
         /// The scalar of `\uXXXX` (the `\u` already read), joining a surrogate pair; U+FFFD for a lone half.
         mutating func unicodeEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
             let first = try hex4()
-            if (0xD800..<0xDC00).contains(first), index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+            if (0xD800..<0xDC00).contains(first), index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                bytes[index + 1] == UInt8(ascii: "u")
+            {
                 index += 2
                 let second = try hex4()
                 if (0xDC00..<0xE000).contains(second) {

@@ -27,7 +27,9 @@ public struct SyncChange: Sendable, Hashable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case type, id, changedAt = "changed_at", fields, clear, deleted
+        case type, id
+        case changedAt = "changed_at"
+        case fields, clear, deleted
     }
 
     public init(from decoder: any Decoder) throws {
@@ -36,8 +38,9 @@ public struct SyncChange: Sendable, Hashable, Codable {
         id = try container.decode(UUID.self, forKey: .id)
         let time = try container.decode(String.self, forKey: .changedAt)
         guard let instant = SyncInstant.parse(time) else {
-            throw DecodingError.dataCorruptedError(forKey: .changedAt, in: container,
-                                                   debugDescription: "changed_at must be an ISO 8601 time with its UTC offset")
+            throw DecodingError.dataCorruptedError(
+                forKey: .changedAt, in: container,
+                debugDescription: "changed_at must be an ISO 8601 time with its UTC offset")
         }
         changedAt = instant.date
         fields = try container.decodeIfPresent(SyncFields.self, forKey: .fields) ?? [:]
@@ -78,8 +81,10 @@ public struct SyncResult: Sendable, Hashable, Codable {
     public var record: SyncFields?
     public var deleted: Bool
 
-    public init(type: String, id: UUID, status: SyncOutcome, reason: String? = nil, field: String? = nil,
-                record: SyncFields? = nil, deleted: Bool = false) {
+    public init(
+        type: String, id: UUID, status: SyncOutcome, reason: String? = nil, field: String? = nil,
+        record: SyncFields? = nil, deleted: Bool = false
+    ) {
         self.type = type
         self.id = id
         self.status = status

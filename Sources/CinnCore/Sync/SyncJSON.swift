@@ -30,7 +30,8 @@ extension SyncResult {
         var out = "{\"results\":["
         for (index, result) in results.enumerated() {
             if index > 0 { out += "," }
-            out += "{\"type\":" + JSONText.quoted(result.type) + ",\"id\":\"" + result.id.lowercasedString + "\",\"status\":\""
+            out +=
+                "{\"type\":" + JSONText.quoted(result.type) + ",\"id\":\"" + result.id.lowercasedString + "\",\"status\":\""
                 + result.status.rawValue + "\",\"deleted\":" + (result.deleted ? "true" : "false")
             if let reason = result.reason { out += ",\"reason\":" + JSONText.quoted(reason) }
             if let field = result.field { out += ",\"field\":" + JSONText.quoted(field) }
@@ -59,15 +60,18 @@ extension SyncPage {
     /// A page from the server's JSON text (`jsonText`).
     public init(jsonText data: some Collection<UInt8>) throws(CinnError) {
         guard case .object(let page) = try parse(data), case .array(let items)? = page["changes"], let next = page["next"]?.string,
-              case .bool(let more)? = page["more"] else { throw CinnError(.malformedRequest, "not a page of changes") }
+            case .bool(let more)? = page["more"]
+        else { throw CinnError(.malformedRequest, "not a page of changes") }
         self.init(changes: try items.map { item throws(CinnError) in try SyncRecord(json: item) }, next: next, more: more)
     }
 }
 
 extension SyncRecord {
     init(json: JSONValue) throws(CinnError) {
-        guard case .object(let members) = json, let type = members["type"]?.string, let id = members["id"]?.string.flatMap(UUID.init(text:)),
-              case .bool(let deleted)? = members["deleted"] else { throw CinnError(.malformedRequest, "not a record of a page of changes") }
+        guard case .object(let members) = json, let type = members["type"]?.string,
+            let id = members["id"]?.string.flatMap(UUID.init(text:)),
+            case .bool(let deleted)? = members["deleted"]
+        else { throw CinnError(.malformedRequest, "not a record of a page of changes") }
         var fields: SyncFields?
         if case .object(let values)? = members["fields"] { fields = values }
         self.init(type: type, id: id, deleted: deleted, fields: fields)
@@ -82,16 +86,18 @@ extension SyncResult {
         }
         return try items.map { item throws(CinnError) in
             guard case .object(let members) = item, let type = members["type"]?.string,
-                  let id = members["id"]?.string.flatMap(UUID.init(text:)),
-                  let status = members["status"]?.string.flatMap(SyncOutcome.init(rawValue:)) else {
+                let id = members["id"]?.string.flatMap(UUID.init(text:)),
+                let status = members["status"]?.string.flatMap(SyncOutcome.init(rawValue:))
+            else {
                 throw CinnError(.malformedRequest, "not a result of a push")
             }
             var record: SyncFields?
             if case .object(let values)? = members["record"] { record = values }
             let deleted: Bool
             if case .bool(let value)? = members["deleted"] { deleted = value } else { deleted = false }
-            return SyncResult(type: type, id: id, status: status, reason: members["reason"]?.string, field: members["field"]?.string,
-                              record: record, deleted: deleted)
+            return SyncResult(
+                type: type, id: id, status: status, reason: members["reason"]?.string, field: members["field"]?.string,
+                record: record, deleted: deleted)
         }
     }
 }
@@ -117,7 +123,9 @@ extension SyncChange {
             let path = "changes[\(index)]"
             guard case .object(let members) = item else { throw .invalid(path, "each change must be an object") }
             guard let type = members["type"]?.string else { throw .invalid("\(path).type", "\(path).type must be a record type") }
-            guard let id = members["id"]?.string.flatMap(UUID.init(text:)) else { throw .invalid("\(path).id", "\(path).id must be a UUID") }
+            guard let id = members["id"]?.string.flatMap(UUID.init(text:)) else {
+                throw .invalid("\(path).id", "\(path).id must be a UUID")
+            }
             guard let time = members["changed_at"]?.string.flatMap(SyncInstant.parse) else {
                 throw .invalid("\(path).changed_at", "\(path).changed_at must be an ISO 8601 time with its UTC offset")
             }

@@ -17,8 +17,10 @@ package struct SyncMerge: Sendable {
         package var changed = false
         package var childrenChanged = false
 
-        package init(id: UUID, exists: Bool, deleted: Bool, fields: SyncFields, fieldTimes: [String: Int64], changed: Bool = false,
-                     childrenChanged: Bool = false) {
+        package init(
+            id: UUID, exists: Bool, deleted: Bool, fields: SyncFields, fieldTimes: [String: Int64], changed: Bool = false,
+            childrenChanged: Bool = false
+        ) {
             self.id = id
             self.exists = exists
             self.deleted = deleted
@@ -51,8 +53,10 @@ package struct SyncMerge: Sendable {
     ///     changes set.
     ///   - foreignFoods: the food ids the changes name that are another user's foods.
     ///   - singleton: the id of the user's record of a singleton type.
-    package init(type: SyncType, stored: [Record], otherUsers: Set<UUID> = [], referable: Set<UUID> = [], owners: [JSONValue: UUID] = [:],
-                 foreignFoods: Set<UUID> = [], singleton: UUID? = nil) {
+    package init(
+        type: SyncType, stored: [Record], otherUsers: Set<UUID> = [], referable: Set<UUID> = [], owners: [JSONValue: UUID] = [:],
+        foreignFoods: Set<UUID> = [], singleton: UUID? = nil
+    ) {
         self.type = type
         self.otherUsers = otherUsers
         self.referable = referable
@@ -62,7 +66,9 @@ package struct SyncMerge: Sendable {
         for record in stored {
             records[record.id] = record
             order.append(record.id)
-            if let unique = type.uniqueField, !record.deleted, let value = record.fields[unique], !value.isNull { holders[value] = record.id }
+            if let unique = type.uniqueField, !record.deleted, let value = record.fields[unique], !value.isNull {
+                holders[value] = record.id
+            }
         }
         self.owners = holders.merging(owners) { $1 }
     }
@@ -87,7 +93,8 @@ package struct SyncMerge: Sendable {
         if type.isSingleton {
             if change.deleted { return rejected(.invalid("deleted", "\(type.name) cannot be deleted; change its fields")) }
             if let existing = singleton, existing != change.id {
-                return rejected(.invalid("id", "this account's \(type.name) already exist (id \(existing.lowercasedString)); change that record"))
+                return rejected(
+                    .invalid("id", "this account's \(type.name) already exist (id \(existing.lowercasedString)); change that record"))
             }
         }
         var lost = false
@@ -138,7 +145,9 @@ package struct SyncMerge: Sendable {
                 record.changed = true
             }
             for field in type.fields {
-                guard case .reference(let target) = field.kind, let id = record.fields[field.name]?.string.flatMap(UUID.init(text:)) else { continue }
+                guard case .reference(let target) = field.kind, let id = record.fields[field.name]?.string.flatMap(UUID.init(text:)) else {
+                    continue
+                }
                 guard referable.contains(id) else {
                     throw CinnError.invalid(field.name, "no \(target) with id \(id.lowercasedString); push the \(target) first or with it")
                 }
@@ -150,7 +159,8 @@ package struct SyncMerge: Sendable {
                 try type.validate?(record.fields)
             }
             if let unique = type.uniqueField, let value = record.fields[unique], !value.isNull, !record.deleted {
-                if let owner = owners[value], owner != change.id, records[owner].map({ !$0.deleted && $0.fields[unique] == value }) ?? true {
+                if let owner = owners[value], owner != change.id, records[owner].map({ !$0.deleted && $0.fields[unique] == value }) ?? true
+                {
                     throw CinnError.invalid(unique, "another \(type.name) already has this \(unique) (id \(owner.lowercasedString))")
                 }
             }
@@ -164,8 +174,9 @@ package struct SyncMerge: Sendable {
         if records[change.id] == nil { order.append(change.id) }
         records[change.id] = record
         if type.isSingleton { singleton = change.id }
-        return SyncResult(type: type.name, id: change.id, status: lost ? .merged : .applied,
-                          record: record.deleted ? nil : record.fields, deleted: record.deleted)
+        return SyncResult(
+            type: type.name, id: change.id, status: lost ? .merged : .applied,
+            record: record.deleted ? nil : record.fields, deleted: record.deleted)
     }
 
     /// A field's value checked: plain fields by their kind, children item by item.
@@ -174,27 +185,30 @@ package struct SyncMerge: Sendable {
         guard let children = type.children, name == children.name else { throw .invalid(name, "\(type.name) has no field \(name)") }
         guard case .array(let items) = value else { throw .invalid(name, "\(name) must be a list") }
         guard items.count <= children.maximumCount else { throw .invalid(name, "\(name) may hold at most \(children.maximumCount) items") }
-        return .array(try items.enumerated().map { (index, item) throws(CinnError) -> JSONValue in
-            guard case .object(let members) = item else { throw .invalid("\(name)[\(index)]", "each of \(name) must be an object") }
-            var result: SyncFields = [:]
-            for key in members.keys where children.fields.first(where: { $0.name == key }) == nil {
-                throw .invalid("\(name)[\(index)].\(key)", "\(name) have no field \(key)")
-            }
-            for field in children.fields {
-                let member = members[field.name] ?? .null
-                if member.isNull {
-                    guard !field.required else { throw .invalid("\(name)[\(index)].\(field.name)", "each of \(name) needs \(field.name)") }
-                    result[field.name] = .null
-                } else {
-                    do throws(CinnError) {
-                        result[field.name] = try checkedFood(field, try field.canonical(member))
-                    } catch {
-                        throw CinnError.invalid("\(name)[\(index)].\(field.name)", error.message)
+        return .array(
+            try items.enumerated().map { (index, item) throws(CinnError) -> JSONValue in
+                guard case .object(let members) = item else { throw .invalid("\(name)[\(index)]", "each of \(name) must be an object") }
+                var result: SyncFields = [:]
+                for key in members.keys where children.fields.first(where: { $0.name == key }) == nil {
+                    throw .invalid("\(name)[\(index)].\(key)", "\(name) have no field \(key)")
+                }
+                for field in children.fields {
+                    let member = members[field.name] ?? .null
+                    if member.isNull {
+                        guard !field.required else {
+                            throw .invalid("\(name)[\(index)].\(field.name)", "each of \(name) needs \(field.name)")
+                        }
+                        result[field.name] = .null
+                    } else {
+                        do throws(CinnError) {
+                            result[field.name] = try checkedFood(field, try field.canonical(member))
+                        } catch {
+                            throw CinnError.invalid("\(name)[\(index)].\(field.name)", error.message)
+                        }
                     }
                 }
-            }
-            return .object(result)
-        })
+                return .object(result)
+            })
     }
 
     /// `value` unless `field` names a food and that food is another user's.

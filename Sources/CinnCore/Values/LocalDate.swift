@@ -11,7 +11,8 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
     /// A day from its parts, or nil when the day does not exist (2023-02-29, 2024-13-01).
     public init?(year: Int, month: Int, day: Int) {
         guard (1...12).contains(month), day >= 1, day <= LocalDate.daysIn(month: month, year: year),
-              (1...9999).contains(year) else { return nil }
+            (1...9999).contains(year)
+        else { return nil }
         self.dayNumber = LocalDate.days(fromCivil: year, month, day)
     }
 
@@ -37,8 +38,9 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
     public init?(iso text: some StringProtocol) {
         let utf8 = Array(text.utf8)
         guard utf8.count == 10, utf8[4] == UInt8(ascii: "-"), utf8[7] == UInt8(ascii: "-"),
-              let year = Self.digits(utf8[0..<4]), let month = Self.digits(utf8[5..<7]),
-              let day = Self.digits(utf8[8..<10]) else { return nil }
+            let year = Self.digits(utf8[0..<4]), let month = Self.digits(utf8[5..<7]),
+            let day = Self.digits(utf8[8..<10])
+        else { return nil }
         self.init(year: year, month: month, day: day)
     }
 
@@ -77,7 +79,8 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
         Self.write(day, digits: 2, into: &bytes, at: 8)
     }
 
-    static func write<Bytes: MutableCollection<UInt8>>(_ value: Int, digits: Int, into bytes: inout Bytes, at start: Int) where Bytes.Index == Int {
+    static func write<Bytes: MutableCollection<UInt8>>(_ value: Int, digits: Int, into bytes: inout Bytes, at start: Int)
+    where Bytes.Index == Int {
         var rest = Swift.max(value, 0)
         for index in stride(from: start + digits - 1, through: start, by: -1) {
             bytes[index] = UInt8(ascii: "0") + UInt8(rest % 10)
@@ -107,8 +110,10 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let date = LocalDate(iso: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                    debugDescription: "\"\(text)\" is not a date; use YYYY-MM-DD"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "\"\(text)\" is not a date; use YYYY-MM-DD"))
         }
         self = date
     }
@@ -221,13 +226,15 @@ public struct LocalDateTime: Sendable, Hashable {
         guard bytes[index] == UInt8(ascii: "T") || bytes[index] == UInt8(ascii: " ") else { return nil }
         index += 1
         guard index + 5 <= bytes.count, bytes[index + 2] == UInt8(ascii: ":"),
-              let hour = LocalDate.digits(bytes[index..<index + 2]),
-              let minute = LocalDate.digits(bytes[index + 3..<index + 5]), hour < 24, minute < 60 else { return nil }
+            let hour = LocalDate.digits(bytes[index..<index + 2]),
+            let minute = LocalDate.digits(bytes[index + 3..<index + 5]), hour < 24, minute < 60
+        else { return nil }
         var seconds = Double(hour * 3600 + minute * 60)
         index += 5
         if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
             guard index + 3 <= bytes.count, let second = LocalDate.digits(bytes[index + 1..<index + 3]),
-                  second < 61 else { return nil }
+                second < 61
+            else { return nil }
             seconds += Double(second)
             index += 3
             if index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: ",") {
@@ -274,8 +281,9 @@ extension WeighIn {
         let day = LocalDate(dayNumber: Int((Double(local) / 86_400).rounded(.down)))
         let seconds = local - day.dayNumber * 86_400
         let offset = abs(utcOffsetSeconds)
-        return String(format: "%@T%02d:%02d:%02d%@%02d:%02d", day.iso, seconds / 3600, seconds % 3600 / 60, seconds % 60,
-                      utcOffsetSeconds < 0 ? "-" : "+", offset / 3600, offset % 3600 / 60)
+        return String(
+            format: "%@T%02d:%02d:%02d%@%02d:%02d", day.iso, seconds / 3600, seconds % 3600 / 60, seconds % 60,
+            utcOffsetSeconds < 0 ? "-" : "+", offset / 3600, offset % 3600 / 60)
     }
 }
 

@@ -100,7 +100,10 @@ public struct Mass: Sendable, Hashable, Comparable, Codable {
         let negative = value < 0 && rounded != 0
         var whole = Int(rounded)
         var fraction = Int(((rounded - Double(whole)) * scale).rounded())
-        if fraction >= Int(scale) { whole += 1; fraction -= Int(scale) }
+        if fraction >= Int(scale) {
+            whole += 1
+            fraction -= Int(scale)
+        }
         var text = (negative ? "-" : "") + String(whole)
         if decimals > 0 {
             let digits = String(fraction)

@@ -38,10 +38,12 @@ public struct UserSettings: Sendable, Hashable {
     /// Macro targets and nutrient bounds; empty means the Daily Values only.
     public var nutrientTargets = NutrientTargets()
 
-    public init(displayUnit: MassUnit = .kilograms, trendMethod: TrendMethod = .exact, timeZoneIdentifier: String? = nil,
-                energyTargetKcal: Double? = nil, energyUnit: EnergyUnit = .kilocalories, profile: Profile? = nil,
-                lengthUnit: LengthUnit = .centimetres, targetBasis: TargetBasis = .adaptive, energyFloorKcal: Double? = nil,
-                onboarded: Bool = false, oneRepMaxFormula: OneRepMaxFormula = .default, glucoseUnit: GlucoseUnit = .milligramsPerDeciliter) {
+    public init(
+        displayUnit: MassUnit = .kilograms, trendMethod: TrendMethod = .exact, timeZoneIdentifier: String? = nil,
+        energyTargetKcal: Double? = nil, energyUnit: EnergyUnit = .kilocalories, profile: Profile? = nil,
+        lengthUnit: LengthUnit = .centimetres, targetBasis: TargetBasis = .adaptive, energyFloorKcal: Double? = nil,
+        onboarded: Bool = false, oneRepMaxFormula: OneRepMaxFormula = .default, glucoseUnit: GlucoseUnit = .milligramsPerDeciliter
+    ) {
         self.displayUnit = displayUnit
         self.trendMethod = trendMethod
         self.timeZoneIdentifier = timeZoneIdentifier
@@ -99,8 +101,10 @@ public struct Goal: Sendable, Hashable {
     /// The planned rates Cinn keeps, in kg per week.
     public static let rateRange: ClosedRange<Double> = 0.01...2
 
-    public static func validated(weight: Double, unit: MassUnit, ratePerWeek: Double?, setOn: LocalDate,
-                                 weightField: String = "weight", rateField: String = "rate") throws -> Goal {
+    public static func validated(
+        weight: Double, unit: MassUnit, ratePerWeek: Double?, setOn: LocalDate,
+        weightField: String = "weight", rateField: String = "rate"
+    ) throws -> Goal {
         let mass = try Mass.bodyWeight(weight, unit, field: weightField)
         var rate: Mass?
         if let ratePerWeek {
@@ -111,7 +115,9 @@ public struct Goal: Sendable, Hashable {
             guard planned.kilograms >= Goal.rateRange.lowerBound else {
                 throw CinnError.invalid(rateField, "the planned rate is at least 0.01 kg (10 g) a week")
             }
-            guard planned.kilograms <= Goal.rateRange.upperBound else { throw CinnError.invalid(rateField, "a planned rate above 2 kg a week is not safe to plan for") }
+            guard planned.kilograms <= Goal.rateRange.upperBound else {
+                throw CinnError.invalid(rateField, "a planned rate above 2 kg a week is not safe to plan for")
+            }
             rate = planned
         }
         return Goal(weight: mass, plannedRate: rate, setOn: setOn)

@@ -63,7 +63,8 @@ public enum ValidValues {
     // MARK: Numbers
 
     /// `value` when it is finite and within `range`; else an error naming `field` and the range, with `unit`.
-    public static func number(_ value: Double, in range: ClosedRange<Double>, field: String, unit: String = "") throws(CinnError) -> Double {
+    public static func number(_ value: Double, in range: ClosedRange<Double>, field: String, unit: String = "") throws(CinnError) -> Double
+    {
         guard value.isFinite else { throw .invalid(field, "\(field) must be a number") }
         guard range.contains(value) else {
             let suffix = unit.isEmpty ? "" : " " + unit
@@ -73,7 +74,9 @@ public enum ValidValues {
     }
 
     /// An optional number: nil stays nil.
-    public static func optional(_ value: Double?, in range: ClosedRange<Double>, field: String, unit: String = "") throws(CinnError) -> Double? {
+    public static func optional(_ value: Double?, in range: ClosedRange<Double>, field: String, unit: String = "") throws(CinnError)
+        -> Double?
+    {
         guard let value else { return nil }
         return try number(value, in: range, field: field, unit: unit)
     }
@@ -112,7 +115,8 @@ public enum ValidValues {
                 throw .invalid(field, "\(field) holds a control character (U+\(String(format: "%04X", scalar.value)))")
             }
             if (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value) {
-                throw .invalid(field, "\(field) holds a mark that reverses the direction of text (U+\(String(format: "%04X", scalar.value)))")
+                throw .invalid(
+                    field, "\(field) holds a mark that reverses the direction of text (U+\(String(format: "%04X", scalar.value)))")
             }
         }
     }

@@ -107,16 +107,19 @@ public struct GoalTimeline: Sendable, Hashable {
         }
         if let planned = goal.plannedRate {
             let sigma = (expenditureUncertaintyKcal ?? 0) * 7 / Energy.kilocaloriesPerKilogramOfBodyWeight
-            atPlannedRate = GoalETA(remaining: remaining, speedTowards: MassRate(kilogramsPerWeek: planned.kilograms),
-                                    uncertainty: MassRate(kilogramsPerWeek: sigma), asOf: asOf)
+            atPlannedRate = GoalETA(
+                remaining: remaining, speedTowards: MassRate(kilogramsPerWeek: planned.kilograms),
+                uncertainty: MassRate(kilogramsPerWeek: sigma), asOf: asOf)
         }
         // A young series: the line through its weigh-ins, when clear (`WeightTrend.settling`); not sure otherwise.
         let settling = trend.settling(asOf: asOf)
         if let rate = settling.map({ $0.rate }) ?? trend.rate(asOf: asOf),
-           let error = settling.map({ $0.rateError }) ?? trend.rateStandardError(asOf: asOf) {
+            let error = settling.map({ $0.rateError }) ?? trend.rateStandardError(asOf: asOf)
+        {
             let towards = goal.weight.kilograms < current.trend.kilograms ? -1.0 : 1.0
-            atTrendRate = GoalETA(remaining: remaining, speedTowards: MassRate(kilogramsPerWeek: rate.kilogramsPerWeek * towards),
-                                  uncertainty: error, asOf: asOf)
+            atTrendRate = GoalETA(
+                remaining: remaining, speedTowards: MassRate(kilogramsPerWeek: rate.kilogramsPerWeek * towards),
+                uncertainty: error, asOf: asOf)
         }
     }
 }
@@ -145,26 +148,30 @@ public struct DailyAnswer: Sendable, Hashable {
     /// 5. too few weigh-ins for a trend: not sure;
     /// 6. otherwise yes.
     /// `withoutTarget`: what would give a calorie target (a profile; with one, a weigh-in).
-    public init(remainingKcal: Double?, standing: TrendStanding, energyUnit: EnergyUnit,
-                withoutTarget: String = "set up your profile for a daily calorie budget") {
-        let trendClause: String? = switch standing {
-        case .inBand: "your trend is at your goal"
-        case .onPlan: "your trend is on plan"
-        case .behindPlan: "the trend is behind plan"
-        case .flat: "the trend is flat"
-        case .away(let rate): rate.kilogramsPerWeek > 0 ? "the trend is rising" : "the trend is falling"
-        case .noGoal, .tooFewWeighIns, .settling: nil
-        }
+    public init(
+        remainingKcal: Double?, standing: TrendStanding, energyUnit: EnergyUnit,
+        withoutTarget: String = "set up your profile for a daily calorie budget"
+    ) {
+        let trendClause: String? =
+            switch standing {
+            case .inBand: "your trend is at your goal"
+            case .onPlan: "your trend is on plan"
+            case .behindPlan: "the trend is behind plan"
+            case .flat: "the trend is flat"
+            case .away(let rate): rate.kilogramsPerWeek > 0 ? "the trend is rising" : "the trend is falling"
+            case .noGoal, .tooFewWeighIns, .settling: nil
+            }
         let trendIsBad = !standing.isGood && trendClause != nil
         guard let remainingKcal else {
             self.remainingKcal = nil
             let clause = trendClause ?? "no calorie target yet"
             let answer: Answer = standing.isGood ? .yes : (trendIsBad ? .no : .unknown)
-            let title = switch answer {
-            case .yes: "Yes"
-            case .no: "No"
-            case .careful, .unknown: "Not sure"
-            }
+            let title =
+                switch answer {
+                case .yes: "Yes"
+                case .no: "No"
+                case .careful, .unknown: "Not sure"
+                }
             message = "\(title) — \(clause); \(withoutTarget)"
             self.answer = answer
             return
@@ -217,8 +224,10 @@ public struct WeeklyCheckIn: Sendable, Hashable {
     /// - Parameters:
     ///   - loggedDays: every day with a food entry (complete or not) and its kcal.
     ///   - completeDays: the days marked complete.
-    public init(start: LocalDate, loggedDays: [LocalDate: Double], completeDays: Set<LocalDate>, trend: WeightTrend,
-                expenditureKcal: Double?, targetKcal: Double?) {
+    public init(
+        start: LocalDate, loggedDays: [LocalDate: Double], completeDays: Set<LocalDate>, trend: WeightTrend,
+        expenditureKcal: Double?, targetKcal: Double?
+    ) {
         self.start = start
         end = start.adding(days: 6)
         let days = (0..<7).map { start.adding(days: $0) }
@@ -229,8 +238,10 @@ public struct WeeklyCheckIn: Sendable, Hashable {
         let before = trend.points(from: start.adding(days: -1), to: start.adding(days: -1)).first
         let last = trend.points(from: start, to: end).last
         // Not across a gap the trend does not bridge: the trend started again after it.
-        let sameSeries = last.flatMap { trend.seriesStart(onOrBefore: $0.date) }.map { start in before.map { start <= $0.date } ?? false } ?? false
-        trendChange = sameSeries ? before.flatMap { before in last.map { Mass(kilograms: $0.trend.kilograms - before.trend.kilograms) } } : nil
+        let sameSeries =
+            last.flatMap { trend.seriesStart(onOrBefore: $0.date) }.map { start in before.map { start <= $0.date } ?? false } ?? false
+        trendChange =
+            sameSeries ? before.flatMap { before in last.map { Mass(kilograms: $0.trend.kilograms - before.trend.kilograms) } } : nil
         self.expenditureKcal = expenditureKcal
         self.targetKcal = targetKcal
         daysOnTarget = targetKcal.map { target in

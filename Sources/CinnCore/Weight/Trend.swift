@@ -88,8 +88,10 @@ public struct WeightTrend: Sendable {
         points.reserveCapacity(count)
         for index in 0..<count {
             let value = Mass(kilograms: values[index])
-            points.append(TrendPoint(date: first.date.adding(days: index), measured: measured[index] ? value : nil,
-                                     value: value, trend: Mass(kilograms: trends[index]), startsSeries: index == 0))
+            points.append(
+                TrendPoint(
+                    date: first.date.adding(days: index), measured: measured[index] ? value : nil,
+                    value: value, trend: Mass(kilograms: trends[index]), startsSeries: index == 0))
         }
         return points
     }
@@ -243,8 +245,9 @@ extension WeightTrend {
         guard let fit = LinearFit(samples), abs(fit.slope) >= 2 * fit.slopeStandardError else {
             return SettlingTrend(days: days, rate: nil, rateError: nil)
         }
-        return SettlingTrend(days: days, rate: MassRate(kilogramsPerWeek: fit.slope * 7),
-                             rateError: MassRate(kilogramsPerWeek: fit.slopeStandardError * 7))
+        return SettlingTrend(
+            days: days, rate: MassRate(kilogramsPerWeek: fit.slope * 7),
+            rateError: MassRate(kilogramsPerWeek: fit.slopeStandardError * 7))
     }
 
     /// The rate the answers read as of `asOf`: a settled series' trend rate (`rate`), a young one's line through its

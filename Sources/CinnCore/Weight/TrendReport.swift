@@ -43,8 +43,10 @@ public struct TrendReport: Sendable {
     ///   - trend: the whole trend.
     ///   - from: first day shown; nil means from `range` (or from the first weigh-in for `.all`).
     ///   - to: the as-of day (today unless asked otherwise).
-    public init(trend: WeightTrend, goal: Goal?, from: LocalDate?, to: LocalDate, range: TrendRange = .all,
-                displayUnit: MassUnit) {
+    public init(
+        trend: WeightTrend, goal: Goal?, from: LocalDate?, to: LocalDate, range: TrendRange = .all,
+        displayUnit: MassUnit
+    ) {
         let start = from ?? range.days.map { to.adding(days: -($0 - 1)) }
         self.from = start
         self.to = to

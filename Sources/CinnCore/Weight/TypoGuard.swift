@@ -21,12 +21,15 @@ public enum TypoGuard {
             let off = abs(weight.kilograms - reference) / reference
             guard off > trendTolerance else { return nil }
             let percent = Int((off * 100).rounded())
-            return CinnError(.needsConfirmation, "\(typed(weight, unit)) is \(percent) % away from your trend, "
-                             + "\(trend.trend.formatted(in: unit)): is that right?", field: "weight")
+            return CinnError(
+                .needsConfirmation,
+                "\(typed(weight, unit)) is \(percent) % away from your trend, "
+                    + "\(trend.trend.formatted(in: unit)): is that right?", field: "weight")
         }
         guard !plausibleKilograms.contains(weight.kilograms) else { return nil }
-        return CinnError(.needsConfirmation, "\(typed(weight, unit)) is not a usual adult body weight: is that right?",
-                         field: "weight")
+        return CinnError(
+            .needsConfirmation, "\(typed(weight, unit)) is not a usual adult body weight: is that right?",
+            field: "weight")
     }
 
     /// The weight as it was likely typed, with the one decimal more a scale may show: "8.03 kg", "80.3 kg", not "8.0 kg".
@@ -48,7 +51,9 @@ public enum TypoGuard {
         }
         let typed = "\(Mass.format(value, decimals: value == value.rounded() ? 0 : 1)) \(unit.rawValue)"
         let meant = Glucose(value, other)
-        return CinnError(.needsConfirmation, "\(typed) looks like \(other.rawValue): did you mean \(meant.formatted(other)) = "
-                         + "\(meant.formatted(unit))?", field: field)
+        return CinnError(
+            .needsConfirmation,
+            "\(typed) looks like \(other.rawValue): did you mean \(meant.formatted(other)) = "
+                + "\(meant.formatted(unit))?", field: field)
     }
 }

@@ -109,8 +109,11 @@ extension WeightTrend {
         case .tooFewWeighIns(let days):
             return Verdict(.unknown, "Weigh in on at least 4 of the last 7 days to get an answer (\(days) so far).")
         case .settling(let days):
-            return Verdict(.unknown, "Not sure yet: your trend is \(days) day\(days == 1 ? "" : "s") old, and your weigh-ins do not show "
-                           + "a clear direction yet. Keep weighing in; in \(Self.rateWindowDays - days) more day\(Self.rateWindowDays - days == 1 ? "" : "s") it settles.")
+            return Verdict(
+                .unknown,
+                "Not sure yet: your trend is \(days) day\(days == 1 ? "" : "s") old, and your weigh-ins do not show "
+                    + "a clear direction yet. Keep weighing in; in \(Self.rateWindowDays - days) more day\(Self.rateWindowDays - days == 1 ? "" : "s") it settles."
+            )
         case .inBand:
             return Verdict(.yes, "Your trend is within \(Self.maintenanceBand.formatted(in: unit)) of your \(goalText) goal: enjoy it.")
         case .onPlan(let rate):

@@ -16,8 +16,10 @@ public struct WeighIn: Sendable, Identifiable, Hashable {
     /// The import batch that brought it, so the import can be undone.
     public var importID: Int64?
 
-    public init(id: UUID = .v7(), measuredAt: Date, utcOffsetSeconds: Int, weight: Mass, note: String? = nil,
-                source: String = "manual", externalID: String? = nil, importID: Int64? = nil) {
+    public init(
+        id: UUID = .v7(), measuredAt: Date, utcOffsetSeconds: Int, weight: Mass, note: String? = nil,
+        source: String = "manual", externalID: String? = nil, importID: Int64? = nil
+    ) {
         self.id = id
         self.measuredAt = measuredAt
         self.utcOffsetSeconds = utcOffsetSeconds

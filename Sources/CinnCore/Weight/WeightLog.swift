@@ -19,9 +19,10 @@ public struct WeightLogRow: Sendable, Hashable {
             let day = weighIn.localDate
             let today = trend.points(from: day, to: day).first?.trend
             let weekAgo = trend.points(from: day.adding(days: -7), to: day.adding(days: -7)).first?.trend
-            return WeightLogRow(weighIn: weighIn, trend: today,
-                                change: older.map { Mass(kilograms: weighIn.weight.kilograms - $0.weight.kilograms) },
-                                weekTrendChange: today.flatMap { now in weekAgo.map { Mass(kilograms: now.kilograms - $0.kilograms) } })
+            return WeightLogRow(
+                weighIn: weighIn, trend: today,
+                change: older.map { Mass(kilograms: weighIn.weight.kilograms - $0.weight.kilograms) },
+                weekTrendChange: today.flatMap { now in weekAgo.map { Mass(kilograms: now.kilograms - $0.kilograms) } })
         }
     }
 }
@@ -52,7 +53,8 @@ public struct WeightLogMonth: Sendable, Hashable {
     /// The change per week over the month's days.
     public var weeklyRate: Mass? {
         guard let change = trendChange, let first = days.last(where: \.point.startsSeries)?.point.date ?? days.first?.point.date,
-              let last = days.last?.point.date else { return nil }
+            let last = days.last?.point.date
+        else { return nil }
         let span = first.distance(to: last) + (trendStartIsPreviousMonth ? 1 : 0)
         return span > 0 ? Mass(kilograms: change.kilograms / Double(span) * 7) : nil
     }

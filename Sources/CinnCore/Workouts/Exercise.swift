@@ -32,10 +32,12 @@ public struct ExerciseEntry: Sendable, Hashable, Identifiable {
     /// The import batch that brought it, so the import can be undone.
     public var importID: Int64?
 
-    public init(id: UUID = .v7(), performedAt: Date, utcOffsetSeconds: Int, name: String, kind: ExerciseKind,
-                energyKcal: Double? = nil, minutes: Double? = nil, sets: Int? = nil, repsPerSet: Int? = nil,
-                weight: Mass? = nil, steps: Int? = nil, note: String? = nil, source: String = "manual",
-                externalID: String? = nil, importID: Int64? = nil) {
+    public init(
+        id: UUID = .v7(), performedAt: Date, utcOffsetSeconds: Int, name: String, kind: ExerciseKind,
+        energyKcal: Double? = nil, minutes: Double? = nil, sets: Int? = nil, repsPerSet: Int? = nil,
+        weight: Mass? = nil, steps: Int? = nil, note: String? = nil, source: String = "manual",
+        externalID: String? = nil, importID: Int64? = nil
+    ) {
         self.id = id
         self.performedAt = performedAt
         self.utcOffsetSeconds = utcOffsetSeconds

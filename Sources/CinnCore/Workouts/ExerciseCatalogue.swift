@@ -5,19 +5,25 @@ import Foundation
 public struct CatalogueExercise: Sendable, Hashable {
     public enum Equipment: String, Sendable, CaseIterable {
         case barbell, dumbbell, machine, cable, bodyweight, kettlebell, band, other
-        case smithMachine = "smith machine", ezBar = "ez bar", trapBar = "trap bar", cardioMachine = "cardio machine"
+        case smithMachine = "smith machine"
+        case ezBar = "ez bar"
+        case trapBar = "trap bar"
+        case cardioMachine = "cardio machine"
     }
 
     public enum Muscle: String, Sendable, CaseIterable {
         case chest, back, lats, shoulders, biceps, triceps, forearms, traps, quads, hamstrings, glutes, calves
         case abductors, adductors, abs, obliques, neck, cardio
-        case lowerBack = "lower back", fullBody = "full body"
+        case lowerBack = "lower back"
+        case fullBody = "full body"
     }
 
     /// What a set records: weight and reps (a bench press), reps alone (a push-up), a time (a plank), or a
     /// distance in a time (a run).
     public enum Kind: String, Sendable, CaseIterable {
-        case weightReps = "weight_reps", reps, duration, distanceDuration = "distance_duration"
+        case weightReps = "weight_reps"
+        case reps, duration
+        case distanceDuration = "distance_duration"
     }
 
     public let name: String

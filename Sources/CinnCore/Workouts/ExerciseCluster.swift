@@ -58,7 +58,9 @@ public struct ExerciseCluster: Sendable, Hashable {
             return cluster
         }
         let key = ExerciseKey.normalised(name)
-        if let cluster = clusters.first(where: { cluster in ([cluster.root] + cluster.aliases).contains { ExerciseKey.normalised($0.name) == key } }) {
+        if let cluster = clusters.first(where: { cluster in
+            ([cluster.root] + cluster.aliases).contains { ExerciseKey.normalised($0.name) == key }
+        }) {
             return cluster
         }
         let words = Set(key.split(separator: " "))

@@ -68,7 +68,8 @@ public struct ExerciseDay: Sendable, Hashable {
 
     /// One set of the day.
     public mutating func add(_ set: WorkoutSet) {
-        add(reps: set.reps, heaviest: set.weight, kind: set.kind, sets: 1,
+        add(
+            reps: set.reps, heaviest: set.weight, kind: set.kind, sets: 1,
             volume: Mass(kilograms: (set.weight?.kilograms ?? 0) * Double(set.reps ?? 0) * (set.loadMultiplier ?? 1)))
     }
 
@@ -167,8 +168,10 @@ public struct ExerciseReport: Sendable, Hashable {
     public static let currentWindowDays = 30
     public static let repMaxRange = 1...10
 
-    public static func compute(days: [ExerciseDay], formula: OneRepMaxFormula = .default, today: LocalDate,
-                               includeHighReps: Bool = false, weeks: Int = 12) -> ExerciseReport {
+    public static func compute(
+        days: [ExerciseDay], formula: OneRepMaxFormula = .default, today: LocalDate,
+        includeHighReps: Bool = false, weeks: Int = 12
+    ) -> ExerciseReport {
         var report = ExerciseReport(formula: formula, history: [], repMaxes: [], weeklyVolume: [], totalSets: 0)
         // Days in order (an alias's day may repeat one): the best estimate of each is appended as the day ends.
         var dayBest: EstimatedMax?
@@ -200,7 +203,8 @@ public struct ExerciseReport: Sendable, Hashable {
                     if repMaxes[target].map({ weight.kilograms > $0.weight.kilograms }) ?? true { repMaxes[target] = lifted }
                 }
                 guard let estimate = OneRepMax.estimate(weight: weight, reps: reps, formula: formula),
-                      includeHighReps || !estimate.lowConfidence else { continue }
+                    includeHighReps || !estimate.lowConfidence
+                else { continue }
                 let candidate = EstimatedMax(oneRepMax: estimate, set: lifted)
                 if dayBest.map({ isBetter(candidate, than: $0) }) ?? true { dayBest = candidate }
             }
@@ -211,7 +215,8 @@ public struct ExerciseReport: Sendable, Hashable {
                 report.best = estimate
             }
             if estimate.day >= currentStart, estimate.day <= today,
-               report.current.map({ estimate.oneRepMax.estimate.kilograms > $0.oneRepMax.estimate.kilograms }) ?? true {
+                report.current.map({ estimate.oneRepMax.estimate.kilograms > $0.oneRepMax.estimate.kilograms }) ?? true
+            {
                 report.current = estimate
             }
         }
@@ -252,8 +257,10 @@ public struct ExerciseSummary: Sendable, Hashable, Identifiable {
     /// The best estimate ever, given for an exercise not done in the last 30 days.
     public var best: EstimatedMax?
 
-    public init(id: UUID, name: String, aliases: [String] = [], lastDay: LocalDate?, current: EstimatedMax? = nil,
-                best: EstimatedMax? = nil) {
+    public init(
+        id: UUID, name: String, aliases: [String] = [], lastDay: LocalDate?, current: EstimatedMax? = nil,
+        best: EstimatedMax? = nil
+    ) {
         self.id = id
         self.name = name
         self.aliases = aliases

@@ -80,7 +80,8 @@ public enum LoggedSet {
         }
         if let multiplier = set.loadMultiplier {
             guard ValidValues.setLoadMultiplier.contains(multiplier) else {
-                throw CinnError.invalid("\(prefix).load_multiplier", "\(prefix).load_multiplier must be between 1 and 10 (two dumbbells: 2)")
+                throw CinnError.invalid(
+                    "\(prefix).load_multiplier", "\(prefix).load_multiplier must be between 1 and 10 (two dumbbells: 2)")
             }
             if multiplier == 1 { set.loadMultiplier = nil }
         }
@@ -126,7 +127,8 @@ public enum LoggedSet {
         } else {
             throw CinnError.invalid("set", "\"\(text)\" is not a set: \"\(parts[0])\" is not a weight")
         }
-        return try validated(WorkoutSet(exercise: exercise, reps: reps, weight: Mass(weight, unit), kind: kind, rpe: rpe), at: "set \(text)")
+        return try validated(
+            WorkoutSet(exercise: exercise, reps: reps, weight: Mass(weight, unit), kind: kind, rpe: rpe), at: "set \(text)")
     }
 }
 
@@ -204,9 +206,11 @@ public enum WorkoutPlan {
         var plan: [PlannedExercise] = []
         for case .object(let members) in items {
             guard let exercise = members["exercise"]?.string, let sets = members["sets"]?.integer else { return nil }
-            plan.append(PlannedExercise(exercise: exercise, sets: Int(sets), reps: members["reps"]?.integer.map { Int($0) },
-                                        weight: members["weight_kg"]?.number.map(Mass.init(kilograms:)),
-                                        restSeconds: members["rest_s"]?.integer.map { Int($0) }, note: members["note"]?.string))
+            plan.append(
+                PlannedExercise(
+                    exercise: exercise, sets: Int(sets), reps: members["reps"]?.integer.map { Int($0) },
+                    weight: members["weight_kg"]?.number.map(Mass.init(kilograms:)),
+                    restSeconds: members["rest_s"]?.integer.map { Int($0) }, note: members["note"]?.string))
         }
         return plan.count == items.count ? plan : nil
     }
@@ -281,8 +285,10 @@ public enum WorkoutRecords {
     /// before the workout. A set beats the best before it and the workout's earlier sets; of one exercise's sets
     /// that beat the same record, only the best is named. An exercise done for the first time sets none.
     /// Warm-ups and drop sets never do, and rep maxes are counted for 1 to 10 reps, as the exercise page does.
-    public static func find(sets: [WorkoutSet], exercise: (WorkoutSet) -> String, before: [String: ExerciseReport],
-                            formula: OneRepMaxFormula) -> [Int: [WorkoutRecord]] {
+    public static func find(
+        sets: [WorkoutSet], exercise: (WorkoutSet) -> String, before: [String: ExerciseReport],
+        formula: OneRepMaxFormula
+    ) -> [Int: [WorkoutRecord]] {
         struct Best {
             var estimate = 0.0, heaviest = 0.0, volume = 0.0
             var repMaxes = [Double](repeating: 0, count: ExerciseReport.repMaxRange.upperBound + 1)
@@ -293,17 +299,21 @@ public enum WorkoutRecords {
             let key = exercise(set)
             guard let report = before[key], report.totalSets > 0 else { continue }
             guard set.kind == .normal || set.kind == .failure, let reps = set.reps, reps > 0, let weight = set.weight?.kilograms,
-                  weight > 0 else { continue }
-            var best = bests[key] ?? {
-                var best = Best()
-                best.estimate = report.best?.oneRepMax.estimate.kilograms ?? 0
-                best.heaviest = report.heaviest?.weight.kilograms ?? 0
-                best.volume = report.bestSetVolume.map { $0.weight.kilograms * Double($0.reps) } ?? 0
-                for repMax in report.repMaxes { best.repMaxes[repMax.reps] = repMax.set.weight.kilograms }
-                return best
-            }()
+                weight > 0
+            else { continue }
+            var best =
+                bests[key]
+                ?? {
+                    var best = Best()
+                    best.estimate = report.best?.oneRepMax.estimate.kilograms ?? 0
+                    best.heaviest = report.heaviest?.weight.kilograms ?? 0
+                    best.volume = report.bestSetVolume.map { $0.weight.kilograms * Double($0.reps) } ?? 0
+                    for repMax in report.repMaxes { best.repMaxes[repMax.reps] = repMax.set.weight.kilograms }
+                    return best
+                }()
             if let estimate = OneRepMax.estimate(weight: Mass(kilograms: weight), reps: reps, formula: formula), !estimate.lowConfidence,
-               estimate.estimate.kilograms > best.estimate {
+                estimate.estimate.kilograms > best.estimate
+            {
                 best.estimate = estimate.estimate.kilograms
                 holder[key, default: [:]][.estimatedOneRepMax] = index
             }
@@ -376,8 +386,10 @@ public struct PlateSet: Sendable, Hashable {
         for item in text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == ";" || $0 == "\n" }) {
             let parts = item.lowercased().replacingOccurrences(of: "×", with: "x").split(separator: "x")
             guard parts.count == 2, let weight = Double(parts[0]), weight > 0, weight <= 100, let count = Int(parts[1]),
-                  count >= 0, count <= maximumCount else {
-                throw CinnError.invalid(field, "\"\(item)\" is not a plate: write WEIGHTxCOUNT, like 20x4 (up to \(maximumCount) plates of 0 to 100)")
+                count >= 0, count <= maximumCount
+            else {
+                throw CinnError.invalid(
+                    field, "\"\(item)\" is not a plate: write WEIGHTxCOUNT, like 20x4 (up to \(maximumCount) plates of 0 to 100)")
             }
             if let existing = plates.firstIndex(where: { $0.weight == weight }) {
                 plates[existing].count += count
@@ -468,7 +480,8 @@ public struct PlateSet: Sendable, Hashable {
             steps += 1
             if total > best.total { best = (total, counts) }
             guard index < kinds.count, best.total < reachable, steps < searchSteps,
-                  total + min(limit - total, suffix[index]) > best.total else { return }
+                total + min(limit - total, suffix[index]) > best.total
+            else { return }
             let kind = kinds[index]
             for pairs in stride(from: min(kind.pairs, (limit - total) / kind.weight), through: 0, by: -1) {
                 counts[index] = pairs
@@ -478,7 +491,10 @@ public struct PlateSet: Sendable, Hashable {
             }
         }
         search(0, 0)
-        return (max(best.total, 0), kinds.indices.compactMap { best.counts.isEmpty || best.counts[$0] == 0 ? nil : (kinds[$0].weight, best.counts[$0]) })
+        return (
+            max(best.total, 0),
+            kinds.indices.compactMap { best.counts.isEmpty || best.counts[$0] == 0 ? nil : (kinds[$0].weight, best.counts[$0]) }
+        )
     }
 }
 
@@ -507,7 +523,8 @@ extension PlannedExercise {
     /// `Leg Curl:3x12`, or `Plank:3` (3 sets).
     public static func parse(_ text: String, unit: MassUnit) throws -> PlannedExercise {
         guard let colon = text.lastIndex(of: ":") else {
-            throw CinnError.invalid("exercise", "\"\(text)\" is not an exercise with its sets: write NAME:SETSxREPS[@WEIGHT], like Squat:3x5@100")
+            throw CinnError.invalid(
+                "exercise", "\"\(text)\" is not an exercise with its sets: write NAME:SETSxREPS[@WEIGHT], like Squat:3x5@100")
         }
         let name = String(text[..<colon])
         var target = Substring(text[text.index(after: colon)...].lowercased())
@@ -521,7 +538,8 @@ extension PlannedExercise {
         }
         let parts = target.split(separator: "x", omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count), let sets = Int(parts[0]), parts.count == 1 || Int(parts[1]) != nil else {
-            throw CinnError.invalid("sets", "\"\(text)\" is not an exercise with its sets: write NAME:SETSxREPS[@WEIGHT], like Squat:3x5@100")
+            throw CinnError.invalid(
+                "sets", "\"\(text)\" is not an exercise with its sets: write NAME:SETSxREPS[@WEIGHT], like Squat:3x5@100")
         }
         return PlannedExercise(exercise: name, sets: sets, reps: parts.count == 2 ? Int(parts[1]) : nil, weight: weight)
     }

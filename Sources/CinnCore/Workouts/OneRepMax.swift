@@ -67,8 +67,10 @@ public struct OneRepMax: Sendable, Hashable {
 
     /// The estimate for a set, or nil: warm-ups, sets without reps or weight, and 37 reps or more
     /// have none. A single is its weight, whatever the formula.
-    public static func estimate(weight: Mass, reps: Int, isWarmUp: Bool = false,
-                                formula: OneRepMaxFormula = .default) -> OneRepMax? {
+    public static func estimate(
+        weight: Mass, reps: Int, isWarmUp: Bool = false,
+        formula: OneRepMaxFormula = .default
+    ) -> OneRepMax? {
         guard !isWarmUp, reps >= 1, reps < noEstimateReps, weight.kilograms > 0, weight.kilograms.isFinite else { return nil }
         let kilograms = reps == 1 ? weight.kilograms : formula.value(weight: weight.kilograms, reps: reps)
         return OneRepMax(estimate: Mass(kilograms: kilograms), lowConfidence: reps > confidentReps)

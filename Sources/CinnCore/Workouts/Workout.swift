@@ -26,9 +26,11 @@ public struct WorkoutSet: Sendable, Hashable {
     /// (Fitbod's `multiplier`). Volume counts each; nil is once.
     public var loadMultiplier: Double?
 
-    public init(exercise: String, reps: Int? = nil, weight: Mass? = nil, durationSeconds: Double? = nil,
-                distanceMetres: Double? = nil, kind: SetKind = .normal, rpe: Double? = nil, rir: Int? = nil, note: String? = nil,
-                loadMultiplier: Double? = nil) {
+    public init(
+        exercise: String, reps: Int? = nil, weight: Mass? = nil, durationSeconds: Double? = nil,
+        distanceMetres: Double? = nil, kind: SetKind = .normal, rpe: Double? = nil, rir: Int? = nil, note: String? = nil,
+        loadMultiplier: Double? = nil
+    ) {
         self.exercise = exercise
         self.reps = reps
         self.weight = weight
@@ -81,8 +83,10 @@ public struct Workout: Sendable, Hashable, Identifiable {
     public var externalID: String?
     public var importID: Int64?
 
-    public init(id: UUID = .v7(), startedAt: Date, utcOffsetSeconds: Int, name: String, sets: [WorkoutSet], source: String = "manual",
-                externalID: String? = nil, importID: Int64? = nil) {
+    public init(
+        id: UUID = .v7(), startedAt: Date, utcOffsetSeconds: Int, name: String, sets: [WorkoutSet], source: String = "manual",
+        externalID: String? = nil, importID: Int64? = nil
+    ) {
         self.id = id
         self.startedAt = startedAt
         self.utcOffsetSeconds = utcOffsetSeconds
@@ -117,8 +121,10 @@ public struct ImportedWorkout: Sendable, Hashable {
     /// The dedup key across re-imports: the source and the workout's start (Strong adds its name).
     public var externalID: String
 
-    public init(startedAt: Date, utcOffsetSeconds: Int, name: String, durationSeconds: Double? = nil, note: String? = nil,
-                externalID: String) {
+    public init(
+        startedAt: Date, utcOffsetSeconds: Int, name: String, durationSeconds: Double? = nil, note: String? = nil,
+        externalID: String
+    ) {
         self.startedAt = startedAt
         self.utcOffsetSeconds = utcOffsetSeconds
         self.name = name

@@ -23,7 +23,8 @@ struct HealthDayCollector {
             amount = Double(max(record.end.milliseconds - record.start.milliseconds, 0)) / 60_000
         } else {
             guard let text = record.value, let value = Double(text), value.isFinite else {
-                throw CinnError.invalid("value", "\(record.type) needs a number as its value, not \(record.value.map { "\"\($0)\"" } ?? "none")")
+                throw CinnError.invalid(
+                    "value", "\(record.type) needs a number as its value, not \(record.value.map { "\"\($0)\"" } ?? "none")")
             }
             let unit = record.unit ?? ""
             let conversion: (factor: Double, kept: String)

@@ -62,8 +62,10 @@ struct HealthFoodCollector {
 
     /// Keeps a top-level dietary record of `nutrient`.
     mutating func add(_ record: HealthRecord, _ nutrient: Nutrient) throws {
-        items.append(Item(key: Self.key(record), nutrient: nutrient, amount: try Self.amount(record, nutrient), source: record.sourceName,
-                          start: record.start, end: record.end, offset: record.utcOffsetSeconds, line: record.line))
+        items.append(
+            Item(
+                key: Self.key(record), nutrient: nutrient, amount: try Self.amount(record, nutrient), source: record.sourceName,
+                start: record.start, end: record.end, offset: record.utcOffsetSeconds, line: record.line))
     }
 
     mutating func startCorrelation(source: String, start: HealthDate, end: HealthDate, offset: Int) {
@@ -104,8 +106,9 @@ struct HealthFoodCollector {
     func entries() throws -> [FoodLogEntry] {
         let inCorrelations = Set(foods.flatMap(\.keys))
         var entries = try foods.map { food in
-            try Self.entry(name: food.name ?? "Food", source: food.source, start: food.start, end: food.end, offset: food.offset,
-                           nutrients: food.nutrients, kind: "HKCorrelationTypeIdentifierFood")
+            try Self.entry(
+                name: food.name ?? "Food", source: food.source, start: food.start, end: food.end, offset: food.offset,
+                nutrients: food.nutrients, kind: "HKCorrelationTypeIdentifierFood")
         }
         var groups: [String: (first: Item, nutrients: [Nutrient: Double])] = [:]
         var order: [String] = []
@@ -119,20 +122,25 @@ struct HealthFoodCollector {
         }
         for group in order {
             let (first, nutrients) = groups[group]!
-            entries.append(try Self.entry(name: "Food from \(first.source.isEmpty ? "Apple Health" : first.source)", source: first.source,
-                                          start: first.start, end: first.end, offset: first.offset, nutrients: nutrients, kind: "dietary"))
+            entries.append(
+                try Self.entry(
+                    name: "Food from \(first.source.isEmpty ? "Apple Health" : first.source)", source: first.source,
+                    start: first.start, end: first.end, offset: first.offset, nutrients: nutrients, kind: "dietary"))
         }
         return entries
     }
 
-    private static func entry(name: String, source: String, start: HealthDate, end: HealthDate, offset: Int,
-                              nutrients amounts: [Nutrient: Double], kind: String) throws -> FoodLogEntry {
+    private static func entry(
+        name: String, source: String, start: HealthDate, end: HealthDate, offset: Int,
+        nutrients amounts: [Nutrient: Double], kind: String
+    ) throws -> FoodLogEntry {
         let nutrients = try Nutrients(amounts)
         let hash = ContentHash.of([kind, name, source, start.text, end.text, nutrients.storageText])
         let at = start.date
-        return FoodLogEntry(foodID: nil, name: String(name.prefix(200)), meal: meal(at: at, offset: offset), eatenAt: at, utcOffsetSeconds: offset,
-                            servings: 1, servingLabel: "serving", servingAmount: nil, nutrients: nutrients, source: "apple-health",
-                            externalID: "apple:" + hash.hex)
+        return FoodLogEntry(
+            foodID: nil, name: String(name.prefix(200)), meal: meal(at: at, offset: offset), eatenAt: at, utcOffsetSeconds: offset,
+            servings: 1, servingLabel: "serving", servingAmount: nil, nutrients: nutrients, source: "apple-health",
+            externalID: "apple:" + hash.hex)
     }
 
     /// The meal a time of day falls in: breakfast before 10:30, lunch before 15:00, dinner before 21:00, else snacks.

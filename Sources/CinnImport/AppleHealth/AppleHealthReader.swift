@@ -28,9 +28,10 @@ public enum AppleHealthReader {
 
     /// The export.xml inside an export.zip: `apple_health_export/export.xml`, or any entry named export.xml.
     static func exportEntry(_ zip: ZipFile) -> ZipFile.Entry? {
-        zip.entries.first { $0.path == "apple_health_export/export.xml" } ?? zip.entries.first { entry in
-            !entry.isDirectory && (entry.path == "export.xml" || entry.path.hasSuffix("/export.xml"))
-        }
+        zip.entries.first { $0.path == "apple_health_export/export.xml" }
+            ?? zip.entries.first { entry in
+                !entry.isDirectory && (entry.path == "export.xml" || entry.path.hasSuffix("/export.xml"))
+            }
     }
 
     /// Whether `url` looks like an Apple Health export: a zip holding an export.xml, or XML whose root is HealthData.
@@ -56,8 +57,10 @@ public enum AppleHealthReader {
     /// Reads the export at `url`, calling `onBatch` with up to `batchSize` records at a time and
     /// `progress` as bytes go by. Throws `invalidInput` naming line and column for XML that is cut off or
     /// malformed, and naming the zip when it holds no export.xml.
-    public static func read(url: URL, batchSize: Int = 5000, progress: @escaping @Sendable (ImportProgress) -> Void = { _ in },
-                            onBatch: (Batch) async throws -> Void) async throws -> Summary {
+    public static func read(
+        url: URL, batchSize: Int = 5000, progress: @escaping @Sendable (ImportProgress) -> Void = { _ in },
+        onBatch: (Batch) async throws -> Void
+    ) async throws -> Summary {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Batch.self)
         let room = DispatchSemaphore(value: batchesAhead)
         let stop = StopFlag()
@@ -111,7 +114,8 @@ public enum AppleHealthReader {
                 throw CinnError.invalid("file", "\(url.lastPathComponent) is not a readable zip file")
             }
             guard let entry = exportEntry(zip) else {
-                throw CinnError.invalid("file", "\(url.lastPathComponent) holds no apple_health_export/export.xml: not an Apple Health export")
+                throw CinnError.invalid(
+                    "file", "\(url.lastPathComponent) holds no apple_health_export/export.xml: not an Apple Health export")
             }
             let total = Int64(entry.uncompressedSize)
             // Decompressed on a thread of its own, a few chunks ahead, while this one scans.
@@ -139,7 +143,9 @@ public enum AppleHealthReader {
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
-                throw CinnError.invalid("file", "\(url.lastPathComponent) is damaged: its export.xml cannot be decompressed; export it from the Health app again")
+                throw CinnError.invalid(
+                    "file",
+                    "\(url.lastPathComponent) is damaged: its export.xml cannot be decompressed; export it from the Health app again")
             }
             return
         }
@@ -308,7 +314,8 @@ extension AppleHealthReader {
                     element = .correlation
                     if parent == .root, tag.value("type", is: "HKCorrelationTypeIdentifierFood") {
                         let record = try HealthRecord(tag, strings: &strings)
-                        food.startCorrelation(source: record.sourceName, start: record.start, end: record.end, offset: record.utcOffsetSeconds)
+                        food.startCorrelation(
+                            source: record.sourceName, start: record.start, end: record.end, offset: record.utcOffsetSeconds)
                     }
                 } else if tag.isNamed("Workout") {
                     element = .workout
@@ -406,7 +413,9 @@ struct HealthRecord {
                 if let nutrient = HealthFoodCollector.nutrient(type) {
                     self = .nutrient(nutrient)
                 } else {
-                    self = type.hasPrefix("HKQuantityTypeIdentifier") ? .quantity : type.hasPrefix("HKCategoryTypeIdentifier") ? .category : .skipped
+                    self =
+                        type.hasPrefix("HKQuantityTypeIdentifier")
+                        ? .quantity : type.hasPrefix("HKCategoryTypeIdentifier") ? .category : .skipped
                 }
             }
         }
@@ -455,7 +464,10 @@ struct HealthRecord {
     static func dates(_ tag: HealthXMLScanner.Tag) throws -> (start: HealthDate, end: HealthDate) {
         func date(_ key: StaticString) throws -> HealthDate {
             guard let date = tag.withValueBytes(key, HealthDate.init(bytes:)) ?? nil else {
-                throw CinnError.invalid("export.xml", "export.xml line \(tag.line), column \(tag.column): the \(key) of a <\(tag.nameText)> is not a date like 2024-03-09 07:41:03 -0500")
+                throw CinnError.invalid(
+                    "export.xml",
+                    "export.xml line \(tag.line), column \(tag.column): the \(key) of a <\(tag.nameText)> is not a date like 2024-03-09 07:41:03 -0500"
+                )
             }
             return date
         }
@@ -489,8 +501,10 @@ struct HealthRecord {
         var glucoseUnit: (spelling: String, unit: GlucoseUnit?)?
     }
 
-    func map(_ kind: Kind, into batch: inout AppleHealthReader.Batch, food: inout HealthFoodCollector, days: inout HealthDayCollector,
-             skipped: inout [String: Int], memo: inout Memo) throws {
+    func map(
+        _ kind: Kind, into batch: inout AppleHealthReader.Batch, food: inout HealthFoodCollector, days: inout HealthDayCollector,
+        skipped: inout [String: Int], memo: inout Memo
+    ) throws {
         // A record of a year Cinn does not store (a device's clock at 0001) is rejected alone, not the export.
         _ = try ValidValues.instant(start.date, field: "startDate")
         switch kind {
@@ -499,8 +513,10 @@ struct HealthRecord {
                 throw CinnError.invalid("unit", "body mass in \"\(unit ?? "")\": Cinn reads kg, lb and st")
             }
             let weight = try Mass.bodyWeight(try number(), unit, field: "value")
-            batch.weighIns.append(ImportedWeighIn(measuredAt: start.date, utcOffsetSeconds: utcOffsetSeconds, weight: weight,
-                                                  externalID: externalID, line: line))
+            batch.weighIns.append(
+                ImportedWeighIn(
+                    measuredAt: start.date, utcOffsetSeconds: utcOffsetSeconds, weight: weight,
+                    externalID: externalID, line: line))
         case .bodyFat:
             // A fraction (0.162 is 16.2 %), whatever the unit says (docs/FORMATS.md §1.3).
             var fraction = try number()
@@ -508,8 +524,10 @@ struct HealthRecord {
             guard BodyFatReading.percentRange.contains(fraction * 100) else {
                 throw CinnError.invalid("value", "body fat of \(value ?? "") is outside 2–75 %")
             }
-            batch.bodyFat.append(ImportedBodyFat(reading: BodyFatReading(measuredAt: start.date, utcOffsetSeconds: utcOffsetSeconds, fraction: fraction),
-                                                 externalID: externalID))
+            batch.bodyFat.append(
+                ImportedBodyFat(
+                    reading: BodyFatReading(measuredAt: start.date, utcOffsetSeconds: utcOffsetSeconds, fraction: fraction),
+                    externalID: externalID))
         case .glucose:
             let spelling = unit ?? ""
             if memo.glucoseUnit?.spelling != spelling { memo.glucoseUnit = (spelling, GlucoseUnit(spelling: spelling)) }
@@ -517,22 +535,32 @@ struct HealthRecord {
                 throw CinnError.invalid("unit", "blood glucose in \"\(unit ?? "")\": Cinn reads mg/dL and mmol<…>/L")
             }
             let glucose = try Glucose.validated(try number(), glucoseUnit, field: "value")
-            let timing: MealTiming? = switch mealTime {
-            case "1": .beforeMeal
-            case "2": .afterMeal
-            default: nil
-            }
-            batch.glucose.append(GlucoseReading(id: .v7(at: start.date, using: &memo.ids), measuredAt: start.date, utcOffsetSeconds: utcOffsetSeconds, glucose: glucose, timing: timing,
-                                                source: sourceName, externalID: externalID))
+            let timing: MealTiming? =
+                switch mealTime {
+                case "1": .beforeMeal
+                case "2": .afterMeal
+                default: nil
+                }
+            batch.glucose.append(
+                GlucoseReading(
+                    id: .v7(at: start.date, using: &memo.ids), measuredAt: start.date, utcOffsetSeconds: utcOffsetSeconds, glucose: glucose,
+                    timing: timing,
+                    source: sourceName, externalID: externalID))
         case .insulin:
-            let insulinKind: InsulinKind = switch insulinReason {
-            case "1": .basal
-            case "2": .bolus
-            default: throw CinnError.invalid("HKInsulinDeliveryReason", "insulin delivery without HKInsulinDeliveryReason 1 (basal) or 2 (bolus)")
-            }
+            let insulinKind: InsulinKind =
+                switch insulinReason {
+                case "1": .basal
+                case "2": .bolus
+                default:
+                    throw CinnError.invalid(
+                        "HKInsulinDeliveryReason", "insulin delivery without HKInsulinDeliveryReason 1 (basal) or 2 (bolus)")
+                }
             let units = try InsulinDose.validatedUnits(try number(), field: "value")
-            batch.insulin.append(InsulinDose(id: .v7(at: start.date, using: &memo.ids), takenAt: start.date, utcOffsetSeconds: utcOffsetSeconds, units: units, kind: insulinKind,
-                                             source: sourceName, externalID: externalID))
+            batch.insulin.append(
+                InsulinDose(
+                    id: .v7(at: start.date, using: &memo.ids), takenAt: start.date, utcOffsetSeconds: utcOffsetSeconds, units: units,
+                    kind: insulinKind,
+                    source: sourceName, externalID: externalID))
         case .nutrient(let nutrient):
             try food.add(self, nutrient)
         case .quantity:
@@ -584,8 +612,9 @@ struct HealthDate {
 
     init?(bytes: UnsafeBufferPointer<UInt8>) {
         guard bytes.count == 25, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: " "),
-              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: " "),
-              bytes[20] == UInt8(ascii: "+") || bytes[20] == UInt8(ascii: "-") else { return nil }
+            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: " "),
+            bytes[20] == UInt8(ascii: "+") || bytes[20] == UInt8(ascii: "-")
+        else { return nil }
         func digits(_ start: Int, _ count: Int) -> Int? {
             var value = 0
             for index in start..<start + count {
@@ -596,9 +625,10 @@ struct HealthDate {
             return value
         }
         guard let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2), let hour = digits(11, 2),
-              let minute = digits(14, 2), let second = digits(17, 2), let offsetHours = digits(21, 2), let offsetMinutes = digits(23, 2),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61, offsetHours <= 18,
-              let date = LocalDate(year: year, month: month, day: day) else { return nil }
+            let minute = digits(14, 2), let second = digits(17, 2), let offsetHours = digits(21, 2), let offsetMinutes = digits(23, 2),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61, offsetHours <= 18,
+            let date = LocalDate(year: year, month: month, day: day)
+        else { return nil }
         let offset = (offsetHours * 3600 + offsetMinutes * 60) * (bytes[20] == UInt8(ascii: "-") ? -1 : 1)
         let local = Int64(date.dayNumber) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
         milliseconds = (local - Int64(offset)) * 1000

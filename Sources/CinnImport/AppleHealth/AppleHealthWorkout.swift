@@ -18,7 +18,8 @@ struct HealthWorkoutBuilder {
 
     init(_ tag: HealthXMLScanner.Tag) throws {
         guard let activity = tag.value("workoutActivityType") else {
-            throw CinnError.invalid("export.xml", "export.xml line \(tag.line), column \(tag.column): a <Workout> without its workoutActivityType")
+            throw CinnError.invalid(
+                "export.xml", "export.xml line \(tag.line), column \(tag.column): a <Workout> without its workoutActivityType")
         }
         let times = try HealthRecord.dates(tag)
         self.activity = activity
@@ -28,7 +29,9 @@ struct HealthWorkoutBuilder {
         line = tag.line
         durationSeconds = Self.number(tag.value("duration")).flatMap { HealthUnit.seconds($0, tag.value("durationUnit") ?? "min") }
         distanceMeters = Self.number(tag.value("totalDistance")).flatMap { HealthUnit.meters($0, tag.value("totalDistanceUnit") ?? "m") }
-        energyKcal = Self.number(tag.value("totalEnergyBurned")).flatMap { HealthUnit.kilocalories($0, tag.value("totalEnergyBurnedUnit") ?? "kcal") }
+        energyKcal = Self.number(tag.value("totalEnergyBurned")).flatMap {
+            HealthUnit.kilocalories($0, tag.value("totalEnergyBurnedUnit") ?? "kcal")
+        }
     }
 
     /// A `<WorkoutStatistics>` child: distances add up, active energy is the workout's energy.
@@ -57,10 +60,11 @@ struct HealthWorkoutBuilder {
         var offset = start.utcOffsetSeconds
         if let zone = timeZone.flatMap(TimeZone.init(identifier:)) { offset = zone.secondsFromGMT(for: start.date) }
         let hash = ContentHash.of(["HKWorkout", activity, start.text, end.text, source])
-        return ImportedHealthWorkout(startedAt: start.date, utcOffsetSeconds: offset, name: name,
-                                     durationSeconds: durationSeconds ?? Double(end.milliseconds - start.milliseconds) / 1000,
-                                     distanceMeters: statisticsDistance ?? distanceMeters, energyKcal: statisticsEnergy ?? energyKcal,
-                                     externalID: "apple:" + hash.hex)
+        return ImportedHealthWorkout(
+            startedAt: start.date, utcOffsetSeconds: offset, name: name,
+            durationSeconds: durationSeconds ?? Double(end.milliseconds - start.milliseconds) / 1000,
+            distanceMeters: statisticsDistance ?? distanceMeters, energyKcal: statisticsEnergy ?? energyKcal,
+            externalID: "apple:" + hash.hex)
     }
 
     static func number(_ text: String?) -> Double? {

@@ -39,7 +39,8 @@ enum FoodFile {
         _ onBatch: ([ImportedFood]) async throws -> Void,
         parse: (CSVRow, inout ImportOutput<ImportedFood>) -> Void
     ) async throws -> FoodFileSummary {
-        var output = ImportOutput<ImportedFood>(batchSize: max(1, batchSize), totalBytes: fileSize, maximumRows: ImportLimits.foods, rowName: "foods")
+        var output = ImportOutput<ImportedFood>(
+            batchSize: max(1, batchSize), totalBytes: fileSize, maximumRows: ImportLimits.foods, rowName: "foods")
         if skippingHeader { _ = try scanner.next { _ in } }
         while try scanner.next({ row in parse(row, &output) }) {
             if output.hasFullBatch {

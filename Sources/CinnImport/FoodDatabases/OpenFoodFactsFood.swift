@@ -11,7 +11,9 @@ enum OpenFoodFactsFood {
     }
 
     /// Throws, naming the field, when the product is unusable: a bad barcode, a negative or non-numeric amount.
-    static func read(_ fields: some OpenFoodFactsProductFields, using generator: inout some RandomNumberGenerator) throws(CinnError) -> Reading {
+    static func read(_ fields: some OpenFoodFactsProductFields, using generator: inout some RandomNumberGenerator) throws(CinnError)
+        -> Reading
+    {
         guard let name = fields.text(.productName) ?? fields.text(.productNameEnglish) ?? fields.text(.genericName) else {
             return .incomplete(.invalid(fields.name(.productName), "the product has no name"))
         }
@@ -81,7 +83,8 @@ enum OpenFoodFactsFood {
     /// The serving `serving_size` names and `serving_quantity` weighs; nil without a usable weight.
     private static func serving(_ fields: some OpenFoodFactsProductFields) -> ServingSize? {
         guard let text = fields.text(.servingQuantity), let amount = DecimalNumber.parse(text, decimalComma: false),
-              amount > 0 else { return nil }
+            amount > 0
+        else { return nil }
         return try? ServingSize.validated(label: fields.text(.servingSize) ?? "1 serving", amount: amount)
     }
 }

@@ -43,8 +43,9 @@ public enum OpenFoodFactsProduct: Sendable, Hashable {
             switch try OpenFoodFactsFood.read(product, using: &generator) {
             case .food(let food, _): self = .found(food)
             case .incomplete:
-                self = .withoutNutrition(name: product.text(.productName) ?? product.text(.productNameEnglish),
-                                         brand: OpenFoodFactsFood.firstBrand(product))
+                self = .withoutNutrition(
+                    name: product.text(.productName) ?? product.text(.productNameEnglish),
+                    brand: OpenFoodFactsFood.firstBrand(product))
             }
         default:
             throw .invalid("status", "the response has an unknown status \(status)")

@@ -91,7 +91,9 @@ struct OpenFoodFactsColumns: Sendable {
         }
         guard missing.isEmpty else {
             let columns = missing.count == 1 ? "column \(missing[0]) is" : "columns \(missing.joined(separator: ", ")) are"
-            throw .invalid("file", "\(fileName) is not an Open Food Facts CSV dump: the \(columns) missing; its columns are \(FoodFile.listed(header))")
+            throw .invalid(
+                "file", "\(fileName) is not an Open Food Facts CSV dump: the \(columns) missing; its columns are \(FoodFile.listed(header))"
+            )
         }
     }
 }

@@ -40,7 +40,10 @@ public struct OpenFoodFactsReader: Sendable {
         self.fileSize = fileSize
         if firstLine.hasPrefix("{") {
             guard firstLine != "{" else {
-                throw .invalid("file", "\(url.lastPathComponent) holds one JSON document over many lines; Cinn reads the JSON Lines dump, one product per line")
+                throw .invalid(
+                    "file",
+                    "\(url.lastPathComponent) holds one JSON document over many lines; Cinn reads the JSON Lines dump, one product per line"
+                )
             }
             content = .jsonLines
         } else if firstLine.hasPrefix("[") {

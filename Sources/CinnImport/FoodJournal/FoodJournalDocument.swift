@@ -62,8 +62,10 @@ public struct FoodJournalDocument: Codable, Sendable {
             let servings = servings.map { ServingSize(label: $0.label, amount: $0.grams ?? 0) }
             let nutrients = try Nutrients(keyed: nutrientsPer100, field: "\(field).nutrients_per_100")
             do {
-                return try Food(id: id, name: name, brand: brand, barcode: barcode, source: source, basis: basis,
-                                nutrients: nutrients, servings: servings, category: category).validated()
+                return try Food(
+                    id: id, name: name, brand: brand, barcode: barcode, source: source, basis: basis,
+                    nutrients: nutrients, servings: servings, category: category
+                ).validated()
             } catch {
                 throw .invalid("\(field).\(error.field ?? "food")", error.message)
             }
@@ -110,7 +112,9 @@ public struct FoodJournalDocument: Codable, Sendable {
             }
             let resolved = time.resolved(in: TimeZone(secondsFromGMT: 0)!)
             let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !trimmed.isEmpty, trimmed.count <= 200 else { throw .invalid("\(field).name", "an entry needs a name of at most 200 characters") }
+            guard !trimmed.isEmpty, trimmed.count <= 200 else {
+                throw .invalid("\(field).name", "an entry needs a name of at most 200 characters")
+            }
             if let brand, brand.count > 200 { throw .invalid("\(field).brand", "a brand must be at most 200 characters") }
             if let note, note.count > 2000 { throw .invalid("\(field).note", "a note must be at most 2000 characters") }
             guard !serving.label.isEmpty, serving.label.count <= 200 else {
@@ -157,17 +161,20 @@ public struct FoodJournalDocument: Codable, Sendable {
             name = preset.name
             meal = preset.meal?.name
             items = preset.items.map {
-                Item(foodID: $0.foodID, name: $0.name, brand: $0.brand, servings: $0.servings,
-                     serving: Serving(label: $0.servingLabel, grams: $0.servingAmount), nutrients: FoodJournalDocument.keyed($0.nutrients))
+                Item(
+                    foodID: $0.foodID, name: $0.name, brand: $0.brand, servings: $0.servings,
+                    serving: Serving(label: $0.servingLabel, grams: $0.servingAmount), nutrients: FoodJournalDocument.keyed($0.nutrients))
             }
         }
 
         func preset(field: String) throws(CinnError) -> FoodPreset {
             var parsed: [FoodPreset.Item] = []
             for (index, item) in items.enumerated() {
-                parsed.append(FoodPreset.Item(
-                    foodID: item.foodID, name: item.name, brand: item.brand, servings: item.servings, servingLabel: item.serving.label,
-                    servingAmount: item.serving.grams, nutrients: try Nutrients(keyed: item.nutrients, field: "\(field).items[\(index)].nutrients")))
+                parsed.append(
+                    FoodPreset.Item(
+                        foodID: item.foodID, name: item.name, brand: item.brand, servings: item.servings, servingLabel: item.serving.label,
+                        servingAmount: item.serving.grams,
+                        nutrients: try Nutrients(keyed: item.nutrients, field: "\(field).items[\(index)].nutrients")))
             }
             let meal = try meal.map { text throws(CinnError) in try Meal.parse(text, field: "\(field).meal") }
             do {

@@ -49,13 +49,16 @@ public enum NightscoutParser {
     public static func recognises(url: URL) -> Bool {
         guard let (prefix, _) = try? FileStart.read(url, count: 4096) else { return false }
         let text = String(decoding: prefix, as: UTF8.self)
-        guard let first = text.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).first, first == "[" || first == "{" else { return false }
+        guard let first = text.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).first, first == "[" || first == "{" else {
+            return false
+        }
         return (text.contains("\"sgv\"") || text.contains("\"mbg\"")) && text.contains("\"date\"")
-            || text.contains("\"created_at\"") && (text.contains("\"eventType\"") || text.contains("\"carbs\"") || text.contains("\"insulin\""))
+            || text.contains("\"created_at\"")
+                && (text.contains("\"eventType\"") || text.contains("\"carbs\"") || text.contains("\"insulin\""))
     }
 
     /// The times a reading may have, in epoch milliseconds: 1900 up to 2200.
-    public static let readingEpochMilliseconds = -2_208_988_800_000.0 ..< 7_258_118_400_000.0
+    public static let readingEpochMilliseconds = -2_208_988_800_000.0..<7_258_118_400_000.0
 
     /// What records read from a file are marked as coming from.
     public static let importSource = "import:nightscout"
@@ -75,12 +78,14 @@ public enum NightscoutParser {
             try await flush(records.data)
             records.data.removeRecords()
         }
-        try await JSONArrayStream.forEach(url: url, { record, line throws(CinnError) in
-            guard records.data.rowsRead < ImportLimits.nightscoutRecords else {
-                throw ImportLimits.exceeded(ImportLimits.nightscoutRecords, "records")
-            }
-            records.take(record, line: line)
-        }, afterChunk: handOn)
+        try await JSONArrayStream.forEach(
+            url: url,
+            { record, line throws(CinnError) in
+                guard records.data.rowsRead < ImportLimits.nightscoutRecords else {
+                    throw ImportLimits.exceeded(ImportLimits.nightscoutRecords, "records")
+                }
+                records.take(record, line: line)
+            }, afterChunk: handOn)
         try await handOn()
         return records.data
     }
@@ -98,7 +103,9 @@ public enum NightscoutParser {
     }
 
     /// Reads records already parsed from JSON (with the line each starts on).
-    public static func parse(records elements: [(line: Int, value: JSONValue)], timeZone: TimeZone, source: String = importSource) -> NightscoutData {
+    public static func parse(records elements: [(line: Int, value: JSONValue)], timeZone: TimeZone, source: String = importSource)
+        -> NightscoutData
+    {
         var records = Records(timeZone: timeZone, source: source)
         for record in elements { records.take(record.value, line: record.line) }
         return records.data
@@ -112,7 +119,8 @@ public enum NightscoutParser {
 
         init(_ text: String) {
             if text.utf8.count == 24, text.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
-               let high = UInt64(text.prefix(16), radix: 16), let low = UInt32(text.suffix(8), radix: 16) {
+                let high = UInt64(text.prefix(16), radix: 16), let low = UInt32(text.suffix(8), radix: 16)
+            {
                 self = .objectID(high, low)
             } else {
                 self = .other(text)
@@ -154,7 +162,8 @@ public enum NightscoutParser {
                 do throws(CinnError) { entryTime = .success(try entryInstant(fields)) } catch { entryTime = .failure(error) }
             }
             let treatmentTime = isTreatment ? try? treatmentInstant(fields, timeZone: timeZone) : nil
-            let key: TimeKey? = isTreatment
+            let key: TimeKey? =
+                isTreatment
                 ? treatmentTime.map {
                     TimeKey(treatment: true, milliseconds: $0.millisecondsSince1970, type: fields["eventType"]?.string ?? "<none>")
                 }
@@ -174,13 +183,15 @@ public enum NightscoutParser {
                 } else {
                     // Without an _id, the entry's instant and type name it, as "e:MILLISECONDS|TYPE".
                     let name = id ?? "e:\(key?.milliseconds ?? 0)|\(entryType(fields))"
-                    try entry(fields, id: name, time: { () throws(CinnError) in
-                        switch entryTime {
-                        case .success(let time): return time
-                        case .failure(let error): throw error
-                        case nil: return try entryInstant(fields)
-                        }
-                    }, timeZone: timeZone, source: source, into: &data)
+                    try entry(
+                        fields, id: name,
+                        time: { () throws(CinnError) in
+                            switch entryTime {
+                            case .success(let time): return time
+                            case .failure(let error): throw error
+                            case nil: return try entryInstant(fields)
+                            }
+                        }, timeZone: timeZone, source: source, into: &data)
                 }
             } catch {
                 data.reject(RejectedRow(line: line, field: error.field, reason: error.message))
@@ -226,14 +237,17 @@ public enum NightscoutParser {
             case .number(let number): milliseconds = number.double
             case .string(let text):
                 milliseconds = LocalDateTime(iso: text).flatMap { time in
-                    time.utcOffsetSeconds.map { time.resolved(in: TimeZone(secondsFromGMT: $0) ?? .gmt).instant.timeIntervalSince1970 * 1000 }
+                    time.utcOffsetSeconds.map {
+                        time.resolved(in: TimeZone(secondsFromGMT: $0) ?? .gmt).instant.timeIntervalSince1970 * 1000
+                    }
                 }
             case .object(let wrapped): milliseconds = extended(wrapped, name: name)?.number
             default: break
             }
             guard let milliseconds, readingEpochMilliseconds.contains(milliseconds) else { return nil }
             if name == "date" { return .number(JSONNumber(milliseconds)) }
-            return .string(Date(timeIntervalSince1970: milliseconds / 1000).formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+            return .string(
+                Date(timeIntervalSince1970: milliseconds / 1000).formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
         default: return nil
         }
     }
@@ -282,8 +296,9 @@ public enum NightscoutParser {
         guard let createdText = fields["created_at"]?.string, let created = LocalDateTime(iso: createdText) else {
             throw .invalid("created_at", "a treatment needs its created_at time")
         }
-        return try ValidValues.instant(created.resolved(in: TimeZone(secondsFromGMT: created.utcOffsetSeconds ?? 0) ?? .gmt).instant,
-                                       field: "created_at")
+        return try ValidValues.instant(
+            created.resolved(in: TimeZone(secondsFromGMT: created.utcOffsetSeconds ?? 0) ?? .gmt).instant,
+            field: "created_at")
     }
 
     /// An entry's instant, from `date` (epoch milliseconds, an integer or not), else `dateString` (ISO 8601 with an
@@ -295,7 +310,10 @@ public enum NightscoutParser {
             guard readingEpochMilliseconds.contains(milliseconds) else {
                 throw .invalid("date", "\(text(fields["date"]!)) is not a time from 1900 to 2199 in epoch milliseconds")
             }
-            return (Date(timeIntervalSince1970: milliseconds / 1000), { writtenOffset(dateString) ?? dateString.flatMap(javaScriptTime)?.offset })
+            return (
+                Date(timeIntervalSince1970: milliseconds / 1000),
+                { writtenOffset(dateString) ?? dateString.flatMap(javaScriptTime)?.offset }
+            )
         }
         if let dateString, let parsed = LocalDateTime(iso: dateString), let offset = parsed.utcOffsetSeconds {
             let instant = parsed.resolved(in: TimeZone(secondsFromGMT: offset) ?? .gmt).instant
@@ -329,22 +347,30 @@ public enum NightscoutParser {
                 seconds = h * 3600 + m * 60 + s
             } else if word.hasPrefix("GMT") || word.hasPrefix("UTC") {
                 let zone = word.dropFirst(3).replacingOccurrences(of: ":", with: "")
-                if zone.isEmpty { offset = 0; continue }
-                guard let sign = zone.first, sign == "+" || sign == "-", zone.count == 5, let hhmm = Int(zone.dropFirst()) else { return nil }
+                if zone.isEmpty {
+                    offset = 0
+                    continue
+                }
+                guard let sign = zone.first, sign == "+" || sign == "-", zone.count == 5, let hhmm = Int(zone.dropFirst()) else {
+                    return nil
+                }
                 offset = (sign == "-" ? -1 : 1) * ((hhmm / 100) * 3600 + (hhmm % 100) * 60)
             } else if let number = Int(word) {
                 if word.count == 4 { year = number } else if word.count <= 2 { day = number }
             }
         }
         guard let month, let day, let year, let seconds, let offset, abs(offset) <= 18 * 3600,
-              let date = LocalDate(year: year, month: month, day: day) else { return nil }
+            let date = LocalDate(year: year, month: month, day: day)
+        else { return nil }
         let local = Double(date.dayNumber) * 86_400 + Double(seconds)
         return (Date(timeIntervalSince1970: local - Double(offset)), offset)
     }
 
     /// - Parameter time: the entry's `entryInstant`, worked out already.
-    static func entry(_ fields: [String: JSONValue], id: String, time: () throws(CinnError) -> (instant: Date, offset: () -> Int?),
-                      timeZone: TimeZone, source: String, into data: inout NightscoutData) throws(CinnError) {
+    static func entry(
+        _ fields: [String: JSONValue], id: String, time: () throws(CinnError) -> (instant: Date, offset: () -> Int?),
+        timeZone: TimeZone, source: String, into data: inout NightscoutData
+    ) throws(CinnError) {
         let type = entryType(fields)
         guard type == "sgv" || type == "mbg" else {
             data.skipped += 1
@@ -359,44 +385,55 @@ public enum NightscoutParser {
         guard mg <= 1000 else { throw .invalid(type, "\(text(fields[type]!)) mg/dL is not a glucose reading") }
         let offset = offset(instant: instant, fields: fields, timeZone: timeZone, written: written())
         let device = fields["device"]?.string.map { String($0.prefix(100)) }
-        data.readings.append(GlucoseReading(measuredAt: instant, utcOffsetSeconds: offset, glucose: Glucose(milligramsPerDeciliter: mg),
-                                            note: type == "mbg" ? "meter" : device.map { "CGM: \($0)" }, source: source,
-                                            externalID: "nightscout:\(id):\(type)", sensor: type == "sgv", device: device,
-                                            direction: type == "sgv" ? fields["direction"]?.string.flatMap(GlucoseDirection.init(rawValue:)) : nil))
+        data.readings.append(
+            GlucoseReading(
+                measuredAt: instant, utcOffsetSeconds: offset, glucose: Glucose(milligramsPerDeciliter: mg),
+                note: type == "mbg" ? "meter" : device.map { "CGM: \($0)" }, source: source,
+                externalID: "nightscout:\(id):\(type)", sensor: type == "sgv", device: device,
+                direction: type == "sgv" ? fields["direction"]?.string.flatMap(GlucoseDirection.init(rawValue:)) : nil))
     }
 
     /// What the journal keeps of one treatment, named `key` (its `_id`, else its instant and event type): `insulin` as a
     /// dose (basal when its event type says so), `carbs` as a food-log entry named by its `foodType`, else its `notes`,
     /// and a `glucose` check as a meter's reading. Returns whether it made anything.
-    static func treatment(_ fields: [String: JSONValue], key: String, instant: Date, timeZone: TimeZone, source: String,
-                          into data: inout NightscoutData) throws(CinnError) -> Bool {
-        let offset = offset(instant: instant, fields: fields, timeZone: timeZone,
-                            written: writtenOffset(fields["timestamp"]?.string) ?? writtenOffset(fields["created_at"]?.string).flatMap { $0 == 0 ? nil : $0 })
+    static func treatment(
+        _ fields: [String: JSONValue], key: String, instant: Date, timeZone: TimeZone, source: String,
+        into data: inout NightscoutData
+    ) throws(CinnError) -> Bool {
+        let offset = offset(
+            instant: instant, fields: fields, timeZone: timeZone,
+            written: writtenOffset(fields["timestamp"]?.string)
+                ?? writtenOffset(fields["created_at"]?.string).flatMap { $0 == 0 ? nil : $0 })
         let eventType = fields["eventType"]?.string ?? "<none>"
         let notes = fields["notes"]?.string.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
         var made = false
         if let units = try number(fields, "insulin"), units > 0 {
             _ = try InsulinDose.validatedUnits(units, field: "insulin")
             let kind: InsulinKind = eventType.localizedCaseInsensitiveContains("basal") ? .basal : .bolus
-            data.doses.append(InsulinDose(takenAt: instant, utcOffsetSeconds: offset, units: units, kind: kind, note: notes ?? eventType,
-                                          source: source, externalID: "nightscout:\(key):insulin"))
+            data.doses.append(
+                InsulinDose(
+                    takenAt: instant, utcOffsetSeconds: offset, units: units, kind: kind, note: notes ?? eventType,
+                    source: source, externalID: "nightscout:\(key):insulin"))
             made = true
         }
         if let grams = try number(fields, "carbs"), grams > 0 {
             guard grams <= 1000 else { throw .invalid("carbs", "\(grams) g is not a meal") }
             let food = foodName(fields["foodType"]?.string)
             let named = food ?? foodName(notes)
-            data.entries.append(try FoodLogEntry.carbohydrateTreatment(
-                grams: grams, name: named, note: food == nil && named != nil ? nil : notes, eatenAt: instant, utcOffsetSeconds: offset,
-                source: source, externalID: "nightscout:\(key):carbs"))
+            data.entries.append(
+                try FoodLogEntry.carbohydrateTreatment(
+                    grams: grams, name: named, note: food == nil && named != nil ? nil : notes, eatenAt: instant, utcOffsetSeconds: offset,
+                    source: source, externalID: "nightscout:\(key):carbs"))
             made = true
         }
         if let value = try number(fields, "glucose") {
             let unitText = fields["units"]?.string ?? "mg/dl"
             guard let unit = GlucoseUnit(spelling: unitText) else { throw .invalid("units", "unknown glucose unit \"\(unitText)\"") }
             let glucose = try Glucose.validated(value, unit, field: "glucose")
-            data.readings.append(GlucoseReading(measuredAt: instant, utcOffsetSeconds: offset, glucose: glucose, note: notes ?? eventType,
-                                                source: source, externalID: "nightscout:\(key):glucose"))
+            data.readings.append(
+                GlucoseReading(
+                    measuredAt: instant, utcOffsetSeconds: offset, glucose: glucose, note: notes ?? eventType,
+                    source: source, externalID: "nightscout:\(key):glucose"))
             made = true
         }
         return made
@@ -406,7 +443,8 @@ public enum NightscoutParser {
     /// most 80 characters, plain text), else nil.
     static func foodName(_ text: String?) -> String? {
         guard let text = text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty, text.count <= 80,
-              !text.contains(where: \.isNewline), ValidValues.isPlain(text, allowingLineBreaks: false) else { return nil }
+            !text.contains(where: \.isNewline), ValidValues.isPlain(text, allowingLineBreaks: false)
+        else { return nil }
         return text
     }
 }

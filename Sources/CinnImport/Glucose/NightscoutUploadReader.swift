@@ -74,7 +74,9 @@ public enum NightscoutUploadReader {
         }
         if let notes = members["notes"], notes != .null {
             guard let text = notes.string else { throw .invalid("notes", "notes are text") }
-            guard text.count <= Note.maximumLength else { throw .invalid("notes", "notes have \(text.count) characters; at most \(Note.maximumLength)") }
+            guard text.count <= Note.maximumLength else {
+                throw .invalid("notes", "notes have \(text.count) characters; at most \(Note.maximumLength)")
+            }
             try ValidValues.plainText(text, field: "notes", allowingLineBreaks: true)
         }
         let text = JSONValue.object(members).text
@@ -92,7 +94,8 @@ public enum NightscoutUploadReader {
     /// An upload of treatments: each checked and kept, with what the journal keeps of it (`treatment`). A treatment
     /// without a time from 1900 to 2199, with an impossible amount or text, is rejected alone.
     public static func treatments(_ body: [UInt8], timeZone: TimeZone, source: String) throws(CinnError)
-        -> (data: NightscoutData, rejected: [RejectedRow]) {
+        -> (data: NightscoutData, rejected: [RejectedRow])
+    {
         var data = NightscoutData(), rejected: [RejectedRow] = []
         for (index, (line, value)) in try elements(body, documents: true).enumerated() {
             guard case .object(let members) = value else { continue }
@@ -109,8 +112,10 @@ public enum NightscoutUploadReader {
     /// and its `eventType` (never the text of its time: the same bolus written in two offsets is one): its document, and
     /// what the journal keeps of it (`NightscoutParser.treatment`), go into `data`, or nothing when it is invalid.
     /// - Parameter known: the instant of its `created_at` when the caller has read it already.
-    public static func treatment(_ members: [String: JSONValue], instant known: Date? = nil, timeZone: TimeZone, source: String,
-                                 into data: inout NightscoutData) throws(CinnError) {
+    public static func treatment(
+        _ members: [String: JSONValue], instant known: Date? = nil, timeZone: TimeZone, source: String,
+        into data: inout NightscoutData
+    ) throws(CinnError) {
         let instant: Date
         if let known { instant = known } else { instant = try NightscoutParser.treatmentInstant(members, timeZone: timeZone) }
         let text = try checked(members)
@@ -129,7 +134,9 @@ public enum NightscoutUploadReader {
     /// An upload of device statuses (or profiles): each checked, timed by `created_at` (a profile's `startDate`), else
     /// `now`, and keyed by its `_id`, else its time and device, else (without a time) its content: sent again, it is
     /// the same.
-    public static func documents(_ body: [UInt8], now: Date) throws(CinnError) -> (documents: [NightscoutUploadedDocument], rejected: [RejectedRow]) {
+    public static func documents(_ body: [UInt8], now: Date) throws(CinnError) -> (
+        documents: [NightscoutUploadedDocument], rejected: [RejectedRow]
+    ) {
         var documents: [NightscoutUploadedDocument] = [], rejected: [RejectedRow] = []
         for (index, (line, value)) in try elements(body, documents: true).enumerated() {
             guard case .object(let members) = value else { continue }
@@ -139,15 +146,18 @@ public enum NightscoutUploadReader {
                 if let timeText {
                     let time = LocalDateTime(iso: timeText)
                     guard let at = time.map({ $0.resolved(in: TimeZone(secondsFromGMT: $0.utcOffsetSeconds ?? 0) ?? .gmt).instant }),
-                          (try? ValidValues.instant(at, field: "created_at")) != nil else {
+                        (try? ValidValues.instant(at, field: "created_at")) != nil
+                    else {
                         throw .invalid("created_at", "\(timeText) is not a time from 1900 to 2199")
                     }
                     instant = at
                 }
                 let text = try checked(members)
-                let key = members["_id"]?.string ?? (timeText == nil
-                    ? "d:" + ContentHash.of([text]).hex
-                    : "d:\(instant.millisecondsSince1970)|\(members["device"]?.string ?? "")")
+                let key =
+                    members["_id"]?.string
+                    ?? (timeText == nil
+                        ? "d:" + ContentHash.of([text]).hex
+                        : "d:\(instant.millisecondsSince1970)|\(members["device"]?.string ?? "")")
                 documents.append(NightscoutUploadedDocument(key: key, eventType: nil, createdAt: instant, members: members, text: text))
             } catch {
                 rejected.append(rejection(index, line: line, error))

@@ -48,8 +48,10 @@ public enum HealthAutoExportParser {
     public static func read(url: URL) throws(CinnError) -> HealthAutoExportDelivery {
         let (_, size) = try FileStart.read(url, count: 0)
         guard size <= maximumFileBytes else {
-            throw .invalid("file", "\(url.lastPathComponent) is \(size >> 20) MB; Cinn reads Health Auto Export files of at most "
-                           + "\(maximumFileBytes >> 20) MB: export a shorter range, or by the day, or send it with a REST API automation")
+            throw .invalid(
+                "file",
+                "\(url.lastPathComponent) is \(size >> 20) MB; Cinn reads Health Auto Export files of at most "
+                    + "\(maximumFileBytes >> 20) MB: export a shorter range, or by the day, or send it with a REST API automation")
         }
         let bytes: [UInt8]
         do {
@@ -81,7 +83,9 @@ public enum HealthAutoExportParser {
     /// hold, or the delivery is refused naming the JSON path; a point that cannot be read is rejected alone.
     public static func parse(_ body: JSONValue) throws(CinnError) -> HealthAutoExportDelivery {
         guard case .object(let root) = body else { throw .invalid("$", "the body is a JSON object with \"data\"") }
-        guard case .object(let data)? = root["data"] else { throw .invalid("data", "the body needs \"data\", an object with \"metrics\" and \"workouts\"") }
+        guard case .object(let data)? = root["data"] else {
+            throw .invalid("data", "the body needs \"data\", an object with \"metrics\" and \"workouts\"")
+        }
         var delivery = HealthAutoExportDelivery()
         var journal = JournalMapping()
         for (index, metric) in try array(data["metrics"], "data.metrics").enumerated() {
@@ -123,7 +127,8 @@ public enum HealthAutoExportParser {
                 return entry
             }
         } catch {
-            throw CinnError.invalid("data.metrics", "the food in this delivery cannot be read: \((error as? CinnError)?.message ?? "\(error)")")
+            throw CinnError.invalid(
+                "data.metrics", "the food in this delivery cannot be read: \((error as? CinnError)?.message ?? "\(error)")")
         }
         return delivery
     }
@@ -238,13 +243,16 @@ public enum HealthAutoExportParser {
     ]
     static let sleepType = "HKCategoryTypeIdentifierSleepAnalysis"
 
-    private static func read(_ point: [String: JSONValue], of kind: Metric, units: String, into delivery: inout HealthAutoExportDelivery,
-                             journal: inout JournalMapping) throws(CinnError) {
+    private static func read(
+        _ point: [String: JSONValue], of kind: Metric, units: String, into delivery: inout HealthAutoExportDelivery,
+        journal: inout JournalMapping
+    ) throws(CinnError) {
         let source = (point["source"]?.string ?? "").split(separator: "|").first.map { String($0.prefix(200)) } ?? ""
         switch kind {
         case .journal(let type):
             let date = try self.date(point, "date")
-            var record = HealthRecord(type: type, unit: units, value: try number(point, "qty").text, sourceName: source, start: date, end: date)
+            var record = HealthRecord(
+                type: type, unit: units, value: try number(point, "qty").text, sourceName: source, start: date, end: date)
             record.bucket = ContentHash.of([type, date.text, source]).hex
             switch point["mealTime"]?.string {
             case "Before Meal": record.mealTime = "1"
@@ -260,11 +268,13 @@ public enum HealthAutoExportParser {
                 }
             }
             do {
-                try record.map(HealthRecord.Kind(type), into: &delivery.records, food: &journal.food, days: &journal.days,
-                               skipped: &journal.skipped, memo: &journal.memo)
+                try record.map(
+                    HealthRecord.Kind(type), into: &delivery.records, food: &journal.food, days: &journal.days,
+                    skipped: &journal.skipped, memo: &journal.memo)
             } catch let error as CinnError {
                 // The value is the point's qty; the unit is the metric's units.
-                throw error.field == "value" ? CinnError.invalid("qty", error.message) : error.field == "unit" ? CinnError.invalid("units", error.message) : error
+                throw error.field == "value"
+                    ? CinnError.invalid("qty", error.message) : error.field == "unit" ? CinnError.invalid("units", error.message) : error
             } catch {
                 throw .invalid("qty", "\(error)")
             }
@@ -280,46 +290,63 @@ public enum HealthAutoExportParser {
                 value *= conversion.factor
                 unit = conversion.kept
             }
-            delivery.samples.append(HealthSample(type: type, unit: unit, start: date.date, end: date.date, day: date.day, source: source,
-                                                 value: try HealthSample.validatedValue(value, field: "qty")))
+            delivery.samples.append(
+                HealthSample(
+                    type: type, unit: unit, start: date.date, end: date.date, day: date.day, source: source,
+                    value: try HealthSample.validatedValue(value, field: "qty")))
         case .heartRate(let type):
             let date = try self.date(point, "date")
             let average = try point["Avg"] != nil ? number(point, "Avg").double : number(point, "qty").double
             let minimum = try point["Min"] != nil ? number(point, "Min").double : average
             let maximum = try point["Max"] != nil ? number(point, "Max").double : average
-            guard minimum <= average, average <= maximum else { throw .invalid("Avg", "the average \(average) is not between Min \(minimum) and Max \(maximum)") }
+            guard minimum <= average, average <= maximum else {
+                throw .invalid("Avg", "the average \(average) is not between Min \(minimum) and Max \(maximum)")
+            }
             _ = try HealthSample.validatedValue(minimum, field: "Min")
             _ = try HealthSample.validatedValue(maximum, field: "Max")
-            delivery.samples.append(HealthSample(type: type, unit: "count/min", start: date.date, end: date.date, day: date.day, source: source,
-                                                 value: average, minimum: minimum, maximum: maximum))
+            delivery.samples.append(
+                HealthSample(
+                    type: type, unit: "count/min", start: date.date, end: date.date, day: date.day, source: source,
+                    value: average, minimum: minimum, maximum: maximum))
         case .bloodPressure:
             let date = try self.date(point, "date")
             for (key, type) in [("systolic", "BloodPressureSystolic"), ("diastolic", "BloodPressureDiastolic")] {
-                delivery.samples.append(HealthSample(type: "HKQuantityTypeIdentifier" + type, unit: "mmHg", start: date.date, end: date.date,
-                                                     day: date.day, source: source, value: try HealthSample.validatedValue(number(point, key).double, field: key)))
+                delivery.samples.append(
+                    HealthSample(
+                        type: "HKQuantityTypeIdentifier" + type, unit: "mmHg", start: date.date, end: date.date,
+                        day: date.day, source: source, value: try HealthSample.validatedValue(number(point, key).double, field: key)))
             }
         case .minutes(let type):
             let date = try self.date(point, "date")
             let minutes = try minutes(try number(point, "qty").double, units)
-            delivery.samples.append(HealthSample(type: type, unit: "min", start: date.date, end: date.date, day: date.day, source: source, value: minutes))
+            delivery.samples.append(
+                HealthSample(type: type, unit: "min", start: date.date, end: date.date, day: date.day, source: source, value: minutes))
         case .sleep:
             try sleep(point, units: units, source: source, into: &delivery)
         }
     }
 
-    private static func sleep(_ point: [String: JSONValue], units: String, source: String, into delivery: inout HealthAutoExportDelivery) throws(CinnError) {
+    private static func sleep(_ point: [String: JSONValue], units: String, source: String, into delivery: inout HealthAutoExportDelivery)
+        throws(CinnError)
+    {
         if point["startDate"] != nil {
             // One stage's span (the automation's "Summarize Data" off).
             let start = try date(point, "startDate"), end = try date(point, "endDate")
             guard end.milliseconds >= start.milliseconds else { throw .invalid("endDate", "a sleep stage ends after it starts") }
             let value = point["value"]?.string ?? ""
-            guard let stage = sleepStages.first(where: { $0.value.caseInsensitiveCompare(value) == .orderedSame })
-                    ?? (value == "Unspecified" ? sleepStages[3] : nil) else {
+            guard
+                let stage = sleepStages.first(where: { $0.value.caseInsensitiveCompare(value) == .orderedSame })
+                    ?? (value == "Unspecified" ? sleepStages[3] : nil)
+            else {
                 throw .invalid("value", "a sleep stage is Core, Deep, REM, Asleep, Awake or In Bed, not \"\(value)\"")
             }
-            let minutes = point["qty"] != nil ? try minutes(try number(point, "qty").double, units) : Double(end.milliseconds - start.milliseconds) / 60_000
-            delivery.samples.append(HealthSample(type: sleepType, category: "HKCategoryValueSleepAnalysis" + stage.category, unit: "min",
-                                                 start: start.date, end: end.date, day: start.day, source: source, value: minutes))
+            let minutes =
+                point["qty"] != nil
+                ? try minutes(try number(point, "qty").double, units) : Double(end.milliseconds - start.milliseconds) / 60_000
+            delivery.samples.append(
+                HealthSample(
+                    type: sleepType, category: "HKCategoryValueSleepAnalysis" + stage.category, unit: "min",
+                    start: start.date, end: end.date, day: start.day, source: source, value: minutes))
             return
         }
         // A night (the automation's "Summarize Data" on): hours by stage, counted on the day it ends (`date`).
@@ -329,8 +356,10 @@ public enum HealthAutoExportParser {
         for stage in sleepStages where point[stage.key] != nil {
             let minutes = try minutes(try number(point, stage.key).double, units)
             guard minutes > 0 else { continue }
-            delivery.samples.append(HealthSample(type: sleepType, category: "HKCategoryValueSleepAnalysis" + stage.category, unit: "min",
-                                                 start: start.date, end: end.date, day: night.day, source: source, value: minutes))
+            delivery.samples.append(
+                HealthSample(
+                    type: sleepType, category: "HKCategoryValueSleepAnalysis" + stage.category, unit: "min",
+                    start: start.date, end: end.date, day: night.day, source: source, value: minutes))
         }
     }
 
@@ -374,7 +403,9 @@ public enum HealthAutoExportParser {
         var duration = Double(end.milliseconds - start.milliseconds) / 1000
         if fields["duration"] != nil {
             duration = try number(fields, "duration").double
-            guard ValidValues.workoutDurationSeconds.contains(duration) else { throw .invalid("duration", "\(duration) s is not a workout's length") }
+            guard ValidValues.workoutDurationSeconds.contains(duration) else {
+                throw .invalid("duration", "\(duration) s is not a workout's length")
+            }
         }
         func quantity(_ key: String) throws(CinnError) -> (value: Double, units: String)? {
             guard case .object(let quantity)? = fields[key] else { return nil }
@@ -397,9 +428,11 @@ public enum HealthAutoExportParser {
             energy = kilocalories
         }
         let identity = fields["id"]?.string.map { $0.lowercased() } ?? ContentHash.of([name, start.text]).hex
-        return try ImportedHealthWorkout(startedAt: start.date, utcOffsetSeconds: start.utcOffsetSeconds, name: String(name.prefix(200)),
-                                         durationSeconds: duration, distanceMeters: distance, energyKcal: energy,
-                                         externalID: "hae-workout:" + identity).validated(distanceField: "distance.qty", energyField: "activeEnergyBurned.qty")
+        return try ImportedHealthWorkout(
+            startedAt: start.date, utcOffsetSeconds: start.utcOffsetSeconds, name: String(name.prefix(200)),
+            durationSeconds: duration, distanceMeters: distance, energyKcal: energy,
+            externalID: "hae-workout:" + identity
+        ).validated(distanceField: "distance.qty", energyField: "activeEnergyBurned.qty")
     }
 }
 
@@ -417,16 +450,21 @@ extension HealthDate {
         var rest = parts.dropFirst()
         let clock = rest.removeFirst().split(separator: ":")
         var meridiem: String?
-        if let next = rest.first, ["am", "pm"].contains(next.lowercased()) { meridiem = next.lowercased(); rest.removeFirst() }
+        if let next = rest.first, ["am", "pm"].contains(next.lowercased()) {
+            meridiem = next.lowercased()
+            rest.removeFirst()
+        }
         guard clock.count == 3 || clock.count == 2, let offsetText = rest.first, rest.count == 1,
-              var hour = Int(clock[0]), let minute = Int(clock[1]), let second = clock.count == 3 ? Int(clock[2]) : 0,
-              (0..<60).contains(minute), (0...60).contains(second) else { return nil }
+            var hour = Int(clock[0]), let minute = Int(clock[1]), let second = clock.count == 3 ? Int(clock[2]) : 0,
+            (0..<60).contains(minute), (0...60).contains(second)
+        else { return nil }
         if let meridiem {
             guard (1...12).contains(hour) else { return nil }
             hour = hour % 12 + (meridiem == "pm" ? 12 : 0)
         }
         guard (0..<24).contains(hour), offsetText.count == 5, let sign = offsetText.first, sign == "+" || sign == "-",
-              let hours = Int(offsetText.dropFirst().prefix(2)), let minutes = Int(offsetText.suffix(2)), hours <= 18, minutes < 60 else { return nil }
+            let hours = Int(offsetText.dropFirst().prefix(2)), let minutes = Int(offsetText.suffix(2)), hours <= 18, minutes < 60
+        else { return nil }
         let offset = (hours * 3600 + minutes * 60) * (sign == "-" ? -1 : 1)
         let local = Int64(day.dayNumber) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
         self.init(milliseconds: (local - Int64(offset)) * 1000, utcOffsetSeconds: offset)

@@ -26,11 +26,12 @@ enum MyFitnessPalColumns {
     /// The layout of a `kind` file; nil when a column it needs is missing.
     init?(kind: MyFitnessPalExport.FileKind, header: [String]) {
         let names = Names(header)
-        let columns: Self? = switch kind {
-        case .nutrition: Nutrition(names).map(Self.nutrition)
-        case .measurement: Measurement(names).map(Self.measurement)
-        case .exercise: Exercise(names).map(Self.exercise)
-        }
+        let columns: Self? =
+            switch kind {
+            case .nutrition: Nutrition(names).map(Self.nutrition)
+            case .measurement: Measurement(names).map(Self.measurement)
+            case .exercise: Exercise(names).map(Self.exercise)
+            }
         guard let columns else { return nil }
         self = columns
     }

@@ -41,7 +41,8 @@ struct MyFitnessPalExerciseParser: MyFitnessPalRowParser {
         }
         var weight: Mass?
         if let value = try MyFitnessPalField.amount(row, columns.weight, header: columns.weightUnit == .pounds ? "Pounds" : "Kilograms"),
-           let unit = columns.weightUnit {
+            let unit = columns.weightUnit
+        {
             weight = Mass(value, unit)
         }
         let (instant, offset) = date.noon(in: timeZone)

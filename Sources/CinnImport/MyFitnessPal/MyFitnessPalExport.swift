@@ -48,8 +48,10 @@ public struct MyFitnessPalExport: Sendable {
 
     /// The question a file whose dates do not say their order asks: the field is `date_order`.
     static func dateOrderQuestion(example: String) -> CinnError {
-        .invalid("date_order", "the dates were saved by a spreadsheet (such as \"\(example)\") and none says whether the day or the month "
-                 + "comes first: choose day-first (1/2/2023 is 1 February) or month-first (1/2/2023 is 2 January)")
+        .invalid(
+            "date_order",
+            "the dates were saved by a spreadsheet (such as \"\(example)\") and none says whether the day or the month "
+                + "comes first: choose day-first (1/2/2023 is 1 February) or month-first (1/2/2023 is 2 January)")
     }
 
     /// The order of the dates of `tables` written day and month (a spreadsheet's), from a date that can only be read one
@@ -61,15 +63,20 @@ public struct MyFitnessPalExport: Sendable {
         for table in tables {
             try table.forEachDate { text, line throws(CinnError) in
                 guard LocalDate(iso: text) == nil, let parts = MyFitnessPalField.spreadsheetDate(text), !parts.yearFirst,
-                      parts.first != parts.second else { return true }
-                let order: DateOrder? = parts.first > 12 && parts.second <= 12 ? .dayFirst : parts.second > 12 && parts.first <= 12 ? .monthFirst : nil
+                    parts.first != parts.second
+                else { return true }
+                let order: DateOrder? =
+                    parts.first > 12 && parts.second <= 12 ? .dayFirst : parts.second > 12 && parts.first <= 12 ? .monthFirst : nil
                 guard let order else {
                     if unsettled == nil { unsettled = text }
                     return true
                 }
                 if let found, found.order != order {
-                    throw .invalid("Date", "\(table.fileName), line \(line): \"\(text)\" is \(order == .dayFirst ? "day" : "month") first, but "
-                                   + "\"\(found.text)\" (\(found.file), line \(found.line)) is \(found.order == .dayFirst ? "day" : "month") first")
+                    throw .invalid(
+                        "Date",
+                        "\(table.fileName), line \(line): \"\(text)\" is \(order == .dayFirst ? "day" : "month") first, but "
+                            + "\"\(found.text)\" (\(found.file), line \(found.line)) is \(found.order == .dayFirst ? "day" : "month") first"
+                    )
                 }
                 found = (order, table.fileName, line, text)
                 return true
@@ -90,7 +97,8 @@ public struct MyFitnessPalExport: Sendable {
         public init?(fileName: String) {
             let lowered = fileName.lowercased()
             guard lowered.hasSuffix(".csv"),
-                  let kind = Self.allCases.first(where: { lowered.hasPrefix($0.rawValue.lowercased()) }) else { return nil }
+                let kind = Self.allCases.first(where: { lowered.hasPrefix($0.rawValue.lowercased()) })
+            else { return nil }
             self = kind
         }
     }
@@ -168,20 +176,29 @@ public struct MyFitnessPalExport: Sendable {
         for table in tables {
             switch table.columns {
             case .nutrition(let columns):
-                let output = try await table.read(MyFitnessPalNutritionParser(columns: columns, fileName: table.fileName, dateOrder: dateOrder,
-                                                                              timeZone: options.timeZone)) { try await emit(Batch(entries: $0)) }
+                let output = try await table.read(
+                    MyFitnessPalNutritionParser(
+                        columns: columns, fileName: table.fileName, dateOrder: dateOrder,
+                        timeZone: options.timeZone)
+                ) { try await emit(Batch(entries: $0)) }
                 export.count(output, from: table)
             case .measurement(let columns):
                 // `weightUnit` has thrown unless there is a unit whenever a Measurement-Summary is read.
                 guard let unit = export.weightUnit else { continue }
-                let output = try await table.read(MyFitnessPalMeasurementParser(columns: columns, fileName: table.fileName, dateOrder: dateOrder,
-                                                                                unit: unit, timeZone: options.timeZone)) {
+                let output = try await table.read(
+                    MyFitnessPalMeasurementParser(
+                        columns: columns, fileName: table.fileName, dateOrder: dateOrder,
+                        unit: unit, timeZone: options.timeZone)
+                ) {
                     try await emit(Batch(weighIns: $0))
                 }
                 export.count(output, from: table)
             case .exercise(let columns):
-                let output = try await table.read(MyFitnessPalExerciseParser(columns: columns, fileName: table.fileName, dateOrder: dateOrder,
-                                                                             timeZone: options.timeZone)) { try await emit(Batch(exercises: $0)) }
+                let output = try await table.read(
+                    MyFitnessPalExerciseParser(
+                        columns: columns, fileName: table.fileName, dateOrder: dateOrder,
+                        timeZone: options.timeZone)
+                ) { try await emit(Batch(exercises: $0)) }
                 export.count(output, from: table)
             }
         }
@@ -191,12 +208,15 @@ public struct MyFitnessPalExport: Sendable {
     /// The unit of the weigh-ins: the one asked for, else the one the Exercise-Summary headers name.
     private static func weightUnit(_ tables: [MyFitnessPalTable], options: Options) throws(CinnError) -> MassUnit? {
         guard options.unit == nil, tables.contains(where: { $0.columns.kind == .measurement }) else { return options.unit }
-        let named = Set(tables.compactMap { table -> MassUnit? in
-            if case .exercise(let columns) = table.columns { return columns.weightUnit }
-            return nil
-        })
+        let named = Set(
+            tables.compactMap { table -> MassUnit? in
+                if case .exercise(let columns) = table.columns { return columns.weightUnit }
+                return nil
+            })
         guard named.count == 1, let unit = named.first else {
-            let reason = named.isEmpty ? "MyFitnessPal's Measurement-Summary does not say which unit its weights are in, and no Exercise-Summary with a Pounds or Kilograms column came with it"
+            let reason =
+                named.isEmpty
+                ? "MyFitnessPal's Measurement-Summary does not say which unit its weights are in, and no Exercise-Summary with a Pounds or Kilograms column came with it"
                 : "the Exercise-Summary files name both pounds and kilograms, so the unit of the Measurement-Summary weights is unclear"
             throw .invalid("unit", "\(reason): choose the unit, kg or lb")
         }
@@ -204,8 +224,10 @@ public struct MyFitnessPalExport: Sendable {
     }
 
     private mutating func count<Item>(_ output: ImportOutput<Item>, from table: MyFitnessPalTable) {
-        files.append(File(kind: table.columns.kind, name: table.fileName, rowsRead: output.rowsRead,
-                          rejectedCount: output.rejectedCount))
+        files.append(
+            File(
+                kind: table.columns.kind, name: table.fileName, rowsRead: output.rowsRead,
+                rejectedCount: output.rejectedCount))
         rowsRead += output.rowsRead
         skipped += output.skipped
         rejectedCount += output.rejectedCount

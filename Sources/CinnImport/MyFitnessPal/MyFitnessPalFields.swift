@@ -5,8 +5,10 @@ import Foundation
 enum MyFitnessPalField {
     /// `YYYY-MM-DD` as MyFitnessPal writes it, or as a spreadsheet saved it again: `1/13/2023` (`order` says whether
     /// the day or the month comes first), `13.01.23`, `2023/01/13`, with a time after it at times (`1/13/2023 0:00`).
-    static func date(_ row: CSVRow, _ column: Int, header: String = "Date",
-                     order: MyFitnessPalExport.DateOrder?) throws(CinnError) -> LocalDate {
+    static func date(
+        _ row: CSVRow, _ column: Int, header: String = "Date",
+        order: MyFitnessPalExport.DateOrder?
+    ) throws(CinnError) -> LocalDate {
         let text = row.text(column)
         guard !text.isEmpty else { throw .invalid(header, "the date is missing") }
         if let date = LocalDate(iso: text) { return date }
@@ -17,11 +19,16 @@ enum MyFitnessPalField {
         // A file's dates are MyFitnessPal's or a spreadsheet's, whose order `MyFitnessPalExport.dateOrder` settled: one such
         // date among MyFitnessPal's is read when it reads the same either way.
         guard parts.yearFirst || order != nil || parts.first == parts.second else {
-            throw .invalid(header, "\(header) \"\(text)\" is not a date as MyFitnessPal writes it (YYYY-MM-DD), and does not say whether "
-                           + "the day or the month comes first")
+            throw .invalid(
+                header,
+                "\(header) \"\(text)\" is not a date as MyFitnessPal writes it (YYYY-MM-DD), and does not say whether "
+                    + "the day or the month comes first")
         }
         guard let date = LocalDate(year: parts.year, month: month, day: day) else {
-            throw .invalid(header, "\(header) \"\(text)\" is not a date (read \(parts.yearFirst ? "year first" : order == .monthFirst ? "month first" : "day first"))")
+            throw .invalid(
+                header,
+                "\(header) \"\(text)\" is not a date (read \(parts.yearFirst ? "year first" : order == .monthFirst ? "month first" : "day first"))"
+            )
         }
         return date
     }
@@ -32,7 +39,8 @@ enum MyFitnessPalField {
         let date = text.split(separator: " ").first ?? ""
         let parts = date.split(omittingEmptySubsequences: false) { $0 == "/" || $0 == "." || $0 == "-" }
         guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy(\.isASCII) }),
-              let a = Int(parts[0]), let b = Int(parts[1]), let c = Int(parts[2]) else { return nil }
+            let a = Int(parts[0]), let b = Int(parts[1]), let c = Int(parts[2])
+        else { return nil }
         if parts[0].count == 4 { return (b, c, a, true) }
         guard parts[2].count == 4 || parts[2].count == 2, parts[0].count <= 2, parts[1].count <= 2 else { return nil }
         let year = parts[2].count == 4 ? c : c < 70 ? 2000 + c : 1900 + c

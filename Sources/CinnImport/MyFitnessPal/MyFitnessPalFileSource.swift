@@ -22,8 +22,11 @@ struct MyFitnessPalFileSource {
         if isFolder.boolValue { return try folder(url) }
         let (prefix, _) = try FileStart.read(url, count: 4)
         if prefix.starts(with: [0x50, 0x4B]) || url.pathExtension.lowercased() == "zip" { return try zip(url) }
-        return [MyFitnessPalFileSource(name: url.lastPathComponent, kind: .init(fileName: url.lastPathComponent),
-                                       bytes: try contents(of: url))]
+        return [
+            MyFitnessPalFileSource(
+                name: url.lastPathComponent, kind: .init(fileName: url.lastPathComponent),
+                bytes: try contents(of: url))
+        ]
     }
 
     /// The export files inside a zip, wherever they are in it (MyFitnessPal puts them in `File-Export-…/`).
@@ -50,7 +53,8 @@ struct MyFitnessPalFileSource {
 
     /// An entry's bytes, decompressed in memory; throws past `maximumSize`, whatever its header claims.
     private static func read(_ entry: ZipFile.Entry, of zip: ZipFile) throws(CinnError) -> [UInt8] {
-        let tooLarge = CinnError.invalid("file", "\(entry.path) is larger than \(maximumSize >> 20) MB; a MyFitnessPal export file is far smaller")
+        let tooLarge = CinnError.invalid(
+            "file", "\(entry.path) is larger than \(maximumSize >> 20) MB; a MyFitnessPal export file is far smaller")
         guard entry.uncompressedSize <= UInt64(maximumSize) else { throw tooLarge }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(entry.uncompressedSize))
@@ -87,9 +91,11 @@ struct MyFitnessPalFileSource {
         let manager = FileManager.default
         func children(_ folder: URL) throws(CinnError) -> [URL] {
             do {
-                return try manager.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.isDirectoryKey],
-                                                       options: [.skipsHiddenFiles])
-                    .sorted { $0.lastPathComponent < $1.lastPathComponent }
+                return try manager.contentsOfDirectory(
+                    at: folder, includingPropertiesForKeys: [.isDirectoryKey],
+                    options: [.skipsHiddenFiles]
+                )
+                .sorted { $0.lastPathComponent < $1.lastPathComponent }
             } catch {
                 throw .invalid("file", "cannot list the folder \(folder.lastPathComponent): \(error.localizedDescription)")
             }
@@ -111,7 +117,8 @@ struct MyFitnessPalFileSource {
     private static func contents(of url: URL) throws(CinnError) -> [UInt8] {
         let (_, size) = try FileStart.read(url, count: 0)
         guard size <= Int64(maximumSize) else {
-            throw .invalid("file", "\(url.lastPathComponent) is larger than \(maximumSize >> 20) MB; a MyFitnessPal export file is far smaller")
+            throw .invalid(
+                "file", "\(url.lastPathComponent) is larger than \(maximumSize >> 20) MB; a MyFitnessPal export file is far smaller")
         }
         do {
             return [UInt8](try Data(contentsOf: url))

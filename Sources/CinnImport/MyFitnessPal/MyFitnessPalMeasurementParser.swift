@@ -13,7 +13,10 @@ struct MyFitnessPalMeasurementParser: MyFitnessPalRowParser {
     let timeZone: TimeZone
     private var identities: MyFitnessPalRowIdentities
 
-    init(columns: MyFitnessPalColumns.Measurement, fileName: String, dateOrder: MyFitnessPalExport.DateOrder?, unit: MassUnit, timeZone: TimeZone) {
+    init(
+        columns: MyFitnessPalColumns.Measurement, fileName: String, dateOrder: MyFitnessPalExport.DateOrder?, unit: MassUnit,
+        timeZone: TimeZone
+    ) {
         self.dateOrder = dateOrder
         self.columns = columns
         self.fileName = fileName
@@ -35,8 +38,10 @@ struct MyFitnessPalMeasurementParser: MyFitnessPalRowParser {
             let value = try MyFitnessPalField.amount(row, columns.weight, header: "Weight") ?? 0
             let weight = try Mass.bodyWeight(value, unit, field: "Weight")
             let (instant, offset) = date.noon(in: timeZone)
-            output.add(ImportedWeighIn(measuredAt: instant, utcOffsetSeconds: offset, weight: weight,
-                                       externalID: externalID, line: row.line))
+            output.add(
+                ImportedWeighIn(
+                    measuredAt: instant, utcOffsetSeconds: offset, weight: weight,
+                    externalID: externalID, line: row.line))
         } catch {
             output.reject(line: row.line, field: error.field ?? "row", reason: "\(fileName): \(error.message)")
         }

@@ -48,11 +48,14 @@ struct MyFitnessPalNutritionParser: MyFitnessPalRowParser {
             let amount = column.percentDailyValue ? column.nutrient.amount(percentDailyValue: value) : value
             // Every %DV column's nutrient has a Daily Value in the catalogue.
             guard let amount else { continue }
-            try nutrients.set(column.nutrient, try ValidValues.entryAmount(amount, of: column.nutrient, field: column.header), field: column.header)
+            try nutrients.set(
+                column.nutrient, try ValidValues.entryAmount(amount, of: column.nutrient, field: column.header), field: column.header)
         }
         let note = MyFitnessPalField.text(row, columns.note)
         if let note {
-            guard note.count <= Note.maximumLength else { throw .invalid("Note", "Note has \(note.count) characters; at most \(Note.maximumLength)") }
+            guard note.count <= Note.maximumLength else {
+                throw .invalid("Note", "Note has \(note.count) characters; at most \(Note.maximumLength)")
+            }
             try ValidValues.plainText(note, field: "Note", allowingLineBreaks: true)
         }
         let (instant, offset) = LocalDateTime(date: date, secondsOfDay: Double(secondsOfDay)).resolved(in: timeZone)

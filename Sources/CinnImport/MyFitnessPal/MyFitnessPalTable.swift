@@ -30,7 +30,9 @@ struct MyFitnessPalTable {
             throw .invalid("file", "\(source.name): \(error.message)")
         }
         if let line = Self.firstLineNotUTF8(bytes) {
-            throw .invalid("file", "\(source.name) is not UTF-8 text (line \(line)); MyFitnessPal writes UTF-8, so export it again or save it as UTF-8")
+            throw .invalid(
+                "file", "\(source.name) is not UTF-8 text (line \(line)); MyFitnessPal writes UTF-8, so export it again or save it as UTF-8"
+            )
         }
         let scanner = CSVScanner(bytes: bytes, delimiter: .comma)
         var header: [String] = []
@@ -55,21 +57,26 @@ struct MyFitnessPalTable {
         let dates = CSVScanner(bytes: bytes, delimiter: .comma)
         var first = true, going = true, failure: CinnError?
         do {
-            while going, try dates.next({ row in
-                if first { first = false; return }
-                let text = row.text(column)
-                if text.isEmpty { return }
-                if LocalDate(iso: text) != nil {
-                    going = false
-                    return
-                }
-                do throws(CinnError) {
-                    going = try body(text, row.line)
-                } catch {
-                    failure = error
-                    going = false
-                }
-            }) {}
+            while going,
+                try dates.next({ row in
+                    if first {
+                        first = false
+                        return
+                    }
+                    let text = row.text(column)
+                    if text.isEmpty { return }
+                    if LocalDate(iso: text) != nil {
+                        going = false
+                        return
+                    }
+                    do throws(CinnError) {
+                        going = try body(text, row.line)
+                    } catch {
+                        failure = error
+                        going = false
+                    }
+                })
+            {}
         } catch {
             throw .invalid("file", "\(fileName): \(error.message)")
         }
@@ -83,10 +90,12 @@ struct MyFitnessPalTable {
     /// returned output holds the counts and rejections, not the items); throws a `CinnError` naming the file when it
     /// breaks off (a quote never closed) or holds too many rows, and what `emit` throws.
     func read<Parser: MyFitnessPalRowParser>(_ parser: Parser, emit: ([Parser.Item]) async throws -> Void)
-        async throws -> ImportOutput<Parser.Item> {
+        async throws -> ImportOutput<Parser.Item>
+    {
         var parser = parser
-        var output = ImportOutput<Parser.Item>(batchSize: Self.batchRows, totalBytes: 0, maximumRows: ImportLimits.myFitnessPalRows,
-                                               rowName: "rows")
+        var output = ImportOutput<Parser.Item>(
+            batchSize: Self.batchRows, totalBytes: 0, maximumRows: ImportLimits.myFitnessPalRows,
+            rowName: "rows")
         while true {
             let more: Bool
             do {
@@ -104,19 +113,27 @@ struct MyFitnessPalTable {
     }
 
     /// The layout of the header; throws naming the columns found and the ones a `kind` file has.
-    private static func columns(_ header: [String], line: Int, kind: MyFitnessPalExport.FileKind?,
-                                fileName: String) throws(CinnError) -> MyFitnessPalColumns {
+    private static func columns(
+        _ header: [String], line: Int, kind: MyFitnessPalExport.FileKind?,
+        fileName: String
+    ) throws(CinnError) -> MyFitnessPalColumns {
         var found = header.map { "\"\($0)\"" }.prefix(30).joined(separator: ", ")
         if header.count > 30 { found += " and \(header.count - 30) more" }
         if let kind {
             guard let columns = MyFitnessPalColumns(kind: kind, header: header) else {
-                throw .invalid("file", "\(fileName): the header on line \(line) (\(found)) is not a MyFitnessPal \(kind.rawValue) layout: it needs the columns \(MyFitnessPalColumns.required(kind)); an export writes \(MyFitnessPalColumns.expected(kind))")
+                throw .invalid(
+                    "file",
+                    "\(fileName): the header on line \(line) (\(found)) is not a MyFitnessPal \(kind.rawValue) layout: it needs the columns \(MyFitnessPalColumns.required(kind)); an export writes \(MyFitnessPalColumns.expected(kind))"
+                )
             }
             return columns
         }
         guard let columns = MyFitnessPalColumns(header: header) else {
             let layouts = MyFitnessPalExport.FileKind.allCases.map { "\($0.rawValue) (\(MyFitnessPalColumns.expected($0)))" }
-            throw .invalid("file", "\(fileName) is not a file of a MyFitnessPal export: its header on line \(line) (\(found)) is none of \(layouts.joined(separator: "; "))")
+            throw .invalid(
+                "file",
+                "\(fileName) is not a file of a MyFitnessPal export: its header on line \(line) (\(found)) is none of \(layouts.joined(separator: "; "))"
+            )
         }
         return columns
     }

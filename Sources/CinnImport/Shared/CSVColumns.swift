@@ -26,7 +26,8 @@ struct CSVColumns {
             Self.dateNames.firstIndex(of: names[index]).map { (rank: $0, column: index) }
         }
         guard let dateChoice = dateChoices.min(by: { $0.rank < $1.rank }),
-              let weight = names.indices.first(where: { Self.weightColumn(names[$0]).isWeight }) else { return nil }
+            let weight = names.indices.first(where: { Self.weightColumn(names[$0]).isWeight })
+        else { return nil }
         date = dateChoice.column
         time = ["date", "day"].contains(names[date]) ? names.firstIndex(of: "time") : nil
         self.weight = weight
@@ -48,7 +49,8 @@ struct CSVColumns {
     private static func weightColumn(_ name: String) -> (isWeight: Bool, unit: MassUnit?) {
         if weightNames.contains(name) { return (true, nil) }
         guard let space = name.lastIndex(of: " "), let unit = MassUnit(spelling: String(name[name.index(after: space)...])),
-              weightNames.contains(String(name[..<space])) else { return (false, nil) }
+            weightNames.contains(String(name[..<space]))
+        else { return (false, nil) }
         return (true, unit)
     }
 

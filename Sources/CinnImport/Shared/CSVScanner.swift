@@ -103,9 +103,11 @@ final class CSVScanner {
                 try refill()
                 continue
             }
-            guard let (next, newlines) = try buffer.withUnsafeBufferPointer({ bytes throws(CinnError) in
-                try scanRecord(bytes)
-            }) else {
+            guard
+                let (next, newlines) = try buffer.withUnsafeBufferPointer({ bytes throws(CinnError) in
+                    try scanRecord(bytes)
+                })
+            else {
                 try refill()
                 continue
             }
@@ -175,7 +177,7 @@ final class CSVScanner {
                 while index < end, bytes[index] != delimiter, bytes[index] != .newline { index += 1 }
                 if index == end, !atEndOfFile { return nil }
                 var fieldEnd = index
-                if (index == end || bytes[index] == .newline), fieldEnd > fieldStart, bytes[fieldEnd - 1] == .carriageReturn {
+                if index == end || bytes[index] == .newline, fieldEnd > fieldStart, bytes[fieldEnd - 1] == .carriageReturn {
                     fieldEnd -= 1
                 }
                 fields.append(fieldStart..<fieldEnd)

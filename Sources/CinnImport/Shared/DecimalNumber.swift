@@ -48,7 +48,7 @@ enum DecimalNumber {
         for byte in bytes {
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                 UInt8(ascii: "e"), UInt8(ascii: "E"):
+                UInt8(ascii: "e"), UInt8(ascii: "E"):
                 text.unicodeScalars.append(Unicode.Scalar(byte))
             case .comma where decimalComma:
                 text.append(".")

@@ -21,7 +21,8 @@ extension WeightFileReader {
     }
 
     /// What Cinn reads of JSON files, for the refusal of one it cannot place.
-    static let jsonFormats = "Cinn reads JSON files that are a Fitbit weight log (records with logId and weight), a Nightscout "
+    static let jsonFormats =
+        "Cinn reads JSON files that are a Fitbit weight log (records with logId and weight), a Nightscout "
         + "export or mongoexport backup (entries with sgv and date, or treatments with created_at), or a Health Auto Export "
         + "export (an object whose data holds metrics and workouts)"
 

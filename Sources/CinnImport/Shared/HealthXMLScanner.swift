@@ -100,10 +100,14 @@ public struct HealthXMLScanner {
     /// Says whether the stream ended where a whole document does.
     public func finish() throws {
         if !carry.isEmpty {
-            throw CinnError.invalid("export.xml", "export.xml ends early inside a tag at line \(carryLine), column \(carryColumn); the file is cut off")
+            throw CinnError.invalid(
+                "export.xml", "export.xml ends early inside a tag at line \(carryLine), column \(carryColumn); the file is cut off")
         }
         if let last = open.last {
-            throw CinnError.invalid("export.xml", "export.xml ends early (line \(line)): <\(openName(open.count - 1))> from line \(last.line) is not closed; the file is cut off")
+            throw CinnError.invalid(
+                "export.xml",
+                "export.xml ends early (line \(line)): <\(openName(open.count - 1))> from line \(last.line) is not closed; the file is cut off"
+            )
         }
         if !sawRoot { throw CinnError.invalid("export.xml", "export.xml holds no <HealthData>: not an Apple Health export") }
     }
@@ -153,7 +157,9 @@ public struct HealthXMLScanner {
             guard case let (kind, name, end)? = read else {
                 // The chunk ends inside this markup: keep it for the next one.
                 guard count - start <= Self.longestMarkup else {
-                    throw error("markup longer than \(Self.longestMarkup / 1_048_576) MB: a closing quote or '>' is missing", line: startLine, column: startColumn)
+                    throw error(
+                        "markup longer than \(Self.longestMarkup / 1_048_576) MB: a closing quote or '>' is missing", line: startLine,
+                        column: startColumn)
                 }
                 carry = Array(bytes[start...])
                 carryLine = startLine
@@ -169,13 +175,16 @@ public struct HealthXMLScanner {
             case .start:
                 if open.isEmpty {
                     guard tag.isNamed("HealthData") else {
-                        throw error("expected <HealthData>, found <\(tag.nameText)>: not an Apple Health export", line: startLine, column: startColumn)
+                        throw error(
+                            "expected <HealthData>, found <\(tag.nameText)>: not an Apple Health export", line: startLine,
+                            column: startColumn)
                     }
                     sawRoot = true
                 }
                 guard open.count < Self.deepestNesting else {
-                    throw error("<\(tag.nameText)> is nested \(open.count + 1) elements deep; an Apple Health export nests at most a few",
-                                line: startLine, column: startColumn)
+                    throw error(
+                        "<\(tag.nameText)> is nested \(open.count + 1) elements deep; an Apple Health export nests at most a few",
+                        line: startLine, column: startColumn)
                 }
                 openNames.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[name]))
                 open.append((openNames.count, startLine))
@@ -188,7 +197,9 @@ public struct HealthXMLScanner {
                     names[lastStart..<last.nameEnd].elementsEqual(UnsafeBufferPointer(rebasing: bytes[name]))
                 }
                 guard matches else {
-                    throw error("</\(tag.nameText)> closes <\(openName(open.count - 1))> from line \(last.line)", line: startLine, column: startColumn)
+                    throw error(
+                        "</\(tag.nameText)> closes <\(openName(open.count - 1))> from line \(last.line)", line: startLine,
+                        column: startColumn)
                 }
                 open.removeLast()
                 openNames.removeLast(openNames.count - lastStart)
@@ -253,7 +264,8 @@ public struct HealthXMLScanner {
     /// offset after its '>'; nil when the chunk ends first. A value's closing quote is found with memchr, so a
     /// '>' inside quotes is part of the value. Counts the lines it passes.
     private mutating func readTag(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, line tagLine: Int, column: Int) throws
-        -> (kind: Tag.Kind, name: Range<Int>, end: Int)? {
+        -> (kind: Tag.Kind, name: Range<Int>, end: Int)?
+    {
         let count = bytes.count
         guard let base = bytes.baseAddress else { return nil }
         attributes.removeAll(keepingCapacity: true)
@@ -299,7 +311,8 @@ public struct HealthXMLScanner {
             skipSpace()
             guard index < count else { return nil }
             guard !attributeName.isEmpty, bytes[index] == UInt8(ascii: "=") else {
-                throw error("an attribute without a value in <\(Self.text(bytes, name))>", line: tagLine, column: column + attributeStart - start)
+                throw error(
+                    "an attribute without a value in <\(Self.text(bytes, name))>", line: tagLine, column: column + attributeStart - start)
             }
             index += 1
             skipSpace()
@@ -331,7 +344,9 @@ public struct HealthXMLScanner {
                 index += 1
                 continue
             }
-            guard byte == UInt8(ascii: "&"), let semicolon = (index + 1..<min(bytes.count, index + 12)).first(where: { bytes[$0] == UInt8(ascii: ";") }) else {
+            guard byte == UInt8(ascii: "&"),
+                let semicolon = (index + 1..<min(bytes.count, index + 12)).first(where: { bytes[$0] == UInt8(ascii: ";") })
+            else {
                 out.append(byte)
                 index += 1
                 continue

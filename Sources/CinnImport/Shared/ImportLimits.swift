@@ -19,7 +19,9 @@ public enum ImportLimits {
 
     /// The error for a file of `what` past `limit` rows.
     static func exceeded(_ limit: Int, _ what: String) -> CinnError {
-        .invalid("file", "the file holds more than \(limit.formatted(.number.grouping(.automatic).locale(.init(identifier: "en_US")))) \(what): "
-                 + "more than any one person's export holds; check that it is the right file")
+        .invalid(
+            "file",
+            "the file holds more than \(limit.formatted(.number.grouping(.automatic).locale(.init(identifier: "en_US")))) \(what): "
+                + "more than any one person's export holds; check that it is the right file")
     }
 }

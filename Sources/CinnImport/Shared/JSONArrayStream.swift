@@ -10,8 +10,10 @@ struct JSONArrayStream {
     /// Calls `body` with each element in order and the line it starts on, and `afterChunk` after each chunk of the file
     /// (to hand on what `body` gathered); the file must be one JSON array, or JSON objects one after another (as
     /// `mongoexport` writes a collection: one document a line), each then an element.
-    static func forEach(url: URL, chunkSize: Int = chunkSize, _ body: (JSONValue, Int) throws(CinnError) -> Void,
-                        afterChunk: () async throws -> Void = {}) async throws {
+    static func forEach(
+        url: URL, chunkSize: Int = chunkSize, _ body: (JSONValue, Int) throws(CinnError) -> Void,
+        afterChunk: () async throws -> Void = {}
+    ) async throws {
         let handle: FileHandle
         do {
             handle = try FileHandle(forReadingFrom: url)
@@ -76,7 +78,10 @@ struct JSONArrayStream {
                 } else if state == .beforeElement {
                     try startElement(byte, body)
                 } else {
-                    throw .invalid("file", "line \(line): the JSON array has an unexpected \"\(String(decoding: [byte], as: UTF8.self))\" between its elements")
+                    throw .invalid(
+                        "file",
+                        "line \(line): the JSON array has an unexpected \"\(String(decoding: [byte], as: UTF8.self))\" between its elements"
+                    )
                 }
             case .inElement:
                 try take(byte, body)

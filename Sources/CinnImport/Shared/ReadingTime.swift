@@ -20,7 +20,8 @@ enum ReadingTime {
     static func secondsOfDay(_ text: String) -> Int? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard (2...3).contains(parts.count), (1...2).contains(parts[0].count),
-              parts.dropFirst().allSatisfy({ $0.count == 2 }) else { return nil }
+            parts.dropFirst().allSatisfy({ $0.count == 2 })
+        else { return nil }
         let numbers = parts.compactMap { part in part.allSatisfy { $0.isASCII && $0.isNumber } ? Int(part) : nil }
         guard numbers.count == parts.count, numbers[0] < 24, numbers[1] < 60, numbers.count == 2 || numbers[2] < 60 else {
             return nil

@@ -35,7 +35,9 @@ struct ZipFile {
         // The end of central directory record: in the last 22 bytes, or before a comment of up to 64 KB.
         let tailLength = min(size, 22 + 0xFFFF)
         let tail = try Self.read(handle, at: size - tailLength, count: Int(tailLength))
-        guard tail.count >= 22, let end = stride(from: tail.count - 22, through: 0, by: -1).first(where: { Self.uint32(tail, $0) == 0x0605_4B50 }) else {
+        guard tail.count >= 22,
+            let end = stride(from: tail.count - 22, through: 0, by: -1).first(where: { Self.uint32(tail, $0) == 0x0605_4B50 })
+        else {
             throw Damaged()
         }
         var count = UInt64(Self.uint16(tail, end + 10))
@@ -56,7 +58,8 @@ struct ZipFile {
             directoryOffset = Self.uint64(record, 48)
         }
         guard directorySize <= Self.maximumDirectorySize, directoryOffset <= size, directorySize <= size - directoryOffset,
-              count <= directorySize / 46 else { throw Damaged() }
+            count <= directorySize / 46
+        else { throw Damaged() }
         let directory = try Self.read(handle, at: directoryOffset, count: Int(directorySize))
         guard directory.count == Int(directorySize) else { throw Damaged() }
         var entries: [Entry] = []
@@ -77,15 +80,23 @@ struct ZipFile {
                 guard extra + 4 + length <= extraEnd else { break }
                 if id == 0x0001 {
                     var field = extra + 4
-                    if uncompressed == 0xFFFF_FFFF, field + 8 <= extra + 4 + length { uncompressed = Self.uint64(directory, field); field += 8 }
-                    if compressed == 0xFFFF_FFFF, field + 8 <= extra + 4 + length { compressed = Self.uint64(directory, field); field += 8 }
+                    if uncompressed == 0xFFFF_FFFF, field + 8 <= extra + 4 + length {
+                        uncompressed = Self.uint64(directory, field)
+                        field += 8
+                    }
+                    if compressed == 0xFFFF_FFFF, field + 8 <= extra + 4 + length {
+                        compressed = Self.uint64(directory, field)
+                        field += 8
+                    }
                     if offset == 0xFFFF_FFFF, field + 8 <= extra + 4 + length { offset = Self.uint64(directory, field) }
                 }
                 extra += 4 + length
             }
             let name = String(decoding: directory[(position + 46)..<(position + 46 + nameLength)], as: UTF8.self)
-            entries.append(Entry(path: name, compressedSize: compressed, uncompressedSize: uncompressed,
-                                 method: Self.uint16(directory, position + 10), localHeaderOffset: offset))
+            entries.append(
+                Entry(
+                    path: name, compressedSize: compressed, uncompressedSize: uncompressed,
+                    method: Self.uint16(directory, position + 10), localHeaderOffset: offset))
             position = next
         }
         self.entries = entries
@@ -125,9 +136,10 @@ struct ZipFile {
                 return chunk
             }
             do {
-                _ = try Data.decompress(size: Int64(entry.compressedSize), bufferSize: bufferSize, skipCRC32: true,
-                                        provider: { _, count in try paddedChunk(count) }, consumer: consumer)
-            } catch where !(error is CinnError) && !(error is CancellationError) {
+                _ = try Data.decompress(
+                    size: Int64(entry.compressedSize), bufferSize: bufferSize, skipCRC32: true,
+                    provider: { _, count in try paddedChunk(count) }, consumer: consumer)
+            } catch  where !(error is CinnError) && !(error is CancellationError) {
                 // zlib's own complaint about the data (its type is ZIPFoundation's own).
                 throw Damaged()
             }

@@ -19,8 +19,9 @@ public enum FitNotesBodyTracker {
     /// Where the columns are, when `names` (normalised) hold the Body Tracker's.
     static func columns(_ names: [String]) -> (date: Int, time: Int, measurement: Int, value: Int, unit: Int, comment: Int?)? {
         guard let date = names.firstIndex(of: "date"), let time = names.firstIndex(of: "time"),
-              let measurement = names.firstIndex(of: "measurement"), let value = names.firstIndex(of: "value"),
-              let unit = names.firstIndex(of: "unit") else { return nil }
+            let measurement = names.firstIndex(of: "measurement"), let value = names.firstIndex(of: "value"),
+            let unit = names.firstIndex(of: "unit")
+        else { return nil }
         return (date, time, measurement, value, unit, names.firstIndex(of: "comment"))
     }
 
@@ -39,7 +40,10 @@ public enum FitNotesBodyTracker {
         let (prefix, size) = try FileStart.read(url, count: 4096)
         try TextCheck.check(prefix: prefix, contents: "CSV files")
         guard size <= maximumBytes else {
-            throw .invalid("file", "\(url.lastPathComponent) is \(size >> 20) MB; a FitNotes Body Tracker export of more than \(maximumBytes >> 20) MB is not one")
+            throw .invalid(
+                "file",
+                "\(url.lastPathComponent) is \(size >> 20) MB; a FitNotes Body Tracker export of more than \(maximumBytes >> 20) MB is not one"
+            )
         }
         let bytes: [UInt8]
         do {
@@ -54,7 +58,8 @@ public enum FitNotesBodyTracker {
             guard let columns = layout else {
                 layout = columns((0..<row.count).map { CSVColumns.normalized(row.text($0)) })
                 guard layout != nil else {
-                    throw .invalid("file", "line \(row.line): a FitNotes Body Tracker export starts with Date,Time,Measurement,Value,Unit,Comment")
+                    throw .invalid(
+                        "file", "line \(row.line): a FitNotes Body Tracker export starts with Date,Time,Measurement,Value,Unit,Comment")
                 }
                 return
             }
@@ -72,8 +77,10 @@ public enum FitNotesBodyTracker {
         return contents
     }
 
-    private static func take(_ row: CSVRow, _ columns: (date: Int, time: Int, measurement: Int, value: Int, unit: Int, comment: Int?),
-                             timeZone: TimeZone, into contents: inout Contents) throws(CinnError) {
+    private static func take(
+        _ row: CSVRow, _ columns: (date: Int, time: Int, measurement: Int, value: Int, unit: Int, comment: Int?),
+        timeZone: TimeZone, into contents: inout Contents
+    ) throws(CinnError) {
         let measurement = CSVColumns.normalized(row.text(columns.measurement))
         let kind: String
         switch measurement {
@@ -84,7 +91,9 @@ public enum FitNotesBodyTracker {
             return
         }
         let dateText = row.text(columns.date)
-        guard let date = LocalDate(iso: dateText) else { throw .invalid("Date", "\"\(dateText)\" is not a date; FitNotes writes 2024-03-07") }
+        guard let date = LocalDate(iso: dateText) else {
+            throw .invalid("Date", "\"\(dateText)\" is not a date; FitNotes writes 2024-03-07")
+        }
         let timeText = row.text(columns.time)
         let seconds = timeText.isEmpty ? 12 * 3600 : ReadingTime.secondsOfDay(timeText)
         guard let seconds else { throw .invalid("Time", "\"\(timeText)\" is not a time of day; FitNotes writes 07:42:00") }
@@ -102,8 +111,9 @@ public enum FitNotesBodyTracker {
                 throw .invalid("Value", "body fat must be between 2 and 75 %, not \(JSONText.compactNumber(value)) %")
             }
             let fraction = value / 100
-            contents.records.bodyFat.append(ImportedBodyFat(
-                reading: BodyFatReading(measuredAt: instant, utcOffsetSeconds: offset, fraction: fraction), externalID: key))
+            contents.records.bodyFat.append(
+                ImportedBodyFat(
+                    reading: BodyFatReading(measuredAt: instant, utcOffsetSeconds: offset, fraction: fraction), externalID: key))
             return
         }
         let unit: MassUnit
@@ -120,7 +130,9 @@ public enum FitNotesBodyTracker {
         } catch {
             throw (error as? CinnError) ?? .invalid("Comment", "the comment cannot be kept")
         }
-        contents.records.weighIns.append(ImportedWeighIn(measuredAt: instant, utcOffsetSeconds: offset, weight: weight,
-                                                         note: note, externalID: key, line: row.line))
+        contents.records.weighIns.append(
+            ImportedWeighIn(
+                measuredAt: instant, utcOffsetSeconds: offset, weight: weight,
+                note: note, externalID: key, line: row.line))
     }
 }

@@ -48,16 +48,18 @@ struct FitbitParser {
             return output.reject(line: line, error)
         }
         let (instant, offset) = LocalDateTime(date: date, secondsOfDay: Double(secondsOfDay)).resolved(in: timeZone)
-        output.add(ImportedWeighIn(
-            measuredAt: instant, utcOffsetSeconds: offset, weight: weight, externalID: "fitbit:\(logID)", line: line))
+        output.add(
+            ImportedWeighIn(
+                measuredAt: instant, utcOffsetSeconds: offset, weight: weight, externalID: "fitbit:\(logID)", line: line))
     }
 
     /// `MM/DD/YY` (20YY) or `MM/DD/YYYY`.
     private static func date(_ text: String) -> LocalDate? {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[2].count == 2 || parts[2].count == 4,
-              parts.allSatisfy({ (1...4).contains($0.count) && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-              let month = Int(parts[0]), let day = Int(parts[1]), let year = Int(parts[2]) else { return nil }
+            parts.allSatisfy({ (1...4).contains($0.count) && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+            let month = Int(parts[0]), let day = Int(parts[1]), let year = Int(parts[2])
+        else { return nil }
         return LocalDate(year: parts[2].count == 2 ? 2000 + year : year, month: month, day: day)
     }
 }

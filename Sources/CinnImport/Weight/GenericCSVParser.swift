@@ -26,7 +26,9 @@ struct GenericCSVParser: RowParser {
         guard !weightText.isEmpty else { return }
         let dateText = row.text(columns.date)
         guard var time = LocalDateTime(iso: dateText) else {
-            let reason = dateText.isEmpty ? "the date is missing"
+            let reason =
+                dateText.isEmpty
+                ? "the date is missing"
                 : "\"\(dateText)\" is not a date; use ISO 8601 such as 2024-03-09 or 2024-03-09T07:41"
             return output.reject(line: row.line, field: "date", reason: reason)
         }
@@ -34,7 +36,8 @@ struct GenericCSVParser: RowParser {
             time.secondsOfDay = 12 * 3600
             if let timeColumn = columns.time, let timeText = row.nonEmptyText(timeColumn) {
                 guard let seconds = ReadingTime.secondsOfDay(timeText) else {
-                    return output.reject(line: row.line, field: "time", reason: "\"\(timeText)\" is not a time of day; use HH:MM or HH:MM:SS")
+                    return output.reject(
+                        line: row.line, field: "time", reason: "\"\(timeText)\" is not a time of day; use HH:MM or HH:MM:SS")
                 }
                 time.secondsOfDay = Double(seconds)
             }
@@ -45,7 +48,8 @@ struct GenericCSVParser: RowParser {
         let unit: MassUnit
         if let unitColumn = columns.unit, case let unitText = row.field(unitColumn), !unitText.isEmpty {
             guard let named = unitSpellings.unit(unitText) else {
-                return output.reject(line: row.line, field: "unit", reason: "unknown unit \"\(TextDecoding.string(unitText))\"; use kg, lb or st")
+                return output.reject(
+                    line: row.line, field: "unit", reason: "unknown unit \"\(TextDecoding.string(unitText))\"; use kg, lb or st")
             }
             unit = named
         } else if let known = columns.weightUnit ?? options.unit {
@@ -61,10 +65,11 @@ struct GenericCSVParser: RowParser {
         }
         let (instant, offset) = ReadingTime.resolve(time, in: options.timeZone)
         let milligrams = Int64((weight.kilograms * 1_000_000).rounded())
-        output.add(ImportedWeighIn(
-            measuredAt: instant, utcOffsetSeconds: offset, weight: weight,
-            note: columns.note.flatMap(row.nonEmptyText),
-            externalID: "csv:\(ReadingTime.epochMilliseconds(instant)):\(milligrams)", line: row.line))
+        output.add(
+            ImportedWeighIn(
+                measuredAt: instant, utcOffsetSeconds: offset, weight: weight,
+                note: columns.note.flatMap(row.nonEmptyText),
+                externalID: "csv:\(ReadingTime.epochMilliseconds(instant)):\(milligrams)", line: row.line))
     }
 
     /// The units of a unit column's cells, remembered by spelling since a file spells them the same way throughout.
@@ -84,10 +89,16 @@ struct GenericCSVParser: RowParser {
         let names = (0..<row.count).map(row.text)
         guard let columns = CSVColumns(header: names) else {
             let listed = names.map { "\"\($0)\"" }.joined(separator: ", ")
-            throw .invalid("file", "the header on line \(row.line) (\(listed)) needs a date column (date, day, time, timestamp or datetime) and a weight column (weight, weight_kg, \"weight (lb)\", body weight or mass)")
+            throw .invalid(
+                "file",
+                "the header on line \(row.line) (\(listed)) needs a date column (date, day, time, timestamp or datetime) and a weight column (weight, weight_kg, \"weight (lb)\", body weight or mass)"
+            )
         }
         guard columns.unit != nil || columns.weightUnit != nil || options.unit != nil else {
-            throw .invalid("unit", "the file does not say which unit its weights are in (no unit column, none in the weight column's name): choose its unit, kg, lb or st")
+            throw .invalid(
+                "unit",
+                "the file does not say which unit its weights are in (no unit column, none in the weight column's name): choose its unit, kg, lb or st"
+            )
         }
         return columns
     }

@@ -17,14 +17,16 @@ struct GoogleHealthParser: RowParser {
         guard let columns else {
             let names = (0..<row.count).map { CSVColumns.normalized(row.text($0)) }
             guard let timestamp = names.firstIndex(of: "timestamp"), let grams = names.firstIndex(of: "weight grams") else {
-                throw .invalid("file", "line \(row.line): a Google Health weight file starts with the header \"timestamp,weight grams,data source\"")
+                throw .invalid(
+                    "file", "line \(row.line): a Google Health weight file starts with the header \"timestamp,weight grams,data source\"")
             }
             self.columns = (timestamp, grams)
             return
         }
         let timestampText = row.text(columns.timestamp)
         guard let time = LocalDateTime(iso: timestampText) else {
-            return output.reject(line: row.line, field: "date", reason: "\"\(timestampText)\" is not a date; Google writes 2024-03-01T06:58:12Z")
+            return output.reject(
+                line: row.line, field: "date", reason: "\"\(timestampText)\" is not a date; Google writes 2024-03-01T06:58:12Z")
         }
         let gramsText = row.field(columns.grams)
         guard !gramsText.isEmpty else {
@@ -40,8 +42,9 @@ struct GoogleHealthParser: RowParser {
             return output.reject(line: row.line, error)
         }
         let (instant, offset) = ReadingTime.resolve(time, in: options.timeZone, assumingUTC: true)
-        output.add(ImportedWeighIn(
-            measuredAt: instant, utcOffsetSeconds: offset, weight: weight,
-            externalID: "google-health:\(ReadingTime.epochMilliseconds(instant)):\(Int64(grams.rounded()))", line: row.line))
+        output.add(
+            ImportedWeighIn(
+                measuredAt: instant, utcOffsetSeconds: offset, weight: weight,
+                externalID: "google-health:\(ReadingTime.epochMilliseconds(instant)):\(Int64(grams.rounded()))", line: row.line))
     }
 }

@@ -29,12 +29,13 @@ struct HackersDietParser: RowParser {
             preferencesUnit = unit
             decimalComma = row.text(6) == ","
         case "StartTrend":
-            monthUnit = switch row.text(2) {
-            case "0": .kilograms
-            case "1": .pounds
-            case "2": .stones
-            default: nil
-            }
+            monthUnit =
+                switch row.text(2) {
+                case "0": .kilograms
+                case "1": .pounds
+                case "2": .stones
+                default: nil
+                }
             try checkUnitIsKnown()
         default:
             try checkUnitIsKnown()
@@ -71,8 +72,9 @@ struct HackersDietParser: RowParser {
             return output.reject(line: row.line, error)
         }
         let (instant, offset) = date.noon(in: options.timeZone)
-        output.add(ImportedWeighIn(
-            measuredAt: instant, utcOffsetSeconds: offset, weight: weight, note: row.nonEmptyText(4),
-            externalID: "hackdiet:\(date.iso)", line: row.line))
+        output.add(
+            ImportedWeighIn(
+                measuredAt: instant, utcOffsetSeconds: offset, weight: weight, note: row.nonEmptyText(4),
+                externalID: "hackdiet:\(date.iso)", line: row.line))
     }
 }

@@ -24,19 +24,22 @@ public struct WeightFileReader: Sendable {
                 throw .invalid("file", "\(url.lastPathComponent) is JSON of a kind Cinn does not know: \(Self.jsonFormats)")
             }
             let header = WorkoutFileReader.header(prefix: prefix, delimiter: CSVColumns.sniffDelimiter(FileStart.firstLine(prefix).utf8))
-            let weightFormats = "weight files (a CSV with a date and a weight column, Hacker's Diet Online, Libra, Fitbit JSON, Google Health CSV)"
-            throw WorkoutFileReader.unknownLayout(header: header.count > 40 ? Array(header.prefix(40)) : header,
-                                                  fileName: url.lastPathComponent, alsoSupported: [weightFormats])
+            let weightFormats =
+                "weight files (a CSV with a date and a weight column, Hacker's Diet Online, Libra, Fitbit JSON, Google Health CSV)"
+            throw WorkoutFileReader.unknownLayout(
+                header: header.count > 40 ? Array(header.prefix(40)) : header,
+                fileName: url.lastPathComponent, alsoSupported: [weightFormats])
         }
         self.format = format
         self.url = url
         self.options = options
         self.fileSize = fileSize
-        delimiter = switch format {
-        case .csv: Self.csvDelimiter(prefix: prefix)
-        case .libra: .semicolon
-        case .hackersDiet, .googleHealth, .fitbit: .comma
-        }
+        delimiter =
+            switch format {
+            case .csv: Self.csvDelimiter(prefix: prefix)
+            case .libra: .semicolon
+            case .hackersDiet, .googleHealth, .fitbit: .comma
+            }
         switch format {
         case .csv: try readHeader(GenericCSVParser(options: options, delimiter: delimiter))
         case .hackersDiet: try readHeader(HackersDietParser(options: options))
@@ -75,7 +78,8 @@ public struct WeightFileReader: Sendable {
         var output = ReadingOutput(batchSize: 1, totalBytes: fileSize, maximumRows: ImportLimits.weighIns, rowName: "rows")
         let scanner = try CSVScanner(url: url, delimiter: delimiter, quoting: format != .libra)
         while !parser.hasReadHeader, scanner.position < Self.prefixSize,
-              try scanner.next({ row throws(CinnError) in try parser.parse(row, into: &output) }) {}
+            try scanner.next({ row throws(CinnError) in try parser.parse(row, into: &output) })
+        {}
     }
 
     private func readRows<Parser: RowParser>(

@@ -39,7 +39,9 @@ struct FitNotesParser: WorkoutRowParser {
         func column(_ index: Int) -> Int { index > exercise ? index + shift : index }
         let dateText = row.text(column(date))
         guard let day = LocalDate(iso: dateText) else {
-            let reason = dateText.isEmpty ? "the date is missing"
+            let reason =
+                dateText.isEmpty
+                ? "the date is missing"
                 : "\"\(dateText)\" is not a date such as 2024-03-05 (export from FitNotes with ISO dates)"
             return output.reject(line: row.line, field: "Date", reason: reason)
         }
@@ -52,8 +54,10 @@ struct FitNotesParser: WorkoutRowParser {
         }
         var weightValue: Mass?
         if let weight {
-            switch SetFields.weight(row.field(column(weight)), unit: weightUnitColumn.flatMap { row.nonEmptyText(column($0)) },
-                                    defaultUnit: weightUnit) {
+            switch SetFields.weight(
+                row.field(column(weight)), unit: weightUnitColumn.flatMap { row.nonEmptyText(column($0)) },
+                defaultUnit: weightUnit)
+            {
             case .success(let value): weightValue = value
             case .failure(let error): return output.reject(line: row.line, error)
             }
@@ -78,13 +82,15 @@ struct FitNotesParser: WorkoutRowParser {
             }
             seconds = value == 0 ? nil : value
         }
-        let set = WorkoutSet(exercise: name, reps: repsValue == 0 ? nil : repsValue, weight: weightValue, durationSeconds: seconds,
-                             distanceMetres: distanceValue, note: comment.flatMap { row.nonEmptyText(column($0)) })
+        let set = WorkoutSet(
+            exercise: name, reps: repsValue == 0 ? nil : repsValue, weight: weightValue, durationSeconds: seconds,
+            distanceMetres: distanceValue, note: comment.flatMap { row.nonEmptyText(column($0)) })
         if let problem = set.rangeProblem { return output.reject(line: row.line, problem) }
         let place = numbering.place(day.dayNumber) {
             let noon = LocalDateTime(date: day, secondsOfDay: 12 * 3600).resolved(in: timeZone)
-            return ImportedWorkout(startedAt: noon.instant, utcOffsetSeconds: noon.utcOffsetSeconds, name: "Workout",
-                                   externalID: "fitnotes:\(day.iso)")
+            return ImportedWorkout(
+                startedAt: noon.instant, utcOffsetSeconds: noon.utcOffsetSeconds, name: "Workout",
+                externalID: "fitnotes:\(day.iso)")
         }
         output.add(ImportedSet(workout: place.workout, position: place.position, newWorkout: place.newWorkout, set: set, line: row.line))
     }

@@ -41,7 +41,9 @@ struct FitbodParser: WorkoutRowParser {
         if lastTime == nil || !dateBytes.elementsEqual(lastDate) {
             guard let time = Self.time(dateBytes, timeZone: timeZone) else {
                 let text = TextDecoding.string(dateBytes)
-                let reason = text.isEmpty ? "the date is missing"
+                let reason =
+                    text.isEmpty
+                    ? "the date is missing"
                     : "\"\(text)\" is not a Fitbod date such as 2024-03-13 22:05:41 +0000"
                 return output.reject(line: row.line, field: "Date", reason: reason)
             }
@@ -78,14 +80,16 @@ struct FitbodParser: WorkoutRowParser {
         case 4 where Self.equalsIgnoringCase(warmUpBytes, "true"): isWarmUp = true
         case 5 where Self.equalsIgnoringCase(warmUpBytes, "false"), 0: isWarmUp = false
         default:
-            return output.reject(line: row.line, field: "isWarmup",
-                                 reason: "\"\(TextDecoding.string(warmUpBytes))\" is not true or false")
+            return output.reject(
+                line: row.line, field: "isWarmup",
+                reason: "\"\(TextDecoding.string(warmUpBytes))\" is not true or false")
         }
         // How many dumbbells (2) the weight of one was lifted with; 0 (timed and cardio rows) and 1 are once.
         var loadMultiplier: Double?
         if let multiplier, !row.field(multiplier).isEmpty {
             guard let value = DecimalNumber.parse(row.field(multiplier), decimalComma: false), value >= 0 else {
-                return output.reject(line: row.line, field: "multiplier", reason: "\"\(row.text(multiplier))\" is not a number of 0 or more")
+                return output.reject(
+                    line: row.line, field: "multiplier", reason: "\"\(row.text(multiplier))\" is not a number of 0 or more")
             }
             loadMultiplier = value > 1 ? value : nil
         }
@@ -101,8 +105,9 @@ struct FitbodParser: WorkoutRowParser {
             loadMultiplier: loadMultiplier)
         if let problem = set.rangeProblem { return output.reject(line: row.line, problem) }
         let place = numbering.place(time.key) {
-            ImportedWorkout(startedAt: time.instant, utcOffsetSeconds: time.offset, name: "Workout",
-                            externalID: "fitbod:\(time.key)")
+            ImportedWorkout(
+                startedAt: time.instant, utcOffsetSeconds: time.offset, name: "Workout",
+                externalID: "fitbod:\(time.key)")
         }
         output.add(ImportedSet(workout: place.workout, position: place.position, newWorkout: place.newWorkout, set: set, line: row.line))
     }
@@ -119,18 +124,21 @@ struct FitbodParser: WorkoutRowParser {
             return value
         }
         guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-              let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-              let date = LocalDate(year: year, month: month, day: day) else { return nil }
+            let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+            let date = LocalDate(year: year, month: month, day: day)
+        else { return nil }
         if bytes.count == 10 {
             return LocalDateTime(date: date, secondsOfDay: 12 * 3600).resolved(in: timeZone)
         }
         guard bytes.count >= 19, bytes[10] == .space || bytes[10] == UInt8(ascii: "T"),
-              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
-              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-              hour < 24, minute < 60, second < 60 else { return nil }
+            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+            let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+            hour < 24, minute < 60, second < 60
+        else { return nil }
         var offset: Int?
         if bytes.count == 25, bytes[19] == .space, bytes[20] == UInt8(ascii: "+") || bytes[20] == UInt8(ascii: "-"),
-           let hours = number(21, 2), let minutes = number(23, 2), hours <= 18, minutes < 60 {
+            let hours = number(21, 2), let minutes = number(23, 2), hours <= 18, minutes < 60
+        {
             offset = (bytes[20] == UInt8(ascii: "-") ? -1 : 1) * (hours * 3600 + minutes * 60)
         } else if bytes.count != 19 {
             return nil

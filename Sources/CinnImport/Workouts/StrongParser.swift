@@ -85,8 +85,9 @@ struct StrongParser: WorkoutRowParser {
         case "f": kind = .failure
         default:
             guard let number = Int(order), number >= 0 else {
-                return output.reject(line: row.line, field: "Set Order",
-                                     reason: "\"\(order)\" is not a set number, W, D, F, Note or Rest Timer")
+                return output.reject(
+                    line: row.line, field: "Set Order",
+                    reason: "\"\(order)\" is not a set number, W, D, F, Note or Rest Timer")
             }
             kind = .normal
         }
@@ -97,8 +98,10 @@ struct StrongParser: WorkoutRowParser {
         }
         var weightValue: Mass?
         if let weight {
-            switch SetFields.weight(row.field(weight), unit: weightUnitColumn.flatMap(row.nonEmptyText), defaultUnit: weightUnit,
-                                    decimalComma: decimalComma) {
+            switch SetFields.weight(
+                row.field(weight), unit: weightUnitColumn.flatMap(row.nonEmptyText), defaultUnit: weightUnit,
+                decimalComma: decimalComma)
+            {
             case .success(let value): weightValue = value
             case .failure(let error): return output.reject(line: row.line, error)
             }
@@ -145,13 +148,15 @@ struct StrongParser: WorkoutRowParser {
             note = note.map { pending.note + " " + $0 } ?? pending.note
             pendingNote = nil
         }
-        let set = WorkoutSet(exercise: exerciseName, reps: repsValue == 0 ? nil : repsValue, weight: weightValue,
-                             durationSeconds: secondsValue, distanceMetres: distanceValue, kind: kind, rpe: rpeValue, note: note)
+        let set = WorkoutSet(
+            exercise: exerciseName, reps: repsValue == 0 ? nil : repsValue, weight: weightValue,
+            durationSeconds: secondsValue, distanceMetres: distanceValue, kind: kind, rpe: rpeValue, note: note)
         if let problem = set.rangeProblem { return output.reject(line: row.line, problem) }
         let place = numbering.place(key) {
-            ImportedWorkout(startedAt: time.instant, utcOffsetSeconds: time.utcOffsetSeconds, name: name.isEmpty ? "Workout" : name,
-                            durationSeconds: workoutDuration, note: workoutNotes.flatMap(row.nonEmptyText),
-                            externalID: "strong:" + key)
+            ImportedWorkout(
+                startedAt: time.instant, utcOffsetSeconds: time.utcOffsetSeconds, name: name.isEmpty ? "Workout" : name,
+                durationSeconds: workoutDuration, note: workoutNotes.flatMap(row.nonEmptyText),
+                externalID: "strong:" + key)
         }
         output.add(ImportedSet(workout: place.workout, position: place.position, newWorkout: place.newWorkout, set: set, line: row.line))
     }

@@ -104,7 +104,8 @@ public struct WorkoutFileReader: Sendable {
         isolation: isolated (any Actor)? = #isolation,
         onBatch: ([ImportedSet]) async throws -> Void
     ) async throws -> WorkoutFileSummary {
-        var output = ImportOutput<ImportedSet>(batchSize: max(1, batchSize), totalBytes: fileSize, maximumRows: ImportLimits.sets, rowName: "sets")
+        var output = ImportOutput<ImportedSet>(
+            batchSize: max(1, batchSize), totalBytes: fileSize, maximumRows: ImportLimits.sets, rowName: "sets")
         let scanner = try CSVScanner(url: url, delimiter: delimiter)
         var parser: (any WorkoutRowParser)?
         while try scanner.next({ row throws(CinnError) in
@@ -121,8 +122,9 @@ public struct WorkoutFileReader: Sendable {
             }
         }
         try await output.deliver(bytesRead: fileSize, progress, isolation, onBatch)
-        return WorkoutFileSummary(format: format, rowsRead: output.rowsRead, skipped: output.skipped,
-                                  rejected: output.rejected, rejectedCount: output.rejectedCount)
+        return WorkoutFileSummary(
+            format: format, rowsRead: output.rowsRead, skipped: output.skipped,
+            rejected: output.rejected, rejectedCount: output.rejectedCount)
     }
 
     private func makeParser(header: [String]) throws(CinnError) -> any WorkoutRowParser {
@@ -222,8 +224,10 @@ enum SetFields {
 
     /// A set's weight: a number ≥ 0 (blank or 0 → nil) in the unit the row names (`kg`, `kgs`, `lb`, `lbs`), else
     /// in `defaultUnit` (the header's or the person's); errors name the `Weight` or `Weight Unit` column.
-    static func weight(_ bytes: UnsafeBufferPointer<UInt8>, unit spelled: String?, defaultUnit: MassUnit?,
-                       decimalComma: Bool = false) -> Result<Mass?, CinnError> {
+    static func weight(
+        _ bytes: UnsafeBufferPointer<UInt8>, unit spelled: String?, defaultUnit: MassUnit?,
+        decimalComma: Bool = false
+    ) -> Result<Mass?, CinnError> {
         switch nonNegative(bytes, field: "Weight", decimalComma: decimalComma) {
         case .success(let value?) where value > 0:
             var unit = defaultUnit

@@ -50,7 +50,8 @@ package struct LenientNumber: Decodable {
         if let number = try? container.decode(Double.self) {
             value = number
         } else if let text = try? container.decode(String.self),
-                  let number = Double(text.trimmingCharacters(in: .whitespaces)) {
+            let number = Double(text.trimmingCharacters(in: .whitespaces))
+        {
             value = number
         } else {
             throw DecodingError.typeMismatch(Double.self, .init(codingPath: decoder.codingPath, debugDescription: "expected a number"))
@@ -211,7 +212,8 @@ package struct SettingsRequest: Decodable {
         unit = try container.decodeIfPresent(String.self, forKey: .unit)
         trendMethod = try container.decodeIfPresent(String.self, forKey: .trendMethod)
         timeZone = try container.decodeIfPresent(String.self, forKey: .timeZone)
-        energyTargetKcal = container.contains(.energyTargetKcal)
+        energyTargetKcal =
+            container.contains(.energyTargetKcal)
             ? .some(try container.decodeIfPresent(LenientNumber.self, forKey: .energyTargetKcal)) : nil
         energyUnit = try container.decodeIfPresent(String.self, forKey: .energyUnit)
         glucoseUnit = try container.decodeIfPresent(String.self, forKey: .glucoseUnit)
@@ -240,7 +242,8 @@ public struct TrendDTO {
     public init(_ report: TrendReport, unit: MassUnit) {
         self.unit = unit.rawValue
         days = report.days.map {
-            Day(date: $0.date.iso, weight: $0.measured?.value(in: unit), interpolated: $0.interpolated,
+            Day(
+                date: $0.date.iso, weight: $0.measured?.value(in: unit), interpolated: $0.interpolated,
                 value: $0.value.value(in: unit), trend: $0.trend.value(in: unit), startsSeries: $0.startsSeries)
         }
         ratePerWeek = report.rate?.perWeek(in: unit)
@@ -321,10 +324,12 @@ package struct ImportReportDTO: Encodable {
         try container.encode(report.rejected, forKey: .rejected)
         try container.encode(report.dryRun, forKey: .dryRun)
         try container.encode(report.importID, forKey: .importID)
-        try container.encode(report.healthDays.map { days in
-            HealthDays(type: days.type, category: days.category, name: days.name, unit: days.unit, days: days.days, samples: days.samples,
-                       written: days.written)
-        }, forKey: .healthDays)
+        try container.encode(
+            report.healthDays.map { days in
+                HealthDays(
+                    type: days.type, category: days.category, name: days.name, unit: days.unit, days: days.days, samples: days.samples,
+                    written: days.written)
+            }, forKey: .healthDays)
         try container.encode(report.replaced, forKey: .replaced)
         try container.encode(report.unknown, forKey: .unknown)
     }

@@ -55,9 +55,17 @@ package struct ProfileDTO: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case sex, height, activity, complete, onboarded
-        case birthDate = "birth_date", heightCm = "height_cm", activityFactor = "activity_factor", massUnit = "mass_unit"
-        case lengthUnit = "length_unit", energyUnit = "energy_unit", timeZone = "time_zone", goalWeight = "goal_weight"
-        case goalRatePerWeek = "goal_rate_per_week", targetBasis = "target_basis", energyFloorKcal = "energy_floor_kcal"
+        case birthDate = "birth_date"
+        case heightCm = "height_cm"
+        case activityFactor = "activity_factor"
+        case massUnit = "mass_unit"
+        case lengthUnit = "length_unit"
+        case energyUnit = "energy_unit"
+        case timeZone = "time_zone"
+        case goalWeight = "goal_weight"
+        case goalRatePerWeek = "goal_rate_per_week"
+        case targetBasis = "target_basis"
+        case energyFloorKcal = "energy_floor_kcal"
         case energyTargetKcal = "energy_target_kcal"
     }
 }
@@ -68,9 +76,17 @@ package struct ProfileRequest: Decodable {
 
     enum CodingKeys: String, CodingKey {
         case sex, height, activity, onboarded
-        case birthDate = "birth_date", heightCm = "height_cm", massUnit = "mass_unit", lengthUnit = "length_unit"
-        case energyUnit = "energy_unit", timeZone = "time_zone", goalWeight = "goal_weight", goalRatePerWeek = "goal_rate_per_week"
-        case targetBasis = "target_basis", energyFloorKcal = "energy_floor_kcal", energyTargetKcal = "energy_target_kcal"
+        case birthDate = "birth_date"
+        case heightCm = "height_cm"
+        case massUnit = "mass_unit"
+        case lengthUnit = "length_unit"
+        case energyUnit = "energy_unit"
+        case timeZone = "time_zone"
+        case goalWeight = "goal_weight"
+        case goalRatePerWeek = "goal_rate_per_week"
+        case targetBasis = "target_basis"
+        case energyFloorKcal = "energy_floor_kcal"
+        case energyTargetKcal = "energy_target_kcal"
     }
 
     package init(from decoder: any Decoder) throws {
@@ -118,7 +134,8 @@ struct ETADTO: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case date, earliest, latest
-        case ratePerWeek = "rate_towards_goal_per_week", rateUncertaintyPerWeek = "rate_sd_per_week"
+        case ratePerWeek = "rate_towards_goal_per_week"
+        case rateUncertaintyPerWeek = "rate_sd_per_week"
     }
 }
 
@@ -148,8 +165,12 @@ struct CheckInDTO: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case start, end
-        case daysLogged = "days_logged", completeDays = "complete_days", meanIntakeKcal = "mean_intake_kcal"
-        case trendChange = "trend_change", expenditureKcal = "expenditure_kcal", targetKcal = "target_kcal"
+        case daysLogged = "days_logged"
+        case completeDays = "complete_days"
+        case meanIntakeKcal = "mean_intake_kcal"
+        case trendChange = "trend_change"
+        case expenditureKcal = "expenditure_kcal"
+        case targetKcal = "target_kcal"
         case daysOnTarget = "days_on_target"
     }
 }
@@ -182,8 +203,13 @@ package struct TodayDTO: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case date, answer, message
-        case remainingKcal = "remaining_kcal", eatenKcal = "eaten_kcal", targetKcal = "target_kcal"
-        case maintenanceKcal = "maintenance_kcal", dayStatus = "day_status", trendVerdict = "trend_verdict", trendReason = "trend_reason"
+        case remainingKcal = "remaining_kcal"
+        case eatenKcal = "eaten_kcal"
+        case targetKcal = "target_kcal"
+        case maintenanceKcal = "maintenance_kcal"
+        case dayStatus = "day_status"
+        case trendVerdict = "trend_verdict"
+        case trendReason = "trend_reason"
     }
 }
 
@@ -198,7 +224,9 @@ package struct EnergyDTO: Encodable {
 
         enum CodingKeys: String, CodingKey {
             case equation
-            case restingKcal = "resting_kcal", activityFactor = "activity_factor", expenditureKcal = "expenditure_kcal"
+            case restingKcal = "resting_kcal"
+            case activityFactor = "activity_factor"
+            case expenditureKcal = "expenditure_kcal"
             case bodyFatPercent = "body_fat_percent"
         }
     }
@@ -216,9 +244,16 @@ package struct EnergyDTO: Encodable {
         let high: Double
 
         enum CodingKeys: String, CodingKey {
-            case held, low = "range_low_kcal", high = "range_high_kcal"
-            case asOf = "as_of", windowDays = "window_days", completeDays = "complete_days", meanIntakeKcal = "mean_intake_kcal"
-            case trendChange = "trend_change", expenditureKcal = "expenditure_kcal", sdKcal = "sd_kcal"
+            case held
+            case low = "range_low_kcal"
+            case high = "range_high_kcal"
+            case asOf = "as_of"
+            case windowDays = "window_days"
+            case completeDays = "complete_days"
+            case meanIntakeKcal = "mean_intake_kcal"
+            case trendChange = "trend_change"
+            case expenditureKcal = "expenditure_kcal"
+            case sdKcal = "sd_kcal"
         }
     }
 
@@ -249,8 +284,11 @@ package struct EnergyDTO: Encodable {
 
         enum CodingKeys: String, CodingKey {
             case kcal, source, basis, floored, change
-            case maintenanceKcal = "maintenance_kcal", adjustmentKcal = "adjustment_kcal", floorKcal = "floor_kcal"
-            case maintenanceSource = "maintenance_source", maintenanceAsOf = "maintenance_as_of"
+            case maintenanceKcal = "maintenance_kcal"
+            case adjustmentKcal = "adjustment_kcal"
+            case floorKcal = "floor_kcal"
+            case maintenanceSource = "maintenance_source"
+            case maintenanceAsOf = "maintenance_as_of"
         }
     }
 
@@ -264,7 +302,9 @@ package struct EnergyDTO: Encodable {
 
         enum CodingKeys: String, CodingKey {
             case date, status, trend
-            case intakeKcal = "intake_kcal", formulaKcal = "formula_kcal", adaptiveKcal = "adaptive_kcal"
+            case intakeKcal = "intake_kcal"
+            case formulaKcal = "formula_kcal"
+            case adaptiveKcal = "adaptive_kcal"
         }
     }
 
@@ -293,15 +333,19 @@ package struct EnergyDTO: Encodable {
         massUnit = unit.rawValue
         trend = OrNull(report.trend?.value(in: unit))
         let estimate = report.expenditure
-        formula = OrNull(estimate.formula.map {
-            Formula(equation: $0.equation.rawValue, restingKcal: $0.restingKcal, activityFactor: $0.activity.factor,
+        formula = OrNull(
+            estimate.formula.map {
+                Formula(
+                    equation: $0.equation.rawValue, restingKcal: $0.restingKcal, activityFactor: $0.activity.factor,
                     expenditureKcal: $0.expenditureKcal, bodyFatPercent: OrNull($0.bodyFatFraction.map { $0 * 100 }))
-        })
-        adaptive = OrNull(estimate.adaptive.map {
-            Adaptive(asOf: $0.asOf.iso, held: estimate.isHeld, windowDays: $0.windowDays, completeDays: $0.completeDays,
-                     meanIntakeKcal: $0.meanIntakeKcal, trendChange: $0.trendChange.value(in: unit), expenditureKcal: $0.estimateKcal,
-                     sdKcal: $0.uncertaintyKcal, low: $0.range.lowerBound, high: $0.range.upperBound)
-        })
+            })
+        adaptive = OrNull(
+            estimate.adaptive.map {
+                Adaptive(
+                    asOf: $0.asOf.iso, held: estimate.isHeld, windowDays: $0.windowDays, completeDays: $0.completeDays,
+                    meanIntakeKcal: $0.meanIntakeKcal, trendChange: $0.trendChange.value(in: unit), expenditureKcal: $0.estimateKcal,
+                    sdKcal: $0.uncertaintyKcal, low: $0.range.lowerBound, high: $0.range.upperBound)
+            })
         adaptiveStatus = OrNull(estimate.shortfall?.message)
         blendedKcal = OrNull(estimate.blendedKcal)
         blendedSdKcal = OrNull(estimate.blendedUncertaintyKcal)
@@ -315,17 +359,25 @@ package struct EnergyDTO: Encodable {
         thisWeek = CheckInDTO(report.thisWeek, unit: unit)
         lastWeek = CheckInDTO(report.lastWeek, unit: unit)
         days = report.history.map {
-            Day(date: $0.date.iso, intakeKcal: OrNull($0.intakeKcal), status: OrNull($0.status?.rawValue),
+            Day(
+                date: $0.date.iso, intakeKcal: OrNull($0.intakeKcal), status: OrNull($0.status?.rawValue),
                 formulaKcal: OrNull($0.formulaKcal), adaptiveKcal: OrNull($0.adaptiveKcal), trend: OrNull($0.trend?.value(in: unit)))
         }
     }
 
     enum CodingKeys: String, CodingKey {
         case date, trend, formula, adaptive, target, today, days
-        case massUnit = "mass_unit", adaptiveStatus = "adaptive_status", blendedKcal = "blended_kcal"
-        case blendedSdKcal = "blended_sd_kcal", adaptiveWeight = "adaptive_weight", maintenanceKcal = "maintenance_kcal"
-        case timeToGoalPlanned = "time_to_goal_planned", timeToGoalTrend = "time_to_goal_trend", goalReached = "goal_reached"
-        case thisWeek = "this_week", lastWeek = "last_week"
+        case massUnit = "mass_unit"
+        case adaptiveStatus = "adaptive_status"
+        case blendedKcal = "blended_kcal"
+        case blendedSdKcal = "blended_sd_kcal"
+        case adaptiveWeight = "adaptive_weight"
+        case maintenanceKcal = "maintenance_kcal"
+        case timeToGoalPlanned = "time_to_goal_planned"
+        case timeToGoalTrend = "time_to_goal_trend"
+        case goalReached = "goal_reached"
+        case thisWeek = "this_week"
+        case lastWeek = "last_week"
     }
 }
 
@@ -347,7 +399,8 @@ struct TargetChangeDTO: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case since, reason, message
-        case fromKcal = "from_kcal", toKcal = "to_kcal"
+        case fromKcal = "from_kcal"
+        case toKcal = "to_kcal"
     }
 }
 
@@ -371,7 +424,8 @@ package struct CalorieTargetDTO: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case kcal, follows, change
-        case ownKcal = "own_kcal", floorKcal = "floor_kcal"
+        case ownKcal = "own_kcal"
+        case floorKcal = "floor_kcal"
     }
 }
 
@@ -379,5 +433,7 @@ package struct CalorieTargetDTO: Encodable {
 public enum EnergyJSON {
     public static func energy(_ report: EnergyReport) throws(CinnError) -> String { try jsonString(EnergyDTO(report)) }
     public static func today(_ report: EnergyReport) throws(CinnError) -> String { try jsonString(TodayDTO(report)) }
-    public static func profile(_ settings: UserSettings, goal: Goal?) throws(CinnError) -> String { try jsonString(ProfileDTO(settings, goal: goal)) }
+    public static func profile(_ settings: UserSettings, goal: Goal?) throws(CinnError) -> String {
+        try jsonString(ProfileDTO(settings, goal: goal))
+    }
 }

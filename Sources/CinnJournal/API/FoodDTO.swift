@@ -267,8 +267,11 @@ package struct DayDTO: Encodable {
         maintenanceKcal = day.maintenanceKcal
         exerciseKcal = day.exerciseKcal
         energyRemainingKcal = day.energyRemainingKcal.map { $0.rounded() }
-        meals = day.meals.map { MealDTO(meal: $0.meal.name, title: $0.meal.title, energyKcal: ($0.totals.energy ?? 0).rounded(),
-                                        entries: $0.entries.map(FoodEntryDTO.init)) }
+        meals = day.meals.map {
+            MealDTO(
+                meal: $0.meal.name, title: $0.meal.title, energyKcal: ($0.totals.energy ?? 0).rounded(),
+                entries: $0.entries.map(FoodEntryDTO.init))
+        }
         totals = NutrientTotalDTO.list(day.totals)
         targets = day.progress.map { NutrientGoalDTO($0.goal, amount: $0.amount, standing: $0.standing) }
         targetChange = day.targetChange.map { TargetChangeDTO($0, unit: energyUnit) }
@@ -369,8 +372,9 @@ package struct PresetDTO: Encodable {
         meal = preset.meal?.name
         energyKcal = (preset.nutrients.energy ?? 0).rounded()
         items = preset.items.map {
-            Item(foodID: $0.foodID?.lowercasedString, name: $0.name, brand: $0.brand, servings: $0.servings,
-                 serving: ServingDTO(label: $0.servingLabel, grams: $0.servingAmount), nutrients: NutrientsDTO(nutrients: $0.nutrients))
+            Item(
+                foodID: $0.foodID?.lowercasedString, name: $0.name, brand: $0.brand, servings: $0.servings,
+                serving: ServingDTO(label: $0.servingLabel, grams: $0.servingAmount), nutrients: NutrientsDTO(nutrients: $0.nutrients))
         }
     }
 
@@ -482,13 +486,15 @@ package struct FoodRequest: Decodable {
             }
             values[nutrient] = .percentDailyValue(number.value)
         }
-        let basis = try basis.map { text in
-            guard let basis = FoodBasis(rawValue: text) else { throw CinnError.invalid("basis", "basis must be g or ml") }
-            return basis
-        } ?? .grams
+        let basis =
+            try basis.map { text in
+                guard let basis = FoodBasis(rawValue: text) else { throw CinnError.invalid("basis", "basis must be g or ml") }
+                return basis
+            } ?? .grams
         let kilojoules = try energyUnit.map { text in try EnergyUnit.parse(text) } == .kilojoules
-        var label = NutritionLabel(name: name, brand: brand, barcode: barcode, basis: basis, servingLabel: serving.label,
-                                   servingAmount: serving.grams, values: values, energyInKilojoules: kilojoules)
+        var label = NutritionLabel(
+            name: name, brand: brand, barcode: barcode, basis: basis, servingLabel: serving.label,
+            servingAmount: serving.grams, values: values, energyInKilojoules: kilojoules)
         label.percentDailyValueField = "percent_daily_value"
         label.otherServings = (otherServings ?? []).map { ServingSize(label: $0.label, amount: $0.grams ?? 0) }
         return label
@@ -524,8 +530,9 @@ package struct FoodEntryRequest: Decodable {
     /// it gives none.
     package func quickAdd(prefix: String) throws(CinnError) -> QuickAdd? {
         guard energyKcal != nil || proteinGrams != nil || carbohydrateGrams != nil || fatGrams != nil || name != nil else { return nil }
-        return try QuickAdd.validated(name: name, energyKcal: energyKcal?.value, proteinGrams: proteinGrams?.value,
-                                      carbohydrateGrams: carbohydrateGrams?.value, fatGrams: fatGrams?.value, prefix: prefix)
+        return try QuickAdd.validated(
+            name: name, energyKcal: energyKcal?.value, proteinGrams: proteinGrams?.value,
+            carbohydrateGrams: carbohydrateGrams?.value, fatGrams: fatGrams?.value, prefix: prefix)
     }
 }
 
@@ -636,8 +643,9 @@ package struct RecipeDTO: Encodable {
         nutrientsPerServing = NutrientsDTO(nutrients: recipe.servingNutrients)
         nutrientsPer100 = NutrientsDTO(nutrients: recipe.food.nutrients)
         ingredients = recipe.ingredients.map {
-            Ingredient(foodID: $0.foodID?.lowercasedString, name: $0.name, brand: $0.brand, servings: $0.servings,
-                       servingLabel: $0.servingLabel, grams: $0.grams, nutrients: NutrientsDTO(nutrients: $0.nutrients))
+            Ingredient(
+                foodID: $0.foodID?.lowercasedString, name: $0.name, brand: $0.brand, servings: $0.servings,
+                servingLabel: $0.servingLabel, grams: $0.grams, nutrients: NutrientsDTO(nutrients: $0.nutrients))
         }
     }
 

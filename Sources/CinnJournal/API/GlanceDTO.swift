@@ -75,18 +75,20 @@ package struct GlanceDTO: Encodable {
         kcalLeft = glance.answer.remainingKcal
         let unit = settings.displayUnit
         trend = glance.trend.map { mass in
-            Trend(weight: (mass.value(in: unit) * 100).rounded() / 100, unit: unit.rawValue,
-                  weeklyChange: glance.weeklyChange.map { ($0.perWeek(in: unit) * 100).rounded() / 100 })
+            Trend(
+                weight: (mass.value(in: unit) * 100).rounded() / 100, unit: unit.rawValue,
+                weeklyChange: glance.weeklyChange.map { ($0.perWeek(in: unit) * 100).rounded() / 100 })
         }
         glucose = glance.glucose.map { entry in
             let reading = entry.reading, glucoseUnit = settings.glucoseUnit
             let scale = pow(10, Double(glucoseUnit.displayDecimals))
             let minutes = glance.glucoseMinutesOld ?? 0
-            return GlucoseNow(value: (reading.glucose.value(in: glucoseUnit) * scale).rounded() / scale, unit: glucoseUnit.rawValue,
-                              mgDL: reading.glucose.milligramsPerDeciliter.rounded(), direction: entry.direction?.rawValue,
-                              arrow: entry.direction?.arrow, minutesOld: minutes, stale: minutes > Glance.staleAfterMinutes,
-                              measuredAt: WeighIn.isoString(instant: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds),
-                              sensor: reading.sensor)
+            return GlucoseNow(
+                value: (reading.glucose.value(in: glucoseUnit) * scale).rounded() / scale, unit: glucoseUnit.rawValue,
+                mgDL: reading.glucose.milligramsPerDeciliter.rounded(), direction: entry.direction?.rawValue,
+                arrow: entry.direction?.arrow, minutesOld: minutes, stale: minutes > Glance.staleAfterMinutes,
+                measuredAt: WeighIn.isoString(instant: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds),
+                sensor: reading.sensor)
         }
     }
 

@@ -27,7 +27,10 @@ package struct GlucoseReadingDTO: Encodable {
         source = reading.source
     }
 
-    enum CodingKeys: String, CodingKey { case id, time, date, value, unit, timing, note, source, mgDl = "mg_dl" }
+    enum CodingKeys: String, CodingKey {
+        case id, time, date, value, unit, timing, note, source
+        case mgDl = "mg_dl"
+    }
 }
 
 package struct InsulinDoseDTO: Encodable {
@@ -57,7 +60,10 @@ package struct MealDTO: Encodable {
         let foodID: String
         let name: String
         let grams: Double
-        enum CodingKeys: String, CodingKey { case name, grams, foodID = "food_id" }
+        enum CodingKeys: String, CodingKey {
+            case name, grams
+            case foodID = "food_id"
+        }
     }
 
     let id: String
@@ -76,7 +82,10 @@ package struct MealDTO: Encodable {
         note = OrNull(meal.note)
     }
 
-    enum CodingKeys: String, CodingKey { case id, name, kind, foods, note, carbohydrateG = "carbohydrate_g" }
+    enum CodingKeys: String, CodingKey {
+        case id, name, kind, foods, note
+        case carbohydrateG = "carbohydrate_g"
+    }
 }
 
 struct MealResponseDTO: Encodable {
@@ -100,7 +109,9 @@ struct MealResponseDTO: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case baseline, peak, rise, complete
-        case minutesToPeak = "minutes_to_peak", incrementalAreaMgDlMin = "incremental_area_mg_dl_min", bolusUnits = "bolus_units"
+        case minutesToPeak = "minutes_to_peak"
+        case incrementalAreaMgDlMin = "incremental_area_mg_dl_min"
+        case bolusUnits = "bolus_units"
     }
 }
 
@@ -145,8 +156,11 @@ package struct MealEventDTO: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case id, meal, time, date, portion, note, reported, response, source
-        case mealID = "meal_id", carbohydrateG = "carbohydrate_g", reportReason = "report_reason"
-        case diaryMeal = "diary_meal", entryIDs = "entry_ids"
+        case mealID = "meal_id"
+        case carbohydrateG = "carbohydrate_g"
+        case reportReason = "report_reason"
+        case diaryMeal = "diary_meal"
+        case entryIDs = "entry_ids"
     }
 }
 
@@ -178,9 +192,15 @@ struct GlucoseStatisticsDTO: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case readings, mean
-        case standardDeviation = "standard_deviation", coefficientOfVariationPercent = "cv_percent", gmiPercent = "gmi_percent"
-        case gmiMmolPerMol = "gmi_mmol_per_mol", percentVeryLow = "percent_below_54", percentLow = "percent_54_69"
-        case percentInRange = "percent_70_180", percentHigh = "percent_181_250", percentVeryHigh = "percent_above_250"
+        case standardDeviation = "standard_deviation"
+        case coefficientOfVariationPercent = "cv_percent"
+        case gmiPercent = "gmi_percent"
+        case gmiMmolPerMol = "gmi_mmol_per_mol"
+        case percentVeryLow = "percent_below_54"
+        case percentLow = "percent_54_69"
+        case percentInRange = "percent_70_180"
+        case percentHigh = "percent_181_250"
+        case percentVeryHigh = "percent_above_250"
     }
 }
 
@@ -207,7 +227,9 @@ struct RankingDTO: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case id, name, events, counted
-        case meanIncrementalArea = "mean_incremental_area_mg_dl_min", meanRise = "mean_rise", meanMinutesToPeak = "mean_minutes_to_peak"
+        case meanIncrementalArea = "mean_incremental_area_mg_dl_min"
+        case meanRise = "mean_rise"
+        case meanMinutesToPeak = "mean_minutes_to_peak"
         case meanBolusUnits = "mean_bolus_units"
     }
 }
@@ -229,7 +251,8 @@ package struct GlucoseReportDTO: Encodable {
 
         enum CodingKeys: String, CodingKey {
             case days, enough, missing
-            case daysWithReadings = "days_with_readings", cgmActivePercent = "cgm_active_percent"
+            case daysWithReadings = "days_with_readings"
+            case cgmActivePercent = "cgm_active_percent"
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -259,9 +282,10 @@ package struct GlucoseReportDTO: Encodable {
         to = report.to.iso
         unit = report.unit.rawValue
         statistics = GlucoseStatisticsDTO(report.statistics, unit: report.unit, coverage: report.coverage)
-        coverage = Coverage(days: report.coverage.days, daysWithReadings: report.coverage.daysWithReadings,
-                            cgmActivePercent: (report.coverage.activeShare * 1000).rounded() / 10, enough: report.coverage.isEnough,
-                            missing: report.coverage.missing)
+        coverage = Coverage(
+            days: report.coverage.days, daysWithReadings: report.coverage.daysWithReadings,
+            cgmActivePercent: (report.coverage.activeShare * 1000).rounded() / 10, enough: report.coverage.isEnough,
+            missing: report.coverage.missing)
         days = report.days.map { Day(date: $0.date.iso, statistics: GlucoseStatisticsDTO($0.statistics, unit: report.unit, coverage: nil)) }
         mealEvents = report.events.map { MealEventDTO($0, unit: report.unit) }
         meals = report.byMeal.map { RankingDTO($0, unit: report.unit) }
@@ -272,7 +296,9 @@ package struct GlucoseReportDTO: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case from, to, unit, statistics, coverage, days, meals, foods
-        case mealEvents = "meal_events", bolusUnits = "bolus_units", basalUnits = "basal_units"
+        case mealEvents = "meal_events"
+        case bolusUnits = "bolus_units"
+        case basalUnits = "basal_units"
     }
 }
 
@@ -294,7 +320,10 @@ package struct GlucoseDayDTO: Encodable {
         mealEvents = day.events.map { MealEventDTO($0, unit: day.unit) }
     }
 
-    enum CodingKeys: String, CodingKey { case date, unit, statistics, readings, insulin, mealEvents = "meal_events" }
+    enum CodingKeys: String, CodingKey {
+        case date, unit, statistics, readings, insulin
+        case mealEvents = "meal_events"
+    }
 }
 
 enum GlucoseDTO {

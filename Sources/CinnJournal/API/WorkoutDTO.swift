@@ -157,10 +157,14 @@ package struct ExercisePageDTO: Encodable {
         bestSetVolume = OrNull(report.bestSetVolume.map { LiftedSetDTO($0, unit: unit) })
         repMaxes = report.repMaxes.map { RepMaxDTO(reps: $0.reps, set: LiftedSetDTO($0.set, unit: unit)) }
         weeklyVolume = report.weeklyVolume.map {
-            WeekDTO(weekStart: $0.weekStart.iso, volume: WorkoutDTO.rounded($0.volume.value(in: unit)), volumeKg: $0.volume.kilograms, sets: $0.sets)
+            WeekDTO(
+                weekStart: $0.weekStart.iso, volume: WorkoutDTO.rounded($0.volume.value(in: unit)), volumeKg: $0.volume.kilograms,
+                sets: $0.sets)
         }
         history = report.history.map {
-            DayDTO(date: $0.day.iso, estimate: WorkoutDTO.rounded($0.oneRepMax.estimate.value(in: unit)), set: LiftedSetDTO($0.set, unit: unit))
+            DayDTO(
+                date: $0.day.iso, estimate: WorkoutDTO.rounded($0.oneRepMax.estimate.value(in: unit)), set: LiftedSetDTO($0.set, unit: unit)
+            )
         }
         totalSets = report.totalSets
         firstDate = OrNull(report.firstDay?.iso)
@@ -298,9 +302,10 @@ package struct WorkoutDTO: Encodable {
         let workout = stored.workout
         id = workout.id.lowercasedString
         startedAt = WeighIn.isoString(instant: workout.startedAt, utcOffsetSeconds: workout.utcOffsetSeconds)
-        endedAt = OrNull(stored.durationSeconds.map {
-            WeighIn.isoString(instant: workout.startedAt.addingTimeInterval($0.rounded()), utcOffsetSeconds: workout.utcOffsetSeconds)
-        })
+        endedAt = OrNull(
+            stored.durationSeconds.map {
+                WeighIn.isoString(instant: workout.startedAt.addingTimeInterval($0.rounded()), utcOffsetSeconds: workout.utcOffsetSeconds)
+            })
         date = workout.localDate.iso
         name = workout.name
         source = workout.source
@@ -312,8 +317,10 @@ package struct WorkoutDTO: Encodable {
             SetDTO(set, unit: unit, formula: formula, records: records.map { $0[index] ?? [] })
         }
         plan = stored.plan.map {
-            PlannedDTO(exercise: $0.exercise, sets: $0.sets, reps: OrNull($0.reps), weight: OrNull($0.weight.map { Self.rounded($0.value(in: unit)) }),
-                       restSeconds: OrNull($0.restSeconds))
+            PlannedDTO(
+                exercise: $0.exercise, sets: $0.sets, reps: OrNull($0.reps),
+                weight: OrNull($0.weight.map { Self.rounded($0.value(in: unit)) }),
+                restSeconds: OrNull($0.restSeconds))
         }
     }
 
@@ -357,9 +364,10 @@ package struct SetRequest: Decodable {
     /// The set, its unit and kind read; errors name `prefix.unit` and `prefix.kind` (the rest is checked by `LoggedSet`).
     package func set(at prefix: String, unit defaultUnit: MassUnit) throws -> WorkoutSet {
         let unit = try self.unit.map { text in try MassUnit.parse(text, field: "\(prefix).unit") } ?? defaultUnit
-        return WorkoutSet(exercise: exercise, reps: reps, weight: weight.map { Mass($0, unit) }, durationSeconds: durationSeconds,
-                          distanceMetres: distanceMetres, kind: try kind.map { try SetKind.parse($0, field: "\(prefix).kind") } ?? .normal,
-                          rpe: rpe, rir: rir, note: note, loadMultiplier: loadMultiplier)
+        return WorkoutSet(
+            exercise: exercise, reps: reps, weight: weight.map { Mass($0, unit) }, durationSeconds: durationSeconds,
+            distanceMetres: distanceMetres, kind: try kind.map { try SetKind.parse($0, field: "\(prefix).kind") } ?? .normal,
+            rpe: rpe, rir: rir, note: note, loadMultiplier: loadMultiplier)
     }
 }
 
@@ -431,10 +439,13 @@ package struct RoutineRequest: Decodable {
         let unit = try self.unit.map { text in try MassUnit.parse(text, field: "unit") } ?? defaultUnit
         guard let name else { throw CinnError.invalid("name", "name is required") }
         guard let exercises else { throw CinnError.invalid("exercises", "exercises is required") }
-        return Routine(id: id, name: name, note: note, exercises: exercises.map {
-            PlannedExercise(exercise: $0.exercise, sets: $0.sets, reps: $0.reps, weight: $0.weight.map { Mass($0, unit) },
-                            restSeconds: $0.restSeconds, note: $0.note)
-        })
+        return Routine(
+            id: id, name: name, note: note,
+            exercises: exercises.map {
+                PlannedExercise(
+                    exercise: $0.exercise, sets: $0.sets, reps: $0.reps, weight: $0.weight.map { Mass($0, unit) },
+                    restSeconds: $0.restSeconds, note: $0.note)
+            })
     }
 }
 
@@ -452,8 +463,9 @@ package struct RoutineDTO: Encodable {
         note = OrNull(routine.note)
         self.unit = unit.rawValue
         exercises = routine.exercises.map {
-            WorkoutDTO.PlannedDTO(exercise: $0.exercise, sets: $0.sets, reps: OrNull($0.reps),
-                                  weight: OrNull($0.weight.map { WorkoutDTO.rounded($0.value(in: unit)) }), restSeconds: OrNull($0.restSeconds))
+            WorkoutDTO.PlannedDTO(
+                exercise: $0.exercise, sets: $0.sets, reps: OrNull($0.reps),
+                weight: OrNull($0.weight.map { WorkoutDTO.rounded($0.value(in: unit)) }), restSeconds: OrNull($0.restSeconds))
         }
     }
 }
@@ -488,7 +500,8 @@ package struct LastSetsDTO: Encodable {
 
 /// The API's JSON for the CLI's `--format json`, so both speak the same.
 public enum WorkoutJSON {
-    public static func lifts(_ lifts: (exercises: [ExerciseSummary], unit: MassUnit, formula: OneRepMaxFormula)) throws(CinnError) -> String {
+    public static func lifts(_ lifts: (exercises: [ExerciseSummary], unit: MassUnit, formula: OneRepMaxFormula)) throws(CinnError) -> String
+    {
         try jsonString(ExerciseListDTO(lifts))
     }
 

@@ -42,10 +42,12 @@ public struct AccountsConfiguration: Sendable {
     /// Whether people log in and sign up with a name and password (off: only through the provider).
     public var passwords: Bool
 
-    public init(signUp: SignUp = .invite, sessionLifetime: TimeInterval = 30 * 86_400, bcryptCost: UInt8 = 12,
-                secureCookies: Bool = false, maximumFailedLogIns: Int = 5, throttleWindow: TimeInterval = 15 * 60,
-                maximumPasswordChecks: Int = 8, trustedProxies: Set<String> = loopbackProxies, openID: OpenIDConfiguration? = nil,
-                passwords: Bool = true) {
+    public init(
+        signUp: SignUp = .invite, sessionLifetime: TimeInterval = 30 * 86_400, bcryptCost: UInt8 = 12,
+        secureCookies: Bool = false, maximumFailedLogIns: Int = 5, throttleWindow: TimeInterval = 15 * 60,
+        maximumPasswordChecks: Int = 8, trustedProxies: Set<String> = loopbackProxies, openID: OpenIDConfiguration? = nil,
+        passwords: Bool = true
+    ) {
         self.signUp = signUp
         self.sessionLifetime = sessionLifetime
         self.bcryptCost = bcryptCost
@@ -97,7 +99,8 @@ public struct Accounts: Sendable {
     public static func validName(_ text: String) throws -> String {
         let name = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         guard (3...32).contains(name.count) else { throw CinnError.invalid("name", "a name has 3 to 32 characters") }
-        guard name.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || ".-_".unicodeScalars.contains($0) }) else {
+        guard name.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || ".-_".unicodeScalars.contains($0) })
+        else {
             throw CinnError.invalid("name", "a name has only letters a–z, digits, dots, dashes and underscores")
         }
         guard name != Store.localUserName else { throw CinnError.invalid("name", "the name \(name) is reserved") }
@@ -134,8 +137,9 @@ public struct Accounts: Sendable {
             guard let invite = invite?.trimmingCharacters(in: .whitespaces), !invite.isEmpty else {
                 throw CinnError.invalid("invite", "sign-up needs an invite on this server")
             }
-            return try await store.createAccount(name: name, passwordHash: try await hash(password), role: .member,
-                                                 inviteSHA256: Self.digest(invite))
+            return try await store.createAccount(
+                name: name, passwordHash: try await hash(password), role: .member,
+                inviteSHA256: Self.digest(invite))
         case .open:
             let role: AccountRole = try await store.loginAccountCount() == 0 ? .admin : .member
             return try await store.createAccount(name: name, passwordHash: try await hash(password), role: role)
@@ -145,7 +149,9 @@ public struct Accounts: Sendable {
     /// Passwords turned off: this server signs people in through its identity provider only.
     func checkPasswordsAllowed() throws {
         guard configuration.passwords else {
-            throw CinnError(.forbidden, "this server signs in with \(configuration.openID?.displayName ?? "its identity provider") only, not with passwords")
+            throw CinnError(
+                .forbidden,
+                "this server signs in with \(configuration.openID?.displayName ?? "its identity provider") only, not with passwords")
         }
     }
 
@@ -168,15 +174,19 @@ public struct Accounts: Sendable {
 
     /// The account page: the current password, then a new one; the user's other sessions end, and with
     /// `revokingTokens` their API tokens are revoked.
-    public func changePassword(user: UserID, current: String, new: String, keepingSession token: String?,
-                               revokingTokens: Bool) async throws {
+    public func changePassword(
+        user: UserID, current: String, new: String, keepingSession token: String?,
+        revokingTokens: Bool
+    ) async throws {
         try Self.checkPassword(new, field: "new_password")
         guard let account = try await store.account(user: user),
-              let (_, hash) = try await store.accountForLogIn(named: account.name), let hash,
-              try await verify(current, hash: hash) else {
+            let (_, hash) = try await store.accountForLogIn(named: account.name), let hash,
+            try await verify(current, hash: hash)
+        else {
             throw CinnError.invalid("current_password", "that is not your current password")
         }
-        try await store.setPasswordHash(try await self.hash(new), user: user, keeping: token.map(Self.digest), revokingTokens: revokingTokens)
+        try await store.setPasswordHash(
+            try await self.hash(new), user: user, keeping: token.map(Self.digest), revokingTokens: revokingTokens)
     }
 
     // MARK: Log-in and sessions
@@ -223,10 +233,12 @@ public struct Accounts: Sendable {
 
     /// A web session for an account that has proved itself (a password, an identity provider).
     public func openSession(for account: Account) async throws -> NewSession {
-        let session = NewSession(account: account, token: Self.secret(), csrfToken: Self.secret(),
-                                 expiresAt: store.now().addingTimeInterval(configuration.sessionLifetime))
-        try await store.createSession(tokenSHA256: Self.digest(session.token), user: account.user, csrfToken: session.csrfToken,
-                                      expiresAt: session.expiresAt)
+        let session = NewSession(
+            account: account, token: Self.secret(), csrfToken: Self.secret(),
+            expiresAt: store.now().addingTimeInterval(configuration.sessionLifetime))
+        try await store.createSession(
+            tokenSHA256: Self.digest(session.token), user: account.user, csrfToken: session.csrfToken,
+            expiresAt: session.expiresAt)
         return session
     }
 
@@ -248,15 +260,20 @@ public struct Accounts: Sendable {
         let link = (issuer: identity.issuer, subject: identity.subject)
         switch configuration.signUp {
         case .closed:
-            throw CinnError(.forbidden, "no account here is linked to this sign-in, and sign-up is closed: ask the administrator"
-                            + (configuration.passwords ? ", or log in with your password and link it on the Account page" : ""))
+            throw CinnError(
+                .forbidden,
+                "no account here is linked to this sign-in, and sign-up is closed: ask the administrator"
+                    + (configuration.passwords ? ", or log in with your password and link it on the Account page" : ""))
         case .invite:
             guard let invite = login.invite?.trimmingCharacters(in: .whitespaces), !invite.isEmpty else {
-                throw CinnError(.forbidden, "no account here is linked to this sign-in: sign up with an invite"
-                                + (configuration.passwords ? ", or log in with your password and link it on the Account page" : ""))
+                throw CinnError(
+                    .forbidden,
+                    "no account here is linked to this sign-in: sign up with an invite"
+                        + (configuration.passwords ? ", or log in with your password and link it on the Account page" : ""))
             }
             return try await createWithFreeName(identity) { name in
-                try await store.createAccount(name: name, passwordHash: nil, role: .member, inviteSHA256: Self.digest(invite), identity: link)
+                try await store.createAccount(
+                    name: name, passwordHash: nil, role: .member, inviteSHA256: Self.digest(invite), identity: link)
             }
         case .open:
             let role: AccountRole = try await store.loginAccountCount() == 0 ? .admin : .member
@@ -285,9 +302,11 @@ public struct Accounts: Sendable {
     /// characters names may have, 3 to 32 of them.
     static func accountName(for identity: OpenIDIdentity) -> String {
         let source = identity.preferredUsername ?? identity.email.map { String($0.prefix { $0 != "@" }) } ?? "user"
-        var name = String(source.lowercased().unicodeScalars.map { scalar in
-            ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || ".-_".unicodeScalars.contains(scalar) ? Character(scalar) : "-"
-        }.prefix(32))
+        var name = String(
+            source.lowercased().unicodeScalars.map { scalar in
+                ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || ".-_".unicodeScalars.contains(scalar)
+                    ? Character(scalar) : "-"
+            }.prefix(32))
         if name.count < 3 || name == Store.localUserName { name = "user-" + name }
         return String(name.prefix(32))
     }
@@ -309,8 +328,11 @@ public struct Accounts: Sendable {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...60).contains(name.count) else { throw CinnError.invalid("name", "a token's name has 1 to 60 characters") }
         let secret = "cinn_" + Self.secret()
-        return (try await store.createAPIToken(name: name, scope: scope, tokenSHA256: Self.digest(secret), secretSHA1: Self.sha1Hex(secret),
-                                               user: user), secret)
+        return (
+            try await store.createAPIToken(
+                name: name, scope: scope, tokenSHA256: Self.digest(secret), secretSHA1: Self.sha1Hex(secret),
+                user: user), secret
+        )
     }
 
     /// The account a bearer token belongs to, and what the token may do, unless it is unknown or revoked.

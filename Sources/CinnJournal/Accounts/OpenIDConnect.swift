@@ -23,8 +23,10 @@ public struct OpenIDConfiguration: Sendable {
     /// Clock skew allowed between the provider and this server when checking the token's times.
     public var leeway: TimeInterval
 
-    public init(issuer: String, clientID: String, clientSecret: String, displayName: String? = nil, redirectURI: String,
-                leeway: TimeInterval = 10) {
+    public init(
+        issuer: String, clientID: String, clientSecret: String, displayName: String? = nil, redirectURI: String,
+        leeway: TimeInterval = 10
+    ) {
         self.issuer = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
         self.clientID = clientID
         self.clientSecret = clientSecret
@@ -89,18 +91,21 @@ public final class OpenIDConnect: Sendable {
     public func start(next: String?, invite: String?, linking user: UserID? = nil) async throws -> (url: String, state: String) {
         let provider = try await currentProvider()
         let state = Accounts.secret(), nonce = Accounts.secret(), verifier = Accounts.secret() + Accounts.secret()
-        try await store.startOpenIDLogin(stateSHA256: Accounts.digest(state),
-                                         PendingOpenIDLogin(nonce: nonce, codeVerifier: verifier, next: next, invite: invite, linkUser: user),
-                                         expiringBefore: store.now().addingTimeInterval(-Self.loginLifetime))
+        try await store.startOpenIDLogin(
+            stateSHA256: Accounts.digest(state),
+            PendingOpenIDLogin(nonce: nonce, codeVerifier: verifier, next: next, invite: invite, linkUser: user),
+            expiringBefore: store.now().addingTimeInterval(-Self.loginLifetime))
         var components = URLComponents(string: provider.authorizationEndpoint)
         let existing = components?.queryItems ?? []
-        components?.queryItems = existing + [
-            URLQueryItem(name: "response_type", value: "code"), URLQueryItem(name: "client_id", value: configuration.clientID),
-            URLQueryItem(name: "redirect_uri", value: configuration.redirectURI), URLQueryItem(name: "scope", value: "openid profile email"),
-            URLQueryItem(name: "state", value: state), URLQueryItem(name: "nonce", value: nonce),
-            URLQueryItem(name: "code_challenge", value: Accounts.base64URL(Array(SHA256.hash(data: Data(verifier.utf8))))),
-            URLQueryItem(name: "code_challenge_method", value: "S256"),
-        ]
+        components?.queryItems =
+            existing + [
+                URLQueryItem(name: "response_type", value: "code"), URLQueryItem(name: "client_id", value: configuration.clientID),
+                URLQueryItem(name: "redirect_uri", value: configuration.redirectURI),
+                URLQueryItem(name: "scope", value: "openid profile email"),
+                URLQueryItem(name: "state", value: state), URLQueryItem(name: "nonce", value: nonce),
+                URLQueryItem(name: "code_challenge", value: Accounts.base64URL(Array(SHA256.hash(data: Data(verifier.utf8))))),
+                URLQueryItem(name: "code_challenge_method", value: "S256"),
+            ]
         guard let url = components?.url?.absoluteString else {
             throw CinnError(.upstreamFailed, "the identity provider's authorization endpoint is not a URL")
         }
@@ -109,25 +114,32 @@ public final class OpenIDConnect: Sendable {
 
     /// Finishes a sign-in the provider sent back: the code is exchanged for tokens and the ID token checked. The state
     /// must be one this server started (on any instance) and the browser's own (`browserState`, from its cookie).
-    public func finish(code: String, state: String, browserState: String?) async throws -> (identity: OpenIDIdentity, login: PendingOpenIDLogin) {
+    public func finish(code: String, state: String, browserState: String?) async throws -> (
+        identity: OpenIDIdentity, login: PendingOpenIDLogin
+    ) {
         guard let browserState, constantTimeEqual(browserState, state) else {
             throw CinnError(.unauthenticated, "this sign-in was not started in this browser; start it again")
         }
-        guard let login = try await store.finishOpenIDLogin(stateSHA256: Accounts.digest(state),
-                                                           startedAfter: store.now().addingTimeInterval(-Self.loginLifetime)) else {
+        guard
+            let login = try await store.finishOpenIDLogin(
+                stateSHA256: Accounts.digest(state),
+                startedAfter: store.now().addingTimeInterval(-Self.loginLifetime))
+        else {
             throw CinnError(.unauthenticated, "this sign-in has expired or was already used; start it again")
         }
         let provider = try await currentProvider()
         let idToken = try await exchange(code: code, verifier: login.codeVerifier, provider: provider)
         let claims = try await verifySignature(idToken, provider: provider)
-        let identity = try Self.check(claims, issuer: configuration.issuer, clientID: configuration.clientID, nonce: login.nonce,
-                                      now: store.now(), leeway: configuration.leeway)
+        let identity = try Self.check(
+            claims, issuer: configuration.issuer, clientID: configuration.clientID, nonce: login.nonce,
+            now: store.now(), leeway: configuration.leeway)
         return (identity, login)
     }
 
     /// The claims' checks of OpenID Connect Core §3.1.3.7, once the signature is verified.
     static func check(_ claims: IDTokenClaims, issuer: String, clientID: String, nonce: String, now: Date, leeway: TimeInterval) throws
-        -> OpenIDIdentity {
+        -> OpenIDIdentity
+    {
         func refused(_ why: String) -> CinnError { CinnError(.unauthenticated, "the identity provider's token was refused: \(why)") }
         guard claims.iss == issuer else { throw refused("it was issued by \(claims.iss.prefix(100)), not \(issuer)") }
         guard claims.aud.value.contains(clientID) else { throw refused("it is for another application") }
@@ -138,8 +150,9 @@ public final class OpenIDConnect: Sendable {
         guard claims.iat.value < now.addingTimeInterval(leeway + 300) else { throw refused("it was issued in the future") }
         guard let sent = claims.nonce, constantTimeEqual(sent, nonce) else { throw refused("it is not for this sign-in (nonce)") }
         guard !claims.sub.isEmpty, claims.sub.utf8.count <= 255 else { throw refused("it names no subject") }
-        return OpenIDIdentity(issuer: issuer, subject: claims.sub, email: claims.email, preferredUsername: claims.preferred_username,
-                              name: claims.name)
+        return OpenIDIdentity(
+            issuer: issuer, subject: claims.sub, email: claims.email, preferredUsername: claims.preferred_username,
+            name: claims.name)
     }
 
     // MARK: The provider
@@ -154,10 +167,17 @@ public final class OpenIDConnect: Sendable {
             throw CinnError(.upstreamFailed, "the identity provider's discovery document names another issuer than \(configuration.issuer)")
         }
         guard let authorization = discovery["authorization_endpoint"]?.string, let token = discovery["token_endpoint"]?.string,
-              let jwksURI = discovery["jwks_uri"]?.string else {
+            let jwksURI = discovery["jwks_uri"]?.string
+        else {
             throw CinnError(.upstreamFailed, "the identity provider's discovery document lacks an endpoint Cinn needs")
         }
-        let methods = { if case .array(let items)? = discovery["token_endpoint_auth_methods_supported"] { items.compactMap(\.string) } else { ["client_secret_basic"] } }()
+        let methods = {
+            if case .array(let items)? = discovery["token_endpoint_auth_methods_supported"] {
+                items.compactMap(\.string)
+            } else {
+                ["client_secret_basic"]
+            }
+        }()
         let keys = JWTKeyCollection()
         do {
             try await keys.add(jwksJSON: String(decoding: try await get(jwksURI, what: "keys"), as: UTF8.self))
@@ -166,9 +186,10 @@ public final class OpenIDConnect: Sendable {
         } catch {
             throw CinnError(.upstreamFailed, "the identity provider's keys (JWKS) cannot be read")
         }
-        let fetched = OpenIDProvider(authorizationEndpoint: authorization, tokenEndpoint: token, jwksURI: jwksURI,
-                                     postsSecret: !methods.contains("client_secret_basic") && methods.contains("client_secret_post"),
-                                     keys: keys, fetchedAt: store.now())
+        let fetched = OpenIDProvider(
+            authorizationEndpoint: authorization, tokenEndpoint: token, jwksURI: jwksURI,
+            postsSecret: !methods.contains("client_secret_basic") && methods.contains("client_secret_post"),
+            keys: keys, fetchedAt: store.now())
         provider.withLock { $0 = fetched }
         return fetched
     }
@@ -178,8 +199,10 @@ public final class OpenIDConnect: Sendable {
     func verifySignature(_ token: String, provider: OpenIDProvider) async throws -> IDTokenClaims {
         func refusal(_ error: any Error) -> CinnError {
             let signature = (error as? JWTError)?.errorType == .signatureVerificationFailed
-            return CinnError(.unauthenticated, "the identity provider's token was refused: "
-                             + (signature ? "its signature does not verify" : "it cannot be read or verified"))
+            return CinnError(
+                .unauthenticated,
+                "the identity provider's token was refused: "
+                    + (signature ? "its signature does not verify" : "it cannot be read or verified"))
         }
         do {
             return try await provider.keys.verify(token, as: IDTokenClaims.self)
@@ -197,8 +220,10 @@ public final class OpenIDConnect: Sendable {
 
     /// The authorization code exchanged for tokens at the token endpoint; the ID token.
     func exchange(code: String, verifier: String, provider: OpenIDProvider) async throws -> String {
-        var form: [(String, String)] = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", configuration.redirectURI),
-                                         ("code_verifier", verifier)]
+        var form: [(String, String)] = [
+            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", configuration.redirectURI),
+            ("code_verifier", verifier),
+        ]
         var request = HTTPClientRequest(url: provider.tokenEndpoint)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
@@ -262,7 +287,8 @@ public final class OpenIDConnect: Sendable {
 
     /// `application/x-www-form-urlencoded`, as RFC 6749 §2.3.1 has the client's id and secret encoded too.
     static func formEncode(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~"))
+        text.addingPercentEncoding(
+            withAllowedCharacters: CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~"))
             ?? text
     }
 }

@@ -28,7 +28,8 @@ extension Journal {
         case .json:
             let goal = try await store.goal(user: user)
             var head = try "{\"unit\":\"kg\",\"settings\":" + jsonString(SettingsDTO(settings))
-            head += try ",\"goal\":" + (goal.map { goal throws(CinnError) in try jsonString(GoalDTO(goal, unit: .kilograms)) } ?? JSONText.null)
+            head +=
+                try ",\"goal\":" + (goal.map { goal throws(CinnError) in try jsonString(GoalDTO(goal, unit: .kilograms)) } ?? JSONText.null)
             try await write(head + ",\"weigh_ins\":[")
             var first = true
             try await store.forEachWeighIn(user: user) { batch in
@@ -76,7 +77,9 @@ extension Journal {
     /// set orders, weights in kilograms, the local time without an offset), in pieces so memory stays flat. It
     /// imports back into Cinn, and into what reads Strong's files; RIR has no column there and is left out.
     public func exportWorkouts(write: (String) async throws -> Void) async throws {
-        try await write("Workout #,Date,Workout Name,Duration (sec),Exercise Name,Set Order,Weight (kg),Reps,RPE,Distance (meters),Seconds,Notes,Workout Notes\n")
+        try await write(
+            "Workout #,Date,Workout Name,Duration (sec),Exercise Name,Set Order,Weight (kg),Reps,RPE,Distance (meters),Seconds,Notes,Workout Notes\n"
+        )
         var number = 0
         try await store.forEachWorkout(user: user) { batch in
             var text = ""
@@ -86,7 +89,8 @@ extension Journal {
                 let start = LocalDateTime(instant: workout.startedAt, utcOffsetSeconds: workout.utcOffsetSeconds)
                 let seconds = Int(start.secondsOfDay) % 60
                 let date = "\(workout.localDate.iso) \(start.clock):\(seconds < 10 ? "0" : "")\(seconds)"
-                let head = "\(number),\(date),\(CSVField.escaped(workout.name)),\(stored.durationSeconds?.roundedInt.map(String.init) ?? "")"
+                let head =
+                    "\(number),\(date),\(CSVField.escaped(workout.name)),\(stored.durationSeconds?.roundedInt.map(String.init) ?? "")"
                 var order: [String: Int] = [:]
                 for set in workout.sets {
                     let setOrder: String
@@ -99,8 +103,10 @@ extension Journal {
                         setOrder = String(order[set.exercise] ?? 1)
                     }
                     func number(_ value: Double?) -> String { value.map { JSONText.compactNumber($0) } ?? "" }
-                    text += "\(head),\(CSVField.escaped(set.exercise)),\(setOrder),\(number(set.weight?.kilograms)),\(set.reps.map(String.init) ?? ""),"
-                    text += "\(number(set.rpe)),\(number(set.distanceMetres)),\(number(set.durationSeconds)),\(CSVField.escaped(set.note ?? "")),"
+                    text +=
+                        "\(head),\(CSVField.escaped(set.exercise)),\(setOrder),\(number(set.weight?.kilograms)),\(set.reps.map(String.init) ?? ""),"
+                    text +=
+                        "\(number(set.rpe)),\(number(set.distanceMetres)),\(number(set.durationSeconds)),\(CSVField.escaped(set.note ?? "")),"
                     text += CSVField.escaped(stored.note ?? "") + "\n"
                 }
             }

@@ -10,12 +10,16 @@ extension Journal {
     /// kinds are counted as skipped. A cut-off or malformed file imports
     /// nothing and says where it breaks; records that cannot be read are listed and, unless
     /// `mode.skipInvalid`, import nothing either.
-    public func importAppleHealth(at url: URL, fileName: String?, mode: ImportMode,
-                                  progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }) async throws -> ImportReport {
-        try await store.importHealthRecords(user: user, format: "apple-health", fileName: fileName ?? url.lastPathComponent, mode: mode) { write in
+    public func importAppleHealth(
+        at url: URL, fileName: String?, mode: ImportMode,
+        progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }
+    ) async throws -> ImportReport {
+        try await store.importHealthRecords(user: user, format: "apple-health", fileName: fileName ?? url.lastPathComponent, mode: mode) {
+            write in
             let summary = try await AppleHealthReader.read(url: url, progress: progress) { batch in try await write(batch) }
-            let report = ImportReport(format: "apple-health", rowsRead: summary.records, skipped: summary.skippedTypes.values.reduce(0, +),
-                                      rejected: summary.rejected, rejectedCount: summary.rejectedCount)
+            let report = ImportReport(
+                format: "apple-health", rowsRead: summary.records, skipped: summary.skippedTypes.values.reduce(0, +),
+                rejected: summary.rejected, rejectedCount: summary.rejectedCount)
             return (report, summary.days, summary.exportedAt)
         }
     }
@@ -24,9 +28,12 @@ extension Journal {
     /// nil when no export held a height in Cinn's range.
     public func importedHeight() async throws -> (height: Height, day: LocalDate)? {
         let type = HealthDataType.height.identifier
-        guard let kept = try await store.healthDayTypes(user: user).first(where: { $0.type == type && $0.category.isEmpty && $0.unit == "cm" }),
-              let last = try await store.healthDays(user: user, type: type, category: "", unit: "cm", days: kept.last...kept.last).last,
-              Height.humanRange.contains(last.mean) else { return nil }
+        guard
+            let kept = try await store.healthDayTypes(user: user).first(where: { $0.type == type && $0.category.isEmpty && $0.unit == "cm" }
+            ),
+            let last = try await store.healthDays(user: user, type: type, category: "", unit: "cm", days: kept.last...kept.last).last,
+            Height.humanRange.contains(last.mean)
+        else { return nil }
         return (Height(centimetres: last.mean), last.key.day)
     }
 }

@@ -26,10 +26,12 @@ public struct ProfileUpdate: Sendable {
     public var energyTargetKcal: Double??
     public var onboarded: Bool?
 
-    public init(sex: String? = nil, birthDate: String? = nil, height: String? = nil, activity: String? = nil,
-                lengthUnit: String? = nil, massUnit: String? = nil, energyUnit: String? = nil, timeZone: String? = nil,
-                goalWeight: Double? = nil, goalRatePerWeek: Double? = nil, targetBasis: String? = nil,
-                energyFloorKcal: Double?? = nil, energyTargetKcal: Double?? = nil, onboarded: Bool? = nil) {
+    public init(
+        sex: String? = nil, birthDate: String? = nil, height: String? = nil, activity: String? = nil,
+        lengthUnit: String? = nil, massUnit: String? = nil, energyUnit: String? = nil, timeZone: String? = nil,
+        goalWeight: Double? = nil, goalRatePerWeek: Double? = nil, targetBasis: String? = nil,
+        energyFloorKcal: Double?? = nil, energyTargetKcal: Double?? = nil, onboarded: Bool? = nil
+    ) {
         self.sex = sex
         self.birthDate = birthDate
         self.height = height
@@ -58,10 +60,12 @@ extension Journal {
         if let unit = update.energyUnit { settings.energyUnit = try EnergyUnit.parse(unit) }
         let today = today(settings)
         let sex = try update.sex.map { text in try Sex.parse(text) } ?? settings.profile?.sex
-        let birthDate = try update.birthDate.map { text in
-            try Profile.validatedBirthDate(try LocalDate.parse(text, field: "birth_date"), today: today)
-        } ?? settings.profile?.birthDate
-        let height = try update.height.map { text in try Height.parse(text, unit: settings.lengthUnit) }
+        let birthDate =
+            try update.birthDate.map { text in
+                try Profile.validatedBirthDate(try LocalDate.parse(text, field: "birth_date"), today: today)
+            } ?? settings.profile?.birthDate
+        let height =
+            try update.height.map { text in try Height.parse(text, unit: settings.lengthUnit) }
             ?? settings.profile?.height
         let activity = try update.activity.map { text in try ActivityLevel.parse(text) } ?? settings.profile?.activity
         let anyProfileField = update.sex != nil || update.birthDate != nil || update.height != nil || update.activity != nil
@@ -70,7 +74,10 @@ extension Journal {
         } else if anyProfileField {
             let missing = [("sex", sex == nil), ("birth_date", birthDate == nil), ("height", height == nil), ("activity", activity == nil)]
                 .first { $0.1 }!.0
-            throw CinnError.invalid(missing, "the profile needs sex, birth date, height and activity level; \(missing.replacingOccurrences(of: "_", with: " ")) is missing")
+            throw CinnError.invalid(
+                missing,
+                "the profile needs sex, birth date, height and activity level; \(missing.replacingOccurrences(of: "_", with: " ")) is missing"
+            )
         }
         if let basis = update.targetBasis { settings.targetBasis = try TargetBasis.parse(basis) }
         if let floor = update.energyFloorKcal {
@@ -82,8 +89,9 @@ extension Journal {
         if let onboarded = update.onboarded { settings.onboarded = onboarded }
         var goal: Goal?
         if let weight = update.goalWeight {
-            let asked = try Goal.validated(weight: weight, unit: settings.displayUnit, ratePerWeek: update.goalRatePerWeek,
-                                           setOn: today, weightField: "goal_weight", rateField: "goal_rate")
+            let asked = try Goal.validated(
+                weight: weight, unit: settings.displayUnit, ratePerWeek: update.goalRatePerWeek,
+                setOn: today, weightField: "goal_weight", rateField: "goal_rate")
             // The same goal sent back (a profile form saved unchanged) keeps the day it was set.
             let current = try await store.goal(user: user)
             if current.map({ !Self.sameGoal($0, asked, unit: settings.displayUnit) }) ?? true { goal = asked }
@@ -102,15 +110,20 @@ extension Journal {
     }
 
     /// The energy report as of `asOf` (today by default).
-    public func energyReport(asOf: LocalDate? = nil, windowDays: Int = AdaptiveExpenditure.defaultWindowDays,
-                             historyDays: Int = EnergyReport.defaultHistoryDays) async throws -> EnergyReport {
+    public func energyReport(
+        asOf: LocalDate? = nil, windowDays: Int = AdaptiveExpenditure.defaultWindowDays,
+        historyDays: Int = EnergyReport.defaultHistoryDays
+    ) async throws -> EnergyReport {
         try await energyReportAndTrend(asOf: asOf, windowDays: windowDays, historyDays: historyDays).report
     }
 
     /// The energy report and the weight trend it was made from (the energy page charts both).
-    public func energyReportAndTrend(asOf: LocalDate? = nil, windowDays: Int = AdaptiveExpenditure.defaultWindowDays,
-                                     historyDays: Int = EnergyReport.defaultHistoryDays) async throws
-        -> (report: EnergyReport, trend: WeightTrend) {
+    public func energyReportAndTrend(
+        asOf: LocalDate? = nil, windowDays: Int = AdaptiveExpenditure.defaultWindowDays,
+        historyDays: Int = EnergyReport.defaultHistoryDays
+    ) async throws
+        -> (report: EnergyReport, trend: WeightTrend)
+    {
         let settings = try await settings()
         let day = asOf ?? today(settings)
         // Intake counts from the oldest window the report can look at: the hold search, the history and last week.
@@ -121,33 +134,45 @@ extension Journal {
     /// The dashboard's two reports from one read: the trend over `range` and today's energy report.
     public func dashboard(range: TrendRange) async throws -> (trend: TrendReport, energy: EnergyReport) {
         let (energy, trend) = try await energyReportAndTrend(historyDays: 0)
-        return (TrendReport(trend: trend, goal: energy.goal, from: nil, to: energy.asOf, range: range,
-                            displayUnit: energy.settings.displayUnit), energy)
+        return (
+            TrendReport(
+                trend: trend, goal: energy.goal, from: nil, to: energy.asOf, range: range,
+                displayUnit: energy.settings.displayUnit), energy
+        )
     }
 
     /// What one day needs of the energy report: its target, calories to maintain, intake, exercise and
     /// mark. With the target following the formula, the log before that day is not read, so the
     /// report's adaptive estimate and weekly check-ins are left out of what this returns.
     public func dayEnergy(asOf day: LocalDate) async throws
-        -> (targetKcal: Double?, maintenanceKcal: Double?, exerciseKcal: Double?, status: DayStatus?, settings: UserSettings, trend: Mass?,
-            targetChange: TargetChange?) {
+        -> (
+            targetKcal: Double?, maintenanceKcal: Double?, exerciseKcal: Double?, status: DayStatus?, settings: UserSettings, trend: Mass?,
+            targetChange: TargetChange?
+        )
+    {
         let settings = try await settings()
         let reach = AdaptiveExpenditure.holdLookbackDays + AdaptiveExpenditure.defaultWindowDays + 14
-        let report = try await energyReport(asOf: day, intakeFrom: settings.targetBasis == .formula ? day : day.adding(days: -reach),
-                                            windowDays: AdaptiveExpenditure.defaultWindowDays, historyDays: 0).report
-        return (report.targetKcal, report.maintenanceKcal, report.exerciseKcal, report.dayStatus, report.settings, report.trend,
-                report.targetChange)
+        let report = try await energyReport(
+            asOf: day, intakeFrom: settings.targetBasis == .formula ? day : day.adding(days: -reach),
+            windowDays: AdaptiveExpenditure.defaultWindowDays, historyDays: 0
+        ).report
+        return (
+            report.targetKcal, report.maintenanceKcal, report.exerciseKcal, report.dayStatus, report.settings, report.trend,
+            report.targetChange
+        )
     }
 
     /// The report as of `day`, reading intake, marks and exercise from `intakeFrom`, and the trend it used.
     private func energyReport(asOf day: LocalDate, intakeFrom: LocalDate, windowDays: Int, historyDays: Int) async throws
-        -> (report: EnergyReport, trend: WeightTrend) {
+        -> (report: EnergyReport, trend: WeightTrend)
+    {
         // Days after the as-of day are not read: the report is as of that day (its week's check-in too).
         let inputs = try await store.energyInputs(user: user, from: intakeFrom, to: day)
         let trend = WeightTrend(days: inputs.days, method: inputs.settings.trendMethod, displayUnit: inputs.settings.displayUnit)
-        let report = EnergyReport(settings: inputs.settings, goal: inputs.goal, trend: trend, intakeKcal: inputs.intakeKcal,
-                                  dayStatuses: inputs.dayStatuses, bodyFat: inputs.latestBodyFat, exerciseKcal: inputs.exerciseKcal,
-                                  asOf: day, windowDays: try AdaptiveExpenditure.validWindow(windowDays), historyDays: historyDays)
+        let report = EnergyReport(
+            settings: inputs.settings, goal: inputs.goal, trend: trend, intakeKcal: inputs.intakeKcal,
+            dayStatuses: inputs.dayStatuses, bodyFat: inputs.latestBodyFat, exerciseKcal: inputs.exerciseKcal,
+            asOf: day, windowDays: try AdaptiveExpenditure.validWindow(windowDays), historyDays: historyDays)
         return (report, trend)
     }
 
@@ -163,8 +188,9 @@ extension Journal {
         let settings = try await settings()
         let fraction = try BodyFatReading.validatedFraction(percent: percent)
         let time = try readingTime(date, settings: settings)
-        let reading = BodyFatReading(id: .v7(at: now()), measuredAt: time.instant, utcOffsetSeconds: time.utcOffsetSeconds,
-                                     fraction: fraction)
+        let reading = BodyFatReading(
+            id: .v7(at: now()), measuredAt: time.instant, utcOffsetSeconds: time.utcOffsetSeconds,
+            fraction: fraction)
         try await store.addBodyFat(reading, user: user)
         return reading
     }
@@ -173,7 +199,9 @@ extension Journal {
 extension Journal {
     /// The import formats by name: the weight files', `myfitnesspal`, the workout exports', `nightscout` and `apple-health`.
     public static var importFormats: [String] {
-        WeightFileFormat.allCases.map(\.rawValue) + ["myfitnesspal"] + WorkoutFileFormat.allCases.map(\.rawValue) + ["nightscout", "apple-health", HealthAutoExportParser.format, FitNotesBodyTracker.format]
+        WeightFileFormat.allCases.map(\.rawValue) + ["myfitnesspal"] + WorkoutFileFormat.allCases.map(\.rawValue) + [
+            "nightscout", "apple-health", HealthAutoExportParser.format, FitNotesBodyTracker.format,
+        ]
             + FoodDatabaseFormat.allCases.map(\.rawValue)
     }
 
@@ -182,9 +210,11 @@ extension Journal {
     /// MyFitnessPal export (zip, folder or one of its CSVs), a workout export (Fitbod, Strong, FitNotes) or a Nightscout
     /// export when asked for or recognised, else a weight file. `format` nil detects.
     /// - Parameter dateOrder: for a MyFitnessPal export a spreadsheet saved again, whose dates do not say it.
-    public func importAnyFile(at url: URL, fileName: String?, format: String?, unit: MassUnit?,
-                              dateOrder: MyFitnessPalExport.DateOrder? = nil, mode: ImportMode,
-                              progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }) async throws -> ImportReport {
+    public func importAnyFile(
+        at url: URL, fileName: String?, format: String?, unit: MassUnit?,
+        dateOrder: MyFitnessPalExport.DateOrder? = nil, mode: ImportMode,
+        progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }
+    ) async throws -> ImportReport {
         if let database = format.flatMap(FoodDatabaseFormat.init(rawValue:)) {
             return try await importFoodDatabase(at: url, format: database, fileName: fileName, mode: mode, progress: progress)
         }
@@ -203,7 +233,9 @@ extension Journal {
         if format == FitNotesBodyTracker.format || (format == nil && FitNotesBodyTracker.recognises(url: url)) {
             return try await importFitNotesBody(at: url, fileName: fileName, mode: mode)
         }
-        if let workoutFormat = format.flatMap(WorkoutFileFormat.init(rawValue:)) ?? (format == nil ? WorkoutFileReader.detectFormat(url: url) : nil) {
+        if let workoutFormat = format.flatMap(WorkoutFileFormat.init(rawValue:))
+            ?? (format == nil ? WorkoutFileReader.detectFormat(url: url) : nil)
+        {
             return try await importWorkouts(at: url, fileName: fileName, format: workoutFormat, unit: unit, mode: mode, progress: progress)
         }
         let weightFormat = try format.map { text in
@@ -218,28 +250,40 @@ extension Journal {
     /// Imports FitNotes' Body Tracker export: body weight as weigh-ins, body fat as body-fat readings, as one batch.
     public func importFitNotesBody(at url: URL, fileName: String?, mode: ImportMode) async throws -> ImportReport {
         let settings = try await settings()
-        return try await store.importHealthRecords(user: user, format: FitNotesBodyTracker.format, fileName: fileName ?? url.lastPathComponent,
-                                                   mode: mode) { write in
+        return try await store.importHealthRecords(
+            user: user, format: FitNotesBodyTracker.format, fileName: fileName ?? url.lastPathComponent,
+            mode: mode
+        ) { write in
             let contents = try FitNotesBodyTracker.read(url: url, timeZone: settings.timeZone)
             try await write(contents.records)
-            return (ImportReport(format: FitNotesBodyTracker.format, rowsRead: contents.rowsRead, skipped: contents.skipped,
-                                 rejected: contents.rejected, rejectedCount: contents.rejectedCount), [], nil)
+            return (
+                ImportReport(
+                    format: FitNotesBodyTracker.format, rowsRead: contents.rowsRead, skipped: contents.skipped,
+                    rejected: contents.rejected, rejectedCount: contents.rejectedCount), [], nil
+            )
         }
     }
 
     /// Imports a MyFitnessPal export: food entries per day and meal (%DV columns converted to amounts),
     /// weigh-ins (in `unit`, else the unit the export's Exercise-Summary names) and exercise entries,
     /// as one batch that can be undone. A file with bad rows imports nothing unless `mode.skipInvalid`.
-    public func importMyFitnessPal(at url: URL, fileName: String?, unit: MassUnit?, dateOrder: MyFitnessPalExport.DateOrder? = nil,
-                                   mode: ImportMode) async throws -> ImportReport {
+    public func importMyFitnessPal(
+        at url: URL, fileName: String?, unit: MassUnit?, dateOrder: MyFitnessPalExport.DateOrder? = nil,
+        mode: ImportMode
+    ) async throws -> ImportReport {
         let settings = try await settings()
-        return try await store.importMyFitnessPal(user: user, format: "myfitnesspal", fileName: fileName ?? url.lastPathComponent,
-                                                  mode: mode) { write in
-            let export = try await MyFitnessPalExport.read(url: url, options: .init(timeZone: settings.timeZone, unit: unit, dateOrder: dateOrder)) { batch in
+        return try await store.importMyFitnessPal(
+            user: user, format: "myfitnesspal", fileName: fileName ?? url.lastPathComponent,
+            mode: mode
+        ) { write in
+            let export = try await MyFitnessPalExport.read(
+                url: url, options: .init(timeZone: settings.timeZone, unit: unit, dateOrder: dateOrder)
+            ) { batch in
                 try await write(batch.entries, batch.weighIns, batch.exercises)
             }
-            return ImportReport(format: "myfitnesspal", rowsRead: export.rowsRead, skipped: export.skipped,
-                                rejected: export.rejected, rejectedCount: export.rejectedCount)
+            return ImportReport(
+                format: "myfitnesspal", rowsRead: export.rowsRead, skipped: export.skipped,
+                rejected: export.rejected, rejectedCount: export.rejectedCount)
         }
     }
 }

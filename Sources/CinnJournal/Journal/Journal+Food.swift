@@ -18,8 +18,10 @@ public struct FoodLogRequest: Sendable, Hashable {
     public var time: String?
     public var note: String?
 
-    public init(id: UUID? = nil, foodID: UUID?, quickAdd: QuickAdd? = nil, servings: Double = 1, serving: String? = nil,
-                meal: String? = nil, time: String? = nil, note: String? = nil) {
+    public init(
+        id: UUID? = nil, foodID: UUID?, quickAdd: QuickAdd? = nil, servings: Double = 1, serving: String? = nil,
+        meal: String? = nil, time: String? = nil, note: String? = nil
+    ) {
         self.id = id
         self.foodID = foodID
         self.quickAdd = quickAdd
@@ -42,19 +44,23 @@ extension Journal {
         for (index, request) in requests.enumerated() {
             let prefix = field.map { "\($0)[\(index)]." } ?? ""
             let time = try readingTime(request.time, settings: settings, field: prefix + "time")
-            let meal = try request.meal.map { text in try Meal.parse(text, field: prefix + "meal") }
+            let meal =
+                try request.meal.map { text in try Meal.parse(text, field: prefix + "meal") }
                 ?? Meal.usual(atSecondsOfDay: LocalDateTime(instant: time.instant, utcOffsetSeconds: time.utcOffsetSeconds).secondsOfDay)
             if let quick = request.quickAdd {
                 guard request.foodID == nil else {
                     throw CinnError.invalid(prefix + "food_id", "a quick add has no food: give food_id or energy_kcal, not both")
                 }
-                entries.append(FoodLogEntry.logging(quick, meal: meal, eatenAt: time.instant, utcOffsetSeconds: time.utcOffsetSeconds,
-                                                    note: try Note.validated(request.note, field: prefix + "note"),
-                                                    id: request.id ?? .v7(at: now())))
+                entries.append(
+                    FoodLogEntry.logging(
+                        quick, meal: meal, eatenAt: time.instant, utcOffsetSeconds: time.utcOffsetSeconds,
+                        note: try Note.validated(request.note, field: prefix + "note"),
+                        id: request.id ?? .v7(at: now())))
                 continue
             }
             guard let foodID = request.foodID else {
-                throw CinnError.invalid(prefix + "food_id", "give the food's food_id, or energy_kcal (and protein_g, carbohydrate_g, fat_g) for a quick add")
+                throw CinnError.invalid(
+                    prefix + "food_id", "give the food's food_id, or energy_kcal (and protein_g, carbohydrate_g, fat_g) for a quick add")
             }
             let food: Food
             do { food = try await store.food(id: foodID, user: user) } catch let error as CinnError where error.code == .notFound {
@@ -62,9 +68,11 @@ extension Journal {
             }
             let serving = try servingChoice(request.serving, of: food, field: prefix + "serving")
             do {
-                entries.append(try FoodLogEntry.logging(food, servings: request.servings, of: serving, meal: meal,
-                                                        eatenAt: time.instant, utcOffsetSeconds: time.utcOffsetSeconds,
-                                                        note: try Note.validated(request.note), id: request.id ?? .v7(at: now())))
+                entries.append(
+                    try FoodLogEntry.logging(
+                        food, servings: request.servings, of: serving, meal: meal,
+                        eatenAt: time.instant, utcOffsetSeconds: time.utcOffsetSeconds,
+                        note: try Note.validated(request.note), id: request.id ?? .v7(at: now())))
             } catch let error as CinnError {
                 throw CinnError.invalid(prefix + (error.field ?? "servings"), error.message)
             }
@@ -88,8 +96,9 @@ extension Journal {
         let parsedMeal = try meal.map { text in try Meal.parse(text) }
         let parsedTime = try time.map { text in try readingTime(text, settings: settings, field: "time") }
         if let servings { _ = try FoodLogEntry.validatedServings(servings) }
-        return try await store.updateFoodEntry(id: id, user: user, servings: servings, meal: parsedMeal, eatenAt: parsedTime,
-                                               note: try note.map { text in try Note.validated(text) })
+        return try await store.updateFoodEntry(
+            id: id, user: user, servings: servings, meal: parsedMeal, eatenAt: parsedTime,
+            note: try note.map { text in try Note.validated(text) })
     }
 
     /// A day of the food log with its totals, what is left of the calorie target and the calories
@@ -97,8 +106,9 @@ extension Journal {
     public func day(_ date: LocalDate) async throws -> (day: DayNutrition, settings: UserSettings, status: DayStatus?) {
         let energy = try await dayEnergy(asOf: date)
         let entries = try await store.foodEntries(user: user, from: date, to: date)
-        var day = DayNutrition(date: date, entries: entries, energyTargetKcal: energy.targetKcal, maintenanceKcal: energy.maintenanceKcal,
-                               exerciseKcal: energy.exerciseKcal)
+        var day = DayNutrition(
+            date: date, entries: entries, energyTargetKcal: energy.targetKcal, maintenanceKcal: energy.maintenanceKcal,
+            exerciseKcal: energy.exerciseKcal)
         day.goals = energy.settings.nutrientTargets.goals(energyTargetKcal: energy.targetKcal, bodyWeight: energy.trend)
         day.targetChange = energy.targetChange
         return (day, energy.settings, energy.status)
@@ -114,7 +124,8 @@ extension Journal {
         let entries = try await store.foodEntries(user: user, from: source, to: source)
             .filter { onlyMeal == nil || $0.meal == onlyMeal }
         guard !entries.isEmpty else {
-            throw CinnError.invalid("from", onlyMeal.map { "nothing was logged for \($0.title) on \(source)" } ?? "nothing was logged on \(source)")
+            throw CinnError.invalid(
+                "from", onlyMeal.map { "nothing was logged for \($0.title) on \(source)" } ?? "nothing was logged on \(source)")
         }
         let copies = entries.map { entry in
             // The same wall-clock time on the target day, at that day's offset (a copy across a DST change moves by 23 or 25 h).
@@ -131,7 +142,8 @@ extension Journal {
             return copy
         }
         if let future = copies.first(where: { $0.eatenAt.timeIntervalSince(now()) > Self.clockSkewAllowance }) {
-            throw CinnError.invalid("to", "\(future.meal.title) at \(future.localTimeOfDay) on \(target) would be in the future; copy one meal at a time")
+            throw CinnError.invalid(
+                "to", "\(future.meal.title) at \(future.localTimeOfDay) on \(target) would be in the future; copy one meal at a time")
         }
         return try await store.addFoodEntries(copies, user: user)
     }
@@ -152,7 +164,8 @@ extension Journal {
         let settings = try await settings()
         let preset = try await store.preset(id: id, user: user)
         let at = try readingTime(time, settings: settings, field: "time")
-        let chosen = try meal.map { text in try Meal.parse(text) } ?? preset.meal
+        let chosen =
+            try meal.map { text in try Meal.parse(text) } ?? preset.meal
             ?? Meal.usual(atSecondsOfDay: LocalDateTime(instant: at.instant, utcOffsetSeconds: at.utcOffsetSeconds).secondsOfDay)
         let entries = try preset.entries(times: times, meal: chosen, eatenAt: at.instant, utcOffsetSeconds: at.utcOffsetSeconds)
         return try await store.addFoodEntries(entries, user: user)
@@ -174,8 +187,9 @@ extension Journal {
         }
         let chosen = try servingChoice(serving, of: food, field: "serving")
         let entry = try FoodLogEntry.logging(food, servings: servings, of: chosen, meal: .snacks, eatenAt: now(), utcOffsetSeconds: 0)
-        let preset = FoodPreset(id: .v7(at: now()), name: name, meal: try meal.map { text in try Meal.parse(text) },
-                                items: [FoodPreset.Item(entry)])
+        let preset = FoodPreset(
+            id: .v7(at: now()), name: name, meal: try meal.map { text in try Meal.parse(text) },
+            items: [FoodPreset.Item(entry)])
         return try await store.addPreset(try preset.validated(), user: user)
     }
 
@@ -199,8 +213,10 @@ public enum FoodDatabaseFormat: String, Sendable, CaseIterable {
 extension Journal {
     /// Imports a food database file into the shared food database: streamed, idempotent, all or
     /// nothing unless `mode.skipInvalid`, recorded as a batch this user can undo.
-    public func importFoodDatabase(at url: URL, format: FoodDatabaseFormat, fileName: String?, mode: ImportMode,
-                                   progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }) async throws -> ImportReport {
+    public func importFoodDatabase(
+        at url: URL, format: FoodDatabaseFormat, fileName: String?, mode: ImportMode,
+        progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }
+    ) async throws -> ImportReport {
         switch format {
         case .usda:
             let reader = try USDAFoodReader(url: url)
@@ -217,8 +233,9 @@ extension Journal {
     }
 
     static func report(_ format: String, _ summary: FoodFileSummary) -> ImportReport {
-        ImportReport(format: format, rowsRead: summary.rowsRead, skipped: summary.skipped, rejected: summary.rejected,
-                     rejectedCount: summary.rejectedCount)
+        ImportReport(
+            format: format, rowsRead: summary.rowsRead, skipped: summary.skipped, rejected: summary.rejected,
+            rejectedCount: summary.rejectedCount)
     }
 }
 

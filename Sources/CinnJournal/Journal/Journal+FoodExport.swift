@@ -33,19 +33,23 @@ extension Journal {
             var text: String
             switch table {
             case .entries:
-                text = (["date", "time", "meal", "name", "brand", "servings", "serving", "grams", "note", "id", "food_id"] + header)
+                text =
+                    (["date", "time", "meal", "name", "brand", "servings", "serving", "grams", "note", "id", "food_id"] + header)
                     .joined(separator: ",") + "\n"
                 for entry in entries {
-                    let fields = [entry.localDate.iso, entry.localTimeOfDay, entry.meal.name, entry.name, entry.brand ?? "",
-                                  csvNumber(entry.servings), entry.servingLabel, csvNumber(entry.servingAmount), entry.note ?? "",
-                                  entry.id.lowercasedString, entry.foodID?.lowercasedString ?? ""]
+                    let fields = [
+                        entry.localDate.iso, entry.localTimeOfDay, entry.meal.name, entry.name, entry.brand ?? "",
+                        csvNumber(entry.servings), entry.servingLabel, csvNumber(entry.servingAmount), entry.note ?? "",
+                        entry.id.lowercasedString, entry.foodID?.lowercasedString ?? "",
+                    ]
                     text += fields.map(CSVField.escaped).joined(separator: ",") + "," + amounts(entry.nutrients) + "\n"
                 }
             case .days:
                 text = (["date", "entries"] + header).joined(separator: ",") + "\n"
                 for day in days { text += "\(day.date.iso),\(day.entries.count)," + amounts(day.totals) + "\n" }
             case .foods:
-                text = (["name", "brand", "barcode", "basis", "servings", "id"] + header.map { $0 + "_per_100" }).joined(separator: ",") + "\n"
+                text =
+                    (["name", "brand", "barcode", "basis", "servings", "id"] + header.map { $0 + "_per_100" }).joined(separator: ",") + "\n"
                 for food in foods {
                     let servings = food.servings.map { "\($0.label)=\($0.amount)" }.joined(separator: "; ")
                     let fields = [food.name, food.brand ?? "", food.barcode ?? "", food.basis.rawValue, servings, food.id.lowercasedString]
@@ -60,9 +64,11 @@ extension Journal {
     /// `mode.skipInvalid`, duplicates skipped, recorded as a batch that can be undone.
     public func importFoodJournal(at url: URL, fileName: String?, mode: ImportMode) async throws -> ImportReport {
         let file = try FoodJournalFile(url: url)
-        let report = ImportReport(format: FoodJournalDocument.formatName, rowsRead: file.recordsRead, rejected: file.rejected,
-                                  rejectedCount: file.rejectedCount)
-        return try await store.importFoodJournal(user: user, fileName: fileName, mode: mode, foods: file.foods,
-                                                 entries: file.entries, presets: file.presets, report: report)
+        let report = ImportReport(
+            format: FoodJournalDocument.formatName, rowsRead: file.recordsRead, rejected: file.rejected,
+            rejectedCount: file.rejectedCount)
+        return try await store.importFoodJournal(
+            user: user, fileName: fileName, mode: mode, foods: file.foods,
+            entries: file.entries, presets: file.presets, report: report)
     }
 }

@@ -48,8 +48,9 @@ extension Journal {
     public func glance() async throws -> Glance {
         let (report, trend) = try await energyReportAndTrend(historyDays: 0)
         let (latest, minutes) = try await newestGlucose(at: now())
-        return Glance(asOf: report.asOf, settings: report.settings, answer: report.answer, trend: trend.latest(onOrBefore: report.asOf)?.trend,
-                      weeklyChange: trend.answerRate(asOf: report.asOf), glucose: latest, glucoseMinutesOld: minutes)
+        return Glance(
+            asOf: report.asOf, settings: report.settings, answer: report.answer, trend: trend.latest(onOrBefore: report.asOf)?.trend,
+            weeklyChange: trend.answerRate(asOf: report.asOf), glucose: latest, glucoseMinutesOld: minutes)
     }
 
     /// The newest glucose reading and the last `hours` hours (3, 6, 12 or 24).
@@ -60,18 +61,21 @@ extension Journal {
         let settings = try await settings()
         let end = now(), start = end.addingTimeInterval(-Double(hours) * 3600)
         let (latest, minutes) = try await newestGlucose(at: end)
-        let readings = try await store.latestGlucoseReadings(user: user, from: start, to: end.addingTimeInterval(0.001), limit: LiveGlucose.maximumPoints)
+        let readings = try await store.latestGlucoseReadings(
+            user: user, from: start, to: end.addingTimeInterval(0.001), limit: LiveGlucose.maximumPoints)
         let doses = try await store.insulinDoses(user: user, from: start, to: end)
         let (events, definitions) = try await mealsEaten(from: start, to: end)
         let names = Dictionary(definitions.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-        return LiveGlucose(settings: settings, latest: latest, minutesOld: minutes, hours: hours, start: start, end: end,
-                           points: readings.reversed().map { GlucosePoint(at: $0.measuredAt, glucose: $0.glucose) }, doses: doses,
-                           meals: events.map { ($0.eatenAt, names[$0.mealID] ?? "Meal") })
+        return LiveGlucose(
+            settings: settings, latest: latest, minutesOld: minutes, hours: hours, start: start, end: end,
+            points: readings.reversed().map { GlucosePoint(at: $0.measuredAt, glucose: $0.glucose) }, doses: doses,
+            meals: events.map { ($0.eatenAt, names[$0.mealID] ?? "Meal") })
     }
 
     /// The newest reading of the last `Glance.glucoseWithin` before `instant`, and how many whole minutes old it is.
     private func newestGlucose(at instant: Date) async throws -> (NightscoutEntry?, Int?) {
-        let latest = try await nightscoutEntries(from: instant.addingTimeInterval(-Glance.glucoseWithin), to: nil, sensor: nil, count: 1).first
+        let latest = try await nightscoutEntries(from: instant.addingTimeInterval(-Glance.glucoseWithin), to: nil, sensor: nil, count: 1)
+            .first
         return (latest, latest.map { max(0, Int(instant.timeIntervalSince($0.reading.measuredAt) / 60)) })
     }
 }

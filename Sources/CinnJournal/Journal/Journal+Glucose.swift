@@ -11,11 +11,13 @@ extension Journal {
         let settings = try await settings()
         return try await store.importNightscout(user: user, fileName: fileName ?? url.lastPathComponent, mode: mode) { write in
             let data = try await NightscoutParser.read(url: url, timeZone: settings.timeZone) { batch in
-                try await write(NightscoutRecords(readings: batch.readings, doses: batch.doses, entries: batch.entries),
-                                nightscoutDocuments(batch.documents, .treatments))
+                try await write(
+                    NightscoutRecords(readings: batch.readings, doses: batch.doses, entries: batch.entries),
+                    nightscoutDocuments(batch.documents, .treatments))
             }
-            var report = ImportReport(format: "nightscout", rowsRead: data.rowsRead, skipped: data.skipped, rejected: data.rejected,
-                                      rejectedCount: data.rejectedCount)
+            var report = ImportReport(
+                format: "nightscout", rowsRead: data.rowsRead, skipped: data.skipped, rejected: data.rejected,
+                rejectedCount: data.rejectedCount)
             report.repeatedInFile = data.duplicates
             return report
         }
@@ -33,30 +35,39 @@ extension Journal {
 
     /// Records a glucose reading as a person enters it (in their glucose unit unless `unit` says otherwise). Unless
     /// `confirm`, a value that looks like the other unit (`TypoGuard`) is refused with `needsConfirmation`.
-    public func addGlucose(id: UUID? = nil, value: Double, unit: GlucoseUnit?, time: String?, timing: MealTiming?, note: String?,
-                           confirm: Bool = false) async throws -> GlucoseReading {
+    public func addGlucose(
+        id: UUID? = nil, value: Double, unit: GlucoseUnit?, time: String?, timing: MealTiming?, note: String?,
+        confirm: Bool = false
+    ) async throws -> GlucoseReading {
         let settings = try await settings()
         if !confirm, let question = TypoGuard.glucose(value, unit ?? settings.glucoseUnit) { throw question }
         let glucose = try Glucose.validated(value, unit ?? settings.glucoseUnit, field: "value")
         let at = try readingTime(time, settings: settings, field: "time")
-        let reading = GlucoseReading(id: id ?? .v7(at: now()), measuredAt: at.instant, utcOffsetSeconds: at.utcOffsetSeconds, glucose: glucose,
-                                     timing: timing, note: try Note.validated(note))
+        let reading = GlucoseReading(
+            id: id ?? .v7(at: now()), measuredAt: at.instant, utcOffsetSeconds: at.utcOffsetSeconds, glucose: glucose,
+            timing: timing, note: try Note.validated(note))
         try await store.addGlucoseReadings([reading], user: user)
         return reading
     }
 
-    public func addInsulin(id: UUID? = nil, units: Double, kind: InsulinKind, insulin: String?, time: String?, note: String?) async throws -> InsulinDose {
+    public func addInsulin(id: UUID? = nil, units: Double, kind: InsulinKind, insulin: String?, time: String?, note: String?) async throws
+        -> InsulinDose
+    {
         let settings = try await settings()
         let at = try readingTime(time, settings: settings, field: "time")
-        let dose = InsulinDose(id: id ?? .v7(at: now()), takenAt: at.instant, utcOffsetSeconds: at.utcOffsetSeconds,
-                               units: try InsulinDose.validatedUnits(units), kind: kind, insulin: try Note.validated(insulin, field: "insulin", maximumLength: 100), note: try Note.validated(note))
+        let dose = InsulinDose(
+            id: id ?? .v7(at: now()), takenAt: at.instant, utcOffsetSeconds: at.utcOffsetSeconds,
+            units: try InsulinDose.validatedUnits(units), kind: kind,
+            insulin: try Note.validated(insulin, field: "insulin", maximumLength: 100), note: try Note.validated(note))
         try await store.addInsulinDoses([dose], user: user)
         return dose
     }
 
     /// Makes a meal definition from a name, a kind, a carbohydrate estimate and foods of the journal (by id, in grams).
-    public func addMeal(id: UUID? = nil, name: String, kind: MealKind, carbohydrateGrams: Double?, foods: [(id: UUID, grams: Double)],
-                        note: String?) async throws -> MealDefinition {
+    public func addMeal(
+        id: UUID? = nil, name: String, kind: MealKind, carbohydrateGrams: Double?, foods: [(id: UUID, grams: Double)],
+        note: String?
+    ) async throws -> MealDefinition {
         let checked = try MealDefinition.validated(name: name, carbohydrateGrams: carbohydrateGrams)
         var items: [MealFood] = []
         for (index, item) in foods.enumerated() {
@@ -74,21 +85,25 @@ extension Journal {
         guard checked.carbohydrateGrams != nil || !items.isEmpty else {
             throw CinnError.invalid("carbohydrate_g", "give the meal's foods or its carbohydrate estimate")
         }
-        let meal = MealDefinition(id: id ?? .v7(at: now()), name: checked.name, kind: kind, carbohydrateGrams: checked.carbohydrateGrams,
-                                  foods: items, note: try Note.validated(note))
+        let meal = MealDefinition(
+            id: id ?? .v7(at: now()), name: checked.name, kind: kind, carbohydrateGrams: checked.carbohydrateGrams,
+            foods: items, note: try Note.validated(note))
         try await store.addMeal(meal, user: user)
         return meal
     }
 
     /// Logs that a meal was eaten.
-    public func logMeal(id: UUID? = nil, mealID: UUID, time: String?, portion: Double?, carbohydrateGrams: Double?, note: String?) async throws -> MealEvent {
+    public func logMeal(id: UUID? = nil, mealID: UUID, time: String?, portion: Double?, carbohydrateGrams: Double?, note: String?)
+        async throws -> MealEvent
+    {
         let settings = try await settings()
         let at = try readingTime(time, settings: settings, field: "time")
         if let carbohydrateGrams, !(carbohydrateGrams.isFinite && (0...1000).contains(carbohydrateGrams)) {
             throw CinnError.invalid("carbohydrate_g", "a meal's carbohydrate is between 0 and 1000 g")
         }
-        let event = MealEvent(id: id ?? .v7(at: now()), mealID: mealID, eatenAt: at.instant, utcOffsetSeconds: at.utcOffsetSeconds,
-                              portion: try MealEvent.validatedPortion(portion ?? 1), carbohydrateGrams: carbohydrateGrams, note: try Note.validated(note))
+        let event = MealEvent(
+            id: id ?? .v7(at: now()), mealID: mealID, eatenAt: at.instant, utcOffsetSeconds: at.utcOffsetSeconds,
+            portion: try MealEvent.validatedPortion(portion ?? 1), carbohydrateGrams: carbohydrateGrams, note: try Note.validated(note))
         try await store.addMealEvent(event, user: user)
         return event
     }
@@ -115,7 +130,9 @@ extension Journal {
     /// Reports a meal event with a reason (1–200 characters), or clears the report with nil.
     public func reportMealEvent(id: UUID, reason: String?) async throws {
         if let reason {
-            guard let clean = Self.clean(reason), clean.count <= 200 else { throw CinnError.invalid("reason", "a report's reason has 1 to 200 characters") }
+            guard let clean = Self.clean(reason), clean.count <= 200 else {
+                throw CinnError.invalid("reason", "a report's reason has 1 to 200 characters")
+            }
             try await store.reportMealEvent(id: id, user: user, reason: clean)
         } else {
             try await store.reportMealEvent(id: id, user: user, reason: nil)
@@ -133,12 +150,14 @@ extension Journal {
 
     /// The ambulatory glucose profile of the last `days` local days, today the last (7 to 90; the consensus asks for 14).
     public func glucoseProfile(days: Int = GlucoseCoverage.recommendedDays, to: LocalDate? = nil) async throws
-        -> (profile: AmbulatoryGlucoseProfile, from: LocalDate, to: LocalDate, unit: GlucoseUnit) {
+        -> (profile: AmbulatoryGlucoseProfile, from: LocalDate, to: LocalDate, unit: GlucoseUnit)
+    {
         guard (7...90).contains(days) else { throw CinnError.invalid("days", "a glucose profile covers 7 to 90 days") }
         let settings = try await settings()
         let last = to ?? today(settings), first = last.adding(days: -(days - 1))
-        let readings = try await store.latestGlucoseReadings(user: user, from: dayStart(first, settings), to: dayStart(last.adding(days: 1), settings),
-                                                             limit: days * 1440)
+        let readings = try await store.latestGlucoseReadings(
+            user: user, from: dayStart(first, settings), to: dayStart(last.adding(days: 1), settings),
+            limit: days * 1440)
         let profile = AmbulatoryGlucoseProfile(readings: readings.map { ($0.measuredAt, $0.utcOffsetSeconds, $0.glucose) }, days: days)
         return (profile, first, last, settings.glucoseUnit)
     }
@@ -149,19 +168,22 @@ extension Journal {
         let start = dayStart(date, settings), end = dayStart(date.adding(days: 1), settings)
         async let day = store.glucoseReadings(user: user, from: date, to: date, limit: 2000)
         let records = try await records(from: start, to: end)
-        return GlucoseDay(date: date, unit: settings.glucoseUnit, start: start, end: end,
-                          utcOffsetSeconds: settings.timeZone.secondsFromGMT(for: start), readings: Array(try await day.reversed()),
-                          records: records)
+        return GlucoseDay(
+            date: date, unit: settings.glucoseUnit, start: start, end: end,
+            utcOffsetSeconds: settings.timeZone.secondsFromGMT(for: start), readings: Array(try await day.reversed()),
+            records: records)
     }
 
     /// What a report of `start..<end` reads, concurrently (each query on a connection of its own): the readings
     /// and doses around the period, and its meal events with their meals: those logged as meal events, and the food
     /// diary's meals.
     private func records(from start: Date, to end: Date) async throws -> GlucoseRecords {
-        async let points = store.glucosePoints(user: user, from: start.addingTimeInterval(-MealResponse.baselineBefore),
-                                               to: end.addingTimeInterval(MealResponse.peakWindow))
-        async let doses = store.insulinDoses(user: user, from: start.addingTimeInterval(-MealResponse.bolusBefore),
-                                             to: end.addingTimeInterval(MealResponse.bolusAfter))
+        async let points = store.glucosePoints(
+            user: user, from: start.addingTimeInterval(-MealResponse.baselineBefore),
+            to: end.addingTimeInterval(MealResponse.peakWindow))
+        async let doses = store.insulinDoses(
+            user: user, from: start.addingTimeInterval(-MealResponse.bolusBefore),
+            to: end.addingTimeInterval(MealResponse.bolusAfter))
         let (events, meals) = try await mealsEaten(from: start, to: end)
         return GlucoseRecords(points: try await points, doses: try await doses, events: events, meals: meals)
     }

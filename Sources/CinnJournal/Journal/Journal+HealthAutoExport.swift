@@ -13,7 +13,8 @@ extension Journal {
     /// JSON is a malformed request; one whose shape is wrong is refused naming the JSON path; a point that cannot be read
     /// is rejected alone, and the delivery is refused naming the first when nothing else in it could be read.
     public func ingestHealthAutoExport(_ body: [UInt8], fileName: String?) async throws -> ImportReport {
-        try await importHealthAutoExport(try HealthAutoExportParser.parse(body: body), fileName: fileName, mode: ImportMode(skipInvalid: true))
+        try await importHealthAutoExport(
+            try HealthAutoExportParser.parse(body: body), fileName: fileName, mode: ImportMode(skipInvalid: true))
     }
 
     /// Imports a file of the app's own "Export" as JSON (the schema of its deliveries), through the same code as a
@@ -23,14 +24,18 @@ extension Journal {
         try await importHealthAutoExport(try HealthAutoExportParser.read(url: url), fileName: fileName ?? url.lastPathComponent, mode: mode)
     }
 
-    private func importHealthAutoExport(_ delivery: HealthAutoExportDelivery, fileName: String?, mode: ImportMode) async throws -> ImportReport {
-        var report = ImportReport(format: HealthAutoExportParser.format, rowsRead: delivery.rowsRead, rejected: delivery.rejected,
-                                  rejectedCount: delivery.rejectedCount)
+    private func importHealthAutoExport(_ delivery: HealthAutoExportDelivery, fileName: String?, mode: ImportMode) async throws
+        -> ImportReport
+    {
+        var report = ImportReport(
+            format: HealthAutoExportParser.format, rowsRead: delivery.rowsRead, rejected: delivery.rejected,
+            rejectedCount: delivery.rejectedCount)
         report.unknown = delivery.unknownMetrics
         if delivery.records.count == 0, delivery.samples.isEmpty, let first = delivery.rejected.first {
             throw CinnError.invalid(first.field ?? "data", first.reason)
         }
-        return try await store.importHealthDelivery(user: user, format: HealthAutoExportParser.format, fileName: fileName,
-                                                    records: delivery.records, samples: delivery.samples, report: report, mode: mode)
+        return try await store.importHealthDelivery(
+            user: user, format: HealthAutoExportParser.format, fileName: fileName,
+            records: delivery.records, samples: delivery.samples, report: report, mode: mode)
     }
 }

@@ -43,10 +43,12 @@ extension Journal {
     /// or with an impossible value is rejected alone.
     public func uploadNightscoutEntries(_ body: [UInt8]) async throws -> NightscoutUpload {
         let settings = try await settings()
-        let data = NightscoutParser.parse(records: try NightscoutUploadReader.elements(body, documents: false), timeZone: settings.timeZone, source: "nightscout")
+        let data = NightscoutParser.parse(
+            records: try NightscoutUploadReader.elements(body, documents: false), timeZone: settings.timeZone, source: "nightscout")
         let stored = try await store.addUploadedGlucoseReadings(data.readings, user: user)
-        return NightscoutUpload(stored: stored, duplicates: data.duplicates + data.readings.count - stored.count, skipped: data.skipped,
-                                rejected: data.rejected)
+        return NightscoutUpload(
+            stored: stored, duplicates: data.duplicates + data.readings.count - stored.count, skipped: data.skipped,
+            rejected: data.rejected)
     }
 
     /// Up to `count` readings from `start` up to (not including) `end`, newest first (only a sensor's, or only a
@@ -57,8 +59,10 @@ extension Journal {
         if readings.count <= count, let oldest = readings.last {
             // The sample before the oldest, for its change.
             for kind in [true, false] where sensor == nil || sensor == kind {
-                earlier[kind] = try await store.latestGlucoseReadings(user: user, from: oldest.measuredAt.addingTimeInterval(-GlucoseDirection.longestGap),
-                                                                      to: oldest.measuredAt, sensor: kind, limit: 1).first
+                earlier[kind] = try await store.latestGlucoseReadings(
+                    user: user, from: oldest.measuredAt.addingTimeInterval(-GlucoseDirection.longestGap),
+                    to: oldest.measuredAt, sensor: kind, limit: 1
+                ).first
             }
         }
         var entries: [NightscoutEntry] = []
@@ -70,8 +74,10 @@ extension Journal {
                 computed = GlucoseDirection.between(GlucosePoint(at: before.measuredAt, glucose: before.glucose), point)
                 if computed != nil { delta = reading.glucose.milligramsPerDeciliter - before.glucose.milligramsPerDeciliter }
             }
-            entries.append(NightscoutEntry(reading: reading, deltaMilligramsPerDeciliter: delta,
-                                           direction: reading.direction ?? (reading.sensor ? computed : nil)))
+            entries.append(
+                NightscoutEntry(
+                    reading: reading, deltaMilligramsPerDeciliter: delta,
+                    direction: reading.direction ?? (reading.sensor ? computed : nil)))
         }
         return entries
     }
@@ -106,18 +112,22 @@ extension Journal {
     }
 
     /// Documents as the store keeps them: each with an id of its own, and an `_id` when it came without one.
-    func nightscoutDocuments(_ documents: [NightscoutUploadedDocument], _ collection: NightscoutDocument.Collection) -> [NightscoutDocument] {
+    func nightscoutDocuments(_ documents: [NightscoutUploadedDocument], _ collection: NightscoutDocument.Collection) -> [NightscoutDocument]
+    {
         documents.map { document in
             let id = UUID.v7(at: now())
-            return NightscoutDocument(id: id, collection: collection, key: document.key, eventType: document.eventType,
-                                      createdAt: document.createdAt, body: document.text(withID: id.nightscoutObjectID))
+            return NightscoutDocument(
+                id: id, collection: collection, key: document.key, eventType: document.eventType,
+                createdAt: document.createdAt, body: document.text(withID: id.nightscoutObjectID))
         }
     }
 
     /// Stores the device statuses (or profiles) a client posts, as sent (`NightscoutUploadReader.documents` reads and checks
     /// them), deduplicated by `_id`, else by their time and device, else by their content; their time is `created_at`
     /// (a profile's `startDate`), else now.
-    public func uploadNightscoutDocuments(_ collection: NightscoutDocument.Collection, _ body: [UInt8]) async throws -> NightscoutDocumentsUpload {
+    public func uploadNightscoutDocuments(_ collection: NightscoutDocument.Collection, _ body: [UInt8]) async throws
+        -> NightscoutDocumentsUpload
+    {
         let upload = try NightscoutUploadReader.documents(body, now: now())
         let documents = nightscoutDocuments(upload.documents, collection)
         let stored = try await store.addNightscoutDocuments(documents, user: user)

@@ -28,8 +28,10 @@ public struct RecipeIngredientRequest: Sendable, Hashable {
 extension Journal {
     /// Makes a recipe, or replaces the one with `id`, from foods of the user's or the shared database; its nutrients
     /// follow from the ingredients. Errors name the ingredient (`ingredients[1].food_id`).
-    public func saveRecipe(id: UUID? = nil, name: String, ingredients: [RecipeIngredientRequest], servings: Double,
-                           cookedGrams: Double?) async throws -> Recipe {
+    public func saveRecipe(
+        id: UUID? = nil, name: String, ingredients: [RecipeIngredientRequest], servings: Double,
+        cookedGrams: Double?
+    ) async throws -> Recipe {
         guard ingredients.count <= Recipe.maximumIngredients else {
             throw CinnError.invalid("ingredients", "a recipe can have at most \(Recipe.maximumIngredients) ingredients")
         }
@@ -64,8 +66,9 @@ extension Journal {
             let serving = try servingChoice(request.serving, of: food, field: field + ".serving")
             items.append(try RecipeIngredient.of(food, servings: request.servings, of: serving, field: field))
         }
-        let recipe = try Recipe.make(id: id ?? .v7(at: now()), name: name, ingredients: items, servings: servings,
-                                     cookedGrams: cookedGrams)
+        let recipe = try Recipe.make(
+            id: id ?? .v7(at: now()), name: name, ingredients: items, servings: servings,
+            cookedGrams: cookedGrams)
         return try await store.saveRecipe(recipe, user: user)
     }
 }

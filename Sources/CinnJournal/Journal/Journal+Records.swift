@@ -59,7 +59,9 @@ extension Journal {
     public func frequentFoods(since: Date, limit: Int = 30) async throws -> [(food: FoodSearchCandidate, count: Int)] {
         try await store.frequentFoods(user: user, since: since, limit: limit)
     }
-    public func glucoseReadings(from: LocalDate? = nil, to: LocalDate? = nil, limit: Int = 100, offset: Int = 0) async throws -> [GlucoseReading] {
+    public func glucoseReadings(from: LocalDate? = nil, to: LocalDate? = nil, limit: Int = 100, offset: Int = 0) async throws
+        -> [GlucoseReading]
+    {
         try await store.glucoseReadings(user: user, from: from, to: to, limit: limit, offset: offset)
     }
     public func goal() async throws -> Goal? {
@@ -90,7 +92,8 @@ extension Journal {
     /// Keeps an upload's form fields until it is imported; uploads waiting longer than `lifetime` (by the database's
     /// clock) are dropped, and their tokens returned.
     public func keepWaitingUpload(token: String, fields: [String: String], lifetime: TimeInterval) async throws -> [String] {
-        try await store.keepWaitingUpload(token: token, user: user, fields: fields, expiringBefore: store.now().addingTimeInterval(-lifetime))
+        try await store.keepWaitingUpload(
+            token: token, user: user, fields: fields, expiringBefore: store.now().addingTimeInterval(-lifetime))
     }
     public func lastLoggedAmount(foodID: UUID) async throws -> (servings: Double, servingLabel: String)? {
         try await store.lastLoggedAmount(foodID: foodID, user: user)
@@ -110,7 +113,9 @@ extension Journal {
     public func mealsOfEvents(from start: Date, to end: Date) async throws -> [MealDefinition] {
         try await store.mealsOfEvents(user: user, from: start, to: end)
     }
-    public func nightscoutDocuments(_ collection: NightscoutDocument.Collection, from start: Date? = nil, to end: Date? = nil, limit: Int) async throws -> [NightscoutDocument] {
+    public func nightscoutDocuments(_ collection: NightscoutDocument.Collection, from start: Date? = nil, to end: Date? = nil, limit: Int)
+        async throws -> [NightscoutDocument]
+    {
         try await store.nightscoutDocuments(collection, user: user, from: start, to: end, limit: limit)
     }
     public func ownFoods(limit: Int = 500, offset: Int = 0) async throws -> [Food] {
@@ -212,4 +217,3 @@ extension Journal {
         try await store.setImportProgress(id: id, user: user, progress, expiringBefore: store.now().addingTimeInterval(-lifetime))
     }
 }
-

@@ -34,9 +34,10 @@ extension Journal {
         let inputs = try await store.energyInputs(user: user, from: first.adding(days: -reach), to: last)
         let trend = WeightTrend(days: inputs.days, method: inputs.settings.trendMethod, displayUnit: inputs.settings.displayUnit)
         let records = GoalRecord.records(goals, days: days) { day in
-            let report = EnergyReport(settings: inputs.settings, goal: inputs.goal, trend: trend, intakeKcal: inputs.intakeKcal,
-                                      dayStatuses: inputs.dayStatuses, bodyFat: inputs.latestBodyFat, exerciseKcal: inputs.exerciseKcal,
-                                      asOf: day, historyDays: 0)
+            let report = EnergyReport(
+                settings: inputs.settings, goal: inputs.goal, trend: trend, intakeKcal: inputs.intakeKcal,
+                dayStatuses: inputs.dayStatuses, bodyFat: inputs.latestBodyFat, exerciseKcal: inputs.exerciseKcal,
+                asOf: day, historyDays: 0)
             return targets.goals(energyTargetKcal: report.targetKcal, bodyWeight: report.trend)
         }
         return (records, energyTargetKcal)

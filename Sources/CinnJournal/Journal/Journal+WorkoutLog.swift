@@ -43,13 +43,17 @@ extension Journal {
 
     /// Records a whole workout (the API's `POST /workouts`, `cinn workout log`): each set checked (errors name
     /// `sets[2].reps`) and its exercise named as the journal or the catalogue knows it, all saved or nothing.
-    public func logWorkout(id: UUID? = nil, name: String?, startedAt: String?, endedAt: String?, note: String?, sets: [WorkoutSet],
-                           inProgress: Bool = false) async throws -> StoredWorkout {
+    public func logWorkout(
+        id: UUID? = nil, name: String?, startedAt: String?, endedAt: String?, note: String?, sets: [WorkoutSet],
+        inProgress: Bool = false
+    ) async throws -> StoredWorkout {
         let settings = try await settings()
         let start = try readingTime(startedAt, settings: settings, field: "started_at")
-        var stored = StoredWorkout(workout: Workout(id: id ?? .v7(at: now()), startedAt: start.instant, utcOffsetSeconds: start.utcOffsetSeconds,
-                                                    name: "", sets: try await checkedSets(sets)),
-                                   note: try Note.validated(note, maximumLength: 2000), inProgress: inProgress)
+        var stored = StoredWorkout(
+            workout: Workout(
+                id: id ?? .v7(at: now()), startedAt: start.instant, utcOffsetSeconds: start.utcOffsetSeconds,
+                name: "", sets: try await checkedSets(sets)),
+            note: try Note.validated(note, maximumLength: 2000), inProgress: inProgress)
         stored.workout.name = try Self.workoutName(name, startedAt: start)
         if let endedAt {
             let end = try readingTime(endedAt, settings: settings, field: "ended_at")
@@ -61,8 +65,10 @@ extension Journal {
     }
 
     /// Changes a workout, logged or imported (`PATCH /workouts/{id}`): what is nil stays; `sets` replaces them all.
-    public func editWorkout(id: UUID, name: String?, startedAt: String?, endedAt: String?, note: String??, sets: [WorkoutSet]?,
-                            inProgress: Bool?) async throws -> StoredWorkout {
+    public func editWorkout(
+        id: UUID, name: String?, startedAt: String?, endedAt: String?, note: String??, sets: [WorkoutSet]?,
+        inProgress: Bool?
+    ) async throws -> StoredWorkout {
         let settings = try await settings()
         let start = try startedAt.map { try readingTime($0, settings: settings, field: "started_at") }
         let end = try endedAt.map { try readingTime($0, settings: settings, field: "ended_at") }
@@ -76,14 +82,18 @@ extension Journal {
                 stored.workout.utcOffsetSeconds = start.utcOffsetSeconds
             }
             if let end { stored.durationSeconds = try Self.duration(from: stored.workout.startedAt, to: end.instant) }
-            if let name { stored.workout.name = try Self.workoutName(name, startedAt: (stored.workout.startedAt, stored.workout.utcOffsetSeconds)) }
+            if let name {
+                stored.workout.name = try Self.workoutName(name, startedAt: (stored.workout.startedAt, stored.workout.utcOffsetSeconds))
+            }
             if let cleanNote { stored.note = cleanNote }
             if let newSets { stored.workout.sets = newSets }
             if let inProgress {
                 stored.inProgress = inProgress
                 if !inProgress { stored.plan = [] }
             }
-            guard !stored.workout.sets.isEmpty || stored.inProgress else { throw CinnError.invalid("sets", "a workout needs at least one set") }
+            guard !stored.workout.sets.isEmpty || stored.inProgress else {
+                throw CinnError.invalid("sets", "a workout needs at least one set")
+            }
         }
     }
 
@@ -104,16 +114,21 @@ extension Journal {
         case .empty:
             break
         case .routine(let id):
-            guard let routine = try await store.routine(id: id, user: user) else { throw CinnError.notFound("no routine \(id.lowercasedString)") }
+            guard let routine = try await store.routine(id: id, user: user) else {
+                throw CinnError.notFound("no routine \(id.lowercasedString)")
+            }
             name = routine.name
             plan = routine.exercises
         case .repeating(let id):
-            guard let past = try await store.workout(id: id, user: user) else { throw CinnError.notFound("no workout \(id.lowercasedString)") }
+            guard let past = try await store.workout(id: id, user: user) else {
+                throw CinnError.notFound("no workout \(id.lowercasedString)")
+            }
             name = past.workout.name
             plan = Self.plan(of: past.workout.sets)
         }
-        let stored = StoredWorkout(workout: Workout(id: .v7(at: instant), startedAt: instant, utcOffsetSeconds: offset, name: name, sets: []),
-                                   inProgress: true, plan: plan)
+        let stored = StoredWorkout(
+            workout: Workout(id: .v7(at: instant), startedAt: instant, utcOffsetSeconds: offset, name: name, sets: []),
+            inProgress: true, plan: plan)
         try await store.saveWorkout(stored, user: user)
         return stored
     }
@@ -183,7 +198,9 @@ extension Journal {
     /// Finishes the workout being logged: its duration is the time since it started; a workout with no set is
     /// discarded instead. Returns the workout with its records, or nil when discarded.
     public func finishWorkout(_ id: UUID) async throws -> WorkoutWithRecords? {
-        guard let current = try await store.workout(id: id, user: user) else { throw CinnError.notFound("no workout \(id.lowercasedString)") }
+        guard let current = try await store.workout(id: id, user: user) else {
+            throw CinnError.notFound("no workout \(id.lowercasedString)")
+        }
         guard current.inProgress else { return try await workoutWithRecords(current) }
         if current.workout.sets.isEmpty {
             try await store.deleteWorkout(id: id, user: user)
@@ -206,12 +223,15 @@ extension Journal {
     public func loggingPage(_ stored: StoredWorkout) async throws -> LoggingPage {
         let settings = try await settings(), clusters = try await exerciseClusters()
         let clusterOf = ExerciseCluster.byKey(clusters)
-        return LoggingPage(workout: try await workoutWithRecords(stored, settings: settings, clusterOf: clusterOf),
-                           exercises: try await loggingExercises(stored, clusterOf: clusterOf), clusters: clusters, settings: settings)
+        return LoggingPage(
+            workout: try await workoutWithRecords(stored, settings: settings, clusterOf: clusterOf),
+            exercises: try await loggingExercises(stored, clusterOf: clusterOf), clusters: clusters, settings: settings)
     }
 
-    private func workoutWithRecords(_ stored: StoredWorkout, settings: UserSettings,
-                                    clusterOf: [String: ExerciseCluster]) async throws -> WorkoutWithRecords {
+    private func workoutWithRecords(
+        _ stored: StoredWorkout, settings: UserSettings,
+        clusterOf: [String: ExerciseCluster]
+    ) async throws -> WorkoutWithRecords {
         func key(_ set: WorkoutSet) -> String {
             let name = ExerciseKey.normalised(set.exercise)
             return clusterOf[name].map { $0.root.id.lowercasedString } ?? name
@@ -222,15 +242,18 @@ extension Journal {
         let days = try await store.exerciseDays(exerciseRows: used.flatMap(\.rows))
         for cluster in used {
             let earlier = cluster.rows.flatMap { days[$0] ?? [] }.filter { $0.day < day }
-            before[cluster.root.id.lowercasedString] = ExerciseReport.compute(days: earlier, formula: settings.oneRepMaxFormula,
-                                                                             today: day.adding(days: -1), weeks: 1)
+            before[cluster.root.id.lowercasedString] = ExerciseReport.compute(
+                days: earlier, formula: settings.oneRepMaxFormula,
+                today: day.adding(days: -1), weeks: 1)
         }
         let records = WorkoutRecords.find(sets: stored.workout.sets, exercise: key, before: before, formula: settings.oneRepMaxFormula)
-        return WorkoutWithRecords(stored: stored, records: records, unit: settings.displayUnit.liftingUnit, formula: settings.oneRepMaxFormula)
+        return WorkoutWithRecords(
+            stored: stored, records: records, unit: settings.displayUnit.liftingUnit, formula: settings.oneRepMaxFormula)
     }
 
     /// The exercises of a workout being logged, in order: those with sets done, then those planned and not yet begun.
-    private func loggingExercises(_ stored: StoredWorkout, clusterOf clusters: [String: ExerciseCluster]) async throws -> [LoggingExercise] {
+    private func loggingExercises(_ stored: StoredWorkout, clusterOf clusters: [String: ExerciseCluster]) async throws -> [LoggingExercise]
+    {
         var names: [String] = []
         var done: [String: [Int]] = [:]
         for (index, set) in stored.workout.sets.enumerated() {
@@ -238,8 +261,10 @@ extension Journal {
             if done[key] == nil { names.append(set.exercise) }
             done[key, default: []].append(index)
         }
-        for planned in stored.plan where done[ExerciseKey.normalised(planned.exercise)] == nil
-            && !names.contains(where: { ExerciseKey.normalised($0) == ExerciseKey.normalised(planned.exercise) }) {
+        for planned in stored.plan
+        where done[ExerciseKey.normalised(planned.exercise)] == nil
+            && !names.contains(where: { ExerciseKey.normalised($0) == ExerciseKey.normalised(planned.exercise) })
+        {
             names.append(planned.exercise)
         }
         var result: [LoggingExercise] = []
@@ -249,12 +274,15 @@ extension Journal {
             let planned = stored.plan.first { ExerciseKey.normalised($0.exercise) == key }
             var last: LastSets?, rest: Int?
             if let cluster {
-                last = try await store.lastSets(user: user, exerciseRows: cluster.rows, before: stored.workout.startedAt, excluding: stored.workout.id)
+                last = try await store.lastSets(
+                    user: user, exerciseRows: cluster.rows, before: stored.workout.startedAt, excluding: stored.workout.id)
                 rest = try await store.exerciseRest(user: user, exerciseRows: cluster.rows)
             }
-            result.append(LoggingExercise(name: name, catalogue: ExerciseCatalogue.builtIn.exercise(named: name), done: done[key] ?? [],
-                                          last: last, planned: planned,
-                                          restSeconds: planned?.restSeconds ?? rest ?? Self.defaultRestSeconds))
+            result.append(
+                LoggingExercise(
+                    name: name, catalogue: ExerciseCatalogue.builtIn.exercise(named: name), done: done[key] ?? [],
+                    last: last, planned: planned,
+                    restSeconds: planned?.restSeconds ?? rest ?? Self.defaultRestSeconds))
         }
         return result
     }
@@ -262,7 +290,9 @@ extension Journal {
     /// The last sets of the exercise named `name` (any of its names) or with that id, before now.
     public func lastSets(of name: String) async throws -> (exercise: ExerciseCluster, last: LastSets?) {
         let cluster = try await exercise(named: name)
-        return (cluster, try await store.lastSets(user: user, exerciseRows: cluster.rows, before: now().addingTimeInterval(1), excluding: nil))
+        return (
+            cluster, try await store.lastSets(user: user, exerciseRows: cluster.rows, before: now().addingTimeInterval(1), excluding: nil)
+        )
     }
 
     /// Sets the rest after a set of the exercise named `name` (nil: the default).
@@ -278,7 +308,9 @@ extension Journal {
     public func routines() async throws -> [Routine] { try await store.routines(user: user) }
 
     public func routine(_ id: UUID) async throws -> Routine {
-        guard let routine = try await store.routine(id: id, user: user) else { throw CinnError.notFound("no routine \(id.lowercasedString)") }
+        guard let routine = try await store.routine(id: id, user: user) else {
+            throw CinnError.notFound("no routine \(id.lowercasedString)")
+        }
         return routine
     }
 
@@ -288,7 +320,8 @@ extension Journal {
         var checked = try routine.validated()
         let clusters = try await exerciseClusters()
         for index in checked.exercises.indices {
-            checked.exercises[index].exercise = ExerciseCatalogue.builtIn.storedName(for: checked.exercises[index].exercise, among: clusters)
+            checked.exercises[index].exercise = ExerciseCatalogue.builtIn.storedName(
+                for: checked.exercises[index].exercise, among: clusters)
         }
         try await store.saveRoutine(checked, user: user)
         return checked
@@ -296,7 +329,9 @@ extension Journal {
 
     /// A new routine of a workout's exercises: each with its number of working sets and its heaviest working set's reps and weight.
     public func routine(fromWorkout id: UUID, name: String?) async throws -> Routine {
-        guard let workout = try await store.workout(id: id, user: user) else { throw CinnError.notFound("no workout \(id.lowercasedString)") }
+        guard let workout = try await store.workout(id: id, user: user) else {
+            throw CinnError.notFound("no workout \(id.lowercasedString)")
+        }
         return try await saveRoutine(Routine(name: name ?? workout.workout.name, exercises: Self.plan(of: workout.workout.sets)))
     }
 
@@ -354,10 +389,12 @@ extension Journal {
         var plan: [PlannedExercise] = []
         for set in sets {
             let key = ExerciseKey.normalised(set.exercise)
-            let index = plan.firstIndex { ExerciseKey.normalised($0.exercise) == key } ?? {
-                plan.append(PlannedExercise(exercise: set.exercise, sets: 0))
-                return plan.count - 1
-            }()
+            let index =
+                plan.firstIndex { ExerciseKey.normalised($0.exercise) == key }
+                ?? {
+                    plan.append(PlannedExercise(exercise: set.exercise, sets: 0))
+                    return plan.count - 1
+                }()
             guard set.kind != .warmUp else { continue }
             plan[index].sets += 1
             if (set.weight?.kilograms ?? 0) >= (plan[index].weight?.kilograms ?? 0) {

@@ -6,14 +6,17 @@ import Foundation
 extension Journal {
     /// Imports a Fitbod, Strong or FitNotes CSV: streamed, all or nothing (unless `mode.skipInvalid`),
     /// as a batch that can be undone; workouts already in the journal are skipped whole.
-    public func importWorkouts(at url: URL, fileName: String?, format: WorkoutFileFormat?, unit: MassUnit?, mode: ImportMode,
-                               progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }) async throws -> ImportReport {
+    public func importWorkouts(
+        at url: URL, fileName: String?, format: WorkoutFileFormat?, unit: MassUnit?, mode: ImportMode,
+        progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }
+    ) async throws -> ImportReport {
         let settings = try await settings()
         let reader = try WorkoutFileReader(url: url, format: format, options: WorkoutImportOptions(unit: unit, timeZone: settings.timeZone))
         return try await store.importWorkouts(user: user, format: reader.format.rawValue, fileName: fileName, mode: mode) { insert in
             let summary = try await reader.read(progress: progress) { batch in try await insert(batch) }
-            return ImportReport(format: reader.format.rawValue, rowsRead: summary.rowsRead, skipped: summary.skipped,
-                                rejected: summary.rejected, rejectedCount: summary.rejectedCount)
+            return ImportReport(
+                format: reader.format.rawValue, rowsRead: summary.rowsRead, skipped: summary.skipped,
+                rejected: summary.rejected, rejectedCount: summary.rejectedCount)
         }
     }
 
@@ -32,8 +35,9 @@ extension Journal {
         var summaries = clusters.map { cluster in
             let days = cluster.rows.flatMap { recent[$0] ?? [] }
             let report = ExerciseReport.compute(days: days, formula: settings.oneRepMaxFormula, today: today, weeks: 1)
-            return ExerciseSummary(id: cluster.root.id, name: cluster.root.name, aliases: cluster.aliases.map(\.name),
-                                   lastDay: cluster.lastDay, current: report.current)
+            return ExerciseSummary(
+                id: cluster.root.id, name: cluster.root.name, aliases: cluster.aliases.map(\.name),
+                lastDay: cluster.lastDay, current: report.current)
         }
         // Exercises not done lately show their best ever instead (read from the days with lifts only).
         let idle = summaries.indices.filter { clusters[$0].lastDay.map { $0 < windowStart } ?? false }
@@ -64,14 +68,17 @@ extension Journal {
     public func exercisePage(_ exercise: ExerciseCluster, includeHighReps: Bool = false, weeks: Int = 12) async throws -> ExercisePage {
         let settings = try await settings()
         let days = try await store.exerciseDays(exerciseRows: exercise.rows)
-        let report = ExerciseReport.compute(days: exercise.rows.flatMap { days[$0] ?? [] }, formula: settings.oneRepMaxFormula, today: today(settings),
-                                            includeHighReps: includeHighReps, weeks: weeks)
+        let report = ExerciseReport.compute(
+            days: exercise.rows.flatMap { days[$0] ?? [] }, formula: settings.oneRepMaxFormula, today: today(settings),
+            includeHighReps: includeHighReps, weeks: weeks)
         var page = ExercisePage(exercise: exercise, report: report, unit: settings.displayUnit.liftingUnit)
         if let current = report.current {
             page.currentWorkout = try await store.workoutID(user: user, exerciseRows: exercise.rows, set: current.set)
         }
         if let best = report.best {
-            page.bestWorkout = best == report.current ? page.currentWorkout : try await store.workoutID(user: user, exerciseRows: exercise.rows, set: best.set)
+            page.bestWorkout =
+                best == report.current
+                ? page.currentWorkout : try await store.workoutID(user: user, exerciseRows: exercise.rows, set: best.set)
         }
         return page
     }
@@ -90,7 +97,8 @@ extension Journal {
     public func separateExercise(_ name: String) async throws {
         let cluster = try await exercise(named: name)
         let key = ExerciseKey.normalised(name)
-        guard let alias = cluster.aliases.first(where: { ExerciseKey.normalised($0.name) == key || $0.id.uuidString == name.uppercased() }) else {
+        guard let alias = cluster.aliases.first(where: { ExerciseKey.normalised($0.name) == key || $0.id.uuidString == name.uppercased() })
+        else {
             throw CinnError(.conflict, "\"\(name)\" is not an alias of another exercise", field: "name")
         }
         try await store.separateExercise(alias.id, user: user)

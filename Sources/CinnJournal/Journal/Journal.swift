@@ -11,8 +11,10 @@ public struct Journal: Sendable {
     /// Where unknown barcodes are looked up; nil looks up only the foods Cinn has.
     public var openFoodFacts: (any ProductLookup)?
 
-    public init(store: Store, user: UserID, now: @escaping @Sendable () -> Date = { Date() },
-                openFoodFacts: (any ProductLookup)? = nil) {
+    public init(
+        store: Store, user: UserID, now: @escaping @Sendable () -> Date = { Date() },
+        openFoodFacts: (any ProductLookup)? = nil
+    ) {
         self.store = store
         self.user = user
         self.now = now
@@ -20,8 +22,10 @@ public struct Journal: Sendable {
     }
 
     /// The journal of single-user mode's local user.
-    public static func local(store: Store, now: @escaping @Sendable () -> Date = { Date() },
-                             openFoodFacts: (any ProductLookup)? = nil) async throws -> Journal {
+    public static func local(
+        store: Store, now: @escaping @Sendable () -> Date = { Date() },
+        openFoodFacts: (any ProductLookup)? = nil
+    ) async throws -> Journal {
         Journal(store: store, user: try await store.localUser(), now: now, openFoodFacts: openFoodFacts)
     }
 
@@ -45,7 +49,8 @@ public struct Journal: Sendable {
     /// without one, the user's time zone decides. Days after today, and times more than the clock
     /// skew allowance after now, are refused (docs/TIMES.md).
     public func readingTime(_ text: String?, settings: UserSettings, field: String = "date") throws
-        -> (instant: Date, utcOffsetSeconds: Int) {
+        -> (instant: Date, utcOffsetSeconds: Int)
+    {
         let timeZone = settings.timeZone
         guard let text = text?.trimmingCharacters(in: .whitespaces) else {
             let instant = now()
@@ -68,7 +73,8 @@ public struct Journal: Sendable {
                 throw CinnError.invalid(field, "\(text) is in the future")
             }
         } else {
-            throw CinnError.invalid(field, "\"\(text)\" is not a date; use YYYY-MM-DD or an ISO 8601 time such as 2024-03-09T07:41:00+01:00")
+            throw CinnError.invalid(
+                field, "\"\(text)\" is not a date; use YYYY-MM-DD or an ISO 8601 time such as 2024-03-09T07:41:00+01:00")
         }
         let day = LocalDate(instant: resolved.instant, utcOffsetSeconds: resolved.utcOffsetSeconds)
         guard day.year >= 1900 else { throw CinnError.invalid(field, "\(day) is too long ago") }
@@ -78,8 +84,10 @@ public struct Journal: Sendable {
     /// Records a weigh-in as a person enters it; `id` is the client's own, if it made one, and errors
     /// about the time name `dateField`. Unless `confirm`, a weight that looks like a typo (`TypoGuard`) is
     /// refused with `needsConfirmation`.
-    public func addWeighIn(id: UUID? = nil, weight: Double, unit: MassUnit?, date: String?, dateField: String = "date",
-                           note: String? = nil, confirm: Bool = false) async throws -> WeighIn {
+    public func addWeighIn(
+        id: UUID? = nil, weight: Double, unit: MassUnit?, date: String?, dateField: String = "date",
+        note: String? = nil, confirm: Bool = false
+    ) async throws -> WeighIn {
         let settings = try await settings()
         let mass = try Mass.bodyWeight(weight, unit ?? settings.displayUnit)
         let time = try readingTime(date, settings: settings, field: dateField)
@@ -87,15 +95,18 @@ public struct Journal: Sendable {
             let day = LocalDate(instant: time.instant, utcOffsetSeconds: time.utcOffsetSeconds)
             try await questionTypo(mass, on: day, before: false, unit: unit ?? settings.displayUnit, settings: settings)
         }
-        let weighIn = WeighIn(id: id ?? .v7(at: now()), measuredAt: time.instant, utcOffsetSeconds: time.utcOffsetSeconds,
-                              weight: mass, note: try Note.validated(note))
+        let weighIn = WeighIn(
+            id: id ?? .v7(at: now()), measuredAt: time.instant, utcOffsetSeconds: time.utcOffsetSeconds,
+            weight: mass, note: try Note.validated(note))
         return try await store.addWeighIn(weighIn, user: user)
     }
 
     /// Changes a weigh-in as a person edits it; nil leaves a part as it is. A changed weight that looks like a typo
     /// (`TypoGuard`, against the trend before the reading's day) needs `confirm`.
-    public func editWeighIn(id: UUID, weight: Double?, unit: MassUnit?, date: String?, dateField: String = "date",
-                            note: String??, confirm: Bool = false) async throws -> WeighIn {
+    public func editWeighIn(
+        id: UUID, weight: Double?, unit: MassUnit?, date: String?, dateField: String = "date",
+        note: String??, confirm: Bool = false
+    ) async throws -> WeighIn {
         let settings = try await settings()
         let entered = unit ?? settings.displayUnit
         let mass = try weight.map { value in try Mass.bodyWeight(value, entered) }
@@ -123,36 +134,44 @@ public struct Journal: Sendable {
 
     /// The trend report for a period; `to` defaults to today.
     public func trend(from: LocalDate? = nil, to: LocalDate? = nil, range: TrendRange = .all) async throws
-        -> (report: TrendReport, settings: UserSettings) {
+        -> (report: TrendReport, settings: UserSettings)
+    {
         let (settings, goal, days) = try await store.trendInputs(user: user)
         let trend = WeightTrend(days: days, method: settings.trendMethod, displayUnit: settings.displayUnit)
         let end = to ?? today(settings)
         if let from, from > end { throw CinnError.invalid("from", "from (\(from)) is after to (\(end))") }
-        let report = TrendReport(trend: trend, goal: goal, from: from, to: end, range: range,
-                                 displayUnit: settings.displayUnit)
+        let report = TrendReport(
+            trend: trend, goal: goal, from: from, to: end, range: range,
+            displayUnit: settings.displayUnit)
         return (report, settings)
     }
 
     /// Sets the goal as a person enters it (unit defaults to the display unit).
     public func setGoal(weight: Double, unit: MassUnit?, ratePerWeek: Double?, rateField: String = "rate") async throws -> Goal {
         let settings = try await settings()
-        let goal = try Goal.validated(weight: weight, unit: unit ?? settings.displayUnit, ratePerWeek: ratePerWeek,
-                                      setOn: today(settings), rateField: rateField)
+        let goal = try Goal.validated(
+            weight: weight, unit: unit ?? settings.displayUnit, ratePerWeek: ratePerWeek,
+            setOn: today(settings), rateField: rateField)
         try await store.setGoal(goal, user: user)
         return goal
     }
 
     /// Imports a weight file: streamed, all or nothing, recorded as a batch that can be undone.
-    public func importFile(at url: URL, fileName: String?, format: WeightFileFormat?, unit: MassUnit?,
-                           mode: ImportMode, progress: @escaping @Sendable (ImportProgress) -> Void = { _ in })
-        async throws -> ImportReport {
+    public func importFile(
+        at url: URL, fileName: String?, format: WeightFileFormat?, unit: MassUnit?,
+        mode: ImportMode, progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }
+    )
+        async throws -> ImportReport
+    {
         let settings = try await settings()
-        let reader = try WeightFileReader(url: url, format: format,
-                                          options: WeightImportOptions(unit: unit, timeZone: settings.timeZone))
+        let reader = try WeightFileReader(
+            url: url, format: format,
+            options: WeightImportOptions(unit: unit, timeZone: settings.timeZone))
         return try await store.importWeighIns(user: user, format: reader.format.rawValue, fileName: fileName, mode: mode) { insert in
             let summary = try await reader.read(progress: progress) { batch in try await insert(batch) }
-            return ImportReport(format: reader.format.rawValue, rowsRead: summary.rowsRead, rejected: summary.rejected,
-                                rejectedCount: summary.rejectedCount)
+            return ImportReport(
+                format: reader.format.rawValue, rowsRead: summary.rowsRead, rejected: summary.rejected,
+                rejectedCount: summary.rejectedCount)
         }
     }
 
@@ -187,8 +206,9 @@ public struct Journal: Sendable {
             for routine in DemoWorkouts.routines { try await store.saveRoutine(routine, user: user) }
         }
         if try await store.glucoseReadings(user: user, limit: 1).isEmpty {
-            let glucose = DemoGlucose.make(days: 14, last: today, utcOffsetSeconds: settings.timeZone.secondsFromGMT(for: now()), now: now(),
-                                           entries: food.entries)
+            let glucose = DemoGlucose.make(
+                days: 14, last: today, utcOffsetSeconds: settings.timeZone.secondsFromGMT(for: now()), now: now(),
+                entries: food.entries)
             try await store.addGlucoseReadings(glucose.readings, user: user)
             try await store.addInsulinDoses(glucose.doses, user: user)
         }

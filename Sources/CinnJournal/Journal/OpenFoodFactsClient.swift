@@ -37,7 +37,8 @@ public struct OpenFoodFactsClient: ProductLookup {
             let response = try await HTTPClient.shared.execute(request, timeout: deadline)
             let status = response.status.code
             guard status == 200 || status == 404 else {
-                throw CinnError(.upstreamFailed, "Open Food Facts answered with HTTP \(status); try again later or make the food from its label")
+                throw CinnError(
+                    .upstreamFailed, "Open Food Facts answered with HTTP \(status); try again later or make the food from its label")
             }
             body = try await response.body.collect(upTo: OpenFoodFactsProduct.maximumBodySize)
         } catch let error as CinnError {
@@ -45,13 +46,16 @@ public struct OpenFoodFactsClient: ProductLookup {
         } catch is NIOTooManyBytesError {
             throw CinnError(.upstreamFailed, "Open Food Facts sent a response too large to read; make the food from its label")
         } catch {
-            throw CinnError(.upstreamFailed, "Cinn cannot reach Open Food Facts (\(Self.reason(error))); check the server's "
-                            + "network, or make the food from its label")
+            throw CinnError(
+                .upstreamFailed,
+                "Cinn cannot reach Open Food Facts (\(Self.reason(error))); check the server's "
+                    + "network, or make the food from its label")
         }
         do {
             return try OpenFoodFactsProduct(responseBody: Data(buffer: body))
         } catch {
-            throw CinnError(.upstreamFailed, "Open Food Facts sent a product Cinn cannot read (\(error.message)); make the food from its label")
+            throw CinnError(
+                .upstreamFailed, "Open Food Facts sent a product Cinn cannot read (\(error.message)); make the food from its label")
         }
     }
 

@@ -51,22 +51,32 @@ struct AccountWebController {
     }
 
     struct LoginPage {
-        let name: String; let next: String; let error: String?; let canSignUp: Bool
+        let name: String
+        let next: String
+        let error: String?
+        let canSignUp: Bool
         /// The identity provider's name, when people may sign in through it; whether passwords log in too.
-        let openID: String?; let passwords: Bool
+        let openID: String?
+        let passwords: Bool
         /// The provider's sign-in, coming back to `next`.
         let openIDLink: String
     }
     struct SignupPage {
-        let name: String; let invite: String; let error: String?; let needsInvite: Bool; let closed: Bool
-        let openID: String?; let passwords: Bool
+        let name: String
+        let invite: String
+        let error: String?
+        let needsInvite: Bool
+        let closed: Bool
+        let openID: String?
+        let passwords: Bool
     }
 
     func loginPage(name: String, next: String, error: String?) -> LoginPage {
-        LoginPage(name: name, next: next, error: error, canSignUp: accounts.configuration.signUp != .closed,
-                  openID: accounts.openID?.configuration.displayName, passwords: accounts.configuration.passwords,
-                  openIDLink: "/login/oidc?next="
-                      + (next.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "/-_.~"))) ?? "/"))
+        LoginPage(
+            name: name, next: next, error: error, canSignUp: accounts.configuration.signUp != .closed,
+            openID: accounts.openID?.configuration.displayName, passwords: accounts.configuration.passwords,
+            openIDLink: "/login/oidc?next="
+                + (next.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "/-_.~"))) ?? "/"))
     }
 
     /// Where to go after logging in: a path of this site only. Browsers drop tabs and line breaks from a
@@ -74,38 +84,47 @@ struct AccountWebController {
     /// a backslash passes, and nothing that starts with `//`.
     static func safeNext(_ text: String?) -> String {
         guard let text, text.hasPrefix("/"), !text.hasPrefix("//"),
-              text.unicodeScalars.allSatisfy({ (0x21..<0x7f).contains($0.value) && $0 != "\\" }) else { return "/" }
+            text.unicodeScalars.allSatisfy({ (0x21..<0x7f).contains($0.value) && $0 != "\\" })
+        else { return "/" }
         return text
     }
 
     @Sendable func loginForm(_ request: Request, context: PublicContext) async throws -> Response {
-        WebResponse.html(pages.render("login", loginPage(name: "", next: Self.safeNext(request.query("next")), error: nil),
-                                      title: "Log in", tab: .signedOut, formToken: context.formToken))
+        WebResponse.html(
+            pages.render(
+                "login", loginPage(name: "", next: Self.safeNext(request.query("next")), error: nil),
+                title: "Log in", tab: .signedOut, formToken: context.formToken))
     }
 
     @Sendable func logIn(_ request: Request, context: PublicContext) async throws -> Response {
         let form = try await FormFields(request: request)
         let next = Self.safeNext(form["next"])
         do {
-            let session = try await accounts.logIn(name: form["name"] ?? "", password: form.values["password"] ?? "",
-                                                   client: accounts.client(of: request, context))
+            let session = try await accounts.logIn(
+                name: form["name"] ?? "", password: form.values["password"] ?? "",
+                client: accounts.client(of: request, context))
             var response = WebResponse.redirect(next)
             response.setCookie(sessionCookie(session.token, expiresAt: session.expiresAt))
             return response
         } catch let error as CinnError where [.unauthenticated, .tooManyRequests, .forbidden].contains(error.code) {
             let page = loginPage(name: form["name"] ?? "", next: next, error: error.message)
-            return WebResponse.html(pages.render("login", page, title: "Log in", tab: .signedOut, formToken: context.formToken), status: error.code.httpStatus)
+            return WebResponse.html(
+                pages.render("login", page, title: "Log in", tab: .signedOut, formToken: context.formToken), status: error.code.httpStatus)
         }
     }
 
     @Sendable func signupForm(_ request: Request, context: PublicContext) async throws -> Response {
-        WebResponse.html(pages.render("signup", signupPage(name: "", invite: request.query("invite") ?? "", error: nil), title: "Sign up", tab: .signedOut, formToken: context.formToken))
+        WebResponse.html(
+            pages.render(
+                "signup", signupPage(name: "", invite: request.query("invite") ?? "", error: nil), title: "Sign up", tab: .signedOut,
+                formToken: context.formToken))
     }
 
     func signupPage(name: String, invite: String, error: String?) -> SignupPage {
-        SignupPage(name: name, invite: invite, error: error, needsInvite: accounts.configuration.signUp == .invite,
-                   closed: accounts.configuration.signUp == .closed, openID: accounts.openID?.configuration.displayName,
-                   passwords: accounts.configuration.passwords)
+        SignupPage(
+            name: name, invite: invite, error: error, needsInvite: accounts.configuration.signUp == .invite,
+            closed: accounts.configuration.signUp == .closed, openID: accounts.openID?.configuration.displayName,
+            passwords: accounts.configuration.passwords)
     }
 
     @Sendable func signUp(_ request: Request, context: PublicContext) async throws -> Response {
@@ -119,7 +138,9 @@ struct AccountWebController {
             return response
         } catch let error as CinnError where [.invalidInput, .conflict, .forbidden].contains(error.code) {
             let page = signupPage(name: form["name"] ?? "", invite: form["invite"] ?? "", error: error.message)
-            return WebResponse.html(pages.render("signup", page, title: "Sign up", tab: .signedOut, formToken: context.formToken), status: error.code.httpStatus)
+            return WebResponse.html(
+                pages.render("signup", page, title: "Sign up", tab: .signedOut, formToken: context.formToken), status: error.code.httpStatus
+            )
         }
     }
 
@@ -131,14 +152,28 @@ struct AccountWebController {
     }
 
     func sessionCookie(_ value: String, expiresAt: Date) -> Cookie {
-        Cookie(name: AccountsMiddleware.cookieName, value: value, expires: expiresAt, path: "/",
-               secure: accounts.configuration.secureCookies, httpOnly: true, sameSite: .lax)
+        Cookie(
+            name: AccountsMiddleware.cookieName, value: value, expires: expiresAt, path: "/",
+            secure: accounts.configuration.secureCookies, httpOnly: true, sameSite: .lax)
     }
 
     struct AccountPage {
-        struct Secret { let label: String; let value: String }
-        struct TokenRow { let id: String; let name: String; let scope: String?; let created: String; let lastUsed: String; let revoked: Bool }
-        struct UserRow { let name: String; let role: String }
+        struct Secret {
+            let label: String
+            let value: String
+        }
+        struct TokenRow {
+            let id: String
+            let name: String
+            let scope: String?
+            let created: String
+            let lastUsed: String
+            let revoked: Bool
+        }
+        struct UserRow {
+            let name: String
+            let role: String
+        }
         let name: String
         let isAdmin: Bool
         let message: String?
@@ -155,40 +190,54 @@ struct AccountWebController {
         let users: [UserRow]
         /// Whether the password section is shown: the account has one, and passwords log in on this server.
         let canChangePassword: Bool
-        struct OpenID { let name: String; let linked: Bool }
+        struct OpenID {
+            let name: String
+            let linked: Bool
+        }
         let openID: OpenID?
     }
 
-    func renderAccount(_ context: Context, message: String? = nil, secret: AccountPage.Secret? = nil, passwordError: String? = nil,
-                       tokenError: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+    func renderAccount(
+        _ context: Context, message: String? = nil, secret: AccountPage.Secret? = nil, passwordError: String? = nil,
+        tokenError: String? = nil, status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
         let me = context.account.account
         let zone = try await context.journal.settings().timeZone
         let tokens = try await accounts.store.apiTokens(user: me.user).map { token in
             let created = LocalDate(instant: token.createdAt, utcOffsetSeconds: zone.secondsFromGMT(for: token.createdAt))
-            let scope: String? = switch token.scope {
-            case .all: nil
-            case .nightscoutUpload: "Nightscout uploader: sends only"
-            case .nightscoutFollow: "Nightscout follower: reads only"
-            }
-            return AccountPage.TokenRow(id: token.id.lowercasedString, name: token.name, scope: scope, created: created.dayMonthYear,
-                                        lastUsed: token.lastUsedAt.map { DashboardPage.moment($0, in: zone) } ?? "never",
-                                        revoked: token.revokedAt != nil)
+            let scope: String? =
+                switch token.scope {
+                case .all: nil
+                case .nightscoutUpload: "Nightscout uploader: sends only"
+                case .nightscoutFollow: "Nightscout follower: reads only"
+                }
+            return AccountPage.TokenRow(
+                id: token.id.lowercasedString, name: token.name, scope: scope, created: created.dayMonthYear,
+                lastUsed: token.lastUsedAt.map { DashboardPage.moment($0, in: zone) } ?? "never",
+                revoked: token.revokedAt != nil)
         }
-        let nightscoutURL = security.publicURL.map { ($0.absoluteString.hasSuffix("/") ? String($0.absoluteString.dropLast()) : $0.absoluteString) + "/nightscout" }
-        let users = me.role == .admin
+        let nightscoutURL = security.publicURL.map {
+            ($0.absoluteString.hasSuffix("/") ? String($0.absoluteString.dropLast()) : $0.absoluteString) + "/nightscout"
+        }
+        let users =
+            me.role == .admin
             ? try await accounts.store.accounts().filter { $0.name != Store.localUserName }
                 .map { AccountPage.UserRow(name: $0.name, role: $0.role.rawValue) } : []
         var openID: AccountPage.OpenID?
         if let provider = accounts.openID {
-            openID = AccountPage.OpenID(name: provider.configuration.displayName,
-                                        linked: try await accounts.store.openIDIdentityCount(user: me.user) > 0)
+            openID = AccountPage.OpenID(
+                name: provider.configuration.displayName,
+                linked: try await accounts.store.openIDIdentityCount(user: me.user) > 0)
         }
         let active = tokens.filter { !$0.revoked }.map { "“\($0.name)”" }
-        let page = AccountPage(name: me.name, isAdmin: me.role == .admin, message: message, newSecret: secret, passwordError: passwordError,
-                               tokenError: tokenError, nightscoutURL: nightscoutURL, tokens: tokens, hasTokens: !tokens.isEmpty,
-                               hasActiveTokens: !active.isEmpty, activeTokenNames: active.count > 1 ? active.dropLast().joined(separator: ", ") + " and " + active[active.count - 1]
-                                   : active.joined(), users: users,
-                               canChangePassword: me.hasPassword && accounts.configuration.passwords, openID: openID)
+        let page = AccountPage(
+            name: me.name, isAdmin: me.role == .admin, message: message, newSecret: secret, passwordError: passwordError,
+            tokenError: tokenError, nightscoutURL: nightscoutURL, tokens: tokens, hasTokens: !tokens.isEmpty,
+            hasActiveTokens: !active.isEmpty,
+            activeTokenNames: active.count > 1
+                ? active.dropLast().joined(separator: ", ") + " and " + active[active.count - 1]
+                : active.joined(), users: users,
+            canChangePassword: me.hasPassword && accounts.configuration.passwords, openID: openID)
         return WebResponse.html(pages.render("account", page, title: "Account", tab: .more, formToken: context.formToken), status: status)
     }
 
@@ -213,11 +262,14 @@ struct AccountWebController {
         let me = context.account
         do {
             let revokingTokens = form["revoke_tokens"] == "true"
-            try await accounts.changePassword(user: me.account.user, current: form.values["current_password"] ?? "",
-                                              new: form.values["new_password"] ?? "", keepingSession: me.sessionToken,
-                                              revokingTokens: revokingTokens)
-            return try await renderAccount(context, message: "Your password is changed; your other browsers are logged out"
-                                           + (revokingTokens ? " and your API tokens are revoked." : "."))
+            try await accounts.changePassword(
+                user: me.account.user, current: form.values["current_password"] ?? "",
+                new: form.values["new_password"] ?? "", keepingSession: me.sessionToken,
+                revokingTokens: revokingTokens)
+            return try await renderAccount(
+                context,
+                message: "Your password is changed; your other browsers are logged out"
+                    + (revokingTokens ? " and your API tokens are revoked." : "."))
         } catch let error as CinnError where error.code == .invalidInput {
             return try await renderAccount(context, passwordError: error.message, status: .unprocessableContent)
         }
@@ -226,8 +278,9 @@ struct AccountWebController {
     @Sendable func createToken(_ request: Request, context: Context) async throws -> Response {
         let form = try await FormFields(request: request)
         do {
-            let made = try await accounts.createToken(name: form["name"] ?? "", scope: try AccountAPIController.scope(form["scope"]),
-                                                      user: context.account.account.user)
+            let made = try await accounts.createToken(
+                name: form["name"] ?? "", scope: try AccountAPIController.scope(form["scope"]),
+                user: context.account.account.user)
             return try redirectShowing(.init(label: "Your new token “\(made.token.name)”", value: made.secret), context: context)
         } catch let error as CinnError where error.code == .invalidInput {
             return try await renderAccount(context, tokenError: error.message, status: .unprocessableContent)
@@ -243,11 +296,14 @@ struct AccountWebController {
         let code = try await accounts.createInvite(by: context.account.account)
         let path = "/signup?invite=" + code
         guard let publicURL = security.publicURL else {
-            return try redirectShowing(.init(label: "An invite for one person, for 7 days: send them this server's address followed by",
-                                             value: path), context: context)
+            return try redirectShowing(
+                .init(
+                    label: "An invite for one person, for 7 days: send them this server's address followed by",
+                    value: path), context: context)
         }
         let base = publicURL.absoluteString.hasSuffix("/") ? String(publicURL.absoluteString.dropLast()) : publicURL.absoluteString
-        return try redirectShowing(.init(label: "An invite for one person, for 7 days: send them this link", value: base + path), context: context)
+        return try redirectShowing(
+            .init(label: "An invite for one person, for 7 days: send them this link", value: base + path), context: context)
     }
 }
 
@@ -275,7 +331,10 @@ struct AccountAPIController {
         let name: String
         let password: String
         let tokenName: String?
-        enum CodingKeys: String, CodingKey { case name, password, tokenName = "token_name" }
+        enum CodingKeys: String, CodingKey {
+            case name, password
+            case tokenName = "token_name"
+        }
     }
 
     struct NewTokenDTO: Encodable {
@@ -284,7 +343,10 @@ struct AccountAPIController {
         let token: String
         let scope: String
         let createdAt: String
-        enum CodingKeys: String, CodingKey { case id, name, token, scope, createdAt = "created_at" }
+        enum CodingKeys: String, CodingKey {
+            case id, name, token, scope
+            case createdAt = "created_at"
+        }
     }
 
     struct TokenDTO: Encodable {
@@ -294,7 +356,12 @@ struct AccountAPIController {
         let createdAt: String
         let lastUsedAt: String?
         let revokedAt: String?
-        enum CodingKeys: String, CodingKey { case id, name, scope, createdAt = "created_at", lastUsedAt = "last_used_at", revokedAt = "revoked_at" }
+        enum CodingKeys: String, CodingKey {
+            case id, name, scope
+            case createdAt = "created_at"
+            case lastUsedAt = "last_used_at"
+            case revokedAt = "revoked_at"
+        }
         init(_ token: APIToken) {
             id = token.id.lowercasedString
             name = token.name
@@ -307,8 +374,10 @@ struct AccountAPIController {
 
     func newToken(_ name: String, scope: APITokenScope = .all, user: UserID) async throws -> Response {
         let made = try await accounts.createToken(name: name, scope: scope, user: user)
-        return try JSONResponse.make(NewTokenDTO(id: made.token.id.lowercasedString, name: made.token.name, token: made.secret,
-                                             scope: made.token.scope.rawValue, createdAt: made.token.createdAt.ISO8601Format()), status: .created)
+        return try JSONResponse.make(
+            NewTokenDTO(
+                id: made.token.id.lowercasedString, name: made.token.name, token: made.secret,
+                scope: made.token.scope.rawValue, createdAt: made.token.createdAt.ISO8601Format()), status: .created)
     }
 
     /// A token's scope as a form or a request names it; everything when it names none.
@@ -324,7 +393,8 @@ struct AccountAPIController {
     @Sendable func logIn(_ request: Request, context: PublicContext) async throws -> Response {
         var request = request
         let body = try await request.decodeJSON(LogInRequest.self)
-        let account = try await accounts.authenticate(name: body.name, password: body.password, client: accounts.client(of: request, context))
+        let account = try await accounts.authenticate(
+            name: body.name, password: body.password, client: accounts.client(of: request, context))
         return try await newToken(body.tokenName ?? "API log-in", user: account.user)
     }
 
@@ -337,7 +407,10 @@ struct AccountAPIController {
         try JSONResponse.make(["tokens": try await accounts.store.apiTokens(user: context.account.account.user).map(TokenDTO.init)])
     }
 
-    struct CreateTokenRequest: Decodable { let name: String; let scope: String? }
+    struct CreateTokenRequest: Decodable {
+        let name: String
+        let scope: String?
+    }
 
     @Sendable func createToken(_ request: Request, context: Context) async throws -> Response {
         var request = request

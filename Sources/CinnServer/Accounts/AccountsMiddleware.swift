@@ -25,8 +25,12 @@ struct AccountsMiddleware: RouterMiddleware {
     let journal: @Sendable (UserID) -> Journal
 
     static var cookieName: String { "cinn_session" }
-    static var publicPaths: Set<String> { ["/login", "/signup", "/login/oidc", "/login/oidc/callback", "/health", "/ready", "/metrics", "/api/openapi.yaml",
-                                             "/api/v1/login"] }
+    static var publicPaths: Set<String> {
+        [
+            "/login", "/signup", "/login/oidc", "/login/oidc/callback", "/health", "/ready", "/metrics", "/api/openapi.yaml",
+            "/api/v1/login",
+        ]
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
@@ -36,7 +40,12 @@ struct AccountsMiddleware: RouterMiddleware {
         guard let identity = try await identify(&request) else {
             if path.hasPrefix("/api/") { throw CinnError(.unauthenticated, "log in first: send Authorization: Bearer <token>") }
             let next = request.method == .get ? path + (request.uri.query.map { "?" + $0 } ?? "") : "/"
-            return Response(status: .seeOther, headers: [.location: "/login?next=" + (next.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "/-_.~"))) ?? "/")])
+            return Response(
+                status: .seeOther,
+                headers: [
+                    .location: "/login?next="
+                        + (next.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "/-_.~"))) ?? "/")
+                ])
         }
         var context = context
         context.identity = RequestIdentity(journal: journal(identity.account.user), account: identity)
@@ -47,7 +56,8 @@ struct AccountsMiddleware: RouterMiddleware {
     private func identify(_ request: inout Request) async throws -> RequestAccount? {
         if let authorization = request.headers[.authorization] {
             guard authorization.lowercased().hasPrefix("bearer "),
-                  let found = try await accounts.tokenAccount(secret: String(authorization.dropFirst(7)).trimmingCharacters(in: .whitespaces)) else {
+                let found = try await accounts.tokenAccount(secret: String(authorization.dropFirst(7)).trimmingCharacters(in: .whitespaces))
+            else {
                 throw CinnError(.unauthenticated, "this API token is unknown or revoked")
             }
             guard found.scope == .all else {
@@ -55,7 +65,9 @@ struct AccountsMiddleware: RouterMiddleware {
             }
             return RequestAccount(account: found.account)
         }
-        guard let token = request.cookies[Self.cookieName]?.value, let session = try await accounts.session(token: token) else { return nil }
+        guard let token = request.cookies[Self.cookieName]?.value, let session = try await accounts.session(token: token) else {
+            return nil
+        }
         if ![.get, .head, .options].contains(request.method) {
             try await CSRFToken.check(&request, expected: session.csrfToken)
         }

@@ -27,8 +27,10 @@ extension AccountWebController {
             return try await redirectToProvider(openID, next: next, invite: invite, linking: nil)
         } catch let error as CinnError where error.code == .upstreamFailed {
             context.logger.warning("identity provider unavailable", metadata: ["reason": "\(error.message.prefix(200))"])
-            return WebResponse.html(pages.render("login", loginPage(name: "", next: next, error: error.message), title: "Log in",
-                                                 tab: .signedOut, formToken: context.formToken), status: error.code.httpStatus)
+            return WebResponse.html(
+                pages.render(
+                    "login", loginPage(name: "", next: next, error: error.message), title: "Log in",
+                    tab: .signedOut, formToken: context.formToken), status: error.code.httpStatus)
         }
     }
 
@@ -38,11 +40,14 @@ extension AccountWebController {
         return try await redirectToProvider(openID, next: "/account", invite: nil, linking: context.account.account.user)
     }
 
-    private func redirectToProvider(_ openID: OpenIDConnect, next: String, invite: String?, linking user: UserID?) async throws -> Response {
+    private func redirectToProvider(_ openID: OpenIDConnect, next: String, invite: String?, linking user: UserID?) async throws -> Response
+    {
         let started = try await openID.start(next: next, invite: invite, linking: user)
         var response = WebResponse.redirect(started.url)
-        response.setCookie(Cookie(name: Self.stateCookie, value: started.state, maxAge: 600, path: "/login/oidc",
-                                  secure: accounts.configuration.secureCookies, httpOnly: true, sameSite: .lax))
+        response.setCookie(
+            Cookie(
+                name: Self.stateCookie, value: started.state, maxAge: 600, path: "/login/oidc",
+                secure: accounts.configuration.secureCookies, httpOnly: true, sameSite: .lax))
         return response
     }
 
@@ -51,25 +56,31 @@ extension AccountWebController {
         do {
             if let error = request.query("error") {
                 let description = request.query("error_description").map { ": " + $0.prefix(200) } ?? ""
-                throw CinnError(.unauthenticated, "\(openID.configuration.displayName) did not sign you in (\(error.prefix(60))\(description))")
+                throw CinnError(
+                    .unauthenticated, "\(openID.configuration.displayName) did not sign you in (\(error.prefix(60))\(description))")
             }
             guard let code = request.query("code"), let state = request.query("state") else {
                 throw CinnError.invalid("code", "the identity provider's answer has no code or state")
             }
-            let (identity, login) = try await openID.finish(code: code, state: state,
-                                                            browserState: request.cookies[Self.stateCookie]?.value)
+            let (identity, login) = try await openID.finish(
+                code: code, state: state,
+                browserState: request.cookies[Self.stateCookie]?.value)
             let account = try await accounts.signIn(identity, login: login)
             let session = try await accounts.openSession(for: account)
             var response = WebResponse.redirect(Self.safeNext(login.next))
             response.setCookie(sessionCookie(session.token, expiresAt: session.expiresAt))
-            response.setCookie(Cookie(name: Self.stateCookie, value: "", expires: Date(timeIntervalSince1970: 0), path: "/login/oidc",
-                                      secure: accounts.configuration.secureCookies, httpOnly: true, sameSite: .lax))
+            response.setCookie(
+                Cookie(
+                    name: Self.stateCookie, value: "", expires: Date(timeIntervalSince1970: 0), path: "/login/oidc",
+                    secure: accounts.configuration.secureCookies, httpOnly: true, sameSite: .lax))
             return response
-        } catch let error as CinnError where [.unauthenticated, .forbidden, .conflict, .invalidInput, .upstreamFailed].contains(error.code) {
+        } catch let error as CinnError where [.unauthenticated, .forbidden, .conflict, .invalidInput, .upstreamFailed].contains(error.code)
+        {
             context.logger.notice("identity provider sign-in refused", metadata: ["reason": "\(error.message.prefix(200))"])
             let page = loginPage(name: "", next: "/", error: error.message)
-            return WebResponse.html(pages.render("login", page, title: "Log in", tab: .signedOut, formToken: context.formToken),
-                                    status: error.code.httpStatus)
+            return WebResponse.html(
+                pages.render("login", page, title: "Log in", tab: .signedOut, formToken: context.formToken),
+                status: error.code.httpStatus)
         }
     }
 }

@@ -19,8 +19,9 @@ enum ShownOnce {
     }
 
     static func key(session: String) -> SymmetricKey {
-        HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: Data(session.utf8)), info: Data("cinn secret shown once".utf8),
-                               outputByteCount: 32)
+        HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: Data(session.utf8)), info: Data("cinn secret shown once".utf8),
+            outputByteCount: 32)
     }
 
     /// The cookie's value: `secret` sealed for `session`.
@@ -36,12 +37,14 @@ enum ShownOnce {
         var base64 = value.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard value.count <= 4096, let data = Data(base64Encoded: base64), let box = try? AES.GCM.SealedBox(combined: data),
-              let plain = try? AES.GCM.open(box, using: key(session: session)) else { return nil }
+            let plain = try? AES.GCM.open(box, using: key(session: session))
+        else { return nil }
         return try? JSONDecoder().decode(Secret.self, from: plain)
     }
 
     static func cookie(_ value: String, secure: Bool) -> Cookie {
-        Cookie(name: cookieName, value: value, maxAge: value.isEmpty ? 0 : lifetime, path: path, secure: secure, httpOnly: true,
-               sameSite: .strict)
+        Cookie(
+            name: cookieName, value: value, maxAge: value.isEmpty ? 0 : lifetime, path: path, secure: secure, httpOnly: true,
+            sameSite: .strict)
     }
 }

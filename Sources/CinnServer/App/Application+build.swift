@@ -22,9 +22,11 @@ public struct ServerConfiguration: Sendable {
     /// Called once the server is bound, with the address it listens on.
     public var onListening: @Sendable (_ host: String, _ port: Int) -> Void
 
-    public init(host: String = "127.0.0.1", port: Int = 8080, security: WebSecurity = WebSecurity(), uploadDirectory: URL? = nil,
-                requestLog: Logger? = nil, metrics: MetricsEndpoint? = nil,
-                onListening: @escaping @Sendable (String, Int) -> Void = { _, _ in }) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, security: WebSecurity = WebSecurity(), uploadDirectory: URL? = nil,
+        requestLog: Logger? = nil, metrics: MetricsEndpoint? = nil,
+        onListening: @escaping @Sendable (String, Int) -> Void = { _, _ in }
+    ) {
         self.host = host
         self.port = port
         self.security = security
@@ -41,16 +43,20 @@ public struct ServerConfiguration: Sendable {
 /// Every response carries the security headers, and what a browser sends for another site is refused (`WebSecurity`).
 /// `/health`, `/ready` and (given `metrics`) `/metrics` answer without a session; every request is counted for `/metrics`
 /// and, given `requestLog`, logged.
-public func buildRouter(journal: Journal, accounts: Accounts? = nil, security: WebSecurity = WebSecurity(),
-                        uploadDirectory: URL? = nil, requestLog: Logger? = nil, metrics: MetricsEndpoint? = nil) -> Router<AppRequestContext> {
+public func buildRouter(
+    journal: Journal, accounts: Accounts? = nil, security: WebSecurity = WebSecurity(),
+    uploadDirectory: URL? = nil, requestLog: Logger? = nil, metrics: MetricsEndpoint? = nil
+) -> Router<AppRequestContext> {
     // HEAD answers every GET route as GET does, without the body (RFC 9110, 9.3.2).
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: RequestMetricsMiddleware())
     router.add(middleware: RequestLogMiddleware(logger: requestLog))
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ErrorMiddleware())
-    router.add(middleware: BrowserRequestGuard(security: security, hosted: accounts != nil,
-                                               publicPaths: AccountsMiddleware.publicPaths))
+    router.add(
+        middleware: BrowserRequestGuard(
+            security: security, hosted: accounts != nil,
+            publicPaths: AccountsMiddleware.publicPaths))
     StaticAssets.addRoutes(to: router)
     if let accounts {
         router.add(middleware: AccountsMiddleware(accounts: accounts) { user in journal.forUser(user) })
@@ -85,12 +91,16 @@ public func buildRouter(journal: Journal, accounts: Accounts? = nil, security: W
     GlucoseAPIController().addRoutes(to: api)
     ResearchExportController().addRoutes(to: api)
     SyncController().addRoutes(to: api)
-    let nightscout = router.group("nightscout").add(middleware: NightscoutAccessMiddleware(
-        secret: security.apiSecret, openOnLoopback: accounts == nil && security.loopbackHostsOnly && !security.listensBeyondLoopback, accounts: accounts) { user in journal.forUser(user) })
+    let nightscout = router.group("nightscout").add(
+        middleware: NightscoutAccessMiddleware(
+            secret: security.apiSecret, openOnLoopback: accounts == nil && security.loopbackHostsOnly && !security.listensBeyondLoopback,
+            accounts: accounts
+        ) { user in journal.forUser(user) })
     NightscoutController().addRoutes(to: nightscout.group(context: JournalRequestContext.self))
     router.get("api/openapi.yaml") { _, _ in
-        Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
+        Response(
+            status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
     }
     HealthRoutes.addRoutes(to: router, store: journal.store)
     metrics?.addRoutes(to: router)
@@ -98,8 +108,10 @@ public func buildRouter(journal: Journal, accounts: Accounts? = nil, security: W
 }
 
 /// Builds the whole application, exactly as `cinn serve` runs it (tests build the same).
-public func buildApplication(journal: Journal, accounts: Accounts? = nil, configuration: ServerConfiguration,
-                             logger: Logger = Logger(label: "cinn.server")) -> some ApplicationProtocol {
+public func buildApplication(
+    journal: Journal, accounts: Accounts? = nil, configuration: ServerConfiguration,
+    logger: Logger = Logger(label: "cinn.server")
+) -> some ApplicationProtocol {
     let onListening = configuration.onListening
     var security = configuration.security
     if accounts == nil {
@@ -109,12 +121,15 @@ public func buildApplication(journal: Journal, accounts: Accounts? = nil, config
             security.listensBeyondLoopback = true
             security.machineNames.formUnion(WebSecurity.machineNames())
             // A specific address it listens on is its own name too.
-            if configuration.host != "0.0.0.0", configuration.host != "::" { security.machineNames.insert(WebSecurity.hostName(configuration.host)) }
+            if configuration.host != "0.0.0.0", configuration.host != "::" {
+                security.machineNames.insert(WebSecurity.hostName(configuration.host))
+            }
         }
     }
     return Application(
-        router: buildRouter(journal: journal, accounts: accounts, security: security, uploadDirectory: configuration.uploadDirectory,
-                            requestLog: configuration.requestLog, metrics: configuration.metrics),
+        router: buildRouter(
+            journal: journal, accounts: accounts, security: security, uploadDirectory: configuration.uploadDirectory,
+            requestLog: configuration.requestLog, metrics: configuration.metrics),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "cinn"),
         onServerRunning: { channel in
             let address = channel.localAddress
@@ -130,8 +145,9 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// and query only: a set with 0 reps leads back to the workout being logged), else the dashboard.
     static func back(_ request: Request) -> String {
         guard let referer = request.headers[.referer], let url = URL(string: referer), let host = url.host,
-              let requestHost = request.head.authority?.split(separator: ":").first, host == requestHost,
-              url.path.hasPrefix("/"), !url.path.hasPrefix("//") else { return "/" }
+            let requestHost = request.head.authority?.split(separator: ":").first, host == requestHost,
+            url.path.hasPrefix("/"), !url.path.hasPrefix("//")
+        else { return "/" }
         return url.path + (url.query.map { "?" + $0 } ?? "")
     }
 
@@ -147,11 +163,13 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             if request.uri.path.hasPrefix("/api/") || request.uri.path.hasPrefix("/nightscout/") {
                 response = JSONResponse.error(cinnError)
             } else {
-                let page = ErrorPage(heading: cinnError.code == .notFound ? "Not found" : "Something is wrong",
-                                     message: cinnError.message, back: Self.back(request))
+                let page = ErrorPage(
+                    heading: cinnError.code == .notFound ? "Not found" : "Something is wrong",
+                    message: cinnError.message, back: Self.back(request))
                 let html = PageRenderer.shared.render("error", page, title: "Error", tab: .none, formToken: nil)
-                response = Response(status: cinnError.code.httpStatus, headers: [.contentType: "text/html; charset=utf-8"],
-                                    body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+                response = Response(
+                    status: cinnError.code.httpStatus, headers: [.contentType: "text/html; charset=utf-8"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
             }
             if cinnError.code == .unavailable { response.headers[.retryAfter] = "2" }
             return response

@@ -59,7 +59,8 @@ struct MultipartUpload {
     /// Parses the request body; the caller removes `file` when done.
     static func receive(_ request: Request, fileField: String, maximumBytes: Int) async throws -> MultipartUpload {
         guard let contentType = request.headers[.contentType], contentType.lowercased().hasPrefix("multipart/form-data"),
-              let boundaryRange = contentType.range(of: "boundary=") else {
+            let boundaryRange = contentType.range(of: "boundary=")
+        else {
             throw CinnError(.malformedRequest, "the upload must be multipart/form-data")
         }
         let boundary = String(contentType[boundaryRange.upperBound...]).trimmingCharacters(in: CharacterSet(charactersIn: "\""))

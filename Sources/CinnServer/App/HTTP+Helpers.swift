@@ -51,9 +51,11 @@ extension CinnError {
     static func fromDecoding(_ error: DecodingError) -> CinnError {
         func name(_ path: [any CodingKey]) -> String? {
             // entries[1].servings, the spelling the rest of the API uses.
-            path.isEmpty ? nil : path.reduce(into: "") { text, key in
-                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
-            }
+            path.isEmpty
+                ? nil
+                : path.reduce(into: "") { text, key in
+                    if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+                }
         }
         switch error {
         case .keyNotFound(let key, let context):
@@ -80,8 +82,9 @@ enum JSONResponse {
     }
 
     static func body(_ json: String, status: HTTPResponse.Status = .ok) -> Response {
-        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(string: json)))
+        Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: json)))
     }
 
     /// `error` as the API's error answer (`ErrorDTO`), with the import's `report` beside it when an import was refused.

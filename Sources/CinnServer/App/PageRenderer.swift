@@ -41,9 +41,12 @@ struct PageRenderer: Sendable {
     /// (`PageRequestContext.formToken`), so no template can forget it.
     func wrap(_ body: String, title: String, tab: Tab, notice: String? = nil, formToken: String?) -> String {
         // Weigh-ins, energy and imports are under More: four tabs and More fit a 320 px screen.
-        let html = library.render(Layout(title: title, body: body, tabWeight: tab == .weight, tabFood: tab == .food, tabLifts: tab == .lifts,
-                                         tabGlucose: tab == .glucose, tabMore: [.energy, .importing, .more].contains(tab),
-                                         showTabs: tab != .signedOut, notice: notice), withTemplate: "layout") ?? ""
+        let html =
+            library.render(
+                Layout(
+                    title: title, body: body, tabWeight: tab == .weight, tabFood: tab == .food, tabLifts: tab == .lifts,
+                    tabGlucose: tab == .glucose, tabMore: [.energy, .importing, .more].contains(tab),
+                    showTabs: tab != .signedOut, notice: notice), withTemplate: "layout") ?? ""
         guard let formToken else { return html }
         return Self.addingCSRFToken(formToken, to: html)
     }
@@ -64,7 +67,8 @@ struct PageRenderer: Sendable {
                 continue
             }
             if lower.contains("multipart/form-data"), let action = tag.range(of: "action=\""),
-               let close = tag[action.upperBound...].firstIndex(of: "\"") {
+                let close = tag[action.upperBound...].firstIndex(of: "\"")
+            {
                 // In the query, before a fragment ("/import#import-form").
                 let end = tag[action.upperBound..<close].firstIndex(of: "#") ?? close
                 let separator = tag[action.upperBound..<end].contains("?") ? "&amp;" : "?"

@@ -12,7 +12,8 @@ enum Templates {
     /// The template files by name: the layout and the error page, then each feature's.
     static let files: [(name: String, bytes: [UInt8])] = [
         ("layout", PackageResources.layout_mustache), ("error", PackageResources.error_mustache),
-        ("dashboard", PackageResources.dashboard_mustache), ("weigh-ins", PackageResources.weigh_ins_mustache), ("weigh-ins-month", PackageResources.weigh_ins_month_mustache),
+        ("dashboard", PackageResources.dashboard_mustache), ("weigh-ins", PackageResources.weigh_ins_mustache),
+        ("weigh-ins-month", PackageResources.weigh_ins_month_mustache),
         ("edit", PackageResources.edit_mustache), ("confirm-delete", PackageResources.confirm_delete_mustache),
         ("confirm-delete-workout", PackageResources.confirm_delete_workout_mustache),
         ("glance", PackageResources.glance_mustache),
@@ -40,7 +41,8 @@ enum Templates {
         ("routine", PackageResources.routine_mustache),
         ("login", PackageResources.login_mustache), ("signup", PackageResources.signup_mustache),
         ("account", PackageResources.account_mustache),
-        ("glucose", PackageResources.glucose_mustache), ("glucose-live", PackageResources.glucose_live_mustache), ("glucose-agp", PackageResources.glucose_agp_mustache), ("glucose-day", PackageResources.glucose_day_mustache),
+        ("glucose", PackageResources.glucose_mustache), ("glucose-live", PackageResources.glucose_live_mustache),
+        ("glucose-agp", PackageResources.glucose_agp_mustache), ("glucose-day", PackageResources.glucose_day_mustache),
         ("glucose-meals", PackageResources.glucose_meals_mustache),
         ("health", PackageResources.health_mustache),
     ]

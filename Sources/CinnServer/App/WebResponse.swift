@@ -4,8 +4,9 @@ import Hummingbird
 /// The responses of the web app's handlers.
 enum WebResponse {
     static func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
-        Response(status: status, headers: [.contentType: "text/html; charset=utf-8"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+        Response(
+            status: status, headers: [.contentType: "text/html; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 
     /// "See other": after a form is posted, the browser loads `location`.

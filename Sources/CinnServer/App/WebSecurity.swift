@@ -110,9 +110,11 @@ public struct WebSecurity: Sendable {
         let chartStyles = ChartStyles.all.map { style in
             "'sha256-" + Data(SHA256.hash(data: Data(style.utf8))).base64EncodedString() + "'"
         }
-        return ["default-src 'self'", "script-src 'self'", "style-src 'self' " + chartStyles.joined(separator: " "),
-                "img-src 'self' data: blob:", "object-src 'none'", "base-uri 'none'", "form-action 'self'",
-                "frame-ancestors 'none'"].joined(separator: "; ")
+        return [
+            "default-src 'self'", "script-src 'self'", "style-src 'self' " + chartStyles.joined(separator: " "),
+            "img-src 'self' data: blob:", "object-src 'none'", "base-uri 'none'", "form-action 'self'",
+            "frame-ancestors 'none'",
+        ].joined(separator: "; ")
     }()
 }
 
@@ -147,10 +149,11 @@ enum BrowserToken {
 
     /// A cookie value this server could have made: 43 base64url characters.
     static func isWellFormed(_ value: String) -> Bool {
-        value.utf8.count == 43 && value.utf8.allSatisfy { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-        }
+        value.utf8.count == 43
+            && value.utf8.allSatisfy { byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            }
     }
 }
 
@@ -172,14 +175,18 @@ struct BrowserRequestGuard: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if security.loopbackHostsOnly, let host = request.head.authority, !security.allowsHost(host) {
-            throw CinnError(.forbidden, "this server answers only on this machine's own names (localhost, 127.0.0.1), not \(WebSecurity.hostName(host)): start it with --allowed-host to add a name")
+            throw CinnError(
+                .forbidden,
+                "this server answers only on this machine's own names (localhost, 127.0.0.1), not \(WebSecurity.hostName(host)): start it with --allowed-host to add a name"
+            )
         }
         var request = request
         let changes = ![.get, .head, .options].contains(request.method)
         if changes { try checkSite(request) }
         let sent = request.cookies[BrowserToken.cookieName].map(\.value).flatMap { BrowserToken.isWellFormed($0) ? $0 : nil }
         if changes, request.headers[.authorization] == nil, Self.isFromBrowser(request),
-           !hosted || publicPaths.contains(request.uri.path) {
+            !hosted || publicPaths.contains(request.uri.path)
+        {
             try await CSRFToken.check(&request, expected: sent)
         }
         var context = context

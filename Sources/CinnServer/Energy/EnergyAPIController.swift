@@ -30,11 +30,14 @@ struct EnergyAPIController {
 
     /// `GET /api/v1/energy?date=&window=&days=`.
     @Sendable func energy(_ request: Request, context: Context) async throws -> Response {
-        let report = try await context.journal.energyReport(asOf: try request.queryDate("date"),
-                                                    windowDays: try request.queryInt("window", default: AdaptiveExpenditure.defaultWindowDays,
-                                                                                     range: AdaptiveExpenditure.windowRange),
-                                                    historyDays: try request.queryInt("days", default: EnergyReport.defaultHistoryDays,
-                                                                                      range: 0...1096))
+        let report = try await context.journal.energyReport(
+            asOf: try request.queryDate("date"),
+            windowDays: try request.queryInt(
+                "window", default: AdaptiveExpenditure.defaultWindowDays,
+                range: AdaptiveExpenditure.windowRange),
+            historyDays: try request.queryInt(
+                "days", default: EnergyReport.defaultHistoryDays,
+                range: 0...1096))
         return try JSONResponse.make(EnergyDTO(report))
     }
 
@@ -67,7 +70,10 @@ struct EnergyAPIController {
         var request = request
         let body = try await request.decodeJSON(BodyFatRequest.self)
         let reading = try await context.journal.addBodyFat(percent: body.percent.value, date: body.date)
-        return try JSONResponse.make(["id": reading.id.lowercasedString, "date": reading.localDate.iso,
-                                  "percent": Mass.format(reading.fraction * 100, decimals: 1)], status: .created)
+        return try JSONResponse.make(
+            [
+                "id": reading.id.lowercasedString, "date": reading.localDate.iso,
+                "percent": Mass.format(reading.fraction * 100, decimals: 1),
+            ], status: .created)
     }
 }

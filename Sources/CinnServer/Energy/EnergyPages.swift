@@ -34,8 +34,10 @@ struct ProfilePage {
     /// - Parameters:
     ///   - importedHeight: the last height an Apple Health export held, offered while the profile has no height.
     ///   - form: what was typed, when the form comes back with an error.
-    init(isWelcome: Bool, settings: UserSettings, goal: Goal?, bodyFat: BodyFatReading?, today: LocalDate,
-         importedHeight: (height: Height, day: LocalDate)? = nil, form: FormFields? = nil, error: CinnError? = nil) {
+    init(
+        isWelcome: Bool, settings: UserSettings, goal: Goal?, bodyFat: BodyFatReading?, today: LocalDate,
+        importedHeight: (height: Height, day: LocalDate)? = nil, form: FormFields? = nil, error: CinnError? = nil
+    ) {
         self.isWelcome = isWelcome
         action = isWelcome ? "/welcome" : "/profile"
         formError = error?.message
@@ -58,7 +60,9 @@ struct ProfilePage {
         heightFeet = typed("height_ft", feetInches.map { String($0.feet) } ?? "")
         heightInches = typed("height_in", feetInches.map { Mass.format($0.inches, decimals: 0) } ?? "")
         let massUnit = typed("mass_unit", settings.displayUnit.rawValue)
-        massUnits = [("kg", "kg"), ("lb", "lb"), ("st", "st")].map { Choice(value: $0.0, label: $0.1, detail: nil, selected: $0.0 == massUnit) }
+        massUnits = [("kg", "kg"), ("lb", "lb"), ("st", "st")].map {
+            Choice(value: $0.0, label: $0.1, detail: nil, selected: $0.0 == massUnit)
+        }
         weightNow = typed("weight", "")
         let activity = typed("activity", profile?.activity.rawValue ?? ActivityLevel.light.rawValue)
         activities = ActivityLevel.allCases.map {
@@ -71,9 +75,13 @@ struct ProfilePage {
         energyUnits = [("kcal", "kcal"), ("kJ", "kJ")].map { Choice(value: $0.0, label: $0.1, detail: nil, selected: $0.0 == energyUnit) }
         timeZones = TimeZoneOption.list(selected: typed("time_zone", settings.timeZoneIdentifier ?? settings.timeZone.identifier))
         pickBrowserZone = isWelcome && form == nil
-        goalSummary = isWelcome ? nil : goal.map { goal in
-            "Goal: \(goal.weight.formatted(in: unit))" + (goal.plannedRate.map { ", \($0.formatted(in: unit, decimals: unit.displayDecimals + 1)) a week" } ?? "")
-        } ?? "No goal yet"
+        goalSummary =
+            isWelcome
+            ? nil
+            : goal.map { goal in
+                "Goal: \(goal.weight.formatted(in: unit))"
+                    + (goal.plannedRate.map { ", \($0.formatted(in: unit, decimals: unit.displayDecimals + 1)) a week" } ?? "")
+            } ?? "No goal yet"
         self.bodyFat = bodyFat.map { "\(Mass.format($0.fraction * 100, decimals: 1)) % on \(DashboardPage.shortDate($0.localDate))" }
     }
 
@@ -107,7 +115,9 @@ enum CalorieTargetText {
         case .computed:
             var parts = ["\(NutritionText.energy(target.maintenanceKcal ?? 0, unit)) to maintain"]
             if target.adjustmentKcal != 0 {
-                parts.append("\(target.adjustmentKcal < 0 ? "−" : "+") \(NutritionText.energy(abs(target.adjustmentKcal), unit)) for your planned rate")
+                parts.append(
+                    "\(target.adjustmentKcal < 0 ? "−" : "+") \(NutritionText.energy(abs(target.adjustmentKcal), unit)) for your planned rate"
+                )
             }
             if target.floored { parts.append("raised to the \(NutritionText.energy(target.floorKcal, unit)) floor") }
             return parts.joined(separator: ", ")
@@ -128,11 +138,25 @@ enum CalorieTargetText {
 
 /// `/energy`: both expenditure estimates, the target, time to goal, the week's check-in and the chart.
 struct EnergyPage {
-    struct Figure { let id: String; let value: String; let label: String; let detail: String? }
-    struct ETA { let label: String; let date: String; let range: String }
+    struct Figure {
+        let id: String
+        let value: String
+        let label: String
+        let detail: String?
+    }
+    struct ETA {
+        let label: String
+        let date: String
+        let range: String
+    }
     struct Week {
-        let label: String; let dates: String; let logged: String; let intake: String; let trend: String
-        let expenditure: String; let onTarget: String
+        let label: String
+        let dates: String
+        let logged: String
+        let intake: String
+        let trend: String
+        let expenditure: String
+        let onTarget: String
     }
 
     let answerState: String
@@ -167,25 +191,37 @@ struct EnergyPage {
         var figures = [Figure]()
         let estimate = report.expenditure
         if let formula = estimate.formula {
-            figures.append(Figure(id: "formula", value: energy(formula.expenditureKcal), label: "Formula",
-                                  detail: "\(formula.equation.title) \(energy(formula.restingKcal)) × \(formula.activity.factor)"))
+            figures.append(
+                Figure(
+                    id: "formula", value: energy(formula.expenditureKcal), label: "Formula",
+                    detail: "\(formula.equation.title) \(energy(formula.restingKcal)) × \(formula.activity.factor)"))
         }
         if let adaptive = estimate.adaptive {
-            figures.append(Figure(id: "adaptive", value: energy(adaptive.estimateKcal), label: estimate.isHeld ? "Adaptive (held)" : "Adaptive",
-                                  detail: "\(energy(adaptive.range.lowerBound))–\(energy(adaptive.range.upperBound)), \(adaptive.completeDays) complete days"))
+            figures.append(
+                Figure(
+                    id: "adaptive", value: energy(adaptive.estimateKcal), label: estimate.isHeld ? "Adaptive (held)" : "Adaptive",
+                    detail:
+                        "\(energy(adaptive.range.lowerBound))–\(energy(adaptive.range.upperBound)), \(adaptive.completeDays) complete days")
+            )
         } else {
             figures.append(Figure(id: "adaptive", value: "—", label: "Adaptive", detail: "not enough data yet"))
         }
         if estimate.adaptive != nil, let blended = estimate.blendedKcal {
-            figures.append(Figure(id: "best", value: energy(blended), label: "Best estimate",
-                                  detail: "today: \((estimate.adaptiveWeight * 100).wholeText) % adaptive, the rest the formula"))
+            figures.append(
+                Figure(
+                    id: "best", value: energy(blended), label: "Best estimate",
+                    detail: "today: \((estimate.adaptiveWeight * 100).wholeText) % adaptive, the rest the formula"))
         }
         if let maintenance = report.maintenanceKcal {
-            figures.append(Figure(id: "maintenance", value: energy(maintenance), label: "To maintain",
-                                  detail: CalorieTargetText.maintenance(report)))
+            figures.append(
+                Figure(
+                    id: "maintenance", value: energy(maintenance), label: "To maintain",
+                    detail: CalorieTargetText.maintenance(report)))
         }
         self.figures = figures
-        adaptiveStatus = estimate.shortfall.map { (estimate.isHeld ? "Holding the estimate of \(estimate.adaptive!.asOf.dayMonthYear): " : "") + $0.message }
+        adaptiveStatus = estimate.shortfall.map {
+            (estimate.isHeld ? "Holding the estimate of \(estimate.adaptive!.asOf.dayMonthYear): " : "") + $0.message
+        }
         target = report.target.map { energy($0.kcal) }
         targetDetail = report.target.map { CalorieTargetText.detail($0, unit: unit) }
         targetChange = report.targetChange?.message(in: unit)
@@ -194,36 +230,42 @@ struct EnergyPage {
         func eta(_ label: String, _ eta: GoalETA?) -> ETA? {
             guard let eta else { return nil }
             let date = eta.date.map { DashboardPage.shortDate($0) } ?? "not in sight"
-            let range = switch (eta.earliest, eta.latest) {
-            case (let earliest?, let latest?): "\(DashboardPage.shortDate(earliest)) to \(DashboardPage.shortDate(latest))"
-            case (let earliest?, nil): "\(DashboardPage.shortDate(earliest)) at the earliest; the latest is not in sight"
-            case (nil, let latest?): "by \(DashboardPage.shortDate(latest))"
-            case (nil, nil): "no range yet"
-            }
+            let range =
+                switch (eta.earliest, eta.latest) {
+                case (let earliest?, let latest?): "\(DashboardPage.shortDate(earliest)) to \(DashboardPage.shortDate(latest))"
+                case (let earliest?, nil): "\(DashboardPage.shortDate(earliest)) at the earliest; the latest is not in sight"
+                case (nil, let latest?): "by \(DashboardPage.shortDate(latest))"
+                case (nil, nil): "no range yet"
+                }
             return ETA(label: label, date: date, range: range)
         }
         etas = [eta("At your planned rate", report.timeline?.atPlannedRate), eta("At your trend's rate", report.timeline?.atTrendRate)]
             .compactMap { $0 }
         weeks = [("This week", report.thisWeek), ("Last week", report.lastWeek)].map { label, week in
-            Week(label: label, dates: "\(DashboardPage.shortDate(week.start, withYear: false)) – \(DashboardPage.shortDate(week.end, withYear: false))",
-                 logged: "\(week.daysLogged) logged, \(week.completeDays) complete",
-                 intake: week.meanIntakeKcal.map(energy) ?? "—",
-                 trend: week.trendChange.map { change in
-                     let text = change.formatted(in: mass, decimals: mass.displayDecimals + 1)
-                     return change.kilograms > 0 ? "+" + text : text.replacingOccurrences(of: "-", with: "−")
-                 } ?? "—",
-                 expenditure: week.expenditureKcal.map(energy) ?? "—",
-                 onTarget: week.daysOnTarget.map { "\($0) of \(week.completeDays)" } ?? "—")
+            Week(
+                label: label,
+                dates: "\(DashboardPage.shortDate(week.start, withYear: false)) – \(DashboardPage.shortDate(week.end, withYear: false))",
+                logged: "\(week.daysLogged) logged, \(week.completeDays) complete",
+                intake: week.meanIntakeKcal.map(energy) ?? "—",
+                trend: week.trendChange.map { change in
+                    let text = change.formatted(in: mass, decimals: mass.displayDecimals + 1)
+                    return change.kilograms > 0 ? "+" + text : text.replacingOccurrences(of: "-", with: "−")
+                } ?? "—",
+                expenditure: week.expenditureKcal.map(energy) ?? "—",
+                onTarget: week.daysOnTarget.map { "\($0) of \(week.completeDays)" } ?? "—")
         }
         hasData = !trendDays.isEmpty || report.history.contains { $0.intakeKcal != nil }
         chart = EnergyChart(days: report.history).svg()
-        trendChart = TrendChart(points: trendDays, unit: mass, goal: report.goal?.weight, projection: nil,
-                                title: "Weight trend over the same days").svg()
+        trendChart = TrendChart(
+            points: trendDays, unit: mass, goal: report.goal?.weight, projection: nil,
+            title: "Weight trend over the same days"
+        ).svg()
         todayLink = "/food/\(report.asOf.iso)#day-status"
-        todayStatus = switch report.dayStatus {
-        case .complete: "Today is marked complete."
-        case .partial: "Today is marked partial."
-        case nil: "Mark days complete when you have logged everything: only those count."
-        }
+        todayStatus =
+            switch report.dayStatus {
+            case .complete: "Today is marked complete."
+            case .partial: "Today is marked partial."
+            case nil: "Mark days complete when you have logged everything: only those count."
+            }
     }
 }

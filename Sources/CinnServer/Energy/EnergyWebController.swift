@@ -20,11 +20,14 @@ struct EnergyWebController {
 
     func renderProfile(_ context: Context, isWelcome: Bool, form: FormFields? = nil, error: CinnError? = nil) async throws -> Response {
         let settings = try await context.journal.settings()
-        let page = ProfilePage(isWelcome: isWelcome, settings: settings, goal: try await context.journal.goal(),
-                               bodyFat: try await context.journal.latestBodyFat(), today: context.journal.today(settings),
-                               importedHeight: settings.profile == nil ? try await context.journal.importedHeight() : nil, form: form, error: error)
-        return WebResponse.html(pages.render("profile", page, title: isWelcome ? "Welcome" : "Profile", tab: isWelcome ? .none : .energy, formToken: context.formToken),
-                                status: error == nil ? .ok : .unprocessableContent)
+        let page = ProfilePage(
+            isWelcome: isWelcome, settings: settings, goal: try await context.journal.goal(),
+            bodyFat: try await context.journal.latestBodyFat(), today: context.journal.today(settings),
+            importedHeight: settings.profile == nil ? try await context.journal.importedHeight() : nil, form: form, error: error)
+        return WebResponse.html(
+            pages.render(
+                "profile", page, title: isWelcome ? "Welcome" : "Profile", tab: isWelcome ? .none : .energy, formToken: context.formToken),
+            status: error == nil ? .ok : .unprocessableContent)
     }
 
     @Sendable func welcome(_ request: Request, context: Context) async throws -> Response {
@@ -80,6 +83,7 @@ struct EnergyWebController {
     @Sendable func energy(_ request: Request, context: Context) async throws -> Response {
         let (report, trend) = try await context.journal.energyReportAndTrend()
         let page = EnergyPage(report: report, trendDays: trend.points(from: report.history.first?.date ?? report.asOf, to: report.asOf))
-        return WebResponse.html(pages.render("energy", page, title: "Energy", tab: .energy, notice: Done.notice(request), formToken: context.formToken))
+        return WebResponse.html(
+            pages.render("energy", page, title: "Energy", tab: .energy, notice: Done.notice(request), formToken: context.formToken))
     }
 }

@@ -56,14 +56,17 @@ struct FoodAPIController {
     }
 
     @Sendable func nutrientCatalogue(_ request: Request, context: Context) async throws -> Response {
-        return try JSONResponse.make(["nutrients": Nutrient.all.map {
-            NutrientInfoDTO(key: $0.key, name: $0.name, unit: $0.unit.rawValue, group: $0.group.rawValue, dailyValue: $0.dailyValue)
-        }])
+        return try JSONResponse.make([
+            "nutrients": Nutrient.all.map {
+                NutrientInfoDTO(key: $0.key, name: $0.name, unit: $0.unit.rawValue, group: $0.group.rawValue, dailyValue: $0.dailyValue)
+            }
+        ])
     }
 
     @Sendable func listOwnFoods(_ request: Request, context: Context) async throws -> Response {
-        let foods = try await context.journal.ownFoods(limit: try request.queryInt("limit", default: 500, range: 1...5000),
-                                                     offset: try request.queryInt("offset", default: 0, range: 0...Int(Int32.max)))
+        let foods = try await context.journal.ownFoods(
+            limit: try request.queryInt("limit", default: 500, range: 1...5000),
+            offset: try request.queryInt("offset", default: 0, range: 0...Int(Int32.max)))
         return try JSONResponse.make(["foods": foods.map { FoodDTO($0, mine: true) }])
     }
 
@@ -75,8 +78,9 @@ struct FoodAPIController {
     }
 
     @Sendable func searchFoods(_ request: Request, context: Context) async throws -> Response {
-        let results = try await context.journal.searchFoods(request.query("q") ?? "",
-                                                    limit: try request.queryInt("limit", default: 20, range: 1...100))
+        let results = try await context.journal.searchFoods(
+            request.query("q") ?? "",
+            limit: try request.queryInt("limit", default: 20, range: 1...100))
         return try JSONResponse.make(FoodSearchDTO(results))
     }
 
@@ -118,8 +122,9 @@ struct FoodAPIController {
     @Sendable func createRecipe(_ request: Request, context: Context) async throws -> Response {
         var request = request
         let body = try await request.decodeJSON(RecipeRequest.self)
-        let recipe = try await context.journal.saveRecipe(name: body.name, ingredients: try body.ingredientRequests(),
-                                                          servings: body.servings?.value ?? 1, cookedGrams: body.cookedGrams?.value)
+        let recipe = try await context.journal.saveRecipe(
+            name: body.name, ingredients: try body.ingredientRequests(),
+            servings: body.servings?.value ?? 1, cookedGrams: body.cookedGrams?.value)
         return try JSONResponse.make(RecipeDTO(recipe), status: .created)
     }
 
@@ -132,8 +137,9 @@ struct FoodAPIController {
         let id = try id(context, "recipe")
         _ = try await context.journal.recipe(id: id)
         let body = try await request.decodeJSON(RecipeRequest.self)
-        let recipe = try await context.journal.saveRecipe(id: id, name: body.name, ingredients: try body.ingredientRequests(),
-                                                          servings: body.servings?.value ?? 1, cookedGrams: body.cookedGrams?.value)
+        let recipe = try await context.journal.saveRecipe(
+            id: id, name: body.name, ingredients: try body.ingredientRequests(),
+            servings: body.servings?.value ?? 1, cookedGrams: body.cookedGrams?.value)
         return try JSONResponse.make(RecipeDTO(recipe))
     }
 
@@ -145,7 +151,8 @@ struct FoodAPIController {
     }
 
     @Sendable func history(_ request: Request, context: Context) async throws -> Response {
-        let entries = try await context.journal.foodHistory(search: request.query("search"),
+        let entries = try await context.journal.foodHistory(
+            search: request.query("search"),
             limit: try request.queryInt("limit", default: 50, range: 1...1000),
             offset: try request.queryInt("offset", default: 0, range: 0...Int(Int32.max)))
         return try JSONResponse.make(["entries": entries.map(FoodEntryDTO.init)])
@@ -155,11 +162,12 @@ struct FoodAPIController {
         var request = request
         let body = try await request.decodeJSON(LogFoodsRequest.self)
         let requests = try body.entries.enumerated().map { index, entry in
-            FoodLogRequest(id: try uuid(entry.id, field: "entries[\(index)].id"),
-                           foodID: try uuid(entry.foodID, field: "entries[\(index)].food_id"),
-                           quickAdd: try entry.quickAdd(prefix: "entries[\(index)]."),
-                           servings: entry.servings?.value ?? 1, serving: entry.serving, meal: entry.meal, time: entry.time,
-                           note: entry.note)
+            FoodLogRequest(
+                id: try uuid(entry.id, field: "entries[\(index)].id"),
+                foodID: try uuid(entry.foodID, field: "entries[\(index)].food_id"),
+                quickAdd: try entry.quickAdd(prefix: "entries[\(index)]."),
+                servings: entry.servings?.value ?? 1, serving: entry.serving, meal: entry.meal, time: entry.time,
+                note: entry.note)
         }
         let entries = try await context.journal.logFoods(requests, field: "entries")
         return try JSONResponse.make(["entries": entries.map(FoodEntryDTO.init)], status: .created)
@@ -173,8 +181,9 @@ struct FoodAPIController {
         var request = request
         let id = try id(context, "food entry")
         let body = try await request.decodeJSON(UpdateFoodEntry.self)
-        let entry = try await context.journal.editFoodEntry(id: id, servings: body.servings?.value, meal: body.meal, time: body.time,
-                                                    note: body.note)
+        let entry = try await context.journal.editFoodEntry(
+            id: id, servings: body.servings?.value, meal: body.meal, time: body.time,
+            note: body.note)
         return try JSONResponse.make(FoodEntryDTO(entry))
     }
 
@@ -211,8 +220,9 @@ struct FoodAPIController {
 
     @Sendable func frequentFoods(_ request: Request, context: Context) async throws -> Response {
         let days = try request.queryInt("days", default: 90, range: 1...3660)
-        let foods = try await context.journal.frequentFoods(since: context.journal.now().addingTimeInterval(-Double(days) * 86_400),
-                                                          limit: try request.queryInt("limit", default: 30, range: 1...100))
+        let foods = try await context.journal.frequentFoods(
+            since: context.journal.now().addingTimeInterval(-Double(days) * 86_400),
+            limit: try request.queryInt("limit", default: 30, range: 1...100))
         return try JSONResponse.make(["foods": foods.map { FrequentFoodDTO(food: FoodSummaryDTO($0.food), count: $0.count) }])
     }
 
@@ -225,11 +235,13 @@ struct FoodAPIController {
         let body = try await request.decodeJSON(PresetRequest.self)
         let preset: FoodPreset
         if let foodID = try uuid(body.foodID, field: "food_id") {
-            preset = try await context.journal.savePreset(name: body.name, foodID: foodID, servings: body.servings?.value ?? 1,
-                                                  serving: body.serving, meal: body.meal)
+            preset = try await context.journal.savePreset(
+                name: body.name, foodID: foodID, servings: body.servings?.value ?? 1,
+                serving: body.serving, meal: body.meal)
         } else if let fromDate = body.fromDate {
             guard let meal = body.meal else { throw CinnError.invalid("meal", "name the meal to save from \(fromDate)") }
-            preset = try await context.journal.savePreset(name: body.name, from: try LocalDate.parse(fromDate, field: "from_date"), meal: meal)
+            preset = try await context.journal.savePreset(
+                name: body.name, from: try LocalDate.parse(fromDate, field: "from_date"), meal: meal)
         } else {
             throw CinnError.invalid("food_id", "give a food_id, or a from_date and meal to save")
         }
@@ -253,15 +265,18 @@ struct FoodAPIController {
         let settings = try await context.journal.settings()
         let to = try request.queryDate("to") ?? context.journal.today(settings)
         let from = try request.queryDate("from") ?? to.adding(days: -29)
-        let length = try request.query("period").map { text in
-            guard let length = NutritionPeriod.Length(rawValue: text) else {
-                throw CinnError.invalid("period", "period must be day, week or month")
-            }
-            return length
-        } ?? .day
+        let length =
+            try request.query("period").map { text in
+                guard let length = NutritionPeriod.Length(rawValue: text) else {
+                    throw CinnError.invalid("period", "period must be day, week or month")
+                }
+                return length
+            } ?? .day
         let periods = try await context.journal.nutritionStatistics(from: from, to: to, length: length)
-        return try JSONResponse.make(NutritionStatisticsDTO(period: length.rawValue, from: from.iso, to: to.iso,
-                                            periods: periods.map(NutritionPeriodDTO.init)))
+        return try JSONResponse.make(
+            NutritionStatisticsDTO(
+                period: length.rawValue, from: from.iso, to: to.iso,
+                periods: periods.map(NutritionPeriodDTO.init)))
     }
 
     @Sendable func exportFood(_ request: Request, context: Context) async throws -> Response {
@@ -273,8 +288,9 @@ struct FoodAPIController {
         }
         let text = try await context.journal.exportFood(format: format, table: table)
         let name = format == .json ? "cinn-food-context.journal.json" : "cinn-food-\(table.rawValue).csv"
-        return Response(status: .ok, headers: [.contentType: format.contentType, .contentDisposition: "attachment; filename=\"\(name)\""],
-                        body: .init(byteBuffer: ByteBuffer(string: text)))
+        return Response(
+            status: .ok, headers: [.contentType: format.contentType, .contentDisposition: "attachment; filename=\"\(name)\""],
+            body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
     @Sendable func importFood(_ request: Request, context: Context) async throws -> Response {
@@ -285,7 +301,8 @@ struct FoodAPIController {
             try await context.journal.importFoodJournal(at: file, fileName: request.query("file_name"), mode: mode)
         }
         if report.rejectedCount > 0 && !mode.skipInvalid && !mode.dryRun {
-            let error = CinnError.invalid("file", "\(report.rejectedCount) records are invalid; nothing was imported (use skip_invalid=true to import the others)")
+            let error = CinnError.invalid(
+                "file", "\(report.rejectedCount) records are invalid; nothing was imported (use skip_invalid=true to import the others)")
             return JSONResponse.error(error, report: ImportReportDTO(report: report))
         }
         return try JSONResponse.make(ImportReportDTO(report: report), status: report.importID == nil ? .ok : .created)

@@ -24,9 +24,10 @@ struct LogFoodInput {
 
     /// What was submitted, exactly as typed.
     init(_ form: FormFields) {
-        self.init(serving: form["serving"] ?? "", servings: form.values["servings"] ?? "", meal: form["meal"] ?? "",
-                  mealName: form.values["meal_name"] ?? "", date: form["date"] ?? "", time: form["time"] ?? "",
-                  note: form.values["note"] ?? "")
+        self.init(
+            serving: form["serving"] ?? "", servings: form.values["servings"] ?? "", meal: form["meal"] ?? "",
+            mealName: form.values["meal_name"] ?? "", date: form["date"] ?? "", time: form["time"] ?? "",
+            note: form.values["note"] ?? "")
     }
 }
 
@@ -80,8 +81,9 @@ struct LogFoodPage {
         action = "/food/log/\(id)"
         let chosen = food.servingChoices.first { $0.label == input.serving } ?? food.defaultServing
         servingChoices = food.servingChoices.map {
-            Serving(value: $0.label, label: $0.description(basis: food.basis), grams: NutritionText.decimal($0.amount, places: 3),
-                    selected: $0 == chosen)
+            Serving(
+                value: $0.label, label: $0.description(basis: food.basis), grams: NutritionText.decimal($0.amount, places: 3),
+                selected: $0 == chosen)
         }
         servings = input.servings
         let meal = try? Meal.parse(input.meal)
@@ -94,8 +96,9 @@ struct LogFoodPage {
         let count = Double(input.servings.replacingOccurrences(of: ",", with: ".")).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
         let amounts = count.map { food.nutrients(servings: $0, of: chosen) } ?? Nutrients()
         preview = Nutrient.macros.map { nutrient in
-            Preview(key: nutrient.key, label: nutrient == .carbohydrate ? "carbs" : nutrient.name.lowercased(),
-                    value: amounts[nutrient].map { NutritionText.amount($0, of: nutrient, energyUnit: settings.energyUnit) } ?? "—")
+            Preview(
+                key: nutrient.key, label: nutrient == .carbohydrate ? "carbs" : nutrient.name.lowercased(),
+                value: amounts[nutrient].map { NutritionText.amount($0, of: nutrient, energyUnit: settings.energyUnit) } ?? "—")
         }
         per100 = NutritionText.macrosJSON(food.nutrients)
         energyUnit = settings.energyUnit.rawValue
@@ -140,9 +143,12 @@ struct FoodEntryPage {
         serving = entry.servingLabel
         amount = NutritionText.servings(entry.servings, entry.servingLabel)
         energy = NutritionText.energy(entry.energy, settings.energyUnit)
-        let input = input ?? LogFoodInput(serving: entry.servingLabel, servings: NutritionText.decimal(entry.servings, places: 3),
-                                          meal: entry.meal.name, date: entry.localDate.iso, time: entry.localTimeOfDay,
-                                          note: entry.note ?? "")
+        let input =
+            input
+            ?? LogFoodInput(
+                serving: entry.servingLabel, servings: NutritionText.decimal(entry.servings, places: 3),
+                meal: entry.meal.name, date: entry.localDate.iso, time: entry.localTimeOfDay,
+                note: entry.note ?? "")
         servings = input.servings
         meals = MealChoices.list(selected: try? Meal.parse(input.meal))
         mealName = input.mealName
@@ -216,8 +222,10 @@ struct FoodEditorPage {
         ("Fats", .fats), ("Carbohydrates", .carbohydrates), ("Vitamins", .vitamins), ("Minerals", .minerals),
     ]
 
-    init(target: Target, values: [String: String], settings: UserSettings, notice: String? = nil, meal: String? = nil,
-         date: String? = nil, problem: FormProblem? = nil) {
+    init(
+        target: Target, values: [String: String], settings: UserSettings, notice: String? = nil, meal: String? = nil,
+        date: String? = nil, problem: FormProblem? = nil
+    ) {
         func value(_ name: String) -> String { values[name] ?? "" }
         switch target {
         case .new:
@@ -246,10 +254,12 @@ struct FoodEditorPage {
         main = [Nutrient.protein, .carbohydrate, .fat].map { Self.field($0, values: values, problem: problem) }
         sections = Self.sectionGroups.map { title, group in
             let fields = Nutrient.all.filter { $0.group == group }.map { Self.field($0, values: values, problem: problem) }
-            return Section(title: title, sectionID: "section-\(group.rawValue)", fields: fields,
-                           open: fields.contains { !$0.value.isEmpty || $0.fieldError != nil })
+            return Section(
+                title: title, sectionID: "section-\(group.rawValue)", fields: fields,
+                open: fields.contains { !$0.value.isEmpty || $0.fieldError != nil })
         }
-        let known = ["name", "brand", "barcode", "serving.label", "serving.grams", "nutrients.energy", "energy_unit"]
+        let known =
+            ["name", "brand", "barcode", "serving.label", "serving.grams", "nutrients.energy", "energy_unit"]
             + Nutrient.all.flatMap { ["nutrients.\($0.key)", "dv.\($0.key)"] }
         formError = problem?.general(besides: known)
         self.meal = meal
@@ -260,19 +270,22 @@ struct FoodEditorPage {
         let name = "nutrients.\(nutrient.key)"
         let percentField = "dv.\(nutrient.key)"
         let offersPercent = nutrient.dailyValue != nil && [.vitamins, .minerals].contains(nutrient.group)
-        return Field(name: name, id: "nutrient-\(nutrient.key)", label: nutrient.name, value: values[name] ?? "",
-                     unit: nutrient.unit.rawValue, fieldError: problem?.message(for: name) ?? problem?.message(for: percentField),
-                     percentName: percentField, offersPercent: offersPercent,
-                     asPercent: offersPercent && values[percentField] == "percent",
-                     isDetail: NutrientRow.details.contains(nutrient.key))
+        return Field(
+            name: name, id: "nutrient-\(nutrient.key)", label: nutrient.name, value: values[name] ?? "",
+            unit: nutrient.unit.rawValue, fieldError: problem?.message(for: name) ?? problem?.message(for: percentField),
+            percentName: percentField, offersPercent: offersPercent,
+            asPercent: offersPercent && values[percentField] == "percent",
+            isDetail: NutrientRow.details.contains(nutrient.key))
     }
 
     /// The fields of a food as the editor shows them: per its default serving, energy in `unit`.
     static func values(of food: Food, energyUnit unit: EnergyUnit) -> [String: String] {
         let serving = food.defaultServing
-        var values = ["name": food.name, "brand": food.brand ?? "", "barcode": food.barcode ?? "", "basis": food.basis.rawValue,
-                      "serving.label": serving.label, "serving.grams": NutritionText.decimal(serving.amount, places: 3),
-                      "energy_unit": unit.rawValue]
+        var values = [
+            "name": food.name, "brand": food.brand ?? "", "barcode": food.barcode ?? "", "basis": food.basis.rawValue,
+            "serving.label": serving.label, "serving.grams": NutritionText.decimal(serving.amount, places: 3),
+            "energy_unit": unit.rawValue,
+        ]
         for (nutrient, amount) in food.nutrients(servings: 1, of: serving).amounts {
             let shown = nutrient == .energy ? unit.value(kilocalories: amount) : amount
             values["nutrients.\(nutrient.key)"] = NutritionText.decimal(shown, places: 3)
@@ -291,9 +304,10 @@ struct FoodEditorPage {
             throw CinnError.invalid("basis", "choose g or ml")
         }
         let unit = try EnergyUnit.parse(form["energy_unit"] ?? EnergyUnit.kilocalories.rawValue)
-        return NutritionLabel(name: form["name"] ?? "", brand: form["brand"], barcode: form["barcode"], basis: basis,
-                              servingLabel: form["serving.label"] ?? "", servingAmount: try form.number("serving.grams"),
-                              values: values, energyInKilojoules: unit == .kilojoules)
+        return NutritionLabel(
+            name: form["name"] ?? "", brand: form["brand"], barcode: form["barcode"], basis: basis,
+            servingLabel: form["serving.label"] ?? "", servingAmount: try form.number("serving.grams"),
+            values: values, energyInKilojoules: unit == .kilojoules)
     }
 }
 
@@ -327,15 +341,18 @@ struct FoodPage {
         let ingredients: [String]
 
         init(_ recipe: Recipe) {
-            makes = "Makes \(NutritionText.decimal(recipe.servingsCount, places: 2)) serving\(recipe.servingsCount == 1 ? "" : "s")"
+            makes =
+                "Makes \(NutritionText.decimal(recipe.servingsCount, places: 2)) serving\(recipe.servingsCount == 1 ? "" : "s")"
                 + " from \(NutritionText.decimal(recipe.totalGrams, places: 0)) g"
                 + (recipe.cookedGrams == nil ? "" : " cooked")
             ingredients = recipe.ingredients.map { NutritionText.servings($0.servings, $0.servingLabel) + " " + $0.name }
         }
     }
 
-    init(food: Food, mine: Bool, settings: UserSettings, context: [(String, String?)] = [], presetForm: FormFields? = nil,
-         problem: FormProblem? = nil) {
+    init(
+        food: Food, mine: Bool, settings: UserSettings, context: [(String, String?)] = [], presetForm: FormFields? = nil,
+        problem: FormProblem? = nil
+    ) {
         let unit = settings.energyUnit
         id = food.id.lowercasedString
         name = food.name

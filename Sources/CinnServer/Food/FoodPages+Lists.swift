@@ -37,11 +37,12 @@ struct FoodPresetsPage {
             let summary = PresetSummary(preset, unit: settings.energyUnit)
             let failure = failed?.id == preset.id ? failed : nil
             let meal = failure.flatMap { try? Meal.parse($0.input.meal) } ?? preset.meal
-            return Card(id: summary.id, name: summary.name, presetMeal: summary.presetMeal, energy: summary.energy,
-                        items: summary.items,
-                        meals: MealChoices.list(selected: meal), date: failure?.input.date ?? today.iso,
-                        time: failure?.input.time ?? now, times: failure?.times ?? "1",
-                        logError: failure?.problem.message, justSaved: preset.id == savedID)
+            return Card(
+                id: summary.id, name: summary.name, presetMeal: summary.presetMeal, energy: summary.energy,
+                items: summary.items,
+                meals: MealChoices.list(selected: meal), date: failure?.input.date ?? today.iso,
+                time: failure?.input.time ?? now, times: failure?.times ?? "1",
+                logError: failure?.problem.message, justSaved: preset.id == savedID)
         }
         hasPresets = !presets.isEmpty
         maxDate = today.iso
@@ -77,9 +78,10 @@ struct FoodHistoryPage {
         var days: [Day] = []
         for entry in entries {
             let date = entry.localDate
-            let row = Row(id: entry.id.lowercasedString, time: entry.localTimeOfDay, name: entry.name, brand: entry.brand,
-                          amount: NutritionText.servings(entry.servings, entry.servingLabel),
-                          energy: NutritionText.energy(entry.energy, settings.energyUnit))
+            let row = Row(
+                id: entry.id.lowercasedString, time: entry.localTimeOfDay, name: entry.name, brand: entry.brand,
+                amount: NutritionText.servings(entry.servings, entry.servingLabel),
+                energy: NutritionText.energy(entry.energy, settings.energyUnit))
             let link = "/food/\(date.iso)"
             if days.last?.link == link {
                 days[days.count - 1] = Day(label: days[days.count - 1].label, link: link, rows: days[days.count - 1].rows + [row])
@@ -144,13 +146,17 @@ struct FoodStatsPage {
     /// The rows of `records` the day view shows as bars too.
     static func goalRows(_ records: [GoalRecord]) -> [GoalRow] {
         records.filter(\.goal.isShownByDefault).map { record in
-            let bound = record.goal.macro?.description
-                ?? [record.goal.minimum.map { "at least \(NutritionText.number($0)) \(record.goal.nutrient.unit.rawValue)" },
-                    record.goal.maximum.map { "at most \(NutritionText.number($0)) \(record.goal.nutrient.unit.rawValue)" }]
-                    .compactMap { $0 }.joined(separator: ", ")
-            return GoalRow(label: "\(record.goal.nutrient.name) (\(bound))",
-                           met: "\(record.daysMet) of \(NutritionText.plural(record.daysLogged, "day"))",
-                           percent: record.daysLogged == 0 ? 0 : Int((Double(record.daysMet) / Double(record.daysLogged) * 100).rounded()))
+            let bound =
+                record.goal.macro?.description
+                ?? [
+                    record.goal.minimum.map { "at least \(NutritionText.number($0)) \(record.goal.nutrient.unit.rawValue)" },
+                    record.goal.maximum.map { "at most \(NutritionText.number($0)) \(record.goal.nutrient.unit.rawValue)" },
+                ]
+                .compactMap { $0 }.joined(separator: ", ")
+            return GoalRow(
+                label: "\(record.goal.nutrient.name) (\(bound))",
+                met: "\(record.daysMet) of \(NutritionText.plural(record.daysLogged, "day"))",
+                percent: record.daysLogged == 0 ? 0 : Int((Double(record.daysMet) / Double(record.daysLogged) * 100).rounded()))
         }
     }
     let nutrientChart: String
@@ -177,8 +183,12 @@ struct FoodStatsPage {
         }
         rangeLinks = Self.ranges.map { count, label in
             let start = query.to.adding(days: 1 - count)
-            let href = NutritionText.link("/food/stats", [("period", query.length.rawValue), ("from", start.iso), ("to", query.to.iso),
-                                                          ("nutrient", query.nutrient.key)])
+            let href = NutritionText.link(
+                "/food/stats",
+                [
+                    ("period", query.length.rawValue), ("from", start.iso), ("to", query.to.iso),
+                    ("nutrient", query.nutrient.key),
+                ])
             return Link(label: label, href: href, on: start == query.from)
         }
         nutrients = Nutrient.all.map { Choice(value: $0.key, label: $0.name, selected: $0 == query.nutrient) }
@@ -196,8 +206,10 @@ struct FoodStatsPage {
         let range = query.from...query.to
         let energies = days.compactMap { day in day.totals.energy.map { (day.start, $0, energyTargetKcal) } }
         calorieChart = CalorieChart(days: energies, in: range).svg()
-        macroChart = MacroSplitChart(nutrients: dailyAverage, title: "Energy from protein, carbohydrate and fat, daily average",
-                                     energyUnit: unit).svg()
+        macroChart = MacroSplitChart(
+            nutrients: dailyAverage, title: "Energy from protein, carbohydrate and fat, daily average",
+            energyUnit: unit
+        ).svg()
         let amounts = (query.length == .day ? days : grouped).compactMap { period in
             (query.length == .day ? period.totals : period.dailyAverage)?[query.nutrient].map { (period.start, $0) }
         }
@@ -207,12 +219,15 @@ struct FoodStatsPage {
     static func row(_ period: NutritionPeriod, unit: EnergyUnit, today: LocalDate) -> PeriodRow {
         let average = period.dailyAverage ?? Nutrients()
         let isDay = period.length == .day
-        return PeriodRow(label: label(period, today: today),
-                         days: isDay ? nil : NutritionText.plural(period.daysLogged, "day") + ", "
-                             + NutritionText.energy(period.totals.energy ?? 0, unit) + " in all",
-                         average: NutritionText.energy(average.energy ?? 0, unit),
-                         macros: [Nutrient.protein, .carbohydrate, .fat].map { average[$0].map(NutritionText.number) ?? "—" }
-                             .joined(separator: " · "))
+        return PeriodRow(
+            label: label(period, today: today),
+            days: isDay
+                ? nil
+                : NutritionText.plural(period.daysLogged, "day") + ", "
+                    + NutritionText.energy(period.totals.energy ?? 0, unit) + " in all",
+            average: NutritionText.energy(average.energy ?? 0, unit),
+            macros: [Nutrient.protein, .carbohydrate, .fat].map { average[$0].map(NutritionText.number) ?? "—" }
+                .joined(separator: " · "))
     }
 
     /// "Fri 15 Mar", "11 Mar – 17 Mar", "Mar 2024".

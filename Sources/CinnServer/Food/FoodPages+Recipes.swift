@@ -17,10 +17,11 @@ struct RecipeListPage {
 
     init(_ recipes: [Recipe], settings: UserSettings) {
         self.recipes = recipes.map { recipe in
-            Item(id: recipe.food.id.lowercasedString, name: recipe.food.name,
-                        perServing: settings.energyUnit.format(kilocalories: recipe.servingNutrients.energy ?? 0) + " a serving",
-                        makes: "makes \(NutritionText.decimal(recipe.servingsCount, places: 2)) serving\(recipe.servingsCount == 1 ? "" : "s")",
-                        ingredients: recipe.ingredients.map(\.name).joined(separator: " · "))
+            Item(
+                id: recipe.food.id.lowercasedString, name: recipe.food.name,
+                perServing: settings.energyUnit.format(kilocalories: recipe.servingNutrients.energy ?? 0) + " a serving",
+                makes: "makes \(NutritionText.decimal(recipe.servingsCount, places: 2)) serving\(recipe.servingsCount == 1 ? "" : "s")",
+                ingredients: recipe.ingredients.map(\.name).joined(separator: " · "))
         }
         hasRecipes = !self.recipes.isEmpty
     }
@@ -81,8 +82,9 @@ struct RecipeDraft {
         cookedGrams = recipe.cookedGrams.map { NutritionText.decimal($0, places: 1) } ?? ""
         query = ""
         ingredients = recipe.ingredients.enumerated().map { index, item in
-            Ingredient(foodID: item.foodID, kept: index, servings: NutritionText.decimal(item.servings, places: 3), serving: nil,
-                       servingDescription: item.servingLabel)
+            Ingredient(
+                foodID: item.foodID, kept: index, servings: NutritionText.decimal(item.servings, places: 3), serving: nil,
+                servingDescription: item.servingLabel)
         }
     }
 }
@@ -128,8 +130,10 @@ struct RecipeEditorPage {
 
     /// `foods` are the rows' foods by id; `stored` the recipe as saved, whose ingredients a row whose food is gone keeps
     /// (any other such row says so); `results` the search's.
-    init(_ draft: RecipeDraft, foods: [UUID: Food], stored: Recipe?, results: [FoodSearchResult], settings: UserSettings,
-         problem: FormProblem?) {
+    init(
+        _ draft: RecipeDraft, foods: [UUID: Food], stored: Recipe?, results: [FoodSearchResult], settings: UserSettings,
+        problem: FormProblem?
+    ) {
         let unit = settings.energyUnit
         energyUnit = unit.rawValue
         id = draft.id?.lowercasedString
@@ -146,11 +150,13 @@ struct RecipeEditorPage {
             let food = item.foodID.flatMap { foods[$0] }
             if food == nil, let kept = RecipeEditorPage.kept(item, in: stored) {
                 total += kept.nutrients
-                return Row(index: index, foodID: item.foodID?.lowercasedString ?? "", kept: String(item.kept ?? 0),
-                           keptAmount: "\(NutritionText.decimal(kept.servings, places: 3)) × \(kept.servingLabel) · its food is gone: kept as it is",
-                           name: kept.name, servings: item.servings, choices: [],
-                           energy: unit.format(kilocalories: kept.nutrients.energy ?? 0), servingsError: nil,
-                           foodError: problem?.message(for: field + ".food_id"), per100: nil, fixed: NutritionText.macrosJSON(kept.nutrients))
+                return Row(
+                    index: index, foodID: item.foodID?.lowercasedString ?? "", kept: String(item.kept ?? 0),
+                    keptAmount:
+                        "\(NutritionText.decimal(kept.servings, places: 3)) × \(kept.servingLabel) · its food is gone: kept as it is",
+                    name: kept.name, servings: item.servings, choices: [],
+                    energy: unit.format(kilocalories: kept.nutrients.energy ?? 0), servingsError: nil,
+                    foodError: problem?.message(for: field + ".food_id"), per100: nil, fixed: NutritionText.macrosJSON(kept.nutrients))
             }
             let serving = food.flatMap { food in
                 item.serving.flatMap { label in food.servingChoices.first { $0.label == label } }
@@ -165,28 +171,36 @@ struct RecipeEditorPage {
             } else {
                 counted = false
             }
-            return Row(index: index, foodID: item.foodID?.lowercasedString ?? "", kept: item.kept.map(String.init), keptAmount: nil,
-                       name: food?.name ?? "A food no longer there", servings: item.servings,
-                       choices: (food?.servingChoices ?? []).map { Choice(value: $0.label, label: $0.description(basis: food?.basis ?? .grams),
-                                                                         selected: $0 == serving, grams: NutritionText.decimal($0.amount, places: 3)) },
-                       energy: energy, servingsError: problem?.message(for: field + ".servings"),
-                       foodError: problem?.message(for: field + ".food_id") ?? problem?.message(for: field + ".serving"),
-                       per100: food.map { NutritionText.macrosJSON($0.nutrients) }, fixed: nil)
+            return Row(
+                index: index, foodID: item.foodID?.lowercasedString ?? "", kept: item.kept.map(String.init), keptAmount: nil,
+                name: food?.name ?? "A food no longer there", servings: item.servings,
+                choices: (food?.servingChoices ?? []).map {
+                    Choice(
+                        value: $0.label, label: $0.description(basis: food?.basis ?? .grams),
+                        selected: $0 == serving, grams: NutritionText.decimal($0.amount, places: 3))
+                },
+                energy: energy, servingsError: problem?.message(for: field + ".servings"),
+                foodError: problem?.message(for: field + ".food_id") ?? problem?.message(for: field + ".serving"),
+                per100: food.map { NutritionText.macrosJSON($0.nutrients) }, fixed: nil)
         }
         hasRows = !rows.isEmpty
         let count = Double(draft.servings.replacingOccurrences(of: ",", with: ".")).flatMap { $0 > 0 ? $0 : nil }
         totals = hasRows && counted ? "Whole recipe: " + unit.format(kilocalories: total.energy ?? 0) : nil
-        perServing = hasRows && counted ? count.map { count in
-            let one = total.scaled(by: 1 / count)
-            return "One serving: \(unit.format(kilocalories: one.energy ?? 0)) · protein \(NutritionText.number(one[.protein] ?? 0)) g"
-                + " · carbs \(NutritionText.number(one[.carbohydrate] ?? 0)) g · fat \(NutritionText.number(one[.fat] ?? 0)) g"
-        } : nil
+        perServing =
+            hasRows && counted
+            ? count.map { count in
+                let one = total.scaled(by: 1 / count)
+                return "One serving: \(unit.format(kilocalories: one.energy ?? 0)) · protein \(NutritionText.number(one[.protein] ?? 0)) g"
+                    + " · carbs \(NutritionText.number(one[.carbohydrate] ?? 0)) g · fat \(NutritionText.number(one[.fat] ?? 0)) g"
+            } : nil
         self.results = results.map { FoodResult($0.food, otherVersions: $0.otherVersions, use: .badge, unit: unit, context: []) }
         hasResults = !self.results.isEmpty
         noResults = !draft.query.isEmpty && results.isEmpty
-        let fields = ["name", "servings", "cooked_grams"] + draft.ingredients.indices.flatMap {
-            ["ingredients[\($0)].servings", "ingredients[\($0)].food_id", "ingredients[\($0)].serving"]
-        }
+        let fields =
+            ["name", "servings", "cooked_grams"]
+            + draft.ingredients.indices.flatMap {
+                ["ingredients[\($0)].servings", "ingredients[\($0)].food_id", "ingredients[\($0)].serving"]
+            }
         error = problem?.general(besides: fields)
         nameError = problem?.message(for: "name")
         servingsError = problem?.message(for: "servings")
@@ -196,7 +210,8 @@ struct RecipeEditorPage {
     /// The stored ingredient a row keeps: the one at its position, from the same food (or none).
     static func kept(_ item: RecipeDraft.Ingredient, in stored: Recipe?) -> RecipeIngredient? {
         guard let index = item.kept, let stored, stored.ingredients.indices.contains(index),
-              stored.ingredients[index].foodID == item.foodID else { return nil }
+            stored.ingredients[index].foodID == item.foodID
+        else { return nil }
         return stored.ingredients[index]
     }
 }

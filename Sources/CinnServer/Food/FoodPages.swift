@@ -9,9 +9,10 @@ import Mustache
 enum NutritionText {
     /// The macros of `nutrients` as JSON, for a page's script that works amounts out as you type: {"energy":52,…}.
     static func macrosJSON(_ nutrients: Nutrients) -> String {
-        let amounts = Dictionary(uniqueKeysWithValues: Nutrient.macros.compactMap { nutrient in
-            nutrients[nutrient].flatMap { $0.isFinite ? (nutrient.key, $0) : nil }
-        })
+        let amounts = Dictionary(
+            uniqueKeysWithValues: Nutrient.macros.compactMap { nutrient in
+                nutrients[nutrient].flatMap { $0.isFinite ? (nutrient.key, $0) : nil }
+            })
         return (try? jsonString(amounts)) ?? "{}"
     }
 
@@ -101,8 +102,10 @@ struct NutrientRow {
     let isPartial: Bool
 
     /// Nutrients that are part of another one above them (saturated fat of fat), shown indented.
-    static let details: Set<String> = ["saturated_fat", "monounsaturated_fat", "polyunsaturated_fat", "trans_fat", "omega3_ala",
-                                       "omega3_epa", "omega3_dha", "fiber", "sugars", "added_sugars"]
+    static let details: Set<String> = [
+        "saturated_fat", "monounsaturated_fat", "polyunsaturated_fat", "trans_fat", "omega3_ala",
+        "omega3_epa", "omega3_dha", "fiber", "sugars", "added_sugars",
+    ]
 
     init(_ nutrient: Nutrient, amount: Double, perServing: Double? = nil, energyUnit: EnergyUnit, isPartial: Bool = false) {
         name = nutrient.name
@@ -127,9 +130,10 @@ struct MacroNumber {
         [(Nutrient.protein, "protein"), (Nutrient.carbohydrate, "carbs"), (Nutrient.fat, "fat")].map { nutrient, label in
             let amount = nutrients[nutrient]
             let mine = goals.first { $0.nutrient == nutrient && $0.source == .mine }
-            return MacroNumber(label: label, amount: amount.map { "\(NutritionText.number($0)) g" } ?? "—",
-                               percent: mine.map { "of \(NutritionText.number($0.target)) g" }
-                                   ?? amount.flatMap { NutritionText.percentDailyValue($0, of: nutrient) }.map { "\($0) DV" })
+            return MacroNumber(
+                label: label, amount: amount.map { "\(NutritionText.number($0)) g" } ?? "—",
+                percent: mine.map { "of \(NutritionText.number($0.target)) g" }
+                    ?? amount.flatMap { NutritionText.percentDailyValue($0, of: nutrient) }.map { "\($0) DV" })
         }
     }
 }
@@ -217,11 +221,12 @@ struct TargetBar {
         }
         percent = Int(min(goal.fraction(eaten), 1) * 100)
         self.standing = standing.rawValue
-        let said = switch standing {
-        case .under: goal.maximum != nil && goal.minimum == nil ? "within the limit" : "under the target"
-        case .met: goal.minimum == nil ? "within the limit" : "target met"
-        case .over: "over the \(goal.minimum == nil ? "limit" : "target")"
-        }
+        let said =
+            switch standing {
+            case .under: goal.maximum != nil && goal.minimum == nil ? "within the limit" : "under the target"
+            case .met: goal.minimum == nil ? "within the limit" : "target met"
+            case .over: "over the \(goal.minimum == nil ? "limit" : "target")"
+            }
         summary = "\(label): \(self.amount), \(said)"
     }
 }
@@ -302,12 +307,16 @@ struct FoodDayPage {
     }
 
     /// - Parameter previousDay: the day before's entries, offered for meals this day has not logged yet.
-    init(day: DayNutrition, settings: UserSettings, status: DayStatus?, today: LocalDate, notice: String?, loggedID: UUID?,
-         failed: FailedForm? = nil, previousDay: [FoodLogEntry] = []) {
+    init(
+        day: DayNutrition, settings: UserSettings, status: DayStatus?, today: LocalDate, notice: String?, loggedID: UUID?,
+        failed: FailedForm? = nil, previousDay: [FoodLogEntry] = []
+    ) {
         let unit = settings.energyUnit
-        let lines = [day.maintenanceKcal.map { "Calories to maintain: \(NutritionText.energy($0, unit))" },
-                     day.exerciseKcal.map { "Exercise: \(NutritionText.energy($0, unit)), already counted in your expenditure" }]
-            .compactMap { $0 }
+        let lines = [
+            day.maintenanceKcal.map { "Calories to maintain: \(NutritionText.energy($0, unit))" },
+            day.exerciseKcal.map { "Exercise: \(NutritionText.energy($0, unit)), already counted in your expenditure" },
+        ]
+        .compactMap { $0 }
         maintenance = lines.isEmpty ? nil : lines.joined(separator: " · ")
         isComplete = status == .complete
         isPartial = status == .partial
@@ -330,24 +339,31 @@ struct FoodDayPage {
         hasEntries = !day.entries.isEmpty
         let before = Dictionary(grouping: previousDay, by: \.meal.name)
         meals = day.meals.enumerated().map { index, group in
-            let copyPrevious = group.entries.isEmpty ? before[group.meal.name].map { entries in
-                let energy = NutritionText.energy(entries.reduce(0) { $0 + $1.energy }, unit)
-                let food = entries.count == 1 ? "1 food" : "\(entries.count) foods"
-                let whose = day.date == today ? "yesterday’s" : "the day before’s"
-                return CopyPrevious(from: day.date.adding(days: -1).iso,
-                                    label: "Copy \(whose) \(group.meal.title.lowercased()) (\(food), \(energy))")
-            } : nil
-            return Self.section(group, index: index, date: day.date, today: today, unit: unit, loggedID: loggedID, failed: failed,
-                                copyPrevious: copyPrevious)
+            let copyPrevious =
+                group.entries.isEmpty
+                ? before[group.meal.name].map { entries in
+                    let energy = NutritionText.energy(entries.reduce(0) { $0 + $1.energy }, unit)
+                    let food = entries.count == 1 ? "1 food" : "\(entries.count) foods"
+                    let whose = day.date == today ? "yesterday’s" : "the day before’s"
+                    return CopyPrevious(
+                        from: day.date.adding(days: -1).iso,
+                        label: "Copy \(whose) \(group.meal.title.lowercased()) (\(food), \(energy))")
+                } : nil
+            return Self.section(
+                group, index: index, date: day.date, today: today, unit: unit, loggedID: loggedID, failed: failed,
+                copyPrevious: copyPrevious)
         }
         let entries = day.entries
         nutrients = day.totals.amounts.map { nutrient, amount in
             NutrientRow(nutrient, amount: amount, energyUnit: unit, isPartial: entries.contains { $0.nutrients[nutrient] == nil })
         }
         hasPartial = nutrients.contains(where: \.isPartial)
-        chart = hasEntries
-            ? MacroSplitChart(nutrients: day.totals, title: "Energy from protein, carbohydrate and fat on \(day.date.dayMonthYear)",
-                              energyUnit: unit).svg() : ""
+        chart =
+            hasEntries
+            ? MacroSplitChart(
+                nutrients: day.totals, title: "Energy from protein, carbohydrate and fat on \(day.date.dayMonthYear)",
+                energyUnit: unit
+            ).svg() : ""
         self.notice = notice
         searchLink = NutritionText.link("/food/search", [("date", day.date.iso)])
         copyTo = (day.date == today ? today.adding(days: -1) : today).iso
@@ -369,8 +385,10 @@ struct FoodDayPage {
         return (state, "\(remaining) \(unit.rawValue) left", detail, percent)
     }
 
-    static func section(_ group: DayNutrition.MealGroup, index: Int, date: LocalDate, today: LocalDate, unit: EnergyUnit,
-                        loggedID: UUID?, failed: FailedForm?, copyPrevious: CopyPrevious?) -> MealSection {
+    static func section(
+        _ group: DayNutrition.MealGroup, index: Int, date: LocalDate, today: LocalDate, unit: EnergyUnit,
+        loggedID: UUID?, failed: FailedForm?, copyPrevious: CopyPrevious?
+    ) -> MealSection {
         let meal = group.meal
         let copyError = failed?.form == "copy:\(meal.name)" ? failed?.message : nil
         let presetError = failed?.form == "preset:\(meal.name)" ? failed?.message : nil
@@ -378,9 +396,10 @@ struct FoodDayPage {
             meal: meal.name, title: meal.title, anchor: meal.isStandard ? "meal-\(meal.name)" : "meal-\(index)",
             mealEnergy: NutritionText.energy(group.totals.energy ?? 0, unit),
             entries: group.entries.map { entry in
-                Entry(id: entry.id.lowercasedString, name: entry.name, brand: entry.brand,
-                      amount: NutritionText.servings(entry.servings, entry.servingLabel), time: entry.localTimeOfDay,
-                      energy: NutritionText.energy(entry.energy, unit), note: entry.note, justLogged: entry.id == loggedID)
+                Entry(
+                    id: entry.id.lowercasedString, name: entry.name, brand: entry.brand,
+                    amount: NutritionText.servings(entry.servings, entry.servingLabel), time: entry.localTimeOfDay,
+                    energy: NutritionText.energy(entry.energy, unit), note: entry.note, justLogged: entry.id == loggedID)
             },
             hasEntries: !group.entries.isEmpty,
             addLink: NutritionText.link("/food/search", [("meal", meal.name), ("date", date.iso)]),
@@ -551,9 +570,11 @@ struct FoodSearchPage {
         var presets: [FoodPreset] = []
     }
 
-    init(query: String, meal: Meal?, date: LocalDate?, lists: Lists, settings: UserSettings, now: Date, barcode: String = "",
-         barcodeError: String? = nil, quick: QuickAddForm = QuickAddForm(),
-         missing: MissingFoods = MissingFoods(hasBrands: true, hasDatabase: true, mayImport: false)) {
+    init(
+        query: String, meal: Meal?, date: LocalDate?, lists: Lists, settings: UserSettings, now: Date, barcode: String = "",
+        barcodeError: String? = nil, quick: QuickAddForm = QuickAddForm(),
+        missing: MissingFoods = MissingFoods(hasBrands: true, hasDatabase: true, mayImport: false)
+    ) {
         self.quick = quick
         self.missing = missing
         let unit = settings.energyUnit

@@ -14,9 +14,12 @@ extension FoodWebController {
         try await renderSearch(context, request)
     }
 
-    func renderSearch(_ context: Context, _ request: Request, barcode: String = "", barcodeError: String? = nil,
-                      quick: FoodSearchPage.QuickAddForm = .init(), meal typedMeal: String? = nil, date typedDate: String? = nil)
-        async throws -> Response {
+    func renderSearch(
+        _ context: Context, _ request: Request, barcode: String = "", barcodeError: String? = nil,
+        quick: FoodSearchPage.QuickAddForm = .init(), meal typedMeal: String? = nil, date typedDate: String? = nil
+    )
+        async throws -> Response
+    {
         let settings = try await context.journal.settings()
         let query = request.formQuery("q") ?? ""
         let meal = try (typedMeal ?? request.query("meal")).map { text in try Meal.parse(text) }
@@ -24,18 +27,22 @@ extension FoodWebController {
         var lists = FoodSearchPage.Lists()
         lists.results = try await context.journal.searchFoods(query, limit: 20)
         lists.recents = try await context.journal.recentFoods(limit: 30)
-        lists.frequent = try await context.journal.frequentFoods(since: context.journal.now().addingTimeInterval(-Self.frequentDays * 86_400), limit: 10)
+        lists.frequent = try await context.journal.frequentFoods(
+            since: context.journal.now().addingTimeInterval(-Self.frequentDays * 86_400), limit: 10)
         lists.presets = try await context.journal.presets()
         let hasDatabase = try await context.journal.hasImportedFoods()
         let hasBrands = try await hasDatabase ? true : context.journal.hasBrandedFoods()
-        let missing = FoodSearchPage.MissingFoods(hasBrands: hasBrands,
-                                                  hasDatabase: hasDatabase,
-                                                  mayImport: FoodDatabaseFormat.mayImport(context.account))
-        let model = FoodSearchPage(query: query, meal: meal, date: date, lists: lists, settings: settings,
-                                   now: context.journal.now(), barcode: barcode, barcodeError: barcodeError, quick: quick,
-                                   missing: missing)
-        return page(context, "food-search", model, title: "Add food", section: .search, notice: Done.notice(request),
-                    status: barcodeError == nil && !quick.isOpen ? .ok : .unprocessableContent)
+        let missing = FoodSearchPage.MissingFoods(
+            hasBrands: hasBrands,
+            hasDatabase: hasDatabase,
+            mayImport: FoodDatabaseFormat.mayImport(context.account))
+        let model = FoodSearchPage(
+            query: query, meal: meal, date: date, lists: lists, settings: settings,
+            now: context.journal.now(), barcode: barcode, barcodeError: barcodeError, quick: quick,
+            missing: missing)
+        return page(
+            context, "food-search", model, title: "Add food", section: .search, notice: Done.notice(request),
+            status: barcodeError == nil && !quick.isOpen ? .ok : .unprocessableContent)
     }
 
     /// Logs a quick add (energy in the person's unit, grams of the macronutrients) into the meal and day the page was
@@ -47,20 +54,24 @@ extension FoodWebController {
             let energy = try form.number("energy").map { settings.energyUnit == .kilojoules ? Nutrient.kilocalories(kilojoules: $0) : $0 }
             let quick: QuickAdd
             do {
-                quick = try QuickAdd.validated(name: form["name"], energyKcal: energy, proteinGrams: try form.number("protein_g"),
-                                               carbohydrateGrams: try form.number("carbohydrate_g"), fatGrams: try form.number("fat_g"))
+                quick = try QuickAdd.validated(
+                    name: form["name"], energyKcal: energy, proteinGrams: try form.number("protein_g"),
+                    carbohydrateGrams: try form.number("carbohydrate_g"), fatGrams: try form.number("fat_g"))
             } catch let error as CinnError where error.field == "energy_kcal" {
                 throw CinnError.invalid("energy", error.message)
             }
             let meal = try MealChoices.text(form).map { text in try Meal.parse(text) }
             let today = context.journal.today(settings)
             // Today: now. Another day: the meal's usual time.
-            let time = form["date"].flatMap { date in date == today.iso ? nil : MealChoices.time(date: date, clock: MealChoices.usualTime(meal)) }
+            let time = form["date"].flatMap { date in
+                date == today.iso ? nil : MealChoices.time(date: date, clock: MealChoices.usualTime(meal))
+            }
             let entry = try await context.journal.logFoods([FoodLogRequest(foodID: nil, quickAdd: quick, meal: meal?.name, time: time)])[0]
             return WebResponse.redirect(NutritionText.link("/food/\(entry.localDate.iso)", [("logged", entry.id.lowercasedString)]))
         } failed: { error in
-            try await renderSearch(context, request, quick: .init(form, problem: FormProblem(error)), meal: MealChoices.text(form),
-                                   date: form["date"])
+            try await renderSearch(
+                context, request, quick: .init(form, problem: FormProblem(error)), meal: MealChoices.text(form),
+                date: form["date"])
         }
     }
 
@@ -73,18 +84,25 @@ extension FoodWebController {
             guard !code.isEmpty else { throw CinnError.invalid("code", "enter the digits under the barcode") }
             let barcode = try Barcode.validated(code, field: "code")
             let lookup: BarcodeLookup
-            do { lookup = try await context.journal.lookupBarcode(barcode.digits) } catch let error as CinnError where error.code == .upstreamFailed {
+            do { lookup = try await context.journal.lookupBarcode(barcode.digits) } catch let error as CinnError
+                where error.code == .upstreamFailed
+            {
                 throw CinnError.invalid("code", error.message)
             }
             switch lookup {
             case .known(let food, _):
                 return WebResponse.redirect(NutritionText.link("/food/log/\(food.id.lowercasedString)", logContext))
             case .fromOpenFoodFacts(let food):
-                return WebResponse.redirect(NutritionText.link("/food/foods/\(food.id.lowercasedString)",
-                                                               [("found", "off")] + logContext))
+                return WebResponse.redirect(
+                    NutritionText.link(
+                        "/food/foods/\(food.id.lowercasedString)",
+                        [("found", "off")] + logContext))
             case .unknown(_, let name, let brand):
-                return WebResponse.redirect(NutritionText.link("/food/new", [("barcode", barcode.digits), ("name", name), ("brand", brand)]
-                                                               + logContext))
+                return WebResponse.redirect(
+                    NutritionText.link(
+                        "/food/new",
+                        [("barcode", barcode.digits), ("name", name), ("brand", brand)]
+                            + logContext))
             }
         } failed: { error in
             try await renderSearch(context, request, barcode: code, barcodeError: error.message)
@@ -112,8 +130,9 @@ extension FoodWebController {
                 notice = "No food with the barcode \(barcode) is known here yet. Make it from its nutrition label."
             }
         }
-        let model = FoodEditorPage(target: .new, values: values, settings: settings, notice: notice, meal: request.query("meal"),
-                                   date: request.query("date"))
+        let model = FoodEditorPage(
+            target: .new, values: values, settings: settings, notice: notice, meal: request.query("meal"),
+            date: request.query("date"))
         return page(context, "food-editor", model, title: "Make a food", section: .search)
     }
 
@@ -121,20 +140,24 @@ extension FoodWebController {
         let form = try await FormFields(request: request)
         return try await handlingFormErrors {
             let food = try await context.journal.makeFood(try FoodEditorPage.label(form))
-            return WebResponse.redirect(NutritionText.link("/food/foods/\(food.id.lowercasedString)",
-                                                           [("meal", form["meal"]), ("date", form["date"])]))
+            return WebResponse.redirect(
+                NutritionText.link(
+                    "/food/foods/\(food.id.lowercasedString)",
+                    [("meal", form["meal"]), ("date", form["date"])]))
         } failed: { error in
-            let model = FoodEditorPage(target: .new, values: form.values, settings: try await context.journal.settings(), meal: form["meal"],
-                                       date: form["date"], problem: FormProblem(error))
+            let model = FoodEditorPage(
+                target: .new, values: form.values, settings: try await context.journal.settings(), meal: form["meal"],
+                date: form["date"], problem: FormProblem(error))
             return page(context, "food-editor", model, title: "Make a food", section: .search, status: .unprocessableContent)
         }
     }
 
     @Sendable func foodPage(_ request: Request, context: Context) async throws -> Response {
         let food = try await context.journal.food(id: try id(context, "food"))
-        var model = FoodPage(food: food, mine: try await context.journal.isOwnFood(id: food.id),
-                             settings: try await context.journal.settings(),
-                             context: [("meal", request.query("meal")), ("date", request.query("date"))])
+        var model = FoodPage(
+            food: food, mine: try await context.journal.isOwnFood(id: food.id),
+            settings: try await context.journal.settings(),
+            context: [("meal", request.query("meal")), ("date", request.query("date"))])
         if model.mine {
             do {
                 model.recipe = FoodPage.RecipeSummary(try await context.journal.recipe(id: food.id))
@@ -143,7 +166,8 @@ extension FoodWebController {
             }
         }
         if request.query("found") == "off", model.mine {
-            model.notice = "Found in Open Food Facts and kept as your food. Check it against the label: log it, edit it, "
+            model.notice =
+                "Found in Open Food Facts and kept as your food. Check it against the label: log it, edit it, "
                 + "or delete it if it is wrong."
         }
         return page(context, "food-page", model, title: food.name, section: .search, notice: Done.notice(request))
@@ -161,8 +185,9 @@ extension FoodWebController {
     @Sendable func editFoodForm(_ request: Request, context: Context) async throws -> Response {
         let food = try await ownFood(context)
         let settings = try await context.journal.settings()
-        let model = FoodEditorPage(target: .food(food.id), values: FoodEditorPage.values(of: food, energyUnit: settings.energyUnit),
-                                   settings: settings)
+        let model = FoodEditorPage(
+            target: .food(food.id), values: FoodEditorPage.values(of: food, energyUnit: settings.energyUnit),
+            settings: settings)
         return page(context, "food-editor", model, title: "Edit \(food.name)", section: .search)
     }
 
@@ -173,16 +198,18 @@ extension FoodWebController {
             let saved = try await context.journal.replaceFood(id: food.id, with: try FoodEditorPage.label(form))
             return Done.foodSaved.redirect(to: "/food/foods/\(saved.id.lowercasedString)")
         } failed: { error in
-            let model = FoodEditorPage(target: .food(food.id), values: form.values, settings: try await context.journal.settings(),
-                                       problem: FormProblem(error))
+            let model = FoodEditorPage(
+                target: .food(food.id), values: form.values, settings: try await context.journal.settings(),
+                problem: FormProblem(error))
             return page(context, "food-editor", model, title: "Edit \(food.name)", section: .search, status: .unprocessableContent)
         }
     }
 
     @Sendable func confirmDeleteFood(_ request: Request, context: Context) async throws -> Response {
         let food = try await ownFood(context)
-        return page(context, "food-delete", FoodPage(food: food, mine: true, settings: try await context.journal.settings()),
-                    title: "Delete \(food.name)", section: .search)
+        return page(
+            context, "food-delete", FoodPage(food: food, mine: true, settings: try await context.journal.settings()),
+            title: "Delete \(food.name)", section: .search)
     }
 
     @Sendable func deleteFood(_ request: Request, context: Context) async throws -> Response {

@@ -11,12 +11,16 @@ extension FoodWebController {
         try await renderPresets(context, savedID: request.query("saved").flatMap(UUID.init(text:)), notice: Done.notice(request))
     }
 
-    func renderPresets(_ context: Context, savedID: UUID? = nil, failed: FoodPresetsPage.FailedLog? = nil, notice: String? = nil) async throws -> Response {
+    func renderPresets(_ context: Context, savedID: UUID? = nil, failed: FoodPresetsPage.FailedLog? = nil, notice: String? = nil)
+        async throws -> Response
+    {
         let settings = try await context.journal.settings()
-        let model = FoodPresetsPage(presets: try await context.journal.presets(), settings: settings,
-                                    today: context.journal.today(settings), now: now(context, settings).clock, savedID: savedID, failed: failed)
-        return page(context, "food-presets", model, title: "Presets", section: .presets, notice: notice,
-                    status: failed == nil ? .ok : .unprocessableContent)
+        let model = FoodPresetsPage(
+            presets: try await context.journal.presets(), settings: settings,
+            today: context.journal.today(settings), now: now(context, settings).clock, savedID: savedID, failed: failed)
+        return page(
+            context, "food-presets", model, title: "Presets", section: .presets, notice: notice,
+            status: failed == nil ? .ok : .unprocessableContent)
     }
 
     /// Saves a preset: one food with its servings (from the food's page), or a meal of a day (from the day).
@@ -42,11 +46,14 @@ extension FoodWebController {
         let food = try await context.journal.food(id: id)
         return try await handlingFormErrors {
             guard let servings = try form.number("servings") else { throw CinnError.invalid("servings", "enter how many servings") }
-            return savedPreset(try await context.journal.savePreset(name: form["name"] ?? "", foodID: food.id, servings: servings,
-                                                            serving: form["serving"], meal: nil))
+            return savedPreset(
+                try await context.journal.savePreset(
+                    name: form["name"] ?? "", foodID: food.id, servings: servings,
+                    serving: form["serving"], meal: nil))
         } failed: { error in
-            let model = FoodPage(food: food, mine: try await context.journal.isOwnFood(id: food.id),
-                                 settings: try await context.journal.settings(), presetForm: form, problem: FormProblem(error))
+            let model = FoodPage(
+                food: food, mine: try await context.journal.isOwnFood(id: food.id),
+                settings: try await context.journal.settings(), presetForm: form, problem: FormProblem(error))
             return page(context, "food-page", model, title: food.name, section: .search, status: .unprocessableContent)
         }
     }
@@ -60,12 +67,16 @@ extension FoodWebController {
         let id = try id(context, "preset")
         let form = try await FormFields(request: request)
         return try await handlingFormErrors {
-            let entries = try await context.journal.logPreset(id: id, times: try form.number("times") ?? 1, meal: MealChoices.text(form),
-                                                      time: MealChoices.time(date: form["date"], clock: form["time"]))
+            let entries = try await context.journal.logPreset(
+                id: id, times: try form.number("times") ?? 1, meal: MealChoices.text(form),
+                time: MealChoices.time(date: form["date"], clock: form["time"]))
             return WebResponse.redirect(NutritionText.link("/food/\(entries[0].localDate.iso)", [("added", "\(entries.count)")]))
         } failed: { error in
-            try await renderPresets(context, failed: .init(id: id, input: LogFoodInput(form), times: form.values["times"] ?? "",
-                                                  problem: FormProblem(error)))
+            try await renderPresets(
+                context,
+                failed: .init(
+                    id: id, input: LogFoodInput(form), times: form.values["times"] ?? "",
+                    problem: FormProblem(error)))
         }
     }
 
@@ -90,11 +101,13 @@ extension FoodWebController {
     @Sendable func history(_ request: Request, context: Context) async throws -> Response {
         let number = try request.queryInt("page", default: 1, range: 1...1_000_000)
         let search = request.formQuery("search")
-        let entries = try await context.journal.foodHistory(search: search, limit: Self.historyPageSize + 1,
-                                                          offset: (number - 1) * Self.historyPageSize)
+        let entries = try await context.journal.foodHistory(
+            search: search, limit: Self.historyPageSize + 1,
+            offset: (number - 1) * Self.historyPageSize)
         let settings = try await context.journal.settings()
-        let model = FoodHistoryPage(entries: Array(entries.prefix(Self.historyPageSize)), search: search, page: number,
-                                    hasMore: entries.count > Self.historyPageSize, settings: settings, today: context.journal.today(settings))
+        let model = FoodHistoryPage(
+            entries: Array(entries.prefix(Self.historyPageSize)), search: search, page: number,
+            hasMore: entries.count > Self.historyPageSize, settings: settings, today: context.journal.today(settings))
         return page(context, "food-history", model, title: "Food history", section: .history)
     }
 
@@ -102,15 +115,17 @@ extension FoodWebController {
         let settings = try await context.journal.settings()
         let today = context.journal.today(settings)
         let to = try request.queryDate("to") ?? today
-        let length = try request.query("period").map { text in
-            guard let length = NutritionPeriod.Length(rawValue: text) else {
-                throw CinnError.invalid("period", "period must be day, week or month")
-            }
-            return length
-        } ?? .day
+        let length =
+            try request.query("period").map { text in
+                guard let length = NutritionPeriod.Length(rawValue: text) else {
+                    throw CinnError.invalid("period", "period must be day, week or month")
+                }
+                return length
+            } ?? .day
         let nutrient = try request.query("nutrient").map { key in try Nutrient.parse(key, field: "nutrient") }
-        let query = FoodStatsPage.Query(from: try request.queryDate("from") ?? to.adding(days: -29), to: to, length: length,
-                                        nutrient: nutrient ?? .protein)
+        let query = FoodStatsPage.Query(
+            from: try request.queryDate("from") ?? to.adding(days: -29), to: to, length: length,
+            nutrient: nutrient ?? .protein)
         let days = try await context.journal.nutritionStatistics(from: query.from, to: query.to, length: .day)
         let goals = try await context.journal.goalRecords(from: query.from, to: query.to)
         var model = FoodStatsPage(days: days, query: query, settings: settings, energyTargetKcal: goals.energyTargetKcal, today: today)

@@ -10,8 +10,9 @@ extension FoodWebController {
     @Sendable func recipes(_ request: Request, context: Context) async throws -> Response {
         let settings = try await context.journal.settings()
         let recipes = try await context.journal.recipes()
-        return page(context, "food-recipes", RecipeListPage(recipes, settings: settings), title: "Recipes", section: .recipes,
-                    notice: Done.notice(request))
+        return page(
+            context, "food-recipes", RecipeListPage(recipes, settings: settings), title: "Recipes", section: .recipes,
+            notice: Done.notice(request))
     }
 
     @Sendable func newRecipe(_ request: Request, context: Context) async throws -> Response {
@@ -42,9 +43,10 @@ extension FoodWebController {
                 guard let foodID = item.foodID else {
                     throw CinnError.invalid("ingredients[\(index)].food_id", "this ingredient is not in the recipe any more: remove it")
                 }
-                return RecipeIngredientRequest(foodID: foodID,
-                                               servings: try FormFields.number(item.servings, field: "ingredients[\(index)].servings"),
-                                               serving: item.serving)
+                return RecipeIngredientRequest(
+                    foodID: foodID,
+                    servings: try FormFields.number(item.servings, field: "ingredients[\(index)].servings"),
+                    serving: item.serving)
             }
             let recipe = try await context.journal.saveRecipe(
                 id: id, name: draft.name, ingredients: ingredients, servings: try FormFields.number(draft.servings, field: "servings"),
@@ -64,14 +66,19 @@ extension FoodWebController {
         return foods
     }
 
-    func renderRecipe(_ context: Context, _ draft: RecipeDraft, problem: FormProblem? = nil,
-                      status: HTTPResponse.Status = .ok) async throws -> Response {
+    func renderRecipe(
+        _ context: Context, _ draft: RecipeDraft, problem: FormProblem? = nil,
+        status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
         let settings = try await context.journal.settings()
         let foods = try await ingredientFoods(context, draft)
         var stored: Recipe?
         if let id = draft.id { stored = try? await context.journal.recipe(id: id) }
-        let results = draft.query.isEmpty ? [] : try await context.journal.searchFoods(draft.query, limit: 10)
-            .filter { $0.food.id != draft.id }
+        let results =
+            draft.query.isEmpty
+            ? []
+            : try await context.journal.searchFoods(draft.query, limit: 10)
+                .filter { $0.food.id != draft.id }
         let model = RecipeEditorPage(draft, foods: foods, stored: stored, results: results, settings: settings, problem: problem)
         return page(context, "food-recipe", model, title: model.title, section: .recipes, status: status)
     }

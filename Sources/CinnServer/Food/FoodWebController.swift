@@ -47,7 +47,12 @@ struct FoodWebController {
 
     /// The parts of the food pages, for the links above each.
     enum Section: String, CaseIterable {
-        case day = "Day", search = "Add", presets = "Presets", recipes = "Recipes", history = "History", stats = "Stats"
+        case day = "Day"
+        case search = "Add"
+        case presets = "Presets"
+        case recipes = "Recipes"
+        case history = "History"
+        case stats = "Stats"
 
         var path: String {
             switch self {
@@ -73,10 +78,13 @@ struct FoodWebController {
     }
 
     /// A food page inside the layout, under the links to the other food pages.
-    func page(_ context: Context, _ template: String, _ model: Any, title: String, section: Section?, notice: String? = nil,
-              status: HTTPResponse.Status = .ok) -> Response {
+    func page(
+        _ context: Context, _ template: String, _ model: Any, title: String, section: Section?, notice: String? = nil,
+        status: HTTPResponse.Status = .ok
+    ) -> Response {
         let nav = Nav(links: Section.allCases.map { Nav.Link(label: $0.rawValue, href: $0.path, on: $0 == section) })
-        let body = (pages.library.render(nav, withTemplate: "food-nav") ?? "")
+        let body =
+            (pages.library.render(nav, withTemplate: "food-nav") ?? "")
             + (pages.library.render(model, withTemplate: template) ?? "")
         return WebResponse.html(pages.wrap(body, title: title, tab: .food, notice: notice, formToken: context.formToken), status: status)
     }
@@ -95,8 +103,10 @@ struct FoodWebController {
     }
 
     /// Runs `body`; a form error (invalid input) goes to `failed`, which renders the form again.
-    func handlingFormErrors(_ body: () async throws -> Response,
-                            failed: (CinnError) async throws -> Response) async throws -> Response {
+    func handlingFormErrors(
+        _ body: () async throws -> Response,
+        failed: (CinnError) async throws -> Response
+    ) async throws -> Response {
         do {
             return try await body()
         } catch let error as CinnError where error.code == .invalidInput {
@@ -121,18 +131,22 @@ extension FoodWebController {
         return date
     }
 
-    func renderDay(_ context: Context, _ date: LocalDate, request: Request, failed: FoodDayPage.FailedForm? = nil) async throws -> Response {
+    func renderDay(_ context: Context, _ date: LocalDate, request: Request, failed: FoodDayPage.FailedForm? = nil) async throws -> Response
+    {
         let (day, settings, status) = try await context.journal.day(date)
         let loggedID = request.query("logged").flatMap(UUID.init(text:))
         // The day before, for the meals this day has not logged yet ("Copy yesterday's breakfast").
-        let previous = day.meals.contains { $0.entries.isEmpty }
+        let previous =
+            day.meals.contains { $0.entries.isEmpty }
             ? try await context.journal.foodEntries(from: date.adding(days: -1), to: date.adding(days: -1))
             : []
-        let model = FoodDayPage(day: day, settings: settings, status: status, today: context.journal.today(settings),
-                                notice: notice(request, day: day, loggedID: loggedID, unit: settings.energyUnit),
-                                loggedID: loggedID, failed: failed, previousDay: previous)
-        return page(context, "food-day", model, title: "Food, \(model.heading)", section: .day,
-                    status: failed == nil ? .ok : .unprocessableContent)
+        let model = FoodDayPage(
+            day: day, settings: settings, status: status, today: context.journal.today(settings),
+            notice: notice(request, day: day, loggedID: loggedID, unit: settings.energyUnit),
+            loggedID: loggedID, failed: failed, previousDay: previous)
+        return page(
+            context, "food-day", model, title: "Food, \(model.heading)", section: .day,
+            status: failed == nil ? .ok : .unprocessableContent)
     }
 
     /// What the day says after a form sent the person to it: "Logged Oats, 300 kcal."
@@ -165,8 +179,9 @@ extension FoodWebController {
             let copies = try await context.journal.copyEntries(from: source, meal: meal, to: target, toMeal: nil)
             return WebResponse.redirect(NutritionText.link("/food/\(target.iso)", [("added", "\(copies.count)")]))
         } failed: { error in
-            try await renderDay(context, source, request: request,
-                                failed: .init(form: meal.map { "copy:\($0)" } ?? "copy", message: error.message))
+            try await renderDay(
+                context, source, request: request,
+                failed: .init(form: meal.map { "copy:\($0)" } ?? "copy", message: error.message))
         }
     }
 }
@@ -179,7 +194,8 @@ extension FoodWebController {
         let settings = try await context.journal.settings()
         let now = now(context, settings)
         let date = try request.queryDate("date").map { min($0, now.today) } ?? now.today
-        let meal = try request.query("meal").map { text in try Meal.parse(text) }
+        let meal =
+            try request.query("meal").map { text in try Meal.parse(text) }
             ?? Meal.usual(atSecondsOfDay: now.secondsOfDay)
         // A food logged before starts at its last amount and serving (an entry keeps the serving as shown, "1 bar (40 g)"),
         // while the food still has that serving.
@@ -187,20 +203,25 @@ extension FoodWebController {
         let lastServing = last.flatMap { last in
             food.servingChoices.first { $0.label == last.servingLabel || $0.description(basis: food.basis) == last.servingLabel }
         }
-        let input = LogFoodInput(serving: lastServing?.label ?? food.defaultServing.label,
-                                 servings: lastServing != nil ? last.map { NutritionText.decimal($0.servings, places: 3) } ?? "1" : "1",
-                                 meal: meal.name, date: date.iso, time: date == now.today ? now.clock : MealChoices.usualTime(meal))
+        let input = LogFoodInput(
+            serving: lastServing?.label ?? food.defaultServing.label,
+            servings: lastServing != nil ? last.map { NutritionText.decimal($0.servings, places: 3) } ?? "1" : "1",
+            meal: meal.name, date: date.iso, time: date == now.today ? now.clock : MealChoices.usualTime(meal))
         return try await renderLogForm(context, food, input: input, settings: settings)
     }
 
-    func renderLogForm(_ context: Context, _ food: Food, input: LogFoodInput, settings: UserSettings,
-                       problem: FormProblem? = nil) async throws -> Response {
+    func renderLogForm(
+        _ context: Context, _ food: Food, input: LogFoodInput, settings: UserSettings,
+        problem: FormProblem? = nil
+    ) async throws -> Response {
         let date = LocalDate(iso: input.date) ?? context.journal.today(settings)
         let dayMeals = try await context.journal.day(date).day.meals.map(\.meal).filter { !$0.isStandard }
-        let model = LogFoodPage(food: food, input: input, extraMeals: dayMeals, settings: settings, today: context.journal.today(settings),
-                                problem: problem)
-        return page(context, "food-log", model, title: "Log \(food.name)", section: .search,
-                    status: problem == nil ? .ok : .unprocessableContent)
+        let model = LogFoodPage(
+            food: food, input: input, extraMeals: dayMeals, settings: settings, today: context.journal.today(settings),
+            problem: problem)
+        return page(
+            context, "food-log", model, title: "Log \(food.name)", section: .search,
+            status: problem == nil ? .ok : .unprocessableContent)
     }
 
     @Sendable func log(_ request: Request, context: Context) async throws -> Response {
@@ -208,14 +229,17 @@ extension FoodWebController {
         let form = try await FormFields(request: request)
         return try await handlingFormErrors {
             guard let servings = try form.number("servings") else { throw CinnError.invalid("servings", "enter how many servings") }
-            let entry = try await context.journal.logFoods([FoodLogRequest(
-                foodID: food.id, servings: servings, serving: form["serving"], meal: MealChoices.text(form),
-                time: MealChoices.time(date: form["date"], clock: form["time"]), note: form["note"])])[0]
+            let entry = try await context.journal.logFoods([
+                FoodLogRequest(
+                    foodID: food.id, servings: servings, serving: form["serving"], meal: MealChoices.text(form),
+                    time: MealChoices.time(date: form["date"], clock: form["time"]), note: form["note"])
+            ])[0]
             let logged = entry.id.lowercasedString
             return WebResponse.redirect(NutritionText.link("/food/\(entry.localDate.iso)", [("logged", logged)]))
         } failed: { error in
-            try await renderLogForm(context, food, input: LogFoodInput(form), settings: try await context.journal.settings(),
-                                    problem: FormProblem(error))
+            try await renderLogForm(
+                context, food, input: LogFoodInput(form), settings: try await context.journal.settings(),
+                problem: FormProblem(error))
         }
     }
 
@@ -226,8 +250,9 @@ extension FoodWebController {
     @Sendable func editEntryForm(_ request: Request, context: Context) async throws -> Response {
         let entry = try await entry(context)
         let settings = try await context.journal.settings()
-        return page(context, "food-entry-edit", FoodEntryPage(entry: entry, settings: settings, today: context.journal.today(settings)),
-                    title: "Edit \(entry.name)", section: .day)
+        return page(
+            context, "food-entry-edit", FoodEntryPage(entry: entry, settings: settings, today: context.journal.today(settings)),
+            title: "Edit \(entry.name)", section: .day)
     }
 
     @Sendable func editEntry(_ request: Request, context: Context) async throws -> Response {
@@ -243,8 +268,9 @@ extension FoodWebController {
             return Done.entrySaved.redirect(to: "/food/\(edited.localDate.iso)")
         } failed: { error in
             let settings = try await context.journal.settings()
-            let model = FoodEntryPage(entry: entry, input: input, settings: settings, today: context.journal.today(settings),
-                                      problem: FormProblem(error))
+            let model = FoodEntryPage(
+                entry: entry, input: input, settings: settings, today: context.journal.today(settings),
+                problem: FormProblem(error))
             return page(context, "food-entry-edit", model, title: "Edit \(entry.name)", section: .day, status: .unprocessableContent)
         }
     }
@@ -252,8 +278,9 @@ extension FoodWebController {
     @Sendable func confirmDeleteEntry(_ request: Request, context: Context) async throws -> Response {
         let entry = try await entry(context)
         let settings = try await context.journal.settings()
-        return page(context, "food-entry-delete", FoodEntryPage(entry: entry, settings: settings, today: context.journal.today(settings)),
-                    title: "Delete \(entry.name)", section: .day)
+        return page(
+            context, "food-entry-delete", FoodEntryPage(entry: entry, settings: settings, today: context.journal.today(settings)),
+            title: "Delete \(entry.name)", section: .day)
     }
 
     @Sendable func deleteEntry(_ request: Request, context: Context) async throws -> Response {

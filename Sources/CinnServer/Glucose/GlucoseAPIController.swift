@@ -58,9 +58,10 @@ struct GlucoseAPIController {
 
     @Sendable func listGlucose(_ request: Request, context: Context) async throws -> Response {
         let unit = try await unit(context, request)
-        let readings = try await context.journal.glucoseReadings(from: try request.queryDate("from"), to: try request.queryDate("to"),
-                                                               limit: try request.queryInt("limit", default: 100, range: 1...10_000),
-                                                               offset: try request.queryInt("offset", default: 0, range: 0...Int(Int32.max)))
+        let readings = try await context.journal.glucoseReadings(
+            from: try request.queryDate("from"), to: try request.queryDate("to"),
+            limit: try request.queryInt("limit", default: 100, range: 1...10_000),
+            offset: try request.queryInt("offset", default: 0, range: 0...Int(Int32.max)))
         return try JSONResponse.make(["glucose": readings.map { GlucoseReadingDTO($0, unit: unit) }])
     }
 
@@ -68,8 +69,9 @@ struct GlucoseAPIController {
         var request = request
         let body = try await request.decodeJSON(NewReading.self)
         let unit = try body.unit.map { text in try GlucoseUnit.parse(text) }
-        let reading = try await context.journal.addGlucose(id: body.id, value: body.value, unit: unit, time: body.time, timing: body.timing, note: body.note,
-                                                   confirm: body.confirm ?? false)
+        let reading = try await context.journal.addGlucose(
+            id: body.id, value: body.value, unit: unit, time: body.time, timing: body.timing, note: body.note,
+            confirm: body.confirm ?? false)
         let shown = try await context.journal.settings().glucoseUnit
         return try JSONResponse.make(GlucoseReadingDTO(reading, unit: unit ?? shown), status: .created)
     }
@@ -81,7 +83,8 @@ struct GlucoseAPIController {
 
     /// `GET /api/v1/glucose/report?days=30&to=YYYY-MM-DD`.
     @Sendable func report(_ request: Request, context: Context) async throws -> Response {
-        var report = try await context.journal.glucoseReport(days: try request.queryInt("days", default: 30, range: 1...366), to: try request.queryDate("to"))
+        var report = try await context.journal.glucoseReport(
+            days: try request.queryInt("days", default: 30, range: 1...366), to: try request.queryDate("to"))
         report.unit = try await unit(context, request)
         return try JSONResponse.make(GlucoseReportDTO(report))
     }
@@ -109,15 +112,17 @@ struct GlucoseAPIController {
     @Sendable func listInsulin(_ request: Request, context: Context) async throws -> Response {
         let (from, to) = try await days(context, request)
         let settings = try await context.journal.settings()
-        let doses = try await context.journal.insulinDoses(from: context.journal.dayStart(from, settings),
-                                                         to: context.journal.dayStart(to.adding(days: 1), settings))
+        let doses = try await context.journal.insulinDoses(
+            from: context.journal.dayStart(from, settings),
+            to: context.journal.dayStart(to.adding(days: 1), settings))
         return try JSONResponse.make(["insulin": doses.reversed().map(InsulinDoseDTO.init)])
     }
 
     @Sendable func addInsulin(_ request: Request, context: Context) async throws -> Response {
         var request = request
         let body = try await request.decodeJSON(NewDose.self)
-        let dose = try await context.journal.addInsulin(id: body.id, units: body.units, kind: body.kind, insulin: body.insulin, time: body.time, note: body.note)
+        let dose = try await context.journal.addInsulin(
+            id: body.id, units: body.units, kind: body.kind, insulin: body.insulin, time: body.time, note: body.note)
         return try JSONResponse.make(InsulinDoseDTO(dose), status: .created)
     }
 
@@ -132,7 +137,10 @@ struct GlucoseAPIController {
         struct Food: Decodable {
             let foodID: UUID
             let grams: Double
-            enum CodingKeys: String, CodingKey { case grams, foodID = "food_id" }
+            enum CodingKeys: String, CodingKey {
+                case grams
+                case foodID = "food_id"
+            }
         }
 
         let id: UUID?
@@ -141,7 +149,10 @@ struct GlucoseAPIController {
         let carbohydrateG: Double?
         let foods: [Food]?
         let note: String?
-        enum CodingKeys: String, CodingKey { case id, name, kind, foods, note, carbohydrateG = "carbohydrate_g" }
+        enum CodingKeys: String, CodingKey {
+            case id, name, kind, foods, note
+            case carbohydrateG = "carbohydrate_g"
+        }
     }
 
     @Sendable func listMeals(_ request: Request, context: Context) async throws -> Response {
@@ -151,8 +162,9 @@ struct GlucoseAPIController {
     @Sendable func addMeal(_ request: Request, context: Context) async throws -> Response {
         var request = request
         let body = try await request.decodeJSON(NewMeal.self)
-        let meal = try await context.journal.addMeal(id: body.id, name: body.name, kind: body.kind ?? .common, carbohydrateGrams: body.carbohydrateG,
-                                             foods: (body.foods ?? []).map { ($0.foodID, $0.grams) }, note: body.note)
+        let meal = try await context.journal.addMeal(
+            id: body.id, name: body.name, kind: body.kind ?? .common, carbohydrateGrams: body.carbohydrateG,
+            foods: (body.foods ?? []).map { ($0.foodID, $0.grams) }, note: body.note)
         return try JSONResponse.make(MealDTO(meal), status: .created)
     }
 
@@ -174,7 +186,11 @@ struct GlucoseAPIController {
         let portion: Double?
         let carbohydrateG: Double?
         let note: String?
-        enum CodingKeys: String, CodingKey { case id, time, portion, note, mealID = "meal_id", carbohydrateG = "carbohydrate_g" }
+        enum CodingKeys: String, CodingKey {
+            case id, time, portion, note
+            case mealID = "meal_id"
+            case carbohydrateG = "carbohydrate_g"
+        }
     }
 
     struct Report: Decodable { let reason: String }
@@ -185,16 +201,20 @@ struct GlucoseAPIController {
         let start = context.journal.dayStart(from, settings), end = context.journal.dayStart(to.adding(days: 1), settings)
         let meals = Dictionary(try await context.journal.mealsOfEvents(from: start, to: end).map { ($0.id, $0) }) { a, _ in a }
         let events = try await context.journal.mealEvents(from: start, to: end)
-        return try JSONResponse.make(["meal_events": events.reversed().map { MealEventDTO($0, meal: meals[$0.mealID], response: nil, unit: unit) }])
+        return try JSONResponse.make([
+            "meal_events": events.reversed().map { MealEventDTO($0, meal: meals[$0.mealID], response: nil, unit: unit) }
+        ])
     }
 
     @Sendable func addMealEvent(_ request: Request, context: Context) async throws -> Response {
         var request = request
         let body = try await request.decodeJSON(NewMealEvent.self)
-        let event = try await context.journal.logMeal(id: body.id, mealID: body.mealID, time: body.time, portion: body.portion,
-                                              carbohydrateGrams: body.carbohydrateG, note: body.note)
+        let event = try await context.journal.logMeal(
+            id: body.id, mealID: body.mealID, time: body.time, portion: body.portion,
+            carbohydrateGrams: body.carbohydrateG, note: body.note)
         let meal = try await context.journal.meal(id: event.mealID)
-        return try JSONResponse.make(MealEventDTO(event, meal: meal, response: nil, unit: try await context.journal.settings().glucoseUnit), status: .created)
+        return try JSONResponse.make(
+            MealEventDTO(event, meal: meal, response: nil, unit: try await context.journal.settings().glucoseUnit), status: .created)
     }
 
     @Sendable func deleteMealEvent(_ request: Request, context: Context) async throws -> Response {

@@ -9,7 +9,8 @@ enum GlucosePageText {
     /// "↑ 50 mg/dL to 150 at 30 min, area 1494 mg/dL·min, 4 U" or why there is no response.
     static func response(_ response: MealResponse?, unit: GlucoseUnit) -> String {
         guard let response else { return "no readings around it" }
-        var text = "↑ \(Glucose(milligramsPerDeciliter: response.rise).formatted(unit)) to \(response.peak.glucose.formatted(unit, withUnit: false))"
+        var text =
+            "↑ \(Glucose(milligramsPerDeciliter: response.rise).formatted(unit)) to \(response.peak.glucose.formatted(unit, withUnit: false))"
             + " after \(response.minutesToPeak.rounded(.towardZero).wholeText) min, area \(response.incrementalArea.wholeText) mg/dL·min"
         if response.bolusUnits > 0 { text += ", \(GlucosePageText.amount(response.bolusUnits)) U bolus" }
         if !response.isComplete { text += " (less than two hours of readings)" }
@@ -38,20 +39,58 @@ enum GlucosePageText {
     }
 }
 
-
 struct GlucoseReportPage {
-    struct Period { let days: Int; let label: String; let on: Bool; let hours: Int }
-    struct Band { let className: String; let label: String; let percent: String; let x: Double; let width: Double }
-    struct Figure { let label: String; let value: String; let detail: String }
-    struct Ranked { let name: String; let counted: Int; let events: Int; let rise: String; let area: String; let minutes: String }
+    struct Period {
+        let days: Int
+        let label: String
+        let on: Bool
+        let hours: Int
+    }
+    struct Band {
+        let className: String
+        let label: String
+        let percent: String
+        let x: Double
+        let width: Double
+    }
+    struct Figure {
+        let label: String
+        let value: String
+        let detail: String
+    }
+    struct Ranked {
+        let name: String
+        let counted: Int
+        let events: Int
+        let rise: String
+        let area: String
+        let minutes: String
+    }
     /// A meal eaten; `diary` links a meal of the food diary to its day, where it is changed.
     struct Event {
-        let id: String; let date: String; let when: String; let meal: String; let portion: String?; let response: String; let reason: String?
+        let id: String
+        let date: String
+        let when: String
+        let meal: String
+        let portion: String?
+        let response: String
+        let reason: String?
         let diary: String?
     }
-    struct MealOption { let id: String; let name: String }
-    struct OptionGroup { let label: String; let options: [MealOption] }
-    struct Day { let date: String; let label: String; let mean: String; let inRange: String }
+    struct MealOption {
+        let id: String
+        let name: String
+    }
+    struct OptionGroup {
+        let label: String
+        let options: [MealOption]
+    }
+    struct Day {
+        let date: String
+        let label: String
+        let mean: String
+        let inRange: String
+    }
 
     let days: Int
     let periods: [Period]
@@ -90,8 +129,10 @@ struct GlucoseReportPage {
     static let periods = [7, 14, 30, 90]
 
     /// - Parameter foods: the foods logged most often, offered beside the presets and recipes (one serving × the portion).
-    init(report: GlucoseReport, days: Int, live: LiveGlucose, presets: [FoodPreset], recipes: [Recipe], foods: [FoodSearchCandidate],
-         meals: [MealDefinition], now: String, feedback: GlucoseFeedback = GlucoseFeedback()) {
+    init(
+        report: GlucoseReport, days: Int, live: LiveGlucose, presets: [FoodPreset], recipes: [Recipe], foods: [FoodSearchCandidate],
+        meals: [MealDefinition], now: String, feedback: GlucoseFeedback = GlucoseFeedback()
+    ) {
         let unit = report.unit, statistics = report.statistics
         self.days = days
         self.live = LiveGlucosePage(live, days: days)
@@ -101,32 +142,43 @@ struct GlucoseReportPage {
         readings = statistics.count
         hasReadings = statistics.count > 0
         self.unit = unit.rawValue
-        let shares = [("vlow", "Under 54", statistics.veryLow), ("low", "54–69", statistics.low), ("in", "In range 70–180", statistics.inRange),
-                      ("high", "181–250", statistics.high), ("vhigh", "Over 250", statistics.veryHigh)]
+        let shares = [
+            ("vlow", "Under 54", statistics.veryLow), ("low", "54–69", statistics.low), ("in", "In range 70–180", statistics.inRange),
+            ("high", "181–250", statistics.high), ("vhigh", "Over 250", statistics.veryHigh),
+        ]
         var x = 0.0
         bands = shares.map { share in
             let width = (share.2 * 1000).rounded() / 10
             defer { x += width }
             return Band(className: share.0, label: share.1, percent: GlucosePageText.percent(share.2), x: x, width: width)
         }
-        tirLabel = "Time in range \(GlucosePageText.percent(statistics.inRange)), below \(GlucosePageText.percent(statistics.below)), "
+        tirLabel =
+            "Time in range \(GlucosePageText.percent(statistics.inRange)), below \(GlucosePageText.percent(statistics.below)), "
             + "above \(GlucosePageText.percent(statistics.above))"
         let mean = statistics.mean.map { $0.formatted(unit) } ?? "–"
         figures = [
-            Figure(label: "Mean", value: mean, detail: statistics.standardDeviation.map { "SD \(Glucose(milligramsPerDeciliter: $0).formatted(unit))" } ?? ""),
-            Figure(label: "GMI", value: report.coverage.isEnough ? statistics.gmiPercent.map { String(format: "%.1f %%", $0) } ?? "–" : "not sure yet",
-                   detail: report.coverage.missing ?? statistics.gmiMillimolesPerMole.map { "\($0.wholeText) mmol/mol" } ?? ""),
-            Figure(label: "Variability (CV)",
-                   value: report.coverage.isEnough ? statistics.coefficientOfVariation.map { String(format: "%.0f %%", $0) } ?? "–" : "not sure yet",
-                   detail: report.coverage.isEnough ? "36 % or less is stable" : "after 14 days of CGM readings"),
-            Figure(label: "Insulin", value: "\(GlucosePageText.amount(report.bolusUnits)) U bolus",
-                   detail: "\(GlucosePageText.amount(report.basalUnits)) U basal"),
+            Figure(
+                label: "Mean", value: mean,
+                detail: statistics.standardDeviation.map { "SD \(Glucose(milligramsPerDeciliter: $0).formatted(unit))" } ?? ""),
+            Figure(
+                label: "GMI",
+                value: report.coverage.isEnough ? statistics.gmiPercent.map { String(format: "%.1f %%", $0) } ?? "–" : "not sure yet",
+                detail: report.coverage.missing ?? statistics.gmiMillimolesPerMole.map { "\($0.wholeText) mmol/mol" } ?? ""),
+            Figure(
+                label: "Variability (CV)",
+                value: report.coverage.isEnough
+                    ? statistics.coefficientOfVariation.map { String(format: "%.0f %%", $0) } ?? "–" : "not sure yet",
+                detail: report.coverage.isEnough ? "36 % or less is stable" : "after 14 days of CGM readings"),
+            Figure(
+                label: "Insulin", value: "\(GlucosePageText.amount(report.bolusUnits)) U bolus",
+                detail: "\(GlucosePageText.amount(report.basalUnits)) U basal"),
         ]
         func ranked(_ ranking: ResponseRanking) -> Ranked {
-            Ranked(name: ranking.name, counted: ranking.counted, events: ranking.events,
-                   rise: ranking.meanRise.map { Glucose(milligramsPerDeciliter: $0).formatted(unit) } ?? "–",
-                   area: ranking.meanArea.map { String(Int($0.rounded())) } ?? "–",
-                   minutes: ranking.meanMinutesToPeak.map { "\($0.wholeText) min" } ?? "–")
+            Ranked(
+                name: ranking.name, counted: ranking.counted, events: ranking.events,
+                rise: ranking.meanRise.map { Glucose(milligramsPerDeciliter: $0).formatted(unit) } ?? "–",
+                area: ranking.meanArea.map { String(Int($0.rounded())) } ?? "–",
+                minutes: ranking.meanMinutesToPeak.map { "\($0.wholeText) min" } ?? "–")
         }
         ranking = report.byMeal.map(ranked)
         hasRanking = !ranking.isEmpty
@@ -134,26 +186,35 @@ struct GlucoseReportPage {
         hasFoodRanking = !foodRanking.isEmpty
         events = report.events.prefix(Self.recentEvents).map { item in
             let local = LocalDateTime(instant: item.event.eatenAt, utcOffsetSeconds: item.event.utcOffsetSeconds)
-            return Event(id: item.event.id.lowercasedString, date: local.date.iso, when: "\(local.date.dayMonth) \(local.clock)",
-                         meal: GlucosePageText.mealName(item), portion: item.event.portion == 1 ? nil : "×\(GlucosePageText.amount(item.event.portion))",
-                         response: GlucosePageText.response(item.response, unit: unit), reason: item.event.reportReason,
-                         diary: item.event.diaryMeal == nil ? nil : "/food/\(local.date.iso)")
+            return Event(
+                id: item.event.id.lowercasedString, date: local.date.iso, when: "\(local.date.dayMonth) \(local.clock)",
+                meal: GlucosePageText.mealName(item),
+                portion: item.event.portion == 1 ? nil : "×\(GlucosePageText.amount(item.event.portion))",
+                response: GlucosePageText.response(item.response, unit: unit), reason: item.event.reportReason,
+                diary: item.event.diaryMeal == nil ? nil : "/food/\(local.date.iso)")
         }
         hasEvents = !events.isEmpty
         mealGroups = [
             OptionGroup(label: "Presets", options: presets.map { MealOption(id: "preset:\($0.id.lowercasedString)", name: $0.name) }),
-            OptionGroup(label: "Recipes", options: recipes.map { MealOption(id: "recipe:\($0.food.id.lowercasedString)", name: $0.food.name) }),
-            OptionGroup(label: "Foods you log often", options: foods.map { food in
-                MealOption(id: "food:\(food.id.lowercasedString)", name: food.brand.map { "\(food.name) (\($0))" } ?? food.name)
-            }),
-            OptionGroup(label: "Study meals", options: meals.filter { $0.presetID == nil }.map {
-                MealOption(id: "meal:\($0.id.lowercasedString)", name: $0.name)
-            }),
+            OptionGroup(
+                label: "Recipes", options: recipes.map { MealOption(id: "recipe:\($0.food.id.lowercasedString)", name: $0.food.name) }),
+            OptionGroup(
+                label: "Foods you log often",
+                options: foods.map { food in
+                    MealOption(id: "food:\(food.id.lowercasedString)", name: food.brand.map { "\(food.name) (\($0))" } ?? food.name)
+                }),
+            OptionGroup(
+                label: "Study meals",
+                options: meals.filter { $0.presetID == nil }.map {
+                    MealOption(id: "meal:\($0.id.lowercasedString)", name: $0.name)
+                }),
         ].filter { !$0.options.isEmpty }
         hasMeals = !mealGroups.isEmpty
         slots = [MealOption(id: "", name: "By the time")] + Meal.standard.map { MealOption(id: $0.name, name: $0.title) }
         dayRows = report.days.reversed().map { day in
-            Day(date: day.date.iso, label: "\(day.date.weekdayName) \(day.date.dayMonth)", mean: day.statistics.mean.map { $0.formatted(unit) } ?? "–",
+            Day(
+                date: day.date.iso, label: "\(day.date.weekdayName) \(day.date.dayMonth)",
+                mean: day.statistics.mean.map { $0.formatted(unit) } ?? "–",
                 inRange: GlucosePageText.percent(day.statistics.inRange))
         }
         hasDays = !dayRows.isEmpty
@@ -165,7 +226,10 @@ struct GlucoseReportPage {
 /// The forms of the glucose report: each card's id, which its action names as the fragment, so that the page a post
 /// answers with opens at that form.
 enum GlucoseForm: String {
-    case meal = "log-meal", mealEvent = "meal-events", reading = "add-reading", insulin = "add-insulin"
+    case meal = "log-meal"
+    case mealEvent = "meal-events"
+    case reading = "add-reading"
+    case insulin = "add-insulin"
 
     /// What a successful post of this form did.
     var done: Done {
@@ -196,7 +260,10 @@ struct GlucoseFeedback {
         /// The unit it looks like, then the unit it was typed in if it is a valid reading in it.
         let choices: [Choice]
 
-        struct Choice { let unit: String; let label: String }
+        struct Choice {
+            let unit: String
+            let label: String
+        }
     }
 
     init() {}
@@ -212,9 +279,24 @@ struct GlucoseFeedback {
 }
 
 struct GlucoseDayPage {
-    struct Event { let when: String; let meal: String; let response: String; let reason: String? }
-    struct Reading { let id: String; let time: String; let value: String; let timing: String }
-    struct Dose { let id: String; let time: String; let units: String; let kind: String }
+    struct Event {
+        let when: String
+        let meal: String
+        let response: String
+        let reason: String?
+    }
+    struct Reading {
+        let id: String
+        let time: String
+        let value: String
+        let timing: String
+    }
+    struct Dose {
+        let id: String
+        let time: String
+        let units: String
+        let kind: String
+    }
 
     let title: String
     /// The day, for the delete forms to come back to.
@@ -243,31 +325,43 @@ struct GlucoseDayPage {
         nextLabel = day.date.adding(days: 1).dayMonth
         self.chart = chart
         let statistics = day.statistics
-        summary = statistics.count == 0 ? "No readings this day."
+        summary =
+            statistics.count == 0
+            ? "No readings this day."
             : "\(statistics.count) readings, mean \(statistics.mean?.formatted(unit) ?? "–"), \(GlucosePageText.percent(statistics.inRange)) in range 70–180 mg/dL."
         events = day.events.map { item in
             let local = LocalDateTime(instant: item.event.eatenAt, utcOffsetSeconds: item.event.utcOffsetSeconds)
-            return Event(when: local.clock, meal: GlucosePageText.mealName(item), response: GlucosePageText.response(item.response, unit: unit),
-                         reason: item.event.reportReason)
+            return Event(
+                when: local.clock, meal: GlucosePageText.mealName(item), response: GlucosePageText.response(item.response, unit: unit),
+                reason: item.event.reportReason)
         }
         hasEvents = !events.isEmpty
         readings = day.readings.map { reading in
-            Reading(id: reading.id.lowercasedString, time: LocalDateTime(instant: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds).clock,
-                    value: reading.rangeEnd ?? reading.glucose.formatted(unit), timing: reading.timing.map { $0.rawValue.replacingOccurrences(of: "_", with: " ") } ?? "")
+            Reading(
+                id: reading.id.lowercasedString,
+                time: LocalDateTime(instant: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds).clock,
+                value: reading.rangeEnd ?? reading.glucose.formatted(unit),
+                timing: reading.timing.map { $0.rawValue.replacingOccurrences(of: "_", with: " ") } ?? "")
         }
         hasReadings = !readings.isEmpty
         manyReadings = readings.count > 12
         readingCount = readings.count == 1 ? "1 reading" : "\(readings.count) readings"
         doses = day.doses.map { dose in
-            Dose(id: dose.id.lowercasedString, time: LocalDateTime(instant: dose.takenAt, utcOffsetSeconds: dose.utcOffsetSeconds).clock,
-                 units: GlucosePageText.amount(dose.units), kind: dose.kind.rawValue + (dose.insulin.map { " (\($0))" } ?? ""))
+            Dose(
+                id: dose.id.lowercasedString, time: LocalDateTime(instant: dose.takenAt, utcOffsetSeconds: dose.utcOffsetSeconds).clock,
+                units: GlucosePageText.amount(dose.units), kind: dose.kind.rawValue + (dose.insulin.map { " (\($0))" } ?? ""))
         }
         hasDoses = !doses.isEmpty
     }
 }
 
 struct MealsPage {
-    struct Row { let id: String; let name: String; let test: Bool; let detail: String }
+    struct Row {
+        let id: String
+        let name: String
+        let test: Bool
+        let detail: String
+    }
     let meals: [Row]
     let hasMeals: Bool
     let error: String?
@@ -279,14 +373,18 @@ struct MealsPage {
     /// `meals` are every definition; those that became presets are left out of the list and named in `moved`.
     init(meals: [MealDefinition], error: String?, name: String, carbs: String) {
         let movedNames = meals.filter { $0.presetID != nil }.map(\.name)
-        moved = movedNames.isEmpty ? nil
+        moved =
+            movedNames.isEmpty
+            ? nil
             : "\(NutritionText.plural(movedNames.count, "everyday meal")) \(movedNames.count == 1 ? "is a preset" : "are presets") now, "
                 + "logged into the food log: \(movedNames.joined(separator: ", "))."
         let meals = meals.filter { $0.presetID == nil }
         self.meals = meals.map { meal in
             var parts: [String] = []
             if let carbs = meal.carbohydrateGrams { parts.append("\(GlucosePageText.amount(carbs)) g carbohydrate") }
-            if !meal.foods.isEmpty { parts.append(meal.foods.map { "\($0.name) \(GlucosePageText.amount($0.grams)) g" }.joined(separator: ", ")) }
+            if !meal.foods.isEmpty {
+                parts.append(meal.foods.map { "\($0.name) \(GlucosePageText.amount($0.grams)) g" }.joined(separator: ", "))
+            }
             return Row(id: meal.id.lowercasedString, name: meal.name, test: meal.kind == .test, detail: parts.joined(separator: " · "))
         }
         hasMeals = !meals.isEmpty
@@ -320,8 +418,10 @@ struct NewestGlucoseText {
         arrow = entry.direction?.arrow
         words = entry.direction?.words
         stale = minutes > Glance.staleAfterMinutes
-        staleReason = stale ? "No new reading for \(minutes < 60 ? "\(minutes) min" : "\(minutes / 60) h \(minutes % 60) min"): "
-            + "the sensor or its uploader may have stopped." : nil
+        staleReason =
+            stale
+            ? "No new reading for \(minutes < 60 ? "\(minutes) min" : "\(minutes / 60) h \(minutes % 60) min"): "
+                + "the sensor or its uploader may have stopped." : nil
         change = before.flatMap { before in
             let seconds = entry.reading.measuredAt.timeIntervalSince(before.at)
             guard seconds > 0, seconds <= GlucoseDirection.longestGap, entry.reading.rangeEnd == nil else { return nil }
@@ -338,7 +438,11 @@ struct NewestGlucoseText {
 /// The Glucose page's lead (`glucose-live`): the newest reading, its arrow and age, and a chart of the last few hours.
 /// It is also the fragment `GET /glucose/live` answers, which the page's script fetches every minute.
 struct LiveGlucosePage {
-    struct Window { let hours: Int; let on: Bool; let days: Int }
+    struct Window {
+        let hours: Int
+        let on: Bool
+        let days: Int
+    }
 
     /// The window shown first: enough for the last meal's rise and fall.
     static let defaultHours = 6
@@ -355,21 +459,34 @@ struct LiveGlucosePage {
         hours = live.hours
         self.days = days
         latest = live.latest.map { entry in
-            NewestGlucoseText(entry, minutesOld: live.minutesOld ?? 0, unit: unit,
-                              before: live.points.last { $0.at < entry.reading.measuredAt })
+            NewestGlucoseText(
+                entry, minutesOld: live.minutesOld ?? 0, unit: unit,
+                before: live.points.last { $0.at < entry.reading.measuredAt })
         }
         windows = LiveGlucose.windows.map { Window(hours: $0, on: $0 == live.hours, days: days) }
         let offset = live.settings.timeZone.secondsFromGMT(for: live.end)
-        chart = GlucoseDayChart(start: live.start, end: live.end, utcOffsetSeconds: offset, points: live.points,
-                                meals: live.meals.map { GlucoseDayChart.MealMark(at: $0.at, label: $0.name) }, doses: live.doses,
-                                unit: unit, span: "in the last \(live.hours) hours").svg()
+        chart = GlucoseDayChart(
+            start: live.start, end: live.end, utcOffsetSeconds: offset, points: live.points,
+            meals: live.meals.map { GlucoseDayChart.MealMark(at: $0.at, label: $0.name) }, doses: live.doses,
+            unit: unit, span: "in the last \(live.hours) hours"
+        ).svg()
     }
 }
 
 /// The ambulatory glucose profile's page: the chart, and the consensus statistics with their targets.
 struct GlucoseProfilePage {
-    struct Period { let days: Int; let label: String; let on: Bool }
-    struct Row { let label: String; let value: String; let target: String; let met: Bool; let missed: Bool }
+    struct Period {
+        let days: Int
+        let label: String
+        let on: Bool
+    }
+    struct Row {
+        let label: String
+        let value: String
+        let target: String
+        let met: Bool
+        let missed: Bool
+    }
 
     let days: Int
     let periods: [Period]
@@ -395,14 +512,19 @@ struct GlucoseProfilePage {
         let percent = GlucosePageText.percent
         let enough = profile.coverage.isEnough
         rows = [
-            row("Days with readings", "\(profile.daysWithReadings) of \(profile.days)", "14 or more",
+            row(
+                "Days with readings", "\(profile.daysWithReadings) of \(profile.days)", "14 or more",
                 profile.daysWithReadings >= GlucoseCoverage.recommendedDays),
-            row("Time with readings (CGM active)", percent(profile.activeShare), "70 % or more",
+            row(
+                "Time with readings (CGM active)", percent(profile.activeShare), "70 % or more",
                 profile.activeShare >= GlucoseCoverage.recommendedActiveShare),
             row("Mean glucose", statistics.mean.map { $0.formatted(unit) } ?? "–", "", nil),
-            row("GMI", enough ? statistics.gmiPercent.map { String(format: "%.1f %%", $0) } ?? "–" : "not sure yet",
+            row(
+                "GMI", enough ? statistics.gmiPercent.map { String(format: "%.1f %%", $0) } ?? "–" : "not sure yet",
                 enough ? "" : "after 14 days at 70 %", nil),
-            row("Variability (CV)", enough ? statistics.coefficientOfVariation.map { String(format: "%.1f %%", $0) } ?? "–" : "not sure yet",
+            row(
+                "Variability (CV)",
+                enough ? statistics.coefficientOfVariation.map { String(format: "%.1f %%", $0) } ?? "–" : "not sure yet",
                 "36 % or less", enough ? statistics.coefficientOfVariation.map { $0 <= 36 } : nil),
             row("Very high, over 250 mg/dL", percent(statistics.veryHigh), "under 5 %", statistics.veryHigh < 0.05),
             row("High, over 180 mg/dL", percent(statistics.above), "under 25 %", statistics.above < 0.25),

@@ -35,20 +35,26 @@ struct GlucoseWebController {
         return date
     }
 
-    func renderReport(_ context: Context, days: Int, hours: Int = LiveGlucosePage.defaultHours, feedback: GlucoseFeedback = GlucoseFeedback(),
-                      notice: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+    func renderReport(
+        _ context: Context, days: Int, hours: Int = LiveGlucosePage.defaultHours, feedback: GlucoseFeedback = GlucoseFeedback(),
+        notice: String? = nil, status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
         let report = try await context.journal.glucoseReport(days: days)
         let live = try await context.journal.liveGlucose(hours: hours)
         let settings = try await context.journal.settings()
         let instant = context.journal.now()
         let now = LocalDateTime(instant: instant, utcOffsetSeconds: settings.timeZone.secondsFromGMT(for: instant))
         let journal = context.journal
-        let frequent = try await journal.frequentFoods(since: instant.addingTimeInterval(-GlucoseReportPage.frequentDays * 86_400),
-                                                       limit: GlucoseReportPage.frequentFoods).map(\.food)
-        let page = GlucoseReportPage(report: report, days: days, live: live, presets: try await journal.presets(), recipes: try await journal.recipes(),
-                                     foods: frequent, meals: try await journal.meals(), now: String(now.date.iso + "T" + now.clock),
-                                     feedback: feedback)
-        return WebResponse.html(pages.render("glucose", page, title: "Glucose", tab: .glucose, notice: notice, formToken: context.formToken), status: status)
+        let frequent = try await journal.frequentFoods(
+            since: instant.addingTimeInterval(-GlucoseReportPage.frequentDays * 86_400),
+            limit: GlucoseReportPage.frequentFoods
+        ).map(\.food)
+        let page = GlucoseReportPage(
+            report: report, days: days, live: live, presets: try await journal.presets(), recipes: try await journal.recipes(),
+            foods: frequent, meals: try await journal.meals(), now: String(now.date.iso + "T" + now.clock),
+            feedback: feedback)
+        return WebResponse.html(
+            pages.render("glucose", page, title: "Glucose", tab: .glucose, notice: notice, formToken: context.formToken), status: status)
     }
 
     @Sendable func report(_ request: Request, context: Context) async throws -> Response {
@@ -68,8 +74,9 @@ struct GlucoseWebController {
     @Sendable func profileChart(_ request: Request, context: Context) async throws -> Response {
         let days = try request.queryInt("days", default: GlucoseCoverage.recommendedDays, range: 7...90)
         let (profile, _, _, unit) = try await context.journal.glucoseProfile(days: days)
-        return Response(status: .ok, headers: [.contentType: "image/svg+xml; charset=utf-8"],
-                        body: ResponseBody(byteBuffer: ByteBuffer(string: AGPChart(profile: profile, unit: unit).svg())))
+        return Response(
+            status: .ok, headers: [.contentType: "image/svg+xml; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: AGPChart(profile: profile, unit: unit).svg())))
     }
 
     /// The page's lead alone, for its script to put in place.
@@ -88,7 +95,8 @@ struct GlucoseWebController {
             try await body()
             return form.done.redirect(to: "/glucose")
         } catch let error as CinnError where error.code == .invalidInput || error.code == .conflict {
-            return try await renderReport(context, days: 30, feedback: GlucoseFeedback(error: error.message, in: form), status: error.code.httpStatus)
+            return try await renderReport(
+                context, days: 30, feedback: GlucoseFeedback(error: error.message, in: form), status: error.code.httpStatus)
         }
     }
 
@@ -102,8 +110,9 @@ struct GlucoseWebController {
                     return timing
                 }
                 let unit = try form["unit"].map { text in try GlucoseUnit.parse(text) }
-                _ = try await context.journal.addGlucose(value: value, unit: unit, time: form["time"], timing: timing, note: form["note"],
-                                                 confirm: form["confirm"] == "true")
+                _ = try await context.journal.addGlucose(
+                    value: value, unit: unit, time: form["time"], timing: timing, note: form["note"],
+                    confirm: form["confirm"] == "true")
             }
         } catch let error as CinnError where error.code == .needsConfirmation {
             // The unit the value was sent in: the form's (parsed above before the question), else the user's.
@@ -117,8 +126,9 @@ struct GlucoseWebController {
                 choices.append(.init(unit: typedUnit.rawValue, label: "Save \(text) \(typedUnit.rawValue) anyway"))
             }
             var feedback = GlucoseFeedback()
-            feedback.confirmation = .init(message: error.message, value: text, time: form["time"] ?? "", timing: form["timing"] ?? "",
-                                          note: form["note"] ?? "", choices: choices)
+            feedback.confirmation = .init(
+                message: error.message, value: text, time: form["time"] ?? "", timing: form["timing"] ?? "",
+                note: form["note"] ?? "", choices: choices)
             return try await renderReport(context, days: 30, feedback: feedback, status: .unprocessableContent)
         }
     }
@@ -134,7 +144,8 @@ struct GlucoseWebController {
         return try await changing(context, .insulin) {
             guard let units = try form.number("units") else { throw CinnError.invalid("units", "enter the units") }
             let kind = InsulinKind(rawValue: form["kind"] ?? "bolus") ?? .bolus
-            _ = try await context.journal.addInsulin(units: units, kind: kind, insulin: form["insulin"], time: form["time"], note: form["note"])
+            _ = try await context.journal.addInsulin(
+                units: units, kind: kind, insulin: form["insulin"], time: form["time"], note: form["note"])
         }
     }
 
@@ -150,11 +161,16 @@ struct GlucoseWebController {
         return form["day"].flatMap(LocalDate.init(iso:)).map { "/glucose/days/\($0.iso)" } ?? "/glucose"
     }
 
-    func renderMeals(_ context: Context, error: String? = nil, form: FormFields? = nil, notice: String? = nil,
-                     status: HTTPResponse.Status = .ok) async throws -> Response {
-        let page = MealsPage(meals: try await context.journal.meals(), error: error, name: form?["name"] ?? "",
-                             carbs: form?["carbohydrate_g"] ?? "")
-        return WebResponse.html(pages.render("glucose-meals", page, title: "Study meals", tab: .glucose, notice: notice, formToken: context.formToken), status: status)
+    func renderMeals(
+        _ context: Context, error: String? = nil, form: FormFields? = nil, notice: String? = nil,
+        status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        let page = MealsPage(
+            meals: try await context.journal.meals(), error: error, name: form?["name"] ?? "",
+            carbs: form?["carbohydrate_g"] ?? "")
+        return WebResponse.html(
+            pages.render("glucose-meals", page, title: "Study meals", tab: .glucose, notice: notice, formToken: context.formToken),
+            status: status)
     }
 
     @Sendable func meals(_ request: Request, context: Context) async throws -> Response {
@@ -164,8 +180,9 @@ struct GlucoseWebController {
     @Sendable func addMeal(_ request: Request, context: Context) async throws -> Response {
         let form = try await FormFields(request: request)
         do {
-            _ = try await context.journal.addMeal(name: form["name"] ?? "", kind: MealKind(rawValue: form["kind"] ?? "common") ?? .common,
-                                          carbohydrateGrams: try form.number("carbohydrate_g"), foods: [], note: nil)
+            _ = try await context.journal.addMeal(
+                name: form["name"] ?? "", kind: MealKind(rawValue: form["kind"] ?? "common") ?? .common,
+                carbohydrateGrams: try form.number("carbohydrate_g"), foods: [], note: nil)
             return Done.mealAdded.redirect(to: "/glucose/meals")
         } catch let error as CinnError where error.code == .invalidInput || error.code == .conflict {
             return try await renderMeals(context, error: error.message, form: form, status: error.code.httpStatus)
@@ -189,12 +206,16 @@ struct GlucoseWebController {
             case "preset":
                 _ = try await context.journal.logPreset(id: id, times: portion ?? 1, meal: slot, time: form["time"])
             case "recipe":
-                _ = try await context.journal.logFoods([FoodLogRequest(foodID: id, servings: portion ?? 1, serving: "1 serving", meal: slot,
-                                                                       time: form["time"])])
+                _ = try await context.journal.logFoods([
+                    FoodLogRequest(
+                        foodID: id, servings: portion ?? 1, serving: "1 serving", meal: slot,
+                        time: form["time"])
+                ])
             case "food":
                 _ = try await context.journal.logFoods([FoodLogRequest(foodID: id, servings: portion ?? 1, meal: slot, time: form["time"])])
             default:
-                _ = try await context.journal.logMeal(mealID: id, time: form["time"], portion: portion, carbohydrateGrams: nil, note: form["note"])
+                _ = try await context.journal.logMeal(
+                    mealID: id, time: form["time"], portion: portion, carbohydrateGrams: nil, note: form["note"])
             }
         }
     }
@@ -213,8 +234,10 @@ struct GlucoseWebController {
     func chartSVG(_ day: GlucoseDay) -> String {
         let points = day.readings.map { GlucosePoint(at: $0.measuredAt, glucose: $0.glucose) }
         let meals = day.events.map { GlucoseDayChart.MealMark(at: $0.event.eatenAt, label: GlucosePageText.describe($0, unit: day.unit)) }
-        return GlucoseDayChart(start: day.start, end: day.end, utcOffsetSeconds: day.utcOffsetSeconds, points: points, meals: meals, doses: day.doses,
-                               unit: day.unit).svg()
+        return GlucoseDayChart(
+            start: day.start, end: day.end, utcOffsetSeconds: day.utcOffsetSeconds, points: points, meals: meals, doses: day.doses,
+            unit: day.unit
+        ).svg()
     }
 
     @Sendable func day(_ request: Request, context: Context) async throws -> Response {
@@ -222,13 +245,16 @@ struct GlucoseWebController {
         let day = try await context.journal.glucoseDay(date)
         let today = context.journal.today(try await context.journal.settings())
         let page = GlucoseDayPage(day: day, chart: chartSVG(day), today: today)
-        return WebResponse.html(pages.render("glucose-day", page, title: "Glucose on \(date.dayMonthYear)", tab: .glucose,
-                                             notice: Done.notice(request), formToken: context.formToken))
+        return WebResponse.html(
+            pages.render(
+                "glucose-day", page, title: "Glucose on \(date.dayMonthYear)", tab: .glucose,
+                notice: Done.notice(request), formToken: context.formToken))
     }
 
     @Sendable func chart(_ request: Request, context: Context) async throws -> Response {
         let day = try await context.journal.glucoseDay(try date(context))
-        return Response(status: .ok, headers: [.contentType: "image/svg+xml; charset=utf-8"],
-                        body: ResponseBody(byteBuffer: ByteBuffer(string: chartSVG(day))))
+        return Response(
+            status: .ok, headers: [.contentType: "image/svg+xml; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: chartSVG(day))))
     }
 }

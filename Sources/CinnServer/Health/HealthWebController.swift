@@ -20,17 +20,20 @@ struct HealthWebController {
     @Sendable func page(_ request: Request, context: Context) async throws -> Response {
         let types = try await context.journal.healthDayTypes()
         let days = request.query("days").flatMap(Int.init).flatMap { HealthPage.spans.contains($0) ? $0 : nil } ?? 90
-        let chosen = types.first { type in
-            type.type == request.query("type") && type.category == (request.query("category") ?? "") && type.unit == request.query("unit")
-        } ?? types.first { $0.type == "HKQuantityTypeIdentifierStepCount" } ?? types.first
+        let chosen =
+            types.first { type in
+                type.type == request.query("type") && type.category == (request.query("category") ?? "")
+                    && type.unit == request.query("unit")
+            } ?? types.first { $0.type == "HKQuantityTypeIdentifierStepCount" } ?? types.first
         guard request.query("type") == nil || chosen?.type == request.query("type") else {
             throw CinnError.notFound("no health data of that type")
         }
         var model = HealthPage(types: types, chosen: chosen, days: days)
         if let chosen {
             let range = chosen.last.adding(days: 1 - days)...chosen.last
-            let summaries = try await context.journal.healthDays(type: chosen.type, category: chosen.category,
-                                                               unit: chosen.unit, days: range)
+            let summaries = try await context.journal.healthDays(
+                type: chosen.type, category: chosen.category,
+                unit: chosen.unit, days: range)
             model.show(summaries, of: chosen, in: range)
         }
         return WebResponse.html(pages.render("health", model, title: "Health data", tab: .more, formToken: context.formToken))
@@ -66,8 +69,9 @@ struct HealthPage {
 
     init(types: [HealthDayType], chosen: HealthDayType?, days: Int) {
         rows = types.map { type in
-            TypeRow(name: type.name, unit: type.unit, days: type.days, last: type.last.dayMonthYear, link: Self.link(type, days: days),
-                    chosen: type == chosen)
+            TypeRow(
+                name: type.name, unit: type.unit, days: type.days, last: type.last.dayMonthYear, link: Self.link(type, days: days),
+                chosen: type == chosen)
         }
         hasTypes = !types.isEmpty
         if let chosen {
@@ -96,8 +100,10 @@ struct HealthPage {
     static func link(_ type: HealthDayType, days: Int) -> String {
         var components = URLComponents()
         components.path = "/more-data"
-        components.queryItems = [URLQueryItem(name: "type", value: type.type), URLQueryItem(name: "category", value: type.category),
-                                 URLQueryItem(name: "unit", value: type.unit), URLQueryItem(name: "days", value: String(days))]
+        components.queryItems = [
+            URLQueryItem(name: "type", value: type.type), URLQueryItem(name: "category", value: type.category),
+            URLQueryItem(name: "unit", value: type.unit), URLQueryItem(name: "days", value: String(days)),
+        ]
         return components.string ?? "/more-data"
     }
 }

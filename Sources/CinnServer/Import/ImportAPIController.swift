@@ -32,12 +32,14 @@ struct ImportAPIController {
         defer { try? FileManager.default.removeItem(at: file) }
         let report = try await ServerMetrics.counting {
             try await namingUpload(file, as: request.query("file_name")) {
-                try await context.journal.importAnyFile(at: file, fileName: request.query("file_name"), format: format, unit: unit,
-                                                        dateOrder: dateOrder, mode: mode)
+                try await context.journal.importAnyFile(
+                    at: file, fileName: request.query("file_name"), format: format, unit: unit,
+                    dateOrder: dateOrder, mode: mode)
             }
         }
         if report.rejectedCount > 0 && !mode.skipInvalid && !mode.dryRun {
-            let error = CinnError.invalid("file", "\(report.rejectedCount) rows are invalid; nothing was imported (use skip_invalid=true to import the others)")
+            let error = CinnError.invalid(
+                "file", "\(report.rejectedCount) rows are invalid; nothing was imported (use skip_invalid=true to import the others)")
             return JSONResponse.error(error, report: ImportReportDTO(report: report))
         }
         return try JSONResponse.make(ImportReportDTO(report: report), status: report.importID == nil ? .ok : .created)

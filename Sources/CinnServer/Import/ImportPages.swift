@@ -8,8 +8,18 @@ import Mustache
 
 /// The import form and the list of earlier imports.
 struct ImportPage {
-    struct Batch { let id: Int64; let name: String; let format: String; let when: String; let imported: Int; let undone: Bool }
-    struct Format { let value: String; let name: String }
+    struct Batch {
+        let id: Int64
+        let name: String
+        let format: String
+        let when: String
+        let imported: Int
+        let undone: Bool
+    }
+    struct Format {
+        let value: String
+        let name: String
+    }
     let formats: [Format]
     /// Every format's product name, for the page's sentence of what it imports.
     let formatList: String
@@ -22,9 +32,10 @@ struct ImportPage {
         formatList = self.formats.map(\.name).joined(separator: ", ")
         self.formError = formError
         self.batches = batches.map {
-            Batch(id: $0.id, name: $0.fileName ?? "upload", format: Self.productName($0.format),
-                  when: DashboardPage.moment($0.createdAt, in: timeZone),
-                  imported: $0.imported, undone: $0.undoneAt != nil)
+            Batch(
+                id: $0.id, name: $0.fileName ?? "upload", format: Self.productName($0.format),
+                when: DashboardPage.moment($0.createdAt, in: timeZone),
+                imported: $0.imported, undone: $0.undoneAt != nil)
         }
         hasBatches = !batches.isEmpty
     }
@@ -77,7 +88,9 @@ struct UndoImportPage {
         if let days = contents.days {
             let count = days.lowerBound.distance(to: days.upperBound) + 1
             let span = count >= 14 ? "\(Int((Double(count) / 7).rounded(.up))) weeks" : count == 1 ? "one day" : "\(count) days"
-            let dates = count == 1 ? DashboardPage.shortDate(days.lowerBound)
+            let dates =
+                count == 1
+                ? DashboardPage.shortDate(days.lowerBound)
                 : "\(DashboardPage.shortDate(days.lowerBound, withYear: days.lowerBound.year != days.upperBound.year)) – \(DashboardPage.shortDate(days.upperBound))"
             sentence += ", from \(span) (\(dates))"
         }
@@ -86,20 +99,21 @@ struct UndoImportPage {
 
     /// "644 sets", "1 food entry": a count of an import's records in words.
     static func describe(_ count: Int, _ kind: ImportContents.Kind) -> String {
-        let (one, many): (String, String) = switch kind {
-        case .weighIns: ("weigh-in", "weigh-ins")
-        case .bodyFat: ("body-fat reading", "body-fat readings")
-        case .foodEntries: ("food entry", "food entries")
-        case .exerciseEntries: ("exercise entry", "exercise entries")
-        case .glucose: ("glucose reading", "glucose readings")
-        case .insulin: ("insulin dose", "insulin doses")
-        case .mealEvents: ("meal eaten", "meals eaten")
-        case .workoutSets: ("set", "sets")
-        case .healthDays: ("day of health data", "days of health data")
-        case .meals: ("meal", "meals")
-        case .foods: ("food", "foods")
-        case .presets: ("preset", "presets")
-        }
+        let (one, many): (String, String) =
+            switch kind {
+            case .weighIns: ("weigh-in", "weigh-ins")
+            case .bodyFat: ("body-fat reading", "body-fat readings")
+            case .foodEntries: ("food entry", "food entries")
+            case .exerciseEntries: ("exercise entry", "exercise entries")
+            case .glucose: ("glucose reading", "glucose readings")
+            case .insulin: ("insulin dose", "insulin doses")
+            case .mealEvents: ("meal eaten", "meals eaten")
+            case .workoutSets: ("set", "sets")
+            case .healthDays: ("day of health data", "days of health data")
+            case .meals: ("meal", "meals")
+            case .foods: ("food", "foods")
+            case .presets: ("preset", "presets")
+            }
         return "\(count.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))) \(count == 1 ? one : many)"
     }
 }
@@ -107,7 +121,10 @@ struct UndoImportPage {
 /// A kept upload whose file does not say which unit its weights are in: the question, and the form that answers it.
 /// A question an upload asks before it can be checked: the unit of its weights, or the order of its dates.
 struct ImportQuestionPage {
-    struct Choice { let value: String; let name: String }
+    struct Choice {
+        let value: String
+        let name: String
+    }
     let token: String
     let fileName: String?
     let heading: String
@@ -134,8 +151,10 @@ struct ImportQuestionPage {
             choices = [Choice(value: "kg", name: "kg"), Choice(value: "lb", name: "lb"), Choice(value: "st", name: "st")]
         default:
             (heading, path, field, label) = ("Which comes first in the dates?", "date-order", "date_order", "Dates")
-            choices = [Choice(value: "day-first", name: "Day first (1/2 is 1 Feb)"),
-                       Choice(value: "month-first", name: "Month first (1/2 is 2 Jan)")]
+            choices = [
+                Choice(value: "day-first", name: "Day first (1/2 is 1 Feb)"),
+                Choice(value: "month-first", name: "Month first (1/2 is 2 Jan)"),
+            ]
         }
     }
 }
@@ -179,13 +198,15 @@ struct ImportReportPage {
         let blocked = report.rejectedCount > 0 && !skipInvalid
         if token != nil {
             heading = blocked ? "This file has invalid rows" : "Ready to import"
-            summary = blocked
+            summary =
+                blocked
                 ? "Nothing can be imported until the rows below are fixed, or you choose to import the good rows only."
                 : "Nothing has been written yet. Check the numbers, then import."
             importedLabel = "Would be added"
         } else {
             heading = report.importID == nil ? "Nothing imported" : "Imported"
-            summary = report.importID.map { "Import #\($0) is done. You can undo it on the import page." }
+            summary =
+                report.importID.map { "Import #\($0) is done. You can undo it on the import page." }
                 ?? (blocked ? "The file has invalid rows, so nothing was written." : "Everything in the file is already in your journal.")
             importedLabel = "Added"
         }
@@ -213,8 +234,10 @@ struct ImportReportPage {
             (things, nextLink, nextLabel) = ("records", "/more-data", "See your health data")
         } else if report.format == "nightscout" {
             // A file of treatments with nothing for the journal (temporary basals) still keeps them.
-            (things, nextLink, nextLabel) = (report.imported == 0 && report.keptAsSent > 0 ? "treatments" : "records", "/glucose",
-                                             "See your glucose")
+            (things, nextLink, nextLabel) = (
+                report.imported == 0 && report.keptAsSent > 0 ? "treatments" : "records", "/glucose",
+                "See your glucose"
+            )
         } else if report.format == "myfitnesspal" {
             (things, nextLink, nextLabel) = ("records", "/food", "See your food log")
         } else {

@@ -46,18 +46,24 @@ enum ImportProgressBoard {
 
     /// Runs `body` with a progress sink whose reports reach the board under `id` (when there is one). A progress write
     /// that fails is skipped: it never fails the import.
-    static func tracking(_ journal: Journal, _ id: String?, phase: String,
-                         _ body: (@escaping @Sendable (ImportProgress) -> Void) async throws -> ImportReport) async throws -> ImportReport {
+    static func tracking(
+        _ journal: Journal, _ id: String?, phase: String,
+        _ body: (@escaping @Sendable (ImportProgress) -> Void) async throws -> ImportReport
+    ) async throws -> ImportReport {
         guard let id else { return try await body { _ in } }
         let newest = Mutex(Reported(progress: ImportProgress(bytesRead: 0, totalBytes: nil, rowsRead: 0), written: true))
         @Sendable func write(_ progress: ImportProgress, done: Bool) async {
-            try? await journal.setImportProgress(id: id, StoredImportProgress(phase: phase, progress: progress, done: done), lifetime: lifetime)
+            try? await journal.setImportProgress(
+                id: id, StoredImportProgress(phase: phase, progress: progress, done: done), lifetime: lifetime)
         }
         // Writes what is new every `interval`; once cancelled (the import has ended), hands back the last progress.
         let writer = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
-                let unwritten = newest.withLock { state in defer { state.written = true }; return state.written ? nil : state.progress }
+                let unwritten = newest.withLock { state in
+                    defer { state.written = true }
+                    return state.written ? nil : state.progress
+                }
                 if let unwritten { await write(unwritten, done: false) }
             }
             return newest.withLock { $0.progress }

@@ -39,8 +39,9 @@ struct ImportWebController {
         let formats = Journal.importFormats.filter {
             FoodDatabaseFormat(rawValue: $0) == nil || FoodDatabaseFormat.mayImport(context.account)
         }
-        let model = ImportPage(formats: formats, batches: batches, timeZone: try await context.journal.settings().timeZone,
-                               formError: error)
+        let model = ImportPage(
+            formats: formats, batches: batches, timeZone: try await context.journal.settings().timeZone,
+            formError: error)
         return pages.render("import", model, title: "Import", tab: .importing, notice: notice, formToken: context.formToken)
     }
 
@@ -90,7 +91,8 @@ struct ImportWebController {
     /// - Parameter claiming: taken for its import: no other request finds it afterwards.
     private func waiting(_ context: Context, claiming: Bool = false) async throws -> PendingImport {
         guard let token = context.parameters.get("token"), UUID(text: token) != nil,
-              let fields = try await context.journal.waitingUpload(token: token, claiming: claiming) else {
+            let fields = try await context.journal.waitingUpload(token: token, claiming: claiming)
+        else {
             throw CinnError.notFound("this import is no longer waiting; upload the file again")
         }
         return PendingImport(directory: pendingDirectory, token: token, fields: fields)
@@ -108,8 +110,9 @@ struct ImportWebController {
             return html(pages.render("import-report", model, title: "Import", tab: .importing, formToken: context.formToken))
         } catch let error as CinnError where error.code == .invalidInput && ImportQuestionPage.asks(error) {
             let model = ImportQuestionPage(error, token: pending.token, fileName: pending.fields["file_name"])
-            return html(pages.render("import-question", model, title: "Import", tab: .importing, formToken: context.formToken),
-                        status: .unprocessableContent)
+            return html(
+                pages.render("import-question", model, title: "Import", tab: .importing, formToken: context.formToken),
+                status: .unprocessableContent)
         } catch let error as CinnError where error.code == .invalidInput {
             await pending.discard(context.journal)
             return html(try await renderImportForm(context, error: error.message), status: .unprocessableContent)
@@ -140,22 +143,26 @@ struct ImportWebController {
     /// How far the import polling with `id` has got, as JSON; 404 when there is none.
     @Sendable func importProgress(_ request: Request, context: Context) async throws -> Response {
         guard let id = ImportProgressBoard.validID(context.parameters.get("id")),
-              let entry = try await ImportProgressBoard.entry(id, journal: context.journal) else {
+            let entry = try await ImportProgressBoard.entry(id, journal: context.journal)
+        else {
             throw CinnError.notFound("no import in progress with that id")
         }
         let body = try JSONEncoder().encode(entry)
-        return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        return Response(
+            status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     @Sendable func confirmUndoImport(_ request: Request, context: Context) async throws -> Response {
         guard let id = context.parameters.get("id").flatMap(Int64.init),
-              let batch = try await context.journal.imports().first(where: { $0.id == id }) else {
+            let batch = try await context.journal.imports().first(where: { $0.id == id })
+        else {
             throw CinnError.notFound("no such import")
         }
         guard batch.undoneAt == nil else { return redirect("/import") }
-        let model = UndoImportPage(batch: batch, contents: try await context.journal.importContents(id: id),
-                                   timeZone: try await context.journal.settings().timeZone)
+        let model = UndoImportPage(
+            batch: batch, contents: try await context.journal.importContents(id: id),
+            timeZone: try await context.journal.settings().timeZone)
         return html(pages.render("undo-import", model, title: "Undo import", tab: .importing, formToken: context.formToken))
     }
 
@@ -183,12 +190,14 @@ struct PendingImport {
     /// Moves the upload into the directory and records it as `journal`'s; uploads that were checked but never
     /// imported are removed on the way.
     func keep(file upload: URL, journal: Journal) async throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         removeExpiredFiles()
         try FileManager.default.moveItem(at: upload, to: file)
-        let expired = try await journal.keepWaitingUpload(token: token, fields: fields,
-                                                                lifetime: Self.lifetime)
+        let expired = try await journal.keepWaitingUpload(
+            token: token, fields: fields,
+            lifetime: Self.lifetime)
         for token in expired { try? FileManager.default.removeItem(at: directory.appendingPathComponent("\(token).upload")) }
     }
 
@@ -198,11 +207,14 @@ struct PendingImport {
         }
         let format = fields["format"].flatMap { $0.isEmpty ? nil : $0 }
         let unit = try fields["unit"].flatMap { $0.isEmpty ? nil : $0 }.map { text in try MassUnit.parse(text) }
-        let dateOrder = try fields["date_order"].flatMap { $0.isEmpty ? nil : $0 }.map { text in try MyFitnessPalExport.DateOrder.parse(text) }
+        let dateOrder = try fields["date_order"].flatMap { $0.isEmpty ? nil : $0 }.map { text in
+            try MyFitnessPalExport.DateOrder.parse(text)
+        }
         return try await ServerMetrics.counting {
             try await namingUpload(file, as: fields["file_name"]) {
-                try await journal.importAnyFile(at: file, fileName: fields["file_name"], format: format, unit: unit, dateOrder: dateOrder,
-                                                mode: ImportMode(dryRun: dryRun, skipInvalid: skipInvalid), progress: progress)
+                try await journal.importAnyFile(
+                    at: file, fileName: fields["file_name"], format: format, unit: unit, dateOrder: dateOrder,
+                    mode: ImportMode(dryRun: dryRun, skipInvalid: skipInvalid), progress: progress)
             }
         }
     }
@@ -221,7 +233,8 @@ struct PendingImport {
     /// Removes files older than an upload waits (a server stopped before it could record or discard one).
     func removeExpiredFiles() {
         let limit = Date().addingTimeInterval(-Self.lifetime)
-        let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
+        let files =
+            (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
         for file in files {
             let modified = (try? file.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate
             if let modified, modified < limit { try? FileManager.default.removeItem(at: file) }

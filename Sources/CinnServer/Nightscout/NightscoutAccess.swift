@@ -51,13 +51,14 @@ struct NightscoutAccessMiddleware: RouterMiddleware {
         var context = context
         if let accounts {
             let bearer = request.headers[.authorization].flatMap { $0.lowercased().hasPrefix("bearer ") ? String($0.dropFirst(7)) : nil }
-            let found = if let token = token ?? bearer?.trimmingCharacters(in: .whitespaces) {
-                try await accounts.tokenAccount(secret: token)
-            } else if let hash {
-                try await accounts.tokenAccount(secretSHA1: hash)
-            } else {
-                nil as (account: Account, scope: APITokenScope)?
-            }
+            let found =
+                if let token = token ?? bearer?.trimmingCharacters(in: .whitespaces) {
+                    try await accounts.tokenAccount(secret: token)
+                } else if let hash {
+                    try await accounts.tokenAccount(secretSHA1: hash)
+                } else {
+                    nil as (account: Account, scope: APITokenScope)?
+                }
             guard let found else {
                 throw CinnError(.unauthenticated, "send one of your API tokens as ?token=, or its SHA-1 hex in the api-secret header")
             }
@@ -66,11 +67,15 @@ struct NightscoutAccessMiddleware: RouterMiddleware {
             return try await next(request, context)
         }
         if let secret {
-            guard hash.map({ constantTimeEqual($0, Accounts.sha1Hex(secret)) }) == true || token.map({ constantTimeEqual($0, secret) }) == true else {
+            guard
+                hash.map({ constantTimeEqual($0, Accounts.sha1Hex(secret)) }) == true
+                    || token.map({ constantTimeEqual($0, secret) }) == true
+            else {
                 throw CinnError(.unauthenticated, "send the API secret: the api-secret header (its SHA-1 hex) or ?token=")
             }
         } else if !openOnLoopback {
-            throw CinnError(.unauthenticated, "this server listens beyond loopback: start it with --api-secret to let Nightscout clients in")
+            throw CinnError(
+                .unauthenticated, "this server listens beyond loopback: start it with --api-secret to let Nightscout clients in")
         }
         return try await next(request, context)
     }

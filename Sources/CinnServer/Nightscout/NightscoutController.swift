@@ -34,17 +34,22 @@ struct NightscoutController {
     /// Treatments, device statuses or profiles as clients sent them, newest first.
     @Sendable func documents(_ request: Request, _ context: Context, _ collection: NightscoutDocument.Collection) async throws -> Response {
         let query = try NightscoutQuery(request, times: ["created_at": .iso], types: false)
-        let documents = try await context.journal.nightscoutDocuments(collection, from: query.start,
-                                                                           to: query.end, limit: query.count)
+        let documents = try await context.journal.nightscoutDocuments(
+            collection, from: query.start,
+            to: query.end, limit: query.count)
         return JSONResponse.body("[" + documents.map(\.body).joined(separator: ",") + "]")
     }
 
     /// A client's treatments (kept, and what the journal holds of them stored there), device statuses or profiles;
     /// answered with the documents stored.
-    @Sendable func uploadDocuments(_ request: Request, _ context: Context, _ collection: NightscoutDocument.Collection) async throws -> Response {
+    @Sendable func uploadDocuments(_ request: Request, _ context: Context, _ collection: NightscoutDocument.Collection) async throws
+        -> Response
+    {
         var request = request
         let body = Array(try await request.body(upTo: NightscoutJSON.maximumUpload).readableBytesView)
-        let upload = collection == .treatments ? try await context.journal.uploadNightscoutTreatments(body)
+        let upload =
+            collection == .treatments
+            ? try await context.journal.uploadNightscoutTreatments(body)
             : try await context.journal.uploadNightscoutDocuments(collection, body)
         if upload.stored.isEmpty, upload.duplicates == 0, let rejected = upload.rejected.first {
             throw CinnError.invalid(rejected.field ?? collection.rawValue, "document \(rejected.line): \(rejected.reason)")
@@ -70,7 +75,8 @@ struct NightscoutController {
         let settings = try await context.journal.settings()
         let now = context.journal.now()
         let units = settings.glucoseUnit == .millimolesPerLiter ? "mmol" : "mg/dl"
-        return JSONResponse.body("""
+        return JSONResponse.body(
+            """
             {"status":"ok","name":"Cinn","version":\(JSONText.quoted(NightscoutJSON.version)),"serverTime":\(JSONText.quoted(NightscoutJSON.dateString(now))),\
             "serverTimeEpoch":\(NightscoutJSON.milliseconds(now)),"apiEnabled":true,"careportalEnabled":false,"boluscalcEnabled":false,\
             "settings":{"units":"\(units)","timeFormat":24,"customTitle":"Cinn","theme":"default","enable":[]},"extendedSettings":{},"authorized":null}
@@ -79,7 +85,8 @@ struct NightscoutController {
 
     @Sendable func entries(_ request: Request, _ context: Context, sensor: Bool?) async throws -> Response {
         let query = try NightscoutQuery(request, times: ["date": .milliseconds, "dateString": .iso], types: true)
-        let entries = try await context.journal.nightscoutEntries(from: query.start, to: query.end, sensor: query.sensor ?? sensor, count: query.count)
+        let entries = try await context.journal.nightscoutEntries(
+            from: query.start, to: query.end, sensor: query.sensor ?? sensor, count: query.count)
         return JSONResponse.body(NightscoutJSON.entries(entries))
     }
 
@@ -96,31 +103,39 @@ struct NightscoutController {
         if upload.stored.isEmpty, let rejected = upload.rejected.first, upload.duplicates == 0, upload.skipped == 0 {
             throw CinnError.invalid(rejected.field ?? "entries", "entry \(rejected.line): \(rejected.reason)")
         }
-        return Self.naming(upload.rejected, in: JSONResponse.body(NightscoutJSON.entries(upload.stored.map {
-            NightscoutEntry(reading: $0, deltaMilligramsPerDeciliter: nil, direction: $0.direction)
-        })))
+        return Self.naming(
+            upload.rejected,
+            in: JSONResponse.body(
+                NightscoutJSON.entries(
+                    upload.stored.map {
+                        NightscoutEntry(reading: $0, deltaMilligramsPerDeciliter: nil, direction: $0.direction)
+                    })))
     }
 
     /// What Pebble watch faces and many widgets read: the newest sensor reading in the user's unit.
     @Sendable func pebble(_ request: Request, context: Context) async throws -> Response {
         let settings = try await context.journal.settings()
-        let unit: GlucoseUnit = switch request.query("units")?.lowercased() {
-        case "mmol": .millimolesPerLiter
-        case "mg/dl", "mgdl": .milligramsPerDeciliter
-        case nil: settings.glucoseUnit
-        case let other?: throw CinnError.invalid("units", "units is mmol or mg/dl, not \"\(other)\"")
-        }
+        let unit: GlucoseUnit =
+            switch request.query("units")?.lowercased() {
+            case "mmol": .millimolesPerLiter
+            case "mg/dl", "mgdl": .milligramsPerDeciliter
+            case nil: settings.glucoseUnit
+            case let other?: throw CinnError.invalid("units", "units is mmol or mg/dl, not \"\(other)\"")
+            }
         let latest = try await context.journal.nightscoutEntries(from: nil, to: nil, sensor: true, count: 1)
         let bgs = latest.map { entry in
             let value = entry.reading.glucose.formatted(unit, withUnit: false)
-            let delta = String(format: "%.\(unit.displayDecimals)f", (entry.deltaMilligramsPerDeciliter ?? 0) / (unit == .millimolesPerLiter ? GlucoseUnit.milligramsPerMillimole : 1))
+            let delta = String(
+                format: "%.\(unit.displayDecimals)f",
+                (entry.deltaMilligramsPerDeciliter ?? 0) / (unit == .millimolesPerLiter ? GlucoseUnit.milligramsPerMillimole : 1))
             let direction = entry.direction ?? .none
             return """
                 {"sgv":\(JSONText.quoted(value)),"trend":\(direction.trend),"direction":\(JSONText.quoted(direction.rawValue)),\
                 "datetime":\(NightscoutJSON.milliseconds(entry.reading.measuredAt)),"bgdelta":\(JSONText.quoted(delta)),"battery":""}
                 """
         }
-        return JSONResponse.body("""
+        return JSONResponse.body(
+            """
             {"status":[{"now":\(NightscoutJSON.milliseconds(context.journal.now()))}],"bgs":[\(bgs.joined(separator: ","))],"cals":[]}
             """)
     }
@@ -153,11 +168,17 @@ struct NightscoutQuery {
                 continue
             }
             guard key.hasPrefix("find[") else { continue }
-            let parts = key.dropFirst(5).split(separator: "]", omittingEmptySubsequences: true).map { $0.hasPrefix("[") ? $0.dropFirst() : $0 }
-            guard let field = parts.first.map(String.init) else { throw CinnError.invalid(key, "a find filter names a field: find[date][$gte]") }
+            let parts = key.dropFirst(5).split(separator: "]", omittingEmptySubsequences: true).map {
+                $0.hasPrefix("[") ? $0.dropFirst() : $0
+            }
+            guard let field = parts.first.map(String.init) else {
+                throw CinnError.invalid(key, "a find filter names a field: find[date][$gte]")
+            }
             let operation = parts.count > 1 ? String(parts[1]) : "$eq"
             if field == "type", types {
-                guard ["sgv", "mbg"].contains(value) else { throw CinnError.invalid(key, "entries are of type sgv or mbg, not \"\(value)\"") }
+                guard ["sgv", "mbg"].contains(value) else {
+                    throw CinnError.invalid(key, "entries are of type sgv or mbg, not \"\(value)\"")
+                }
                 sensor = value == "sgv"
                 continue
             }
@@ -170,7 +191,8 @@ struct NightscoutQuery {
                     }
                     instant = Date(millisecondsSince1970: milliseconds)
                 } else {
-                    guard let time = LocalDateTime(iso: value) ?? LocalDate(iso: value).map({ LocalDateTime(date: $0, secondsOfDay: 0) }) else {
+                    guard let time = LocalDateTime(iso: value) ?? LocalDate(iso: value).map({ LocalDateTime(date: $0, secondsOfDay: 0) })
+                    else {
                         throw CinnError.invalid(key, "\"\(value)\" is not an ISO 8601 time")
                     }
                     instant = time.resolved(in: TimeZone(secondsFromGMT: time.utcOffsetSeconds ?? 0) ?? .gmt).instant
@@ -181,7 +203,9 @@ struct NightscoutQuery {
                 case "$gt": start = max(start ?? next, next)
                 case "$lte": end = min(end ?? next, next)
                 case "$lt": end = min(end ?? instant, instant)
-                case "$eq": start = instant; end = next
+                case "$eq":
+                    start = instant
+                    end = next
                 default: throw CinnError.invalid(key, "a date filter is $gte, $gt, $lte or $lt")
                 }
             case nil:
@@ -207,7 +231,8 @@ enum NightscoutJSON {
         let seconds = total >= 0 ? total / 1000 : (total - 999) / 1000
         let time = LocalDateTime(instant: Date(timeIntervalSince1970: Double(seconds)), utcOffsetSeconds: 0)
         let second = Int(time.secondsOfDay.rounded())
-        return time.date.iso + String(format: "T%02d:%02d:%02d.%03dZ", second / 3600, second / 60 % 60, second % 60, Int(total - seconds * 1000))
+        return time.date.iso
+            + String(format: "T%02d:%02d:%02d.%03dZ", second / 3600, second / 60 % 60, second % 60, Int(total - seconds * 1000))
     }
 
     /// A record's `_id`: the uploader's when it sent one (a 24-digit object id), else the first 12 bytes of Cinn's

@@ -18,8 +18,10 @@ public struct StructuredLogHandler: LogHandler {
     let write: @Sendable (String) -> Void
 
     /// Writes to standard error unless given `write`.
-    public init(label: String, format: LogFormat, level: Logger.Level,
-                write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
+    public init(
+        label: String, format: LogFormat, level: Logger.Level,
+        write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+    ) {
         self.label = label
         self.format = format
         self.logLevel = level
@@ -62,7 +64,8 @@ public struct StructuredLogHandler: LogHandler {
 
     /// A value as logfmt writes it: bare when it is a plain word, else quoted with `"` and `\` escaped.
     static func logfmtValue(_ value: String) -> String {
-        let plain = !value.isEmpty && value.unicodeScalars.allSatisfy { $0.value > 32 && $0 != "=" && $0 != "\"" && $0 != "\\" && $0.value != 127 }
+        let plain =
+            !value.isEmpty && value.unicodeScalars.allSatisfy { $0.value > 32 && $0 != "=" && $0 != "\"" && $0 != "\\" && $0.value != 127 }
         return plain ? value : JSONText.quoted(value)
     }
 

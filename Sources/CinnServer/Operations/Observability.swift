@@ -30,21 +30,25 @@ public struct MetricsEndpoint: Sendable {
                     throw CinnError(.unauthenticated, "send the metrics token: Authorization: Bearer <token>")
                 }
             }
-            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: self.registry.emitToBuffer())))
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: self.registry.emitToBuffer())))
         }
     }
 }
 
 /// A listener of its own for `/metrics` (`cinn serve --metrics-address`), away from the one people reach.
-public func buildMetricsApplication(_ endpoint: MetricsEndpoint, host: String, port: Int, logger: Logger,
-                                    onListening: @escaping @Sendable (String, Int) -> Void) -> some ApplicationProtocol {
+public func buildMetricsApplication(
+    _ endpoint: MetricsEndpoint, host: String, port: Int, logger: Logger,
+    onListening: @escaping @Sendable (String, Int) -> Void
+) -> some ApplicationProtocol {
     let router = Router()
     endpoint.addRoutes(to: router)
-    return Application(router: router, configuration: .init(address: .hostname(host, port: port), serverName: "cinn"),
-                       onServerRunning: { channel in
-                           onListening(channel.localAddress?.ipAddress ?? host, channel.localAddress?.port ?? port)
-                       }, logger: logger)
+    return Application(
+        router: router, configuration: .init(address: .hostname(host, port: port), serverName: "cinn"),
+        onServerRunning: { channel in
+            onListening(channel.localAddress?.ipAddress ?? host, channel.localAddress?.port ?? port)
+        }, logger: logger)
 }
 
 /// `GET /health`: the process answers. `GET /ready`: it can serve, its database reachable and migrated to the schema this
@@ -60,9 +64,10 @@ enum HealthRoutes {
                 context.logger.warning("not ready", metadata: ["error": "\(String(describing: error).prefix(200))"])
                 reason = "the database cannot be reached"
             }
-            return Response(status: reason == nil ? .ok : .serviceUnavailable,
-                            headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
-                            body: ResponseBody(byteBuffer: ByteBuffer(string: reason ?? "ready")))
+            return Response(
+                status: reason == nil ? .ok : .serviceUnavailable,
+                headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: reason ?? "ready")))
         }
     }
 }
@@ -126,17 +131,21 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Letters, digits, `-`, `_` and `.`, at most 64: what nginx's `$request_id` and the usual tracing ids are.
     static func isPlainID(_ text: String) -> Bool {
         (1...64).contains(text.utf8.count)
-            && text.utf8.allSatisfy { (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == 45 || $0 == 95 || $0 == 46 }
+            && text.utf8.allSatisfy {
+                (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == 45 || $0 == 95 || $0 == 46
+            }
     }
 
     private func log(_ request: Request, _ context: Context, status: Int, since start: ContinuousClock.Instant) {
         guard let logger else { return }
         let milliseconds = (ContinuousClock.now - start) / .milliseconds(1)
-        logger.info("request", metadata: [
-            "method": .string(request.method.rawValue), "route": .string(context.endpointPath ?? "unmatched"),
-            "status": .stringConvertible(status), "duration_ms": .string(String(format: "%.1f", milliseconds)),
-            "request_id": .string(context.id),
-        ])
+        logger.info(
+            "request",
+            metadata: [
+                "method": .string(request.method.rawValue), "route": .string(context.endpointPath ?? "unmatched"),
+                "status": .stringConvertible(status), "duration_ms": .string(String(format: "%.1f", milliseconds)),
+                "request_id": .string(context.id),
+            ])
     }
 }
 

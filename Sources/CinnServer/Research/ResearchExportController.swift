@@ -37,9 +37,13 @@ struct ResearchExportController {
         case "json":
             return JSONResponse.body(export.json())
         case "csv":
-            return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8",
-                                                   .contentDisposition: "attachment; filename=\"cinn-research-\(table).csv\""],
-                            body: ResponseBody(byteBuffer: ByteBuffer(string: try export.csv(table))))
+            return Response(
+                status: .ok,
+                headers: [
+                    .contentType: "text/csv; charset=utf-8",
+                    .contentDisposition: "attachment; filename=\"cinn-research-\(table).csv\"",
+                ],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: try export.csv(table))))
         case let other:
             throw CinnError.invalid("format", "format is json or csv, not \(other)")
         }

@@ -21,8 +21,10 @@ struct SettingsAPIController {
     /// target, minimum, maximum, source}]}`, as of today.
     func targetsResponse(_ context: Context) async throws -> Response {
         let (targets, goals, energy) = try await context.journal.nutritionGoals()
-        return try JSONResponse.make(TargetsDTO(energy: CalorieTargetDTO(energy), targets: try JSONParser.parse(Array(targets.storageText.utf8)),
-                                                goals: goals.map { NutrientGoalDTO($0) }))
+        return try JSONResponse.make(
+            TargetsDTO(
+                energy: CalorieTargetDTO(energy), targets: try JSONParser.parse(Array(targets.storageText.utf8)),
+                goals: goals.map { NutrientGoalDTO($0) }))
     }
 
     /// The targets' answer; the person's own targets as they are stored (the shape the PUT takes).
@@ -83,8 +85,10 @@ func exportResponse(journal: Journal, format: ExportFormat) -> Response {
         try await journal.export(format: format) { text in try await writer.write(ByteBuffer(string: text)) }
         try await writer.finish(nil)
     }
-    return Response(status: .ok, headers: [
-        .contentType: format.contentType,
-        .contentDisposition: "attachment; filename=\"cinn-weigh-ins.\(format.rawValue)\"",
-    ], body: body)
+    return Response(
+        status: .ok,
+        headers: [
+            .contentType: format.contentType,
+            .contentDisposition: "attachment; filename=\"cinn-weigh-ins.\(format.rawValue)\"",
+        ], body: body)
 }

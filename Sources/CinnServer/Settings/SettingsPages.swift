@@ -26,7 +26,11 @@ struct TimeZoneOption {
 
 /// The goal and settings forms.
 struct SettingsPage {
-    struct Option { let value: String; let label: String; let selected: Bool }
+    struct Option {
+        let value: String
+        let label: String
+        let selected: Bool
+    }
     let unit: String
     let goal: String?
     let goalRate: String?
@@ -52,9 +56,10 @@ struct SettingsPage {
         units = [("kg", "Kilograms (kg)"), ("lb", "Pounds (lb)"), ("st", "Stones (st)")].map {
             Option(value: $0.0, label: $0.1, selected: $0.0 == unit.rawValue)
         }
-        methods = [("exact", "Exact: every weigh-in as weighed"), ("pencil", "Rounded like The Hacker's Diet's pencil-and-paper method")].map {
-            Option(value: $0.0, label: $0.1, selected: $0.0 == settings.trendMethod.rawValue)
-        }
+        methods = [("exact", "Exact: every weigh-in as weighed"), ("pencil", "Rounded like The Hacker's Diet's pencil-and-paper method")]
+            .map {
+                Option(value: $0.0, label: $0.1, selected: $0.0 == settings.trendMethod.rawValue)
+            }
         timeZones = TimeZoneOption.list(selected: settings.timeZoneIdentifier ?? settings.timeZone.identifier)
         goalWeightValue = goal.map { Mass.format($0.weight.value(in: unit), decimals: unit.displayDecimals) } ?? ""
         goalRateValue = goal?.plannedRate.map { Mass.format($0.value(in: unit), decimals: unit.displayDecimals + 1) } ?? ""
@@ -93,23 +98,31 @@ struct CalorieTargetCard {
                 .joined(separator: "; ")
         }
         change = report.targetChange?.message(in: unit)
-        missing = report.target != nil ? nil
-            : settings.profile == nil ? "Set up your profile for a target from the formula, or type your own number."
-            : "Add a weigh-in for a target from the formula, or type your own number."
+        missing =
+            report.target != nil
+            ? nil
+            : settings.profile == nil
+                ? "Set up your profile for a target from the formula, or type your own number."
+                : "Add a weigh-in for a target from the formula, or type your own number."
         let saved = settings.energyTargetKcal != nil ? "own" : settings.targetBasis.rawValue
         let chosen = form?["follows"] ?? saved
         let window = AdaptiveExpenditure.defaultWindowDays / 7
         choices = [
-            ("adaptive", "Follow my data (recommended)",
-             "The formula until \(window) weeks of complete days give an estimate of what you burn; then the best estimate, "
-                + "updated on Mondays, with the change shown."),
-            ("formula", "The formula only",
-             "Mifflin–St Jeor (or Katch–McArdle with a recent body-fat value) × your activity; it moves with your weight."),
+            (
+                "adaptive", "Follow my data (recommended)",
+                "The formula until \(window) weeks of complete days give an estimate of what you burn; then the best estimate, "
+                    + "updated on Mondays, with the change shown."
+            ),
+            (
+                "formula", "The formula only",
+                "Mifflin–St Jeor (or Katch–McArdle with a recent body-fat value) × your activity; it moves with your weight."
+            ),
             ("own", "My own number", "A daily target you or your dietitian chose; nothing moves it."),
         ].map { Choice(value: $0.0, label: $0.1, detail: $0.2, selected: $0.0 == chosen) }
         ownKcal = form?["own_kcal"] ?? settings.energyTargetKcal.map { Mass.format($0, decimals: 0) } ?? ""
         floor = form?["floor"] ?? settings.energyFloorKcal.map { Mass.format($0, decimals: 0) } ?? ""
-        defaultFloor = settings.profile.map { "\(Int(EnergyTarget.defaultFloorKcal($0.sex))) kcal" } ?? "1200 kcal (women) or 1500 kcal (men)"
+        defaultFloor =
+            settings.profile.map { "\(Int(EnergyTarget.defaultFloorKcal($0.sex))) kcal" } ?? "1200 kcal (women) or 1500 kcal (men)"
         ownError = problem?.message(for: "own_kcal")
         floorError = problem?.message(for: "floor")
         formError = problem?.general(besides: ["own_kcal", "floor"])
@@ -121,7 +134,8 @@ struct CalorieTargetCard {
         let floor = try form.number("floor").map { kcal in try EnergyTarget.validFloor(kcal, field: "floor") }
         if follows == "own" {
             guard let own = try form.number("own_kcal") else { throw CinnError.invalid("own_kcal", "type your own daily target in kcal") }
-            return ProfileUpdate(energyFloorKcal: .some(floor), energyTargetKcal: .some(try UserSettings.validEnergyTarget(own, field: "own_kcal")))
+            return ProfileUpdate(
+                energyFloorKcal: .some(floor), energyTargetKcal: .some(try UserSettings.validEnergyTarget(own, field: "own_kcal")))
         }
         let basis = try TargetBasis.parse(follows, field: "follows")
         return ProfileUpdate(targetBasis: basis.rawValue, energyFloorKcal: .some(floor), energyTargetKcal: .some(nil))
@@ -159,36 +173,43 @@ struct TargetsPage {
     let energyNote: String
 
     /// The form's fields: what `form` holds after a failed save, else the targets there are.
-    init(targets: NutrientTargets, goals: [NutrientGoal], calories: CalorieTargetCard, energyTargetKcal: Double?, form: FormFields? = nil,
-         problem: FormProblem? = nil) {
+    init(
+        targets: NutrientTargets, goals: [NutrientGoal], calories: CalorieTargetCard, energyTargetKcal: Double?, form: FormFields? = nil,
+        problem: FormProblem? = nil
+    ) {
         self.calories = calories
         func number(_ value: Double?) -> String { value.map { JSONText.compactNumber(($0 * 100).rounded() / 100) } ?? "" }
         let byKey = Dictionary(goals.map { ($0.nutrient.key, $0) }, uniquingKeysWith: { first, _ in first })
         macros = [(Nutrient.protein, targets.protein), (.carbohydrate, targets.carbohydrate), (.fat, targets.fat)].map { nutrient, target in
-            let (value, kind): (Double?, String) = switch target {
-            case .grams(let grams)?: (grams, "g")
-            case .percentOfEnergy(let percent)?: (percent, "percent")
-            case .gramsPerKilogram(let perKilogram)?: (perKilogram, "per_kg")
-            case nil: (nil, "g")
-            }
+            let (value, kind): (Double?, String) =
+                switch target {
+                case .grams(let grams)?: (grams, "g")
+                case .percentOfEnergy(let percent)?: (percent, "percent")
+                case .gramsPerKilogram(let perKilogram)?: (perKilogram, "per_kg")
+                case nil: (nil, "g")
+                }
             let chosen = form?["\(nutrient.key)_kind"] ?? kind
             var kinds = [("g", "g a day"), ("percent", "% of energy")]
             if nutrient == .protein { kinds.append(("per_kg", "g per kg of body weight")) }
             let goal = byKey[nutrient.key].flatMap { $0.macro == nil ? nil : $0 }
-            return Macro(key: nutrient.key, label: nutrient.name, value: form?[nutrient.key] ?? number(value),
-                         kinds: kinds.map { SettingsPage.Option(value: $0.0, label: $0.1, selected: $0.0 == chosen) },
-                         grams: goal.map { "Today: \(NutritionText.number($0.target)) g" }, error: problem?.message(for: nutrient.key))
+            return Macro(
+                key: nutrient.key, label: nutrient.name, value: form?[nutrient.key] ?? number(value),
+                kinds: kinds.map { SettingsPage.Option(value: $0.0, label: $0.1, selected: $0.0 == chosen) },
+                grams: goal.map { "Today: \(NutritionText.number($0.target)) g" }, error: problem?.message(for: nutrient.key))
         }
         rows = Nutrient.all.filter { !Nutrient.macros.contains($0) }.map { nutrient in
             let mine = targets.limits[nutrient.key], fallback = NutrientTargets.defaultLimit(nutrient)
-            return Row(key: nutrient.key, name: nutrient.name, unit: nutrient.unit.rawValue,
-                       minimum: form?["min.\(nutrient.key)"] ?? number(mine?.minimum),
-                       maximum: form?["max.\(nutrient.key)"] ?? number(mine?.maximum),
-                       minimumPlaceholder: number(fallback?.minimum), maximumPlaceholder: number(fallback?.maximum),
-                       error: problem?.message(for: "nutrients.\(nutrient.key).min") ?? problem?.message(for: "nutrients.\(nutrient.key).max"))
+            return Row(
+                key: nutrient.key, name: nutrient.name, unit: nutrient.unit.rawValue,
+                minimum: form?["min.\(nutrient.key)"] ?? number(mine?.minimum),
+                maximum: form?["max.\(nutrient.key)"] ?? number(mine?.maximum),
+                minimumPlaceholder: number(fallback?.minimum), maximumPlaceholder: number(fallback?.maximum),
+                error: problem?.message(for: "nutrients.\(nutrient.key).min") ?? problem?.message(for: "nutrients.\(nutrient.key).max"))
         }
-        formError = problem?.general(besides: ["protein", "carbohydrate", "fat"] + Nutrient.all.flatMap { ["nutrients.\($0.key).min", "nutrients.\($0.key).max"] })
-        energyNote = energyTargetKcal.map { "Percentages are of today's calorie target, \($0.wholeText) kcal." }
+        formError = problem?.general(
+            besides: ["protein", "carbohydrate", "fat"] + Nutrient.all.flatMap { ["nutrients.\($0.key).min", "nutrients.\($0.key).max"] })
+        energyNote =
+            energyTargetKcal.map { "Percentages are of today's calorie target, \($0.wholeText) kcal." }
             ?? "Percentages need a calorie target: choose one above."
     }
 
@@ -197,11 +218,12 @@ struct TargetsPage {
         var targets = NutrientTargets()
         for nutrient in [Nutrient.protein, .carbohydrate, .fat] {
             guard let value = try form.number(nutrient.key) else { continue }
-            let target: MacroTarget = switch form["\(nutrient.key)_kind"] {
-            case "percent": .percentOfEnergy(value)
-            case "per_kg": .gramsPerKilogram(value)
-            default: .grams(value)
-            }
+            let target: MacroTarget =
+                switch form["\(nutrient.key)_kind"] {
+                case "percent": .percentOfEnergy(value)
+                case "per_kg": .gramsPerKilogram(value)
+                default: .grams(value)
+                }
             switch nutrient {
             case .protein: targets.protein = target
             case .carbohydrate: targets.carbohydrate = target

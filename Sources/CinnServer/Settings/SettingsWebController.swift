@@ -14,8 +14,10 @@ struct SettingsWebController {
     func addRoutes(to router: RouterGroup<Context>) {
         router.get("/more") { _, context in
             let account = context.account
-            return html(pages.render("more", MorePage(accountName: account?.account.name, isAdmin: account?.account.role == .admin),
-                                     title: "More", tab: .more, formToken: context.formToken))
+            return html(
+                pages.render(
+                    "more", MorePage(accountName: account?.account.name, isAdmin: account?.account.role == .admin),
+                    title: "More", tab: .more, formToken: context.formToken))
         }
         router.get("/settings", use: settings)
         router.post("/settings", use: saveSettings)
@@ -64,12 +66,15 @@ struct SettingsWebController {
     }
 
     /// The Targets page; `form` and `problem` are a failed save's, of the nutrient form or (`calorieForm`) the calorie one.
-    func renderTargets(_ context: Context, form: FormFields? = nil, problem: FormProblem? = nil, calorieForm: Bool = false,
-                       notice: String? = nil) async throws -> String {
+    func renderTargets(
+        _ context: Context, form: FormFields? = nil, problem: FormProblem? = nil, calorieForm: Bool = false,
+        notice: String? = nil
+    ) async throws -> String {
         let (targets, goals, energy) = try await context.journal.nutritionGoals()
         let calories = CalorieTargetCard(report: energy, form: calorieForm ? form : nil, problem: calorieForm ? problem : nil)
-        let model = TargetsPage(targets: targets, goals: goals, calories: calories, energyTargetKcal: energy.targetKcal,
-                                form: calorieForm ? nil : form, problem: calorieForm ? nil : problem)
+        let model = TargetsPage(
+            targets: targets, goals: goals, calories: calories, energyTargetKcal: energy.targetKcal,
+            form: calorieForm ? nil : form, problem: calorieForm ? nil : problem)
         return pages.render("settings-targets", model, title: "Targets", tab: .more, notice: notice, formToken: context.formToken)
     }
 
@@ -93,7 +98,8 @@ struct SettingsWebController {
             _ = try await context.journal.updateProfile(try CalorieTargetCard.update(form))
             return Done.calorieTargetSaved.redirect(to: "/settings/targets")
         } catch let error as CinnError where error.code == .invalidInput {
-            return html(try await renderTargets(context, form: form, problem: FormProblem(error), calorieForm: true), status: .unprocessableContent)
+            return html(
+                try await renderTargets(context, form: form, problem: FormProblem(error), calorieForm: true), status: .unprocessableContent)
         }
     }
 

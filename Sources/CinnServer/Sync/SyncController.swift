@@ -20,8 +20,9 @@ struct SyncController {
 
     @Sendable func push(_ request: Request, context: Context) async throws -> Response {
         var request = request
-        let changes = try SyncChange.batch(jsonText: try await request.body(upTo: Self.maximumBodyBytes).readableBytesView,
-                                           maximumChanges: Self.maximumChanges)
+        let changes = try SyncChange.batch(
+            jsonText: try await request.body(upTo: Self.maximumBodyBytes).readableBytesView,
+            maximumChanges: Self.maximumChanges)
         let results = try await context.journal.push(changes)
         ServerMetrics.synced("push", changes: changes.count)
         return JSONResponse.body(SyncResult.jsonText(results))
@@ -30,7 +31,9 @@ struct SyncController {
     @Sendable func changes(_ request: Request, context: Context) async throws -> Response {
         var cursor = SyncCursor.start
         if let text = request.query("after") {
-            guard let parsed = SyncCursor(text) else { throw CinnError.invalid("after", "after must be a cursor a previous page gave as next") }
+            guard let parsed = SyncCursor(text) else {
+                throw CinnError.invalid("after", "after must be a cursor a previous page gave as next")
+            }
             cursor = parsed
         }
         let limit = try request.queryInt("limit", default: 1000, range: 1...10_000)

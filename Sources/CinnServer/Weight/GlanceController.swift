@@ -37,12 +37,13 @@ struct GlancePage {
     init(_ glance: Glance) {
         let answer = glance.answer, settings = glance.settings
         state = answer.answer.rawValue
-        answerWord = switch answer.answer {
-        case .yes: "Yes"
-        case .careful: "Careful"
-        case .no: "No"
-        case .unknown: "Not sure"
-        }
+        answerWord =
+            switch answer.answer {
+            case .yes: "Yes"
+            case .careful: "Careful"
+            case .no: "No"
+            case .unknown: "Not sure"
+            }
         message = answer.message
         if let remaining = answer.remainingKcal {
             let amount = settings.energyUnit.format(kilocalories: Double(abs(remaining)))

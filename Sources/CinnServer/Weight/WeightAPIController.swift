@@ -36,7 +36,8 @@ struct WeightAPIController {
     @Sendable func listWeighIns(_ request: Request, context: Context) async throws -> Response {
         let settings = try await context.journal.settings()
         let unit = try unit(request, settings)
-        let weighIns = try await context.journal.weighIns(from: try request.queryDate("from"), to: try request.queryDate("to"),
+        let weighIns = try await context.journal.weighIns(
+            from: try request.queryDate("from"), to: try request.queryDate("to"),
             limit: try request.queryInt("limit", default: 100, range: 1...10_000),
             offset: try request.queryInt("offset", default: 0, range: 0...Int(Int32.max)))
         return try JSONResponse.make(["weigh_ins": weighIns.map { WeighInDTO($0, unit: unit) }])
@@ -50,9 +51,10 @@ struct WeightAPIController {
             guard let id = UUID(text: text) else { throw CinnError.invalid("id", "id must be a UUID") }
             return id
         }
-        let weighIn = try await context.journal.addWeighIn(id: id, weight: body.weight.value, unit: unit, date: body.measuredAt ?? body.date,
-                                                   dateField: body.measuredAt == nil ? "date" : "measured_at", note: body.note,
-                                                   confirm: body.confirm ?? false)
+        let weighIn = try await context.journal.addWeighIn(
+            id: id, weight: body.weight.value, unit: unit, date: body.measuredAt ?? body.date,
+            dateField: body.measuredAt == nil ? "date" : "measured_at", note: body.note,
+            confirm: body.confirm ?? false)
         let settings = try await context.journal.settings()
         return try JSONResponse.make(WeighInDTO(weighIn, unit: unit ?? settings.displayUnit), status: .created)
     }
@@ -67,10 +69,11 @@ struct WeightAPIController {
         let id = try id(context)
         let body = try await request.decodeJSON(UpdateWeighIn.self)
         let unit = try body.unit.map { text in try MassUnit.parse(text) }
-        let weighIn = try await context.journal.editWeighIn(id: id, weight: body.weight?.value, unit: unit,
-                                                    date: body.measuredAt ?? body.date,
-                                                    dateField: body.measuredAt == nil ? "date" : "measured_at", note: body.note,
-                                                    confirm: body.confirm ?? false)
+        let weighIn = try await context.journal.editWeighIn(
+            id: id, weight: body.weight?.value, unit: unit,
+            date: body.measuredAt ?? body.date,
+            dateField: body.measuredAt == nil ? "date" : "measured_at", note: body.note,
+            confirm: body.confirm ?? false)
         let settings = try await context.journal.settings()
         return try JSONResponse.make(WeighInDTO(weighIn, unit: unit ?? settings.displayUnit))
     }
@@ -89,8 +92,9 @@ struct WeightAPIController {
 
     @Sendable func trend(_ request: Request, context: Context) async throws -> Response {
         let range = try request.query("range").map { text in try TrendRange.parse(text) } ?? .all
-        let (report, settings) = try await context.journal.trend(from: try request.queryDate("from"), to: try request.queryDate("to"),
-                                                         range: range)
+        let (report, settings) = try await context.journal.trend(
+            from: try request.queryDate("from"), to: try request.queryDate("to"),
+            range: range)
         return JSONResponse.body(TrendDTO(report, unit: try unit(request, settings)).json)
     }
 
@@ -106,8 +110,9 @@ struct WeightAPIController {
         var request = request
         let body = try await request.decodeJSON(GoalRequest.self)
         let unit = try body.unit.map { text in try MassUnit.parse(text) }
-        let goal = try await context.journal.setGoal(weight: body.weight.value, unit: unit, ratePerWeek: body.ratePerWeek?.value,
-                                             rateField: "rate_per_week")
+        let goal = try await context.journal.setGoal(
+            weight: body.weight.value, unit: unit, ratePerWeek: body.ratePerWeek?.value,
+            rateField: "rate_per_week")
         let settings = try await context.journal.settings()
         return try JSONResponse.make(GoalDTO(goal, unit: unit ?? settings.displayUnit))
     }

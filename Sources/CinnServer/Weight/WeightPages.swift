@@ -8,8 +8,16 @@ import Mustache
 
 /// The dashboard: the verdict, the numbers, the chart, the form, the latest weigh-ins.
 struct DashboardPage {
-    struct RangeLink { let name: String; let label: String; let on: Bool }
-    struct Row { let day: String; let weight: String; let trend: String }
+    struct RangeLink {
+        let name: String
+        let label: String
+        let on: Bool
+    }
+    struct Row {
+        let day: String
+        let weight: String
+        let trend: String
+    }
 
     let answer: String
     let icon: String
@@ -43,15 +51,18 @@ struct DashboardPage {
         var confirmation: String?
     }
 
-    init(report: TrendReport, settings: UserSettings, todayAnswer: DailyAnswer, range: TrendRange, today: LocalDate, recent: [WeighIn],
-         trendByDay: [LocalDate: Mass], formError: String? = nil, form: WeightForm = WeightForm()) {
+    init(
+        report: TrendReport, settings: UserSettings, todayAnswer: DailyAnswer, range: TrendRange, today: LocalDate, recent: [WeighIn],
+        trendByDay: [LocalDate: Mass], formError: String? = nil, form: WeightForm = WeightForm()
+    ) {
         let unit = settings.displayUnit
         answer = report.verdict.answer.rawValue
-        icon = switch report.verdict.answer {
-        case .yes: "✓"
-        case .no: "✗"
-        case .unknown: "?"
-        }
+        icon =
+            switch report.verdict.answer {
+            case .yes: "✓"
+            case .no: "✗"
+            case .unknown: "?"
+            }
         todayState = todayAnswer.answer.rawValue
         todayMessage = todayAnswer.message
         todayLink = settings.profile == nil ? "/profile" : "/food"
@@ -60,7 +71,8 @@ struct DashboardPage {
         hasData = !report.days.isEmpty || !recent.isEmpty
         if let rate = report.rate {
             let perWeek = rate.perWeek(in: unit)
-            self.rate = (perWeek > 0 ? "+" : perWeek < 0 ? "−" : "") + Mass.format(abs(perWeek), decimals: unit.displayDecimals + 1)
+            self.rate =
+                (perWeek > 0 ? "+" : perWeek < 0 ? "−" : "") + Mass.format(abs(perWeek), decimals: unit.displayDecimals + 1)
                 + " \(unit.rawValue)"
             let kcal = rate.energyBalancePerDay.kilocalories
             energy = (kcal > 0 ? "+" : kcal < 0 ? "−" : "") + Mass.format(abs(kcal), decimals: 0) + " kcal"
@@ -78,14 +90,17 @@ struct DashboardPage {
         ranges = TrendRange.allCases.map { RangeLink(name: $0.rawValue, label: $0.rawValue.capitalized, on: $0 == range) }
         self.range = range.rawValue
         let projection = report.rate
-        chart = TrendChart(points: report.days, unit: unit, goal: report.goal?.weight, projection: projection,
-                           title: "Weight trend, \(range == .all ? "all time" : "last " + range.rawValue)").svg()
+        chart = TrendChart(
+            points: report.days, unit: unit, goal: report.goal?.weight, projection: projection,
+            title: "Weight trend, \(range == .all ? "all time" : "last " + range.rawValue)"
+        ).svg()
         latestTrend = report.latest.map { $0.trend.formatted(in: unit) } ?? "—"
         self.unit = unit.rawValue
         placeholder = report.latest.map { Mass.format($0.trend.value(in: unit), decimals: unit.displayDecimals) } ?? ""
         self.today = today.iso
         latest = recent.prefix(7).map { weighIn in
-            Row(day: Self.shortDate(weighIn.localDate), weight: weighIn.weight.formatted(in: unit),
+            Row(
+                day: Self.shortDate(weighIn.localDate), weight: weighIn.weight.formatted(in: unit),
                 trend: trendByDay[weighIn.localDate].map { $0.formatted(in: unit) } ?? "—")
         }
         self.formError = formError
@@ -133,13 +148,14 @@ struct WeighInsPage {
             let weighIn = row.weighIn
             let time = weighIn.localTimeISO
             let change = row.change?.value(in: unit)
-            return Item(id: weighIn.id.lowercasedString,
-                        day: DashboardPage.shortDate(weighIn.localDate, withYear: weighIn.localDate.year != today.year),
-                        time: String(time.dropFirst(11).prefix(5)),
-                        weight: Mass.format(weighIn.weight.value(in: unit), decimals: unit.displayDecimals), note: weighIn.note,
-                        trend: row.trend.map { Mass.format($0.value(in: unit), decimals: unit.displayDecimals + 1) } ?? "—",
-                        change: change.map { Self.signed($0, unit) } ?? "—",
-                        week: row.weekTrendChange.map { Self.signed($0.value(in: unit), unit) } ?? "—")
+            return Item(
+                id: weighIn.id.lowercasedString,
+                day: DashboardPage.shortDate(weighIn.localDate, withYear: weighIn.localDate.year != today.year),
+                time: String(time.dropFirst(11).prefix(5)),
+                weight: Mass.format(weighIn.weight.value(in: unit), decimals: unit.displayDecimals), note: weighIn.note,
+                trend: row.trend.map { Mass.format($0.value(in: unit), decimals: unit.displayDecimals + 1) } ?? "—",
+                change: change.map { Self.signed($0, unit) } ?? "—",
+                week: row.weekTrendChange.map { Self.signed($0.value(in: unit), unit) } ?? "—")
         }
         hasItems = !items.isEmpty
         newer = page > 1 ? page - 1 : nil
@@ -182,13 +198,16 @@ struct WeightMonthPage {
         self.unit = unit.rawValue
         let decimals = unit.displayDecimals + 1
         rows = month.days.map { day in
-            Row(day: "\(NutritionText.weekdays[day.point.date.weekday - 1]) \(day.point.date.day)", weight: Mass.format(day.point.value.value(in: unit), decimals: unit.displayDecimals),
+            Row(
+                day: "\(NutritionText.weekdays[day.point.date.weekday - 1]) \(day.point.date.day)",
+                weight: Mass.format(day.point.value.value(in: unit), decimals: unit.displayDecimals),
                 interpolated: day.point.interpolated, trend: Mass.format(day.point.trend.value(in: unit), decimals: decimals),
                 variance: day.variance.map { WeighInsPage.signed($0.value(in: unit), unit) } ?? "")
         }
         hasRows = !rows.isEmpty
         if let start = month.trendStart, let end = month.trendEnd, let change = month.trendChange {
-            var text = "The trend went from \(Mass.format(start.value(in: unit), decimals: decimals)) to \(end.formatted(in: unit, decimals: decimals)): "
+            var text =
+                "The trend went from \(Mass.format(start.value(in: unit), decimals: decimals)) to \(end.formatted(in: unit, decimals: decimals)): "
                 + "\(WeighInsPage.signed(change.value(in: unit), unit)) \(unit.rawValue)"
             if let rate = month.weeklyRate { text += ", \(WeighInsPage.signed(rate.value(in: unit), unit)) \(unit.rawValue) a week" }
             summary = text + "."

@@ -39,15 +39,18 @@ struct WeightWebController {
     }
 
     /// The dashboard's page; `reports` when the caller has read them already.
-    func renderDashboard(_ context: Context, range: TrendRange, reports: (trend: TrendReport, energy: EnergyReport)? = nil, formError: String? = nil,
-                         form: DashboardPage.WeightForm = .init(), notice: String? = nil) async throws -> String {
+    func renderDashboard(
+        _ context: Context, range: TrendRange, reports: (trend: TrendReport, energy: EnergyReport)? = nil, formError: String? = nil,
+        form: DashboardPage.WeightForm = .init(), notice: String? = nil
+    ) async throws -> String {
         let (report, energy) = if let reports { reports } else { try await context.journal.dashboard(range: range) }
         let settings = energy.settings
         let recent = try await context.journal.weighIns(limit: 7)
         var trendByDay: [LocalDate: Mass] = [:]
         for point in report.days.suffix(14) { trendByDay[point.date] = point.trend }
-        let page = DashboardPage(report: report, settings: settings, todayAnswer: energy.answer, range: range, today: energy.asOf,
-                                 recent: recent, trendByDay: trendByDay, formError: formError, form: form)
+        let page = DashboardPage(
+            report: report, settings: settings, todayAnswer: energy.answer, range: range, today: energy.asOf,
+            recent: recent, trendByDay: trendByDay, formError: formError, form: form)
         return pages.render("dashboard", page, title: "Can I nom nom?", tab: .weight, notice: notice, formToken: context.formToken)
     }
 
@@ -78,45 +81,57 @@ struct WeightWebController {
     @Sendable func chart(_ request: Request, context: Context) async throws -> Response {
         let range = try range(request)
         let (report, settings) = try await context.journal.trend(range: range)
-        let svg = TrendChart(points: report.days, unit: settings.displayUnit, goal: report.goal?.weight,
-                             projection: report.rate, title: "Weight trend to \(report.to.iso)").svg()
-        return Response(status: .ok, headers: [.contentType: "image/svg+xml",
-                                               .contentDisposition: "attachment; filename=\"cinn-trend-\(report.to.iso).svg\""],
-                        body: ResponseBody(byteBuffer: ByteBuffer(string: svg)))
+        let svg = TrendChart(
+            points: report.days, unit: settings.displayUnit, goal: report.goal?.weight,
+            projection: report.rate, title: "Weight trend to \(report.to.iso)"
+        ).svg()
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "image/svg+xml",
+                .contentDisposition: "attachment; filename=\"cinn-trend-\(report.to.iso).svg\"",
+            ],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: svg)))
     }
 
     @Sendable func addWeighIn(_ request: Request, context: Context) async throws -> Response {
         let form = try await FormFields(request: request)
         do {
             guard let weight = try form.number("weight") else { throw CinnError.invalid("weight", "enter your weight") }
-            let added = try await context.journal.addWeighIn(weight: weight, unit: nil, date: form["date"], note: form["note"],
-                                                     confirm: form["confirm"] == "true")
+            let added = try await context.journal.addWeighIn(
+                weight: weight, unit: nil, date: form["date"], note: form["note"],
+                confirm: form["confirm"] == "true")
             return redirect("/?added=\(added.id.lowercasedString)")
         } catch let error as CinnError where error.code == .needsConfirmation {
-            let sent = DashboardPage.WeightForm(weight: form["weight"] ?? "", date: form["date"], note: form["note"] ?? "",
-                                                confirmation: error.message)
+            let sent = DashboardPage.WeightForm(
+                weight: form["weight"] ?? "", date: form["date"], note: form["note"] ?? "",
+                confirmation: error.message)
             return html(try await renderDashboard(context, range: .quarter, form: sent), status: .unprocessableContent)
         } catch let error as CinnError where error.code == .invalidInput {
             let sent = DashboardPage.WeightForm(weight: form["weight"] ?? "", date: form["date"], note: form["note"] ?? "")
-            return html(try await renderDashboard(context, range: .quarter, formError: error.message, form: sent),
-                        status: .unprocessableContent)
+            return html(
+                try await renderDashboard(context, range: .quarter, formError: error.message, form: sent),
+                status: .unprocessableContent)
         }
     }
 
     /// The weigh-ins, newest first, with their trend and changes; `?month=YYYY-MM` shows that month day by day.
     @Sendable func weighIns(_ request: Request, context: Context) async throws -> Response {
         let settings = try await context.journal.settings()
-        let trend = WeightTrend(days: try await context.journal.dailyWeights(),
-                                method: settings.trendMethod, displayUnit: settings.displayUnit)
+        let trend = WeightTrend(
+            days: try await context.journal.dailyWeights(),
+            method: settings.trendMethod, displayUnit: settings.displayUnit)
         let today = context.journal.today(settings)
         if let month = request.query("month") {
             let parts = month.split(separator: "-")
             guard parts.count == 2, let year = Int(parts[0]), let number = Int(parts[1]),
-                  LocalDate(year: year, month: number, day: 1) != nil else {
+                LocalDate(year: year, month: number, day: 1) != nil
+            else {
                 throw CinnError.invalid("month", "month must be YYYY-MM, like 2024-03")
             }
             let model = WeightMonthPage(WeightLogMonth(trend: trend, year: year, month: number), unit: settings.displayUnit, today: today)
-            return html(pages.render("weigh-ins-month", model, title: "Weigh-ins, \(model.title)", tab: .weight, formToken: context.formToken))
+            return html(
+                pages.render("weigh-ins-month", model, title: "Weigh-ins, \(model.title)", tab: .weight, formToken: context.formToken))
         }
         let page = try request.queryInt("page", default: 1, range: 1...1_000_000)
         let pageSize = 50
@@ -124,37 +139,47 @@ struct WeightWebController {
         let items = try await context.journal.weighIns(limit: pageSize + 1, offset: (page - 1) * pageSize)
         let rows = WeightLogRow.rows(Array(items.prefix(pageSize)), before: items.count > pageSize ? items[pageSize] : nil, trend: trend)
         let model = WeighInsPage(rows: rows, unit: settings.displayUnit, page: page, hasMore: items.count > pageSize, today: today)
-        return html(pages.render("weigh-ins", model, title: "Weigh-ins", tab: .weight, notice: Done.notice(request), formToken: context.formToken))
+        return html(
+            pages.render("weigh-ins", model, title: "Weigh-ins", tab: .weight, notice: Done.notice(request), formToken: context.formToken))
     }
 
     @Sendable func editForm(_ request: Request, context: Context) async throws -> Response {
         let weighIn = try await context.journal.weighIn(id: try weighInID(context))
         let settings = try await context.journal.settings()
-        return html(pages.render("edit", WeighInPage(weighIn, unit: settings.displayUnit), title: "Edit weigh-in", tab: .weight, formToken: context.formToken))
+        return html(
+            pages.render(
+                "edit", WeighInPage(weighIn, unit: settings.displayUnit), title: "Edit weigh-in", tab: .weight, formToken: context.formToken
+            ))
     }
 
     @Sendable func saveEdit(_ request: Request, context: Context) async throws -> Response {
         let id = try weighInID(context)
         let form = try await FormFields(request: request)
         do {
-            _ = try await context.journal.editWeighIn(id: id, weight: try form.number("weight"), unit: nil, date: form["date"],
-                                              note: .some(form["note"]), confirm: form["confirm"] == "true")
+            _ = try await context.journal.editWeighIn(
+                id: id, weight: try form.number("weight"), unit: nil, date: form["date"],
+                note: .some(form["note"]), confirm: form["confirm"] == "true")
             return Done.weighInSaved.redirect(to: "/weigh-ins")
         } catch let error as CinnError where error.code == .invalidInput || error.code == .needsConfirmation {
             let weighIn = try await context.journal.weighIn(id: id)
             let settings = try await context.journal.settings()
             let asked = error.code == .needsConfirmation
-            let model = WeighInPage(weighIn, unit: settings.displayUnit, sent: form, formError: asked ? nil : error.message,
-                                    confirmation: asked ? error.message : nil)
-            return html(pages.render("edit", model, title: "Edit weigh-in", tab: .weight, formToken: context.formToken), status: .unprocessableContent)
+            let model = WeighInPage(
+                weighIn, unit: settings.displayUnit, sent: form, formError: asked ? nil : error.message,
+                confirmation: asked ? error.message : nil)
+            return html(
+                pages.render("edit", model, title: "Edit weigh-in", tab: .weight, formToken: context.formToken),
+                status: .unprocessableContent)
         }
     }
 
     @Sendable func confirmDelete(_ request: Request, context: Context) async throws -> Response {
         let weighIn = try await context.journal.weighIn(id: try weighInID(context))
         let settings = try await context.journal.settings()
-        return html(pages.render("confirm-delete", WeighInPage(weighIn, unit: settings.displayUnit),
-                                 title: "Delete weigh-in", tab: .weight, formToken: context.formToken))
+        return html(
+            pages.render(
+                "confirm-delete", WeighInPage(weighIn, unit: settings.displayUnit),
+                title: "Delete weigh-in", tab: .weight, formToken: context.formToken))
     }
 
     @Sendable func delete(_ request: Request, context: Context) async throws -> Response {

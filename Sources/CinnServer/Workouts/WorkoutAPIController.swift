@@ -41,8 +41,9 @@ struct WorkoutAPIController {
     @Sendable func showExercise(_ request: Request, context: Context) async throws -> Response {
         let exercise = try await context.journal.exercise(named: exerciseParameter(context))
         let includeHighReps = try request.queryBool("include_high_reps")
-        let page = try await context.journal.exercisePage(exercise, includeHighReps: includeHighReps,
-                                                  weeks: try request.queryInt("weeks", default: 12, range: 1...520))
+        let page = try await context.journal.exercisePage(
+            exercise, includeHighReps: includeHighReps,
+            weeks: try request.queryInt("weeks", default: 12, range: 1...520))
         return try JSONResponse.make(ExercisePageDTO(page, includeHighReps: includeHighReps))
     }
 
@@ -102,8 +103,9 @@ struct WorkoutAPIController {
         }
         guard let startedAt = body.startedAt else { throw CinnError.invalid("started_at", "started_at is required") }
         guard let sets = try body.workoutSets(unit: unit) else { throw CinnError.invalid("sets", "sets is required") }
-        let stored = try await context.journal.logWorkout(id: id, name: body.name, startedAt: startedAt, endedAt: body.endedAt, note: body.note ?? nil,
-                                                          sets: sets, inProgress: body.inProgress ?? false)
+        let stored = try await context.journal.logWorkout(
+            id: id, name: body.name, startedAt: startedAt, endedAt: body.endedAt, note: body.note ?? nil,
+            sets: sets, inProgress: body.inProgress ?? false)
         return try JSONResponse.make(WorkoutDTO(try await context.journal.workoutWithRecords(stored)), status: .created)
     }
 
@@ -113,9 +115,10 @@ struct WorkoutAPIController {
         let id = try uuid(context, "workout")
         let body = try await request.decodeJSON(WorkoutRequest.self)
         let unit = try await context.journal.settings().displayUnit.liftingUnit
-        let stored = try await context.journal.editWorkout(id: id, name: body.name, startedAt: body.startedAt, endedAt: body.endedAt,
-                                                           note: body.note,
-                                                           sets: try body.workoutSets(unit: unit), inProgress: body.inProgress)
+        let stored = try await context.journal.editWorkout(
+            id: id, name: body.name, startedAt: body.startedAt, endedAt: body.endedAt,
+            note: body.note,
+            sets: try body.workoutSets(unit: unit), inProgress: body.inProgress)
         return try JSONResponse.make(WorkoutDTO(try await context.journal.workoutWithRecords(stored)))
     }
 
@@ -128,8 +131,10 @@ struct WorkoutAPIController {
     @Sendable func lastSets(_ request: Request, context: Context) async throws -> Response {
         let settings = try await context.journal.settings()
         let (exercise, last) = try await context.journal.lastSets(of: exerciseParameter(context))
-        return try JSONResponse.make(LastSetsDTO(exercise: exercise, last: last, unit: settings.displayUnit.liftingUnit,
-                                             formula: settings.oneRepMaxFormula))
+        return try JSONResponse.make(
+            LastSetsDTO(
+                exercise: exercise, last: last, unit: settings.displayUnit.liftingUnit,
+                formula: settings.oneRepMaxFormula))
     }
 
     @Sendable func listRoutines(_ request: Request, context: Context) async throws -> Response {
@@ -152,10 +157,11 @@ struct WorkoutAPIController {
             guard let id = UUID(text: workout) else { throw CinnError.invalid("from_workout", "from_workout must be a workout's id") }
             routine = try await context.journal.routine(fromWorkout: id, name: body.name)
         } else {
-            let id = try body.id.map { text in
-                guard let id = UUID(text: text) else { throw CinnError.invalid("id", "id must be a UUID") }
-                return id
-            } ?? .v7()
+            let id =
+                try body.id.map { text in
+                    guard let id = UUID(text: text) else { throw CinnError.invalid("id", "id must be a UUID") }
+                    return id
+                } ?? .v7()
             routine = try await context.journal.saveRoutine(try body.routine(id: id, unit: unit))
         }
         return try JSONResponse.make(RoutineDTO(routine, unit: unit), status: .created)

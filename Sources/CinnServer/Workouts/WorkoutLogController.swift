@@ -66,17 +66,21 @@ struct WorkoutLogController {
         // compared before any arithmetic, so no number in the address can overflow it.
         let nowMs = journal.now().millisecondsSince1970
         if let seconds = request.query("rest").flatMap(Int.init), PlannedExercise.restRange.contains(seconds), seconds > 0,
-           let at = request.query("at").flatMap(Int64.init), at > nowMs - 7_200_000, at <= nowMs {
+            let at = request.query("at").flatMap(Int64.init), at > nowMs - 7_200_000, at <= nowMs
+        {
             let endsAt = at + Int64(seconds) * 1000
             if nowMs < endsAt + 30_000 {
                 rest = WorkoutLogPage.Rest(seconds: seconds, endsAtMs: endsAt, exercise: request.query("after") ?? "")
             }
         }
-        let page = WorkoutLogPage(stored, exercises: content.exercises, clusters: content.clusters, unit: content.workout.unit,
-                                  plates: content.settings.plates, records: content.workout.records, rest: rest)
+        let page = WorkoutLogPage(
+            stored, exercises: content.exercises, clusters: content.clusters, unit: content.workout.unit,
+            plates: content.settings.plates, records: content.workout.records, rest: rest)
         let title = stored.inProgress ? "Logging \(stored.workout.name)" : "Editing \(stored.workout.name)"
-        return WebResponse.html(pages.render("workout-log", page, title: title, tab: .lifts, notice: Done.notice(request),
-                                             formToken: context.formToken))
+        return WebResponse.html(
+            pages.render(
+                "workout-log", page, title: title, tab: .lifts, notice: Done.notice(request),
+                formToken: context.formToken))
     }
 
     /// Marks a set done (or, with `position`, saves an edit of one); the page comes back at the exercise, with the
@@ -91,20 +95,23 @@ struct WorkoutLogController {
             guard let value = Int(text) else { throw CinnError.invalid(name, "\"\(text)\" is not a whole number") }
             return value
         }
-        let set = WorkoutSet(exercise: exercise, reps: try integer("reps"), weight: try form.number("weight").map { Mass($0, unit) },
-                             kind: try form["kind"].map { try SetKind.parse($0, field: "kind") } ?? .normal,
-                             rpe: try form.number("rpe"), rir: try integer("rir"), note: form["note"])
+        let set = WorkoutSet(
+            exercise: exercise, reps: try integer("reps"), weight: try form.number("weight").map { Mass($0, unit) },
+            kind: try form["kind"].map { try SetKind.parse($0, field: "kind") } ?? .normal,
+            rpe: try form.number("rpe"), rir: try integer("rir"), note: form["note"])
         let position = try integer("position")
         let stored = try await context.journal.logSet(set, in: id, replacing: position)
-        let anchor = WorkoutLogPage.anchor(stored.workout.sets[position ?? stored.workout.sets.count - 1].exercise)
+        let anchor =
+            WorkoutLogPage.anchor(stored.workout.sets[position ?? stored.workout.sets.count - 1].exercise)
             .addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed) ?? ""
         guard position == nil, stored.inProgress, let rest = try integer("rest"), rest > 0 else {
             return .redirect(to: Self.logPath(id) + "#" + anchor, type: .normal)
         }
         let at = context.journal.now().millisecondsSince1970
         let after = exercise.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-        return .redirect(to: Self.logPath(id) + "?rest=\(min(rest, PlannedExercise.restRange.upperBound))&at=\(at)&after=\(after)#" + anchor,
-                         type: .normal)
+        return .redirect(
+            to: Self.logPath(id) + "?rest=\(min(rest, PlannedExercise.restRange.upperBound))&at=\(at)&after=\(after)#" + anchor,
+            type: .normal)
     }
 
     @Sendable func deleteSet(_ request: Request, context: Context) async throws -> Response {
@@ -119,7 +126,8 @@ struct WorkoutLogController {
         let form = try await FormFields(request: request)
         let stored = try await context.journal.addExercise(form["exercise"] ?? "", to: id)
         let added = stored.plan.last.map { WorkoutLogPage.anchor($0.exercise) } ?? ""
-        return .redirect(to: Self.logPath(id) + "#" + (added.addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed) ?? ""), type: .normal)
+        return .redirect(
+            to: Self.logPath(id) + "#" + (added.addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed) ?? ""), type: .normal)
     }
 
     /// Moves a planned exercise up or down, or takes it out (`action`: up, down, remove).
@@ -128,8 +136,9 @@ struct WorkoutLogController {
         let form = try await FormFields(request: request)
         let action = form["action"] ?? ""
         guard ["up", "down", "remove"].contains(action) else { throw CinnError.invalid("action", "choose up, down or remove") }
-        _ = try await context.journal.changePlan(of: id, exercise: form["exercise"] ?? "", move: action == "up" ? -1 : action == "down" ? 1 : nil,
-                                                 remove: action == "remove")
+        _ = try await context.journal.changePlan(
+            of: id, exercise: form["exercise"] ?? "", move: action == "up" ? -1 : action == "down" ? 1 : nil,
+            remove: action == "remove")
         return .redirect(to: Self.logPath(id), type: .normal)
     }
 
@@ -137,8 +146,9 @@ struct WorkoutLogController {
     @Sendable func details(_ request: Request, context: Context) async throws -> Response {
         let id = try id(context, "workout")
         let form = try await FormFields(request: request)
-        _ = try await context.journal.editWorkout(id: id, name: form["name"], startedAt: form["started_at"], endedAt: nil,
-                                                  note: .some(form["note"]), sets: nil, inProgress: nil)
+        _ = try await context.journal.editWorkout(
+            id: id, name: form["name"], startedAt: form["started_at"], endedAt: nil,
+            note: .some(form["note"]), sets: nil, inProgress: nil)
         return .redirect(to: Self.logPath(id), type: .normal)
     }
 
@@ -162,8 +172,10 @@ struct WorkoutLogController {
 
     @Sendable func routines(_ request: Request, context: Context) async throws -> Response {
         let card = WorkoutStartCard(current: nil, routines: try await context.journal.routines())
-        return WebResponse.html(pages.render("routines", RoutinesPage(routines: card.routines, hasRoutines: card.hasRoutines), title: "Routines",
-                                             tab: .lifts, notice: Done.notice(request), formToken: context.formToken))
+        return WebResponse.html(
+            pages.render(
+                "routines", RoutinesPage(routines: card.routines, hasRoutines: card.hasRoutines), title: "Routines",
+                tab: .lifts, notice: Done.notice(request), formToken: context.formToken))
     }
 
     @Sendable func newRoutine(_ request: Request, context: Context) async throws -> Response {
@@ -176,8 +188,10 @@ struct WorkoutLogController {
         let routine = try await context.journal.routine(try id(context, "routine"))
         let unit = try await context.journal.settings().displayUnit.liftingUnit
         let page = RoutineEditorPage(routine, unit: unit, suggestions: try await suggestions(context.journal))
-        return WebResponse.html(pages.render("routine", page, title: routine.name, tab: .lifts, notice: Done.notice(request),
-                                             formToken: context.formToken))
+        return WebResponse.html(
+            pages.render(
+                "routine", page, title: routine.name, tab: .lifts, notice: Done.notice(request),
+                formToken: context.formToken))
     }
 
     @Sendable func createRoutine(_ request: Request, context: Context) async throws -> Response {
@@ -209,11 +223,14 @@ struct WorkoutLogController {
                 }
                 return value
             }
-            exercises.append(PlannedExercise(exercise: name, sets: try integer("sets") ?? 3, reps: try integer("reps"),
-                                             weight: try form.number("weight_\(index)").map { Mass($0, unit) }, restSeconds: try integer("rest")))
+            exercises.append(
+                PlannedExercise(
+                    exercise: name, sets: try integer("sets") ?? 3, reps: try integer("reps"),
+                    weight: try form.number("weight_\(index)").map { Mass($0, unit) }, restSeconds: try integer("rest")))
         }
         if let action = form["action"], let colon = action.firstIndex(of: ":"), let row = Int(action[action.index(after: colon)...]),
-           exercises.indices.contains(row) {
+            exercises.indices.contains(row)
+        {
             switch action[..<colon] {
             case "up" where row > 0: exercises.swapAt(row, row - 1)
             case "down" where row < exercises.count - 1: exercises.swapAt(row, row + 1)

@@ -5,7 +5,11 @@ import CinnStore
 import Foundation
 
 /// A set kind in a form's select.
-struct KindOption { let value: String; let label: String; let selected: Bool }
+struct KindOption {
+    let value: String
+    let label: String
+    let selected: Bool
+}
 
 extension KindOption {
     static func all(selected: SetKind) -> [KindOption] {
@@ -59,7 +63,11 @@ struct WorkoutLogPage {
         let inPlan: Bool
     }
 
-    struct Rest { let seconds: Int; let endsAtMs: Int64; let exercise: String }
+    struct Rest {
+        let seconds: Int
+        let endsAtMs: Int64
+        let exercise: String
+    }
 
     let id: String
     let name: String
@@ -81,8 +89,10 @@ struct WorkoutLogPage {
         "exercise-" + ExerciseKey.normalised(exercise).replacingOccurrences(of: " ", with: "-")
     }
 
-    init(_ stored: StoredWorkout, exercises: [LoggingExercise], clusters: [ExerciseCluster], unit: MassUnit, plates: PlateSet,
-         records: [Int: [WorkoutRecord]], rest: Rest?) {
+    init(
+        _ stored: StoredWorkout, exercises: [LoggingExercise], clusters: [ExerciseCluster], unit: MassUnit, plates: PlateSet,
+        records: [Int: [WorkoutRecord]], rest: Rest?
+    ) {
         let workout = stored.workout
         id = workout.id.lowercasedString
         name = workout.name
@@ -110,18 +120,20 @@ struct WorkoutLogPage {
             let cluster = clusterOf[ExerciseKey.normalised(exercise.name)]
             let done = exercise.done.enumerated().map { number, position in
                 let set = workout.sets[position]
-                return DoneSet(position: position, number: number + 1, text: LiftText.set(set, unit: unit), kind: set.kind.title,
-                               rpe: set.rpe.map { "RPE \(Mass.format($0, decimals: 1))" } ?? set.rir.map { "\($0) RIR" }, note: set.note,
-                               records: records[position].map { "★ New " + $0.map(\.title).joined(separator: ", ") },
-                               weight: weightField(set.weight, unit: unit), reps: set.reps.map(String.init) ?? "",
-                               rpeValue: set.rpe.map { Mass.format($0, decimals: 1) } ?? "", rirValue: set.rir.map(String.init) ?? "",
-                               noteValue: set.note ?? "", kinds: KindOption.all(selected: set.kind))
+                return DoneSet(
+                    position: position, number: number + 1, text: LiftText.set(set, unit: unit), kind: set.kind.title,
+                    rpe: set.rpe.map { "RPE \(Mass.format($0, decimals: 1))" } ?? set.rir.map { "\($0) RIR" }, note: set.note,
+                    records: records[position].map { "★ New " + $0.map(\.title).joined(separator: ", ") },
+                    weight: weightField(set.weight, unit: unit), reps: set.reps.map(String.init) ?? "",
+                    rpeValue: set.rpe.map { Mass.format($0, decimals: 1) } ?? "", rirValue: set.rir.map(String.init) ?? "",
+                    noteValue: set.note ?? "", kinds: KindOption.all(selected: set.kind))
             }
             // The rows still to do: a routine's targets when it set them (3 × 8 @ 50 kg, last time shown beside them);
             // else last time's sets after those done (or the plan's count), at least one to add another.
             let lastSets = exercise.last?.sets ?? []
             let targets = exercise.planned.flatMap { $0.reps != nil || $0.weight != nil ? $0 : nil }
-            let target = targets.map { max($0.sets, done.isEmpty ? 1 : 0) }
+            let target =
+                targets.map { max($0.sets, done.isEmpty ? 1 : 0) }
                 ?? max(exercise.planned?.sets ?? 0, lastSets.count, done.isEmpty ? 1 : 0)
             let remaining = max(stored.inProgress ? 1 : 0, target - done.count)
             let isBarbell = exercise.catalogue?.equipment == .barbell
@@ -132,20 +144,26 @@ struct WorkoutLogPage {
                 let weight = targets.map { $0.weight ?? today?.weight } ?? previous?.weight ?? today?.weight ?? exercise.planned?.weight
                 let reps = targets.map { $0.reps ?? today?.reps } ?? previous?.reps ?? today?.reps ?? exercise.planned?.reps
                 let plateLoad = isBarbell ? weight.map { load($0.value(in: plates.unit)) } : nil
-                return PlannedSet(number: number + 1, weight: weightField(weight, unit: unit), reps: reps.map(String.init) ?? "",
-                                  kinds: KindOption.all(selected: previous?.kind == .warmUp ? .warmUp : .normal),
-                                  plates: plateLoad.map { ($0.isExact ? "" : "nearest \(Mass.format($0.total, upTo: 2)) \($0.unit.rawValue): ") + $0.text })
+                return PlannedSet(
+                    number: number + 1, weight: weightField(weight, unit: unit), reps: reps.map(String.init) ?? "",
+                    kinds: KindOption.all(selected: previous?.kind == .warmUp ? .warmUp : .normal),
+                    plates: plateLoad.map {
+                        ($0.isExact ? "" : "nearest \(Mass.format($0.total, upTo: 2)) \($0.unit.rawValue): ") + $0.text
+                    })
             }
             let catalogue = exercise.catalogue.map { "\($0.equipment.rawValue.capitalized) · \($0.primaryMuscle.rawValue)" }
             let last = exercise.last.map { last in
-                "Last time, \(LiftText.day(last.localDate)): " + last.sets.map { LiftText.set($0, unit: unit) + ($0.kind == .warmUp ? " (w)" : "") }
+                "Last time, \(LiftText.day(last.localDate)): "
+                    + last.sets.map { LiftText.set($0, unit: unit) + ($0.kind == .warmUp ? " (w)" : "") }
                     .joined(separator: ", ")
             }
             let planIndex = plan.firstIndex(of: ExerciseKey.normalised(exercise.name))
-            blocks.append(Block(anchor: Self.anchor(exercise.name), name: exercise.name, link: cluster.map { "/lifts/\($0.root.id.lowercasedString)" },
-                                about: catalogue, last: last, done: done, planned: planned, restSeconds: exercise.restSeconds,
-                                moveUp: planIndex.map { $0 > 0 } ?? false, moveDown: planIndex.map { $0 < plan.count - 1 } ?? false,
-                                inPlan: planIndex != nil && done.isEmpty))
+            blocks.append(
+                Block(
+                    anchor: Self.anchor(exercise.name), name: exercise.name, link: cluster.map { "/lifts/\($0.root.id.lowercasedString)" },
+                    about: catalogue, last: last, done: done, planned: planned, restSeconds: exercise.restSeconds,
+                    moveUp: planIndex.map { $0 > 0 } ?? false, moveDown: planIndex.map { $0 < plan.count - 1 } ?? false,
+                    inPlan: planIndex != nil && done.isEmpty))
         }
         self.blocks = blocks
         hasBlocks = !blocks.isEmpty
@@ -155,7 +173,11 @@ struct WorkoutLogPage {
 
 /// The start of a workout on the Lifts page: continue the one in progress, or start one (empty, or from a routine).
 struct WorkoutStartCard {
-    struct RoutineItem { let id: String; let name: String; let exercises: String }
+    struct RoutineItem {
+        let id: String
+        let name: String
+        let exercises: String
+    }
     let current: String?
     let currentID: String?
     let routines: [RoutineItem]
@@ -168,7 +190,9 @@ struct WorkoutStartCard {
             let sets = workout.workout.sets.count
             return "\(workout.workout.name), started \(start.clock) · \(sets) set\(sets == 1 ? "" : "s") done"
         }
-        self.routines = routines.map { RoutineItem(id: $0.id.lowercasedString, name: $0.name, exercises: $0.exercises.map(\.exercise).joined(separator: ", ")) }
+        self.routines = routines.map {
+            RoutineItem(id: $0.id.lowercasedString, name: $0.name, exercises: $0.exercises.map(\.exercise).joined(separator: ", "))
+        }
         hasRoutines = !routines.isEmpty
     }
 }
@@ -209,13 +233,18 @@ struct RoutineEditorPage {
         note = routine?.note ?? ""
         self.unit = unit.rawValue
         let exercises = routine?.exercises ?? []
-        rows = exercises.enumerated().map { index, planned in
-            Row(index: index, exercise: planned.exercise, sets: "\(planned.sets)", reps: planned.reps.map(String.init) ?? "",
-                weight: weightField(planned.weight, unit: unit), rest: planned.restSeconds.map(String.init) ?? "",
-                up: index > 0, down: index < exercises.count - 1, filled: true)
-        } + (0..<(exercises.isEmpty ? max(blank, 3) : blank)).map { offset in
-            Row(index: exercises.count + offset, exercise: "", sets: "", reps: "", weight: "", rest: "", up: false, down: false, filled: false)
-        }
+        rows =
+            exercises.enumerated().map { index, planned in
+                Row(
+                    index: index, exercise: planned.exercise, sets: "\(planned.sets)", reps: planned.reps.map(String.init) ?? "",
+                    weight: weightField(planned.weight, unit: unit), rest: planned.restSeconds.map(String.init) ?? "",
+                    up: index > 0, down: index < exercises.count - 1, filled: true)
+            }
+            + (0..<(exercises.isEmpty ? max(blank, 3) : blank)).map { offset in
+                Row(
+                    index: exercises.count + offset, exercise: "", sets: "", reps: "", weight: "", rest: "", up: false, down: false,
+                    filled: false)
+            }
         self.suggestions = suggestions
     }
 }

@@ -79,7 +79,11 @@ struct LiftsPage: MustacheParent {
     let start: WorkoutStartCard
     let plates: PlatesForm
 
-    struct Option { let value: String; let label: String; let selected: Bool }
+    struct Option {
+        let value: String
+        let label: String
+        let selected: Bool
+    }
 
     func child(named key: String) -> Any? {
         switch key {
@@ -94,16 +98,19 @@ struct LiftsPage: MustacheParent {
         }
     }
 
-    init(lifts: (exercises: [ExerciseSummary], unit: MassUnit, formula: OneRepMaxFormula), workoutCount: Int, start: WorkoutStartCard,
-         plates: PlatesForm) {
+    init(
+        lifts: (exercises: [ExerciseSummary], unit: MassUnit, formula: OneRepMaxFormula), workoutCount: Int, start: WorkoutStartCard,
+        plates: PlatesForm
+    ) {
         self.start = start
         self.plates = plates
         items = lifts.exercises.map { summary in
-            Item(id: summary.id.lowercasedString, name: summary.name,
-                 aliases: summary.aliases.isEmpty ? nil : "also " + summary.aliases.joined(separator: ", "),
-                 last: summary.lastDay.map(LiftText.day) ?? "—",
-                 current: summary.current?.oneRepMax.formatted(in: lifts.unit) ?? "—",
-                 from: summary.current.map { "from " + StrengthChart.lifted($0.set, unit: lifts.unit) }
+            Item(
+                id: summary.id.lowercasedString, name: summary.name,
+                aliases: summary.aliases.isEmpty ? nil : "also " + summary.aliases.joined(separator: ", "),
+                last: summary.lastDay.map(LiftText.day) ?? "—",
+                current: summary.current?.oneRepMax.formatted(in: lifts.unit) ?? "—",
+                from: summary.current.map { "from " + StrengthChart.lifted($0.set, unit: lifts.unit) }
                     ?? summary.best.map { "best ever \($0.oneRepMax.formatted(in: lifts.unit))" })
         }
         hasItems = !items.isEmpty
@@ -129,7 +136,11 @@ struct PlatesForm {
         unit = set.unit.rawValue
         load = target.map { target in
             let load = set.load(target)
-            return (load.isExact ? "\(Mass.format(target, upTo: 2)) \(set.unit.rawValue): " : "\(Mass.format(target, upTo: 2)) \(set.unit.rawValue) cannot be made; nearest \(Mass.format(load.total, upTo: 2)): ") + load.text
+            return
+                (load.isExact
+                ? "\(Mass.format(target, upTo: 2)) \(set.unit.rawValue): "
+                : "\(Mass.format(target, upTo: 2)) \(set.unit.rawValue) cannot be made; nearest \(Mass.format(load.total, upTo: 2)): ")
+                + load.text
         }
         loadValue = target.map { Mass.format($0, upTo: 2) } ?? ""
     }
@@ -139,11 +150,31 @@ struct PlatesForm {
 /// name (`MustacheParent`), not by reflection: the template asks the page for them often (every `{{#link}}`
 /// of a figure without one falls back to it), and reflecting a struct lists all its fields each time.
 struct ExercisePageModel: MustacheParent {
-    struct Figure { let label: String; let value: String; let detail: String; let link: String? }
-    struct Row { let label: String; let value: String; let day: String; var isNew = false }
-    struct Week { let week: String; let volume: String; let sets: Int }
-    struct Alias { let name: String; let id: String }
-    struct Target { let id: String; let name: String }
+    struct Figure {
+        let label: String
+        let value: String
+        let detail: String
+        let link: String?
+    }
+    struct Row {
+        let label: String
+        let value: String
+        let day: String
+        var isNew = false
+    }
+    struct Week {
+        let week: String
+        let volume: String
+        let sets: Int
+    }
+    struct Alias {
+        let name: String
+        let id: String
+    }
+    struct Target {
+        let id: String
+        let name: String
+    }
 
     let id: String
     let name: String
@@ -192,9 +223,10 @@ struct ExercisePageModel: MustacheParent {
         hasAliases = !aliases.isEmpty
         func estimate(_ label: String, _ value: EstimatedMax?, _ workout: UUID?, none: String) -> Figure {
             guard let value else { return Figure(label: label, value: "—", detail: none, link: nil) }
-            return Figure(label: label, value: value.oneRepMax.formatted(in: unit),
-                          detail: "from \(StrengthChart.lifted(value.set, unit: unit)) on \(LiftText.day(value.day))",
-                          link: workout.map { "/workouts/\($0.lowercasedString)" })
+            return Figure(
+                label: label, value: value.oneRepMax.formatted(in: unit),
+                detail: "from \(StrengthChart.lifted(value.set, unit: unit)) on \(LiftText.day(value.day))",
+                link: workout.map { "/workouts/\($0.lowercasedString)" })
         }
         figures = [
             estimate("Current 1RM", report.current, page.currentWorkout, none: "no set of 1–10 reps in the last 30 days"),
@@ -207,17 +239,23 @@ struct ExercisePageModel: MustacheParent {
         }
         records = [
             report.best.map {
-                Row(label: "Best estimated 1RM", value: "\($0.oneRepMax.formatted(in: unit)) (\(StrengthChart.lifted($0.set, unit: unit)))",
+                Row(
+                    label: "Best estimated 1RM", value: "\($0.oneRepMax.formatted(in: unit)) (\(StrengthChart.lifted($0.set, unit: unit)))",
                     day: LiftText.day($0.day), isNew: $0.day == lastDay)
             },
             row("Heaviest set", report.heaviest),
             report.bestSetVolume.map {
-                Row(label: "Best set volume", value: "\(LiftText.volume(Mass(kilograms: $0.weight.kilograms * Double($0.reps)), unit: unit)) (\(StrengthChart.lifted($0, unit: unit)))",
+                Row(
+                    label: "Best set volume",
+                    value:
+                        "\(LiftText.volume(Mass(kilograms: $0.weight.kilograms * Double($0.reps)), unit: unit)) (\(StrengthChart.lifted($0, unit: unit)))",
                     day: LiftText.day($0.day), isNew: $0.day == lastDay)
             },
         ].compactMap { $0 }
         repMaxes = report.repMaxes.map {
-            Row(label: "\($0.reps) RM", value: StrengthChart.lifted($0.set, unit: unit), day: LiftText.day($0.set.day), isNew: $0.set.day == lastDay)
+            Row(
+                label: "\($0.reps) RM", value: StrengthChart.lifted($0.set, unit: unit), day: LiftText.day($0.set.day),
+                isNew: $0.set.day == lastDay)
         }
         weeks = report.weeklyVolume.reversed().map {
             Week(week: "from \($0.weekStart.dayMonth)", volume: LiftText.volume($0.volume, unit: unit), sets: $0.sets)
@@ -232,7 +270,13 @@ struct ExercisePageModel: MustacheParent {
 
 /// `/workouts`: newest first, a page at a time.
 struct WorkoutsPage {
-    struct Item { let id: String; let day: String; let name: String; let summary: String; let exercises: String }
+    struct Item {
+        let id: String
+        let day: String
+        let name: String
+        let summary: String
+        let exercises: String
+    }
     let items: [Item]
     let hasItems: Bool
     let next: String?
@@ -240,13 +284,15 @@ struct WorkoutsPage {
 
     init(workouts: [WorkoutSummary], unit: MassUnit, offset: Int, limit: Int, total: Int) {
         items = workouts.map { workout in
-            var parts = workout.setCount > 0 || workout.distanceMeters == nil && workout.energyKcal == nil
+            var parts =
+                workout.setCount > 0 || workout.distanceMeters == nil && workout.energyKcal == nil
                 ? ["\(workout.setCount) set\(workout.setCount == 1 ? "" : "s")"] : []
             if workout.volume.kilograms > 0 { parts.append(LiftText.volume(workout.volume, unit: unit)) }
             parts += LiftText.totals(duration: workout.durationSeconds, distance: workout.distanceMeters, energy: workout.energyKcal)
             let summary = parts.joined(separator: " · ")
-            return Item(id: workout.id.lowercasedString, day: LiftText.day(workout.localDate), name: workout.name, summary: summary,
-                        exercises: workout.exercises.joined(separator: ", "))
+            return Item(
+                id: workout.id.lowercasedString, day: LiftText.day(workout.localDate), name: workout.name, summary: summary,
+                exercises: workout.exercises.joined(separator: ", "))
         }
         hasItems = !items.isEmpty
         next = offset + limit < total ? "/workouts?offset=\(offset + limit)" : nil
@@ -258,10 +304,22 @@ struct WorkoutsPage {
 /// the summary first.
 struct WorkoutPageModel {
     struct Line {
-        let number: Int; let set: String; let kind: String?; let estimate: String?; let rpe: String?; let note: String?; let records: String?
+        let number: Int
+        let set: String
+        let kind: String?
+        let estimate: String?
+        let rpe: String?
+        let note: String?
+        let records: String?
     }
-    struct Block { let exercise: String; let lines: [Line] }
-    struct Figure { let label: String; let value: String }
+    struct Block {
+        let exercise: String
+        let lines: [Line]
+    }
+    struct Figure {
+        let label: String
+        let value: String
+    }
     let id: String
     let name: String
     let day: String
@@ -279,7 +337,8 @@ struct WorkoutPageModel {
         let sets = stored.workout.sets
         id = stored.workout.id.lowercasedString
         name = stored.workout.name
-        day = LiftText.day(stored.workout.localDate) + ", "
+        day =
+            LiftText.day(stored.workout.localDate) + ", "
             + LocalDateTime(instant: stored.workout.startedAt, utcOffsetSeconds: stored.workout.utcOffsetSeconds).clock
         var facts = sets.isEmpty && (stored.distanceMeters != nil || stored.energyKcal != nil) ? [] : ["\(sets.count) sets"]
         facts += LiftText.totals(duration: stored.durationSeconds, distance: stored.distanceMeters, energy: stored.energyKcal)
@@ -295,10 +354,11 @@ struct WorkoutPageModel {
         var blocks: [(String, [Line])] = []
         for (index, set) in sets.enumerated() {
             if blocks.last?.0 != set.exercise { blocks.append((set.exercise, [])) }
-            let line = Line(number: blocks[blocks.count - 1].1.count + 1, set: LiftText.set(set, unit: unit), kind: set.kind.title,
-                            estimate: set.oneRepMax(formula: workout.formula).map { ($0.lowConfidence ? "≈ " : "") + $0.formatted(in: unit) },
-                            rpe: set.rpe.map { "RPE \(Mass.format($0, decimals: 1))" }, note: set.note,
-                            records: workout.records[index].map { "★ New " + $0.map(\.title).joined(separator: ", ") })
+            let line = Line(
+                number: blocks[blocks.count - 1].1.count + 1, set: LiftText.set(set, unit: unit), kind: set.kind.title,
+                estimate: set.oneRepMax(formula: workout.formula).map { ($0.lowConfidence ? "≈ " : "") + $0.formatted(in: unit) },
+                rpe: set.rpe.map { "RPE \(Mass.format($0, decimals: 1))" }, note: set.note,
+                records: workout.records[index].map { "★ New " + $0.map(\.title).joined(separator: ", ") })
             blocks[blocks.count - 1].1.append(line)
         }
         self.blocks = blocks.map { Block(exercise: $0.0, lines: $0.1) }

@@ -32,10 +32,12 @@ struct WorkoutWebController {
             }
             return value
         }
-        let page = LiftsPage(lifts: try await journal.lifts(), workoutCount: try await journal.workoutCount(),
-                             start: WorkoutStartCard(current: try await journal.workoutInProgress(), routines: try await journal.routines()),
-                             plates: PlatesForm(try await journal.settings().plates, load: load))
-        return WebResponse.html(pages.render("lifts", page, title: "Lifts", tab: .lifts, notice: Done.notice(request), formToken: context.formToken))
+        let page = LiftsPage(
+            lifts: try await journal.lifts(), workoutCount: try await journal.workoutCount(),
+            start: WorkoutStartCard(current: try await journal.workoutInProgress(), routines: try await journal.routines()),
+            plates: PlatesForm(try await journal.settings().plates, load: load))
+        return WebResponse.html(
+            pages.render("lifts", page, title: "Lifts", tab: .lifts, notice: Done.notice(request), formToken: context.formToken))
     }
 
     @Sendable func setFormula(_ request: Request, context: Context) async throws -> Response {
@@ -51,7 +53,9 @@ struct WorkoutWebController {
         let page = try await context.journal.exercisePage(exercise, includeHighReps: includeHighReps)
         let rest = try await context.journal.exerciseRest(exerciseRows: exercise.rows) ?? Journal.defaultRestSeconds
         let model = ExercisePageModel(page: page, includeHighReps: includeHighReps, others: clusters, rest: rest)
-        return WebResponse.html(pages.render("exercise", model, title: exercise.root.name, tab: .lifts, notice: Done.notice(request), formToken: context.formToken))
+        return WebResponse.html(
+            pages.render(
+                "exercise", model, title: exercise.root.name, tab: .lifts, notice: Done.notice(request), formToken: context.formToken))
     }
 
     @Sendable func merge(_ request: Request, context: Context) async throws -> Response {
@@ -71,9 +75,11 @@ struct WorkoutWebController {
         let offset = try request.queryInt("offset", default: 0, range: 0...Int(Int32.max))
         let unit = try await context.journal.settings().displayUnit.liftingUnit
         let list = try await context.journal.workouts(limit: Self.pageSize, offset: offset)
-        let page = WorkoutsPage(workouts: list, unit: unit, offset: offset, limit: Self.pageSize,
-                                total: try await context.journal.workoutCount())
-        return WebResponse.html(pages.render("workouts", page, title: "Workouts", tab: .lifts, notice: Done.notice(request), formToken: context.formToken))
+        let page = WorkoutsPage(
+            workouts: list, unit: unit, offset: offset, limit: Self.pageSize,
+            total: try await context.journal.workoutCount())
+        return WebResponse.html(
+            pages.render("workouts", page, title: "Workouts", tab: .lifts, notice: Done.notice(request), formToken: context.formToken))
     }
 
     /// Every workout as CSV in the layout of Strong's export (it imports back).
@@ -83,13 +89,18 @@ struct WorkoutWebController {
             try await journal.exportWorkouts { text in try await writer.write(ByteBuffer(string: text)) }
             try await writer.finish(nil)
         }
-        return Response(status: .ok, headers: [.contentType: ExportFormat.csv.contentType,
-                                               .contentDisposition: "attachment; filename=\"cinn-workouts.csv\""], body: body)
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: ExportFormat.csv.contentType,
+                .contentDisposition: "attachment; filename=\"cinn-workouts.csv\"",
+            ], body: body)
     }
 
     @Sendable func workout(_ request: Request, context: Context) async throws -> Response {
         guard let id = context.parameters.get("id").flatMap(UUID.init(text:)),
-              let workout = try await context.journal.workout(id: id) else {
+            let workout = try await context.journal.workout(id: id)
+        else {
             throw CinnError.notFound("no such workout")
         }
         let model = WorkoutPageModel(try await context.journal.workoutWithRecords(workout), finished: try request.queryBool("finished"))
@@ -99,7 +110,8 @@ struct WorkoutWebController {
     /// Asks before a workout is deleted (or, one being logged, discarded), as weigh-ins and food entries do.
     @Sendable func confirmDeleteWorkout(_ request: Request, context: Context) async throws -> Response {
         guard let id = context.parameters.get("id").flatMap(UUID.init(text:)),
-              let stored = try await context.journal.workout(id: id) else {
+            let stored = try await context.journal.workout(id: id)
+        else {
             throw CinnError.notFound("no such workout")
         }
         let workout = stored.workout
@@ -108,8 +120,10 @@ struct WorkoutWebController {
             id: id.lowercasedString, verb: stored.inProgress ? "Discard" : "Delete", name: workout.name, day: day.dayMonthYear,
             sets: "\(workout.sets.count) set\(workout.sets.count == 1 ? "" : "s")",
             back: stored.inProgress ? "/workouts/\(id.lowercasedString)/log" : "/workouts/\(id.lowercasedString)")
-        return WebResponse.html(pages.render("confirm-delete-workout", model, title: "\(model.verb) workout", tab: .lifts,
-                                             formToken: context.formToken))
+        return WebResponse.html(
+            pages.render(
+                "confirm-delete-workout", model, title: "\(model.verb) workout", tab: .lifts,
+                formToken: context.formToken))
     }
 
     @Sendable func deleteWorkout(_ request: Request, context: Context) async throws -> Response {

@@ -23,19 +23,23 @@ extension Store {
             if !isSQLite { try await db.raw("SELECT pg_advisory_xact_lock(7415002)").run() }
             try await db.raw("DELETE FROM login_attempts WHERE attempted_at_ms <= \(bind: since)").run()
             for key in keys {
-                let rows = try await db.raw("""
+                let rows = try await db.raw(
+                    """
                     SELECT attempted_at_ms FROM login_attempts WHERE throttle_key = \(bind: key) AND attempted_at_ms > \(bind: since)
                     ORDER BY attempted_at_ms LIMIT \(bind: limit)
-                    """).all()
+                    """
+                ).all()
                 if rows.count >= limit, let oldest = try rows.first?.decode(column: "attempted_at_ms", as: Int64.self) {
                     return .refused(until: date(milliseconds: oldest).addingTimeInterval(window))
                 }
             }
             var inserted: [Int64] = []
             for key in keys {
-                let row = try await db.raw("""
+                let row = try await db.raw(
+                    """
                     INSERT INTO login_attempts (throttle_key, attempted_at_ms) VALUES (\(bind: key), \(bind: now)) RETURNING row_id
-                    """).first()
+                    """
+                ).first()
                 inserted.append(try row?.decode(column: "row_id", as: Int64.self) ?? 0)
             }
             return .counted(rows: inserted)

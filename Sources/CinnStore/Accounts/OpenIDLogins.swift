@@ -28,11 +28,13 @@ extension Store {
     public func startOpenIDLogin(stateSHA256: [UInt8], _ login: PendingOpenIDLogin, expiringBefore: Date) async throws {
         try await transaction { db in
             try await db.raw("DELETE FROM oidc_logins WHERE created_at_ms < \(bind: milliseconds(expiringBefore))").run()
-            try await db.raw("""
+            try await db.raw(
+                """
                 INSERT INTO oidc_logins (state_sha256, nonce, code_verifier, next_path, invite, link_user_id, created_at_ms)
                 VALUES (\(bind: Data(stateSHA256)), \(bind: login.nonce), \(bind: login.codeVerifier), \(bind: login.next),
                     \(bind: login.invite), \(bind: login.linkUser?.rawValue), \(bind: milliseconds(now())))
-                """).run()
+                """
+            ).run()
         }
     }
 
@@ -40,36 +42,45 @@ extension Store {
     /// replayed finds nothing).
     public func finishOpenIDLogin(stateSHA256: [UInt8], startedAfter: Date) async throws -> PendingOpenIDLogin? {
         try await transaction { db in
-            guard let row = try await db.raw("""
-                DELETE FROM oidc_logins WHERE state_sha256 = \(bind: Data(stateSHA256))
-                RETURNING nonce, code_verifier, next_path, invite, link_user_id, created_at_ms
-                """).first(), try row.decode(column: "created_at_ms", as: Int64.self) > milliseconds(startedAfter) else { return nil }
-            return PendingOpenIDLogin(nonce: try row.decode(column: "nonce", as: String.self),
-                                      codeVerifier: try row.decode(column: "code_verifier", as: String.self),
-                                      next: try row.decode(column: "next_path", as: String?.self),
-                                      invite: try row.decode(column: "invite", as: String?.self),
-                                      linkUser: try row.decode(column: "link_user_id", as: Int64?.self).map(UserID.init))
+            guard
+                let row = try await db.raw(
+                    """
+                    DELETE FROM oidc_logins WHERE state_sha256 = \(bind: Data(stateSHA256))
+                    RETURNING nonce, code_verifier, next_path, invite, link_user_id, created_at_ms
+                    """
+                ).first(), try row.decode(column: "created_at_ms", as: Int64.self) > milliseconds(startedAfter)
+            else { return nil }
+            return PendingOpenIDLogin(
+                nonce: try row.decode(column: "nonce", as: String.self),
+                codeVerifier: try row.decode(column: "code_verifier", as: String.self),
+                next: try row.decode(column: "next_path", as: String?.self),
+                invite: try row.decode(column: "invite", as: String?.self),
+                linkUser: try row.decode(column: "link_user_id", as: Int64?.self).map(UserID.init))
         }
     }
 
     /// The account linked to the provider identity `subject` of `issuer`.
     public func openIDAccount(issuer: String, subject: String) async throws -> Account? {
         try await withConnection { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 SELECT \(unsafeRaw: Self.accountColumns(of: "u")) FROM oidc_identities i JOIN users u ON u.row_id = i.user_id
                 WHERE i.issuer = \(bind: issuer) AND i.subject = \(bind: subject)
-                """).first().map(account)
+                """
+            ).first().map(account)
         }
     }
 
     /// Links a provider identity to `user`; an identity already linked (to anyone) is a conflict.
     public func linkOpenIDIdentity(issuer: String, subject: String, user: UserID) async throws {
         try await transaction { db in
-            let linked = try await db.raw("""
+            let linked = try await db.raw(
+                """
                 INSERT INTO oidc_identities (issuer, subject, user_id, created_at_ms)
                 VALUES (\(bind: issuer), \(bind: subject), \(bind: user.rawValue), \(bind: milliseconds(now())))
                 ON CONFLICT (issuer, subject) DO NOTHING RETURNING user_id
-                """).first()
+                """
+            ).first()
             guard linked != nil else { throw CinnError(.conflict, "this sign-in is already linked to an account") }
         }
     }

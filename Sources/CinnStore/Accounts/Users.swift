@@ -16,10 +16,12 @@ extension Store {
     /// The user with this name, created on first use.
     public func user(named name: String) async throws -> UserID {
         try await transaction { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 INSERT INTO users (id, name, created_at_ms) VALUES (\(bind: bind(UUID.v7(at: now()))), \(bind: name),
                 \(bind: milliseconds(now()))) ON CONFLICT (name) DO NOTHING
-                """).run()
+                """
+            ).run()
             guard let row = try await db.raw("SELECT row_id FROM users WHERE name = \(bind: name)").first() else {
                 throw CinnError(.internal, "the user could not be created")
             }
@@ -32,10 +34,14 @@ extension Store {
 
     /// Reserves `count` change numbers for the user's records and returns the first.
     func reserveVersions(_ db: any SQLDatabase, user: UserID, count: Int = 1) async throws -> Int64 {
-        guard let row = try await db.raw("""
-            UPDATE users SET last_version = last_version + \(bind: count) WHERE row_id = \(bind: user.rawValue)
-            RETURNING last_version
-            """).first() else {
+        guard
+            let row = try await db.raw(
+                """
+                UPDATE users SET last_version = last_version + \(bind: count) WHERE row_id = \(bind: user.rawValue)
+                RETURNING last_version
+                """
+            ).first()
+        else {
             throw CinnError.notFound("no such user")
         }
         return try row.decode(column: "last_version", as: Int64.self) - Int64(count) + 1
@@ -49,9 +55,11 @@ extension Store {
 
     func tombstone(_ db: any SQLDatabase, _ table: String, user: UserID, condition: SQLQueryString) async throws -> Int {
         let version = try await reserveVersions(db, user: user)
-        return try await db.raw("""
+        return try await db.raw(
+            """
             UPDATE \(unsafeRaw: table) SET deleted = 1, version = \(bind: version), updated_at_ms = \(bind: milliseconds(now()))
             WHERE user_id = \(bind: user.rawValue) AND deleted = 0 AND \(condition) RETURNING row_id
-            """).all().count
+            """
+        ).all().count
     }
 }

@@ -29,12 +29,15 @@ extension Store {
                 throw CinnError.invalid("file", "the backup is damaged: \(check.prefix(3).joined(separator: "; "))")
             }
             if let view = try await db.raw("SELECT name FROM sqlite_master WHERE type = 'view' LIMIT 1").first() {
-                throw CinnError.invalid("file", "the file holds a view (\(try view.decode(column: "name", as: String.self))), which no Cinn journal has")
+                throw CinnError.invalid(
+                    "file", "the file holds a view (\(try view.decode(column: "name", as: String.self))), which no Cinn journal has")
             }
-            guard try await db.raw("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").first() != nil else {
+            guard try await db.raw("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").first() != nil
+            else {
                 return nil
             }
-            return try await db.raw("SELECT MAX(version) AS version FROM schema_migrations").first()?.decode(column: "version", as: Int?.self)
+            return try await db.raw("SELECT MAX(version) AS version FROM schema_migrations").first()?.decode(
+                column: "version", as: Int?.self)
         }
     }
 
@@ -49,24 +52,32 @@ extension Store {
         guard isSQLite else { throw Self.postgresBackups }
         try await rawTransaction(bulk: true, attaching: backup) { connection in
             let db = connection.sql
-            let versions = try await db.raw("""
+            let versions = try await db.raw(
+                """
                 SELECT (SELECT MAX(version) FROM main.schema_migrations) AS here, (SELECT MAX(version) FROM staging.schema_migrations) AS there
-                """).first()
+                """
+            ).first()
             let here = try versions?.decode(column: "here", as: Int?.self), there = try versions?.decode(column: "there", as: Int?.self)
             guard here == there else {
-                throw CinnError(.conflict, "the backup's schema version (\(there.map(String.init) ?? "none")) is not this journal's (\(here.map(String.init) ?? "none"))")
+                throw CinnError(
+                    .conflict,
+                    "the backup's schema version (\(there.map(String.init) ?? "none")) is not this journal's (\(here.map(String.init) ?? "none"))"
+                )
             }
             // Every table is read from the backup as a table, never through a view of that name (which would run its query).
             if let view = try await db.raw("SELECT name FROM staging.sqlite_master WHERE type = 'view' LIMIT 1").first() {
-                throw CinnError.invalid("file", "the backup holds a view (\(try view.decode(column: "name", as: String.self))), which no Cinn journal has")
+                throw CinnError.invalid(
+                    "file", "the backup holds a view (\(try view.decode(column: "name", as: String.self))), which no Cinn journal has")
             }
             let triggers = try await db.raw("SELECT name, sql FROM main.sqlite_master WHERE type = 'trigger' ORDER BY name").all()
                 .map { (try $0.decode(column: "name", as: String.self), try $0.decode(column: "sql", as: String.self)) }
             for (name, _) in triggers { try await db.raw("DROP TRIGGER main.\(ident: name)").run() }
-            let tables = try await db.raw("""
+            let tables = try await db.raw(
+                """
                 SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND sql NOT LIKE 'CREATE VIRTUAL%'
                 ORDER BY name
-                """).all().map { try $0.decode(column: "name", as: String.self) }
+                """
+            ).all().map { try $0.decode(column: "name", as: String.self) }
             for table in tables {
                 let columns = try await db.raw("SELECT name FROM pragma_table_info(\(bind: table), 'main') ORDER BY cid").all()
                     .map { try $0.decode(column: "name", as: String.self) }

@@ -67,7 +67,9 @@ extension Store {
         let (sql, binds) = connection.sql.serialize(query)
         if let sqlite = connection.sqlite {
             let encoder = SQLiteDataEncoder()
-            return try await rows(sqlite, sql, try binds.map { try encoder.encode($0) }).map { try decode(SQLiteColumns(columns: $0.columns)) }
+            return try await rows(sqlite, sql, try binds.map { try encoder.encode($0) }).map {
+                try decode(SQLiteColumns(columns: $0.columns))
+            }
         }
         guard let postgres = connection.postgres else { throw CinnError(.internal, "no database connection") }
         var bindings = PostgresBindings(capacity: binds.count)

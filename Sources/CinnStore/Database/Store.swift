@@ -69,8 +69,10 @@ public final class Store: Sendable {
     /// Opens (and for SQLite creates) the database. Call `migrate()` before use and `close()` after.
     ///
     /// - Parameter schema: the PostgreSQL schema to use instead of `public` (tests use one each).
-    public init(_ location: DatabaseLocation, schema: String? = nil, logger: Logger = Logger(label: "cinn.store"),
-                now: @escaping @Sendable () -> Date = { Date() }) throws {
+    public init(
+        _ location: DatabaseLocation, schema: String? = nil, logger: Logger = Logger(label: "cinn.store"),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
         self.location = location
         // The database drivers log each statement with its bound values at debug and trace: those values hold health
         // data and the digests of API tokens (a working Nightscout secret). The store and its drivers never log below
@@ -88,8 +90,10 @@ public final class Store: Sendable {
         switch location {
         case .sqlite(let path):
             let source = SQLiteSource(path: path)
-            backend = .sqlite(EventLoopGroupConnectionPool(source: source, maxConnectionsPerEventLoop: perEventLoop,
-                                                           logger: logger, on: MultiThreadedEventLoopGroup.singleton))
+            backend = .sqlite(
+                EventLoopGroupConnectionPool(
+                    source: source, maxConnectionsPerEventLoop: perEventLoop,
+                    logger: logger, on: MultiThreadedEventLoopGroup.singleton))
         case .postgres(let url):
             var configuration: SQLPostgresConfiguration
             do {
@@ -98,14 +102,20 @@ public final class Store: Sendable {
             } catch {
                 throw CinnError.invalid("database", "\"\(location)\" is not a PostgreSQL URL; use postgres://USER@HOST:PORT/DB")
             }
-            backend = .postgres(EventLoopGroupConnectionPool(
-                source: PostgresConnectionSource(sqlConfiguration: configuration), maxConnectionsPerEventLoop: perEventLoop,
-                logger: logger, on: MultiThreadedEventLoopGroup.singleton))
+            backend = .postgres(
+                EventLoopGroupConnectionPool(
+                    source: PostgresConnectionSource(sqlConfiguration: configuration), maxConnectionsPerEventLoop: perEventLoop,
+                    logger: logger, on: MultiThreadedEventLoopGroup.singleton))
         }
     }
 
     public func close() async throws {
-        guard !closed.withLock({ closed in defer { closed = true }; return closed }) else { return }
+        guard
+            !closed.withLock({ closed in
+                defer { closed = true }
+                return closed
+            })
+        else { return }
         switch backend {
         case .sqlite(let pool): try await pool.shutdownAsync()
         case .postgres(let pool): try await pool.shutdownAsync()
@@ -150,12 +160,18 @@ public final class Store: Sendable {
             case .sqlite(let pool):
                 let connection = try await pool.requestConnection().get()
                 taken()
-                defer { pool.releaseConnection(connection); connectionsInUse.decrement() }
+                defer {
+                    pool.releaseConnection(connection)
+                    connectionsInUse.decrement()
+                }
                 return try await body(Connection(sql: connection.sql(), sqlite: connection, postgres: nil))
             case .postgres(let pool):
                 let connection = try await pool.requestConnection().get()
                 taken()
-                defer { pool.releaseConnection(connection); connectionsInUse.decrement() }
+                defer {
+                    pool.releaseConnection(connection)
+                    connectionsInUse.decrement()
+                }
                 return try await body(Connection(sql: connection.sql(), sqlite: nil, postgres: connection))
             }
         } catch {
@@ -182,8 +198,10 @@ public final class Store: Sendable {
     /// than that, and every page spilled is written out and read back).
     /// `attaching`: a SQLite database file attached to the connection as `staging` for the transaction (an import's
     /// staged rows, `ImportStaging`).
-    func rawTransaction<T: Sendable>(bulk: Bool = false, attaching staging: URL? = nil,
-                                     _ body: (Connection) async throws -> T) async throws -> T {
+    func rawTransaction<T: Sendable>(
+        bulk: Bool = false, attaching staging: URL? = nil,
+        _ body: (Connection) async throws -> T
+    ) async throws -> T {
         guard isSQLite else { return try await transactionOnConnection(bulk: false, attaching: nil, body) }
         await writeGate.enter()
         do {
@@ -200,8 +218,10 @@ public final class Store: Sendable {
     /// Health records about a tenth faster than the default 2 MB and kept it under 150 MB (BENCHMARKS.md).
     static let bulkCacheKiB = 12_000
 
-    private func transactionOnConnection<T: Sendable>(bulk: Bool, attaching staging: URL?,
-                                                      _ body: (Connection) async throws -> T) async throws -> T {
+    private func transactionOnConnection<T: Sendable>(
+        bulk: Bool, attaching staging: URL?,
+        _ body: (Connection) async throws -> T
+    ) async throws -> T {
         try await withRawConnection { connection in
             let bulk = bulk && isSQLite
             func settings(bulk: Bool) async throws {
@@ -311,8 +331,10 @@ public final class Store: Sendable {
     static let insertChunkRows = 400
 
     /// Inserts `rows` (values in the order of `columns`) with one multi-row INSERT per 400 rows.
-    func insertRows(_ db: any SQLDatabase, into table: String, columns: [String],
-                    _ rows: [[any Encodable & Sendable]]) async throws {
+    func insertRows(
+        _ db: any SQLDatabase, into table: String, columns: [String],
+        _ rows: [[any Encodable & Sendable]]
+    ) async throws {
         for start in stride(from: 0, to: rows.count, by: Self.insertChunkRows) {
             let insert = db.insert(into: SQLIdentifier(table)).columns(columns)
             for row in rows[start..<min(start + Self.insertChunkRows, rows.count)] { insert.values(row) }
@@ -341,8 +363,8 @@ struct SQLiteSource: ConnectionPoolSource, Sendable {
             }.flatMap { _ in
                 connection.query("PRAGMA synchronous = NORMAL")
             }.map { _ in connection }
-            // A file that is not a database fails here: the connection is closed before the error goes on.
-            .flatMapError { error in connection.close().flatMapThrowing { throw error } }
+                // A file that is not a database fails here: the connection is closed before the error goes on.
+                .flatMapError { error in connection.close().flatMapThrowing { throw error } }
         }
     }
 }

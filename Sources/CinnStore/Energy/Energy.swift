@@ -30,23 +30,30 @@ extension Store {
             let db = connection.sql
             let range = [Int(user.rawValue), first, last]
             var intake: [LocalDate: Double] = [:]
-            for (day, value) in try await dayRows(connection, """
+            for (day, value) in try await dayRows(
+                connection,
+                """
                 SELECT local_day, SUM(energy_kcal) AS value FROM food_entries
                 WHERE user_id = ? AND deleted = 0 AND local_day >= ? AND local_day <= ? GROUP BY local_day
-                """, range) {
+                """, range)
+            {
                 if let kcal = value.number { intake[day] = kcal }
             }
             var exercise: [LocalDate: Double] = [:]
-            for (day, value) in try await dayRows(connection, """
+            for (day, value) in try await dayRows(
+                connection,
+                """
                 SELECT local_day, SUM(energy_kcal) AS value FROM exercise_entries
                 WHERE user_id = ? AND deleted = 0 AND energy_kcal IS NOT NULL AND local_day >= ? AND local_day <= ? GROUP BY local_day
-                """, range) {
+                """, range)
+            {
                 if let kcal = value.number { exercise[day] = kcal }
             }
-            return EnergyInputs(settings: try await settings(db, user: user), goal: try await goal(db, user: user),
-                                days: try await dailyWeights(connection, user: user), intakeKcal: intake,
-                                dayStatuses: try await dayStatuses(connection, user: user, from: first, to: last),
-                                latestBodyFat: try await latestBodyFat(db, user: user), exerciseKcal: exercise)
+            return EnergyInputs(
+                settings: try await settings(db, user: user), goal: try await goal(db, user: user),
+                days: try await dailyWeights(connection, user: user), intakeKcal: intake,
+                dayStatuses: try await dayStatuses(connection, user: user, from: first, to: last),
+                latestBodyFat: try await latestBodyFat(db, user: user), exerciseKcal: exercise)
         }
     }
 
@@ -68,8 +75,12 @@ extension Store {
         }
         return try await connection.sql.raw(Self.query(sql, binds)).all().map { row in
             let day = LocalDate(dayNumber: try row.decode(column: "local_day", as: Int.self))
-            return (day, DayValue(number: try? row.decode(column: "value", as: Double?.self),
-                                  text: try? row.decode(column: "value", as: String?.self)))
+            return (
+                day,
+                DayValue(
+                    number: try? row.decode(column: "value", as: Double?.self),
+                    text: try? row.decode(column: "value", as: String?.self))
+            )
         }
     }
 
@@ -89,19 +100,23 @@ extension Store {
             let version = try await reserveVersions(db, user: user)
             let time = milliseconds(now())
             guard let status else {
-                try await db.raw("""
+                try await db.raw(
+                    """
                     UPDATE food_days SET deleted = 1, version = \(bind: version), updated_at_ms = \(bind: time)
                     WHERE user_id = \(bind: user.rawValue) AND local_day = \(bind: day.dayNumber) AND deleted = 0
-                    """).run()
+                    """
+                ).run()
                 return
             }
-            try await db.raw("""
+            try await db.raw(
+                """
                 INSERT INTO food_days (id, user_id, local_day, status, created_at_ms, updated_at_ms, version)
                 VALUES (\(bind: bind(.v7(at: now()))), \(bind: user.rawValue), \(bind: day.dayNumber), \(bind: status.rawValue),
                         \(bind: time), \(bind: time), \(bind: version))
                 ON CONFLICT (user_id, local_day) DO UPDATE SET status = excluded.status, deleted = 0,
                     version = excluded.version, updated_at_ms = excluded.updated_at_ms
-                """).run()
+                """
+            ).run()
         }
     }
 
@@ -114,10 +129,13 @@ extension Store {
 
     func dayStatuses(_ connection: Connection, user: UserID, from: Int, to: Int) async throws -> [LocalDate: DayStatus] {
         var statuses: [LocalDate: DayStatus] = [:]
-        for (day, value) in try await dayRows(connection, """
+        for (day, value) in try await dayRows(
+            connection,
+            """
             SELECT local_day, status AS value FROM food_days
             WHERE user_id = ? AND deleted = 0 AND local_day >= ? AND local_day <= ?
-            """, [Int(user.rawValue), from, to]) {
+            """, [Int(user.rawValue), from, to])
+        {
             if let status = value.text.flatMap(DayStatus.init(rawValue:)) { statuses[day] = status }
         }
         return statuses
@@ -129,13 +147,15 @@ extension Store {
         try await transaction { db in
             let version = try await reserveVersions(db, user: user)
             let time = milliseconds(now())
-            try await db.raw("""
+            try await db.raw(
+                """
                 INSERT INTO body_fat_readings (id, user_id, measured_at_ms, utc_offset_s, local_day, fraction, source,
                     created_at_ms, updated_at_ms, version)
                 VALUES (\(bind: bind(reading.id)), \(bind: user.rawValue), \(bind: milliseconds(reading.measuredAt)),
                         \(bind: reading.utcOffsetSeconds), \(bind: reading.localDate.dayNumber), \(bind: reading.fraction), 'manual',
                         \(bind: time), \(bind: time), \(bind: version))
-                """).run()
+                """
+            ).run()
         }
     }
 
@@ -144,14 +164,19 @@ extension Store {
     }
 
     func latestBodyFat(_ db: any SQLDatabase, user: UserID) async throws -> BodyFatReading? {
-        guard let row = try await db.raw("""
-            SELECT id, measured_at_ms, utc_offset_s, fraction FROM body_fat_readings
-            WHERE user_id = \(bind: user.rawValue) AND deleted = 0 ORDER BY measured_at_ms DESC, row_id DESC LIMIT 1
-            """).first() else { return nil }
-        return BodyFatReading(id: try decodeUUID(row, "id"),
-                              measuredAt: date(milliseconds: try row.decode(column: "measured_at_ms", as: Int64.self)),
-                              utcOffsetSeconds: try row.decode(column: "utc_offset_s", as: Int.self),
-                              fraction: try row.decode(column: "fraction", as: Double.self))
+        guard
+            let row = try await db.raw(
+                """
+                SELECT id, measured_at_ms, utc_offset_s, fraction FROM body_fat_readings
+                WHERE user_id = \(bind: user.rawValue) AND deleted = 0 ORDER BY measured_at_ms DESC, row_id DESC LIMIT 1
+                """
+            ).first()
+        else { return nil }
+        return BodyFatReading(
+            id: try decodeUUID(row, "id"),
+            measuredAt: date(milliseconds: try row.decode(column: "measured_at_ms", as: Int64.self)),
+            utcOffsetSeconds: try row.decode(column: "utc_offset_s", as: Int.self),
+            fraction: try row.decode(column: "fraction", as: Double.self))
     }
 
     // MARK: - Exercise
@@ -159,29 +184,32 @@ extension Store {
     /// The exercise entries of the days in `from...to`, in time order.
     public func exerciseEntries(user: UserID, from: LocalDate, to: LocalDate) async throws -> [ExerciseEntry] {
         try await withConnection { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 SELECT id, performed_at_ms, utc_offset_s, name, kind, energy_kcal, minutes, sets, reps_per_set, weight_kg, steps,
                     note, source, external_id, import_id
                 FROM exercise_entries
                 WHERE user_id = \(bind: user.rawValue) AND deleted = 0
                   AND local_day >= \(bind: from.dayNumber) AND local_day <= \(bind: to.dayNumber)
                 ORDER BY performed_at_ms, row_id
-                """).all().map { row in
-                ExerciseEntry(id: try decodeUUID(row, "id"),
-                              performedAt: date(milliseconds: try row.decode(column: "performed_at_ms", as: Int64.self)),
-                              utcOffsetSeconds: try row.decode(column: "utc_offset_s", as: Int.self),
-                              name: try row.decode(column: "name", as: String.self),
-                              kind: ExerciseKind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .cardio,
-                              energyKcal: try row.decode(column: "energy_kcal", as: Double?.self),
-                              minutes: try row.decode(column: "minutes", as: Double?.self),
-                              sets: try row.decode(column: "sets", as: Int?.self),
-                              repsPerSet: try row.decode(column: "reps_per_set", as: Int?.self),
-                              weight: try row.decode(column: "weight_kg", as: Double?.self).map(Mass.init(kilograms:)),
-                              steps: try row.decode(column: "steps", as: Int?.self),
-                              note: try row.decode(column: "note", as: String?.self),
-                              source: try row.decode(column: "source", as: String.self),
-                              externalID: try row.decode(column: "external_id", as: String?.self),
-                              importID: try row.decode(column: "import_id", as: Int64?.self))
+                """
+            ).all().map { row in
+                ExerciseEntry(
+                    id: try decodeUUID(row, "id"),
+                    performedAt: date(milliseconds: try row.decode(column: "performed_at_ms", as: Int64.self)),
+                    utcOffsetSeconds: try row.decode(column: "utc_offset_s", as: Int.self),
+                    name: try row.decode(column: "name", as: String.self),
+                    kind: ExerciseKind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .cardio,
+                    energyKcal: try row.decode(column: "energy_kcal", as: Double?.self),
+                    minutes: try row.decode(column: "minutes", as: Double?.self),
+                    sets: try row.decode(column: "sets", as: Int?.self),
+                    repsPerSet: try row.decode(column: "reps_per_set", as: Int?.self),
+                    weight: try row.decode(column: "weight_kg", as: Double?.self).map(Mass.init(kilograms:)),
+                    steps: try row.decode(column: "steps", as: Int?.self),
+                    note: try row.decode(column: "note", as: String?.self),
+                    source: try row.decode(column: "source", as: String.self),
+                    externalID: try row.decode(column: "external_id", as: String?.self),
+                    importID: try row.decode(column: "import_id", as: Int64?.self))
             }
         }
     }
@@ -190,15 +218,20 @@ extension Store {
         guard !entries.isEmpty else { return }
         let firstVersion = try await reserveVersions(db, user: user, count: entries.count)
         let time = milliseconds(now())
-        try await insertRows(db, into: "exercise_entries", columns: [
-            "id", "user_id", "performed_at_ms", "utc_offset_s", "local_day", "name", "kind", "energy_kcal", "minutes", "sets",
-            "reps_per_set", "weight_kg", "steps", "note", "source", "external_id", "import_id", "created_at_ms", "updated_at_ms",
-            "version",
-        ], entries.enumerated().map { offset, entry in
-            [bind(entry.id), user.rawValue, milliseconds(entry.performedAt), entry.utcOffsetSeconds, entry.localDate.dayNumber,
-             entry.name, entry.kind.rawValue, entry.energyKcal, entry.minutes, entry.sets, entry.repsPerSet, entry.weight?.kilograms,
-             entry.steps, entry.note, entry.source, entry.externalID, entry.importID, time, time, firstVersion + Int64(offset)]
-        })
+        try await insertRows(
+            db, into: "exercise_entries",
+            columns: [
+                "id", "user_id", "performed_at_ms", "utc_offset_s", "local_day", "name", "kind", "energy_kcal", "minutes", "sets",
+                "reps_per_set", "weight_kg", "steps", "note", "source", "external_id", "import_id", "created_at_ms", "updated_at_ms",
+                "version",
+            ],
+            entries.enumerated().map { offset, entry in
+                [
+                    bind(entry.id), user.rawValue, milliseconds(entry.performedAt), entry.utcOffsetSeconds, entry.localDate.dayNumber,
+                    entry.name, entry.kind.rawValue, entry.energyKcal, entry.minutes, entry.sets, entry.repsPerSet, entry.weight?.kilograms,
+                    entry.steps, entry.note, entry.source, entry.externalID, entry.importID, time, time, firstVersion + Int64(offset),
+                ]
+            })
     }
 
     // MARK: - MyFitnessPal
@@ -214,19 +247,29 @@ extension Store {
         try await journalImport(user: user, format: format, fileName: fileName, mode: mode) { writer in
             var ids = SplitMix64()
             let report = try await read { entries, weighIns, exercises in
-                try await writer.insert(.foodEntries, entries.map { entry in
-                    JournalRowWriter.Row(id: entry.id, at: entry.eatenAt, utcOffsetSeconds: entry.utcOffsetSeconds,
-                                         values: Self.entryValues(entry), externalID: entry.externalID)
-                })
-                try await writer.insert(.exerciseEntries, exercises.map { entry in
-                    JournalRowWriter.Row(id: entry.id, at: entry.performedAt, utcOffsetSeconds: entry.utcOffsetSeconds, values:
-                        [.text(entry.name), .text(entry.kind.rawValue), .real(entry.energyKcal), .real(entry.minutes), .integer(entry.sets),
-                         .integer(entry.repsPerSet), .real(entry.weight?.kilograms), .integer(entry.steps), .text(entry.note)],
-                        externalID: entry.externalID)
-                })
+                try await writer.insert(
+                    .foodEntries,
+                    entries.map { entry in
+                        JournalRowWriter.Row(
+                            id: entry.id, at: entry.eatenAt, utcOffsetSeconds: entry.utcOffsetSeconds,
+                            values: Self.entryValues(entry), externalID: entry.externalID)
+                    })
+                try await writer.insert(
+                    .exerciseEntries,
+                    exercises.map { entry in
+                        JournalRowWriter.Row(
+                            id: entry.id, at: entry.performedAt, utcOffsetSeconds: entry.utcOffsetSeconds,
+                            values: [
+                                .text(entry.name), .text(entry.kind.rawValue), .real(entry.energyKcal), .real(entry.minutes),
+                                .integer(entry.sets),
+                                .integer(entry.repsPerSet), .real(entry.weight?.kilograms), .integer(entry.steps), .text(entry.note),
+                            ],
+                            externalID: entry.externalID)
+                    })
                 try await writer.insert(.weighIns, weighIns.map { .weighIn($0, ids: &ids) })
             }
             return (report, ())
-        } finish: { _, _, _, _ in }
+        } finish: { _, _, _, _ in
+        }
     }
 }

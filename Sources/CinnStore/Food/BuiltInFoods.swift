@@ -63,9 +63,11 @@ extension Store {
             var install = BuiltInFoodsInstall()
             // Every built-in food the database has: whether it is deleted, and what it holds.
             var existing: [UUID: (deleted: Bool, content: String)] = [:]
-            for row in try await db.raw("""
+            for row in try await db.raw(
+                """
                 SELECT id, deleted, name, category, nutrients, servings, external_id FROM foods WHERE builtin = 1
-                """).all() {
+                """
+            ).all() {
                 let content = try Self.builtInContent(
                     name: row.decode(column: "name", as: String.self), category: row.decode(column: "category", as: String?.self),
                     nutrients: row.decode(column: "nutrients", as: String.self), servings: row.decode(column: "servings", as: String.self),
@@ -81,23 +83,28 @@ extension Store {
                     continue
                 }
                 let nutrients = food.nutrients.storageText, servings = ServingSize.storageText(food.servings)
-                let content = Self.builtInContent(name: food.name, category: food.category, nutrients: nutrients,
-                                                  servings: servings, externalID: imported.externalID)
+                let content = Self.builtInContent(
+                    name: food.name, category: food.category, nutrients: nutrients,
+                    servings: servings, externalID: imported.externalID)
                 if !stored.deleted, stored.content == content { continue }
-                try await db.raw("""
+                try await db.raw(
+                    """
                     UPDATE foods SET name = \(bind: food.name), category = \(bind: food.category), nutrients = \(bind: nutrients),
                         energy_kcal = \(bind: food.nutrients.energy), servings = \(bind: servings),
                         name_key = \(bind: FoodSearchQuery.searchKey(food.name)), external_id = \(bind: imported.externalID),
                         deleted = 0, updated_at_ms = \(bind: time)
                     WHERE id = \(bind: bind(food.id)) AND builtin = 1
-                    """).run()
+                    """
+                ).run()
                 install.updated += 1
             }
             let kept = Set(foods.map(\.food.id))
             for (id, stored) in existing where !stored.deleted && !kept.contains(id) {
-                try await db.raw("""
+                try await db.raw(
+                    """
                     UPDATE foods SET deleted = 1, updated_at_ms = \(bind: time) WHERE id = \(bind: bind(id))
-                    """).run()
+                    """
+                ).run()
                 install.removed += 1
             }
             for chunk in fresh.chunks(of: Self.insertChunkRows) {
@@ -107,27 +114,31 @@ extension Store {
                 ])
                 for imported in chunk {
                     let food = imported.food
-                    insert.values([
-                        bind(food.id), Int64?.none, food.name, food.source.rawValue, food.basis.rawValue, 1, 1, food.category,
-                        food.nutrients.storageText, food.nutrients.energy, ServingSize.storageText(food.servings),
-                        FoodSearchQuery.searchKey(food.name), imported.externalID, time, time, 0,
-                    ] as [any Encodable & Sendable])
+                    insert.values(
+                        [
+                            bind(food.id), Int64?.none, food.name, food.source.rawValue, food.basis.rawValue, 1, 1, food.category,
+                            food.nutrients.storageText, food.nutrients.energy, ServingSize.storageText(food.servings),
+                            FoodSearchQuery.searchKey(food.name), imported.externalID, time, time, 0,
+                        ] as [any Encodable & Sendable])
                 }
                 // A food database import may hold the same USDA row (the same external id): that food stays.
                 try await insert.ignoringConflicts().run()
             }
             if !fresh.isEmpty {
-                let present = try await db.raw("SELECT COUNT(*) AS n FROM foods WHERE builtin = 1 AND deleted = 0")
+                let present =
+                    try await db.raw("SELECT COUNT(*) AS n FROM foods WHERE builtin = 1 AND deleted = 0")
                     .first()?.decode(column: "n", as: Int.self) ?? 0
                 install.added = present - install.updated
                 install.alreadyImported = fresh.count - install.added
             }
-            try await db.raw("""
+            try await db.raw(
+                """
                 INSERT INTO builtin_foods (id, version, food_count, installed_at_ms)
                 VALUES (1, \(bind: version), \(bind: foods.count), \(bind: time))
                 ON CONFLICT (id) DO UPDATE SET version = excluded.version, food_count = excluded.food_count,
                     installed_at_ms = excluded.installed_at_ms
-                """).run()
+                """
+            ).run()
             return install
         }
     }

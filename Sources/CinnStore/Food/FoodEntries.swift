@@ -45,16 +45,21 @@ extension Store {
         guard !entries.isEmpty else { return }
         let firstVersion = try await reserveVersions(db, user: user, count: entries.count)
         let time = milliseconds(now())
-        try await insertRows(db, into: "food_entries", columns: [
-            "id", "user_id", "food_id", "name", "brand", "search_key", "meal", "eaten_at_ms", "utc_offset_s", "local_day",
-            "servings", "serving_label", "serving_amount", "nutrients", "energy_kcal", "note", "source", "external_id", "import_id",
-            "created_at_ms", "updated_at_ms", "version",
-        ] + (mealEvents == nil ? [] : ["meal_event_id"]), entries.enumerated().map { offset, entry in
-            [bind(entry.id), user.rawValue, bind(entry.foodID), entry.name, entry.brand, Self.searchKey(entry.name, entry.brand),
-             entry.meal.name, milliseconds(entry.eatenAt), entry.utcOffsetSeconds, entry.localDate.dayNumber, entry.servings,
-             entry.servingLabel, entry.servingAmount, entry.nutrients.storageText, entry.energy, entry.note, entry.source,
-             entry.externalID, entry.importID, time, time, firstVersion + Int64(offset)] + (mealEvents.map { [bind($0[offset])] } ?? [])
-        })
+        try await insertRows(
+            db, into: "food_entries",
+            columns: [
+                "id", "user_id", "food_id", "name", "brand", "search_key", "meal", "eaten_at_ms", "utc_offset_s", "local_day",
+                "servings", "serving_label", "serving_amount", "nutrients", "energy_kcal", "note", "source", "external_id", "import_id",
+                "created_at_ms", "updated_at_ms", "version",
+            ] + (mealEvents == nil ? [] : ["meal_event_id"]),
+            entries.enumerated().map { offset, entry in
+                [
+                    bind(entry.id), user.rawValue, bind(entry.foodID), entry.name, entry.brand, Self.searchKey(entry.name, entry.brand),
+                    entry.meal.name, milliseconds(entry.eatenAt), entry.utcOffsetSeconds, entry.localDate.dayNumber, entry.servings,
+                    entry.servingLabel, entry.servingAmount, entry.nutrients.storageText, entry.energy, entry.note, entry.source,
+                    entry.externalID, entry.importID, time, time, firstVersion + Int64(offset),
+                ] + (mealEvents.map { [bind($0[offset])] } ?? [])
+            })
     }
 
     /// What history search compares: the name and brand, folded as food search folds them.
@@ -68,18 +73,24 @@ extension Store {
     }
 
     func foodEntry(_ db: any SQLDatabase, id: UUID, user: UserID) async throws -> FoodLogEntry {
-        guard let row = try await db.raw("""
-            SELECT \(unsafeRaw: Self.entryColumns) FROM food_entries
-            WHERE id = \(bind: bind(id)) AND user_id = \(bind: user.rawValue) AND deleted = 0
-            """).first() else { throw CinnError.notFound("no food entry with id \(id)") }
+        guard
+            let row = try await db.raw(
+                """
+                SELECT \(unsafeRaw: Self.entryColumns) FROM food_entries
+                WHERE id = \(bind: bind(id)) AND user_id = \(bind: user.rawValue) AND deleted = 0
+                """
+            ).first()
+        else { throw CinnError.notFound("no food entry with id \(id)") }
         return try decodeEntry(row)
     }
 
     /// Changes an entry's servings (nutrients scale), meal, time or note; nil leaves a part as it is.
     @discardableResult
-    public func updateFoodEntry(id: UUID, user: UserID, servings: Double? = nil, meal: Meal? = nil,
-                                eatenAt: (instant: Date, utcOffsetSeconds: Int)? = nil,
-                                note: String?? = nil) async throws -> FoodLogEntry {
+    public func updateFoodEntry(
+        id: UUID, user: UserID, servings: Double? = nil, meal: Meal? = nil,
+        eatenAt: (instant: Date, utcOffsetSeconds: Int)? = nil,
+        note: String?? = nil
+    ) async throws -> FoodLogEntry {
         try await transaction { db in
             var entry = try await foodEntry(db, id: id, user: user)
             if let servings { entry = try entry.withServings(servings) }
@@ -90,14 +101,16 @@ extension Store {
             }
             if let note { entry.note = note }
             let version = try await reserveVersions(db, user: user)
-            try await db.raw("""
+            try await db.raw(
+                """
                 UPDATE food_entries SET servings = \(bind: entry.servings), nutrients = \(bind: entry.nutrients.storageText),
                     energy_kcal = \(bind: entry.energy), meal = \(bind: entry.meal.name),
                     eaten_at_ms = \(bind: milliseconds(entry.eatenAt)), utc_offset_s = \(bind: entry.utcOffsetSeconds),
                     local_day = \(bind: entry.localDate.dayNumber), note = \(bind: entry.note),
                     updated_at_ms = \(bind: milliseconds(now())), version = \(bind: version)
                 WHERE id = \(bind: bind(id)) AND user_id = \(bind: user.rawValue) AND deleted = 0
-                """).run()
+                """
+            ).run()
             return entry
         }
     }
@@ -112,12 +125,14 @@ extension Store {
     /// Entries of local days `from...to`, in time order.
     public func foodEntries(user: UserID, from: LocalDate, to: LocalDate) async throws -> [FoodLogEntry] {
         try await withConnection { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 SELECT \(unsafeRaw: Self.entryColumns) FROM food_entries
                 WHERE user_id = \(bind: user.rawValue) AND deleted = 0 AND local_day >= \(bind: from.dayNumber)
                     AND local_day <= \(bind: to.dayNumber)
                 ORDER BY eaten_at_ms, row_id
-                """).all().map(decodeEntry)
+                """
+            ).all().map(decodeEntry)
         }
     }
 
@@ -127,12 +142,14 @@ extension Store {
         let firstDay = LocalDate(instant: start, utcOffsetSeconds: 0).adding(days: -1).dayNumber
         let lastDay = LocalDate(instant: end, utcOffsetSeconds: 0).adding(days: 1).dayNumber
         return try await withConnection { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 SELECT \(unsafeRaw: Self.entryColumns) FROM food_entries
                 WHERE user_id = \(bind: user.rawValue) AND deleted = 0 AND local_day >= \(bind: firstDay) AND local_day <= \(bind: lastDay)
                     AND eaten_at_ms >= \(bind: milliseconds(start)) AND eaten_at_ms < \(bind: milliseconds(end)) AND import_id IS NULL
                 ORDER BY eaten_at_ms, row_id
-                """).all().map(decodeEntry)
+                """
+            ).all().map(decodeEntry)
         }
     }
 
@@ -156,7 +173,8 @@ extension Store {
         try await withConnection { db in
             // The user's counts first, then their foods: without MATERIALIZED, SQLite may walk the whole food
             // database looking each food up among the entries (300 ms per search page with USDA's 379,000 foods).
-            try await db.raw("""
+            try await db.raw(
+                """
                 WITH e AS MATERIALIZED (
                     SELECT food_id, COUNT(*) AS n FROM food_entries
                     WHERE user_id = \(bind: user.rawValue) AND deleted = 0 AND food_id IS NOT NULL
@@ -165,7 +183,8 @@ extension Store {
                 SELECT \(unsafeRaw: Self.candidateColumns), e.n FROM e
                 JOIN foods f ON f.id = e.food_id AND (f.user_id IS NULL OR f.user_id = \(bind: user.rawValue)) AND f.deleted = 0
                 ORDER BY e.n DESC, f.name LIMIT \(bind: limit)
-                """).all().map { row in
+                """
+            ).all().map { row in
                 (try decodeCandidate(row, user: user), try row.decode(column: "n", as: Int.self))
             }
         }
@@ -175,12 +194,14 @@ extension Store {
     public func dailyNutrition(user: UserID, from: LocalDate, to: LocalDate) async throws -> [(date: LocalDate, totals: Nutrients)] {
         try await withConnection { db in
             var days: [(date: LocalDate, totals: Nutrients)] = []
-            for row in try await db.raw("""
+            for row in try await db.raw(
+                """
                 SELECT local_day, nutrients FROM food_entries
                 WHERE user_id = \(bind: user.rawValue) AND deleted = 0 AND local_day >= \(bind: from.dayNumber)
                     AND local_day <= \(bind: to.dayNumber)
                 ORDER BY local_day
-                """).all() {
+                """
+            ).all() {
                 let day = LocalDate(dayNumber: try row.decode(column: "local_day", as: Int.self))
                 let nutrients = Nutrients(storageText: try row.decode(column: "nutrients", as: String.self)) ?? Nutrients()
                 if days.last?.date == day { days[days.count - 1].totals += nutrients } else { days.append((day, nutrients)) }
@@ -192,11 +213,15 @@ extension Store {
     /// The first and last local day with an entry, if any.
     public func foodLogSpan(user: UserID) async throws -> ClosedRange<LocalDate>? {
         try await withConnection { db in
-            guard let row = try await db.raw("""
-                SELECT MIN(local_day) AS first, MAX(local_day) AS last FROM food_entries
-                WHERE user_id = \(bind: user.rawValue) AND deleted = 0
-                """).first(), let first = try row.decode(column: "first", as: Int?.self),
-                let last = try row.decode(column: "last", as: Int?.self) else { return nil }
+            guard
+                let row = try await db.raw(
+                    """
+                    SELECT MIN(local_day) AS first, MAX(local_day) AS last FROM food_entries
+                    WHERE user_id = \(bind: user.rawValue) AND deleted = 0
+                    """
+                ).first(), let first = try row.decode(column: "first", as: Int?.self),
+                let last = try row.decode(column: "last", as: Int?.self)
+            else { return nil }
             return LocalDate(dayNumber: first)...LocalDate(dayNumber: last)
         }
     }
@@ -217,22 +242,28 @@ extension Store {
     func insertPreset(_ db: any SQLDatabase, _ preset: FoodPreset, user: UserID, importID: Int64? = nil) async throws {
         let version = try await reserveVersions(db, user: user)
         let time = milliseconds(now())
-        guard let row = try await db.raw("""
-            INSERT INTO presets (id, user_id, name, meal, import_id, created_at_ms, updated_at_ms, version)
-            VALUES (\(bind: bind(preset.id)), \(bind: user.rawValue), \(bind: preset.name), \(bind: preset.meal?.name),
-                \(bind: importID), \(bind: time), \(bind: time), \(bind: version)) RETURNING row_id
-            """).first() else { throw CinnError(.internal, "the preset could not be saved") }
+        guard
+            let row = try await db.raw(
+                """
+                INSERT INTO presets (id, user_id, name, meal, import_id, created_at_ms, updated_at_ms, version)
+                VALUES (\(bind: bind(preset.id)), \(bind: user.rawValue), \(bind: preset.name), \(bind: preset.meal?.name),
+                    \(bind: importID), \(bind: time), \(bind: time), \(bind: version)) RETURNING row_id
+                """
+            ).first()
+        else { throw CinnError(.internal, "the preset could not be saved") }
         try await insertPresetItems(db, preset.items, presetRow: try row.decode(column: "row_id", as: Int64.self))
     }
 
     func insertPresetItems(_ db: any SQLDatabase, _ items: [FoodPreset.Item], presetRow: Int64) async throws {
         for (position, item) in items.enumerated() {
-            try await db.raw("""
+            try await db.raw(
+                """
                 INSERT INTO preset_items (preset_id, position, food_id, name, brand, servings, serving_label, serving_amount, nutrients)
                 VALUES (\(bind: presetRow), \(bind: position), \(bind: bind(item.foodID)), \(bind: item.name),
                     \(bind: item.brand), \(bind: item.servings), \(bind: item.servingLabel), \(bind: item.servingAmount),
                     \(bind: item.nutrients.storageText))
-                """).run()
+                """
+            ).run()
         }
     }
 
@@ -259,20 +290,23 @@ extension Store {
             let presetRow = try row.decode(column: "preset_row", as: Int64.self)
             if presetRow != lastRow {
                 let meal = try row.decode(column: "preset_meal", as: String?.self)
-                presets.append(FoodPreset(id: try decodeUUID(row, "preset_id"),
-                                          name: try row.decode(column: "preset_name", as: String.self),
-                                          meal: try meal.map { try Meal.parse($0) }, items: []))
+                presets.append(
+                    FoodPreset(
+                        id: try decodeUUID(row, "preset_id"),
+                        name: try row.decode(column: "preset_name", as: String.self),
+                        meal: try meal.map { try Meal.parse($0) }, items: []))
                 lastRow = presetRow
             }
             guard let nutrients = Nutrients(storageText: try row.decode(column: "nutrients", as: String.self)) else {
                 throw CinnError(.internal, "a stored preset is damaged")
             }
-            presets[presets.count - 1].items.append(FoodPreset.Item(
-                foodID: try row.decodeNil(column: "food_id") ? nil : try decodeUUID(row, "food_id"),
-                name: try row.decode(column: "name", as: String.self), brand: try row.decode(column: "brand", as: String?.self),
-                servings: try row.decode(column: "servings", as: Double.self),
-                servingLabel: try row.decode(column: "serving_label", as: String.self),
-                servingAmount: try row.decode(column: "serving_amount", as: Double?.self), nutrients: nutrients))
+            presets[presets.count - 1].items.append(
+                FoodPreset.Item(
+                    foodID: try row.decodeNil(column: "food_id") ? nil : try decodeUUID(row, "food_id"),
+                    name: try row.decode(column: "name", as: String.self), brand: try row.decode(column: "brand", as: String?.self),
+                    servings: try row.decode(column: "servings", as: Double.self),
+                    servingLabel: try row.decode(column: "serving_label", as: String.self),
+                    servingAmount: try row.decode(column: "serving_amount", as: Double?.self), nutrients: nutrients))
         }
         return presets
     }

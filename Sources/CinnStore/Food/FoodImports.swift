@@ -14,16 +14,20 @@ extension Store {
 
     /// Moves the foods of `source` (the staging table or the COPY's temporary one, each row with an id and
     /// `importedFoodColumns`) into the shared food database in `order`, skipping external ids already there.
-    private func moveImportedFoods(_ db: any SQLDatabase, from source: String, orderBy order: String, importID: Int64,
-                                   createdAt: Int64) async throws {
+    private func moveImportedFoods(
+        _ db: any SQLDatabase, from source: String, orderBy order: String, importID: Int64,
+        createdAt: Int64
+    ) async throws {
         let own = Self.importedFoodColumns.joined(separator: ", ")
         // The WHERE keeps SQLite from reading ON CONFLICT as a join's ON.
-        try await db.raw("""
+        try await db.raw(
+            """
             INSERT INTO foods (id, user_id, \(unsafeRaw: own), import_id, created_at_ms, updated_at_ms, version)
             SELECT id, NULL, \(unsafeRaw: own), \(bind: importID), \(bind: createdAt), \(bind: createdAt), 0
             FROM \(unsafeRaw: source) WHERE true ORDER BY \(unsafeRaw: order)
             ON CONFLICT (external_id) WHERE user_id IS NULL AND deleted = 0 AND external_id IS NOT NULL DO NOTHING
-            """).run()
+            """
+        ).run()
     }
 
     /// Imports foods into the shared food database as a batch the importing user can undo, all or nothing. Foods whose
@@ -40,9 +44,11 @@ extension Store {
             return try await recordedImport(user: user, format: format, fileName: fileName, mode: mode) { connection, batch in
                 guard let postgres = connection.postgres else { throw CinnError(.internal, "no database driver for the import") }
                 var ids = ImportIDs(at: date(milliseconds: batch.createdAt))
-                var (report, offered) = try await copyFoods(postgres, connection.sql, importID: batch.importID,
-                                                            createdAt: batch.createdAt, ids: &ids, read: read)
-                report.imported = try await connection.sql.raw("SELECT COUNT(*) AS n FROM foods WHERE import_id = \(bind: batch.importID)")
+                var (report, offered) = try await copyFoods(
+                    postgres, connection.sql, importID: batch.importID,
+                    createdAt: batch.createdAt, ids: &ids, read: read)
+                report.imported =
+                    try await connection.sql.raw("SELECT COUNT(*) AS n FROM foods WHERE import_id = \(bind: batch.importID)")
                     .first()?.decode(column: "n", as: Int.self) ?? 0
                 report.duplicates = offered - report.imported
                 return report
@@ -77,8 +83,9 @@ extension Store {
         } merge: { connection, batch, report, offered in
             guard let sqlite = connection.sqlite else { throw CinnError(.internal, "no database driver for the import") }
             report.imported = try await withPageCache(sqlite, kibibytes: Self.foodImportCacheKiB) {
-                try await moveImportedFoods(connection.sql, from: "staging.foods", orderBy: "rowid", importID: batch.importID,
-                                            createdAt: batch.createdAt)
+                try await moveImportedFoods(
+                    connection.sql, from: "staging.foods", orderBy: "rowid", importID: batch.importID,
+                    createdAt: batch.createdAt)
                 return try await connection.sql.raw("SELECT changes() AS n").first()?.decode(column: "n", as: Int.self) ?? 0
             }
             report.duplicates = offered - report.imported
@@ -110,12 +117,14 @@ extension Store {
         _ postgres: PostgresConnection, _ db: any SQLDatabase, importID: Int64, createdAt: Int64, ids: inout ImportIDs,
         read: (_ insert: ([ImportedFood]) async throws -> Void) async throws -> ImportReport
     ) async throws -> (ImportReport, offered: Int) {
-        try await db.raw("""
+        try await db.raw(
+            """
             CREATE TEMPORARY TABLE import_foods (position BIGINT NOT NULL, id UUID NOT NULL, name TEXT NOT NULL, brand TEXT,
                 barcode TEXT, source TEXT NOT NULL, basis TEXT NOT NULL, generic BIGINT NOT NULL, category TEXT,
                 nutrients TEXT NOT NULL, energy_kcal DOUBLE PRECISION, servings TEXT NOT NULL, name_key TEXT NOT NULL,
                 brand_key TEXT, external_id TEXT NOT NULL) ON COMMIT DROP
-            """).run()
+            """
+        ).run()
         var offered = 0
         var report: ImportReport?
         var generator = ids
@@ -157,8 +166,10 @@ extension Store {
     /// record keeps its id (and its source, so a restored backup reads as the original) unless
     /// another journal on this server has the id. Entries point at the imported foods. Undo removes
     /// the foods, entries and presets it brought.
-    public func importFoodJournal(user: UserID, fileName: String?, mode: ImportMode, foods: [Food], entries: [FoodLogEntry],
-                                  presets: [FoodPreset], report: ImportReport) async throws -> ImportReport {
+    public func importFoodJournal(
+        user: UserID, fileName: String?, mode: ImportMode, foods: [Food], entries: [FoodLogEntry],
+        presets: [FoodPreset], report: ImportReport
+    ) async throws -> ImportReport {
         try await recordedImport(user: user, format: report.format, fileName: fileName, mode: mode) { connection, batch in
             let db = connection.sql
             var report = report
@@ -172,8 +183,9 @@ extension Store {
                 var copy = food
                 copy.id = try await freeID(db, table: "foods", food.id)
                 foodIDs[food.id] = copy.id
-                try await insertOwnFood(db, copy, user: user, externalID: "cinn:\(food.id.lowercasedString)",
-                                        importID: batch.importID)
+                try await insertOwnFood(
+                    db, copy, user: user, externalID: "cinn:\(food.id.lowercasedString)",
+                    importID: batch.importID)
                 imported += 1
             }
             var fresh: [FoodLogEntry] = []
@@ -187,10 +199,13 @@ extension Store {
             }
             try await insertEntries(db, fresh, user: user)
             imported += fresh.count
-            for preset in presets where try await db.raw("""
+            for preset in presets
+            where try await db.raw(
+                """
                 SELECT 1 AS one FROM presets WHERE user_id = \(bind: user.rawValue) AND deleted = 0
                     AND (id = \(bind: bind(preset.id)) OR name = \(bind: preset.name))
-                """).first() == nil {
+                """
+            ).first() == nil {
                 var copy = preset
                 copy.id = try await freeID(db, table: "presets", preset.id)
                 copy.items = preset.items.map { item in
@@ -209,11 +224,13 @@ extension Store {
 
     /// The id this user's journal already has for a record: the same id, or the copy an earlier import made of it.
     private func existingID(_ db: any SQLDatabase, table: String, id: UUID, user: UserID) async throws -> UUID? {
-        try await db.raw("""
+        try await db.raw(
+            """
             SELECT id FROM \(unsafeRaw: table) WHERE user_id = \(bind: user.rawValue) AND deleted = 0
                 AND (id = \(bind: bind(id)) OR external_id = \(bind: "cinn:\(id.lowercasedString)"))
             LIMIT 1
-            """).first().map { try decodeUUID($0, "id") }
+            """
+        ).first().map { try decodeUUID($0, "id") }
     }
 
     /// `id` when no row of `table` has it (in any journal), else a new one.

@@ -12,16 +12,18 @@ extension Store {
         let nutrientsText = try row.decode(column: "nutrients", as: String.self)
         let servingsText = try row.decode(column: "servings", as: String.self)
         guard let nutrients = Nutrients(storageText: nutrientsText),
-              let servings = ServingSize.servings(storageText: servingsText) else {
+            let servings = ServingSize.servings(storageText: servingsText)
+        else {
             throw CinnError(.internal, "a stored food is damaged")
         }
-        return Food(id: try decodeUUID(row, "id"), name: try row.decode(column: "name", as: String.self),
-                    brand: try row.decode(column: "brand", as: String?.self),
-                    barcode: try row.decode(column: "barcode", as: String?.self),
-                    source: FoodSource(rawValue: try row.decode(column: "source", as: String.self)) ?? .mine,
-                    basis: FoodBasis(rawValue: try row.decode(column: "basis", as: String.self)) ?? .grams,
-                    nutrients: nutrients, servings: servings,
-                    category: try row.decode(column: "category", as: String?.self))
+        return Food(
+            id: try decodeUUID(row, "id"), name: try row.decode(column: "name", as: String.self),
+            brand: try row.decode(column: "brand", as: String?.self),
+            barcode: try row.decode(column: "barcode", as: String?.self),
+            source: FoodSource(rawValue: try row.decode(column: "source", as: String.self)) ?? .mine,
+            basis: FoodBasis(rawValue: try row.decode(column: "basis", as: String.self)) ?? .grams,
+            nutrients: nutrients, servings: servings,
+            category: try row.decode(column: "category", as: String?.self))
     }
 
     /// Foods this user may see: the shared food database and their own.
@@ -41,7 +43,8 @@ extension Store {
     func insertOwnFood(_ db: any SQLDatabase, _ food: Food, user: UserID, externalID: String?, importID: Int64?) async throws {
         let version = try await reserveVersions(db, user: user)
         let time = milliseconds(now())
-        try await db.raw("""
+        try await db.raw(
+            """
             INSERT INTO foods (id, user_id, name, brand, barcode, source, basis, generic, category, nutrients, energy_kcal,
                 servings, name_key, brand_key, external_id, import_id, created_at_ms, updated_at_ms, version)
             VALUES (\(bind: bind(food.id)), \(bind: user.rawValue), \(bind: food.name), \(bind: food.brand),
@@ -49,7 +52,8 @@ extension Store {
                 \(bind: food.nutrients.storageText), \(bind: food.nutrients.energy),
                 \(bind: ServingSize.storageText(food.servings)), \(bind: FoodSearchQuery.searchKey(food.name)),
                 \(bind: food.brand.map(FoodSearchQuery.searchKey)), \(bind: externalID), \(bind: importID), \(bind: time), \(bind: time), \(bind: version))
-            """).run()
+            """
+        ).run()
     }
 
     /// A food the user may see (theirs or the shared database's); anything else is "not found".
@@ -58,18 +62,24 @@ extension Store {
     }
 
     func food(_ db: any SQLDatabase, id: UUID, user: UserID) async throws -> Food {
-        guard let row = try await db.raw("""
-            SELECT \(unsafeRaw: Self.foodColumns) FROM foods WHERE id = \(bind: bind(id)) AND \(Self.visible(to: user))
-            """).first() else { throw CinnError.notFound("no food with id \(id)") }
+        guard
+            let row = try await db.raw(
+                """
+                SELECT \(unsafeRaw: Self.foodColumns) FROM foods WHERE id = \(bind: bind(id)) AND \(Self.visible(to: user))
+                """
+            ).first()
+        else { throw CinnError.notFound("no food with id \(id)") }
         return try decodeFood(row)
     }
 
     /// Whether the food is the user's own (and so theirs to edit or delete).
     public func isOwnFood(id: UUID, user: UserID) async throws -> Bool {
         try await withConnection { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 SELECT 1 AS one FROM foods WHERE id = \(bind: bind(id)) AND user_id = \(bind: user.rawValue) AND deleted = 0
-                """).first() != nil
+                """
+            ).first() != nil
         }
     }
 
@@ -78,7 +88,8 @@ extension Store {
     public func updateFood(_ food: Food, user: UserID) async throws -> Food {
         try await transaction { db in
             let version = try await reserveVersions(db, user: user)
-            let rows = try await db.raw("""
+            let rows = try await db.raw(
+                """
                 UPDATE foods SET name = \(bind: food.name), brand = \(bind: food.brand), barcode = \(bind: food.barcode),
                     basis = \(bind: food.basis.rawValue), category = \(bind: food.category),
                     nutrients = \(bind: food.nutrients.storageText), energy_kcal = \(bind: food.nutrients.energy),
@@ -86,11 +97,14 @@ extension Store {
                     brand_key = \(bind: food.brand.map(FoodSearchQuery.searchKey)),
                     updated_at_ms = \(bind: milliseconds(now())), version = \(bind: version)
                 WHERE id = \(bind: bind(food.id)) AND user_id = \(bind: user.rawValue) AND deleted = 0 AND recipe = 0 RETURNING row_id
-                """).all()
+                """
+            ).all()
             guard !rows.isEmpty else {
-                if try await db.raw("""
+                if try await db.raw(
+                    """
                     SELECT 1 AS one FROM foods WHERE id = \(bind: bind(food.id)) AND user_id = \(bind: user.rawValue) AND deleted = 0
-                    """).first() != nil {
+                    """
+                ).first() != nil {
                     throw CinnError(.conflict, "this food is a recipe: its nutrients come from its ingredients, so edit the recipe")
                 }
                 throw CinnError.notFound("no food of yours with id \(food.id)")
@@ -103,34 +117,42 @@ extension Store {
     public func deleteFood(id: UUID, user: UserID) async throws {
         try await transaction { db in
             let version = try await reserveVersions(db, user: user)
-            let rows = try await db.raw("""
+            let rows = try await db.raw(
+                """
                 UPDATE foods SET deleted = 1, updated_at_ms = \(bind: milliseconds(now())), version = \(bind: version)
                 WHERE id = \(bind: bind(id)) AND user_id = \(bind: user.rawValue) AND deleted = 0 RETURNING row_id
-                """).all()
+                """
+            ).all()
             guard !rows.isEmpty else { throw CinnError.notFound("no food of yours with id \(id)") }
-            try await db.raw("""
+            try await db.raw(
+                """
                 DELETE FROM recent_foods WHERE user_id = \(bind: user.rawValue) AND food_id = \(bind: bind(id))
-                """).run()
+                """
+            ).run()
         }
     }
 
     /// The user's own foods, by name.
     public func ownFoods(user: UserID, limit: Int = 500, offset: Int = 0) async throws -> [Food] {
         try await withConnection { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 SELECT \(unsafeRaw: Self.foodColumns) FROM foods WHERE user_id = \(bind: user.rawValue) AND deleted = 0
                 ORDER BY name_key, row_id LIMIT \(bind: limit) OFFSET \(bind: offset)
-                """).all().map(decodeFood)
+                """
+            ).all().map(decodeFood)
         }
     }
 
     /// The food with this barcode: the user's own first, then the shared database's.
     public func food(barcode: String, user: UserID) async throws -> Food? {
         try await withConnection { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 SELECT \(unsafeRaw: Self.foodColumns) FROM foods WHERE barcode = \(bind: barcode) AND \(Self.visible(to: user))
                 ORDER BY user_id IS NULL, row_id DESC LIMIT 1
-                """).first().map(decodeFood)
+                """
+            ).first().map(decodeFood)
         }
     }
 
@@ -138,9 +160,11 @@ extension Store {
     public func hasImportedFoods() async throws -> Bool {
         try await withConnection { db in
             // Imported shared foods have an import (the built-in ones none): the partial index foods_import finds them.
-            try await db.raw("""
+            try await db.raw(
+                """
                 SELECT 1 AS one FROM foods WHERE import_id IS NOT NULL AND user_id IS NULL AND deleted = 0 LIMIT 1
-                """).first() != nil
+                """
+            ).first() != nil
         }
     }
 
@@ -148,9 +172,11 @@ extension Store {
     /// found by its barcode).
     public func hasBrandedFoods(user: UserID) async throws -> Bool {
         try await withConnection { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 SELECT 1 AS one FROM foods WHERE brand IS NOT NULL AND deleted = 0 AND (user_id IS NULL OR user_id = \(bind: user.rawValue)) LIMIT 1
-                """).first() != nil
+                """
+            ).first() != nil
         }
     }
 
@@ -280,13 +306,15 @@ extension Store {
     /// A branch's query on SQLite, as SQL text and `SQLiteData` binds.
     func sqliteSearch(_ branch: SearchBranch, _ query: FoodSearchQuery, user: UserID) -> (String, [SQLiteData]) {
         let select = "SELECT \(Self.candidateColumns) FROM "
-        let branded = select + """
-            foods_search_branded s JOIN foods f ON f.row_id = s.rowid
-            WHERE foods_search_branded MATCH ? LIMIT \(Self.searchCandidates)
-            """
-        let own = select + """
-            foods_search_own s JOIN foods f ON f.row_id = s.rowid WHERE foods_search_own MATCH ? AND f.user_id = ? LIMIT 500
-            """
+        let branded =
+            select + """
+                foods_search_branded s JOIN foods f ON f.row_id = s.rowid
+                WHERE foods_search_branded MATCH ? LIMIT \(Self.searchCandidates)
+                """
+        let own =
+            select + """
+                foods_search_own s JOIN foods f ON f.row_id = s.rowid WHERE foods_search_own MATCH ? AND f.user_id = ? LIMIT 500
+                """
         let common = select + "foods_search_common s JOIN foods f ON f.row_id = s.rowid WHERE foods_search_common MATCH ? LIMIT 500"
         let user = SQLiteData.integer(Int(user.rawValue))
         switch branch {
@@ -346,8 +374,9 @@ extension Store {
     /// A search row read from SQLite's values directly (SQLKit's `Decodable` path costs more than the query).
     func sqliteCandidate(_ row: SQLiteRow, user: UserID) throws -> (FoodSearchCandidate, servings: String) {
         guard case .blob(let idBytes)? = row.column("id"), idBytes.readableBytes == 16,
-              let name = row.column("name")?.string, let source = row.column("source")?.string,
-              let basis = row.column("basis")?.string, let servings = row.column("servings")?.string else {
+            let name = row.column("name")?.string, let source = row.column("source")?.string,
+            let basis = row.column("basis")?.string, let servings = row.column("servings")?.string
+        else {
             throw CinnError(.internal, "a stored food is damaged")
         }
         let id = idBytes.readableBytesView.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
@@ -392,24 +421,29 @@ extension Store {
     }
 
     func recentFoodCandidates(_ db: any SQLDatabase, user: UserID, limit: Int) async throws -> [FoodSearchCandidate] {
-        try await db.raw("""
+        try await db.raw(
+            """
             SELECT \(unsafeRaw: Self.candidateColumns), r.last_used_ms FROM recent_foods r
             JOIN foods f ON f.id = r.food_id AND (f.user_id IS NULL OR f.user_id = \(bind: user.rawValue)) AND f.deleted = 0
             WHERE r.user_id = \(bind: user.rawValue) ORDER BY r.last_used_ms DESC, f.name LIMIT \(bind: limit)
-            """).all().map { row in
-            try decodeCandidate(row, user: user,
-                                lastUsed: date(milliseconds: try row.decode(column: "last_used_ms", as: Int64.self)))
+            """
+        ).all().map { row in
+            try decodeCandidate(
+                row, user: user,
+                lastUsed: date(milliseconds: try row.decode(column: "last_used_ms", as: Int64.self)))
         }
     }
 
     /// How many servings of which serving the user logged of `foodID` last time, if ever.
     public func lastLoggedAmount(foodID: UUID, user: UserID) async throws -> (servings: Double, servingLabel: String)? {
         try await withConnection { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 SELECT servings, serving_label FROM food_entries
                 WHERE user_id = \(bind: user.rawValue) AND food_id = \(bind: bind(foodID)) AND deleted = 0
                 ORDER BY eaten_at_ms DESC LIMIT 1
-                """).first().map { row in
+                """
+            ).first().map { row in
                 (try row.decode(column: "servings", as: Double.self), try row.decode(column: "serving_label", as: String.self))
             }
         }
@@ -419,10 +453,12 @@ extension Store {
     func touchRecentFoods(_ db: any SQLDatabase, foodIDs: [UUID], user: UserID) async throws {
         let time = milliseconds(now())
         for id in Set(foodIDs) {
-            try await db.raw("""
+            try await db.raw(
+                """
                 INSERT INTO recent_foods (user_id, food_id, last_used_ms) VALUES (\(bind: user.rawValue), \(bind: bind(id)), \(bind: time))
                 ON CONFLICT (user_id, food_id) DO UPDATE SET last_used_ms = excluded.last_used_ms
-                """).run()
+                """
+            ).run()
         }
     }
 }

@@ -20,24 +20,34 @@ extension Store {
     /// event type (`insertNewNightscoutDocuments`), so a file and an uploader's resend make each record once.
     public func importNightscout(
         user: UserID, fileName: String?, mode: ImportMode,
-        read: (_ write: (_ records: NightscoutRecords, _ treatments: [NightscoutDocument]) async throws -> Void) async throws -> ImportReport
+        read: (_ write: (_ records: NightscoutRecords, _ treatments: [NightscoutDocument]) async throws -> Void) async throws ->
+            ImportReport
     ) async throws -> ImportReport {
         try await journalImport(user: user, format: "nightscout", fileName: fileName, mode: mode, sameAs: Self.nightscoutSameAs) { writer in
             var staged = 0, stored = 0
             let report = try await read { records, treatments in
-                try await writer.insert(.glucose, records.readings.map { reading in
-                    JournalRowWriter.Row(id: reading.id, at: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds,
-                                         values: JournalRowWriter.Table.glucoseValues(reading), externalID: reading.externalID)
-                })
-                try await writer.insert(.insulin, records.doses.map { dose in
-                    JournalRowWriter.Row(id: dose.id, at: dose.takenAt, utcOffsetSeconds: dose.utcOffsetSeconds,
-                                         values: [.real(dose.units), .text(dose.kind.rawValue), .text(dose.insulin), .text(dose.note)],
-                                         externalID: dose.externalID)
-                })
-                try await writer.insert(.foodEntries, records.entries.map { entry in
-                    JournalRowWriter.Row(id: entry.id, at: entry.eatenAt, utcOffsetSeconds: entry.utcOffsetSeconds,
-                                         values: Self.entryValues(entry), externalID: entry.externalID)
-                })
+                try await writer.insert(
+                    .glucose,
+                    records.readings.map { reading in
+                        JournalRowWriter.Row(
+                            id: reading.id, at: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds,
+                            values: JournalRowWriter.Table.glucoseValues(reading), externalID: reading.externalID)
+                    })
+                try await writer.insert(
+                    .insulin,
+                    records.doses.map { dose in
+                        JournalRowWriter.Row(
+                            id: dose.id, at: dose.takenAt, utcOffsetSeconds: dose.utcOffsetSeconds,
+                            values: [.real(dose.units), .text(dose.kind.rawValue), .text(dose.insulin), .text(dose.note)],
+                            externalID: dose.externalID)
+                    })
+                try await writer.insert(
+                    .foodEntries,
+                    records.entries.map { entry in
+                        JournalRowWriter.Row(
+                            id: entry.id, at: entry.eatenAt, utcOffsetSeconds: entry.utcOffsetSeconds,
+                            values: Self.entryValues(entry), externalID: entry.externalID)
+                    })
                 let written = try await writer.insertNightscoutDocuments(treatments)
                 staged += written.staged
                 stored += written.stored
@@ -54,12 +64,14 @@ extension Store {
     /// "Carbs"), with its note. An event whose carbohydrate the food log holds already (an uploader sent it again) is
     /// not logged twice. The events are deleted, and the meals the imports made once no event of theirs is left.
     func moveNightscoutCarbsToFoodLog(_ db: any SQLDatabase) async throws {
-        let rows = try await db.raw("""
+        let rows = try await db.raw(
+            """
             SELECT e.user_id, e.id, e.eaten_at_ms, e.utc_offset_s, e.carbohydrate_g, e.note, e.source, e.external_id, e.import_id, m.name
             FROM meal_events e JOIN meals m ON m.row_id = e.meal_id
             WHERE e.deleted = 0 AND e.external_id LIKE 'nightscout:%' AND e.carbohydrate_g IS NOT NULL
             ORDER BY e.user_id, e.eaten_at_ms
-            """).all()
+            """
+        ).all()
         var events: [UserID: [(id: UUID, entry: FoodLogEntry?)]] = [:]
         for row in rows {
             let name = try row.decode(column: "name", as: String.self)
@@ -69,8 +81,9 @@ extension Store {
             let note = try row.decode(column: "note", as: String?.self), source = try row.decode(column: "source", as: String.self)
             let externalID = try row.decode(column: "external_id", as: String.self)
             func entry(named: String?) -> FoodLogEntry? {
-                try? FoodLogEntry.carbohydrateTreatment(grams: grams, name: named, note: note, eatenAt: at, utcOffsetSeconds: offset,
-                                                        source: source, externalID: externalID)
+                try? FoodLogEntry.carbohydrateTreatment(
+                    grams: grams, name: named, note: note, eatenAt: at, utcOffsetSeconds: offset,
+                    source: source, externalID: externalID)
             }
             var logged = entry(named: name == "Carbs" ? nil : name) ?? entry(named: nil)
             logged?.importID = try row.decode(column: "import_id", as: Int64?.self)
@@ -81,24 +94,30 @@ extension Store {
             try await insertEntries(db, entries, user: user)
             let version = try await reserveVersions(db, user: user), time = milliseconds(now())
             for chunk in moved.filter({ $0.entry != nil }).map(\.id).chunks(of: Self.insertChunkRows) {
-                try await db.raw("""
+                try await db.raw(
+                    """
                     UPDATE meal_events SET deleted = 1, version = \(bind: version), updated_at_ms = \(bind: time)
                     WHERE user_id = \(bind: user.rawValue) AND id IN (\(binds: chunk.map { bind($0) }))
-                    """).run()
+                    """
+                ).run()
             }
-            try await db.raw("""
+            try await db.raw(
+                """
                 UPDATE meals SET deleted = 1, version = \(bind: version), updated_at_ms = \(bind: time)
                 WHERE user_id = \(bind: user.rawValue) AND deleted = 0 AND import_id IS NOT NULL AND source = 'import:nightscout'
                     AND NOT EXISTS (SELECT 1 FROM meal_events e WHERE e.meal_id = meals.row_id AND e.deleted = 0)
-                """).run()
+                """
+            ).run()
         }
     }
 
     /// A food-log entry's values of `JournalRowWriter.Table.foodEntries`' own columns, in their order.
     static func entryValues(_ entry: FoodLogEntry) -> [JournalRowWriter.Value] {
-        [.id(entry.foodID), .text(entry.name), .text(entry.brand), .text(searchKey(entry.name, entry.brand)), .text(entry.meal.name),
-         .real(entry.servings), .text(entry.servingLabel), .real(entry.servingAmount), .text(entry.nutrients.storageText),
-         .real(entry.energy), .text(entry.note)]
+        [
+            .id(entry.foodID), .text(entry.name), .text(entry.brand), .text(searchKey(entry.name, entry.brand)), .text(entry.meal.name),
+            .real(entry.servings), .text(entry.servingLabel), .real(entry.servingAmount), .text(entry.nutrients.storageText),
+            .real(entry.energy), .text(entry.note),
+        ]
     }
 
     /// SQLite: moves an import's staged treatments (`JournalRowWriter.insertNightscoutDocuments`) into the journal in one
@@ -106,7 +125,8 @@ extension Store {
     /// Returns how many went in.
     private func mergeNightscoutDocuments(_ db: any SQLDatabase, count: Int, _ batch: ImportedBatch) async throws -> Int {
         guard count > 0 else { return 0 }
-        try await db.raw("""
+        try await db.raw(
+            """
             INSERT INTO main.nightscout_documents (id, user_id, collection, key, event_type, created_at_ms, body, received_at_ms, import_id)
             SELECT s.id, \(bind: batch.user.rawValue), 'treatments', s.key, s.event_type, s.created_at_ms, s.body, \(bind: batch.createdAt),
                 \(bind: batch.importID)
@@ -117,7 +137,8 @@ extension Store {
                     WHERE d.user_id = \(bind: batch.user.rawValue) AND d.collection = 'treatments' AND d.created_at_ms = s.created_at_ms
                         AND d.event_type IS s.event_type)
             ORDER BY s.rowid
-            """).run()
+            """
+        ).run()
         return try await db.raw("SELECT changes() AS n").first()?.decode(column: "n", as: Int.self) ?? 0
     }
 }
@@ -129,8 +150,9 @@ extension JournalRowWriter {
     func insertNightscoutDocuments(_ documents: [NightscoutDocument]) async throws -> (staged: Int, stored: Int) {
         guard !documents.isEmpty else { return (0, 0) }
         if let staging {
-            let insert = try await staging.table("nightscout_documents", columns: ["id", "key", "event_type", "created_at_ms", "body"],
-                                                 rowsPerStatement: Self.rowsPerStatement)
+            let insert = try await staging.table(
+                "nightscout_documents", columns: ["id", "key", "event_type", "created_at_ms", "body"],
+                rowsPerStatement: Self.rowsPerStatement)
             try insert.insert(count: documents.count) { n, binder in
                 let document = documents[n]
                 binder.bind(document.id)
@@ -142,6 +164,8 @@ extension JournalRowWriter {
             return (documents.count, 0)
         }
         guard let connection, let batch else { throw CinnError(.internal, "an import's rows were written after the import ended") }
-        return (0, try await store.insertNewNightscoutDocuments(connection.sql, documents, user: batch.user, importID: batch.importID).count)
+        return (
+            0, try await store.insertNewNightscoutDocuments(connection.sql, documents, user: batch.user, importID: batch.importID).count
+        )
     }
 }

@@ -15,21 +15,26 @@ extension Store {
             for chunk in readings.chunks(of: Self.insertChunkRows) {
                 let ids = chunk.compactMap(\.externalID)
                 if !ids.isEmpty {
-                    for row in try await db.raw("""
+                    for row in try await db.raw(
+                        """
                         SELECT external_id FROM glucose_readings
                         WHERE user_id = \(bind: user.rawValue) AND deleted = 0 AND external_id IN (\(binds: ids))
-                        """).all() {
+                        """
+                    ).all() {
                         knownIDs.insert(try row.decode(column: "external_id", as: String.self))
                     }
                 }
                 // The range as well as the list: the time index answers it whatever the planner knows of the table.
                 let times = chunk.map { milliseconds($0.measuredAt) }
-                for row in try await db.raw("""
+                for row in try await db.raw(
+                    """
                     SELECT measured_at_ms, sensor FROM glucose_readings
                     WHERE user_id = \(bind: user.rawValue) AND deleted = 0 AND measured_at_ms >= \(bind: times.min() ?? 0)
                         AND measured_at_ms <= \(bind: times.max() ?? 0) AND measured_at_ms IN (\(binds: times))
-                    """).all() {
-                    knownTimes.insert("\(try row.decode(column: "measured_at_ms", as: Int64.self)) \(try row.decode(column: "sensor", as: Int.self))")
+                    """
+                ).all() {
+                    knownTimes.insert(
+                        "\(try row.decode(column: "measured_at_ms", as: Int64.self)) \(try row.decode(column: "sensor", as: Int.self))")
                 }
             }
             var fresh: [GlucoseReading] = []
@@ -49,8 +54,10 @@ extension Store {
 
     /// Up to `limit` readings from `start` up to (not including) `end`, newest first; only a sensor's (or only a
     /// meter's) when `sensor` says so.
-    public func latestGlucoseReadings(user: UserID, from start: Date? = nil, to end: Date? = nil, sensor: Bool? = nil,
-                                      limit: Int) async throws -> [GlucoseReading] {
+    public func latestGlucoseReadings(
+        user: UserID, from start: Date? = nil, to end: Date? = nil, sensor: Bool? = nil,
+        limit: Int
+    ) async throws -> [GlucoseReading] {
         try await withConnection { db in
             var query: SQLQueryString = """
                 SELECT \(unsafeRaw: Self.glucoseColumns) FROM glucose_readings WHERE user_id = \(bind: user.rawValue) AND deleted = 0

@@ -20,8 +20,9 @@ extension Store {
             let (report, days, exportedAt) = try await read { records in try await Self.write(records, to: writer, ids: &ids) }
             return (report, (days, exportedAt))
         } finish: { connection, batch, report, parsed in
-            report.healthDays = try await writeHealthDays(connection, user: user, batch, parsed.0,
-                                                          exportedAt: parsed.1.map(milliseconds) ?? batch.createdAt)
+            report.healthDays = try await writeHealthDays(
+                connection, user: user, batch, parsed.0,
+                exportedAt: parsed.1.map(milliseconds) ?? batch.createdAt)
         }
     }
 
@@ -31,23 +32,37 @@ extension Store {
             JournalRowWriter.Row(id: UUID.v7(at: at, using: &ids), at: at, utcOffsetSeconds: offset, values: values, externalID: externalID)
         }
         try await writer.insert(.weighIns, records.weighIns.map { .weighIn($0, ids: &ids) })
-        try await writer.insert(.bodyFat, records.bodyFat.map { item in
-            row(item.reading.measuredAt, item.reading.utcOffsetSeconds, [.real(item.reading.fraction)], item.externalID)
-        })
-        try await writer.insert(.glucose, records.glucose.map { reading in
-            row(reading.measuredAt, reading.utcOffsetSeconds, JournalRowWriter.Table.glucoseValues(reading), reading.externalID)
-        })
-        try await writer.insert(.insulin, records.insulin.map { dose in
-            row(dose.takenAt, dose.utcOffsetSeconds, [.real(dose.units), .text(dose.kind.rawValue), .text(dose.insulin), .text(dose.note)],
-                dose.externalID)
-        })
-        try await writer.insert(.foodEntries, records.foodEntries.map { entry in
-            row(entry.eatenAt, entry.utcOffsetSeconds, entryValues(entry), entry.externalID)
-        })
-        try await writer.insert(.workouts, records.workouts.map { workout in
-            row(workout.startedAt, workout.utcOffsetSeconds,
-                [.text(workout.name), .real(workout.durationSeconds), .real(workout.distanceMeters), .real(workout.energyKcal)], workout.externalID)
-        })
+        try await writer.insert(
+            .bodyFat,
+            records.bodyFat.map { item in
+                row(item.reading.measuredAt, item.reading.utcOffsetSeconds, [.real(item.reading.fraction)], item.externalID)
+            })
+        try await writer.insert(
+            .glucose,
+            records.glucose.map { reading in
+                row(reading.measuredAt, reading.utcOffsetSeconds, JournalRowWriter.Table.glucoseValues(reading), reading.externalID)
+            })
+        try await writer.insert(
+            .insulin,
+            records.insulin.map { dose in
+                row(
+                    dose.takenAt, dose.utcOffsetSeconds,
+                    [.real(dose.units), .text(dose.kind.rawValue), .text(dose.insulin), .text(dose.note)],
+                    dose.externalID)
+            })
+        try await writer.insert(
+            .foodEntries,
+            records.foodEntries.map { entry in
+                row(entry.eatenAt, entry.utcOffsetSeconds, entryValues(entry), entry.externalID)
+            })
+        try await writer.insert(
+            .workouts,
+            records.workouts.map { workout in
+                row(
+                    workout.startedAt, workout.utcOffsetSeconds,
+                    [.text(workout.name), .real(workout.durationSeconds), .real(workout.distanceMeters), .real(workout.energyKcal)],
+                    workout.externalID)
+            })
     }
 }
 
@@ -56,16 +71,21 @@ extension Store {
     /// journal's and comes from an export at least as new, gets a row; the others (the same numbers again, or an older
     /// export's) are left out. The day's summary is always the newest export's row, so undoing an import brings back
     /// the one it replaced. Returns, per type, how many days the export holds and how many were written.
-    func writeHealthDays(_ connection: Connection, user: UserID, _ batch: ImportedBatch, _ days: [HealthDaySummary],
-                         exportedAt: Int64) async throws -> [ImportedHealthDays] {
+    func writeHealthDays(
+        _ connection: Connection, user: UserID, _ batch: ImportedBatch, _ days: [HealthDaySummary],
+        exportedAt: Int64
+    ) async throws -> [ImportedHealthDays] {
         guard !days.isEmpty else { return [] }
         var current: [HealthDaySummary.Key: (exportedAt: Int64, summary: HealthDaySummary)] = [:]
         let first = days.map(\.key.day).min()!, last = days.map(\.key.day).max()!
-        for (exported, summary) in try await columnRows(connection, """
+        for (exported, summary) in try await columnRows(
+            connection,
+            """
             SELECT type, category, unit, local_day, sample_count, total, minimum, maximum, exported_at_ms FROM health_days
             WHERE user_id = \(bind: user.rawValue) AND local_day BETWEEN \(bind: first.dayNumber) AND \(bind: last.dayNumber)
             ORDER BY exported_at_ms, import_id
-            """, { row in (try row.integer(8) ?? 0, try Self.healthDay(row)) }) {
+            """, { row in (try row.integer(8) ?? 0, try Self.healthDay(row)) })
+        {
             current[summary.key] = (exported, summary)
         }
         struct TypeKey: Hashable { let type: String, category: String, unit: String }
@@ -73,45 +93,64 @@ extension Store {
         var rows: [[any Encodable & Sendable]] = []
         for day in days {
             let typeKey = TypeKey(type: day.key.type, category: day.key.category, unit: day.key.unit)
-            types[typeKey, default: ImportedHealthDays(type: typeKey.type, category: typeKey.category, unit: typeKey.unit,
-                                                       days: 0, samples: 0, written: 0)].days += 1
+            types[
+                typeKey,
+                default: ImportedHealthDays(
+                    type: typeKey.type, category: typeKey.category, unit: typeKey.unit,
+                    days: 0, samples: 0, written: 0)
+            ].days += 1
             types[typeKey]!.samples += day.count
             if let stored = current[day.key], stored.exportedAt > exportedAt || stored.summary == day { continue }
             types[typeKey]!.written += 1
-            rows.append([user.rawValue, day.key.type, day.key.category, day.key.unit, day.key.day.dayNumber, batch.importID, exportedAt,
-                         day.count, day.sum, day.minimum, day.maximum])
+            rows.append([
+                user.rawValue, day.key.type, day.key.category, day.key.unit, day.key.day.dayNumber, batch.importID, exportedAt,
+                day.count, day.sum, day.minimum, day.maximum,
+            ])
         }
-        try await insertRows(connection.sql, into: "health_days", columns: [
-            "user_id", "type", "category", "unit", "local_day", "import_id", "exported_at_ms", "sample_count", "total", "minimum", "maximum",
-        ], rows)
+        try await insertRows(
+            connection.sql, into: "health_days",
+            columns: [
+                "user_id", "type", "category", "unit", "local_day", "import_id", "exported_at_ms", "sample_count", "total", "minimum",
+                "maximum",
+            ], rows)
         return types.values.sorted { ($0.type, $0.category, $0.unit) < ($1.type, $1.category, $1.unit) }
     }
 
     /// A summary from columns type, category, unit, local_day, sample_count, total, minimum, maximum.
     private static func healthDay(_ row: any ColumnReader) throws -> HealthDaySummary {
-        HealthDaySummary(key: HealthDaySummary.Key(type: try row.text(0) ?? "", category: try row.text(1) ?? "", unit: try row.text(2) ?? "",
-                                                   day: LocalDate(dayNumber: Int(try row.integer(3) ?? 0))),
-                         count: Int(try row.integer(4) ?? 0), sum: try row.real(5) ?? 0, minimum: try row.real(6) ?? 0, maximum: try row.real(7) ?? 0)
+        HealthDaySummary(
+            key: HealthDaySummary.Key(
+                type: try row.text(0) ?? "", category: try row.text(1) ?? "", unit: try row.text(2) ?? "",
+                day: LocalDate(dayNumber: Int(try row.integer(3) ?? 0))),
+            count: Int(try row.integer(4) ?? 0), sum: try row.real(5) ?? 0, minimum: try row.real(6) ?? 0, maximum: try row.real(7) ?? 0)
     }
 
     /// The health data types the user has day summaries of, with how many days and the first and last.
     public func healthDayTypes(user: UserID) async throws -> [HealthDayType] {
         try await withRawConnection { connection in
-            try await columnRows(connection, """
+            try await columnRows(
+                connection,
+                """
                 SELECT type, category, unit, COUNT(DISTINCT local_day), MIN(local_day), MAX(local_day) FROM health_days
                 WHERE user_id = \(bind: user.rawValue) GROUP BY type, category, unit ORDER BY type, category, unit
-                """) { row in
-                HealthDayType(type: try row.text(0) ?? "", category: try row.text(1) ?? "", unit: try row.text(2) ?? "",
-                              days: Int(try row.integer(3) ?? 0), first: LocalDate(dayNumber: Int(try row.integer(4) ?? 0)),
-                              last: LocalDate(dayNumber: Int(try row.integer(5) ?? 0)))
+                """
+            ) { row in
+                HealthDayType(
+                    type: try row.text(0) ?? "", category: try row.text(1) ?? "", unit: try row.text(2) ?? "",
+                    days: Int(try row.integer(3) ?? 0), first: LocalDate(dayNumber: Int(try row.integer(4) ?? 0)),
+                    last: LocalDate(dayNumber: Int(try row.integer(5) ?? 0)))
             }
         }
     }
 
     /// One type's day summaries within `days`, oldest first: each day's from the newest export.
-    public func healthDays(user: UserID, type: String, category: String, unit: String, days: ClosedRange<LocalDate>) async throws -> [HealthDaySummary] {
+    public func healthDays(user: UserID, type: String, category: String, unit: String, days: ClosedRange<LocalDate>) async throws
+        -> [HealthDaySummary]
+    {
         try await withRawConnection { connection in
-            try await columnRows(connection, """
+            try await columnRows(
+                connection,
+                """
                 SELECT type, category, unit, local_day, sample_count, total, minimum, maximum FROM health_days d
                 WHERE user_id = \(bind: user.rawValue) AND type = \(bind: type) AND category = \(bind: category) AND unit = \(bind: unit)
                     AND local_day BETWEEN \(bind: days.lowerBound.dayNumber) AND \(bind: days.upperBound.dayNumber)

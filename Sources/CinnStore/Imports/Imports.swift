@@ -1,8 +1,8 @@
 import CinnCore
 import Foundation
 import NIOCore
-import SQLKit
 import PostgresNIO
+import SQLKit
 
 /// A recorded import: what came in, and whether it was undone.
 public struct ImportBatch: Sendable, Hashable {
@@ -51,7 +51,8 @@ extension Store {
                 guard let postgres = connection.postgres else { throw CinnError(.internal, "no database driver for the import") }
                 var ids = SplitMix64()
                 var (report, offered) = try await copyImport(postgres, connection.sql, batch, ids: &ids, read: read)
-                report.imported = try await connection.sql.raw("SELECT COUNT(*) AS n FROM weigh_ins WHERE import_id = \(bind: batch.importID)")
+                report.imported =
+                    try await connection.sql.raw("SELECT COUNT(*) AS n FROM weigh_ins WHERE import_id = \(bind: batch.importID)")
                     .first()?.decode(column: "n", as: Int.self) ?? 0
                 report.duplicates = offered - report.imported
                 return report
@@ -63,15 +64,18 @@ extension Store {
                 try await writer.insert(.weighIns, readings.map { .weighIn($0, ids: &ids) })
             }
             return (report, ())
-        } finish: { _, _, _, _ in }
+        } finish: { _, _, _, _ in
+        }
     }
 
     /// Runs an import in one transaction as a recorded batch. `body` writes the rows and returns the
     /// report with `imported` and `duplicates` set; then the contract's rules apply: a dry run, or a
     /// file with rejected rows without `mode.skipInvalid`, writes nothing (and imports nothing); an
     /// import that adds nothing leaves no batch behind. `bulk` and `attaching`: see `rawTransaction`.
-    func recordedImport(user: UserID, format: String, fileName: String?, mode: ImportMode, bulk: Bool = false, attaching staging: URL? = nil,
-                        _ body: (Connection, ImportedBatch) async throws -> ImportReport) async throws -> ImportReport {
+    func recordedImport(
+        user: UserID, format: String, fileName: String?, mode: ImportMode, bulk: Bool = false, attaching staging: URL? = nil,
+        _ body: (Connection, ImportedBatch) async throws -> ImportReport
+    ) async throws -> ImportReport {
         do {
             return try await rawTransaction(bulk: bulk, attaching: staging) { connection in
                 let db = connection.sql
@@ -84,11 +88,13 @@ extension Store {
                     throw RollBack(report: report)
                 }
                 guard report.addsAnything else { throw RollBack(report: report) }
-                try await db.raw("""
+                try await db.raw(
+                    """
                     UPDATE imports SET rows_read = \(bind: report.rowsRead), imported = \(bind: report.imported),
                         duplicates = \(bind: report.duplicates), rejected = \(bind: report.rejectedCount)
                     WHERE row_id = \(bind: importID)
-                    """).run()
+                    """
+                ).run()
                 report.importID = importID
                 return report
             }
@@ -98,13 +104,19 @@ extension Store {
     }
 
     /// Records a new import batch (its counts are set when it is done).
-    func recordBatch(_ db: any SQLDatabase, user: UserID, format: String, fileName: String?, createdAt: Int64) async throws -> ImportedBatch {
-        guard let batchRow = try await db.raw("""
-            INSERT INTO imports (user_id, format, file_name, created_at_ms)
-            VALUES (\(bind: user.rawValue), \(bind: format), \(bind: fileName), \(bind: createdAt)) RETURNING row_id
-            """).first() else { throw CinnError(.internal, "the import could not be recorded") }
-        return ImportedBatch(user: user, importID: try batchRow.decode(column: "row_id", as: Int64.self), source: "import:\(format)",
-                             createdAt: createdAt)
+    func recordBatch(_ db: any SQLDatabase, user: UserID, format: String, fileName: String?, createdAt: Int64) async throws -> ImportedBatch
+    {
+        guard
+            let batchRow = try await db.raw(
+                """
+                INSERT INTO imports (user_id, format, file_name, created_at_ms)
+                VALUES (\(bind: user.rawValue), \(bind: format), \(bind: fileName), \(bind: createdAt)) RETURNING row_id
+                """
+            ).first()
+        else { throw CinnError(.internal, "the import could not be recorded") }
+        return ImportedBatch(
+            user: user, importID: try batchRow.decode(column: "row_id", as: Int64.self), source: "import:\(format)",
+            createdAt: createdAt)
     }
 
     /// What every row of an import shares.
@@ -129,11 +141,13 @@ extension Store {
         _ postgres: PostgresConnection, _ db: any SQLDatabase, _ batch: ImportedBatch, ids: inout SplitMix64,
         read: (_ insert: ([ImportedWeighIn]) async throws -> Void) async throws -> ImportReport
     ) async throws -> (ImportReport, offered: Int) {
-        try await db.raw("""
+        try await db.raw(
+            """
             CREATE TEMPORARY TABLE import_rows (position BIGINT NOT NULL, id UUID NOT NULL, measured_at_ms BIGINT NOT NULL,
                 utc_offset_s BIGINT NOT NULL, local_day BIGINT NOT NULL, weight_kg DOUBLE PRECISION NOT NULL, note TEXT,
                 external_id TEXT NOT NULL) ON COMMIT DROP
-            """).run()
+            """
+        ).run()
         var offered = 0
         var report: ImportReport?
         var generator = ids
@@ -159,12 +173,14 @@ extension Store {
         ids = generator
         guard let report else { throw CinnError(.internal, "the import did not finish") }
         let firstVersion = try await reserveVersions(db, user: batch.user, count: max(offered, 1))
-        try await db.raw(SQLQueryString(Self.importColumns) + """
-             SELECT id, \(bind: batch.user.rawValue), measured_at_ms, utc_offset_s, local_day, weight_kg, note,
-                \(bind: batch.source), external_id, \(bind: batch.importID), \(bind: batch.createdAt), \(bind: batch.createdAt),
-                \(bind: firstVersion) + position
-            FROM import_rows ORDER BY position
-            """ + SQLQueryString(Self.importConflict)).run()
+        try await db.raw(
+            SQLQueryString(Self.importColumns) + """
+                 SELECT id, \(bind: batch.user.rawValue), measured_at_ms, utc_offset_s, local_day, weight_kg, note,
+                    \(bind: batch.source), external_id, \(bind: batch.importID), \(bind: batch.createdAt), \(bind: batch.createdAt),
+                    \(bind: firstVersion) + position
+                FROM import_rows ORDER BY position
+                """ + SQLQueryString(Self.importConflict)
+        ).run()
         return (report, offered)
     }
 
@@ -188,19 +204,22 @@ extension Store {
     /// The user's imports, newest first.
     public func imports(user: UserID) async throws -> [ImportBatch] {
         try await withConnection { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 SELECT row_id, format, file_name, created_at_ms, rows_read, imported, duplicates, rejected, undone_at_ms
                 FROM imports WHERE user_id = \(bind: user.rawValue) ORDER BY row_id DESC
-                """).all().map { row in
-                ImportBatch(id: try row.decode(column: "row_id", as: Int64.self),
-                            format: try row.decode(column: "format", as: String.self),
-                            fileName: try row.decode(column: "file_name", as: String?.self),
-                            createdAt: date(milliseconds: try row.decode(column: "created_at_ms", as: Int64.self)),
-                            rowsRead: try row.decode(column: "rows_read", as: Int.self),
-                            imported: try row.decode(column: "imported", as: Int.self),
-                            duplicates: try row.decode(column: "duplicates", as: Int.self),
-                            rejected: try row.decode(column: "rejected", as: Int.self),
-                            undoneAt: try row.decode(column: "undone_at_ms", as: Int64?.self).map { date(milliseconds: $0) })
+                """
+            ).all().map { row in
+                ImportBatch(
+                    id: try row.decode(column: "row_id", as: Int64.self),
+                    format: try row.decode(column: "format", as: String.self),
+                    fileName: try row.decode(column: "file_name", as: String?.self),
+                    createdAt: date(milliseconds: try row.decode(column: "created_at_ms", as: Int64.self)),
+                    rowsRead: try row.decode(column: "rows_read", as: Int.self),
+                    imported: try row.decode(column: "imported", as: Int.self),
+                    duplicates: try row.decode(column: "duplicates", as: Int.self),
+                    rejected: try row.decode(column: "rejected", as: Int.self),
+                    undoneAt: try row.decode(column: "undone_at_ms", as: Int64?.self).map { date(milliseconds: $0) })
             }
         }
     }
@@ -209,7 +228,9 @@ extension Store {
     /// days they span (nil when none has a day: foods, presets, meals).
     public func importContents(id: Int64, user: UserID) async throws -> ImportContents {
         try await withConnection { db in
-            guard try await db.raw("SELECT 1 AS one FROM imports WHERE row_id = \(bind: id) AND user_id = \(bind: user.rawValue)").first() != nil
+            guard
+                try await db.raw("SELECT 1 AS one FROM imports WHERE row_id = \(bind: id) AND user_id = \(bind: user.rawValue)").first()
+                    != nil
             else { throw CinnError.notFound("no import with id \(id)") }
             var contents = ImportContents()
             func add(_ kind: ImportContents.Kind, _ query: SQLQueryString) async throws {
@@ -223,20 +244,28 @@ extension Store {
                 }
             }
             for kind: ImportContents.Kind in [.weighIns, .bodyFat, .foodEntries, .exerciseEntries, .glucose, .insulin, .mealEvents] {
-                try await add(kind, """
+                try await add(
+                    kind,
+                    """
                     SELECT COUNT(*) AS n, MIN(local_day) AS first, MAX(local_day) AS last FROM \(unsafeRaw: kind.rawValue)
                     WHERE import_id = \(bind: id) AND user_id = \(bind: user.rawValue) AND deleted = 0
                     """)
             }
-            try await add(.workoutSets, """
+            try await add(
+                .workoutSets,
+                """
                 SELECT COUNT(*) AS n, MIN(w.local_day) AS first, MAX(w.local_day) AS last FROM workout_sets s JOIN workouts w ON w.row_id = s.workout_id
                 WHERE w.import_id = \(bind: id) AND w.user_id = \(bind: user.rawValue) AND w.deleted = 0
                 """)
-            try await add(.healthDays, """
+            try await add(
+                .healthDays,
+                """
                 SELECT COUNT(DISTINCT local_day) AS n, MIN(local_day) AS first, MAX(local_day) AS last FROM health_days WHERE import_id = \(bind: id)
                 """)
             for kind: ImportContents.Kind in [.meals, .foods, .presets] {
-                try await add(kind, """
+                try await add(
+                    kind,
+                    """
                     SELECT COUNT(*) AS n, NULL AS first, NULL AS last FROM \(unsafeRaw: kind.rawValue) WHERE import_id = \(bind: id) AND deleted = 0
                     """)
             }
@@ -252,9 +281,13 @@ extension Store {
         // A delivery's health samples and day summaries can be hundreds of thousands of rows: they go first, a few days
         // at a time, each in a short transaction of its own, so that other writers never wait long; then the records
         // and the batch's mark in one.
-        guard try await withConnection({ db in
-            try await db.raw("SELECT 1 FROM imports WHERE row_id = \(bind: id) AND user_id = \(bind: user.rawValue) AND undone_at_ms IS NULL").first()
-        }) != nil else { return try await undoImportRecords(id: id, user: user).removed }
+        guard
+            try await withConnection({ db in
+                try await db.raw(
+                    "SELECT 1 FROM imports WHERE row_id = \(bind: id) AND user_id = \(bind: user.rawValue) AND undone_at_ms IS NULL"
+                ).first()
+            }) != nil
+        else { return try await undoImportRecords(id: id, user: user).removed }
         let summaries = try await deleteByDays(from: "health_days", importID: id)
         try await deleteByDays(from: "health_samples", importID: id)
         let (records, sharedFoods) = try await undoImportRecords(id: id, user: user)
@@ -269,9 +302,11 @@ extension Store {
     @discardableResult
     private func deleteByDays(from table: String, importID: Int64) async throws -> Int {
         let days = try await withConnection { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 SELECT local_day, COUNT(*) AS n FROM \(unsafeRaw: table) WHERE import_id = \(bind: importID) GROUP BY local_day ORDER BY local_day
-                """).all().map { (try $0.decode(column: "local_day", as: Int.self), try $0.decode(column: "n", as: Int.self)) }
+                """
+            ).all().map { (try $0.decode(column: "local_day", as: Int.self), try $0.decode(column: "n", as: Int.self)) }
         }
         var removed = 0, start = 0
         while start < days.count {
@@ -281,10 +316,12 @@ extension Store {
                 rows += days[end].1
             }
             try await rawTransaction { connection in
-                try await connection.sql.raw("""
+                try await connection.sql.raw(
+                    """
                     DELETE FROM \(unsafeRaw: table) WHERE import_id = \(bind: importID)
                         AND local_day BETWEEN \(bind: days[start].0) AND \(bind: days[end].0)
-                    """).run()
+                    """
+                ).run()
             }
             removed += rows
             start = end + 1
@@ -299,48 +336,65 @@ extension Store {
     private func undoImportRecords(id: Int64, user: UserID) async throws -> (removed: Int, sharedFoods: Int) {
         try await rawTransaction { connection in
             let db = connection.sql
-            guard let row = try await db.raw("""
-                SELECT undone_at_ms FROM imports WHERE row_id = \(bind: id) AND user_id = \(bind: user.rawValue)
-                """).first() else { throw CinnError.notFound("no import with id \(id)") }
+            guard
+                let row = try await db.raw(
+                    """
+                    SELECT undone_at_ms FROM imports WHERE row_id = \(bind: id) AND user_id = \(bind: user.rawValue)
+                    """
+                ).first()
+            else { throw CinnError.notFound("no import with id \(id)") }
             guard try row.decode(column: "undone_at_ms", as: Int64?.self) == nil else {
                 throw CinnError(.conflict, "import \(id) was already undone")
             }
             let version = try await reserveVersions(db, user: user)
             let time = milliseconds(now())
             var removed = 0
-            for table in ["weigh_ins", "food_entries", "exercise_entries", "body_fat_readings", "glucose_readings", "insulin_doses",
-                          "meal_events", "meals"] {
-                removed += try await db.raw("""
+            for table in [
+                "weigh_ins", "food_entries", "exercise_entries", "body_fat_readings", "glucose_readings", "insulin_doses",
+                "meal_events", "meals",
+            ] {
+                removed += try await db.raw(
+                    """
                     UPDATE \(unsafeRaw: table) SET deleted = 1, version = \(bind: version), updated_at_ms = \(bind: time)
                     WHERE import_id = \(bind: id) AND user_id = \(bind: user.rawValue) AND deleted = 0 RETURNING row_id
-                    """).all().count
+                    """
+                ).all().count
             }
             // The treatments a Nightscout file brought, kept as sent: not synced, so gone with no tombstone.
             try await db.raw("DELETE FROM nightscout_documents WHERE import_id = \(bind: id) AND user_id = \(bind: user.rawValue)").run()
             // A workout's sets go with it (and the exercise days they made); the workout's tombstone is what sync sees.
-            let workouts = SQLQueryString("""
+            let workouts = SQLQueryString(
+                """
                 SELECT row_id FROM workouts WHERE import_id = \(bind: id) AND user_id = \(bind: user.rawValue) AND deleted = 0
                 """)
-            let touched = try await db.raw("""
+            let touched = try await db.raw(
+                """
                 SELECT s.exercise_id, MIN(w.local_day) AS first, MAX(w.local_day) AS last
                 FROM workout_sets s JOIN workouts w ON w.row_id = s.workout_id
                 WHERE s.workout_id IN (\(workouts)) GROUP BY s.exercise_id
-                """).all().map { row in
-                (try row.decode(column: "exercise_id", as: Int64.self),
-                 try row.decode(column: "first", as: Int.self)...row.decode(column: "last", as: Int.self))
+                """
+            ).all().map { row in
+                (
+                    try row.decode(column: "exercise_id", as: Int64.self),
+                    try row.decode(column: "first", as: Int.self)...row.decode(column: "last", as: Int.self)
+                )
             }
             try await db.raw("DELETE FROM workout_sets WHERE workout_id IN (\(workouts))").run()
             for (exercise, days) in touched { try await refreshExerciseDays(connection, user: user, exercises: [exercise], days: days) }
-            removed += try await db.raw("""
+            removed += try await db.raw(
+                """
                 UPDATE workouts SET deleted = 1, version = \(bind: version), updated_at_ms = \(bind: time)
                 WHERE import_id = \(bind: id) AND user_id = \(bind: user.rawValue) AND deleted = 0 RETURNING row_id
-                """).all().count
+                """
+            ).all().count
             var sharedFoods = 0
             for table in ["foods", "presets"] {
-                let rows = try await db.raw("""
+                let rows = try await db.raw(
+                    """
                     UPDATE \(unsafeRaw: table) SET deleted = 1, version = \(bind: version), updated_at_ms = \(bind: time)
                     WHERE import_id = \(bind: id) AND deleted = 0 RETURNING \(unsafeRaw: table == "foods" ? "user_id" : "row_id")
-                    """).all()
+                    """
+                ).all()
                 removed += rows.count
                 if table == "foods" { sharedFoods = try rows.count { try $0.decode(column: "user_id", as: Int64?.self) == nil } }
             }
@@ -357,9 +411,16 @@ extension Store {
 public struct ImportContents: Sendable {
     /// What an import brings, by the table that holds it (health data counted in days).
     public enum Kind: String, Sendable {
-        case weighIns = "weigh_ins", bodyFat = "body_fat_readings", foodEntries = "food_entries", exerciseEntries = "exercise_entries"
-        case glucose = "glucose_readings", insulin = "insulin_doses", mealEvents = "meal_events", workoutSets = "workout_sets"
-        case healthDays = "health_days", meals, foods, presets
+        case weighIns = "weigh_ins"
+        case bodyFat = "body_fat_readings"
+        case foodEntries = "food_entries"
+        case exerciseEntries = "exercise_entries"
+        case glucose = "glucose_readings"
+        case insulin = "insulin_doses"
+        case mealEvents = "meal_events"
+        case workoutSets = "workout_sets"
+        case healthDays = "health_days"
+        case meals, foods, presets
     }
 
     /// Records per kind, in a fixed order; kinds with none are left out.

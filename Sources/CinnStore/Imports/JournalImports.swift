@@ -60,8 +60,10 @@ extension Store {
         do {
             let (read, staged) = try await stage(staging)
             try await staging.close()
-            let report = try await recordedImport(user: user, format: format, fileName: fileName, mode: mode, bulk: true,
-                                                  attaching: staging.file) { connection, batch in
+            let report = try await recordedImport(
+                user: user, format: format, fileName: fileName, mode: mode, bulk: true,
+                attaching: staging.file
+            ) { connection, batch in
                 var report = read
                 try await merge(connection, batch, &report, staged)
                 return report
@@ -162,21 +164,30 @@ final class JournalRowWriter: @unchecked Sendable {
 
         static let weighIns = Table(name: "weigh_ins", time: "measured_at_ms", columns: ["weight_kg", "note"])
         static let bodyFat = Table(name: "body_fat_readings", time: "measured_at_ms", columns: ["fraction"])
-        static let glucose = Table(name: "glucose_readings", time: "measured_at_ms", columns: ["mg_dl", "timing", "note", "sensor", "device", "direction"])
+        static let glucose = Table(
+            name: "glucose_readings", time: "measured_at_ms", columns: ["mg_dl", "timing", "note", "sensor", "device", "direction"])
 
         /// A reading's values of `glucose`'s own columns, in their order.
         static func glucoseValues(_ reading: GlucoseReading) -> [Value] {
-            [.real(reading.glucose.milligramsPerDeciliter), .text(reading.timing?.rawValue), .text(reading.note), .integer(reading.sensor ? 1 : 0),
-             .text(reading.device), .text(reading.direction?.rawValue)]
+            [
+                .real(reading.glucose.milligramsPerDeciliter), .text(reading.timing?.rawValue), .text(reading.note),
+                .integer(reading.sensor ? 1 : 0),
+                .text(reading.device), .text(reading.direction?.rawValue),
+            ]
         }
         static let insulin = Table(name: "insulin_doses", time: "taken_at_ms", columns: ["units", "kind", "insulin", "note"])
-        static let foodEntries = Table(name: "food_entries", time: "eaten_at_ms", columns: [
-            "food_id", "name", "brand", "search_key", "meal", "servings", "serving_label", "serving_amount", "nutrients", "energy_kcal", "note",
-        ])
+        static let foodEntries = Table(
+            name: "food_entries", time: "eaten_at_ms",
+            columns: [
+                "food_id", "name", "brand", "search_key", "meal", "servings", "serving_label", "serving_amount", "nutrients", "energy_kcal",
+                "note",
+            ])
         static let workouts = Table(name: "workouts", time: "started_at_ms", columns: ["name", "duration_s", "distance_m", "energy_kcal"])
-        static let exerciseEntries = Table(name: "exercise_entries", time: "performed_at_ms", columns: [
-            "name", "kind", "energy_kcal", "minutes", "sets", "reps_per_set", "weight_kg", "steps", "note",
-        ])
+        static let exerciseEntries = Table(
+            name: "exercise_entries", time: "performed_at_ms",
+            columns: [
+                "name", "kind", "energy_kcal", "minutes", "sets", "reps_per_set", "weight_kg", "steps", "note",
+            ])
 
         /// The columns a row brings: the rest come from the batch when the rows go in.
         var rowColumns: [String] { ["id", time, "utc_offset_s", "local_day"] + columns + ["external_id"] }
@@ -215,7 +226,8 @@ final class JournalRowWriter: @unchecked Sendable {
 
         /// An imported weigh-in's row, with an id from `ids`.
         static func weighIn(_ reading: ImportedWeighIn, ids: inout SplitMix64) -> Row {
-            Row(id: UUID.v7(at: reading.measuredAt, using: &ids), at: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds,
+            Row(
+                id: UUID.v7(at: reading.measuredAt, using: &ids), at: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds,
                 values: [.real(reading.weight.kilograms), .text(reading.note)], externalID: reading.externalID)
         }
     }
@@ -306,12 +318,14 @@ final class JournalRowWriter: @unchecked Sendable {
             let columns = table.allColumns.joined(separator: ", ")
             let own = ([table.time, "utc_offset_s", "local_day"] + table.columns).joined(separator: ", ")
             // The WHERE keeps SQLite from reading ON CONFLICT as a join's ON.
-            try await db.raw("""
+            try await db.raw(
+                """
                 INSERT INTO main.\(unsafeRaw: table.name) (\(unsafeRaw: columns))
                 SELECT id, \(bind: batch.user.rawValue), \(unsafeRaw: own), \(bind: batch.source), external_id, \(bind: batch.importID),
                     \(bind: batch.createdAt), \(bind: batch.createdAt), \(bind: version - 1) + rowid
                 FROM staging.\(unsafeRaw: table.name) AS s WHERE true
-                """ + notAlreadyThere(table, in: "main." + table.name, batch) + " ORDER BY rowid" + SQLQueryString(Self.conflict)).run()
+                """ + notAlreadyThere(table, in: "main." + table.name, batch) + " ORDER BY rowid" + SQLQueryString(Self.conflict)
+            ).run()
             imported += try await db.raw("SELECT changes() AS n").first()?.decode(column: "n", as: Int.self) ?? 0
             version += Int64(count)
         }
@@ -333,21 +347,28 @@ final class JournalRowWriter: @unchecked Sendable {
         guard let connection, let batch else { return 0 }
         var imported = 0
         for table in copied {
-            imported += try await connection.sql.raw("""
-                SELECT COUNT(*) AS n FROM \(unsafeRaw: table.name) WHERE import_id = \(bind: batch.importID)
-                """).first()?.decode(column: "n", as: Int.self) ?? 0
+            imported +=
+                try await connection.sql.raw(
+                    """
+                    SELECT COUNT(*) AS n FROM \(unsafeRaw: table.name) WHERE import_id = \(bind: batch.importID)
+                    """
+                ).first()?.decode(column: "n", as: Int.self) ?? 0
         }
         return imported
     }
 
-    private func copy(_ postgres: PostgresConnection, _ db: any SQLDatabase, _ batch: Store.ImportedBatch, _ table: Table,
-                      _ rows: [Row]) async throws {
+    private func copy(
+        _ postgres: PostgresConnection, _ db: any SQLDatabase, _ batch: Store.ImportedBatch, _ table: Table,
+        _ rows: [Row]
+    ) async throws {
         let staging = "import_" + table.name
         let columns = table.allColumns.joined(separator: ", ")
         if copied.insert(table).inserted {
-            try await db.raw(SQLQueryString(
-                "CREATE TEMPORARY TABLE " + staging + " ON COMMIT DROP AS SELECT " + columns + " FROM " + table.name + " WITH NO DATA"
-            )).run()
+            try await db.raw(
+                SQLQueryString(
+                    "CREATE TEMPORARY TABLE " + staging + " ON COMMIT DROP AS SELECT " + columns + " FROM " + table.name + " WITH NO DATA"
+                )
+            ).run()
         } else {
             try await db.raw(SQLQueryString("TRUNCATE " + staging)).run()
         }
@@ -356,7 +377,8 @@ final class JournalRowWriter: @unchecked Sendable {
         try await postgres.copyFrom(table: staging, columns: table.allColumns, logger: store.logger) { writer in
             var buffer = ByteBuffer()
             for row in rows {
-                buffer.writeString("\(row.id.uuidString)\t\(batch.user.rawValue)\t\(store.milliseconds(row.at))\t\(row.utcOffsetSeconds)\t\(row.localDay)")
+                buffer.writeString(
+                    "\(row.id.uuidString)\t\(batch.user.rawValue)\t\(store.milliseconds(row.at))\t\(row.utcOffsetSeconds)\t\(row.localDay)")
                 for value in row.values {
                     switch value {
                     case .integer(let number): buffer.writeString(number.map { "\t\($0)" } ?? "\t\\N")
@@ -370,7 +392,9 @@ final class JournalRowWriter: @unchecked Sendable {
             }
             try await writer.write(buffer)
         }
-        try await db.raw(SQLQueryString("INSERT INTO " + table.name + " (" + columns + ") SELECT " + columns + " FROM " + staging + " AS s WHERE true")
-                         + notAlreadyThere(table, in: table.name, batch) + SQLQueryString(Self.conflict)).run()
+        try await db.raw(
+            SQLQueryString("INSERT INTO " + table.name + " (" + columns + ") SELECT " + columns + " FROM " + staging + " AS s WHERE true")
+                + notAlreadyThere(table, in: table.name, batch) + SQLQueryString(Self.conflict)
+        ).run()
     }
 }

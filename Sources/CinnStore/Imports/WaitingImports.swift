@@ -27,13 +27,17 @@ extension Store {
     public func keepWaitingUpload(token: String, user: UserID, fields: [String: String], expiringBefore: Date) async throws -> [String] {
         let json = String(decoding: try JSONEncoder().encode(fields), as: UTF8.self)
         return try await transaction { db in
-            let expired = try await db.raw("""
+            let expired = try await db.raw(
+                """
                 DELETE FROM pending_imports WHERE created_at_ms < \(bind: milliseconds(expiringBefore)) RETURNING token
-                """).all().map { try $0.decode(column: "token", as: String.self) }
-            try await db.raw("""
+                """
+            ).all().map { try $0.decode(column: "token", as: String.self) }
+            try await db.raw(
+                """
                 INSERT INTO pending_imports (token, user_id, fields, created_at_ms)
                 VALUES (\(bind: token), \(bind: user.rawValue), \(bind: json), \(bind: milliseconds(now())))
-                """).run()
+                """
+            ).run()
             return expired
         }
     }
@@ -41,9 +45,13 @@ extension Store {
     /// The form fields of the upload waiting under `token`, if it is `user`'s.
     public func waitingUpload(token: String, user: UserID) async throws -> [String: String]? {
         try await withConnection { db in
-            guard let row = try await db.raw("""
-                SELECT fields FROM pending_imports WHERE token = \(bind: token) AND user_id = \(bind: user.rawValue)
-                """).first() else { return nil }
+            guard
+                let row = try await db.raw(
+                    """
+                    SELECT fields FROM pending_imports WHERE token = \(bind: token) AND user_id = \(bind: user.rawValue)
+                    """
+                ).first()
+            else { return nil }
             return try JSONDecoder().decode([String: String].self, from: Data(try row.decode(column: "fields", as: String.self).utf8))
         }
     }
@@ -52,9 +60,13 @@ extension Store {
     /// (a form sent twice, to two servers, imports once).
     public func claimWaitingUpload(token: String, user: UserID) async throws -> [String: String]? {
         try await transaction { db in
-            guard let row = try await db.raw("""
-                DELETE FROM pending_imports WHERE token = \(bind: token) AND user_id = \(bind: user.rawValue) RETURNING fields
-                """).first() else { return nil }
+            guard
+                let row = try await db.raw(
+                    """
+                    DELETE FROM pending_imports WHERE token = \(bind: token) AND user_id = \(bind: user.rawValue) RETURNING fields
+                    """
+                ).first()
+            else { return nil }
             return try JSONDecoder().decode([String: String].self, from: Data(try row.decode(column: "fields", as: String.self).utf8))
         }
     }
@@ -63,9 +75,11 @@ extension Store {
     public func setWaitingUploadFields(_ fields: [String: String], token: String, user: UserID) async throws {
         let json = String(decoding: try JSONEncoder().encode(fields), as: UTF8.self)
         try await transaction { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 UPDATE pending_imports SET fields = \(bind: json) WHERE token = \(bind: token) AND user_id = \(bind: user.rawValue)
-                """).run()
+                """
+            ).run()
         }
     }
 
@@ -95,14 +109,16 @@ extension Store {
         }
         let progress = entry.progress
         try await withConnection { db in
-            try await db.raw("""
+            try await db.raw(
+                """
                 INSERT INTO import_progress (id, user_id, phase, rows_read, bytes_read, total_bytes, done, updated_at_ms)
                 VALUES (\(bind: id), \(bind: user.rawValue), \(bind: entry.phase), \(bind: progress.rowsRead), \(bind: progress.bytesRead),
                     \(bind: progress.totalBytes), \(bind: entry.done ? 1 : 0), \(bind: milliseconds(now())))
                 ON CONFLICT (id) DO UPDATE SET phase = excluded.phase, rows_read = excluded.rows_read, bytes_read = excluded.bytes_read,
                     total_bytes = excluded.total_bytes, done = excluded.done, updated_at_ms = excluded.updated_at_ms
                 WHERE import_progress.user_id = excluded.user_id
-                """).run()
+                """
+            ).run()
             if entry.done {
                 try await db.raw("DELETE FROM import_progress WHERE updated_at_ms < \(bind: milliseconds(expiringBefore))").run()
             }
@@ -115,15 +131,20 @@ extension Store {
             return importProgressInProcess.withLock { $0[id] }.flatMap { $0.user == user ? $0.entry : nil }
         }
         return try await withConnection { db in
-            guard let row = try await db.raw("""
-                SELECT phase, rows_read, bytes_read, total_bytes, done FROM import_progress
-                WHERE id = \(bind: id) AND user_id = \(bind: user.rawValue)
-                """).first() else { return nil }
+            guard
+                let row = try await db.raw(
+                    """
+                    SELECT phase, rows_read, bytes_read, total_bytes, done FROM import_progress
+                    WHERE id = \(bind: id) AND user_id = \(bind: user.rawValue)
+                    """
+                ).first()
+            else { return nil }
             return StoredImportProgress(
                 phase: try row.decode(column: "phase", as: String.self),
-                progress: ImportProgress(bytesRead: try row.decode(column: "bytes_read", as: Int64.self),
-                                         totalBytes: try row.decode(column: "total_bytes", as: Int64?.self),
-                                         rowsRead: try row.decode(column: "rows_read", as: Int.self)),
+                progress: ImportProgress(
+                    bytesRead: try row.decode(column: "bytes_read", as: Int64.self),
+                    totalBytes: try row.decode(column: "total_bytes", as: Int64?.self),
+                    rowsRead: try row.decode(column: "rows_read", as: Int.self)),
                 done: try row.decode(column: "done", as: Int.self) == 1)
         }
     }

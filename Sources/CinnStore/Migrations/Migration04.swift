@@ -8,7 +8,7 @@ extension Migration {
         version: 4, name: "daily intake index",
         dialectNeutral: [
             // Energy reports sum each day's kcal: with the energy in the index, SQLite reads no table rows.
-            "CREATE INDEX food_entries_day_energy ON food_entries (user_id, local_day, energy_kcal) WHERE deleted = 0",
+            "CREATE INDEX food_entries_day_energy ON food_entries (user_id, local_day, energy_kcal) WHERE deleted = 0"
         ]
     )
 }

@@ -49,6 +49,8 @@ extension Migration {
     )
 
     /// The tables synced when migration 9 ran (SyncType.all then); later types add their columns in their own migration.
-    static let syncedTables9 = ["weigh_ins", "body_fat_readings", "goals", "food_days", "food_entries", "exercise_entries",
-                                "glucose_readings", "insulin_doses", "meals", "meal_events"]
+    static let syncedTables9 = [
+        "weigh_ins", "body_fat_readings", "goals", "food_days", "food_entries", "exercise_entries",
+        "glucose_readings", "insulin_doses", "meals", "meal_events",
+    ]
 }

@@ -50,8 +50,9 @@ extension Migration {
                 """,
             ])
         // A pull reads routines from a (version, row) position on, as Migration 10's tables.
-        return Migration(version: shared.version, name: shared.name,
-                         sqlite: shared.sqlite + ["CREATE INDEX routines_changes ON routines (user_id, version)"],
-                         postgres: shared.postgres + ["CREATE INDEX routines_changes ON routines (user_id, version, row_id)"])
+        return Migration(
+            version: shared.version, name: shared.name,
+            sqlite: shared.sqlite + ["CREATE INDEX routines_changes ON routines (user_id, version)"],
+            postgres: shared.postgres + ["CREATE INDEX routines_changes ON routines (user_id, version, row_id)"])
     }()
 }

@@ -9,7 +9,7 @@ extension Migration {
         version: 16, name: "everyday meals become presets",
         dialectNeutral: [
             // The preset an everyday meal became; NULL for a test meal, or one made since.
-            "ALTER TABLE meals ADD COLUMN preset_id $UUID",
+            "ALTER TABLE meals ADD COLUMN preset_id $UUID"
         ],
         data: { store, connection in try await store.moveMealsToPresets(connection.sql) })
 }

@@ -8,7 +8,7 @@ extension Migration {
     static let v25 = Migration(
         version: 25, name: "a set's load multiplier",
         dialectNeutral: [
-            "ALTER TABLE workout_sets ADD COLUMN load_multiplier $REAL CHECK (load_multiplier >= 1 AND load_multiplier <= 10)",
+            "ALTER TABLE workout_sets ADD COLUMN load_multiplier $REAL CHECK (load_multiplier >= 1 AND load_multiplier <= 10)"
         ]
     )
 }

@@ -9,23 +9,29 @@ extension Store {
     }
 
     func settings(_ db: any SQLDatabase, user: UserID) async throws -> UserSettings {
-        guard let row = try await db.raw("""
-            SELECT display_unit, trend_method, time_zone, energy_target_kcal, energy_unit, sex, birth_day, height_cm,
-                activity_level, length_unit, target_basis, energy_floor_kcal, onboarded, one_rep_max_formula, glucose_unit,
-                plate_unit, bar_weight, plates, nutrient_targets
-            FROM user_settings WHERE user_id = \(bind: user.rawValue)
-            """).first() else { return UserSettings() }
+        guard
+            let row = try await db.raw(
+                """
+                SELECT display_unit, trend_method, time_zone, energy_target_kcal, energy_unit, sex, birth_day, height_cm,
+                    activity_level, length_unit, target_basis, energy_floor_kcal, onboarded, one_rep_max_formula, glucose_unit,
+                    plate_unit, bar_weight, plates, nutrient_targets
+                FROM user_settings WHERE user_id = \(bind: user.rawValue)
+                """
+            ).first()
+        else { return UserSettings() }
         var profile: Profile?
         if let sex = try row.decode(column: "sex", as: String?.self).flatMap(Sex.init(rawValue:)),
-           let birthDay = try row.decode(column: "birth_day", as: Int?.self),
-           let height = try row.decode(column: "height_cm", as: Double?.self),
-           let activity = try row.decode(column: "activity_level", as: String?.self).flatMap(ActivityLevel.init(rawValue:)) {
+            let birthDay = try row.decode(column: "birth_day", as: Int?.self),
+            let height = try row.decode(column: "height_cm", as: Double?.self),
+            let activity = try row.decode(column: "activity_level", as: String?.self).flatMap(ActivityLevel.init(rawValue:))
+        {
             profile = Profile(sex: sex, birthDate: LocalDate(dayNumber: birthDay), height: Height(centimetres: height), activity: activity)
         }
         var plateSet: PlateSet?
         if let unit = try row.decode(column: "plate_unit", as: String?.self).flatMap(MassUnit.init(rawValue:)),
-           let bar = try row.decode(column: "bar_weight", as: Double?.self),
-           let plates = try? PlateSet.plates(try row.decode(column: "plates", as: String?.self) ?? "") {
+            let bar = try row.decode(column: "bar_weight", as: Double?.self),
+            let plates = try? PlateSet.plates(try row.decode(column: "plates", as: String?.self) ?? "")
+        {
             plateSet = PlateSet(unit: unit, bar: bar, plates: plates)
         }
         var settings = UserSettings(
@@ -43,7 +49,9 @@ extension Store {
             glucoseUnit: GlucoseUnit(rawValue: try row.decode(column: "glucose_unit", as: String.self)) ?? .milligramsPerDeciliter)
         settings.plateSet = plateSet
         if let text = try row.decode(column: "nutrient_targets", as: String?.self) {
-            guard let targets = NutrientTargets(storageText: text) else { throw CinnError(.internal, "the stored nutrition targets are damaged") }
+            guard let targets = NutrientTargets(storageText: text) else {
+                throw CinnError(.internal, "the stored nutrition targets are damaged")
+            }
             settings.nutrientTargets = targets
         }
         return settings
@@ -61,7 +69,8 @@ extension Store {
     private func writeSettings(_ db: any SQLDatabase, _ settings: UserSettings, user: UserID) async throws {
         let version = try await reserveVersions(db, user: user)
         let time = milliseconds(now())
-        try await db.raw("""
+        try await db.raw(
+            """
             INSERT INTO user_settings (user_id, id, created_at_ms, version, display_unit, trend_method, time_zone, energy_target_kcal, energy_unit,
                 sex, birth_day, height_cm, activity_level, length_unit, target_basis, energy_floor_kcal, onboarded,
                 one_rep_max_formula, glucose_unit, plate_unit, bar_weight, plates, nutrient_targets, updated_at_ms)
@@ -84,7 +93,8 @@ extension Store {
                 onboarded = excluded.onboarded, one_rep_max_formula = excluded.one_rep_max_formula, glucose_unit = excluded.glucose_unit,
                 plate_unit = excluded.plate_unit, bar_weight = excluded.bar_weight, plates = excluded.plates,
                 nutrient_targets = excluded.nutrient_targets, updated_at_ms = excluded.updated_at_ms, version = excluded.version
-            """).run()
+            """
+        ).run()
     }
 
     /// The current goal: the latest one set and not cleared.
@@ -93,13 +103,18 @@ extension Store {
     }
 
     func goal(_ db: any SQLDatabase, user: UserID) async throws -> Goal? {
-        guard let row = try await db.raw("""
-            SELECT weight_kg, rate_kg_per_week, set_on_day FROM goals
-            WHERE user_id = \(bind: user.rawValue) AND deleted = 0 ORDER BY row_id DESC LIMIT 1
-            """).first() else { return nil }
-        return Goal(weight: Mass(kilograms: try row.decode(column: "weight_kg", as: Double.self)),
-                    plannedRate: try row.decode(column: "rate_kg_per_week", as: Double?.self).map(Mass.init(kilograms:)),
-                    setOn: LocalDate(dayNumber: try row.decode(column: "set_on_day", as: Int.self)))
+        guard
+            let row = try await db.raw(
+                """
+                SELECT weight_kg, rate_kg_per_week, set_on_day FROM goals
+                WHERE user_id = \(bind: user.rawValue) AND deleted = 0 ORDER BY row_id DESC LIMIT 1
+                """
+            ).first()
+        else { return nil }
+        return Goal(
+            weight: Mass(kilograms: try row.decode(column: "weight_kg", as: Double.self)),
+            plannedRate: try row.decode(column: "rate_kg_per_week", as: Double?.self).map(Mass.init(kilograms:)),
+            setOn: LocalDate(dayNumber: try row.decode(column: "set_on_day", as: Int.self)))
     }
 
     /// Sets a new goal; the previous ones stay as history.
@@ -110,12 +125,14 @@ extension Store {
     private func insertGoal(_ db: any SQLDatabase, _ goal: Goal, user: UserID) async throws {
         let version = try await reserveVersions(db, user: user)
         let time = milliseconds(now())
-        try await db.raw("""
+        try await db.raw(
+            """
             INSERT INTO goals (id, user_id, weight_kg, rate_kg_per_week, set_on_day, created_at_ms, updated_at_ms, version)
             VALUES (\(bind: bind(.v7(at: now()))), \(bind: user.rawValue), \(bind: goal.weight.kilograms),
                     \(bind: goal.plannedRate?.kilograms), \(bind: goal.setOn.dayNumber), \(bind: time), \(bind: time),
                     \(bind: version))
-            """).run()
+            """
+        ).run()
     }
 
     /// Clears the goal; returns false when there was none.
@@ -123,10 +140,12 @@ extension Store {
     public func clearGoal(user: UserID) async throws -> Bool {
         try await transaction { db in
             let version = try await reserveVersions(db, user: user)
-            let rows = try await db.raw("""
+            let rows = try await db.raw(
+                """
                 UPDATE goals SET deleted = 1, version = \(bind: version), updated_at_ms = \(bind: milliseconds(now()))
                 WHERE user_id = \(bind: user.rawValue) AND deleted = 0 RETURNING row_id
-                """).all()
+                """
+            ).all()
             return !rows.isEmpty
         }
     }

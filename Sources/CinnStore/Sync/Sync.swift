@@ -34,7 +34,8 @@ public struct SyncCursor: Sendable, Hashable, Comparable, CustomStringConvertibl
     public init?(_ text: String) {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let version = Int64(parts[0]), let typeIndex = Int(parts[1]), let rowID = Int64(parts[2]),
-              version >= 0, typeIndex >= 0, rowID >= 0 else { return nil }
+            version >= 0, typeIndex >= 0, rowID >= 0
+        else { return nil }
         self.init(version: version, typeIndex: typeIndex, rowID: rowID)
     }
 
@@ -70,8 +71,9 @@ extension Store {
             var positions: [String: [Int]] = [:]
             for (position, change) in changes.enumerated() {
                 if SyncType.byName[change.type] == nil {
-                    results[position] = SyncResult(type: change.type, id: change.id, status: .rejected,
-                                                   reason: "unknown record type \"\(change.type)\"", field: "type")
+                    results[position] = SyncResult(
+                        type: change.type, id: change.id, status: .rejected,
+                        reason: "unknown record type \"\(change.type)\"", field: "type")
                 } else {
                     positions[change.type, default: []].append(position)
                 }
@@ -80,13 +82,15 @@ extension Store {
             var rowIDs: [String: [UUID: Int64]] = [:]
             for type in SyncTable.all {
                 guard let mine = positions[type.name] else { continue }
-                var (merge, references) = try await syncMerge(connection, type: type, changes: mine.map { changes[$0] }, known: rowIDs, user: user)
+                var (merge, references) = try await syncMerge(
+                    connection, type: type, changes: mine.map { changes[$0] }, known: rowIDs, user: user)
                 for position in mine { results[position] = merge.apply(changes[position]) }
                 let dirty = merge.changedRecords
                 if !dirty.isEmpty {
                     if version == nil { version = try await reserveVersions(db, user: user) }
-                    let written = try await writeSyncRecords(connection, type: type, records: dirty, references: references, user: user,
-                                                             version: version!, source: source)
+                    let written = try await writeSyncRecords(
+                        connection, type: type, records: dirty, references: references, user: user,
+                        version: version!, source: source)
                     rowIDs[type.name, default: [:]].merge(written) { $1 }
                     try await mapOntoFoodLog(db, type: type, ids: Array(written.keys), user: user)
                 }
@@ -111,19 +115,23 @@ extension Store {
 
     /// Writes whole records (upserts by id), their children, and returns their row ids.
     /// - Parameter references: the row ids of the records the records' references name.
-    func writeSyncRecords(_ connection: Connection, type: SyncTable, records: [SyncMerge.Record], references: [UUID: Int64], user: UserID,
-                          version: Int64, source: String, keepTimes: Bool = true) async throws -> [UUID: Int64] {
+    func writeSyncRecords(
+        _ connection: Connection, type: SyncTable, records: [SyncMerge.Record], references: [UUID: Int64], user: UserID,
+        version: Int64, source: String, keepTimes: Bool = true
+    ) async throws -> [UUID: Int64] {
         let db = connection.sql
         let time = milliseconds(now())
         // The exercises and days a workout had before this write: its sets there may be gone or moved.
         let before = type.refreshesExerciseDays ? try await exerciseDaysOf(connection, type: type, ids: records.map(\.id)) : nil
-        let sourceValue: String? = switch type.source {
-        case .given: source
-        case .fixed(let value): value
-        case .none: nil
-        }
+        let sourceValue: String? =
+            switch type.source {
+            case .given: source
+            case .fixed(let value): value
+            case .none: nil
+            }
         let fieldColumns = type.fields.flatMap(\.columns)
-        let columns = ["id", "user_id"] + fieldColumns + type.derivedColumns + (sourceValue == nil ? [] : ["source"])
+        let columns =
+            ["id", "user_id"] + fieldColumns + type.derivedColumns + (sourceValue == nil ? [] : ["source"])
             + ["created_at_ms", "updated_at_ms", "version", "deleted", "sync_times", "sync_version"]
         let updated = fieldColumns + type.derivedColumns + ["updated_at_ms", "version", "deleted", "sync_times", "sync_version"]
         var rowIDs: [UUID: Int64] = [:]
@@ -177,11 +185,13 @@ extension Store {
                 guard case .array(let items) = record.fields[children.name] ?? .null else { continue }
                 for (position, item) in items.enumerated() {
                     guard case .object(let members) = item else { continue }
-                    rows.append([rowID, position] + children.fields.flatMap { field -> [any Encodable & Sendable] in
-                        let value = members[field.name] ?? .null
-                        if case .exercise = field.kind { return [value.string.flatMap { exercises[$0] }] }
-                        return field.columnValues(value).map(bindValue)
-                    })
+                    rows.append(
+                        [rowID, position]
+                            + children.fields.flatMap { field -> [any Encodable & Sendable] in
+                                let value = members[field.name] ?? .null
+                                if case .exercise = field.kind { return [value.string.flatMap { exercises[$0] }] }
+                                return field.columnValues(value).map(bindValue)
+                            })
                 }
             }
             try await insertRows(db, into: children.table, columns: childColumns, rows)
@@ -190,21 +200,26 @@ extension Store {
             let after = try await exerciseDaysOf(connection, type: type, ids: records.map(\.id))
             let days = before.days.union(after.days)
             if let first = days.min(), let last = days.max() {
-                try await refreshExerciseDays(connection, user: user, exercises: Array(before.exercises.union(after.exercises)), days: first...last)
+                try await refreshExerciseDays(
+                    connection, user: user, exercises: Array(before.exercises.union(after.exercises)), days: first...last)
             }
         }
         return rowIDs
     }
 
     /// The exercises of the sets of these records (workouts) and the days they fall on.
-    private func exerciseDaysOf(_ connection: Connection, type: SyncTable, ids: [UUID]) async throws -> (exercises: Set<Int64>, days: Set<Int>) {
+    private func exerciseDaysOf(_ connection: Connection, type: SyncTable, ids: [UUID]) async throws -> (
+        exercises: Set<Int64>, days: Set<Int>
+    ) {
         var exercises: Set<Int64> = [], days: Set<Int> = []
         for chunk in ids.chunks(of: Self.insertChunkRows) {
             let binds = chunk.map { bind($0) }
-            for row in try await connection.sql.raw("""
+            for row in try await connection.sql.raw(
+                """
                 SELECT w.local_day, s.exercise_id FROM \(unsafeRaw: type.table) w JOIN workout_sets s ON s.workout_id = w.row_id
                 WHERE w.id IN (\(binds: binds))
-                """).all() {
+                """
+            ).all() {
                 days.insert(try row.decode(column: "local_day", as: Int.self))
                 exercises.insert(try row.decode(column: "exercise_id", as: Int64.self))
             }
@@ -224,11 +239,16 @@ extension Store {
     // MARK: Reading records
 
     /// The user's records of `type` that meet `condition` (on table alias `t`), with their children.
-    func syncRecords(_ connection: Connection, type: SyncTable, condition: SQLQueryString, order: String = "", limit: Int? = nil,
-                     withTimes: Bool = false) async throws
-        -> [StoredSyncRecord] {
-        var selects = ["t.\(type.rowColumn)", "t.id", "t.user_id", "t.version", "t.deleted", "t.updated_at_ms", withTimes ? "t.sync_times" : "NULL",
-                       "t.sync_version"]
+    func syncRecords(
+        _ connection: Connection, type: SyncTable, condition: SQLQueryString, order: String = "", limit: Int? = nil,
+        withTimes: Bool = false
+    ) async throws
+        -> [StoredSyncRecord]
+    {
+        var selects = [
+            "t.\(type.rowColumn)", "t.id", "t.user_id", "t.version", "t.deleted", "t.updated_at_ms", withTimes ? "t.sync_times" : "NULL",
+            "t.sync_version",
+        ]
         for field in type.fields {
             switch field.kind {
             case .instant: selects += ["t.\(field.column)", "t.\(SyncColumn.offsetColumn)"]
@@ -247,14 +267,20 @@ extension Store {
             var items: [Int64: [JSONValue]] = [:]
             for chunk in records.chunks(of: Self.insertChunkRows) {
                 let ids = chunk.map(\.rowID)
-                let columns = [children.parentColumn] + children.fields.map { field in
-                    if case .exercise = field.kind { return "(SELECT e.name FROM exercises e WHERE e.row_id = c.\(field.column)) AS \(field.column)" }
-                    return "c.\(field.column)"
-                }
-                let rows = try await connection.sql.raw("""
+                let columns =
+                    [children.parentColumn]
+                    + children.fields.map { field in
+                        if case .exercise = field.kind {
+                            return "(SELECT e.name FROM exercises e WHERE e.row_id = c.\(field.column)) AS \(field.column)"
+                        }
+                        return "c.\(field.column)"
+                    }
+                let rows = try await connection.sql.raw(
+                    """
                     SELECT \(unsafeRaw: columns.joined(separator: ", ")) FROM \(unsafeRaw: children.table) c
                     WHERE c.\(unsafeRaw: children.parentColumn) IN (\(binds: ids)) ORDER BY c.\(unsafeRaw: children.parentColumn), c.position
-                    """).all()
+                    """
+                ).all()
                 for row in rows {
                     var members: SyncFields = [:]
                     for field in children.fields { members[field.name] = try decodeSyncField(row, field) }
@@ -271,7 +297,9 @@ extension Store {
         var records: [UUID: StoredSyncRecord] = [:]
         for chunk in ids.chunks(of: Self.insertChunkRows) {
             let binds = chunk.map { bind($0) }
-            for record in try await syncRecords(connection, type: type, condition: "t.user_id = \(bind: user.rawValue) AND t.id IN (\(binds: binds))") {
+            for record in try await syncRecords(
+                connection, type: type, condition: "t.user_id = \(bind: user.rawValue) AND t.id IN (\(binds: binds))")
+            {
                 records[record.id] = record
             }
         }
@@ -283,9 +311,11 @@ extension Store {
         var rows: [UUID: Int64] = [:]
         for chunk in ids.chunks(of: Self.insertChunkRows) {
             let binds = chunk.map { bind($0) }
-            for row in try await db.raw("""
+            for row in try await db.raw(
+                """
                 SELECT row_id, id FROM \(unsafeRaw: table) WHERE user_id = \(bind: user.rawValue) AND id IN (\(binds: binds))
-                """).all() {
+                """
+            ).all() {
                 rows[try decodeUUID(row, "id")] = try row.decode(column: "row_id", as: Int64.self)
             }
         }
@@ -297,9 +327,11 @@ extension Store {
         var foreign: Set<UUID> = []
         for chunk in ids.chunks(of: Self.insertChunkRows) {
             let binds = chunk.map { bind($0) }
-            for row in try await db.raw("""
+            for row in try await db.raw(
+                """
                 SELECT id FROM foods WHERE user_id IS NOT NULL AND user_id <> \(bind: user.rawValue) AND id IN (\(binds: binds))
-                """).all() {
+                """
+            ).all() {
                 foreign.insert(try decodeUUID(row, "id"))
             }
         }
@@ -311,7 +343,8 @@ extension Store {
     private func decodeSyncRecord(_ row: some ColumnReader, type: SyncTable, withTimes: Bool) throws -> StoredSyncRecord {
         // A shared food has no user: 0, nobody's.
         guard let rowID = try row.integer(0), let id = try row.uuid(1), let version = try row.integer(3), let deleted = try row.integer(4),
-              let updatedAt = try row.integer(5) else { throw CinnError(.internal, "a stored \(type.name) is damaged") }
+            let updatedAt = try row.integer(5)
+        else { throw CinnError(.internal, "a stored \(type.name) is damaged") }
         let userID = try row.integer(2) ?? 0
         var fields: SyncFields = [:]
         fields.reserveCapacity(type.fields.count + 1)
@@ -333,21 +366,26 @@ extension Store {
             case .uuid, .reference, .food: value = try row.uuid(index).map { .string($0.lowercasedString) }
             case .nutrients: value = try row.text(index).map { SyncField.json(nutrients: $0) }
             case .servings: value = try row.text(index).map { SyncField.json(servings: $0) }
-            case .code(let values): value = try row.integer(index).flatMap { values.indices.contains(Int($0)) ? .string(values[Int($0)]) : nil }
+            case .code(let values):
+                value = try row.integer(index).flatMap { values.indices.contains(Int($0)) ? .string(values[Int($0)]) : nil }
             case .exercise: value = try row.text(index).map(JSONValue.string)
             case .boolean: value = try row.integer(index).map { .bool($0 == 1) }
             }
             fields[field.name] = value ?? .null
             index += 1
         }
-        return StoredSyncRecord(rowID: rowID, id: id, userID: userID, version: version, deleted: deleted == 1, fields: fields,
-                                fieldTimes: withTimes ? try fieldTimes(type: type, version: version, updatedAt: updatedAt,
-                                                                       syncVersion: try row.integer(7), text: try row.text(6)) : [:],
-                                updatedAt: updatedAt)
+        return StoredSyncRecord(
+            rowID: rowID, id: id, userID: userID, version: version, deleted: deleted == 1, fields: fields,
+            fieldTimes: withTimes
+                ? try fieldTimes(
+                    type: type, version: version, updatedAt: updatedAt,
+                    syncVersion: try row.integer(7), text: try row.text(6)) : [:],
+            updatedAt: updatedAt)
     }
 
     /// When each field was last set: from `sync_times` when a sync change wrote the record last, else the record's save time.
-    private func fieldTimes(type: SyncTable, version: Int64, updatedAt: Int64, syncVersion: Int64?, text: String?) throws -> [String: Int64] {
+    private func fieldTimes(type: SyncTable, version: Int64, updatedAt: Int64, syncVersion: Int64?, text: String?) throws -> [String: Int64]
+    {
         if syncVersion == version, let text, case .object(let members) = try JSONParser.parse(text.utf8) {
             return members.compactMapValues { $0.number.map { Int64($0) } }
         }
@@ -364,7 +402,8 @@ extension Store {
             return try row.decode(column: field.column, as: Int64?.self).map { .number(Double($0)) } ?? .null
         case .instant:
             guard let at = try row.decode(column: field.column, as: Int64?.self) else { return .null }
-            return .string(SyncInstant(milliseconds: at, utcOffsetSeconds: try row.decode(column: SyncColumn.offsetColumn, as: Int.self)).text)
+            return .string(
+                SyncInstant(milliseconds: at, utcOffsetSeconds: try row.decode(column: SyncColumn.offsetColumn, as: Int.self)).text)
         case .day:
             return try row.decode(column: field.column, as: Int?.self).map { .string(LocalDate(dayNumber: $0).iso) } ?? .null
         case .uuid, .reference, .food:
@@ -394,7 +433,8 @@ extension Store {
             // Changes up to the last committed change number only: each table is read by its own query, and a
             // change committed between two of them must not be half in this page and skipped by the next cursor.
             // (A user's change numbers are taken in commit order: the users row stays locked until commit.)
-            let newest = try await db.raw("SELECT last_version FROM users WHERE row_id = \(bind: user.rawValue)").first()?
+            let newest =
+                try await db.raw("SELECT last_version FROM users WHERE row_id = \(bind: user.rawValue)").first()?
                 .decode(column: "last_version", as: Int64.self) ?? 0
             // The tables merged in change order, each read in chunks as the merge reaches its end: a page reads
             // little more than its own records, however the changes fall across the tables.
@@ -420,7 +460,8 @@ extension Store {
                         } else {
                             condition += "t.version >= \(bind: cursor.version)"
                         }
-                        buffers[index] = try await syncRecords(connection, type: type, condition: condition, order: "t.version, t.\(type.rowColumn)", limit: chunk)
+                        buffers[index] = try await syncRecords(
+                            connection, type: type, condition: condition, order: "t.version, t.\(type.rowColumn)", limit: chunk)
                         heads[index] = 0
                         readAll[index] = buffers[index].count < chunk
                         guard let last = buffers[index].last else { continue }
@@ -433,8 +474,13 @@ extension Store {
                 guard let (index, position) = best else { break }
                 let record = buffers[index][heads[index]]
                 heads[index] += 1
-                found.append((position, SyncRecord(type: SyncTable.all[index].name, id: record.id, deleted: record.deleted,
-                                                   fields: record.deleted ? nil : record.fields)))
+                found.append(
+                    (
+                        position,
+                        SyncRecord(
+                            type: SyncTable.all[index].name, id: record.id, deleted: record.deleted,
+                            fields: record.deleted ? nil : record.fields)
+                    ))
             }
             let page = found.prefix(limit)
             let end = page.last?.cursor ?? cursor
@@ -448,14 +494,18 @@ extension Store {
     /// The records a page's records refer to that come after the page (`end`): a meal edited after its event
     /// was logged changed later, so it would be pulled after the event. Sent first, in full even when deleted,
     /// so a client can always write a page's records.
-    func referencedRecords(_ connection: Connection, of page: [SyncRecord], after end: SyncCursor, user: UserID) async throws -> [SyncRecord] {
+    func referencedRecords(_ connection: Connection, of page: [SyncRecord], after end: SyncCursor, user: UserID) async throws
+        -> [SyncRecord]
+    {
         var extra: [SyncRecord] = []
         for type in SyncTable.all {
             for field in type.fields {
                 guard case .reference(let target) = field.kind, let targetType = SyncTable.byName[target] else { continue }
                 let present = Set(page.filter { $0.type == target }.map(\.id))
-                let wanted = Set(page.filter { $0.type == type.name }.compactMap { $0.fields?[field.name]?.string.flatMap(UUID.init(text:)) })
-                    .subtracting(present)
+                let wanted = Set(
+                    page.filter { $0.type == type.name }.compactMap { $0.fields?[field.name]?.string.flatMap(UUID.init(text:)) }
+                )
+                .subtracting(present)
                 let index = SyncTable.all.firstIndex { $0.name == target } ?? 0
                 extra += try await syncRecords(connection, type: targetType, ids: Array(wanted), user: user).values
                     .filter { SyncCursor(version: $0.version, typeIndex: index, rowID: $0.rowID) > end }
@@ -472,8 +522,10 @@ extension Store {
     /// name and the holders of the unique values they set. Also returns the row ids of the referenced records, which
     /// writing them needs.
     /// - Parameter known: row ids of records written earlier in the same push, by type.
-    func syncMerge(_ connection: Connection, type: SyncTable, changes: [SyncChange], known: [String: [UUID: Int64]],
-                   user: UserID) async throws -> (merge: SyncMerge, references: [UUID: Int64]) {
+    func syncMerge(
+        _ connection: Connection, type: SyncTable, changes: [SyncChange], known: [String: [UUID: Int64]],
+        user: UserID
+    ) async throws -> (merge: SyncMerge, references: [UUID: Int64]) {
         let db = connection.sql
         var stored: [SyncMerge.Record] = [], otherUsers: Set<UUID> = []
         // By id alone: an id already used by another user's record is rejected, not overwritten.
@@ -484,8 +536,10 @@ extension Store {
                     otherUsers.insert(record.id)
                     continue
                 }
-                stored.append(SyncMerge.Record(id: record.id, exists: true, deleted: record.deleted, fields: record.fields,
-                                               fieldTimes: record.fieldTimes))
+                stored.append(
+                    SyncMerge.Record(
+                        id: record.id, exists: true, deleted: record.deleted, fields: record.fields,
+                        fieldTimes: record.fieldTimes))
             }
         }
         var references: [UUID: Int64] = [:]
@@ -505,9 +559,13 @@ extension Store {
             foreignFoods = try await foodsOfOtherUsers(db, ids: Array(foods), user: user)
         }
         var singleton: UUID?
-        if type.isSingleton, let row = try await db.raw("""
-            SELECT id FROM \(unsafeRaw: type.table) WHERE user_id = \(bind: user.rawValue)
-            """).first() {
+        if type.isSingleton,
+            let row = try await db.raw(
+                """
+                SELECT id FROM \(unsafeRaw: type.table) WHERE user_id = \(bind: user.rawValue)
+                """
+            ).first()
+        {
             singleton = try decodeUUID(row, "id")
         }
         var owners: [JSONValue: UUID] = [:]
@@ -519,18 +577,21 @@ extension Store {
                 let binds: [any Encodable & Sendable] = chunk.map { value in
                     field.columnValues(value).first.map(bindValue) ?? String?.none
                 }
-                let rows = try await db.raw("""
+                let rows = try await db.raw(
+                    """
                     SELECT id, \(unsafeRaw: field.column) FROM \(unsafeRaw: type.table)
                     WHERE user_id = \(bind: user.rawValue)\(live) AND \(unsafeRaw: field.column) IN (\(binds: binds))
-                    """).all()
+                    """
+                ).all()
                 for row in rows {
                     let id = try decodeUUID(row, "id")
                     if !storedIDs.contains(id) { owners[try decodeSyncField(row, field)] = id }
                 }
             }
         }
-        let merge = SyncMerge(type: type.type, stored: stored, otherUsers: otherUsers, referable: Set(references.keys), owners: owners,
-                              foreignFoods: foreignFoods, singleton: singleton)
+        let merge = SyncMerge(
+            type: type.type, stored: stored, otherUsers: otherUsers, referable: Set(references.keys), owners: owners,
+            foreignFoods: foreignFoods, singleton: singleton)
         return (merge, references)
     }
 }

@@ -30,11 +30,15 @@ extension Store {
         guard isSQLite else { throw CinnError(.invalidInput, "a sync client keeps its journal in SQLite", field: "database") }
         try await transaction { db in
             if let row = try await db.raw("SELECT server FROM sync_client").first(),
-               try row.decode(column: "server", as: String.self) == server {
+                try row.decode(column: "server", as: String.self) == server
+            {
                 // A journal that became a client before more types synced: their records go up now.
-                for type in SyncTable.all where try await db.raw("""
+                for type in SyncTable.all
+                where try await db.raw(
+                    """
                     SELECT 1 AS found FROM sqlite_master WHERE type = 'trigger' AND name = \(bind: "sync_\(type.table)_insert")
-                    """).first() == nil {
+                    """
+                ).first() == nil {
                     try await markChanges(db, of: type)
                 }
                 return
@@ -42,7 +46,9 @@ extension Store {
             try await db.raw("DELETE FROM sync_client").run()
             try await db.raw("DELETE FROM sync_base").run()
             try await db.raw("DELETE FROM sync_outbox").run()
-            try await db.raw("INSERT INTO sync_client (one, server, cursor) VALUES (1, \(bind: server), \(bind: SyncCursor.start.description))").run()
+            try await db.raw(
+                "INSERT INTO sync_client (one, server, cursor) VALUES (1, \(bind: server), \(bind: SyncCursor.start.description))"
+            ).run()
             for type in SyncTable.all { try await markChanges(db, of: type) }
         }
     }
@@ -51,18 +57,22 @@ extension Store {
     /// every later write to one by a trigger.
     private func markChanges(_ db: any SQLDatabase, of type: SyncTable) async throws {
         for event in ["INSERT", "UPDATE"] {
-            try await db.raw("""
+            try await db.raw(
+                """
                 CREATE TRIGGER IF NOT EXISTS sync_\(unsafeRaw: type.table)_\(unsafeRaw: event.lowercased()) AFTER \(unsafeRaw: event)
                 ON \(unsafeRaw: type.table) WHEN new.user_id IS NOT NULL AND coalesce((SELECT applying FROM sync_client), 0) = 0 BEGIN
                     INSERT INTO sync_outbox (type, id) VALUES ('\(unsafeRaw: type.name)', new.id)
                     ON CONFLICT (type, id) DO UPDATE SET rejected_reason = NULL, rejected_field = NULL;
                 END
-                """).run()
+                """
+            ).run()
         }
-        try await db.raw("""
+        try await db.raw(
+            """
             INSERT INTO sync_outbox (type, id) SELECT '\(unsafeRaw: type.name)', id FROM \(unsafeRaw: type.table)
             WHERE deleted = 0 AND user_id IS NOT NULL ON CONFLICT (type, id) DO NOTHING
-            """).run()
+            """
+        ).run()
     }
 
     /// Where pulling stands, nil when this journal is not a sync client.
@@ -76,18 +86,22 @@ extension Store {
     /// How many local changes wait to be pushed (rejected ones not counted).
     public func pendingSyncCount() async throws -> Int {
         try await withConnection { db in
-            try await db.raw("SELECT count(*) AS n FROM sync_outbox WHERE rejected_reason IS NULL").first()?.decode(column: "n", as: Int.self) ?? 0
+            try await db.raw("SELECT count(*) AS n FROM sync_outbox WHERE rejected_reason IS NULL").first()?.decode(
+                column: "n", as: Int.self) ?? 0
         }
     }
 
     /// Local changes the server rejected, with its reasons.
     public func rejectedSyncChanges() async throws -> [RejectedSyncChange] {
         try await withConnection { db in
-            try await db.raw("SELECT type, id, rejected_reason, rejected_field FROM sync_outbox WHERE rejected_reason IS NOT NULL ORDER BY type").all()
+            try await db.raw(
+                "SELECT type, id, rejected_reason, rejected_field FROM sync_outbox WHERE rejected_reason IS NOT NULL ORDER BY type"
+            ).all()
                 .map { row in
-                    RejectedSyncChange(type: try row.decode(column: "type", as: String.self), id: try decodeUUID(row, "id"),
-                                       reason: try row.decode(column: "rejected_reason", as: String.self),
-                                       field: try row.decode(column: "rejected_field", as: String?.self))
+                    RejectedSyncChange(
+                        type: try row.decode(column: "type", as: String.self), id: try decodeUUID(row, "id"),
+                        reason: try row.decode(column: "rejected_reason", as: String.self),
+                        field: try row.decode(column: "rejected_field", as: String?.self))
                 }
         }
     }
@@ -97,9 +111,11 @@ extension Store {
     public func pendingSyncChanges(user: UserID, limit: Int = 1000) async throws -> [PendingSyncChange] {
         try await rawTransaction { connection in
             let db = connection.sql
-            let marked = try await db.raw("""
+            let marked = try await db.raw(
+                """
                 SELECT type, id FROM sync_outbox WHERE rejected_reason IS NULL ORDER BY type, id LIMIT \(bind: limit)
-                """).all().map { (try $0.decode(column: "type", as: String.self), try decodeUUID($0, "id")) }
+                """
+            ).all().map { (try $0.decode(column: "type", as: String.self), try decodeUUID($0, "id")) }
             var pending: [PendingSyncChange] = []
             var unchanged: [(String, UUID)] = []
             for type in SyncTable.all {
@@ -160,10 +176,12 @@ extension Store {
                     switch result.status {
                     case .rejected:
                         if untouched {
-                            try await db.raw("""
+                            try await db.raw(
+                                """
                                 UPDATE sync_outbox SET rejected_reason = \(bind: result.reason ?? "rejected"), rejected_field = \(bind: result.field)
                                 WHERE type = \(bind: type.name) AND id = \(bind: bind(result.id))
-                                """).run()
+                                """
+                            ).run()
                         }
                     case .applied, .merged:
                         let server = result.record
@@ -174,12 +192,15 @@ extension Store {
                         }
                         let deleted = result.deleted || (local?.deleted ?? false)
                         if untouched || deleted {
-                            try await db.raw("DELETE FROM sync_outbox WHERE type = \(bind: type.name) AND id = \(bind: bind(result.id))").run()
+                            try await db.raw("DELETE FROM sync_outbox WHERE type = \(bind: type.name) AND id = \(bind: bind(result.id))")
+                                .run()
                         }
                         if deleted && local == nil { continue }
                         if fields != local?.fields || deleted != local?.deleted {
-                            writes.append(SyncMerge.Record(id: result.id, exists: local != nil, deleted: deleted, fields: fields, fieldTimes: [:],
-                                                            changed: true, childrenChanged: true))
+                            writes.append(
+                                SyncMerge.Record(
+                                    id: result.id, exists: local != nil, deleted: deleted, fields: fields, fieldTimes: [:],
+                                    changed: true, childrenChanged: true))
                         }
                     }
                 }
@@ -199,9 +220,12 @@ extension Store {
                 let ids = mine.map(\.id)
                 let records = try await syncRecords(connection, type: type, ids: ids, user: user)
                 let bases = try await syncBases(db, type: type.name, ids: ids)
-                let dirty = Set(try await db.raw("""
-                    SELECT id FROM sync_outbox WHERE type = \(bind: type.name) AND id IN (\(binds: ids.map { bind($0) }))
-                    """).all().map { try decodeUUID($0, "id") })
+                let dirty = Set(
+                    try await db.raw(
+                        """
+                        SELECT id FROM sync_outbox WHERE type = \(bind: type.name) AND id IN (\(binds: ids.map { bind($0) }))
+                        """
+                    ).all().map { try decodeUUID($0, "id") })
                 var writes: [UUID: SyncMerge.Record] = [:]
                 for pulled in mine {
                     let local = records[pulled.id]
@@ -218,8 +242,9 @@ extension Store {
                     let deleted = pulled.deleted || (local?.deleted ?? false)
                     if local == nil && (pulled.fields == nil || fields.isEmpty) { continue }
                     if fields != local?.fields || deleted != local?.deleted {
-                        writes[pulled.id] = SyncMerge.Record(id: pulled.id, exists: local != nil, deleted: deleted, fields: fields, fieldTimes: [:],
-                                                              changed: true, childrenChanged: true)
+                        writes[pulled.id] = SyncMerge.Record(
+                            id: pulled.id, exists: local != nil, deleted: deleted, fields: fields, fieldTimes: [:],
+                            changed: true, childrenChanged: true)
                     }
                 }
                 try await yieldUniqueValues(db, type: type, to: Array(writes.values), user: user)
@@ -236,9 +261,11 @@ extension Store {
         if type.isSingleton {
             // The account's settings are the server's: local ones made before the first sync give way.
             for record in records {
-                for holder in try await db.raw("""
+                for holder in try await db.raw(
+                    """
                     SELECT id FROM \(unsafeRaw: type.table) WHERE user_id = \(bind: user.rawValue) AND id <> \(bind: bind(record.id))
-                    """).all().map({ try decodeUUID($0, "id") }) {
+                    """
+                ).all().map({ try decodeUUID($0, "id") }) {
                     try await dropLocal(db, type: type, id: holder)
                 }
             }
@@ -246,11 +273,15 @@ extension Store {
         }
         guard let unique = type.uniqueField, let field = type.field(named: unique) else { return }
         for record in records where !record.deleted {
-            guard let value = record.fields[unique], !value.isNull, let bound = field.columnValues(value).first.map(bindValue) else { continue }
-            let holders = try await db.raw("""
+            guard let value = record.fields[unique], !value.isNull, let bound = field.columnValues(value).first.map(bindValue) else {
+                continue
+            }
+            let holders = try await db.raw(
+                """
                 SELECT id FROM \(unsafeRaw: type.table) WHERE user_id = \(bind: user.rawValue) AND \(unsafeRaw: field.column) = \(bind: bound)
                 AND id <> \(bind: bind(record.id))
-                """).all().map { try decodeUUID($0, "id") }
+                """
+            ).all().map { try decodeUUID($0, "id") }
             for holder in holders {
                 if type.name == "food_day" {
                     try await dropLocal(db, type: type, id: holder)
@@ -260,20 +291,28 @@ extension Store {
                 var free = name
                 for number in 2... {
                     free = "\(name) (\(number))"
-                    if try await db.raw("""
+                    if try await db.raw(
+                        """
                         SELECT 1 AS taken FROM \(unsafeRaw: type.table) WHERE user_id = \(bind: user.rawValue)
                         AND \(unsafeRaw: field.column) = \(bind: free) AND deleted = 0
-                        """).first() == nil { break }
+                        """
+                    ).first() == nil {
+                        break
+                    }
                 }
                 let version = try await reserveVersions(db, user: user)
-                try await db.raw("""
+                try await db.raw(
+                    """
                     UPDATE \(unsafeRaw: type.table) SET \(unsafeRaw: field.column) = \(bind: free), version = \(bind: version),
                     updated_at_ms = \(bind: milliseconds(now())) WHERE id = \(bind: bind(holder))
-                    """).run()
-                try await db.raw("""
+                    """
+                ).run()
+                try await db.raw(
+                    """
                     INSERT INTO sync_outbox (type, id) VALUES (\(bind: type.name), \(bind: bind(holder)))
                     ON CONFLICT (type, id) DO UPDATE SET rejected_reason = NULL, rejected_field = NULL
-                    """).run()
+                    """
+                ).run()
             }
         }
     }
@@ -304,8 +343,9 @@ extension Store {
             references.merge(try await syncRowIDs(db, table: targetType.table, ids: Array(ids), user: user)) { $1 }
         }
         let version = try await reserveVersions(db, user: user)
-        _ = try await writeSyncRecords(connection, type: type, records: records, references: references, user: user, version: version,
-                                       source: "sync", keepTimes: false)
+        _ = try await writeSyncRecords(
+            connection, type: type, records: records, references: references, user: user, version: version,
+            source: "sync", keepTimes: false)
     }
 
     private func syncBases(_ db: any SQLDatabase, type: String, ids: [UUID]) async throws -> [UUID: SyncFields] {
@@ -321,9 +361,11 @@ extension Store {
     }
 
     private func setSyncBase(_ db: any SQLDatabase, type: String, id: UUID, fields: SyncFields) async throws {
-        try await db.raw("""
+        try await db.raw(
+            """
             INSERT INTO sync_base (type, id, fields) VALUES (\(bind: type), \(bind: bind(id)), \(bind: JSONValue.object(fields).text))
             ON CONFLICT (type, id) DO UPDATE SET fields = excluded.fields
-            """).run()
+            """
+        ).run()
     }
 }

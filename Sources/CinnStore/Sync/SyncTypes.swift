@@ -37,8 +37,10 @@ struct SyncColumn: Sendable {
             return [.integer(value.number.map { Int64($0) })]
         case .instant:
             let instant = value.string.flatMap(SyncInstant.parse)
-            return [.integer(instant?.milliseconds), .integer(instant.map { Int64($0.utcOffsetSeconds) }),
-                    .integer(instant.map { Int64($0.localDate.dayNumber) })]
+            return [
+                .integer(instant?.milliseconds), .integer(instant.map { Int64($0.utcOffsetSeconds) }),
+                .integer(instant.map { Int64($0.localDate.dayNumber) }),
+            ]
         case .day:
             return [.integer(value.string.flatMap { LocalDate(iso: $0) }.map { Int64($0.dayNumber) })]
         case .uuid, .food:
@@ -54,10 +56,16 @@ struct SyncColumn: Sendable {
             return [.integer(flag ? 1 : 0)]
         case .servings:
             guard case .array(let items) = value else { return [.text("[]")] }
-            return [.text(ServingSize.storageText(items.compactMap { item in
-                guard case .object(let members) = item, let label = members["label"]?.string, let grams = members["grams"]?.number else { return nil }
-                return ServingSize(label: label, amount: grams)
-            }))]
+            return [
+                .text(
+                    ServingSize.storageText(
+                        items.compactMap { item in
+                            guard case .object(let members) = item, let label = members["label"]?.string,
+                                let grams = members["grams"]?.number
+                            else { return nil }
+                            return ServingSize(label: label, amount: grams)
+                        }))
+            ]
         }
     }
 
@@ -104,18 +112,21 @@ struct SyncTable: Sendable {
     /// - Parameters:
     ///   - columns: the columns of fields not stored under their own name.
     ///   - children: the children's table, its parent column and the columns of their fields not stored under their name.
-    init(_ name: String, table: String, columns: [String: String] = [:],
-         children: (table: String, parentColumn: String, columns: [String: String])? = nil, derivedColumns: [String] = [],
-         derive: @escaping @Sendable (SyncFields) -> [SyncColumnValue] = { _ in [] }, source: Source = .given,
-         refreshesExerciseDays: Bool = false, rowColumn: String = "row_id") {
+    init(
+        _ name: String, table: String, columns: [String: String] = [:],
+        children: (table: String, parentColumn: String, columns: [String: String])? = nil, derivedColumns: [String] = [],
+        derive: @escaping @Sendable (SyncFields) -> [SyncColumnValue] = { _ in [] }, source: Source = .given,
+        refreshesExerciseDays: Bool = false, rowColumn: String = "row_id"
+    ) {
         guard let type = SyncType.byName[name] else { preconditionFailure("no record type \(name) syncs") }
         self.type = type
         self.table = table
         fields = SyncColumn.columns(of: type.fields, columns)
         switch (type.children, children) {
         case (let rules?, let children?):
-            self.children = SyncChildTable(name: rules.name, table: children.table, parentColumn: children.parentColumn,
-                                           fields: SyncColumn.columns(of: rules.fields, children.columns))
+            self.children = SyncChildTable(
+                name: rules.name, table: children.table, parentColumn: children.parentColumn,
+                fields: SyncColumn.columns(of: rules.fields, children.columns))
         case (nil, nil):
             self.children = nil
         default:
@@ -141,27 +152,36 @@ struct SyncTable: Sendable {
             SyncTable("body_fat", table: "body_fat_readings", columns: ["measured_at": "measured_at_ms"]),
             SyncTable("goal", table: "goals", columns: ["set_on": "set_on_day"]),
             SyncTable("food_day", table: "food_days", columns: ["day": "local_day"]),
-            SyncTable("food_entry", table: "food_entries", columns: ["eaten_at": "eaten_at_ms"],
-                      derivedColumns: ["search_key", "energy_kcal"], derive: { fields in
-                let energy = fields["nutrients"].flatMap { Nutrients(storageText: $0.text) }?.energy ?? 0
-                return [.text(Store.searchKey(fields["name"]?.string ?? "", fields["brand"]?.string)), .real(energy)]
-            }),
+            SyncTable(
+                "food_entry", table: "food_entries", columns: ["eaten_at": "eaten_at_ms"],
+                derivedColumns: ["search_key", "energy_kcal"],
+                derive: { fields in
+                    let energy = fields["nutrients"].flatMap { Nutrients(storageText: $0.text) }?.energy ?? 0
+                    return [.text(Store.searchKey(fields["name"]?.string ?? "", fields["brand"]?.string)), .real(energy)]
+                }),
             SyncTable("exercise_entry", table: "exercise_entries", columns: ["performed_at": "performed_at_ms"]),
             SyncTable("glucose_reading", table: "glucose_readings", columns: ["measured_at": "measured_at_ms"]),
             SyncTable("insulin_dose", table: "insulin_doses", columns: ["taken_at": "taken_at_ms"]),
             SyncTable("meal", table: "meals", children: ("meal_foods", "meal_id", [:])),
             SyncTable("meal_event", table: "meal_events", columns: ["eaten_at": "eaten_at_ms"]),
-            SyncTable("food", table: "foods", children: ("recipe_ingredients", "recipe_id", [:]),
-                      derivedColumns: ["name_key", "brand_key", "energy_kcal", "recipe"], derive: { fields in
-                let isRecipe = if case .array(let items)? = fields["ingredients"], !items.isEmpty { true } else { false }
-                return [.text(FoodSearchQuery.searchKey(fields["name"]?.string ?? "")), .text(fields["brand"]?.string.map(FoodSearchQuery.searchKey)),
-                        .real(fields["nutrients"].flatMap { Nutrients(storageText: $0.text) }?.energy), .integer(isRecipe ? 1 : 0)]
-            }, source: .fixed(FoodSource.mine.rawValue)),
+            SyncTable(
+                "food", table: "foods", children: ("recipe_ingredients", "recipe_id", [:]),
+                derivedColumns: ["name_key", "brand_key", "energy_kcal", "recipe"],
+                derive: { fields in
+                    let isRecipe = if case .array(let items)? = fields["ingredients"], !items.isEmpty { true } else { false }
+                    return [
+                        .text(FoodSearchQuery.searchKey(fields["name"]?.string ?? "")),
+                        .text(fields["brand"]?.string.map(FoodSearchQuery.searchKey)),
+                        .real(fields["nutrients"].flatMap { Nutrients(storageText: $0.text) }?.energy), .integer(isRecipe ? 1 : 0),
+                    ]
+                }, source: .fixed(FoodSource.mine.rawValue)),
             SyncTable("preset", table: "presets", children: ("preset_items", "preset_id", [:]), source: .none),
-            SyncTable("workout", table: "workouts", columns: ["started_at": "started_at_ms"],
-                      children: ("workout_sets", "workout_id", ["exercise": "exercise_id"]), refreshesExerciseDays: true),
+            SyncTable(
+                "workout", table: "workouts", columns: ["started_at": "started_at_ms"],
+                children: ("workout_sets", "workout_id", ["exercise": "exercise_id"]), refreshesExerciseDays: true),
             SyncTable("settings", table: "user_settings", columns: ["birth_date": "birth_day"], source: .none, rowColumn: "user_id"),
-            SyncTable("routine", table: "routines", children: ("routine_exercises", "routine_id", ["exercise": "exercise_id"]), source: .none),
+            SyncTable(
+                "routine", table: "routines", children: ("routine_exercises", "routine_id", ["exercise": "exercise_id"]), source: .none),
         ]
         let byName = Dictionary(uniqueKeysWithValues: tables.map { ($0.name, $0) })
         return SyncType.all.map { type in

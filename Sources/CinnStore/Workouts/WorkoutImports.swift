@@ -56,12 +56,15 @@ struct WorkoutWriter {
         self.batch = batch
         ids = ImportIDs(at: Date(millisecondsSince1970: batch.createdAt))
         if let sqlite = connection.sqlite {
-            workoutInsert = try SQLiteBulkInsert(sqlite, table: "workouts", columns: Self.workoutColumns, rowsPerStatement: 1,
-                                                 suffix: Self.workoutConflict)
-            plainInsert = try SQLiteBulkInsert(sqlite, table: "workout_sets", columns: Array(Self.allColumns.prefix(Self.plainColumns)),
-                                               rowsPerStatement: Self.setRowsPerStatement)
-            fullInsert = try SQLiteBulkInsert(sqlite, table: "workout_sets", columns: Self.allColumns,
-                                              rowsPerStatement: Self.setRowsPerStatement)
+            workoutInsert = try SQLiteBulkInsert(
+                sqlite, table: "workouts", columns: Self.workoutColumns, rowsPerStatement: 1,
+                suffix: Self.workoutConflict)
+            plainInsert = try SQLiteBulkInsert(
+                sqlite, table: "workout_sets", columns: Array(Self.allColumns.prefix(Self.plainColumns)),
+                rowsPerStatement: Self.setRowsPerStatement)
+            fullInsert = try SQLiteBulkInsert(
+                sqlite, table: "workout_sets", columns: Self.allColumns,
+                rowsPerStatement: Self.setRowsPerStatement)
         } else {
             workoutInsert = nil
             plainInsert = nil
@@ -71,7 +74,8 @@ struct WorkoutWriter {
 
     /// Runs `read` with `write` as its sink, then waits for the last statement. On SQLite a batch's sets
     /// are written while the next batch is parsed (one statement at a time, in order).
-    mutating func writing(_ read: (_ write: ([ImportedSet]) async throws -> Void) async throws -> ImportReport) async throws -> ImportReport {
+    mutating func writing(_ read: (_ write: ([ImportedSet]) async throws -> Void) async throws -> ImportReport) async throws -> ImportReport
+    {
         defer {
             workoutInsert?.finish()
             plainInsert?.finish()
@@ -122,8 +126,10 @@ struct WorkoutWriter {
         }
     }
 
-    private static let workoutColumns = ["id", "user_id", "started_at_ms", "utc_offset_s", "local_day", "name", "duration_s", "note",
-                                         "source", "external_id", "import_id", "created_at_ms", "updated_at_ms", "version"]
+    private static let workoutColumns = [
+        "id", "user_id", "started_at_ms", "utc_offset_s", "local_day", "name", "duration_s", "note",
+        "source", "external_id", "import_id", "created_at_ms", "updated_at_ms", "version",
+    ]
     private static let workoutConflict = " ON CONFLICT (user_id, external_id) WHERE deleted = 0 AND external_id IS NOT NULL DO NOTHING"
 
     /// Inserts the workouts that the first sets in `sets` carry, skipping external ids already there.
@@ -163,11 +169,12 @@ struct WorkoutWriter {
             byExternalID[workout.externalID] = (imported.workout, day)
             workouts[imported.workout] = .some(nil)
             let id = ids.next(), version = firstVersion + Int64(offset), startedAt = store.milliseconds(workout.startedAt)
-            query += (offset == 0 ? " " : ", ") + """
-                (\(bind: store.bind(id)), \(bind: batch.user.rawValue), \(bind: startedAt), \(bind: workout.utcOffsetSeconds), \(bind: day),
-                \(bind: workout.name), \(bind: workout.durationSeconds), \(bind: workout.note), \(bind: batch.source),
-                \(bind: workout.externalID), \(bind: batch.importID), \(bind: batch.createdAt), \(bind: batch.createdAt), \(bind: version))
-                """
+            query +=
+                (offset == 0 ? " " : ", ") + """
+                    (\(bind: store.bind(id)), \(bind: batch.user.rawValue), \(bind: startedAt), \(bind: workout.utcOffsetSeconds), \(bind: day),
+                    \(bind: workout.name), \(bind: workout.durationSeconds), \(bind: workout.note), \(bind: batch.source),
+                    \(bind: workout.externalID), \(bind: batch.importID), \(bind: batch.createdAt), \(bind: batch.createdAt), \(bind: version))
+                    """
         }
         query += SQLQueryString(Self.workoutConflict + " RETURNING row_id, external_id")
         for row in try await connection.sql.raw(query).all() {
@@ -195,8 +202,10 @@ struct WorkoutWriter {
 
     /// The columns of a set, and the first six: most sets (reps and weight, no time, distance,
     /// RPE or note) need only those, and SQLite writes a row faster without five columns of NULL.
-    private static let allColumns = ["workout_id", "position", "exercise_id", "reps", "weight_kg", "kind",
-                                     "duration_s", "distance_m", "rpe", "rir", "note", "load_multiplier"]
+    private static let allColumns = [
+        "workout_id", "position", "exercise_id", "reps", "weight_kg", "kind",
+        "duration_s", "distance_m", "rpe", "rir", "note", "load_multiplier",
+    ]
     private static let plainColumns = 6
 
     /// Whether a set has nothing beyond the first six columns.
@@ -235,8 +244,10 @@ struct WorkoutWriter {
         guard !rows.isEmpty else { return }
         try await postgres.copyFrom(
             table: "workout_sets",
-            columns: ["workout_id", "position", "exercise_id", "reps", "weight_kg", "duration_s", "distance_m", "kind",
-                      "rpe", "rir", "load_multiplier", "note"],
+            columns: [
+                "workout_id", "position", "exercise_id", "reps", "weight_kg", "duration_s", "distance_m", "kind",
+                "rpe", "rir", "load_multiplier", "note",
+            ],
             logger: store.logger
         ) { writer in
             var buffer = ByteBuffer()
@@ -244,7 +255,8 @@ struct WorkoutWriter {
             for row in rows {
                 let set = sets[row.index].set
                 buffer.writeString("\(row.workout)\t\(sets[row.index].position)\t\(row.exercise)\t\(optional(set.reps))\t")
-                buffer.writeString("\(optional(set.weight?.kilograms))\t\(optional(set.durationSeconds))\t\(optional(set.distanceMetres))\t")
+                buffer.writeString(
+                    "\(optional(set.weight?.kilograms))\t\(optional(set.durationSeconds))\t\(optional(set.distanceMetres))\t")
                 buffer.writeString("\(set.kind.storageCode)\t\(optional(set.rpe))\t\(optional(set.rir))\t\(optional(set.loadMultiplier))\t")
                 buffer.writeString(set.note.map(Store.copyText) ?? "\\N")
                 buffer.writeString("\n")
@@ -280,18 +292,24 @@ extension Store {
     /// The row of the user's exercise whose normalised name is `name`'s, made when there is none.
     func exerciseRow(_ db: any SQLDatabase, user: UserID, name: String, createdAt: Int64) async throws -> Int64 {
         let key = ExerciseKey.normalised(name)
-        if let row = try await db.raw("""
+        if let row = try await db.raw(
+            """
             SELECT row_id FROM exercises WHERE user_id = \(bind: user.rawValue) AND name_key = \(bind: key)
-            """).first() {
+            """
+        ).first() {
             return try row.decode(column: "row_id", as: Int64.self)
         }
         let version = try await reserveVersions(db, user: user)
-        guard let row = try await db.raw("""
-            INSERT INTO exercises (id, user_id, name, name_key, created_at_ms, updated_at_ms, version)
-            VALUES (\(bind: bind(UUID.v7())), \(bind: user.rawValue), \(bind: name), \(bind: key), \(bind: createdAt), \(bind: createdAt),
-                \(bind: version))
-            RETURNING row_id
-            """).first() else { throw CinnError(.internal, "the exercise could not be saved") }
+        guard
+            let row = try await db.raw(
+                """
+                INSERT INTO exercises (id, user_id, name, name_key, created_at_ms, updated_at_ms, version)
+                VALUES (\(bind: bind(UUID.v7())), \(bind: user.rawValue), \(bind: name), \(bind: key), \(bind: createdAt), \(bind: createdAt),
+                    \(bind: version))
+                RETURNING row_id
+                """
+            ).first()
+        else { throw CinnError(.internal, "the exercise could not be saved") }
         return try row.decode(column: "row_id", as: Int64.self)
     }
 }

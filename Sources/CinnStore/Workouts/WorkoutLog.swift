@@ -26,8 +26,10 @@ extension Store {
 
     /// Reads the workout, lets `change` edit it and saves it, in one transaction: two taps that each add a set
     /// both land. Returns the workout as saved.
-    public func updateWorkout(id: UUID, user: UserID,
-                              _ change: @Sendable (inout StoredWorkout) throws -> Void) async throws -> StoredWorkout {
+    public func updateWorkout(
+        id: UUID, user: UserID,
+        _ change: @Sendable (inout StoredWorkout) throws -> Void
+    ) async throws -> StoredWorkout {
         try await rawTransaction { connection in
             guard var stored = try await workout(connection.sql, id: id, user: user, forUpdate: true) else {
                 throw CinnError.notFound("no workout \(id.lowercasedString)")
@@ -43,10 +45,14 @@ extension Store {
     /// The workout being logged: the newest of those in progress.
     public func workoutInProgress(user: UserID) async throws -> StoredWorkout? {
         try await withConnection { db in
-            guard let row = try await db.raw("""
-                SELECT id FROM workouts WHERE user_id = \(bind: user.rawValue) AND in_progress = 1 AND deleted = 0
-                ORDER BY started_at_ms DESC LIMIT 1
-                """).first() else { return nil }
+            guard
+                let row = try await db.raw(
+                    """
+                    SELECT id FROM workouts WHERE user_id = \(bind: user.rawValue) AND in_progress = 1 AND deleted = 0
+                    ORDER BY started_at_ms DESC LIMIT 1
+                    """
+                ).first()
+            else { return nil }
             return try await workout(db, id: try decodeUUID(row, "id"), user: user)
         }
     }
@@ -59,12 +65,15 @@ extension Store {
             let list = rows.map(String.init).joined(separator: ",")
             let beforeMs = milliseconds(before)
             let latestDay = LocalDate(instant: before, utcOffsetSeconds: 14 * 3600).dayNumber
-            let days = try await db.raw("""
+            let days = try await db.raw(
+                """
                 SELECT local_day FROM exercise_days WHERE exercise_id IN (\(unsafeRaw: list)) AND local_day <= \(bind: latestDay)
                 GROUP BY local_day ORDER BY local_day DESC LIMIT 4
-                """).all().map { try $0.decode(column: "local_day", as: Int.self) }
+                """
+            ).all().map { try $0.decode(column: "local_day", as: Int.self) }
             for day in days {
-                var query = SQLQueryString("""
+                var query = SQLQueryString(
+                    """
                     SELECT w.row_id, w.id, w.started_at_ms, w.utc_offset_s FROM workouts w
                     WHERE w.user_id = \(bind: user.rawValue) AND w.local_day = \(bind: day) AND w.deleted = 0
                         AND w.started_at_ms < \(bind: beforeMs)
@@ -75,9 +84,10 @@ extension Store {
                 guard let row = try await db.raw(query).first() else { continue }
                 let rowID = try row.decode(column: "row_id", as: Int64.self)
                 let sets = try await workoutSets(db, workoutRow: rowID, exerciseRows: rows)
-                return LastSets(workoutID: try decodeUUID(row, "id"),
-                                startedAt: date(milliseconds: try row.decode(column: "started_at_ms", as: Int64.self)),
-                                utcOffsetSeconds: try row.decode(column: "utc_offset_s", as: Int.self), sets: sets)
+                return LastSets(
+                    workoutID: try decodeUUID(row, "id"),
+                    startedAt: date(milliseconds: try row.decode(column: "started_at_ms", as: Int64.self)),
+                    utcOffsetSeconds: try row.decode(column: "utc_offset_s", as: Int.self), sets: sets)
             }
             return nil
         }
@@ -87,10 +97,12 @@ extension Store {
     public func exerciseRest(user: UserID, exerciseRows rows: [Int64]) async throws -> Int? {
         guard !rows.isEmpty else { return nil }
         return try await withConnection { db in
-            let stored = try await db.raw("""
+            let stored = try await db.raw(
+                """
                 SELECT row_id, rest_s FROM exercises WHERE user_id = \(bind: user.rawValue)
                     AND row_id IN (\(unsafeRaw: rows.map(String.init).joined(separator: ","))) AND rest_s IS NOT NULL
-                """).all().map { (try $0.decode(column: "row_id", as: Int64.self), try $0.decode(column: "rest_s", as: Int.self)) }
+                """
+            ).all().map { (try $0.decode(column: "row_id", as: Int64.self), try $0.decode(column: "rest_s", as: Int.self)) }
             return rows.lazy.compactMap { row in stored.first { $0.0 == row }?.1 }.first
         }
     }
@@ -98,17 +110,21 @@ extension Store {
     /// Sets the rest after a set of exercise `id` (nil: the default).
     public func setExerciseRest(_ seconds: Int?, exercise id: UUID, user: UserID) async throws {
         try await transaction { db in
-            let updated = try await db.raw("""
+            let updated = try await db.raw(
+                """
                 UPDATE exercises SET rest_s = \(bind: seconds), updated_at_ms = \(bind: milliseconds(now()))
                 WHERE user_id = \(bind: user.rawValue) AND id = \(bind: bind(id)) AND deleted = 0 RETURNING row_id
-                """).all()
+                """
+            ).all()
             guard !updated.isEmpty else { throw CinnError.notFound("no exercise \(id.lowercasedString)") }
         }
     }
 
-    private static let workoutColumns = ["id", "user_id", "started_at_ms", "utc_offset_s", "local_day", "name", "duration_s", "note",
-                                         "distance_m", "energy_kcal", "in_progress", "plan", "source", "created_at_ms",
-                                         "updated_at_ms", "version"]
+    private static let workoutColumns = [
+        "id", "user_id", "started_at_ms", "utc_offset_s", "local_day", "name", "duration_s", "note",
+        "distance_m", "energy_kcal", "in_progress", "plan", "source", "created_at_ms",
+        "updated_at_ms", "version",
+    ]
 
     /// Writes a whole workout: its row (made or updated), its sets replaced, and the exercise days of the sets it
     /// had and has computed again on the days it was (`previousDay`, nil for a new one) and is on.
@@ -119,25 +135,33 @@ extension Store {
         let plan = stored.plan.isEmpty ? nil : WorkoutPlan.storageText(stored.plan)
         var before: (row: Int64, day: Int, exercises: [Int64])?
         if previousDay == nil {
-            let inserted = try await db.raw("""
+            let inserted = try await db.raw(
+                """
                 INSERT INTO workouts (\(unsafeRaw: Self.workoutColumns.joined(separator: ", ")))
                 VALUES (\(bind: bind(workout.id)), \(bind: user.rawValue), \(bind: startedAt), \(bind: workout.utcOffsetSeconds), \(bind: day),
                     \(bind: workout.name), \(bind: stored.durationSeconds), \(bind: stored.note), \(bind: stored.distanceMeters),
                     \(bind: stored.energyKcal), \(bind: stored.inProgress ? 1 : 0), \(bind: plan), \(bind: workout.source), \(bind: time),
                     \(bind: time), \(bind: version))
                 ON CONFLICT (id) DO NOTHING RETURNING row_id
-                """).first()
-            guard let inserted else { throw CinnError(.conflict, "a record with id \(workout.id.lowercasedString) exists already", field: "id") }
+                """
+            ).first()
+            guard let inserted else {
+                throw CinnError(.conflict, "a record with id \(workout.id.lowercasedString) exists already", field: "id")
+            }
             before = (try inserted.decode(column: "row_id", as: Int64.self), day, [])
         } else {
-            guard let row = try await db.raw("""
-                UPDATE workouts SET started_at_ms = \(bind: startedAt), utc_offset_s = \(bind: workout.utcOffsetSeconds), local_day = \(bind: day),
-                    name = \(bind: workout.name), duration_s = \(bind: stored.durationSeconds), note = \(bind: stored.note),
-                    distance_m = \(bind: stored.distanceMeters), energy_kcal = \(bind: stored.energyKcal),
-                    in_progress = \(bind: stored.inProgress ? 1 : 0), plan = \(bind: plan), updated_at_ms = \(bind: time), version = \(bind: version)
-                WHERE id = \(bind: bind(workout.id)) AND user_id = \(bind: user.rawValue) AND deleted = 0
-                RETURNING row_id
-                """).first() else { throw CinnError.notFound("no workout \(workout.id.lowercasedString)") }
+            guard
+                let row = try await db.raw(
+                    """
+                    UPDATE workouts SET started_at_ms = \(bind: startedAt), utc_offset_s = \(bind: workout.utcOffsetSeconds), local_day = \(bind: day),
+                        name = \(bind: workout.name), duration_s = \(bind: stored.durationSeconds), note = \(bind: stored.note),
+                        distance_m = \(bind: stored.distanceMeters), energy_kcal = \(bind: stored.energyKcal),
+                        in_progress = \(bind: stored.inProgress ? 1 : 0), plan = \(bind: plan), updated_at_ms = \(bind: time), version = \(bind: version)
+                    WHERE id = \(bind: bind(workout.id)) AND user_id = \(bind: user.rawValue) AND deleted = 0
+                    RETURNING row_id
+                    """
+                ).first()
+            else { throw CinnError.notFound("no workout \(workout.id.lowercasedString)") }
             let rowID = try row.decode(column: "row_id", as: Int64.self)
             let exercises = try await db.raw("DELETE FROM workout_sets WHERE workout_id = \(bind: rowID) RETURNING exercise_id").all()
                 .map { try $0.decode(column: "exercise_id", as: Int64.self) }
@@ -154,11 +178,17 @@ extension Store {
                 exercise = try await exerciseRow(db, user: user, name: set.exercise, createdAt: time)
                 exercises[set.exercise] = exercise
             }
-            rows.append([before.row, position, exercise, set.reps, set.weight?.kilograms, set.kind.storageCode, set.durationSeconds,
-                         set.distanceMetres, set.rpe, set.rir, set.note, set.loadMultiplier])
+            rows.append([
+                before.row, position, exercise, set.reps, set.weight?.kilograms, set.kind.storageCode, set.durationSeconds,
+                set.distanceMetres, set.rpe, set.rir, set.note, set.loadMultiplier,
+            ])
         }
-        try await insertRows(db, into: "workout_sets", columns: ["workout_id", "position", "exercise_id", "reps", "weight_kg", "kind",
-                                                                 "duration_s", "distance_m", "rpe", "rir", "note", "load_multiplier"], rows)
+        try await insertRows(
+            db, into: "workout_sets",
+            columns: [
+                "workout_id", "position", "exercise_id", "reps", "weight_kg", "kind",
+                "duration_s", "distance_m", "rpe", "rir", "note", "load_multiplier",
+            ], rows)
         let touched = Array(Set(before.exercises).union(exercises.values))
         for changedDay in Set([before.day, day]) {
             try await refreshExerciseDays(connection, user: user, exercises: touched, days: changedDay...changedDay)
@@ -173,13 +203,16 @@ extension Store {
         while true {
             let batch: [(StoredWorkout, Int64, Int64)] = try await withConnection { db in
                 var batch: [(StoredWorkout, Int64, Int64)] = []
-                for row in try await db.raw("""
+                for row in try await db.raw(
+                    """
                     SELECT row_id, id, started_at_ms FROM workouts WHERE user_id = \(bind: user.rawValue) AND deleted = 0
                       AND (started_at_ms > \(bind: after.0) OR (started_at_ms = \(bind: after.0) AND row_id > \(bind: after.1)))
                     ORDER BY started_at_ms, row_id LIMIT \(bind: batchSize)
-                    """).all() {
+                    """
+                ).all() {
                     guard let stored = try await workout(db, id: try decodeUUID(row, "id"), user: user) else { continue }
-                    batch.append((stored, try row.decode(column: "started_at_ms", as: Int64.self), try row.decode(column: "row_id", as: Int64.self)))
+                    batch.append(
+                        (stored, try row.decode(column: "started_at_ms", as: Int64.self), try row.decode(column: "row_id", as: Int64.self)))
                 }
                 return batch
             }
