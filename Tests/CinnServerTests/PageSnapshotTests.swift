@@ -17,26 +17,9 @@ import Testing
 /// A page changed on purpose: run `SNAPSHOT_TESTING_RECORD=failed swift test --filter PageSnapshotTests`, read the
 /// diff of the files, and commit them with the change.
 @Suite(.serialized) struct PageSnapshotTests {
-    /// A fresh SQLite store whose own clock (what it stamps rows with) is the tests' fixed one too.
-    static func withFixedStore<T>(_ body: (Store) async throws -> T) async throws -> T {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-snapshots-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try Store(.sqlite(path: folder.appendingPathComponent("cinn.sqlite").path), now: { fixedNow })
-        do {
-            try await store.migrate()
-            let result = try await body(store)
-            try await store.close()
-            return result
-        } catch {
-            try? await store.close()
-            throw error
-        }
-    }
-
     /// The single-user app on a fixed-clock store.
     static func withFixedApp(_ body: @Sendable (any TestClientProtocol, Journal) async throws -> Void) async throws {
-        try await withFixedStore { store in
+        try await withStore(now: { fixedNow }) { store in
             let journal = try await utcJournal(store)
             try await Application(router: buildRouter(journal: journal)).test(.router) { client in try await body(client, journal) }
         }
@@ -140,7 +123,7 @@ import Testing
     }
 
     @Test func theHostedJournalsPages() async throws {
-        try await Self.withFixedStore { store in
+        try await withStore(now: { fixedNow }) { store in
             let journal = try await utcJournal(store)
             let accounts = Accounts(store: store, configuration: AccountTests.fastHashing)
             try await Application(router: buildRouter(journal: journal, accounts: accounts)).test(.router) { client in
@@ -163,7 +146,7 @@ import Testing
 
     /// The JSON of every API read without a parameter, in the demo journal.
     @Test func theAPIsReads() async throws {
-        try await Self.withFixedStore { store in
+        try await withStore(now: { fixedNow }) { store in
             let journal = try await utcJournal(store)
             #expect(try await journal.fillWithDemoData())
             let router = buildRouter(journal: journal)

@@ -12,12 +12,13 @@ import Testing
 /// The fixed "now" of every server test: 2024-03-15T12:00:00Z.
 let fixedNow = Date(timeIntervalSince1970: 1_710_504_000)
 
-/// A fresh SQLite store in its own temporary folder, migrated, closed and removed after `body`.
-func withStore<T>(_ body: (Store) async throws -> T) async throws -> T {
+/// A fresh SQLite store in its own temporary folder, migrated, closed and removed after `body`; `now` is the clock it
+/// stamps rows with (the system's unless a test fixes it).
+func withStore<T>(now: @escaping @Sendable () -> Date = { Date() }, _ body: (Store) async throws -> T) async throws -> T {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cinn-server-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
-    let store = try Store(.sqlite(path: folder.appendingPathComponent("cinn.sqlite").path))
+    let store = try Store(.sqlite(path: folder.appendingPathComponent("cinn.sqlite").path), now: now)
     do {
         try await store.migrate()
         let result = try await body(store)
