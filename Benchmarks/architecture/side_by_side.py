@@ -18,6 +18,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from datetime import date, timedelta
 
@@ -56,6 +57,8 @@ class Server:
                 raise SystemExit(f"{binary}: no 'Listening on' in 120 s")
         else:
             raise SystemExit(f"{binary} exited before listening")
+        # The server writes a line per request: read them on, or a full pipe stops it.
+        threading.Thread(target=lambda: [None for _ in self.process.stdout], daemon=True).start()
         self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
 
     def get(self, path: str) -> float:
