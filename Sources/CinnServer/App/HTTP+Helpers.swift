@@ -211,8 +211,11 @@ func namingUpload<T>(_ file: URL, as name: String?, _ body: () async throws -> T
 /// Largest import file accepted.
 let maximumImportBytes = 4 << 30
 
-/// A route's `{id}` as a UUID; anything else is "no such `what`" (404).
-func idParameter<Context: RequestContext>(_ context: Context, _ what: String) throws -> UUID {
-    guard let id = context.parameters.get("id").flatMap(UUID.init(text:)) else { throw CinnError.notFound("no such \(what)") }
+/// A route's `{id}` as a UUID; anything else is "no such `what`" (404), or with `withThatID` (as the API says it)
+/// "no `what` with that id".
+func idParameter<Context: RequestContext>(_ context: Context, _ what: String, withThatID: Bool = false) throws -> UUID {
+    guard let id = context.parameters.get("id").flatMap(UUID.init(text:)) else {
+        throw CinnError.notFound(withThatID ? "no \(what) with that id" : "no such \(what)")
+    }
     return id
 }

@@ -41,13 +41,6 @@ struct FoodAPIController {
         group.post("food-journal", use: importFood)
     }
 
-    func id(_ context: Context, _ what: String) throws -> UUID {
-        guard let text = context.parameters.get("id"), let id = UUID(text: text) else {
-            throw CinnError.notFound("no \(what) with that id")
-        }
-        return id
-    }
-
     func uuid(_ text: String?, field: String) throws -> UUID? {
         try text.map { text in
             guard let id = UUID(text: text) else { throw CinnError.invalid(field, "\(field) must be a UUID") }
@@ -97,21 +90,21 @@ struct FoodAPIController {
     }
 
     @Sendable func showFood(_ request: Request, context: Context) async throws -> Response {
-        let id = try id(context, "food")
+        let id = try idParameter(context, "food", withThatID: true)
         let food = try await context.journal.food(id: id)
         return try JSONResponse.make(FoodDTO(food, mine: try await context.journal.isOwnFood(id: id)))
     }
 
     @Sendable func replaceFood(_ request: Request, context: Context) async throws -> Response {
         var request = request
-        let id = try id(context, "food")
+        let id = try idParameter(context, "food", withThatID: true)
         let body = try await request.decodeJSON(FoodRequest.self)
         let food = try await context.journal.updateFood(try body.label().food(id: id))
         return try JSONResponse.make(FoodDTO(food, mine: true))
     }
 
     @Sendable func deleteFood(_ request: Request, context: Context) async throws -> Response {
-        try await context.journal.deleteFood(id: try id(context, "food"))
+        try await context.journal.deleteFood(id: try idParameter(context, "food", withThatID: true))
         return Response(status: .noContent)
     }
 
@@ -129,12 +122,12 @@ struct FoodAPIController {
     }
 
     @Sendable func showRecipe(_ request: Request, context: Context) async throws -> Response {
-        try JSONResponse.make(RecipeDTO(try await context.journal.recipe(id: try id(context, "recipe"))))
+        try JSONResponse.make(RecipeDTO(try await context.journal.recipe(id: try idParameter(context, "recipe", withThatID: true))))
     }
 
     @Sendable func replaceRecipe(_ request: Request, context: Context) async throws -> Response {
         var request = request
-        let id = try id(context, "recipe")
+        let id = try idParameter(context, "recipe", withThatID: true)
         _ = try await context.journal.recipe(id: id)
         let body = try await request.decodeJSON(RecipeRequest.self)
         let recipe = try await context.journal.saveRecipe(
@@ -144,7 +137,7 @@ struct FoodAPIController {
     }
 
     @Sendable func deleteRecipe(_ request: Request, context: Context) async throws -> Response {
-        let id = try id(context, "recipe")
+        let id = try idParameter(context, "recipe", withThatID: true)
         _ = try await context.journal.recipe(id: id)
         try await context.journal.deleteFood(id: id)
         return Response(status: .noContent)
@@ -174,12 +167,13 @@ struct FoodAPIController {
     }
 
     @Sendable func showEntry(_ request: Request, context: Context) async throws -> Response {
-        try JSONResponse.make(FoodEntryDTO(try await context.journal.foodEntry(id: try id(context, "food entry"))))
+        try JSONResponse.make(
+            FoodEntryDTO(try await context.journal.foodEntry(id: try idParameter(context, "food entry", withThatID: true))))
     }
 
     @Sendable func updateEntry(_ request: Request, context: Context) async throws -> Response {
         var request = request
-        let id = try id(context, "food entry")
+        let id = try idParameter(context, "food entry", withThatID: true)
         let body = try await request.decodeJSON(UpdateFoodEntry.self)
         let entry = try await context.journal.editFoodEntry(
             id: id, servings: body.servings?.value, meal: body.meal, time: body.time,
@@ -188,7 +182,7 @@ struct FoodAPIController {
     }
 
     @Sendable func deleteEntry(_ request: Request, context: Context) async throws -> Response {
-        try await context.journal.deleteFoodEntry(id: try id(context, "food entry"))
+        try await context.journal.deleteFoodEntry(id: try idParameter(context, "food entry", withThatID: true))
         return Response(status: .noContent)
     }
 
@@ -249,13 +243,13 @@ struct FoodAPIController {
     }
 
     @Sendable func deletePreset(_ request: Request, context: Context) async throws -> Response {
-        try await context.journal.deletePreset(id: try id(context, "preset"))
+        try await context.journal.deletePreset(id: try idParameter(context, "preset", withThatID: true))
         return Response(status: .noContent)
     }
 
     @Sendable func logPreset(_ request: Request, context: Context) async throws -> Response {
         var request = request
-        let id = try id(context, "preset")
+        let id = try idParameter(context, "preset", withThatID: true)
         let body = try await request.decodeJSON(LogPresetRequest.self)
         let entries = try await context.journal.logPreset(id: id, times: body.times?.value ?? 1, meal: body.meal, time: body.time)
         return try JSONResponse.make(["entries": entries.map(FoodEntryDTO.init)], status: .created)

@@ -153,7 +153,7 @@ extension FoodWebController {
     }
 
     @Sendable func foodPage(_ request: Request, context: Context) async throws -> Response {
-        let food = try await context.journal.food(id: try id(context, "food"))
+        let food = try await context.journal.food(id: try idParameter(context, "food"))
         var model = FoodPage(
             food: food, mine: try await context.journal.isOwnFood(id: food.id),
             settings: try await context.journal.settings(),
@@ -175,7 +175,7 @@ extension FoodWebController {
 
     /// One of the user's own foods; any other is "not found".
     func ownFood(_ context: Context) async throws -> Food {
-        let id = try id(context, "food")
+        let id = try idParameter(context, "food")
         guard try await context.journal.isOwnFood(id: id) else {
             throw CinnError.notFound("no food of yours with that id")
         }
@@ -213,7 +213,7 @@ extension FoodWebController {
     }
 
     @Sendable func deleteFood(_ request: Request, context: Context) async throws -> Response {
-        try await context.journal.deleteFood(id: try id(context, "food"))
+        try await context.journal.deleteFood(id: try idParameter(context, "food"))
         return Done.foodDeleted.redirect(to: "/food/search")
     }
 }

@@ -64,7 +64,7 @@ extension FoodWebController {
     }
 
     @Sendable func logPreset(_ request: Request, context: Context) async throws -> Response {
-        let id = try id(context, "preset")
+        let id = try idParameter(context, "preset")
         let form = try await FormFields(request: request)
         return try await handlingFormErrors {
             let entries = try await context.journal.logPreset(
@@ -81,13 +81,13 @@ extension FoodWebController {
     }
 
     @Sendable func confirmDeletePreset(_ request: Request, context: Context) async throws -> Response {
-        let preset = try await context.journal.preset(id: try id(context, "preset"))
+        let preset = try await context.journal.preset(id: try idParameter(context, "preset"))
         let model = PresetSummary(preset, unit: try await context.journal.settings().energyUnit)
         return page(context, "food-preset-delete", model, title: "Delete \(preset.name)", section: .presets)
     }
 
     @Sendable func deletePreset(_ request: Request, context: Context) async throws -> Response {
-        try await context.journal.deletePreset(id: try id(context, "preset"))
+        try await context.journal.deletePreset(id: try idParameter(context, "preset"))
         return Done.presetDeleted.redirect(to: "/food/presets")
     }
 }

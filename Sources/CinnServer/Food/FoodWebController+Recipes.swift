@@ -20,7 +20,7 @@ extension FoodWebController {
     }
 
     @Sendable func editRecipe(_ request: Request, context: Context) async throws -> Response {
-        let recipe = try await context.journal.recipe(id: try id(context, "recipe"))
+        let recipe = try await context.journal.recipe(id: try idParameter(context, "recipe"))
         return try await renderRecipe(context, RecipeDraft(recipe))
     }
 

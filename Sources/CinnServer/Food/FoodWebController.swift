@@ -89,11 +89,6 @@ struct FoodWebController {
         return WebResponse.html(pages.wrap(body, title: title, tab: .food, notice: notice, formToken: context.formToken), status: status)
     }
 
-    func id(_ context: Context, _ what: String) throws -> UUID {
-        guard let id = context.parameters.get("id").flatMap(UUID.init(text:)) else { throw CinnError.notFound("no such \(what)") }
-        return id
-    }
-
     /// Today and the wall-clock time now, in the user's time zone.
     func now(_ context: Context, _ settings: UserSettings) -> (today: LocalDate, clock: String, secondsOfDay: Double) {
         let instant = context.journal.now()
@@ -190,7 +185,7 @@ extension FoodWebController {
 
 extension FoodWebController {
     @Sendable func logForm(_ request: Request, context: Context) async throws -> Response {
-        let food = try await context.journal.food(id: try id(context, "food"))
+        let food = try await context.journal.food(id: try idParameter(context, "food"))
         let settings = try await context.journal.settings()
         let now = now(context, settings)
         let date = try request.queryDate("date").map { min($0, now.today) } ?? now.today
@@ -225,7 +220,7 @@ extension FoodWebController {
     }
 
     @Sendable func log(_ request: Request, context: Context) async throws -> Response {
-        let food = try await context.journal.food(id: try id(context, "food"))
+        let food = try await context.journal.food(id: try idParameter(context, "food"))
         let form = try await FormFields(request: request)
         return try await handlingFormErrors {
             guard let servings = try form.number("servings") else { throw CinnError.invalid("servings", "enter how many servings") }
@@ -244,7 +239,7 @@ extension FoodWebController {
     }
 
     func entry(_ context: Context) async throws -> FoodLogEntry {
-        try await context.journal.foodEntry(id: try id(context, "food entry"))
+        try await context.journal.foodEntry(id: try idParameter(context, "food entry"))
     }
 
     @Sendable func editEntryForm(_ request: Request, context: Context) async throws -> Response {

@@ -26,12 +26,8 @@ struct ImportWebController {
         router.post("/imports/{id}/undo", use: undoImport)
     }
 
-    func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response { WebResponse.html(text, status: status) }
-
-    func redirect(_ location: String) -> Response { WebResponse.redirect(location) }
-
     @Sendable func importForm(_ request: Request, context: Context) async throws -> Response {
-        html(try await renderImportForm(context, notice: Done.notice(request)))
+        WebResponse.html(try await renderImportForm(context, notice: Done.notice(request)))
     }
 
     func renderImportForm(_ context: Context, error: String? = nil, notice: String? = nil) async throws -> String {
@@ -107,15 +103,15 @@ struct ImportWebController {
             }
             let model = ImportReportPage(report: report, token: pending.token, skipInvalid: pending.skipInvalid)
             if model.token == nil { await pending.discard(context.journal) }
-            return html(pages.render("import-report", model, title: "Import", tab: .importing, formToken: context.formToken))
+            return WebResponse.html(pages.render("import-report", model, title: "Import", tab: .importing, formToken: context.formToken))
         } catch let error as CinnError where error.code == .invalidInput && ImportQuestionPage.asks(error) {
             let model = ImportQuestionPage(error, token: pending.token, fileName: pending.fields["file_name"])
-            return html(
+            return WebResponse.html(
                 pages.render("import-question", model, title: "Import", tab: .importing, formToken: context.formToken),
                 status: .unprocessableContent)
         } catch let error as CinnError where error.code == .invalidInput {
             await pending.discard(context.journal)
-            return html(try await renderImportForm(context, error: error.message), status: .unprocessableContent)
+            return WebResponse.html(try await renderImportForm(context, error: error.message), status: .unprocessableContent)
         } catch {
             await pending.discard(context.journal)
             throw error
@@ -137,7 +133,7 @@ struct ImportWebController {
         }
         await pending.discard(context.journal)
         let model = ImportReportPage(report: report, token: nil, skipInvalid: pending.skipInvalid)
-        return html(pages.render("import-report", model, title: "Import", tab: .importing, formToken: context.formToken))
+        return WebResponse.html(pages.render("import-report", model, title: "Import", tab: .importing, formToken: context.formToken))
     }
 
     /// How far the import polling with `id` has got, as JSON; 404 when there is none.
@@ -159,11 +155,11 @@ struct ImportWebController {
         else {
             throw CinnError.notFound("no such import")
         }
-        guard batch.undoneAt == nil else { return redirect("/import") }
+        guard batch.undoneAt == nil else { return WebResponse.redirect("/import") }
         let model = UndoImportPage(
             batch: batch, contents: try await context.journal.importContents(id: id),
             timeZone: try await context.journal.settings().timeZone)
-        return html(pages.render("undo-import", model, title: "Undo import", tab: .importing, formToken: context.formToken))
+        return WebResponse.html(pages.render("undo-import", model, title: "Undo import", tab: .importing, formToken: context.formToken))
     }
 
     @Sendable func undoImport(_ request: Request, context: Context) async throws -> Response {

@@ -14,7 +14,7 @@ struct SettingsWebController {
     func addRoutes(to router: RouterGroup<Context>) {
         router.get("/more") { _, context in
             let account = context.account
-            return html(
+            return WebResponse.html(
                 pages.render(
                     "more", MorePage(accountName: account?.account.name, isAdmin: account?.account.role == .admin),
                     title: "More", tab: .more, formToken: context.formToken))
@@ -30,10 +30,6 @@ struct SettingsWebController {
         router.get("/export.json") { _, context in exportResponse(journal: context.journal, format: .json) }
     }
 
-    func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response { WebResponse.html(text, status: status) }
-
-    func redirect(_ location: String) -> Response { WebResponse.redirect(location) }
-
     func renderSettings(_ context: Context, formError: String? = nil, notice: String? = nil) async throws -> String {
         let report = try await context.journal.energyReport(historyDays: 0)
         let model = SettingsPage(settings: report.settings, goal: report.goal, energyTargetKcal: report.targetKcal, formError: formError)
@@ -41,7 +37,7 @@ struct SettingsWebController {
     }
 
     @Sendable func settings(_ request: Request, context: Context) async throws -> Response {
-        html(try await renderSettings(context, notice: Done.notice(request)))
+        WebResponse.html(try await renderSettings(context, notice: Done.notice(request)))
     }
 
     @Sendable func saveSettings(_ request: Request, context: Context) async throws -> Response {
@@ -61,7 +57,7 @@ struct SettingsWebController {
             try await context.journal.saveSettings(settings)
             return Done.settingsSaved.redirect(to: "/settings")
         } catch let error as CinnError where error.code == .invalidInput {
-            return html(try await renderSettings(context, formError: error.message), status: .unprocessableContent)
+            return WebResponse.html(try await renderSettings(context, formError: error.message), status: .unprocessableContent)
         }
     }
 
@@ -79,7 +75,7 @@ struct SettingsWebController {
     }
 
     @Sendable func targets(_ request: Request, context: Context) async throws -> Response {
-        html(try await renderTargets(context, notice: Done.notice(request)))
+        WebResponse.html(try await renderTargets(context, notice: Done.notice(request)))
     }
 
     @Sendable func saveTargets(_ request: Request, context: Context) async throws -> Response {
@@ -88,7 +84,8 @@ struct SettingsWebController {
             try await context.journal.setNutrientTargets(try TargetsPage.targets(form))
             return Done.targetsSaved.redirect(to: "/settings/targets")
         } catch let error as CinnError where error.code == .invalidInput {
-            return html(try await renderTargets(context, form: form, problem: FormProblem(error)), status: .unprocessableContent)
+            return WebResponse.html(
+                try await renderTargets(context, form: form, problem: FormProblem(error)), status: .unprocessableContent)
         }
     }
 
@@ -98,7 +95,7 @@ struct SettingsWebController {
             _ = try await context.journal.updateProfile(try CalorieTargetCard.update(form))
             return Done.calorieTargetSaved.redirect(to: "/settings/targets")
         } catch let error as CinnError where error.code == .invalidInput {
-            return html(
+            return WebResponse.html(
                 try await renderTargets(context, form: form, problem: FormProblem(error), calorieForm: true), status: .unprocessableContent)
         }
     }
@@ -110,7 +107,7 @@ struct SettingsWebController {
             _ = try await context.journal.setGoal(weight: weight, unit: nil, ratePerWeek: try form.number("rate").map(abs))
             return Done.goalSaved.redirect(to: "/")
         } catch let error as CinnError where error.code == .invalidInput {
-            return html(try await renderSettings(context, formError: error.message), status: .unprocessableContent)
+            return WebResponse.html(try await renderSettings(context, formError: error.message), status: .unprocessableContent)
         }
     }
 

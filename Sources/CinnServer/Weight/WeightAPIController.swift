@@ -26,13 +26,6 @@ struct WeightAPIController {
         try request.query("unit").map { text in try MassUnit.parse(text) } ?? settings.displayUnit
     }
 
-    func id(_ context: Context) throws -> UUID {
-        guard let text = context.parameters.get("id"), let id = UUID(text: text) else {
-            throw CinnError.notFound("no weigh-in with that id")
-        }
-        return id
-    }
-
     @Sendable func listWeighIns(_ request: Request, context: Context) async throws -> Response {
         let settings = try await context.journal.settings()
         let unit = try unit(request, settings)
@@ -60,13 +53,13 @@ struct WeightAPIController {
     }
 
     @Sendable func showWeighIn(_ request: Request, context: Context) async throws -> Response {
-        let weighIn = try await context.journal.weighIn(id: try id(context))
+        let weighIn = try await context.journal.weighIn(id: try idParameter(context, "weigh-in", withThatID: true))
         return try JSONResponse.make(WeighInDTO(weighIn, unit: try unit(request, try await context.journal.settings())))
     }
 
     @Sendable func updateWeighIn(_ request: Request, context: Context) async throws -> Response {
         var request = request
-        let id = try id(context)
+        let id = try idParameter(context, "weigh-in", withThatID: true)
         let body = try await request.decodeJSON(UpdateWeighIn.self)
         let unit = try body.unit.map { text in try MassUnit.parse(text) }
         let weighIn = try await context.journal.editWeighIn(
@@ -79,7 +72,7 @@ struct WeightAPIController {
     }
 
     @Sendable func deleteWeighIn(_ request: Request, context: Context) async throws -> Response {
-        try await context.journal.deleteWeighIn(id: try id(context))
+        try await context.journal.deleteWeighIn(id: try idParameter(context, "weigh-in", withThatID: true))
         return Response(status: .noContent)
     }
 

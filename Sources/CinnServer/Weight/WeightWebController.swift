@@ -23,19 +23,8 @@ struct WeightWebController {
         router.post("/weigh-ins/{id}/delete", use: delete)
     }
 
-    func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response { WebResponse.html(text, status: status) }
-
-    func redirect(_ location: String) -> Response { WebResponse.redirect(location) }
-
     func range(_ request: Request) throws -> TrendRange {
         try request.query("range").map { text in try TrendRange.parse(text) } ?? .quarter
-    }
-
-    func weighInID(_ context: Context) throws -> UUID {
-        guard let id = context.parameters.get("id").flatMap(UUID.init(text:)) else {
-            throw CinnError.notFound("no such weigh-in")
-        }
-        return id
     }
 
     /// The dashboard's page; `reports` when the caller has read them already.
@@ -59,10 +48,10 @@ struct WeightWebController {
         let range = try range(request)
         let reports = try await context.journal.dashboard(range: range)
         let settings = reports.energy.settings
-        if !settings.onboarded && settings.profile == nil { return redirect("/welcome") }
+        if !settings.onboarded && settings.profile == nil { return WebResponse.redirect("/welcome") }
         var notice = Done.notice(request)
         if notice == nil { notice = try await addedNotice(context, request, settings) }
-        return html(try await renderDashboard(context, range: range, reports: reports, notice: notice))
+        return WebResponse.html(try await renderDashboard(context, range: range, reports: reports, notice: notice))
     }
 
     /// "Saved 80.3 kg for today.": what the form post that led here (`?added=ID`) did, if that weigh-in is this user's.
@@ -101,15 +90,15 @@ struct WeightWebController {
             let added = try await context.journal.addWeighIn(
                 weight: weight, unit: nil, date: form["date"], note: form["note"],
                 confirm: form["confirm"] == "true")
-            return redirect("/?added=\(added.id.lowercasedString)")
+            return WebResponse.redirect("/?added=\(added.id.lowercasedString)")
         } catch let error as CinnError where error.code == .needsConfirmation {
             let sent = DashboardPage.WeightForm(
                 weight: form["weight"] ?? "", date: form["date"], note: form["note"] ?? "",
                 confirmation: error.message)
-            return html(try await renderDashboard(context, range: .quarter, form: sent), status: .unprocessableContent)
+            return WebResponse.html(try await renderDashboard(context, range: .quarter, form: sent), status: .unprocessableContent)
         } catch let error as CinnError where error.code == .invalidInput {
             let sent = DashboardPage.WeightForm(weight: form["weight"] ?? "", date: form["date"], note: form["note"] ?? "")
-            return html(
+            return WebResponse.html(
                 try await renderDashboard(context, range: .quarter, formError: error.message, form: sent),
                 status: .unprocessableContent)
         }
@@ -130,7 +119,7 @@ struct WeightWebController {
                 throw CinnError.invalid("month", "month must be YYYY-MM, like 2024-03")
             }
             let model = WeightMonthPage(WeightLogMonth(trend: trend, year: year, month: number), unit: settings.displayUnit, today: today)
-            return html(
+            return WebResponse.html(
                 pages.render("weigh-ins-month", model, title: "Weigh-ins, \(model.title)", tab: .weight, formToken: context.formToken))
         }
         let page = try request.queryInt("page", default: 1, range: 1...1_000_000)
@@ -139,21 +128,21 @@ struct WeightWebController {
         let items = try await context.journal.weighIns(limit: pageSize + 1, offset: (page - 1) * pageSize)
         let rows = WeightLogRow.rows(Array(items.prefix(pageSize)), before: items.count > pageSize ? items[pageSize] : nil, trend: trend)
         let model = WeighInsPage(rows: rows, unit: settings.displayUnit, page: page, hasMore: items.count > pageSize, today: today)
-        return html(
+        return WebResponse.html(
             pages.render("weigh-ins", model, title: "Weigh-ins", tab: .weight, notice: Done.notice(request), formToken: context.formToken))
     }
 
     @Sendable func editForm(_ request: Request, context: Context) async throws -> Response {
-        let weighIn = try await context.journal.weighIn(id: try weighInID(context))
+        let weighIn = try await context.journal.weighIn(id: try idParameter(context, "weigh-in"))
         let settings = try await context.journal.settings()
-        return html(
+        return WebResponse.html(
             pages.render(
                 "edit", WeighInPage(weighIn, unit: settings.displayUnit), title: "Edit weigh-in", tab: .weight, formToken: context.formToken
             ))
     }
 
     @Sendable func saveEdit(_ request: Request, context: Context) async throws -> Response {
-        let id = try weighInID(context)
+        let id = try idParameter(context, "weigh-in")
         let form = try await FormFields(request: request)
         do {
             _ = try await context.journal.editWeighIn(
@@ -167,23 +156,23 @@ struct WeightWebController {
             let model = WeighInPage(
                 weighIn, unit: settings.displayUnit, sent: form, formError: asked ? nil : error.message,
                 confirmation: asked ? error.message : nil)
-            return html(
+            return WebResponse.html(
                 pages.render("edit", model, title: "Edit weigh-in", tab: .weight, formToken: context.formToken),
                 status: .unprocessableContent)
         }
     }
 
     @Sendable func confirmDelete(_ request: Request, context: Context) async throws -> Response {
-        let weighIn = try await context.journal.weighIn(id: try weighInID(context))
+        let weighIn = try await context.journal.weighIn(id: try idParameter(context, "weigh-in"))
         let settings = try await context.journal.settings()
-        return html(
+        return WebResponse.html(
             pages.render(
                 "confirm-delete", WeighInPage(weighIn, unit: settings.displayUnit),
                 title: "Delete weigh-in", tab: .weight, formToken: context.formToken))
     }
 
     @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
-        try await context.journal.deleteWeighIn(id: try weighInID(context))
+        try await context.journal.deleteWeighIn(id: try idParameter(context, "weigh-in"))
         return Done.weighInDeleted.redirect(to: "/weigh-ins")
     }
 }

@@ -79,14 +79,9 @@ struct WorkoutAPIController {
         return try JSONResponse.make(WorkoutListDTO(workouts, unit: unit, total: try await context.journal.workoutCount()))
     }
 
-    func uuid(_ context: Context, _ what: String) throws -> UUID {
-        guard let id = context.parameters.get("id").flatMap(UUID.init(text:)) else { throw CinnError.notFound("no such \(what)") }
-        return id
-    }
-
     /// `GET /api/v1/workouts/{id}`: the workout with the records each set set.
     @Sendable func showWorkout(_ request: Request, context: Context) async throws -> Response {
-        guard let workout = try await context.journal.workout(id: try uuid(context, "workout")) else {
+        guard let workout = try await context.journal.workout(id: try idParameter(context, "workout")) else {
             throw CinnError.notFound("no such workout")
         }
         return try JSONResponse.make(WorkoutDTO(try await context.journal.workoutWithRecords(workout)))
@@ -112,7 +107,7 @@ struct WorkoutAPIController {
     /// `PATCH /api/v1/workouts/{id}`: what is sent replaces what is stored; `sets` replaces every set.
     @Sendable func updateWorkout(_ request: Request, context: Context) async throws -> Response {
         var request = request
-        let id = try uuid(context, "workout")
+        let id = try idParameter(context, "workout")
         let body = try await request.decodeJSON(WorkoutRequest.self)
         let unit = try await context.journal.settings().displayUnit.liftingUnit
         let stored = try await context.journal.editWorkout(
@@ -123,7 +118,7 @@ struct WorkoutAPIController {
     }
 
     @Sendable func deleteWorkout(_ request: Request, context: Context) async throws -> Response {
-        try await context.journal.deleteWorkout(id: try uuid(context, "workout"))
+        try await context.journal.deleteWorkout(id: try idParameter(context, "workout"))
         return Response(status: .noContent)
     }
 
@@ -144,7 +139,7 @@ struct WorkoutAPIController {
 
     @Sendable func showRoutine(_ request: Request, context: Context) async throws -> Response {
         let unit = try await context.journal.settings().displayUnit.liftingUnit
-        return try JSONResponse.make(RoutineDTO(try await context.journal.routine(try uuid(context, "routine")), unit: unit))
+        return try JSONResponse.make(RoutineDTO(try await context.journal.routine(try idParameter(context, "routine")), unit: unit))
     }
 
     /// `POST /api/v1/routines`: a routine from its exercises, or from a workout's (`from_workout`).
@@ -170,7 +165,7 @@ struct WorkoutAPIController {
     /// `PUT /api/v1/routines/{id}`: the routine's name, note and exercises replaced.
     @Sendable func replaceRoutine(_ request: Request, context: Context) async throws -> Response {
         var request = request
-        let id = try uuid(context, "routine")
+        let id = try idParameter(context, "routine")
         _ = try await context.journal.routine(id)
         let body = try await request.decodeJSON(RoutineRequest.self)
         let unit = try await context.journal.settings().displayUnit.liftingUnit
@@ -179,7 +174,7 @@ struct WorkoutAPIController {
     }
 
     @Sendable func deleteRoutine(_ request: Request, context: Context) async throws -> Response {
-        try await context.journal.deleteRoutine(try uuid(context, "routine"))
+        try await context.journal.deleteRoutine(try idParameter(context, "routine"))
         return Response(status: .noContent)
     }
 

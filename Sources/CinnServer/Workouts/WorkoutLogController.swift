@@ -31,11 +31,6 @@ struct WorkoutLogController {
         router.post("/lifts/plates", use: setPlates)
     }
 
-    func id(_ context: Context, _ what: String) throws -> UUID {
-        guard let id = context.parameters.get("id").flatMap(UUID.init(text:)) else { throw CinnError.notFound("no such \(what)") }
-        return id
-    }
-
     static func logPath(_ id: UUID) -> String { "/workouts/\(id.lowercasedString)/log" }
 
     /// Starts a workout: empty, from `routine`, or repeating `repeat`; one in progress is continued instead.
@@ -57,7 +52,7 @@ struct WorkoutLogController {
 
     @Sendable func log(_ request: Request, context: Context) async throws -> Response {
         let journal = context.journal
-        guard let stored = try await journal.workout(id: try id(context, "workout")) else {
+        guard let stored = try await journal.workout(id: try idParameter(context, "workout")) else {
             throw CinnError.notFound("no such workout")
         }
         let content = try await journal.loggingPage(stored)
@@ -86,7 +81,7 @@ struct WorkoutLogController {
     /// Marks a set done (or, with `position`, saves an edit of one); the page comes back at the exercise, with the
     /// rest timer running after a new set.
     @Sendable func saveSet(_ request: Request, context: Context) async throws -> Response {
-        let id = try id(context, "workout")
+        let id = try idParameter(context, "workout")
         let form = try await FormFields(request: request)
         let unit = try await context.journal.settings().displayUnit.liftingUnit
         guard let exercise = form["exercise"] else { throw CinnError.invalid("exercise", "name the exercise") }
@@ -115,14 +110,14 @@ struct WorkoutLogController {
     }
 
     @Sendable func deleteSet(_ request: Request, context: Context) async throws -> Response {
-        let id = try id(context, "workout")
+        let id = try idParameter(context, "workout")
         guard let position = context.parameters.get("position").flatMap(Int.init) else { throw CinnError.notFound("no such set") }
         _ = try await context.journal.removeSet(position, from: id)
         return .redirect(to: Self.logPath(id), type: .normal)
     }
 
     @Sendable func addExercise(_ request: Request, context: Context) async throws -> Response {
-        let id = try id(context, "workout")
+        let id = try idParameter(context, "workout")
         let form = try await FormFields(request: request)
         let stored = try await context.journal.addExercise(form["exercise"] ?? "", to: id)
         let added = stored.plan.last.map { WorkoutLogPage.anchor($0.exercise) } ?? ""
@@ -132,7 +127,7 @@ struct WorkoutLogController {
 
     /// Moves a planned exercise up or down, or takes it out (`action`: up, down, remove).
     @Sendable func changePlan(_ request: Request, context: Context) async throws -> Response {
-        let id = try id(context, "workout")
+        let id = try idParameter(context, "workout")
         let form = try await FormFields(request: request)
         let action = form["action"] ?? ""
         guard ["up", "down", "remove"].contains(action) else { throw CinnError.invalid("action", "choose up, down or remove") }
@@ -144,7 +139,7 @@ struct WorkoutLogController {
 
     /// The workout's name, start time and note.
     @Sendable func details(_ request: Request, context: Context) async throws -> Response {
-        let id = try id(context, "workout")
+        let id = try idParameter(context, "workout")
         let form = try await FormFields(request: request)
         _ = try await context.journal.editWorkout(
             id: id, name: form["name"], startedAt: form["started_at"], endedAt: nil,
@@ -154,13 +149,13 @@ struct WorkoutLogController {
 
     /// Finishes the workout: its summary with the records it set (a workout without sets is discarded).
     @Sendable func finish(_ request: Request, context: Context) async throws -> Response {
-        let id = try id(context, "workout")
+        let id = try idParameter(context, "workout")
         guard try await context.journal.finishWorkout(id) != nil else { return Done.workoutDiscarded.redirect(to: "/lifts") }
         return .redirect(to: "/workouts/\(id.lowercasedString)?finished=1", type: .normal)
     }
 
     @Sendable func saveAsRoutine(_ request: Request, context: Context) async throws -> Response {
-        let routine = try await context.journal.routine(fromWorkout: try id(context, "workout"), name: nil)
+        let routine = try await context.journal.routine(fromWorkout: try idParameter(context, "workout"), name: nil)
         return Done.routineSaved.redirect(to: "/routines/\(routine.id.lowercasedString)")
     }
 
@@ -185,7 +180,7 @@ struct WorkoutLogController {
     }
 
     @Sendable func routine(_ request: Request, context: Context) async throws -> Response {
-        let routine = try await context.journal.routine(try id(context, "routine"))
+        let routine = try await context.journal.routine(try idParameter(context, "routine"))
         let unit = try await context.journal.settings().displayUnit.liftingUnit
         let page = RoutineEditorPage(routine, unit: unit, suggestions: try await suggestions(context.journal))
         return WebResponse.html(
@@ -202,7 +197,7 @@ struct WorkoutLogController {
 
     /// Saves the editor's rows; `action` (up:N, down:N, remove:N) moves or removes row N first.
     @Sendable func updateRoutine(_ request: Request, context: Context) async throws -> Response {
-        let id = try id(context, "routine")
+        let id = try idParameter(context, "routine")
         _ = try await context.journal.routine(id)
         let form = try await FormFields(request: request)
         try await context.journal.saveRoutine(try await routine(from: form, id: id, context: context))
@@ -242,7 +237,7 @@ struct WorkoutLogController {
     }
 
     @Sendable func deleteRoutine(_ request: Request, context: Context) async throws -> Response {
-        try await context.journal.deleteRoutine(try id(context, "routine"))
+        try await context.journal.deleteRoutine(try idParameter(context, "routine"))
         return Done.routineDeleted.redirect(to: "/routines")
     }
 
