@@ -209,12 +209,15 @@ extension Store {
         case branded(FoodSearchQuery.WordMatch)
     }
 
+    /// At most how many branded products a word no built-in food has may match and still be taken for a typo.
+    static let typoMatches = 5
+
     /// The words of the built-in foods' names, which a typo is corrected to.
     static let vocabulary = FoodSearchVocabulary(names: ((try? BuiltInFoodFile.decode(BuiltInFoods.bytes)) ?? []).map(\.food.name))
 
     /// Foods matching every word of `query` (the last may be half typed), ranked as `FoodSearchQuery.rank` ranks.
     /// When nothing matches, a typo is corrected ("brocoli"); when still nothing does, the foods matching all but one
-    /// word are given, those of each word left out in turn ("tuna in water": tuna, then water). When only branded
+    /// word are given, those of each word left out in turn ("tuna in water": tuna, then water). When only a few branded
     /// products match a word no generic food has, the generic foods of the corrected word follow the first two.
     public func searchFoods(_ query: FoodSearchQuery, user: UserID, limit: Int = 20) async throws -> [FoodSearchResult] {
         let found = try await matchingFoods(query, user: user, limit: limit)
@@ -223,8 +226,11 @@ extension Store {
             results.map { FoodSearchResult(food: $0.food, otherVersions: $0.otherVersions, isApproximate: true) }
         }
         if !found.isEmpty {
-            // Branded products can share a typo ("pinapple"): the corrected generic foods come after the first two.
-            guard let corrected, !found.contains(where: { $0.food.isGeneric || $0.food.isMine || $0.food.lastUsed != nil }) else {
+            // Branded products can share a typo ("pinapple"): the corrected generic foods come after the first two. A word
+            // that many products share is a name, not a typo ("coca cola"): only a few matches count as one.
+            guard let corrected, found.count < Self.typoMatches,
+                !found.contains(where: { $0.food.isGeneric || $0.food.isMine || $0.food.lastUsed != nil })
+            else {
                 return found
             }
             let ids = Set(found.map(\.food.id))
