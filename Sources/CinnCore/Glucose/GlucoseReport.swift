@@ -73,7 +73,7 @@ public struct GlucoseCoverage: Sendable, Equatable {
     /// What is missing, said as a person reads it; nil when enough.
     public var missing: String? {
         guard !isEnough else { return nil }
-        let percent = Int((wornShare * 100).rounded(.down))
+        let percent = (wornShare * 100).rounded(.down).roundedInt ?? 0
         return "needs \(Self.recommendedDays) days of CGM readings, 70 % of the time: "
             + "\(daysWithReadings) day\(daysWithReadings == 1 ? "" : "s") and \(percent) % so far"
     }

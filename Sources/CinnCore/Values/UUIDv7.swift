@@ -10,7 +10,7 @@ extension UUID {
     /// A version 7 UUID with its random bits from `generator` (bulk imports pass a seeded `SplitMix64`,
     /// which is much cheaper than the system's generator).
     public static func v7(at instant: Date, using generator: inout some RandomNumberGenerator) -> UUID {
-        let milliseconds = UInt64(max(0, instant.millisecondsSince1970))
+        let milliseconds = UInt64(clamping: instant.millisecondsSince1970)
         let high = (milliseconds << 16) | 0x7000 | ((generator.next() as UInt64) & 0x0FFF)
         let low = ((generator.next() as UInt64) & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
         func byte(_ word: UInt64, _ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: word >> (56 - 8 * index)) }

@@ -177,7 +177,7 @@ struct GlucoseReportPage {
             Ranked(
                 name: ranking.name, counted: ranking.counted, events: ranking.events,
                 rise: ranking.meanRise.map { Glucose(milligramsPerDeciliter: $0).formatted(unit) } ?? "–",
-                area: ranking.meanArea.map { String(Int($0.rounded())) } ?? "–",
+                area: ranking.meanArea.map(\.wholeText) ?? "–",
                 minutes: ranking.meanMinutesToPeak.map { "\($0.wholeText) min" } ?? "–")
         }
         ranking = report.byMeal.map(ranked)
@@ -428,7 +428,7 @@ struct NewestGlucoseText {
             let delta = entry.reading.glucose.milligramsPerDeciliter - before.glucose.milligramsPerDeciliter
             let size = Glucose(milligramsPerDeciliter: abs(delta)).formatted(unit)
             let sign = size.hasPrefix("0 ") || size.hasPrefix("0.0 ") ? "±" : delta < 0 ? "−" : "+"
-            return "\(sign)\(size) in \(max(1, Int((seconds / 60).rounded()))) min"
+            return "\(sign)\(size) in \(max(1, (seconds / 60).roundedInt ?? 1)) min"
         }
         shortAge = minutes < 60 ? "\(minutes) min" : minutes < 24 * 60 ? "\(minutes / 60) h" : "\(minutes / (24 * 60)) d"
         age = minutes == 0 ? "just now" : minutes < 60 ? "\(minutes) min ago" : "\(minutes / 60) h \(minutes % 60) min ago"
