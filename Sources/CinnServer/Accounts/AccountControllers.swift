@@ -97,17 +97,21 @@ struct AccountWebController {
     }
 
     @Sendable func logIn(_ request: Request, context: PublicContext) async throws -> Response {
-        let form = try await FormFields(request: request)
-        let next = Self.safeNext(form["next"])
+        struct LogInForm: Decodable {
+            @Field var name: String?
+            @PasswordField var password: String
+            @Field var next: String?
+        }
+        let form = try await request.decodeForm(LogInForm.self)
+        let next = Self.safeNext(form.next)
         do {
             let session = try await accounts.logIn(
-                name: form["name"] ?? "", password: form.values["password"] ?? "",
-                client: accounts.client(of: request, context))
+                name: form.name ?? "", password: form.password, client: accounts.client(of: request, context))
             var response = WebResponse.redirect(next)
             response.setCookie(sessionCookie(session.token, expiresAt: session.expiresAt))
             return response
         } catch let error as CinnError where [.unauthenticated, .tooManyRequests, .forbidden].contains(error.code) {
-            let page = loginPage(name: form["name"] ?? "", next: next, error: error.message)
+            let page = loginPage(name: form.name ?? "", next: next, error: error.message)
             return WebResponse.html(
                 pages.render("login", page, title: "Log in", tab: .signedOut, formToken: context.formToken), status: error.code.httpStatus)
         }
@@ -128,16 +132,21 @@ struct AccountWebController {
     }
 
     @Sendable func signUp(_ request: Request, context: PublicContext) async throws -> Response {
-        let form = try await FormFields(request: request)
-        let password = form.values["password"] ?? ""
+        struct SignUpForm: Decodable {
+            @Field var name: String?
+            @PasswordField var password: String
+            @Field var invite: String?
+        }
+        let form = try await request.decodeForm(SignUpForm.self)
+        let password = form.password
         do {
-            let account = try await accounts.signUp(name: form["name"] ?? "", password: password, invite: form["invite"])
+            let account = try await accounts.signUp(name: form.name ?? "", password: password, invite: form.invite)
             let session = try await accounts.logIn(name: account.name, password: password, client: accounts.client(of: request, context))
             var response = WebResponse.redirect("/")
             response.setCookie(sessionCookie(session.token, expiresAt: session.expiresAt))
             return response
         } catch let error as CinnError where [.invalidInput, .conflict, .forbidden].contains(error.code) {
-            let page = signupPage(name: form["name"] ?? "", invite: form["invite"] ?? "", error: error.message)
+            let page = signupPage(name: form.name ?? "", invite: form.invite ?? "", error: error.message)
             return WebResponse.html(
                 pages.render("signup", page, title: "Sign up", tab: .signedOut, formToken: context.formToken), status: error.code.httpStatus
             )
@@ -258,13 +267,23 @@ struct AccountWebController {
     }
 
     @Sendable func changePassword(_ request: Request, context: Context) async throws -> Response {
-        let form = try await FormFields(request: request)
+        struct PasswordForm: Decodable {
+            @PasswordField var currentPassword: String
+            @PasswordField var newPassword: String
+            @Field var revokeTokens: String?
+
+            enum CodingKeys: String, CodingKey {
+                case currentPassword = "current_password"
+                case newPassword = "new_password"
+                case revokeTokens = "revoke_tokens"
+            }
+        }
+        let form = try await request.decodeForm(PasswordForm.self)
         let me = context.account
         do {
-            let revokingTokens = form["revoke_tokens"] == "true"
+            let revokingTokens = form.$revokeTokens.isTrue
             try await accounts.changePassword(
-                user: me.account.user, current: form.values["current_password"] ?? "",
-                new: form.values["new_password"] ?? "", keepingSession: me.sessionToken,
+                user: me.account.user, current: form.currentPassword, new: form.newPassword, keepingSession: me.sessionToken,
                 revokingTokens: revokingTokens)
             return try await renderAccount(
                 context,
@@ -276,11 +295,14 @@ struct AccountWebController {
     }
 
     @Sendable func createToken(_ request: Request, context: Context) async throws -> Response {
-        let form = try await FormFields(request: request)
+        struct TokenForm: Decodable {
+            @Field var name: String?
+            @Field var scope: String?
+        }
+        let form = try await request.decodeForm(TokenForm.self)
         do {
             let made = try await accounts.createToken(
-                name: form["name"] ?? "", scope: try AccountAPIController.scope(form["scope"]),
-                user: context.account.account.user)
+                name: form.name ?? "", scope: try AccountAPIController.scope(form.scope), user: context.account.account.user)
             return try redirectShowing(.init(label: "Your new token “\(made.token.name)”", value: made.secret), context: context)
         } catch let error as CinnError where error.code == .invalidInput {
             return try await renderAccount(context, tokenError: error.message, status: .unprocessableContent)

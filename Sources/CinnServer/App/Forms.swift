@@ -5,40 +5,47 @@ import Hummingbird
 import MultipartKit
 import NIOCore
 
-/// A submitted `application/x-www-form-urlencoded` form.
-struct FormFields {
-    let values: [String: String]
+/// One field of a submitted form, as a person filled it in: the text trimmed, nil when left empty or out. A form is a
+/// `Decodable` type of such fields, read by `Request.decodeForm`; `$field` is the field itself, which knows its name, so
+/// reading it as a number names it in the error.
+@propertyWrapper
+struct Field: Decodable, Sendable {
+    var wrappedValue: String?
+    /// The field's name in the form.
+    let name: String
+    /// The text exactly as it was sent, for showing a form again as the person typed it; nil when left out.
+    let sent: String?
 
-    subscript(_ name: String) -> String? {
-        guard let value = values[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else { return nil }
+    var projectedValue: Field { self }
+
+    init(wrappedValue: String? = nil, name: String = "") {
+        self.wrappedValue = wrappedValue
+        self.name = name
+        sent = wrappedValue
+    }
+
+    init(from decoder: any Decoder) throws {
+        name = decoder.codingPath.last?.stringValue ?? ""
+        let container = try decoder.singleValueContainer()
+        sent = container.decodeNil() ? nil : try container.decode(String.self)
+        let text = sent?.trimmingCharacters(in: .whitespacesAndNewlines)
+        wrappedValue = text?.isEmpty == false ? text : nil
+    }
+
+    /// The decimal number a person typed ("72.4" or "72,4"), nil when the field was left empty; the error names the field.
+    func number() throws -> Double? {
+        try wrappedValue.map { text in try Self.number(text, field: name) }
+    }
+
+    /// The whole number a person typed, nil when the field was left empty; the error names the field.
+    func integer() throws -> Int? {
+        guard let text = wrappedValue else { return nil }
+        guard let value = Int(text) else { throw CinnError.invalid(name, "\"\(text)\" is not a whole number") }
         return value
     }
 
-    /// Largest form accepted.
-    static let maximumBytes = 64 << 10
-
-    init(request: Request) async throws {
-        var request = request
-        let buffer = try await request.body(upTo: Self.maximumBytes)
-        values = Self.parse(String(decoding: buffer.readableBytesView, as: UTF8.self))
-    }
-
-    static func parse(_ text: String) -> [String: String] {
-        var values: [String: String] = [:]
-        for pair in text.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let decode = { (part: Substring) in
-                part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(part)
-            }
-            values[decode(parts[0])] = parts.count > 1 ? decode(parts[1]) : ""
-        }
-        return values
-    }
-
-    /// A decimal number a person typed: "72.4" or "72,4".
-    func number(_ name: String) throws -> Double? {
-        try self[name].map { text in try Self.number(text, field: name) }
-    }
+    /// Whether a checkbox or a hidden confirmation said "true".
+    var isTrue: Bool { wrappedValue == "true" }
 
     /// `text` as a number a person typed ("72,4" too); the error names `field`.
     static func number(_ text: String, field: String) throws -> Double {
@@ -49,12 +56,109 @@ struct FormFields {
     }
 }
 
+extension KeyedDecodingContainer {
+    /// A field left out of the form is an empty field, not a decoding error.
+    func decode(_ type: Field.Type, forKey key: Key) throws -> Field {
+        try decodeIfPresent(Field.self, forKey: key) ?? Field(name: key.stringValue)
+    }
+}
+
+/// A password field: its text exactly as typed (spaces are part of a password), empty when left out.
+@propertyWrapper
+struct PasswordField: Decodable, Sendable {
+    var wrappedValue: String
+
+    init(wrappedValue: String = "") { self.wrappedValue = wrappedValue }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        wrappedValue = container.decodeNil() ? "" : try container.decode(String.self)
+    }
+}
+
+extension KeyedDecodingContainer {
+    func decode(_ type: PasswordField.Type, forKey key: Key) throws -> PasswordField {
+        try decodeIfPresent(PasswordField.self, forKey: key) ?? PasswordField()
+    }
+}
+
+/// The name of a form field a form type reads by a name it makes (`servings.3`, `min.protein`).
+struct FormKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+extension KeyedDecodingContainer where Key == FormKey {
+    /// The field named `name`, trimmed, nil when empty or left out.
+    func field(_ name: String) throws -> Field { try decode(Field.self, forKey: FormKey(name)) }
+}
+
+/// Text encoded as a browser encodes a form (`+` is a space), read leniently: for a form's CSRF token before the
+/// handler decodes the form, and for a GET form's query items.
+enum URLEncodedText {
+    /// The name–value pairs of `text`; a name given twice keeps its last value.
+    static func pairs(_ text: String) -> [String: String] {
+        var values: [String: String] = [:]
+        for pair in text.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let decode = { (part: Substring) in
+                part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(part)
+            }
+            values[decode(parts[0])] = parts.count > 1 ? decode(parts[1]) : ""
+        }
+        return values
+    }
+}
+
+/// The largest `application/x-www-form-urlencoded` body read.
+let maximumFormBytes = 64 << 10
+
+extension Request {
+    /// The posted `application/x-www-form-urlencoded` form as `T` (Hummingbird's `URLEncodedFormDecoder`). A body
+    /// that is not a form is 400; a field of the wrong shape (`weight[]=1`) is 422 naming it.
+    func decodeForm<T: Decodable>(_ type: T.Type = T.self) async throws -> T {
+        var request = self
+        let buffer = try await request.body(upTo: maximumFormBytes)
+        return try Self.decodeForm(T.self, from: String(decoding: buffer.readableBytesView, as: UTF8.self))
+    }
+
+    /// A GET form's fields (the query) as `T`, read as `decodeForm` reads a posted one.
+    func decodeQueryForm<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+        try Self.decodeForm(T.self, from: uri.query ?? "")
+    }
+
+    static func decodeForm<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
+        do {
+            return try URLEncodedFormDecoder().decode(T.self, from: text)
+        } catch let error as DecodingError {
+            throw CinnError.fromDecoding(error)
+        } catch {
+            throw CinnError(.malformedRequest, "the form could not be read")
+        }
+    }
+}
+
 /// A `multipart/form-data` upload: the file part is streamed to a temporary file, the other
 /// fields are kept (small) in memory.
 struct MultipartUpload {
     var fields: [String: String] = [:]
     var file: URL?
     var fileName: String?
+
+    /// The upload's other fields as `T`, read as `Request.decodeForm` reads a form.
+    func decodeFields<T: Decodable>(_ type: T.Type) throws -> T {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        let text = fields.map { name, value in
+            (name.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") + "="
+                + (value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
+        }.joined(separator: "&")
+        return try Request.decodeForm(T.self, from: text)
+    }
 
     /// Parses the request body; the caller removes `file` when done.
     static func receive(_ request: Request, fileField: String, maximumBytes: Int) async throws -> MultipartUpload {

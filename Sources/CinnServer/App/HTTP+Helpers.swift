@@ -141,7 +141,7 @@ extension Request {
     /// A query parameter of a page's GET form, decoded as a browser encodes a form (`+` is a space, `%2B` a plus), nil
     /// when absent or empty. (`query` keeps a `+`: an API client's time offset is one.)
     func formQuery(_ name: String) -> String? {
-        guard let text = uri.query, let value = FormFields.parse(text)[name], !value.isEmpty else { return nil }
+        guard let text = uri.query, let value = URLEncodedText.pairs(text)[name], !value.isEmpty else { return nil }
         return value
     }
 

@@ -236,9 +236,9 @@ enum CSRFToken {
         if let header = request.headers[.xCSRFToken] { return header }
         if let query = request.uri.queryParameters.get("_csrf") { return query }
         guard request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else { return nil }
-        let body = try await request.body(upTo: FormFields.maximumBytes)
+        let body = try await request.body(upTo: maximumFormBytes)
         request.body = .init(buffer: body)
-        return FormFields.parse(String(decoding: body.readableBytesView, as: UTF8.self))["_csrf"]
+        return URLEncodedText.pairs(String(decoding: body.readableBytesView, as: UTF8.self))["_csrf"]
     }
 }
 

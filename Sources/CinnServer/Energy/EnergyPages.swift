@@ -36,19 +36,19 @@ struct ProfilePage {
     ///   - form: what was typed, when the form comes back with an error.
     init(
         isWelcome: Bool, settings: UserSettings, goal: Goal?, bodyFat: BodyFatReading?, today: LocalDate,
-        importedHeight: (height: Height, day: LocalDate)? = nil, form: FormFields? = nil, error: CinnError? = nil
+        importedHeight: (height: Height, day: LocalDate)? = nil, form: ProfileForm? = nil, error: CinnError? = nil
     ) {
         self.isWelcome = isWelcome
         action = isWelcome ? "/welcome" : "/profile"
         formError = error?.message
         errorField = error?.field
-        func typed(_ name: String, _ saved: String) -> String { form.map { $0[name] ?? "" } ?? saved }
+        func typed(_ field: KeyPath<ProfileForm, String?>, _ saved: String) -> String { form.map { $0[keyPath: field] ?? "" } ?? saved }
         let profile = settings.profile
-        let sex = typed("sex", profile?.sex.rawValue ?? "")
+        let sex = typed(\.sex, profile?.sex.rawValue ?? "")
         sexes = [("female", "Female"), ("male", "Male")].map { Choice(value: $0.0, label: $0.1, detail: nil, selected: $0.0 == sex) }
-        birthDate = typed("birth_date", profile?.birthDate.iso ?? "")
+        birthDate = typed(\.birthDate, profile?.birthDate.iso ?? "")
         self.today = today.iso
-        let lengthUnit = typed("length_unit", settings.lengthUnit.rawValue)
+        let lengthUnit = typed(\.lengthUnit, settings.lengthUnit.rawValue)
         lengthUnits = [("cm", "Centimetres"), ("ft_in", "Feet and inches")].map {
             Choice(value: $0.0, label: $0.1, detail: nil, selected: $0.0 == lengthUnit)
         }
@@ -56,24 +56,24 @@ struct ProfilePage {
         let height = profile?.height ?? offered?.height
         heightSource = offered.map { "From your Apple Health export (\(DashboardPage.shortDate($0.day)))." }
         let feetInches = height?.feetAndInches()
-        heightCm = typed("height_cm", height.map { Mass.format($0.centimetres, decimals: 1) } ?? "")
-        heightFeet = typed("height_ft", feetInches.map { String($0.feet) } ?? "")
-        heightInches = typed("height_in", feetInches.map { Mass.format($0.inches, decimals: 0) } ?? "")
-        let massUnit = typed("mass_unit", settings.displayUnit.rawValue)
+        heightCm = typed(\.heightCm, height.map { Mass.format($0.centimetres, decimals: 1) } ?? "")
+        heightFeet = typed(\.heightFeet, feetInches.map { String($0.feet) } ?? "")
+        heightInches = typed(\.heightInches, feetInches.map { Mass.format($0.inches, decimals: 0) } ?? "")
+        let massUnit = typed(\.massUnit, settings.displayUnit.rawValue)
         massUnits = [("kg", "kg"), ("lb", "lb"), ("st", "st")].map {
             Choice(value: $0.0, label: $0.1, detail: nil, selected: $0.0 == massUnit)
         }
-        weightNow = typed("weight", "")
-        let activity = typed("activity", profile?.activity.rawValue ?? ActivityLevel.light.rawValue)
+        weightNow = typed(\.weight, "")
+        let activity = typed(\.activity, profile?.activity.rawValue ?? ActivityLevel.light.rawValue)
         activities = ActivityLevel.allCases.map {
             Choice(value: $0.rawValue, label: $0.title, detail: $0.explanation, selected: $0.rawValue == activity)
         }
         let unit = settings.displayUnit
-        goalWeight = typed("goal_weight", goal.map { Mass.format($0.weight.value(in: unit), decimals: unit.displayDecimals) } ?? "")
-        goalRate = typed("goal_rate", goal?.plannedRate.map { Mass.format($0.value(in: unit), decimals: unit.displayDecimals + 1) } ?? "")
-        let energyUnit = typed("energy_unit", settings.energyUnit.rawValue)
+        goalWeight = typed(\.goalWeight, goal.map { Mass.format($0.weight.value(in: unit), decimals: unit.displayDecimals) } ?? "")
+        goalRate = typed(\.goalRate, goal?.plannedRate.map { Mass.format($0.value(in: unit), decimals: unit.displayDecimals + 1) } ?? "")
+        let energyUnit = typed(\.energyUnit, settings.energyUnit.rawValue)
         energyUnits = [("kcal", "kcal"), ("kJ", "kJ")].map { Choice(value: $0.0, label: $0.1, detail: nil, selected: $0.0 == energyUnit) }
-        timeZones = TimeZoneOption.list(selected: typed("time_zone", settings.timeZoneIdentifier ?? settings.timeZone.identifier))
+        timeZones = TimeZoneOption.list(selected: typed(\.timeZone, settings.timeZoneIdentifier ?? settings.timeZone.identifier))
         pickBrowserZone = isWelcome && form == nil
         goalSummary =
             isWelcome
@@ -87,22 +87,53 @@ struct ProfilePage {
 
     /// The profile change a submitted form asks for. Heights come as centimetres or as feet and inches,
     /// whichever the chosen unit uses.
-    static func update(_ form: FormFields, isWelcome: Bool) throws -> ProfileUpdate {
-        let lengthUnit = try form["length_unit"].map { text in try LengthUnit.parse(text) } ?? .centimetres
+    static func update(_ form: ProfileForm, isWelcome: Bool) throws -> ProfileUpdate {
+        let lengthUnit = try form.lengthUnit.map { text in try LengthUnit.parse(text) } ?? .centimetres
         var height: String?
         if lengthUnit == .feetAndInches {
-            if form["height_ft"] != nil || form["height_in"] != nil {
-                height = "\(form["height_ft"] ?? "0") ft \(form["height_in"] ?? "0") in"
+            if form.heightFeet != nil || form.heightInches != nil {
+                height = "\(form.heightFeet ?? "0") ft \(form.heightInches ?? "0") in"
             }
         } else {
-            height = form["height_cm"].map { "\($0) cm" }
+            height = form.heightCm.map { "\($0) cm" }
         }
-        let goalWeight = try form.number("goal_weight")
+        let goalWeight = try form.$goalWeight.number()
         return ProfileUpdate(
-            sex: form["sex"], birthDate: form["birth_date"], height: height, activity: form["activity"],
-            lengthUnit: lengthUnit.rawValue, massUnit: form["mass_unit"], energyUnit: form["energy_unit"], timeZone: form["time_zone"],
+            sex: form.sex, birthDate: form.birthDate, height: height, activity: form.activity,
+            lengthUnit: lengthUnit.rawValue, massUnit: form.massUnit, energyUnit: form.energyUnit, timeZone: form.timeZone,
             // The planned change is an amount towards the goal: "-0.5", as someone losing writes it, is 0.5 a week.
-            goalWeight: goalWeight, goalRatePerWeek: goalWeight == nil ? nil : try form.number("goal_rate").map(abs), onboarded: true)
+            goalWeight: goalWeight, goalRatePerWeek: goalWeight == nil ? nil : try form.$goalRate.number().map(abs), onboarded: true)
+    }
+}
+
+/// The profile form (also the onboarding's, which adds today's weight).
+struct ProfileForm: Decodable {
+    @Field var sex: String?
+    @Field var birthDate: String?
+    @Field var lengthUnit: String?
+    @Field var heightCm: String?
+    @Field var heightFeet: String?
+    @Field var heightInches: String?
+    @Field var massUnit: String?
+    @Field var weight: String?
+    @Field var activity: String?
+    @Field var goalWeight: String?
+    @Field var goalRate: String?
+    @Field var energyUnit: String?
+    @Field var timeZone: String?
+
+    enum CodingKeys: String, CodingKey {
+        case sex, weight, activity
+        case birthDate = "birth_date"
+        case lengthUnit = "length_unit"
+        case heightCm = "height_cm"
+        case heightFeet = "height_ft"
+        case heightInches = "height_in"
+        case massUnit = "mass_unit"
+        case goalWeight = "goal_weight"
+        case goalRate = "goal_rate"
+        case energyUnit = "energy_unit"
+        case timeZone = "time_zone"
     }
 }
 

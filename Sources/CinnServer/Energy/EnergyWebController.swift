@@ -18,7 +18,7 @@ struct EnergyWebController {
         router.get("/energy", use: energy)
     }
 
-    func renderProfile(_ context: Context, isWelcome: Bool, form: FormFields? = nil, error: CinnError? = nil) async throws -> Response {
+    func renderProfile(_ context: Context, isWelcome: Bool, form: ProfileForm? = nil, error: CinnError? = nil) async throws -> Response {
         let settings = try await context.journal.settings()
         let page = ProfilePage(
             isWelcome: isWelcome, settings: settings, goal: try await context.journal.goal(),
@@ -36,11 +36,11 @@ struct EnergyWebController {
 
     /// Saves the onboarding; a weight typed there becomes the first weigh-in of today.
     @Sendable func saveWelcome(_ request: Request, context: Context) async throws -> Response {
-        let form = try await FormFields(request: request)
+        let form = try await request.decodeForm(ProfileForm.self)
         do {
             let update = try ProfilePage.update(form, isWelcome: true)
-            let weight = try form.number("weight")
-            if let weight { _ = try Mass.bodyWeight(weight, try MassUnit.parse(form["mass_unit"] ?? "kg", field: "mass_unit")) }
+            let weight = try form.$weight.number()
+            if let weight { _ = try Mass.bodyWeight(weight, try MassUnit.parse(form.massUnit ?? "kg", field: "mass_unit")) }
             try await context.journal.updateProfile(update)
             // The first weight has no trend to compare with; its range was checked above.
             if let weight { _ = try await context.journal.addWeighIn(weight: weight, unit: nil, date: nil, confirm: true) }
@@ -60,7 +60,7 @@ struct EnergyWebController {
     }
 
     @Sendable func saveProfile(_ request: Request, context: Context) async throws -> Response {
-        let form = try await FormFields(request: request)
+        let form = try await request.decodeForm(ProfileForm.self)
         do {
             try await context.journal.updateProfile(try ProfilePage.update(form, isWelcome: false))
             return Done.profileSaved.redirect(to: "/energy")
@@ -69,11 +69,16 @@ struct EnergyWebController {
         }
     }
 
+    struct BodyFatForm: Decodable {
+        @Field var percent: String?
+        @Field var date: String?
+    }
+
     @Sendable func addBodyFat(_ request: Request, context: Context) async throws -> Response {
-        let form = try await FormFields(request: request)
+        let form = try await request.decodeForm(BodyFatForm.self)
         do {
-            guard let percent = try form.number("percent") else { throw CinnError.invalid("percent", "enter your body fat in percent") }
-            _ = try await context.journal.addBodyFat(percent: percent, date: form["date"])
+            guard let percent = try form.$percent.number() else { throw CinnError.invalid("percent", "enter your body fat in percent") }
+            _ = try await context.journal.addBodyFat(percent: percent, date: form.date)
             return Done.bodyFatAdded.redirect(to: "/energy")
         } catch let error as CinnError where error.code == .invalidInput {
             return try await renderProfile(context, isWelcome: false, error: error)

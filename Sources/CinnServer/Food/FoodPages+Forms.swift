@@ -23,11 +23,63 @@ struct LogFoodInput {
     }
 
     /// What was submitted, exactly as typed.
-    init(_ form: FormFields) {
+    init(_ form: FoodLogForm) {
         self.init(
-            serving: form["serving"] ?? "", servings: form.values["servings"] ?? "", meal: form["meal"] ?? "",
-            mealName: form.values["meal_name"] ?? "", date: form["date"] ?? "", time: form["time"] ?? "",
-            note: form.values["note"] ?? "")
+            serving: form.serving ?? "", servings: form.$servings.sent ?? "", meal: form.meal ?? "",
+            mealName: form.$mealName.sent ?? "", date: form.date ?? "", time: form.time ?? "", note: form.$note.sent ?? "")
+    }
+}
+
+/// The log dialog's fields; also an entry's edit form and a preset's (with `times`).
+struct FoodLogForm: Decodable {
+    @Field var serving: String?
+    @Field var servings: String?
+    @Field var times: String?
+    @Field var meal: String?
+    @Field var mealName: String?
+    @Field var date: String?
+    @Field var time: String?
+    @Field var note: String?
+
+    enum CodingKeys: String, CodingKey {
+        case serving, servings, times, meal, date, time, note
+        case mealName = "meal_name"
+    }
+
+    /// The meal the form names: the typed name of one's own, else the chosen one.
+    var mealText: String? { mealName ?? meal }
+}
+
+/// The food editor's fields: the name, brand, barcode, basis, default serving, energy unit, each nutrient's amount
+/// (`nutrients.protein`) and whether it is a percent of the Daily Value (`dv.iron`), and where to log it afterwards.
+struct FoodEditorForm: Decodable {
+    /// Each field as it was sent, by its name in the form, for the editor shown again.
+    private(set) var sent: [String: String] = [:]
+    let name: Field, brand: Field, barcode: Field, basis: Field, servingLabel: Field, servingGrams: Field, energyUnit: Field
+    let meal: Field, date: Field
+    let nutrients: [Nutrient: Field]
+    let percentOfDailyValue: Set<Nutrient>
+
+    init(from decoder: any Decoder) throws {
+        let form = try decoder.container(keyedBy: FormKey.self)
+        var sent: [String: String] = [:]
+        func field(_ name: String) throws -> Field {
+            let field = try form.field(name)
+            sent[name] = field.sent
+            return field
+        }
+        (name, brand, barcode, basis) = (try field("name"), try field("brand"), try field("barcode"), try field("basis"))
+        (servingLabel, servingGrams, energyUnit) = (try field("serving.label"), try field("serving.grams"), try field("energy_unit"))
+        (meal, date) = (try form.field("meal"), try form.field("date"))
+        var nutrients: [Nutrient: Field] = [:]
+        var percent: Set<Nutrient> = []
+        for nutrient in Nutrient.all {
+            nutrients[nutrient] = try field("nutrients.\(nutrient.key)")
+            if try field("dv.\(nutrient.key)").wrappedValue == "percent" { percent.insert(nutrient) }
+        }
+        self.nutrients = nutrients
+        percentOfDailyValue = percent
+        self.sent = sent
     }
 }
 
@@ -294,19 +346,19 @@ struct FoodEditorPage {
     }
 
     /// The nutrition label the submitted editor describes.
-    static func label(_ form: FormFields) throws -> NutritionLabel {
+    static func label(_ form: FoodEditorForm) throws -> NutritionLabel {
         var values: [Nutrient: NutritionLabel.Value] = [:]
         for nutrient in Nutrient.all {
-            guard let number = try form.number("nutrients.\(nutrient.key)") else { continue }
-            values[nutrient] = form["dv.\(nutrient.key)"] == "percent" ? .percentDailyValue(number) : .amount(number)
+            guard let number = try form.nutrients[nutrient]?.number() else { continue }
+            values[nutrient] = form.percentOfDailyValue.contains(nutrient) ? .percentDailyValue(number) : .amount(number)
         }
-        guard let basis = FoodBasis(rawValue: form["basis"] ?? FoodBasis.grams.rawValue) else {
+        guard let basis = FoodBasis(rawValue: form.basis.wrappedValue ?? FoodBasis.grams.rawValue) else {
             throw CinnError.invalid("basis", "choose g or ml")
         }
-        let unit = try EnergyUnit.parse(form["energy_unit"] ?? EnergyUnit.kilocalories.rawValue)
+        let unit = try EnergyUnit.parse(form.energyUnit.wrappedValue ?? EnergyUnit.kilocalories.rawValue)
         return NutritionLabel(
-            name: form["name"] ?? "", brand: form["brand"], barcode: form["barcode"], basis: basis,
-            servingLabel: form["serving.label"] ?? "", servingAmount: try form.number("serving.grams"),
+            name: form.name.wrappedValue ?? "", brand: form.brand.wrappedValue, barcode: form.barcode.wrappedValue, basis: basis,
+            servingLabel: form.servingLabel.wrappedValue ?? "", servingAmount: try form.servingGrams.number(),
             values: values, energyInKilojoules: unit == .kilojoules)
     }
 }
@@ -350,7 +402,7 @@ struct FoodPage {
     }
 
     init(
-        food: Food, mine: Bool, settings: UserSettings, context: [(String, String?)] = [], presetForm: FormFields? = nil,
+        food: Food, mine: Bool, settings: UserSettings, context: [(String, String?)] = [], presetForm: PresetForm? = nil,
         problem: FormProblem? = nil
     ) {
         let unit = settings.energyUnit
@@ -374,9 +426,25 @@ struct FoodPage {
         servingChoices = food.servingChoices.map {
             Choice(value: $0.label, label: $0.description(basis: food.basis), selected: $0 == serving)
         }
-        presetName = presetForm?.values["name"] ?? food.name
-        presetServings = presetForm?.values["servings"] ?? "1"
+        presetName = presetForm?.$name.sent ?? food.name
+        presetServings = presetForm?.$servings.sent ?? "1"
         presetServingsError = problem?.message(for: "servings")
         presetError = problem?.general(besides: ["servings"])
+    }
+}
+
+/// A preset saved from a food's page (`food_id`, its `servings` of `serving`) or from a meal of a day (`from_date`, `meal`).
+struct PresetForm: Decodable {
+    @Field var name: String?
+    @Field var foodID: String?
+    @Field var servings: String?
+    @Field var serving: String?
+    @Field var fromDate: String?
+    @Field var meal: String?
+
+    enum CodingKeys: String, CodingKey {
+        case name, servings, serving, meal
+        case foodID = "food_id"
+        case fromDate = "from_date"
     }
 }

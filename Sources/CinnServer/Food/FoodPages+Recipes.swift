@@ -30,7 +30,7 @@ struct RecipeListPage {
 /// A recipe being made or changed. The draft travels in the form itself (`food.N`, `servings.N`, `serving.N`, and
 /// `keep.N`: the row's position in the stored recipe), so adding, removing and searching work without a script: each is
 /// a GET of the editor with the whole form.
-struct RecipeDraft {
+struct RecipeDraft: Decodable {
     struct Ingredient {
         let foodID: UUID?
         /// The ingredient's position in the stored recipe, for a row that came from it: when its food is gone, the row
@@ -53,24 +53,32 @@ struct RecipeDraft {
     /// The most ingredient rows a form is read for.
     static let maximumRows = Recipe.maximumIngredients
 
-    /// The draft a form (or a query string) holds, with `add` appended and `remove` taken out.
-    init(_ fields: [String: String]) {
-        func value(_ name: String) -> String? {
-            guard let text = fields[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
-            return text
-        }
-        id = value("id").flatMap(UUID.init(text:))
-        name = value("name") ?? ""
-        servings = value("servings") ?? "1"
-        cookedGrams = value("cooked_grams") ?? ""
-        query = value("q") ?? ""
-        ingredients = (0..<Self.maximumRows).compactMap { index in
-            let food = value("food.\(index)").flatMap(UUID.init(text:)), kept = value("keep.\(index)").flatMap(Int.init)
+    /// An empty draft: a new recipe.
+    init() {
+        name = ""
+        servings = "1"
+        cookedGrams = ""
+        query = ""
+        ingredients = []
+    }
+
+    /// The draft a form holds, with `add` appended and `remove` taken out.
+    init(from decoder: any Decoder) throws {
+        let form = try decoder.container(keyedBy: FormKey.self)
+        func value(_ name: String) throws -> String? { try form.field(name).wrappedValue }
+        id = try value("id").flatMap(UUID.init(text:))
+        name = try value("name") ?? ""
+        servings = try value("servings") ?? "1"
+        cookedGrams = try value("cooked_grams") ?? ""
+        query = try value("q") ?? ""
+        ingredients = try (0..<Self.maximumRows).compactMap { index in
+            let food = try value("food.\(index)").flatMap(UUID.init(text:)), kept = try value("keep.\(index)").flatMap(Int.init)
             guard food != nil || kept != nil else { return nil }
-            return Ingredient(foodID: food, kept: kept, servings: value("servings.\(index)") ?? "1", serving: value("serving.\(index)"))
+            return Ingredient(
+                foodID: food, kept: kept, servings: try value("servings.\(index)") ?? "1", serving: try value("serving.\(index)"))
         }
-        if let remove = value("remove").flatMap(Int.init), ingredients.indices.contains(remove) { ingredients.remove(at: remove) }
-        if let add = value("add").flatMap(UUID.init(text:)), ingredients.count < Self.maximumRows {
+        if let remove = try value("remove").flatMap(Int.init), ingredients.indices.contains(remove) { ingredients.remove(at: remove) }
+        if let add = try value("add").flatMap(UUID.init(text:)), ingredients.count < Self.maximumRows {
             ingredients.append(Ingredient(foodID: add, servings: "1", serving: nil))
         }
     }

@@ -146,9 +146,6 @@ enum MealChoices {
         return meals.map { Choice(value: $0.name, label: $0.title, selected: $0 == selected) }
     }
 
-    /// The meal a form names: the typed name of one's own, else the chosen one.
-    static func text(_ form: FormFields) -> String? { form["meal_name"] ?? form["meal"] }
-
     /// The time a meal is usually eaten, for logging on another day: "08:00".
     static func usualTime(_ meal: Meal?) -> String {
         switch meal {
@@ -546,12 +543,12 @@ struct FoodSearchPage {
         let error: String?
         let isOpen: Bool
 
-        init(_ form: FormFields? = nil, problem: FormProblem? = nil) {
-            energy = form?["energy"] ?? ""
-            protein = form?["protein_g"] ?? ""
-            carbohydrate = form?["carbohydrate_g"] ?? ""
-            fat = form?["fat_g"] ?? ""
-            name = form?["name"] ?? ""
+        init(_ form: FoodWebController.QuickAddPost? = nil, problem: FormProblem? = nil) {
+            energy = form?.energy ?? ""
+            protein = form?.protein ?? ""
+            carbohydrate = form?.carbohydrate ?? ""
+            fat = form?.fat ?? ""
+            name = form?.name ?? ""
             energyError = problem?.message(for: "energy")
             proteinError = problem?.message(for: "protein_g")
             carbohydrateError = problem?.message(for: "carbohydrate_g")

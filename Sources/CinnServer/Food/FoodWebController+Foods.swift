@@ -48,30 +48,29 @@ extension FoodWebController {
     /// Logs a quick add (energy in the person's unit, grams of the macronutrients) into the meal and day the page was
     /// opened for, and shows the day; a mistake shows the page again with what was typed.
     @Sendable func quickAdd(_ request: Request, context: Context) async throws -> Response {
-        let form = try await FormFields(request: request)
+        let form = try await request.decodeForm(QuickAddPost.self)
         return try await handlingFormErrors {
             let settings = try await context.journal.settings()
-            let energy = try form.number("energy").map { settings.energyUnit == .kilojoules ? Nutrient.kilocalories(kilojoules: $0) : $0 }
+            let energy = try form.$energy.number().map { settings.energyUnit == .kilojoules ? Nutrient.kilocalories(kilojoules: $0) : $0 }
             let quick: QuickAdd
             do {
                 quick = try QuickAdd.validated(
-                    name: form["name"], energyKcal: energy, proteinGrams: try form.number("protein_g"),
-                    carbohydrateGrams: try form.number("carbohydrate_g"), fatGrams: try form.number("fat_g"))
+                    name: form.name, energyKcal: energy, proteinGrams: try form.$protein.number(),
+                    carbohydrateGrams: try form.$carbohydrate.number(), fatGrams: try form.$fat.number())
             } catch let error as CinnError where error.field == "energy_kcal" {
                 throw CinnError.invalid("energy", error.message)
             }
-            let meal = try MealChoices.text(form).map { text in try Meal.parse(text) }
+            let meal = try form.mealText.map { text in try Meal.parse(text) }
             let today = context.journal.today(settings)
             // Today: now. Another day: the meal's usual time.
-            let time = form["date"].flatMap { date in
+            let time = form.date.flatMap { date in
                 date == today.iso ? nil : MealChoices.time(date: date, clock: MealChoices.usualTime(meal))
             }
             let entry = try await context.journal.logFoods([FoodLogRequest(foodID: nil, quickAdd: quick, meal: meal?.name, time: time)])[0]
             return WebResponse.redirect(NutritionText.link("/food/\(entry.localDate.iso)", [("logged", entry.id.lowercasedString)]))
         } failed: { error in
             try await renderSearch(
-                context, request, quick: .init(form, problem: FormProblem(error)), meal: MealChoices.text(form),
-                date: form["date"])
+                context, request, quick: .init(form, problem: FormProblem(error)), meal: form.mealText, date: form.date)
         }
     }
 
@@ -137,17 +136,16 @@ extension FoodWebController {
     }
 
     @Sendable func makeFood(_ request: Request, context: Context) async throws -> Response {
-        let form = try await FormFields(request: request)
+        let form = try await request.decodeForm(FoodEditorForm.self)
         return try await handlingFormErrors {
             let food = try await context.journal.makeFood(try FoodEditorPage.label(form))
             return WebResponse.redirect(
                 NutritionText.link(
-                    "/food/foods/\(food.id.lowercasedString)",
-                    [("meal", form["meal"]), ("date", form["date"])]))
+                    "/food/foods/\(food.id.lowercasedString)", [("meal", form.meal.wrappedValue), ("date", form.date.wrappedValue)]))
         } failed: { error in
             let model = FoodEditorPage(
-                target: .new, values: form.values, settings: try await context.journal.settings(), meal: form["meal"],
-                date: form["date"], problem: FormProblem(error))
+                target: .new, values: form.sent, settings: try await context.journal.settings(), meal: form.meal.wrappedValue,
+                date: form.date.wrappedValue, problem: FormProblem(error))
             return page(context, "food-editor", model, title: "Make a food", section: .search, status: .unprocessableContent)
         }
     }
@@ -193,13 +191,13 @@ extension FoodWebController {
 
     @Sendable func editFood(_ request: Request, context: Context) async throws -> Response {
         let food = try await ownFood(context)
-        let form = try await FormFields(request: request)
+        let form = try await request.decodeForm(FoodEditorForm.self)
         return try await handlingFormErrors {
             let saved = try await context.journal.replaceFood(id: food.id, with: try FoodEditorPage.label(form))
             return Done.foodSaved.redirect(to: "/food/foods/\(saved.id.lowercasedString)")
         } failed: { error in
             let model = FoodEditorPage(
-                target: .food(food.id), values: form.values, settings: try await context.journal.settings(),
+                target: .food(food.id), values: form.sent, settings: try await context.journal.settings(),
                 problem: FormProblem(error))
             return page(context, "food-editor", model, title: "Edit \(food.name)", section: .search, status: .unprocessableContent)
         }
@@ -215,5 +213,30 @@ extension FoodWebController {
     @Sendable func deleteFood(_ request: Request, context: Context) async throws -> Response {
         try await context.journal.deleteFood(id: try idParameter(context, "food"))
         return Done.foodDeleted.redirect(to: "/food/search")
+    }
+}
+
+extension FoodWebController {
+    /// A quick add: energy in the person's unit, grams of the macronutrients, and the meal and day the page was opened for.
+    struct QuickAddPost: Decodable {
+        @Field var name: String?
+        @Field var energy: String?
+        @Field var protein: String?
+        @Field var carbohydrate: String?
+        @Field var fat: String?
+        @Field var meal: String?
+        @Field var mealName: String?
+        @Field var date: String?
+
+        enum CodingKeys: String, CodingKey {
+            case name, energy, meal, date
+            case protein = "protein_g"
+            case carbohydrate = "carbohydrate_g"
+            case fat = "fat_g"
+            case mealName = "meal_name"
+        }
+
+        /// The meal the form names: the typed name of one's own, else the chosen one.
+        var mealText: String? { mealName ?? meal }
     }
 }

@@ -25,31 +25,30 @@ extension FoodWebController {
 
     /// Saves a preset: one food with its servings (from the food's page), or a meal of a day (from the day).
     @Sendable func savePreset(_ request: Request, context: Context) async throws -> Response {
-        let form = try await FormFields(request: request)
-        if let foodID = form["food_id"] {
+        let form = try await request.decodeForm(PresetForm.self)
+        if let foodID = form.foodID {
             return try await savePreset(context, foodID: foodID, form: form)
         }
-        guard let date = form["from_date"].flatMap(LocalDate.init(iso:)) else {
+        guard let date = form.fromDate.flatMap(LocalDate.init(iso:)) else {
             throw CinnError.invalid("from_date", "choose the day to save a meal from")
         }
-        let meal = form["meal"] ?? ""
+        let meal = form.meal ?? ""
         return try await handlingFormErrors {
-            let preset = try await context.journal.savePreset(name: form["name"] ?? "", from: date, meal: meal)
+            let preset = try await context.journal.savePreset(name: form.name ?? "", from: date, meal: meal)
             return savedPreset(preset)
         } failed: { error in
             try await renderDay(context, date, request: request, failed: .init(form: "preset:\(meal)", message: error.message))
         }
     }
 
-    func savePreset(_ context: Context, foodID: String, form: FormFields) async throws -> Response {
+    func savePreset(_ context: Context, foodID: String, form: PresetForm) async throws -> Response {
         guard let id = UUID(text: foodID) else { throw CinnError.notFound("no such food") }
         let food = try await context.journal.food(id: id)
         return try await handlingFormErrors {
-            guard let servings = try form.number("servings") else { throw CinnError.invalid("servings", "enter how many servings") }
+            guard let servings = try form.$servings.number() else { throw CinnError.invalid("servings", "enter how many servings") }
             return savedPreset(
                 try await context.journal.savePreset(
-                    name: form["name"] ?? "", foodID: food.id, servings: servings,
-                    serving: form["serving"], meal: nil))
+                    name: form.name ?? "", foodID: food.id, servings: servings, serving: form.serving, meal: nil))
         } failed: { error in
             let model = FoodPage(
                 food: food, mine: try await context.journal.isOwnFood(id: food.id),
@@ -65,17 +64,17 @@ extension FoodWebController {
 
     @Sendable func logPreset(_ request: Request, context: Context) async throws -> Response {
         let id = try idParameter(context, "preset")
-        let form = try await FormFields(request: request)
+        let form = try await request.decodeForm(FoodLogForm.self)
         return try await handlingFormErrors {
             let entries = try await context.journal.logPreset(
-                id: id, times: try form.number("times") ?? 1, meal: MealChoices.text(form),
-                time: MealChoices.time(date: form["date"], clock: form["time"]))
+                id: id, times: try form.$times.number() ?? 1, meal: form.mealText, time: MealChoices.time(date: form.date, clock: form.time)
+            )
             return WebResponse.redirect(NutritionText.link("/food/\(entries[0].localDate.iso)", [("added", "\(entries.count)")]))
         } failed: { error in
             try await renderPresets(
                 context,
                 failed: .init(
-                    id: id, input: LogFoodInput(form), times: form.values["times"] ?? "",
+                    id: id, input: LogFoodInput(form), times: form.$times.sent ?? "",
                     problem: FormProblem(error)))
         }
     }

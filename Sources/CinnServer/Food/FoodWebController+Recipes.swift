@@ -16,7 +16,7 @@ extension FoodWebController {
     }
 
     @Sendable func newRecipe(_ request: Request, context: Context) async throws -> Response {
-        try await renderRecipe(context, RecipeDraft([:]))
+        try await renderRecipe(context, RecipeDraft())
     }
 
     @Sendable func editRecipe(_ request: Request, context: Context) async throws -> Response {
@@ -26,11 +26,11 @@ extension FoodWebController {
 
     /// The editor again with the form's draft: an ingredient added or removed, a search, the totals worked out.
     @Sendable func recipeDraft(_ request: Request, context: Context) async throws -> Response {
-        try await renderRecipe(context, RecipeDraft(try await FormFields(request: request).values))
+        try await renderRecipe(context, try await request.decodeForm(RecipeDraft.self))
     }
 
     @Sendable func saveRecipe(_ request: Request, context: Context) async throws -> Response {
-        let draft = RecipeDraft(try await FormFields(request: request).values)
+        let draft = try await request.decodeForm(RecipeDraft.self)
         let id = context.parameters.get("id").flatMap(UUID.init(text:))
         var stored: Recipe?
         if let id { stored = try await context.journal.recipe(id: id) }
@@ -45,12 +45,12 @@ extension FoodWebController {
                 }
                 return RecipeIngredientRequest(
                     foodID: foodID,
-                    servings: try FormFields.number(item.servings, field: "ingredients[\(index)].servings"),
+                    servings: try Field.number(item.servings, field: "ingredients[\(index)].servings"),
                     serving: item.serving)
             }
             let recipe = try await context.journal.saveRecipe(
-                id: id, name: draft.name, ingredients: ingredients, servings: try FormFields.number(draft.servings, field: "servings"),
-                cookedGrams: draft.cookedGrams.isEmpty ? nil : try FormFields.number(draft.cookedGrams, field: "cooked_grams"))
+                id: id, name: draft.name, ingredients: ingredients, servings: try Field.number(draft.servings, field: "servings"),
+                cookedGrams: draft.cookedGrams.isEmpty ? nil : try Field.number(draft.cookedGrams, field: "cooked_grams"))
             return Done.recipeSaved.redirect(to: "/food/foods/\(recipe.food.id.lowercasedString)")
         } failed: { error in
             try await renderRecipe(context, draft, problem: FormProblem(error), status: .unprocessableContent)

@@ -158,18 +158,23 @@ extension FoodWebController {
     /// Marks the day complete or partial, then shows it again.
     @Sendable func markDay(_ request: Request, context: Context) async throws -> Response {
         let date = try date(context)
-        let form = try await FormFields(request: request)
-        try await context.journal.setDayStatus(date, status: try DayStatus.parse(form["status"] ?? ""))
+        struct StatusForm: Decodable { @Field var status: String? }
+        let form = try await request.decodeForm(StatusForm.self)
+        try await context.journal.setDayStatus(date, status: try DayStatus.parse(form.status ?? ""))
         return Done.dayMarked.redirect(to: "/food/\(date.iso)")
     }
 
     /// Copies the day, or one meal of it, to another day.
     @Sendable func copy(_ request: Request, context: Context) async throws -> Response {
         let source = try date(context)
-        let form = try await FormFields(request: request)
-        let meal = form["meal"]
+        struct CopyForm: Decodable {
+            @Field var meal: String?
+            @Field var to: String?
+        }
+        let form = try await request.decodeForm(CopyForm.self)
+        let meal = form.meal
         return try await handlingFormErrors {
-            guard let to = form["to"] else { throw CinnError.invalid("to", "choose the day to copy to") }
+            guard let to = form.to else { throw CinnError.invalid("to", "choose the day to copy to") }
             let target = try LocalDate.parse(to, field: "to")
             let copies = try await context.journal.copyEntries(from: source, meal: meal, to: target, toMeal: nil)
             return WebResponse.redirect(NutritionText.link("/food/\(target.iso)", [("added", "\(copies.count)")]))
@@ -221,13 +226,13 @@ extension FoodWebController {
 
     @Sendable func log(_ request: Request, context: Context) async throws -> Response {
         let food = try await context.journal.food(id: try idParameter(context, "food"))
-        let form = try await FormFields(request: request)
+        let form = try await request.decodeForm(FoodLogForm.self)
         return try await handlingFormErrors {
-            guard let servings = try form.number("servings") else { throw CinnError.invalid("servings", "enter how many servings") }
+            guard let servings = try form.$servings.number() else { throw CinnError.invalid("servings", "enter how many servings") }
             let entry = try await context.journal.logFoods([
                 FoodLogRequest(
-                    foodID: food.id, servings: servings, serving: form["serving"], meal: MealChoices.text(form),
-                    time: MealChoices.time(date: form["date"], clock: form["time"]), note: form["note"])
+                    foodID: food.id, servings: servings, serving: form.serving, meal: form.mealText,
+                    time: MealChoices.time(date: form.date, clock: form.time), note: form.note)
             ])[0]
             let logged = entry.id.lowercasedString
             return WebResponse.redirect(NutritionText.link("/food/\(entry.localDate.iso)", [("logged", logged)]))
@@ -252,14 +257,14 @@ extension FoodWebController {
 
     @Sendable func editEntry(_ request: Request, context: Context) async throws -> Response {
         let entry = try await entry(context)
-        let form = try await FormFields(request: request)
+        let form = try await request.decodeForm(FoodLogForm.self)
         let input = LogFoodInput(form)
         return try await handlingFormErrors {
-            guard let servings = try form.number("servings") else { throw CinnError.invalid("servings", "enter how many servings") }
+            guard let servings = try form.$servings.number() else { throw CinnError.invalid("servings", "enter how many servings") }
             let moved = input.date != entry.localDate.iso || input.time != entry.localTimeOfDay
             let edited = try await context.journal.editFoodEntry(
-                id: entry.id, servings: servings, meal: MealChoices.text(form),
-                time: moved ? MealChoices.time(date: form["date"], clock: form["time"]) : nil, note: .some(form["note"]))
+                id: entry.id, servings: servings, meal: form.mealText,
+                time: moved ? MealChoices.time(date: form.date, clock: form.time) : nil, note: .some(form.note))
             return Done.entrySaved.redirect(to: "/food/\(edited.localDate.iso)")
         } failed: { error in
             let settings = try await context.journal.settings()

@@ -100,35 +100,43 @@ struct GlucoseWebController {
         }
     }
 
+    struct ReadingForm: Decodable {
+        @Field var value: String?
+        @Field var unit: String?
+        @Field var time: String?
+        @Field var timing: String?
+        @Field var note: String?
+        @Field var confirm: String?
+    }
+
     @Sendable func addReading(_ request: Request, context: Context) async throws -> Response {
-        let form = try await FormFields(request: request)
+        let form = try await request.decodeForm(ReadingForm.self)
         do {
             return try await changing(context, .reading) {
-                guard let value = try form.number("value") else { throw CinnError.invalid("value", "enter a glucose value") }
-                let timing = try form["timing"].map { text in
+                guard let value = try form.$value.number() else { throw CinnError.invalid("value", "enter a glucose value") }
+                let timing = try form.timing.map { text in
                     guard let timing = MealTiming(rawValue: text) else { throw CinnError.invalid("timing", "unknown timing \(text)") }
                     return timing
                 }
-                let unit = try form["unit"].map { text in try GlucoseUnit.parse(text) }
+                let unit = try form.unit.map { text in try GlucoseUnit.parse(text) }
                 _ = try await context.journal.addGlucose(
-                    value: value, unit: unit, time: form["time"], timing: timing, note: form["note"],
-                    confirm: form["confirm"] == "true")
+                    value: value, unit: unit, time: form.time, timing: timing, note: form.note, confirm: form.$confirm.isTrue)
             }
         } catch let error as CinnError where error.code == .needsConfirmation {
             // The unit the value was sent in: the form's (parsed above before the question), else the user's.
-            let sentUnit = try form["unit"].map { text in try GlucoseUnit.parse(text) }
+            let sentUnit = try form.unit.map { text in try GlucoseUnit.parse(text) }
             let typedUnit = if let sentUnit { sentUnit } else { try await context.journal.settings().glucoseUnit }
-            let value = try form.number("value") ?? 0
+            let value = try form.$value.number() ?? 0
             let other: GlucoseUnit = typedUnit == .milligramsPerDeciliter ? .millimolesPerLiter : .milligramsPerDeciliter
-            let text = form["value"] ?? ""
+            let text = form.value ?? ""
             var choices = [GlucoseFeedback.ReadingConfirmation.Choice(unit: other.rawValue, label: "It was \(text) \(other.rawValue)")]
             if (try? Glucose.validated(value, typedUnit)) != nil {
                 choices.append(.init(unit: typedUnit.rawValue, label: "Save \(text) \(typedUnit.rawValue) anyway"))
             }
             var feedback = GlucoseFeedback()
             feedback.confirmation = .init(
-                message: error.message, value: text, time: form["time"] ?? "", timing: form["timing"] ?? "",
-                note: form["note"] ?? "", choices: choices)
+                message: error.message, value: text, time: form.time ?? "", timing: form.timing ?? "", note: form.note ?? "",
+                choices: choices)
             return try await renderReport(context, days: 30, feedback: feedback, status: .unprocessableContent)
         }
     }
@@ -139,13 +147,20 @@ struct GlucoseWebController {
         return Done.readingDeleted.redirect(to: back)
     }
 
+    struct InsulinForm: Decodable {
+        @Field var units: String?
+        @Field var kind: String?
+        @Field var insulin: String?
+        @Field var time: String?
+        @Field var note: String?
+    }
+
     @Sendable func addInsulin(_ request: Request, context: Context) async throws -> Response {
-        let form = try await FormFields(request: request)
+        let form = try await request.decodeForm(InsulinForm.self)
         return try await changing(context, .insulin) {
-            guard let units = try form.number("units") else { throw CinnError.invalid("units", "enter the units") }
-            let kind = InsulinKind(rawValue: form["kind"] ?? "bolus") ?? .bolus
-            _ = try await context.journal.addInsulin(
-                units: units, kind: kind, insulin: form["insulin"], time: form["time"], note: form["note"])
+            guard let units = try form.$units.number() else { throw CinnError.invalid("units", "enter the units") }
+            let kind = InsulinKind(rawValue: form.kind ?? "bolus") ?? .bolus
+            _ = try await context.journal.addInsulin(units: units, kind: kind, insulin: form.insulin, time: form.time, note: form.note)
         }
     }
 
@@ -157,17 +172,29 @@ struct GlucoseWebController {
 
     /// The day page a delete form was sent from (its `day` field), to go back to; else the report.
     func dayPath(_ request: Request) async throws -> String {
-        let form = try await FormFields(request: request)
-        return form["day"].flatMap(LocalDate.init(iso:)).map { "/glucose/days/\($0.iso)" } ?? "/glucose"
+        struct DeleteForm: Decodable { @Field var day: String? }
+        let form = try await request.decodeForm(DeleteForm.self)
+        return form.day.flatMap(LocalDate.init(iso:)).map { "/glucose/days/\($0.iso)" } ?? "/glucose"
+    }
+
+    /// A study meal's form.
+    struct MealForm: Decodable {
+        @Field var name: String?
+        @Field var kind: String?
+        @Field var carbohydrateGrams: String?
+
+        enum CodingKeys: String, CodingKey {
+            case name, kind
+            case carbohydrateGrams = "carbohydrate_g"
+        }
     }
 
     func renderMeals(
-        _ context: Context, error: String? = nil, form: FormFields? = nil, notice: String? = nil,
+        _ context: Context, error: String? = nil, form: MealForm? = nil, notice: String? = nil,
         status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         let page = MealsPage(
-            meals: try await context.journal.meals(), error: error, name: form?["name"] ?? "",
-            carbs: form?["carbohydrate_g"] ?? "")
+            meals: try await context.journal.meals(), error: error, name: form?.name ?? "", carbs: form?.carbohydrateGrams ?? "")
         return WebResponse.html(
             pages.render("glucose-meals", page, title: "Study meals", tab: .glucose, notice: notice, formToken: context.formToken),
             status: status)
@@ -178,11 +205,11 @@ struct GlucoseWebController {
     }
 
     @Sendable func addMeal(_ request: Request, context: Context) async throws -> Response {
-        let form = try await FormFields(request: request)
+        let form = try await request.decodeForm(MealForm.self)
         do {
             _ = try await context.journal.addMeal(
-                name: form["name"] ?? "", kind: MealKind(rawValue: form["kind"] ?? "common") ?? .common,
-                carbohydrateGrams: try form.number("carbohydrate_g"), foods: [], note: nil)
+                name: form.name ?? "", kind: MealKind(rawValue: form.kind ?? "common") ?? .common,
+                carbohydrateGrams: try form.$carbohydrateGrams.number(), foods: [], note: nil)
             return Done.mealAdded.redirect(to: "/glucose/meals")
         } catch let error as CinnError where error.code == .invalidInput || error.code == .conflict {
             return try await renderMeals(context, error: error.message, form: form, status: error.code.httpStatus)
@@ -194,36 +221,50 @@ struct GlucoseWebController {
         return Done.mealDeleted.redirect(to: "/glucose/meals")
     }
 
+    /// Logging a meal on the report: a study meal, a preset, a recipe or a food.
+    struct LogMealForm: Decodable {
+        @Field var meal: String?
+        @Field var mealID: String?
+        @Field var portion: String?
+        @Field var slot: String?
+        @Field var time: String?
+        @Field var note: String?
+
+        enum CodingKeys: String, CodingKey {
+            case meal, portion, slot, time, note
+            case mealID = "meal_id"
+        }
+    }
+
     @Sendable func logMeal(_ request: Request, context: Context) async throws -> Response {
-        let form = try await FormFields(request: request)
+        let form = try await request.decodeForm(LogMealForm.self)
         return try await changing(context, .meal) {
             // "preset:ID", "recipe:ID" and "food:ID" log to the food diary; "meal:ID" (or a bare id) logs a study meal's event.
-            let choice = (form["meal"] ?? form["meal_id"] ?? "").split(separator: ":", maxSplits: 1).map(String.init)
+            let choice = (form.meal ?? form.mealID ?? "").split(separator: ":", maxSplits: 1).map(String.init)
             guard let id = choice.last.flatMap(UUID.init(text:)) else { throw CinnError.invalid("meal", "choose a meal") }
-            let portion = try form.number("portion")
-            let slot = form["slot"].flatMap { $0.isEmpty ? nil : $0 }
+            let portion = try form.$portion.number()
+            let slot = form.slot
             switch choice.count == 2 ? choice[0] : "meal" {
             case "preset":
-                _ = try await context.journal.logPreset(id: id, times: portion ?? 1, meal: slot, time: form["time"])
+                _ = try await context.journal.logPreset(id: id, times: portion ?? 1, meal: slot, time: form.time)
             case "recipe":
                 _ = try await context.journal.logFoods([
-                    FoodLogRequest(
-                        foodID: id, servings: portion ?? 1, serving: "1 serving", meal: slot,
-                        time: form["time"])
+                    FoodLogRequest(foodID: id, servings: portion ?? 1, serving: "1 serving", meal: slot, time: form.time)
                 ])
             case "food":
-                _ = try await context.journal.logFoods([FoodLogRequest(foodID: id, servings: portion ?? 1, meal: slot, time: form["time"])])
+                _ = try await context.journal.logFoods([FoodLogRequest(foodID: id, servings: portion ?? 1, meal: slot, time: form.time)])
             default:
                 _ = try await context.journal.logMeal(
-                    mealID: id, time: form["time"], portion: portion, carbohydrateGrams: nil, note: form["note"])
+                    mealID: id, time: form.time, portion: portion, carbohydrateGrams: nil, note: form.note)
             }
         }
     }
 
     @Sendable func reportMealEvent(_ request: Request, context: Context) async throws -> Response {
-        let form = try await FormFields(request: request)
+        struct ReportForm: Decodable { @Field var reason: String? }
+        let form = try await request.decodeForm(ReportForm.self)
         let id = try idParameter(context, "meal event")
-        return try await changing(context, .mealEvent) { try await context.journal.reportMealEvent(id: id, reason: form["reason"]) }
+        return try await changing(context, .mealEvent) { try await context.journal.reportMealEvent(id: id, reason: form.reason) }
     }
 
     @Sendable func deleteMealEvent(_ request: Request, context: Context) async throws -> Response {

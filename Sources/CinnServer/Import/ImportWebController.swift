@@ -45,16 +45,20 @@ struct ImportWebController {
     @Sendable func checkImport(_ request: Request, context: Context) async throws -> Response {
         let upload = try await MultipartUpload.receive(request, fileField: "file", maximumBytes: maximumImportBytes)
         guard let file = upload.file else { throw CinnError.invalid("file", "choose a file to import") }
+        let form: ImportForm
         do {
-            try FoodDatabaseFormat.checkImport(upload.fields["format"], account: context.account)
+            form = try upload.decodeFields(ImportForm.self)
+            try FoodDatabaseFormat.checkImport(form.format, account: context.account)
         } catch {
             try? FileManager.default.removeItem(at: file)
             throw error
         }
-        var fields = upload.fields
-        fields["file_name"] = upload.fileName
-        fields.removeValue(forKey: "_csrf")
-        let pending = PendingImport(directory: pendingDirectory, token: UUID().lowercasedString, fields: fields)
+        var pending = PendingImport(directory: pendingDirectory, token: UUID().lowercasedString, fields: [:])
+        pending.format = form.format
+        pending.unit = form.unit
+        pending.dateOrder = form.dateOrder
+        pending.fileName = upload.fileName
+        pending.skipInvalid = form.$skipInvalid.isTrue
         do {
             try await pending.keep(file: file, journal: context.journal)
         } catch {
@@ -62,24 +66,24 @@ struct ImportWebController {
             await pending.discard(context.journal)
             throw error
         }
-        return try await check(context, pending, progressID: ImportProgressBoard.validID(upload.fields["progress"]))
+        return try await check(context, pending, progressID: ImportProgressBoard.validID(form.progress))
     }
 
     /// A kept upload whose file did not say its unit, checked again with the unit the person chose.
     @Sendable func recheckImport(_ request: Request, context: Context) async throws -> Response {
         var pending = try await waiting(context)
-        let form = try await FormFields(request: request)
-        let unit = try MassUnit.parse(form["unit"] ?? "", field: "unit")
-        try await pending.setField("unit", unit.rawValue, journal: context.journal)
+        let form = try await request.decodeForm(ImportForm.self)
+        pending.unit = try MassUnit.parse(form.unit ?? "", field: "unit").rawValue
+        try await pending.saveFields(context.journal)
         return try await check(context, pending, progressID: nil)
     }
 
     /// A kept upload whose dates (a spreadsheet's) did not say their order, checked again with the order chosen.
     @Sendable func recheckDateOrder(_ request: Request, context: Context) async throws -> Response {
         var pending = try await waiting(context)
-        let form = try await FormFields(request: request)
-        let order = try MyFitnessPalExport.DateOrder.parse(form["date_order"] ?? "")
-        try await pending.setField("date_order", order.rawValue, journal: context.journal)
+        let form = try await request.decodeForm(ImportForm.self)
+        pending.dateOrder = try MyFitnessPalExport.DateOrder.parse(form.dateOrder ?? "").rawValue
+        try await pending.saveFields(context.journal)
         return try await check(context, pending, progressID: nil)
     }
 
@@ -105,7 +109,7 @@ struct ImportWebController {
             if model.token == nil { await pending.discard(context.journal) }
             return WebResponse.html(pages.render("import-report", model, title: "Import", tab: .importing, formToken: context.formToken))
         } catch let error as CinnError where error.code == .invalidInput && ImportQuestionPage.asks(error) {
-            let model = ImportQuestionPage(error, token: pending.token, fileName: pending.fields["file_name"])
+            let model = ImportQuestionPage(error, token: pending.token, fileName: pending.fileName)
             return WebResponse.html(
                 pages.render("import-question", model, title: "Import", tab: .importing, formToken: context.formToken),
                 status: .unprocessableContent)
@@ -121,7 +125,7 @@ struct ImportWebController {
     @Sendable func runImport(_ request: Request, context: Context) async throws -> Response {
         var pending = try await waiting(context, claiming: true)
         // "Import the good rows" of a file with invalid ones (in the query: the form may be sent as multipart by its script).
-        if request.query("skip_invalid") == "true" { pending.fields["skip_invalid"] = "true" }
+        if request.query("skip_invalid") == "true" { pending.skipInvalid = true }
         let report: ImportReport
         do {
             report = try await ImportProgressBoard.tracking(context.journal, pending.token, phase: "importing") { progress in
@@ -169,16 +173,60 @@ struct ImportWebController {
     }
 }
 
+/// The import form's fields: the upload's format and unit, a spreadsheet's date order, whether to skip invalid rows, and
+/// the id its progress is polled by; the question pages send the unit or the date order again.
+struct ImportForm: Decodable {
+    @Field var format: String?
+    @Field var unit: String?
+    @Field var dateOrder: String?
+    @Field var progress: String?
+    /// "Import the good rows even if some are invalid".
+    @Field var skipInvalid: String?
+
+    enum CodingKeys: String, CodingKey {
+        case format, unit, progress
+        case dateOrder = "date_order"
+        case skipInvalid = "skip_invalid"
+    }
+}
+
 /// An uploaded file kept between the check (a dry run) and the import: the file in the upload directory, its form
 /// fields in the database (which also says whose it is).
 struct PendingImport {
     let directory: URL
     let token: String
-    var fields: [String: String]
+    /// As the database keeps them.
+    private(set) var fields: [String: String]
+
+    init(directory: URL, token: String, fields: [String: String]) {
+        self.directory = directory
+        self.token = token
+        self.fields = fields
+    }
 
     var file: URL { directory.appendingPathComponent("\(token).upload") }
 
-    var skipInvalid: Bool { fields["skip_invalid"] == "true" }
+    var format: String? {
+        get { fields["format"].flatMap { $0.isEmpty ? nil : $0 } }
+        set { fields["format"] = newValue }
+    }
+    var unit: String? {
+        get { fields["unit"].flatMap { $0.isEmpty ? nil : $0 } }
+        set { fields["unit"] = newValue }
+    }
+    var dateOrder: String? {
+        get { fields["date_order"].flatMap { $0.isEmpty ? nil : $0 } }
+        set { fields["date_order"] = newValue }
+    }
+    /// The uploaded file's name, as the person's computer gave it.
+    var fileName: String? {
+        get { fields["file_name"] }
+        set { fields["file_name"] = newValue }
+    }
+    var skipInvalid: Bool {
+        get { fields["skip_invalid"] == "true" }
+        set { fields["skip_invalid"] = newValue ? "true" : nil }
+    }
 
     /// How long an upload waits for its "import" before it is removed.
     static let lifetime: TimeInterval = 3600
@@ -201,23 +249,19 @@ struct PendingImport {
         guard FileManager.default.fileExists(atPath: file.path) else {
             throw CinnError.notFound("this import is no longer waiting; upload the file again")
         }
-        let format = fields["format"].flatMap { $0.isEmpty ? nil : $0 }
-        let unit = try fields["unit"].flatMap { $0.isEmpty ? nil : $0 }.map { text in try MassUnit.parse(text) }
-        let dateOrder = try fields["date_order"].flatMap { $0.isEmpty ? nil : $0 }.map { text in
-            try MyFitnessPalExport.DateOrder.parse(text)
-        }
+        let unit = try self.unit.map { text in try MassUnit.parse(text) }
+        let dateOrder = try self.dateOrder.map { text in try MyFitnessPalExport.DateOrder.parse(text) }
         return try await ServerMetrics.counting {
-            try await namingUpload(file, as: fields["file_name"]) {
+            try await namingUpload(file, as: fileName) {
                 try await journal.importAnyFile(
-                    at: file, fileName: fields["file_name"], format: format, unit: unit, dateOrder: dateOrder,
+                    at: file, fileName: fileName, format: format, unit: unit, dateOrder: dateOrder,
                     mode: ImportMode(dryRun: dryRun, skipInvalid: skipInvalid), progress: progress)
             }
         }
     }
 
-    /// Changes one of the kept upload's form fields (the unit chosen afterwards).
-    mutating func setField(_ name: String, _ value: String, journal: Journal) async throws {
-        fields[name] = value
+    /// Keeps the fields changed since the upload (the unit or date order chosen afterwards).
+    func saveFields(_ journal: Journal) async throws {
         try await journal.setWaitingUploadFields(fields, token: token)
     }
 

@@ -89,7 +89,7 @@ struct CalorieTargetCard {
     let formError: String?
 
     /// - Parameter form: what was typed, when the form comes back with an error.
-    init(report: EnergyReport, form: FormFields? = nil, problem: FormProblem? = nil) {
+    init(report: EnergyReport, form: CalorieTargetForm? = nil, problem: FormProblem? = nil) {
         let settings = report.settings
         let unit = settings.energyUnit
         target = report.target.map { NutritionText.energy($0.kcal, unit) }
@@ -105,7 +105,7 @@ struct CalorieTargetCard {
                 ? "Set up your profile for a target from the formula, or type your own number."
                 : "Add a weigh-in for a target from the formula, or type your own number."
         let saved = settings.energyTargetKcal != nil ? "own" : settings.targetBasis.rawValue
-        let chosen = form?["follows"] ?? saved
+        let chosen = form?.follows ?? saved
         let window = AdaptiveExpenditure.defaultWindowDays / 7
         choices = [
             (
@@ -119,8 +119,8 @@ struct CalorieTargetCard {
             ),
             ("own", "My own number", "A daily target you or your dietitian chose; nothing moves it."),
         ].map { Choice(value: $0.0, label: $0.1, detail: $0.2, selected: $0.0 == chosen) }
-        ownKcal = form?["own_kcal"] ?? settings.energyTargetKcal.map { Mass.format($0, decimals: 0) } ?? ""
-        floor = form?["floor"] ?? settings.energyFloorKcal.map { Mass.format($0, decimals: 0) } ?? ""
+        ownKcal = form?.ownKcal ?? settings.energyTargetKcal.map { Mass.format($0, decimals: 0) } ?? ""
+        floor = form?.floor ?? settings.energyFloorKcal.map { Mass.format($0, decimals: 0) } ?? ""
         defaultFloor =
             settings.profile.map { "\(Int(EnergyTarget.defaultFloorKcal($0.sex))) kcal" } ?? "1200 kcal (women) or 1500 kcal (men)"
         ownError = problem?.message(for: "own_kcal")
@@ -129,11 +129,11 @@ struct CalorieTargetCard {
     }
 
     /// The settings change a submitted form asks for: the basis, the own number (cleared unless chosen) and the floor.
-    static func update(_ form: FormFields) throws -> ProfileUpdate {
-        let follows = form["follows"] ?? "adaptive"
-        let floor = try form.number("floor").map { kcal in try EnergyTarget.validFloor(kcal, field: "floor") }
+    static func update(_ form: CalorieTargetForm) throws -> ProfileUpdate {
+        let follows = form.follows ?? "adaptive"
+        let floor = try form.$floor.number().map { kcal in try EnergyTarget.validFloor(kcal, field: "floor") }
         if follows == "own" {
-            guard let own = try form.number("own_kcal") else { throw CinnError.invalid("own_kcal", "type your own daily target in kcal") }
+            guard let own = try form.$ownKcal.number() else { throw CinnError.invalid("own_kcal", "type your own daily target in kcal") }
             return ProfileUpdate(
                 energyFloorKcal: .some(floor), energyTargetKcal: .some(try UserSettings.validEnergyTarget(own, field: "own_kcal")))
         }
@@ -174,7 +174,7 @@ struct TargetsPage {
 
     /// The form's fields: what `form` holds after a failed save, else the targets there are.
     init(
-        targets: NutrientTargets, goals: [NutrientGoal], calories: CalorieTargetCard, energyTargetKcal: Double?, form: FormFields? = nil,
+        targets: NutrientTargets, goals: [NutrientGoal], calories: CalorieTargetCard, energyTargetKcal: Double?, form: TargetsForm? = nil,
         problem: FormProblem? = nil
     ) {
         self.calories = calories
@@ -188,12 +188,12 @@ struct TargetsPage {
                 case .gramsPerKilogram(let perKilogram)?: (perKilogram, "per_kg")
                 case nil: (nil, "g")
                 }
-            let chosen = form?["\(nutrient.key)_kind"] ?? kind
+            let chosen = form?.macros[nutrient.key]?.kind ?? kind
             var kinds = [("g", "g a day"), ("percent", "% of energy")]
             if nutrient == .protein { kinds.append(("per_kg", "g per kg of body weight")) }
             let goal = byKey[nutrient.key].flatMap { $0.macro == nil ? nil : $0 }
             return Macro(
-                key: nutrient.key, label: nutrient.name, value: form?[nutrient.key] ?? number(value),
+                key: nutrient.key, label: nutrient.name, value: form?.macros[nutrient.key]?.amount.wrappedValue ?? number(value),
                 kinds: kinds.map { SettingsPage.Option(value: $0.0, label: $0.1, selected: $0.0 == chosen) },
                 grams: goal.map { "Today: \(NutritionText.number($0.target)) g" }, error: problem?.message(for: nutrient.key))
         }
@@ -201,8 +201,8 @@ struct TargetsPage {
             let mine = targets.limits[nutrient.key], fallback = NutrientTargets.defaultLimit(nutrient)
             return Row(
                 key: nutrient.key, name: nutrient.name, unit: nutrient.unit.rawValue,
-                minimum: form?["min.\(nutrient.key)"] ?? number(mine?.minimum),
-                maximum: form?["max.\(nutrient.key)"] ?? number(mine?.maximum),
+                minimum: form?.minimum[nutrient.key]?.wrappedValue ?? number(mine?.minimum),
+                maximum: form?.maximum[nutrient.key]?.wrappedValue ?? number(mine?.maximum),
                 minimumPlaceholder: number(fallback?.minimum), maximumPlaceholder: number(fallback?.maximum),
                 error: problem?.message(for: "nutrients.\(nutrient.key).min") ?? problem?.message(for: "nutrients.\(nutrient.key).max"))
         }
@@ -214,12 +214,12 @@ struct TargetsPage {
     }
 
     /// The targets a submitted form gives, unchecked; a number that is not one names its field.
-    static func targets(_ form: FormFields) throws -> NutrientTargets {
+    static func targets(_ form: TargetsForm) throws -> NutrientTargets {
         var targets = NutrientTargets()
         for nutrient in [Nutrient.protein, .carbohydrate, .fat] {
-            guard let value = try form.number(nutrient.key) else { continue }
+            guard let macro = form.macros[nutrient.key], let value = try macro.amount.number() else { continue }
             let target: MacroTarget =
-                switch form["\(nutrient.key)_kind"] {
+                switch macro.kind {
                 case "percent": .percentOfEnergy(value)
                 case "per_kg": .gramsPerKilogram(value)
                 default: .grams(value)
@@ -231,9 +231,46 @@ struct TargetsPage {
             }
         }
         for nutrient in Nutrient.all where !Nutrient.macros.contains(nutrient) {
-            let minimum = try form.number("min.\(nutrient.key)"), maximum = try form.number("max.\(nutrient.key)")
+            let minimum = try form.minimum[nutrient.key]?.number(), maximum = try form.maximum[nutrient.key]?.number()
             if minimum != nil || maximum != nil { targets.limits[nutrient.key] = NutrientLimit(minimum: minimum, maximum: maximum) }
         }
         return targets
+    }
+}
+
+/// The calorie target form: what the target follows, the own number and the floor.
+struct CalorieTargetForm: Decodable {
+    @Field var follows: String?
+    @Field var ownKcal: String?
+    @Field var floor: String?
+
+    enum CodingKeys: String, CodingKey {
+        case follows, floor
+        case ownKcal = "own_kcal"
+    }
+}
+
+/// The nutrition targets form: each macro's amount (`protein`) and kind (`protein_kind`), and each nutrient's
+/// minimum and maximum (`min.fibre`, `max.sodium`).
+struct TargetsForm: Decodable {
+    struct Macro {
+        let amount: Field
+        let kind: String?
+    }
+
+    /// By nutrient key.
+    var macros: [String: Macro] = [:]
+    var minimum: [String: Field] = [:]
+    var maximum: [String: Field] = [:]
+
+    init(from decoder: any Decoder) throws {
+        let form = try decoder.container(keyedBy: FormKey.self)
+        for nutrient in [Nutrient.protein, .carbohydrate, .fat] {
+            macros[nutrient.key] = Macro(amount: try form.field(nutrient.key), kind: try form.field("\(nutrient.key)_kind").wrappedValue)
+        }
+        for nutrient in Nutrient.all where !Nutrient.macros.contains(nutrient) {
+            minimum[nutrient.key] = try form.field("min.\(nutrient.key)")
+            maximum[nutrient.key] = try form.field("max.\(nutrient.key)")
+        }
     }
 }

@@ -40,20 +40,37 @@ struct SettingsWebController {
         WebResponse.html(try await renderSettings(context, notice: Done.notice(request)))
     }
 
+    /// The settings form: each field left out keeps its setting.
+    struct SettingsForm: Decodable {
+        @Field var unit: String?
+        @Field var trendMethod: String?
+        @Field var timeZone: String?
+        @Field var energyUnit: String?
+        @Field var glucoseUnit: String?
+
+        enum CodingKeys: String, CodingKey {
+            case unit
+            case trendMethod = "trend_method"
+            case timeZone = "time_zone"
+            case energyUnit = "energy_unit"
+            case glucoseUnit = "glucose_unit"
+        }
+    }
+
     @Sendable func saveSettings(_ request: Request, context: Context) async throws -> Response {
-        let form = try await FormFields(request: request)
+        let form = try await request.decodeForm(SettingsForm.self)
         do {
             var settings = try await context.journal.settings()
-            if let unit = form["unit"] { settings.displayUnit = try MassUnit.parse(unit) }
-            if let method = form["trend_method"] {
+            if let unit = form.unit { settings.displayUnit = try MassUnit.parse(unit) }
+            if let method = form.trendMethod {
                 guard let trendMethod = TrendMethod(rawValue: method) else {
                     throw CinnError.invalid("trend_method", "choose exact or pencil")
                 }
                 settings.trendMethod = trendMethod
             }
-            if let zone = form["time_zone"] { settings.timeZoneIdentifier = try UserSettings.validTimeZone(zone) }
-            if let unit = form["energy_unit"] { settings.energyUnit = try EnergyUnit.parse(unit) }
-            if let unit = form["glucose_unit"] { settings.glucoseUnit = try GlucoseUnit.parse(unit, field: "glucose_unit") }
+            if let zone = form.timeZone { settings.timeZoneIdentifier = try UserSettings.validTimeZone(zone) }
+            if let unit = form.energyUnit { settings.energyUnit = try EnergyUnit.parse(unit) }
+            if let unit = form.glucoseUnit { settings.glucoseUnit = try GlucoseUnit.parse(unit, field: "glucose_unit") }
             try await context.journal.saveSettings(settings)
             return Done.settingsSaved.redirect(to: "/settings")
         } catch let error as CinnError where error.code == .invalidInput {
@@ -61,16 +78,16 @@ struct SettingsWebController {
         }
     }
 
-    /// The Targets page; `form` and `problem` are a failed save's, of the nutrient form or (`calorieForm`) the calorie one.
+    /// The Targets page; `form` and `problem` are a failed save's, of the nutrient form or the calorie one.
     func renderTargets(
-        _ context: Context, form: FormFields? = nil, problem: FormProblem? = nil, calorieForm: Bool = false,
+        _ context: Context, form: TargetsForm? = nil, calorieForm: CalorieTargetForm? = nil, problem: FormProblem? = nil,
         notice: String? = nil
     ) async throws -> String {
         let (targets, goals, energy) = try await context.journal.nutritionGoals()
-        let calories = CalorieTargetCard(report: energy, form: calorieForm ? form : nil, problem: calorieForm ? problem : nil)
+        let calories = CalorieTargetCard(report: energy, form: calorieForm, problem: calorieForm == nil ? nil : problem)
         let model = TargetsPage(
-            targets: targets, goals: goals, calories: calories, energyTargetKcal: energy.targetKcal,
-            form: calorieForm ? nil : form, problem: calorieForm ? nil : problem)
+            targets: targets, goals: goals, calories: calories, energyTargetKcal: energy.targetKcal, form: form,
+            problem: form == nil ? nil : problem)
         return pages.render("settings-targets", model, title: "Targets", tab: .more, notice: notice, formToken: context.formToken)
     }
 
@@ -79,7 +96,7 @@ struct SettingsWebController {
     }
 
     @Sendable func saveTargets(_ request: Request, context: Context) async throws -> Response {
-        let form = try await FormFields(request: request)
+        let form = try await request.decodeForm(TargetsForm.self)
         do {
             try await context.journal.setNutrientTargets(try TargetsPage.targets(form))
             return Done.targetsSaved.redirect(to: "/settings/targets")
@@ -90,21 +107,26 @@ struct SettingsWebController {
     }
 
     @Sendable func saveCalorieTarget(_ request: Request, context: Context) async throws -> Response {
-        let form = try await FormFields(request: request)
+        let form = try await request.decodeForm(CalorieTargetForm.self)
         do {
             _ = try await context.journal.updateProfile(try CalorieTargetCard.update(form))
             return Done.calorieTargetSaved.redirect(to: "/settings/targets")
         } catch let error as CinnError where error.code == .invalidInput {
             return WebResponse.html(
-                try await renderTargets(context, form: form, problem: FormProblem(error), calorieForm: true), status: .unprocessableContent)
+                try await renderTargets(context, calorieForm: form, problem: FormProblem(error)), status: .unprocessableContent)
         }
     }
 
+    struct GoalForm: Decodable {
+        @Field var weight: String?
+        @Field var rate: String?
+    }
+
     @Sendable func setGoal(_ request: Request, context: Context) async throws -> Response {
-        let form = try await FormFields(request: request)
+        let form = try await request.decodeForm(GoalForm.self)
         do {
-            guard let weight = try form.number("weight") else { throw CinnError.invalid("weight", "enter a goal weight") }
-            _ = try await context.journal.setGoal(weight: weight, unit: nil, ratePerWeek: try form.number("rate").map(abs))
+            guard let weight = try form.$weight.number() else { throw CinnError.invalid("weight", "enter a goal weight") }
+            _ = try await context.journal.setGoal(weight: weight, unit: nil, ratePerWeek: try form.$rate.number().map(abs))
             return Done.goalSaved.redirect(to: "/")
         } catch let error as CinnError where error.code == .invalidInput {
             return WebResponse.html(try await renderSettings(context, formError: error.message), status: .unprocessableContent)

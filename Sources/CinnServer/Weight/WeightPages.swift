@@ -238,14 +238,17 @@ struct WeighInPage {
     let confirmation: String?
 
     /// The page for `weighIn`; `sent`: the edit form as it was sent back (an error or a weight to confirm).
-    init(_ weighIn: WeighIn, unit: MassUnit, sent: FormFields? = nil, formError: String? = nil, confirmation: String? = nil) {
+    init(
+        _ weighIn: WeighIn, unit: MassUnit, sent: WeightWebController.WeighInForm? = nil, formError: String? = nil,
+        confirmation: String? = nil
+    ) {
         id = weighIn.id.lowercasedString
         self.unit = unit.rawValue
-        weight = sent?["weight"] ?? Mass.format(weighIn.weight.value(in: unit), decimals: unit.displayDecimals + 1)
+        weight = sent?.weight ?? Mass.format(weighIn.weight.value(in: unit), decimals: unit.displayDecimals + 1)
         day = DashboardPage.shortDate(weighIn.localDate)
-        time = sent?["date"] ?? String(weighIn.localTimeISO.prefix(19))
+        time = sent?.date ?? String(weighIn.localTimeISO.prefix(19))
         clock = LocalDateTime(instant: weighIn.measuredAt, utcOffsetSeconds: weighIn.utcOffsetSeconds).clock
-        note = sent.map { $0["note"] ?? "" } ?? weighIn.note ?? ""
+        note = sent.map { $0.note ?? "" } ?? weighIn.note ?? ""
         self.formError = formError
         self.confirmation = confirmation
     }

@@ -83,21 +83,27 @@ struct WeightWebController {
             body: ResponseBody(byteBuffer: ByteBuffer(string: svg)))
     }
 
+    /// The add-weigh-in form (the dashboard's) and the edit form.
+    struct WeighInForm: Decodable {
+        @Field var weight: String?
+        @Field var date: String?
+        @Field var note: String?
+        @Field var confirm: String?
+    }
+
     @Sendable func addWeighIn(_ request: Request, context: Context) async throws -> Response {
-        let form = try await FormFields(request: request)
+        let form = try await request.decodeForm(WeighInForm.self)
         do {
-            guard let weight = try form.number("weight") else { throw CinnError.invalid("weight", "enter your weight") }
+            guard let weight = try form.$weight.number() else { throw CinnError.invalid("weight", "enter your weight") }
             let added = try await context.journal.addWeighIn(
-                weight: weight, unit: nil, date: form["date"], note: form["note"],
-                confirm: form["confirm"] == "true")
+                weight: weight, unit: nil, date: form.date, note: form.note, confirm: form.$confirm.isTrue)
             return WebResponse.redirect("/?added=\(added.id.lowercasedString)")
         } catch let error as CinnError where error.code == .needsConfirmation {
             let sent = DashboardPage.WeightForm(
-                weight: form["weight"] ?? "", date: form["date"], note: form["note"] ?? "",
-                confirmation: error.message)
+                weight: form.weight ?? "", date: form.date, note: form.note ?? "", confirmation: error.message)
             return WebResponse.html(try await renderDashboard(context, range: .quarter, form: sent), status: .unprocessableContent)
         } catch let error as CinnError where error.code == .invalidInput {
-            let sent = DashboardPage.WeightForm(weight: form["weight"] ?? "", date: form["date"], note: form["note"] ?? "")
+            let sent = DashboardPage.WeightForm(weight: form.weight ?? "", date: form.date, note: form.note ?? "")
             return WebResponse.html(
                 try await renderDashboard(context, range: .quarter, formError: error.message, form: sent),
                 status: .unprocessableContent)
@@ -143,11 +149,11 @@ struct WeightWebController {
 
     @Sendable func saveEdit(_ request: Request, context: Context) async throws -> Response {
         let id = try idParameter(context, "weigh-in")
-        let form = try await FormFields(request: request)
+        let form = try await request.decodeForm(WeighInForm.self)
         do {
             _ = try await context.journal.editWeighIn(
-                id: id, weight: try form.number("weight"), unit: nil, date: form["date"],
-                note: .some(form["note"]), confirm: form["confirm"] == "true")
+                id: id, weight: try form.$weight.number(), unit: nil, date: form.date, note: .some(form.note), confirm: form.$confirm.isTrue
+            )
             return Done.weighInSaved.redirect(to: "/weigh-ins")
         } catch let error as CinnError where error.code == .invalidInput || error.code == .needsConfirmation {
             let weighIn = try await context.journal.weighIn(id: id)

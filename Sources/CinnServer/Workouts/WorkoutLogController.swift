@@ -35,12 +35,16 @@ struct WorkoutLogController {
 
     /// Starts a workout: empty, from `routine`, or repeating `repeat`; one in progress is continued instead.
     @Sendable func start(_ request: Request, context: Context) async throws -> Response {
-        let form = try await FormFields(request: request)
+        struct StartForm: Decodable {
+            @Field var routine: String?
+            @Field var `repeat`: String?
+        }
+        let form = try await request.decodeForm(StartForm.self)
         let start: WorkoutStart
-        if let routine = form["routine"] {
+        if let routine = form.routine {
             guard let id = UUID(text: routine) else { throw CinnError.invalid("routine", "no such routine") }
             start = .routine(id)
-        } else if let past = form["repeat"] {
+        } else if let past = form.repeat {
             guard let id = UUID(text: past) else { throw CinnError.invalid("repeat", "no such workout") }
             start = .repeating(id)
         } else {
@@ -82,24 +86,19 @@ struct WorkoutLogController {
     /// rest timer running after a new set.
     @Sendable func saveSet(_ request: Request, context: Context) async throws -> Response {
         let id = try idParameter(context, "workout")
-        let form = try await FormFields(request: request)
+        let form = try await request.decodeForm(SetForm.self)
         let unit = try await context.journal.settings().displayUnit.liftingUnit
-        guard let exercise = form["exercise"] else { throw CinnError.invalid("exercise", "name the exercise") }
-        func integer(_ name: String) throws -> Int? {
-            guard let text = form[name] else { return nil }
-            guard let value = Int(text) else { throw CinnError.invalid(name, "\"\(text)\" is not a whole number") }
-            return value
-        }
+        guard let exercise = form.exercise else { throw CinnError.invalid("exercise", "name the exercise") }
         let set = WorkoutSet(
-            exercise: exercise, reps: try integer("reps"), weight: try form.number("weight").map { Mass($0, unit) },
-            kind: try form["kind"].map { try SetKind.parse($0, field: "kind") } ?? .normal,
-            rpe: try form.number("rpe"), rir: try integer("rir"), note: form["note"])
-        let position = try integer("position")
+            exercise: exercise, reps: try form.$reps.integer(), weight: try form.$weight.number().map { Mass($0, unit) },
+            kind: try form.kind.map { try SetKind.parse($0, field: "kind") } ?? .normal,
+            rpe: try form.$rpe.number(), rir: try form.$rir.integer(), note: form.note)
+        let position = try form.$position.integer()
         let stored = try await context.journal.logSet(set, in: id, replacing: position)
         let anchor =
             WorkoutLogPage.anchor(stored.workout.sets[position ?? stored.workout.sets.count - 1].exercise)
             .addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed) ?? ""
-        guard position == nil, stored.inProgress, let rest = try integer("rest"), rest > 0 else {
+        guard position == nil, stored.inProgress, let rest = try form.$rest.integer(), rest > 0 else {
             return .redirect(to: Self.logPath(id) + "#" + anchor, type: .normal)
         }
         let at = context.journal.now().millisecondsSince1970
@@ -118,8 +117,8 @@ struct WorkoutLogController {
 
     @Sendable func addExercise(_ request: Request, context: Context) async throws -> Response {
         let id = try idParameter(context, "workout")
-        let form = try await FormFields(request: request)
-        let stored = try await context.journal.addExercise(form["exercise"] ?? "", to: id)
+        let form = try await request.decodeForm(ExerciseForm.self)
+        let stored = try await context.journal.addExercise(form.exercise ?? "", to: id)
         let added = stored.plan.last.map { WorkoutLogPage.anchor($0.exercise) } ?? ""
         return .redirect(
             to: Self.logPath(id) + "#" + (added.addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed) ?? ""), type: .normal)
@@ -128,11 +127,11 @@ struct WorkoutLogController {
     /// Moves a planned exercise up or down, or takes it out (`action`: up, down, remove).
     @Sendable func changePlan(_ request: Request, context: Context) async throws -> Response {
         let id = try idParameter(context, "workout")
-        let form = try await FormFields(request: request)
-        let action = form["action"] ?? ""
+        let form = try await request.decodeForm(ExerciseForm.self)
+        let action = form.action ?? ""
         guard ["up", "down", "remove"].contains(action) else { throw CinnError.invalid("action", "choose up, down or remove") }
         _ = try await context.journal.changePlan(
-            of: id, exercise: form["exercise"] ?? "", move: action == "up" ? -1 : action == "down" ? 1 : nil,
+            of: id, exercise: form.exercise ?? "", move: action == "up" ? -1 : action == "down" ? 1 : nil,
             remove: action == "remove")
         return .redirect(to: Self.logPath(id), type: .normal)
     }
@@ -140,10 +139,19 @@ struct WorkoutLogController {
     /// The workout's name, start time and note.
     @Sendable func details(_ request: Request, context: Context) async throws -> Response {
         let id = try idParameter(context, "workout")
-        let form = try await FormFields(request: request)
+        struct DetailsForm: Decodable {
+            @Field var name: String?
+            @Field var startedAt: String?
+            @Field var note: String?
+
+            enum CodingKeys: String, CodingKey {
+                case name, note
+                case startedAt = "started_at"
+            }
+        }
+        let form = try await request.decodeForm(DetailsForm.self)
         _ = try await context.journal.editWorkout(
-            id: id, name: form["name"], startedAt: form["started_at"], endedAt: nil,
-            note: .some(form["note"]), sets: nil, inProgress: nil)
+            id: id, name: form.name, startedAt: form.startedAt, endedAt: nil, note: .some(form.note), sets: nil, inProgress: nil)
         return .redirect(to: Self.logPath(id), type: .normal)
     }
 
@@ -190,7 +198,7 @@ struct WorkoutLogController {
     }
 
     @Sendable func createRoutine(_ request: Request, context: Context) async throws -> Response {
-        let form = try await FormFields(request: request)
+        let form = try await request.decodeForm(RoutineForm.self)
         let routine = try await context.journal.saveRoutine(try await routine(from: form, id: .v7(), context: context))
         return Done.routineSaved.redirect(to: "/routines/\(routine.id.lowercasedString)")
     }
@@ -199,31 +207,31 @@ struct WorkoutLogController {
     @Sendable func updateRoutine(_ request: Request, context: Context) async throws -> Response {
         let id = try idParameter(context, "routine")
         _ = try await context.journal.routine(id)
-        let form = try await FormFields(request: request)
+        let form = try await request.decodeForm(RoutineForm.self)
         try await context.journal.saveRoutine(try await routine(from: form, id: id, context: context))
         return Done.routineSaved.redirect(to: "/routines/\(id.lowercasedString)")
     }
 
     /// The routine the editor's fields describe: rows `exercise_N`, `sets_N`, `reps_N`, `weight_N`, `rest_N`; a row
     /// without an exercise is left out; errors name the row as `exercises[N]` counts the rows kept.
-    func routine(from form: FormFields, id: UUID, context: Context) async throws -> Routine {
+    func routine(from form: RoutineForm, id: UUID, context: Context) async throws -> Routine {
         let unit = try await context.journal.settings().displayUnit.liftingUnit
         var exercises: [PlannedExercise] = []
-        for index in 0..<Routine.maximumExercises + 5 {
-            guard let name = form["exercise_\(index)"] else { continue }
-            func integer(_ field: String) throws -> Int? {
-                guard let text = form["\(field)_\(index)"] else { return nil }
+        for row in form.rows {
+            guard let name = row.exercise.wrappedValue else { continue }
+            func integer(_ field: Field, _ what: String) throws -> Int? {
+                guard let text = field.wrappedValue else { return nil }
                 guard let value = Int(text) else {
-                    throw CinnError.invalid("exercises[\(exercises.count)].\(field)", "\(name): \"\(text)\" is not a whole number")
+                    throw CinnError.invalid("exercises[\(exercises.count)].\(what)", "\(name): \"\(text)\" is not a whole number")
                 }
                 return value
             }
             exercises.append(
                 PlannedExercise(
-                    exercise: name, sets: try integer("sets") ?? 3, reps: try integer("reps"),
-                    weight: try form.number("weight_\(index)").map { Mass($0, unit) }, restSeconds: try integer("rest")))
+                    exercise: name, sets: try integer(row.sets, "sets") ?? 3, reps: try integer(row.reps, "reps"),
+                    weight: try row.weight.number().map { Mass($0, unit) }, restSeconds: try integer(row.rest, "rest")))
         }
-        if let action = form["action"], let colon = action.firstIndex(of: ":"), let row = Int(action[action.index(after: colon)...]),
+        if let action = form.action, let colon = action.firstIndex(of: ":"), let row = Int(action[action.index(after: colon)...]),
             exercises.indices.contains(row)
         {
             switch action[..<colon] {
@@ -233,7 +241,7 @@ struct WorkoutLogController {
             default: break
             }
         }
-        return Routine(id: id, name: form["name"] ?? "", note: form["note"], exercises: exercises)
+        return Routine(id: id, name: form.name ?? "", note: form.note, exercises: exercises)
     }
 
     @Sendable func deleteRoutine(_ request: Request, context: Context) async throws -> Response {
@@ -245,9 +253,13 @@ struct WorkoutLogController {
 
     /// The rest after a set of the exercise (`rest` seconds; empty for the default), from its page or a workout's.
     @Sendable func setRest(_ request: Request, context: Context) async throws -> Response {
-        let form = try await FormFields(request: request)
+        struct RestForm: Decodable {
+            @Field var rest: String?
+            @Field var back: String?
+        }
+        let form = try await request.decodeForm(RestForm.self)
         let seconds: Int?
-        if let text = form["rest"] {
+        if let text = form.rest {
             guard let value = Int(text) else { throw CinnError.invalid("rest", "\"\(text)\" is not a number of seconds") }
             seconds = value
         } else {
@@ -255,20 +267,76 @@ struct WorkoutLogController {
         }
         let exercise = context.parameters.get("id") ?? ""
         try await context.journal.setRest(seconds, exercise: exercise)
-        if let back = form["back"].flatMap(UUID.init(text:)) { return .redirect(to: Self.logPath(back), type: .normal) }
+        if let back = form.back.flatMap(UUID.init(text:)) { return .redirect(to: Self.logPath(back), type: .normal) }
         return Done.restSaved.redirect(to: "/lifts/\(exercise)")
     }
 
     /// The bar and plates the plate calculator loads: `unit`, `bar` and `plates` ("25x6 20x4"); `reset` for a gym's.
     @Sendable func setPlates(_ request: Request, context: Context) async throws -> Response {
-        let form = try await FormFields(request: request)
-        if form["reset"] != nil {
+        struct PlatesForm: Decodable {
+            @Field var reset: String?
+            @Field var unit: String?
+            @Field var bar: String?
+            @Field var plates: String?
+        }
+        let form = try await request.decodeForm(PlatesForm.self)
+        if form.reset != nil {
             try await context.journal.setPlates(nil)
         } else {
-            let unit: MassUnit = form["unit"] == MassUnit.pounds.rawValue ? .pounds : .kilograms
-            guard let bar = try form.number("bar"), bar >= 0, bar <= 100 else { throw CinnError.invalid("bar", "the bar weighs 0 to 100") }
-            try await context.journal.setPlates(PlateSet(unit: unit, bar: bar, plates: try PlateSet.plates(form["plates"] ?? "")))
+            let unit: MassUnit = form.unit == MassUnit.pounds.rawValue ? .pounds : .kilograms
+            guard let bar = try form.$bar.number(), bar >= 0, bar <= 100 else { throw CinnError.invalid("bar", "the bar weighs 0 to 100") }
+            try await context.journal.setPlates(PlateSet(unit: unit, bar: bar, plates: try PlateSet.plates(form.plates ?? "")))
         }
         return Done.platesSaved.redirect(to: "/lifts#plates")
+    }
+}
+
+extension WorkoutLogController {
+    /// A set marked done, or (with `position`) an edit of one.
+    struct SetForm: Decodable {
+        @Field var exercise: String?
+        @Field var reps: String?
+        @Field var weight: String?
+        @Field var kind: String?
+        @Field var rpe: String?
+        @Field var rir: String?
+        @Field var note: String?
+        @Field var position: String?
+        @Field var rest: String?
+    }
+
+    /// An exercise added to a workout's plan, or moved or taken out of it (`action`: up, down, remove).
+    struct ExerciseForm: Decodable {
+        @Field var exercise: String?
+        @Field var action: String?
+    }
+
+    /// The routine editor: its name and note, rows `exercise_N`, `sets_N`, `reps_N`, `weight_N`, `rest_N`, and `action`
+    /// (up:N, down:N, remove:N).
+    struct RoutineForm: Decodable {
+        struct Row {
+            let exercise: Field
+            let sets: Field
+            let reps: Field
+            let weight: Field
+            let rest: Field
+        }
+
+        @Field var name: String?
+        @Field var note: String?
+        @Field var action: String?
+        let rows: [Row]
+
+        init(from decoder: any Decoder) throws {
+            let form = try decoder.container(keyedBy: FormKey.self)
+            _name = try form.field("name")
+            _note = try form.field("note")
+            _action = try form.field("action")
+            rows = try (0..<Routine.maximumExercises + 5).map { index in
+                Row(
+                    exercise: try form.field("exercise_\(index)"), sets: try form.field("sets_\(index)"),
+                    reps: try form.field("reps_\(index)"), weight: try form.field("weight_\(index)"), rest: try form.field("rest_\(index)"))
+            }
+        }
     }
 }

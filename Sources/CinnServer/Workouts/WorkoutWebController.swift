@@ -41,8 +41,9 @@ struct WorkoutWebController {
     }
 
     @Sendable func setFormula(_ request: Request, context: Context) async throws -> Response {
-        let form = try await FormFields(request: request)
-        try await context.journal.setOneRepMaxFormula(try OneRepMaxFormula.parse(form["formula"] ?? ""))
+        struct FormulaForm: Decodable { @Field var formula: String? }
+        let form = try await request.decodeForm(FormulaForm.self)
+        try await context.journal.setOneRepMaxFormula(try OneRepMaxFormula.parse(form.formula ?? ""))
         return Done.formulaSaved.redirect(to: "/lifts")
     }
 
@@ -59,8 +60,9 @@ struct WorkoutWebController {
     }
 
     @Sendable func merge(_ request: Request, context: Context) async throws -> Response {
-        let form = try await FormFields(request: request)
-        let target = form["exercise"] ?? ""
+        struct MergeForm: Decodable { @Field var exercise: String? }
+        let form = try await request.decodeForm(MergeForm.self)
+        let target = form.exercise ?? ""
         try await context.journal.mergeExercise(context.parameters.get("id") ?? "", into: target)
         let path = target.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "-_.~"))) ?? ""
         return Done.exerciseMerged.redirect(to: "/lifts/\(path)")
