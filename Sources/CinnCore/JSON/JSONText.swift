@@ -45,6 +45,23 @@ public enum JSONText {
         return "\(value)"
     }
 
+    /// A JSON array of values that are JSON text already (documents kept as their clients sent them).
+    public static func array(ofEncoded elements: [String]) -> String {
+        "[" + elements.joined(separator: ",") + "]"
+    }
+
+    /// A JSON object of string members in the order given (a log line, whose first keys a reader scans for).
+    public static func object(ofStrings members: [(key: String, value: String)]) -> String {
+        var out = "{"
+        for (index, member) in members.enumerated() {
+            if index > 0 { out += "," }
+            appendQuoted(member.key, to: &out)
+            out += ":"
+            appendQuoted(member.value, to: &out)
+        }
+        return out + "}"
+    }
+
     private static func escaped(_ text: String) -> String {
         var escaped = "\""
         for scalar in text.unicodeScalars {

@@ -37,7 +37,7 @@ struct NightscoutController {
         let documents = try await context.journal.nightscoutDocuments(
             collection, from: query.start,
             to: query.end, limit: query.count)
-        return JSONResponse.body("[" + documents.map(\.body).joined(separator: ",") + "]")
+        return JSONResponse.body(JSONText.array(ofEncoded: documents.map(\.body)))
     }
 
     /// A client's treatments (kept, and what the journal holds of them stored there), device statuses or profiles;
@@ -54,7 +54,7 @@ struct NightscoutController {
         if upload.stored.isEmpty, upload.duplicates == 0, let rejected = upload.rejected.first {
             throw CinnError.invalid(rejected.field ?? collection.rawValue, "document \(rejected.line): \(rejected.reason)")
         }
-        return Self.naming(upload.rejected, in: JSONResponse.body("[" + upload.stored.map(\.body).joined(separator: ",") + "]"))
+        return Self.naming(upload.rejected, in: JSONResponse.body(JSONText.array(ofEncoded: upload.stored.map(\.body))))
     }
 
     /// The answer with the documents rejected from an upload that stored others named in `Cinn-Rejected` (Nightscout's
@@ -74,25 +74,23 @@ struct NightscoutController {
     @Sendable func status(_ request: Request, context: Context) async throws -> Response {
         let settings = try await context.journal.settings()
         let now = context.journal.now()
-        let units = settings.glucoseUnit == .millimolesPerLiter ? "mmol" : "mg/dl"
-        return JSONResponse.body(
-            """
-            {"status":"ok","name":"Cinn","version":\(JSONText.quoted(NightscoutJSON.version)),"serverTime":\(JSONText.quoted(NightscoutJSON.dateString(now))),\
-            "serverTimeEpoch":\(NightscoutJSON.milliseconds(now)),"apiEnabled":true,"careportalEnabled":false,"boluscalcEnabled":false,\
-            "settings":{"units":"\(units)","timeFormat":24,"customTitle":"Cinn","theme":"default","enable":[]},"extendedSettings":{},"authorized":null}
-            """)
+        return try JSONResponse.make(
+            NightscoutStatusDTO(
+                serverTime: NightscoutJSON.dateString(now), serverTimeEpoch: NightscoutJSON.milliseconds(now),
+                settings: .init(units: settings.glucoseUnit == .millimolesPerLiter ? "mmol" : "mg/dl")))
     }
 
     @Sendable func entries(_ request: Request, _ context: Context, sensor: Bool?) async throws -> Response {
         let query = try NightscoutQuery(request, times: ["date": .milliseconds, "dateString": .iso], types: true)
         let entries = try await context.journal.nightscoutEntries(
             from: query.start, to: query.end, sensor: query.sensor ?? sensor, count: query.count)
-        return JSONResponse.body(NightscoutJSON.entries(entries))
+        return try JSONResponse.make(entries.map(NightscoutEntryDTO.init))
     }
 
     /// The newest entry, as a list of one.
     @Sendable func current(_ request: Request, context: Context) async throws -> Response {
-        JSONResponse.body(NightscoutJSON.entries(try await context.journal.nightscoutEntries(from: nil, to: nil, sensor: nil, count: 1)))
+        try JSONResponse.make(
+            try await context.journal.nightscoutEntries(from: nil, to: nil, sensor: nil, count: 1).map(NightscoutEntryDTO.init))
     }
 
     /// An uploader's entries: stored unless the journal has them already; answered with the ones stored.
@@ -103,13 +101,10 @@ struct NightscoutController {
         if upload.stored.isEmpty, let rejected = upload.rejected.first, upload.duplicates == 0, upload.skipped == 0 {
             throw CinnError.invalid(rejected.field ?? "entries", "entry \(rejected.line): \(rejected.reason)")
         }
-        return Self.naming(
-            upload.rejected,
-            in: JSONResponse.body(
-                NightscoutJSON.entries(
-                    upload.stored.map {
-                        NightscoutEntry(reading: $0, deltaMilligramsPerDeciliter: nil, direction: $0.direction)
-                    })))
+        let stored = upload.stored.map {
+            NightscoutEntryDTO(NightscoutEntry(reading: $0, deltaMilligramsPerDeciliter: nil, direction: $0.direction))
+        }
+        return Self.naming(upload.rejected, in: try JSONResponse.make(stored))
     }
 
     /// What Pebble watch faces and many widgets read: the newest sensor reading in the user's unit.
@@ -124,20 +119,15 @@ struct NightscoutController {
             }
         let latest = try await context.journal.nightscoutEntries(from: nil, to: nil, sensor: true, count: 1)
         let bgs = latest.map { entry in
-            let value = entry.reading.glucose.formatted(unit, withUnit: false)
             let delta = String(
                 format: "%.\(unit.displayDecimals)f",
                 (entry.deltaMilligramsPerDeciliter ?? 0) / (unit == .millimolesPerLiter ? GlucoseUnit.milligramsPerMillimole : 1))
             let direction = entry.direction ?? .none
-            return """
-                {"sgv":\(JSONText.quoted(value)),"trend":\(direction.trend),"direction":\(JSONText.quoted(direction.rawValue)),\
-                "datetime":\(NightscoutJSON.milliseconds(entry.reading.measuredAt)),"bgdelta":\(JSONText.quoted(delta)),"battery":""}
-                """
+            return PebbleDTO.Reading(
+                sgv: entry.reading.glucose.formatted(unit, withUnit: false), trend: direction.trend, direction: direction.rawValue,
+                datetime: NightscoutJSON.milliseconds(entry.reading.measuredAt), bgdelta: delta)
         }
-        return JSONResponse.body(
-            """
-            {"status":[{"now":\(NightscoutJSON.milliseconds(context.journal.now()))}],"bgs":[\(bgs.joined(separator: ","))],"cals":[]}
-            """)
+        return try JSONResponse.make(PebbleDTO(status: [.init(now: NightscoutJSON.milliseconds(context.journal.now()))], bgs: bgs))
     }
 }
 
@@ -216,7 +206,7 @@ struct NightscoutQuery {
     }
 }
 
-/// Nightscout's JSON, written as its clients read it.
+/// Nightscout's JSON values, written as its clients read them.
 enum NightscoutJSON {
     /// The Nightscout API version this one follows (its v1 entries, as Nightscout 15 serves them).
     static let version = "15.0.2-cinn"
@@ -244,25 +234,95 @@ enum NightscoutJSON {
         }
         return reading.id.nightscoutObjectID
     }
+}
 
-    static func entries(_ entries: [NightscoutEntry]) -> String {
-        "[" + entries.map(entry).joined(separator: ",") + "]"
+/// `null`, written even where an optional would be left out: a member Nightscout's answer always has.
+struct ExplicitNull: Encodable {
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encodeNil()
+    }
+}
+
+/// The server's status, as Nightscout 15 answers `/api/v1/status.json`.
+struct NightscoutStatusDTO: Encodable {
+    struct Settings: Encodable {
+        /// "mg/dl" or "mmol": the unit followers show.
+        let units: String
+        var timeFormat = 24
+        var customTitle = "Cinn"
+        var theme = "default"
+        var enable: [String] = []
     }
 
-    static func entry(_ entry: NightscoutEntry) -> String {
-        let reading = entry.reading, type = reading.sensor ? "sgv" : "mbg"
-        let date = dateString(reading.measuredAt)
-        var json = """
-            {"_id":"\(id(reading))","type":"\(type)","\(type)":\(reading.glucose.milligramsPerDeciliter.roundedInt.map(String.init) ?? JSONText.null),\
-            "date":\(milliseconds(reading.measuredAt)),"dateString":"\(date)","sysTime":"\(date)","utcOffset":\(reading.utcOffsetSeconds / 60)
-            """
-        if let device = reading.device { json += ",\"device\":" + JSONText.quoted(device) }
-        if reading.sensor {
-            let direction = entry.direction ?? .none
-            json += ",\"direction\":\"\(direction.rawValue)\",\"trend\":\(direction.trend)"
-            // Always a number: followers (py-nightscout among them) read it without checking; 0 when unknown.
-            json += ",\"delta\":" + JSONText.compactNumber(((entry.deltaMilligramsPerDeciliter ?? 0) * 10).rounded() / 10)
-        }
-        return json + "}"
+    var status = "ok"
+    var name = "Cinn"
+    var version = NightscoutJSON.version
+    let serverTime: String
+    let serverTimeEpoch: Int64
+    var apiEnabled = true
+    var careportalEnabled = false
+    var boluscalcEnabled = false
+    let settings: Settings
+    var extendedSettings: [String: String] = [:]
+    var authorized = ExplicitNull()
+}
+
+/// An entry as Nightscout writes one: a sensor reading (`sgv`, with its direction, trend and delta) or a meter one
+/// (`mbg`), in mg/dL.
+struct NightscoutEntryDTO: Encodable {
+    let _id: String
+    let type: String
+    let sgv: Int?
+    let mbg: Int?
+    let date: Int64
+    let dateString: String
+    let sysTime: String
+    /// Minutes east of UTC.
+    let utcOffset: Int
+    let device: String?
+    let direction: String?
+    let trend: Int?
+    /// Always a number on a sensor reading: followers (py-nightscout among them) read it without checking; 0 when
+    /// unknown.
+    let delta: Double?
+
+    init(_ entry: NightscoutEntry) {
+        let reading = entry.reading
+        let value = reading.glucose.milligramsPerDeciliter.roundedInt
+        let date = NightscoutJSON.dateString(reading.measuredAt)
+        let direction = reading.sensor ? entry.direction ?? GlucoseDirection.none : nil
+        _id = NightscoutJSON.id(reading)
+        type = reading.sensor ? "sgv" : "mbg"
+        sgv = reading.sensor ? value : nil
+        mbg = reading.sensor ? nil : value
+        self.date = NightscoutJSON.milliseconds(reading.measuredAt)
+        dateString = date
+        sysTime = date
+        utcOffset = reading.utcOffsetSeconds / 60
+        device = reading.device
+        self.direction = direction?.rawValue
+        trend = direction?.trend
+        delta = reading.sensor ? ((entry.deltaMilligramsPerDeciliter ?? 0) * 10).rounded() / 10 : nil
     }
+}
+
+/// What Pebble watch faces and widgets read (`/pebble`): the newest sensor reading in the person's unit.
+struct PebbleDTO: Encodable {
+    struct Now: Encodable {
+        let now: Int64
+    }
+
+    struct Reading: Encodable {
+        let sgv: String
+        let trend: Int
+        let direction: String
+        let datetime: Int64
+        let bgdelta: String
+        var battery = ""
+    }
+
+    let status: [Now]
+    let bgs: [Reading]
+    var cals: [String] = []
 }

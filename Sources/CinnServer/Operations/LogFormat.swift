@@ -50,7 +50,7 @@ public struct StructuredLogHandler: LogHandler {
         case .logfmt:
             return fields.map { "\($0.0)=\(logfmtValue($0.1))" }.joined(separator: " ")
         case .json:
-            return "{" + fields.map { "\(JSONText.quoted($0.0)):\(JSONText.quoted($0.1))" }.joined(separator: ",") + "}"
+            return JSONText.object(ofStrings: fields.map { (key: $0.0, value: $0.1) })
         }
     }
 
