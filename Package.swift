@@ -75,7 +75,7 @@ let package = Package(
         .target(
             name: "CinnJournal",
             dependencies: [
-                "CinnCore", "CinnImport", "CinnStore",
+                "CinnCore", "CinnImport", "CinnStore", "CinnSync",
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -204,7 +204,7 @@ struct Serve: AsyncParsableCommand {
             let hosted =
                 accounts
                 ? Accounts(
-                    store: journal.store,
+                    of: journal,
                     configuration: AccountsConfiguration(
                         signUp: signup, secureCookies: secureCookies,
                         trustedProxies: trustedProxies.isEmpty ? AccountsConfiguration.loopbackProxies : Set(trustedProxies),

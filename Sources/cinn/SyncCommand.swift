@@ -46,10 +46,9 @@ struct SyncCommand: AsyncParsableCommand {
         let url = URL(string: server)!
         let secret = self.secret ?? ""
         let (summary, rejected) = try await options.withJournal { journal in
-            try await journal.enableSyncClient(server: url.absoluteString)
-            let client = SyncClient(store: journal.store, user: journal.user, transport: HTTPSyncTransport(server: url, token: secret))
             do {
-                return (try await client.sync(), try await journal.rejectedSyncChanges())
+                let summary = try await journal.sync(server: url.absoluteString, transport: HTTPSyncTransport(server: url, token: secret))
+                return (summary, try await journal.rejectedSyncChanges())
             } catch let error as SyncTransportError {
                 throw CinnError(.upstreamFailed, error.message + "; nothing is lost: the changes made here are sent next time")
             }

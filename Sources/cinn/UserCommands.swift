@@ -26,7 +26,7 @@ struct UserCommand: AsyncParsableCommand {
         func run() async throws {
             let password = try readPassword(prompt: "Password for \(name): ")
             let account = try await options.withJournal { journal in
-                try await Accounts(store: journal.store).addUser(name: name, password: password, role: admin ? .admin : .member)
+                try await Accounts(of: journal).addUser(name: name, password: password, role: admin ? .admin : .member)
             }
             print("Added \(account.name) (\(account.role.rawValue)).")
         }
@@ -64,7 +64,7 @@ struct UserCommand: AsyncParsableCommand {
         func run() async throws {
             let password = try readPassword(prompt: "New password for \(name): ")
             try await options.withJournal { journal in
-                try await Accounts(store: journal.store).resetPassword(name: name, password: password, revokingTokens: !keepTokens)
+                try await Accounts(of: journal).resetPassword(name: name, password: password, revokingTokens: !keepTokens)
             }
             print(
                 "Changed \(name.lowercased())'s password; their web sessions ended"

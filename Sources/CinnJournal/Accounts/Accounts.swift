@@ -84,6 +84,11 @@ public struct Accounts: Sendable {
     let unknownUserHash: String
 
     /// Times (session and invite expiry, log-in throttling) come from the store's clock.
+    /// The accounts of the database `journal` is kept in.
+    public init(of journal: Journal, configuration: AccountsConfiguration = AccountsConfiguration()) {
+        self.init(store: journal.store, configuration: configuration)
+    }
+
     public init(store: Store, configuration: AccountsConfiguration = AccountsConfiguration()) {
         self.store = store
         self.configuration = configuration

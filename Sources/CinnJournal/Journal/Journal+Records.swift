@@ -1,5 +1,6 @@
 import CinnCore
 import CinnStore
+import CinnSync
 import Foundation
 
 /// The journal's records one by one, for its user: what the web app and the CLI read and change through the Journal,
@@ -186,9 +187,16 @@ extension Journal {
         try await store.removeWaitingUpload(token: token)
     }
 
-    /// Makes this journal a sync client of `server` (a SQLite journal only).
-    public func enableSyncClient(server: String) async throws {
+    /// Syncs this journal with the Cinn server at `server` through `transport`: makes it that server's sync client the
+    /// first time (a SQLite journal only), sends what changed here, and takes what changed there.
+    public func sync(server: String, transport: any SyncTransport) async throws -> SyncSummary {
         try await store.enableSyncClient(server: server)
+        return try await SyncClient(store: store, user: user, transport: transport).sync()
+    }
+
+    /// Whether the database is reachable and migrated to the schema this version knows.
+    public func isSchemaCurrent() async throws -> Bool {
+        try await store.isSchemaCurrent()
     }
 
     /// The changes the sync server refused, with why.

@@ -102,7 +102,7 @@ public func buildRouter(
             status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
             body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
     }
-    HealthRoutes.addRoutes(to: router, store: journal.store)
+    HealthRoutes.addRoutes(to: router, journal: journal)
     metrics?.addRoutes(to: router)
     return router
 }

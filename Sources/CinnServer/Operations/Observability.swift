@@ -1,5 +1,5 @@
 import CinnCore
-import CinnStore
+import CinnJournal
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -54,12 +54,12 @@ public func buildMetricsApplication(
 /// `GET /health`: the process answers. `GET /ready`: it can serve, its database reachable and migrated to the schema this
 /// binary knows (a load balancer sends nothing to an instance that is not). Neither says more than that.
 enum HealthRoutes {
-    static func addRoutes<Context: RequestContext>(to router: Router<Context>, store: Store) {
+    static func addRoutes<Context: RequestContext>(to router: Router<Context>, journal: Journal) {
         router.get("health") { _, _ in "ok" }
         router.get("ready") { _, context in
             let reason: String?
             do {
-                reason = try await store.isSchemaCurrent() ? nil : "the database's schema is not this version's"
+                reason = try await journal.isSchemaCurrent() ? nil : "the database's schema is not this version's"
             } catch {
                 context.logger.warning("not ready", metadata: ["error": "\(String(describing: error).prefix(200))"])
                 reason = "the database cannot be reached"
