@@ -11,7 +11,7 @@ package struct WeighInDTO: Encodable {
     let unit: String
     let date: String
     let measuredAt: String
-    let note: String?
+    @Nullable var note: String?
     let source: String
 
     package init(_ weighIn: WeighIn, unit: MassUnit) {
@@ -22,22 +22,6 @@ package struct WeighInDTO: Encodable {
         measuredAt = weighIn.localTimeISO
         note = weighIn.note
         source = weighIn.source
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case id, weight, unit, date, note, source
-        case measuredAt = "measured_at"
-    }
-
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(weight, forKey: .weight)
-        try container.encode(unit, forKey: .unit)
-        try container.encode(date, forKey: .date)
-        try container.encode(measuredAt, forKey: .measuredAt)
-        try container.encode(note, forKey: .note)
-        try container.encode(source, forKey: .source)
     }
 }
 
@@ -113,7 +97,7 @@ package struct UpdateWeighIn: Decodable {
 package struct GoalDTO: Encodable {
     let weight: Double
     let unit: String
-    let ratePerWeek: Double?
+    @Nullable var ratePerWeek: Double?
     let setOn: String
 
     package init(_ goal: Goal, unit: MassUnit) {
@@ -121,20 +105,6 @@ package struct GoalDTO: Encodable {
         self.unit = unit.rawValue
         ratePerWeek = goal.plannedRate?.value(in: unit)
         setOn = goal.setOn.iso
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case weight, unit
-        case ratePerWeek = "rate_per_week"
-        case setOn = "set_on"
-    }
-
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(weight, forKey: .weight)
-        try container.encode(unit, forKey: .unit)
-        try container.encode(ratePerWeek, forKey: .ratePerWeek)
-        try container.encode(setOn, forKey: .setOn)
     }
 }
 
@@ -155,7 +125,7 @@ package struct SettingsDTO: Encodable {
     let unit: String
     let trendMethod: String
     let timeZone: String
-    let energyTargetKcal: Double?
+    @Nullable var energyTargetKcal: Double?
     let energyUnit: String
     let glucoseUnit: String
 
@@ -166,25 +136,6 @@ package struct SettingsDTO: Encodable {
         energyTargetKcal = settings.energyTargetKcal
         energyUnit = settings.energyUnit.rawValue
         glucoseUnit = settings.glucoseUnit.rawValue
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case unit
-        case trendMethod = "trend_method"
-        case timeZone = "time_zone"
-        case energyTargetKcal = "energy_target_kcal"
-        case energyUnit = "energy_unit"
-        case glucoseUnit = "glucose_unit"
-    }
-
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(unit, forKey: .unit)
-        try container.encode(trendMethod, forKey: .trendMethod)
-        try container.encode(timeZone, forKey: .timeZone)
-        try container.encode(energyTargetKcal, forKey: .energyTargetKcal)
-        try container.encode(energyUnit, forKey: .energyUnit)
-        try container.encode(glucoseUnit, forKey: .glucoseUnit)
     }
 }
 
@@ -288,18 +239,6 @@ package struct ImportReportDTO: Encodable {
         self.report = report
     }
 
-    enum CodingKeys: String, CodingKey {
-        case format, rejected, imported, duplicates, skipped
-        case rowsRead = "rows_read"
-        case rejectedCount = "rejected_count"
-        case dryRun = "dry_run"
-        case importID = "import_id"
-        case healthDays = "health_days"
-        case replaced, unknown
-        case repeatedInFile = "repeated_in_file"
-        case keptAsSent = "kept_as_sent"
-    }
-
     /// One type's day summaries in the report.
     struct HealthDays: Encodable {
         let type: String
@@ -309,6 +248,11 @@ package struct ImportReportDTO: Encodable {
         let days: Int
         let samples: Int
         let written: Int
+    }
+
+    enum CodingKeys: CodingKey {
+        case format, rowsRead, imported, duplicates, repeatedInFile, keptAsSent, skipped, rejectedCount, rejected, dryRun, importID
+        case healthDays, replaced, unknown
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -339,13 +283,13 @@ package struct ImportReportDTO: Encodable {
 package struct ImportBatchDTO: Encodable {
     let id: Int64
     let format: String
-    let fileName: String?
+    @Nullable var fileName: String?
     let createdAt: String
     let rowsRead: Int
     let imported: Int
     let duplicates: Int
     let rejected: Int
-    let undoneAt: String?
+    @Nullable var undoneAt: String?
 
     package init(_ batch: ImportBatch) {
         id = batch.id
@@ -357,26 +301,5 @@ package struct ImportBatchDTO: Encodable {
         duplicates = batch.duplicates
         rejected = batch.rejected
         undoneAt = batch.undoneAt.map { WeighIn.isoString(instant: $0, utcOffsetSeconds: 0) }
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case id, format, imported, duplicates, rejected
-        case fileName = "file_name"
-        case createdAt = "created_at"
-        case rowsRead = "rows_read"
-        case undoneAt = "undone_at"
-    }
-
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(format, forKey: .format)
-        try container.encode(fileName, forKey: .fileName)
-        try container.encode(createdAt, forKey: .createdAt)
-        try container.encode(rowsRead, forKey: .rowsRead)
-        try container.encode(imported, forKey: .imported)
-        try container.encode(duplicates, forKey: .duplicates)
-        try container.encode(rejected, forKey: .rejected)
-        try container.encode(undoneAt, forKey: .undoneAt)
     }
 }

@@ -1,72 +1,45 @@
 import CinnCore
 import Foundation
 
-/// An optional that encodes as JSON `null` rather than leaving its key out.
-package struct OrNull<Value: Encodable>: Encodable {
-    let value: Value?
-    package init(_ value: Value?) { self.value = value }
-
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        if let value { try container.encode(value) } else { try container.encodeNil() }
-    }
-}
-
 /// `GET /api/v1/profile`: the profile, units and target choices.
 package struct ProfileDTO: Encodable {
-    let sex: OrNull<String>
-    let birthDate: OrNull<String>
-    let heightCm: OrNull<Double>
-    let height: OrNull<String>
-    let activity: OrNull<String>
-    let activityFactor: OrNull<Double>
+    @Nullable var sex: String?
+    @Nullable var birthDate: String?
+    @Nullable var heightCm: Double?
+    @Nullable var height: String?
+    @Nullable var activity: String?
+    @Nullable var activityFactor: Double?
     let complete: Bool
     let onboarded: Bool
     let massUnit: String
     let lengthUnit: String
     let energyUnit: String
     let timeZone: String
-    let goalWeight: OrNull<Double>
-    let goalRatePerWeek: OrNull<Double>
+    @Nullable var goalWeight: Double?
+    @Nullable var goalRatePerWeek: Double?
     let targetBasis: String
-    let energyFloorKcal: OrNull<Double>
-    let energyTargetKcal: OrNull<Double>
+    @Nullable var energyFloorKcal: Double?
+    @Nullable var energyTargetKcal: Double?
 
     package init(_ settings: UserSettings, goal: Goal?) {
         let profile = settings.profile
-        sex = OrNull(profile?.sex.rawValue)
-        birthDate = OrNull(profile?.birthDate.iso)
-        heightCm = OrNull(profile?.height.centimetres)
-        height = OrNull(profile?.height.formatted(in: settings.lengthUnit))
-        activity = OrNull(profile?.activity.rawValue)
-        activityFactor = OrNull(profile?.activity.factor)
+        sex = profile?.sex.rawValue
+        birthDate = profile?.birthDate.iso
+        heightCm = profile?.height.centimetres
+        height = profile?.height.formatted(in: settings.lengthUnit)
+        activity = profile?.activity.rawValue
+        activityFactor = profile?.activity.factor
         complete = profile != nil
         onboarded = settings.onboarded
         massUnit = settings.displayUnit.rawValue
         lengthUnit = settings.lengthUnit.rawValue
         energyUnit = settings.energyUnit.rawValue
         timeZone = settings.timeZoneIdentifier ?? settings.timeZone.identifier
-        goalWeight = OrNull(goal.map { $0.weight.value(in: settings.displayUnit) })
-        goalRatePerWeek = OrNull(goal?.plannedRate.map { $0.value(in: settings.displayUnit) })
+        goalWeight = goal.map { $0.weight.value(in: settings.displayUnit) }
+        goalRatePerWeek = goal?.plannedRate.map { $0.value(in: settings.displayUnit) }
         targetBasis = settings.targetBasis.rawValue
-        energyFloorKcal = OrNull(settings.energyFloorKcal)
-        energyTargetKcal = OrNull(settings.energyTargetKcal)
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case sex, height, activity, complete, onboarded
-        case birthDate = "birth_date"
-        case heightCm = "height_cm"
-        case activityFactor = "activity_factor"
-        case massUnit = "mass_unit"
-        case lengthUnit = "length_unit"
-        case energyUnit = "energy_unit"
-        case timeZone = "time_zone"
-        case goalWeight = "goal_weight"
-        case goalRatePerWeek = "goal_rate_per_week"
-        case targetBasis = "target_basis"
-        case energyFloorKcal = "energy_floor_kcal"
-        case energyTargetKcal = "energy_target_kcal"
+        energyFloorKcal = settings.energyFloorKcal
+        energyTargetKcal = settings.energyTargetKcal
     }
 }
 
@@ -118,16 +91,16 @@ package struct ProfileRequest: Decodable {
 
 /// A date range from an uncertain rate.
 struct ETADTO: Encodable {
-    let date: OrNull<String>
-    let earliest: OrNull<String>
-    let latest: OrNull<String>
+    @Nullable var date: String?
+    @Nullable var earliest: String?
+    @Nullable var latest: String?
     let ratePerWeek: Double
     let rateUncertaintyPerWeek: Double
 
     init(_ eta: GoalETA, unit: MassUnit) {
-        date = OrNull(eta.date?.iso)
-        earliest = OrNull(eta.earliest?.iso)
-        latest = OrNull(eta.latest?.iso)
+        date = eta.date?.iso
+        earliest = eta.earliest?.iso
+        latest = eta.latest?.iso
         ratePerWeek = eta.speedTowards.perWeek(in: unit)
         rateUncertaintyPerWeek = eta.speedUncertainty.perWeek(in: unit)
     }
@@ -145,33 +118,22 @@ struct CheckInDTO: Encodable {
     let end: String
     let daysLogged: Int
     let completeDays: Int
-    let meanIntakeKcal: OrNull<Double>
-    let trendChange: OrNull<Double>
-    let expenditureKcal: OrNull<Double>
-    let targetKcal: OrNull<Double>
-    let daysOnTarget: OrNull<Int>
+    @Nullable var meanIntakeKcal: Double?
+    @Nullable var trendChange: Double?
+    @Nullable var expenditureKcal: Double?
+    @Nullable var targetKcal: Double?
+    @Nullable var daysOnTarget: Int?
 
     init(_ week: WeeklyCheckIn, unit: MassUnit) {
         start = week.start.iso
         end = week.end.iso
         daysLogged = week.daysLogged
         completeDays = week.completeDays
-        meanIntakeKcal = OrNull(week.meanIntakeKcal)
-        trendChange = OrNull(week.trendChange?.value(in: unit))
-        expenditureKcal = OrNull(week.expenditureKcal)
-        targetKcal = OrNull(week.targetKcal)
-        daysOnTarget = OrNull(week.daysOnTarget)
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case start, end
-        case daysLogged = "days_logged"
-        case completeDays = "complete_days"
-        case meanIntakeKcal = "mean_intake_kcal"
-        case trendChange = "trend_change"
-        case expenditureKcal = "expenditure_kcal"
-        case targetKcal = "target_kcal"
-        case daysOnTarget = "days_on_target"
+        meanIntakeKcal = week.meanIntakeKcal
+        trendChange = week.trendChange?.value(in: unit)
+        expenditureKcal = week.expenditureKcal
+        targetKcal = week.targetKcal
+        daysOnTarget = week.daysOnTarget
     }
 }
 
@@ -180,11 +142,11 @@ package struct TodayDTO: Encodable {
     let date: String
     let answer: String
     let message: String
-    let remainingKcal: OrNull<Int>
+    @Nullable var remainingKcal: Int?
     let eatenKcal: Double
-    let targetKcal: OrNull<Double>
-    let maintenanceKcal: OrNull<Double>
-    let dayStatus: OrNull<String>
+    @Nullable var targetKcal: Double?
+    @Nullable var maintenanceKcal: Double?
+    @Nullable var dayStatus: String?
     let trendVerdict: String
     let trendReason: String
 
@@ -192,24 +154,13 @@ package struct TodayDTO: Encodable {
         date = report.asOf.iso
         answer = report.answer.answer.rawValue
         message = report.answer.message
-        remainingKcal = OrNull(report.answer.remainingKcal)
+        remainingKcal = report.answer.remainingKcal
         eatenKcal = report.eatenKcal
-        targetKcal = OrNull(report.targetKcal)
-        maintenanceKcal = OrNull(report.maintenanceKcal)
-        dayStatus = OrNull(report.dayStatus?.rawValue)
+        targetKcal = report.targetKcal
+        maintenanceKcal = report.maintenanceKcal
+        dayStatus = report.dayStatus?.rawValue
         trendVerdict = report.verdict.answer.rawValue
         trendReason = report.verdict.reason
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case date, answer, message
-        case remainingKcal = "remaining_kcal"
-        case eatenKcal = "eaten_kcal"
-        case targetKcal = "target_kcal"
-        case maintenanceKcal = "maintenance_kcal"
-        case dayStatus = "day_status"
-        case trendVerdict = "trend_verdict"
-        case trendReason = "trend_reason"
     }
 }
 
@@ -220,15 +171,7 @@ package struct EnergyDTO: Encodable {
         let restingKcal: Double
         let activityFactor: Double
         let expenditureKcal: Double
-        let bodyFatPercent: OrNull<Double>
-
-        enum CodingKeys: String, CodingKey {
-            case equation
-            case restingKcal = "resting_kcal"
-            case activityFactor = "activity_factor"
-            case expenditureKcal = "expenditure_kcal"
-            case bodyFatPercent = "body_fat_percent"
-        }
+        @Nullable var bodyFatPercent: Double?
     }
 
     struct Adaptive: Encodable {
@@ -261,67 +204,51 @@ package struct EnergyDTO: Encodable {
         let kcal: Double
         let source: String
         let basis: String
-        let maintenanceKcal: OrNull<Double>
-        let maintenanceSource: OrNull<String>
-        let maintenanceAsOf: OrNull<String>
+        @Nullable var maintenanceKcal: Double?
+        @Nullable var maintenanceSource: String?
+        @Nullable var maintenanceAsOf: String?
         let adjustmentKcal: Double
         let floorKcal: Double
         let floored: Bool
-        let change: OrNull<TargetChangeDTO>
+        @Nullable var change: TargetChangeDTO?
 
         init(_ report: EnergyReport, _ target: EnergyTarget) {
             kcal = target.kcal
             source = target.source.rawValue
             basis = report.settings.targetBasis.rawValue
-            maintenanceKcal = OrNull(target.maintenanceKcal)
-            maintenanceSource = OrNull(target.source == .computed ? report.targetExpenditure?.source.rawValue : nil)
-            maintenanceAsOf = OrNull(target.source == .computed ? report.targetExpenditure?.asOf.iso : nil)
+            maintenanceKcal = target.maintenanceKcal
+            maintenanceSource = target.source == .computed ? report.targetExpenditure?.source.rawValue : nil
+            maintenanceAsOf = target.source == .computed ? report.targetExpenditure?.asOf.iso : nil
             adjustmentKcal = target.adjustmentKcal
             floorKcal = target.floorKcal
             floored = target.floored
-            change = OrNull(report.targetChange.map { TargetChangeDTO($0, unit: report.settings.energyUnit) })
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case kcal, source, basis, floored, change
-            case maintenanceKcal = "maintenance_kcal"
-            case adjustmentKcal = "adjustment_kcal"
-            case floorKcal = "floor_kcal"
-            case maintenanceSource = "maintenance_source"
-            case maintenanceAsOf = "maintenance_as_of"
+            change = report.targetChange.map { TargetChangeDTO($0, unit: report.settings.energyUnit) }
         }
     }
 
     struct Day: Encodable {
         let date: String
-        let intakeKcal: OrNull<Double>
-        let status: OrNull<String>
-        let formulaKcal: OrNull<Double>
-        let adaptiveKcal: OrNull<Double>
-        let trend: OrNull<Double>
-
-        enum CodingKeys: String, CodingKey {
-            case date, status, trend
-            case intakeKcal = "intake_kcal"
-            case formulaKcal = "formula_kcal"
-            case adaptiveKcal = "adaptive_kcal"
-        }
+        @Nullable var intakeKcal: Double?
+        @Nullable var status: String?
+        @Nullable var formulaKcal: Double?
+        @Nullable var adaptiveKcal: Double?
+        @Nullable var trend: Double?
     }
 
     let date: String
     let massUnit: String
-    let trend: OrNull<Double>
-    let formula: OrNull<Formula>
-    let adaptive: OrNull<Adaptive>
-    let adaptiveStatus: OrNull<String>
-    let blendedKcal: OrNull<Double>
-    let blendedSdKcal: OrNull<Double>
+    @Nullable var trend: Double?
+    @Nullable var formula: Formula?
+    @Nullable var adaptive: Adaptive?
+    @Nullable var adaptiveStatus: String?
+    @Nullable var blendedKcal: Double?
+    @Nullable var blendedSdKcal: Double?
     let adaptiveWeight: Double
-    let maintenanceKcal: OrNull<Double>
-    let target: OrNull<Target>
+    @Nullable var maintenanceKcal: Double?
+    @Nullable var target: Target?
     let today: TodayDTO
-    let timeToGoalPlanned: OrNull<ETADTO>
-    let timeToGoalTrend: OrNull<ETADTO>
+    @Nullable var timeToGoalPlanned: ETADTO?
+    @Nullable var timeToGoalTrend: ETADTO?
     let goalReached: Bool
     let thisWeek: CheckInDTO
     let lastWeek: CheckInDTO
@@ -331,53 +258,38 @@ package struct EnergyDTO: Encodable {
         let unit = report.settings.displayUnit
         date = report.asOf.iso
         massUnit = unit.rawValue
-        trend = OrNull(report.trend?.value(in: unit))
+        trend = report.trend?.value(in: unit)
         let estimate = report.expenditure
-        formula = OrNull(
+        formula =
             estimate.formula.map {
                 Formula(
                     equation: $0.equation.rawValue, restingKcal: $0.restingKcal, activityFactor: $0.activity.factor,
-                    expenditureKcal: $0.expenditureKcal, bodyFatPercent: OrNull($0.bodyFatFraction.map { $0 * 100 }))
-            })
-        adaptive = OrNull(
+                    expenditureKcal: $0.expenditureKcal, bodyFatPercent: $0.bodyFatFraction.map { $0 * 100 })
+            }
+        adaptive =
             estimate.adaptive.map {
                 Adaptive(
                     asOf: $0.asOf.iso, held: estimate.isHeld, windowDays: $0.windowDays, completeDays: $0.completeDays,
                     meanIntakeKcal: $0.meanIntakeKcal, trendChange: $0.trendChange.value(in: unit), expenditureKcal: $0.estimateKcal,
                     sdKcal: $0.uncertaintyKcal, low: $0.range.lowerBound, high: $0.range.upperBound)
-            })
-        adaptiveStatus = OrNull(estimate.shortfall?.message)
-        blendedKcal = OrNull(estimate.blendedKcal)
-        blendedSdKcal = OrNull(estimate.blendedUncertaintyKcal)
+            }
+        adaptiveStatus = estimate.shortfall?.message
+        blendedKcal = estimate.blendedKcal
+        blendedSdKcal = estimate.blendedUncertaintyKcal
         adaptiveWeight = estimate.adaptiveWeight
-        maintenanceKcal = OrNull(report.maintenanceKcal)
-        target = OrNull(report.target.map { Target(report, $0) })
+        maintenanceKcal = report.maintenanceKcal
+        target = report.target.map { Target(report, $0) }
         today = TodayDTO(report)
-        timeToGoalPlanned = OrNull(report.timeline?.atPlannedRate.map { ETADTO($0, unit: unit) })
-        timeToGoalTrend = OrNull(report.timeline?.atTrendRate.map { ETADTO($0, unit: unit) })
+        timeToGoalPlanned = report.timeline?.atPlannedRate.map { ETADTO($0, unit: unit) }
+        timeToGoalTrend = report.timeline?.atTrendRate.map { ETADTO($0, unit: unit) }
         goalReached = report.timeline?.reached ?? false
         thisWeek = CheckInDTO(report.thisWeek, unit: unit)
         lastWeek = CheckInDTO(report.lastWeek, unit: unit)
         days = report.history.map {
             Day(
-                date: $0.date.iso, intakeKcal: OrNull($0.intakeKcal), status: OrNull($0.status?.rawValue),
-                formulaKcal: OrNull($0.formulaKcal), adaptiveKcal: OrNull($0.adaptiveKcal), trend: OrNull($0.trend?.value(in: unit)))
+                date: $0.date.iso, intakeKcal: $0.intakeKcal, status: $0.status?.rawValue,
+                formulaKcal: $0.formulaKcal, adaptiveKcal: $0.adaptiveKcal, trend: $0.trend?.value(in: unit))
         }
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case date, trend, formula, adaptive, target, today, days
-        case massUnit = "mass_unit"
-        case adaptiveStatus = "adaptive_status"
-        case blendedKcal = "blended_kcal"
-        case blendedSdKcal = "blended_sd_kcal"
-        case adaptiveWeight = "adaptive_weight"
-        case maintenanceKcal = "maintenance_kcal"
-        case timeToGoalPlanned = "time_to_goal_planned"
-        case timeToGoalTrend = "time_to_goal_trend"
-        case goalReached = "goal_reached"
-        case thisWeek = "this_week"
-        case lastWeek = "last_week"
     }
 }
 
@@ -396,36 +308,24 @@ struct TargetChangeDTO: Encodable {
         reason = change.reason
         message = change.message(in: unit)
     }
-
-    enum CodingKeys: String, CodingKey {
-        case since, reason, message
-        case fromKcal = "from_kcal"
-        case toKcal = "to_kcal"
-    }
 }
 
 /// The daily calorie target in `GET /api/v1/targets`: what it is today and what it follows.
 package struct CalorieTargetDTO: Encodable {
-    let kcal: OrNull<Double>
+    @Nullable var kcal: Double?
     /// "adaptive" (the data), "formula", or "own" (the person's number).
     let follows: String
-    let ownKcal: OrNull<Double>
-    let floorKcal: OrNull<Double>
-    let change: OrNull<TargetChangeDTO>
+    @Nullable var ownKcal: Double?
+    @Nullable var floorKcal: Double?
+    @Nullable var change: TargetChangeDTO?
 
     package init(_ report: EnergyReport) {
         let settings = report.settings
-        kcal = OrNull(report.targetKcal)
+        kcal = report.targetKcal
         follows = settings.energyTargetKcal != nil ? "own" : settings.targetBasis.rawValue
-        ownKcal = OrNull(settings.energyTargetKcal)
-        floorKcal = OrNull(report.target?.floorKcal ?? settings.energyFloorKcal)
-        change = OrNull(report.targetChange.map { TargetChangeDTO($0, unit: settings.energyUnit) })
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case kcal, follows, change
-        case ownKcal = "own_kcal"
-        case floorKcal = "floor_kcal"
+        ownKcal = settings.energyTargetKcal
+        floorKcal = report.target?.floorKcal ?? settings.energyFloorKcal
+        change = report.targetChange.map { TargetChangeDTO($0, unit: settings.energyUnit) }
     }
 }
 

@@ -27,7 +27,7 @@ struct NutrientTotalDTO: Encodable {
     let name: String
     let amount: Double
     let unit: String
-    let percentDailyValue: Double?
+    @Nullable var percentDailyValue: Double?
 
     /// With `percentDailyValue` only for a day's amount (a week's total has none).
     init(_ nutrient: Nutrient, _ amount: Double, isDaily: Bool = true) {
@@ -41,20 +41,6 @@ struct NutrientTotalDTO: Encodable {
     static func list(_ nutrients: Nutrients, isDaily: Bool = true) -> [NutrientTotalDTO] {
         nutrients.amounts.map { NutrientTotalDTO($0.nutrient, $0.amount, isDaily: isDaily) }
     }
-
-    enum CodingKeys: String, CodingKey {
-        case key, name, amount, unit
-        case percentDailyValue = "percent_daily_value"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(key, forKey: .key)
-        try container.encode(name, forKey: .name)
-        try container.encode(amount, forKey: .amount)
-        try container.encode(unit, forKey: .unit)
-        try container.encode(percentDailyValue, forKey: .percentDailyValue)
-    }
 }
 
 struct ServingDTO: Codable {
@@ -65,11 +51,11 @@ struct ServingDTO: Codable {
 package struct FoodDTO: Encodable {
     let id: String
     let name: String
-    let brand: String?
-    let barcode: String?
+    @Nullable var brand: String?
+    @Nullable var barcode: String?
     let source: String
     let basis: String
-    let category: String?
+    @Nullable var category: String?
     let mine: Bool
     let nutrientsPer100: NutrientsDTO
     let servings: [ServingDTO]
@@ -91,20 +77,6 @@ package struct FoodDTO: Encodable {
         case id, name, brand, barcode, source, basis, category, mine, servings
         case nutrientsPer100 = "nutrients_per_100"
     }
-
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(name, forKey: .name)
-        try container.encode(brand, forKey: .brand)
-        try container.encode(barcode, forKey: .barcode)
-        try container.encode(source, forKey: .source)
-        try container.encode(basis, forKey: .basis)
-        try container.encode(category, forKey: .category)
-        try container.encode(mine, forKey: .mine)
-        try container.encode(nutrientsPer100, forKey: .nutrientsPer100)
-        try container.encode(servings, forKey: .servings)
-    }
 }
 
 /// A barcode lookup: where the food was found, and the food.
@@ -115,11 +87,6 @@ package struct BarcodeResultDTO: Encodable {
     package init(foundIn: String, food: FoodDTO) {
         self.foundIn = foundIn
         self.food = food
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case food
-        case foundIn = "found_in"
     }
 }
 
@@ -138,14 +105,14 @@ package struct FoodSearchDTO: Encodable {
 package struct FoodSummaryDTO: Encodable {
     let id: String
     let name: String
-    let brand: String?
+    @Nullable var brand: String?
     let source: String
     let basis: String
     let mine: Bool
-    let energyKcalPer100: Double?
-    let defaultServing: ServingDTO?
+    @Nullable var energyKcalPer100: Double?
+    @Nullable var defaultServing: ServingDTO?
     let otherVersions: Int
-    let lastUsed: String?
+    @Nullable var lastUsed: String?
 
     package init(_ food: FoodSearchCandidate, otherVersions: Int = 0) {
         id = food.id.lowercasedString
@@ -167,34 +134,20 @@ package struct FoodSummaryDTO: Encodable {
         case otherVersions = "other_versions"
         case lastUsed = "last_used"
     }
-
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(name, forKey: .name)
-        try container.encode(brand, forKey: .brand)
-        try container.encode(source, forKey: .source)
-        try container.encode(basis, forKey: .basis)
-        try container.encode(mine, forKey: .mine)
-        try container.encode(energyKcalPer100, forKey: .energyKcalPer100)
-        try container.encode(defaultServing, forKey: .defaultServing)
-        try container.encode(otherVersions, forKey: .otherVersions)
-        try container.encode(lastUsed, forKey: .lastUsed)
-    }
 }
 
 package struct FoodEntryDTO: Encodable {
     let id: String
-    let foodID: String?
+    @Nullable var foodID: String?
     let name: String
-    let brand: String?
+    @Nullable var brand: String?
     let meal: String
     let eatenAt: String
     let date: String
     let servings: Double
     let serving: ServingDTO
     let nutrients: NutrientsDTO
-    let note: String?
+    @Nullable var note: String?
     let source: String
 
     package init(_ entry: FoodLogEntry) {
@@ -211,28 +164,6 @@ package struct FoodEntryDTO: Encodable {
         note = entry.note
         source = entry.source
     }
-
-    enum CodingKeys: String, CodingKey {
-        case id, name, brand, meal, date, servings, serving, nutrients, note, source
-        case foodID = "food_id"
-        case eatenAt = "eaten_at"
-    }
-
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(foodID, forKey: .foodID)
-        try container.encode(name, forKey: .name)
-        try container.encode(brand, forKey: .brand)
-        try container.encode(meal, forKey: .meal)
-        try container.encode(eatenAt, forKey: .eatenAt)
-        try container.encode(date, forKey: .date)
-        try container.encode(servings, forKey: .servings)
-        try container.encode(serving, forKey: .serving)
-        try container.encode(nutrients, forKey: .nutrients)
-        try container.encode(note, forKey: .note)
-        try container.encode(source, forKey: .source)
-    }
 }
 
 package struct DayDTO: Encodable {
@@ -241,23 +172,18 @@ package struct DayDTO: Encodable {
         let title: String
         let energyKcal: Double
         let entries: [FoodEntryDTO]
-
-        enum CodingKeys: String, CodingKey {
-            case meal, title, entries
-            case energyKcal = "energy_kcal"
-        }
     }
 
     let date: String
     let energyKcal: Double
-    let energyTargetKcal: Double?
-    let maintenanceKcal: Double?
-    let exerciseKcal: Double?
-    let energyRemainingKcal: Double?
+    @Nullable var energyTargetKcal: Double?
+    @Nullable var maintenanceKcal: Double?
+    @Nullable var exerciseKcal: Double?
+    @Nullable var energyRemainingKcal: Double?
     let meals: [MealDTO]
     let totals: [NutrientTotalDTO]
     let targets: [NutrientGoalDTO]
-    let targetChange: TargetChangeDTO?
+    @Nullable var targetChange: TargetChangeDTO?
 
     /// - Parameter energyUnit: the unit of the target change's message.
     package init(_ day: DayNutrition, energyUnit: EnergyUnit = .kilocalories) {
@@ -276,30 +202,6 @@ package struct DayDTO: Encodable {
         targets = day.progress.map { NutrientGoalDTO($0.goal, amount: $0.amount, standing: $0.standing) }
         targetChange = day.targetChange.map { TargetChangeDTO($0, unit: energyUnit) }
     }
-
-    enum CodingKeys: String, CodingKey {
-        case date, meals, totals, targets
-        case targetChange = "target_change"
-        case energyKcal = "energy_kcal"
-        case energyTargetKcal = "energy_target_kcal"
-        case maintenanceKcal = "maintenance_kcal"
-        case exerciseKcal = "exercise_kcal"
-        case energyRemainingKcal = "energy_remaining_kcal"
-    }
-
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(date, forKey: .date)
-        try container.encode(energyKcal, forKey: .energyKcal)
-        try container.encode(energyTargetKcal, forKey: .energyTargetKcal)
-        try container.encode(maintenanceKcal, forKey: .maintenanceKcal)
-        try container.encode(exerciseKcal, forKey: .exerciseKcal)
-        try container.encode(energyRemainingKcal, forKey: .energyRemainingKcal)
-        try container.encode(meals, forKey: .meals)
-        try container.encode(totals, forKey: .totals)
-        try container.encode(targets, forKey: .targets)
-        try container.encode(OrNull(targetChange), forKey: .targetChange)
-    }
 }
 
 /// A nutrition goal, with a day's amount and standing when it is a day's.
@@ -308,8 +210,8 @@ package struct NutrientGoalDTO: Encodable {
     let name: String
     let unit: String
     let target: Double
-    let minimum: Double?
-    let maximum: Double?
+    @Nullable var minimum: Double?
+    @Nullable var maximum: Double?
     let source: String
     let amount: Double?
     let standing: String?
@@ -326,23 +228,6 @@ package struct NutrientGoalDTO: Encodable {
         self.amount = amount.map(rounded)
         self.standing = standing?.rawValue
     }
-
-    enum CodingKeys: String, CodingKey {
-        case key, name, unit, target, minimum, maximum, source, amount, standing
-    }
-
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(key, forKey: .key)
-        try container.encode(name, forKey: .name)
-        try container.encode(unit, forKey: .unit)
-        try container.encode(target, forKey: .target)
-        try container.encode(minimum, forKey: .minimum)
-        try container.encode(maximum, forKey: .maximum)
-        try container.encode(source, forKey: .source)
-        if let amount { try container.encode(amount, forKey: .amount) }
-        if let standing { try container.encode(standing, forKey: .standing) }
-    }
 }
 
 package struct PresetDTO: Encodable {
@@ -353,11 +238,6 @@ package struct PresetDTO: Encodable {
         let servings: Double
         let serving: ServingDTO
         let nutrients: NutrientsDTO
-
-        enum CodingKeys: String, CodingKey {
-            case name, brand, servings, serving, nutrients
-            case foodID = "food_id"
-        }
     }
 
     let id: String
@@ -377,11 +257,6 @@ package struct PresetDTO: Encodable {
                 serving: ServingDTO(label: $0.servingLabel, grams: $0.servingAmount), nutrients: NutrientsDTO(nutrients: $0.nutrients))
         }
     }
-
-    enum CodingKeys: String, CodingKey {
-        case id, name, meal, items
-        case energyKcal = "energy_kcal"
-    }
 }
 
 package struct NutritionPeriodDTO: Encodable {
@@ -398,32 +273,14 @@ package struct NutritionPeriodDTO: Encodable {
         totals = NutrientTotalDTO.list(period.totals, isDaily: false)
         dailyAverage = NutrientTotalDTO.list(period.dailyAverage ?? Nutrients())
     }
-
-    enum CodingKeys: String, CodingKey {
-        case start, end, totals
-        case daysLogged = "days_logged"
-        case dailyAverage = "daily_average"
-    }
 }
 
 package struct NutrientInfoDTO: Encodable {
     let key: String, name: String, unit: String, group: String
-    let dailyValue: Double?
+    @Nullable var dailyValue: Double?
 
     package init(key: String, name: String, unit: String, group: String, dailyValue: Double?) {
         (self.key, self.name, self.unit, self.group, self.dailyValue) = (key, name, unit, group, dailyValue)
-    }
-    enum CodingKeys: String, CodingKey {
-        case key, name, unit, group
-        case dailyValue = "daily_value"
-    }
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(key, forKey: .key)
-        try container.encode(name, forKey: .name)
-        try container.encode(unit, forKey: .unit)
-        try container.encode(group, forKey: .group)
-        try container.encode(dailyValue, forKey: .dailyValue)
     }
 }
 
@@ -597,36 +454,19 @@ package struct LogPresetRequest: Decodable {
 /// A recipe in the API: the food it is (logged by its id like any food), how it is made, and its ingredients.
 package struct RecipeDTO: Encodable {
     struct Ingredient: Encodable {
-        let foodID: String?
+        @Nullable var foodID: String?
         let name: String
-        let brand: String?
+        @Nullable var brand: String?
         let servings: Double
         let servingLabel: String
         let grams: Double
         let nutrients: NutrientsDTO
-
-        enum CodingKeys: String, CodingKey {
-            case name, brand, servings, grams, nutrients
-            case foodID = "food_id"
-            case servingLabel = "serving_label"
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(foodID, forKey: .foodID)
-            try container.encode(name, forKey: .name)
-            try container.encode(brand, forKey: .brand)
-            try container.encode(servings, forKey: .servings)
-            try container.encode(servingLabel, forKey: .servingLabel)
-            try container.encode(grams, forKey: .grams)
-            try container.encode(nutrients, forKey: .nutrients)
-        }
     }
 
     let id: String
     let name: String
     let servings: Double
-    let cookedGrams: Double?
+    @Nullable var cookedGrams: Double?
     let totalGrams: Double
     let servingGrams: Double
     let nutrientsPerServing: NutrientsDTO
@@ -656,19 +496,6 @@ package struct RecipeDTO: Encodable {
         case servingGrams = "serving_grams"
         case nutrientsPerServing = "nutrients_per_serving"
         case nutrientsPer100 = "nutrients_per_100"
-    }
-
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(name, forKey: .name)
-        try container.encode(servings, forKey: .servings)
-        try container.encode(cookedGrams, forKey: .cookedGrams)
-        try container.encode(totalGrams, forKey: .totalGrams)
-        try container.encode(servingGrams, forKey: .servingGrams)
-        try container.encode(nutrientsPerServing, forKey: .nutrientsPerServing)
-        try container.encode(nutrientsPer100, forKey: .nutrientsPer100)
-        try container.encode(ingredients, forKey: .ingredients)
     }
 }
 

@@ -7,64 +7,27 @@ package struct GlanceDTO: Encodable {
     /// `yes`, `careful`, `no` or `unknown`.
     let answer: String
     let message: String
-    let kcalLeft: Int?
-    let trend: Trend?
-    let glucose: GlucoseNow?
+    @Nullable var kcalLeft: Int?
+    @Nullable var trend: Trend?
+    @Nullable var glucose: GlucoseNow?
 
     struct Trend: Encodable {
         let weight: Double
         let unit: String
         /// The trend's change a week, in `unit`; nil until it has one.
-        let weeklyChange: Double?
-
-        enum CodingKeys: String, CodingKey {
-            case weight, unit
-            case weeklyChange = "weekly_change"
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(weight, forKey: .weight)
-            try container.encode(unit, forKey: .unit)
-            try container.encode(weeklyChange, forKey: .weeklyChange)
-        }
+        @Nullable var weeklyChange: Double?
     }
 
     struct GlucoseNow: Encodable {
         let value: Double
         let unit: String
         let mgDL: Double
-        let direction: String?
-        let arrow: String?
+        @Nullable var direction: String?
+        @Nullable var arrow: String?
         let minutesOld: Int
         let stale: Bool
         let measuredAt: String
         let sensor: Bool
-
-        enum CodingKeys: String, CodingKey {
-            case value, unit, direction, arrow, stale, sensor
-            case mgDL = "mg_dl"
-            case minutesOld = "minutes_old"
-            case measuredAt = "measured_at"
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(value, forKey: .value)
-            try container.encode(unit, forKey: .unit)
-            try container.encode(mgDL, forKey: .mgDL)
-            try container.encode(direction, forKey: .direction)
-            try container.encode(arrow, forKey: .arrow)
-            try container.encode(minutesOld, forKey: .minutesOld)
-            try container.encode(stale, forKey: .stale)
-            try container.encode(measuredAt, forKey: .measuredAt)
-            try container.encode(sensor, forKey: .sensor)
-        }
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case date, answer, message, trend, glucose
-        case kcalLeft = "kcal_left"
     }
 
     package init(_ glance: Glance) {
@@ -90,15 +53,5 @@ package struct GlanceDTO: Encodable {
                 measuredAt: WeighIn.isoString(instant: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds),
                 sensor: reading.sensor)
         }
-    }
-
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(date, forKey: .date)
-        try container.encode(answer, forKey: .answer)
-        try container.encode(message, forKey: .message)
-        try container.encode(kcalLeft, forKey: .kcalLeft)
-        try container.encode(trend, forKey: .trend)
-        try container.encode(glucose, forKey: .glucose)
     }
 }

@@ -11,8 +11,8 @@ package struct GlucoseReadingDTO: Encodable {
     let value: Double
     let unit: String
     let mgDl: Double
-    let timing: OrNull<String>
-    let note: OrNull<String>
+    @Nullable var timing: String?
+    @Nullable var note: String?
     let source: String
 
     package init(_ reading: GlucoseReading, unit: GlucoseUnit) {
@@ -22,14 +22,9 @@ package struct GlucoseReadingDTO: Encodable {
         value = GlucoseDTO.rounded(reading.glucose, unit)
         self.unit = unit.rawValue
         mgDl = reading.glucose.milligramsPerDeciliter
-        timing = OrNull(reading.timing?.rawValue)
-        note = OrNull(reading.note)
+        timing = reading.timing?.rawValue
+        note = reading.note
         source = reading.source
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case id, time, date, value, unit, timing, note, source
-        case mgDl = "mg_dl"
     }
 }
 
@@ -39,8 +34,8 @@ package struct InsulinDoseDTO: Encodable {
     let date: String
     let units: Double
     let kind: String
-    let insulin: OrNull<String>
-    let note: OrNull<String>
+    @Nullable var insulin: String?
+    @Nullable var note: String?
     let source: String
 
     package init(_ dose: InsulinDose) {
@@ -49,8 +44,8 @@ package struct InsulinDoseDTO: Encodable {
         date = dose.localDate.iso
         units = dose.units
         kind = dose.kind.rawValue
-        insulin = OrNull(dose.insulin)
-        note = OrNull(dose.note)
+        insulin = dose.insulin
+        note = dose.note
         source = dose.source
     }
 }
@@ -60,31 +55,22 @@ package struct MealDTO: Encodable {
         let foodID: String
         let name: String
         let grams: Double
-        enum CodingKeys: String, CodingKey {
-            case name, grams
-            case foodID = "food_id"
-        }
     }
 
     let id: String
     let name: String
     let kind: String
-    let carbohydrateG: OrNull<Double>
+    @Nullable var carbohydrateG: Double?
     let foods: [Food]
-    let note: OrNull<String>
+    @Nullable var note: String?
 
     package init(_ meal: MealDefinition) {
         id = meal.id.lowercasedString
         name = meal.name
         kind = meal.kind.rawValue
-        carbohydrateG = OrNull(meal.carbohydrateGrams)
+        carbohydrateG = meal.carbohydrateGrams
         foods = meal.foods.map { Food(foodID: $0.foodID.lowercasedString, name: $0.name, grams: $0.grams) }
-        note = OrNull(meal.note)
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case id, name, kind, foods, note
-        case carbohydrateG = "carbohydrate_g"
+        note = meal.note
     }
 }
 
@@ -106,47 +92,40 @@ struct MealResponseDTO: Encodable {
         complete = response.isComplete
         bolusUnits = response.bolusUnits
     }
-
-    enum CodingKeys: String, CodingKey {
-        case baseline, peak, rise, complete
-        case minutesToPeak = "minutes_to_peak"
-        case incrementalAreaMgDlMin = "incremental_area_mg_dl_min"
-        case bolusUnits = "bolus_units"
-    }
 }
 
 package struct MealEventDTO: Encodable {
     let id: String
     let mealID: String
-    let meal: OrNull<String>
+    @Nullable var meal: String?
     let time: String
     let date: String
     let portion: Double
-    let carbohydrateG: OrNull<Double>
-    let note: OrNull<String>
+    @Nullable var carbohydrateG: Double?
+    @Nullable var note: String?
     let reported: Bool
-    let reportReason: OrNull<String>
-    let response: OrNull<MealResponseDTO>
+    @Nullable var reportReason: String?
+    @Nullable var response: MealResponseDTO?
     /// "diary" for a meal of the food diary, "meal_event" for one logged as a meal event.
     let source: String
     /// A diary meal's slot (breakfast, lunch…) and entries.
-    let diaryMeal: OrNull<String>
+    @Nullable var diaryMeal: String?
     let entryIDs: [String]?
 
     package init(_ event: MealEvent, meal: MealDefinition?, response: MealResponse?, unit: GlucoseUnit) {
         id = event.id.lowercasedString
         mealID = event.mealID.lowercasedString
-        self.meal = OrNull(meal?.name)
+        self.meal = meal?.name
         time = WeighIn.isoString(instant: event.eatenAt, utcOffsetSeconds: event.utcOffsetSeconds)
         date = event.localDate.iso
         portion = event.portion
-        carbohydrateG = OrNull(event.carbohydrateGrams)
-        note = OrNull(event.note)
+        carbohydrateG = event.carbohydrateGrams
+        note = event.note
         reported = event.isReported
-        reportReason = OrNull(event.reportReason)
-        self.response = OrNull(response.map { MealResponseDTO($0, unit: unit) })
+        reportReason = event.reportReason
+        self.response = response.map { MealResponseDTO($0, unit: unit) }
         source = event.diaryMeal == nil ? "meal_event" : "diary"
-        diaryMeal = OrNull(event.diaryMeal?.name)
+        diaryMeal = event.diaryMeal?.name
         entryIDs = event.diaryMeal == nil ? nil : event.entryIDs.map(\.lowercasedString)
     }
 
@@ -166,22 +145,22 @@ package struct MealEventDTO: Encodable {
 
 struct GlucoseStatisticsDTO: Encodable {
     let readings: Int
-    let mean: OrNull<Double>
-    let standardDeviation: OrNull<Double>
-    let coefficientOfVariationPercent: OrNull<Double>
-    let gmiPercent: OrNull<Double>
-    let gmiMmolPerMol: OrNull<Double>
+    @Nullable var mean: Double?
+    @Nullable var standardDeviation: Double?
+    @Nullable var coefficientOfVariationPercent: Double?
+    @Nullable var gmiPercent: Double?
+    @Nullable var gmiMmolPerMol: Double?
     let percentVeryLow: Double, percentLow: Double, percentInRange: Double, percentHigh: Double, percentVeryHigh: Double
 
     /// `statistics`; GMI and CV only when `coverage` supports them (never for a single day).
     init(_ statistics: GlucoseStatistics, unit: GlucoseUnit, coverage: GlucoseCoverage?) {
         let enough = coverage?.isEnough == true
         readings = statistics.count
-        mean = OrNull(statistics.mean.map { GlucoseDTO.rounded($0, unit) })
-        standardDeviation = OrNull(statistics.standardDeviation.map { GlucoseDTO.rounded(Glucose(milligramsPerDeciliter: $0), unit) })
-        coefficientOfVariationPercent = OrNull(enough ? statistics.coefficientOfVariation.map { ($0 * 10).rounded() / 10 } : nil)
-        gmiPercent = OrNull(enough ? statistics.gmiPercent.map { ($0 * 10).rounded() / 10 } : nil)
-        gmiMmolPerMol = OrNull(enough ? statistics.gmiMillimolesPerMole.map { $0.rounded() } : nil)
+        mean = statistics.mean.map { GlucoseDTO.rounded($0, unit) }
+        standardDeviation = statistics.standardDeviation.map { GlucoseDTO.rounded(Glucose(milligramsPerDeciliter: $0), unit) }
+        coefficientOfVariationPercent = enough ? statistics.coefficientOfVariation.map { ($0 * 10).rounded() / 10 } : nil
+        gmiPercent = enough ? statistics.gmiPercent.map { ($0 * 10).rounded() / 10 } : nil
+        gmiMmolPerMol = enough ? statistics.gmiMillimolesPerMole.map { $0.rounded() } : nil
         func percent(_ share: Double) -> Double { (share * 1000).rounded() / 10 }
         percentVeryLow = percent(statistics.veryLow)
         percentLow = percent(statistics.low)
@@ -209,20 +188,20 @@ struct RankingDTO: Encodable {
     let name: String
     let events: Int
     let counted: Int
-    let meanIncrementalArea: OrNull<Double>
-    let meanRise: OrNull<Double>
-    let meanMinutesToPeak: OrNull<Double>
-    let meanBolusUnits: OrNull<Double>
+    @Nullable var meanIncrementalArea: Double?
+    @Nullable var meanRise: Double?
+    @Nullable var meanMinutesToPeak: Double?
+    @Nullable var meanBolusUnits: Double?
 
     init(_ ranking: ResponseRanking, unit: GlucoseUnit) {
         id = ranking.id.lowercasedString
         name = ranking.name
         events = ranking.events
         counted = ranking.counted
-        meanIncrementalArea = OrNull(ranking.meanArea?.rounded())
-        meanRise = OrNull(ranking.meanRise.map { GlucoseDTO.rounded(Glucose(milligramsPerDeciliter: $0), unit) })
-        meanMinutesToPeak = OrNull(ranking.meanMinutesToPeak?.rounded())
-        meanBolusUnits = OrNull(ranking.meanBolusUnits.map { ($0 * 100).rounded() / 100 })
+        meanIncrementalArea = ranking.meanArea?.rounded()
+        meanRise = ranking.meanRise.map { GlucoseDTO.rounded(Glucose(milligramsPerDeciliter: $0), unit) }
+        meanMinutesToPeak = ranking.meanMinutesToPeak?.rounded()
+        meanBolusUnits = ranking.meanBolusUnits.map { ($0 * 100).rounded() / 100 }
     }
 
     enum CodingKeys: String, CodingKey {
@@ -247,22 +226,7 @@ package struct GlucoseReportDTO: Encodable {
         let daysWithReadings: Int
         let cgmActivePercent: Double
         let enough: Bool
-        let missing: String?
-
-        enum CodingKeys: String, CodingKey {
-            case days, enough, missing
-            case daysWithReadings = "days_with_readings"
-            case cgmActivePercent = "cgm_active_percent"
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(days, forKey: .days)
-            try container.encode(daysWithReadings, forKey: .daysWithReadings)
-            try container.encode(cgmActivePercent, forKey: .cgmActivePercent)
-            try container.encode(enough, forKey: .enough)
-            try container.encode(missing, forKey: .missing)
-        }
+        @Nullable var missing: String?
     }
 
     let from: String
@@ -293,13 +257,6 @@ package struct GlucoseReportDTO: Encodable {
         bolusUnits = (report.bolusUnits * 100).rounded() / 100
         basalUnits = (report.basalUnits * 100).rounded() / 100
     }
-
-    enum CodingKeys: String, CodingKey {
-        case from, to, unit, statistics, coverage, days, meals, foods
-        case mealEvents = "meal_events"
-        case bolusUnits = "bolus_units"
-        case basalUnits = "basal_units"
-    }
 }
 
 /// `GET /api/v1/glucose/days/{date}`.
@@ -318,11 +275,6 @@ package struct GlucoseDayDTO: Encodable {
         readings = day.readings.map { GlucoseReadingDTO($0, unit: day.unit) }
         insulin = day.doses.map(InsulinDoseDTO.init)
         mealEvents = day.events.map { MealEventDTO($0, unit: day.unit) }
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case date, unit, statistics, readings, insulin
-        case mealEvents = "meal_events"
     }
 }
 

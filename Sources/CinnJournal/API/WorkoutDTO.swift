@@ -17,11 +17,6 @@ struct LiftedSetDTO: Encodable {
         reps = set.reps
         kind = set.kind.apiName
     }
-
-    enum CodingKeys: String, CodingKey {
-        case date, weight, reps, kind
-        case weightKg = "weight_kg"
-    }
 }
 
 /// An estimate in the API: as shown (whole, truncated), as computed, and the set it came from.
@@ -31,7 +26,7 @@ struct EstimateDTO: Encodable {
     let valueKg: Double
     let lowConfidence: Bool
     let set: LiftedSetDTO
-    let workoutID: OrNull<String>
+    @Nullable var workoutID: String?
 
     init(_ estimate: EstimatedMax, unit: MassUnit, workout: UUID? = nil) {
         shown = estimate.oneRepMax.formatted(in: unit)
@@ -39,14 +34,7 @@ struct EstimateDTO: Encodable {
         valueKg = estimate.oneRepMax.estimate.kilograms
         lowConfidence = estimate.oneRepMax.lowConfidence
         set = LiftedSetDTO(estimate.set, unit: unit)
-        workoutID = OrNull(workout?.lowercasedString)
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case shown, value, set
-        case valueKg = "value_kg"
-        case lowConfidence = "low_confidence"
-        case workoutID = "workout_id"
+        workoutID = workout?.lowercasedString
     }
 }
 
@@ -55,22 +43,17 @@ package struct ExerciseSummaryDTO: Encodable {
     let id: String
     let name: String
     let aliases: [String]
-    let lastDate: OrNull<String>
-    let current: OrNull<EstimateDTO>
-    let best: OrNull<EstimateDTO>
+    @Nullable var lastDate: String?
+    @Nullable var current: EstimateDTO?
+    @Nullable var best: EstimateDTO?
 
     package init(_ summary: ExerciseSummary, unit: MassUnit) {
         id = summary.id.lowercasedString
         name = summary.name
         aliases = summary.aliases
-        lastDate = OrNull(summary.lastDay?.iso)
-        current = OrNull(summary.current.map { EstimateDTO($0, unit: unit) })
-        best = OrNull(summary.best.map { EstimateDTO($0, unit: unit) })
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case id, name, aliases, current, best
-        case lastDate = "last_date"
+        lastDate = summary.lastDay?.iso
+        current = summary.current.map { EstimateDTO($0, unit: unit) }
+        best = summary.best.map { EstimateDTO($0, unit: unit) }
     }
 }
 
@@ -112,12 +95,6 @@ package struct ExercisePageDTO: Encodable {
         let volume: Double
         let volumeKg: Double
         let sets: Int
-
-        enum CodingKeys: String, CodingKey {
-            case volume, sets
-            case weekStart = "week_start"
-            case volumeKg = "volume_kg"
-        }
     }
 
     package struct DayDTO: Encodable {
@@ -132,16 +109,16 @@ package struct ExercisePageDTO: Encodable {
     let unit: String
     let formula: String
     let includeHighReps: Bool
-    let current: OrNull<EstimateDTO>
-    let best: OrNull<EstimateDTO>
-    let heaviest: OrNull<LiftedSetDTO>
-    let bestSetVolume: OrNull<LiftedSetDTO>
+    @Nullable var current: EstimateDTO?
+    @Nullable var best: EstimateDTO?
+    @Nullable var heaviest: LiftedSetDTO?
+    @Nullable var bestSetVolume: LiftedSetDTO?
     let repMaxes: [RepMaxDTO]
     let weeklyVolume: [WeekDTO]
     let history: [DayDTO]
     let totalSets: Int
-    let firstDate: OrNull<String>
-    let lastDate: OrNull<String>
+    @Nullable var firstDate: String?
+    @Nullable var lastDate: String?
 
     package init(_ page: ExercisePage, includeHighReps: Bool) {
         let unit = page.unit, report = page.report
@@ -151,10 +128,10 @@ package struct ExercisePageDTO: Encodable {
         self.unit = unit.rawValue
         formula = report.formula.rawValue
         self.includeHighReps = includeHighReps
-        current = OrNull(report.current.map { EstimateDTO($0, unit: unit, workout: page.currentWorkout) })
-        best = OrNull(report.best.map { EstimateDTO($0, unit: unit, workout: page.bestWorkout) })
-        heaviest = OrNull(report.heaviest.map { LiftedSetDTO($0, unit: unit) })
-        bestSetVolume = OrNull(report.bestSetVolume.map { LiftedSetDTO($0, unit: unit) })
+        current = report.current.map { EstimateDTO($0, unit: unit, workout: page.currentWorkout) }
+        best = report.best.map { EstimateDTO($0, unit: unit, workout: page.bestWorkout) }
+        heaviest = report.heaviest.map { LiftedSetDTO($0, unit: unit) }
+        bestSetVolume = report.bestSetVolume.map { LiftedSetDTO($0, unit: unit) }
         repMaxes = report.repMaxes.map { RepMaxDTO(reps: $0.reps, set: LiftedSetDTO($0.set, unit: unit)) }
         weeklyVolume = report.weeklyVolume.map {
             WeekDTO(
@@ -167,19 +144,8 @@ package struct ExercisePageDTO: Encodable {
             )
         }
         totalSets = report.totalSets
-        firstDate = OrNull(report.firstDay?.iso)
-        lastDate = OrNull(report.lastDay?.iso)
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case id, name, aliases, unit, formula, current, best, heaviest, history
-        case includeHighReps = "include_high_reps"
-        case bestSetVolume = "best_set_volume"
-        case repMaxes = "rep_maxes"
-        case weeklyVolume = "weekly_volume"
-        case totalSets = "total_sets"
-        case firstDate = "first_date"
-        case lastDate = "last_date"
+        firstDate = report.firstDay?.iso
+        lastDate = report.lastDay?.iso
     }
 }
 
@@ -190,7 +156,7 @@ struct WorkoutSummaryDTO: Encodable {
     let date: String
     let name: String
     let source: String
-    let durationSeconds: OrNull<Double>
+    @Nullable var durationSeconds: Double?
     let sets: Int
     let volume: Double
     let volumeKg: Double
@@ -202,7 +168,7 @@ struct WorkoutSummaryDTO: Encodable {
         date = summary.localDate.iso
         name = summary.name
         source = summary.source
-        durationSeconds = OrNull(summary.durationSeconds)
+        durationSeconds = summary.durationSeconds
         sets = summary.setCount
         volume = WorkoutDTO.rounded(summary.volume.value(in: unit))
         volumeKg = summary.volume.kilograms
@@ -221,32 +187,32 @@ struct WorkoutSummaryDTO: Encodable {
 package struct WorkoutDTO: Encodable {
     struct SetDTO: Encodable {
         let exercise: String
-        let reps: OrNull<Int>
-        let weight: OrNull<Double>
-        let weightKg: OrNull<Double>
-        let durationSeconds: OrNull<Double>
-        let distanceMetres: OrNull<Double>
+        @Nullable var reps: Int?
+        @Nullable var weight: Double?
+        @Nullable var weightKg: Double?
+        @Nullable var durationSeconds: Double?
+        @Nullable var distanceMetres: Double?
         let kind: String
-        let rpe: OrNull<Double>
-        let rir: OrNull<Int>
-        let note: OrNull<String>
-        let loadMultiplier: OrNull<Double>
-        let estimate: OrNull<String>
+        @Nullable var rpe: Double?
+        @Nullable var rir: Int?
+        @Nullable var note: String?
+        @Nullable var loadMultiplier: Double?
+        @Nullable var estimate: String?
         let records: [RecordDTO]?
 
         init(_ set: WorkoutSet, unit: MassUnit, formula: OneRepMaxFormula, records: [WorkoutRecord]?) {
             exercise = set.exercise
-            reps = OrNull(set.reps)
-            weight = OrNull(set.weight.map { WorkoutDTO.rounded($0.value(in: unit)) })
-            weightKg = OrNull(set.weight?.kilograms)
-            durationSeconds = OrNull(set.durationSeconds)
-            distanceMetres = OrNull(set.distanceMetres)
+            reps = set.reps
+            weight = set.weight.map { WorkoutDTO.rounded($0.value(in: unit)) }
+            weightKg = set.weight?.kilograms
+            durationSeconds = set.durationSeconds
+            distanceMetres = set.distanceMetres
             kind = set.kind.apiName
-            rpe = OrNull(set.rpe)
-            rir = OrNull(set.rir)
-            note = OrNull(set.note)
-            loadMultiplier = OrNull(set.loadMultiplier)
-            estimate = OrNull(set.oneRepMax(formula: formula).map { $0.formatted(in: unit) })
+            rpe = set.rpe
+            rir = set.rir
+            note = set.note
+            loadMultiplier = set.loadMultiplier
+            estimate = set.oneRepMax(formula: formula).map { $0.formatted(in: unit) }
             self.records = records.map { $0.map(RecordDTO.init) }
         }
 
@@ -274,9 +240,9 @@ package struct WorkoutDTO: Encodable {
     struct PlannedDTO: Encodable {
         let exercise: String
         let sets: Int
-        let reps: OrNull<Int>
-        let weight: OrNull<Double>
-        let restSeconds: OrNull<Int>
+        @Nullable var reps: Int?
+        @Nullable var weight: Double?
+        @Nullable var restSeconds: Int?
 
         enum CodingKeys: String, CodingKey {
             case exercise, sets, reps, weight
@@ -286,13 +252,13 @@ package struct WorkoutDTO: Encodable {
 
     let id: String
     let startedAt: String
-    let endedAt: OrNull<String>
+    @Nullable var endedAt: String?
     let date: String
     let name: String
     let source: String
-    let durationSeconds: OrNull<Double>
+    @Nullable var durationSeconds: Double?
     let inProgress: Bool
-    let note: OrNull<String>
+    @Nullable var note: String?
     let unit: String
     let sets: [SetDTO]
     let plan: [PlannedDTO]
@@ -302,25 +268,25 @@ package struct WorkoutDTO: Encodable {
         let workout = stored.workout
         id = workout.id.lowercasedString
         startedAt = WeighIn.isoString(instant: workout.startedAt, utcOffsetSeconds: workout.utcOffsetSeconds)
-        endedAt = OrNull(
+        endedAt =
             stored.durationSeconds.map {
                 WeighIn.isoString(instant: workout.startedAt.addingTimeInterval($0.rounded()), utcOffsetSeconds: workout.utcOffsetSeconds)
-            })
+            }
         date = workout.localDate.iso
         name = workout.name
         source = workout.source
-        durationSeconds = OrNull(stored.durationSeconds)
+        durationSeconds = stored.durationSeconds
         inProgress = stored.inProgress
-        note = OrNull(stored.note)
+        note = stored.note
         self.unit = unit.rawValue
         sets = workout.sets.enumerated().map { index, set in
             SetDTO(set, unit: unit, formula: formula, records: records.map { $0[index] ?? [] })
         }
         plan = stored.plan.map {
             PlannedDTO(
-                exercise: $0.exercise, sets: $0.sets, reps: OrNull($0.reps),
-                weight: OrNull($0.weight.map { Self.rounded($0.value(in: unit)) }),
-                restSeconds: OrNull($0.restSeconds))
+                exercise: $0.exercise, sets: $0.sets, reps: $0.reps,
+                weight: $0.weight.map { Self.rounded($0.value(in: unit)) },
+                restSeconds: $0.restSeconds)
         }
     }
 
@@ -453,19 +419,19 @@ package struct RoutineRequest: Decodable {
 package struct RoutineDTO: Encodable {
     let id: String
     let name: String
-    let note: OrNull<String>
+    @Nullable var note: String?
     let unit: String
     let exercises: [WorkoutDTO.PlannedDTO]
 
     package init(_ routine: Routine, unit: MassUnit) {
         id = routine.id.lowercasedString
         name = routine.name
-        note = OrNull(routine.note)
+        note = routine.note
         self.unit = unit.rawValue
         exercises = routine.exercises.map {
             WorkoutDTO.PlannedDTO(
-                exercise: $0.exercise, sets: $0.sets, reps: OrNull($0.reps),
-                weight: OrNull($0.weight.map { WorkoutDTO.rounded($0.value(in: unit)) }), restSeconds: OrNull($0.restSeconds))
+                exercise: $0.exercise, sets: $0.sets, reps: $0.reps,
+                weight: $0.weight.map { WorkoutDTO.rounded($0.value(in: unit)) }, restSeconds: $0.restSeconds)
         }
     }
 }
@@ -474,27 +440,20 @@ package struct RoutineDTO: Encodable {
 package struct LastSetsDTO: Encodable {
     let exercise: String
     let exerciseID: String
-    let workoutID: OrNull<String>
-    let startedAt: OrNull<String>
-    let date: OrNull<String>
+    @Nullable var workoutID: String?
+    @Nullable var startedAt: String?
+    @Nullable var date: String?
     let unit: String
     let sets: [WorkoutDTO.SetDTO]
 
     package init(exercise: ExerciseCluster, last: LastSets?, unit: MassUnit, formula: OneRepMaxFormula) {
         self.exercise = exercise.root.name
         exerciseID = exercise.root.id.lowercasedString
-        workoutID = OrNull(last?.workoutID.lowercasedString)
-        startedAt = OrNull(last.map { WeighIn.isoString(instant: $0.startedAt, utcOffsetSeconds: $0.utcOffsetSeconds) })
-        date = OrNull(last?.localDate.iso)
+        workoutID = last?.workoutID.lowercasedString
+        startedAt = last.map { WeighIn.isoString(instant: $0.startedAt, utcOffsetSeconds: $0.utcOffsetSeconds) }
+        date = last?.localDate.iso
         self.unit = unit.rawValue
         sets = last?.sets.map { WorkoutDTO.SetDTO($0, unit: unit, formula: formula, records: nil) } ?? []
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case exercise, date, unit, sets
-        case exerciseID = "exercise_id"
-        case workoutID = "workout_id"
-        case startedAt = "started_at"
     }
 }
 

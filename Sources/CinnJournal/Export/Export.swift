@@ -45,10 +45,15 @@ extension Journal {
     }
 }
 
-/// `value` as JSON, keys sorted. JSON has no infinity and no NaN, and Foundation's encoder refuses them: a number
+/// `value` as JSON: the one encoder configuration of every answer and export. Keys are snake_case, made from the
+/// Swift names (`measuredAt` is `measured_at`; a name whose number needs its own underscore, `nutrients_per_100`,
+/// says so in `CodingKeys`), and sorted; `keys: .asDeclared` keeps the Swift names, for a format that is not Cinn's
+/// (Nightscout's camelCase). An optional is left out when nil unless it is `@Nullable` (written `null`, where the
+/// document promises the member). JSON has no infinity and no NaN, and Foundation's encoder refuses them: a number
 /// that is not finite (a value stored before Cinn checked it) is written as `null`.
-package func jsonString(_ value: some Encodable, pretty: Bool = false) throws(CinnError) -> String {
+package func jsonString(_ value: some Encodable, pretty: Bool = false, keys: JSONKeys = .snakeCase) throws(CinnError) -> String {
     let encoder = JSONEncoder()
+    if keys == .snakeCase { encoder.keyEncodingStrategy = .convertToSnakeCase }
     encoder.outputFormatting = pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
     encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: nonFinite, negativeInfinity: nonFinite, nan: nonFinite)
     let data: Data
@@ -114,3 +119,26 @@ extension Journal {
         }
     }
 }
+
+/// How `jsonString` names members.
+package enum JSONKeys: Sendable {
+    /// Cinn's own shapes: `measured_at`.
+    case snakeCase
+    /// Another program's format, as its Swift names say (Nightscout's `dateString`).
+    case asDeclared
+}
+
+/// An optional member written as `null` when it has no value (a synthesized `Encodable` leaves a nil optional out).
+@propertyWrapper
+package struct Nullable<Value: Encodable>: Encodable {
+    package var wrappedValue: Value?
+
+    package init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
+    }
+}
+
+extension Nullable: Sendable where Value: Sendable {}

@@ -58,7 +58,13 @@ struct EnergyAPIController {
         let body = try await request.decodeJSON(StatusRequest.self)
         let status = try body.status.map { text in try DayStatus.parse(text) }
         try await context.journal.setDayStatus(date, status: status)
-        return try JSONResponse.make(["date": OrNull(date.iso), "status": OrNull(status?.rawValue)])
+        return try JSONResponse.make(DayStatusDTO(date: date.iso, status: status?.rawValue))
+    }
+
+    /// A day's status as the API shows it: `status` is `null` for a day not marked.
+    struct DayStatusDTO: Encodable {
+        let date: String
+        @Nullable var status: String?
     }
 
     struct BodyFatRequest: Decodable {

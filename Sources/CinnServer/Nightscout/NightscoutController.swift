@@ -74,7 +74,7 @@ struct NightscoutController {
     @Sendable func status(_ request: Request, context: Context) async throws -> Response {
         let settings = try await context.journal.settings()
         let now = context.journal.now()
-        return try JSONResponse.make(
+        return try NightscoutJSON.response(
             NightscoutStatusDTO(
                 serverTime: NightscoutJSON.dateString(now), serverTimeEpoch: NightscoutJSON.milliseconds(now),
                 settings: .init(units: settings.glucoseUnit == .millimolesPerLiter ? "mmol" : "mg/dl")))
@@ -84,12 +84,12 @@ struct NightscoutController {
         let query = try NightscoutQuery(request, times: ["date": .milliseconds, "dateString": .iso], types: true)
         let entries = try await context.journal.nightscoutEntries(
             from: query.start, to: query.end, sensor: query.sensor ?? sensor, count: query.count)
-        return try JSONResponse.make(entries.map(NightscoutEntryDTO.init))
+        return try NightscoutJSON.response(entries.map(NightscoutEntryDTO.init))
     }
 
     /// The newest entry, as a list of one.
     @Sendable func current(_ request: Request, context: Context) async throws -> Response {
-        try JSONResponse.make(
+        try NightscoutJSON.response(
             try await context.journal.nightscoutEntries(from: nil, to: nil, sensor: nil, count: 1).map(NightscoutEntryDTO.init))
     }
 
@@ -104,7 +104,7 @@ struct NightscoutController {
         let stored = upload.stored.map {
             NightscoutEntryDTO(NightscoutEntry(reading: $0, deltaMilligramsPerDeciliter: nil, direction: $0.direction))
         }
-        return Self.naming(upload.rejected, in: try JSONResponse.make(stored))
+        return Self.naming(upload.rejected, in: try NightscoutJSON.response(stored))
     }
 
     /// What Pebble watch faces and many widgets read: the newest sensor reading in the user's unit.
@@ -127,7 +127,7 @@ struct NightscoutController {
                 sgv: entry.reading.glucose.formatted(unit, withUnit: false), trend: direction.trend, direction: direction.rawValue,
                 datetime: NightscoutJSON.milliseconds(entry.reading.measuredAt), bgdelta: delta)
         }
-        return try JSONResponse.make(PebbleDTO(status: [.init(now: NightscoutJSON.milliseconds(context.journal.now()))], bgs: bgs))
+        return try NightscoutJSON.response(PebbleDTO(status: [.init(now: NightscoutJSON.milliseconds(context.journal.now()))], bgs: bgs))
     }
 }
 
@@ -213,6 +213,11 @@ enum NightscoutJSON {
     /// Largest upload: a day of 5-minute readings is about 100 KB.
     static let maximumUpload = 8 << 20
 
+    /// `value` as Nightscout's JSON: its members named as Nightscout names them (`dateString`).
+    static func response(_ value: some Encodable) throws(CinnError) -> Response {
+        try JSONResponse.make(keys: .asDeclared, value)
+    }
+
     static func milliseconds(_ date: Date) -> Int64 { date.millisecondsSince1970 }
 
     /// ISO 8601 in UTC with milliseconds, as Nightscout writes `dateString`.
@@ -233,14 +238,6 @@ enum NightscoutJSON {
             if id.count == 24, id.allSatisfy(\.isHexDigit) { return String(id) }
         }
         return reading.id.nightscoutObjectID
-    }
-}
-
-/// `null`, written even where an optional would be left out: a member Nightscout's answer always has.
-struct ExplicitNull: Encodable {
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encodeNil()
     }
 }
 
@@ -265,7 +262,7 @@ struct NightscoutStatusDTO: Encodable {
     var boluscalcEnabled = false
     let settings: Settings
     var extendedSettings: [String: String] = [:]
-    var authorized = ExplicitNull()
+    @Nullable var authorized: String? = nil
 }
 
 /// An entry as Nightscout writes one: a sensor reading (`sgv`, with its direction, trend and delta) or a meter one
