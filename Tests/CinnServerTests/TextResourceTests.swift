@@ -32,6 +32,28 @@ import Testing
         }
     }
 
+    @Test("every form that posts writes the CSRF token right after its opening tag; an upload also in its action")
+    func everyPostFormCarriesTheToken() throws {
+        var forms = 0
+        for (name, text) in Templates.all {
+            for match in text.matches(of: /<form\b[^>]*>(.{0,10})/) where match.0.contains(#"method="post""#) {
+                forms += 1
+                #expect(match.1 == "{{> csrf}}", "a form of \(name) posts without the token")
+                if match.0.contains("multipart/form-data") {
+                    #expect(match.0.contains("_csrf={{.}}"), "an upload of \(name) has no token in its action")
+                }
+            }
+        }
+        #expect(forms >= 70)
+        let page = PageRenderer.shared.body("login", LoginProbe(), formToken: "abc_123")
+        #expect(page.contains(#"<input type="hidden" name="_csrf" value="abc_123">"#))
+        #expect(!PageRenderer.shared.body("login", LoginProbe(), formToken: nil).contains("_csrf"))
+    }
+
+    struct LoginProbe {
+        let name = "", next = "/", error: String? = nil, passwords = true
+    }
+
     @Test("every .mustache file is a template of its name, with its text; every template is a file or a static address")
     func everyTemplateFileIsRegistered() throws {
         let files = try Self.files(endingIn: ".mustache")

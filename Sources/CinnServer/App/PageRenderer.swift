@@ -17,8 +17,19 @@ struct PageRenderer: Sendable {
         for (name, text) in Templates.all {
             // The templates are part of the program; a syntax error in one is a programming error.
             try! library.register(text, named: name)
+            // The page in its frame: the request's CSRF token below the page's own model (`Frame`).
+            try! library.register("{{#page}}{{> \(name)}}{{/page}}", named: name + Self.framed)
         }
         self.library = library
+    }
+
+    static let framed = "#framed"
+
+    /// What every page template is rendered in: its model, and below it the request's CSRF token, which
+    /// `{{> csrf}}` finds from inside any section of the page.
+    struct Frame {
+        let csrfToken: String?
+        let page: Any
     }
 
     /// The page's tab; `signedOut` pages (log-in, sign-up) show no tabs.
@@ -31,52 +42,27 @@ struct PageRenderer: Sendable {
         let showTabs: Bool
         /// What the form post that led here did, at the top of the page (`Done`).
         let notice: String?
+        let csrfToken: String?
     }
 
     func render(_ name: String, _ model: Any, title: String, tab: Tab, notice: String? = nil, formToken: String?) -> String {
-        wrap(library.render(model, withTemplate: name) ?? "", title: title, tab: tab, notice: notice, formToken: formToken)
+        wrap(body(name, model, formToken: formToken), title: title, tab: tab, notice: notice, formToken: formToken)
     }
 
-    /// A rendered page body inside the layout. Every form that posts carries `formToken`, the request's CSRF token
-    /// (`PageRequestContext.formToken`), so no template can forget it.
+    /// `model` with its template, the forms that post carrying `formToken`, the request's CSRF token
+    /// (`PageRequestContext.formToken`); nil writes no token.
+    func body(_ name: String, _ model: Any, formToken: String?) -> String {
+        library.render(Frame(csrfToken: formToken, page: model), withTemplate: name + Self.framed) ?? ""
+    }
+
+    /// A rendered page body inside the layout, whose own forms carry `formToken` too.
     func wrap(_ body: String, title: String, tab: Tab, notice: String? = nil, formToken: String?) -> String {
         // Weigh-ins, energy and imports are under More: four tabs and More fit a 320 px screen.
-        let html =
-            library.render(
-                Layout(
-                    title: title, body: body, tabWeight: tab == .weight, tabFood: tab == .food, tabLifts: tab == .lifts,
-                    tabGlucose: tab == .glucose, tabMore: [.energy, .importing, .more].contains(tab),
-                    showTabs: tab != .signedOut, notice: notice), withTemplate: "layout") ?? ""
-        guard let formToken else { return html }
-        return Self.addingCSRFToken(formToken, to: html)
-    }
-
-    /// `html` with `token` in every `<form method="post">`: a hidden `_csrf` field, and for uploads
-    /// (multipart, whose body the server does not read before the handler) also in the action's query.
-    static func addingCSRFToken(_ token: String, to html: String) -> String {
-        var result = ""
-        result.reserveCapacity(html.utf8.count + 512)
-        var rest = html[...]
-        while let start = rest.range(of: "<form"), let end = rest[start.upperBound...].firstIndex(of: ">") {
-            var tag = String(rest[start.lowerBound...end])
-            result += rest[..<start.lowerBound]
-            rest = rest[rest.index(after: end)...]
-            let lower = tag.lowercased()
-            guard lower.contains("method=\"post\"") else {
-                result += tag
-                continue
-            }
-            if lower.contains("multipart/form-data"), let action = tag.range(of: "action=\""),
-                let close = tag[action.upperBound...].firstIndex(of: "\"")
-            {
-                // In the query, before a fragment ("/import#import-form").
-                let end = tag[action.upperBound..<close].firstIndex(of: "#") ?? close
-                let separator = tag[action.upperBound..<end].contains("?") ? "&amp;" : "?"
-                tag.insert(contentsOf: separator + "_csrf=" + token, at: end)
-            }
-            result += tag + "<input type=\"hidden\" name=\"_csrf\" value=\"" + token + "\">"
-        }
-        return result + rest
+        library.render(
+            Layout(
+                title: title, body: body, tabWeight: tab == .weight, tabFood: tab == .food, tabLifts: tab == .lifts,
+                tabGlucose: tab == .glucose, tabMore: [.energy, .importing, .more].contains(tab),
+                showTabs: tab != .signedOut, notice: notice, csrfToken: formToken), withTemplate: "layout") ?? ""
     }
 }
 

@@ -84,8 +84,7 @@ struct FoodWebController {
     ) -> Response {
         let nav = Nav(links: Section.allCases.map { Nav.Link(label: $0.rawValue, href: $0.path, on: $0 == section) })
         let body =
-            (pages.library.render(nav, withTemplate: "food-nav") ?? "")
-            + (pages.library.render(model, withTemplate: template) ?? "")
+            pages.body("food-nav", nav, formToken: context.formToken) + pages.body(template, model, formToken: context.formToken)
         return WebResponse.html(pages.wrap(body, title: title, tab: .food, notice: notice, formToken: context.formToken), status: status)
     }
 
