@@ -22,7 +22,6 @@ struct AccountWebController {
     typealias PublicContext = AppRequestContext
     typealias Context = AccountRequestContext
     let accounts: Accounts
-    let pages: PageRenderer
     let security: WebSecurity
 
     /// Log-in and sign-up, for anyone.
@@ -89,14 +88,11 @@ struct AccountWebController {
         return text
     }
 
-    @Sendable func loginForm(_ request: Request, context: PublicContext) async throws -> Response {
-        WebResponse.html(
-            pages.render(
-                "login", loginPage(name: "", next: Self.safeNext(request.query("next")), error: nil),
-                title: "Log in", tab: .signedOut, formToken: context.formToken))
+    @Sendable func loginForm(_ request: Request, context: PublicContext) async throws -> WebAnswer {
+        .page("login", loginPage(name: "", next: Self.safeNext(request.query("next")), error: nil), title: "Log in", tab: .signedOut)
     }
 
-    @Sendable func logIn(_ request: Request, context: PublicContext) async throws -> Response {
+    @Sendable func logIn(_ request: Request, context: PublicContext) async throws -> WebAnswer {
         struct LogInForm: Decodable {
             @Field var name: String?
             @PasswordField var password: String
@@ -107,21 +103,15 @@ struct AccountWebController {
         do {
             let session = try await accounts.logIn(
                 name: form.name ?? "", password: form.password, client: accounts.client(of: request, context))
-            var response = WebResponse.redirect(next)
-            response.setCookie(sessionCookie(session.token, expiresAt: session.expiresAt))
-            return response
+            return WebAnswer.redirect(next).setting(sessionCookie(session.token, expiresAt: session.expiresAt))
         } catch let error as CinnError where [.unauthenticated, .tooManyRequests, .forbidden].contains(error.code) {
             let page = loginPage(name: form.name ?? "", next: next, error: error.message)
-            return WebResponse.html(
-                pages.render("login", page, title: "Log in", tab: .signedOut, formToken: context.formToken), status: error.code.httpStatus)
+            return .page("login", page, title: "Log in", tab: .signedOut, status: error.code.httpStatus)
         }
     }
 
-    @Sendable func signupForm(_ request: Request, context: PublicContext) async throws -> Response {
-        WebResponse.html(
-            pages.render(
-                "signup", signupPage(name: "", invite: request.query("invite") ?? "", error: nil), title: "Sign up", tab: .signedOut,
-                formToken: context.formToken))
+    @Sendable func signupForm(_ request: Request, context: PublicContext) async throws -> WebAnswer {
+        .page("signup", signupPage(name: "", invite: request.query("invite") ?? "", error: nil), title: "Sign up", tab: .signedOut)
     }
 
     func signupPage(name: String, invite: String, error: String?) -> SignupPage {
@@ -131,7 +121,7 @@ struct AccountWebController {
             passwords: accounts.configuration.passwords)
     }
 
-    @Sendable func signUp(_ request: Request, context: PublicContext) async throws -> Response {
+    @Sendable func signUp(_ request: Request, context: PublicContext) async throws -> WebAnswer {
         struct SignUpForm: Decodable {
             @Field var name: String?
             @PasswordField var password: String
@@ -142,22 +132,16 @@ struct AccountWebController {
         do {
             let account = try await accounts.signUp(name: form.name ?? "", password: password, invite: form.invite)
             let session = try await accounts.logIn(name: account.name, password: password, client: accounts.client(of: request, context))
-            var response = WebResponse.redirect("/")
-            response.setCookie(sessionCookie(session.token, expiresAt: session.expiresAt))
-            return response
+            return WebAnswer.redirect("/").setting(sessionCookie(session.token, expiresAt: session.expiresAt))
         } catch let error as CinnError where [.invalidInput, .conflict, .forbidden].contains(error.code) {
             let page = signupPage(name: form.name ?? "", invite: form.invite ?? "", error: error.message)
-            return WebResponse.html(
-                pages.render("signup", page, title: "Sign up", tab: .signedOut, formToken: context.formToken), status: error.code.httpStatus
-            )
+            return .page("signup", page, title: "Sign up", tab: .signedOut, status: error.code.httpStatus)
         }
     }
 
-    @Sendable func logOut(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func logOut(_ request: Request, context: Context) async throws -> WebAnswer {
         if let token = context.account.sessionToken { try await accounts.logOut(token: token) }
-        var response = WebResponse.redirect("/login")
-        response.setCookie(sessionCookie("", expiresAt: Date(timeIntervalSince1970: 0)))
-        return response
+        return WebAnswer.redirect("/login").setting(sessionCookie("", expiresAt: Date(timeIntervalSince1970: 0)))
     }
 
     func sessionCookie(_ value: String, expiresAt: Date) -> Cookie {
@@ -209,7 +193,7 @@ struct AccountWebController {
     func renderAccount(
         _ context: Context, message: String? = nil, secret: AccountPage.Secret? = nil, passwordError: String? = nil,
         tokenError: String? = nil, status: HTTPResponse.Status = .ok
-    ) async throws -> Response {
+    ) async throws -> WebAnswer {
         let me = context.account.account
         let zone = try await context.journal.settings().timeZone
         let tokens = try await accounts.store.apiTokens(user: me.user).map { token in
@@ -247,26 +231,24 @@ struct AccountWebController {
                 ? active.dropLast().joined(separator: ", ") + " and " + active[active.count - 1]
                 : active.joined(), users: users,
             canChangePassword: me.hasPassword && accounts.configuration.passwords, openID: openID)
-        return WebResponse.html(pages.render("account", page, title: "Account", tab: .more, formToken: context.formToken), status: status)
+        return .page("account", page, title: "Account", tab: .more, status: status)
     }
 
-    @Sendable func accountPage(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func accountPage(_ request: Request, context: Context) async throws -> WebAnswer {
         guard let sealed = request.cookies[ShownOnce.cookieName]?.value else { return try await renderAccount(context) }
         let secret = context.account.sessionToken.flatMap { ShownOnce.open(sealed, session: $0) }
-        var response = try await renderAccount(context, secret: secret.map { AccountPage.Secret(label: $0.label, value: $0.value) })
-        response.setCookie(ShownOnce.cookie("", secure: accounts.configuration.secureCookies))
-        return response
+        return try await renderAccount(context, secret: secret.map { AccountPage.Secret(label: $0.label, value: $0.value) })
+            .setting(ShownOnce.cookie("", secure: accounts.configuration.secureCookies))
     }
 
     /// Sends the browser to the account page, which shows `secret` once: reloading it makes nothing again.
-    func redirectShowing(_ secret: ShownOnce.Secret, context: Context) throws -> Response {
+    func redirectShowing(_ secret: ShownOnce.Secret, context: Context) throws -> WebAnswer {
         guard let session = context.account.sessionToken else { throw CinnError(.unauthenticated, "log in first") }
-        var response = WebResponse.redirect("/account#new-secret")
-        response.setCookie(ShownOnce.cookie(try ShownOnce.seal(secret, session: session), secure: accounts.configuration.secureCookies))
-        return response
+        return WebAnswer.redirect("/account#new-secret")
+            .setting(ShownOnce.cookie(try ShownOnce.seal(secret, session: session), secure: accounts.configuration.secureCookies))
     }
 
-    @Sendable func changePassword(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func changePassword(_ request: Request, context: Context) async throws -> WebAnswer {
         struct PasswordForm: Decodable {
             @PasswordField var currentPassword: String
             @PasswordField var newPassword: String
@@ -294,7 +276,7 @@ struct AccountWebController {
         }
     }
 
-    @Sendable func createToken(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func createToken(_ request: Request, context: Context) async throws -> WebAnswer {
         struct TokenForm: Decodable {
             @Field var name: String?
             @Field var scope: String?
@@ -309,12 +291,12 @@ struct AccountWebController {
         }
     }
 
-    @Sendable func revokeToken(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func revokeToken(_ request: Request, context: Context) async throws -> WebAnswer {
         try await accounts.store.revokeAPIToken(id: try idParameter(context, "token"), user: context.account.account.user)
-        return WebResponse.redirect("/account")
+        return .redirect("/account")
     }
 
-    @Sendable func createInvite(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func createInvite(_ request: Request, context: Context) async throws -> WebAnswer {
         let code = try await accounts.createInvite(by: context.account.account)
         let path = "/signup?invite=" + code
         guard let publicURL = security.publicURL else {

@@ -19,7 +19,7 @@ extension AccountWebController {
     }
 
     /// Sends the browser to the provider; when the provider cannot be reached, the log-in page says so.
-    @Sendable func startOpenIDLogin(_ request: Request, context: PublicContext) async throws -> Response {
+    @Sendable func startOpenIDLogin(_ request: Request, context: PublicContext) async throws -> WebAnswer {
         guard let openID = accounts.openID else { throw CinnError.notFound("no identity provider here") }
         let invite = request.query("invite").map { String($0.prefix(100)) }
         let next = Self.safeNext(request.query("next"))
@@ -27,31 +27,29 @@ extension AccountWebController {
             return try await redirectToProvider(openID, next: next, invite: invite, linking: nil)
         } catch let error as CinnError where error.code == .upstreamFailed {
             context.logger.warning("identity provider unavailable", metadata: ["reason": "\(error.message.prefix(200))"])
-            return WebResponse.html(
-                pages.render(
-                    "login", loginPage(name: "", next: next, error: error.message), title: "Log in",
-                    tab: .signedOut, formToken: context.formToken), status: error.code.httpStatus)
+            return .page(
+                "login", loginPage(name: "", next: next, error: error.message), title: "Log in", tab: .signedOut,
+                status: error.code.httpStatus)
         }
     }
 
     /// The Account page's "Link": the logged-in person signs in at the provider, and the identity becomes theirs.
-    @Sendable func linkOpenID(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func linkOpenID(_ request: Request, context: Context) async throws -> WebAnswer {
         guard let openID = accounts.openID else { throw CinnError.notFound("no identity provider here") }
         return try await redirectToProvider(openID, next: "/account", invite: nil, linking: context.account.account.user)
     }
 
-    private func redirectToProvider(_ openID: OpenIDConnect, next: String, invite: String?, linking user: UserID?) async throws -> Response
+    private func redirectToProvider(_ openID: OpenIDConnect, next: String, invite: String?, linking user: UserID?) async throws
+        -> WebAnswer
     {
         let started = try await openID.start(next: next, invite: invite, linking: user)
-        var response = WebResponse.redirect(started.url)
-        response.setCookie(
+        return WebAnswer.redirect(started.url).setting(
             Cookie(
                 name: Self.stateCookie, value: started.state, maxAge: 600, path: "/login/oidc",
                 secure: accounts.configuration.secureCookies, httpOnly: true, sameSite: .lax))
-        return response
     }
 
-    @Sendable func finishOpenIDLogin(_ request: Request, context: PublicContext) async throws -> Response {
+    @Sendable func finishOpenIDLogin(_ request: Request, context: PublicContext) async throws -> WebAnswer {
         guard let openID = accounts.openID else { throw CinnError.notFound("no identity provider here") }
         do {
             if let error = request.query("error") {
@@ -67,20 +65,17 @@ extension AccountWebController {
                 browserState: request.cookies[Self.stateCookie]?.value)
             let account = try await accounts.signIn(identity, login: login)
             let session = try await accounts.openSession(for: account)
-            var response = WebResponse.redirect(Self.safeNext(login.next))
-            response.setCookie(sessionCookie(session.token, expiresAt: session.expiresAt))
-            response.setCookie(
-                Cookie(
-                    name: Self.stateCookie, value: "", expires: Date(timeIntervalSince1970: 0), path: "/login/oidc",
-                    secure: accounts.configuration.secureCookies, httpOnly: true, sameSite: .lax))
-            return response
+            return WebAnswer.redirect(Self.safeNext(login.next))
+                .setting(sessionCookie(session.token, expiresAt: session.expiresAt))
+                .setting(
+                    Cookie(
+                        name: Self.stateCookie, value: "", expires: Date(timeIntervalSince1970: 0), path: "/login/oidc",
+                        secure: accounts.configuration.secureCookies, httpOnly: true, sameSite: .lax))
         } catch let error as CinnError where [.unauthenticated, .forbidden, .conflict, .invalidInput, .upstreamFailed].contains(error.code)
         {
             context.logger.notice("identity provider sign-in refused", metadata: ["reason": "\(error.message.prefix(200))"])
             let page = loginPage(name: "", next: "/", error: error.message)
-            return WebResponse.html(
-                pages.render("login", page, title: "Log in", tab: .signedOut, formToken: context.formToken),
-                status: error.code.httpStatus)
+            return .page("login", page, title: "Log in", tab: .signedOut, status: error.code.httpStatus)
         }
     }
 }

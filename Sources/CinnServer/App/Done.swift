@@ -88,8 +88,8 @@ enum Done: String, CaseIterable {
 
     /// A redirect to `path` that says this. The fragment opens the page at the notice: a Location without one would
     /// inherit the form action's, and open the page at the form.
-    func redirect(to path: String) -> Response {
+    func redirect(to path: String) -> WebAnswer {
         let separator = path.contains("?") ? "&" : "?"
-        return WebResponse.redirect("\(path)\(separator)done=\(rawValue)#notice")
+        return .redirect("\(path)\(separator)done=\(rawValue)#notice")
     }
 }

@@ -6,7 +6,6 @@ import Hummingbird
 /// The onboarding, the profile editor and the energy page.
 struct EnergyWebController {
     typealias Context = JournalRequestContext
-    let pages: PageRenderer
 
     func addRoutes(to router: RouterGroup<Context>) {
         router.get("/welcome", use: welcome)
@@ -18,24 +17,23 @@ struct EnergyWebController {
         router.get("/energy", use: energy)
     }
 
-    func renderProfile(_ context: Context, isWelcome: Bool, form: ProfileForm? = nil, error: CinnError? = nil) async throws -> Response {
+    func renderProfile(_ context: Context, isWelcome: Bool, form: ProfileForm? = nil, error: CinnError? = nil) async throws -> WebAnswer {
         let settings = try await context.journal.settings()
         let page = ProfilePage(
             isWelcome: isWelcome, settings: settings, goal: try await context.journal.goal(),
             bodyFat: try await context.journal.latestBodyFat(), today: context.journal.today(settings),
             importedHeight: settings.profile == nil ? try await context.journal.importedHeight() : nil, form: form, error: error)
-        return WebResponse.html(
-            pages.render(
-                "profile", page, title: isWelcome ? "Welcome" : "Profile", tab: isWelcome ? .none : .energy, formToken: context.formToken),
+        return .page(
+            "profile", page, title: isWelcome ? "Welcome" : "Profile", tab: isWelcome ? .none : .energy,
             status: error == nil ? .ok : .unprocessableContent)
     }
 
-    @Sendable func welcome(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func welcome(_ request: Request, context: Context) async throws -> WebAnswer {
         try await renderProfile(context, isWelcome: true)
     }
 
     /// Saves the onboarding; a weight typed there becomes the first weigh-in of today.
-    @Sendable func saveWelcome(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func saveWelcome(_ request: Request, context: Context) async throws -> WebAnswer {
         let form = try await request.decodeForm(ProfileForm.self)
         do {
             let update = try ProfilePage.update(form, isWelcome: true)
@@ -44,22 +42,22 @@ struct EnergyWebController {
             try await context.journal.updateProfile(update)
             // The first weight has no trend to compare with; its range was checked above.
             if let weight { _ = try await context.journal.addWeighIn(weight: weight, unit: nil, date: nil, confirm: true) }
-            return WebResponse.redirect("/")
+            return .redirect("/")
         } catch let error as CinnError where error.code == .invalidInput {
             return try await renderProfile(context, isWelcome: true, form: form, error: error)
         }
     }
 
-    @Sendable func skipWelcome(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func skipWelcome(_ request: Request, context: Context) async throws -> WebAnswer {
         try await context.journal.updateProfile(ProfileUpdate(onboarded: true))
-        return WebResponse.redirect("/")
+        return .redirect("/")
     }
 
-    @Sendable func profile(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func profile(_ request: Request, context: Context) async throws -> WebAnswer {
         try await renderProfile(context, isWelcome: false)
     }
 
-    @Sendable func saveProfile(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func saveProfile(_ request: Request, context: Context) async throws -> WebAnswer {
         let form = try await request.decodeForm(ProfileForm.self)
         do {
             try await context.journal.updateProfile(try ProfilePage.update(form, isWelcome: false))
@@ -74,7 +72,7 @@ struct EnergyWebController {
         @Field var date: String?
     }
 
-    @Sendable func addBodyFat(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func addBodyFat(_ request: Request, context: Context) async throws -> WebAnswer {
         let form = try await request.decodeForm(BodyFatForm.self)
         do {
             guard let percent = try form.$percent.number() else { throw CinnError.invalid("percent", "enter your body fat in percent") }
@@ -85,10 +83,9 @@ struct EnergyWebController {
         }
     }
 
-    @Sendable func energy(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func energy(_ request: Request, context: Context) async throws -> WebAnswer {
         let (report, trend) = try await context.journal.energyReportAndTrend()
         let page = EnergyPage(report: report, trendDays: trend.points(from: report.history.first?.date ?? report.asOf, to: report.asOf))
-        return WebResponse.html(
-            pages.render("energy", page, title: "Energy", tab: .energy, notice: Done.notice(request), formToken: context.formToken))
+        return .page("energy", page, title: "Energy", tab: .energy, notice: Done.notice(request))
     }
 }

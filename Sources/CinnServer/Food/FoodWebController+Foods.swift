@@ -10,7 +10,7 @@ extension FoodWebController {
     /// How far back "frequent" looks.
     static var frequentDays: Double { 90 }
 
-    @Sendable func search(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func search(_ request: Request, context: Context) async throws -> WebAnswer {
         try await renderSearch(context, request)
     }
 
@@ -18,7 +18,7 @@ extension FoodWebController {
         _ context: Context, _ request: Request, barcode: String = "", barcodeError: String? = nil,
         quick: FoodSearchPage.QuickAddForm = .init(), meal typedMeal: String? = nil, date typedDate: String? = nil
     )
-        async throws -> Response
+        async throws -> WebAnswer
     {
         let settings = try await context.journal.settings()
         let query = request.formQuery("q") ?? ""
@@ -41,13 +41,13 @@ extension FoodWebController {
             now: context.journal.now(), barcode: barcode, barcodeError: barcodeError, quick: quick,
             missing: missing)
         return page(
-            context, "food-search", model, title: "Add food", section: .search, notice: Done.notice(request),
+            "food-search", model, title: "Add food", section: .search, notice: Done.notice(request),
             status: barcodeError == nil && !quick.isOpen ? .ok : .unprocessableContent)
     }
 
     /// Logs a quick add (energy in the person's unit, grams of the macronutrients) into the meal and day the page was
     /// opened for, and shows the day; a mistake shows the page again with what was typed.
-    @Sendable func quickAdd(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func quickAdd(_ request: Request, context: Context) async throws -> WebAnswer {
         let form = try await request.decodeForm(QuickAddPost.self)
         return try await handlingFormErrors {
             let settings = try await context.journal.settings()
@@ -67,7 +67,7 @@ extension FoodWebController {
                 date == today.iso ? nil : MealChoices.time(date: date, clock: MealChoices.usualTime(meal))
             }
             let entry = try await context.journal.logFoods([FoodLogRequest(foodID: nil, quickAdd: quick, meal: meal?.name, time: time)])[0]
-            return WebResponse.redirect(NutritionText.link("/food/\(entry.localDate.iso)", [("logged", entry.id.lowercasedString)]))
+            return .redirect(NutritionText.link("/food/\(entry.localDate.iso)", [("logged", entry.id.lowercasedString)]))
         } failed: { error in
             try await renderSearch(
                 context, request, quick: .init(form, problem: FormProblem(error)), meal: form.mealText, date: form.date)
@@ -76,7 +76,7 @@ extension FoodWebController {
 
     /// Finds a barcode: a known food opens the log form; a product found in Open Food Facts (now
     /// cached as the user's food) opens its page to keep, edit or reject; else "make a food" with the barcode.
-    @Sendable func barcode(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func barcode(_ request: Request, context: Context) async throws -> WebAnswer {
         let code = request.query("code") ?? ""
         let logContext = [("meal", request.query("meal")), ("date", request.query("date"))]
         return try await handlingFormErrors {
@@ -90,14 +90,14 @@ extension FoodWebController {
             }
             switch lookup {
             case .known(let food, _):
-                return WebResponse.redirect(NutritionText.link("/food/log/\(food.id.lowercasedString)", logContext))
+                return .redirect(NutritionText.link("/food/log/\(food.id.lowercasedString)", logContext))
             case .fromOpenFoodFacts(let food):
-                return WebResponse.redirect(
+                return .redirect(
                     NutritionText.link(
                         "/food/foods/\(food.id.lowercasedString)",
                         [("found", "off")] + logContext))
             case .unknown(_, let name, let brand):
-                return WebResponse.redirect(
+                return .redirect(
                     NutritionText.link(
                         "/food/new",
                         [("barcode", barcode.digits), ("name", name), ("brand", brand)]
@@ -112,7 +112,7 @@ extension FoodWebController {
 // MARK: - Foods
 
 extension FoodWebController {
-    @Sendable func newFoodForm(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func newFoodForm(_ request: Request, context: Context) async throws -> WebAnswer {
         let settings = try await context.journal.settings()
         var values = ["energy_unit": settings.energyUnit.rawValue]
         var notice: String?
@@ -132,25 +132,25 @@ extension FoodWebController {
         let model = FoodEditorPage(
             target: .new, values: values, settings: settings, notice: notice, meal: request.query("meal"),
             date: request.query("date"))
-        return page(context, "food-editor", model, title: "Make a food", section: .search)
+        return page("food-editor", model, title: "Make a food", section: .search)
     }
 
-    @Sendable func makeFood(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func makeFood(_ request: Request, context: Context) async throws -> WebAnswer {
         let form = try await request.decodeForm(FoodEditorForm.self)
         return try await handlingFormErrors {
             let food = try await context.journal.makeFood(try FoodEditorPage.label(form))
-            return WebResponse.redirect(
+            return .redirect(
                 NutritionText.link(
                     "/food/foods/\(food.id.lowercasedString)", [("meal", form.meal.wrappedValue), ("date", form.date.wrappedValue)]))
         } failed: { error in
             let model = FoodEditorPage(
                 target: .new, values: form.sent, settings: try await context.journal.settings(), meal: form.meal.wrappedValue,
                 date: form.date.wrappedValue, problem: FormProblem(error))
-            return page(context, "food-editor", model, title: "Make a food", section: .search, status: .unprocessableContent)
+            return page("food-editor", model, title: "Make a food", section: .search, status: .unprocessableContent)
         }
     }
 
-    @Sendable func foodPage(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func foodPage(_ request: Request, context: Context) async throws -> WebAnswer {
         let food = try await context.journal.food(id: try idParameter(context, "food"))
         var model = FoodPage(
             food: food, mine: try await context.journal.isOwnFood(id: food.id),
@@ -168,7 +168,7 @@ extension FoodWebController {
                 "Found in Open Food Facts and kept as your food. Check it against the label: log it, edit it, "
                 + "or delete it if it is wrong."
         }
-        return page(context, "food-page", model, title: food.name, section: .search, notice: Done.notice(request))
+        return page("food-page", model, title: food.name, section: .search, notice: Done.notice(request))
     }
 
     /// One of the user's own foods; any other is "not found".
@@ -180,16 +180,16 @@ extension FoodWebController {
         return try await context.journal.food(id: id)
     }
 
-    @Sendable func editFoodForm(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func editFoodForm(_ request: Request, context: Context) async throws -> WebAnswer {
         let food = try await ownFood(context)
         let settings = try await context.journal.settings()
         let model = FoodEditorPage(
             target: .food(food.id), values: FoodEditorPage.values(of: food, energyUnit: settings.energyUnit),
             settings: settings)
-        return page(context, "food-editor", model, title: "Edit \(food.name)", section: .search)
+        return page("food-editor", model, title: "Edit \(food.name)", section: .search)
     }
 
-    @Sendable func editFood(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func editFood(_ request: Request, context: Context) async throws -> WebAnswer {
         let food = try await ownFood(context)
         let form = try await request.decodeForm(FoodEditorForm.self)
         return try await handlingFormErrors {
@@ -199,18 +199,18 @@ extension FoodWebController {
             let model = FoodEditorPage(
                 target: .food(food.id), values: form.sent, settings: try await context.journal.settings(),
                 problem: FormProblem(error))
-            return page(context, "food-editor", model, title: "Edit \(food.name)", section: .search, status: .unprocessableContent)
+            return page("food-editor", model, title: "Edit \(food.name)", section: .search, status: .unprocessableContent)
         }
     }
 
-    @Sendable func confirmDeleteFood(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func confirmDeleteFood(_ request: Request, context: Context) async throws -> WebAnswer {
         let food = try await ownFood(context)
         return page(
-            context, "food-delete", FoodPage(food: food, mine: true, settings: try await context.journal.settings()),
+            "food-delete", FoodPage(food: food, mine: true, settings: try await context.journal.settings()),
             title: "Delete \(food.name)", section: .search)
     }
 
-    @Sendable func deleteFood(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func deleteFood(_ request: Request, context: Context) async throws -> WebAnswer {
         try await context.journal.deleteFood(id: try idParameter(context, "food"))
         return Done.foodDeleted.redirect(to: "/food/search")
     }

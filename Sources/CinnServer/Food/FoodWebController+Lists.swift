@@ -7,24 +7,24 @@ import Hummingbird
 // MARK: - Presets
 
 extension FoodWebController {
-    @Sendable func presets(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func presets(_ request: Request, context: Context) async throws -> WebAnswer {
         try await renderPresets(context, savedID: request.query("saved").flatMap(UUID.init(text:)), notice: Done.notice(request))
     }
 
     func renderPresets(_ context: Context, savedID: UUID? = nil, failed: FoodPresetsPage.FailedLog? = nil, notice: String? = nil)
-        async throws -> Response
+        async throws -> WebAnswer
     {
         let settings = try await context.journal.settings()
         let model = FoodPresetsPage(
             presets: try await context.journal.presets(), settings: settings,
             today: context.journal.today(settings), now: now(context, settings).clock, savedID: savedID, failed: failed)
         return page(
-            context, "food-presets", model, title: "Presets", section: .presets, notice: notice,
+            "food-presets", model, title: "Presets", section: .presets, notice: notice,
             status: failed == nil ? .ok : .unprocessableContent)
     }
 
     /// Saves a preset: one food with its servings (from the food's page), or a meal of a day (from the day).
-    @Sendable func savePreset(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func savePreset(_ request: Request, context: Context) async throws -> WebAnswer {
         let form = try await request.decodeForm(PresetForm.self)
         if let foodID = form.foodID {
             return try await savePreset(context, foodID: foodID, form: form)
@@ -41,7 +41,7 @@ extension FoodWebController {
         }
     }
 
-    func savePreset(_ context: Context, foodID: String, form: PresetForm) async throws -> Response {
+    func savePreset(_ context: Context, foodID: String, form: PresetForm) async throws -> WebAnswer {
         guard let id = UUID(text: foodID) else { throw CinnError.notFound("no such food") }
         let food = try await context.journal.food(id: id)
         return try await handlingFormErrors {
@@ -53,23 +53,23 @@ extension FoodWebController {
             let model = FoodPage(
                 food: food, mine: try await context.journal.isOwnFood(id: food.id),
                 settings: try await context.journal.settings(), presetForm: form, problem: FormProblem(error))
-            return page(context, "food-page", model, title: food.name, section: .search, status: .unprocessableContent)
+            return page("food-page", model, title: food.name, section: .search, status: .unprocessableContent)
         }
     }
 
-    func savedPreset(_ preset: FoodPreset) -> Response {
+    func savedPreset(_ preset: FoodPreset) -> WebAnswer {
         let id = preset.id.lowercasedString
-        return WebResponse.redirect("/food/presets?saved=\(id)#preset-\(id)")
+        return .redirect("/food/presets?saved=\(id)#preset-\(id)")
     }
 
-    @Sendable func logPreset(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func logPreset(_ request: Request, context: Context) async throws -> WebAnswer {
         let id = try idParameter(context, "preset")
         let form = try await request.decodeForm(FoodLogForm.self)
         return try await handlingFormErrors {
             let entries = try await context.journal.logPreset(
                 id: id, times: try form.$times.number() ?? 1, meal: form.mealText, time: MealChoices.time(date: form.date, clock: form.time)
             )
-            return WebResponse.redirect(NutritionText.link("/food/\(entries[0].localDate.iso)", [("added", "\(entries.count)")]))
+            return .redirect(NutritionText.link("/food/\(entries[0].localDate.iso)", [("added", "\(entries.count)")]))
         } failed: { error in
             try await renderPresets(
                 context,
@@ -79,13 +79,13 @@ extension FoodWebController {
         }
     }
 
-    @Sendable func confirmDeletePreset(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func confirmDeletePreset(_ request: Request, context: Context) async throws -> WebAnswer {
         let preset = try await context.journal.preset(id: try idParameter(context, "preset"))
         let model = PresetSummary(preset, unit: try await context.journal.settings().energyUnit)
-        return page(context, "food-preset-delete", model, title: "Delete \(preset.name)", section: .presets)
+        return page("food-preset-delete", model, title: "Delete \(preset.name)", section: .presets)
     }
 
-    @Sendable func deletePreset(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func deletePreset(_ request: Request, context: Context) async throws -> WebAnswer {
         try await context.journal.deletePreset(id: try idParameter(context, "preset"))
         return Done.presetDeleted.redirect(to: "/food/presets")
     }
@@ -97,7 +97,7 @@ extension FoodWebController {
     /// Entries on one page of the history.
     static var historyPageSize: Int { 50 }
 
-    @Sendable func history(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func history(_ request: Request, context: Context) async throws -> WebAnswer {
         let number = try request.queryInt("page", default: 1, range: 1...1_000_000)
         let search = request.formQuery("search")
         let entries = try await context.journal.foodHistory(
@@ -107,10 +107,10 @@ extension FoodWebController {
         let model = FoodHistoryPage(
             entries: Array(entries.prefix(Self.historyPageSize)), search: search, page: number,
             hasMore: entries.count > Self.historyPageSize, settings: settings, today: context.journal.today(settings))
-        return page(context, "food-history", model, title: "Food history", section: .history)
+        return page("food-history", model, title: "Food history", section: .history)
     }
 
-    @Sendable func statistics(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func statistics(_ request: Request, context: Context) async throws -> WebAnswer {
         let settings = try await context.journal.settings()
         let today = context.journal.today(settings)
         let to = try request.queryDate("to") ?? today
@@ -129,6 +129,6 @@ extension FoodWebController {
         let goals = try await context.journal.goalRecords(from: query.from, to: query.to)
         var model = FoodStatsPage(days: days, query: query, settings: settings, energyTargetKcal: goals.energyTargetKcal, today: today)
         model.goalRows = FoodStatsPage.goalRows(goals.records)
-        return page(context, "food-stats", model, title: "Food statistics", section: .stats)
+        return page("food-stats", model, title: "Food statistics", section: .stats)
     }
 }

@@ -7,29 +7,29 @@ import Hummingbird
 // MARK: - Recipes
 
 extension FoodWebController {
-    @Sendable func recipes(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func recipes(_ request: Request, context: Context) async throws -> WebAnswer {
         let settings = try await context.journal.settings()
         let recipes = try await context.journal.recipes()
         return page(
-            context, "food-recipes", RecipeListPage(recipes, settings: settings), title: "Recipes", section: .recipes,
+            "food-recipes", RecipeListPage(recipes, settings: settings), title: "Recipes", section: .recipes,
             notice: Done.notice(request))
     }
 
-    @Sendable func newRecipe(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func newRecipe(_ request: Request, context: Context) async throws -> WebAnswer {
         try await renderRecipe(context, RecipeDraft())
     }
 
-    @Sendable func editRecipe(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func editRecipe(_ request: Request, context: Context) async throws -> WebAnswer {
         let recipe = try await context.journal.recipe(id: try idParameter(context, "recipe"))
         return try await renderRecipe(context, RecipeDraft(recipe))
     }
 
     /// The editor again with the form's draft: an ingredient added or removed, a search, the totals worked out.
-    @Sendable func recipeDraft(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func recipeDraft(_ request: Request, context: Context) async throws -> WebAnswer {
         try await renderRecipe(context, try await request.decodeForm(RecipeDraft.self))
     }
 
-    @Sendable func saveRecipe(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func saveRecipe(_ request: Request, context: Context) async throws -> WebAnswer {
         let draft = try await request.decodeForm(RecipeDraft.self)
         let id = context.parameters.get("id").flatMap(UUID.init(text:))
         var stored: Recipe?
@@ -69,7 +69,7 @@ extension FoodWebController {
     func renderRecipe(
         _ context: Context, _ draft: RecipeDraft, problem: FormProblem? = nil,
         status: HTTPResponse.Status = .ok
-    ) async throws -> Response {
+    ) async throws -> WebAnswer {
         let settings = try await context.journal.settings()
         let foods = try await ingredientFoods(context, draft)
         var stored: Recipe?
@@ -80,6 +80,6 @@ extension FoodWebController {
             : try await context.journal.searchFoods(draft.query, limit: 10)
                 .filter { $0.food.id != draft.id }
         let model = RecipeEditorPage(draft, foods: foods, stored: stored, results: results, settings: settings, problem: problem)
-        return page(context, "food-recipe", model, title: model.title, section: .recipes, status: status)
+        return page("food-recipe", model, title: model.title, section: .recipes, status: status)
     }
 }

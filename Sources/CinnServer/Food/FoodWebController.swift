@@ -7,7 +7,6 @@ import Hummingbird
 /// The food log's web pages: the day, search and barcodes, logging, foods, presets, history and statistics.
 struct FoodWebController {
     typealias Context = JournalRequestContext
-    let pages: PageRenderer
 
     func addRoutes(to router: RouterGroup<Context>) {
         router.get("/food", use: today)
@@ -79,13 +78,12 @@ struct FoodWebController {
 
     /// A food page inside the layout, under the links to the other food pages.
     func page(
-        _ context: Context, _ template: String, _ model: Any, title: String, section: Section?, notice: String? = nil,
-        status: HTTPResponse.Status = .ok
-    ) -> Response {
+        _ template: String, _ model: Any, title: String, section: Section?, notice: String? = nil, status: HTTPResponse.Status = .ok
+    ) -> WebAnswer {
         let nav = Nav(links: Section.allCases.map { Nav.Link(label: $0.rawValue, href: $0.path, on: $0 == section) })
-        let body =
-            pages.body("food-nav", nav, formToken: context.formToken) + pages.body(template, model, formToken: context.formToken)
-        return WebResponse.html(pages.wrap(body, title: title, tab: .food, notice: notice, formToken: context.formToken), status: status)
+        var page = Page(template, model, title: title, tab: .food, notice: notice, status: status)
+        page.parts.insert(("food-nav", nav), at: 0)
+        return .page(page)
     }
 
     /// Today and the wall-clock time now, in the user's time zone.
@@ -98,9 +96,9 @@ struct FoodWebController {
 
     /// Runs `body`; a form error (invalid input) goes to `failed`, which renders the form again.
     func handlingFormErrors(
-        _ body: () async throws -> Response,
-        failed: (CinnError) async throws -> Response
-    ) async throws -> Response {
+        _ body: () async throws -> WebAnswer,
+        failed: (CinnError) async throws -> WebAnswer
+    ) async throws -> WebAnswer {
         do {
             return try await body()
         } catch let error as CinnError where error.code == .invalidInput {
@@ -112,11 +110,11 @@ struct FoodWebController {
 // MARK: - The day
 
 extension FoodWebController {
-    @Sendable func today(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func today(_ request: Request, context: Context) async throws -> WebAnswer {
         try await renderDay(context, context.journal.today(try await context.journal.settings()), request: request)
     }
 
-    @Sendable func day(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func day(_ request: Request, context: Context) async throws -> WebAnswer {
         try await renderDay(context, try date(context), request: request)
     }
 
@@ -125,7 +123,7 @@ extension FoodWebController {
         return date
     }
 
-    func renderDay(_ context: Context, _ date: LocalDate, request: Request, failed: FoodDayPage.FailedForm? = nil) async throws -> Response
+    func renderDay(_ context: Context, _ date: LocalDate, request: Request, failed: FoodDayPage.FailedForm? = nil) async throws -> WebAnswer
     {
         let (day, settings, status) = try await context.journal.day(date)
         let loggedID = request.query("logged").flatMap(UUID.init(text:))
@@ -139,7 +137,7 @@ extension FoodWebController {
             notice: notice(request, day: day, loggedID: loggedID, unit: settings.energyUnit),
             loggedID: loggedID, failed: failed, previousDay: previous)
         return page(
-            context, "food-day", model, title: "Food, \(model.heading)", section: .day,
+            "food-day", model, title: "Food, \(model.heading)", section: .day,
             status: failed == nil ? .ok : .unprocessableContent)
     }
 
@@ -155,7 +153,7 @@ extension FoodWebController {
     }
 
     /// Marks the day complete or partial, then shows it again.
-    @Sendable func markDay(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func markDay(_ request: Request, context: Context) async throws -> WebAnswer {
         let date = try date(context)
         struct StatusForm: Decodable { @Field var status: String? }
         let form = try await request.decodeForm(StatusForm.self)
@@ -164,7 +162,7 @@ extension FoodWebController {
     }
 
     /// Copies the day, or one meal of it, to another day.
-    @Sendable func copy(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func copy(_ request: Request, context: Context) async throws -> WebAnswer {
         let source = try date(context)
         struct CopyForm: Decodable {
             @Field var meal: String?
@@ -176,7 +174,7 @@ extension FoodWebController {
             guard let to = form.to else { throw CinnError.invalid("to", "choose the day to copy to") }
             let target = try LocalDate.parse(to, field: "to")
             let copies = try await context.journal.copyEntries(from: source, meal: meal, to: target, toMeal: nil)
-            return WebResponse.redirect(NutritionText.link("/food/\(target.iso)", [("added", "\(copies.count)")]))
+            return .redirect(NutritionText.link("/food/\(target.iso)", [("added", "\(copies.count)")]))
         } failed: { error in
             try await renderDay(
                 context, source, request: request,
@@ -188,7 +186,7 @@ extension FoodWebController {
 // MARK: - Logging and entries
 
 extension FoodWebController {
-    @Sendable func logForm(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func logForm(_ request: Request, context: Context) async throws -> WebAnswer {
         let food = try await context.journal.food(id: try idParameter(context, "food"))
         let settings = try await context.journal.settings()
         let now = now(context, settings)
@@ -212,18 +210,18 @@ extension FoodWebController {
     func renderLogForm(
         _ context: Context, _ food: Food, input: LogFoodInput, settings: UserSettings,
         problem: FormProblem? = nil
-    ) async throws -> Response {
+    ) async throws -> WebAnswer {
         let date = LocalDate(iso: input.date) ?? context.journal.today(settings)
         let dayMeals = try await context.journal.day(date).day.meals.map(\.meal).filter { !$0.isStandard }
         let model = LogFoodPage(
             food: food, input: input, extraMeals: dayMeals, settings: settings, today: context.journal.today(settings),
             problem: problem)
         return page(
-            context, "food-log", model, title: "Log \(food.name)", section: .search,
+            "food-log", model, title: "Log \(food.name)", section: .search,
             status: problem == nil ? .ok : .unprocessableContent)
     }
 
-    @Sendable func log(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func log(_ request: Request, context: Context) async throws -> WebAnswer {
         let food = try await context.journal.food(id: try idParameter(context, "food"))
         let form = try await request.decodeForm(FoodLogForm.self)
         return try await handlingFormErrors {
@@ -234,7 +232,7 @@ extension FoodWebController {
                     time: MealChoices.time(date: form.date, clock: form.time), note: form.note)
             ])[0]
             let logged = entry.id.lowercasedString
-            return WebResponse.redirect(NutritionText.link("/food/\(entry.localDate.iso)", [("logged", logged)]))
+            return .redirect(NutritionText.link("/food/\(entry.localDate.iso)", [("logged", logged)]))
         } failed: { error in
             try await renderLogForm(
                 context, food, input: LogFoodInput(form), settings: try await context.journal.settings(),
@@ -246,15 +244,15 @@ extension FoodWebController {
         try await context.journal.foodEntry(id: try idParameter(context, "food entry"))
     }
 
-    @Sendable func editEntryForm(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func editEntryForm(_ request: Request, context: Context) async throws -> WebAnswer {
         let entry = try await entry(context)
         let settings = try await context.journal.settings()
         return page(
-            context, "food-entry-edit", FoodEntryPage(entry: entry, settings: settings, today: context.journal.today(settings)),
+            "food-entry-edit", FoodEntryPage(entry: entry, settings: settings, today: context.journal.today(settings)),
             title: "Edit \(entry.name)", section: .day)
     }
 
-    @Sendable func editEntry(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func editEntry(_ request: Request, context: Context) async throws -> WebAnswer {
         let entry = try await entry(context)
         let form = try await request.decodeForm(FoodLogForm.self)
         let input = LogFoodInput(form)
@@ -270,19 +268,19 @@ extension FoodWebController {
             let model = FoodEntryPage(
                 entry: entry, input: input, settings: settings, today: context.journal.today(settings),
                 problem: FormProblem(error))
-            return page(context, "food-entry-edit", model, title: "Edit \(entry.name)", section: .day, status: .unprocessableContent)
+            return page("food-entry-edit", model, title: "Edit \(entry.name)", section: .day, status: .unprocessableContent)
         }
     }
 
-    @Sendable func confirmDeleteEntry(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func confirmDeleteEntry(_ request: Request, context: Context) async throws -> WebAnswer {
         let entry = try await entry(context)
         let settings = try await context.journal.settings()
         return page(
-            context, "food-entry-delete", FoodEntryPage(entry: entry, settings: settings, today: context.journal.today(settings)),
+            "food-entry-delete", FoodEntryPage(entry: entry, settings: settings, today: context.journal.today(settings)),
             title: "Delete \(entry.name)", section: .day)
     }
 
-    @Sendable func deleteEntry(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func deleteEntry(_ request: Request, context: Context) async throws -> WebAnswer {
         let entry = try await entry(context)
         try await context.journal.deleteFoodEntry(id: entry.id)
         return Done.entryDeleted.redirect(to: "/food/\(entry.localDate.iso)")

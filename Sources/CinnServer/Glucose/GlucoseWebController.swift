@@ -9,7 +9,6 @@ import Hummingbird
 /// with its chart, and the meal definitions.
 struct GlucoseWebController {
     typealias Context = JournalRequestContext
-    let pages: PageRenderer
 
     func addRoutes(to router: RouterGroup<Context>) {
         router.get("/glucose", use: report)
@@ -38,7 +37,7 @@ struct GlucoseWebController {
     func renderReport(
         _ context: Context, days: Int, hours: Int = LiveGlucosePage.defaultHours, feedback: GlucoseFeedback = GlucoseFeedback(),
         notice: String? = nil, status: HTTPResponse.Status = .ok
-    ) async throws -> Response {
+    ) async throws -> WebAnswer {
         let report = try await context.journal.glucoseReport(days: days)
         let live = try await context.journal.liveGlucose(hours: hours)
         let settings = try await context.journal.settings()
@@ -53,44 +52,44 @@ struct GlucoseWebController {
             report: report, days: days, live: live, presets: try await journal.presets(), recipes: try await journal.recipes(),
             foods: frequent, meals: try await journal.meals(), now: String(now.date.iso + "T" + now.clock),
             feedback: feedback)
-        return WebResponse.html(
-            pages.render("glucose", page, title: "Glucose", tab: .glucose, notice: notice, formToken: context.formToken), status: status)
+        return .page("glucose", page, title: "Glucose", tab: .glucose, notice: notice, status: status)
     }
 
-    @Sendable func report(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func report(_ request: Request, context: Context) async throws -> WebAnswer {
         let days = try request.queryInt("days", default: 30, range: 1...366)
         let hours = try request.queryInt("hours", default: LiveGlucosePage.defaultHours, range: 1...24)
         return try await renderReport(context, days: days, hours: hours, notice: Done.notice(request))
     }
 
     /// The ambulatory glucose profile (`?days=`, 14 by default).
-    @Sendable func profile(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func profile(_ request: Request, context: Context) async throws -> WebAnswer {
         let days = try request.queryInt("days", default: GlucoseCoverage.recommendedDays, range: 7...90)
         let (profile, from, to, unit) = try await context.journal.glucoseProfile(days: days)
         let page = GlucoseProfilePage(profile: profile, from: from, to: to, unit: unit)
-        return WebResponse.html(pages.render("glucose-agp", page, title: "Glucose profile", tab: .glucose, formToken: context.formToken))
+        return .page("glucose-agp", page, title: "Glucose profile", tab: .glucose)
     }
 
-    @Sendable func profileChart(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func profileChart(_ request: Request, context: Context) async throws -> WebAnswer {
         let days = try request.queryInt("days", default: GlucoseCoverage.recommendedDays, range: 7...90)
         let (profile, _, _, unit) = try await context.journal.glucoseProfile(days: days)
-        return Response(
-            status: .ok, headers: [.contentType: "image/svg+xml; charset=utf-8"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: AGPChart(profile: profile, unit: unit).svg())))
+        return .response(
+            Response(
+                status: .ok, headers: [.contentType: "image/svg+xml; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: AGPChart(profile: profile, unit: unit).svg()))))
     }
 
     /// The page's lead alone, for its script to put in place.
-    @Sendable func live(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func live(_ request: Request, context: Context) async throws -> WebAnswer {
         let hours = try request.queryInt("hours", default: LiveGlucosePage.defaultHours, range: 1...24)
         let days = try request.queryInt("days", default: 30, range: 1...366)
         let page = LiveGlucosePage(try await context.journal.liveGlucose(hours: hours), days: days)
-        return WebResponse.html(pages.library.render(page, withTemplate: "glucose-live") ?? "")
+        return .fragment("glucose-live", page)
     }
 
     /// Runs a form's change and goes back to the report; invalid input shows the report with the message (422).
     /// Runs a form's change; on success back to the report with what it did, on bad input the report with the error in
     /// that form (the answer opens at it).
-    func changing(_ context: Context, _ form: GlucoseForm, _ body: () async throws -> Void) async throws -> Response {
+    func changing(_ context: Context, _ form: GlucoseForm, _ body: () async throws -> Void) async throws -> WebAnswer {
         do {
             try await body()
             return form.done.redirect(to: "/glucose")
@@ -109,7 +108,7 @@ struct GlucoseWebController {
         @Field var confirm: String?
     }
 
-    @Sendable func addReading(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func addReading(_ request: Request, context: Context) async throws -> WebAnswer {
         let form = try await request.decodeForm(ReadingForm.self)
         do {
             return try await changing(context, .reading) {
@@ -141,7 +140,7 @@ struct GlucoseWebController {
         }
     }
 
-    @Sendable func deleteReading(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func deleteReading(_ request: Request, context: Context) async throws -> WebAnswer {
         let back = try await dayPath(request)
         try await context.journal.deleteGlucoseReading(id: try idParameter(context, "glucose reading"))
         return Done.readingDeleted.redirect(to: back)
@@ -155,7 +154,7 @@ struct GlucoseWebController {
         @Field var note: String?
     }
 
-    @Sendable func addInsulin(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func addInsulin(_ request: Request, context: Context) async throws -> WebAnswer {
         let form = try await request.decodeForm(InsulinForm.self)
         return try await changing(context, .insulin) {
             guard let units = try form.$units.number() else { throw CinnError.invalid("units", "enter the units") }
@@ -164,7 +163,7 @@ struct GlucoseWebController {
         }
     }
 
-    @Sendable func deleteInsulin(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func deleteInsulin(_ request: Request, context: Context) async throws -> WebAnswer {
         let back = try await dayPath(request)
         try await context.journal.deleteInsulinDose(id: try idParameter(context, "insulin dose"))
         return Done.insulinDeleted.redirect(to: back)
@@ -192,19 +191,17 @@ struct GlucoseWebController {
     func renderMeals(
         _ context: Context, error: String? = nil, form: MealForm? = nil, notice: String? = nil,
         status: HTTPResponse.Status = .ok
-    ) async throws -> Response {
+    ) async throws -> WebAnswer {
         let page = MealsPage(
             meals: try await context.journal.meals(), error: error, name: form?.name ?? "", carbs: form?.carbohydrateGrams ?? "")
-        return WebResponse.html(
-            pages.render("glucose-meals", page, title: "Study meals", tab: .glucose, notice: notice, formToken: context.formToken),
-            status: status)
+        return .page("glucose-meals", page, title: "Study meals", tab: .glucose, notice: notice, status: status)
     }
 
-    @Sendable func meals(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func meals(_ request: Request, context: Context) async throws -> WebAnswer {
         try await renderMeals(context, notice: Done.notice(request))
     }
 
-    @Sendable func addMeal(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func addMeal(_ request: Request, context: Context) async throws -> WebAnswer {
         let form = try await request.decodeForm(MealForm.self)
         do {
             _ = try await context.journal.addMeal(
@@ -216,7 +213,7 @@ struct GlucoseWebController {
         }
     }
 
-    @Sendable func deleteMeal(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func deleteMeal(_ request: Request, context: Context) async throws -> WebAnswer {
         try await context.journal.deleteMeal(id: try idParameter(context, "meal"))
         return Done.mealDeleted.redirect(to: "/glucose/meals")
     }
@@ -236,7 +233,7 @@ struct GlucoseWebController {
         }
     }
 
-    @Sendable func logMeal(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func logMeal(_ request: Request, context: Context) async throws -> WebAnswer {
         let form = try await request.decodeForm(LogMealForm.self)
         return try await changing(context, .meal) {
             // "preset:ID", "recipe:ID" and "food:ID" log to the food diary; "meal:ID" (or a bare id) logs a study meal's event.
@@ -260,14 +257,14 @@ struct GlucoseWebController {
         }
     }
 
-    @Sendable func reportMealEvent(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func reportMealEvent(_ request: Request, context: Context) async throws -> WebAnswer {
         struct ReportForm: Decodable { @Field var reason: String? }
         let form = try await request.decodeForm(ReportForm.self)
         let id = try idParameter(context, "meal event")
         return try await changing(context, .mealEvent) { try await context.journal.reportMealEvent(id: id, reason: form.reason) }
     }
 
-    @Sendable func deleteMealEvent(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func deleteMealEvent(_ request: Request, context: Context) async throws -> WebAnswer {
         try await context.journal.deleteMealEvent(id: try idParameter(context, "meal event"))
         return Done.mealEventDeleted.redirect(to: "/glucose")
     }
@@ -281,21 +278,19 @@ struct GlucoseWebController {
         ).svg()
     }
 
-    @Sendable func day(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func day(_ request: Request, context: Context) async throws -> WebAnswer {
         let date = try date(context)
         let day = try await context.journal.glucoseDay(date)
         let today = context.journal.today(try await context.journal.settings())
         let page = GlucoseDayPage(day: day, chart: chartSVG(day), today: today)
-        return WebResponse.html(
-            pages.render(
-                "glucose-day", page, title: "Glucose on \(date.dayMonthYear)", tab: .glucose,
-                notice: Done.notice(request), formToken: context.formToken))
+        return .page("glucose-day", page, title: "Glucose on \(date.dayMonthYear)", tab: .glucose, notice: Done.notice(request))
     }
 
-    @Sendable func chart(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func chart(_ request: Request, context: Context) async throws -> WebAnswer {
         let day = try await context.journal.glucoseDay(try date(context))
-        return Response(
-            status: .ok, headers: [.contentType: "image/svg+xml; charset=utf-8"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: chartSVG(day))))
+        return .response(
+            Response(
+                status: .ok, headers: [.contentType: "image/svg+xml; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: chartSVG(day)))))
     }
 }

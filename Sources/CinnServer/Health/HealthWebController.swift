@@ -9,7 +9,6 @@ import Hummingbird
 /// type at a time, charted per day, with the list of every type kept.
 struct HealthWebController {
     typealias Context = JournalRequestContext
-    let pages: PageRenderer
 
     func addRoutes(to router: RouterGroup<Context>) {
         router.get("/more-data", use: page)
@@ -17,7 +16,7 @@ struct HealthWebController {
 
     /// `/more-data?type=…&category=…&unit=…&days=90`: the chosen type (by default steps, else the first) over the last
     /// `days` days up to its last day with data.
-    @Sendable func page(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func page(_ request: Request, context: Context) async throws -> WebAnswer {
         let types = try await context.journal.healthDayTypes()
         let days = request.query("days").flatMap(Int.init).flatMap { HealthPage.spans.contains($0) ? $0 : nil } ?? 90
         let chosen =
@@ -36,7 +35,7 @@ struct HealthWebController {
                 unit: chosen.unit, days: range)
             model.show(summaries, of: chosen, in: range)
         }
-        return WebResponse.html(pages.render("health", model, title: "Health data", tab: .more, formToken: context.formToken))
+        return .page("health", model, title: "Health data", tab: .more)
     }
 }
 

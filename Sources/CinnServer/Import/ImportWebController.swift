@@ -10,7 +10,6 @@ import Hummingbird
 /// The page's script only adds progress; without it the forms still work.
 struct ImportWebController {
     typealias Context = JournalRequestContext
-    let pages: PageRenderer
     /// Where uploads wait between "check the file" and "import" (their form fields wait in the database): every server
     /// on one database is given the same directory.
     let pendingDirectory: URL
@@ -26,11 +25,11 @@ struct ImportWebController {
         router.post("/imports/{id}/undo", use: undoImport)
     }
 
-    @Sendable func importForm(_ request: Request, context: Context) async throws -> Response {
-        WebResponse.html(try await renderImportForm(context, notice: Done.notice(request)))
+    @Sendable func importForm(_ request: Request, context: Context) async throws -> WebAnswer {
+        .page(try await renderImportForm(context, notice: Done.notice(request)), status: .ok)
     }
 
-    func renderImportForm(_ context: Context, error: String? = nil, notice: String? = nil) async throws -> String {
+    func renderImportForm(_ context: Context, error: String? = nil, notice: String? = nil) async throws -> Page {
         let batches = try await context.journal.imports()
         let formats = Journal.importFormats.filter {
             FoodDatabaseFormat(rawValue: $0) == nil || FoodDatabaseFormat.mayImport(context.account)
@@ -38,11 +37,11 @@ struct ImportWebController {
         let model = ImportPage(
             formats: formats, batches: batches, timeZone: try await context.journal.settings().timeZone,
             formError: error)
-        return pages.render("import", model, title: "Import", tab: .importing, notice: notice, formToken: context.formToken)
+        return Page("import", model, title: "Import", tab: .importing, notice: notice)
     }
 
     /// Receives the upload, keeps it aside under a token, and shows what importing it would do.
-    @Sendable func checkImport(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func checkImport(_ request: Request, context: Context) async throws -> WebAnswer {
         let upload = try await MultipartUpload.receive(request, fileField: "file", maximumBytes: maximumImportBytes)
         guard let file = upload.file else { throw CinnError.invalid("file", "choose a file to import") }
         let form: ImportForm
@@ -70,7 +69,7 @@ struct ImportWebController {
     }
 
     /// A kept upload whose file did not say its unit, checked again with the unit the person chose.
-    @Sendable func recheckImport(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func recheckImport(_ request: Request, context: Context) async throws -> WebAnswer {
         var pending = try await waiting(context)
         let form = try await request.decodeForm(ImportForm.self)
         pending.unit = try MassUnit.parse(form.unit ?? "", field: "unit").rawValue
@@ -79,7 +78,7 @@ struct ImportWebController {
     }
 
     /// A kept upload whose dates (a spreadsheet's) did not say their order, checked again with the order chosen.
-    @Sendable func recheckDateOrder(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func recheckDateOrder(_ request: Request, context: Context) async throws -> WebAnswer {
         var pending = try await waiting(context)
         let form = try await request.decodeForm(ImportForm.self)
         pending.dateOrder = try MyFitnessPalExport.DateOrder.parse(form.dateOrder ?? "").rawValue
@@ -100,29 +99,27 @@ struct ImportWebController {
 
     /// Shows what importing a kept upload would do. A file that does not say its unit asks for it (and stays kept);
     /// a file that cannot be read shows why beside the form.
-    private func check(_ context: Context, _ pending: PendingImport, progressID: String?) async throws -> Response {
+    private func check(_ context: Context, _ pending: PendingImport, progressID: String?) async throws -> WebAnswer {
         do {
             let report = try await ImportProgressBoard.tracking(context.journal, progressID, phase: "checking") { progress in
                 try await pending.run(journal: context.journal, dryRun: true, progress: progress)
             }
             let model = ImportReportPage(report: report, token: pending.token, skipInvalid: pending.skipInvalid)
             if model.token == nil { await pending.discard(context.journal) }
-            return WebResponse.html(pages.render("import-report", model, title: "Import", tab: .importing, formToken: context.formToken))
+            return .page("import-report", model, title: "Import", tab: .importing)
         } catch let error as CinnError where error.code == .invalidInput && ImportQuestionPage.asks(error) {
             let model = ImportQuestionPage(error, token: pending.token, fileName: pending.fileName)
-            return WebResponse.html(
-                pages.render("import-question", model, title: "Import", tab: .importing, formToken: context.formToken),
-                status: .unprocessableContent)
+            return .page("import-question", model, title: "Import", tab: .importing, status: .unprocessableContent)
         } catch let error as CinnError where error.code == .invalidInput {
             await pending.discard(context.journal)
-            return WebResponse.html(try await renderImportForm(context, error: error.message), status: .unprocessableContent)
+            return .page(try await renderImportForm(context, error: error.message), status: .unprocessableContent)
         } catch {
             await pending.discard(context.journal)
             throw error
         }
     }
 
-    @Sendable func runImport(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func runImport(_ request: Request, context: Context) async throws -> WebAnswer {
         var pending = try await waiting(context, claiming: true)
         // "Import the good rows" of a file with invalid ones (in the query: the form may be sent as multipart by its script).
         if request.query("skip_invalid") == "true" { pending.skipInvalid = true }
@@ -137,36 +134,37 @@ struct ImportWebController {
         }
         await pending.discard(context.journal)
         let model = ImportReportPage(report: report, token: nil, skipInvalid: pending.skipInvalid)
-        return WebResponse.html(pages.render("import-report", model, title: "Import", tab: .importing, formToken: context.formToken))
+        return .page("import-report", model, title: "Import", tab: .importing)
     }
 
     /// How far the import polling with `id` has got, as JSON; 404 when there is none.
-    @Sendable func importProgress(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func importProgress(_ request: Request, context: Context) async throws -> WebAnswer {
         guard let id = ImportProgressBoard.validID(context.parameters.get("id")),
             let entry = try await ImportProgressBoard.entry(id, journal: context.journal)
         else {
             throw CinnError.notFound("no import in progress with that id")
         }
         let body = try JSONEncoder().encode(entry)
-        return Response(
-            status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        return .response(
+            Response(
+                status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: body))))
     }
 
-    @Sendable func confirmUndoImport(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func confirmUndoImport(_ request: Request, context: Context) async throws -> WebAnswer {
         guard let id = context.parameters.get("id").flatMap(Int64.init),
             let batch = try await context.journal.imports().first(where: { $0.id == id })
         else {
             throw CinnError.notFound("no such import")
         }
-        guard batch.undoneAt == nil else { return WebResponse.redirect("/import") }
+        guard batch.undoneAt == nil else { return .redirect("/import") }
         let model = UndoImportPage(
             batch: batch, contents: try await context.journal.importContents(id: id),
             timeZone: try await context.journal.settings().timeZone)
-        return WebResponse.html(pages.render("undo-import", model, title: "Undo import", tab: .importing, formToken: context.formToken))
+        return .page("undo-import", model, title: "Undo import", tab: .importing)
     }
 
-    @Sendable func undoImport(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func undoImport(_ request: Request, context: Context) async throws -> WebAnswer {
         guard let id = context.parameters.get("id").flatMap(Int64.init) else { throw CinnError.notFound("no such import") }
         try await context.journal.undoImport(id: id)
         return Done.importUndone.redirect(to: "/import")

@@ -9,15 +9,12 @@ import Hummingbird
 /// More (the menu of everything that is not a tab), Goal and settings, and the exports.
 struct SettingsWebController {
     typealias Context = JournalRequestContext
-    let pages: PageRenderer
 
     func addRoutes(to router: RouterGroup<Context>) {
-        router.get("/more") { _, context in
+        router.get("/more") { _, context -> WebAnswer in
             let account = context.account
-            return WebResponse.html(
-                pages.render(
-                    "more", MorePage(accountName: account?.account.name, isAdmin: account?.account.role == .admin),
-                    title: "More", tab: .more, formToken: context.formToken))
+            return .page(
+                "more", MorePage(accountName: account?.account.name, isAdmin: account?.account.role == .admin), title: "More", tab: .more)
         }
         router.get("/settings", use: settings)
         router.post("/settings", use: saveSettings)
@@ -30,14 +27,14 @@ struct SettingsWebController {
         router.get("/export.json") { _, context in exportResponse(journal: context.journal, format: .json) }
     }
 
-    func renderSettings(_ context: Context, formError: String? = nil, notice: String? = nil) async throws -> String {
+    func renderSettings(_ context: Context, formError: String? = nil, notice: String? = nil) async throws -> Page {
         let report = try await context.journal.energyReport(historyDays: 0)
         let model = SettingsPage(settings: report.settings, goal: report.goal, energyTargetKcal: report.targetKcal, formError: formError)
-        return pages.render("settings", model, title: "Goal and settings", tab: .more, notice: notice, formToken: context.formToken)
+        return Page("settings", model, title: "Goal and settings", tab: .more, notice: notice)
     }
 
-    @Sendable func settings(_ request: Request, context: Context) async throws -> Response {
-        WebResponse.html(try await renderSettings(context, notice: Done.notice(request)))
+    @Sendable func settings(_ request: Request, context: Context) async throws -> WebAnswer {
+        .page(try await renderSettings(context, notice: Done.notice(request)), status: .ok)
     }
 
     /// The settings form: each field left out keeps its setting.
@@ -57,7 +54,7 @@ struct SettingsWebController {
         }
     }
 
-    @Sendable func saveSettings(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func saveSettings(_ request: Request, context: Context) async throws -> WebAnswer {
         let form = try await request.decodeForm(SettingsForm.self)
         do {
             var settings = try await context.journal.settings()
@@ -74,7 +71,7 @@ struct SettingsWebController {
             try await context.journal.saveSettings(settings)
             return Done.settingsSaved.redirect(to: "/settings")
         } catch let error as CinnError where error.code == .invalidInput {
-            return WebResponse.html(try await renderSettings(context, formError: error.message), status: .unprocessableContent)
+            return .page(try await renderSettings(context, formError: error.message), status: .unprocessableContent)
         }
     }
 
@@ -82,38 +79,36 @@ struct SettingsWebController {
     func renderTargets(
         _ context: Context, form: TargetsForm? = nil, calorieForm: CalorieTargetForm? = nil, problem: FormProblem? = nil,
         notice: String? = nil
-    ) async throws -> String {
+    ) async throws -> Page {
         let (targets, goals, energy) = try await context.journal.nutritionGoals()
         let calories = CalorieTargetCard(report: energy, form: calorieForm, problem: calorieForm == nil ? nil : problem)
         let model = TargetsPage(
             targets: targets, goals: goals, calories: calories, energyTargetKcal: energy.targetKcal, form: form,
             problem: form == nil ? nil : problem)
-        return pages.render("settings-targets", model, title: "Targets", tab: .more, notice: notice, formToken: context.formToken)
+        return Page("settings-targets", model, title: "Targets", tab: .more, notice: notice)
     }
 
-    @Sendable func targets(_ request: Request, context: Context) async throws -> Response {
-        WebResponse.html(try await renderTargets(context, notice: Done.notice(request)))
+    @Sendable func targets(_ request: Request, context: Context) async throws -> WebAnswer {
+        .page(try await renderTargets(context, notice: Done.notice(request)), status: .ok)
     }
 
-    @Sendable func saveTargets(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func saveTargets(_ request: Request, context: Context) async throws -> WebAnswer {
         let form = try await request.decodeForm(TargetsForm.self)
         do {
             try await context.journal.setNutrientTargets(try TargetsPage.targets(form))
             return Done.targetsSaved.redirect(to: "/settings/targets")
         } catch let error as CinnError where error.code == .invalidInput {
-            return WebResponse.html(
-                try await renderTargets(context, form: form, problem: FormProblem(error)), status: .unprocessableContent)
+            return .page(try await renderTargets(context, form: form, problem: FormProblem(error)), status: .unprocessableContent)
         }
     }
 
-    @Sendable func saveCalorieTarget(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func saveCalorieTarget(_ request: Request, context: Context) async throws -> WebAnswer {
         let form = try await request.decodeForm(CalorieTargetForm.self)
         do {
             _ = try await context.journal.updateProfile(try CalorieTargetCard.update(form))
             return Done.calorieTargetSaved.redirect(to: "/settings/targets")
         } catch let error as CinnError where error.code == .invalidInput {
-            return WebResponse.html(
-                try await renderTargets(context, calorieForm: form, problem: FormProblem(error)), status: .unprocessableContent)
+            return .page(try await renderTargets(context, calorieForm: form, problem: FormProblem(error)), status: .unprocessableContent)
         }
     }
 
@@ -122,18 +117,18 @@ struct SettingsWebController {
         @Field var rate: String?
     }
 
-    @Sendable func setGoal(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func setGoal(_ request: Request, context: Context) async throws -> WebAnswer {
         let form = try await request.decodeForm(GoalForm.self)
         do {
             guard let weight = try form.$weight.number() else { throw CinnError.invalid("weight", "enter a goal weight") }
             _ = try await context.journal.setGoal(weight: weight, unit: nil, ratePerWeek: try form.$rate.number().map(abs))
             return Done.goalSaved.redirect(to: "/")
         } catch let error as CinnError where error.code == .invalidInput {
-            return WebResponse.html(try await renderSettings(context, formError: error.message), status: .unprocessableContent)
+            return .page(try await renderSettings(context, formError: error.message), status: .unprocessableContent)
         }
     }
 
-    @Sendable func clearGoal(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func clearGoal(_ request: Request, context: Context) async throws -> WebAnswer {
         try await context.journal.clearGoal()
         return Done.goalCleared.redirect(to: "/settings")
     }

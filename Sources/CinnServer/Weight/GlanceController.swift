@@ -8,7 +8,6 @@ import Hummingbird
 /// every minute without JavaScript.
 struct GlanceController {
     typealias Context = JournalRequestContext
-    let pages: PageRenderer
 
     func addRoutes(web: RouterGroup<Context>, api: RouterGroup<Context>) {
         web.get("/glance", use: page)
@@ -19,9 +18,8 @@ struct GlanceController {
         try JSONResponse.make(GlanceDTO(try await context.journal.glance()))
     }
 
-    @Sendable func page(_ request: Request, context: Context) async throws -> Response {
-        let html = pages.library.render(GlancePage(try await context.journal.glance()), withTemplate: "glance") ?? ""
-        return WebResponse.html(html)
+    @Sendable func page(_ request: Request, context: Context) async throws -> WebAnswer {
+        .fragment("glance", GlancePage(try await context.journal.glance()))
     }
 }
 

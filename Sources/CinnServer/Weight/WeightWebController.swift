@@ -10,7 +10,6 @@ import Hummingbird
 /// edit and delete pages. Plain forms and links do everything; no JavaScript needed.
 struct WeightWebController {
     typealias Context = JournalRequestContext
-    let pages: PageRenderer
 
     func addRoutes(to router: RouterGroup<Context>) {
         router.get("/", use: dashboard)
@@ -31,7 +30,7 @@ struct WeightWebController {
     func renderDashboard(
         _ context: Context, range: TrendRange, reports: (trend: TrendReport, energy: EnergyReport)? = nil, formError: String? = nil,
         form: DashboardPage.WeightForm = .init(), notice: String? = nil
-    ) async throws -> String {
+    ) async throws -> Page {
         let (report, energy) = if let reports { reports } else { try await context.journal.dashboard(range: range) }
         let settings = energy.settings
         let recent = try await context.journal.weighIns(limit: 7)
@@ -40,18 +39,18 @@ struct WeightWebController {
         let page = DashboardPage(
             report: report, settings: settings, todayAnswer: energy.answer, range: range, today: energy.asOf,
             recent: recent, trendByDay: trendByDay, formError: formError, form: form)
-        return pages.render("dashboard", page, title: "Can I nom nom?", tab: .weight, notice: notice, formToken: context.formToken)
+        return Page("dashboard", page, title: "Can I nom nom?", tab: .weight, notice: notice)
     }
 
     /// The dashboard; on the first visit, before the profile is set up or skipped, the onboarding.
-    @Sendable func dashboard(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func dashboard(_ request: Request, context: Context) async throws -> WebAnswer {
         let range = try range(request)
         let reports = try await context.journal.dashboard(range: range)
         let settings = reports.energy.settings
-        if !settings.onboarded && settings.profile == nil { return WebResponse.redirect("/welcome") }
+        if !settings.onboarded && settings.profile == nil { return .redirect("/welcome") }
         var notice = Done.notice(request)
         if notice == nil { notice = try await addedNotice(context, request, settings) }
-        return WebResponse.html(try await renderDashboard(context, range: range, reports: reports, notice: notice))
+        return .page(try await renderDashboard(context, range: range, reports: reports, notice: notice), status: .ok)
     }
 
     /// "Saved 80.3 kg for today.": what the form post that led here (`?added=ID`) did, if that weigh-in is this user's.
@@ -67,20 +66,21 @@ struct WeightWebController {
         return "Saved \(weighIn.weight.formatted(in: settings.displayUnit)) for \(day)."
     }
 
-    @Sendable func chart(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func chart(_ request: Request, context: Context) async throws -> WebAnswer {
         let range = try range(request)
         let (report, settings) = try await context.journal.trend(range: range)
         let svg = TrendChart(
             points: report.days, unit: settings.displayUnit, goal: report.goal?.weight,
             projection: report.rate, title: "Weight trend to \(report.to.iso)"
         ).svg()
-        return Response(
-            status: .ok,
-            headers: [
-                .contentType: "image/svg+xml",
-                .contentDisposition: "attachment; filename=\"cinn-trend-\(report.to.iso).svg\"",
-            ],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: svg)))
+        return .response(
+            Response(
+                status: .ok,
+                headers: [
+                    .contentType: "image/svg+xml",
+                    .contentDisposition: "attachment; filename=\"cinn-trend-\(report.to.iso).svg\"",
+                ],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: svg))))
     }
 
     /// The add-weigh-in form (the dashboard's) and the edit form.
@@ -91,27 +91,26 @@ struct WeightWebController {
         @Field var confirm: String?
     }
 
-    @Sendable func addWeighIn(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func addWeighIn(_ request: Request, context: Context) async throws -> WebAnswer {
         let form = try await request.decodeForm(WeighInForm.self)
         do {
             guard let weight = try form.$weight.number() else { throw CinnError.invalid("weight", "enter your weight") }
             let added = try await context.journal.addWeighIn(
                 weight: weight, unit: nil, date: form.date, note: form.note, confirm: form.$confirm.isTrue)
-            return WebResponse.redirect("/?added=\(added.id.lowercasedString)")
+            return .redirect("/?added=\(added.id.lowercasedString)")
         } catch let error as CinnError where error.code == .needsConfirmation {
             let sent = DashboardPage.WeightForm(
                 weight: form.weight ?? "", date: form.date, note: form.note ?? "", confirmation: error.message)
-            return WebResponse.html(try await renderDashboard(context, range: .quarter, form: sent), status: .unprocessableContent)
+            return .page(try await renderDashboard(context, range: .quarter, form: sent), status: .unprocessableContent)
         } catch let error as CinnError where error.code == .invalidInput {
             let sent = DashboardPage.WeightForm(weight: form.weight ?? "", date: form.date, note: form.note ?? "")
-            return WebResponse.html(
-                try await renderDashboard(context, range: .quarter, formError: error.message, form: sent),
-                status: .unprocessableContent)
+            return .page(
+                try await renderDashboard(context, range: .quarter, formError: error.message, form: sent), status: .unprocessableContent)
         }
     }
 
     /// The weigh-ins, newest first, with their trend and changes; `?month=YYYY-MM` shows that month day by day.
-    @Sendable func weighIns(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func weighIns(_ request: Request, context: Context) async throws -> WebAnswer {
         let settings = try await context.journal.settings()
         let trend = WeightTrend(
             days: try await context.journal.dailyWeights(),
@@ -125,8 +124,7 @@ struct WeightWebController {
                 throw CinnError.invalid("month", "month must be YYYY-MM, like 2024-03")
             }
             let model = WeightMonthPage(WeightLogMonth(trend: trend, year: year, month: number), unit: settings.displayUnit, today: today)
-            return WebResponse.html(
-                pages.render("weigh-ins-month", model, title: "Weigh-ins, \(model.title)", tab: .weight, formToken: context.formToken))
+            return .page("weigh-ins-month", model, title: "Weigh-ins, \(model.title)", tab: .weight)
         }
         let page = try request.queryInt("page", default: 1, range: 1...1_000_000)
         let pageSize = 50
@@ -134,20 +132,16 @@ struct WeightWebController {
         let items = try await context.journal.weighIns(limit: pageSize + 1, offset: (page - 1) * pageSize)
         let rows = WeightLogRow.rows(Array(items.prefix(pageSize)), before: items.count > pageSize ? items[pageSize] : nil, trend: trend)
         let model = WeighInsPage(rows: rows, unit: settings.displayUnit, page: page, hasMore: items.count > pageSize, today: today)
-        return WebResponse.html(
-            pages.render("weigh-ins", model, title: "Weigh-ins", tab: .weight, notice: Done.notice(request), formToken: context.formToken))
+        return .page("weigh-ins", model, title: "Weigh-ins", tab: .weight, notice: Done.notice(request))
     }
 
-    @Sendable func editForm(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func editForm(_ request: Request, context: Context) async throws -> WebAnswer {
         let weighIn = try await context.journal.weighIn(id: try idParameter(context, "weigh-in"))
         let settings = try await context.journal.settings()
-        return WebResponse.html(
-            pages.render(
-                "edit", WeighInPage(weighIn, unit: settings.displayUnit), title: "Edit weigh-in", tab: .weight, formToken: context.formToken
-            ))
+        return .page("edit", WeighInPage(weighIn, unit: settings.displayUnit), title: "Edit weigh-in", tab: .weight)
     }
 
-    @Sendable func saveEdit(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func saveEdit(_ request: Request, context: Context) async throws -> WebAnswer {
         let id = try idParameter(context, "weigh-in")
         let form = try await request.decodeForm(WeighInForm.self)
         do {
@@ -162,22 +156,17 @@ struct WeightWebController {
             let model = WeighInPage(
                 weighIn, unit: settings.displayUnit, sent: form, formError: asked ? nil : error.message,
                 confirmation: asked ? error.message : nil)
-            return WebResponse.html(
-                pages.render("edit", model, title: "Edit weigh-in", tab: .weight, formToken: context.formToken),
-                status: .unprocessableContent)
+            return .page("edit", model, title: "Edit weigh-in", tab: .weight, status: .unprocessableContent)
         }
     }
 
-    @Sendable func confirmDelete(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func confirmDelete(_ request: Request, context: Context) async throws -> WebAnswer {
         let weighIn = try await context.journal.weighIn(id: try idParameter(context, "weigh-in"))
         let settings = try await context.journal.settings()
-        return WebResponse.html(
-            pages.render(
-                "confirm-delete", WeighInPage(weighIn, unit: settings.displayUnit),
-                title: "Delete weigh-in", tab: .weight, formToken: context.formToken))
+        return .page("confirm-delete", WeighInPage(weighIn, unit: settings.displayUnit), title: "Delete weigh-in", tab: .weight)
     }
 
-    @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func delete(_ request: Request, context: Context) async throws -> WebAnswer {
         try await context.journal.deleteWeighIn(id: try idParameter(context, "weigh-in"))
         return Done.weighInDeleted.redirect(to: "/weigh-ins")
     }

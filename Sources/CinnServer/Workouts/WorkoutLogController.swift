@@ -9,7 +9,6 @@ import Hummingbird
 /// plain forms; `workout-log.js` adds the running clocks.
 struct WorkoutLogController {
     typealias Context = JournalRequestContext
-    let pages: PageRenderer
 
     func addRoutes(to router: RouterGroup<Context>) {
         router.post("/workouts/start", use: start)
@@ -34,7 +33,7 @@ struct WorkoutLogController {
     static func logPath(_ id: UUID) -> String { "/workouts/\(id.lowercasedString)/log" }
 
     /// Starts a workout: empty, from `routine`, or repeating `repeat`; one in progress is continued instead.
-    @Sendable func start(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func start(_ request: Request, context: Context) async throws -> WebAnswer {
         struct StartForm: Decodable {
             @Field var routine: String?
             @Field var `repeat`: String?
@@ -51,10 +50,10 @@ struct WorkoutLogController {
             start = .empty
         }
         let workout = try await context.journal.startWorkout(start)
-        return .redirect(to: Self.logPath(workout.workout.id), type: .normal)
+        return .redirect(Self.logPath(workout.workout.id))
     }
 
-    @Sendable func log(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func log(_ request: Request, context: Context) async throws -> WebAnswer {
         let journal = context.journal
         guard let stored = try await journal.workout(id: try idParameter(context, "workout")) else {
             throw CinnError.notFound("no such workout")
@@ -76,15 +75,12 @@ struct WorkoutLogController {
             stored, exercises: content.exercises, clusters: content.clusters, unit: content.workout.unit,
             plates: content.settings.plates, records: content.workout.records, rest: rest)
         let title = stored.inProgress ? "Logging \(stored.workout.name)" : "Editing \(stored.workout.name)"
-        return WebResponse.html(
-            pages.render(
-                "workout-log", page, title: title, tab: .lifts, notice: Done.notice(request),
-                formToken: context.formToken))
+        return .page("workout-log", page, title: title, tab: .lifts, notice: Done.notice(request))
     }
 
     /// Marks a set done (or, with `position`, saves an edit of one); the page comes back at the exercise, with the
     /// rest timer running after a new set.
-    @Sendable func saveSet(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func saveSet(_ request: Request, context: Context) async throws -> WebAnswer {
         let id = try idParameter(context, "workout")
         let form = try await request.decodeForm(SetForm.self)
         let unit = try await context.journal.settings().displayUnit.liftingUnit
@@ -99,33 +95,30 @@ struct WorkoutLogController {
             WorkoutLogPage.anchor(stored.workout.sets[position ?? stored.workout.sets.count - 1].exercise)
             .addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed) ?? ""
         guard position == nil, stored.inProgress, let rest = try form.$rest.integer(), rest > 0 else {
-            return .redirect(to: Self.logPath(id) + "#" + anchor, type: .normal)
+            return .redirect(Self.logPath(id) + "#" + anchor)
         }
         let at = context.journal.now().millisecondsSince1970
         let after = exercise.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-        return .redirect(
-            to: Self.logPath(id) + "?rest=\(min(rest, PlannedExercise.restRange.upperBound))&at=\(at)&after=\(after)#" + anchor,
-            type: .normal)
+        return .redirect(Self.logPath(id) + "?rest=\(min(rest, PlannedExercise.restRange.upperBound))&at=\(at)&after=\(after)#" + anchor)
     }
 
-    @Sendable func deleteSet(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func deleteSet(_ request: Request, context: Context) async throws -> WebAnswer {
         let id = try idParameter(context, "workout")
         guard let position = context.parameters.get("position").flatMap(Int.init) else { throw CinnError.notFound("no such set") }
         _ = try await context.journal.removeSet(position, from: id)
-        return .redirect(to: Self.logPath(id), type: .normal)
+        return .redirect(Self.logPath(id))
     }
 
-    @Sendable func addExercise(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func addExercise(_ request: Request, context: Context) async throws -> WebAnswer {
         let id = try idParameter(context, "workout")
         let form = try await request.decodeForm(ExerciseForm.self)
         let stored = try await context.journal.addExercise(form.exercise ?? "", to: id)
         let added = stored.plan.last.map { WorkoutLogPage.anchor($0.exercise) } ?? ""
-        return .redirect(
-            to: Self.logPath(id) + "#" + (added.addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed) ?? ""), type: .normal)
+        return .redirect(Self.logPath(id) + "#" + (added.addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed) ?? ""))
     }
 
     /// Moves a planned exercise up or down, or takes it out (`action`: up, down, remove).
-    @Sendable func changePlan(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func changePlan(_ request: Request, context: Context) async throws -> WebAnswer {
         let id = try idParameter(context, "workout")
         let form = try await request.decodeForm(ExerciseForm.self)
         let action = form.action ?? ""
@@ -133,11 +126,11 @@ struct WorkoutLogController {
         _ = try await context.journal.changePlan(
             of: id, exercise: form.exercise ?? "", move: action == "up" ? -1 : action == "down" ? 1 : nil,
             remove: action == "remove")
-        return .redirect(to: Self.logPath(id), type: .normal)
+        return .redirect(Self.logPath(id))
     }
 
     /// The workout's name, start time and note.
-    @Sendable func details(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func details(_ request: Request, context: Context) async throws -> WebAnswer {
         let id = try idParameter(context, "workout")
         struct DetailsForm: Decodable {
             @Field var name: String?
@@ -152,17 +145,17 @@ struct WorkoutLogController {
         let form = try await request.decodeForm(DetailsForm.self)
         _ = try await context.journal.editWorkout(
             id: id, name: form.name, startedAt: form.startedAt, endedAt: nil, note: .some(form.note), sets: nil, inProgress: nil)
-        return .redirect(to: Self.logPath(id), type: .normal)
+        return .redirect(Self.logPath(id))
     }
 
     /// Finishes the workout: its summary with the records it set (a workout without sets is discarded).
-    @Sendable func finish(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func finish(_ request: Request, context: Context) async throws -> WebAnswer {
         let id = try idParameter(context, "workout")
         guard try await context.journal.finishWorkout(id) != nil else { return Done.workoutDiscarded.redirect(to: "/lifts") }
-        return .redirect(to: "/workouts/\(id.lowercasedString)?finished=1", type: .normal)
+        return .redirect("/workouts/\(id.lowercasedString)?finished=1")
     }
 
-    @Sendable func saveAsRoutine(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func saveAsRoutine(_ request: Request, context: Context) async throws -> WebAnswer {
         let routine = try await context.journal.routine(fromWorkout: try idParameter(context, "workout"), name: nil)
         return Done.routineSaved.redirect(to: "/routines/\(routine.id.lowercasedString)")
     }
@@ -173,38 +166,34 @@ struct WorkoutLogController {
         ExerciseCatalogue.builtIn.suggestions(adding: try await journal.exerciseClusters().map(\.root.name))
     }
 
-    @Sendable func routines(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func routines(_ request: Request, context: Context) async throws -> WebAnswer {
         let card = WorkoutStartCard(current: nil, routines: try await context.journal.routines())
-        return WebResponse.html(
-            pages.render(
-                "routines", RoutinesPage(routines: card.routines, hasRoutines: card.hasRoutines), title: "Routines",
-                tab: .lifts, notice: Done.notice(request), formToken: context.formToken))
+        return .page(
+            "routines", RoutinesPage(routines: card.routines, hasRoutines: card.hasRoutines), title: "Routines", tab: .lifts,
+            notice: Done.notice(request))
     }
 
-    @Sendable func newRoutine(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func newRoutine(_ request: Request, context: Context) async throws -> WebAnswer {
         let unit = try await context.journal.settings().displayUnit.liftingUnit
         let page = RoutineEditorPage(nil, unit: unit, suggestions: try await suggestions(context.journal))
-        return WebResponse.html(pages.render("routine", page, title: "New routine", tab: .lifts, formToken: context.formToken))
+        return .page("routine", page, title: "New routine", tab: .lifts)
     }
 
-    @Sendable func routine(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func routine(_ request: Request, context: Context) async throws -> WebAnswer {
         let routine = try await context.journal.routine(try idParameter(context, "routine"))
         let unit = try await context.journal.settings().displayUnit.liftingUnit
         let page = RoutineEditorPage(routine, unit: unit, suggestions: try await suggestions(context.journal))
-        return WebResponse.html(
-            pages.render(
-                "routine", page, title: routine.name, tab: .lifts, notice: Done.notice(request),
-                formToken: context.formToken))
+        return .page("routine", page, title: routine.name, tab: .lifts, notice: Done.notice(request))
     }
 
-    @Sendable func createRoutine(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func createRoutine(_ request: Request, context: Context) async throws -> WebAnswer {
         let form = try await request.decodeForm(RoutineForm.self)
         let routine = try await context.journal.saveRoutine(try await routine(from: form, id: .v7(), context: context))
         return Done.routineSaved.redirect(to: "/routines/\(routine.id.lowercasedString)")
     }
 
     /// Saves the editor's rows; `action` (up:N, down:N, remove:N) moves or removes row N first.
-    @Sendable func updateRoutine(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func updateRoutine(_ request: Request, context: Context) async throws -> WebAnswer {
         let id = try idParameter(context, "routine")
         _ = try await context.journal.routine(id)
         let form = try await request.decodeForm(RoutineForm.self)
@@ -244,7 +233,7 @@ struct WorkoutLogController {
         return Routine(id: id, name: form.name ?? "", note: form.note, exercises: exercises)
     }
 
-    @Sendable func deleteRoutine(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func deleteRoutine(_ request: Request, context: Context) async throws -> WebAnswer {
         try await context.journal.deleteRoutine(try idParameter(context, "routine"))
         return Done.routineDeleted.redirect(to: "/routines")
     }
@@ -252,7 +241,7 @@ struct WorkoutLogController {
     // MARK: Settings of lifting
 
     /// The rest after a set of the exercise (`rest` seconds; empty for the default), from its page or a workout's.
-    @Sendable func setRest(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func setRest(_ request: Request, context: Context) async throws -> WebAnswer {
         struct RestForm: Decodable {
             @Field var rest: String?
             @Field var back: String?
@@ -267,12 +256,12 @@ struct WorkoutLogController {
         }
         let exercise = context.parameters.get("id") ?? ""
         try await context.journal.setRest(seconds, exercise: exercise)
-        if let back = form.back.flatMap(UUID.init(text:)) { return .redirect(to: Self.logPath(back), type: .normal) }
+        if let back = form.back.flatMap(UUID.init(text:)) { return .redirect(Self.logPath(back)) }
         return Done.restSaved.redirect(to: "/lifts/\(exercise)")
     }
 
     /// The bar and plates the plate calculator loads: `unit`, `bar` and `plates` ("25x6 20x4"); `reset` for a gym's.
-    @Sendable func setPlates(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func setPlates(_ request: Request, context: Context) async throws -> WebAnswer {
         struct PlatesForm: Decodable {
             @Field var reset: String?
             @Field var unit: String?
