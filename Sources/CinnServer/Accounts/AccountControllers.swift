@@ -26,10 +26,10 @@ struct AccountWebController {
 
     /// Log-in and sign-up, for anyone.
     func addPublicRoutes(to router: Router<PublicContext>) {
-        router.get("/login", use: loginForm)
-        router.post("/login", use: logIn)
-        router.get("/signup", use: signupForm)
-        router.post("/signup", use: signUp)
+        router.get(Site.logIn, use: loginForm)
+        router.post(Site.logIn, use: logIn)
+        router.get(Site.signUp, use: signupForm)
+        router.post(Site.signUp, use: signUp)
     }
 
     /// Every route: the public ones, the account's, and the identity provider's.
@@ -41,12 +41,12 @@ struct AccountWebController {
 
     /// The logged-in account's routes.
     func addRoutes(to router: RouterGroup<Context>) {
-        router.post("/logout", use: logOut)
-        router.get("/account", use: accountPage)
-        router.post("/account/password", use: changePassword)
-        router.post("/account/tokens", use: createToken)
-        router.post("/account/tokens/{id}/revoke", use: revokeToken)
-        router.post("/account/invites", use: createInvite)
+        router.post(Site.logOut, use: logOut)
+        router.get(Site.account, use: accountPage)
+        router.post(Site.password, use: changePassword)
+        router.post(Site.tokens, use: createToken)
+        router.post(Site.revokeToken, use: revokeToken)
+        router.post(Site.invites, use: createInvite)
     }
 
     struct LoginPage {
@@ -74,7 +74,7 @@ struct AccountWebController {
         LoginPage(
             name: name, next: next, error: error, canSignUp: accounts.configuration.signUp != .closed,
             openID: accounts.openID?.configuration.displayName, passwords: accounts.configuration.passwords,
-            openIDLink: "/login/oidc?next="
+            openIDLink: Site.logInWithProvider.path + "?next="
                 + (next.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "/-_.~"))) ?? "/"))
     }
 
@@ -132,7 +132,7 @@ struct AccountWebController {
         do {
             let account = try await accounts.signUp(name: form.name ?? "", password: password, invite: form.invite)
             let session = try await accounts.logIn(name: account.name, password: password, client: accounts.client(of: request, context))
-            return WebAnswer.redirect("/").setting(sessionCookie(session.token, expiresAt: session.expiresAt))
+            return WebAnswer.redirect(Site.dashboard.path).setting(sessionCookie(session.token, expiresAt: session.expiresAt))
         } catch let error as CinnError where [.invalidInput, .conflict, .forbidden].contains(error.code) {
             let page = signupPage(name: form.name ?? "", invite: form.invite ?? "", error: error.message)
             return .page("signup", page, title: "Sign up", tab: .signedOut, status: error.code.httpStatus)
@@ -141,7 +141,7 @@ struct AccountWebController {
 
     @Sendable func logOut(_ request: Request, context: Context) async throws -> WebAnswer {
         if let token = context.account.sessionToken { try await accounts.logOut(token: token) }
-        return WebAnswer.redirect("/login").setting(sessionCookie("", expiresAt: Date(timeIntervalSince1970: 0)))
+        return WebAnswer.redirect(Site.logIn.path).setting(sessionCookie("", expiresAt: Date(timeIntervalSince1970: 0)))
     }
 
     func sessionCookie(_ value: String, expiresAt: Date) -> Cookie {
@@ -244,7 +244,7 @@ struct AccountWebController {
     /// Sends the browser to the account page, which shows `secret` once: reloading it makes nothing again.
     func redirectShowing(_ secret: ShownOnce.Secret, context: Context) throws -> WebAnswer {
         guard let session = context.account.sessionToken else { throw CinnError(.unauthenticated, "log in first") }
-        return WebAnswer.redirect("/account#new-secret")
+        return WebAnswer.redirect(Site.account.path + "#new-secret")
             .setting(ShownOnce.cookie(try ShownOnce.seal(secret, session: session), secure: accounts.configuration.secureCookies))
     }
 
@@ -293,12 +293,12 @@ struct AccountWebController {
 
     @Sendable func revokeToken(_ request: Request, context: Context) async throws -> WebAnswer {
         try await accounts.store.revokeAPIToken(id: try idParameter(context, "token"), user: context.account.account.user)
-        return .redirect("/account")
+        return .redirect(Site.account.path)
     }
 
     @Sendable func createInvite(_ request: Request, context: Context) async throws -> WebAnswer {
         let code = try await accounts.createInvite(by: context.account.account)
-        let path = "/signup?invite=" + code
+        let path = Site.signUp.path + "?invite=" + code
         guard let publicURL = security.publicURL else {
             return try redirectShowing(
                 .init(

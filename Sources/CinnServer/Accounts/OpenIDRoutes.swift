@@ -13,9 +13,9 @@ extension AccountWebController {
 
     func addOpenIDRoutes(public router: Router<PublicContext>, account group: RouterGroup<Context>) {
         guard accounts.openID != nil else { return }
-        router.get("/login/oidc", use: startOpenIDLogin)
-        router.get("/login/oidc/callback", use: finishOpenIDLogin)
-        group.post("/account/oidc", use: linkOpenID)
+        router.get(Site.logInWithProvider, use: startOpenIDLogin)
+        router.get(Site.providerCallback, use: finishOpenIDLogin)
+        group.post(Site.linkProvider, use: linkOpenID)
     }
 
     /// Sends the browser to the provider; when the provider cannot be reached, the log-in page says so.
@@ -36,7 +36,7 @@ extension AccountWebController {
     /// The Account page's "Link": the logged-in person signs in at the provider, and the identity becomes theirs.
     @Sendable func linkOpenID(_ request: Request, context: Context) async throws -> WebAnswer {
         guard let openID = accounts.openID else { throw CinnError.notFound("no identity provider here") }
-        return try await redirectToProvider(openID, next: "/account", invite: nil, linking: context.account.account.user)
+        return try await redirectToProvider(openID, next: Site.account.path, invite: nil, linking: context.account.account.user)
     }
 
     private func redirectToProvider(_ openID: OpenIDConnect, next: String, invite: String?, linking user: UserID?) async throws
@@ -45,7 +45,7 @@ extension AccountWebController {
         let started = try await openID.start(next: next, invite: invite, linking: user)
         return WebAnswer.redirect(started.url).setting(
             Cookie(
-                name: Self.stateCookie, value: started.state, maxAge: 600, path: "/login/oidc",
+                name: Self.stateCookie, value: started.state, maxAge: 600, path: Site.logInWithProvider.path,
                 secure: accounts.configuration.secureCookies, httpOnly: true, sameSite: .lax))
     }
 
@@ -69,12 +69,12 @@ extension AccountWebController {
                 .setting(sessionCookie(session.token, expiresAt: session.expiresAt))
                 .setting(
                     Cookie(
-                        name: Self.stateCookie, value: "", expires: Date(timeIntervalSince1970: 0), path: "/login/oidc",
+                        name: Self.stateCookie, value: "", expires: Date(timeIntervalSince1970: 0), path: Site.logInWithProvider.path,
                         secure: accounts.configuration.secureCookies, httpOnly: true, sameSite: .lax))
         } catch let error as CinnError where [.unauthenticated, .forbidden, .conflict, .invalidInput, .upstreamFailed].contains(error.code)
         {
             context.logger.notice("identity provider sign-in refused", metadata: ["reason": "\(error.message.prefix(200))"])
-            let page = loginPage(name: "", next: "/", error: error.message)
+            let page = loginPage(name: "", next: Site.dashboard.path, error: error.message)
             return .page("login", page, title: "Log in", tab: .signedOut, status: error.code.httpStatus)
         }
     }

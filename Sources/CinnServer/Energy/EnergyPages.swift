@@ -39,7 +39,7 @@ struct ProfilePage {
         importedHeight: (height: Height, day: LocalDate)? = nil, form: ProfileForm? = nil, error: CinnError? = nil
     ) {
         self.isWelcome = isWelcome
-        action = isWelcome ? "/welcome" : "/profile"
+        action = isWelcome ? Site.welcome.path : Site.profile.path
         formError = error?.message
         errorField = error?.field
         func typed(_ field: KeyPath<ProfileForm, String?>, _ saved: String) -> String { form.map { $0[keyPath: field] ?? "" } ?? saved }
@@ -291,7 +291,7 @@ struct EnergyPage {
             points: trendDays, unit: mass, goal: report.goal?.weight, projection: nil,
             title: "Weight trend over the same days"
         ).svg()
-        todayLink = "/food/\(report.asOf.iso)#day-status"
+        todayLink = Site.foodDay.path(report.asOf) + "#day-status"
         todayStatus =
             switch report.dayStatus {
             case .complete: "Today is marked complete."

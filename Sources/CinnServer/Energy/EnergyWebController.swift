@@ -8,13 +8,13 @@ struct EnergyWebController {
     typealias Context = JournalRequestContext
 
     func addRoutes(to router: RouterGroup<Context>) {
-        router.get("/welcome", use: welcome)
-        router.post("/welcome", use: saveWelcome)
-        router.post("/welcome/skip", use: skipWelcome)
-        router.get("/profile", use: profile)
-        router.post("/profile", use: saveProfile)
-        router.post("/profile/body-fat", use: addBodyFat)
-        router.get("/energy", use: energy)
+        router.get(Site.welcome, use: welcome)
+        router.post(Site.welcome, use: saveWelcome)
+        router.post(Site.skipWelcome, use: skipWelcome)
+        router.get(Site.profile, use: profile)
+        router.post(Site.profile, use: saveProfile)
+        router.post(Site.bodyFat, use: addBodyFat)
+        router.get(Site.energy, use: energy)
     }
 
     func renderProfile(_ context: Context, isWelcome: Bool, form: ProfileForm? = nil, error: CinnError? = nil) async throws -> WebAnswer {
@@ -42,7 +42,7 @@ struct EnergyWebController {
             try await context.journal.updateProfile(update)
             // The first weight has no trend to compare with; its range was checked above.
             if let weight { _ = try await context.journal.addWeighIn(weight: weight, unit: nil, date: nil, confirm: true) }
-            return .redirect("/")
+            return .redirect(Site.dashboard.path)
         } catch let error as CinnError where error.code == .invalidInput {
             return try await renderProfile(context, isWelcome: true, form: form, error: error)
         }
@@ -50,7 +50,7 @@ struct EnergyWebController {
 
     @Sendable func skipWelcome(_ request: Request, context: Context) async throws -> WebAnswer {
         try await context.journal.updateProfile(ProfileUpdate(onboarded: true))
-        return .redirect("/")
+        return .redirect(Site.dashboard.path)
     }
 
     @Sendable func profile(_ request: Request, context: Context) async throws -> WebAnswer {
@@ -61,7 +61,7 @@ struct EnergyWebController {
         let form = try await request.decodeForm(ProfileForm.self)
         do {
             try await context.journal.updateProfile(try ProfilePage.update(form, isWelcome: false))
-            return Done.profileSaved.redirect(to: "/energy")
+            return Done.profileSaved.redirect(to: Site.energy.path)
         } catch let error as CinnError where error.code == .invalidInput {
             return try await renderProfile(context, isWelcome: false, form: form, error: error)
         }
@@ -77,7 +77,7 @@ struct EnergyWebController {
         do {
             guard let percent = try form.$percent.number() else { throw CinnError.invalid("percent", "enter your body fat in percent") }
             _ = try await context.journal.addBodyFat(percent: percent, date: form.date)
-            return Done.bodyFatAdded.redirect(to: "/energy")
+            return Done.bodyFatAdded.redirect(to: Site.energy.path)
         } catch let error as CinnError where error.code == .invalidInput {
             return try await renderProfile(context, isWelcome: false, error: error)
         }

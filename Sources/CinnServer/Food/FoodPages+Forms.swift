@@ -130,7 +130,7 @@ struct LogFoodPage {
         name = food.name
         brand = food.brand
         source = food.source.label
-        action = "/food/log/\(id)"
+        action = Site.logFood.path(food.id)
         let chosen = food.servingChoices.first { $0.label == input.serving } ?? food.defaultServing
         servingChoices = food.servingChoices.map {
             Serving(
@@ -154,8 +154,8 @@ struct LogFoodPage {
         }
         per100 = NutritionText.macrosJSON(food.nutrients)
         energyUnit = settings.energyUnit.rawValue
-        foodLink = "/food/foods/\(id)"
-        cancelLink = "/food/\(input.date.isEmpty ? today.iso : input.date)"
+        foodLink = Site.food.path(food.id)
+        cancelLink = Site.foodDay.path(LocalDate(iso: input.date) ?? today)
         servingsError = problem?.message(for: "servings")
         servingError = problem?.message(for: "serving")
         mealError = problem?.message(for: "meal")
@@ -209,7 +209,7 @@ struct FoodEntryPage {
         time = input.time
         note = input.note
         when = "\(entry.localTimeOfDay), \(NutritionText.date(entry.localDate, today: today))"
-        dayLink = "/food/\(entry.localDate.iso)"
+        dayLink = Site.foodDay.path(entry.localDate)
         servingsError = problem?.message(for: "servings")
         mealError = problem?.message(for: "meal")
         timeError = problem?.message(for: "time")
@@ -281,9 +281,9 @@ struct FoodEditorPage {
         func value(_ name: String) -> String { values[name] ?? "" }
         switch target {
         case .new:
-            (heading, action, submit, cancelLink) = ("Make a food", "/food/new", "Save food", "/food/search")
+            (heading, action, submit, cancelLink) = ("Make a food", Site.newFood.path, "Save food", Site.foodSearch.path)
         case .food(let id):
-            let path = "/food/foods/\(id.lowercasedString)"
+            let path = Site.food.path(id)
             (heading, action, submit, cancelLink) = ("Edit food", path, "Save changes", path)
         }
         self.notice = notice
@@ -421,8 +421,8 @@ struct FoodPage {
         rows = food.nutrients.amounts.map { nutrient, amount in
             NutrientRow(nutrient, amount: amount, perServing: perServing[nutrient], energyUnit: unit)
         }
-        logLink = NutritionText.link("/food/log/\(id)", context)
-        copyLink = NutritionText.link("/food/new", [("copy", id)])
+        logLink = NutritionText.link(Site.logFood.path(food.id), context)
+        copyLink = NutritionText.link(Site.newFood.path, [("copy", id)])
         servingChoices = food.servingChoices.map {
             Choice(value: $0.label, label: $0.description(basis: food.basis), selected: $0 == serving)
         }

@@ -82,7 +82,7 @@ struct FoodHistoryPage {
                 id: entry.id.lowercasedString, time: entry.localTimeOfDay, name: entry.name, brand: entry.brand,
                 amount: NutritionText.servings(entry.servings, entry.servingLabel),
                 energy: NutritionText.energy(entry.energy, settings.energyUnit))
-            let link = "/food/\(date.iso)"
+            let link = Site.foodDay.path(date)
             if days.last?.link == link {
                 days[days.count - 1] = Day(label: days[days.count - 1].label, link: link, rows: days[days.count - 1].rows + [row])
             } else {
@@ -93,8 +93,8 @@ struct FoodHistoryPage {
         hasEntries = !entries.isEmpty
         self.search = search ?? ""
         hasSearch = search != nil
-        newer = page > 1 ? NutritionText.link("/food/history", [("search", search), ("page", page > 2 ? "\(page - 1)" : nil)]) : nil
-        older = hasMore ? NutritionText.link("/food/history", [("search", search), ("page", "\(page + 1)")]) : nil
+        newer = page > 1 ? NutritionText.link(Site.foodHistory.path, [("search", search), ("page", page > 2 ? "\(page - 1)" : nil)]) : nil
+        older = hasMore ? NutritionText.link(Site.foodHistory.path, [("search", search), ("page", "\(page + 1)")]) : nil
     }
 }
 
@@ -184,7 +184,7 @@ struct FoodStatsPage {
         rangeLinks = Self.ranges.map { count, label in
             let start = query.to.adding(days: 1 - count)
             let href = NutritionText.link(
-                "/food/stats",
+                Site.foodStatistics.path,
                 [
                     ("period", query.length.rawValue), ("from", start.iso), ("to", query.to.iso),
                     ("nutrient", query.nutrient.key),

@@ -146,7 +146,7 @@ struct RecipeEditorPage {
         energyUnit = unit.rawValue
         id = draft.id?.lowercasedString
         title = draft.id == nil ? "New recipe" : "Edit recipe"
-        action = draft.id.map { "/food/recipes/\($0.lowercasedString)" } ?? "/food/recipes"
+        action = draft.id.map { Site.recipe.path($0) } ?? Site.recipes.path
         name = draft.name
         servings = draft.servings
         cookedGrams = draft.cookedGrams

@@ -362,7 +362,7 @@ struct FoodDayPage {
                 energyUnit: unit
             ).svg() : ""
         self.notice = notice
-        searchLink = NutritionText.link("/food/search", [("date", day.date.iso)])
+        searchLink = NutritionText.link(Site.foodSearch.path, [("date", day.date.iso)])
         copyTo = (day.date == today ? today.adding(days: -1) : today).iso
         copyError = failed?.form == "copy" ? failed?.message : nil
     }
@@ -399,7 +399,7 @@ struct FoodDayPage {
                     energy: NutritionText.energy(entry.energy, unit), note: entry.note, justLogged: entry.id == loggedID)
             },
             hasEntries: !group.entries.isEmpty,
-            addLink: NutritionText.link("/food/search", [("meal", meal.name), ("date", date.iso)]),
+            addLink: NutritionText.link(Site.foodSearch.path, [("meal", meal.name), ("date", date.iso)]),
             presetName: "\(meal.title), \(DashboardPage.shortDate(date, withYear: false))",
             mealCopyError: copyError, mealPresetError: presetError, actionsOpen: copyError != nil || presetError != nil,
             copyPrevious: copyPrevious)
@@ -445,7 +445,7 @@ struct FoodResult {
         case .times(let count):
             (recent, ago, times) = (false, nil, "logged " + NutritionText.plural(count, "time"))
         }
-        link = NutritionText.link("/food/log/\(id)", context)
+        link = NutritionText.link(Site.logFood.path(food.id), context)
     }
 }
 
@@ -597,7 +597,7 @@ struct FoodSearchPage {
         self.barcode = barcode
         self.barcodeError = barcodeError
         energyUnit = unit.rawValue
-        newFoodLink = NutritionText.link("/food/new", context)
-        barcodeLink = NutritionText.link("/food/search", context) + "#code"
+        newFoodLink = NutritionText.link(Site.newFood.path, context)
+        barcodeLink = NutritionText.link(Site.foodSearch.path, context) + "#code"
     }
 }

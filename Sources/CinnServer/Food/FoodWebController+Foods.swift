@@ -67,7 +67,7 @@ extension FoodWebController {
                 date == today.iso ? nil : MealChoices.time(date: date, clock: MealChoices.usualTime(meal))
             }
             let entry = try await context.journal.logFoods([FoodLogRequest(foodID: nil, quickAdd: quick, meal: meal?.name, time: time)])[0]
-            return .redirect(NutritionText.link("/food/\(entry.localDate.iso)", [("logged", entry.id.lowercasedString)]))
+            return .redirect(NutritionText.link(Site.foodDay.path(entry.localDate), [("logged", entry.id.lowercasedString)]))
         } failed: { error in
             try await renderSearch(
                 context, request, quick: .init(form, problem: FormProblem(error)), meal: form.mealText, date: form.date)
@@ -90,16 +90,16 @@ extension FoodWebController {
             }
             switch lookup {
             case .known(let food, _):
-                return .redirect(NutritionText.link("/food/log/\(food.id.lowercasedString)", logContext))
+                return .redirect(NutritionText.link(Site.logFood.path(food.id), logContext))
             case .fromOpenFoodFacts(let food):
                 return .redirect(
                     NutritionText.link(
-                        "/food/foods/\(food.id.lowercasedString)",
+                        Site.food.path(food.id),
                         [("found", "off")] + logContext))
             case .unknown(_, let name, let brand):
                 return .redirect(
                     NutritionText.link(
-                        "/food/new",
+                        Site.newFood.path,
                         [("barcode", barcode.digits), ("name", name), ("brand", brand)]
                             + logContext))
             }
@@ -141,7 +141,7 @@ extension FoodWebController {
             let food = try await context.journal.makeFood(try FoodEditorPage.label(form))
             return .redirect(
                 NutritionText.link(
-                    "/food/foods/\(food.id.lowercasedString)", [("meal", form.meal.wrappedValue), ("date", form.date.wrappedValue)]))
+                    Site.food.path(food.id), [("meal", form.meal.wrappedValue), ("date", form.date.wrappedValue)]))
         } failed: { error in
             let model = FoodEditorPage(
                 target: .new, values: form.sent, settings: try await context.journal.settings(), meal: form.meal.wrappedValue,
@@ -194,7 +194,7 @@ extension FoodWebController {
         let form = try await request.decodeForm(FoodEditorForm.self)
         return try await handlingFormErrors {
             let saved = try await context.journal.replaceFood(id: food.id, with: try FoodEditorPage.label(form))
-            return Done.foodSaved.redirect(to: "/food/foods/\(saved.id.lowercasedString)")
+            return Done.foodSaved.redirect(to: Site.food.path(saved.id))
         } failed: { error in
             let model = FoodEditorPage(
                 target: .food(food.id), values: form.sent, settings: try await context.journal.settings(),
@@ -212,7 +212,7 @@ extension FoodWebController {
 
     @Sendable func deleteFood(_ request: Request, context: Context) async throws -> WebAnswer {
         try await context.journal.deleteFood(id: try idParameter(context, "food"))
-        return Done.foodDeleted.redirect(to: "/food/search")
+        return Done.foodDeleted.redirect(to: Site.foodSearch.path)
     }
 }
 

@@ -59,7 +59,7 @@ extension FoodWebController {
 
     func savedPreset(_ preset: FoodPreset) -> WebAnswer {
         let id = preset.id.lowercasedString
-        return .redirect("/food/presets?saved=\(id)#preset-\(id)")
+        return .redirect(Site.presets.path + "?saved=\(id)#preset-\(id)")
     }
 
     @Sendable func logPreset(_ request: Request, context: Context) async throws -> WebAnswer {
@@ -69,7 +69,7 @@ extension FoodWebController {
             let entries = try await context.journal.logPreset(
                 id: id, times: try form.$times.number() ?? 1, meal: form.mealText, time: MealChoices.time(date: form.date, clock: form.time)
             )
-            return .redirect(NutritionText.link("/food/\(entries[0].localDate.iso)", [("added", "\(entries.count)")]))
+            return .redirect(NutritionText.link(Site.foodDay.path(entries[0].localDate), [("added", "\(entries.count)")]))
         } failed: { error in
             try await renderPresets(
                 context,
@@ -87,7 +87,7 @@ extension FoodWebController {
 
     @Sendable func deletePreset(_ request: Request, context: Context) async throws -> WebAnswer {
         try await context.journal.deletePreset(id: try idParameter(context, "preset"))
-        return Done.presetDeleted.redirect(to: "/food/presets")
+        return Done.presetDeleted.redirect(to: Site.presets.path)
     }
 }
 

@@ -51,7 +51,7 @@ extension FoodWebController {
             let recipe = try await context.journal.saveRecipe(
                 id: id, name: draft.name, ingredients: ingredients, servings: try Field.number(draft.servings, field: "servings"),
                 cookedGrams: draft.cookedGrams.isEmpty ? nil : try Field.number(draft.cookedGrams, field: "cooked_grams"))
-            return Done.recipeSaved.redirect(to: "/food/foods/\(recipe.food.id.lowercasedString)")
+            return Done.recipeSaved.redirect(to: Site.food.path(recipe.food.id))
         } failed: { error in
             try await renderRecipe(context, draft, problem: FormProblem(error), status: .unprocessableContent)
         }

@@ -9,39 +9,39 @@ struct FoodWebController {
     typealias Context = JournalRequestContext
 
     func addRoutes(to router: RouterGroup<Context>) {
-        router.get("/food", use: today)
-        router.get("/food/{date}", use: day)
-        router.post("/food/{date}/copy", use: copy)
-        router.post("/food/{date}/status", use: markDay)
-        router.get("/food/search", use: search)
-        router.get("/food/barcode", use: barcode)
-        router.post("/food/quick", use: quickAdd)
-        router.get("/food/log/{id}", use: logForm)
-        router.post("/food/log/{id}", use: log)
-        router.get("/food/entries/{id}/edit", use: editEntryForm)
-        router.post("/food/entries/{id}", use: editEntry)
-        router.get("/food/entries/{id}/delete", use: confirmDeleteEntry)
-        router.post("/food/entries/{id}/delete", use: deleteEntry)
-        router.get("/food/new", use: newFoodForm)
-        router.post("/food/new", use: makeFood)
-        router.get("/food/foods/{id}", use: foodPage)
-        router.get("/food/foods/{id}/edit", use: editFoodForm)
-        router.post("/food/foods/{id}", use: editFood)
-        router.get("/food/foods/{id}/delete", use: confirmDeleteFood)
-        router.post("/food/foods/{id}/delete", use: deleteFood)
-        router.get("/food/presets", use: presets)
-        router.post("/food/presets", use: savePreset)
-        router.post("/food/presets/{id}/log", use: logPreset)
-        router.get("/food/presets/{id}/delete", use: confirmDeletePreset)
-        router.post("/food/presets/{id}/delete", use: deletePreset)
-        router.get("/food/recipes", use: recipes)
-        router.post("/food/recipes", use: saveRecipe)
-        router.get("/food/recipes/new", use: newRecipe)
-        router.post("/food/recipes/draft", use: recipeDraft)
-        router.get("/food/recipes/{id}/edit", use: editRecipe)
-        router.post("/food/recipes/{id}", use: saveRecipe)
-        router.get("/food/history", use: history)
-        router.get("/food/stats", use: statistics)
+        router.get(Site.foodToday, use: today)
+        router.get(Site.foodDay, use: day)
+        router.post(Site.copyFoodDay, use: copy)
+        router.post(Site.foodDayStatus, use: markDay)
+        router.get(Site.foodSearch, use: search)
+        router.get(Site.barcode, use: barcode)
+        router.post(Site.quickAdd, use: quickAdd)
+        router.get(Site.logFood, use: logForm)
+        router.post(Site.logFood, use: log)
+        router.get(Site.editFoodEntry, use: editEntryForm)
+        router.post(Site.foodEntry, use: editEntry)
+        router.get(Site.deleteFoodEntry, use: confirmDeleteEntry)
+        router.post(Site.deleteFoodEntry, use: deleteEntry)
+        router.get(Site.newFood, use: newFoodForm)
+        router.post(Site.newFood, use: makeFood)
+        router.get(Site.food, use: foodPage)
+        router.get(Site.editFood, use: editFoodForm)
+        router.post(Site.food, use: editFood)
+        router.get(Site.deleteFood, use: confirmDeleteFood)
+        router.post(Site.deleteFood, use: deleteFood)
+        router.get(Site.presets, use: presets)
+        router.post(Site.presets, use: savePreset)
+        router.post(Site.logPreset, use: logPreset)
+        router.get(Site.deletePreset, use: confirmDeletePreset)
+        router.post(Site.deletePreset, use: deletePreset)
+        router.get(Site.recipes, use: recipes)
+        router.post(Site.recipes, use: saveRecipe)
+        router.get(Site.newRecipe, use: newRecipe)
+        router.post(Site.recipeDraft, use: recipeDraft)
+        router.get(Site.editRecipe, use: editRecipe)
+        router.post(Site.recipe, use: saveRecipe)
+        router.get(Site.foodHistory, use: history)
+        router.get(Site.foodStatistics, use: statistics)
     }
 
     /// The parts of the food pages, for the links above each.
@@ -55,12 +55,12 @@ struct FoodWebController {
 
         var path: String {
             switch self {
-            case .day: "/food"
-            case .search: "/food/search"
-            case .presets: "/food/presets"
-            case .recipes: "/food/recipes"
-            case .history: "/food/history"
-            case .stats: "/food/stats"
+            case .day: Site.foodToday.path
+            case .search: Site.foodSearch.path
+            case .presets: Site.presets.path
+            case .recipes: Site.recipes.path
+            case .history: Site.foodHistory.path
+            case .stats: Site.foodStatistics.path
             }
         }
     }
@@ -158,7 +158,7 @@ extension FoodWebController {
         struct StatusForm: Decodable { @Field var status: String? }
         let form = try await request.decodeForm(StatusForm.self)
         try await context.journal.setDayStatus(date, status: try DayStatus.parse(form.status ?? ""))
-        return Done.dayMarked.redirect(to: "/food/\(date.iso)")
+        return Done.dayMarked.redirect(to: Site.foodDay.path(date))
     }
 
     /// Copies the day, or one meal of it, to another day.
@@ -174,7 +174,7 @@ extension FoodWebController {
             guard let to = form.to else { throw CinnError.invalid("to", "choose the day to copy to") }
             let target = try LocalDate.parse(to, field: "to")
             let copies = try await context.journal.copyEntries(from: source, meal: meal, to: target, toMeal: nil)
-            return .redirect(NutritionText.link("/food/\(target.iso)", [("added", "\(copies.count)")]))
+            return .redirect(NutritionText.link(Site.foodDay.path(target), [("added", "\(copies.count)")]))
         } failed: { error in
             try await renderDay(
                 context, source, request: request,
@@ -232,7 +232,7 @@ extension FoodWebController {
                     time: MealChoices.time(date: form.date, clock: form.time), note: form.note)
             ])[0]
             let logged = entry.id.lowercasedString
-            return .redirect(NutritionText.link("/food/\(entry.localDate.iso)", [("logged", logged)]))
+            return .redirect(NutritionText.link(Site.foodDay.path(entry.localDate), [("logged", logged)]))
         } failed: { error in
             try await renderLogForm(
                 context, food, input: LogFoodInput(form), settings: try await context.journal.settings(),
@@ -262,7 +262,7 @@ extension FoodWebController {
             let edited = try await context.journal.editFoodEntry(
                 id: entry.id, servings: servings, meal: form.mealText,
                 time: moved ? MealChoices.time(date: form.date, clock: form.time) : nil, note: .some(form.note))
-            return Done.entrySaved.redirect(to: "/food/\(edited.localDate.iso)")
+            return Done.entrySaved.redirect(to: Site.foodDay.path(edited.localDate))
         } failed: { error in
             let settings = try await context.journal.settings()
             let model = FoodEntryPage(
@@ -283,6 +283,6 @@ extension FoodWebController {
     @Sendable func deleteEntry(_ request: Request, context: Context) async throws -> WebAnswer {
         let entry = try await entry(context)
         try await context.journal.deleteFoodEntry(id: entry.id)
-        return Done.entryDeleted.redirect(to: "/food/\(entry.localDate.iso)")
+        return Done.entryDeleted.redirect(to: Site.foodDay.path(entry.localDate))
     }
 }

@@ -191,7 +191,7 @@ struct GlucoseReportPage {
                 meal: GlucosePageText.mealName(item),
                 portion: item.event.portion == 1 ? nil : "×\(GlucosePageText.amount(item.event.portion))",
                 response: GlucosePageText.response(item.response, unit: unit), reason: item.event.reportReason,
-                diary: item.event.diaryMeal == nil ? nil : "/food/\(local.date.iso)")
+                diary: item.event.diaryMeal == nil ? nil : Site.foodDay.path(local.date))
         }
         hasEvents = !events.isEmpty
         mealGroups = [

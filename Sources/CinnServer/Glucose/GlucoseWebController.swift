@@ -11,22 +11,22 @@ struct GlucoseWebController {
     typealias Context = JournalRequestContext
 
     func addRoutes(to router: RouterGroup<Context>) {
-        router.get("/glucose", use: report)
-        router.get("/glucose/live", use: live)
-        router.get("/glucose/agp", use: profile)
-        router.get("/glucose/agp.svg", use: profileChart)
-        router.post("/glucose/readings", use: addReading)
-        router.post("/glucose/readings/{id}/delete", use: deleteReading)
-        router.post("/glucose/insulin", use: addInsulin)
-        router.post("/glucose/insulin/{id}/delete", use: deleteInsulin)
-        router.get("/glucose/meals", use: meals)
-        router.post("/glucose/meals", use: addMeal)
-        router.post("/glucose/meals/{id}/delete", use: deleteMeal)
-        router.post("/glucose/meal-events", use: logMeal)
-        router.post("/glucose/meal-events/{id}/report", use: reportMealEvent)
-        router.post("/glucose/meal-events/{id}/delete", use: deleteMealEvent)
-        router.get("/glucose/days/{date}", use: day)
-        router.get("/glucose/days/{date}/chart.svg", use: chart)
+        router.get(Site.glucose, use: report)
+        router.get(Site.glucoseLive, use: live)
+        router.get(Site.glucoseProfile, use: profile)
+        router.get(Site.glucoseProfileChart, use: profileChart)
+        router.post(Site.glucoseReadings, use: addReading)
+        router.post(Site.deleteGlucoseReading, use: deleteReading)
+        router.post(Site.insulin, use: addInsulin)
+        router.post(Site.deleteInsulin, use: deleteInsulin)
+        router.get(Site.studyMeals, use: meals)
+        router.post(Site.studyMeals, use: addMeal)
+        router.post(Site.deleteStudyMeal, use: deleteMeal)
+        router.post(Site.mealEvents, use: logMeal)
+        router.post(Site.reportMealEvent, use: reportMealEvent)
+        router.post(Site.deleteMealEvent, use: deleteMealEvent)
+        router.get(Site.glucoseDay, use: day)
+        router.get(Site.glucoseDayChart, use: chart)
     }
 
     func date(_ context: Context) throws -> LocalDate {
@@ -92,7 +92,7 @@ struct GlucoseWebController {
     func changing(_ context: Context, _ form: GlucoseForm, _ body: () async throws -> Void) async throws -> WebAnswer {
         do {
             try await body()
-            return form.done.redirect(to: "/glucose")
+            return form.done.redirect(to: Site.glucose.path)
         } catch let error as CinnError where error.code == .invalidInput || error.code == .conflict {
             return try await renderReport(
                 context, days: 30, feedback: GlucoseFeedback(error: error.message, in: form), status: error.code.httpStatus)
@@ -173,7 +173,7 @@ struct GlucoseWebController {
     func dayPath(_ request: Request) async throws -> String {
         struct DeleteForm: Decodable { @Field var day: String? }
         let form = try await request.decodeForm(DeleteForm.self)
-        return form.day.flatMap(LocalDate.init(iso:)).map { "/glucose/days/\($0.iso)" } ?? "/glucose"
+        return form.day.flatMap(LocalDate.init(iso:)).map { Site.glucoseDay.path($0) } ?? Site.glucose.path
     }
 
     /// A study meal's form.
@@ -207,7 +207,7 @@ struct GlucoseWebController {
             _ = try await context.journal.addMeal(
                 name: form.name ?? "", kind: MealKind(rawValue: form.kind ?? "common") ?? .common,
                 carbohydrateGrams: try form.$carbohydrateGrams.number(), foods: [], note: nil)
-            return Done.mealAdded.redirect(to: "/glucose/meals")
+            return Done.mealAdded.redirect(to: Site.studyMeals.path)
         } catch let error as CinnError where error.code == .invalidInput || error.code == .conflict {
             return try await renderMeals(context, error: error.message, form: form, status: error.code.httpStatus)
         }
@@ -215,7 +215,7 @@ struct GlucoseWebController {
 
     @Sendable func deleteMeal(_ request: Request, context: Context) async throws -> WebAnswer {
         try await context.journal.deleteMeal(id: try idParameter(context, "meal"))
-        return Done.mealDeleted.redirect(to: "/glucose/meals")
+        return Done.mealDeleted.redirect(to: Site.studyMeals.path)
     }
 
     /// Logging a meal on the report: a study meal, a preset, a recipe or a food.
@@ -266,7 +266,7 @@ struct GlucoseWebController {
 
     @Sendable func deleteMealEvent(_ request: Request, context: Context) async throws -> WebAnswer {
         try await context.journal.deleteMealEvent(id: try idParameter(context, "meal event"))
-        return Done.mealEventDeleted.redirect(to: "/glucose")
+        return Done.mealEventDeleted.redirect(to: Site.glucose.path)
     }
 
     func chartSVG(_ day: GlucoseDay) -> String {

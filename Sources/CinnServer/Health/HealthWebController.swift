@@ -11,7 +11,7 @@ struct HealthWebController {
     typealias Context = JournalRequestContext
 
     func addRoutes(to router: RouterGroup<Context>) {
-        router.get("/more-data", use: page)
+        router.get(Site.healthData, use: page)
     }
 
     /// `/more-data?type=…&category=…&unit=…&days=90`: the chosen type (by default steps, else the first) over the last
@@ -98,11 +98,11 @@ struct HealthPage {
 
     static func link(_ type: HealthDayType, days: Int) -> String {
         var components = URLComponents()
-        components.path = "/more-data"
+        components.path = Site.healthData.path
         components.queryItems = [
             URLQueryItem(name: "type", value: type.type), URLQueryItem(name: "category", value: type.category),
             URLQueryItem(name: "unit", value: type.unit), URLQueryItem(name: "days", value: String(days)),
         ]
-        return components.string ?? "/more-data"
+        return components.string ?? Site.healthData.path
     }
 }

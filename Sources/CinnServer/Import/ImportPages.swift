@@ -229,19 +229,19 @@ struct ImportReportPage {
         goodRows = blocked && self.token != nil ? report.imported : nil
         self.skipInvalid = skipInvalid
         if WorkoutFileFormat(rawValue: report.format) != nil {
-            (things, nextLink, nextLabel) = ("sets", "/lifts", "See your lifts")
+            (things, nextLink, nextLabel) = ("sets", Site.lifts.path, "See your lifts")
         } else if report.format == "apple-health" || report.format == HealthAutoExportParser.format {
-            (things, nextLink, nextLabel) = ("records", "/more-data", "See your health data")
+            (things, nextLink, nextLabel) = ("records", Site.healthData.path, "See your health data")
         } else if report.format == "nightscout" {
             // A file of treatments with nothing for the journal (temporary basals) still keeps them.
             (things, nextLink, nextLabel) = (
-                report.imported == 0 && report.keptAsSent > 0 ? "treatments" : "records", "/glucose",
+                report.imported == 0 && report.keptAsSent > 0 ? "treatments" : "records", Site.glucose.path,
                 "See your glucose"
             )
         } else if report.format == "myfitnesspal" {
-            (things, nextLink, nextLabel) = ("records", "/food", "See your food log")
+            (things, nextLink, nextLabel) = ("records", Site.foodToday.path, "See your food log")
         } else {
-            (things, nextLink, nextLabel) = ("weigh-ins", "/", "See the dashboard")
+            (things, nextLink, nextLabel) = ("weigh-ins", Site.dashboard.path, "See the dashboard")
         }
     }
 }

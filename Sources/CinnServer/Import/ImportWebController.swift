@@ -15,14 +15,14 @@ struct ImportWebController {
     let pendingDirectory: URL
 
     func addRoutes(to router: RouterGroup<Context>) {
-        router.get("/import", use: importForm)
-        router.post("/import", use: checkImport)
-        router.post("/import/{token}", use: runImport)
-        router.post("/import/{token}/unit", use: recheckImport)
-        router.post("/import/{token}/date-order", use: recheckDateOrder)
-        router.get("/import/progress/{id}", use: importProgress)
-        router.get("/imports/{id}/undo", use: confirmUndoImport)
-        router.post("/imports/{id}/undo", use: undoImport)
+        router.get(Site.importing, use: importForm)
+        router.post(Site.importing, use: checkImport)
+        router.post(Site.waitingImport, use: runImport)
+        router.post(Site.waitingImportUnit, use: recheckImport)
+        router.post(Site.waitingImportDateOrder, use: recheckDateOrder)
+        router.get(Site.importProgress, use: importProgress)
+        router.get(Site.undoImport, use: confirmUndoImport)
+        router.post(Site.undoImport, use: undoImport)
     }
 
     @Sendable func importForm(_ request: Request, context: Context) async throws -> WebAnswer {
@@ -157,7 +157,7 @@ struct ImportWebController {
         else {
             throw CinnError.notFound("no such import")
         }
-        guard batch.undoneAt == nil else { return .redirect("/import") }
+        guard batch.undoneAt == nil else { return .redirect(Site.importing.path) }
         let model = UndoImportPage(
             batch: batch, contents: try await context.journal.importContents(id: id),
             timeZone: try await context.journal.settings().timeZone)
@@ -167,7 +167,7 @@ struct ImportWebController {
     @Sendable func undoImport(_ request: Request, context: Context) async throws -> WebAnswer {
         guard let id = context.parameters.get("id").flatMap(Int64.init) else { throw CinnError.notFound("no such import") }
         try await context.journal.undoImport(id: id)
-        return Done.importUndone.redirect(to: "/import")
+        return Done.importUndone.redirect(to: Site.importing.path)
     }
 }
 

@@ -11,20 +11,20 @@ struct SettingsWebController {
     typealias Context = JournalRequestContext
 
     func addRoutes(to router: RouterGroup<Context>) {
-        router.get("/more") { _, context -> WebAnswer in
+        router.get(Site.more) { _, context -> WebAnswer in
             let account = context.account
             return .page(
                 "more", MorePage(accountName: account?.account.name, isAdmin: account?.account.role == .admin), title: "More", tab: .more)
         }
-        router.get("/settings", use: settings)
-        router.post("/settings", use: saveSettings)
-        router.get("/settings/targets", use: targets)
-        router.post("/settings/targets", use: saveTargets)
-        router.post("/settings/targets/calories", use: saveCalorieTarget)
-        router.post("/goal", use: setGoal)
-        router.post("/goal/clear", use: clearGoal)
-        router.get("/export.csv") { _, context in exportResponse(journal: context.journal, format: .csv) }
-        router.get("/export.json") { _, context in exportResponse(journal: context.journal, format: .json) }
+        router.get(Site.settings, use: settings)
+        router.post(Site.settings, use: saveSettings)
+        router.get(Site.targets, use: targets)
+        router.post(Site.targets, use: saveTargets)
+        router.post(Site.calorieTarget, use: saveCalorieTarget)
+        router.post(Site.goal, use: setGoal)
+        router.post(Site.clearGoal, use: clearGoal)
+        router.get(Site.exportCSV) { _, context in exportResponse(journal: context.journal, format: .csv) }
+        router.get(Site.exportJSON) { _, context in exportResponse(journal: context.journal, format: .json) }
     }
 
     func renderSettings(_ context: Context, formError: String? = nil, notice: String? = nil) async throws -> Page {
@@ -69,7 +69,7 @@ struct SettingsWebController {
             if let unit = form.energyUnit { settings.energyUnit = try EnergyUnit.parse(unit) }
             if let unit = form.glucoseUnit { settings.glucoseUnit = try GlucoseUnit.parse(unit, field: "glucose_unit") }
             try await context.journal.saveSettings(settings)
-            return Done.settingsSaved.redirect(to: "/settings")
+            return Done.settingsSaved.redirect(to: Site.settings.path)
         } catch let error as CinnError where error.code == .invalidInput {
             return .page(try await renderSettings(context, formError: error.message), status: .unprocessableContent)
         }
@@ -96,7 +96,7 @@ struct SettingsWebController {
         let form = try await request.decodeForm(TargetsForm.self)
         do {
             try await context.journal.setNutrientTargets(try TargetsPage.targets(form))
-            return Done.targetsSaved.redirect(to: "/settings/targets")
+            return Done.targetsSaved.redirect(to: Site.targets.path)
         } catch let error as CinnError where error.code == .invalidInput {
             return .page(try await renderTargets(context, form: form, problem: FormProblem(error)), status: .unprocessableContent)
         }
@@ -106,7 +106,7 @@ struct SettingsWebController {
         let form = try await request.decodeForm(CalorieTargetForm.self)
         do {
             _ = try await context.journal.updateProfile(try CalorieTargetCard.update(form))
-            return Done.calorieTargetSaved.redirect(to: "/settings/targets")
+            return Done.calorieTargetSaved.redirect(to: Site.targets.path)
         } catch let error as CinnError where error.code == .invalidInput {
             return .page(try await renderTargets(context, calorieForm: form, problem: FormProblem(error)), status: .unprocessableContent)
         }
@@ -122,7 +122,7 @@ struct SettingsWebController {
         do {
             guard let weight = try form.$weight.number() else { throw CinnError.invalid("weight", "enter a goal weight") }
             _ = try await context.journal.setGoal(weight: weight, unit: nil, ratePerWeek: try form.$rate.number().map(abs))
-            return Done.goalSaved.redirect(to: "/")
+            return Done.goalSaved.redirect(to: Site.dashboard.path)
         } catch let error as CinnError where error.code == .invalidInput {
             return .page(try await renderSettings(context, formError: error.message), status: .unprocessableContent)
         }
@@ -130,6 +130,6 @@ struct SettingsWebController {
 
     @Sendable func clearGoal(_ request: Request, context: Context) async throws -> WebAnswer {
         try await context.journal.clearGoal()
-        return Done.goalCleared.redirect(to: "/settings")
+        return Done.goalCleared.redirect(to: Site.settings.path)
     }
 }

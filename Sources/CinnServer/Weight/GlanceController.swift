@@ -10,7 +10,7 @@ struct GlanceController {
     typealias Context = JournalRequestContext
 
     func addRoutes(web: RouterGroup<Context>, api: RouterGroup<Context>) {
-        web.get("/glance", use: page)
+        web.get(Site.glance, use: page)
         api.get("glance", use: json)
     }
 

@@ -65,7 +65,7 @@ struct DashboardPage {
             }
         todayState = todayAnswer.answer.rawValue
         todayMessage = todayAnswer.message
-        todayLink = settings.profile == nil ? "/profile" : "/food"
+        todayLink = settings.profile == nil ? Site.profile.path : Site.foodToday.path
         todayLinkText = settings.profile == nil ? "Set up your profile for a daily budget →" : "Today's food →"
         reason = report.verdict.reason
         hasData = !report.days.isEmpty || !recent.isEmpty
@@ -162,7 +162,7 @@ struct WeighInsPage {
         older = hasMore ? page + 1 : nil
         self.unit = unit.rawValue
         let month = rows.first?.weighIn.localDate ?? today
-        monthLink = "/weigh-ins?month=\(String(month.iso.prefix(7)))"
+        monthLink = Site.weighIns.path + "?month=\(String(month.iso.prefix(7)))"
     }
 
     /// "+0.4", "−1.2", "0.0": a change with its sign, in the unit's usual decimals.

@@ -12,14 +12,14 @@ struct WeightWebController {
     typealias Context = JournalRequestContext
 
     func addRoutes(to router: RouterGroup<Context>) {
-        router.get("/", use: dashboard)
-        router.get("/chart.svg", use: chart)
-        router.post("/weigh-ins", use: addWeighIn)
-        router.get("/weigh-ins", use: weighIns)
-        router.get("/weigh-ins/{id}/edit", use: editForm)
-        router.post("/weigh-ins/{id}", use: saveEdit)
-        router.get("/weigh-ins/{id}/delete", use: confirmDelete)
-        router.post("/weigh-ins/{id}/delete", use: delete)
+        router.get(Site.dashboard, use: dashboard)
+        router.get(Site.trendChart, use: chart)
+        router.post(Site.weighIns, use: addWeighIn)
+        router.get(Site.weighIns, use: weighIns)
+        router.get(Site.editWeighIn, use: editForm)
+        router.post(Site.weighIn, use: saveEdit)
+        router.get(Site.deleteWeighIn, use: confirmDelete)
+        router.post(Site.deleteWeighIn, use: delete)
     }
 
     func range(_ request: Request) throws -> TrendRange {
@@ -47,7 +47,7 @@ struct WeightWebController {
         let range = try range(request)
         let reports = try await context.journal.dashboard(range: range)
         let settings = reports.energy.settings
-        if !settings.onboarded && settings.profile == nil { return .redirect("/welcome") }
+        if !settings.onboarded && settings.profile == nil { return .redirect(Site.welcome.path) }
         var notice = Done.notice(request)
         if notice == nil { notice = try await addedNotice(context, request, settings) }
         return .page(try await renderDashboard(context, range: range, reports: reports, notice: notice), status: .ok)
@@ -148,7 +148,7 @@ struct WeightWebController {
             _ = try await context.journal.editWeighIn(
                 id: id, weight: try form.$weight.number(), unit: nil, date: form.date, note: .some(form.note), confirm: form.$confirm.isTrue
             )
-            return Done.weighInSaved.redirect(to: "/weigh-ins")
+            return Done.weighInSaved.redirect(to: Site.weighIns.path)
         } catch let error as CinnError where error.code == .invalidInput || error.code == .needsConfirmation {
             let weighIn = try await context.journal.weighIn(id: id)
             let settings = try await context.journal.settings()
@@ -168,6 +168,6 @@ struct WeightWebController {
 
     @Sendable func delete(_ request: Request, context: Context) async throws -> WebAnswer {
         try await context.journal.deleteWeighIn(id: try idParameter(context, "weigh-in"))
-        return Done.weighInDeleted.redirect(to: "/weigh-ins")
+        return Done.weighInDeleted.redirect(to: Site.weighIns.path)
     }
 }

@@ -11,26 +11,26 @@ struct WorkoutLogController {
     typealias Context = JournalRequestContext
 
     func addRoutes(to router: RouterGroup<Context>) {
-        router.post("/workouts/start", use: start)
-        router.get("/workouts/{id}/log", use: log)
-        router.post("/workouts/{id}/sets", use: saveSet)
-        router.post("/workouts/{id}/sets/{position}/delete", use: deleteSet)
-        router.post("/workouts/{id}/exercises", use: addExercise)
-        router.post("/workouts/{id}/plan", use: changePlan)
-        router.post("/workouts/{id}/details", use: details)
-        router.post("/workouts/{id}/finish", use: finish)
-        router.post("/workouts/{id}/routine", use: saveAsRoutine)
-        router.get("/routines", use: routines)
-        router.get("/routines/new", use: newRoutine)
-        router.post("/routines", use: createRoutine)
-        router.get("/routines/{id}", use: routine)
-        router.post("/routines/{id}", use: updateRoutine)
-        router.post("/routines/{id}/delete", use: deleteRoutine)
-        router.post("/lifts/{id}/rest", use: setRest)
-        router.post("/lifts/plates", use: setPlates)
+        router.post(Site.startWorkout, use: start)
+        router.get(Site.workoutLog, use: log)
+        router.post(Site.workoutSets, use: saveSet)
+        router.post(Site.deleteWorkoutSet, use: deleteSet)
+        router.post(Site.workoutExercises, use: addExercise)
+        router.post(Site.workoutPlan, use: changePlan)
+        router.post(Site.workoutDetails, use: details)
+        router.post(Site.finishWorkout, use: finish)
+        router.post(Site.workoutAsRoutine, use: saveAsRoutine)
+        router.get(Site.routines, use: routines)
+        router.get(Site.newRoutine, use: newRoutine)
+        router.post(Site.routines, use: createRoutine)
+        router.get(Site.routine, use: routine)
+        router.post(Site.routine, use: updateRoutine)
+        router.post(Site.deleteRoutine, use: deleteRoutine)
+        router.post(Site.exerciseRest, use: setRest)
+        router.post(Site.plates, use: setPlates)
     }
 
-    static func logPath(_ id: UUID) -> String { "/workouts/\(id.lowercasedString)/log" }
+    static func logPath(_ id: UUID) -> String { Site.workoutLog.path(id) }
 
     /// Starts a workout: empty, from `routine`, or repeating `repeat`; one in progress is continued instead.
     @Sendable func start(_ request: Request, context: Context) async throws -> WebAnswer {
@@ -151,13 +151,13 @@ struct WorkoutLogController {
     /// Finishes the workout: its summary with the records it set (a workout without sets is discarded).
     @Sendable func finish(_ request: Request, context: Context) async throws -> WebAnswer {
         let id = try idParameter(context, "workout")
-        guard try await context.journal.finishWorkout(id) != nil else { return Done.workoutDiscarded.redirect(to: "/lifts") }
-        return .redirect("/workouts/\(id.lowercasedString)?finished=1")
+        guard try await context.journal.finishWorkout(id) != nil else { return Done.workoutDiscarded.redirect(to: Site.lifts.path) }
+        return .redirect(Site.workout.path(id) + "?finished=1")
     }
 
     @Sendable func saveAsRoutine(_ request: Request, context: Context) async throws -> WebAnswer {
         let routine = try await context.journal.routine(fromWorkout: try idParameter(context, "workout"), name: nil)
-        return Done.routineSaved.redirect(to: "/routines/\(routine.id.lowercasedString)")
+        return Done.routineSaved.redirect(to: Site.routine.path(routine.id))
     }
 
     // MARK: Routines
@@ -189,7 +189,7 @@ struct WorkoutLogController {
     @Sendable func createRoutine(_ request: Request, context: Context) async throws -> WebAnswer {
         let form = try await request.decodeForm(RoutineForm.self)
         let routine = try await context.journal.saveRoutine(try await routine(from: form, id: .v7(), context: context))
-        return Done.routineSaved.redirect(to: "/routines/\(routine.id.lowercasedString)")
+        return Done.routineSaved.redirect(to: Site.routine.path(routine.id))
     }
 
     /// Saves the editor's rows; `action` (up:N, down:N, remove:N) moves or removes row N first.
@@ -198,7 +198,7 @@ struct WorkoutLogController {
         _ = try await context.journal.routine(id)
         let form = try await request.decodeForm(RoutineForm.self)
         try await context.journal.saveRoutine(try await routine(from: form, id: id, context: context))
-        return Done.routineSaved.redirect(to: "/routines/\(id.lowercasedString)")
+        return Done.routineSaved.redirect(to: Site.routine.path(id))
     }
 
     /// The routine the editor's fields describe: rows `exercise_N`, `sets_N`, `reps_N`, `weight_N`, `rest_N`; a row
@@ -235,7 +235,7 @@ struct WorkoutLogController {
 
     @Sendable func deleteRoutine(_ request: Request, context: Context) async throws -> WebAnswer {
         try await context.journal.deleteRoutine(try idParameter(context, "routine"))
-        return Done.routineDeleted.redirect(to: "/routines")
+        return Done.routineDeleted.redirect(to: Site.routines.path)
     }
 
     // MARK: Settings of lifting
@@ -257,7 +257,7 @@ struct WorkoutLogController {
         let exercise = context.parameters.get("id") ?? ""
         try await context.journal.setRest(seconds, exercise: exercise)
         if let back = form.back.flatMap(UUID.init(text:)) { return .redirect(Self.logPath(back)) }
-        return Done.restSaved.redirect(to: "/lifts/\(exercise)")
+        return Done.restSaved.redirect(to: Site.exercise.path(segment: exercise))
     }
 
     /// The bar and plates the plate calculator loads: `unit`, `bar` and `plates` ("25x6 20x4"); `reset` for a gym's.
@@ -276,7 +276,7 @@ struct WorkoutLogController {
             guard let bar = try form.$bar.number(), bar >= 0, bar <= 100 else { throw CinnError.invalid("bar", "the bar weighs 0 to 100") }
             try await context.journal.setPlates(PlateSet(unit: unit, bar: bar, plates: try PlateSet.plates(form.plates ?? "")))
         }
-        return Done.platesSaved.redirect(to: "/lifts#plates")
+        return Done.platesSaved.redirect(to: Site.lifts.path + "#plates")
     }
 }
 

@@ -160,7 +160,8 @@ struct WorkoutLogPage {
             let planIndex = plan.firstIndex(of: ExerciseKey.normalised(exercise.name))
             blocks.append(
                 Block(
-                    anchor: Self.anchor(exercise.name), name: exercise.name, link: cluster.map { "/lifts/\($0.root.id.lowercasedString)" },
+                    anchor: Self.anchor(exercise.name), name: exercise.name,
+                    link: cluster.map { Site.exercise.path($0.root.id.lowercasedString) },
                     about: catalogue, last: last, done: done, planned: planned, restSeconds: exercise.restSeconds,
                     moveUp: planIndex.map { $0 > 0 } ?? false, moveDown: planIndex.map { $0 < plan.count - 1 } ?? false,
                     inPlan: planIndex != nil && done.isEmpty))
@@ -228,7 +229,7 @@ struct RoutineEditorPage {
     /// `blank`: empty rows after the routine's, to add exercises.
     init(_ routine: Routine?, unit: MassUnit, suggestions: [String], blank: Int = 2) {
         id = routine?.id.lowercasedString
-        action = routine.map { "/routines/\($0.id.lowercasedString)" } ?? "/routines"
+        action = routine.map { Site.routine.path($0.id) } ?? Site.routines.path
         name = routine?.name ?? ""
         note = routine?.note ?? ""
         self.unit = unit.rawValue

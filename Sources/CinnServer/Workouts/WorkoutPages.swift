@@ -226,7 +226,7 @@ struct ExercisePageModel: MustacheParent {
             return Figure(
                 label: label, value: value.oneRepMax.formatted(in: unit),
                 detail: "from \(StrengthChart.lifted(value.set, unit: unit)) on \(LiftText.day(value.day))",
-                link: workout.map { "/workouts/\($0.lowercasedString)" })
+                link: workout.map { Site.workout.path($0) })
         }
         figures = [
             estimate("Current 1RM", report.current, page.currentWorkout, none: "no set of 1–10 reps in the last 30 days"),
@@ -295,8 +295,8 @@ struct WorkoutsPage {
                 exercises: workout.exercises.joined(separator: ", "))
         }
         hasItems = !items.isEmpty
-        next = offset + limit < total ? "/workouts?offset=\(offset + limit)" : nil
-        previous = offset > 0 ? "/workouts?offset=\(max(0, offset - limit))" : nil
+        next = offset + limit < total ? Site.workouts.path + "?offset=\(offset + limit)" : nil
+        previous = offset > 0 ? Site.workouts.path + "?offset=\(max(0, offset - limit))" : nil
     }
 }
 

@@ -11,16 +11,16 @@ struct WorkoutWebController {
     static var pageSize: Int { 30 }
 
     func addRoutes(to router: RouterGroup<Context>) {
-        router.get("/lifts", use: lifts)
-        router.post("/lifts/formula", use: setFormula)
-        router.get("/lifts/{id}", use: exercise)
-        router.post("/lifts/{id}/alias-of", use: merge)
-        router.post("/lifts/{id}/separate", use: separate)
-        router.get("/workouts", use: workouts)
-        router.get("/workouts.csv", use: exportWorkouts)
-        router.get("/workouts/{id}", use: workout)
-        router.get("/workouts/{id}/delete", use: confirmDeleteWorkout)
-        router.post("/workouts/{id}/delete", use: deleteWorkout)
+        router.get(Site.lifts, use: lifts)
+        router.post(Site.oneRepMaxFormula, use: setFormula)
+        router.get(Site.exercise, use: exercise)
+        router.post(Site.mergeExercise, use: merge)
+        router.post(Site.separateExercise, use: separate)
+        router.get(Site.workouts, use: workouts)
+        router.get(Site.workoutsCSV, use: exportWorkouts)
+        router.get(Site.workout, use: workout)
+        router.get(Site.deleteWorkout, use: confirmDeleteWorkout)
+        router.post(Site.deleteWorkout, use: deleteWorkout)
     }
 
     @Sendable func lifts(_ request: Request, context: Context) async throws -> WebAnswer {
@@ -42,7 +42,7 @@ struct WorkoutWebController {
         struct FormulaForm: Decodable { @Field var formula: String? }
         let form = try await request.decodeForm(FormulaForm.self)
         try await context.journal.setOneRepMaxFormula(try OneRepMaxFormula.parse(form.formula ?? ""))
-        return Done.formulaSaved.redirect(to: "/lifts")
+        return Done.formulaSaved.redirect(to: Site.lifts.path)
     }
 
     @Sendable func exercise(_ request: Request, context: Context) async throws -> WebAnswer {
@@ -60,13 +60,12 @@ struct WorkoutWebController {
         let form = try await request.decodeForm(MergeForm.self)
         let target = form.exercise ?? ""
         try await context.journal.mergeExercise(context.parameters.get("id") ?? "", into: target)
-        let path = target.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "-_.~"))) ?? ""
-        return Done.exerciseMerged.redirect(to: "/lifts/\(path)")
+        return Done.exerciseMerged.redirect(to: Site.exercise.path(target))
     }
 
     @Sendable func separate(_ request: Request, context: Context) async throws -> WebAnswer {
         try await context.journal.separateExercise(context.parameters.get("id") ?? "")
-        return Done.exerciseSeparated.redirect(to: "/lifts")
+        return Done.exerciseSeparated.redirect(to: Site.lifts.path)
     }
 
     @Sendable func workouts(_ request: Request, context: Context) async throws -> WebAnswer {
@@ -117,14 +116,14 @@ struct WorkoutWebController {
         let model = ConfirmDeleteWorkoutPage(
             id: id.lowercasedString, verb: stored.inProgress ? "Discard" : "Delete", name: workout.name, day: day.dayMonthYear,
             sets: "\(workout.sets.count) set\(workout.sets.count == 1 ? "" : "s")",
-            back: stored.inProgress ? "/workouts/\(id.lowercasedString)/log" : "/workouts/\(id.lowercasedString)")
+            back: stored.inProgress ? Site.workoutLog.path(id) : Site.workout.path(id))
         return .page("confirm-delete-workout", model, title: "\(model.verb) workout", tab: .lifts)
     }
 
     @Sendable func deleteWorkout(_ request: Request, context: Context) async throws -> WebAnswer {
         guard let id = context.parameters.get("id").flatMap(UUID.init(text:)) else { throw CinnError.notFound("no such workout") }
         try await context.journal.deleteWorkout(id: id)
-        return Done.workoutDeleted.redirect(to: "/workouts")
+        return Done.workoutDeleted.redirect(to: Site.workouts.path)
     }
 }
 
