@@ -32,6 +32,7 @@ import Testing
             let response = try await client.send(.get, "/api/v1/food-journal")
             #expect(response.status == .ok)
             #expect(response.headers[.contentType] == "application/json")
+            #expect(response.headers[.contentDisposition] == #"attachment; filename="cinn-food-journal.json""#)
             return response.text
         }
         let document = try JSONDecoder().decode(JSON.self, from: Data(exported.utf8))

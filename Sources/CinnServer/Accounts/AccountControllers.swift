@@ -366,9 +366,9 @@ struct AccountAPIController {
         }
     }
 
-    func newToken(_ name: String, scope: APITokenScope = .all, user: UserID) async throws -> Response {
+    func newToken(_ name: String, scope: APITokenScope = .all, user: UserID) async throws -> APIAnswer {
         let made = try await accounts.createToken(name: name, scope: scope, user: user)
-        return try JSONResponse.make(
+        return .json(
             NewTokenDTO(
                 id: made.token.id.lowercasedString, name: made.token.name, token: made.secret,
                 scope: made.token.scope.rawValue, createdAt: made.token.createdAt.ISO8601Format()), status: .created)
@@ -384,7 +384,7 @@ struct AccountAPIController {
     }
 
     /// `POST /api/v1/login` `{"name", "password", "token_name"}` → a new bearer token (201).
-    @Sendable func logIn(_ request: Request, context: PublicContext) async throws -> Response {
+    @Sendable func logIn(_ request: Request, context: PublicContext) async throws -> APIAnswer {
         var request = request
         let body = try await request.decodeJSON(LogInRequest.self)
         let account = try await accounts.authenticate(
@@ -392,13 +392,13 @@ struct AccountAPIController {
         return try await newToken(body.tokenName ?? "API log-in", user: account.user)
     }
 
-    @Sendable func account(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func account(_ request: Request, context: Context) async throws -> APIAnswer {
         let me = context.account.account
-        return try JSONResponse.make(["name": me.name, "role": me.role.rawValue])
+        return .json(["name": me.name, "role": me.role.rawValue])
     }
 
-    @Sendable func listTokens(_ request: Request, context: Context) async throws -> Response {
-        try JSONResponse.make(["tokens": try await accounts.store.apiTokens(user: context.account.account.user).map(TokenDTO.init)])
+    @Sendable func listTokens(_ request: Request, context: Context) async throws -> APIAnswer {
+        .json(["tokens": try await accounts.store.apiTokens(user: context.account.account.user).map(TokenDTO.init)])
     }
 
     struct CreateTokenRequest: Decodable {
@@ -406,14 +406,14 @@ struct AccountAPIController {
         let scope: String?
     }
 
-    @Sendable func createToken(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func createToken(_ request: Request, context: Context) async throws -> APIAnswer {
         var request = request
         let body = try await request.decodeJSON(CreateTokenRequest.self)
         return try await newToken(body.name, scope: try Self.scope(body.scope), user: context.account.account.user)
     }
 
-    @Sendable func revokeToken(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func revokeToken(_ request: Request, context: Context) async throws -> APIAnswer {
         try await accounts.store.revokeAPIToken(id: try idParameter(context, "token"), user: context.account.account.user)
-        return Response(status: .noContent)
+        return .noContent
     }
 }

@@ -74,6 +74,25 @@ extension CinnError {
     }
 }
 
+/// What a JSON API handler answers: a DTO (encoded by `jsonString`'s one configuration), nothing (204), JSON text a
+/// measured hot path wrote (sync, the research export), or a response made otherwise. Hummingbird turns it into the
+/// response; a DTO that cannot be encoded is an error (500), never a body of `null`.
+enum APIAnswer: ResponseGenerator {
+    case json(any Encodable, status: HTTPResponse.Status = .ok)
+    case jsonText(String)
+    case noContent
+    case response(Response)
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        switch self {
+        case .json(let value, let status): try JSONResponse.make(value, status: status)
+        case .jsonText(let text): JSONResponse.body(text)
+        case .noContent: Response(status: .noContent)
+        case .response(let response): response
+        }
+    }
+}
+
 /// Builds JSON responses.
 enum JSONResponse {
     /// `value` as the answer's JSON; a value that cannot be written is an error (500), never a body of `null`.

@@ -17,19 +17,19 @@ struct EnergyAPIController {
         group.post("body-fat", use: addBodyFat)
     }
 
-    @Sendable func showProfile(_ request: Request, context: Context) async throws -> Response {
-        try JSONResponse.make(ProfileDTO(try await context.journal.settings(), goal: try await context.journal.goal()))
+    @Sendable func showProfile(_ request: Request, context: Context) async throws -> APIAnswer {
+        .json(ProfileDTO(try await context.journal.settings(), goal: try await context.journal.goal()))
     }
 
-    @Sendable func updateProfile(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func updateProfile(_ request: Request, context: Context) async throws -> APIAnswer {
         var request = request
         let body = try await request.decodeJSON(ProfileRequest.self)
         let (settings, _) = try await context.journal.updateProfile(body.update)
-        return try JSONResponse.make(ProfileDTO(settings, goal: try await context.journal.goal()))
+        return .json(ProfileDTO(settings, goal: try await context.journal.goal()))
     }
 
     /// `GET /api/v1/energy?date=&window=&days=`.
-    @Sendable func energy(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func energy(_ request: Request, context: Context) async throws -> APIAnswer {
         let report = try await context.journal.energyReport(
             asOf: try request.queryDate("date"),
             windowDays: try request.queryInt(
@@ -38,11 +38,11 @@ struct EnergyAPIController {
             historyDays: try request.queryInt(
                 "days", default: EnergyReport.defaultHistoryDays,
                 range: 0...1096))
-        return try JSONResponse.make(EnergyDTO(report))
+        return .json(EnergyDTO(report))
     }
 
-    @Sendable func today(_ request: Request, context: Context) async throws -> Response {
-        try JSONResponse.make(TodayDTO(try await context.journal.energyReport(historyDays: 0)))
+    @Sendable func today(_ request: Request, context: Context) async throws -> APIAnswer {
+        .json(TodayDTO(try await context.journal.energyReport(historyDays: 0)))
     }
 
     struct StatusRequest: Decodable {
@@ -50,7 +50,7 @@ struct EnergyAPIController {
     }
 
     /// `PUT /api/v1/days/{date}/status` with `{"status": "complete" | "partial" | null}`.
-    @Sendable func setDayStatus(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func setDayStatus(_ request: Request, context: Context) async throws -> APIAnswer {
         guard let date = LocalDate(iso: context.parameters.get("date") ?? "") else {
             throw CinnError.invalid("date", "the date must be YYYY-MM-DD")
         }
@@ -58,7 +58,7 @@ struct EnergyAPIController {
         let body = try await request.decodeJSON(StatusRequest.self)
         let status = try body.status.map { text in try DayStatus.parse(text) }
         try await context.journal.setDayStatus(date, status: status)
-        return try JSONResponse.make(DayStatusDTO(date: date.iso, status: status?.rawValue))
+        return .json(DayStatusDTO(date: date.iso, status: status?.rawValue))
     }
 
     /// A day's status as the API shows it: `status` is `null` for a day not marked.
@@ -72,11 +72,11 @@ struct EnergyAPIController {
         let date: String?
     }
 
-    @Sendable func addBodyFat(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func addBodyFat(_ request: Request, context: Context) async throws -> APIAnswer {
         var request = request
         let body = try await request.decodeJSON(BodyFatRequest.self)
         let reading = try await context.journal.addBodyFat(percent: body.percent.value, date: body.date)
-        return try JSONResponse.make(
+        return .json(
             [
                 "id": reading.id.lowercasedString, "date": reading.localDate.iso,
                 "percent": Mass.format(reading.fraction * 100, decimals: 1),

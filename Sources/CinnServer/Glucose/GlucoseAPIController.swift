@@ -56,16 +56,16 @@ struct GlucoseAPIController {
         let confirm: Bool?
     }
 
-    @Sendable func listGlucose(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func listGlucose(_ request: Request, context: Context) async throws -> APIAnswer {
         let unit = try await unit(context, request)
         let readings = try await context.journal.glucoseReadings(
             from: try request.queryDate("from"), to: try request.queryDate("to"),
             limit: try request.queryInt("limit", default: 100, range: 1...10_000),
             offset: try request.queryInt("offset", default: 0, range: 0...Int(Int32.max)))
-        return try JSONResponse.make(["glucose": readings.map { GlucoseReadingDTO($0, unit: unit) }])
+        return .json(["glucose": readings.map { GlucoseReadingDTO($0, unit: unit) }])
     }
 
-    @Sendable func addGlucose(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func addGlucose(_ request: Request, context: Context) async throws -> APIAnswer {
         var request = request
         let body = try await request.decodeJSON(NewReading.self)
         let unit = try body.unit.map { text in try GlucoseUnit.parse(text) }
@@ -73,29 +73,29 @@ struct GlucoseAPIController {
             id: body.id, value: body.value, unit: unit, time: body.time, timing: body.timing, note: body.note,
             confirm: body.confirm ?? false)
         let shown = try await context.journal.settings().glucoseUnit
-        return try JSONResponse.make(GlucoseReadingDTO(reading, unit: unit ?? shown), status: .created)
+        return .json(GlucoseReadingDTO(reading, unit: unit ?? shown), status: .created)
     }
 
-    @Sendable func deleteGlucose(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func deleteGlucose(_ request: Request, context: Context) async throws -> APIAnswer {
         try await context.journal.deleteGlucoseReading(id: try idParameter(context, "glucose reading"))
-        return Response(status: .noContent)
+        return .noContent
     }
 
     /// `GET /api/v1/glucose/report?days=30&to=YYYY-MM-DD`.
-    @Sendable func report(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func report(_ request: Request, context: Context) async throws -> APIAnswer {
         var report = try await context.journal.glucoseReport(
             days: try request.queryInt("days", default: 30, range: 1...366), to: try request.queryDate("to"))
         report.unit = try await unit(context, request)
-        return try JSONResponse.make(GlucoseReportDTO(report))
+        return .json(GlucoseReportDTO(report))
     }
 
-    @Sendable func day(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func day(_ request: Request, context: Context) async throws -> APIAnswer {
         guard let date = context.parameters.get("date").flatMap(LocalDate.init(iso:)) else {
             throw CinnError.invalid("date", "the date is YYYY-MM-DD")
         }
         var day = try await context.journal.glucoseDay(date)
         day.unit = try await unit(context, request)
-        return try JSONResponse.make(GlucoseDayDTO(day))
+        return .json(GlucoseDayDTO(day))
     }
 
     // MARK: Insulin
@@ -109,26 +109,26 @@ struct GlucoseAPIController {
         let note: String?
     }
 
-    @Sendable func listInsulin(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func listInsulin(_ request: Request, context: Context) async throws -> APIAnswer {
         let (from, to) = try await days(context, request)
         let settings = try await context.journal.settings()
         let doses = try await context.journal.insulinDoses(
             from: context.journal.dayStart(from, settings),
             to: context.journal.dayStart(to.adding(days: 1), settings))
-        return try JSONResponse.make(["insulin": doses.reversed().map(InsulinDoseDTO.init)])
+        return .json(["insulin": doses.reversed().map(InsulinDoseDTO.init)])
     }
 
-    @Sendable func addInsulin(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func addInsulin(_ request: Request, context: Context) async throws -> APIAnswer {
         var request = request
         let body = try await request.decodeJSON(NewDose.self)
         let dose = try await context.journal.addInsulin(
             id: body.id, units: body.units, kind: body.kind, insulin: body.insulin, time: body.time, note: body.note)
-        return try JSONResponse.make(InsulinDoseDTO(dose), status: .created)
+        return .json(InsulinDoseDTO(dose), status: .created)
     }
 
-    @Sendable func deleteInsulin(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func deleteInsulin(_ request: Request, context: Context) async throws -> APIAnswer {
         try await context.journal.deleteInsulinDose(id: try idParameter(context, "insulin dose"))
-        return Response(status: .noContent)
+        return .noContent
     }
 
     // MARK: Meals
@@ -155,26 +155,26 @@ struct GlucoseAPIController {
         }
     }
 
-    @Sendable func listMeals(_ request: Request, context: Context) async throws -> Response {
-        try JSONResponse.make(["meals": try await context.journal.meals().map(MealDTO.init)])
+    @Sendable func listMeals(_ request: Request, context: Context) async throws -> APIAnswer {
+        .json(["meals": try await context.journal.meals().map(MealDTO.init)])
     }
 
-    @Sendable func addMeal(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func addMeal(_ request: Request, context: Context) async throws -> APIAnswer {
         var request = request
         let body = try await request.decodeJSON(NewMeal.self)
         let meal = try await context.journal.addMeal(
             id: body.id, name: body.name, kind: body.kind ?? .common, carbohydrateGrams: body.carbohydrateG,
             foods: (body.foods ?? []).map { ($0.foodID, $0.grams) }, note: body.note)
-        return try JSONResponse.make(MealDTO(meal), status: .created)
+        return .json(MealDTO(meal), status: .created)
     }
 
-    @Sendable func showMeal(_ request: Request, context: Context) async throws -> Response {
-        try JSONResponse.make(MealDTO(try await context.journal.meal(id: try idParameter(context, "meal"))))
+    @Sendable func showMeal(_ request: Request, context: Context) async throws -> APIAnswer {
+        .json(MealDTO(try await context.journal.meal(id: try idParameter(context, "meal"))))
     }
 
-    @Sendable func deleteMeal(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func deleteMeal(_ request: Request, context: Context) async throws -> APIAnswer {
         try await context.journal.deleteMeal(id: try idParameter(context, "meal"))
-        return Response(status: .noContent)
+        return .noContent
     }
 
     // MARK: Meal events
@@ -195,43 +195,43 @@ struct GlucoseAPIController {
 
     struct Report: Decodable { let reason: String }
 
-    @Sendable func listMealEvents(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func listMealEvents(_ request: Request, context: Context) async throws -> APIAnswer {
         let (from, to) = try await days(context, request)
         let settings = try await context.journal.settings(), unit = try await unit(context, request)
         let start = context.journal.dayStart(from, settings), end = context.journal.dayStart(to.adding(days: 1), settings)
         let meals = Dictionary(try await context.journal.mealsOfEvents(from: start, to: end).map { ($0.id, $0) }) { a, _ in a }
         let events = try await context.journal.mealEvents(from: start, to: end)
-        return try JSONResponse.make([
+        return .json([
             "meal_events": events.reversed().map { MealEventDTO($0, meal: meals[$0.mealID], response: nil, unit: unit) }
         ])
     }
 
-    @Sendable func addMealEvent(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func addMealEvent(_ request: Request, context: Context) async throws -> APIAnswer {
         var request = request
         let body = try await request.decodeJSON(NewMealEvent.self)
         let event = try await context.journal.logMeal(
             id: body.id, mealID: body.mealID, time: body.time, portion: body.portion,
             carbohydrateGrams: body.carbohydrateG, note: body.note)
         let meal = try await context.journal.meal(id: event.mealID)
-        return try JSONResponse.make(
+        return .json(
             MealEventDTO(event, meal: meal, response: nil, unit: try await context.journal.settings().glucoseUnit), status: .created)
     }
 
-    @Sendable func deleteMealEvent(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func deleteMealEvent(_ request: Request, context: Context) async throws -> APIAnswer {
         try await context.journal.deleteMealEvent(id: try idParameter(context, "meal event"))
-        return Response(status: .noContent)
+        return .noContent
     }
 
     /// `PUT /api/v1/meal-events/{id}/report` with `{"reason": "…"}`: flags the event; reported events leave the averages.
-    @Sendable func reportMealEvent(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func reportMealEvent(_ request: Request, context: Context) async throws -> APIAnswer {
         var request = request
         let body = try await request.decodeJSON(Report.self)
         try await context.journal.reportMealEvent(id: try idParameter(context, "meal event"), reason: body.reason)
-        return Response(status: .noContent)
+        return .noContent
     }
 
-    @Sendable func clearReport(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func clearReport(_ request: Request, context: Context) async throws -> APIAnswer {
         try await context.journal.reportMealEvent(id: try idParameter(context, "meal event"), reason: nil)
-        return Response(status: .noContent)
+        return .noContent
     }
 }

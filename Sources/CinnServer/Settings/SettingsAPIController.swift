@@ -19,9 +19,9 @@ struct SettingsAPIController {
 
     /// `{"energy": {kcal, follows, own_kcal, floor_kcal, change}, "targets": {…the person's…}, "goals": [{key, name, unit,
     /// target, minimum, maximum, source}]}`, as of today.
-    func targetsResponse(_ context: Context) async throws -> Response {
+    func targetsResponse(_ context: Context) async throws -> APIAnswer {
         let (targets, goals, energy) = try await context.journal.nutritionGoals()
-        return try JSONResponse.make(
+        return .json(
             TargetsDTO(
                 energy: CalorieTargetDTO(energy), targets: try JSONParser.parse(Array(targets.storageText.utf8)),
                 goals: goals.map { NutrientGoalDTO($0) }))
@@ -34,22 +34,22 @@ struct SettingsAPIController {
         let goals: [NutrientGoalDTO]
     }
 
-    @Sendable func showTargets(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func showTargets(_ request: Request, context: Context) async throws -> APIAnswer {
         try await targetsResponse(context)
     }
 
-    @Sendable func updateTargets(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func updateTargets(_ request: Request, context: Context) async throws -> APIAnswer {
         var request = request
         let body = try await request.decodeJSON(JSONValue.self)
         try await context.journal.setNutrientTargets(try NutrientTargets(json: body))
         return try await targetsResponse(context)
     }
 
-    @Sendable func showSettings(_ request: Request, context: Context) async throws -> Response {
-        try JSONResponse.make(SettingsDTO(try await context.journal.settings()))
+    @Sendable func showSettings(_ request: Request, context: Context) async throws -> APIAnswer {
+        .json(SettingsDTO(try await context.journal.settings()))
     }
 
-    @Sendable func updateSettings(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func updateSettings(_ request: Request, context: Context) async throws -> APIAnswer {
         var request = request
         let body = try await request.decodeJSON(SettingsRequest.self)
         var settings = try await context.journal.settings()
@@ -67,15 +67,15 @@ struct SettingsAPIController {
         if let unit = body.energyUnit { settings.energyUnit = try EnergyUnit.parse(unit) }
         if let unit = body.glucoseUnit { settings.glucoseUnit = try GlucoseUnit.parse(unit, field: "glucose_unit") }
         try await context.journal.saveSettings(settings)
-        return try JSONResponse.make(SettingsDTO(settings))
+        return .json(SettingsDTO(settings))
     }
 
-    @Sendable func export(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func export(_ request: Request, context: Context) async throws -> APIAnswer {
         let formatText = request.query("format") ?? "json"
         guard let format = ExportFormat(rawValue: formatText) else {
             throw CinnError.invalid("format", "format must be csv or json")
         }
-        return exportResponse(journal: context.journal, format: format)
+        return .response(exportResponse(journal: context.journal, format: format))
     }
 }
 

@@ -18,17 +18,17 @@ struct SyncController {
         group.get("sync/changes", use: changes)
     }
 
-    @Sendable func push(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func push(_ request: Request, context: Context) async throws -> APIAnswer {
         var request = request
         let changes = try SyncChange.batch(
             jsonText: try await request.body(upTo: Self.maximumBodyBytes).readableBytesView,
             maximumChanges: Self.maximumChanges)
         let results = try await context.journal.push(changes)
         ServerMetrics.synced("push", changes: changes.count)
-        return JSONResponse.body(SyncResult.jsonText(results))
+        return .jsonText(SyncResult.jsonText(results))
     }
 
-    @Sendable func changes(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func changes(_ request: Request, context: Context) async throws -> APIAnswer {
         var cursor = SyncCursor.start
         if let text = request.query("after") {
             guard let parsed = SyncCursor(text) else {
@@ -39,6 +39,6 @@ struct SyncController {
         let limit = try request.queryInt("limit", default: 1000, range: 1...10_000)
         let page = try await context.journal.pull(after: cursor, limit: limit)
         ServerMetrics.synced("pull", changes: page.changes.count)
-        return JSONResponse.body(page.jsonText)
+        return .jsonText(page.jsonText)
     }
 }

@@ -14,8 +14,8 @@ struct GlanceController {
         api.get("glance", use: json)
     }
 
-    @Sendable func json(_ request: Request, context: Context) async throws -> Response {
-        try JSONResponse.make(GlanceDTO(try await context.journal.glance()))
+    @Sendable func json(_ request: Request, context: Context) async throws -> APIAnswer {
+        .json(GlanceDTO(try await context.journal.glance()))
     }
 
     @Sendable func page(_ request: Request, context: Context) async throws -> WebAnswer {

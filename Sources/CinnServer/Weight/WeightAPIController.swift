@@ -26,17 +26,17 @@ struct WeightAPIController {
         try request.query("unit").map { text in try MassUnit.parse(text) } ?? settings.displayUnit
     }
 
-    @Sendable func listWeighIns(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func listWeighIns(_ request: Request, context: Context) async throws -> APIAnswer {
         let settings = try await context.journal.settings()
         let unit = try unit(request, settings)
         let weighIns = try await context.journal.weighIns(
             from: try request.queryDate("from"), to: try request.queryDate("to"),
             limit: try request.queryInt("limit", default: 100, range: 1...10_000),
             offset: try request.queryInt("offset", default: 0, range: 0...Int(Int32.max)))
-        return try JSONResponse.make(["weigh_ins": weighIns.map { WeighInDTO($0, unit: unit) }])
+        return .json(["weigh_ins": weighIns.map { WeighInDTO($0, unit: unit) }])
     }
 
-    @Sendable func createWeighIn(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func createWeighIn(_ request: Request, context: Context) async throws -> APIAnswer {
         var request = request
         let body = try await request.decodeJSON(CreateWeighIn.self)
         let unit = try body.unit.map { text in try MassUnit.parse(text) }
@@ -49,15 +49,15 @@ struct WeightAPIController {
             dateField: body.measuredAt == nil ? "date" : "measured_at", note: body.note,
             confirm: body.confirm ?? false)
         let settings = try await context.journal.settings()
-        return try JSONResponse.make(WeighInDTO(weighIn, unit: unit ?? settings.displayUnit), status: .created)
+        return .json(WeighInDTO(weighIn, unit: unit ?? settings.displayUnit), status: .created)
     }
 
-    @Sendable func showWeighIn(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func showWeighIn(_ request: Request, context: Context) async throws -> APIAnswer {
         let weighIn = try await context.journal.weighIn(id: try idParameter(context, "weigh-in", withThatID: true))
-        return try JSONResponse.make(WeighInDTO(weighIn, unit: try unit(request, try await context.journal.settings())))
+        return .json(WeighInDTO(weighIn, unit: try unit(request, try await context.journal.settings())))
     }
 
-    @Sendable func updateWeighIn(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func updateWeighIn(_ request: Request, context: Context) async throws -> APIAnswer {
         var request = request
         let id = try idParameter(context, "weigh-in", withThatID: true)
         let body = try await request.decodeJSON(UpdateWeighIn.self)
@@ -68,38 +68,38 @@ struct WeightAPIController {
             dateField: body.measuredAt == nil ? "date" : "measured_at", note: body.note,
             confirm: body.confirm ?? false)
         let settings = try await context.journal.settings()
-        return try JSONResponse.make(WeighInDTO(weighIn, unit: unit ?? settings.displayUnit))
+        return .json(WeighInDTO(weighIn, unit: unit ?? settings.displayUnit))
     }
 
-    @Sendable func deleteWeighIn(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func deleteWeighIn(_ request: Request, context: Context) async throws -> APIAnswer {
         try await context.journal.deleteWeighIn(id: try idParameter(context, "weigh-in", withThatID: true))
-        return Response(status: .noContent)
+        return .noContent
     }
 
     /// `DELETE /api/v1/weigh-ins?date=YYYY-MM-DD` deletes that day's weigh-ins.
-    @Sendable func deleteDay(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func deleteDay(_ request: Request, context: Context) async throws -> APIAnswer {
         guard let date = try request.queryDate("date") else { throw CinnError.invalid("date", "date is required") }
         let count = try await context.journal.deleteWeighIns(on: date)
-        return try JSONResponse.make(["deleted": count])
+        return .json(["deleted": count])
     }
 
-    @Sendable func trend(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func trend(_ request: Request, context: Context) async throws -> APIAnswer {
         let range = try request.query("range").map { text in try TrendRange.parse(text) } ?? .all
         let (report, settings) = try await context.journal.trend(
             from: try request.queryDate("from"), to: try request.queryDate("to"),
             range: range)
-        return JSONResponse.body(TrendDTO(report, unit: try unit(request, settings)).json)
+        return .jsonText(TrendDTO(report, unit: try unit(request, settings)).json)
     }
 
-    @Sendable func showGoal(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func showGoal(_ request: Request, context: Context) async throws -> APIAnswer {
         let unit = try unit(request, try await context.journal.settings())
         guard let goal = try await context.journal.goal() else {
             throw CinnError.notFound("no goal is set")
         }
-        return try JSONResponse.make(GoalDTO(goal, unit: unit))
+        return .json(GoalDTO(goal, unit: unit))
     }
 
-    @Sendable func setGoal(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func setGoal(_ request: Request, context: Context) async throws -> APIAnswer {
         var request = request
         let body = try await request.decodeJSON(GoalRequest.self)
         let unit = try body.unit.map { text in try MassUnit.parse(text) }
@@ -107,11 +107,11 @@ struct WeightAPIController {
             weight: body.weight.value, unit: unit, ratePerWeek: body.ratePerWeek?.value,
             rateField: "rate_per_week")
         let settings = try await context.journal.settings()
-        return try JSONResponse.make(GoalDTO(goal, unit: unit ?? settings.displayUnit))
+        return .json(GoalDTO(goal, unit: unit ?? settings.displayUnit))
     }
 
-    @Sendable func clearGoal(_ request: Request, context: Context) async throws -> Response {
+    @Sendable func clearGoal(_ request: Request, context: Context) async throws -> APIAnswer {
         guard try await context.journal.clearGoal() else { throw CinnError.notFound("no goal is set") }
-        return Response(status: .noContent)
+        return .noContent
     }
 }
