@@ -25,7 +25,8 @@ from datetime import date, timedelta
 TODAY = date.today().isoformat()
 WEEK_AGO = (date.today() - timedelta(days=7)).isoformat()
 
-# (label, path): the dashboard and the food day as pages, and the JSON API's hot reads.
+# (label, path): the dashboard and the food day as pages, and the JSON API's hot reads; a day of CGM as a
+# Nightscout follower reads it, and the page with the most forms.
 MIX = [
     ("page /", "/"),
     ("page /food/{today}", f"/food/{TODAY}"),
@@ -40,6 +41,8 @@ MIX = [
     ("api exercises", "/api/v1/exercises"),
     ("api sync changes", "/api/v1/sync/changes?limit=1000"),
     ("api nutrition stats", f"/api/v1/nutrition-stats?period=day&from={WEEK_AGO}&to={TODAY}"),
+    ("nightscout entries", "/nightscout/api/v1/entries.json?count=288"),
+    ("page /settings/targets", "/settings/targets"),
 ]
 
 

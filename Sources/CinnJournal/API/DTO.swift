@@ -14,6 +14,11 @@ package struct WeighInDTO: Encodable {
     @Nullable var note: String?
     let source: String
 
+    enum CodingKeys: String, CodingKey {
+        case id, weight, unit, date, note, source
+        case measuredAt = "measured_at"
+    }
+
     package init(_ weighIn: WeighIn, unit: MassUnit) {
         id = weighIn.id.lowercasedString
         weight = weighIn.weight.value(in: unit)
@@ -100,6 +105,12 @@ package struct GoalDTO: Encodable {
     @Nullable var ratePerWeek: Double?
     let setOn: String
 
+    enum CodingKeys: String, CodingKey {
+        case weight, unit
+        case ratePerWeek = "rate_per_week"
+        case setOn = "set_on"
+    }
+
     package init(_ goal: Goal, unit: MassUnit) {
         weight = goal.weight.value(in: unit)
         self.unit = unit.rawValue
@@ -128,6 +139,15 @@ package struct SettingsDTO: Encodable {
     @Nullable var energyTargetKcal: Double?
     let energyUnit: String
     let glucoseUnit: String
+
+    enum CodingKeys: String, CodingKey {
+        case unit
+        case trendMethod = "trend_method"
+        case timeZone = "time_zone"
+        case energyTargetKcal = "energy_target_kcal"
+        case energyUnit = "energy_unit"
+        case glucoseUnit = "glucose_unit"
+    }
 
     package init(_ settings: UserSettings) {
         unit = settings.displayUnit.rawValue
@@ -250,9 +270,16 @@ package struct ImportReportDTO: Encodable {
         let written: Int
     }
 
-    enum CodingKeys: CodingKey {
-        case format, rowsRead, imported, duplicates, repeatedInFile, keptAsSent, skipped, rejectedCount, rejected, dryRun, importID
-        case healthDays, replaced, unknown
+    enum CodingKeys: String, CodingKey {
+        case format, rejected, imported, duplicates, skipped
+        case rowsRead = "rows_read"
+        case rejectedCount = "rejected_count"
+        case dryRun = "dry_run"
+        case importID = "import_id"
+        case healthDays = "health_days"
+        case replaced, unknown
+        case repeatedInFile = "repeated_in_file"
+        case keptAsSent = "kept_as_sent"
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -290,6 +317,14 @@ package struct ImportBatchDTO: Encodable {
     let duplicates: Int
     let rejected: Int
     @Nullable var undoneAt: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, format, imported, duplicates, rejected
+        case fileName = "file_name"
+        case createdAt = "created_at"
+        case rowsRead = "rows_read"
+        case undoneAt = "undone_at"
+    }
 
     package init(_ batch: ImportBatch) {
         id = batch.id

@@ -21,6 +21,22 @@ package struct ProfileDTO: Encodable {
     @Nullable var energyFloorKcal: Double?
     @Nullable var energyTargetKcal: Double?
 
+    enum CodingKeys: String, CodingKey {
+        case sex, height, activity, complete, onboarded
+        case birthDate = "birth_date"
+        case heightCm = "height_cm"
+        case activityFactor = "activity_factor"
+        case massUnit = "mass_unit"
+        case lengthUnit = "length_unit"
+        case energyUnit = "energy_unit"
+        case timeZone = "time_zone"
+        case goalWeight = "goal_weight"
+        case goalRatePerWeek = "goal_rate_per_week"
+        case targetBasis = "target_basis"
+        case energyFloorKcal = "energy_floor_kcal"
+        case energyTargetKcal = "energy_target_kcal"
+    }
+
     package init(_ settings: UserSettings, goal: Goal?) {
         let profile = settings.profile
         sex = profile?.sex.rawValue
@@ -124,6 +140,17 @@ struct CheckInDTO: Encodable {
     @Nullable var targetKcal: Double?
     @Nullable var daysOnTarget: Int?
 
+    enum CodingKeys: String, CodingKey {
+        case start, end
+        case daysLogged = "days_logged"
+        case completeDays = "complete_days"
+        case meanIntakeKcal = "mean_intake_kcal"
+        case trendChange = "trend_change"
+        case expenditureKcal = "expenditure_kcal"
+        case targetKcal = "target_kcal"
+        case daysOnTarget = "days_on_target"
+    }
+
     init(_ week: WeeklyCheckIn, unit: MassUnit) {
         start = week.start.iso
         end = week.end.iso
@@ -150,6 +177,17 @@ package struct TodayDTO: Encodable {
     let trendVerdict: String
     let trendReason: String
 
+    enum CodingKeys: String, CodingKey {
+        case date, answer, message
+        case remainingKcal = "remaining_kcal"
+        case eatenKcal = "eaten_kcal"
+        case targetKcal = "target_kcal"
+        case maintenanceKcal = "maintenance_kcal"
+        case dayStatus = "day_status"
+        case trendVerdict = "trend_verdict"
+        case trendReason = "trend_reason"
+    }
+
     package init(_ report: EnergyReport) {
         date = report.asOf.iso
         answer = report.answer.answer.rawValue
@@ -172,6 +210,14 @@ package struct EnergyDTO: Encodable {
         let activityFactor: Double
         let expenditureKcal: Double
         @Nullable var bodyFatPercent: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case equation
+            case restingKcal = "resting_kcal"
+            case activityFactor = "activity_factor"
+            case expenditureKcal = "expenditure_kcal"
+            case bodyFatPercent = "body_fat_percent"
+        }
     }
 
     struct Adaptive: Encodable {
@@ -212,6 +258,15 @@ package struct EnergyDTO: Encodable {
         let floored: Bool
         @Nullable var change: TargetChangeDTO?
 
+        enum CodingKeys: String, CodingKey {
+            case kcal, source, basis, floored, change
+            case maintenanceKcal = "maintenance_kcal"
+            case adjustmentKcal = "adjustment_kcal"
+            case floorKcal = "floor_kcal"
+            case maintenanceSource = "maintenance_source"
+            case maintenanceAsOf = "maintenance_as_of"
+        }
+
         init(_ report: EnergyReport, _ target: EnergyTarget) {
             kcal = target.kcal
             source = target.source.rawValue
@@ -233,6 +288,13 @@ package struct EnergyDTO: Encodable {
         @Nullable var formulaKcal: Double?
         @Nullable var adaptiveKcal: Double?
         @Nullable var trend: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case date, status, trend
+            case intakeKcal = "intake_kcal"
+            case formulaKcal = "formula_kcal"
+            case adaptiveKcal = "adaptive_kcal"
+        }
     }
 
     let date: String
@@ -253,6 +315,21 @@ package struct EnergyDTO: Encodable {
     let thisWeek: CheckInDTO
     let lastWeek: CheckInDTO
     let days: [Day]
+
+    enum CodingKeys: String, CodingKey {
+        case date, trend, formula, adaptive, target, today, days
+        case massUnit = "mass_unit"
+        case adaptiveStatus = "adaptive_status"
+        case blendedKcal = "blended_kcal"
+        case blendedSdKcal = "blended_sd_kcal"
+        case adaptiveWeight = "adaptive_weight"
+        case maintenanceKcal = "maintenance_kcal"
+        case timeToGoalPlanned = "time_to_goal_planned"
+        case timeToGoalTrend = "time_to_goal_trend"
+        case goalReached = "goal_reached"
+        case thisWeek = "this_week"
+        case lastWeek = "last_week"
+    }
 
     package init(_ report: EnergyReport) {
         let unit = report.settings.displayUnit
@@ -301,6 +378,12 @@ struct TargetChangeDTO: Encodable {
     let reason: String
     let message: String
 
+    enum CodingKeys: String, CodingKey {
+        case since, reason, message
+        case fromKcal = "from_kcal"
+        case toKcal = "to_kcal"
+    }
+
     init(_ change: TargetChange, unit: EnergyUnit) {
         fromKcal = change.fromKcal
         toKcal = change.toKcal
@@ -318,6 +401,12 @@ package struct CalorieTargetDTO: Encodable {
     @Nullable var ownKcal: Double?
     @Nullable var floorKcal: Double?
     @Nullable var change: TargetChangeDTO?
+
+    enum CodingKeys: String, CodingKey {
+        case kcal, follows, change
+        case ownKcal = "own_kcal"
+        case floorKcal = "floor_kcal"
+    }
 
     package init(_ report: EnergyReport) {
         let settings = report.settings

@@ -29,6 +29,11 @@ struct NutrientTotalDTO: Encodable {
     let unit: String
     @Nullable var percentDailyValue: Double?
 
+    enum CodingKeys: String, CodingKey {
+        case key, name, amount, unit
+        case percentDailyValue = "percent_daily_value"
+    }
+
     /// With `percentDailyValue` only for a day's amount (a week's total has none).
     init(_ nutrient: Nutrient, _ amount: Double, isDaily: Bool = true) {
         key = nutrient.key
@@ -83,6 +88,11 @@ package struct FoodDTO: Encodable {
 package struct BarcodeResultDTO: Encodable {
     let foundIn: String
     let food: FoodDTO
+
+    enum CodingKeys: String, CodingKey {
+        case food
+        case foundIn = "found_in"
+    }
 
     package init(foundIn: String, food: FoodDTO) {
         self.foundIn = foundIn
@@ -150,6 +160,12 @@ package struct FoodEntryDTO: Encodable {
     @Nullable var note: String?
     let source: String
 
+    enum CodingKeys: String, CodingKey {
+        case id, name, brand, meal, date, servings, serving, nutrients, note, source
+        case foodID = "food_id"
+        case eatenAt = "eaten_at"
+    }
+
     package init(_ entry: FoodLogEntry) {
         id = entry.id.lowercasedString
         foodID = entry.foodID?.lowercasedString
@@ -172,6 +188,11 @@ package struct DayDTO: Encodable {
         let title: String
         let energyKcal: Double
         let entries: [FoodEntryDTO]
+
+        enum CodingKeys: String, CodingKey {
+            case meal, title, entries
+            case energyKcal = "energy_kcal"
+        }
     }
 
     let date: String
@@ -184,6 +205,16 @@ package struct DayDTO: Encodable {
     let totals: [NutrientTotalDTO]
     let targets: [NutrientGoalDTO]
     @Nullable var targetChange: TargetChangeDTO?
+
+    enum CodingKeys: String, CodingKey {
+        case date, meals, totals, targets
+        case targetChange = "target_change"
+        case energyKcal = "energy_kcal"
+        case energyTargetKcal = "energy_target_kcal"
+        case maintenanceKcal = "maintenance_kcal"
+        case exerciseKcal = "exercise_kcal"
+        case energyRemainingKcal = "energy_remaining_kcal"
+    }
 
     /// - Parameter energyUnit: the unit of the target change's message.
     package init(_ day: DayNutrition, energyUnit: EnergyUnit = .kilocalories) {
@@ -216,6 +247,10 @@ package struct NutrientGoalDTO: Encodable {
     let amount: Double?
     let standing: String?
 
+    enum CodingKeys: String, CodingKey {
+        case key, name, unit, target, minimum, maximum, source, amount, standing
+    }
+
     package init(_ goal: NutrientGoal, amount: Double? = nil, standing: NutrientGoal.Standing? = nil) {
         key = goal.nutrient.key
         name = goal.nutrient.name
@@ -238,6 +273,11 @@ package struct PresetDTO: Encodable {
         let servings: Double
         let serving: ServingDTO
         let nutrients: NutrientsDTO
+
+        enum CodingKeys: String, CodingKey {
+            case name, brand, servings, serving, nutrients
+            case foodID = "food_id"
+        }
     }
 
     let id: String
@@ -245,6 +285,11 @@ package struct PresetDTO: Encodable {
     let meal: String?
     let energyKcal: Double
     let items: [Item]
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, meal, items
+        case energyKcal = "energy_kcal"
+    }
 
     package init(_ preset: FoodPreset) {
         id = preset.id.lowercasedString
@@ -266,6 +311,12 @@ package struct NutritionPeriodDTO: Encodable {
     let totals: [NutrientTotalDTO]
     let dailyAverage: [NutrientTotalDTO]
 
+    enum CodingKeys: String, CodingKey {
+        case start, end, totals
+        case daysLogged = "days_logged"
+        case dailyAverage = "daily_average"
+    }
+
     package init(_ period: NutritionPeriod) {
         start = period.start.iso
         end = period.end.iso
@@ -278,6 +329,11 @@ package struct NutritionPeriodDTO: Encodable {
 package struct NutrientInfoDTO: Encodable {
     let key: String, name: String, unit: String, group: String
     @Nullable var dailyValue: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case key, name, unit, group
+        case dailyValue = "daily_value"
+    }
 
     package init(key: String, name: String, unit: String, group: String, dailyValue: Double?) {
         (self.key, self.name, self.unit, self.group, self.dailyValue) = (key, name, unit, group, dailyValue)
@@ -461,6 +517,12 @@ package struct RecipeDTO: Encodable {
         let servingLabel: String
         let grams: Double
         let nutrients: NutrientsDTO
+
+        enum CodingKeys: String, CodingKey {
+            case name, brand, servings, grams, nutrients
+            case foodID = "food_id"
+            case servingLabel = "serving_label"
+        }
     }
 
     let id: String

@@ -16,6 +16,11 @@ package struct GlanceDTO: Encodable {
         let unit: String
         /// The trend's change a week, in `unit`; nil until it has one.
         @Nullable var weeklyChange: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case weight, unit
+            case weeklyChange = "weekly_change"
+        }
     }
 
     struct GlucoseNow: Encodable {
@@ -28,6 +33,18 @@ package struct GlanceDTO: Encodable {
         let stale: Bool
         let measuredAt: String
         let sensor: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case value, unit, direction, arrow, stale, sensor
+            case mgDL = "mg_dl"
+            case minutesOld = "minutes_old"
+            case measuredAt = "measured_at"
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case date, answer, message, trend, glucose
+        case kcalLeft = "kcal_left"
     }
 
     package init(_ glance: Glance) {

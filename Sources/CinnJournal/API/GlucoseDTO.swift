@@ -15,6 +15,11 @@ package struct GlucoseReadingDTO: Encodable {
     @Nullable var note: String?
     let source: String
 
+    enum CodingKeys: String, CodingKey {
+        case id, time, date, value, unit, timing, note, source
+        case mgDl = "mg_dl"
+    }
+
     package init(_ reading: GlucoseReading, unit: GlucoseUnit) {
         id = reading.id.lowercasedString
         time = WeighIn.isoString(instant: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds)
@@ -55,6 +60,11 @@ package struct MealDTO: Encodable {
         let foodID: String
         let name: String
         let grams: Double
+
+        enum CodingKeys: String, CodingKey {
+            case name, grams
+            case foodID = "food_id"
+        }
     }
 
     let id: String
@@ -63,6 +73,11 @@ package struct MealDTO: Encodable {
     @Nullable var carbohydrateG: Double?
     let foods: [Food]
     @Nullable var note: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, kind, foods, note
+        case carbohydrateG = "carbohydrate_g"
+    }
 
     package init(_ meal: MealDefinition) {
         id = meal.id.lowercasedString
@@ -82,6 +97,13 @@ struct MealResponseDTO: Encodable {
     let incrementalAreaMgDlMin: Double
     let complete: Bool
     let bolusUnits: Double
+
+    enum CodingKeys: String, CodingKey {
+        case baseline, peak, rise, complete
+        case minutesToPeak = "minutes_to_peak"
+        case incrementalAreaMgDlMin = "incremental_area_mg_dl_min"
+        case bolusUnits = "bolus_units"
+    }
 
     init(_ response: MealResponse, unit: GlucoseUnit) {
         baseline = GlucoseDTO.rounded(response.baseline.glucose, unit)
@@ -227,6 +249,12 @@ package struct GlucoseReportDTO: Encodable {
         let cgmActivePercent: Double
         let enough: Bool
         @Nullable var missing: String?
+
+        enum CodingKeys: String, CodingKey {
+            case days, enough, missing
+            case daysWithReadings = "days_with_readings"
+            case cgmActivePercent = "cgm_active_percent"
+        }
     }
 
     let from: String
@@ -240,6 +268,13 @@ package struct GlucoseReportDTO: Encodable {
     let foods: [RankingDTO]
     let bolusUnits: Double
     let basalUnits: Double
+
+    enum CodingKeys: String, CodingKey {
+        case from, to, unit, statistics, coverage, days, meals, foods
+        case mealEvents = "meal_events"
+        case bolusUnits = "bolus_units"
+        case basalUnits = "basal_units"
+    }
 
     package init(_ report: GlucoseReport) {
         from = report.from.iso
@@ -267,6 +302,11 @@ package struct GlucoseDayDTO: Encodable {
     let readings: [GlucoseReadingDTO]
     let insulin: [InsulinDoseDTO]
     let mealEvents: [MealEventDTO]
+
+    enum CodingKeys: String, CodingKey {
+        case date, unit, statistics, readings, insulin
+        case mealEvents = "meal_events"
+    }
 
     package init(_ day: GlucoseDay) {
         date = day.date.iso

@@ -10,6 +10,11 @@ struct LiftedSetDTO: Encodable {
     let reps: Int
     let kind: String
 
+    enum CodingKeys: String, CodingKey {
+        case date, weight, reps, kind
+        case weightKg = "weight_kg"
+    }
+
     init(_ set: LiftedSet, unit: MassUnit) {
         date = set.day.iso
         weight = WorkoutDTO.rounded(set.weight.value(in: unit))
@@ -27,6 +32,13 @@ struct EstimateDTO: Encodable {
     let lowConfidence: Bool
     let set: LiftedSetDTO
     @Nullable var workoutID: String?
+
+    enum CodingKeys: String, CodingKey {
+        case shown, value, set
+        case valueKg = "value_kg"
+        case lowConfidence = "low_confidence"
+        case workoutID = "workout_id"
+    }
 
     init(_ estimate: EstimatedMax, unit: MassUnit, workout: UUID? = nil) {
         shown = estimate.oneRepMax.formatted(in: unit)
@@ -46,6 +58,11 @@ package struct ExerciseSummaryDTO: Encodable {
     @Nullable var lastDate: String?
     @Nullable var current: EstimateDTO?
     @Nullable var best: EstimateDTO?
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, aliases, current, best
+        case lastDate = "last_date"
+    }
 
     package init(_ summary: ExerciseSummary, unit: MassUnit) {
         id = summary.id.lowercasedString
@@ -95,6 +112,12 @@ package struct ExercisePageDTO: Encodable {
         let volume: Double
         let volumeKg: Double
         let sets: Int
+
+        enum CodingKeys: String, CodingKey {
+            case volume, sets
+            case weekStart = "week_start"
+            case volumeKg = "volume_kg"
+        }
     }
 
     package struct DayDTO: Encodable {
@@ -119,6 +142,17 @@ package struct ExercisePageDTO: Encodable {
     let totalSets: Int
     @Nullable var firstDate: String?
     @Nullable var lastDate: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, aliases, unit, formula, current, best, heaviest, history
+        case includeHighReps = "include_high_reps"
+        case bestSetVolume = "best_set_volume"
+        case repMaxes = "rep_maxes"
+        case weeklyVolume = "weekly_volume"
+        case totalSets = "total_sets"
+        case firstDate = "first_date"
+        case lastDate = "last_date"
+    }
 
     package init(_ page: ExercisePage, includeHighReps: Bool) {
         let unit = page.unit, report = page.report
@@ -445,6 +479,13 @@ package struct LastSetsDTO: Encodable {
     @Nullable var date: String?
     let unit: String
     let sets: [WorkoutDTO.SetDTO]
+
+    enum CodingKeys: String, CodingKey {
+        case exercise, date, unit, sets
+        case exerciseID = "exercise_id"
+        case workoutID = "workout_id"
+        case startedAt = "started_at"
+    }
 
     package init(exercise: ExerciseCluster, last: LastSets?, unit: MassUnit, formula: OneRepMaxFormula) {
         self.exercise = exercise.root.name

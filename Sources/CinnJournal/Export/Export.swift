@@ -45,15 +45,14 @@ extension Journal {
     }
 }
 
-/// `value` as JSON: the one encoder configuration of every answer and export. Keys are snake_case, made from the
-/// Swift names (`measuredAt` is `measured_at`; a name whose number needs its own underscore, `nutrients_per_100`,
-/// says so in `CodingKeys`), and sorted; `keys: .asDeclared` keeps the Swift names, for a format that is not Cinn's
-/// (Nightscout's camelCase). An optional is left out when nil unless it is `@Nullable` (written `null`, where the
-/// document promises the member). JSON has no infinity and no NaN, and Foundation's encoder refuses them: a number
-/// that is not finite (a value stored before Cinn checked it) is written as `null`.
-package func jsonString(_ value: some Encodable, pretty: Bool = false, keys: JSONKeys = .snakeCase) throws(CinnError) -> String {
+/// `value` as JSON: the one encoder configuration of every answer and export. Keys are sorted and named as the
+/// type's `CodingKeys` say (`measured_at`): a key strategy converting Swift names to snake_case would spare those
+/// enums but made the API's answers up to 12 % slower (BENCHMARKS.md, "A typed HTTP edge"). An optional is left out
+/// when nil unless it is `@Nullable` (written `null`, where the document promises the member). JSON has no infinity
+/// and no NaN, and Foundation's encoder refuses them: a number that is not finite (a value stored before Cinn
+/// checked it) is written as `null`.
+package func jsonString(_ value: some Encodable, pretty: Bool = false) throws(CinnError) -> String {
     let encoder = JSONEncoder()
-    if keys == .snakeCase { encoder.keyEncodingStrategy = .convertToSnakeCase }
     encoder.outputFormatting = pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
     encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: nonFinite, negativeInfinity: nonFinite, nan: nonFinite)
     let data: Data
@@ -118,14 +117,6 @@ extension Journal {
             try await write(text)
         }
     }
-}
-
-/// How `jsonString` names members.
-package enum JSONKeys: Sendable {
-    /// Cinn's own shapes: `measured_at`.
-    case snakeCase
-    /// Another program's format, as its Swift names say (Nightscout's `dateString`).
-    case asDeclared
 }
 
 /// An optional member written as `null` when it has no value (a synthesized `Encodable` leaves a nil optional out).

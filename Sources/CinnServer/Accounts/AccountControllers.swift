@@ -347,6 +347,11 @@ struct AccountAPIController {
         let token: String
         let scope: String
         let createdAt: String
+
+        enum CodingKeys: String, CodingKey {
+            case id, name, token, scope
+            case createdAt = "created_at"
+        }
     }
 
     struct TokenDTO: Encodable {
@@ -356,6 +361,14 @@ struct AccountAPIController {
         let createdAt: String
         let lastUsedAt: String?
         let revokedAt: String?
+
+        enum CodingKeys: String, CodingKey {
+            case id, name, scope
+            case createdAt = "created_at"
+            case lastUsedAt = "last_used_at"
+            case revokedAt = "revoked_at"
+        }
+
         init(_ token: APIToken) {
             id = token.id.lowercasedString
             name = token.name

@@ -96,10 +96,8 @@ enum APIAnswer: ResponseGenerator {
 /// Builds JSON responses.
 enum JSONResponse {
     /// `value` as the answer's JSON; a value that cannot be written is an error (500), never a body of `null`.
-    static func make(keys: JSONKeys = .snakeCase, _ value: some Encodable, status: HTTPResponse.Status = .ok) throws(CinnError)
-        -> Response
-    {
-        body(try jsonString(value, keys: keys), status: status)
+    static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws(CinnError) -> Response {
+        body(try jsonString(value), status: status)
     }
 
     static func body(_ json: String, status: HTTPResponse.Status = .ok) -> Response {

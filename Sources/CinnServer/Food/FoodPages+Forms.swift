@@ -124,7 +124,8 @@ struct LogFoodPage {
 
     static let fields = ["servings", "serving", "meal", "time"]
 
-    init(food: Food, input: LogFoodInput, extraMeals: [Meal], settings: UserSettings, today: LocalDate, problem: FormProblem? = nil) {
+    init(food: Food, input: LogFoodInput, extraMeals: [Meal], settings: UserSettings, today: LocalDate, problem: FormProblem? = nil) throws
+    {
         let id = food.id.lowercasedString
         foodID = id
         name = food.name
@@ -152,7 +153,7 @@ struct LogFoodPage {
                 key: nutrient.key, label: nutrient == .carbohydrate ? "carbs" : nutrient.name.lowercased(),
                 value: amounts[nutrient].map { NutritionText.amount($0, of: nutrient, energyUnit: settings.energyUnit) } ?? "—")
         }
-        per100 = NutritionText.macrosJSON(food.nutrients)
+        per100 = try NutritionText.macrosJSON(food.nutrients)
         energyUnit = settings.energyUnit.rawValue
         foodLink = Site.food.path(food.id)
         cancelLink = Site.foodDay.path(LocalDate(iso: input.date) ?? today)

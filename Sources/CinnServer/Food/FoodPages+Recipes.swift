@@ -141,7 +141,7 @@ struct RecipeEditorPage {
     init(
         _ draft: RecipeDraft, foods: [UUID: Food], stored: Recipe?, results: [FoodSearchResult], settings: UserSettings,
         problem: FormProblem?
-    ) {
+    ) throws {
         let unit = settings.energyUnit
         energyUnit = unit.rawValue
         id = draft.id?.lowercasedString
@@ -153,7 +153,7 @@ struct RecipeEditorPage {
         query = draft.query
         var total = Nutrients()
         var counted = true
-        rows = draft.ingredients.enumerated().map { index, item in
+        rows = try draft.ingredients.enumerated().map { index, item in
             let field = "ingredients[\(index)]"
             let food = item.foodID.flatMap { foods[$0] }
             if food == nil, let kept = RecipeEditorPage.kept(item, in: stored) {
@@ -164,7 +164,7 @@ struct RecipeEditorPage {
                         "\(NutritionText.decimal(kept.servings, places: 3)) × \(kept.servingLabel) · its food is gone: kept as it is",
                     name: kept.name, servings: item.servings, choices: [],
                     energy: unit.format(kilocalories: kept.nutrients.energy ?? 0), servingsError: nil,
-                    foodError: problem?.message(for: field + ".food_id"), per100: nil, fixed: NutritionText.macrosJSON(kept.nutrients))
+                    foodError: problem?.message(for: field + ".food_id"), per100: nil, fixed: try NutritionText.macrosJSON(kept.nutrients))
             }
             let serving = food.flatMap { food in
                 item.serving.flatMap { label in food.servingChoices.first { $0.label == label } }
@@ -189,7 +189,7 @@ struct RecipeEditorPage {
                 },
                 energy: energy, servingsError: problem?.message(for: field + ".servings"),
                 foodError: problem?.message(for: field + ".food_id") ?? problem?.message(for: field + ".serving"),
-                per100: food.map { NutritionText.macrosJSON($0.nutrients) }, fixed: nil)
+                per100: try food.map { try NutritionText.macrosJSON($0.nutrients) }, fixed: nil)
         }
         hasRows = !rows.isEmpty
         let count = Double(draft.servings.replacingOccurrences(of: ",", with: ".")).flatMap { $0 > 0 ? $0 : nil }

@@ -8,12 +8,12 @@ import Mustache
 /// How the food pages write numbers, days, times and links.
 enum NutritionText {
     /// The macros of `nutrients` as JSON, for a page's script that works amounts out as you type: {"energy":52,…}.
-    static func macrosJSON(_ nutrients: Nutrients) -> String {
+    static func macrosJSON(_ nutrients: Nutrients) throws(CinnError) -> String {
         let amounts = Dictionary(
             uniqueKeysWithValues: Nutrient.macros.compactMap { nutrient in
                 nutrients[nutrient].flatMap { $0.isFinite ? (nutrient.key, $0) : nil }
             })
-        return (try? jsonString(amounts)) ?? "{}"
+        return try jsonString(amounts)
     }
 
     /// "1850 kcal" or "7740 kJ", whole.

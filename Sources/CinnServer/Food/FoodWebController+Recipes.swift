@@ -79,7 +79,7 @@ extension FoodWebController {
             ? []
             : try await context.journal.searchFoods(draft.query, limit: 10)
                 .filter { $0.food.id != draft.id }
-        let model = RecipeEditorPage(draft, foods: foods, stored: stored, results: results, settings: settings, problem: problem)
+        let model = try RecipeEditorPage(draft, foods: foods, stored: stored, results: results, settings: settings, problem: problem)
         return page("food-recipe", model, title: model.title, section: .recipes, status: status)
     }
 }

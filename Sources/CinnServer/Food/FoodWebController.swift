@@ -213,7 +213,7 @@ extension FoodWebController {
     ) async throws -> WebAnswer {
         let date = LocalDate(iso: input.date) ?? context.journal.today(settings)
         let dayMeals = try await context.journal.day(date).day.meals.map(\.meal).filter { !$0.isStandard }
-        let model = LogFoodPage(
+        let model = try LogFoodPage(
             food: food, input: input, extraMeals: dayMeals, settings: settings, today: context.journal.today(settings),
             problem: problem)
         return page(

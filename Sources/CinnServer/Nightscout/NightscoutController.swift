@@ -74,9 +74,9 @@ struct NightscoutController {
     @Sendable func status(_ request: Request, context: Context) async throws -> Response {
         let settings = try await context.journal.settings()
         let now = context.journal.now()
-        return try NightscoutJSON.response(
+        return try JSONResponse.make(
             NightscoutStatusDTO(
-                serverTime: NightscoutJSON.dateString(now), serverTimeEpoch: NightscoutJSON.milliseconds(now),
+                serverTime: NightscoutEntryDTO.dateString(now), serverTimeEpoch: NightscoutJSON.milliseconds(now),
                 settings: .init(units: settings.glucoseUnit == .millimolesPerLiter ? "mmol" : "mg/dl")))
     }
 
@@ -84,13 +84,13 @@ struct NightscoutController {
         let query = try NightscoutQuery(request, times: ["date": .milliseconds, "dateString": .iso], types: true)
         let entries = try await context.journal.nightscoutEntries(
             from: query.start, to: query.end, sensor: query.sensor ?? sensor, count: query.count)
-        return try NightscoutJSON.response(entries.map(NightscoutEntryDTO.init))
+        return JSONResponse.body(NightscoutEntryDTO.json(entries))
     }
 
     /// The newest entry, as a list of one.
     @Sendable func current(_ request: Request, context: Context) async throws -> Response {
-        try NightscoutJSON.response(
-            try await context.journal.nightscoutEntries(from: nil, to: nil, sensor: nil, count: 1).map(NightscoutEntryDTO.init))
+        let newest = try await context.journal.nightscoutEntries(from: nil, to: nil, sensor: nil, count: 1)
+        return JSONResponse.body(NightscoutEntryDTO.json(newest))
     }
 
     /// An uploader's entries: stored unless the journal has them already; answered with the ones stored.
@@ -101,10 +101,8 @@ struct NightscoutController {
         if upload.stored.isEmpty, let rejected = upload.rejected.first, upload.duplicates == 0, upload.skipped == 0 {
             throw CinnError.invalid(rejected.field ?? "entries", "entry \(rejected.line): \(rejected.reason)")
         }
-        let stored = upload.stored.map {
-            NightscoutEntryDTO(NightscoutEntry(reading: $0, deltaMilligramsPerDeciliter: nil, direction: $0.direction))
-        }
-        return Self.naming(upload.rejected, in: try NightscoutJSON.response(stored))
+        let stored = upload.stored.map { NightscoutEntry(reading: $0, deltaMilligramsPerDeciliter: nil, direction: $0.direction) }
+        return Self.naming(upload.rejected, in: JSONResponse.body(NightscoutEntryDTO.json(stored)))
     }
 
     /// What Pebble watch faces and many widgets read: the newest sensor reading in the user's unit.
@@ -127,7 +125,7 @@ struct NightscoutController {
                 sgv: entry.reading.glucose.formatted(unit, withUnit: false), trend: direction.trend, direction: direction.rawValue,
                 datetime: NightscoutJSON.milliseconds(entry.reading.measuredAt), bgdelta: delta)
         }
-        return try NightscoutJSON.response(PebbleDTO(status: [.init(now: NightscoutJSON.milliseconds(context.journal.now()))], bgs: bgs))
+        return try JSONResponse.make(PebbleDTO(status: [.init(now: NightscoutJSON.milliseconds(context.journal.now()))], bgs: bgs))
     }
 }
 
@@ -213,32 +211,7 @@ enum NightscoutJSON {
     /// Largest upload: a day of 5-minute readings is about 100 KB.
     static let maximumUpload = 8 << 20
 
-    /// `value` as Nightscout's JSON: its members named as Nightscout names them (`dateString`).
-    static func response(_ value: some Encodable) throws(CinnError) -> Response {
-        try JSONResponse.make(keys: .asDeclared, value)
-    }
-
     static func milliseconds(_ date: Date) -> Int64 { date.millisecondsSince1970 }
-
-    /// ISO 8601 in UTC with milliseconds, as Nightscout writes `dateString`.
-    static func dateString(_ date: Date) -> String {
-        let total = milliseconds(date)
-        let seconds = total >= 0 ? total / 1000 : (total - 999) / 1000
-        let time = LocalDateTime(instant: Date(timeIntervalSince1970: Double(seconds)), utcOffsetSeconds: 0)
-        let second = Int(time.secondsOfDay.rounded())
-        return time.date.iso
-            + String(format: "T%02d:%02d:%02d.%03dZ", second / 3600, second / 60 % 60, second % 60, Int(total - seconds * 1000))
-    }
-
-    /// A record's `_id`: the uploader's when it sent one (a 24-digit object id), else the first 12 bytes of Cinn's
-    /// UUIDv7 (its time first, as an object id's is).
-    static func id(_ reading: GlucoseReading) -> String {
-        if let external = reading.externalID, external.hasPrefix("nightscout:") {
-            let id = external.dropFirst("nightscout:".count).prefix { $0 != ":" }
-            if id.count == 24, id.allSatisfy(\.isHexDigit) { return String(id) }
-        }
-        return reading.id.nightscoutObjectID
-    }
 }
 
 /// The server's status, as Nightscout 15 answers `/api/v1/status.json`.
@@ -263,45 +236,6 @@ struct NightscoutStatusDTO: Encodable {
     let settings: Settings
     var extendedSettings: [String: String] = [:]
     @Nullable var authorized: String? = nil
-}
-
-/// An entry as Nightscout writes one: a sensor reading (`sgv`, with its direction, trend and delta) or a meter one
-/// (`mbg`), in mg/dL.
-struct NightscoutEntryDTO: Encodable {
-    let _id: String
-    let type: String
-    let sgv: Int?
-    let mbg: Int?
-    let date: Int64
-    let dateString: String
-    let sysTime: String
-    /// Minutes east of UTC.
-    let utcOffset: Int
-    let device: String?
-    let direction: String?
-    let trend: Int?
-    /// Always a number on a sensor reading: followers (py-nightscout among them) read it without checking; 0 when
-    /// unknown.
-    let delta: Double?
-
-    init(_ entry: NightscoutEntry) {
-        let reading = entry.reading
-        let value = reading.glucose.milligramsPerDeciliter.roundedInt
-        let date = NightscoutJSON.dateString(reading.measuredAt)
-        let direction = reading.sensor ? entry.direction ?? GlucoseDirection.none : nil
-        _id = NightscoutJSON.id(reading)
-        type = reading.sensor ? "sgv" : "mbg"
-        sgv = reading.sensor ? value : nil
-        mbg = reading.sensor ? nil : value
-        self.date = NightscoutJSON.milliseconds(reading.measuredAt)
-        dateString = date
-        sysTime = date
-        utcOffset = reading.utcOffsetSeconds / 60
-        device = reading.device
-        self.direction = direction?.rawValue
-        trend = direction?.trend
-        delta = reading.sensor ? ((entry.deltaMilligramsPerDeciliter ?? 0) * 10).rounded() / 10 : nil
-    }
 }
 
 /// What Pebble watch faces and widgets read (`/pebble`): the newest sensor reading in the person's unit.
