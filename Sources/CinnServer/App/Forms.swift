@@ -126,11 +126,6 @@ extension Request {
         return try Self.decodeForm(T.self, from: String(decoding: buffer.readableBytesView, as: UTF8.self))
     }
 
-    /// A GET form's fields (the query) as `T`, read as `decodeForm` reads a posted one.
-    func decodeQueryForm<T: Decodable>(_ type: T.Type = T.self) throws -> T {
-        try Self.decodeForm(T.self, from: uri.query ?? "")
-    }
-
     static func decodeForm<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
         do {
             return try URLEncodedFormDecoder().decode(T.self, from: text)
