@@ -13,14 +13,14 @@ import Testing
     }
 
     @Test("the curve's fraction remaining, LoopKit's unit test (no delay)")
-    func fractionRemainingWithoutDelay() {
-        let adult = ExponentialInsulinModel(durationMinutes: 360, peakMinutes: 75, delayMinutes: 0)
+    func fractionRemainingWithoutDelay() throws {
+        let adult = try #require(ExponentialInsulinModel(durationMinutes: 360, peakMinutes: 75, delayMinutes: 0))
         #expect(adult.fractionRemaining(afterMinutes: -1) == 1)
         #expect(adult.fractionRemaining(afterMinutes: 0) == 1)
         #expect(abs(adult.fractionRemaining(afterMinutes: 108) - 0.5110493617156) < 1e-12)
         #expect(adult.fractionRemaining(afterMinutes: 360) == 0)
         #expect(adult.fractionRemaining(afterMinutes: 361) == 0)
-        let child = ExponentialInsulinModel(durationMinutes: 360, peakMinutes: 65, delayMinutes: 0)
+        let child = try #require(ExponentialInsulinModel(durationMinutes: 360, peakMinutes: 65, delayMinutes: 0))
         #expect(abs(child.fractionRemaining(afterMinutes: 82) - 0.6002510111374046) < 1e-12)
     }
 
@@ -72,6 +72,9 @@ import Testing
         #expect(!ExponentialInsulinModel.isValid(durationMinutes: .infinity, peakMinutes: 75))
         #expect(!ExponentialInsulinModel.isValid(durationMinutes: 60, peakMinutes: 20))
         #expect(ExponentialInsulinModel.isValid(durationMinutes: 300, peakMinutes: 55))
+        #expect(ExponentialInsulinModel(durationMinutes: 360, peakMinutes: .nan) == nil)
+        #expect(ExponentialInsulinModel(durationMinutes: 360, peakMinutes: 75, delayMinutes: -1) == nil)
+        #expect(ExponentialInsulinModel(durationMinutes: 360, peakMinutes: 75, delayMinutes: .infinity) == nil)
     }
 
     @Test("six meals, Scheiner's curve over 3 h after 10 min: LoopKit's carbs_on_board_output.json")

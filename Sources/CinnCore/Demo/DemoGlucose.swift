@@ -76,7 +76,7 @@ public struct DemoGlucose: Sendable {
                 GlucoseReading(
                     id: .v7(at: at), measuredAt: at, utcOffsetSeconds: utcOffsetSeconds,
                     glucose: Glucose(milligramsPerDeciliter: (max(45, mg + uniform(-3...3))).rounded()),
-                    source: "demo", externalID: "demo:\(Int(at.timeIntervalSince1970))", sensor: true))
+                    source: "demo", externalID: "demo:\(at.millisecondsSince1970 / 1000)", sensor: true))
             at = at.addingTimeInterval(300)
         }
         return DemoGlucose(readings: readings, doses: doses)

@@ -59,7 +59,7 @@ public struct DemoWorkouts: Sendable {
                 let workout = ImportedWorkout(
                     startedAt: start, utcOffsetSeconds: noon.utcOffsetSeconds, name: program.name,
                     durationSeconds: Double(50 + Int.random(in: 0...20, using: &random)) * 60,
-                    externalID: "demo:\(Int(start.timeIntervalSince1970))")
+                    externalID: "demo:\(start.millisecondsSince1970 / 1000)")
                 var position = 0
                 func add(_ set: WorkoutSet) {
                     sets.append(

@@ -18,18 +18,20 @@ public struct ExponentialInsulinModel: Sendable, Hashable {
     private let scale: Double
 
     /// Rapid-acting insulin for adults (Humalog, Novolog): 6 h, peak at 75 min, LoopKit's preset.
-    public static let rapidActingAdult = ExponentialInsulinModel(durationMinutes: 360, peakMinutes: 75)
+    public static let rapidActingAdult = ExponentialInsulinModel(durationMinutes: 360, peakMinutes: 75)!
     /// Rapid-acting insulin for children: peak at 65 min.
-    public static let rapidActingChild = ExponentialInsulinModel(durationMinutes: 360, peakMinutes: 65)
+    public static let rapidActingChild = ExponentialInsulinModel(durationMinutes: 360, peakMinutes: 65)!
     /// Ultra-rapid insulin (Fiasp, Lyumjev): peak at 55 min.
-    public static let ultraRapid = ExponentialInsulinModel(durationMinutes: 360, peakMinutes: 55)
+    public static let ultraRapid = ExponentialInsulinModel(durationMinutes: 360, peakMinutes: 55)!
 
-    /// A peak from 10 minutes to just under half the duration (the curve needs `peak < duration / 2`), durations
-    /// from 2 to 10 hours.
+    /// The durations the curve is made for: 2 to 10 hours (the peak must come before half of it, `isValid`).
     public static let durationRange = 120.0...600.0
 
-    public init(durationMinutes: Double, peakMinutes: Double, delayMinutes: Double = 10) {
-        precondition(Self.isValid(durationMinutes: durationMinutes, peakMinutes: peakMinutes) && delayMinutes >= 0)
+    /// The curve for a duration and peak that make one (`isValid`) and a delay from 0 to 60 minutes; nil otherwise.
+    public init?(durationMinutes: Double, peakMinutes: Double, delayMinutes: Double = 10) {
+        guard Self.isValid(durationMinutes: durationMinutes, peakMinutes: peakMinutes), (0...60).contains(delayMinutes) else {
+            return nil
+        }
         self.durationMinutes = durationMinutes
         self.peakMinutes = peakMinutes
         self.delayMinutes = delayMinutes

@@ -77,7 +77,7 @@ package struct NightscoutEntryDTO: Encodable, Equatable {
         let total = date.millisecondsSince1970
         let seconds = total >= 0 ? total / 1000 : (total - 999) / 1000
         let time = LocalDateTime(instant: Date(timeIntervalSince1970: Double(seconds)), utcOffsetSeconds: 0)
-        let second = Int(time.secondsOfDay.rounded())
+        let second = time.secondsOfDay.roundedInt ?? 0
         return time.date.iso
             + String(format: "T%02d:%02d:%02d.%03dZ", second / 3600, second / 60 % 60, second % 60, Int(total - seconds * 1000))
     }

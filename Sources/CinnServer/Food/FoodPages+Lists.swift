@@ -156,7 +156,7 @@ struct FoodStatsPage {
             return GoalRow(
                 label: "\(record.goal.nutrient.name) (\(bound))",
                 met: "\(record.daysMet) of \(NutritionText.plural(record.daysLogged, "day"))",
-                percent: record.daysLogged == 0 ? 0 : Int((Double(record.daysMet) / Double(record.daysLogged) * 100).rounded()))
+                percent: record.daysLogged == 0 ? 0 : (Double(record.daysMet) / Double(record.daysLogged) * 100).roundedInt ?? 0)
         }
     }
     let nutrientChart: String
