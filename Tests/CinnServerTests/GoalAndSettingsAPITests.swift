@@ -58,11 +58,14 @@ struct GoalAndSettingsAPITests {
     }
 
     @Test func settingsPartialUpdates() async throws {
-        @Sendable func settings(_ unit: String, _ method: String, _ zone: String, target: JSON = .null, energyUnit: String = "kcal") -> JSON
-        {
+        @Sendable func settings(
+            _ unit: String, _ method: String, _ zone: String, target: JSON = .null, energyUnit: String = "kcal",
+            insulin: (Double, Double) = (75, 360)
+        ) -> JSON {
             .object([
                 "unit": .string(unit), "trend_method": .string(method), "time_zone": .string(zone),
                 "energy_target_kcal": target, "energy_unit": .string(energyUnit), "glucose_unit": .string("mg/dL"),
+                "insulin_peak_minutes": .number(insulin.0), "insulin_duration_minutes": .number(insulin.1),
             ])
         }
         try await withApp { client, _ in
@@ -80,6 +83,11 @@ struct GoalAndSettingsAPITests {
             #expect(
                 try await client.send(.get, "/api/v1/settings").json()
                     == settings("lb", "pencil", "Europe/Berlin", energyUnit: "kJ"))
+            // The insulin curve: one part changed keeps the other; Fiasp's peak.
+            try await client.send(.put, "/api/v1/settings", json: #"{"insulin_peak_minutes":55}"#)
+            #expect(
+                try await client.send(.get, "/api/v1/settings").json()
+                    == settings("lb", "pencil", "Europe/Berlin", energyUnit: "kJ", insulin: (55, 360)))
         }
     }
 
@@ -88,6 +96,8 @@ struct GoalAndSettingsAPITests {
         (#"{"time_zone":"Mars/Olympus_Mons"}"#, "time_zone"), (#"{"unit":"lb","time_zone":"Nowhere"}"#, "time_zone"),
         (#"{"unit":7}"#, "unit"), (#"{"energy_target_kcal":200}"#, "energy_target_kcal"),
         (#"{"energy_target_kcal":"lots"}"#, "energy_target_kcal"), (#"{"energy_unit":"joules"}"#, "energy_unit"),
+        (#"{"insulin_peak_minutes":200}"#, "insulin_peak_minutes"), (#"{"insulin_duration_minutes":60}"#, "insulin_duration_minutes"),
+        (#"{"insulin_peak_minutes":1e308,"insulin_duration_minutes":300}"#, "insulin_peak_minutes"),
     ])
     func invalidSettings(json: String, field: String) async throws {
         try await withApp { client, _ in

@@ -47,6 +47,20 @@ public struct ExponentialInsulinModel: Sendable, Hashable {
             && peakMinutes < 0.45 * durationMinutes
     }
 
+    /// The curve for a person's peak and duration, as typed: a field that makes none is named in the error.
+    public static func validated(peakMinutes: Double, durationMinutes: Double) throws(CinnError) -> ExponentialInsulinModel {
+        guard durationMinutes.isFinite, durationRange.contains(durationMinutes) else {
+            throw .invalid("insulin_duration_minutes", "insulin acts for 120 to 600 minutes")
+        }
+        guard let model = ExponentialInsulinModel(durationMinutes: durationMinutes, peakMinutes: peakMinutes) else {
+            let most = (durationMinutes * 0.45).rounded(.up) - 1
+            throw .invalid(
+                "insulin_peak_minutes",
+                "the peak comes 10 to \(most.wholeText) minutes after a dose that acts \(durationMinutes.wholeText) minutes")
+        }
+        return model
+    }
+
     /// The share of a dose still to act `minutes` after it (insulin on board): 1 until the delay has passed, 0 from
     /// the end of its action.
     public func fractionRemaining(afterMinutes minutes: Double) -> Double {

@@ -411,6 +411,8 @@ package struct SyncType: Sendable {
                 SyncField("onboarded", .boolean, required: true),
                 SyncField("one_rep_max_formula", .choice(OneRepMaxFormula.allCases.map(\.rawValue)), required: true),
                 SyncField("glucose_unit", .choice(GlucoseUnit.allCases.map(\.rawValue)), required: true),
+                SyncField("insulin_peak_minutes", .real(10...270)),
+                SyncField("insulin_duration_minutes", .real(ExponentialInsulinModel.durationRange)),
                 SyncField("plate_unit", .choice([MassUnit.kilograms.rawValue, MassUnit.pounds.rawValue])),
                 SyncField("bar_weight", .real(0...100)),
                 SyncField("plates", .note(maxLength: 400)) { value throws(CinnError) in

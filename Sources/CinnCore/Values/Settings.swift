@@ -37,6 +37,8 @@ public struct UserSettings: Sendable, Hashable {
     public var plateSet: PlateSet?
     /// Macro targets and nutrient bounds; empty means the Daily Values only.
     public var nutrientTargets = NutrientTargets()
+    /// The person's rapid-acting insulin, as insulin on board counts it.
+    public var insulinModel = ExponentialInsulinModel.rapidActingAdult
 
     public init(
         displayUnit: MassUnit = .kilograms, trendMethod: TrendMethod = .exact, timeZoneIdentifier: String? = nil,

@@ -139,6 +139,8 @@ package struct SettingsDTO: Encodable {
     @Nullable var energyTargetKcal: Double?
     let energyUnit: String
     let glucoseUnit: String
+    let insulinPeakMinutes: Double
+    let insulinDurationMinutes: Double
 
     enum CodingKeys: String, CodingKey {
         case unit
@@ -147,6 +149,8 @@ package struct SettingsDTO: Encodable {
         case energyTargetKcal = "energy_target_kcal"
         case energyUnit = "energy_unit"
         case glucoseUnit = "glucose_unit"
+        case insulinPeakMinutes = "insulin_peak_minutes"
+        case insulinDurationMinutes = "insulin_duration_minutes"
     }
 
     package init(_ settings: UserSettings) {
@@ -156,6 +160,8 @@ package struct SettingsDTO: Encodable {
         energyTargetKcal = settings.energyTargetKcal
         energyUnit = settings.energyUnit.rawValue
         glucoseUnit = settings.glucoseUnit.rawValue
+        insulinPeakMinutes = settings.insulinModel.peakMinutes
+        insulinDurationMinutes = settings.insulinModel.durationMinutes
     }
 }
 
@@ -168,6 +174,8 @@ package struct SettingsRequest: Decodable {
     package let energyTargetKcal: LenientNumber??
     package let energyUnit: String?
     package let glucoseUnit: String?
+    package let insulinPeakMinutes: LenientNumber?
+    package let insulinDurationMinutes: LenientNumber?
 
     enum CodingKeys: String, CodingKey {
         case unit
@@ -176,6 +184,8 @@ package struct SettingsRequest: Decodable {
         case energyTargetKcal = "energy_target_kcal"
         case energyUnit = "energy_unit"
         case glucoseUnit = "glucose_unit"
+        case insulinPeakMinutes = "insulin_peak_minutes"
+        case insulinDurationMinutes = "insulin_duration_minutes"
     }
 
     package init(from decoder: any Decoder) throws {
@@ -188,6 +198,8 @@ package struct SettingsRequest: Decodable {
             ? .some(try container.decodeIfPresent(LenientNumber.self, forKey: .energyTargetKcal)) : nil
         energyUnit = try container.decodeIfPresent(String.self, forKey: .energyUnit)
         glucoseUnit = try container.decodeIfPresent(String.self, forKey: .glucoseUnit)
+        insulinPeakMinutes = try container.decodeIfPresent(LenientNumber.self, forKey: .insulinPeakMinutes)
+        insulinDurationMinutes = try container.decodeIfPresent(LenientNumber.self, forKey: .insulinDurationMinutes)
     }
 }
 

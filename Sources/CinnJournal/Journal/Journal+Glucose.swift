@@ -191,11 +191,21 @@ extension Journal {
     /// The meal events of `start..<end` in time order, with their meals: those logged as meal events, and the food
     /// diary's meals.
     func mealsEaten(from start: Date, to end: Date) async throws -> (events: [MealEvent], meals: [MealDefinition]) {
+        let (events, meals, _) = try await mealRecords(from: start, to: end)
+        return (events, meals)
+    }
+
+    /// `mealsEaten`, with the food-log entries the diary's meals were made of.
+    func mealRecords(from start: Date, to end: Date) async throws -> (events: [MealEvent], meals: [MealDefinition], entries: [FoodLogEntry])
+    {
         async let events = store.mealEvents(user: user, from: start, to: end, inFoodLog: false)
         async let definitions = store.mealsOfEvents(user: user, from: start, to: end)
         async let entries = store.loggedFoodEntries(user: user, from: start, to: end)
         async let presets = store.presets(user: user)
-        let diary = DiaryMeals.events(try await entries, presets: try await presets)
-        return ((try await events + diary.map(\.event)).sorted { $0.eatenAt < $1.eatenAt }, try await definitions + diary.map(\.meal))
+        let logged = try await entries
+        let diary = DiaryMeals.events(logged, presets: try await presets)
+        return (
+            (try await events + diary.map(\.event)).sorted { $0.eatenAt < $1.eatenAt }, try await definitions + diary.map(\.meal), logged
+        )
     }
 }

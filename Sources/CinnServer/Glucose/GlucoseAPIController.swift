@@ -26,6 +26,15 @@ struct GlucoseAPIController {
         group.delete("meal-events/{id}", use: deleteMealEvent)
         group.put("meal-events/{id}/report", use: reportMealEvent)
         group.delete("meal-events/{id}/report", use: clearReport)
+        group.post("nom", use: nom)
+    }
+
+    /// "Can I nom nom this?": what a meal about to be eaten leaves and is expected to do to glucose.
+    @Sendable func nom(_ request: Request, context: Context) async throws -> APIAnswer {
+        var request = request
+        let body = try await request.decodeJSON(NomRequest.self)
+        let answer = try await context.journal.nom(try body.items(), time: body.at, bolusUnits: body.bolusUnits?.value)
+        return .json(NomDTO(answer))
     }
 
     /// `?unit=mg/dL|mmol/L`, else the user's glucose unit.

@@ -66,6 +66,11 @@ struct SettingsAPIController {
         }
         if let unit = body.energyUnit { settings.energyUnit = try EnergyUnit.parse(unit) }
         if let unit = body.glucoseUnit { settings.glucoseUnit = try GlucoseUnit.parse(unit, field: "glucose_unit") }
+        if body.insulinPeakMinutes != nil || body.insulinDurationMinutes != nil {
+            settings.insulinModel = try ExponentialInsulinModel.validated(
+                peakMinutes: body.insulinPeakMinutes?.value ?? settings.insulinModel.peakMinutes,
+                durationMinutes: body.insulinDurationMinutes?.value ?? settings.insulinModel.durationMinutes)
+        }
         try await context.journal.saveSettings(settings)
         return .json(SettingsDTO(settings))
     }

@@ -42,6 +42,8 @@ struct SettingsPage {
     let energyTarget: String?
     let energyUnits: [Option]
     let glucoseUnits: [Option]
+    let insulinPeak: String
+    let insulinDuration: String
     let formError: String?
     /// The goal form's fields, filled with the goal there is.
     let goalWeightValue: String
@@ -65,6 +67,8 @@ struct SettingsPage {
         goalRateValue = goal?.plannedRate.map { Mass.format($0.value(in: unit), decimals: unit.displayDecimals + 1) } ?? ""
         energyTarget = energyTargetKcal.map { NutritionText.energy($0, settings.energyUnit) }
         glucoseUnits = GlucoseUnit.allCases.map { Option(value: $0.rawValue, label: $0.rawValue, selected: $0 == settings.glucoseUnit) }
+        insulinPeak = settings.insulinModel.peakMinutes.wholeText
+        insulinDuration = settings.insulinModel.durationMinutes.wholeText
         energyUnits = [("kcal", "Kilocalories (kcal)"), ("kJ", "Kilojoules (kJ)")].map {
             Option(value: $0.0, label: $0.1, selected: $0.0 == settings.energyUnit.rawValue)
         }

@@ -44,6 +44,8 @@ struct SettingsWebController {
         @Field var timeZone: String?
         @Field var energyUnit: String?
         @Field var glucoseUnit: String?
+        @Field var insulinPeakMinutes: String?
+        @Field var insulinDurationMinutes: String?
 
         enum CodingKeys: String, CodingKey {
             case unit
@@ -51,6 +53,8 @@ struct SettingsWebController {
             case timeZone = "time_zone"
             case energyUnit = "energy_unit"
             case glucoseUnit = "glucose_unit"
+            case insulinPeakMinutes = "insulin_peak_minutes"
+            case insulinDurationMinutes = "insulin_duration_minutes"
         }
     }
 
@@ -68,6 +72,11 @@ struct SettingsWebController {
             if let zone = form.timeZone { settings.timeZoneIdentifier = try UserSettings.validTimeZone(zone) }
             if let unit = form.energyUnit { settings.energyUnit = try EnergyUnit.parse(unit) }
             if let unit = form.glucoseUnit { settings.glucoseUnit = try GlucoseUnit.parse(unit, field: "glucose_unit") }
+            if form.insulinPeakMinutes != nil || form.insulinDurationMinutes != nil {
+                settings.insulinModel = try ExponentialInsulinModel.validated(
+                    peakMinutes: try form.$insulinPeakMinutes.number() ?? settings.insulinModel.peakMinutes,
+                    durationMinutes: try form.$insulinDurationMinutes.number() ?? settings.insulinModel.durationMinutes)
+            }
             try await context.journal.saveSettings(settings)
             return Done.settingsSaved.redirect(to: Site.settings.path)
         } catch let error as CinnError where error.code == .invalidInput {

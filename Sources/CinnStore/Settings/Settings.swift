@@ -14,7 +14,7 @@ extension Store {
                 """
                 SELECT display_unit, trend_method, time_zone, energy_target_kcal, energy_unit, sex, birth_day, height_cm,
                     activity_level, length_unit, target_basis, energy_floor_kcal, onboarded, one_rep_max_formula, glucose_unit,
-                    plate_unit, bar_weight, plates, nutrient_targets
+                    plate_unit, bar_weight, plates, nutrient_targets, insulin_peak_minutes, insulin_duration_minutes
                 FROM user_settings WHERE user_id = \(bind: user.rawValue)
                 """
             ).first()
@@ -48,6 +48,12 @@ extension Store {
             oneRepMaxFormula: OneRepMaxFormula(rawValue: try row.decode(column: "one_rep_max_formula", as: String.self)) ?? .default,
             glucoseUnit: GlucoseUnit(rawValue: try row.decode(column: "glucose_unit", as: String.self)) ?? .milligramsPerDeciliter)
         settings.plateSet = plateSet
+        if let peak = try row.decode(column: "insulin_peak_minutes", as: Double?.self),
+            let duration = try row.decode(column: "insulin_duration_minutes", as: Double?.self),
+            let model = ExponentialInsulinModel(durationMinutes: duration, peakMinutes: peak)
+        {
+            settings.insulinModel = model
+        }
         if let text = try row.decode(column: "nutrient_targets", as: String?.self) {
             guard let targets = NutrientTargets(storageText: text) else {
                 throw CinnError(.internal, "the stored nutrition targets are damaged")
@@ -69,11 +75,14 @@ extension Store {
     private func writeSettings(_ db: any SQLDatabase, _ settings: UserSettings, user: UserID) async throws {
         let version = try await reserveVersions(db, user: user)
         let time = milliseconds(now())
+        // The adult curve is kept as NULL: the default.
+        let customInsulin = settings.insulinModel == .rapidActingAdult ? nil : settings.insulinModel
         try await db.raw(
             """
             INSERT INTO user_settings (user_id, id, created_at_ms, version, display_unit, trend_method, time_zone, energy_target_kcal, energy_unit,
                 sex, birth_day, height_cm, activity_level, length_unit, target_basis, energy_floor_kcal, onboarded,
-                one_rep_max_formula, glucose_unit, plate_unit, bar_weight, plates, nutrient_targets, updated_at_ms)
+                one_rep_max_formula, glucose_unit, plate_unit, bar_weight, plates, nutrient_targets, insulin_peak_minutes,
+                insulin_duration_minutes, updated_at_ms)
             VALUES (\(bind: user.rawValue), \(bind: bind(UUID.v7(at: now()))), \(bind: time), \(bind: version),
                     \(bind: settings.displayUnit.rawValue), \(bind: settings.trendMethod.rawValue),
                     \(bind: settings.timeZoneIdentifier), \(bind: settings.energyTargetKcal), \(bind: settings.energyUnit.rawValue),
@@ -83,7 +92,8 @@ extension Store {
                     \(bind: settings.energyFloorKcal), \(bind: settings.onboarded ? 1 : 0),
                     \(bind: settings.oneRepMaxFormula.rawValue), \(bind: settings.glucoseUnit.rawValue),
                     \(bind: settings.plateSet?.unit.rawValue), \(bind: settings.plateSet?.bar), \(bind: settings.plateSet?.storageText),
-                    \(bind: settings.nutrientTargets == NutrientTargets() ? nil : settings.nutrientTargets.storageText), \(bind: time))
+                    \(bind: settings.nutrientTargets == NutrientTargets() ? nil : settings.nutrientTargets.storageText),
+                    \(bind: customInsulin?.peakMinutes), \(bind: customInsulin?.durationMinutes), \(bind: time))
             ON CONFLICT (user_id) DO UPDATE SET display_unit = excluded.display_unit,
                 trend_method = excluded.trend_method, time_zone = excluded.time_zone,
                 energy_target_kcal = excluded.energy_target_kcal, energy_unit = excluded.energy_unit,
@@ -92,7 +102,8 @@ extension Store {
                 target_basis = excluded.target_basis, energy_floor_kcal = excluded.energy_floor_kcal,
                 onboarded = excluded.onboarded, one_rep_max_formula = excluded.one_rep_max_formula, glucose_unit = excluded.glucose_unit,
                 plate_unit = excluded.plate_unit, bar_weight = excluded.bar_weight, plates = excluded.plates,
-                nutrient_targets = excluded.nutrient_targets, updated_at_ms = excluded.updated_at_ms, version = excluded.version
+                nutrient_targets = excluded.nutrient_targets, insulin_peak_minutes = excluded.insulin_peak_minutes,
+                insulin_duration_minutes = excluded.insulin_duration_minutes, updated_at_ms = excluded.updated_at_ms, version = excluded.version
             """
         ).run()
     }

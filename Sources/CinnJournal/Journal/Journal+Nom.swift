@@ -1,0 +1,211 @@
+import CinnCore
+import CinnStore
+import Foundation
+
+/// One part of a meal about to be eaten: a food of the journal with its servings, or amounts as a quick add gives them.
+public enum NomItem: Sendable, Hashable {
+    case food(id: UUID, servings: Double, serving: String?)
+    case amounts(QuickAdd, fiberGrams: Double?)
+}
+
+/// Insulin and carbohydrate on board at an instant.
+public struct OnBoard: Sendable, Equatable {
+    public var insulinUnits: Double
+    public var carbohydrateGrams: Double
+}
+
+/// "Can I nom nom this?": what a meal about to be eaten leaves of the day's calories and does to the goal date, and
+/// what it is expected to do to glucose from the person's own similar meals.
+public struct NomAnswer: Sendable {
+    public struct Energy: Sendable, Equatable {
+        public var kcal: Double
+        public var leftBefore: Double
+        public var leftAfter: Double
+        /// Days the goal date moves when the meal goes over the day's target: what it eats beyond the target over the
+        /// planned daily deficit (later when losing, sooner when gaining); nil when it stays within the target or there
+        /// is no goal to move.
+        public var goalDateShiftDays: Double?
+    }
+
+    public var at: Date
+    public var settings: UserSettings
+    /// The meal's name, from its parts.
+    public var name: String
+    public var carbohydrateGrams: Double
+    public var energy: Energy?
+    public var forecast: MealForecast?
+    /// Why there is no forecast, when there is none.
+    public var glucoseReason: String?
+    public var onBoard: OnBoard?
+}
+
+extension Journal {
+    /// How far back the expectation looks for similar meals: insulin needs drift over months, and a bound keeps the work
+    /// of one question small.
+    public static let nomLookbackDays = 180
+    /// A meal followed by another within this long is left out of the history: its peak is two meals'.
+    static let nomQuietAfter: TimeInterval = 120 * 60
+
+    /// What eating `items` at `time` (nil: now) with `bolusUnits` (nil: not said) would do (docs/glucose.md).
+    public func nom(_ items: [NomItem], time: String?, bolusUnits: Double?) async throws -> NomAnswer {
+        guard !items.isEmpty else { throw CinnError.invalid("entries", "give at least one food or its amounts") }
+        guard items.count <= 100 else { throw CinnError.invalid("entries", "at most 100 entries") }
+        if let bolusUnits, !(bolusUnits.isFinite && (0...InsulinDose.unitsRange.upperBound).contains(bolusUnits)) {
+            throw CinnError.invalid("bolus_units", "a bolus is between 0 and 100 units")
+        }
+        let settings = try await settings()
+        let at = try readingTime(time, settings: settings, field: "at")
+        var entries: [FoodLogEntry] = []
+        var fiberGiven = 0.0
+        for (index, item) in items.enumerated() {
+            let prefix = "entries[\(index)]."
+            switch item {
+            case .food(let id, let servings, let serving):
+                let food: Food
+                do { food = try await store.food(id: id, user: user) } catch let error as CinnError where error.code == .notFound {
+                    throw CinnError.invalid(prefix + "food_id", "no food with id \(id)")
+                }
+                let choice = try servingChoice(serving, of: food, field: prefix + "serving")
+                do {
+                    entries.append(
+                        try FoodLogEntry.logging(
+                            food, servings: servings, of: choice, meal: .snacks, eatenAt: at.instant, utcOffsetSeconds: at.utcOffsetSeconds)
+                    )
+                } catch {
+                    throw CinnError.invalid(prefix + (error.field ?? "servings"), error.message)
+                }
+            case .amounts(let quick, let fiber):
+                entries.append(FoodLogEntry.logging(quick, meal: .snacks, eatenAt: at.instant, utcOffsetSeconds: at.utcOffsetSeconds))
+                fiberGiven += fiber ?? 0
+            }
+        }
+        func total(_ nutrient: Nutrient) -> Double? {
+            let values = entries.compactMap { $0.nutrients[nutrient] }
+            return values.isEmpty ? nil : values.reduce(0, +)
+        }
+        let fiber = total(.fiber).map { $0 + fiberGiven } ?? (fiberGiven > 0 ? fiberGiven : nil)
+        let names = entries.map(\.name).reduce(into: [String]()) { names, name in if !names.contains(name) { names.append(name) } }
+        let meal = MealCircumstances(
+            carbohydrateGrams: total(.carbohydrate) ?? 0, fiberGrams: fiber, fatGrams: total(.fat), proteinGrams: total(.protein),
+            foods: Set(names.map { $0.lowercased() }),
+            minuteOfDay: Double(LocalDateTime(instant: at.instant, utcOffsetSeconds: at.utcOffsetSeconds).secondsOfDay) / 60,
+            bolusUnits: bolusUnits)
+        var answer = NomAnswer(
+            at: at.instant, settings: settings, name: names.joined(separator: ", "), carbohydrateGrams: meal.carbohydrateGrams,
+            energy: try await nomEnergy(
+                kcal: total(.energy) ?? 0, on: LocalDate(instant: at.instant, utcOffsetSeconds: at.utcOffsetSeconds)))
+        try await expectGlucose(meal, at: at.instant, settings: settings, into: &answer)
+        return answer
+    }
+
+    /// The energy part: nil without a calorie target.
+    private func nomEnergy(kcal: Double, on day: LocalDate) async throws -> NomAnswer.Energy? {
+        let report = try await energyReport(asOf: day, historyDays: 0)
+        guard let target = report.targetKcal else { return nil }
+        let before = target - report.eatenKcal, after = before - kcal
+        var shift: Double?
+        let over = max(0, -after) - max(0, -before)
+        if over > 0, report.goal != nil, let maintenance = report.maintenanceKcal {
+            let deficit = maintenance - target
+            if abs(deficit) >= 50 { shift = over / deficit }
+        }
+        return NomAnswer.Energy(kcal: kcal, leftBefore: before, leftAfter: after, goalDateShiftDays: shift)
+    }
+
+    /// The glucose part: the forecast from the meals of the lookback before `at`, and what is on board.
+    private func expectGlucose(_ candidate: MealCircumstances, at: Date, settings: UserSettings, into answer: inout NomAnswer) async throws
+    {
+        let start = at.addingTimeInterval(-Double(Self.nomLookbackDays) * 86400)
+        let model = settings.insulinModel
+        let insulinReach = (model.delayMinutes + model.durationMinutes) * 60
+        async let points = store.glucosePoints(user: user, from: start.addingTimeInterval(-MealResponse.baselineBefore), to: at)
+        async let doses = store.insulinDoses(user: user, from: start.addingTimeInterval(-insulinReach), to: at)
+        let (events, meals, entries) = try await mealRecords(from: start.addingTimeInterval(-4 * 3600), to: at)
+        let readings = try await points, given = try await doses
+        guard !readings.isEmpty else {
+            answer.glucoseReason = "no glucose readings in the last \(Self.nomLookbackDays) days"
+            return
+        }
+        let definitions = Dictionary(meals.map { ($0.id, $0) }) { first, _ in first }
+        let carbs = Self.carbEntries(events, definitions)
+        let onBoard = { (instant: Date, excluding: Date?) -> OnBoard in
+            // Doses of the last half hour are the meal's bolus, not insulin on board.
+            let earlier = given.filter { $0.takenAt < instant.addingTimeInterval(-MealResponse.bolusBefore) }
+            return OnBoard(
+                insulinUnits: model.unitsOnBoard(earlier, at: instant),
+                carbohydrateGrams: CarbAbsorption.piecewiseLinear.gramsOnBoard(carbs.filter { $0.eatenAt != excluding }, at: instant))
+        }
+        var candidate = candidate
+        let now = onBoard(at, nil)
+        answer.onBoard = OnBoard(
+            insulinUnits: model.unitsOnBoard(given, at: at),
+            carbohydrateGrams: CarbAbsorption.piecewiseLinear.gramsOnBoard(carbs, at: at))
+        candidate.insulinOnBoard = now.insulinUnits
+        candidate.carbsOnBoard = now.carbohydrateGrams
+        let recentBolus = given.filter { $0.kind == .bolus && at.timeIntervalSince($0.takenAt) <= MealResponse.bolusBefore }
+            .reduce(0) { $0 + $1.units }
+        if candidate.bolusUnits != nil || recentBolus > 0 { candidate.bolusUnits = (candidate.bolusUnits ?? 0) + recentBolus }
+        (candidate.glucoseBefore, candidate.glucosePerMinute) = MealCircumstances.glucose(before: at, points: readings)
+
+        let entryByID = Dictionary(entries.map { ($0.id, $0) }) { first, _ in first }
+        var history: [PastMeal] = []
+        for (index, event) in events.enumerated() where event.eatenAt >= start && !event.isReported {
+            guard event.eatenAt.addingTimeInterval(MealResponse.peakWindow) <= at, let grams = Self.carbohydrate(of: event, definitions)
+            else { continue }
+            if let next = events[(index + 1)...].first(where: { ($0.carbohydrateGrams ?? 1) > 0 }),
+                next.eatenAt.timeIntervalSince(event.eatenAt) < Self.nomQuietAfter
+            {
+                continue
+            }
+            guard let response = MealResponse.around(event, points: readings, doses: given), response.isComplete else { continue }
+            let meal = definitions[event.mealID]
+            let parts = event.entryIDs.compactMap { entryByID[$0] }
+            func sum(_ nutrient: Nutrient) -> Double? {
+                let values = parts.compactMap { $0.nutrients[nutrient] }
+                return values.isEmpty ? nil : values.reduce(0, +)
+            }
+            let foods = parts.isEmpty ? (meal?.foods.map(\.name) ?? []) : parts.map(\.name)
+            let before = MealCircumstances.glucose(before: event.eatenAt, points: readings)
+            let board = onBoard(event.eatenAt, event.eatenAt)
+            history.append(
+                PastMeal(
+                    eatenAt: event.eatenAt, name: meal?.name ?? "Meal",
+                    circumstances: MealCircumstances(
+                        carbohydrateGrams: grams, fiberGrams: sum(.fiber), fatGrams: sum(.fat), proteinGrams: sum(.protein),
+                        foods: Set((foods.isEmpty ? [meal?.name ?? ""] : foods).map { $0.lowercased() }),
+                        minuteOfDay: Double(LocalDateTime(instant: event.eatenAt, utcOffsetSeconds: event.utcOffsetSeconds).secondsOfDay)
+                            / 60,
+                        glucoseBefore: before.value, glucosePerMinute: before.perMinute, bolusUnits: response.bolusUnits,
+                        insulinOnBoard: board.insulinUnits, carbsOnBoard: board.carbohydrateGrams),
+                    riseMgPerDl: response.rise, minutesToPeak: response.minutesToPeak))
+        }
+        let forecast = MealPredictor.expect(candidate, history: history)
+        answer.forecast = forecast
+        if case .tooFewSimilarMeals(let found, let needed) = forecast {
+            answer.glucoseReason = "\(found) similar meal\(found == 1 ? "" : "s") with readings so far; \(needed) are needed"
+        }
+    }
+
+    /// Insulin and carbohydrate on board now, by the person's insulin curve and Loop's carb absorption.
+    public func onBoard() async throws -> OnBoard {
+        let settings = try await settings()
+        let at = now()
+        let model = settings.insulinModel
+        let reach = (model.delayMinutes + model.durationMinutes) * 60
+        let doses = try await store.insulinDoses(user: user, from: at.addingTimeInterval(-reach), to: at.addingTimeInterval(0.001))
+        let (events, meals) = try await mealsEaten(from: at.addingTimeInterval(-4 * 3600), to: at.addingTimeInterval(0.001))
+        let definitions = Dictionary(meals.map { ($0.id, $0) }) { first, _ in first }
+        return OnBoard(
+            insulinUnits: model.unitsOnBoard(doses, at: at),
+            carbohydrateGrams: CarbAbsorption.piecewiseLinear.gramsOnBoard(Self.carbEntries(events, definitions), at: at))
+    }
+
+    /// A meal event's carbohydrate: counted for the event, else its meal's estimate times the portion.
+    static func carbohydrate(of event: MealEvent, _ meals: [UUID: MealDefinition]) -> Double? {
+        event.carbohydrateGrams ?? meals[event.mealID]?.carbohydrateGrams.map { $0 * event.portion }
+    }
+
+    static func carbEntries(_ events: [MealEvent], _ meals: [UUID: MealDefinition]) -> [CarbEntry] {
+        events.compactMap { event in carbohydrate(of: event, meals).map { CarbEntry(eatenAt: event.eatenAt, grams: $0) } }
+    }
+}
