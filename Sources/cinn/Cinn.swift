@@ -18,7 +18,8 @@ struct Cinn: AsyncParsableCommand {
             Stats.self, ProfileCommand.self, EnergyCommand.self, TodayCommand.self, LiftsCommand.self, WorkoutsCommand.self,
             WorkoutCommand.self,
             RoutineCommand.self, Import.self,
-            Export.self, GlucoseCommand.self, InsulinCommand.self, MealCommand.self, ResearchExportCommand.self, UserCommand.self,
+            Export.self, GlucoseCommand.self, NomCommand.self, InsulinCommand.self, MealCommand.self, ResearchExportCommand.self,
+            UserCommand.self,
             SyncCommand.self, BackupCommand.self, RestoreCommand.self,
         ]
     )

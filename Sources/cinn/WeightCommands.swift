@@ -178,12 +178,14 @@ struct SettingsCommand: AsyncParsableCommand {
             commandName: "set",
             abstract: """
                 Change a setting: unit (kg|lb|st), trend-method (exact|pencil), time-zone (an IANA name), \
-                energy-target (kcal per day, or "none"), energy-unit (kcal|kJ) or glucose-unit (mg/dL|mmol/L).
+                energy-target (kcal per day, or "none"), energy-unit (kcal|kJ), glucose-unit (mg/dL|mmol/L), \
+                insulin-peak or insulin-duration (the rapid-acting insulin's curve, minutes: 75 and 360 for Humalog or NovoRapid, \
+                55 for Fiasp or Lyumjev).
                 """)
 
         @OptionGroup var options: DatabaseOptions
 
-        @Argument(help: "unit, trend-method, time-zone, energy-target, energy-unit or glucose-unit.")
+        @Argument(help: "unit, trend-method, time-zone, energy-target, energy-unit, glucose-unit, insulin-peak or insulin-duration.")
         var name: String
 
         @Argument(help: "The new value.")
@@ -209,10 +211,17 @@ struct SettingsCommand: AsyncParsableCommand {
                     }
                 case "energy-unit": settings.energyUnit = try EnergyUnit.parse(value, field: "energy-unit")
                 case "glucose-unit": settings.glucoseUnit = try GlucoseUnit.parse(value, field: "glucose-unit")
+                case "insulin-peak", "insulin-duration":
+                    guard let minutes = Double(value) else { throw CinnError.invalid(name, "\"\(value)\" is not a number of minutes") }
+                    let model = settings.insulinModel
+                    settings.insulinModel = try ExponentialInsulinModel.validated(
+                        peakMinutes: name == "insulin-peak" ? minutes : model.peakMinutes,
+                        durationMinutes: name == "insulin-duration" ? minutes : model.durationMinutes)
                 default:
                     throw CinnError.invalid(
-                        "name", "unknown setting \"\(name)\"; use unit, trend-method, time-zone, energy-target, energy-unit or glucose-unit"
-                    )
+                        "name",
+                        "unknown setting \"\(name)\"; use unit, trend-method, time-zone, energy-target, energy-unit, glucose-unit, "
+                            + "insulin-peak or insulin-duration")
                 }
                 try await journal.saveSettings(settings)
                 print("\(name) = \(value)")
@@ -234,6 +243,8 @@ struct SettingsCommand: AsyncParsableCommand {
                 print("energy-target = \(settings.energyTargetKcal.map { "\($0.wholeText) kcal" } ?? "none")")
                 print("energy-unit = \(settings.energyUnit.rawValue)")
                 print("glucose-unit = \(settings.glucoseUnit.rawValue)")
+                print("insulin-peak = \(settings.insulinModel.peakMinutes.wholeText) min")
+                print("insulin-duration = \(settings.insulinModel.durationMinutes.wholeText) min")
             }
         }
     }

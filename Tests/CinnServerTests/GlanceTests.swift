@@ -58,6 +58,12 @@ import Testing
             #expect(glucose["value"]?.double == 182 && glucose["unit"]?.string == "mg/dL" && glucose["direction"]?.string == "SingleUp")
             #expect(glucose["arrow"]?.string == "↑" && glucose["minutes_old"]?.double == 4 && glucose["stale"]?.bool == false)
             #expect(glucose["sensor"]?.bool == true)
+            #expect(glucose["insulin_on_board_units"]?.double == 0 && glucose["carbs_on_board_g"]?.double == 0)
+            // Two hours after 4 U (Loop's adult curve: 0.500577 left) and 50 g (piecewise-linear over 3 h: 13.443 / 60 left).
+            try await client.send(.post, "/api/v1/insulin", json: #"{"units":4,"kind":"bolus","time":"2024-03-15T10:00:00Z"}"#)
+            _ = try await client.log(#"{"name":"Toast","energy_kcal":300,"carbohydrate_g":50,"time":"2024-03-15T10:00:00Z"}"#)
+            let onBoard = try await client.send(.get, "/api/v1/glance").json()["glucose"]
+            #expect(onBoard?["insulin_on_board_units"]?.double == 2 && onBoard?["carbs_on_board_g"]?.double == 11)
 
             try await client.send(.put, "/api/v1/settings", json: #"{"glucose_unit":"mmol/L"}"#)
             #expect(try await client.send(.get, "/api/v1/glance").json()["glucose"]?["value"]?.double == 10.1, "182 mg/dL is 10.1 mmol/L")

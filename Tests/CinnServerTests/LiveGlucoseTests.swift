@@ -15,6 +15,7 @@ import Testing
         try await withApp(on: database) { client, journal in
             let empty = String(buffer: try await client.send(.get, "/glucose").body)
             #expect(empty.contains("No reading in the last 24 hours") && empty.contains("No readings in the last 6 hours"))
+            #expect(!empty.contains("IOB"), "nothing on board without a reading")
 
             let readings = (0..<48).map { index in
                 GlucoseReading(
@@ -33,6 +34,13 @@ import Testing
             #expect(html.contains(#"href="/glucose?days=14&amp;hours=3""#), "the period links keep the hours")
             #expect(html.contains("<script src=\"/static/glucose-live.js\"></script>"))
             #expect(html.contains("36 readings, mean"), "3 hours of 5-minute readings in the chart's summary")
+            #expect(html.contains("IOB <b>0 U</b>") && html.contains("COB <b>0 g</b>"), "on board, for a glucose user")
+            // An hour after 2 U with the child's curve (peak 65 min: 0.800261 left) and 60 g (41.975 left).
+            try await client.send(.put, "/api/v1/settings", json: #"{"insulin_peak_minutes":65}"#)
+            try await client.send(.post, "/api/v1/insulin", json: #"{"units":2,"kind":"bolus","time":"2024-03-15T11:00:00Z"}"#)
+            _ = try await client.log(#"{"name":"Rice","energy_kcal":240,"carbohydrate_g":60,"time":"2024-03-15T11:00:00Z"}"#)
+            let onBoard = String(buffer: try await client.send(.get, "/glucose/live?hours=3&days=7").body)
+            #expect(onBoard.contains("IOB <b>1.6 U</b>") && onBoard.contains("COB <b>42 g</b>"))
 
             let fragment = try await client.send(.get, "/glucose/live?hours=12&days=7")
             let part = String(buffer: fragment.body)

@@ -158,11 +158,13 @@ struct GoalAndSettingsCommandTests {
         #expect(try await sandbox.cinn("settings", "set", "energy-target", "1900").status == 0)
         #expect(try await sandbox.cinn("settings", "set", "energy-unit", "kJ").status == 0)
         #expect(try await sandbox.cinn("settings", "set", "glucose-unit", "mmol/L").status == 0)
+        #expect(try await sandbox.cinn("settings", "set", "insulin-peak", "55").status == 0)
+        #expect(try await sandbox.cinn("settings", "set", "insulin-duration", "100").status == badInput)
         let show = try await sandbox.cinn("settings", "show")
         #expect(
             show.lines == [
                 "unit = lb", "trend-method = pencil", "time-zone = Europe/Berlin", "energy-target = 1900 kcal",
-                "energy-unit = kJ", "glucose-unit = mmol/L",
+                "energy-unit = kJ", "glucose-unit = mmol/L", "insulin-peak = 55 min", "insulin-duration = 360 min",
             ])
         #expect(try await sandbox.cinn("settings", "set", "energy-target", "none").status == 0)
         #expect(try await sandbox.cinn("settings", "set", "energy-target", "90").status == badInput)

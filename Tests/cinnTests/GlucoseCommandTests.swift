@@ -3,6 +3,24 @@ import Testing
 
 @Suite("cinn glucose, insulin and meal")
 struct GlucoseCommandTests {
+    @Test func nomSaysWhatItCanAndWhatItCannotYet() async throws {
+        let sandbox = try Sandbox()
+        let empty = try await sandbox.cinn("nom", "--carbs", "60", "--kcal", "600", "--name", "Pasta", "--time", "2024-03-14T12:30")
+        #expect(
+            empty.lines == [
+                "Pasta: 60 g carbohydrate.", "No calorie target: set up your profile (cinn profile) for one.",
+                "Not sure yet about glucose: no glucose readings in the last 180 days.",
+            ], "\(empty)")
+        #expect(try await sandbox.cinn("settings", "set", "energy-target", "2000").status == 0)
+        #expect(try await sandbox.cinn("glucose", "add", "110", "--time", "2024-03-14T12:20").status == 0)
+        let json = try await sandbox.cinn("nom", "--carbs", "60", "--kcal", "600", "--time", "2024-03-14T12:30", "--format", "json")
+        let answer = try JSONDecoder().decode(JSON.self, from: Data(json.stdout.utf8))
+        #expect(answer["energy"]?["kcal_left_after"] == .number(1400) && answer["glucose"] == .null)
+        #expect(answer["glucose_reason"]?.string == "0 similar meals with readings so far; 5 are needed")
+        let both = try await sandbox.cinn("nom", "pizza", "--carbs", "60")
+        #expect(both.status != 0 && both.stderr.contains("not both"))
+    }
+
     @Test func aMealItsReadingsAndTheReport() async throws {
         let sandbox = try Sandbox()
         #expect(try await sandbox.cinn("meal", "add", "Porridge", "--carbs", "45").stdout == "Added Porridge (45 g carbohydrate).\n")

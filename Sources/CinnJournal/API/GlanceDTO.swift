@@ -33,12 +33,16 @@ package struct GlanceDTO: Encodable {
         let stale: Bool
         let measuredAt: String
         let sensor: Bool
+        let insulinOnBoardUnits: Double
+        let carbsOnBoardGrams: Double
 
         enum CodingKeys: String, CodingKey {
             case value, unit, direction, arrow, stale, sensor
             case mgDL = "mg_dl"
             case minutesOld = "minutes_old"
             case measuredAt = "measured_at"
+            case insulinOnBoardUnits = "insulin_on_board_units"
+            case carbsOnBoardGrams = "carbs_on_board_g"
         }
     }
 
@@ -68,7 +72,8 @@ package struct GlanceDTO: Encodable {
                 mgDL: reading.glucose.milligramsPerDeciliter.rounded(), direction: entry.direction?.rawValue,
                 arrow: entry.direction?.arrow, minutesOld: minutes, stale: minutes > Glance.staleAfterMinutes,
                 measuredAt: WeighIn.isoString(instant: reading.measuredAt, utcOffsetSeconds: reading.utcOffsetSeconds),
-                sensor: reading.sensor)
+                sensor: reading.sensor, insulinOnBoardUnits: ((glance.onBoard?.insulinUnits ?? 0) * 100).rounded() / 100,
+                carbsOnBoardGrams: (glance.onBoard?.carbohydrateGrams ?? 0).rounded())
         }
     }
 }

@@ -331,4 +331,6 @@ public enum GlucoseJSON {
     public static func report(_ report: GlucoseReport) throws(CinnError) -> String { try jsonString(GlucoseReportDTO(report)) }
     public static func day(_ day: GlucoseDay) throws(CinnError) -> String { try jsonString(GlucoseDayDTO(day)) }
     public static func meals(_ meals: [MealDefinition]) throws(CinnError) -> String { try jsonString(["meals": meals.map(MealDTO.init)]) }
+    /// `cinn nom --format json`: as `POST /api/v1/nom` answers.
+    public static func nom(_ answer: NomAnswer) throws(CinnError) -> String { try jsonString(NomDTO(answer)) }
 }

@@ -15,6 +15,8 @@ public struct Glance: Sendable {
     public var glucose: NightscoutEntry?
     /// How old that reading is, in whole minutes.
     public var glucoseMinutesOld: Int?
+    /// Insulin and carbs on board now, for a glucose user (one with that reading).
+    public var onBoard: OnBoard?
 
     /// A reading older than this is no glucose user's current value.
     public static let glucoseWithin: TimeInterval = 24 * 3600
@@ -36,6 +38,8 @@ public struct LiveGlucose: Sendable {
     public var doses: [InsulinDose]
     /// The meals eaten in the window, with their names, in time order.
     public var meals: [(at: Date, name: String)]
+    /// Insulin and carbs on board now, with a reading of the last `Glance.glucoseWithin`.
+    public var onBoard: OnBoard?
 
     /// The windows offered, in hours.
     public static let windows = [3, 6, 12, 24]
@@ -50,7 +54,8 @@ extension Journal {
         let (latest, minutes) = try await newestGlucose(at: now())
         return Glance(
             asOf: report.asOf, settings: report.settings, answer: report.answer, trend: trend.latest(onOrBefore: report.asOf)?.trend,
-            weeklyChange: trend.answerRate(asOf: report.asOf), glucose: latest, glucoseMinutesOld: minutes)
+            weeklyChange: trend.answerRate(asOf: report.asOf), glucose: latest, glucoseMinutesOld: minutes,
+            onBoard: latest == nil ? nil : try await onBoard())
     }
 
     /// The newest glucose reading and the last `hours` hours (3, 6, 12 or 24).
@@ -69,7 +74,7 @@ extension Journal {
         return LiveGlucose(
             settings: settings, latest: latest, minutesOld: minutes, hours: hours, start: start, end: end,
             points: readings.reversed().map { GlucosePoint(at: $0.measuredAt, glucose: $0.glucose) }, doses: doses,
-            meals: events.map { ($0.eatenAt, names[$0.mealID] ?? "Meal") })
+            meals: events.map { ($0.eatenAt, names[$0.mealID] ?? "Meal") }, onBoard: latest == nil ? nil : try await onBoard())
     }
 
     /// The newest reading of the last `Glance.glucoseWithin` before `instant`, and how many whole minutes old it is.

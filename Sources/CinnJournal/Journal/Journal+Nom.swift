@@ -209,3 +209,51 @@ extension Journal {
         events.compactMap { event in carbohydrate(of: event, meals).map { CarbEntry(eatenAt: event.eatenAt, grams: $0) } }
     }
 }
+
+extension NomAnswer {
+    /// The energy part in a sentence: "Leaves 340 kcal." or "Puts you 230 kcal over; your goal date moves about a day
+    /// later."; nil without a calorie target.
+    public var energySentence: String? {
+        guard let energy else { return nil }
+        let unit = settings.energyUnit
+        guard energy.leftAfter < 0 else { return "Leaves \(unit.format(kilocalories: energy.leftAfter)) of today's target." }
+        var sentence = "Puts you \(unit.format(kilocalories: -energy.leftAfter)) over today's target"
+        if let days = energy.goalDateShiftDays {
+            let whole = abs(days).rounded()
+            let moves =
+                whole < 1
+                ? "by less than a day" : "about \(whole == 1 ? "a day" : "\(whole.wholeText) days") \(days > 0 ? "later" : "sooner")"
+            sentence += "; your goal date moves \(moves)"
+        }
+        return sentence + "."
+    }
+
+    /// The glucose part in sentences, in the person's unit: the expectation and the meals it rests on (their days
+    /// written by `day`), or why there is none.
+    public func glucoseSentences(day written: (LocalDate) -> String = \.iso) -> [String] {
+        let unit = settings.glucoseUnit
+        func rise(_ mgPerDl: Double) -> String {
+            let text = Glucose(milligramsPerDeciliter: abs(mgPerDl)).formatted(unit, withUnit: false)
+            return (mgPerDl < 0 ? "−" : "+") + text
+        }
+        guard case .expected(let expectation) = forecast else {
+            return glucoseReason.map { ["Not sure yet about glucose: \($0)."] } ?? []
+        }
+        let zone = settings.timeZone
+        let meals = expectation.basedOn.prefix(3).map { meal in
+            let day = LocalDate(instant: meal.eatenAt, utcOffsetSeconds: zone.secondsFromGMT(for: meal.eatenAt))
+            return "\(meal.name) on \(written(day)) (\(rise(meal.riseMgPerDl)))"
+        }
+        return [
+            "Expected rise \(rise(expectation.riseMgPerDl)) \(unit.rawValue), 80 % likely between \(rise(expectation.lowMgPerDl)) and "
+                + "\(rise(expectation.highMgPerDl)); peak after about \(expectation.minutesToPeak.wholeText) min.",
+            "From \(expectation.similarMeals) similar meal\(expectation.similarMeals == 1 ? "" : "s") of yours, like "
+                + meals.joined(separator: ", ") + ". An estimate from your own history, not advice.",
+        ]
+    }
+
+    /// What is on board, in a sentence; nil without glucose readings.
+    public var onBoardSentence: String? {
+        onBoard.map { "On board: \(Mass.format($0.insulinUnits, upTo: 2)) U insulin, \($0.carbohydrateGrams.wholeText) g carbs." }
+    }
+}

@@ -452,6 +452,9 @@ struct LiveGlucosePage {
     let latest: NewestGlucoseText?
     let windows: [Window]
     let chart: String
+    /// "1.7 U" and "42 g" on board, for a glucose user.
+    let insulinOnBoard: String?
+    let carbsOnBoard: String?
 
     /// - Parameter days: the report's period, kept in the window links.
     init(_ live: LiveGlucose, days: Int) {
@@ -464,6 +467,8 @@ struct LiveGlucosePage {
                 before: live.points.last { $0.at < entry.reading.measuredAt })
         }
         windows = LiveGlucose.windows.map { Window(hours: $0, on: $0 == live.hours, days: days) }
+        insulinOnBoard = live.onBoard.map { "\(Mass.format($0.insulinUnits, upTo: 2)) U" }
+        carbsOnBoard = live.onBoard.map { "\($0.carbohydrateGrams.wholeText) g" }
         let offset = live.settings.timeZone.secondsFromGMT(for: live.end)
         chart = GlucoseDayChart(
             start: live.start, end: live.end, utcOffsetSeconds: offset, points: live.points,
