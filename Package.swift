@@ -107,6 +107,7 @@ let package = Package(
                 .embedInCode("Settings/Templates"),
                 .embedInCode("Food/Templates"), .embedInCode("Food/food.css"), .embedInCode("Food/food-search.js"),
                 .embedInCode("Food/food-preview.js"), .embedInCode("Food/barcode-scan.js"), .embedInCode("Food/recipe-totals.js"),
+                .embedInCode("Food/food-nom.js"),
                 .embedInCode("Energy/Templates"), .embedInCode("Energy/energy.css"), .embedInCode("Energy/time-zone.js"),
                 .embedInCode("Workouts/Templates"), .embedInCode("Workouts/workouts.css"),
                 .embedInCode("Workouts/workout-log.js"),

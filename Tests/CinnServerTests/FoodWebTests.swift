@@ -29,6 +29,40 @@ import Testing
         }
     }
 
+    // MARK: - Can I nom nom this?
+
+    @Test func theLogPageAndQuickAddAnswerCanINomNomThis() async throws {
+        try await withApp { client, _ in
+            let bar = try await client.makeFood()
+            try await client.send(.put, "/api/v1/settings", json: #"{"energy_target_kcal":2000}"#)
+            _ = try await client.log(#"{"name":"Breakfast","energy_kcal":1700,"time":"2024-03-14T08:00:00Z"}"#)
+            // The log page answers for the amounts it opens with: 1 bar, 180 kcal of the 300 left.
+            let form = try await client.send(.get, "/food/log/\(bar)?meal=lunch&date=2024-03-14").text
+            #expect(
+                form.contains(#"<div class="nom-holder" data-nom="food=\#(bar)">"#)
+                    && form.contains("Leaves 120 kcal of today&#39;s target."))
+            #expect(!form.contains("nom-bolus") && !form.contains("nom-glucose"), "no glucose part without readings")
+            #expect(form.contains(#"<script src="/static/food-nom.js"></script>"#))
+            // The script's fragment, for 2 bars: 60 kcal over; a target typed by hand moves no goal date.
+            let fragment = try await client.send(
+                .get, "/food/nom?food=\(bar)&servings=2&serving=1+bar&date=2024-03-14&time=12%3A30&fragment=true")
+            #expect(fragment.status == .ok && fragment.text.hasPrefix("<section class=\"nom\" id=\"nom-answer\""))
+            #expect(fragment.text.contains("Puts you 60 kcal over today&#39;s target.") && !fragment.text.contains("<html"))
+            // A quick add's amounts, energy in the person's unit; without the script, a page of its own.
+            try await client.send(.put, "/api/v1/settings", json: #"{"energy_unit":"kJ"}"#)
+            let quick = try await client.send(.get, "/food/nom?energy=418.4&name=Apple&date=2024-03-14&time=16%3A00")
+            #expect(
+                quick.status == .ok && quick.text.contains("<h1>Apple</h1>") && quick.text.contains("Leaves 837 kJ of today&#39;s target."))
+            let bad = try await client.send(.get, "/food/nom?food=\(bar)&servings=lots")
+            #expect(bad.status == .unprocessableContent && bad.text.contains("is not a number"))
+            // With readings, the glucose part and the bolus field appear.
+            try await client.send(.post, "/api/v1/glucose", json: #"{"value":110,"time":"2024-03-14T12:20:00Z"}"#)
+            let withReadings = try await client.send(.get, "/food/log/\(bar)?meal=lunch&date=2024-03-14").text
+            #expect(withReadings.contains(#"id="nom-bolus" name="bolus""#))
+            #expect(withReadings.contains("Not sure yet about glucose: 0 similar meals with readings so far; 5 are needed."))
+        }
+    }
+
     // MARK: - The day
 
     @Test func anEmptyDayShowsTheUsualMealsAndAsksForATarget() async throws {

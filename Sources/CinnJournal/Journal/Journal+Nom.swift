@@ -6,6 +6,8 @@ import Foundation
 public enum NomItem: Sendable, Hashable {
     case food(id: UUID, servings: Double, serving: String?)
     case amounts(QuickAdd, fiberGrams: Double?)
+    /// A preset's foods, `times` over.
+    case preset(id: UUID, times: Double)
 }
 
 /// Insulin and carbohydrate on board at an instant.
@@ -77,6 +79,13 @@ extension Journal {
             case .amounts(let quick, let fiber):
                 entries.append(FoodLogEntry.logging(quick, meal: .snacks, eatenAt: at.instant, utcOffsetSeconds: at.utcOffsetSeconds))
                 fiberGiven += fiber ?? 0
+            case .preset(let id, let times):
+                let preset = try await store.preset(id: id, user: user)
+                do {
+                    entries += try preset.entries(times: times, meal: .snacks, eatenAt: at.instant, utcOffsetSeconds: at.utcOffsetSeconds)
+                } catch {
+                    throw CinnError.invalid(prefix + (error.field ?? "times"), error.message)
+                }
             }
         }
         func total(_ nutrient: Nutrient) -> Double? {
@@ -242,13 +251,13 @@ extension NomAnswer {
         let zone = settings.timeZone
         let meals = expectation.basedOn.prefix(3).map { meal in
             let day = LocalDate(instant: meal.eatenAt, utcOffsetSeconds: zone.secondsFromGMT(for: meal.eatenAt))
-            return "\(meal.name) on \(written(day)) (\(rise(meal.riseMgPerDl)))"
+            return "“\(meal.name)” on \(written(day)) (\(rise(meal.riseMgPerDl)))"
         }
         return [
             "Expected rise \(rise(expectation.riseMgPerDl)) \(unit.rawValue), 80 % likely between \(rise(expectation.lowMgPerDl)) and "
                 + "\(rise(expectation.highMgPerDl)); peak after about \(expectation.minutesToPeak.wholeText) min.",
             "From \(expectation.similarMeals) similar meal\(expectation.similarMeals == 1 ? "" : "s") of yours, like "
-                + meals.joined(separator: ", ") + ". An estimate from your own history, not advice.",
+                + meals.joined(separator: "; ") + ". An estimate from your own history, not advice.",
         ]
     }
 

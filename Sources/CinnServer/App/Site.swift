@@ -88,6 +88,7 @@ enum Site {
     static let foodSearch = SitePath<Void>("/food/search")
     static let barcode = SitePath<Void>("/food/barcode")
     static let quickAdd = SitePath<Void>("/food/quick")
+    static let foodNom = SitePath<Void>("/food/nom")
     static let logFood = SitePath<UUID>("/food/log/{id}")
     static let foodEntry = SitePath<UUID>("/food/entries/{id}")
     static let editFoodEntry = SitePath<UUID>("/food/entries/{id}/edit")

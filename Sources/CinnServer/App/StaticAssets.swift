@@ -37,6 +37,7 @@ enum StaticAssets {
         "barcode-scan.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.barcode_scan_js),
         "trend-chart.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.trend_chart_js),
         "food-preview.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.food_preview_js),
+        "food-nom.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.food_nom_js),
         "time-zone.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.time_zone_js),
         "glucose-live.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.glucose_live_js),
         "workout-log.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.workout_log_js),

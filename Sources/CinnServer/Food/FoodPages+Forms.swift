@@ -115,6 +115,8 @@ struct LogFoodPage {
     let per100: String
     let energyUnit: String
     let foodLink: String
+    /// "Can I nom nom this?" for the amounts shown.
+    var nom: NomCard?
     let cancelLink: String
     let servingsError: String?
     let servingError: String?

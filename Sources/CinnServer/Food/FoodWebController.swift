@@ -16,6 +16,7 @@ struct FoodWebController {
         router.get(Site.foodSearch, use: search)
         router.get(Site.barcode, use: barcode)
         router.post(Site.quickAdd, use: quickAdd)
+        router.get(Site.foodNom, use: nom)
         router.get(Site.logFood, use: logForm)
         router.post(Site.logFood, use: log)
         router.get(Site.editFoodEntry, use: editEntryForm)
@@ -213,9 +214,10 @@ extension FoodWebController {
     ) async throws -> WebAnswer {
         let date = LocalDate(iso: input.date) ?? context.journal.today(settings)
         let dayMeals = try await context.journal.day(date).day.meals.map(\.meal).filter { !$0.isStandard }
-        let model = try LogFoodPage(
+        var model = try LogFoodPage(
             food: food, input: input, extraMeals: dayMeals, settings: settings, today: context.journal.today(settings),
             problem: problem)
+        model.nom = try await nomCard(context, food: food, input: input)
         return page(
             "food-log", model, title: "Log \(food.name)", section: .search,
             status: problem == nil ? .ok : .unprocessableContent)
