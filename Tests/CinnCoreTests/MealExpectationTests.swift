@@ -1,5 +1,6 @@
 import CinnCore
 import Foundation
+import PropertyBased
 import Testing
 
 /// The meal expectation on worked examples: each number below is worked by hand from the rule in `MealPredictor`.
@@ -119,6 +120,55 @@ import Testing
         #expect(abs(StudentT.normalQuantile(0.01) + 2.3263478740408408) < 1e-8)
         for (df, t) in [(2.0, 1.886), (4, 1.533), (5, 1.476), (10, 1.372), (30, 1.310), (1000, 1.282)] {
             #expect(abs(StudentT.quantile(0.9, degreesOfFreedom: df) - t) < 0.01, "df \(df)")
+        }
+    }
+
+    /// Edges a stored meal can hold: every range's ends, zeros, and values no meal has but a bug could pass.
+    static let edges: [Double] = [0, -0.0, 1e-300, 0.001, 1, 15, 60, 400, 1000, 2000, 1e6, 1e300, -1e300, .greatestFiniteMagnitude]
+
+    /// Property: over histories of any size with values at every edge (and past them), the expectation never traps, its
+    /// numbers are finite, its range holds it, it rests on at least five meals and its time to peak is one of theirs.
+    @Test func anyHistoryGivesAFiniteOrderedExpectationOrNone() async {
+        let value = zip(Gen<Int>.int(in: 0...(Self.edges.count + 2)), Gen<Double>.double(in: 0...300)).map { choice, any in
+            choice < Self.edges.count ? Self.edges[choice] : any
+        }
+        let meal = zip(value, value, value, value, value, Gen<Double>.double(in: 0...1440)).map { row in
+            (carbs: row.0, rise: row.1, peak: row.2, glucose: row.3, bolus: row.4, minute: row.5)
+        }
+        await propertyCheck(count: 300, input: meal.array(of: 0...60), meal) { rows, asked in
+            let history = rows.enumerated().map { index, row in
+                PastMeal(
+                    eatenAt: Self.start.addingTimeInterval(Double(index) * 3600), name: "meal \(index)",
+                    circumstances: MealCircumstances(
+                        carbohydrateGrams: row.carbs, foods: ["food \(index % 3)"], minuteOfDay: row.minute, glucoseBefore: row.glucose,
+                        bolusUnits: row.bolus),
+                    riseMgPerDl: row.rise, minutesToPeak: row.peak)
+            }
+            let candidate = MealCircumstances(
+                carbohydrateGrams: asked.carbs, foods: ["food 1"], minuteOfDay: asked.minute, glucoseBefore: asked.glucose,
+                bolusUnits: asked.bolus)
+            #expect(MealPredictor.distance(candidate, candidate) == 0)
+            if case .tooFewSimilarMeals(let found, let needed) = MealPredictor.expect(candidate, history: history) {
+                #expect(found < needed && needed == MealPredictor.neededMeals)
+            }
+            // Five meals just like it among the others: always an expectation.
+            let twins = (0..<5).map { index in
+                PastMeal(
+                    eatenAt: Self.start.addingTimeInterval(-Double(index + 1) * 86400), name: "twin", circumstances: candidate,
+                    riseMgPerDl: asked.rise, minutesToPeak: asked.peak)
+            }
+            switch MealPredictor.expect(candidate, history: history + twins) {
+            case .tooFewSimilarMeals:
+                Issue.record("five meals at distance 0 are similar")
+            case .expected(let expectation):
+                #expect(expectation.similarMeals >= MealPredictor.neededMeals && !expectation.basedOn.isEmpty)
+                if [expectation.riseMgPerDl, expectation.lowMgPerDl, expectation.highMgPerDl].allSatisfy(\.isFinite) {
+                    #expect(expectation.lowMgPerDl <= expectation.riseMgPerDl && expectation.riseMgPerDl <= expectation.highMgPerDl)
+                } else {
+                    #expect((history + twins).contains { abs($0.riseMgPerDl) > 1e200 || abs($0.circumstances.carbohydrateGrams) > 1e200 })
+                }
+                #expect((history + twins).contains { $0.minutesToPeak == expectation.minutesToPeak })
+            }
         }
     }
 }

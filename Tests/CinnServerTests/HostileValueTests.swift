@@ -167,6 +167,11 @@ import Testing
             { #"[{"eventType":"Meal Bolus","created_at":"2024-03-14T07:00:00Z","insulin":\#($0),"carbs":\#($0),"glucose":\#($0)}]"# }
         ),
         ("nightscout entry", .post, "/nightscout/api/v1/entries", { #"[{"type":"sgv","sgv":\#($0),"date":1710399600000}]"# }),
+        (
+            "nom", .post, "/api/v1/nom",
+            { #"{"entries":[{"carbohydrate_g":\#($0),"energy_kcal":\#($0),"fat_g":\#($0),"fiber_g":\#($0)}],"bolus_units":\#($0)}"# }
+        ),
+        ("insulin curve", .put, "/api/v1/settings", { #"{"insulin_peak_minutes":\#($0),"insulin_duration_minutes":\#($0)}"# }),
     ]
 
     /// Property: a number at or beyond any edge, through any door, is stored only when valid, never answers 5xx, and
