@@ -95,6 +95,25 @@ import Testing
     }
 
     @Test(arguments: Database.enabled)
+    func aMealBeingAssembledIsAnsweredWhole(_ database: Database) async throws {
+        try await withApp(on: database) { client, journal in
+            try await lunches([40, 50, 60, 50, 45, 55], client, journal)
+            // Half a pizza logged for lunch at 12:30, the other half asked about at 12:40: the meal is the whole pizza,
+            // begun at 12:30, and answers as the six lunches did.
+            _ = try await client.log(
+                #"{"name":"Pizza","energy_kcal":350,"carbohydrate_g":30,"meal":"lunch","time":"2024-03-14T12:30:00Z"}"#)
+            let half = #"{"at":"2024-03-14T12:40:00Z","meal":"lunch","entries":[{"name":"Pizza","carbohydrate_g":30,"energy_kcal":350}]}"#
+            let answer = try await nom(client, half)
+            #expect(answer["already_in_meal"]?.array?.compactMap(\.string) == ["Pizza"] && answer["carbohydrate_g"]?.double == 60)
+            #expect(answer["glucose"]?["expected_rise_mg_dl"]?.double == 50)
+            #expect(answer["glucose"]?["range_mg_dl"]?.array?.compactMap(\.double) == [39, 61])
+            // Another slot is another meal.
+            let snack = try await nom(client, half.replacingOccurrences(of: #""meal":"lunch""#, with: #""meal":"snacks""#))
+            #expect(snack["already_in_meal"]?.array?.isEmpty == true && snack["carbohydrate_g"]?.double == 30)
+        }
+    }
+
+    @Test(arguments: Database.enabled)
     func insulinAndCarbsOnBoard(_ database: Database) async throws {
         try await withApp(on: database) { client, journal in
             try await lunches([40], firstDay: 14, client, journal)

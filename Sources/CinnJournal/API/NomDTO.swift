@@ -6,9 +6,11 @@ package struct NomRequest: Decodable {
     package let at: String?
     package let entries: [NomEntryRequest]
     package let bolusUnits: LenientNumber?
+    /// The food log's meal it goes into: what is already logged in that meal is part of it.
+    package let meal: String?
 
     enum CodingKeys: String, CodingKey {
-        case at, entries
+        case at, entries, meal
         case bolusUnits = "bolus_units"
     }
 
@@ -135,9 +137,11 @@ package struct NomDTO: Encodable {
     @Nullable var glucose: GlucoseExpectation?
     let glucoseReason: String?
     @Nullable var onBoard: OnBoardDTO?
+    let alreadyInMeal: [String]
 
     enum CodingKeys: String, CodingKey {
         case at, name, energy, glucose
+        case alreadyInMeal = "already_in_meal"
         case carbohydrateGrams = "carbohydrate_g"
         case glucoseReason = "glucose_reason"
         case onBoard = "on_board"
@@ -175,5 +179,6 @@ package struct NomDTO: Encodable {
         }
         glucoseReason = answer.glucoseReason
         onBoard = answer.onBoard.map(OnBoardDTO.init)
+        alreadyInMeal = answer.alreadyInTheMeal
     }
 }

@@ -31,9 +31,12 @@ public struct NomAnswer: Sendable {
 
     public var at: Date
     public var settings: UserSettings
-    /// The meal's name, from its parts.
+    /// The meal's name, from its parts (with the foods already logged in it).
     public var name: String
+    /// The whole meal's carbohydrate, the foods already logged in it too.
     public var carbohydrateGrams: Double
+    /// The foods already logged in the meal being assembled, by name: the glucose part is about the whole meal.
+    public var alreadyInTheMeal: [String] = []
     public var energy: Energy?
     public var forecast: MealForecast?
     /// Why there is no forecast, when there is none.
@@ -48,8 +51,10 @@ extension Journal {
     /// A meal followed by another within this long is left out of the history: its peak is two meals'.
     static let nomQuietAfter: TimeInterval = 120 * 60
 
-    /// What eating `items` at `time` (nil: now) with `bolusUnits` (nil: not said) would do (docs/glucose.md).
-    public func nom(_ items: [NomItem], time: String?, bolusUnits: Double?) async throws -> NomAnswer {
+    /// What eating `items` at `time` (nil: now) with `bolusUnits` (nil: not said) would do (docs/glucose.md). With `meal`
+    /// (a slot of the food log), what is already logged in that meal of the diary is part of it: the meal is being
+    /// assembled, and glucose answers the whole of it.
+    public func nom(_ items: [NomItem], time: String?, bolusUnits: Double?, meal slotName: String? = nil) async throws -> NomAnswer {
         guard !items.isEmpty else { throw CinnError.invalid("entries", "give at least one food or its amounts") }
         guard items.count <= 100 else { throw CinnError.invalid("entries", "at most 100 entries") }
         if let bolusUnits, !(bolusUnits.isFinite && (0...InsulinDose.unitsRange.upperBound).contains(bolusUnits)) {
@@ -57,6 +62,7 @@ extension Journal {
         }
         let settings = try await settings()
         let at = try readingTime(time, settings: settings, field: "at")
+        let slot = try slotName.map { text in try Meal.parse(text, field: "meal") } ?? .snacks
         var entries: [FoodLogEntry] = []
         var fiberGiven = 0.0
         for (index, item) in items.enumerated() {
@@ -71,39 +77,55 @@ extension Journal {
                 do {
                     entries.append(
                         try FoodLogEntry.logging(
-                            food, servings: servings, of: choice, meal: .snacks, eatenAt: at.instant, utcOffsetSeconds: at.utcOffsetSeconds)
+                            food, servings: servings, of: choice, meal: slot, eatenAt: at.instant, utcOffsetSeconds: at.utcOffsetSeconds)
                     )
                 } catch {
                     throw CinnError.invalid(prefix + (error.field ?? "servings"), error.message)
                 }
             case .amounts(let quick, let fiber):
-                entries.append(FoodLogEntry.logging(quick, meal: .snacks, eatenAt: at.instant, utcOffsetSeconds: at.utcOffsetSeconds))
+                entries.append(FoodLogEntry.logging(quick, meal: slot, eatenAt: at.instant, utcOffsetSeconds: at.utcOffsetSeconds))
                 fiberGiven += fiber ?? 0
             case .preset(let id, let times):
                 let preset = try await store.preset(id: id, user: user)
                 do {
-                    entries += try preset.entries(times: times, meal: .snacks, eatenAt: at.instant, utcOffsetSeconds: at.utcOffsetSeconds)
+                    entries += try preset.entries(times: times, meal: slot, eatenAt: at.instant, utcOffsetSeconds: at.utcOffsetSeconds)
                 } catch {
                     throw CinnError.invalid(prefix + (error.field ?? "times"), error.message)
                 }
             }
         }
+        let kcal = entries.reduce(0) { $0 + ($1.nutrients[.energy] ?? 0) }
+        // The meal being assembled: the diary's meal the new entries would join (`DiaryMeals`), from the entries of the
+        // slot logged in the gap before.
+        var already: [FoodLogEntry] = []
+        if slotName != nil {
+            let logged = try await store.loggedFoodEntries(
+                user: user, from: at.instant.addingTimeInterval(-DiaryMeals.gap), to: at.instant.addingTimeInterval(0.001)
+            ).filter { $0.meal == slot && $0.eatenAt <= at.instant }
+            let joined = DiaryMeals.events(logged + entries).first { $0.event.entryIDs.contains(entries[0].id) }
+            let ids = Set(joined?.event.entryIDs ?? [])
+            already = logged.filter { ids.contains($0.id) }
+        }
+        let whole = already + entries
         func total(_ nutrient: Nutrient) -> Double? {
-            let values = entries.compactMap { $0.nutrients[nutrient] }
+            let values = whole.compactMap { $0.nutrients[nutrient] }
             return values.isEmpty ? nil : values.reduce(0, +)
         }
         let fiber = total(.fiber).map { $0 + fiberGiven } ?? (fiberGiven > 0 ? fiberGiven : nil)
-        let names = entries.map(\.name).reduce(into: [String]()) { names, name in if !names.contains(name) { names.append(name) } }
+        let names = whole.map(\.name).reduce(into: [String]()) { names, name in if !names.contains(name) { names.append(name) } }
+        let start = already.map(\.eatenAt).min() ?? at.instant
         let meal = MealCircumstances(
             carbohydrateGrams: total(.carbohydrate) ?? 0, fiberGrams: fiber, fatGrams: total(.fat), proteinGrams: total(.protein),
             foods: Set(names.map { $0.lowercased() }),
-            minuteOfDay: Double(LocalDateTime(instant: at.instant, utcOffsetSeconds: at.utcOffsetSeconds).secondsOfDay) / 60,
+            minuteOfDay: Double(LocalDateTime(instant: start, utcOffsetSeconds: at.utcOffsetSeconds).secondsOfDay) / 60,
             bolusUnits: bolusUnits)
         var answer = NomAnswer(
             at: at.instant, settings: settings, name: names.joined(separator: ", "), carbohydrateGrams: meal.carbohydrateGrams,
-            energy: try await nomEnergy(
-                kcal: total(.energy) ?? 0, on: LocalDate(instant: at.instant, utcOffsetSeconds: at.utcOffsetSeconds)))
-        try await expectGlucose(meal, at: at.instant, settings: settings, into: &answer)
+            energy: try await nomEnergy(kcal: kcal, on: LocalDate(instant: at.instant, utcOffsetSeconds: at.utcOffsetSeconds)))
+        answer.alreadyInTheMeal = already.map(\.name).reduce(into: [String]()) { names, name in
+            if !names.contains(name) { names.append(name) }
+        }
+        try await expectGlucose(meal, mealStart: start, asked: at.instant, settings: settings, into: &answer)
         return answer
     }
 
@@ -121,15 +143,17 @@ extension Journal {
         return NomAnswer.Energy(kcal: kcal, leftBefore: before, leftAfter: after, goalDateShiftDays: shift)
     }
 
-    /// The glucose part: the forecast from the meals of the lookback before `at`, and what is on board.
-    private func expectGlucose(_ candidate: MealCircumstances, at: Date, settings: UserSettings, into answer: inout NomAnswer) async throws
-    {
+    /// The glucose part: the forecast for a meal started at `mealStart` from the meals of the lookback before it, and
+    /// what is on board when `asked`.
+    private func expectGlucose(
+        _ candidate: MealCircumstances, mealStart at: Date, asked: Date, settings: UserSettings, into answer: inout NomAnswer
+    ) async throws {
         let start = at.addingTimeInterval(-Double(Self.nomLookbackDays) * 86400)
         let model = settings.insulinModel
         let insulinReach = (model.delayMinutes + model.durationMinutes) * 60
         async let points = store.glucosePoints(user: user, from: start.addingTimeInterval(-MealResponse.baselineBefore), to: at)
-        async let doses = store.insulinDoses(user: user, from: start.addingTimeInterval(-insulinReach), to: at)
-        let (events, meals, entries) = try await mealRecords(from: start.addingTimeInterval(-4 * 3600), to: at)
+        async let doses = store.insulinDoses(user: user, from: start.addingTimeInterval(-insulinReach), to: asked)
+        let (events, meals, entries) = try await mealRecords(from: start.addingTimeInterval(-4 * 3600), to: asked)
         let readings = try await points, given = try await doses
         guard !readings.isEmpty else {
             answer.glucoseReason = "no glucose readings in the last \(Self.nomLookbackDays) days"
@@ -145,12 +169,13 @@ extension Journal {
                 carbohydrateGrams: CarbAbsorption.piecewiseLinear.gramsOnBoard(carbs.filter { $0.eatenAt != excluding }, at: instant))
         }
         var candidate = candidate
-        let now = onBoard(at, nil)
+        // On board at the meal's start, the meal itself (a diary meal begun then) left out.
+        let before = onBoard(at, at)
         answer.onBoard = OnBoard(
-            insulinUnits: model.unitsOnBoard(given, at: at),
-            carbohydrateGrams: CarbAbsorption.piecewiseLinear.gramsOnBoard(carbs, at: at))
-        candidate.insulinOnBoard = now.insulinUnits
-        candidate.carbsOnBoard = now.carbohydrateGrams
+            insulinUnits: model.unitsOnBoard(given, at: asked),
+            carbohydrateGrams: CarbAbsorption.piecewiseLinear.gramsOnBoard(carbs, at: asked))
+        candidate.insulinOnBoard = before.insulinUnits
+        candidate.carbsOnBoard = before.carbohydrateGrams
         let recentBolus = given.filter { $0.kind == .bolus && at.timeIntervalSince($0.takenAt) <= MealResponse.bolusBefore }
             .reduce(0) { $0 + $1.units }
         if candidate.bolusUnits != nil || recentBolus > 0 { candidate.bolusUnits = (candidate.bolusUnits ?? 0) + recentBolus }
@@ -174,7 +199,7 @@ extension Journal {
                 return values.isEmpty ? nil : values.reduce(0, +)
             }
             let foods = parts.isEmpty ? (meal?.foods.map(\.name) ?? []) : parts.map(\.name)
-            let before = MealCircumstances.glucose(before: event.eatenAt, points: readings)
+            let glucose = MealCircumstances.glucose(before: event.eatenAt, points: readings)
             let board = onBoard(event.eatenAt, event.eatenAt)
             history.append(
                 PastMeal(
@@ -184,7 +209,7 @@ extension Journal {
                         foods: Set((foods.isEmpty ? [meal?.name ?? ""] : foods).map { $0.lowercased() }),
                         minuteOfDay: Double(LocalDateTime(instant: event.eatenAt, utcOffsetSeconds: event.utcOffsetSeconds).secondsOfDay)
                             / 60,
-                        glucoseBefore: before.value, glucosePerMinute: before.perMinute, bolusUnits: response.bolusUnits,
+                        glucoseBefore: glucose.value, glucosePerMinute: glucose.perMinute, bolusUnits: response.bolusUnits,
                         insulinOnBoard: board.insulinUnits, carbsOnBoard: board.carbohydrateGrams),
                     riseMgPerDl: response.rise, minutesToPeak: response.minutesToPeak))
         }
@@ -253,8 +278,10 @@ extension NomAnswer {
             let day = LocalDate(instant: meal.eatenAt, utcOffsetSeconds: zone.secondsFromGMT(for: meal.eatenAt))
             return "“\(meal.name)” on \(written(day)) (\(rise(meal.riseMgPerDl)))"
         }
+        let whole = alreadyInTheMeal.isEmpty ? "" : "With \(alreadyInTheMeal.joined(separator: ", ")) already in this meal: "
         return [
-            "Expected rise \(rise(expectation.riseMgPerDl)) \(unit.rawValue), 80 % likely between \(rise(expectation.lowMgPerDl)) and "
+            (whole.isEmpty ? "Expected" : whole + "expected")
+                + " rise \(rise(expectation.riseMgPerDl)) \(unit.rawValue), 80 % likely between \(rise(expectation.lowMgPerDl)) and "
                 + "\(rise(expectation.highMgPerDl)); peak after about \(expectation.minutesToPeak.wholeText) min.",
             "From \(expectation.similarMeals) similar meal\(expectation.similarMeals == 1 ? "" : "s") of yours, like "
                 + meals.joined(separator: "; ") + ". An estimate from your own history, not advice.",

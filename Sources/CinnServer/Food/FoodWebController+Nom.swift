@@ -9,17 +9,22 @@ import Hummingbird
 extension FoodWebController {
     /// "Can I nom nom this?" for what a page is about to log, from its query, named as the page's form names its fields:
     /// a food (`food`, `servings`, `serving`), a preset (`preset`, `times`) or a quick add's amounts (`energy` in the
-    /// person's unit, `protein_g`, `carbohydrate_g`, `fat_g`, `name`); when (`date`, `time`); the bolus planned
-    /// (`bolus`). A page of its own, or with `fragment=true` the answer alone, for a page's script.
+    /// person's unit, `protein_g`, `carbohydrate_g`, `fat_g`, `name`); when (`date`, `time`); the meal it goes into
+    /// (`meal`, `meal_name`: what is already logged in it is part of the meal); the bolus planned (`bolus`). A page of its own, or with `fragment=true` the answer alone, for a page's script.
     @Sendable func nom(_ request: Request, context: Context) async throws -> WebAnswer {
         let fragment = try request.queryBool("fragment")
         let card: NomCard
+        let asked = ["food", "preset", "energy", "protein_g", "carbohydrate_g", "fat_g"].contains { request.formQuery($0) != nil }
+        if !asked {
+            card = NomCard(problem: "Choose a food on Add food, or a preset, and ask there: the answer comes with its amounts.")
+            return fragment ? .fragment("food-nom-answer", card) : page("food-nom", card, title: "Can I nom nom this?", section: .search)
+        }
         do {
             let settings = try await context.journal.settings()
             let answer = try await context.journal.nom(
                 [try Self.nomItem(request, settings)],
                 time: MealChoices.time(date: request.formQuery("date"), clock: request.formQuery("time")),
-                bolusUnits: try Self.number(request, "bolus"))
+                bolusUnits: try Self.number(request, "bolus"), meal: request.formQuery("meal_name") ?? request.formQuery("meal"))
             card = NomCard(answer)
         } catch let error as CinnError where error.code == .invalidInput {
             card = NomCard(problem: error.message)

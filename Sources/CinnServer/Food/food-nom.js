@@ -3,7 +3,7 @@
   const holder = document.querySelector('[data-nom]');
   const form = holder && holder.closest('form');
   if (!form) return;
-  const fields = ['servings', 'serving', 'date', 'time', 'bolus', 'energy', 'protein_g', 'carbohydrate_g', 'fat_g', 'name'];
+  const fields = ['servings', 'serving', 'meal', 'meal_name', 'date', 'time', 'bolus', 'energy', 'protein_g', 'carbohydrate_g', 'fat_g', 'name'];
   let timer, controller;
   function refresh() {
     clearTimeout(timer);

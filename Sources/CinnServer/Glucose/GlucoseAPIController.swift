@@ -33,7 +33,7 @@ struct GlucoseAPIController {
     @Sendable func nom(_ request: Request, context: Context) async throws -> APIAnswer {
         var request = request
         let body = try await request.decodeJSON(NomRequest.self)
-        let answer = try await context.journal.nom(try body.items(), time: body.at, bolusUnits: body.bolusUnits?.value)
+        let answer = try await context.journal.nom(try body.items(), time: body.at, bolusUnits: body.bolusUnits?.value, meal: body.meal)
         return .json(NomDTO(answer))
     }
 
