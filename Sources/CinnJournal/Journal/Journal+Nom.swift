@@ -274,10 +274,20 @@ extension NomAnswer {
             return glucoseReason.map { ["Not sure yet about glucose: \($0)."] } ?? []
         }
         let zone = settings.timeZone
-        let meals = expectation.basedOn.prefix(3).map { meal in
+        // The most similar meals by name (two names at most), each with up to three of its rises and days.
+        var names: [String] = []
+        var seen: [String: [String]] = [:]
+        for meal in expectation.basedOn {
             let day = LocalDate(instant: meal.eatenAt, utcOffsetSeconds: zone.secondsFromGMT(for: meal.eatenAt))
-            return "“\(meal.name)” on \(written(day)) (\(rise(meal.riseMgPerDl)))"
+            if seen[meal.name] == nil {
+                guard names.count < 2 else { continue }
+                names.append(meal.name)
+            }
+            if seen[meal.name, default: []].count < 3 {
+                seen[meal.name, default: []].append("\(rise(meal.riseMgPerDl)) on \(written(day))")
+            }
         }
+        let meals = names.map { "“\($0)” (\(seen[$0, default: []].joined(separator: ", ")))" }
         let whole = alreadyInTheMeal.isEmpty ? "" : "With \(alreadyInTheMeal.joined(separator: ", ")) already in this meal: "
         return [
             (whole.isEmpty ? "Expected" : whole + "expected")
