@@ -152,21 +152,27 @@ extension Journal {
         let model = settings.insulinModel
         let insulinReach = (model.delayMinutes + model.durationMinutes) * 60
         async let points = store.glucosePoints(user: user, from: start.addingTimeInterval(-MealResponse.baselineBefore), to: at)
-        async let doses = store.insulinDoses(user: user, from: start.addingTimeInterval(-insulinReach), to: asked)
+        async let dosesRead = store.insulinDoses(user: user, from: start.addingTimeInterval(-insulinReach), to: asked)
         let (events, meals, entries) = try await mealRecords(from: start.addingTimeInterval(-4 * 3600), to: asked)
-        let readings = try await points, given = try await doses
+        let readings = try await points, given = try await dosesRead
         guard !readings.isEmpty else {
             answer.glucoseReason = "no glucose readings in the last \(Self.nomLookbackDays) days"
             return
         }
         let definitions = Dictionary(meals.map { ($0.id, $0) }) { first, _ in first }
-        let carbs = Self.carbEntries(events, definitions)
+        let carbs = Self.carbEntries(events, definitions).sorted { $0.eatenAt < $1.eatenAt }
+        let carbTimes = carbs.map(\.eatenAt)
+        let doses = given.sorted { $0.takenAt < $1.takenAt }
+        let doseTimes = doses.map(\.takenAt)
+        // Each past meal reads only the doses and meals that can touch it (two years hold thousands of each).
+        let carbReach = (CarbAbsorption.delayMinutes + CarbAbsorption.defaultAbsorptionMinutes) * 60
         let onBoard = { (instant: Date, excluding: Date?) -> OnBoard in
             // Doses of the last half hour are the meal's bolus, not insulin on board.
-            let earlier = given.filter { $0.takenAt < instant.addingTimeInterval(-MealResponse.bolusBefore) }
+            let earlier = Self.window(doses, doseTimes, from: instant - insulinReach, to: instant - MealResponse.bolusBefore)
+            let eaten = Self.window(carbs, carbTimes, from: instant - carbReach, to: instant + 0.001).filter { $0.eatenAt != excluding }
             return OnBoard(
-                insulinUnits: model.unitsOnBoard(earlier, at: instant),
-                carbohydrateGrams: CarbAbsorption.piecewiseLinear.gramsOnBoard(carbs.filter { $0.eatenAt != excluding }, at: instant))
+                insulinUnits: model.unitsOnBoard(Array(earlier), at: instant),
+                carbohydrateGrams: CarbAbsorption.piecewiseLinear.gramsOnBoard(eaten, at: instant))
         }
         var candidate = candidate
         // On board at the meal's start, the meal itself (a diary meal begun then) left out.
@@ -191,7 +197,9 @@ extension Journal {
             {
                 continue
             }
-            guard let response = MealResponse.around(event, points: readings, doses: given), response.isComplete else { continue }
+            let bolus = Self.window(
+                doses, doseTimes, from: event.eatenAt - MealResponse.bolusBefore, to: event.eatenAt + MealResponse.bolusAfter + 0.001)
+            guard let response = MealResponse.around(event, points: readings, doses: Array(bolus)), response.isComplete else { continue }
             let meal = definitions[event.mealID]
             let parts = event.entryIDs.compactMap { entryByID[$0] }
             func sum(_ nutrient: Nutrient) -> Double? {
@@ -232,6 +240,20 @@ extension Journal {
         return OnBoard(
             insulinUnits: model.unitsOnBoard(doses, at: at),
             carbohydrateGrams: CarbAbsorption.piecewiseLinear.gramsOnBoard(Self.carbEntries(events, definitions), at: at))
+    }
+
+    /// The items of `sorted` (in time order, `times` their instants) from `from` up to, not including, `to`.
+    static func window<Item>(_ sorted: [Item], _ times: [Date], from: Date, to: Date) -> ArraySlice<Item> {
+        func first(notBefore instant: Date) -> Int {
+            var low = 0, high = times.count
+            while low < high {
+                let middle = (low + high) / 2
+                if times[middle] < instant { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        let lower = first(notBefore: from), upper = max(lower, first(notBefore: to))
+        return sorted[lower..<upper]
     }
 
     /// A meal event's carbohydrate: counted for the event, else its meal's estimate times the portion.
