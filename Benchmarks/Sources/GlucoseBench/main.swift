@@ -4,6 +4,7 @@
 //
 //     GlucoseBench --database /tmp/glucose.sqlite [--days 30] [--iterations 300] [--warmup 10] [--json]
 //     GlucoseBench --database postgres://postgres@127.0.0.1:5433/postgres --schema NAME ...   (an empty schema; glucose/run.sh makes and drops it)
+//     GlucoseBench --phase nom --database /tmp/nom.sqlite [--days 730] [--iterations 200] ...  (the meal expectation: NomPhase.swift)
 //
 // The journal is made fresh each run with the demo's generators, ending yesterday: DemoFoodLog's four weeks of meals in
 // the food log (the report's meal events) and DemoGlucose's readings and insulin answering them.
@@ -15,6 +16,11 @@ import CinnStore
 import Foundation
 
 let options = Options(CommandLine.arguments.dropFirst())
+if options["phase"] == "nom" {
+    try await runNomPhase(options)
+    exit(0)
+}
+guard options["phase"] ?? "report" == "report" else { fail("--phase is report (the default) or nom") }
 let days = options.int("days", 30)
 let iterations = options.int("iterations", 300)
 let warmup = options.int("warmup", 10)
