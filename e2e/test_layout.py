@@ -18,6 +18,8 @@ width it fails when
   - the page has no `<h1>` or no skip link to `#main`;
   - a control is shorter than 44 px: buttons, `<summary>`, inputs and selects, and links that stand alone (a link
     that is all of its line, or is laid out as a block) — links inside a sentence are exempt.
+In the demo journal it also asks Chromium itself whether Cinn installs as an app (DevTools'
+`Page.getInstallabilityErrors` and `Page.getAppManifest`: no errors).
 It saves a full-page screenshot of every page it visits (OUT/layout/JOURNAL-WIDTH-PAGE.png). With --review it
 also saves each page at 1280 px, light and dark, and at 390 px dark, without checking them.
 
@@ -190,6 +192,17 @@ def save_preset(url: str) -> None:
         check(response.status == 201, f"yesterday's breakfast is saved as a preset (got {response.status})")
 
 
+def installable(driver, url: str) -> None:
+    """Chromium's own verdict on installing Cinn: the manifest parses without errors and nothing stops the install."""
+    print(f"\nGET {url}/: is it installable?", flush=True)
+    driver.get(url + "/")
+    manifest = driver.execute_cdp_cmd("Page.getAppManifest", {})
+    check(manifest.get("url", "").startswith(url + "/static/manifest.webmanifest"), f"the page links the manifest ({manifest.get('url')})")
+    check(not manifest.get("errors"), f"the manifest parses without errors ({manifest.get('errors')})")
+    errors = driver.execute_cdp_cmd("Page.getInstallabilityErrors", {}).get("installabilityErrors", [])
+    check(not errors, f"Chromium finds nothing that stops installing it ({errors})")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cinn", required=True, help="the built cinn binary")
@@ -226,6 +239,7 @@ def main() -> int:
         servers.append(server)
         url = server.wait_for_url(LISTEN_TIMEOUT)
         problems += visit_all(driver, url, "demo", pages, out, args.review, ["/"] + SEEDS)
+        installable(driver, url)
 
         print("\nThe demo journal after a long-named import", flush=True)
         import_long_named(url)

@@ -5,8 +5,8 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// The web app's style sheet and scripts, served from `/static/` so that pages hold no inline script or style
-/// (the Content-Security-Policy allows none). The files are embedded in the binary (`Package.swift`).
+/// The web app's style sheet, scripts, manifest and icons, served from `/static/` so that pages hold no inline script
+/// or style (the Content-Security-Policy allows none). The files are embedded in the binary (`Package.swift`).
 ///
 /// Each file has a version, a short hash of its bytes, which is also its `ETag`. An address with the current version
 /// (`/static/cinn.css?v=…`, as the layout links the style sheet) never changes its answer, so it is cached for a
@@ -43,6 +43,12 @@ enum StaticAssets {
         "workout-log.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.workout_log_js),
         "recipe-totals.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.recipe_totals_js),
         "copy.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.copy_js),
+        // Installing Cinn as an app: its manifest and icons (drawn in design/icons).
+        "manifest.webmanifest": Asset(contentType: "application/manifest+json", bytes: PackageResources.manifest_webmanifest),
+        "icon-192.png": Asset(contentType: "image/png", bytes: PackageResources.icon_192_png),
+        "icon-512.png": Asset(contentType: "image/png", bytes: PackageResources.icon_512_png),
+        "icon-maskable-512.png": Asset(contentType: "image/png", bytes: PackageResources.icon_maskable_512_png),
+        "apple-touch-icon.png": Asset(contentType: "image/png", bytes: PackageResources.apple_touch_icon_png),
     ]
 
     /// The web app's one style sheet (`/static/cinn.css`): the layout's styles (`App/layout.css`), then each

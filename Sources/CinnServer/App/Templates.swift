@@ -13,7 +13,7 @@ enum Templates {
     /// The template files by name: the layout and the error page, then each feature's.
     static let files: [(name: String, bytes: [UInt8])] = [
         ("layout", PackageResources.layout_mustache), ("error", PackageResources.error_mustache),
-        ("csrf", PackageResources.csrf_mustache),
+        ("csrf", PackageResources.csrf_mustache), ("app-head", PackageResources.app_head_mustache),
         ("dashboard", PackageResources.dashboard_mustache), ("weigh-ins", PackageResources.weigh_ins_mustache),
         ("weigh-ins-month", PackageResources.weigh_ins_month_mustache),
         ("edit", PackageResources.edit_mustache), ("confirm-delete", PackageResources.confirm_delete_mustache),
