@@ -37,6 +37,14 @@ struct Field: Decodable, Sendable {
         try wrappedValue.map { text in try Self.number(text, field: name) }
     }
 
+    /// The id a form's key holds (`FormKeys`), nil when the form came without one; a key that is no id is refused,
+    /// naming the field.
+    func uuid() throws -> UUID? {
+        guard let text = wrappedValue else { return nil }
+        guard let id = UUID(text: text) else { throw CinnError.invalid(name, "\"\(text)\" is not a form's key") }
+        return id
+    }
+
     /// The whole number a person typed, nil when the field was left empty; the error names the field.
     func integer() throws -> Int? {
         guard let text = wrappedValue else { return nil }
@@ -261,6 +269,27 @@ struct MultipartUpload {
         func discard() {
             try? handle?.close()
             if let file = upload.file { try? FileManager.default.removeItem(at: file) }
+        }
+    }
+}
+
+/// A form that creates a record carries a key the server made when it rendered the form: the new record's id
+/// (UUIDv7). Posted twice with the same key — a double-tapped button, a form sent again after a timeout, a replayed
+/// post — it makes one record, and the second post answers as the first did.
+enum FormKeys {
+    /// A fresh key for a form about to be rendered.
+    static func fresh() -> String { UUID.v7().lowercasedString }
+
+    /// Runs `create` with `key` as the new record's id; when a record with that id exists already (the store refuses
+    /// the id as a conflict), answers with it, from `existing`, as the first post did.
+    static func once<Record>(
+        _ key: UUID?, create: (UUID?) async throws -> Record, existing: (UUID) async throws -> Record
+    ) async throws -> Record {
+        do {
+            return try await create(key)
+        } catch let error as CinnError where error.code == .conflict {
+            guard let key, let first = try? await existing(key) else { throw error }
+            return first
         }
     }
 }

@@ -11,8 +11,13 @@ struct LogFoodInput {
     var date: String
     var time: String
     var note: String
+    /// The form's key (`FormKeys`): the new entry's id.
+    var key: String
 
-    init(serving: String, servings: String = "1", meal: String, mealName: String = "", date: String, time: String, note: String = "") {
+    init(
+        serving: String, servings: String = "1", meal: String, mealName: String = "", date: String, time: String, note: String = "",
+        key: String = FormKeys.fresh()
+    ) {
         self.serving = serving
         self.servings = servings
         self.meal = meal
@@ -20,13 +25,15 @@ struct LogFoodInput {
         self.date = date
         self.time = time
         self.note = note
+        self.key = key
     }
 
     /// What was submitted, exactly as typed.
     init(_ form: FoodLogForm) {
         self.init(
             serving: form.serving ?? "", servings: form.$servings.sent ?? "", meal: form.meal ?? "",
-            mealName: form.$mealName.sent ?? "", date: form.date ?? "", time: form.time ?? "", note: form.$note.sent ?? "")
+            mealName: form.$mealName.sent ?? "", date: form.date ?? "", time: form.time ?? "", note: form.$note.sent ?? "",
+            key: form.key ?? FormKeys.fresh())
     }
 }
 
@@ -40,9 +47,11 @@ struct FoodLogForm: Decodable {
     @Field var date: String?
     @Field var time: String?
     @Field var note: String?
+    /// The form's key (`FormKeys`), on the log dialog: the new entry's id.
+    @Field var key: String?
 
     enum CodingKeys: String, CodingKey {
-        case serving, servings, times, meal, date, time, note
+        case serving, servings, times, meal, date, time, note, key
         case mealName = "meal_name"
     }
 
@@ -111,6 +120,8 @@ struct LogFoodPage {
     let maxDate: String
     let time: String
     let note: String
+    /// The form's key (`FormKeys`).
+    let key: String
     let preview: [Preview]
     let per100: String
     let energyUnit: String
@@ -148,6 +159,7 @@ struct LogFoodPage {
         maxDate = today.iso
         time = input.time
         note = input.note
+        key = input.key
         let count = Double(input.servings.replacingOccurrences(of: ",", with: ".")).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
         let amounts = count.map { food.nutrients(servings: $0, of: chosen) } ?? Nutrients()
         preview = Nutrient.macros.map { nutrient in

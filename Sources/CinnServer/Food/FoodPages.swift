@@ -542,8 +542,11 @@ struct FoodSearchPage {
         let nameError: String?
         let error: String?
         let isOpen: Bool
+        /// The form's key (`FormKeys`): fresh, or the sent one when the form comes back.
+        let key: String
 
         init(_ form: FoodWebController.QuickAddPost? = nil, problem: FormProblem? = nil) {
+            key = form?.key ?? FormKeys.fresh()
             energy = form?.energy ?? ""
             protein = form?.protein ?? ""
             carbohydrate = form?.carbohydrate ?? ""

@@ -66,7 +66,11 @@ extension FoodWebController {
             let time = form.date.flatMap { date in
                 date == today.iso ? nil : MealChoices.time(date: date, clock: MealChoices.usualTime(meal))
             }
-            let entry = try await context.journal.logFoods([FoodLogRequest(foodID: nil, quickAdd: quick, meal: meal?.name, time: time)])[0]
+            let entry = try await FormKeys.once(try form.$key.uuid()) { id in
+                try await context.journal.logFoods([FoodLogRequest(id: id, foodID: nil, quickAdd: quick, meal: meal?.name, time: time)])[0]
+            } existing: { id in
+                try await context.journal.foodEntry(id: id)
+            }
             return .redirect(NutritionText.link(Site.foodDay.path(entry.localDate), [("logged", entry.id.lowercasedString)]))
         } failed: { error in
             try await renderSearch(
@@ -227,9 +231,11 @@ extension FoodWebController {
         @Field var meal: String?
         @Field var mealName: String?
         @Field var date: String?
+        /// The form's key (`FormKeys`): the new entry's id.
+        @Field var key: String?
 
         enum CodingKeys: String, CodingKey {
-            case name, energy, meal, date
+            case name, energy, meal, date, key
             case protein = "protein_g"
             case carbohydrate = "carbohydrate_g"
             case fat = "fat_g"

@@ -228,11 +228,15 @@ extension FoodWebController {
         let form = try await request.decodeForm(FoodLogForm.self)
         return try await handlingFormErrors {
             guard let servings = try form.$servings.number() else { throw CinnError.invalid("servings", "enter how many servings") }
-            let entry = try await context.journal.logFoods([
-                FoodLogRequest(
-                    foodID: food.id, servings: servings, serving: form.serving, meal: form.mealText,
-                    time: MealChoices.time(date: form.date, clock: form.time), note: form.note)
-            ])[0]
+            let entry = try await FormKeys.once(try form.$key.uuid()) { id in
+                try await context.journal.logFoods([
+                    FoodLogRequest(
+                        id: id, foodID: food.id, servings: servings, serving: form.serving, meal: form.mealText,
+                        time: MealChoices.time(date: form.date, clock: form.time), note: form.note)
+                ])[0]
+            } existing: { id in
+                try await context.journal.foodEntry(id: id)
+            }
             let logged = entry.id.lowercasedString
             return .redirect(NutritionText.link(Site.foodDay.path(entry.localDate), [("logged", logged)]))
         } failed: { error in

@@ -49,6 +49,8 @@ struct DashboardPage {
         var date: String?
         var note = ""
         var confirmation: String?
+        /// The form's key (`FormKeys`): fresh for a new form, the sent one when a form comes back.
+        var key = FormKeys.fresh()
     }
 
     init(

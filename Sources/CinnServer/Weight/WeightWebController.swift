@@ -89,21 +89,29 @@ struct WeightWebController {
         @Field var date: String?
         @Field var note: String?
         @Field var confirm: String?
+        /// The form's key (`FormKeys`): the new weigh-in's id.
+        @Field var key: String?
     }
 
     @Sendable func addWeighIn(_ request: Request, context: Context) async throws -> WebAnswer {
         let form = try await request.decodeForm(WeighInForm.self)
         do {
             guard let weight = try form.$weight.number() else { throw CinnError.invalid("weight", "enter your weight") }
-            let added = try await context.journal.addWeighIn(
-                weight: weight, unit: nil, date: form.date, note: form.note, confirm: form.$confirm.isTrue)
+            let added = try await FormKeys.once(try form.$key.uuid()) { id in
+                try await context.journal.addWeighIn(
+                    id: id, weight: weight, unit: nil, date: form.date, note: form.note, confirm: form.$confirm.isTrue)
+            } existing: { id in
+                try await context.journal.weighIn(id: id)
+            }
             return .redirect("/?added=\(added.id.lowercasedString)")
         } catch let error as CinnError where error.code == .needsConfirmation {
             let sent = DashboardPage.WeightForm(
-                weight: form.weight ?? "", date: form.date, note: form.note ?? "", confirmation: error.message)
+                weight: form.weight ?? "", date: form.date, note: form.note ?? "", confirmation: error.message,
+                key: form.key ?? FormKeys.fresh())
             return .page(try await renderDashboard(context, range: .quarter, form: sent), status: .unprocessableContent)
         } catch let error as CinnError where error.code == .invalidInput {
-            let sent = DashboardPage.WeightForm(weight: form.weight ?? "", date: form.date, note: form.note ?? "")
+            let sent = DashboardPage.WeightForm(
+                weight: form.weight ?? "", date: form.date, note: form.note ?? "", key: form.key ?? FormKeys.fresh())
             return .page(
                 try await renderDashboard(context, range: .quarter, formError: error.message, form: sent), status: .unprocessableContent)
         }

@@ -1,0 +1,69 @@
+import CinnJournal
+import Foundation
+import HummingbirdTesting
+import Testing
+
+/// Exactly once without JavaScript: a form that creates a record carries a key the server made when it rendered the
+/// form, and the same post sent twice (a double tap, a resend after a timeout) makes one record and answers as the
+/// first did; on both databases.
+@Suite struct FormKeyTests {
+    /// The key of the form `id` on `page`.
+    static func key(in page: String, form marker: String) throws -> String {
+        let start = try #require(page.range(of: marker)?.upperBound, "\(marker) is on the page")
+        let rest = page[start...]
+        return String(try #require(rest.firstMatch(of: /name="key" value="([0-9a-f-]{36})"/)?.1))
+    }
+
+    @Test(arguments: Database.enabled)
+    func aFormSentTwiceMakesOneRecord(_ database: Database) async throws {
+        try await withApp(on: database) { client, journal in
+            // A weigh-in: each render makes a fresh key; the post sent twice answers the same, one weigh-in.
+            let dashboard = try await client.send(.get, "/").text
+            let key = try Self.key(in: dashboard, form: #"<form id="add-weight""#)
+            #expect(try Self.key(in: try await client.send(.get, "/").text, form: #"<form id="add-weight""#) != key)
+            let post = "key=\(key)&weight=80.4&date=2024-03-15&note="
+            let first = try await client.post("/weigh-ins", form: post), second = try await client.post("/weigh-ins", form: post)
+            #expect(first.status == .seeOther && second.status == .seeOther)
+            #expect(first.headers[.location] == "/?added=\(key)" && second.headers[.location] == first.headers[.location])
+            #expect(try await journal.count() == 1)
+
+            // Logging a food from its dialog.
+            let bar = try await client.makeFood()
+            let dialog = try await client.send(.get, "/food/log/\(bar)?meal=lunch&date=2024-03-14").text
+            let logKey = try Self.key(in: dialog, form: #"<form id="log-form""#)
+            let log = "key=\(logKey)&servings=1&serving=1+bar&meal=lunch&meal_name=&date=2024-03-14&time=12%3A30&note="
+            let logged = try await client.post("/food/log/\(bar)", form: log), again = try await client.post("/food/log/\(bar)", form: log)
+            #expect(logged.status == .seeOther && again.headers[.location] == logged.headers[.location])
+            #expect(logged.headers[.location]?.contains("logged=\(logKey)") == true)
+
+            // A quick add.
+            let search = try await client.send(.get, "/food/search?meal=lunch&date=2024-03-14").text
+            let quickKey = try Self.key(in: search, form: #"action="/food/quick""#)
+            let quick = "key=\(quickKey)&energy=300&name=Soup&protein_g=&carbohydrate_g=&fat_g=&meal=lunch&date=2024-03-14"
+            let added = try await client.post("/food/quick", form: quick), resent = try await client.post("/food/quick", form: quick)
+            #expect(added.status == .seeOther && resent.headers[.location] == added.headers[.location])
+            let day = try await client.send(.get, "/api/v1/food-entries?from=2024-03-14&to=2024-03-14").json()
+            #expect(day["entries"]?.array?.count == 2, "the bar and the soup, once each")
+
+            // A form without a key still works (an older page); a key that is no id is refused, naming it.
+            #expect(try await client.post("/weigh-ins", form: "weight=80.2&date=2024-03-14").status == .seeOther)
+            let bad = try await client.post("/weigh-ins", form: "key=nope&weight=80.2&date=2024-03-13")
+            #expect(bad.status == .unprocessableContent && bad.text.contains("is not a form&#39;s key"))
+        }
+    }
+
+    @Test func aConfirmedTypoKeepsItsKey() async throws {
+        try await withApp { client, journal in
+            try await client.addWeighIn(80, date: "2024-03-14")
+            let key = try Self.key(in: try await client.send(.get, "/").text, form: #"<form id="add-weight""#)
+            let asked = try await client.post("/weigh-ins", form: "key=\(key)&weight=8.04&date=2024-03-15")
+            #expect(asked.status == .unprocessableContent)
+            // Both the confirmation and the form shown again carry the key the first post sent.
+            #expect(asked.text.components(separatedBy: #"name="key" value="\#(key)""#).count == 3)
+            let confirmed = "key=\(key)&weight=8.04&date=2024-03-15&confirm=true"
+            #expect(try await client.post("/weigh-ins", form: confirmed).status == .seeOther)
+            #expect(try await client.post("/weigh-ins", form: confirmed).status == .seeOther)
+            #expect(try await journal.count() == 2)
+        }
+    }
+}
