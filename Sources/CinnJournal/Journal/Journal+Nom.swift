@@ -97,12 +97,13 @@ extension Journal {
         let kcal = entries.reduce(0) { $0 + ($1.nutrients[.energy] ?? 0) }
         // The meal being assembled: the diary's meal the new entries would join (`DiaryMeals`), from the entries of the
         // slot logged in the gap before.
+        guard let firstNew = entries.first else { throw CinnError.invalid("entries", "nothing to eat: the preset is empty") }
         var already: [FoodLogEntry] = []
         if slotName != nil {
             let logged = try await store.loggedFoodEntries(
                 user: user, from: at.instant.addingTimeInterval(-DiaryMeals.gap), to: at.instant.addingTimeInterval(0.001)
             ).filter { $0.meal == slot && $0.eatenAt <= at.instant }
-            let joined = DiaryMeals.events(logged + entries).first { $0.event.entryIDs.contains(entries[0].id) }
+            let joined = DiaryMeals.events(logged + entries).first { $0.event.entryIDs.contains(firstNew.id) }
             let ids = Set(joined?.event.entryIDs ?? [])
             already = logged.filter { ids.contains($0.id) }
         }
