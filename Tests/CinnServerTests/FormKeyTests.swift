@@ -1,3 +1,4 @@
+import CinnCore
 import CinnJournal
 import Foundation
 import HummingbirdTesting
@@ -42,8 +43,40 @@ import Testing
             let quick = "key=\(quickKey)&energy=300&name=Soup&protein_g=&carbohydrate_g=&fat_g=&meal=lunch&date=2024-03-14"
             let added = try await client.post("/food/quick", form: quick), resent = try await client.post("/food/quick", form: quick)
             #expect(added.status == .seeOther && resent.headers[.location] == added.headers[.location])
-            let day = try await client.send(.get, "/api/v1/food-entries?from=2024-03-14&to=2024-03-14").json()
-            #expect(day["entries"]?.array?.count == 2, "the bar and the soup, once each")
+            let day = LocalDate(iso: "2024-03-14")!
+            #expect(try await journal.foodEntries(from: day, to: day).count == 2, "the bar and the soup, once each")
+
+            // A preset from its page: the key is its first entry's id.
+            let preset = try #require(
+                try await client.send(.post, "/api/v1/presets", json: #"{"name":"Lunch","from_date":"2024-03-14","meal":"lunch"}"#)
+                    .json()["id"]?.string)
+            let presets = try await client.send(.get, "/food/presets").text
+            let presetKey = try Self.key(in: presets, form: #"action="/food/presets/\#(preset)/log""#)
+            let logPreset = "key=\(presetKey)&times=1&meal=dinner&meal_name=&date=2024-03-13&time=19%3A00"
+            let presetLogged = try await client.post("/food/presets/\(preset)/log", form: logPreset)
+            let repeated = try await client.post("/food/presets/\(preset)/log", form: logPreset)
+            #expect(presetLogged.status == .seeOther && repeated.headers[.location] == presetLogged.headers[.location])
+            #expect(presetLogged.headers[.location]?.hasPrefix("/food/2024-03-13?added=2") == true)
+            let dinner = LocalDate(iso: "2024-03-13")!
+            #expect(try await journal.foodEntries(from: dinner, to: dinner).count == 2, "the preset's two foods, once")
+
+            // The Glucose page's forms: a reading, a dose and a meal eaten, each posted twice.
+            let glucose = try await client.send(.get, "/glucose").text
+            for (form, path, body) in [
+                (#"id="add-reading""#, "/glucose/readings", "value=120&time=2024-03-14T10%3A00&timing=&note="),
+                (#"id="add-insulin""#, "/glucose/insulin", "units=3&kind=bolus&insulin=&time=2024-03-14T10%3A00&note="),
+                (#"id="log-meal""#, "/glucose/meal-events", "meal=preset%3A\(preset)&time=2024-03-12T12%3A30&slot=lunch&portion=1"),
+            ] {
+                let key = try Self.key(in: glucose, form: form)
+                let once = try await client.post(path, form: "key=\(key)&\(body)"),
+                    twice = try await client.post(path, form: "key=\(key)&\(body)")
+                #expect(
+                    once.status == .seeOther && twice.status == .seeOther && twice.headers[.location] == once.headers[.location], "\(path)")
+            }
+            #expect(try await journal.glucoseReadings().count == 1)
+            #expect(try await journal.insulinDoses(from: .distantPast, to: .distantFuture).count == 1)
+            let lunch = LocalDate(iso: "2024-03-12")!
+            #expect(try await journal.foodEntries(from: lunch, to: lunch).count == 2, "the preset logged from the Glucose page, once")
 
             // A form without a key still works (an older page); a key that is no id is refused, naming it.
             #expect(try await client.post("/weigh-ins", form: "weight=80.2&date=2024-03-14").status == .seeOther)

@@ -159,15 +159,18 @@ extension Journal {
         return try await store.searchFoods(query, user: user, limit: min(max(limit, 1), 100))
     }
 
-    /// Logs a preset `times` times into its meal (or `meal`), at `time`.
-    public func logPreset(id: UUID, times: Double = 1, meal: String?, time: String?) async throws -> [FoodLogEntry] {
+    /// Logs a preset `times` times into its meal (or `meal`), at `time`; `firstEntryID`, when given, is the first entry's id.
+    public func logPreset(id: UUID, times: Double = 1, meal: String?, time: String?, firstEntryID: UUID? = nil) async throws
+        -> [FoodLogEntry]
+    {
         let settings = try await settings()
         let preset = try await store.preset(id: id, user: user)
         let at = try readingTime(time, settings: settings, field: "time")
         let chosen =
             try meal.map { text in try Meal.parse(text) } ?? preset.meal
             ?? Meal.usual(atSecondsOfDay: LocalDateTime(instant: at.instant, utcOffsetSeconds: at.utcOffsetSeconds).secondsOfDay)
-        let entries = try preset.entries(times: times, meal: chosen, eatenAt: at.instant, utcOffsetSeconds: at.utcOffsetSeconds)
+        var entries = try preset.entries(times: times, meal: chosen, eatenAt: at.instant, utcOffsetSeconds: at.utcOffsetSeconds)
+        if let firstEntryID, !entries.isEmpty { entries[0].id = firstEntryID }
         return try await store.addFoodEntries(entries, user: user)
     }
 

@@ -158,6 +158,9 @@ extension Journal {
     public func updateFood(_ food: Food) async throws -> Food {
         try await store.updateFood(food, user: user)
     }
+    public func hasRecord(_ kind: CreatedRecord, id: UUID) async throws -> Bool {
+        try await store.hasRecord(kind, id: id, user: user)
+    }
     public func weighIn(id: UUID) async throws -> WeighIn {
         try await store.weighIn(id: id, user: user)
     }

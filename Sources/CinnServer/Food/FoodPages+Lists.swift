@@ -17,6 +17,8 @@ struct FoodPresetsPage {
         let times: String
         let logError: String?
         let justSaved: Bool
+        /// The log form's key (`FormKeys`).
+        let key: String
     }
 
     let presets: [Card]
@@ -42,7 +44,7 @@ struct FoodPresetsPage {
                 items: summary.items,
                 meals: MealChoices.list(selected: meal), date: failure?.input.date ?? today.iso,
                 time: failure?.input.time ?? now, times: failure?.times ?? "1",
-                logError: failure?.problem.message, justSaved: preset.id == savedID)
+                logError: failure?.problem.message, justSaved: preset.id == savedID, key: failure?.input.key ?? FormKeys.fresh())
         }
         hasPresets = !presets.isEmpty
         maxDate = today.iso

@@ -479,6 +479,8 @@ struct PresetSummary {
     let presetMeal: String?
     let energy: String
     let items: [String]
+    /// The key of a form that logs it (`FormKeys`).
+    let key = FormKeys.fresh()
 
     init(_ preset: FoodPreset, unit: EnergyUnit) {
         id = preset.id.lowercasedString

@@ -66,10 +66,15 @@ extension FoodWebController {
         let id = try idParameter(context, "preset")
         let form = try await request.decodeForm(FoodLogForm.self)
         return try await handlingFormErrors {
-            let entries = try await context.journal.logPreset(
-                id: id, times: try form.$times.number() ?? 1, meal: form.mealText, time: MealChoices.time(date: form.date, clock: form.time)
-            )
-            return .redirect(NutritionText.link(Site.foodDay.path(entries[0].localDate), [("added", "\(entries.count)")]))
+            let logged = try await FormKeys.once(try form.$key.uuid()) { key in
+                let entries = try await context.journal.logPreset(
+                    id: id, times: try form.$times.number() ?? 1, meal: form.mealText,
+                    time: MealChoices.time(date: form.date, clock: form.time), firstEntryID: key)
+                return (day: entries[0].localDate, count: entries.count)
+            } existing: { key in
+                (day: try await context.journal.foodEntry(id: key).localDate, count: try await context.journal.preset(id: id).items.count)
+            }
+            return .redirect(NutritionText.link(Site.foodDay.path(logged.day), [("added", "\(logged.count)")]))
         } failed: { error in
             try await renderPresets(
                 context,

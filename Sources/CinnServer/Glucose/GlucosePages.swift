@@ -249,6 +249,10 @@ struct GlucoseFeedback {
     var readingError: String?
     var insulinError: String?
     var confirmation: ReadingConfirmation?
+    /// The forms' keys (`FormKeys`): fresh on every render; a reading to confirm keeps the one it was sent with.
+    var readingKey = FormKeys.fresh()
+    var insulinKey = FormKeys.fresh()
+    var mealKey = FormKeys.fresh()
 
     /// A reading that looks like the other unit (`TypoGuard`): the message and the ways to save it.
     struct ReadingConfirmation {
@@ -259,6 +263,8 @@ struct GlucoseFeedback {
         let note: String
         /// The unit it looks like, then the unit it was typed in if it is a valid reading in it.
         let choices: [Choice]
+        /// The key the reading was sent with.
+        let key: String
 
         struct Choice {
             let unit: String

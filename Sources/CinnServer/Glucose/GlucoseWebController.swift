@@ -106,6 +106,15 @@ struct GlucoseWebController {
         @Field var timing: String?
         @Field var note: String?
         @Field var confirm: String?
+        /// The form's key (`FormKeys`): the new reading's id.
+        @Field var key: String?
+    }
+
+    /// Creates a record under the form's key; a post sent again finds it (`FormKeys`) and answers as the first did.
+    func once(_ key: Field, _ kind: CreatedRecord, context: Context, create: (UUID?) async throws -> Void) async throws {
+        try await FormKeys.once(try key.uuid(), create: create) { id in
+            guard try await context.journal.hasRecord(kind, id: id) else { throw CinnError.notFound("no record with the form's key") }
+        }
     }
 
     @Sendable func addReading(_ request: Request, context: Context) async throws -> WebAnswer {
@@ -118,8 +127,10 @@ struct GlucoseWebController {
                     return timing
                 }
                 let unit = try form.unit.map { text in try GlucoseUnit.parse(text) }
-                _ = try await context.journal.addGlucose(
-                    value: value, unit: unit, time: form.time, timing: timing, note: form.note, confirm: form.$confirm.isTrue)
+                try await once(form.$key, .glucoseReading, context: context) { id in
+                    _ = try await context.journal.addGlucose(
+                        id: id, value: value, unit: unit, time: form.time, timing: timing, note: form.note, confirm: form.$confirm.isTrue)
+                }
             }
         } catch let error as CinnError where error.code == .needsConfirmation {
             // The unit the value was sent in: the form's (parsed above before the question), else the user's.
@@ -135,7 +146,8 @@ struct GlucoseWebController {
             var feedback = GlucoseFeedback()
             feedback.confirmation = .init(
                 message: error.message, value: text, time: form.time ?? "", timing: form.timing ?? "", note: form.note ?? "",
-                choices: choices)
+                choices: choices, key: form.key ?? FormKeys.fresh())
+            feedback.readingKey = feedback.confirmation?.key ?? feedback.readingKey
             return try await renderReport(context, days: 30, feedback: feedback, status: .unprocessableContent)
         }
     }
@@ -152,6 +164,8 @@ struct GlucoseWebController {
         @Field var insulin: String?
         @Field var time: String?
         @Field var note: String?
+        /// The form's key (`FormKeys`): the new dose's id.
+        @Field var key: String?
     }
 
     @Sendable func addInsulin(_ request: Request, context: Context) async throws -> WebAnswer {
@@ -159,7 +173,10 @@ struct GlucoseWebController {
         return try await changing(context, .insulin) {
             guard let units = try form.$units.number() else { throw CinnError.invalid("units", "enter the units") }
             let kind = InsulinKind(rawValue: form.kind ?? "bolus") ?? .bolus
-            _ = try await context.journal.addInsulin(units: units, kind: kind, insulin: form.insulin, time: form.time, note: form.note)
+            try await once(form.$key, .insulinDose, context: context) { id in
+                _ = try await context.journal.addInsulin(
+                    id: id, units: units, kind: kind, insulin: form.insulin, time: form.time, note: form.note)
+            }
         }
     }
 
@@ -226,9 +243,11 @@ struct GlucoseWebController {
         @Field var slot: String?
         @Field var time: String?
         @Field var note: String?
+        /// The form's key (`FormKeys`): the new meal event's or first food-log entry's id.
+        @Field var key: String?
 
         enum CodingKeys: String, CodingKey {
-            case meal, portion, slot, time, note
+            case meal, portion, slot, time, note, key
             case mealID = "meal_id"
         }
     }
@@ -241,18 +260,23 @@ struct GlucoseWebController {
             guard let id = choice.last.flatMap(UUID.init(text:)) else { throw CinnError.invalid("meal", "choose a meal") }
             let portion = try form.$portion.number()
             let slot = form.slot
-            switch choice.count == 2 ? choice[0] : "meal" {
-            case "preset":
-                _ = try await context.journal.logPreset(id: id, times: portion ?? 1, meal: slot, time: form.time)
-            case "recipe":
-                _ = try await context.journal.logFoods([
-                    FoodLogRequest(foodID: id, servings: portion ?? 1, serving: "1 serving", meal: slot, time: form.time)
-                ])
-            case "food":
-                _ = try await context.journal.logFoods([FoodLogRequest(foodID: id, servings: portion ?? 1, meal: slot, time: form.time)])
-            default:
-                _ = try await context.journal.logMeal(
-                    mealID: id, time: form.time, portion: portion, carbohydrateGrams: nil, note: form.note)
+            let kind = choice.count == 2 ? choice[0] : "meal"
+            try await once(form.$key, kind == "meal" ? .mealEvent : .foodEntry, context: context) { key in
+                switch kind {
+                case "preset":
+                    _ = try await context.journal.logPreset(id: id, times: portion ?? 1, meal: slot, time: form.time, firstEntryID: key)
+                case "recipe":
+                    _ = try await context.journal.logFoods([
+                        FoodLogRequest(id: key, foodID: id, servings: portion ?? 1, serving: "1 serving", meal: slot, time: form.time)
+                    ])
+                case "food":
+                    _ = try await context.journal.logFoods([
+                        FoodLogRequest(id: key, foodID: id, servings: portion ?? 1, meal: slot, time: form.time)
+                    ])
+                default:
+                    _ = try await context.journal.logMeal(
+                        id: key, mealID: id, time: form.time, portion: portion, carbohydrateGrams: nil, note: form.note)
+                }
             }
         }
     }
