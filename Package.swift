@@ -102,7 +102,7 @@ let package = Package(
             // Templates, style sheets and scripts, in the binary: SwiftPM makes each a `PackageResources` byte array.
             resources: [
                 .embedInCode("App/Templates"), .embedInCode("App/layout.css"), .embedInCode("App/Icons"),
-                .embedInCode("App/manifest.webmanifest"),
+                .embedInCode("App/manifest.webmanifest"), .embedInCode("App/Offline"),
                 .embedInCode("Weight/Templates"), .embedInCode("Weight/trend-chart.js"),
                 .embedInCode("Import/Templates"), .embedInCode("Import/progress.js"),
                 .embedInCode("Settings/Templates"),

@@ -52,7 +52,7 @@ import Testing
         #expect(addresses.subtracting(routed).isEmpty, "in Site but answered by no route: \(addresses.subtracting(routed).sorted())")
         let web = routed.filter {
             !$0.hasPrefix("/api/") && !$0.hasPrefix("/nightscout/") && !$0.hasPrefix("/static/")
-                && !["/health", "/ready", "/metrics"].contains($0)
+                && !["/health", "/ready", "/metrics", "/sw.js"].contains($0)
         }
         #expect(web.subtracting(addresses).isEmpty, "routes registered outside Site: \(web.subtracting(addresses).sorted())")
     }

@@ -72,6 +72,15 @@ import Testing
             #expect(StaticAssets.styleSheet.contains(try String(contentsOf: url, encoding: .utf8).dropLast()), "\(name).css")
         }
         for (name, url) in try Self.files(endingIn: ".js") {
+            let source = try String(contentsOf: url, encoding: .utf8)
+            if name == "sw" {
+                // The service worker, at /sw.js, with this binary's version and stored files filled in.
+                let served = String(buffer: StaticAssets.serviceWorker.body)
+                let filled = source.replacing(/'__VERSION__'|__PRECACHE__/) { _ in "" }
+                #expect(!served.contains("__VERSION__") && !served.contains("__PRECACHE__") && served.count > filled.count)
+                #expect(served.contains(String(source.suffix(200)).trimmingCharacters(in: .whitespacesAndNewlines)), "sw.js")
+                continue
+            }
             let served = try #require(StaticAssets.all[name + ".js"], "\(name).js")
             #expect(served.body == ByteBuffer(data: try Data(contentsOf: url)), "\(name).js")
         }

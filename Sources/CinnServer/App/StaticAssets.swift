@@ -49,7 +49,21 @@ enum StaticAssets {
         "icon-512.png": Asset(contentType: "image/png", bytes: PackageResources.icon_512_png),
         "icon-maskable-512.png": Asset(contentType: "image/png", bytes: PackageResources.icon_maskable_512_png),
         "apple-touch-icon.png": Asset(contentType: "image/png", bytes: PackageResources.apple_touch_icon_png),
+        "app.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.app_js),
     ]
+
+    /// The service worker (`App/Offline/sw.js`), served at `/sw.js` so that its scope is the whole app, with this
+    /// binary's version (a hash of every file's) and the versioned addresses it stores when it installs, the style
+    /// sheet first. A new binary with any file changed is a new worker, which replaces the stored files.
+    static let serviceWorker: Asset = {
+        let names = all.keys.sorted { ($0 == "cinn.css" ? 0 : 1, $0) < ($1 == "cinn.css" ? 0 : 1, $1) }
+        let addresses = names.map { "\"/static/\($0)?v=\(all[$0]!.version)\"" }
+        let version = String(Asset(contentType: "", bytes: Array(addresses.joined().utf8)).version.prefix(12))
+        let script = Templates.text(PackageResources.sw_js)
+            .replacingOccurrences(of: "'__VERSION__'", with: "'\(version)'")
+            .replacingOccurrences(of: "__PRECACHE__", with: "[" + addresses.joined(separator: ", ") + "]")
+        return Asset(contentType: "text/javascript; charset=utf-8", bytes: Array(script.utf8))
+    }()
 
     /// The web app's one style sheet (`/static/cinn.css`): the layout's styles (`App/layout.css`), then each
     /// feature's, in this order (a later rule wins).
@@ -69,6 +83,16 @@ enum StaticAssets {
     static let revalidate = "no-cache"
 
     static func addRoutes<Context: RequestContext>(to router: Router<Context>) {
+        router.get("sw.js") { request, _ in
+            // Checked again on every use, as browsers check a worker's script.
+            let headers: HTTPFields = [.eTag: serviceWorker.entityTag, .cacheControl: revalidate]
+            if let tags = request.headers[.ifNoneMatch], matches(tags, serviceWorker.entityTag) {
+                return Response(status: .notModified, headers: headers)
+            }
+            var response = Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: serviceWorker.body))
+            response.headers[.contentType] = serviceWorker.contentType
+            return response
+        }
         router.get("static/{name}") { request, context in
             guard let name = context.parameters.get("name"), let asset = all[name] else {
                 throw CinnError.notFound("There is no such file.")
