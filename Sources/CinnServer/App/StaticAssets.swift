@@ -56,8 +56,8 @@ enum StaticAssets {
     /// binary's version (a hash of every file's) and the versioned addresses it stores when it installs, the style
     /// sheet first. A new binary with any file changed is a new worker, which replaces the stored files.
     static let serviceWorker: Asset = {
-        let names = all.keys.sorted { ($0 == "cinn.css" ? 0 : 1, $0) < ($1 == "cinn.css" ? 0 : 1, $1) }
-        let addresses = names.map { "\"/static/\($0)?v=\(all[$0]!.version)\"" }
+        let files = all.sorted { ($0.key == "cinn.css" ? 0 : 1, $0.key) < ($1.key == "cinn.css" ? 0 : 1, $1.key) }
+        let addresses = files.map { name, asset in "\"/static/\(name)?v=\(asset.version)\"" }
         let version = String(Asset(contentType: "", bytes: Array(addresses.joined().utf8)).version.prefix(12))
         let script = Templates.text(PackageResources.sw_js)
             .replacingOccurrences(of: "'__VERSION__'", with: "'\(version)'")
