@@ -131,8 +131,8 @@ func runNomPhase(_ options: Options) async throws {
     switch answer.forecast {
     case .expected(let expectation)?:
         forecast =
-            "rise \(Int(expectation.riseMgPerDl.rounded())) mg/dL (\(Int(expectation.lowMgPerDl.rounded()))–\(Int(expectation.highMgPerDl.rounded()))), "
-            + "peak at \(Int(expectation.minutesToPeak.rounded())) min, from \(expectation.similarMeals) similar meals"
+            "rise \(expectation.riseMgPerDl.wholeText) mg/dL (\(expectation.lowMgPerDl.wholeText)–\(expectation.highMgPerDl.wholeText)), "
+            + "peak at \(expectation.minutesToPeak.wholeText) min, from \(expectation.similarMeals) similar meals"
     case .tooFewSimilarMeals(let found, let needed)?: forecast = "too few similar meals: \(found) of \(needed)"
     case nil: forecast = "none: \(answer.glucoseReason ?? "?")"
     }
