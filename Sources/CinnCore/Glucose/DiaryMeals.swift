@@ -46,7 +46,7 @@ public enum DiaryMeals {
         let foods = entries.map { MealFood(foodID: foodID($0), name: $0.name, grams: ($0.servingAmount ?? 0) * $0.servings) }
         let key = foodKey(foods.map(\.foodID))
         let carbohydrate = entries.compactMap { $0.nutrients[.carbohydrate] }
-        let names = foods.map(\.name).reduce(into: [String]()) { names, name in if !names.contains(name) { names.append(name) } }
+        let names = foods.map(\.name).withoutRepeats()
         let name = names.count <= 3 ? names.joined(separator: ", ") : names.prefix(3).joined(separator: ", ") + " + \(names.count - 3) more"
         let preset = presets[key]
         let meal = MealDefinition(

@@ -195,15 +195,17 @@ extension Journal {
         return (events, meals)
     }
 
-    /// `mealsEaten`, with the food-log entries the diary's meals were made of.
-    func mealRecords(from start: Date, to end: Date) async throws -> (events: [MealEvent], meals: [MealDefinition], entries: [FoodLogEntry])
+    /// `mealsEaten`, with the food-log entries the diary's meals were made of; `namedByPresets` false leaves the presets
+    /// unread (a diary meal is then named by its foods), for what needs only when and how much.
+    func mealRecords(from start: Date, to end: Date, namedByPresets: Bool = true) async throws
+        -> (events: [MealEvent], meals: [MealDefinition], entries: [FoodLogEntry])
     {
         async let events = store.mealEvents(user: user, from: start, to: end, inFoodLog: false)
         async let definitions = store.mealsOfEvents(user: user, from: start, to: end)
         async let entries = store.loggedFoodEntries(user: user, from: start, to: end)
-        async let presets = store.presets(user: user)
+        let presets = namedByPresets ? try await store.presets(user: user) : []
         let logged = try await entries
-        let diary = DiaryMeals.events(logged, presets: try await presets)
+        let diary = DiaryMeals.events(logged, presets: presets)
         return (
             (try await events + diary.map(\.event)).sorted { $0.eatenAt < $1.eatenAt }, try await definitions + diary.map(\.meal), logged
         )

@@ -14,6 +14,13 @@ public enum NomItem: Sendable, Hashable {
 public struct OnBoard: Sendable, Equatable {
     public var insulinUnits: Double
     public var carbohydrateGrams: Double
+
+    /// What `doses` and `carbs` leave on board at `instant`: by the person's insulin curve, and Loop's piecewise-linear
+    /// absorption over its default time.
+    init(at instant: Date, doses: [InsulinDose], carbs: [CarbEntry], model: ExponentialInsulinModel) {
+        insulinUnits = model.unitsOnBoard(doses, at: instant)
+        carbohydrateGrams = CarbAbsorption.piecewiseLinear.gramsOnBoard(carbs, at: instant)
+    }
 }
 
 /// "Can I nom nom this?": what a meal about to be eaten leaves of the day's calories and does to the goal date, and
@@ -113,7 +120,7 @@ extension Journal {
             return values.isEmpty ? nil : values.reduce(0, +)
         }
         let fiber = total(.fiber).map { $0 + fiberGiven } ?? (fiberGiven > 0 ? fiberGiven : nil)
-        let names = whole.map(\.name).reduce(into: [String]()) { names, name in if !names.contains(name) { names.append(name) } }
+        let names = whole.map(\.name).withoutRepeats()
         let start = already.map(\.eatenAt).min() ?? at.instant
         let meal = MealCircumstances(
             carbohydrateGrams: total(.carbohydrate) ?? 0, fiberGrams: fiber, fatGrams: total(.fat), proteinGrams: total(.protein),
@@ -123,9 +130,7 @@ extension Journal {
         var answer = NomAnswer(
             at: at.instant, settings: settings, name: names.joined(separator: ", "), carbohydrateGrams: meal.carbohydrateGrams,
             energy: try await nomEnergy(kcal: kcal, on: LocalDate(instant: at.instant, utcOffsetSeconds: at.utcOffsetSeconds)))
-        answer.alreadyInTheMeal = already.map(\.name).reduce(into: [String]()) { names, name in
-            if !names.contains(name) { names.append(name) }
-        }
+        answer.alreadyInTheMeal = already.map(\.name).withoutRepeats()
         try await expectGlucose(meal, mealStart: start, asked: at.instant, settings: settings, into: &answer)
         return answer
     }
@@ -171,16 +176,12 @@ extension Journal {
             // Doses of the last half hour are the meal's bolus, not insulin on board.
             let earlier = Self.window(doses, doseTimes, from: instant - insulinReach, to: instant - MealResponse.bolusBefore)
             let eaten = Self.window(carbs, carbTimes, from: instant - carbReach, to: instant + 0.001).filter { $0.eatenAt != excluding }
-            return OnBoard(
-                insulinUnits: model.unitsOnBoard(Array(earlier), at: instant),
-                carbohydrateGrams: CarbAbsorption.piecewiseLinear.gramsOnBoard(eaten, at: instant))
+            return OnBoard(at: instant, doses: Array(earlier), carbs: eaten, model: model)
         }
         var candidate = candidate
         // On board at the meal's start, the meal itself (a diary meal begun then) left out.
         let before = onBoard(at, at)
-        answer.onBoard = OnBoard(
-            insulinUnits: model.unitsOnBoard(given, at: asked),
-            carbohydrateGrams: CarbAbsorption.piecewiseLinear.gramsOnBoard(carbs, at: asked))
+        answer.onBoard = OnBoard(at: asked, doses: given, carbs: carbs, model: model)
         candidate.insulinOnBoard = before.insulinUnits
         candidate.carbsOnBoard = before.carbohydrateGrams
         let recentBolus = given.filter { $0.kind == .bolus && at.timeIntervalSince($0.takenAt) <= MealResponse.bolusBefore }
@@ -236,11 +237,11 @@ extension Journal {
         let model = settings.insulinModel
         let reach = (model.delayMinutes + model.durationMinutes) * 60
         let doses = try await store.insulinDoses(user: user, from: at.addingTimeInterval(-reach), to: at.addingTimeInterval(0.001))
-        let (events, meals) = try await mealsEaten(from: at.addingTimeInterval(-4 * 3600), to: at.addingTimeInterval(0.001))
+        // Only the carbohydrate counts here: the meals are not named by their presets.
+        let (events, meals, _) = try await mealRecords(
+            from: at.addingTimeInterval(-4 * 3600), to: at.addingTimeInterval(0.001), namedByPresets: false)
         let definitions = Dictionary(meals.map { ($0.id, $0) }) { first, _ in first }
-        return OnBoard(
-            insulinUnits: model.unitsOnBoard(doses, at: at),
-            carbohydrateGrams: CarbAbsorption.piecewiseLinear.gramsOnBoard(Self.carbEntries(events, definitions), at: at))
+        return OnBoard(at: at, doses: doses, carbs: Self.carbEntries(events, definitions), model: model)
     }
 
     /// The items of `sorted` (in time order, `times` their instants) from `from` up to, not including, `to`.
