@@ -22,8 +22,13 @@ enum StaticAssets {
         init(contentType: String, bytes: some Collection<UInt8>) {
             self.contentType = contentType
             body = ByteBuffer(bytes: bytes)
+            version = Self.version(of: bytes)
+        }
+
+        /// The first 16 hex digits of the SHA-256 of `bytes`.
+        static func version(of bytes: some Collection<UInt8>) -> String {
             let digits = Array("0123456789abcdef")
-            version = String(SHA256.hash(data: Array(bytes)).prefix(8).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] })
+            return String(SHA256.hash(data: Array(bytes)).prefix(8).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] })
         }
 
         /// The strong entity tag of `body`.
@@ -58,7 +63,7 @@ enum StaticAssets {
     static let serviceWorker: Asset = {
         let files = all.sorted { ($0.key == "cinn.css" ? 0 : 1, $0.key) < ($1.key == "cinn.css" ? 0 : 1, $1.key) }
         let addresses = files.map { name, asset in "\"/static/\(name)?v=\(asset.version)\"" }
-        let version = String(Asset(contentType: "", bytes: Array(addresses.joined().utf8)).version.prefix(12))
+        let version = String(Asset.version(of: Array(addresses.joined().utf8)).prefix(12))
         let script = Templates.text(PackageResources.sw_js)
             .replacingOccurrences(of: "'__VERSION__'", with: "'\(version)'")
             .replacingOccurrences(of: "__PRECACHE__", with: "[" + addresses.joined(separator: ", ") + "]")
