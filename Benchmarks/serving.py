@@ -1,9 +1,14 @@
-"""What the benchmark scripts share about a `cinn serve` they start: waiting for its "Listening on" line.
+"""What the benchmark scripts share about a `cinn serve` they start: waiting for its "Listening on" line, its peak
+memory, the end of its log, stopping it.
 
-Imported by Benchmarks/security/run.py and Benchmarks/nightscout/side_by_side.py (each puts Benchmarks/ on sys.path).
+Imported by Benchmarks/security/run.py, Benchmarks/nightscout/side_by_side.py and Benchmarks/nom/speed.py (each puts
+Benchmarks/ on sys.path).
 """
+import os
 import queue
 import re
+import signal
+import subprocess
 import threading
 import time
 
@@ -31,3 +36,36 @@ def listening_address(process, timeout, log_tail):
         if match := re.search(r"Listening on http://([\d.]+):(\d+)", line):
             return match[1], int(match[2])
     raise RuntimeError(f"no 'Listening on' within {timeout} s")
+
+
+def peak_rss_mb(pid):
+    """The process's peak resident memory in MB (VmHWM), None when it cannot be read."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return None
+
+
+def log_tail(path, characters=300):
+    """The last `characters` of the log at `path`, "" when it cannot be read."""
+    try:
+        with open(path, errors="replace") as log:
+            return log.read()[-characters:].strip()
+    except OSError:
+        return ""
+
+
+def stop(process, timeout):
+    """SIGTERM, then SIGKILL after `timeout` seconds; nothing when the process has ended."""
+    if process.poll() is not None:
+        return
+    os.kill(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()

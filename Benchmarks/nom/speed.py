@@ -32,7 +32,6 @@ import math
 import os
 import random
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -42,6 +41,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import serving  # noqa: E402
 from serving import listening_address  # noqa: E402
 
 START_TIMEOUT = 120    # s, until "Listening on"
@@ -171,33 +171,15 @@ class Server:
         return data, seconds
 
     def peak_rss_mb(self) -> float | None:
-        try:
-            with open(f"/proc/{self.process.pid}/status") as status:
-                for line in status:
-                    if line.startswith("VmHWM:"):
-                        return int(line.split()[1]) / 1024
-        except OSError:
-            pass
-        return None
+        return serving.peak_rss_mb(self.process.pid)
 
     def log_tail(self, characters: int = 300) -> str:
-        try:
-            with open(self.log_path, errors="replace") as log:
-                return log.read()[-characters:].strip()
-        except OSError:
-            return ""
+        return serving.log_tail(self.log_path, characters)
 
     def stop(self) -> None:
         if getattr(self, "connection", None):
             self.connection.close()
-        if self.process.poll() is not None:
-            return
-        os.kill(self.process.pid, signal.SIGTERM)
-        try:
-            self.process.wait(STOP_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            os.kill(self.process.pid, signal.SIGKILL)
-            self.process.wait()
+        serving.stop(self.process, STOP_TIMEOUT)
 
 
 def percentile(values: list[float], p: float) -> float:
