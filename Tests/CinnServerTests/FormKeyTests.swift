@@ -85,6 +85,92 @@ import Testing
         }
     }
 
+    /// Posts `body` to `path` twice with the key of the form `marker` on `page`: both answer 303, the second as the
+    /// first did when `sameAnswer`.
+    static func postTwice(
+        _ client: some TestClientProtocol, page: String, form marker: String, to path: String, _ body: String, sameAnswer: Bool = true,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> TestResponse {
+        let key = try Self.key(in: try await client.send(.get, page).text, form: marker)
+        let first = try await client.post(path, form: "key=\(key)&\(body)")
+        let second = try await client.post(path, form: "key=\(key)&\(body)")
+        #expect(first.status == .seeOther && second.status == .seeOther, "\(path)", sourceLocation: sourceLocation)
+        if sameAnswer { #expect(second.headers[.location] == first.headers[.location], "\(path)", sourceLocation: sourceLocation) }
+        return first
+    }
+
+    @Test(arguments: Database.enabled)
+    func theOtherFormsThatCreateSentTwiceMakeOneEach(_ database: Database) async throws {
+        try await withApp(on: database) { client, journal in
+            // A workout started, a set marked done, a workout saved as a routine.
+            let started = try await Self.postTwice(client, page: "/lifts", form: #"action="/workouts/start">"#, to: "/workouts/start", "")
+            let workout = try #require(started.headers[.location]?.firstMatch(of: /workouts\/([0-9a-f-]{36})\/log/)?.1)
+            #expect(try await client.post("/workouts/\(workout)/exercises", form: "exercise=Bench+Press").status == .seeOther)
+            _ = try await Self.postTwice(
+                client, page: "/workouts/\(workout)/log", form: #"class="set-form""#, to: "/workouts/\(workout)/sets",
+                "exercise=Bench+Press&weight=80&reps=5&rest=0")
+            let id = try #require(UUID(uuidString: String(workout)))
+            #expect(try await journal.workout(id: id)?.workout.sets.count == 1)
+            #expect(try await client.post("/workouts/\(workout)/finish", form: "").status == .seeOther)
+            let restarted = try await client.post(
+                "/workouts/start",
+                form: "key=\(try Self.key(in: try await client.send(.get, "/lifts").text, form: #"action="/workouts/start">"#))")
+            #expect(restarted.status == .seeOther)
+            #expect(try await journal.workouts(limit: 10).count == 2, "a new key starts a new workout")
+            _ = try await Self.postTwice(
+                client, page: "/workouts/\(workout)", form: #"action="/workouts/\#(workout)/routine""#, to: "/workouts/\(workout)/routine",
+                "",
+                sameAnswer: false)
+            #expect(try await journal.routines().count == 1)
+
+            // A routine made in the editor: its id is the key.
+            _ = try await Self.postTwice(
+                client, page: "/routines/new", form: #"class="card routine-editor""#, to: "/routines",
+                "name=Push&exercise_0=Bench+Press&sets_0=3")
+            #expect(try await journal.routines().count == 2)
+
+            // A food, a preset from it, a recipe of it, a day copied, a preset from a day's meal.
+            let food = try #require(
+                try await Self.postTwice(
+                    client, page: "/food/new", form: #"id="food-editor""#, to: "/food/new",
+                    "name=Oat+bar&basis=g&serving.label=1+bar&serving.grams=40&energy_unit=kcal&nutrients.energy=180"
+                ).headers[.location]?.firstMatch(of: /foods\/([0-9a-f-]{36})/)?.1)
+            #expect(try await journal.ownFoods().count == 1)
+            _ = try await Self.postTwice(
+                client, page: "/food/foods/\(food)", form: #"id="preset-from-food""#, to: "/food/presets",
+                "name=Bar&food_id=\(food)&servings=1&serving=1+bar", sameAnswer: false)
+            #expect(try await journal.presets().count == 1)
+            _ = try await Self.postTwice(
+                client, page: "/food/recipes/new", form: #"id="recipe-form""#, to: "/food/recipes",
+                "name=Bars&servings=2&food.0=\(food)&servings.0=2&serving.0=1+bar", sameAnswer: false)
+            #expect(try await journal.recipes().count == 1)
+            _ = try await client.log(#"{"food_id":"\#(food)","servings":1,"meal":"snacks","time":"2024-03-14T16:00:00Z"}"#)
+            _ = try await Self.postTwice(
+                client, page: "/food/2024-03-14", form: #"id="copy-day""#, to: "/food/2024-03-14/copy", "to=2024-03-13", sameAnswer: false)
+            let copied = LocalDate(iso: "2024-03-13")!
+            #expect(try await journal.foodEntries(from: copied, to: copied).count == 1)
+            _ = try await Self.postTwice(
+                client, page: "/food/2024-03-14", form: #"action="/food/presets" class="row""#, to: "/food/presets",
+                "name=Snack&from_date=2024-03-14&meal=snacks", sameAnswer: false)
+            #expect(try await journal.presets().count == 2)
+
+            // A study meal and a body-fat measurement.
+            _ = try await Self.postTwice(
+                client, page: "/glucose/meals", form: #"action="/glucose/meals">"#, to: "/glucose/meals",
+                "name=Toast&carbohydrate_g=45&kind=common")
+            #expect(try await journal.meals().count == 1)
+            // A post the server refused recorded nothing: its key sent again with the mistake put right is a new post.
+            let meals = try Self.key(in: try await client.send(.get, "/glucose/meals").text, form: #"action="/glucose/meals">"#)
+            #expect(try await client.post("/glucose/meals", form: "key=\(meals)&name=Toast&carbohydrate_g=30").status == .conflict)
+            #expect(try await client.post("/glucose/meals", form: "key=\(meals)&name=Rice&carbohydrate_g=30").status == .seeOther)
+            #expect(try await journal.meals().count == 2)
+            let bodyFat = try Self.key(in: try await client.send(.get, "/profile").text, form: #"id="body-fat-form""#)
+            #expect(try await client.post("/profile/body-fat", form: "key=\(bodyFat)&percent=21.5&date=2024-03-15").status == .seeOther)
+            #expect(try await client.post("/profile/body-fat", form: "key=\(bodyFat)&percent=25&date=2024-03-15").status == .seeOther)
+            #expect(try await journal.latestBodyFat()?.fraction == 0.215, "the same form sent again changed nothing")
+        }
+    }
+
     @Test func aConfirmedTypoKeepsItsKey() async throws {
         try await withApp { client, journal in
             try await client.addWeighIn(80, date: "2024-03-14")

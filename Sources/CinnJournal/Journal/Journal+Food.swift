@@ -149,8 +149,8 @@ extension Journal {
     }
 
     /// Makes a food of the user's own from a nutrition label.
-    public func makeFood(_ label: NutritionLabel) async throws -> Food {
-        try await store.addFood(try label.food(id: .v7(at: now())), user: user)
+    public func makeFood(_ label: NutritionLabel, id: UUID? = nil) async throws -> Food {
+        try await store.addFood(try label.food(id: id ?? .v7(at: now())), user: user)
     }
 
     /// Searches the foods this user may see; an empty query finds nothing.

@@ -292,4 +292,18 @@ enum FormKeys {
             return first
         }
     }
+
+    /// For a post that changes the journal without making a record under `key` (a set marked done, a day copied):
+    /// runs `change` with the key recorded in its first write (`Journal.claiming`); when the key was posted before,
+    /// nothing is changed and `answer` says what the first post's answer said.
+    static func once<Answer>(
+        _ key: UUID?, in journal: Journal, change: () async throws -> Answer, answer: () async throws -> Answer
+    ) async throws -> Answer {
+        try await once(key) { key in
+            try await journal.claiming(formKey: key, change)
+        } existing: { key in
+            guard try await journal.formKeyWasPosted(key) else { throw CinnError(.conflict, "not posted before") }
+            return try await answer()
+        }
+    }
 }

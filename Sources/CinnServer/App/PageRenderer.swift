@@ -26,9 +26,11 @@ struct PageRenderer: Sendable {
     static let framed = "#framed"
 
     /// What every page template is rendered in: its model, and below it the request's CSRF token, which
-    /// `{{> csrf}}` finds from inside any section of the page.
+    /// `{{> csrf}}` finds from inside any section of the page, and a fresh form key (`FormKeys`) for the page's
+    /// forms that create something, which `{{> form-key}}` writes.
     struct Frame {
         let csrfToken: String?
+        let formKey = FormKeys.fresh()
         let page: Any
     }
 
@@ -43,6 +45,8 @@ struct PageRenderer: Sendable {
         /// What the form post that led here did, at the top of the page (`Done`).
         let notice: String?
         let csrfToken: String?
+        /// Whose page it is, in hosted mode: the service worker keeps entries sent offline for this account only.
+        let account: String?
     }
 
     func render(_ name: String, _ model: Any, title: String, tab: Tab, notice: String? = nil, formToken: String?) -> String {
@@ -55,14 +59,16 @@ struct PageRenderer: Sendable {
         library.render(Frame(csrfToken: formToken, page: model), withTemplate: name + Self.framed) ?? ""
     }
 
-    /// A rendered page body inside the layout, whose own forms carry `formToken` too.
-    func wrap(_ body: String, title: String, tab: Tab, notice: String? = nil, formToken: String?) -> String {
+    /// A rendered page body inside the layout, whose own forms carry `formToken` too; `account` is the logged-in
+    /// account's name in hosted mode.
+    func wrap(_ body: String, title: String, tab: Tab, notice: String? = nil, formToken: String?, account: String? = nil) -> String {
         // Weigh-ins, energy and imports are under More: four tabs and More fit a 320 px screen.
         library.render(
             Layout(
                 title: title, body: body, tabWeight: tab == .weight, tabFood: tab == .food, tabLifts: tab == .lifts,
                 tabGlucose: tab == .glucose, tabMore: [.energy, .importing, .more].contains(tab),
-                showTabs: tab != .signedOut, notice: notice, csrfToken: formToken), withTemplate: "layout") ?? ""
+                showTabs: tab != .signedOut, notice: notice, csrfToken: formToken, account: account), withTemplate: "layout")
+            ?? ""
     }
 }
 

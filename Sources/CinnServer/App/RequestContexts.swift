@@ -32,10 +32,13 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
 protocol PageRequestContext: RequestContext {
     /// A logged-in session's token, else the browser's own (`BrowserToken`); nil for clients without cookies.
     var formToken: String? { get }
+    /// The logged-in account's name in hosted mode, which pages name for the phone app's queue (docs/phone-app.md).
+    var accountName: String? { get }
 }
 
 extension AppRequestContext: PageRequestContext {
     var formToken: String? { identity?.account?.csrfToken ?? browserToken }
+    var accountName: String? { identity?.account?.account.name }
 }
 
 /// The context of the routes of someone's journal: every feature's pages and API.
@@ -55,6 +58,8 @@ struct JournalRequestContext: ChildRequestContext, PageRequestContext, RemoteAdd
         account = identity.account
         formToken = context.formToken
     }
+
+    var accountName: String? { account?.account.name }
 }
 
 /// The context of hosted mode's account routes (the account page, log-out, API tokens, invites): a logged-in account.
@@ -73,4 +78,6 @@ struct AccountRequestContext: ChildRequestContext, PageRequestContext, RemoteAdd
         self.account = account
         formToken = context.formToken
     }
+
+    var accountName: String? { account.account.name }
 }

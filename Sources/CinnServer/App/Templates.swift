@@ -2,7 +2,8 @@
 /// (`Package.swift` lists the folders). A template is named by its file (`Food/Templates/food-day.mustache` is
 /// `food-day`). Pages render their body, then `layout` wraps it; a piece that several templates share is a template of
 /// its own, named as a partial (`{{> food-result}}`). Every form that posts puts `{{> csrf}}` right after its opening
-/// tag (an upload also `_csrf` in its action's query), which writes the request's CSRF token.
+/// tag (an upload also `_csrf` in its action's query), which writes the request's CSRF token; a form that creates
+/// something puts `{{> form-key}}` after it, its key (`FormKeys`).
 enum Templates {
     /// Every template by name, and the static files' current addresses as partials (`StaticAssets.addressPartials`),
     /// which the layout names for its style sheet.
@@ -13,7 +14,8 @@ enum Templates {
     /// The template files by name: the layout and the error page, then each feature's.
     static let files: [(name: String, bytes: [UInt8])] = [
         ("layout", PackageResources.layout_mustache), ("error", PackageResources.error_mustache),
-        ("csrf", PackageResources.csrf_mustache), ("app-head", PackageResources.app_head_mustache),
+        ("csrf", PackageResources.csrf_mustache), ("form-key", PackageResources.form_key_mustache),
+        ("app-head", PackageResources.app_head_mustache),
         ("dashboard", PackageResources.dashboard_mustache), ("weigh-ins", PackageResources.weigh_ins_mustache),
         ("weigh-ins-month", PackageResources.weigh_ins_month_mustache),
         ("edit", PackageResources.edit_mustache), ("confirm-delete", PackageResources.confirm_delete_mustache),

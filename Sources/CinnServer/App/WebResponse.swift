@@ -33,7 +33,8 @@ enum WebAnswer: ResponseGenerator {
     func response(from request: Request, context: some RequestContext) throws -> Response {
         switch self {
         case .page(let page):
-            return page.response(formToken: (context as? any PageRequestContext)?.formToken)
+            let context = context as? any PageRequestContext
+            return page.response(formToken: context?.formToken, account: context?.accountName)
         case .fragment(let template, let model):
             let formToken = (context as? any PageRequestContext)?.formToken
             return WebResponse.html(PageRenderer.shared.body(template, model, formToken: formToken))
@@ -50,8 +51,8 @@ enum WebAnswer: ResponseGenerator {
 }
 
 /// A page as a handler answers it: its templates and their models (a food page's links first, then the page), in the
-/// layout with its title and tab. `response(formToken:)` is the one place a page is rendered, with the request's CSRF
-/// token in every form that posts.
+/// layout with its title and tab. `response(formToken:account:)` is the one place a page is rendered, with the request's
+/// CSRF token in every form that posts.
 struct Page {
     var parts: [(template: String, model: Any)]
     var title: String
@@ -71,10 +72,11 @@ struct Page {
         self.status = status
     }
 
-    func response(formToken: String?) -> Response {
+    func response(formToken: String?, account: String?) -> Response {
         let pages = PageRenderer.shared
         let body = parts.map { pages.body($0.template, $0.model, formToken: formToken) }.joined()
-        return WebResponse.html(pages.wrap(body, title: title, tab: tab, notice: notice, formToken: formToken), status: status)
+        return WebResponse.html(
+            pages.wrap(body, title: title, tab: tab, notice: notice, formToken: formToken, account: account), status: status)
     }
 }
 

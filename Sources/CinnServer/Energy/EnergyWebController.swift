@@ -70,14 +70,20 @@ struct EnergyWebController {
     struct BodyFatForm: Decodable {
         @Field var percent: String?
         @Field var date: String?
+        /// The form's key (`FormKeys`).
+        @Field var key: String?
     }
 
     @Sendable func addBodyFat(_ request: Request, context: Context) async throws -> WebAnswer {
         let form = try await request.decodeForm(BodyFatForm.self)
         do {
             guard let percent = try form.$percent.number() else { throw CinnError.invalid("percent", "enter your body fat in percent") }
-            _ = try await context.journal.addBodyFat(percent: percent, date: form.date)
-            return Done.bodyFatAdded.redirect(to: Site.energy.path)
+            return try await FormKeys.once(try form.$key.uuid(), in: context.journal) {
+                _ = try await context.journal.addBodyFat(percent: percent, date: form.date)
+                return Done.bodyFatAdded.redirect(to: Site.energy.path)
+            } answer: {
+                Done.bodyFatAdded.redirect(to: Site.energy.path)
+            }
         } catch let error as CinnError where error.code == .invalidInput {
             return try await renderProfile(context, isWelcome: false, error: error)
         }

@@ -66,6 +66,8 @@ struct FoodEditorForm: Decodable {
     private(set) var sent: [String: String] = [:]
     let name: Field, brand: Field, barcode: Field, basis: Field, servingLabel: Field, servingGrams: Field, energyUnit: Field
     let meal: Field, date: Field
+    /// A new food's key (`FormKeys`): its id.
+    let key: Field
     let nutrients: [Nutrient: Field]
     let percentOfDailyValue: Set<Nutrient>
 
@@ -79,7 +81,7 @@ struct FoodEditorForm: Decodable {
         }
         (name, brand, barcode, basis) = (try field("name"), try field("brand"), try field("barcode"), try field("basis"))
         (servingLabel, servingGrams, energyUnit) = (try field("serving.label"), try field("serving.grams"), try field("energy_unit"))
-        (meal, date) = (try form.field("meal"), try form.field("date"))
+        (meal, date, key) = (try form.field("meal"), try form.field("date"), try form.field("key"))
         var nutrients: [Nutrient: Field] = [:]
         var percent: Set<Nutrient> = []
         for nutrient in Nutrient.all {
@@ -278,6 +280,8 @@ struct FoodEditorPage {
     let sections: [Section]
     let meal: String?
     let date: String?
+    /// A new food's form carries a key (`FormKeys`): the food's id.
+    let isNew: Bool
 
     /// Where the editor posts: a new food, or one of the user's own.
     enum Target {
@@ -297,7 +301,9 @@ struct FoodEditorPage {
         switch target {
         case .new:
             (heading, action, submit, cancelLink) = ("Make a food", Site.newFood.path, "Save food", Site.foodSearch.path)
+            isNew = true
         case .food(let id):
+            isNew = false
             let path = Site.food.path(id)
             (heading, action, submit, cancelLink) = ("Edit food", path, "Save changes", path)
         }
@@ -456,9 +462,11 @@ struct PresetForm: Decodable {
     @Field var serving: String?
     @Field var fromDate: String?
     @Field var meal: String?
+    /// The form's key (`FormKeys`).
+    @Field var key: String?
 
     enum CodingKeys: String, CodingKey {
-        case name, servings, serving, meal
+        case name, servings, serving, meal, key
         case foodID = "food_id"
         case fromDate = "from_date"
     }

@@ -49,6 +49,8 @@ struct RecipeDraft: Decodable {
     var cookedGrams: String
     var ingredients: [Ingredient]
     var query: String
+    /// A new recipe's form key (`FormKeys`).
+    var key = Field()
 
     /// The most ingredient rows a form is read for.
     static let maximumRows = Recipe.maximumIngredients
@@ -71,6 +73,7 @@ struct RecipeDraft: Decodable {
         servings = try value("servings") ?? "1"
         cookedGrams = try value("cooked_grams") ?? ""
         query = try value("q") ?? ""
+        key = try form.field("key")
         ingredients = try (0..<Self.maximumRows).compactMap { index in
             let food = try value("food.\(index)").flatMap(UUID.init(text:)), kept = try value("keep.\(index)").flatMap(Int.init)
             guard food != nil || kept != nil else { return nil }

@@ -142,7 +142,11 @@ extension FoodWebController {
     @Sendable func makeFood(_ request: Request, context: Context) async throws -> WebAnswer {
         let form = try await request.decodeForm(FoodEditorForm.self)
         return try await handlingFormErrors {
-            let food = try await context.journal.makeFood(try FoodEditorPage.label(form))
+            let food = try await FormKeys.once(try form.key.uuid()) { id in
+                try await context.journal.makeFood(try FoodEditorPage.label(form), id: id)
+            } existing: { id in
+                try await context.journal.food(id: id)
+            }
             return .redirect(
                 NutritionText.link(
                     Site.food.path(food.id), [("meal", form.meal.wrappedValue), ("date", form.date.wrappedValue)]))

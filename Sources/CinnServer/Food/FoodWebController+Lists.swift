@@ -34,8 +34,11 @@ extension FoodWebController {
         }
         let meal = form.meal ?? ""
         return try await handlingFormErrors {
-            let preset = try await context.journal.savePreset(name: form.name ?? "", from: date, meal: meal)
-            return savedPreset(preset)
+            try await FormKeys.once(try form.$key.uuid(), in: context.journal) {
+                savedPreset(try await context.journal.savePreset(name: form.name ?? "", from: date, meal: meal))
+            } answer: {
+                .redirect(Site.presets.path)
+            }
         } failed: { error in
             try await renderDay(context, date, request: request, failed: .init(form: "preset:\(meal)", message: error.message))
         }
@@ -46,9 +49,13 @@ extension FoodWebController {
         let food = try await context.journal.food(id: id)
         return try await handlingFormErrors {
             guard let servings = try form.$servings.number() else { throw CinnError.invalid("servings", "enter how many servings") }
-            return savedPreset(
-                try await context.journal.savePreset(
-                    name: form.name ?? "", foodID: food.id, servings: servings, serving: form.serving, meal: nil))
+            return try await FormKeys.once(try form.$key.uuid(), in: context.journal) {
+                savedPreset(
+                    try await context.journal.savePreset(
+                        name: form.name ?? "", foodID: food.id, servings: servings, serving: form.serving, meal: nil))
+            } answer: {
+                .redirect(Site.presets.path)
+            }
         } failed: { error in
             let model = FoodPage(
                 food: food, mine: try await context.journal.isOwnFood(id: food.id),

@@ -48,10 +48,16 @@ extension FoodWebController {
                     servings: try Field.number(item.servings, field: "ingredients[\(index)].servings"),
                     serving: item.serving)
             }
-            let recipe = try await context.journal.saveRecipe(
-                id: id, name: draft.name, ingredients: ingredients, servings: try Field.number(draft.servings, field: "servings"),
-                cookedGrams: draft.cookedGrams.isEmpty ? nil : try Field.number(draft.cookedGrams, field: "cooked_grams"))
-            return Done.recipeSaved.redirect(to: Site.food.path(recipe.food.id))
+            let cookedGrams = draft.cookedGrams.isEmpty ? nil : try Field.number(draft.cookedGrams, field: "cooked_grams")
+            let servings = try Field.number(draft.servings, field: "servings")
+            // A new recipe sent again is not made twice: the answer is the list of recipes.
+            return try await FormKeys.once(id == nil ? try draft.key.uuid() : nil, in: context.journal) {
+                let recipe = try await context.journal.saveRecipe(
+                    id: id, name: draft.name, ingredients: ingredients, servings: servings, cookedGrams: cookedGrams)
+                return Done.recipeSaved.redirect(to: Site.food.path(recipe.food.id))
+            } answer: {
+                Done.recipeSaved.redirect(to: Site.recipes.path)
+            }
         } failed: { error in
             try await renderRecipe(context, draft, problem: FormProblem(error), status: .unprocessableContent)
         }

@@ -168,14 +168,20 @@ extension FoodWebController {
         struct CopyForm: Decodable {
             @Field var meal: String?
             @Field var to: String?
+            @Field var key: String?
         }
         let form = try await request.decodeForm(CopyForm.self)
         let meal = form.meal
         return try await handlingFormErrors {
             guard let to = form.to else { throw CinnError.invalid("to", "choose the day to copy to") }
             let target = try LocalDate.parse(to, field: "to")
-            let copies = try await context.journal.copyEntries(from: source, meal: meal, to: target, toMeal: nil)
-            return .redirect(NutritionText.link(Site.foodDay.path(target), [("added", "\(copies.count)")]))
+            // Sent again, the copy is not made twice: the answer is the day copied to.
+            return try await FormKeys.once(try form.$key.uuid(), in: context.journal) {
+                let copies = try await context.journal.copyEntries(from: source, meal: meal, to: target, toMeal: nil)
+                return .redirect(NutritionText.link(Site.foodDay.path(target), [("added", "\(copies.count)")]))
+            } answer: {
+                .redirect(Site.foodDay.path(target))
+            }
         } failed: { error in
             try await renderDay(
                 context, source, request: request,

@@ -198,9 +198,11 @@ struct GlucoseWebController {
         @Field var name: String?
         @Field var kind: String?
         @Field var carbohydrateGrams: String?
+        /// The form's key (`FormKeys`).
+        @Field var key: String?
 
         enum CodingKeys: String, CodingKey {
-            case name, kind
+            case name, kind, key
             case carbohydrateGrams = "carbohydrate_g"
         }
     }
@@ -221,10 +223,14 @@ struct GlucoseWebController {
     @Sendable func addMeal(_ request: Request, context: Context) async throws -> WebAnswer {
         let form = try await request.decodeForm(MealForm.self)
         do {
-            _ = try await context.journal.addMeal(
-                name: form.name ?? "", kind: MealKind(rawValue: form.kind ?? "common") ?? .common,
-                carbohydrateGrams: try form.$carbohydrateGrams.number(), foods: [], note: nil)
-            return Done.mealAdded.redirect(to: Site.studyMeals.path)
+            return try await FormKeys.once(try form.$key.uuid(), in: context.journal) {
+                _ = try await context.journal.addMeal(
+                    name: form.name ?? "", kind: MealKind(rawValue: form.kind ?? "common") ?? .common,
+                    carbohydrateGrams: try form.$carbohydrateGrams.number(), foods: [], note: nil)
+                return Done.mealAdded.redirect(to: Site.studyMeals.path)
+            } answer: {
+                Done.mealAdded.redirect(to: Site.studyMeals.path)
+            }
         } catch let error as CinnError where error.code == .invalidInput || error.code == .conflict {
             return try await renderMeals(context, error: error.message, form: form, status: error.code.httpStatus)
         }

@@ -37,6 +37,7 @@ struct WorkoutLogController {
         struct StartForm: Decodable {
             @Field var routine: String?
             @Field var `repeat`: String?
+            @Field var key: String?
         }
         let form = try await request.decodeForm(StartForm.self)
         let start: WorkoutStart
@@ -49,8 +50,13 @@ struct WorkoutLogController {
         } else {
             start = .empty
         }
-        let workout = try await context.journal.startWorkout(start)
-        return .redirect(Self.logPath(workout.workout.id))
+        // Sent again, the post starts nothing: it goes to the workout in progress, or to Lifts when that one is done.
+        return try await FormKeys.once(try form.$key.uuid(), in: context.journal) {
+            .redirect(Self.logPath(try await context.journal.startWorkout(start).workout.id))
+        } answer: {
+            guard let current = try await context.journal.workoutInProgress() else { return .redirect(Site.lifts.path) }
+            return .redirect(Self.logPath(current.workout.id))
+        }
     }
 
     @Sendable func log(_ request: Request, context: Context) async throws -> WebAnswer {
@@ -90,16 +96,24 @@ struct WorkoutLogController {
             kind: try form.kind.map { try SetKind.parse($0, field: "kind") } ?? .normal,
             rpe: try form.$rpe.number(), rir: try form.$rir.integer(), note: form.note)
         let position = try form.$position.integer()
-        let stored = try await context.journal.logSet(set, in: id, replacing: position)
-        let anchor =
-            WorkoutLogPage.anchor(stored.workout.sets[position ?? stored.workout.sets.count - 1].exercise)
-            .addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed) ?? ""
-        guard position == nil, stored.inProgress, let rest = try form.$rest.integer(), rest > 0 else {
-            return .redirect(Self.logPath(id) + "#" + anchor)
+        func anchor(_ exercise: String) -> String {
+            "#" + (WorkoutLogPage.anchor(exercise).addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed) ?? "")
         }
-        let at = context.journal.now().millisecondsSince1970
-        let after = exercise.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-        return .redirect(Self.logPath(id) + "?rest=\(min(rest, PlannedExercise.restRange.upperBound))&at=\(at)&after=\(after)#" + anchor)
+        // A new set carries its form's key: sent again, it adds nothing and comes back to the exercise.
+        let key = position == nil ? try form.$key.uuid() : nil
+        return try await FormKeys.once(key, in: context.journal) {
+            let stored = try await context.journal.logSet(set, in: id, replacing: position)
+            let done = anchor(stored.workout.sets[position ?? stored.workout.sets.count - 1].exercise)
+            guard position == nil, stored.inProgress, let rest = try form.$rest.integer(), rest > 0 else {
+                return .redirect(Self.logPath(id) + done)
+            }
+            let at = context.journal.now().millisecondsSince1970
+            let after = exercise.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            return .redirect(Self.logPath(id) + "?rest=\(min(rest, PlannedExercise.restRange.upperBound))&at=\(at)&after=\(after)" + done)
+        } answer: {
+            let stored = ExerciseCatalogue.builtIn.storedName(for: exercise, among: try await context.journal.exerciseClusters())
+            return .redirect(Self.logPath(id) + anchor(stored))
+        }
     }
 
     @Sendable func deleteSet(_ request: Request, context: Context) async throws -> WebAnswer {
@@ -156,8 +170,14 @@ struct WorkoutLogController {
     }
 
     @Sendable func saveAsRoutine(_ request: Request, context: Context) async throws -> WebAnswer {
-        let routine = try await context.journal.routine(fromWorkout: try idParameter(context, "workout"), name: nil)
-        return Done.routineSaved.redirect(to: Site.routine.path(routine.id))
+        struct KeyForm: Decodable { @Field var key: String? }
+        let key = try await request.decodeForm(KeyForm.self).$key.uuid()
+        return try await FormKeys.once(key, in: context.journal) {
+            let routine = try await context.journal.routine(fromWorkout: try idParameter(context, "workout"), name: nil)
+            return Done.routineSaved.redirect(to: Site.routine.path(routine.id))
+        } answer: {
+            Done.routineSaved.redirect(to: Site.routines.path)
+        }
     }
 
     // MARK: Routines
@@ -188,8 +208,14 @@ struct WorkoutLogController {
 
     @Sendable func createRoutine(_ request: Request, context: Context) async throws -> WebAnswer {
         let form = try await request.decodeForm(RoutineForm.self)
-        let routine = try await context.journal.saveRoutine(try await routine(from: form, id: .v7(), context: context))
-        return Done.routineSaved.redirect(to: Site.routine.path(routine.id))
+        let id = try form.$key.uuid() ?? .v7()
+        // Sent again, the routine is not made twice: its id is the form's key.
+        return try await FormKeys.once(id, in: context.journal) {
+            try await context.journal.saveRoutine(try await routine(from: form, id: id, context: context))
+            return Done.routineSaved.redirect(to: Site.routine.path(id))
+        } answer: {
+            Done.routineSaved.redirect(to: Site.routine.path(id))
+        }
     }
 
     /// Saves the editor's rows; `action` (up:N, down:N, remove:N) moves or removes row N first.
@@ -292,6 +318,8 @@ extension WorkoutLogController {
         @Field var note: String?
         @Field var position: String?
         @Field var rest: String?
+        /// A new set's form key (`FormKeys`).
+        @Field var key: String?
     }
 
     /// An exercise added to a workout's plan, or moved or taken out of it (`action`: up, down, remove).
@@ -314,6 +342,8 @@ extension WorkoutLogController {
         @Field var name: String?
         @Field var note: String?
         @Field var action: String?
+        /// A new routine's form key (`FormKeys`): its id.
+        @Field var key: String?
         let rows: [Row]
 
         init(from decoder: any Decoder) throws {
@@ -321,6 +351,7 @@ extension WorkoutLogController {
             _name = try form.field("name")
             _note = try form.field("note")
             _action = try form.field("action")
+            _key = try form.field("key")
             rows = try (0..<Routine.maximumExercises + 5).map { index in
                 Row(
                     exercise: try form.field("exercise_\(index)"), sets: try form.field("sets_\(index)"),

@@ -47,6 +47,8 @@ struct WorkoutLogPage {
         let reps: String
         let kinds: [KindOption]
         let plates: String?
+        /// The form's key (`FormKeys`): marking this set done twice adds it once.
+        let key = FormKeys.fresh()
     }
 
     struct Block {

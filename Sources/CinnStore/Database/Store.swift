@@ -255,6 +255,7 @@ public final class Store: Sendable {
     private func inTransaction<T: Sendable>(_ connection: Connection, _ body: (Connection) async throws -> T) async throws -> T {
         try await connection.sql.raw(isSQLite ? "BEGIN IMMEDIATE" : "BEGIN").run()
         do {
+            try await claimFormKey(connection.sql)
             let result = try await body(connection)
             try await connection.sql.raw("COMMIT").run()
             return result
