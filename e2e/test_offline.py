@@ -15,8 +15,8 @@
      her session ends; when the server is back the entry waits for her log-in, then is sent under her new session's
      token, once. She logs out, and no page of hers is left in the worker's cache for the next person on the device.
 
-Screenshots: offline-dashboard.png, offline-food-day.png, offline-not-yet.png, offline-waiting.png, offline-sent.png
-(OUT).
+Screenshots: offline-dashboard.png, offline-food-day.png, offline-not-yet.png, offline-waiting.png,
+offline-waiting-dark-320.png, offline-sent.png, offline-sent-dark.png (OUT).
 
     python e2e/test_offline.py --cinn .build/debug/cinn [--out artifacts]
 """
@@ -208,6 +208,16 @@ def main() -> int:
         box = queue_box(driver)
         check("Weigh-in" in box and "Offline soup" in box and "× 7" in box, f"each waiting entry is named ({box!r})")
         driver.save_screenshot(str(out / "offline-waiting.png"))
+        # The same state in the dark theme, at 320 px (Emulation.setDeviceMetricsOverride: the viewport only).
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+            "media": "", "features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 320, "height": 700, "deviceScaleFactor": 1, "mobile": True})
+        check(driver.execute_script("return document.documentElement.scrollWidth") <= 320, "the waiting list fits 320 px")
+        driver.save_screenshot(str(out / "offline-waiting-dark-320.png"))
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+            "media": "", "features": [{"name": "prefers-color-scheme", "value": "light"}]})
         kept = queued(driver)
         check(len(kept) == 4 and all(entry.startswith("waiting ") for entry in kept), f"the queue holds four ({kept})")
 
@@ -223,6 +233,11 @@ def main() -> int:
         wait_for("the page says what was sent and asks about the typo",
                  lambda: "Sent 3 entries" in queue_box(driver) and "Cinn asks:" in queue_box(driver))
         driver.save_screenshot(str(out / "offline-sent.png"))
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+            "media": "", "features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        driver.save_screenshot(str(out / "offline-sent-dark.png"))
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+            "media": "", "features": [{"name": "prefers-color-scheme", "value": "light"}]})
         driver.find_element(By.XPATH, "//section[@id='queue']//button[text()='Remove']").click()
         wait_for("the typo is removed", lambda: queued(driver) == [])
         counts = stored_once(url, workout)
