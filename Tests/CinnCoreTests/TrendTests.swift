@@ -1,5 +1,6 @@
 import CinnCore
 import Foundation
+import PropertyBased
 import Testing
 
 @Suite struct TrendTests {
@@ -179,6 +180,23 @@ import Testing
 
     /// One row from a year before a week of weigh-ins is a series of its own: nothing is drawn between them, and the
     /// week's answers are the week's alone.
+    /// Property: over weigh-in days with gaps of every length around the longest bridged one, the series start found
+    /// by binary search is the last point that starts a series on or before each day (the definition, walked).
+    @Test func theSeriesStartIsTheLastStartOnOrBefore() async {
+        let gap = Gen<Int>.int(in: 1...(WeightTrend.longestGapDays + 4))
+        await propertyCheck(count: 200, input: gap.array(of: 0...40), Gen<Int>.int(in: -3...400)) { gaps, offset in
+            var date = day("2024-01-01")
+            var weights = [DailyWeight(date: date, weight: Mass(kilograms: 80))]
+            for gap in gaps {
+                date = date.adding(days: gap)
+                weights.append(DailyWeight(date: date, weight: Mass(kilograms: 80 + Double(gap) / 10)))
+            }
+            let trend = WeightTrend(days: weights), asked = day("2024-01-01").adding(days: offset)
+            let walked = trend.points.last { $0.date <= asked && $0.startsSeries }?.date
+            #expect(trend.seriesStart(onOrBefore: asked) == walked, "\(gaps) on day \(offset)")
+        }
+    }
+
     @Test func aLongGapEndsASeries() throws {
         let week = (0..<14).map { 85.9 - 0.07 * Double($0) }
         let recent = days("2025-03-01", week)

@@ -39,6 +39,8 @@ public struct TrendPoint: Sendable, Hashable {
 /// Trends are computed on read and never stored.
 public struct WeightTrend: Sendable {
     public let points: [TrendPoint]
+    /// The indices of the points that start a series, ascending: `seriesStart` finds one by binary search.
+    private let seriesStarts: [Int]
 
     /// - Parameters:
     ///   - days: daily means, in any order, one per date.
@@ -55,8 +57,13 @@ public struct WeightTrend: Sendable {
             }
         }
         var points = [TrendPoint]()
-        for days in series { points += Self.series(days, method: method, displayUnit: displayUnit) }
+        var starts = [Int]()
+        for days in series {
+            starts.append(points.count)
+            points += Self.series(days, method: method, displayUnit: displayUnit)
+        }
         self.points = points
+        seriesStarts = starts
     }
 
     /// One series' points: every day from its first weigh-in to its last, gaps filled, the trend from its first weight.
@@ -158,7 +165,12 @@ public struct WeightTrend: Sendable {
     /// The first day of the series that `date` is in (or that ended last before it).
     public func seriesStart(onOrBefore date: LocalDate) -> LocalDate? {
         let end = firstIndex(onOrAfter: date.adding(days: 1))
-        return points[..<end].last(where: \.startsSeries)?.date
+        var low = 0, high = seriesStarts.count
+        while low < high {
+            let middle = (low + high) / 2
+            if seriesStarts[middle] < end { low = middle + 1 } else { high = middle }
+        }
+        return low > 0 ? points[seriesStarts[low - 1]].date : nil
     }
 
     /// Days with at least one weigh-in among the `days` days ending on `asOf`.
