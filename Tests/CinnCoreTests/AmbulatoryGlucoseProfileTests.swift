@@ -1,4 +1,5 @@
 import Foundation
+import PropertyBased
 import Testing
 
 @testable import CinnCore
@@ -38,6 +39,40 @@ import Testing
             #expect(slot.readings == 14 * 12 || slot.readings == 14 * 13, "an hour of readings around the slot")
         }
         #expect(profile.statistics.count == 14 * 288 && profile.statistics.mean?.milligramsPerDeciliter == 165)
+    }
+
+    /// Property: readings at any second of the day (on the windows' edges too, and across midnight), at any offset,
+    /// give each slot the readings of its window by the definition — every reading within 30 minutes of the slot's
+    /// middle, walked one by one — and their percentiles.
+    @Test func eachSlotHoldsTheReadingsOfItsWindow() async {
+        let start = Date(timeIntervalSince1970: 1_709_251_200)
+        let onEdge = Gen<Int>.int(in: 0...191).map { $0 * 450 }  // every 7.5 minutes: slots' middles and windows' edges
+        let second = zip(Gen<Bool>.bool(), onEdge, Gen<Int>.int(in: 0...(14 * 86_400))).map { edge, onEdge, any in
+            edge ? onEdge : any
+        }
+        let reading = zip(second, Gen<Int>.int(in: -12...14), Gen<Double>.double(in: 40...400))
+        await propertyCheck(count: 100, input: reading.array(of: 0...600)) { rows in
+            let readings = rows.map { row in
+                (
+                    at: start.addingTimeInterval(Double(row.0)), utcOffsetSeconds: row.1 * 3600,
+                    glucose: Glucose(milligramsPerDeciliter: row.2)
+                )
+            }
+            let profile = AmbulatoryGlucoseProfile(readings: readings, days: 14)
+            for slot in profile.slots {
+                let values = readings.filter { reading in
+                    let local = reading.at.timeIntervalSince1970 + Double(reading.utcOffsetSeconds)
+                    let seconds = local.truncatingRemainder(dividingBy: 86_400)
+                    let distance = abs((seconds < 0 ? seconds + 86_400 : seconds) / 60 - slot.minute)
+                    return min(distance, 1440 - distance) <= AmbulatoryGlucoseProfile.windowMinutes
+                }.map(\.glucose.milligramsPerDeciliter).sorted()
+                #expect(slot.readings == values.count, "\(slot.minute)")
+                let expected =
+                    values.count >= AmbulatoryGlucoseProfile.minimumReadings
+                    ? AmbulatoryGlucoseProfile.percentileRanks.map { AmbulatoryGlucoseProfile.percentile(values, $0) } : nil
+                #expect(slot.percentiles?.map(\.milligramsPerDeciliter) == expected, "\(slot.minute)")
+            }
+        }
     }
 
     /// A reading's time of day is its own offset's: 07:00 at +02:00 is 05:00 UTC, and lands at 07:00.

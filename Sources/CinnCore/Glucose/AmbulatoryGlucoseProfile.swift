@@ -44,9 +44,32 @@ public struct AmbulatoryGlucoseProfile: Sendable, Equatable {
             return ((seconds < 0 ? seconds + 86_400 : seconds) / 60, reading.glucose.milligramsPerDeciliter)
         }.sorted { $0.minute < $1.minute }
         let count = Int(1440 / Self.slotMinutes)
+        // The readings near a slot are one or two runs of the readings sorted by minute (two across midnight): each
+        // run is found by binary search, a little wide, and its readings are then held to the window exactly.
+        func firstIndex(from minute: Double) -> Int {
+            var low = 0, high = byMinute.count
+            while low < high {
+                let middle = (low + high) / 2
+                if byMinute[middle].minute < minute { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        func run(_ from: Double, _ to: Double) -> ArraySlice<(minute: Double, value: Double)> {
+            let start = firstIndex(from: from - 0.001), end = firstIndex(from: to + 0.001)
+            return byMinute[start..<max(start, end)]
+        }
         slots = (0..<count).map { index in
             let middle = (Double(index) + 0.5) * Self.slotMinutes
-            let values = byMinute.filter { reading in
+            let low = middle - Self.windowMinutes, high = middle + Self.windowMinutes
+            let near: ArraySlice<(minute: Double, value: Double)>
+            if low < 0 {
+                near = run(low + 1440, 1440) + run(0, high)
+            } else if high >= 1440 {
+                near = run(low, 1440) + run(0, high - 1440)
+            } else {
+                near = run(low, high)
+            }
+            let values = near.filter { reading in
                 let distance = abs(reading.minute - middle)
                 return min(distance, 1440 - distance) <= Self.windowMinutes
             }.map(\.value).sorted()
