@@ -172,9 +172,11 @@ extension Store {
     /// found by its barcode).
     public func hasBrandedFoods(user: UserID) async throws -> Bool {
         try await withConnection { db in
+            // Two probes of the partial index foods_branded, the shared foods' and the person's.
             try await db.raw(
                 """
-                SELECT 1 AS one FROM foods WHERE brand IS NOT NULL AND deleted = 0 AND (user_id IS NULL OR user_id = \(bind: user.rawValue)) LIMIT 1
+                SELECT 1 AS one WHERE EXISTS (SELECT 1 FROM foods WHERE brand IS NOT NULL AND deleted = 0 AND user_id IS NULL)
+                    OR EXISTS (SELECT 1 FROM foods WHERE brand IS NOT NULL AND deleted = 0 AND user_id = \(bind: user.rawValue))
                 """
             ).first() != nil
         }
