@@ -56,7 +56,7 @@ struct PageRenderer: Sendable {
     /// `model` with its template, the forms that post carrying `formToken`, the request's CSRF token
     /// (`PageRequestContext.formToken`); nil writes no token.
     func body(_ name: String, _ model: Any, formToken: String?) -> String {
-        library.render(Frame(csrfToken: formToken, page: model), withTemplate: name + Self.framed) ?? ""
+        library.render(ReflectedModel.rendering(Frame(csrfToken: formToken, page: model)), withTemplate: name + Self.framed) ?? ""
     }
 
     /// A rendered page body inside the layout, whose own forms carry `formToken` too; `account` is the logged-in
@@ -64,10 +64,11 @@ struct PageRenderer: Sendable {
     func wrap(_ body: String, title: String, tab: Tab, notice: String? = nil, formToken: String?, account: String? = nil) -> String {
         // Weigh-ins, energy and imports are under More: four tabs and More fit a 320 px screen.
         library.render(
-            Layout(
-                title: title, body: body, tabWeight: tab == .weight, tabFood: tab == .food, tabLifts: tab == .lifts,
-                tabGlucose: tab == .glucose, tabMore: [.energy, .importing, .more].contains(tab),
-                showTabs: tab != .signedOut, notice: notice, csrfToken: formToken, account: account), withTemplate: "layout")
+            ReflectedModel.rendering(
+                Layout(
+                    title: title, body: body, tabWeight: tab == .weight, tabFood: tab == .food, tabLifts: tab == .lifts,
+                    tabGlucose: tab == .glucose, tabMore: [.energy, .importing, .more].contains(tab),
+                    showTabs: tab != .signedOut, notice: notice, csrfToken: formToken, account: account)), withTemplate: "layout")
             ?? ""
     }
 }
