@@ -21,6 +21,11 @@ import Testing
             let points = try await store.glucosePoints(
                 user: me, from: Self.morning.addingTimeInterval(-3600), to: Self.morning.addingTimeInterval(3600))
             #expect(points.map(\.glucose.milligramsPerDeciliter) == [100, 120, 150], "oldest first")
+            let local = try await store.localGlucosePoints(
+                user: me, from: Self.morning.addingTimeInterval(-3600), to: Self.morning.addingTimeInterval(3600), limit: 2)
+            #expect(local.map(\.glucose.milligramsPerDeciliter).sorted() == [120, 150], "the latest two")
+            #expect(local.allSatisfy { $0.utcOffsetSeconds == 3600 } && local.map(\.at).contains(Self.morning.addingTimeInterval(1800)))
+            #expect(try await store.localGlucosePoints(user: other, from: .distantPast, to: .distantFuture, limit: 10).isEmpty)
             let listed = try await store.glucoseReadings(user: me)
             #expect(listed.first?.glucose.milligramsPerDeciliter == 150 && listed.last?.timing == .beforeMeal)
             #expect(try await store.glucoseReadings(user: other).isEmpty)

@@ -155,10 +155,10 @@ extension Journal {
         guard (7...90).contains(days) else { throw CinnError.invalid("days", "a glucose profile covers 7 to 90 days") }
         let settings = try await settings()
         let last = to ?? today(settings), first = last.adding(days: -(days - 1))
-        let readings = try await store.latestGlucoseReadings(
+        let readings = try await store.localGlucosePoints(
             user: user, from: dayStart(first, settings), to: dayStart(last.adding(days: 1), settings),
             limit: days * 1440)
-        let profile = AmbulatoryGlucoseProfile(readings: readings.map { ($0.measuredAt, $0.utcOffsetSeconds, $0.glucose) }, days: days)
+        let profile = AmbulatoryGlucoseProfile(readings: readings, days: days)
         return (profile, first, last, settings.glucoseUnit)
     }
 

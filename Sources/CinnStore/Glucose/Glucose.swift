@@ -112,6 +112,49 @@ extension Store {
         }
     }
 
+    /// The latest `limit` readings from `start` up to (not including) `end`, each with its own UTC offset (its local
+    /// time of day), in no particular order: what the glucose profile lays over one day. Read as `glucosePoints` reads.
+    public func localGlucosePoints(
+        user: UserID, from start: Date, to end: Date, limit: Int
+    ) async throws -> [(at: Date, utcOffsetSeconds: Int, glucose: Glucose)] {
+        try await withRawConnection { connection in
+            if let sqlite = connection.sqlite {
+                let rows = try await sqlite.query(
+                    """
+                    SELECT measured_at_ms, utc_offset_s, mg_dl FROM glucose_readings
+                    WHERE user_id = ? AND deleted = 0 AND measured_at_ms >= ? AND measured_at_ms < ? ORDER BY measured_at_ms DESC LIMIT ?
+                    """,
+                    [
+                        .integer(Int(user.rawValue)), .integer(Int(milliseconds(start))), .integer(Int(milliseconds(end))),
+                        .integer(max(0, limit)),
+                    ])
+                return try rows.map { row in
+                    let columns = row.columns
+                    guard columns.count == 3, let at = columns[0].data.integer, let offset = columns[1].data.integer,
+                        let mg = columns[2].data.double
+                    else {
+                        throw CinnError(.internal, "a stored glucose reading is damaged")
+                    }
+                    return (date(milliseconds: Int64(at)), offset, Glucose(milligramsPerDeciliter: mg))
+                }
+            }
+            guard let postgres = connection.postgres else { throw CinnError(.internal, "no database connection") }
+            let rows = try await postgres.query(
+                """
+                SELECT coalesce(array_agg(measured_at_ms), '{}'), coalesce(array_agg(utc_offset_s), '{}'), coalesce(array_agg(mg_dl), '{}')
+                FROM (SELECT measured_at_ms, utc_offset_s, mg_dl FROM glucose_readings
+                    WHERE user_id = \(user.rawValue) AND deleted = 0 AND measured_at_ms >= \(milliseconds(start))
+                        AND measured_at_ms < \(milliseconds(end))
+                    ORDER BY measured_at_ms DESC LIMIT \(max(0, limit))) latest
+                """, logger: logger)
+            guard let row = try await rows.collect().first else { return [] }
+            let (instants, offsets, values) = try row.decode(([Int64], [Int64], [Double]).self)
+            return zip(instants, zip(offsets, values)).map { at, reading in
+                (date(milliseconds: at), Int(reading.0), Glucose(milligramsPerDeciliter: reading.1))
+            }
+        }
+    }
+
     public func deleteGlucoseReading(id: UUID, user: UserID) async throws {
         guard try await tombstone("glucose_readings", user: user, condition: "id = \(bind: bind(id))") > 0 else {
             throw CinnError.notFound("no glucose reading with id \(id)")
