@@ -6,7 +6,7 @@ import Mustache
 /// fields multiply that. `ReflectedModel` reflects each value once per render, when the template first reaches it.
 ///
 /// What is wrapped: structs, classes and tuples that describe themselves in no other way; arrays element by
-/// element. Left as they are: strings, numbers, Booleans, optionals' absence, enums, values that print themselves
+/// element; the children of a model that names them itself (`ReflectedParent`). Left as they are: strings, numbers, Booleans, optionals' absence, enums, values that print themselves
 /// (`CustomStringConvertible`: dates, ids), and the types swift-mustache treats specially (its sequences, lambdas,
 /// parents and custom renderables). A model is wrapped for one render: it is not `Sendable`.
 final class ReflectedModel: MustacheParent {
@@ -37,6 +37,11 @@ final class ReflectedModel: MustacheParent {
 
     /// `value` as a template should read it: an optional unwrapped, a model wrapped, an array's elements wrapped.
     static func wrap(_ value: Any) -> Any? {
+        // The values most fields hold, without a Mirror (a cast also takes a present optional's value out).
+        if let text = value as? String { return text }
+        if let flag = value as? Bool { return flag }
+        if let number = value as? Int { return number }
+        if let number = value as? Double { return number }
         let mirror = Mirror(reflecting: value)
         switch mirror.displayStyle {
         case .optional:
@@ -45,6 +50,7 @@ final class ReflectedModel: MustacheParent {
             guard let array = value as? [Any] else { return value }
             return array.map { element in wrap(element) as Any }
         case .struct, .class, .tuple:
+            if let parent = value as? MustacheParent, !(parent is ReflectedModel) { return ReflectedParent(parent) }
             if value is CustomStringConvertible || value is MustacheParent || value is MustacheLambda
                 || value is MustacheCustomRenderable
             {
@@ -54,5 +60,20 @@ final class ReflectedModel: MustacheParent {
         default:
             return value
         }
+    }
+}
+
+/// A model that names its own children (`MustacheParent`): its children wrapped as `ReflectedModel` wraps them, once.
+final class ReflectedParent: MustacheParent {
+    private let parent: MustacheParent
+    private var wrapped: [String: Any?] = [:]
+
+    init(_ parent: MustacheParent) { self.parent = parent }
+
+    func child(named name: String) -> Any? {
+        if let known = wrapped[name] { return known }
+        let value = parent.child(named: name).flatMap(ReflectedModel.wrap)
+        wrapped[name] = .some(value)
+        return value
     }
 }
