@@ -144,8 +144,17 @@ extension Journal {
         guard (1...366).contains(days) else { throw CinnError.invalid("days", "a report covers 1 to 366 days") }
         let settings = try await settings()
         let last = to ?? today(settings), first = last.adding(days: -(days - 1))
-        let records = try await records(from: dayStart(first, settings), to: dayStart(last.adding(days: 1), settings))
-        return GlucoseReport(from: first, to: last, unit: settings.glucoseUnit, records: records) { dayStart($0, settings) }
+        // Kept while the journal is unchanged (`Store.computed`): a report is its records' alone, never the clock's.
+        return try await store.computed("glucose-report", user: user, parameters: Self.parameters(first, last, settings)) {
+            let records = try await records(from: dayStart(first, settings), to: dayStart(last.adding(days: 1), settings))
+            return GlucoseReport(from: first, to: last, unit: settings.glucoseUnit, records: records) { dayStart($0, settings) }
+        }
+    }
+
+    /// What a kept glucose report or profile depends on besides the journal's records: its days, and the settings
+    /// that place and show them.
+    static func parameters(_ first: LocalDate, _ last: LocalDate, _ settings: UserSettings) -> String {
+        "\(first.iso) \(last.iso) \(settings.glucoseUnit.rawValue) \(settings.timeZone.identifier)"
     }
 
     /// The ambulatory glucose profile of the last `days` local days, today the last (7 to 90; the consensus asks for 14).
@@ -155,10 +164,12 @@ extension Journal {
         guard (7...90).contains(days) else { throw CinnError.invalid("days", "a glucose profile covers 7 to 90 days") }
         let settings = try await settings()
         let last = to ?? today(settings), first = last.adding(days: -(days - 1))
-        let readings = try await store.localGlucosePoints(
-            user: user, from: dayStart(first, settings), to: dayStart(last.adding(days: 1), settings),
-            limit: days * 1440)
-        let profile = AmbulatoryGlucoseProfile(readings: readings, days: days)
+        let profile = try await store.computed("glucose-profile", user: user, parameters: Self.parameters(first, last, settings)) {
+            let readings = try await store.localGlucosePoints(
+                user: user, from: dayStart(first, settings), to: dayStart(last.adding(days: 1), settings),
+                limit: days * 1440)
+            return AmbulatoryGlucoseProfile(readings: readings, days: days)
+        }
         return (profile, first, last, settings.glucoseUnit)
     }
 
