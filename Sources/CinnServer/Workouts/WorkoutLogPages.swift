@@ -83,7 +83,7 @@ struct WorkoutLogPage {
     let blocks: [Block]
     let hasBlocks: Bool
     let rest: Rest?
-    let suggestions: [String]
+    let suggestions: ExerciseNameList
     let setCount: Int
 
     /// The fragment of an exercise's block: "exercise-barbell-bench-press".
@@ -170,7 +170,33 @@ struct WorkoutLogPage {
         }
         self.blocks = blocks
         hasBlocks = !blocks.isEmpty
-        suggestions = ExerciseCatalogue.builtIn.suggestions(adding: clusters.map(\.root.name))
+        suggestions = ExerciseNameList(ExerciseCatalogue.builtIn.suggestions(adding: clusters.map(\.root.name)))
+    }
+}
+
+/// The exercise names a form's datalist offers, as its options' HTML, escaped as the templates escape text. Written
+/// here rather than by the template: iterating 250 names was a fifth of the logging page's rendering.
+struct ExerciseNameList {
+    let options: String
+
+    init(_ names: [String]) {
+        var html = ""
+        html.reserveCapacity(names.count * 32)
+        for name in names {
+            html += "<option value=\""
+            for character in name.unicodeScalars {
+                switch character {
+                case "<": html += "&lt;"
+                case ">": html += "&gt;"
+                case "&": html += "&amp;"
+                case "\"": html += "&quot;"
+                case "'": html += "&#39;"
+                default: html.unicodeScalars.append(character)
+                }
+            }
+            html += "\">"
+        }
+        options = html
     }
 }
 
@@ -226,7 +252,7 @@ struct RoutineEditorPage {
     let note: String
     let unit: String
     let rows: [Row]
-    let suggestions: [String]
+    let suggestions: ExerciseNameList
 
     /// `blank`: empty rows after the routine's, to add exercises.
     init(_ routine: Routine?, unit: MassUnit, suggestions: [String], blank: Int = 2) {
@@ -248,6 +274,6 @@ struct RoutineEditorPage {
                     index: exercises.count + offset, exercise: "", sets: "", reps: "", weight: "", rest: "", up: false, down: false,
                     filled: false)
             }
-        self.suggestions = suggestions
+        self.suggestions = ExerciseNameList(suggestions)
     }
 }
