@@ -47,7 +47,8 @@ def main():
     parser.add_argument("--cinn", required=True)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--duration", type=int, default=5, help="seconds of each wrk run")
-    parser.add_argument("--pages", default="", help="comma-separated paths (default: every daily page)")
+    parser.add_argument("--pages", default="",
+                        help="comma-separated paths, {id} a logged workout's (default: every daily page)")
     args = parser.parse_args()
     results = tempfile.mkdtemp(prefix="cinn-pages-")
     database = os.path.join(results, "journal.sqlite")
@@ -64,7 +65,7 @@ def main():
             cookie = response.headers["Set-Cookie"].split(";")[0]
         with urllib.request.urlopen(base + "/api/v1/workouts?limit=1") as response:
             workout = json.load(response)["workouts"][0]["id"]
-        pages = [page for page in args.pages.split(",") if page] or [
+        pages = [page.replace("{id}", workout) for page in args.pages.split(",") if page] or [
             "/", "/food", "/food/search", "/lifts", f"/workouts/{workout}/log", "/glucose", "/glucose/agp",
             "/weigh-ins", "/energy"]
         for page in pages:
