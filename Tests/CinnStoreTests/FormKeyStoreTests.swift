@@ -42,6 +42,14 @@ import Testing
                 try await store.addWeighIn(Self.weighIn(80.6, at: clock), user: user)
             }
 
+            // A post whose first write rolled back records the key with its next one.
+            let three = UUID.v7()
+            try await store.claiming(formKey: three, user: user) {
+                _ = try? await store.transaction { db in try await db.raw("INSERT INTO no_such_table VALUES (1)").run() }
+                try await store.addWeighIn(Self.weighIn(80.7, at: clock), user: user)
+            }
+            #expect(try await store.formKeyWasPosted(three, user: user))
+
             // Keys are kept for their lifetime, then forgotten by the next post.
             let (seconds, _) = Store.formKeyLifetime.components
             clock.now += TimeInterval(seconds) + 60

@@ -44,6 +44,11 @@ final class FormKeyClaim: Sendable {
             return pending
         }
     }
+
+    /// The transaction that took the key rolled back: the next one takes it.
+    func release() {
+        pending.withLock { $0 = true }
+    }
 }
 
 extension Store {
@@ -70,9 +75,10 @@ extension Store {
     }
 
     /// In a write transaction: records the pending form key (`claiming`), once per post, and forgets this user's keys
-    /// older than `formKeyLifetime`. A key recorded before is a unique-key violation, so the transaction fails.
-    func claimFormKey(_ db: any SQLDatabase) async throws {
-        guard let claim = Self.formKeyClaim, claim.take() else { return }
+    /// older than `formKeyLifetime`; returns the claim it recorded. A key recorded before is a unique-key violation, so
+    /// the transaction fails.
+    func claimFormKey(_ db: any SQLDatabase) async throws -> FormKeyClaim? {
+        guard let claim = Self.formKeyClaim, claim.take() else { return nil }
         let time = milliseconds(now())
         let (seconds, _) = Self.formKeyLifetime.components
         try await db.raw(
@@ -86,5 +92,6 @@ extension Store {
             VALUES (\(bind: bind(claim.key)), \(bind: claim.user.rawValue), \(bind: time))
             """
         ).run()
+        return claim
     }
 }

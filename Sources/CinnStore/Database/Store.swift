@@ -256,8 +256,9 @@ public final class Store: Sendable {
 
     private func inTransaction<T: Sendable>(_ connection: Connection, _ body: (Connection) async throws -> T) async throws -> T {
         try await connection.sql.raw(isSQLite ? "BEGIN IMMEDIATE" : "BEGIN").run()
+        var claim: FormKeyClaim?
         do {
-            try await claimFormKey(connection.sql)
+            claim = try await claimFormKey(connection.sql)
             let result = try await body(connection)
             try await connection.sql.raw("COMMIT").run()
             return result
@@ -265,6 +266,8 @@ public final class Store: Sendable {
             // Also when the request was cancelled (its client went away, the server is stopping): the driver
             // gives up on a cancelled task, and a connection must never go back to the pool inside a transaction.
             await Task { try? await connection.sql.raw("ROLLBACK").run() }.value
+            // The key went with the rolled-back change: the post's next write transaction claims it.
+            claim?.release()
             throw error
         }
     }
