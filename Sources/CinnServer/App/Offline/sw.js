@@ -89,6 +89,15 @@ function offline(cached) {
     { headers: { 'Content-Type': 'text/html; charset=utf-8' } }));
 }
 
+// The entry could not be kept on this device (its storage is full or refused): said, so that it is not thought sent.
+function notKept() {
+  const html = '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+    '<title>Not sent · Cinn</title><link rel="stylesheet" href="' + PRECACHE[0] + '"></head><body><main id="main">' +
+    '<h1>Not sent</h1><p class="card offline-mark" id="offline-mark">Cinn cannot be reached, and this device would not keep the ' +
+    'entry to send later (its storage is full or turned off). Go back, and send it again when Cinn can be reached.</p></main></body></html>';
+  return new Response(html, { status: 503, headers: { 'Content-Type': 'text/html; charset=utf-8' } });
+}
+
 function notYetSeen() {
   const html = '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
     '<title>Offline · Cinn</title><link rel="stylesheet" href="' + PRECACHE[0] + '"></head><body><main id="main">' +
@@ -109,7 +118,13 @@ const UNREACHABLE = [502, 503, 504];
 async function sendOrKeep(request, event) {
   const body = await request.clone().text();
   if (!new URLSearchParams(body).get('key')) return fetch(request);
-  const before = await queue('readonly', entries => entries.getAll());
+  let before = [];
+  try {
+    before = await queue('readonly', entries => entries.getAll());
+  } catch (error) {
+    // No queue on this device (storage refused): posts go straight on.
+    return fetch(request);
+  }
   if (!before.some(entry => entry.state === 'waiting')) {
     try {
       const response = await fetch(request);
@@ -121,9 +136,13 @@ async function sendOrKeep(request, event) {
   const url = new URL(request.url);
   const back = request.referrer && new URL(request.referrer).origin === self.location.origin ? request.referrer : '/';
   const copy = await caches.match(back, { cacheName: PAGES }), account = accountIn(copy ? await copy.text() : '');
-  await queue('readwrite', entries => entries.add({
-    path: url.pathname, body, what: describe(url.pathname, body), at: Date.now(), state: 'waiting', account,
-  }));
+  try {
+    await queue('readwrite', entries => entries.add({
+      path: url.pathname, body, what: describe(url.pathname, body), at: Date.now(), state: 'waiting', account,
+    }));
+  } catch (error) {
+    return notKept();
+  }
   if (self.registration.sync) self.registration.sync.register('cinn-send').catch(() => {});
   event.waitUntil(sendWaiting());
   return Response.redirect(back, 303);
