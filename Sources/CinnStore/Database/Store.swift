@@ -278,17 +278,28 @@ public final class Store: Sendable {
             || error is NIOConnectionError || error is IOError || error is ChannelError
     }
 
-    /// Maps database failures to `CinnError` without leaking values into messages.
+    /// A record refused because one with its identity exists: an answer, not a failure (a form or an upload sent again).
+    static let sameIdentity = CinnError(.conflict, "a record with the same identity already exists")
+
+    /// Maps database failures to `CinnError` without leaking values into messages; logged at error, but a record
+    /// refused for its identity at info.
     func translate(_ error: any Error) -> CinnError {
         let text = String(describing: error)
-        logger.error("database error", metadata: ["error": "\(text.prefix(300))"])
+        let translated = translate(error, text: text), metadata: Logger.Metadata = ["error": "\(text.prefix(300))"]
+        if translated == Self.sameIdentity {
+            logger.info("database refused a record with the same identity", metadata: metadata)
+        } else {
+            logger.error("database error", metadata: metadata)
+        }
+        return translated
+    }
+
+    private func translate(_ error: any Error, text: String) -> CinnError {
         if let error = error as? PSQLError {
             if error.code == .connectionError || error.code == .unsupportedAuthMechanism || error.code == .authMechanismRequiresPassword {
                 return CinnError(.internal, "cannot connect to the database at \(location)")
             }
-            if error.serverInfo?[.sqlState] == "23505" {
-                return CinnError(.conflict, "a record with the same identity already exists")
-            }
+            if error.serverInfo?[.sqlState] == "23505" { return Self.sameIdentity }
             return CinnError(.internal, "the database failed")
         }
         if error is NIOConnectionError || error is ConnectionPoolTimeoutError || error is ChannelError {
@@ -300,9 +311,7 @@ public final class Store: Sendable {
         if text.contains("file is not a database") {
             return CinnError(.invalidInput, "\(location) is not a SQLite database", field: "database")
         }
-        if text.contains("UNIQUE constraint") {
-            return CinnError(.conflict, "a record with the same identity already exists")
-        }
+        if text.contains("UNIQUE constraint") { return Self.sameIdentity }
         if text.contains("database is locked") {
             return CinnError(.conflict, "the database is busy; try again")
         }
