@@ -73,6 +73,8 @@ def seed_person(base: str, index: int) -> dict:
         for day in range(chunk * 20, chunk * 20 + 20):
             date = today - dt.timedelta(days=day)
             for meal, hour, kcal in (("breakfast", 8, 450), ("lunch", 13, 700), ("dinner", 19, 800), ("snacks", 16, 250)):
+                if dt.datetime(date.year, date.month, date.day, hour, tzinfo=dt.timezone.utc) > dt.datetime.now(dt.timezone.utc):
+                    continue  # today's meals still to come: Cinn refuses a time in the future
                 entries.append({"name": f"{meal.title()} {day}", "energy_kcal": kcal + random.randint(-100, 100),
                                 "protein_g": random.randint(10, 40), "carbohydrate_g": random.randint(20, 90),
                                 "meal": meal, "time": f"{date}T{hour:02d}:00:00Z"})
