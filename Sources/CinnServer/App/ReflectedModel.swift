@@ -6,9 +6,10 @@ import Mustache
 /// fields multiply that. `ReflectedModel` reflects each value once per render, when the template first reaches it.
 ///
 /// What is wrapped: structs, classes and tuples that describe themselves in no other way; arrays element by
-/// element; the children of a model that names them itself (`ReflectedParent`). Left as they are: strings, numbers, Booleans, optionals' absence, enums, values that print themselves
-/// (`CustomStringConvertible`: dates, ids), and the types swift-mustache treats specially (its sequences, lambdas,
-/// parents and custom renderables). A model is wrapped for one render: it is not `Sendable`.
+/// element; the children of a model that names them itself (`ReflectedParent`). Left as they are: strings, numbers,
+/// Booleans, optionals' absence, enums, values that print themselves (`CustomStringConvertible`: dates, ids), and the
+/// types swift-mustache treats specially (its lambdas and custom renderables). A model is wrapped for one render: it
+/// is not `Sendable`.
 final class ReflectedModel: MustacheParent {
     private var fields: [String: Any] = [:]
     /// The fields' values as the template gets them, wrapped on the first look-up.
