@@ -8,8 +8,8 @@ and token.
 
 load: seeds PEOPLE journals (sign-up, a token, a year of weigh-ins, 60 days of food, 7 days of CGM readings), then
       for 1, 2 and 3 instances runs locust for SECONDS with CLIENTS people asking as fast as they are answered. It
-      reports requests/s, p50/p99 per request kind, failures, the most PostgreSQL connections in use and each
-      instance's resident memory (RSS, its peak during the run).
+      reports requests/s, p50/p99 per request kind, failures, the most PostgreSQL connections in use, each
+      instance's resident memory (RSS, its peak during the run) and the computed parts' hits and misses (/metrics).
 soak: the same journals, 2 instances, CLIENTS people at a steady moderate pace (0.5-1.5 s between requests) for
       MINUTES; in the middle one instance gets SIGTERM and starts again. It samples each instance's RSS every 30 s,
       counts the requests nginx sent on to the other instance, and checks afterwards that every write answered 2xx is
@@ -204,6 +204,22 @@ class Deployment:
             instance.stop()
 
 
+def computed_parts(instances: list[Instance]) -> dict[str, dict[str, int]]:
+    """The instances' kept computed parts (`cinn_computed_parts_total`): hits and misses by part, summed."""
+    counts: dict[str, dict[str, int]] = {}
+    for instance in instances:
+        with urllib.request.urlopen(f"http://127.0.0.1:{instance.port}/metrics", timeout=10) as answer:
+            text = answer.read().decode()
+        for line in text.splitlines():
+            if not line.startswith("cinn_computed_parts_total{"):
+                continue
+            labels, value = line[len("cinn_computed_parts_total{"):].rsplit("} ", 1)
+            fields = dict(pair.split("=", 1) for pair in labels.split(","))
+            part, result = fields["part"].strip('"'), fields["result"].strip('"')
+            counts.setdefault(part, {"hit": 0, "miss": 0})[result] += int(float(value))
+    return counts
+
+
 def summarize(stats: list[dict]) -> list[dict]:
     rows = []
     for row in stats:
@@ -277,11 +293,13 @@ def main() -> int:
                        "cpu_seconds": {program: round(cpu_after.get(program, 0) - cpu_before.get(program, 0), 1)
                                        for program in ("cinn", "postgres", "nginx")}}
                 run["cpu_seconds"]["locust and psql"] = round(children_after - children_before, 1)
+                run["computed_parts"] = computed_parts(deployment.instances)
                 summary["runs"].append(run)
                 total = next(row for row in rows if row["name"] == "Aggregated")
                 print(f"{count} instance(s): {total['rps']} req/s, p50 {total['p50_ms']} ms, p99 {total['p99_ms']} ms, "
                       f"{total['failures']} failures, {run['pg_connections_max']} PostgreSQL connections at most, "
-                      f"RSS peak {run['rss_mb_peak']} MB, CPU seconds {run['cpu_seconds']}", flush=True)
+                      f"RSS peak {run['rss_mb_peak']} MB, CPU seconds {run['cpu_seconds']}, "
+                      f"computed parts kept (hits, misses) {run['computed_parts']}", flush=True)
                 deployment.stop()
                 deployment = None
         else:
