@@ -91,18 +91,20 @@ function offline(cached) {
 
 // The entry could not be kept on this device (its storage is full or refused): said, so that it is not thought sent.
 function notKept() {
-  const html = '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
-    '<title>Not sent · Cinn</title><link rel="stylesheet" href="' + PRECACHE[0] + '"></head><body><main id="main">' +
-    '<h1>Not sent</h1><p class="card offline-mark" id="offline-mark">Cinn cannot be reached, and this device would not keep the ' +
-    'entry to send later (its storage is full or turned off). Go back, and send it again when Cinn can be reached.</p></main></body></html>';
-  return new Response(html, { status: 503, headers: { 'Content-Type': 'text/html; charset=utf-8' } });
+  return unreachable('Not sent', 'Cinn cannot be reached, and this device would not keep the entry to send later (its ' +
+    'storage is full or turned off). Go back, and send it again when Cinn can be reached.', '');
 }
 
 function notYetSeen() {
+  return unreachable('Offline', 'Cinn cannot be reached, and this page has not been opened on this device yet. Pages ' +
+    'you have opened are here while you are offline.', '<p><a class="button" href="/">The dashboard</a></p>');
+}
+
+// A short page of the worker's own (503) when the server cannot be reached: a heading, what happened, and `more`.
+function unreachable(title, text, more) {
   const html = '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
-    '<title>Offline · Cinn</title><link rel="stylesheet" href="' + PRECACHE[0] + '"></head><body><main id="main">' +
-    '<h1>Offline</h1><p class="card offline-mark" id="offline-mark">Cinn cannot be reached, and this page has not been opened on this device ' +
-    'yet. Pages you have opened are here while you are offline.</p><p><a class="button" href="/">The dashboard</a></p></main></body></html>';
+    '<title>' + title + ' · Cinn</title><link rel="stylesheet" href="' + PRECACHE[0] + '"></head><body><main id="main">' +
+    '<h1>' + title + '</h1><p class="card offline-mark" id="offline-mark">' + text + '</p>' + more + '</main></body></html>';
   return new Response(html, { status: 503, headers: { 'Content-Type': 'text/html; charset=utf-8' } });
 }
 
