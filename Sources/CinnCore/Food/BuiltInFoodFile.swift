@@ -112,28 +112,32 @@ public enum BuiltInFoodFile {
     /// its grams, a label and its grams... `docs/FOODS.md` says how the file is made. Each portion is checked as
     /// every serving is (`ServingSize.validated`); the error names the line.
     public static func decodePortions(_ bytes: UnsafeRawBufferPointer) throws(CinnError) -> [String: [ServingSize]] {
-        let text = String(decoding: bytes, as: UTF8.self)
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let buffer = bytes.bindMemory(to: UInt8.self)
+        var lines = buffer.split(separator: 0x0A, omittingEmptySubsequences: false)
         if lines.last?.isEmpty == true { lines.removeLast() }
-        let first = lines.first?.split(separator: "\t", omittingEmptySubsequences: false) ?? []
-        guard first.first == Substring(portionsSignature), first.count >= 2, Int(first[1]) == formatVersion, lines.count >= 2 else {
+        func text(_ field: Slice<UnsafeBufferPointer<UInt8>>) -> String { String(decoding: field, as: UTF8.self) }
+        let first = lines.first.map { $0.split(separator: 0x09, omittingEmptySubsequences: false).map(text) } ?? []
+        guard first.first == portionsSignature, first.count >= 2, Int(first[1]) == formatVersion, lines.count >= 2 else {
             throw .invalid("line 1", "not a built-in portions file of format \(formatVersion)")
         }
         var portions: [String: [ServingSize]] = [:]
+        portions.reserveCapacity(lines.count - 2)
         for (offset, line) in lines.enumerated().dropFirst(2) {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            let fields = line.split(separator: 0x09, omittingEmptySubsequences: false)
             guard fields.count >= 3, fields.count % 2 == 1, !fields[0].isEmpty else {
                 throw .invalid("line \(offset + 1)", "a food's name, then pairs of a portion and its grams")
             }
             var servings: [ServingSize] = []
+            servings.reserveCapacity(fields.count / 2)
             for index in stride(from: 1, to: fields.count, by: 2) {
                 servings.append(
                     try ServingSize.validated(
-                        label: String(fields[index]), amount: Double(fields[index + 1]),
+                        label: text(fields[index]), amount: Double(text(fields[index + 1])),
                         field: "line \(offset + 1), portion \(index / 2 + 1)"))
             }
-            guard portions.updateValue(servings, forKey: String(fields[0])) == nil else {
-                throw .invalid("line \(offset + 1)", "\(fields[0]) has portions on an earlier line")
+            let name = text(fields[0])
+            guard portions.updateValue(servings, forKey: name) == nil else {
+                throw .invalid("line \(offset + 1)", "\(name) has portions on an earlier line")
             }
         }
         return portions

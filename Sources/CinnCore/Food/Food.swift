@@ -38,16 +38,18 @@ public struct ServingSize: Sendable, Hashable, Codable {
     }
 
     /// Checked: a label and a finite amount above zero.
-    public static func validated(label: String, amount: Double?, field: String = "servings") throws(CinnError) -> ServingSize {
+    public static func validated(label: String, amount: Double?, field: @autoclosure () -> String = "servings") throws(CinnError)
+        -> ServingSize
+    {
         let label = label.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !label.isEmpty else { throw .invalid("\(field).label", "a serving needs a name, like \"1 cup\"") }
-        guard label.count <= 100 else { throw .invalid("\(field).label", "a serving name must be at most 100 characters") }
-        try ValidValues.plainText(label, field: "\(field).label", allowingLineBreaks: false)
-        guard let amount else { throw .invalid("\(field).grams", "the serving \"\(label)\" needs its weight in grams") }
+        guard !label.isEmpty else { throw .invalid("\(field()).label", "a serving needs a name, like \"1 cup\"") }
+        guard label.count <= 100 else { throw .invalid("\(field()).label", "a serving name must be at most 100 characters") }
+        try ValidValues.plainText(label, field: "\(field()).label", allowingLineBreaks: false)
+        guard let amount else { throw .invalid("\(field()).grams", "the serving \"\(label)\" needs its weight in grams") }
         guard amount.isFinite, amount > 0 else {
-            throw .invalid("\(field).grams", "the serving \"\(label)\" must weigh more than 0 g")
+            throw .invalid("\(field()).grams", "the serving \"\(label)\" must weigh more than 0 g")
         }
-        guard amount <= 100_000 else { throw .invalid("\(field).grams", "the serving \"\(label)\" must weigh at most 100 kg") }
+        guard amount <= 100_000 else { throw .invalid("\(field()).grams", "the serving \"\(label)\" must weigh at most 100 kg") }
         return ServingSize(label: label, amount: amount)
     }
 

@@ -108,13 +108,15 @@ public enum ValidValues {
     /// Refuses control characters (but newline, carriage return and tab when `allowingLineBreaks`) and the marks that
     /// reverse the direction of text (U+202A–U+202E, U+2066–U+2069), which would make a name read as something else in
     /// a page, an export or a spreadsheet.
-    public static func plainText(_ text: String, field: String, allowingLineBreaks: Bool) throws(CinnError) {
+    public static func plainText(_ text: String, field name: @autoclosure () -> String, allowingLineBreaks: Bool) throws(CinnError) {
         for scalar in text.unicodeScalars {
             if allowingLineBreaks && (scalar == "\n" || scalar == "\r" || scalar == "\t") { continue }
             if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                let field = name()
                 throw .invalid(field, "\(field) holds a control character (U+\(String(format: "%04X", scalar.value)))")
             }
             if (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value) {
+                let field = name()
                 throw .invalid(
                     field, "\(field) holds a mark that reverses the direction of text (U+\(String(format: "%04X", scalar.value)))")
             }
