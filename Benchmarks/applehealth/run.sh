@@ -14,10 +14,12 @@
 #   3. with POSTGRES_URL set (say postgres://postgres@127.0.0.1:5434/postgres, a server whose data directory is on
 #      tmpfs too), also `cinn import export.zip` into that database, its public schema emptied before each run
 #      (the COPY path);
-#   4. prints the medians and the ratios; the targets (BENCHMARKS.md): cinn ≥ 10× faster than healthkit-to-sqlite,
+#   4. with BEFORE set (the path of another `cinn` binary, an earlier commit's), also its import in the same runs, so
+#      that a change is measured side by side;
+#   5. prints the medians and the ratios; the targets (BENCHMARKS.md): cinn ≥ 10× faster than healthkit-to-sqlite,
 #      ≤ 1.5× the unzip | xmllint time, peak RSS < 150 MB.
 # Needs: python3 with venv, unzip, xmllint (libxml2-utils), GNU time; psql for POSTGRES_URL. Builds `cinn` (release) in
-# CINN_SCRATCH (default /tmp/build-bench-main).
+# CINN_SCRATCH (default /tmp/build-bench-main), unless CINN names a release binary already built.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -30,9 +32,11 @@ mkdir -p "$WORK"
 for tool in unzip xmllint /usr/bin/time python3; do
     command -v "$tool" >/dev/null || { echo "missing $tool" >&2; exit 1; }
 done
-echo "== building cinn (release, $SCRATCH)" >&2
-(cd "$ROOT" && swift build -c release --product cinn --scratch-path "$SCRATCH" 2>&1 | grep -E "error|Compiling cinn|Build" || true)
-CINN="$(cd "$ROOT" && swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/cinn"
+if [[ -z "${CINN:-}" ]]; then
+    echo "== building cinn (release, $SCRATCH)" >&2
+    (cd "$ROOT" && swift build -c release --product cinn --scratch-path "$SCRATCH" 2>&1 | grep -E "error|Compiling cinn|Build" || true)
+    CINN="$(cd "$ROOT" && swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/cinn"
+fi
 [[ -x "$CINN" ]] || { echo "missing $CINN" >&2; exit 1; }
 if [[ ! -x "$WORK/venv/bin/healthkit-to-sqlite" ]]; then
     echo "== installing healthkit-to-sqlite 1.0.1 into $WORK/venv" >&2
@@ -58,13 +62,19 @@ for size in $SIZES; do
         echo "== generating $size records" >&2
         python3 "$ROOT/Benchmarks/applehealth/gen_apple_health.py" --records "$size" --out "$dir" >/dev/null
     fi
-    floor=(); cinn=(); hk=(); cinn_rss=(); hk_rss=(); pg=(); pg_rss=()
+    floor=(); cinn=(); before=(); hk=(); cinn_rss=(); hk_rss=(); pg=(); pg_rss=()
     for run in $(seq "$RUNS"); do
         read -r wall _ < <(measure bash -c "unzip -p '$dir/export.zip' apple_health_export/export.xml | xmllint --stream --noout -")
         floor+=("$wall")
         rm -f "$WORK/cinn.sqlite" "$WORK/cinn.sqlite-wal" "$WORK/cinn.sqlite-shm"
         read -r wall rss < <(measure "$CINN" import "$dir/export.zip" --database "$WORK/cinn.sqlite")
         cinn+=("$wall"); cinn_rss+=("$rss")
+        if [[ -n "${BEFORE:-}" ]]; then
+            rm -f "$WORK/before.sqlite" "$WORK/before.sqlite-wal" "$WORK/before.sqlite-shm"
+            read -r wall _ < <(measure "$BEFORE" import "$dir/export.zip" --database "$WORK/before.sqlite")
+            before+=("$wall")
+            echo "  run $run: cinn (before) ${before[-1]} s"
+        fi
         rm -f "$WORK/hk.db"
         read -r wall rss < <(measure "$WORK/venv/bin/healthkit-to-sqlite" "$dir/export.zip" "$WORK/hk.db")
         hk+=("$wall"); hk_rss+=("$rss")
@@ -82,6 +92,10 @@ for size in $SIZES; do
     echo "  unzip | xmllint --stream: $f s"
     echo "  cinn import:              $c s, peak RSS $cr MB"
     echo "  healthkit-to-sqlite:      $h s, peak RSS $hr MB"
+    if [[ -n "${BEFORE:-}" ]]; then
+        b=$(printf '%s\n' "${before[@]}" | median)
+        awk -v b="$b" -v h="$h" 'BEGIN { printf "  cinn import (before):     %s s, %.1f× faster than healthkit-to-sqlite\n", b, h / b }'
+    fi
     if [[ -n "${POSTGRES_URL:-}" ]]; then
         echo "  cinn import (PostgreSQL): $(printf '%s\n' "${pg[@]}" | median) s, peak RSS $(printf '%s\n' "${pg_rss[@]}" | sort -n | tail -1) MB"
     fi

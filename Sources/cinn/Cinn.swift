@@ -58,15 +58,28 @@ struct DatabaseOptions: ParsableArguments {
     /// Opens the store, applies pending migrations, installs the built-in foods if this binary's set is not there yet,
     /// runs `body` with the local user's journal, and closes.
     /// Database failures reach the person as one message, so the driver's own logs stay quiet.
-    /// - Parameter logLevel: what the store logs (a command prints its own errors; a server logs the database's).
-    func withJournal<T>(logLevel: Logger.Level = .critical, _ body: (Journal) async throws -> T) async throws -> T {
+    /// - Parameters:
+    ///   - logLevel: what the store logs (a command prints its own errors; a server logs the database's).
+    ///   - installingAlongside: the built-in foods are installed while `body` runs rather than before it, for a command
+    ///     that reads no foods: an import into a new journal reads its file while they go in (both finish before the
+    ///     command does).
+    func withJournal<T>(
+        logLevel: Logger.Level = .critical, installingAlongside: Bool = false, _ body: (Journal) async throws -> T
+    ) async throws -> T {
         var logger = Logger(label: "cinn.store")
         logger.logLevel = logLevel
         let store = try Store(location, logger: logger)
         do {
             try await store.migrate()
-            try await store.installBuiltInFoods()
-            let result = try await body(try await Journal.local(store: store))
+            let result: T
+            if installingAlongside {
+                async let install = store.installBuiltInFoods()
+                result = try await body(try await Journal.local(store: store))
+                _ = try await install
+            } else {
+                try await store.installBuiltInFoods()
+                result = try await body(try await Journal.local(store: store))
+            }
             try await store.close()
             return result
         } catch {

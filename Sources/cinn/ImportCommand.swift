@@ -57,7 +57,7 @@ struct Import: AsyncParsableCommand {
                 throw ExitCode.validationFailure
             }
             let bar = ProgressBar(enabled: progress || isatty(STDERR_FILENO) == 1)
-            let report = try await options.withJournal { journal in
+            let report = try await options.withJournal(installingAlongside: true) { journal in
                 do {
                     return try await journal.importAnyFile(
                         at: url, fileName: url.lastPathComponent, format: format, unit: unit,

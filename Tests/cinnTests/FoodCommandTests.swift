@@ -176,6 +176,19 @@ struct BuiltInFoodCommandTests {
         #expect(logged.status == 0 && logged.stdout.contains("Banana, raw (114 kcal)"), "\(logged)")
     }
 
+    /// An import into a new journal reads its file while the built-in foods go in; both are done when it ends.
+    @Test func anImportIntoANewJournalInstallsThemToo() async throws {
+        let sandbox = try Sandbox()
+        let libra = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../CinnImportTests/Fixtures/libra_export.csv").standardized.path
+        let imported = try await sandbox.cinn("import", libra)
+        #expect(imported.status == 0 && imported.stdout.contains("Imported:"), "\(imported)")
+        let migrate = try await sandbox.cinn("migrate")
+        #expect(migrate.stdout == "The database is up to date.\n", "the import installed every built-in food: \(migrate)")
+        let search = try await sandbox.cinn("food", "search", "banana")
+        #expect(search.lines.first?.contains("  Banana, raw  97 kcal/100 g") == true, "\(search)")
+    }
+
     @Test func quickAddLogsEnergyAndMacrosWithoutAFood() async throws {
         let sandbox = try Sandbox()
         let lunch = try await sandbox.cinn(
