@@ -69,6 +69,31 @@ func withJournal(_ backend: Backend, _ body: (Journal) async throws -> Void) asy
             nutrients: try! Nutrients(keyed: ["energy": 450, "protein": 10]), servings: [ServingSize(label: "1 bar", amount: 40)])
     }
 
+    /// The energy report is kept while the journal is unchanged (`Store.computed`): every kind of write it reads gives
+    /// the next report that write.
+    @Test(arguments: Backend.enabled)
+    func theEnergyReportFollowsEveryWriteItReads(_ backend: Backend) async throws {
+        try await withJournal(backend) { journal in
+            let empty = try await journal.energyReportAndTrend(historyDays: 0).report
+            #expect(empty.trend == nil && empty.eatenKcal == 0 && empty.goal == nil && empty.dayStatus == nil)
+            #expect(try await journal.energyReportAndTrend(historyDays: 0).report.trend == nil, "kept, and still right")
+
+            _ = try await journal.addWeighIn(weight: 80, unit: .kilograms, date: "2024-03-15")
+            #expect(try await journal.energyReportAndTrend(historyDays: 0).report.trend?.kilograms == 80)
+            let bar = try await journal.store.addFood(Self.granolaBar(), user: journal.user)
+            _ = try await journal.logFoods([FoodLogRequest(foodID: bar.id, servings: 1, serving: "1 bar", time: "2024-03-15T08:00:00Z")])
+            #expect(try await journal.energyReportAndTrend(historyDays: 0).report.eatenKcal == 180)
+            try await journal.setDayStatus(LocalDate(iso: "2024-03-15")!, status: .complete)
+            #expect(try await journal.energyReportAndTrend(historyDays: 0).report.dayStatus == .complete)
+            _ = try await journal.setGoal(weight: 75, unit: .kilograms, ratePerWeek: nil)
+            #expect(try await journal.energyReportAndTrend(historyDays: 0).report.goal?.weight.kilograms == 75)
+            var settings = try await journal.settings()
+            settings.displayUnit = .pounds
+            try await journal.saveSettings(settings)
+            #expect(try await journal.energyReportAndTrend(historyDays: 0).report.settings.displayUnit == .pounds)
+        }
+    }
+
     @Test(arguments: Backend.enabled)
     func aFoodLoggedBeforeStartsAtItsLastAmount(_ backend: Backend) async throws {
         try await withJournal(backend) { journal in

@@ -166,14 +166,21 @@ extension Journal {
     private func energyReport(asOf day: LocalDate, intakeFrom: LocalDate, windowDays: Int, historyDays: Int) async throws
         -> (report: EnergyReport, trend: WeightTrend)
     {
-        // Days after the as-of day are not read: the report is as of that day (its week's check-in too).
-        let inputs = try await store.energyInputs(user: user, from: intakeFrom, to: day)
-        let trend = WeightTrend(days: inputs.days, method: inputs.settings.trendMethod, displayUnit: inputs.settings.displayUnit)
-        let report = EnergyReport(
-            settings: inputs.settings, goal: inputs.goal, trend: trend, intakeKcal: inputs.intakeKcal,
-            dayStatuses: inputs.dayStatuses, bodyFat: inputs.latestBodyFat, exerciseKcal: inputs.exerciseKcal,
-            asOf: day, windowDays: try AdaptiveExpenditure.validWindow(windowDays), historyDays: historyDays)
-        return (report, trend)
+        let windowDays = try AdaptiveExpenditure.validWindow(windowDays)
+        // Kept while the journal is unchanged (`Store.computed`): everything it reads (weigh-ins, the food log and its
+        // day marks, exercise, body fat, the goal, the settings) raises the change counter; the clock enters only as
+        // the as-of day, a parameter.
+        let parameters = "\(day.iso) \(intakeFrom.iso) \(windowDays) \(historyDays)"
+        return try await store.computed("energy-report", user: user, parameters: parameters) {
+            // Days after the as-of day are not read: the report is as of that day (its week's check-in too).
+            let inputs = try await store.energyInputs(user: user, from: intakeFrom, to: day)
+            let trend = WeightTrend(days: inputs.days, method: inputs.settings.trendMethod, displayUnit: inputs.settings.displayUnit)
+            let report = EnergyReport(
+                settings: inputs.settings, goal: inputs.goal, trend: trend, intakeKcal: inputs.intakeKcal,
+                dayStatuses: inputs.dayStatuses, bodyFat: inputs.latestBodyFat, exerciseKcal: inputs.exerciseKcal,
+                asOf: day, windowDays: windowDays, historyDays: historyDays)
+            return (report: report, trend: trend)
+        }
     }
 
     /// Marks a day of the food log complete or partial (nil clears the mark); days after today are refused.
