@@ -165,7 +165,7 @@ final class SQLiteBulkInsert: @unchecked Sendable {
     /// The `sqlite3*` of a SQLiteNIO connection, which keeps it in `handle.raw` and does not publish it.
     /// Read by reflection: if a SQLiteNIO release renames it, every bulk write fails with this error
     /// (CinnStoreTests import workouts), never writes through a wrong pointer.
-    private static func handle(of connection: SQLiteConnection) throws -> OpaquePointer {
+    static func handle(of connection: SQLiteConnection) throws -> OpaquePointer {
         guard let raw = Mirror(reflecting: connection).descendant("handle", "raw") as? OpaquePointer else {
             throw CinnError(.internal, "the SQLite connection's handle is not where this SQLiteNIO version was expected to keep it")
         }

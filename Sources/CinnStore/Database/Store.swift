@@ -67,6 +67,8 @@ public final class Store: Sendable {
     let importProgressInProcess = Mutex<[String: ProcessImportProgress]>([:])
     /// What pages compute from a journal, kept while it is unchanged (`computed`).
     let computedParts = ComputedParts(capacity: 256)
+    /// Each pooled SQLite connection's prepared read-only queries (`SQLiteStatements`), by connection.
+    private let sqliteStatements = Mutex<[ObjectIdentifier: SQLiteStatements]>([:])
 
     /// Opens (and for SQLite creates) the database. Call `migrate()` before use and `close()` after.
     ///
@@ -119,8 +121,25 @@ public final class Store: Sendable {
             })
         else { return }
         switch backend {
-        case .sqlite(let pool): try await pool.shutdownAsync()
+        case .sqlite(let pool):
+            closeSQLiteStatements()
+            try await pool.shutdownAsync()
         case .postgres(let pool): try await pool.shutdownAsync()
+        }
+    }
+
+    /// Finalises every connection's prepared queries, which SQLite requires before a connection closes.
+    private func closeSQLiteStatements() {
+        for statements in sqliteStatements.withLock({ Array($0.values) }) { statements.close() }
+    }
+
+    /// The prepared queries of `connection`, made on its first use.
+    private func statements(of connection: SQLiteConnection) throws -> SQLiteStatements {
+        try sqliteStatements.withLock { all in
+            if let known = all[ObjectIdentifier(connection)] { return known }
+            let fresh = try SQLiteStatements(connection)
+            all[ObjectIdentifier(connection)] = fresh
+            return fresh
         }
     }
 
@@ -128,7 +147,9 @@ public final class Store: Sendable {
     deinit {
         guard !closed.withLock({ $0 }) else { return }
         switch backend {
-        case .sqlite(let pool): pool.shutdownGracefully { _ in }
+        case .sqlite(let pool):
+            closeSQLiteStatements()
+            pool.shutdownGracefully { _ in }
         case .postgres(let pool): pool.shutdownGracefully { _ in }
         }
     }
@@ -166,7 +187,8 @@ public final class Store: Sendable {
                     pool.releaseConnection(connection)
                     connectionsInUse.decrement()
                 }
-                return try await body(Connection(sql: connection.sql(), sqlite: connection, postgres: nil))
+                let sql = SQLiteDirectDatabase(try statements(of: connection))
+                return try await body(Connection(sql: sql, sqlite: connection, postgres: nil))
             case .postgres(let pool):
                 let connection = try await pool.requestConnection().get()
                 taken()
