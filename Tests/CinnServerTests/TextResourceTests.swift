@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import Mustache
 import Testing
 
 @testable import CinnServer
@@ -25,7 +24,7 @@ import Testing
     func templatesParse() throws {
         #expect(Templates.all.count > 40)
         for (name, text) in Templates.all {
-            #expect(throws: Never.self, "\(name)") { try MustacheTemplate(string: text) }
+            #expect(throws: Never.self, "\(name)") { try PageTemplate(text) }
             for match in text.matches(of: /\{\{>\s*([^\s}]+)\s*\}\}/) {
                 #expect(Templates.all[String(match.1)] != nil, "\(name) names the partial \(match.1), which is no template")
             }

@@ -4,23 +4,23 @@ import CinnImport
 import CinnJournal
 import CinnStore
 import Foundation
-import Mustache
 
 /// Renders pages: the page's own template, wrapped in the layout.
 struct PageRenderer: Sendable {
     static let shared = PageRenderer()
 
-    let library: MustacheLibrary
+    /// Every template, and each page's template in its frame, by name (`Templates.all`).
+    let templates: [String: PageTemplate]
 
     init() {
-        var library = MustacheLibrary()
+        var templates: [String: PageTemplate] = [:]
         for (name, text) in Templates.all {
             // The templates are part of the program; a syntax error in one is a programming error.
-            try! library.register(text, named: name)
+            templates[name] = try! PageTemplate(text)
             // The page in its frame: the request's CSRF token below the page's own model (`Frame`).
-            try! library.register("{{#page}}{{> \(name)}}{{/page}}", named: name + Self.framed)
+            templates[name + Self.framed] = try! PageTemplate("{{#page}}{{> \(name)}}{{/page}}")
         }
-        self.library = library
+        self.templates = templates
     }
 
     static let framed = "#framed"
@@ -56,20 +56,26 @@ struct PageRenderer: Sendable {
     /// `model` with its template, the forms that post carrying `formToken`, the request's CSRF token
     /// (`PageRequestContext.formToken`); nil writes no token.
     func body(_ name: String, _ model: Any, formToken: String?) -> String {
-        library.render(ReflectedModel.rendering(Frame(csrfToken: formToken, page: model)), withTemplate: name + Self.framed) ?? ""
+        render(Frame(csrfToken: formToken, page: model), withTemplate: name + Self.framed)
+    }
+
+    /// `model` rendered with the template `name`; nothing for a template that does not exist.
+    func render(_ model: Any, withTemplate name: String) -> String {
+        guard let template = templates[name], let value = TemplateValue.wrap(model) else { return "" }
+        var out = ""
+        template.render(PageTemplate.Context(stack: [value], indentation: nil, partials: templates), into: &out)
+        return out
     }
 
     /// A rendered page body inside the layout, whose own forms carry `formToken` too; `account` is the logged-in
     /// account's name in hosted mode.
     func wrap(_ body: String, title: String, tab: Tab, notice: String? = nil, formToken: String?, account: String? = nil) -> String {
         // Weigh-ins, energy and imports are under More: four tabs and More fit a 320 px screen.
-        library.render(
-            ReflectedModel.rendering(
-                Layout(
-                    title: title, body: body, tabWeight: tab == .weight, tabFood: tab == .food, tabLifts: tab == .lifts,
-                    tabGlucose: tab == .glucose, tabMore: [.energy, .importing, .more].contains(tab),
-                    showTabs: tab != .signedOut, notice: notice, csrfToken: formToken, account: account)), withTemplate: "layout")
-            ?? ""
+        render(
+            Layout(
+                title: title, body: body, tabWeight: tab == .weight, tabFood: tab == .food, tabLifts: tab == .lifts,
+                tabGlucose: tab == .glucose, tabMore: [.energy, .importing, .more].contains(tab),
+                showTabs: tab != .signedOut, notice: notice, csrfToken: formToken, account: account), withTemplate: "layout")
     }
 }
 

@@ -3,7 +3,6 @@ import CinnCore
 import CinnJournal
 import CinnStore
 import Foundation
-import Mustache
 
 /// How the food pages write numbers, days, times and links.
 enum NutritionText {
@@ -449,11 +448,11 @@ struct FoodResult {
     }
 }
 
-/// Mustache reads a result's fields by name, without reflection: a search page lists up to 60 results, and looking
+/// The template reads a result's fields by name, without reflection: a search page lists up to 60 results, and looking
 /// their fields up through `Mirror` was half of the page's time (BENCHMARKS.md, "Add food page"). An absent optional
 /// is `false`, not nil, so that the lookup stops here instead of searching the whole page for it (each is only used
 /// as a section, where false and nil both mean "leave it out").
-extension FoodResult: MustacheParent {
+extension FoodResult: TemplateParent {
     func child(named key: String) -> Any? {
         switch key {
         case "id": id

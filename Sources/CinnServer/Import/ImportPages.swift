@@ -4,7 +4,6 @@ import CinnImport
 import CinnJournal
 import CinnStore
 import Foundation
-import Mustache
 
 /// The import form and the list of earlier imports.
 struct ImportPage {

@@ -4,7 +4,6 @@ import CinnImport
 import CinnJournal
 import CinnStore
 import Foundation
-import Mustache
 
 /// The More tab's page.
 struct MorePage {

@@ -4,7 +4,6 @@ import CinnImport
 import CinnJournal
 import CinnStore
 import Foundation
-import Mustache
 
 /// The dashboard: the verdict, the numbers, the chart, the form, the latest weigh-ins.
 struct DashboardPage {

@@ -3,7 +3,6 @@ import CinnCore
 import CinnJournal
 import CinnStore
 import Foundation
-import Mustache
 
 /// Words and numbers for the lifts pages.
 enum LiftText {
@@ -50,8 +49,8 @@ enum LiftText {
 
 /// `/lifts`: every exercise, most recently done first, with its current estimate. Looked up by name, not by
 /// reflection, as `ExercisePageModel` is.
-struct LiftsPage: MustacheParent {
-    struct Item: MustacheParent {
+struct LiftsPage: TemplateParent {
+    struct Item: TemplateParent {
         let id: String
         let name: String
         let aliases: String?
@@ -147,9 +146,9 @@ struct PlatesForm {
 }
 
 /// `/lifts/{id}`: one exercise's estimates, chart, records and weekly volume. Its values are looked up by
-/// name (`MustacheParent`), not by reflection: the template asks the page for them often (every `{{#link}}`
+/// name (`TemplateParent`), not by reflection: the template asks the page for them often (every `{{#link}}`
 /// of a figure without one falls back to it), and reflecting a struct lists all its fields each time.
-struct ExercisePageModel: MustacheParent {
+struct ExercisePageModel: TemplateParent {
     struct Figure {
         let label: String
         let value: String
