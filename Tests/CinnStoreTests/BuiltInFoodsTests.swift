@@ -1,5 +1,6 @@
 import CinnCore
 import Foundation
+import SQLKit
 import Testing
 
 @testable import CinnStore
@@ -53,6 +54,22 @@ import Testing
             let stored = try await store.food(id: bananas.food.id, user: me)
             #expect(stored.name == "Bananas, raw" && stored.nutrients == bananas.food.nutrients && stored.servings == bananas.food.servings)
             #expect(try await store.isOwnFood(id: bananas.food.id, user: me) == false, "nobody can edit a built-in food")
+        }
+    }
+
+    /// Add food asks whether anyone could find a branded food or an imported food database; with the built-in foods
+    /// installed, SQLite answers from partial indexes, never by reading the 7,000 built-in foods' rows.
+    @Test func addFoodsProbesReadPartialIndexes() async throws {
+        try await TestDatabase.with(.sqlite, now: { Date() }) { store in
+            try await store.installBuiltInFoods()
+            let me = try await store.localUser()
+            let imported = try await store.hasImportedFoods(), branded = try await store.hasBrandedFoods(user: me)
+            #expect(!imported && !branded)
+            let plans = try await store.withConnection { db in
+                try await db.raw(SQLQueryString("EXPLAIN QUERY PLAN " + Store.importedFoodsProbe)).all()
+                    .map { try $0.decode(column: "detail", as: String.self) }
+            }
+            #expect(plans == ["SEARCH foods USING COVERING INDEX foods_owner_import (user_id=? AND import_id>?)"])
         }
     }
 

@@ -69,7 +69,7 @@ import Testing
             15: "d008490e58c944f", 16: "5689e662377bbc51", 17: "8cf9425a05556181", 18: "8d7d192e2fb98792", 19: "1b69b885a26dcdee",
             20: "dbf7d0ec47c729a2", 21: "90da95c7e51fc657",
             22: "b49c132d92089502", 23: "a24316581eb4990f", 24: "8f2eed43960d48e6", 25: "8c5c8067af336b64",
-            26: "9255c4af4b09d57", 27: "3c697d01818689a2", 28: "6da55b43fa9a4cad",
+            26: "9255c4af4b09d57", 27: "3c697d01818689a2", 28: "6da55b43fa9a4cad", 29: "fb1e035d0c0222c5",
         ]
         var found: [Int: String] = [:]
         for migration in Migration.all {

@@ -158,15 +158,11 @@ extension Store {
 
     /// Whether the shared food database holds any food beyond the built-in ones (an imported food database).
     public func hasImportedFoods() async throws -> Bool {
-        try await withConnection { db in
-            // Imported shared foods have an import (the built-in ones none): the partial index foods_import finds them.
-            try await db.raw(
-                """
-                SELECT 1 AS one FROM foods WHERE import_id IS NOT NULL AND user_id IS NULL AND deleted = 0 LIMIT 1
-                """
-            ).first() != nil
-        }
+        try await withConnection { db in try await db.raw(SQLQueryString(Self.importedFoodsProbe)).first() != nil }
     }
+
+    /// Imported shared foods have an import (the built-in ones none): the partial index foods_owner_import finds them.
+    static let importedFoodsProbe = "SELECT 1 AS one FROM foods WHERE import_id IS NOT NULL AND user_id IS NULL AND deleted = 0 LIMIT 1"
 
     /// Whether `user` can find a branded product at all: a food with a brand, the person's or shared (one made, one
     /// found by its barcode).
