@@ -19,3 +19,9 @@ int cinn_sqlite_bind_blob(cinn_sqlite3_stmt *statement, int index, const void *b
     static const char empty = 0;  // SQLite binds NULL for a null pointer; no bytes is an empty blob
     return sqlite_nio_sqlite3_bind_blob(statement, index, bytes ? bytes : &empty, length, (void (*)(void *))-1 /* SQLITE_TRANSIENT */);
 }
+
+int sqlite_nio_sqlite3_db_config(cinn_sqlite3 *connection, int option, ...);
+
+int cinn_sqlite_stable_plans(cinn_sqlite3 *connection) {
+    return sqlite_nio_sqlite3_db_config(connection, 1007 /* SQLITE_DBCONFIG_ENABLE_QPSG */, 1, (int *)0);
+}

@@ -46,6 +46,10 @@ int sqlite_nio_sqlite3_column_bytes(cinn_sqlite3_stmt *statement, int column);
 /// Prepares `sql` to be stepped many times (SQLITE_PREPARE_PERSISTENT).
 int cinn_sqlite_prepare(cinn_sqlite3 *connection, const char *sql, cinn_sqlite3_stmt **statement);
 
+/// Turns on the query planner stability guarantee (SQLITE_DBCONFIG_ENABLE_QPSG): a statement keeps its plan whatever
+/// values are bound, so a kept statement is not prepared again when its bound values change.
+int cinn_sqlite_stable_plans(cinn_sqlite3 *connection);
+
 /// Binds `length` bytes of UTF-8 text, copied by SQLite (SQLITE_TRANSIENT).
 int cinn_sqlite_bind_text(cinn_sqlite3_stmt *statement, int index, const char *text, int length);
 
