@@ -72,6 +72,24 @@ import Testing
         }
     }
 
+    /// A local time with its offset, written byte by byte, reads as the C library writes it, for any instant a journal
+    /// holds and any offset a time may carry (and the C library's form beyond them).
+    @Test func aLocalTimeWithItsOffsetIsWrittenAsPrintfWouldWriteIt() async {
+        let seconds = Gen<Int>.int(in: -2_208_988_800...7_258_118_399)
+        let offset = Gen<Int>.int(in: -50_400...50_400)
+        await propertyCheck(count: 1000, input: seconds, offset) { seconds, offset in
+            for offset in [offset, offset / 60 * 60, 0, 360_000 + offset] {
+                let instant = Date(timeIntervalSince1970: Double(seconds))
+                let local = seconds + offset, day = LocalDate(instant: instant, utcOffsetSeconds: offset)
+                let time = local - day.dayNumber * 86_400, size = abs(offset)
+                let printf = String(
+                    format: "%@T%02d:%02d:%02d%@%02d:%02d", day.iso, time / 3600, time % 3600 / 60, time % 60, offset < 0 ? "-" : "+",
+                    size / 3600, size % 3600 / 60)
+                #expect(WeighIn.isoString(instant: instant, utcOffsetSeconds: offset) == printf)
+            }
+        }
+    }
+
     @Test func thePlatesForAnyTargetAreNeverMoreThanItOrThanThePlatesThereAre() async {
         let sets = [
             PlateSet.standard(.kilograms), PlateSet.standard(.pounds),

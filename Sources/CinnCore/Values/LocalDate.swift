@@ -281,9 +281,27 @@ extension WeighIn {
         let day = LocalDate(dayNumber: Int((Double(local) / 86_400).rounded(.down)))
         let seconds = local - day.dayNumber * 86_400
         let offset = abs(utcOffsetSeconds)
-        return String(
-            format: "%@T%02d:%02d:%02d%@%02d:%02d", day.iso, seconds / 3600, seconds % 3600 / 60, seconds % 60,
-            utcOffsetSeconds < 0 ? "-" : "+", offset / 3600, offset % 3600 / 60)
+        guard offset < 100 * 3600 else {
+            return String(
+                format: "%@T%02d:%02d:%02d%@%02d:%02d", day.iso, seconds / 3600, seconds % 3600 / 60, seconds % 60,
+                utcOffsetSeconds < 0 ? "-" : "+", offset / 3600, offset % 3600 / 60)
+        }
+        // Byte by byte: String(format:) was a tenth of a page listing weigh-ins.
+        return String(unsafeUninitializedCapacity: 25) { buffer in
+            var bytes = buffer
+            day.write(into: &bytes)
+            for (index, value) in [
+                (11, seconds / 3600), (14, seconds % 3600 / 60), (17, seconds % 60), (20, offset / 3600), (23, offset % 3600 / 60),
+            ] {
+                LocalDate.write(value, digits: 2, into: &bytes, at: index)
+            }
+            bytes[10] = UInt8(ascii: "T")
+            bytes[13] = UInt8(ascii: ":")
+            bytes[16] = UInt8(ascii: ":")
+            bytes[19] = UInt8(ascii: utcOffsetSeconds < 0 ? "-" : "+")
+            bytes[22] = UInt8(ascii: ":")
+            return 25
+        }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A model that names its own fields for the templates, instead of being read by reflection: for rows a page lists
 /// by the dozen.
@@ -18,9 +19,21 @@ protocol TemplateParent {
 struct PageTemplate: Sendable {
     enum Token: Sendable {
         case text(String)
-        case variable(String, escaped: Bool)
-        case section(String, PageTemplate, inverted: Bool)
+        case variable(Name, escaped: Bool)
+        case section(Name, PageTemplate, inverted: Bool)
         case partial(String, indentation: String?)
+    }
+
+    /// A name as a tag writes it, split once: `.` the innermost value; `a.b` the `b` of the first `a` found from the
+    /// innermost level out; `.a` the `a` of the innermost value only.
+    struct Name: Sendable {
+        let parts: [String]
+        let innermostOnly: Bool
+
+        init(_ text: String) {
+            innermostOnly = text.hasPrefix(".")
+            parts = text == "." ? [] : text.split(separator: ".").map(String.init)
+        }
     }
 
     enum ParseError: Error, CustomStringConvertible {
@@ -80,7 +93,7 @@ struct PageTemplate: Sendable {
                     whiteSpaceBefore = ""
                 }
                 let body = try parse(&parser, section: name, newLine: standalone && newLine)
-                tokens.append(.section(name, body, inverted: kind == "^"))
+                tokens.append(.section(Name(name), body, inverted: kind == "^"))
             case "/":
                 parser.advance()
                 guard try parser.name() == section else { throw .sectionCloseNameIncorrect }
@@ -100,7 +113,7 @@ struct PageTemplate: Sendable {
                 parser.advance()
                 let name = try parser.name()
                 if kind == "{" { guard parser.read("}") else { throw .unfinishedName } }
-                tokens.append(.variable(name, escaped: false))
+                tokens.append(.variable(Name(name), escaped: false))
             case ">":
                 parser.advance()
                 let name = try parser.partialName()
@@ -119,7 +132,7 @@ struct PageTemplate: Sendable {
                     tokens.append(.text(whiteSpaceBefore))
                     whiteSpaceBefore = ""
                 }
-                tokens.append(.variable(try parser.name(), escaped: true))
+                tokens.append(.variable(Name(try parser.name()), escaped: true))
             }
             newLine = standalone
         }
@@ -189,18 +202,14 @@ struct PageTemplate: Sendable {
         }
     }
 
-    /// `name`'s value: `.` the innermost; `a.b` the `b` of the first `a` found from the innermost level out.
-    private static func value(named name: String, in stack: [TemplateValue]) -> TemplateValue? {
-        if name == "." { return stack.last }
-        let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard let first = parts.first else { return nil }
-        if first.isEmpty {
-            // `.name`: the innermost level only.
-            return parts.dropFirst().reduce(stack.last) { value, part in value?.child(named: part) }
+    /// `name`'s value in the context `stack`.
+    private static func value(named name: Name, in stack: [TemplateValue]) -> TemplateValue? {
+        guard let first = name.parts.first, !name.innermostOnly else {
+            return name.parts.reduce(stack.last) { value, part in value?.child(named: part) }
         }
         for level in stack.reversed() {
             if let found = level.child(named: first) {
-                return parts.dropFirst().reduce(found) { value, part in value?.child(named: part) }
+                return name.parts.dropFirst().reduce(found) { value, part in value?.child(named: part) }
             }
         }
         return nil
@@ -285,39 +294,75 @@ enum TemplateValue {
     }
 }
 
-/// A model's fields, each read once per render when the template first asks for it: by reflection (one `Mirror`
-/// for the model), or from the model itself (`TemplateParent`). Made for one render; not `Sendable`.
+/// A model's fields, each read once per render when the template first asks for it: from the model itself
+/// (`TemplateParent`), or by reflection, only the fields the template asks for (where each field of a type sits among
+/// its `Mirror`'s children is learnt once per type). Made for one render; not `Sendable`.
 final class TemplateModel {
     let value: Any
     private let parent: TemplateParent?
-    private var fields: [String: Any] = [:]
+    private let mirror: Mirror?
+    private let offsets: [String: Int]
     private var wrapped: [String: TemplateValue?] = [:]
 
     init(parent: TemplateParent) {
         value = parent
         self.parent = parent
+        mirror = nil
+        offsets = [:]
     }
 
     init(mirror: Mirror, value: Any) {
         self.value = value
         parent = nil
-        var current: Mirror? = mirror
-        while let level = current {
-            for child in level.children {
-                guard let label = child.label, fields[label] == nil else { continue }
-                fields[label] = child.value
-            }
-            current = level.superclassMirror
-        }
+        self.mirror = mirror
+        // A type that describes itself (`CustomReflectable`) may have other children for each value: learnt each time.
+        offsets = Self.offsets(of: type(of: value), mirror, keep: !(value is CustomReflectable))
     }
 
     func child(named name: String) -> TemplateValue? {
         if let known = wrapped[name] { return known }
-        let raw = parent.map { $0.child(named: name) } ?? fields[name]
-        let value = raw.flatMap(TemplateValue.wrap)
+        let value = field(named: name).flatMap(TemplateValue.wrap)
         wrapped[name] = .some(value)
         return value
     }
+
+    private func field(named name: String) -> Any? {
+        if let parent { return parent.child(named: name) }
+        guard let mirror, let offset = offsets[name] else { return nil }
+        if offset < 0 {
+            // A class's inherited field: found in its superclasses' mirrors.
+            var level = mirror.superclassMirror
+            while let current = level {
+                if let child = current.children.first(where: { $0.label == name }) { return child.value }
+                level = current.superclassMirror
+            }
+            return nil
+        }
+        let children = mirror.children
+        return children[children.index(children.startIndex, offsetBy: offset)].value
+    }
+
+    /// Where each field of `type` sits among its mirror's children (a superclass's fields at -1), learnt once per type
+    /// when `keep`.
+    private static func offsets(of type: Any.Type, _ mirror: Mirror, keep: Bool) -> [String: Int] {
+        let key = ObjectIdentifier(type)
+        if keep, let known = known.withLock({ $0[key] }) { return known }
+        var offsets: [String: Int] = [:]
+        for (offset, child) in mirror.children.enumerated() {
+            if let label = child.label, offsets[label] == nil { offsets[label] = offset }
+        }
+        var level = mirror.superclassMirror
+        while let current = level {
+            for child in current.children {
+                if let label = child.label, offsets[label] == nil { offsets[label] = -1 }
+            }
+            level = current.superclassMirror
+        }
+        if keep { known.withLock { $0[key] = offsets } }
+        return offsets
+    }
+
+    private static let known = Mutex<[ObjectIdentifier: [String: Int]]>([:])
 }
 
 /// Reads a template's text the way swift-mustache's parser does, by `Character`.

@@ -1,0 +1,74 @@
+import Testing
+
+@testable import CinnServer
+
+/// The template engine's rules, one by one (the page snapshots check them on every real page).
+@Suite struct PageTemplateTests {
+    struct Row {
+        let name: String
+        let note: String?
+    }
+
+    struct Model {
+        var flag = true
+        var rows: [Row] = [Row(name: "a", note: nil), Row(name: "b", note: "own")]
+        var none: [Row] = []
+        var note = "outer"
+        var count = 3
+        var ratio = 2.5
+        var text = "<a href='x'>&\""
+        var form = Form()
+    }
+
+    struct Form {
+        let key = "k1"
+    }
+
+    static func render(_ text: String, _ model: Any = Model(), partials: [String: String] = [:]) throws -> String {
+        var templates = try partials.mapValues { try PageTemplate($0) }
+        templates["main"] = try PageTemplate(text)
+        var out = ""
+        try #require(templates["main"]).render(
+            PageTemplate.Context(stack: [try #require(TemplateValue.wrap(model))], indentation: nil, partials: templates), into: &out)
+        return out
+    }
+
+    @Test func aTagAloneOnItsLineTakesTheLineWithIt() throws {
+        #expect(try Self.render("a\n{{#flag}}\nb\n{{/flag}}\nc\n") == "a\nb\nc\n")
+        #expect(try Self.render("a\n  {{^flag}}\nb\n  {{/flag}}\nc\n") == "a\nc\n")
+        #expect(try Self.render("a\n{{! a note }}\nc") == "a\nc")
+        #expect(try Self.render("a {{#flag}}b{{/flag}} c") == "a b c", "inside a line, the spaces stay")
+    }
+
+    @Test func aPartialAloneOnItsLineIsIndentedAsItsTag() throws {
+        #expect(try Self.render("  {{> p}}\nz", partials: ["p": "x\ny\n"]) == "  x\n  y\nz")
+        #expect(try Self.render("[{{> p}}]", partials: ["p": "x"]) == "[x]")
+        #expect(try Self.render("[{{> missing}}]") == "[]")
+    }
+
+    @Test func variablesAreEscapedUnlessTripled() throws {
+        #expect(try Self.render("{{text}}") == "&lt;a href=&#39;x&#39;&gt;&amp;&quot;")
+        #expect(try Self.render("{{{text}}}|{{& text}}") == "<a href='x'>&\"|<a href='x'>&\"")
+        #expect(try Self.render("{{count}} {{ratio}} {{flag}} {{missing}}.") == "3 2.5 true .")
+        #expect(try Self.render("{{form.key}} {{#form}}{{key}}{{/form}}") == "k1 k1")
+    }
+
+    @Test func sectionsRepeatForListsAndSkipFalseNilAndEmpty() throws {
+        #expect(try Self.render("{{#rows}}[{{name}}]{{/rows}}") == "[a][b]")
+        #expect(try Self.render("{{#none}}x{{/none}}{{^none}}empty{{/none}}{{^rows}}never{{/rows}}") == "empty")
+        #expect(try Self.render("{{#missing}}x{{/missing}}{{^missing}}absent{{/missing}}") == "absent")
+        #expect(try Self.render("{{#count}}{{.}}{{/count}}") == "3", "a number is a value, even 0 would be")
+    }
+
+    @Test func aNameMissingOrNilIsLookedForInTheLevelsAround() throws {
+        #expect(try Self.render("{{#rows}}{{name}}:{{note}} {{/rows}}") == "a:outer b:own ")
+        #expect(try Self.render("{{#rows}}{{.name}}{{/rows}}") == "ab")
+    }
+
+    @Test func aTemplateThatCannotBeReadSaysWhy() {
+        #expect(throws: PageTemplate.ParseError.self) { try PageTemplate("{{#a}}") }
+        #expect(throws: PageTemplate.ParseError.self) { try PageTemplate("{{#a}}{{/b}}") }
+        #expect(throws: PageTemplate.ParseError.self) { try PageTemplate("{{=<% %>=}}") }
+        #expect(throws: PageTemplate.ParseError.self) { try PageTemplate("{{name") }
+    }
+}
