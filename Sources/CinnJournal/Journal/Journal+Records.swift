@@ -57,8 +57,14 @@ extension Journal {
     public func foodHistory(search: String? = nil, limit: Int = 50, offset: Int = 0) async throws -> [FoodLogEntry] {
         try await store.foodHistory(user: user, search: search, limit: limit, offset: offset)
     }
+    /// The foods logged most often since `since`, taken from the start of its hour, so that the answer is kept while
+    /// the journal is unchanged (`Store.computed`) within the hour: Add food and the Glucose page ask on every view.
     public func frequentFoods(since: Date, limit: Int = 30) async throws -> [(food: FoodSearchCandidate, count: Int)] {
-        try await store.frequentFoods(user: user, since: since, limit: limit)
+        let hour = Date(timeIntervalSince1970: (since.timeIntervalSince1970 / 3600).rounded(.down) * 3600)
+        let kept = try await store.computed("frequent-foods", user: user, parameters: "\(hour.millisecondsSince1970) \(limit)") {
+            try await store.frequentFoods(user: user, since: hour, limit: limit).map { FrequentFood(food: $0.food, count: $0.count) }
+        }
+        return kept.map { ($0.food, $0.count) }
     }
     public func glucoseReadings(from: LocalDate? = nil, to: LocalDate? = nil, limit: Int = 100, offset: Int = 0) async throws
         -> [GlucoseReading]
@@ -227,4 +233,10 @@ extension Journal {
     public func setImportProgress(id: String, _ progress: StoredImportProgress, lifetime: TimeInterval) async throws {
         try await store.setImportProgress(id: id, user: user, progress, expiringBefore: store.now().addingTimeInterval(-lifetime))
     }
+}
+
+/// A food and how often it was logged, as `Journal.frequentFoods` keeps it.
+private struct FrequentFood: Sendable {
+    let food: FoodSearchCandidate
+    let count: Int
 }
