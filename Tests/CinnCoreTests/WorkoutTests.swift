@@ -1,8 +1,19 @@
-import CinnCore
 import Foundation
+import PropertyBased
 import Testing
 
+@testable import CinnCore
+
 @Suite struct WorkoutTests {
+    /// An ASCII name's key, made a byte at a time, is the key Foundation's folding makes, for any ASCII text.
+    @Test func anASCIINamesKeyIsTheFoldedKey() async {
+        let text = Gen<Character>.ascii.string(of: 0...40)
+        await propertyCheck(count: 1000, input: text) { name in
+            #expect(ExerciseKey.asciiNormalised(name) == ExerciseKey.normalisedByFolding(name), "\(name.debugDescription)")
+        }
+        #expect(ExerciseKey.asciiNormalised("Développé") == nil)
+    }
+
     @Test func exerciseNamesMatchWhateverTheirOrderCaseAndPunctuation() {
         #expect(ExerciseKey.normalised("Barbell Bench Press") == ExerciseKey.normalised("Bench Press (Barbell)"))
         #expect(ExerciseKey.normalised("Bench Press (Barbell)") == "barbell bench press")

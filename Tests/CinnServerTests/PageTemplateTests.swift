@@ -65,6 +65,30 @@ import Testing
         #expect(try Self.render("{{#rows}}{{.name}}{{/rows}}") == "ab")
     }
 
+    /// A model that names its fields (`TemplateParent`) answers each as reflection would, and nothing else.
+    static func expectFieldsAsReflected(_ model: some TemplateParent, sourceLocation: SourceLocation = #_sourceLocation) {
+        let mirror = Mirror(reflecting: model)
+        for child in mirror.children {
+            guard let label = child.label else { continue }
+            let named = TemplateValue.wrap(model.child(named: label) as Any), reflected = TemplateValue.wrap(child.value)
+            #expect(named?.text == reflected?.text, "\(type(of: model)).\(label)", sourceLocation: sourceLocation)
+            #expect((named == nil) == (reflected == nil), "\(type(of: model)).\(label)", sourceLocation: sourceLocation)
+        }
+        #expect(model.child(named: "noSuchField") == nil, sourceLocation: sourceLocation)
+    }
+
+    @Test func modelsThatNameTheirFieldsNameThemAll() {
+        let kinds = KindOption.all(selected: .warmUp)
+        kinds.forEach { Self.expectFieldsAsReflected($0) }
+        Self.expectFieldsAsReflected(
+            WorkoutLogPage.DoneSet(
+                position: 2, number: 1, text: "100 kg × 5", kind: "warm-up", rpe: nil, note: "easy", records: nil, weight: "100",
+                reps: "5", rpeValue: "", rirValue: "2", noteValue: "easy", kinds: kinds))
+        Self.expectFieldsAsReflected(WorkoutLogPage.PlannedSet(number: 3, weight: "105", reps: "5", kinds: kinds, plates: nil))
+        Self.expectFieldsAsReflected(
+            WeighInsPage.Item(id: "x", day: "Mon 3", time: "07:10", weight: "80.2", note: nil, trend: "80.31", change: "+0.1", week: "—"))
+    }
+
     @Test func aTemplateThatCannotBeReadSaysWhy() {
         #expect(throws: PageTemplate.ParseError.self) { try PageTemplate("{{#a}}") }
         #expect(throws: PageTemplate.ParseError.self) { try PageTemplate("{{#a}}{{/b}}") }

@@ -105,8 +105,31 @@ public struct Workout: Sendable, Hashable, Identifiable {
 public enum ExerciseKey {
     /// "bench press (Barbell)" → "barbell bench press".
     public static func normalised(_ name: String) -> String {
+        asciiNormalised(name) ?? normalisedByFolding(name)
+    }
+
+    static func normalisedByFolding(_ name: String) -> String {
         let folded = name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: Locale(identifier: "en_US_POSIX"))
         let words = folded.split { !$0.isLetter && !$0.isNumber }.map { $0.lowercased() }
+        return words.sorted().joined(separator: " ")
+    }
+
+    /// `normalisedByFolding` for a name of ASCII alone, where folding is lowercasing: a byte at a time, without
+    /// Foundation's folding (the logging page keys every exercise it shows).
+    static func asciiNormalised(_ name: String) -> String? {
+        var words: [String] = []
+        var word: [UInt8] = []
+        for byte in name.utf8 {
+            guard byte < 0x80 else { return nil }
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): word.append(byte)
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): word.append(byte + 0x20)
+            default:
+                if !word.isEmpty { words.append(String(decoding: word, as: UTF8.self)) }
+                word.removeAll(keepingCapacity: true)
+            }
+        }
+        if !word.isEmpty { words.append(String(decoding: word, as: UTF8.self)) }
         return words.sorted().joined(separator: " ")
     }
 }

@@ -254,3 +254,20 @@ struct WeighInPage {
         self.confirmation = confirmation
     }
 }
+
+/// A page lists up to a hundred: read by name, not by reflection (`TemplateParent`).
+extension WeighInsPage.Item: TemplateParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "id": id
+        case "day": day
+        case "time": time
+        case "weight": weight
+        case "note": note
+        case "trend": trend
+        case "change": change
+        case "week": week
+        default: nil
+        }
+    }
+}

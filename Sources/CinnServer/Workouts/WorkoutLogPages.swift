@@ -277,3 +277,50 @@ struct RoutineEditorPage {
         self.suggestions = ExerciseNameList(suggestions)
     }
 }
+
+/// Every set lists its kinds: read by name, not by reflection (`TemplateParent`).
+extension KindOption: TemplateParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "value": value
+        case "label": label
+        case "selected": selected
+        default: nil
+        }
+    }
+}
+
+extension WorkoutLogPage.DoneSet: TemplateParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "position": position
+        case "number": number
+        case "text": text
+        case "kind": kind
+        case "rpe": rpe
+        case "note": note
+        case "records": records
+        case "weight": weight
+        case "reps": reps
+        case "rpeValue": rpeValue
+        case "rirValue": rirValue
+        case "noteValue": noteValue
+        case "kinds": kinds
+        default: nil
+        }
+    }
+}
+
+extension WorkoutLogPage.PlannedSet: TemplateParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "number": number
+        case "weight": weight
+        case "reps": reps
+        case "kinds": kinds
+        case "plates": plates
+        case "key": key
+        default: nil
+        }
+    }
+}
