@@ -86,6 +86,14 @@ import Testing
                 reps: "5", rpeValue: "", rirValue: "2", noteValue: "easy", kinds: kinds))
         Self.expectFieldsAsReflected(WorkoutLogPage.PlannedSet(number: 3, weight: "105", reps: "5", kinds: kinds, plates: nil))
         Self.expectFieldsAsReflected(
+            GlucoseReportPage.Event(
+                id: "e", date: "2024-03-01", when: "Fri 1, 08:00", meal: "Porridge", portion: nil, response: "+40 mg/dL",
+                reason: "too soon", diary: nil))
+        Self.expectFieldsAsReflected(GlucoseReportPage.MealOption(id: "m", name: "Porridge"))
+        Self.expectFieldsAsReflected(GlucoseReportPage.Day(date: "2024-03-01", label: "Fri 1", mean: "110", inRange: "92 %"))
+        Self.expectFieldsAsReflected(
+            GlucoseReportPage.Ranked(name: "Porridge", counted: 3, events: 4, rise: "+40", area: "1200", minutes: "45"))
+        Self.expectFieldsAsReflected(
             WeighInsPage.Item(id: "x", day: "Mon 3", time: "07:10", weight: "80.2", note: nil, trend: "80.31", change: "+0.1", week: "—"))
     }
 

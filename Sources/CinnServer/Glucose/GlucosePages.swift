@@ -545,3 +545,56 @@ struct GlucoseProfilePage {
         ]
     }
 }
+
+/// The Glucose page's rows (a month of meals and days, every meal to log): read by name, not by reflection.
+extension GlucoseReportPage.Event: TemplateParent {
+    func child(named fieldName: String) -> Any? {
+        switch fieldName {
+        case "id": id
+        case "date": date
+        case "when": when
+        case "meal": meal
+        case "portion": portion
+        case "response": response
+        case "reason": reason
+        case "diary": diary
+        default: nil
+        }
+    }
+}
+
+extension GlucoseReportPage.MealOption: TemplateParent {
+    func child(named fieldName: String) -> Any? {
+        switch fieldName {
+        case "id": id
+        case "name": name
+        default: nil
+        }
+    }
+}
+
+extension GlucoseReportPage.Day: TemplateParent {
+    func child(named fieldName: String) -> Any? {
+        switch fieldName {
+        case "date": date
+        case "label": label
+        case "mean": mean
+        case "inRange": inRange
+        default: nil
+        }
+    }
+}
+
+extension GlucoseReportPage.Ranked: TemplateParent {
+    func child(named fieldName: String) -> Any? {
+        switch fieldName {
+        case "name": name
+        case "counted": counted
+        case "events": events
+        case "rise": rise
+        case "area": area
+        case "minutes": minutes
+        default: nil
+        }
+    }
+}

@@ -257,8 +257,8 @@ struct WeighInPage {
 
 /// A page lists up to a hundred: read by name, not by reflection (`TemplateParent`).
 extension WeighInsPage.Item: TemplateParent {
-    func child(named name: String) -> Any? {
-        switch name {
+    func child(named fieldName: String) -> Any? {
+        switch fieldName {
         case "id": id
         case "day": day
         case "time": time

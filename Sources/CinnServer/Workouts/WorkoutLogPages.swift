@@ -280,8 +280,8 @@ struct RoutineEditorPage {
 
 /// Every set lists its kinds: read by name, not by reflection (`TemplateParent`).
 extension KindOption: TemplateParent {
-    func child(named name: String) -> Any? {
-        switch name {
+    func child(named fieldName: String) -> Any? {
+        switch fieldName {
         case "value": value
         case "label": label
         case "selected": selected
@@ -291,8 +291,8 @@ extension KindOption: TemplateParent {
 }
 
 extension WorkoutLogPage.DoneSet: TemplateParent {
-    func child(named name: String) -> Any? {
-        switch name {
+    func child(named fieldName: String) -> Any? {
+        switch fieldName {
         case "position": position
         case "number": number
         case "text": text
@@ -312,8 +312,8 @@ extension WorkoutLogPage.DoneSet: TemplateParent {
 }
 
 extension WorkoutLogPage.PlannedSet: TemplateParent {
-    func child(named name: String) -> Any? {
-        switch name {
+    func child(named fieldName: String) -> Any? {
+        switch fieldName {
         case "number": number
         case "weight": weight
         case "reps": reps
