@@ -94,6 +94,27 @@ func withJournal(_ backend: Backend, _ body: (Journal) async throws -> Void) asy
         }
     }
 
+    /// The live card reads its doses and meals once for its own window and for what is on board, which looks further
+    /// back: the card shows the last three hours, on board counts the dose and the meal before them.
+    @Test(arguments: Backend.enabled)
+    func theLiveCardsOnBoardIsWhatOnBoardSays(_ backend: Backend) async throws {
+        try await withJournal(backend) { journal in
+            _ = try await journal.addGlucose(
+                value: 120, unit: .milligramsPerDeciliter, time: "2024-03-15T11:55:00Z", timing: nil, note: nil)
+            _ = try await journal.addInsulin(units: 4, kind: .bolus, insulin: nil, time: "2024-03-15T08:30:00Z", note: nil)
+            _ = try await journal.addInsulin(units: 2, kind: .bolus, insulin: nil, time: "2024-03-15T11:00:00Z", note: nil)
+            let meal = try await journal.addMeal(name: "Porridge", kind: .common, carbohydrateGrams: 50, foods: [], note: nil)
+            _ = try await journal.logMeal(mealID: meal.id, time: "2024-03-15T08:40:00Z", portion: 1, carbohydrateGrams: nil, note: nil)
+            _ = try await journal.logMeal(mealID: meal.id, time: "2024-03-15T10:30:00Z", portion: 1, carbohydrateGrams: nil, note: nil)
+            let live = try await journal.liveGlucose(hours: 3)
+            #expect(live.doses.map(\.units) == [2], "the card: the last three hours' dose")
+            #expect(live.meals.map(\.name) == ["Porridge"])
+            let onBoard = try await journal.onBoard()
+            #expect(live.onBoard == onBoard, "on board counts the 08:30 dose and the 08:40 meal too")
+            #expect(onBoard.insulinUnits > 2 && onBoard.carbohydrateGrams > 0)
+        }
+    }
+
     @Test(arguments: Backend.enabled)
     func aFoodLoggedBeforeStartsAtItsLastAmount(_ backend: Backend) async throws {
         try await withJournal(backend) { journal in

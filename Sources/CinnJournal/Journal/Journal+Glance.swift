@@ -68,13 +68,26 @@ extension Journal {
         let (latest, minutes) = try await newestGlucose(at: end)
         let readings = try await store.latestGlucoseReadings(
             user: user, from: start, to: end.addingTimeInterval(0.001), limit: LiveGlucose.maximumPoints)
-        let doses = try await store.insulinDoses(user: user, from: start, to: end)
-        let (events, definitions) = try await mealsEaten(from: start, to: end)
+        // The card's doses and meals and what is on board, from one read of each over the longer of their windows.
+        let model = settings.insulinModel
+        let doseReach = end.addingTimeInterval(-Double((model.delayMinutes + model.durationMinutes) * 60))
+        let mealReach = end.addingTimeInterval(-Self.carbsOnBoardSeconds)
+        let allDoses = try await store.insulinDoses(user: user, from: min(start, doseReach), to: end.addingTimeInterval(0.001))
+        let (allEvents, definitions, _) = try await mealRecords(from: min(start, mealReach), to: end.addingTimeInterval(0.001))
         let names = Dictionary(definitions.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let onBoard = latest.map { _ in
+            OnBoard(
+                at: end, doses: allDoses.filter { $0.takenAt >= doseReach },
+                carbs: Self.carbEntries(
+                    allEvents.filter { $0.eatenAt >= mealReach },
+                    Dictionary(definitions.map { ($0.id, $0) }) { first, _ in first }), model: model)
+        }
         return LiveGlucose(
             settings: settings, latest: latest, minutesOld: minutes, hours: hours, start: start, end: end,
-            points: readings.reversed().map { GlucosePoint(at: $0.measuredAt, glucose: $0.glucose) }, doses: doses,
-            meals: events.map { ($0.eatenAt, names[$0.mealID] ?? "Meal") }, onBoard: latest == nil ? nil : try await onBoard())
+            points: readings.reversed().map { GlucosePoint(at: $0.measuredAt, glucose: $0.glucose) },
+            doses: allDoses.filter { $0.takenAt >= start && $0.takenAt < end },
+            meals: allEvents.filter { $0.eatenAt >= start && $0.eatenAt < end }.map { ($0.eatenAt, names[$0.mealID] ?? "Meal") },
+            onBoard: onBoard)
     }
 
     /// The newest reading of the last `Glance.glucoseWithin` before `instant`, and how many whole minutes old it is.

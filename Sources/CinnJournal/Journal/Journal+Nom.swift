@@ -231,6 +231,9 @@ extension Journal {
     }
 
     /// Insulin and carbohydrate on board now, by the person's insulin curve and Loop's carb absorption.
+    /// How far back the carbohydrate on board looks: the meals of the last four hours.
+    static let carbsOnBoardSeconds: TimeInterval = 4 * 3600
+
     public func onBoard() async throws -> OnBoard {
         let settings = try await settings()
         let at = now()
@@ -239,7 +242,7 @@ extension Journal {
         let doses = try await store.insulinDoses(user: user, from: at.addingTimeInterval(-reach), to: at.addingTimeInterval(0.001))
         // Only the carbohydrate counts here: the meals are not named by their presets.
         let (events, meals, _) = try await mealRecords(
-            from: at.addingTimeInterval(-4 * 3600), to: at.addingTimeInterval(0.001), namedByPresets: false)
+            from: at.addingTimeInterval(-Self.carbsOnBoardSeconds), to: at.addingTimeInterval(0.001), namedByPresets: false)
         let definitions = Dictionary(meals.map { ($0.id, $0) }) { first, _ in first }
         return OnBoard(at: at, doses: doses, carbs: Self.carbEntries(events, definitions), model: model)
     }
