@@ -58,12 +58,12 @@ extension Journal {
             onBoard: latest == nil ? nil : try await onBoard())
     }
 
-    /// The newest glucose reading and the last `hours` hours (3, 6, 12 or 24).
-    public func liveGlucose(hours: Int) async throws -> LiveGlucose {
+    /// The newest glucose reading and the last `hours` hours (3, 6, 12 or 24); `settings` when the caller has read them.
+    public func liveGlucose(hours: Int, settings known: UserSettings? = nil) async throws -> LiveGlucose {
         guard LiveGlucose.windows.contains(hours) else {
             throw CinnError.invalid("hours", "the window is \(LiveGlucose.windows.map(String.init).joined(separator: ", ")) hours")
         }
-        let settings = try await settings()
+        let settings = if let known { known } else { try await settings() }
         let end = now(), start = end.addingTimeInterval(-Double(hours) * 3600)
         let (latest, minutes) = try await newestGlucose(at: end)
         let readings = try await store.latestGlucoseReadings(

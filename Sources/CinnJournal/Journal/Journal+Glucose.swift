@@ -139,10 +139,10 @@ extension Journal {
         }
     }
 
-    /// The report of local days `from...to` (default: the 30 days to today).
-    public func glucoseReport(days: Int = 30, to: LocalDate? = nil) async throws -> GlucoseReport {
+    /// The report of local days `from...to` (default: the 30 days to today); `settings` when the caller has read them.
+    public func glucoseReport(days: Int = 30, to: LocalDate? = nil, settings known: UserSettings? = nil) async throws -> GlucoseReport {
         guard (1...366).contains(days) else { throw CinnError.invalid("days", "a report covers 1 to 366 days") }
-        let settings = try await settings()
+        let settings = if let known { known } else { try await settings() }
         let last = to ?? today(settings), first = last.adding(days: -(days - 1))
         // Kept while the journal is unchanged (`Store.computed`): a report is its records' alone, never the clock's.
         return try await store.computed("glucose-report", user: user, parameters: Self.parameters(first, last, settings)) {

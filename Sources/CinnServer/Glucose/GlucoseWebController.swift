@@ -38,9 +38,9 @@ struct GlucoseWebController {
         _ context: Context, days: Int, hours: Int = LiveGlucosePage.defaultHours, feedback: GlucoseFeedback = GlucoseFeedback(),
         notice: String? = nil, status: HTTPResponse.Status = .ok
     ) async throws -> WebAnswer {
-        let report = try await context.journal.glucoseReport(days: days)
-        let live = try await context.journal.liveGlucose(hours: hours)
         let settings = try await context.journal.settings()
+        let report = try await context.journal.glucoseReport(days: days, settings: settings)
+        let live = try await context.journal.liveGlucose(hours: hours, settings: settings)
         let instant = context.journal.now()
         let now = LocalDateTime(instant: instant, utcOffsetSeconds: settings.timeZone.secondsFromGMT(for: instant))
         let journal = context.journal
