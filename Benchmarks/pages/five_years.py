@@ -13,7 +13,6 @@ demo p50s around it, the median of `--rounds` rounds. The target: every daily pa
 
 Needs wrk. Measure a release build. Generated files and wrk's output stay in the directory it prints.
 """
-import argparse
 import datetime
 import json
 import math
@@ -29,20 +28,10 @@ import uuid
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import serving  # noqa: E402
-from run import wrk  # noqa: E402
+from run import arguments, serve, wrk  # noqa: E402
 
 YEARS = 5
 DAYS = 365 * YEARS + 1
-
-
-def serve(cinn, database, log_path, demo):
-    """A running `cinn serve` on `database` and its base address."""
-    with open(log_path, "a") as log_file:
-        server = subprocess.Popen(
-            [cinn, "serve", "--port", "0", "--database", database] + (["--demo"] if demo else []),
-            stdout=subprocess.PIPE, stderr=log_file, text=True, env=dict(os.environ, TZ="UTC"))
-    host, port = serving.listening_address(server, 120, lambda: serving.log_tail(log_path))
-    return server, f"http://{host}:{port}"
 
 
 def cinn_command(cinn, *arguments):
@@ -111,13 +100,7 @@ def write_history(work, weights_start, glucose_start, demo_log):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--cinn", required=True)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--duration", type=int, default=3, help="seconds of each wrk run")
-    parser.add_argument("--pages", default="",
-                        help="comma-separated paths, {id} a logged workout's (default: every daily page)")
-    args = parser.parse_args()
+    args = arguments(__doc__, duration=3)
     work = tempfile.mkdtemp(prefix="cinn-five-years-")
     demo_db, long_db = os.path.join(work, "demo.sqlite"), os.path.join(work, "five-years.sqlite")
     log_path = os.path.join(work, "serve.log")
@@ -140,9 +123,7 @@ def main():
         for name, base in (("demo", demo), ("long", long)):
             with urllib.request.urlopen(base + "/api/v1/workouts?limit=1") as response:
                 workouts[name] = json.load(response)["workouts"][0]["id"]
-        paths = [page for page in args.pages.split(",") if page] or [
-            "/", "/food", "/food/search", "/lifts", "/workouts/{id}/log", "/glucose", "/glucose/agp", "/weigh-ins",
-            "/energy"]
+        paths = args.pages
         ratios = {page: [] for page in paths}
         p50s = {page: ([], []) for page in paths}
         for round_number in range(args.rounds):

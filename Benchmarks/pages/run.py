@@ -42,32 +42,48 @@ def wrk(url, duration, cookie, results, name):
     return float(p50[1]) * scale, float(rate[1])
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+# The daily pages, `{id}` a logged workout's.
+DAILY_PAGES = ["/", "/food", "/food/search", "/lifts", "/workouts/{id}/log", "/glucose", "/glucose/agp", "/weigh-ins",
+               "/energy"]
+
+
+def arguments(doc, duration):
+    """The options both page benchmarks take; `--pages` split, `DAILY_PAGES` when none are given."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("--cinn", required=True)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--duration", type=int, default=5, help="seconds of each wrk run")
+    parser.add_argument("--duration", type=int, default=duration, help="seconds of each wrk run")
     parser.add_argument("--pages", default="",
                         help="comma-separated paths, {id} a logged workout's (default: every daily page)")
     args = parser.parse_args()
-    results = tempfile.mkdtemp(prefix="cinn-pages-")
-    database = os.path.join(results, "journal.sqlite")
-    log_path = os.path.join(results, "serve.log")
-    env = dict(os.environ, TZ="UTC")
-    with open(log_path, "w") as log_file:
+    args.pages = [page for page in args.pages.split(",") if page] or DAILY_PAGES
+    return args
+
+
+def serve(cinn, database, log_path, demo):
+    """A running `cinn serve` on `database` (`--demo` fills it when empty) and its base address."""
+    with open(log_path, "a") as log_file:
         server = subprocess.Popen(
-            [args.cinn, "serve", "--demo", "--port", "0", "--database", database],
-            stdout=subprocess.PIPE, stderr=log_file, text=True, env=env)
+            [cinn, "serve", "--port", "0", "--database", database] + (["--demo"] if demo else []),
+            stdout=subprocess.PIPE, stderr=log_file, text=True, env=dict(os.environ, TZ="UTC"))
     try:
         host, port = serving.listening_address(server, 120, lambda: serving.log_tail(log_path))
-        base = f"http://{host}:{port}"
+    except RuntimeError:
+        serving.stop(server, 10)
+        raise
+    return server, f"http://{host}:{port}"
+
+
+def main():
+    args = arguments(__doc__, duration=5)
+    results = tempfile.mkdtemp(prefix="cinn-pages-")
+    server, base = serve(args.cinn, os.path.join(results, "journal.sqlite"), os.path.join(results, "serve.log"), demo=True)
+    try:
         with urllib.request.urlopen(base + "/") as response:
             cookie = response.headers["Set-Cookie"].split(";")[0]
         with urllib.request.urlopen(base + "/api/v1/workouts?limit=1") as response:
             workout = json.load(response)["workouts"][0]["id"]
-        pages = [page.replace("{id}", workout) for page in args.pages.split(",") if page] or [
-            "/", "/food", "/food/search", "/lifts", f"/workouts/{workout}/log", "/glucose", "/glucose/agp",
-            "/weigh-ins", "/energy"]
+        pages = [page.replace("{id}", workout) for page in args.pages]
         for page in pages:
             request = urllib.request.Request(base + page, headers={"Cookie": cookie})
             with urllib.request.urlopen(request) as response:
