@@ -61,10 +61,9 @@ extension Journal {
     /// the journal is unchanged (`Store.computed`) within the hour: Add food and the Glucose page ask on every view.
     public func frequentFoods(since: Date, limit: Int = 30) async throws -> [(food: FoodSearchCandidate, count: Int)] {
         let hour = Date(timeIntervalSince1970: (since.timeIntervalSince1970 / 3600).rounded(.down) * 3600)
-        let kept = try await store.computed("frequent-foods", user: user, parameters: "\(hour.millisecondsSince1970) \(limit)") {
-            try await store.frequentFoods(user: user, since: hour, limit: limit).map { FrequentFood(food: $0.food, count: $0.count) }
+        return try await store.computed("frequent-foods", user: user, parameters: "\(hour.millisecondsSince1970) \(limit)") {
+            try await store.frequentFoods(user: user, since: hour, limit: limit)
         }
-        return kept.map { ($0.food, $0.count) }
     }
     public func glucoseReadings(from: LocalDate? = nil, to: LocalDate? = nil, limit: Int = 100, offset: Int = 0) async throws
         -> [GlucoseReading]
@@ -233,10 +232,4 @@ extension Journal {
     public func setImportProgress(id: String, _ progress: StoredImportProgress, lifetime: TimeInterval) async throws {
         try await store.setImportProgress(id: id, user: user, progress, expiringBefore: store.now().addingTimeInterval(-lifetime))
     }
-}
-
-/// A food and how often it was logged, as `Journal.frequentFoods` keeps it.
-private struct FrequentFood: Sendable {
-    let food: FoodSearchCandidate
-    let count: Int
 }
