@@ -147,6 +147,14 @@ def psql(psql_bin: str, url: str, sql: str) -> str:
     return subprocess.run([psql_bin, url, "-Atqc", sql], check=True, capture_output=True, text=True).stdout.strip()
 
 
+def answered_writes(port: int) -> bool:
+    """Whether the instance on `port` counts an answered request of the write load (`/metrics`, since it started)."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as answer:
+        text = answer.read().decode()
+    return re.search(r'cinn_http_requests_total\{method="(GET|POST)",route="/api/v1/(trend|weigh-ins)",status="20[01]"\} [1-9]',
+                     text) is not None
+
+
 def render_site(tls_port: int, plain_port: int, upstreams: list[int], certificate: Path, key: Path) -> str:
     """docs/nginx/cinn.conf with the lines marked "test:" set for this run (any number of instances; the hosted load test
     in Benchmarks/hosted runs one, two and three)."""
@@ -350,7 +358,11 @@ def main() -> int:
             time.sleep(1)
             instance.start()
             instance.wait_listening()
-            time.sleep(1.5)
+            # nginx sends nothing to an instance for 2 s after a refused connection (fail_timeout): wait until the new
+            # process has answered some of the load, or give up after 10 s (step 7 then fails).
+            deadline = time.monotonic() + 10
+            while not answered_writes(instance.port) and time.monotonic() < deadline:
+                time.sleep(0.2)
             check(load.requests > before, f"requests went on while {instance.port} restarted ({load.requests - before})")
         load.running = False
         load.join(timeout=60)
@@ -363,10 +375,7 @@ def main() -> int:
 
         print("\n7. Health, readiness and metrics", flush=True)
         for instance in instances:
-            with urllib.request.urlopen(f"http://127.0.0.1:{instance.port}/metrics", timeout=5) as answer:
-                text = answer.read().decode()
-            check(re.search(r'cinn_http_requests_total\{method="(GET|POST)",route="/api/v1/(trend|weigh-ins)",status="20[01]"\} [1-9]', text)
-                  is not None, f"instance {instance.port} counts the requests it answered since it started again")
+            check(answered_writes(instance.port), f"instance {instance.port} counts the requests it answered since it started again")
             check("alice" not in text and "2024-03" not in text, f"instance {instance.port}'s metrics hold no user data")
         for path in ["/metrics", "/metrics/", "//metrics", "/metrics?x=1", "/./metrics"]:
             check(Client(base).get(path)[0] == 404, f"nginx does not pass {path} on")

@@ -213,6 +213,7 @@ struct Serve: AsyncParsableCommand {
             if let hosted, signup != .open, try await hosted.store.loginAccountCount() == 0 {
                 printError("note: nobody can log in yet: add an administrator with cinn user add NAME --admin")
             }
+            let drainListener = ListenerDrain(logger: logger)
             let app = buildApplication(
                 journal: journal,
                 accounts: hosted,
@@ -221,7 +222,7 @@ struct Serve: AsyncParsableCommand {
                     security: WebSecurity(publicURL: publicURL, allowedHosts: allowedHosts, apiSecret: apiSecret),
                     uploadDirectory: uploadDirectory,
                     requestLog: config.bool(forKey: "cinn.request.log", default: true) ? requestLogger : nil,
-                    metrics: metricsListener == nil ? metrics : nil
+                    metrics: metricsListener == nil ? metrics : nil, drain: drainListener
                 ) { host, port in
                     FileHandle.standardOutput.write(Data("Listening on http://\(host):\(port)\n".utf8))
                 },
@@ -237,8 +238,10 @@ struct Serve: AsyncParsableCommand {
                             FileHandle.standardOutput.write(Data("Metrics on http://\(host):\(port)/metrics\n".utf8))
                         }))
             }
-            // On SIGTERM or SIGINT the listeners stop accepting, requests in flight finish, and after `drain` seconds
-            // whatever is left is cancelled.
+            // On SIGTERM or SIGINT new connections are held back while those queued are taken (the drain step runs
+            // first: the group stops services in reverse order), the listeners close, requests in flight finish, and
+            // after `drain` seconds whatever is left is cancelled.
+            services.append(.init(service: drainListener))
             var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
             group.maximumGracefulShutdownDuration = .seconds(drain)
             group.maximumCancellationDuration = .seconds(5)

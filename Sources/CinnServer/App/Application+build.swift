@@ -21,10 +21,12 @@ public struct ServerConfiguration: Sendable {
     public var metrics: MetricsEndpoint?
     /// Called once the server is bound, with the address it listens on.
     public var onListening: @Sendable (_ host: String, _ port: Int) -> Void
+    /// The first step of stopping (run it after the server in the service group); nil: the server stops on its own.
+    public var drain: ListenerDrain?
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, security: WebSecurity = WebSecurity(), uploadDirectory: URL? = nil,
-        requestLog: Logger? = nil, metrics: MetricsEndpoint? = nil,
+        requestLog: Logger? = nil, metrics: MetricsEndpoint? = nil, drain: ListenerDrain? = nil,
         onListening: @escaping @Sendable (String, Int) -> Void = { _, _ in }
     ) {
         self.host = host
@@ -34,6 +36,7 @@ public struct ServerConfiguration: Sendable {
         self.requestLog = requestLog
         self.metrics = metrics
         self.onListening = onListening
+        self.drain = drain
     }
 }
 
@@ -132,6 +135,7 @@ public func buildApplication(
             requestLog: configuration.requestLog, metrics: configuration.metrics),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "cinn"),
         onServerRunning: { channel in
+            configuration.drain?.listening(on: channel)
             let address = channel.localAddress
             onListening(address?.ipAddress ?? configuration.host, address?.port ?? configuration.port)
         },
