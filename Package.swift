@@ -134,7 +134,11 @@ let package = Package(
         .testTarget(name: "CinnImportTests", dependencies: ["CinnCore", "CinnImport"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "CinnStoreTests",
-            dependencies: ["CinnCore", "CinnStore", "CinnImport", .product(name: "SQLKit", package: "sql-kit")]
+            dependencies: [
+                "CinnCore", "CinnStore", "CinnImport", .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "AsyncKit", package: "async-kit"), .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(name: "CinnChartsTests", dependencies: ["CinnCore", "CinnCharts"]),
         .testTarget(

@@ -46,8 +46,8 @@ public enum DatabaseLocation: Sendable, Hashable, CustomStringConvertible {
 /// All SQL of Cinn lives in this module.
 public final class Store: Sendable {
     enum Backend: Sendable {
-        case sqlite(EventLoopGroupConnectionPool<SQLiteSource>)
-        case postgres(EventLoopGroupConnectionPool<PostgresConnectionSource>)
+        case sqlite(DirectConnectionPool<SQLiteSource>)
+        case postgres(DirectConnectionPool<PostgresConnectionSource>)
     }
 
     let backend: Backend
@@ -93,11 +93,10 @@ public final class Store: Sendable {
             .record(perEventLoop * NIOSingletons.groupLoopCountSuggestion)
         switch location {
         case .sqlite(let path):
-            let source = SQLiteSource(path: path)
             backend = .sqlite(
-                EventLoopGroupConnectionPool(
-                    source: source, maxConnectionsPerEventLoop: perEventLoop,
-                    logger: logger, on: MultiThreadedEventLoopGroup.singleton))
+                DirectConnectionPool(
+                    source: SQLiteSource(path: path), maximum: perEventLoop * NIOSingletons.groupLoopCountSuggestion,
+                    group: MultiThreadedEventLoopGroup.singleton, logger: logger))
         case .postgres(let url):
             var configuration: SQLPostgresConfiguration
             do {
@@ -107,9 +106,10 @@ public final class Store: Sendable {
                 throw CinnError.invalid("database", "\"\(location)\" is not a PostgreSQL URL; use postgres://USER@HOST:PORT/DB")
             }
             backend = .postgres(
-                EventLoopGroupConnectionPool(
-                    source: PostgresConnectionSource(sqlConfiguration: configuration), maxConnectionsPerEventLoop: perEventLoop,
-                    logger: logger, on: MultiThreadedEventLoopGroup.singleton))
+                DirectConnectionPool(
+                    source: PostgresConnectionSource(sqlConfiguration: configuration),
+                    maximum: perEventLoop * NIOSingletons.groupLoopCountSuggestion, group: MultiThreadedEventLoopGroup.singleton,
+                    logger: logger))
         }
     }
 
@@ -123,8 +123,8 @@ public final class Store: Sendable {
         switch backend {
         case .sqlite(let pool):
             closeSQLiteStatements()
-            try await pool.shutdownAsync()
-        case .postgres(let pool): try await pool.shutdownAsync()
+            try await pool.close()
+        case .postgres(let pool): try await pool.close()
         }
     }
 
@@ -149,8 +149,8 @@ public final class Store: Sendable {
         switch backend {
         case .sqlite(let pool):
             closeSQLiteStatements()
-            pool.shutdownGracefully { _ in }
-        case .postgres(let pool): pool.shutdownGracefully { _ in }
+            Task { try? await pool.close() }
+        case .postgres(let pool): Task { try? await pool.close() }
         }
     }
 
@@ -181,19 +181,19 @@ public final class Store: Sendable {
         do {
             switch backend {
             case .sqlite(let pool):
-                let connection = try await pool.requestConnection().get()
+                let connection = try await pool.take()
                 taken()
                 defer {
-                    pool.releaseConnection(connection)
+                    pool.release(connection)
                     connectionsInUse.decrement()
                 }
                 let sql = SQLiteDirectDatabase(try statements(of: connection))
                 return try await body(Connection(sql: sql, sqlite: connection, postgres: nil))
             case .postgres(let pool):
-                let connection = try await pool.requestConnection().get()
+                let connection = try await pool.take()
                 taken()
                 defer {
-                    pool.releaseConnection(connection)
+                    pool.release(connection)
                     connectionsInUse.decrement()
                 }
                 return try await body(Connection(sql: connection.sql(), sqlite: nil, postgres: connection))
