@@ -138,6 +138,7 @@ let package = Package(
                 "CinnCore", "CinnStore", "CinnImport", .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "AsyncKit", package: "async-kit"), .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresKit", package: "postgres-kit"),
             ]
         ),
         .testTarget(name: "CinnChartsTests", dependencies: ["CinnCore", "CinnCharts"]),

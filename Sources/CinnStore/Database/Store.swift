@@ -196,7 +196,7 @@ public final class Store: Sendable {
                     pool.release(connection)
                     connectionsInUse.decrement()
                 }
-                return try await body(Connection(sql: connection.sql(), sqlite: nil, postgres: connection))
+                return try await body(Connection(sql: PostgresDirectDatabase(connection), sqlite: nil, postgres: connection))
             }
         } catch {
             throw Self.isDatabaseError(error) ? translate(error) : error
