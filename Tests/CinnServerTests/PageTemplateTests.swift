@@ -93,6 +93,16 @@ import Testing
         Self.expectFieldsAsReflected(GlucoseReportPage.Day(date: "2024-03-01", label: "Fri 1", mean: "110", inRange: "92 %"))
         Self.expectFieldsAsReflected(
             GlucoseReportPage.Ranked(name: "Porridge", counted: 3, events: 4, rise: "+40", area: "1200", minutes: "45"))
+        Self.expectFieldsAsReflected(GlucoseReportPage.Period(days: 14, label: "14 days", on: true, hours: 6))
+        Self.expectFieldsAsReflected(GlucoseReportPage.Band(className: "in", label: "In range", percent: "71 %", x: 3.5, width: 71))
+        Self.expectFieldsAsReflected(GlucoseReportPage.Figure(label: "GMI", value: "6.8 %", detail: "14 days"))
+        Self.expectFieldsAsReflected(
+            GlucoseReportPage.OptionGroup(label: "Presets", options: [GlucoseReportPage.MealOption(id: "m", name: "Porridge")]))
+        Self.expectFieldsAsReflected(PageRenderer.Frame(csrfToken: "token", page: "the page"))
+        Self.expectFieldsAsReflected(
+            PageRenderer.Layout(
+                title: "Food", body: "<main></main>", tabWeight: false, tabFood: true, tabLifts: false, tabGlucose: false,
+                tabMore: false, showTabs: true, notice: nil, csrfToken: "token", account: "anna"))
         Self.expectFieldsAsReflected(
             WeighInsPage.Item(id: "x", day: "Mon 3", time: "07:10", weight: "80.2", note: nil, trend: "80.31", change: "+0.1", week: "—"))
     }

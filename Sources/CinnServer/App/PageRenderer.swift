@@ -28,16 +28,26 @@ struct PageRenderer: Sendable {
     /// What every page template is rendered in: its model, and below it the request's CSRF token, which
     /// `{{> csrf}}` finds from inside any section of the page, and a fresh form key (`FormKeys`) for the page's
     /// forms that create something, which `{{> form-key}}` writes.
-    struct Frame {
+    /// Around every page: each name the page's template does not find nearer is looked for here (read by name).
+    struct Frame: TemplateParent {
         let csrfToken: String?
         let formKey = FormKeys.fresh()
         let page: Any
+
+        func child(named name: String) -> Any? {
+            switch name {
+            case "csrfToken": csrfToken
+            case "formKey": formKey
+            case "page": page
+            default: nil
+            }
+        }
     }
 
     /// The page's tab; `signedOut` pages (log-in, sign-up) show no tabs.
     enum Tab { case weight, food, energy, lifts, glucose, importing, more, none, signedOut }
 
-    struct Layout {
+    struct Layout: TemplateParent {
         let title: String
         let body: String
         let tabWeight: Bool, tabFood: Bool, tabLifts: Bool, tabGlucose: Bool, tabMore: Bool
@@ -47,6 +57,23 @@ struct PageRenderer: Sendable {
         let csrfToken: String?
         /// Whose page it is, in hosted mode: the service worker keeps entries sent offline for this account only.
         let account: String?
+
+        func child(named name: String) -> Any? {
+            switch name {
+            case "title": title
+            case "body": body
+            case "tabWeight": tabWeight
+            case "tabFood": tabFood
+            case "tabLifts": tabLifts
+            case "tabGlucose": tabGlucose
+            case "tabMore": tabMore
+            case "showTabs": showTabs
+            case "notice": notice
+            case "csrfToken": csrfToken
+            case "account": account
+            default: nil
+            }
+        }
     }
 
     func render(_ name: String, _ model: Any, title: String, tab: Tab, notice: String? = nil, formToken: String?) -> String {

@@ -546,7 +546,8 @@ struct GlucoseProfilePage {
     }
 }
 
-/// The Glucose page's rows (a month of meals and days, every meal to log): read by name, not by reflection.
+/// The Glucose page's rows and parts (a month of meals and days, every meal to log, its periods, bands and figures):
+/// read by name, not by reflection.
 extension GlucoseReportPage.Event: TemplateParent {
     func child(named fieldName: String) -> Any? {
         switch fieldName {
@@ -594,6 +595,52 @@ extension GlucoseReportPage.Ranked: TemplateParent {
         case "rise": rise
         case "area": area
         case "minutes": minutes
+        default: nil
+        }
+    }
+}
+
+extension GlucoseReportPage.Period: TemplateParent {
+    func child(named fieldName: String) -> Any? {
+        switch fieldName {
+        case "days": days
+        case "label": label
+        case "on": on
+        case "hours": hours
+        default: nil
+        }
+    }
+}
+
+extension GlucoseReportPage.Band: TemplateParent {
+    func child(named fieldName: String) -> Any? {
+        switch fieldName {
+        case "className": className
+        case "label": label
+        case "percent": percent
+        case "x": x
+        case "width": width
+        default: nil
+        }
+    }
+}
+
+extension GlucoseReportPage.Figure: TemplateParent {
+    func child(named fieldName: String) -> Any? {
+        switch fieldName {
+        case "label": label
+        case "value": value
+        case "detail": detail
+        default: nil
+        }
+    }
+}
+
+extension GlucoseReportPage.OptionGroup: TemplateParent {
+    func child(named fieldName: String) -> Any? {
+        switch fieldName {
+        case "label": label
+        case "options": options
         default: nil
         }
     }
