@@ -16,7 +16,7 @@ final class DirectConnectionPool<Source: ConnectionPoolSource>: Sendable where S
     typealias Connection = Source.Connection
 
     private struct Waiter {
-        let id: UInt64
+        let deadline: ContinuousClock.Instant
         let continuation: CheckedContinuation<Connection, any Error>
     }
 
@@ -24,7 +24,8 @@ final class DirectConnectionPool<Source: ConnectionPoolSource>: Sendable where S
         var idle: [Connection] = []
         var opened = 0
         var waiters: [Waiter] = []
-        var nextWaiter: UInt64 = 0
+        /// Whether a task is looking for waits that have gone on too long (`sweep`).
+        var sweeping = false
         var closed = false
     }
 
@@ -45,7 +46,7 @@ final class DirectConnectionPool<Source: ConnectionPoolSource>: Sendable where S
         case use(Connection)
         case open
         case closed
-        case waiting
+        case waiting(sweep: Bool)
     }
 
     /// Only read: PostgresKit's source is a configuration that does not say it is `Sendable`.
@@ -131,17 +132,7 @@ final class DirectConnectionPool<Source: ConnectionPoolSource>: Sendable where S
     }
 
     private func waitForRelease() async throws -> Connection {
-        let id = state.withLock { state in
-            defer { state.nextWaiter += 1 }
-            return state.nextWaiter
-        }
-        let limit = waitLimit
-        let timer = Task { [weak self] in
-            try await Task.sleep(for: limit)
-            self?.giveUp(waiter: id)
-        }
-        defer { timer.cancel() }
-        return try await withCheckedThrowingContinuation { continuation in
+        try await withCheckedThrowingContinuation { continuation in
             // Given back, closed or freed up between the first look and now: no need to wait.
             let early: Waiting = state.withLock { state in
                 if state.closed { return .closed }
@@ -153,14 +144,15 @@ final class DirectConnectionPool<Source: ConnectionPoolSource>: Sendable where S
                     state.opened += 1
                     return .open
                 }
-                state.waiters.append(Waiter(id: id, continuation: continuation))
-                return .waiting
+                state.waiters.append(Waiter(deadline: .now + waitLimit, continuation: continuation))
+                defer { state.sweeping = true }
+                return .waiting(sweep: !state.sweeping)
             }
             switch early {
             case .use(let connection): continuation.resume(returning: connection)
             case .closed: continuation.resume(throwing: ConnectionPoolError.shutdown)
             case .open: open(for: continuation)
-            case .waiting: break
+            case .waiting(let sweep): if sweep { Task { await self.sweep() } }
             }
         }
     }
@@ -173,10 +165,21 @@ final class DirectConnectionPool<Source: ConnectionPoolSource>: Sendable where S
         }
     }
 
-    private func giveUp(waiter id: UInt64) {
-        let waiter = state.withLock { state in
-            state.waiters.firstIndex { $0.id == id }.map { state.waiters.remove(at: $0) }
+    /// While tasks wait, one task gives up those that have waited `waitLimit`. Not a timer per wait: a cancelled
+    /// `Task.sleep` stays queued until its deadline, and under load most takes wait.
+    private func sweep() async {
+        let interval = min(.seconds(1), waitLimit / 4)
+        while true {
+            try? await Task.sleep(for: interval)
+            let (expired, done): ([Waiter], Bool) = state.withLock { state in
+                let now = ContinuousClock.now
+                let expired = state.waiters.filter { $0.deadline <= now }
+                if !expired.isEmpty { state.waiters.removeAll { $0.deadline <= now } }
+                if state.waiters.isEmpty { state.sweeping = false }
+                return (expired, state.waiters.isEmpty)
+            }
+            for waiter in expired { waiter.continuation.resume(throwing: ConnectionPoolTimeoutError.connectionRequestTimeout) }
+            if done { return }
         }
-        waiter?.continuation.resume(throwing: ConnectionPoolTimeoutError.connectionRequestTimeout)
     }
 }
