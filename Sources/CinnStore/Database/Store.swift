@@ -173,34 +173,36 @@ public final class Store: Sendable {
     }
 
     func withRawConnection<T: Sendable>(_ body: (Connection) async throws -> T) async throws -> T {
-        let start = ContinuousClock.now
-        func taken() {
-            connectionWait.record(duration: ContinuousClock.now - start)
-            connectionsInUse.increment()
-        }
         do {
             switch backend {
             case .sqlite(let pool):
-                let connection = try await pool.take()
-                taken()
-                defer {
-                    pool.release(connection)
-                    connectionsInUse.decrement()
+                return try await lending(pool, body) { connection in
+                    Connection(sql: SQLiteDirectDatabase(try statements(of: connection)), sqlite: connection, postgres: nil)
                 }
-                let sql = SQLiteDirectDatabase(try statements(of: connection))
-                return try await body(Connection(sql: sql, sqlite: connection, postgres: nil))
             case .postgres(let pool):
-                let connection = try await pool.take()
-                taken()
-                defer {
-                    pool.release(connection)
-                    connectionsInUse.decrement()
+                return try await lending(pool, body) { connection in
+                    Connection(sql: PostgresDirectDatabase(connection), sqlite: nil, postgres: connection)
                 }
-                return try await body(Connection(sql: PostgresDirectDatabase(connection), sqlite: nil, postgres: connection))
             }
         } catch {
             throw Self.isDatabaseError(error) ? translate(error) : error
         }
+    }
+
+    /// `body` on a connection of `pool` (made a `Connection` by `wrap`), given back after; counted for `/metrics`.
+    private func lending<Source, T: Sendable>(
+        _ pool: DirectConnectionPool<Source>, _ body: (Connection) async throws -> T,
+        wrap: (Source.Connection) throws -> Connection
+    ) async throws -> T {
+        let start = ContinuousClock.now
+        let connection = try await pool.take()
+        connectionWait.record(duration: ContinuousClock.now - start)
+        connectionsInUse.increment()
+        defer {
+            pool.release(connection)
+            connectionsInUse.decrement()
+        }
+        return try await body(try wrap(connection))
     }
 
     /// A query's rows on SQLite, collected on its thread (SQLiteNIO's array-returning `query` hops to the event loop per row).
