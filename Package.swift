@@ -70,7 +70,16 @@ let package = Package(
             ]
         ),
         .target(name: "CinnCharts", dependencies: ["CinnCore"]),
-        .target(name: "CinnSync", dependencies: ["CinnCore", "CinnStore"]),
+        .target(
+            name: "CinnSync",
+            dependencies: [
+                "CinnCore", "CinnStore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .target(
             name: "CinnJournal",
             dependencies: [

@@ -1,30 +1,33 @@
+import AsyncHTTPClient
 import CinnCore
 import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+import NIOCore
+import NIOHTTP1
 
 /// The sync protocol over HTTP with a bearer API token: `POST {server}/api/v1/sync/push`,
-/// `GET {server}/api/v1/sync/changes`.
+/// `GET {server}/api/v1/sync/changes`. Answers are read as they stream, up to `maximumAnswerBytes`.
 public struct HTTPSyncTransport: SyncTransport {
     public let server: URL
     public let token: String
-    public let timeout: TimeInterval
+    /// How long one request may take, from connecting to the answer's last byte.
+    public let timeoutSeconds: Int64
 
-    public init(server: URL, token: String, timeout: TimeInterval = 60) {
+    /// More than a page of the largest limit the server allows needs; a server sending more is not the sync protocol.
+    public static let maximumAnswerBytes = 64 << 20
+
+    public init(server: URL, token: String, timeoutSeconds: Int64 = 60) {
         self.server = server
         self.token = token
-        self.timeout = timeout
+        self.timeoutSeconds = timeoutSeconds
     }
 
     struct PushBody: Encodable { var changes: [SyncChange] }
 
     public func push(_ changes: [SyncChange]) async throws -> [SyncResult] {
         var request = request(server.appendingPathComponent("api/v1/sync/push"))
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try JSONEncoder().encode(PushBody(changes: changes))
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(data: try JSONEncoder().encode(PushBody(changes: changes))))
         let body = try await send(request)
         return try protocolAnswer { () throws(CinnError) in try SyncResult.results(jsonText: body) }
     }
@@ -46,21 +49,27 @@ public struct HTTPSyncTransport: SyncTransport {
         }
     }
 
-    private func request(_ url: URL) -> URLRequest {
-        var request = URLRequest(url: url, timeoutInterval: timeout)
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+    private func request(_ url: URL) -> HTTPClientRequest {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
         return request
     }
 
     /// The body of a 200 answer; a readable error for anything else.
-    private func send(_ request: URLRequest) async throws -> Data {
-        let data: Data, response: URLResponse
+    private func send(_ request: HTTPClientRequest) async throws -> Data {
+        let status: UInt, body: ByteBuffer
         do {
-            (data, response) = try await URLSession.shared.data(for: request)
+            let response = try await OutgoingHTTP.client.execute(request, timeout: .seconds(timeoutSeconds))
+            status = response.status.code
+            body = try await response.body.collect(upTo: Self.maximumAnswerBytes)
+        } catch is NIOTooManyBytesError {
+            throw SyncTransportError(
+                "\(server.absoluteString) sent an answer larger than \(Self.maximumAnswerBytes >> 20) MiB: not the sync protocol",
+                retryable: false)
         } catch {
-            throw SyncTransportError("cannot reach \(server.absoluteString): \(error.localizedDescription)", retryable: true)
+            throw SyncTransportError("cannot reach \(server.absoluteString): \(OutgoingHTTP.reason(error))", retryable: true)
         }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let data = Data(buffer: body)
         switch status {
         case 200:
             return data

@@ -128,7 +128,7 @@ struct ClientJournal {
 struct ServerTransport: SyncTransport {
     let server: LiveServer
 
-    var http: HTTPSyncTransport { HTTPSyncTransport(server: server.url, token: server.token, timeout: 30) }
+    var http: HTTPSyncTransport { HTTPSyncTransport(server: server.url, token: server.token, timeoutSeconds: 30) }
 
     func push(_ changes: [SyncChange]) async throws -> [SyncResult] { try await http.push(changes) }
 

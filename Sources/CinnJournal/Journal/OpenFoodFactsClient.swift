@@ -1,9 +1,9 @@
 import AsyncHTTPClient
 import CinnCore
 import CinnImport
+import CinnSync
 import Foundation
 import NIOCore
-import NIOPosix
 
 /// Where a barcode Cinn does not know is looked up: Open Food Facts' product API, or in tests anything that answers
 /// as it does.
@@ -34,7 +34,7 @@ public struct OpenFoodFactsClient: ProductLookup {
         let deadline = TimeAmount.milliseconds(Int64(timeout * 1000))
         let body: ByteBuffer
         do {
-            let response = try await HTTPClient.shared.execute(request, timeout: deadline)
+            let response = try await OutgoingHTTP.client.execute(request, timeout: deadline)
             let status = response.status.code
             guard status == 200 || status == 404 else {
                 throw CinnError(
@@ -48,7 +48,7 @@ public struct OpenFoodFactsClient: ProductLookup {
         } catch {
             throw CinnError(
                 .upstreamFailed,
-                "Cinn cannot reach Open Food Facts (\(Self.reason(error))); check the server's "
+                "Cinn cannot reach Open Food Facts (\(OutgoingHTTP.reason(error))); check the server's "
                     + "network, or make the food from its label")
         }
         do {
@@ -56,17 +56,6 @@ public struct OpenFoodFactsClient: ProductLookup {
         } catch {
             throw CinnError(
                 .upstreamFailed, "Open Food Facts sent a product Cinn cannot read (\(error.message)); make the food from its label")
-        }
-    }
-
-    /// Why the request failed, in a few words.
-    private static func reason(_ error: any Error) -> String {
-        switch error {
-        case let error as HTTPClientError where [.deadlineExceeded, .readTimeout, .connectTimeout].contains(error): "no answer in time"
-        case let error as HTTPClientError where error == .remoteConnectionClosed: "the connection was closed"
-        case let error as IOError where error.errnoCode == ECONNREFUSED: "the connection was refused"
-        case is NIOConnectionError, is IOError: "no connection to it"
-        default: "the request failed"
         }
     }
 }
