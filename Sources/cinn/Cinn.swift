@@ -36,12 +36,45 @@ func configReader(flags: [AbsoluteConfigKey: ConfigValue]) -> ConfigReader {
                 "CINN_DATABASE", "CINN_SYNC_TOKEN", "CINN_API_SECRET",
                 "CINN_METRICS_TOKEN", "CINN_OIDC_CLIENT_SECRET",
             ])),
-        InMemoryProvider(
-            name: "defaults",
-            values: [
-                "cinn.database": "cinn.sqlite", "cinn.host": "127.0.0.1", "cinn.port": 8080,
-            ]),
+        InMemoryProvider(name: "defaults", values: ["cinn.database": "cinn.sqlite", "cinn.host": "127.0.0.1"]),
     ])
+}
+
+/// The server's settings through `configReader`, read strictly: a yes-or-no or a number that is set but is not one is
+/// refused with its option and environment variable named. The reader alone would quietly use the default, and a
+/// mistyped `CINN_ACCOUNTS` would serve a journal without accounts.
+struct Settings {
+    let reader: ConfigReader
+
+    /// `true`, `yes` or `1`; `false`, `no` or `0`, in any case.
+    func yesOrNo(_ key: String, option: String, default defaultValue: Bool) throws -> Bool {
+        guard let text = reader.string(forKey: ConfigKey(key)) else { return defaultValue }
+        switch text.lowercased() {
+        case "true", "yes", "1": return true
+        case "false", "no", "0": return false
+        default:
+            throw CommandError.from(
+                CinnError.invalid(option, "--\(option) (\(Self.variable(key))) must be true or false, not \"\(text)\""))
+        }
+    }
+
+    /// A whole number within `range`.
+    func number(_ key: String, option: String, in range: ClosedRange<Int>, default defaultValue: Int) throws -> Int {
+        guard let text = reader.string(forKey: ConfigKey(key)) else { return defaultValue }
+        guard let number = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(number) else {
+            throw CommandError.from(
+                CinnError.invalid(
+                    option,
+                    "--\(option) (\(Self.variable(key))) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \"\(text)\""
+                ))
+        }
+        return number
+    }
+
+    /// The environment variable of a key: `cinn.public.url` is `CINN_PUBLIC_URL`.
+    static func variable(_ key: String) -> String {
+        key.uppercased().replacingOccurrences(of: ".", with: "_")
+    }
 }
 
 /// `--database`, shared by every command.

@@ -23,22 +23,22 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Port to listen on, 0 picks a free one (default: $CINN_PORT, else 8080).")
     var port: Int?
 
-    @Flag(help: "Fill an empty journal with 18 months of realistic demo data.")
+    @Flag(help: "Fill an empty journal with 18 months of realistic demo data (default: $CINN_DEMO, else no).")
     var demo = false
 
     @Flag(
         help:
-            "Hosted mode: people log in, each to their own journal (add the first with `cinn user add NAME --admin`, or use --signup open)."
+            "Hosted mode: people log in, each to their own journal (add the first with `cinn user add NAME --admin`, or use --signup open; default: $CINN_ACCOUNTS, else no)."
     )
     var accounts = false
 
     @Option(
         help:
-            "With --accounts, who may make an account on the sign-up page: open (the first is an administrator), invite (with an administrator's invite) or closed."
+            "With --accounts, who may make an account on the sign-up page: open (the first is an administrator), invite (with an administrator's invite) or closed (default: $CINN_SIGNUP, else invite)."
     )
-    var signup: AccountsConfiguration.SignUp = .invite
+    var signup: AccountsConfiguration.SignUp?
 
-    @Flag(help: "With --accounts, send the session cookie over HTTPS only (behind a TLS proxy).")
+    @Flag(help: "With --accounts, send the session cookie over HTTPS only (behind a TLS proxy; default: $CINN_SECURE_COOKIES, else no).")
     var secureCookies = false
 
     @Option(
@@ -53,31 +53,35 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The client secret that goes with it (default: $CINN_OIDC_CLIENT_SECRET).")
     var oidcClientSecret: String?
 
-    @Option(help: "What the log-in page's button calls the provider: \"Sign in with NAME\" (default: the issuer's host name).")
+    @Option(
+        help:
+            "What the log-in page's button calls the provider: \"Sign in with NAME\" (default: $CINN_OIDC_NAME, else the issuer's host name)."
+    )
     var oidcName: String?
 
     @Flag(
         inversion: .prefixedNo,
-        help: "With --oidc-issuer, whether people may also log in and sign up with a name and password (default: yes).")
-    var passwords = true
+        help:
+            "With --oidc-issuer, whether people may also log in and sign up with a name and password (default: $CINN_PASSWORDS, else yes).")
+    var passwords: Bool?
 
     @Option(
         help:
-            "The address people reach this server by, behind a proxy (https://cinn.example.org): invite links use it, and browsers' requests naming it are this site's."
+            "The address people reach this server by, behind a proxy (https://cinn.example.org): invite links use it, and browsers' requests naming it are this site's (default: $CINN_PUBLIC_URL)."
     )
     var publicURL: String?
 
     @Option(
         name: .customLong("allowed-host"),
         help:
-            "Without --accounts, another host name this server answers to besides localhost, 127.0.0.1 and, beyond loopback, the machine's own names and addresses (repeatable)."
+            "Without --accounts, another host name this server answers to besides localhost, 127.0.0.1 and, beyond loopback, the machine's own names and addresses (repeatable; default: $CINN_ALLOWED_HOSTS, separated by commas)."
     )
     var allowedHosts: [String] = []
 
     @Option(
         name: .customLong("trusted-proxy"),
         help:
-            "With --accounts, the address of a reverse proxy whose X-Forwarded-For names the client (repeatable; default: 127.0.0.1 and ::1)."
+            "With --accounts, the address of a reverse proxy whose X-Forwarded-For names the client (repeatable; default: $CINN_TRUSTED_PROXIES, separated by commas, else 127.0.0.1 and ::1)."
     )
     var trustedProxies: [String] = []
 
@@ -128,21 +132,8 @@ struct Serve: AsyncParsableCommand {
     var drainSeconds: Int?
 
     func run() async throws {
-        var flags: [AbsoluteConfigKey: ConfigValue] = [:]
-        if let host { flags["cinn.host"] = .init(.string(host), isSecret: false) }
-        if let port { flags["cinn.port"] = .init(.int(port), isSecret: false) }
-        if let logLevel { flags["cinn.log.level"] = .init(.string(logLevel), isSecret: false) }
-        if let apiSecret { flags["cinn.api.secret"] = .init(.string(apiSecret), isSecret: true) }
-        if let uploadDir { flags["cinn.upload.dir"] = .init(.string(uploadDir), isSecret: false) }
-        if let logFormat { flags["cinn.log.format"] = .init(.string(logFormat), isSecret: false) }
-        if let requestLog { flags["cinn.request.log"] = .init(.bool(requestLog), isSecret: false) }
-        if let metricsAddress { flags["cinn.metrics.address"] = .init(.string(metricsAddress), isSecret: false) }
-        if let metricsToken { flags["cinn.metrics.token"] = .init(.string(metricsToken), isSecret: true) }
-        if let drainSeconds { flags["cinn.drain.seconds"] = .init(.int(drainSeconds), isSecret: false) }
-        if let oidcIssuer { flags["cinn.oidc.issuer"] = .init(.string(oidcIssuer), isSecret: false) }
-        if let oidcClientId { flags["cinn.oidc.client.id"] = .init(.string(oidcClientId), isSecret: false) }
-        if let oidcClientSecret { flags["cinn.oidc.client.secret"] = .init(.string(oidcClientSecret), isSecret: true) }
-        let config = configReader(flags: flags)
+        let settings = try settings()
+        let config = settings.reader
         let apiSecret = config.string(forKey: "cinn.api.secret", isSecret: true)
         if let apiSecret, apiSecret.count < 12 {
             throw CommandError.from(
@@ -150,7 +141,7 @@ struct Serve: AsyncParsableCommand {
         }
         let uploadDirectory = config.string(forKey: "cinn.upload.dir").map { URL(fileURLWithPath: $0, isDirectory: true) }
         let host = config.string(forKey: "cinn.host", default: "127.0.0.1")
-        let port = config.int(forKey: "cinn.port", default: 8080)
+        let port = try settings.number("cinn.port", option: "port", in: 0...65_535, default: 8080)
         let levelName = config.string(forKey: "cinn.log.level", default: "notice")
         guard let level = Logger.Level(rawValue: levelName.lowercased()) else {
             throw CommandError.from(
@@ -161,15 +152,23 @@ struct Serve: AsyncParsableCommand {
         guard let format = LogFormat(rawValue: formatName.lowercased()) else {
             throw CommandError.from(CinnError.invalid("log-format", "--log-format must be logfmt or json, not \"\(formatName)\""))
         }
-        let drain = config.int(forKey: "cinn.drain.seconds", default: 25)
-        guard (0...3600).contains(drain) else {
-            throw CommandError.from(CinnError.invalid("drain-seconds", "--drain-seconds must be between 0 and 3600"))
-        }
+        let drain = try settings.number("cinn.drain.seconds", option: "drain-seconds", in: 0...3600, default: 25)
         let metricsListener = try config.string(forKey: "cinn.metrics.address").map(Self.hostAndPort)
         let metricsToken = config.string(forKey: "cinn.metrics.token", isSecret: true)
         if let metricsToken, metricsToken.count < 16 {
             throw CommandError.from(CinnError.invalid("metrics-token", "--metrics-token needs at least 16 characters"))
         }
+        let demo = try settings.yesOrNo("cinn.demo", option: "demo", default: false)
+        let accounts = try settings.yesOrNo("cinn.accounts", option: "accounts", default: false)
+        let secureCookies = try settings.yesOrNo("cinn.secure.cookies", option: "secure-cookies", default: false)
+        let passwords = try settings.yesOrNo("cinn.passwords", option: "passwords", default: true)
+        let requestLog = try settings.yesOrNo("cinn.request.log", option: "request-log", default: true)
+        let signupName = config.string(forKey: "cinn.signup", default: "invite")
+        guard let signup = AccountsConfiguration.SignUp(rawValue: signupName.lowercased()) else {
+            throw CommandError.from(CinnError.invalid("signup", "--signup must be open, invite or closed, not \"\(signupName)\""))
+        }
+        let allowedHosts = config.stringArray(forKey: "cinn.allowed.hosts", default: []).filter { !$0.isEmpty }
+        let trustedProxies = config.stringArray(forKey: "cinn.trusted.proxies", default: []).filter { !$0.isEmpty }
         if !accounts, !WebSecurity.isLoopbackAddress(host) {
             printError("warning: without --accounts anyone who can reach \(host) can read and change this journal")
             let names = WebSecurity.machineNames().union(allowedHosts.map { $0.lowercased() }).union(
@@ -187,14 +186,14 @@ struct Serve: AsyncParsableCommand {
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let metrics = MetricsEndpoint(registry: registry, token: metricsToken)
         let openFoodFacts = try openFoodFactsClient(offURL)
-        let publicURL = try publicURL.map { text in
+        let publicURL = try config.string(forKey: "cinn.public.url").map { text in
             guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
                 throw CommandError.from(
                     CinnError.invalid("public-url", "--public-url must be an http or https address such as https://cinn.example.org"))
             }
             return url
         }
-        let openID = try openIDConfiguration(config, publicURL: publicURL)
+        let openID = try openIDConfiguration(config, accounts: accounts, passwords: passwords, publicURL: publicURL)
         try await options.withJournal(logLevel: level) { journal in
             var journal = journal
             journal.openFoodFacts = openFoodFacts
@@ -221,7 +220,7 @@ struct Serve: AsyncParsableCommand {
                     host: host, port: port,
                     security: WebSecurity(publicURL: publicURL, allowedHosts: allowedHosts, apiSecret: apiSecret),
                     uploadDirectory: uploadDirectory,
-                    requestLog: config.bool(forKey: "cinn.request.log", default: true) ? requestLogger : nil,
+                    requestLog: requestLog ? requestLogger : nil,
                     metrics: metricsListener == nil ? metrics : nil, drain: drainListener
                 ) { host, port in
                     FileHandle.standardOutput.write(Data("Listening on http://\(host):\(port)\n".utf8))
@@ -255,8 +254,42 @@ struct Serve: AsyncParsableCommand {
 }
 
 extension Serve {
+    /// Every setting of the server: its flag when given, else its environment variable, else the default.
+    func settings() throws -> Settings {
+        var flags: [AbsoluteConfigKey: ConfigValue] = [:]
+        func set(_ key: AbsoluteConfigKey, _ value: String?, isSecret: Bool = false) {
+            if let value { flags[key] = .init(.string(value), isSecret: isSecret) }
+        }
+        func set(_ key: AbsoluteConfigKey, _ values: [String]) {
+            if !values.isEmpty { flags[key] = .init(.stringArray(values), isSecret: false) }
+        }
+        set("cinn.host", host)
+        set("cinn.port", port.map(String.init))
+        set("cinn.demo", demo ? "true" : nil)
+        set("cinn.accounts", accounts ? "true" : nil)
+        set("cinn.signup", signup?.rawValue)
+        set("cinn.secure.cookies", secureCookies ? "true" : nil)
+        set("cinn.oidc.issuer", oidcIssuer)
+        set("cinn.oidc.client.id", oidcClientId)
+        set("cinn.oidc.client.secret", oidcClientSecret, isSecret: true)
+        set("cinn.oidc.name", oidcName)
+        set("cinn.passwords", passwords.map { String($0) })
+        set("cinn.public.url", publicURL)
+        set("cinn.allowed.hosts", allowedHosts)
+        set("cinn.trusted.proxies", trustedProxies)
+        set("cinn.api.secret", apiSecret, isSecret: true)
+        set("cinn.upload.dir", uploadDir)
+        set("cinn.log.level", logLevel)
+        set("cinn.log.format", logFormat)
+        set("cinn.request.log", requestLog.map { String($0) })
+        set("cinn.metrics.address", metricsAddress)
+        set("cinn.metrics.token", metricsToken, isSecret: true)
+        set("cinn.drain.seconds", drainSeconds.map(String.init))
+        return Settings(reader: configReader(flags: flags))
+    }
+
     /// The identity provider of `--oidc-issuer`, with its client and the redirect URI under `--public-url`; nil without one.
-    func openIDConfiguration(_ config: ConfigReader, publicURL: URL?) throws -> OpenIDConfiguration? {
+    func openIDConfiguration(_ config: ConfigReader, accounts: Bool, passwords: Bool, publicURL: URL?) throws -> OpenIDConfiguration? {
         guard let issuer = config.string(forKey: "cinn.oidc.issuer") else {
             guard passwords else {
                 throw CommandError.from(CinnError.invalid("passwords", "--no-passwords needs --oidc-issuer: people must log in somehow"))
@@ -279,7 +312,7 @@ extension Serve {
         }
         let base = publicURL.absoluteString.hasSuffix("/") ? String(publicURL.absoluteString.dropLast()) : publicURL.absoluteString
         return OpenIDConfiguration(
-            issuer: issuer, clientID: clientID, clientSecret: clientSecret, displayName: oidcName,
+            issuer: issuer, clientID: clientID, clientSecret: clientSecret, displayName: config.string(forKey: "cinn.oidc.name"),
             redirectURI: base + "/login/oidc/callback")
     }
 

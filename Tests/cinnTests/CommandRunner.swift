@@ -115,11 +115,11 @@ final class RunningServer {
     let process: ChildProcess
     let output: URL
 
-    /// Starts `cinn ARGUMENTS` (a `serve` with `--port 0`) in `sandbox`.
-    init(_ sandbox: Sandbox, _ arguments: [String]) throws {
+    /// Starts `cinn ARGUMENTS` (a `serve` with `--port 0`) in `sandbox`, with `settings` added to its environment.
+    init(_ sandbox: Sandbox, _ arguments: [String], settings: [String: String] = [:]) throws {
         output = sandbox.folder.appendingPathComponent("serve-\(UUID().uuidString).out")
         process = try ChildProcess(
-            try #require(cinnExecutable).path, arguments, environment: sandbox.environment(),
+            try #require(cinnExecutable).path, arguments, environment: sandbox.environment().merging(settings) { $1 },
             directory: sandbox.folder.path, output: output.path, errors: output.path)
     }
 

@@ -559,6 +559,57 @@ struct ServeCommandTests {
         #expect(lone.status == 64 && lone.stderr.contains("--no-passwords needs --oidc-issuer"), "\(lone)")
     }
 
+    /// Every setting has an environment variable (what a container is given): the journal's mode, who may sign up,
+    /// the names the server answers to, the demo data, the request log, the port. A value that is not one is refused
+    /// with the variable named, never quietly replaced by the default.
+    @Test(.timeLimit(.minutes(3)))
+    func everySettingComesFromTheEnvironmentToo() async throws {
+        let sandbox = try Sandbox()
+        let single = try RunningServer(
+            sandbox, ["serve", "--database", sandbox.database],
+            settings: [
+                "CINN_PORT": "0", "CINN_DEMO": "yes", "CINN_ALLOWED_HOSTS": "cinn.lan, journal.lan",
+                "CINN_PUBLIC_URL": "https://cinn.example.org", "CINN_REQUEST_LOG": "false",
+            ])
+        let port = try #require(try await single.port(), "cinn serve stopped: \(single.text)")
+        let (weighIns, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/api/v1/weigh-ins?limit=1")!)
+        #expect(String(decoding: weighIns, as: UTF8.self).contains("\"kg\""), "the demo journal")
+        for (host, status) in [("journal.lan", 200), ("cinn.example.org", 200), ("elsewhere.example", 403)] {
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/health")!)
+            request.setValue(host, forHTTPHeaderField: "Host")
+            let (_, response) = try await URLSession.shared.data(for: request)
+            #expect((response as? HTTPURLResponse)?.statusCode == status, "Host: \(host)")
+        }
+        single.process.terminate()
+        #expect(await single.process.exitStatus() == 0)
+        #expect(!single.text.contains("msg=request"), "\(single.text)")
+
+        let hosted = try RunningServer(
+            sandbox, ["serve", "--database", sandbox.folder.appendingPathComponent("hosted.sqlite").path],
+            settings: ["CINN_PORT": "0", "CINN_ACCOUNTS": "TRUE", "CINN_SIGNUP": "closed", "CINN_TRUSTED_PROXIES": "10.0.0.5"])
+        let hostedPort = try #require(try await hosted.port(), "cinn serve stopped: \(hosted.text)")
+        let (_, api) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(hostedPort)/api/v1/weigh-ins")!)
+        #expect((api as? HTTPURLResponse)?.statusCode == 401, "accounts: nobody is signed in")
+        let (signup, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(hostedPort)/signup")!)
+        #expect(String(decoding: signup, as: UTF8.self).contains("Sign-up is closed on this server"))
+        hosted.process.terminate()
+        #expect(await hosted.process.exitStatus() == 0)
+        #expect(hosted.text.contains("nobody can log in yet"), "\(hosted.text)")
+
+        for (variable, value, message) in [
+            ("CINN_ACCOUNTS", "ture", "--accounts (CINN_ACCOUNTS) must be true or false, not \"ture\""),
+            ("CINN_PORT", "eighty", "--port (CINN_PORT) must be a whole number from 0 to 65535"),
+            ("CINN_DRAIN_SECONDS", "-1", "--drain-seconds (CINN_DRAIN_SECONDS) must be a whole number from 0 to 3600"),
+            ("CINN_SIGNUP", "everyone", "--signup must be open, invite or closed, not \"everyone\""),
+        ] {
+            var environment = sandbox.environment()
+            environment["CINN_PORT"] = "0"
+            environment[variable] = value
+            let refused = try await sandbox.run(["serve", "--database", sandbox.database], environment: environment)
+            #expect(refused.status == 64 && refused.stderr.contains(message), "\(variable): \(refused)")
+        }
+    }
+
     /// SIGTERM: the server holds new connections back (then refuses them), lets the request in flight finish, then
     /// exits cleanly.
     @Test(.timeLimit(.minutes(3)))
