@@ -129,6 +129,7 @@ let package = Package(
             name: "cinn",
             dependencies: [
                 "CinnCore", "CinnImport", "CinnStore", "CinnCharts", "CinnJournal", "CinnServer", "CinnSync",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -20,7 +20,7 @@ struct Cinn: AsyncParsableCommand {
             RoutineCommand.self, Import.self,
             Export.self, GlucoseCommand.self, NomCommand.self, InsulinCommand.self, MealCommand.self, ResearchExportCommand.self,
             UserCommand.self,
-            SyncCommand.self, BackupCommand.self, RestoreCommand.self,
+            SyncCommand.self, BackupCommand.self, RestoreCommand.self, HealthCheckCommand.self,
         ]
     )
 }

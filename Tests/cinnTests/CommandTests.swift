@@ -580,9 +580,15 @@ struct ServeCommandTests {
             let (_, response) = try await URLSession.shared.data(for: request)
             #expect((response as? HTTPURLResponse)?.statusCode == status, "Host: \(host)")
         }
+        var sameSettings = sandbox.environment()
+        sameSettings["CINN_PORT"] = String(port)
+        let healthy = try await sandbox.run(["health-check"], environment: sameSettings)
+        #expect(healthy.status == 0 && healthy.stdout == "ready\n", "the container's health check: \(healthy)")
         single.process.terminate()
         #expect(await single.process.exitStatus() == 0)
         #expect(!single.text.contains("msg=request"), "\(single.text)")
+        let stopped = try await sandbox.run(["health-check", "--url", "http://127.0.0.1:\(port)/ready"])
+        #expect(stopped.status == 1 && stopped.stderr.contains("not ready"), "\(stopped)")
 
         let hosted = try RunningServer(
             sandbox, ["serve", "--database", sandbox.folder.appendingPathComponent("hosted.sqlite").path],

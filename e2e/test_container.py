@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+"""The container image (Containerfile), built and run with podman as a self-hoster runs it.
+
+  1. builds the image from the Containerfile with the given cinn binary (linked with --static-swift-stdlib) on the
+     given base image, in docker format so that the HEALTHCHECK stays;
+  2. the image: its health check is `cinn health-check`, its user is not root, and it holds no compiler or Swift;
+  3. SQLite in a volume: runs it with /data on a named volume and a published port, waits until its health check
+     passes, adds a weigh-in through the API, checks that the server runs as the image's user, stops it (SIGTERM,
+     exit 0), starts it again, finds the weigh-in, backs the journal up with `cinn backup` inside the container, then
+     replaces the container with a new one on the same volume (an upgrade) and finds the weigh-in again;
+  4. PostgreSQL (with --postgres): the same image in hosted mode on a database of that server (CINN_DATABASE,
+     CINN_ACCOUNTS), an administrator added with `cinn user add` inside the container, a weigh-in through a token,
+     a restart, the weigh-in found;
+  5. compose.sqlite.yaml (with --compose, podman-compose): up, a weigh-in, down and up again, the weigh-in kept.
+The compose file with PostgreSQL needs the postgres image from a registry, which this test does not reach; step 4
+runs the same image on PostgreSQL instead.
+Prints the image's size and how long the server took to be healthy, and removes what it made. Exit status 0 when
+every check passes.
+
+    python3 e2e/test_container.py --cinn .build-static/debug/cinn --base localhost/cinn-base:bookworm \
+        [--postgres postgres://postgres@127.0.0.1:5433/postgres --psql /usr/lib/postgresql/15/bin/psql] \
+        [--compose .venv/bin/podman-compose]
+"""
+import argparse
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+from pathlib import Path
+
+from checks import CheckFailed, check
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Podman:
+    def __init__(self, binary: str):
+        self.binary = binary
+
+    def run(self, *arguments: str, input: str | None = None, check_status: bool = True,
+            timeout: float = 600) -> subprocess.CompletedProcess:
+        done = subprocess.run([self.binary, *arguments], input=input, capture_output=True, text=True, timeout=timeout)
+        if check_status and done.returncode != 0:
+            raise CheckFailed(f"podman {' '.join(arguments[:3])} failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
+        return done
+
+    def wait_healthy(self, name: str, start: float, limit: float = 180) -> float:
+        """Polls the health check (podman runs no timer without systemd) until it passes; the seconds since `start`."""
+        while time.monotonic() - start < limit:
+            if self.run("healthcheck", "run", name, check_status=False, timeout=30).returncode == 0:
+                return time.monotonic() - start
+            state = self.run("inspect", "--format", "{{.State.Status}}", name).stdout.strip()
+            if state != "running":
+                raise CheckFailed(f"{name} is {state}: {self.run('logs', name, check_status=False).stderr[-3000:]}")
+            time.sleep(0.2)
+        raise CheckFailed(f"{name} was not healthy within {limit:.0f} s: {self.run('logs', name, check_status=False).stderr[-3000:]}")
+
+
+def request(method: str, url: str, value=None, token: str | None = None) -> tuple[int, object]:
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = "Bearer " + token
+    body = None if value is None else json.dumps(value).encode()
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, data=body, method=method, headers=headers), timeout=60) as answer:
+            text, status = answer.read().decode(), answer.status
+    except urllib.error.HTTPError as error:
+        text, status = error.read().decode(), error.code
+    try:
+        return status, json.loads(text) if text else None
+    except json.JSONDecodeError:
+        return status, text
+
+
+def weights(base: str, token: str | None = None) -> list[float]:
+    status, body = request("GET", base + "/api/v1/weigh-ins?limit=100", token=token)
+    if status != 200:
+        raise CheckFailed(f"the weigh-ins answered {status}: {body}")
+    return [item["weight"] for item in body["weigh_ins"]]
+
+
+def build(podman: Podman, cinn: Path, base: str, tag: str) -> tuple[float, int]:
+    """Builds the image in a context of its own (the Containerfile and the binary); seconds taken and bytes."""
+    with tempfile.TemporaryDirectory(prefix="cinn-image-") as context:
+        (Path(context) / "dist").mkdir()
+        shutil.copy(ROOT / "Containerfile", context)
+        shutil.copy(cinn, Path(context) / "dist" / "cinn")
+        start = time.monotonic()
+        podman.run("build", "--format", "docker", "--network", "host", "--build-arg", f"BASE={base}", "-t", tag,
+                   "-f", str(Path(context) / "Containerfile"), context, timeout=1200)
+        seconds = time.monotonic() - start
+    size = int(podman.run("image", "inspect", "--format", "{{.Size}}", tag).stdout.strip())
+    return seconds, size
+
+
+def check_image(podman: Podman, tag: str) -> None:
+    config = json.loads(podman.run("image", "inspect", tag).stdout)[0]
+    health = json.dumps(config.get("Healthcheck"))
+    check("health-check" in health, f"the image's HEALTHCHECK runs cinn health-check: {health}")
+    user = config.get("Config", {}).get("User") or config.get("User")
+    check(user not in (None, "", "root", "0"), f"the image runs as a user of its own ({user!r})")
+    found = podman.run("run", "--rm", "--tmpfs", "/data", "--entrypoint", "/bin/sh", tag, "-c",
+                       "for tool in swift swiftc clang gcc cc c++ ld; do command -v $tool; done; "
+                       "ls -d /usr/lib/swift /usr/share/swift /opt/swift 2>/dev/null; true").stdout.split()
+    check(found == [], f"the image holds no compiler or Swift toolchain: {found}")
+
+
+def run_sqlite(podman: Podman, tag: str, suffix: str) -> dict:
+    name, volume, port = f"cinn-test-{suffix}", f"cinn-test-data-{suffix}", free_port()
+    base = f"http://127.0.0.1:{port}"
+    podman.run("volume", "create", volume)
+    measured = {}
+    try:
+        start = time.monotonic()
+        podman.run("run", "-d", "--name", name, "-p", f"127.0.0.1:{port}:8080", "-v", f"{volume}:/data", tag)
+        measured["new_journal_healthy_seconds"] = podman.wait_healthy(name, start)
+        status, body = request("POST", base + "/api/v1/weigh-ins", {"weight": 81.3, "unit": "kg", "date": "2026-11-20T07:30:00Z"})
+        check(status == 201, f"a weigh-in is added through the API: {status} {body}")
+        status_line = next(line for line in podman.run("exec", name, "cat", "/proc/1/status").stdout.splitlines()
+                           if line.startswith("Uid:"))
+        check(status_line.split()[1] != "0", f"the server does not run as root: {status_line}")
+
+        podman.run("stop", "--time", "30", name)
+        exit_code = podman.run("inspect", "--format", "{{.State.ExitCode}}", name).stdout.strip()
+        check(exit_code == "0", f"SIGTERM stops the server cleanly (exit {exit_code})")
+        start = time.monotonic()
+        podman.run("start", name)
+        measured["restart_healthy_seconds"] = podman.wait_healthy(name, start)
+        check(81.3 in weights(base), "the weigh-in is there after a restart")
+
+        backup = podman.run("exec", name, "cinn", "backup", "/data/backup.sqlite")
+        check("Backed up /data/cinn.sqlite" in backup.stdout, f"cinn backup inside the container: {backup.stdout}")
+        listed = podman.run("exec", name, "cinn", "weight", "list", "--database", "/data/backup.sqlite").stdout
+        check("81.3" in listed, f"the backup holds the weigh-in: {listed}")
+
+        podman.run("rm", "--force", "--time", "30", name)
+        podman.run("run", "-d", "--name", name, "-p", f"127.0.0.1:{port}:8080", "-v", f"{volume}:/data", tag)
+        podman.wait_healthy(name, time.monotonic())
+        check(81.3 in weights(base), "a new container on the same volume (an upgrade) finds the weigh-in")
+        print(f"ok: SQLite in a volume: healthy, weigh-in kept across a restart and a new container, backup "
+              f"({measured['new_journal_healthy_seconds']:.1f} s to healthy on a new journal, "
+              f"{measured['restart_healthy_seconds']:.1f} s after a restart)")
+    finally:
+        podman.run("rm", "--force", "--volumes", "--time", "5", name, check_status=False)
+        podman.run("volume", "rm", "--force", volume, check_status=False)
+    return measured
+
+
+def run_compose(podman: Podman, compose: str, tag: str, suffix: str) -> None:
+    """compose.sqlite.yaml as a person runs it, with the image under test and a free port."""
+    project, port = f"cinn-test-{suffix}", free_port()
+    environment = {**os.environ, "CINN_VERSION": tag.split(":", 1)[1], "CINN_PUBLISHED_PORT": str(port)}
+    arguments = [compose, "-f", str(ROOT / "compose.sqlite.yaml"), "-p", project]
+    base = f"http://127.0.0.1:{port}"
+
+    def compose_run(*command: str) -> None:
+        done = subprocess.run([*arguments, *command], env=environment, capture_output=True, text=True, timeout=300)
+        if done.returncode != 0:
+            raise CheckFailed(f"podman-compose {' '.join(command)} failed: {done.stderr[-2000:]}")
+
+    try:
+        compose_run("up", "-d")
+        name = f"{project}_cinn_1"
+        podman.wait_healthy(name, time.monotonic())
+        status, body = request("POST", base + "/api/v1/weigh-ins", {"weight": 72.4, "unit": "kg", "date": "2026-11-22T07:00:00Z"})
+        check(status == 201, f"a weigh-in through the compose setup ({status})")
+        compose_run("down")
+        compose_run("up", "-d")
+        podman.wait_healthy(name, time.monotonic())
+        check(72.4 in weights(base), "compose down and up again keeps the journal in its volume")
+        print("ok: compose.sqlite.yaml: up, a weigh-in, down and up, the weigh-in kept")
+    finally:
+        subprocess.run([*arguments, "down", "--volumes"], env=environment, capture_output=True, timeout=300)
+
+
+def run_postgres(podman: Podman, tag: str, suffix: str, server: str, psql: str) -> None:
+    database = f"cinn_container_{suffix}"
+    subprocess.run([psql, server, "-Atqc", f"create database {database}"], check=True, capture_output=True)
+    parts = urllib.parse.urlsplit(server)
+    url = urllib.parse.urlunsplit(parts._replace(path="/" + database))
+    name, port = f"cinn-test-pg-{suffix}", free_port()
+    base = f"http://127.0.0.1:{port}"
+    try:
+        podman.run("run", "-d", "--name", name, "--network", "host", "-e", f"CINN_PORT={port}",
+                   "-e", f"CINN_DATABASE={url}", "-e", "CINN_ACCOUNTS=true", tag)
+        podman.wait_healthy(name, time.monotonic())
+        added = podman.run("exec", "-i", name, "cinn", "user", "add", "alice", "--admin", input="a long password\n")
+        check("alice" in added.stdout, f"cinn user add inside the container: {added.stdout}")
+        status, body = request("POST", base + "/api/v1/login",
+                               {"name": "alice", "password": "a long password", "token_name": "container test"})
+        check(status == 201 and isinstance(body, dict) and "token" in body, f"log-in gives a token ({status})")
+        token = body["token"]
+        status, body = request("POST", base + "/api/v1/weigh-ins", {"weight": 64.2, "unit": "kg", "date": "2026-11-21T07:00:00Z"}, token)
+        check(status == 201, f"a weigh-in on PostgreSQL: {status} {body}")
+        podman.run("restart", "--time", "30", name)
+        podman.wait_healthy(name, time.monotonic())
+        check(64.2 in weights(base, token), "the weigh-in is in PostgreSQL after a restart")
+        print("ok: PostgreSQL: hosted mode from CINN_ variables, a user added inside the container, weigh-in kept")
+    finally:
+        podman.run("rm", "--force", "--volumes", "--time", "5", name, check_status=False)
+        subprocess.run([psql, server, "-Atqc", f"drop database if exists {database} with (force)"], capture_output=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--cinn", required=True, help="a cinn binary linked with --static-swift-stdlib")
+    parser.add_argument("--base", required=True, help="the base image (BASE)")
+    parser.add_argument("--podman", default="podman")
+    parser.add_argument("--postgres", help="a PostgreSQL server's URL, for the hosted-mode run")
+    parser.add_argument("--psql", default="psql")
+    parser.add_argument("--compose", help="podman-compose, for the run of compose.sqlite.yaml")
+    parser.add_argument("--summary", help="write the measurements here as JSON")
+    options = parser.parse_args()
+    podman = Podman(options.podman)
+    suffix = uuid.uuid4().hex[:8]
+    tag = f"localhost/cinn:test-{suffix}"
+    try:
+        seconds, size = build(podman, Path(options.cinn), options.base, tag)
+        print(f"ok: image built in {seconds:.0f} s, {size / 1_000_000:.0f} MB")
+        check_image(podman, tag)
+        print("ok: the image's health check is cinn health-check, its user is not root, and it holds no compiler")
+        measured = {"build_seconds": seconds, "image_bytes": size, **run_sqlite(podman, tag, suffix)}
+        if options.compose:
+            run_compose(podman, options.compose, tag, suffix)
+        if options.postgres:
+            run_postgres(podman, tag, suffix, options.postgres, options.psql)
+        if options.summary:
+            Path(options.summary).write_text(json.dumps(measured, indent=2) + "\n")
+    except CheckFailed as failure:
+        print(f"FAILED: {failure}", file=sys.stderr)
+        return 1
+    finally:
+        podman.run("rmi", "--force", tag, check_status=False)
+    print("container test passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
