@@ -11,7 +11,9 @@
   4. PostgreSQL (with --postgres): the same image in hosted mode on a database of that server (CINN_DATABASE,
      CINN_ACCOUNTS), an administrator added with `cinn user add` inside the container, a weigh-in through a token,
      a restart, the weigh-in found;
-  5. compose.sqlite.yaml (with --compose, podman-compose): up, a weigh-in, down and up again, the weigh-in kept.
+  5. the release archive (with --archive) on the bare base image, Debian without Swift: unpacked, a weigh-in
+     added and listed with the CLI, a server started until its health check passes, and stopped;
+  6. compose.sqlite.yaml (with --compose, podman-compose): up, a weigh-in, down and up again, the weigh-in kept.
 The compose file with PostgreSQL needs the postgres image from a registry, which this test does not reach; step 4
 runs the same image on PostgreSQL instead.
 Prints the image's size and how long the server took to be healthy, and removes what it made. Exit status 0 when
@@ -160,6 +162,21 @@ def run_sqlite(podman: Podman, tag: str, suffix: str) -> dict:
     return measured
 
 
+def run_archive(podman: Podman, archive: Path, base: str) -> None:
+    """The release archive on the bare base (Debian without Swift, without the image's additions)."""
+    script = (
+        "set -e; cd /tmp; tar -xzf /archive.tar.gz; cd cinn-*; "
+        "./cinn weight add 80.1 --unit kg --date 2026-11-20 --database /tmp/journal.sqlite >/dev/null; "
+        "./cinn weight list --database /tmp/journal.sqlite; "
+        "./cinn serve --port 18099 --database /tmp/journal.sqlite >/tmp/serve.log 2>&1 & server=$!; "
+        "for attempt in $(seq 1 600); do ./cinn health-check --url http://127.0.0.1:18099/ready >/dev/null 2>&1 && break; sleep 0.1; done; "
+        "./cinn health-check --url http://127.0.0.1:18099/ready; kill -TERM $server; wait $server")
+    done = podman.run("run", "--rm", "--tmpfs", "/tmp", "-v", f"{archive.resolve()}:/archive.tar.gz:ro", base,
+                      "/bin/sh", "-c", script, check_status=False)
+    check(done.returncode == 0 and "80.1 kg" in done.stdout and "ready" in done.stdout,
+          f"the release archive runs on Debian without Swift: the CLI and a server ({done.stdout.strip()} {done.stderr.strip()[-1000:]})")
+
+
 def run_compose(podman: Podman, compose: str, tag: str, suffix: str) -> None:
     """compose.sqlite.yaml as a person runs it, with the image under test and a free port."""
     project, port = f"cinn-test-{suffix}", free_port()
@@ -222,6 +239,7 @@ def main() -> int:
     parser.add_argument("--podman", default="podman")
     parser.add_argument("--postgres", help="a PostgreSQL server's URL, for the hosted-mode run")
     parser.add_argument("--psql", default="psql")
+    parser.add_argument("--archive", help="a release archive (scripts/release) to run on the bare base")
     parser.add_argument("--compose", help="podman-compose, for the run of compose.sqlite.yaml")
     parser.add_argument("--summary", help="write the measurements here as JSON")
     options = parser.parse_args()
@@ -234,11 +252,14 @@ def main() -> int:
         check_image(podman, tag)
         print("ok: the image's health check is cinn health-check, its user is not root, and it holds no compiler")
         measured = {"build_seconds": seconds, "image_bytes": size, **run_sqlite(podman, tag, suffix)}
+        if options.archive:
+            run_archive(podman, Path(options.archive), options.base)
         if options.compose:
             run_compose(podman, options.compose, tag, suffix)
         if options.postgres:
             run_postgres(podman, tag, suffix, options.postgres, options.psql)
         if options.summary:
+            Path(options.summary).parent.mkdir(parents=True, exist_ok=True)
             Path(options.summary).write_text(json.dumps(measured, indent=2) + "\n")
     except CheckFailed as failure:
         print(f"FAILED: {failure}", file=sys.stderr)
