@@ -75,7 +75,8 @@ struct FakeOpenFoodFacts {
         try await Application(router: try router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
             .test(.live) { client in
                 let port = try #require(client.port)
-                try await body(OpenFoodFactsClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!, timeout: 5))
+                // A generous limit: the suite runs hundreds of tests at once on two cores, and nothing here waits for it.
+                try await body(OpenFoodFactsClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!, timeout: 30))
             }
     }
 }
