@@ -13,9 +13,11 @@
      a restart, the weigh-in found;
   5. the release archive (with --archive) on the bare base image, Debian without Swift: unpacked, a weigh-in
      added and listed with the CLI, a server started until its health check passes, and stopped;
-  6. compose.sqlite.yaml (with --compose, podman-compose): up, a weigh-in, down and up again, the weigh-in kept.
-The compose file with PostgreSQL needs the postgres image from a registry, which this test does not reach; step 4
-runs the same image on PostgreSQL instead.
+  6. compose.sqlite.yaml (with --compose, podman-compose): up, a weigh-in, down and up again, the weigh-in kept;
+  7. compose.yaml (with --compose): hosted mode beside PostgreSQL, an administrator added with `compose exec`, a
+     weigh-in, down and up again, the weigh-in kept, and pg_dump in the database's container. Its postgres image
+     comes from a registry this test does not reach, so Debian's PostgreSQL on the same base stands in for it
+     (e2e/postgres-image, which takes the same POSTGRES_* variables).
 Prints the image's size and how long the server took to be healthy, and removes what it made. Exit status 0 when
 every check passes.
 
@@ -204,6 +206,55 @@ def run_compose(podman: Podman, compose: str, tag: str, suffix: str) -> None:
         subprocess.run([*arguments, "down", "--volumes"], env=environment, capture_output=True, timeout=300)
 
 
+def run_compose_postgres(podman: Podman, compose: str, tag: str, suffix: str, base_image: str) -> None:
+    """compose.yaml, hosted mode beside PostgreSQL, with Debian's PostgreSQL on the test's base standing in for the
+    registry's postgres image (e2e/postgres-image, named by e2e/compose.test-postgres.yaml)."""
+    postgres_image = f"localhost/cinn-test-postgres:{suffix}"
+    podman.run("build", "--format", "docker", "--network", "host", "--build-arg", f"BASE={base_image}",
+               "-t", postgres_image, str(ROOT / "e2e" / "postgres-image"), timeout=1200)
+    project, port = f"cinn-test-pg-{suffix}", free_port()
+    environment = {**os.environ, "CINN_VERSION": tag.split(":", 1)[1], "CINN_PUBLISHED_PORT": str(port),
+                   "POSTGRES_PASSWORD": uuid.uuid4().hex, "CINN_TEST_POSTGRES_IMAGE": postgres_image}
+    arguments = [compose, "-f", str(ROOT / "compose.yaml"), "-f", str(ROOT / "e2e" / "compose.test-postgres.yaml"),
+                 "-p", project]
+    base = f"http://127.0.0.1:{port}"
+
+    def compose_run(*command: str, input: str | None = None) -> str:
+        done = subprocess.run([*arguments, *command], env=environment, input=input, capture_output=True, text=True,
+                              timeout=300)
+        if done.returncode != 0:
+            raise CheckFailed(f"podman-compose {' '.join(command)} failed: {done.stderr[-2000:]}")
+        return done.stdout
+
+    def up() -> None:
+        # podman-compose on podman 4.3 does not wait for the database's health check (depends_on's service_healthy,
+        # which docker compose honours), so the test starts the database first and waits for it.
+        compose_run("up", "-d", "db")
+        podman.wait_healthy(f"{project}_db_1", time.monotonic())
+        compose_run("up", "-d")
+        podman.wait_healthy(f"{project}_cinn_1", time.monotonic())
+
+    try:
+        up()
+        added = compose_run("exec", "-T", "cinn", "cinn", "user", "add", "anna", "--admin", input="a long password\n")
+        check("anna" in added, f"cinn user add through compose exec: {added.strip()}")
+        status, body = request("POST", base + "/api/v1/login",
+                               {"name": "anna", "password": "a long password", "token_name": "compose test"})
+        check(status == 201 and isinstance(body, dict) and "token" in body, f"log-in through the compose setup ({status})")
+        token = body["token"]
+        status, body = request("POST", base + "/api/v1/weigh-ins", {"weight": 58.9, "unit": "kg", "date": "2026-11-23T07:00:00Z"}, token)
+        check(status == 201, f"a weigh-in in the compose setup's PostgreSQL ({status})")
+        compose_run("down")
+        up()
+        check(58.9 in weights(base, token), "compose down and up again keeps the journal in PostgreSQL's volume")
+        dump = compose_run("exec", "-T", "db", "pg_dump", "-U", "cinn", "cinn")
+        check("58.9" in dump and "weigh_ins" in dump, "pg_dump in the database's container holds the weigh-in")
+        print("ok: compose.yaml with PostgreSQL: up, an administrator, a weigh-in, down and up, pg_dump")
+    finally:
+        subprocess.run([*arguments, "down", "--volumes"], env=environment, capture_output=True, timeout=300)
+        podman.run("rmi", "--force", postgres_image, check_status=False)
+
+
 def run_postgres(podman: Podman, tag: str, suffix: str, server: str, psql: str) -> None:
     database = f"cinn_container_{suffix}"
     subprocess.run([psql, server, "-Atqc", f"create database {database}"], check=True, capture_output=True)
@@ -256,6 +307,7 @@ def main() -> int:
             run_archive(podman, Path(options.archive), options.base)
         if options.compose:
             run_compose(podman, options.compose, tag, suffix)
+            run_compose_postgres(podman, options.compose, tag, suffix, options.base)
         if options.postgres:
             run_postgres(podman, tag, suffix, options.postgres, options.psql)
         if options.summary:
