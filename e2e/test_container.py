@@ -38,6 +38,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 from checks import CheckFailed, check
@@ -179,79 +180,90 @@ def run_archive(podman: Podman, archive: Path, base: str) -> None:
           f"the release archive runs on Debian without Swift: the CLI and a server ({done.stdout.strip()} {done.stderr.strip()[-1000:]})")
 
 
-def run_compose(podman: Podman, compose: str, tag: str, suffix: str) -> None:
-    """compose.sqlite.yaml as a person runs it, with the image under test and a free port."""
-    project, port = f"cinn-test-{suffix}", free_port()
-    environment = {**os.environ, "CINN_VERSION": tag.split(":", 1)[1], "CINN_PUBLISHED_PORT": str(port)}
-    arguments = [compose, "-f", str(ROOT / "compose.sqlite.yaml"), "-p", project]
-    base = f"http://127.0.0.1:{port}"
+class Compose:
+    """podman-compose on some compose files as one project, with the image under test and a port of its own."""
 
-    def compose_run(*command: str) -> None:
-        done = subprocess.run([*arguments, *command], env=environment, capture_output=True, text=True, timeout=300)
+    def __init__(self, binary: str, files: list[str], project: str, tag: str, port: int, **variables: str):
+        self.arguments = [binary, *(part for file in files for part in ("-f", str(ROOT / file))), "-p", project]
+        self.environment = {**os.environ, "CINN_VERSION": tag.split(":", 1)[1], "CINN_PUBLISHED_PORT": str(port),
+                            **variables}
+
+    def run(self, *command: str, input: str | None = None) -> str:
+        done = subprocess.run([*self.arguments, *command], env=self.environment, input=input, capture_output=True,
+                              text=True, timeout=300)
         if done.returncode != 0:
             raise CheckFailed(f"podman-compose {' '.join(command)} failed: {done.stderr[-2000:]}")
+        return done.stdout
 
+    def remove(self) -> None:
+        """Down, with the volumes, whatever state it is in."""
+        subprocess.run([*self.arguments, "down", "--volumes"], env=self.environment, capture_output=True, timeout=300)
+
+
+def administrator_token(add_user: Callable[[str], str], base: str, name: str) -> str:
+    """Adds an administrator with `add_user` (`cinn user add NAME --admin` somewhere, the password on standard input)
+    and logs in through the API; the token."""
+    added = add_user("a long password\n")
+    check(name in added, f"cinn user add: {added.strip()}")
+    status, body = request("POST", base + "/api/v1/login", {"name": name, "password": "a long password", "token_name": "container test"})
+    check(status == 201 and isinstance(body, dict) and "token" in body, f"log-in gives a token ({status})")
+    return body["token"]
+
+
+def run_compose(podman: Podman, binary: str, tag: str, suffix: str) -> None:
+    """compose.sqlite.yaml as a person runs it, with the image under test and a free port."""
+    project, port = f"cinn-test-{suffix}", free_port()
+    compose = Compose(binary, ["compose.sqlite.yaml"], project, tag, port)
+    base = f"http://127.0.0.1:{port}"
     try:
-        compose_run("up", "-d")
+        compose.run("up", "-d")
         name = f"{project}_cinn_1"
         podman.wait_healthy(name, time.monotonic())
         status, body = request("POST", base + "/api/v1/weigh-ins", {"weight": 72.4, "unit": "kg", "date": "2026-11-22T07:00:00Z"})
         check(status == 201, f"a weigh-in through the compose setup ({status})")
-        compose_run("down")
-        compose_run("up", "-d")
+        compose.run("down")
+        compose.run("up", "-d")
         podman.wait_healthy(name, time.monotonic())
         check(72.4 in weights(base), "compose down and up again keeps the journal in its volume")
         print("ok: compose.sqlite.yaml: up, a weigh-in, down and up, the weigh-in kept")
     finally:
-        subprocess.run([*arguments, "down", "--volumes"], env=environment, capture_output=True, timeout=300)
+        compose.remove()
 
 
-def run_compose_postgres(podman: Podman, compose: str, tag: str, suffix: str, base_image: str) -> None:
+def run_compose_postgres(podman: Podman, binary: str, tag: str, suffix: str, base_image: str) -> None:
     """compose.yaml, hosted mode beside PostgreSQL, with Debian's PostgreSQL on the test's base standing in for the
     registry's postgres image (e2e/postgres-image, named by e2e/compose.test-postgres.yaml)."""
     postgres_image = f"localhost/cinn-test-postgres:{suffix}"
     podman.run("build", "--format", "docker", "--network", "host", "--build-arg", f"BASE={base_image}",
                "-t", postgres_image, str(ROOT / "e2e" / "postgres-image"), timeout=1200)
     project, port = f"cinn-test-pg-{suffix}", free_port()
-    environment = {**os.environ, "CINN_VERSION": tag.split(":", 1)[1], "CINN_PUBLISHED_PORT": str(port),
-                   "POSTGRES_PASSWORD": uuid.uuid4().hex, "CINN_TEST_POSTGRES_IMAGE": postgres_image}
-    arguments = [compose, "-f", str(ROOT / "compose.yaml"), "-f", str(ROOT / "e2e" / "compose.test-postgres.yaml"),
-                 "-p", project]
+    compose = Compose(binary, ["compose.yaml", "e2e/compose.test-postgres.yaml"], project, tag, port,
+                      POSTGRES_PASSWORD=uuid.uuid4().hex, CINN_TEST_POSTGRES_IMAGE=postgres_image)
     base = f"http://127.0.0.1:{port}"
-
-    def compose_run(*command: str, input: str | None = None) -> str:
-        done = subprocess.run([*arguments, *command], env=environment, input=input, capture_output=True, text=True,
-                              timeout=300)
-        if done.returncode != 0:
-            raise CheckFailed(f"podman-compose {' '.join(command)} failed: {done.stderr[-2000:]}")
-        return done.stdout
 
     def up() -> None:
         # podman-compose on podman 4.3 does not wait for the database's health check (depends_on's service_healthy,
         # which docker compose honours), so the test starts the database first and waits for it.
-        compose_run("up", "-d", "db")
+        compose.run("up", "-d", "db")
         podman.wait_healthy(f"{project}_db_1", time.monotonic())
-        compose_run("up", "-d")
+        compose.run("up", "-d")
         podman.wait_healthy(f"{project}_cinn_1", time.monotonic())
 
     try:
         up()
-        added = compose_run("exec", "-T", "cinn", "cinn", "user", "add", "anna", "--admin", input="a long password\n")
-        check("anna" in added, f"cinn user add through compose exec: {added.strip()}")
-        status, body = request("POST", base + "/api/v1/login",
-                               {"name": "anna", "password": "a long password", "token_name": "compose test"})
-        check(status == 201 and isinstance(body, dict) and "token" in body, f"log-in through the compose setup ({status})")
-        token = body["token"]
+        token = administrator_token(
+            lambda password: compose.run("exec", "-T", "cinn", "cinn", "user", "add", "anna", "--admin", input=password),
+            base, "anna")
         status, body = request("POST", base + "/api/v1/weigh-ins", {"weight": 58.9, "unit": "kg", "date": "2026-11-23T07:00:00Z"}, token)
         check(status == 201, f"a weigh-in in the compose setup's PostgreSQL ({status})")
-        compose_run("down")
+        compose.run("down")
         up()
         check(58.9 in weights(base, token), "compose down and up again keeps the journal in PostgreSQL's volume")
-        dump = compose_run("exec", "-T", "db", "pg_dump", "-U", "cinn", "cinn")
+        dump = compose.run("exec", "-T", "db", "pg_dump", "-U", "cinn", "cinn")
         check("58.9" in dump and "weigh_ins" in dump, "pg_dump in the database's container holds the weigh-in")
         print("ok: compose.yaml with PostgreSQL: up, an administrator, a weigh-in, down and up, pg_dump")
     finally:
-        subprocess.run([*arguments, "down", "--volumes"], env=environment, capture_output=True, timeout=300)
+        compose.remove()
         podman.run("rmi", "--force", postgres_image, check_status=False)
 
 
@@ -266,12 +278,9 @@ def run_postgres(podman: Podman, tag: str, suffix: str, server: str, psql: str) 
         podman.run("run", "-d", "--name", name, "--network", "host", "-e", f"CINN_PORT={port}",
                    "-e", f"CINN_DATABASE={url}", "-e", "CINN_ACCOUNTS=true", tag)
         podman.wait_healthy(name, time.monotonic())
-        added = podman.run("exec", "-i", name, "cinn", "user", "add", "alice", "--admin", input="a long password\n")
-        check("alice" in added.stdout, f"cinn user add inside the container: {added.stdout}")
-        status, body = request("POST", base + "/api/v1/login",
-                               {"name": "alice", "password": "a long password", "token_name": "container test"})
-        check(status == 201 and isinstance(body, dict) and "token" in body, f"log-in gives a token ({status})")
-        token = body["token"]
+        token = administrator_token(
+            lambda password: podman.run("exec", "-i", name, "cinn", "user", "add", "alice", "--admin", input=password).stdout,
+            base, "alice")
         status, body = request("POST", base + "/api/v1/weigh-ins", {"weight": 64.2, "unit": "kg", "date": "2026-11-21T07:00:00Z"}, token)
         check(status == 201, f"a weigh-in on PostgreSQL: {status} {body}")
         podman.run("restart", "--time", "30", name)
@@ -291,7 +300,7 @@ def main() -> int:
     parser.add_argument("--postgres", help="a PostgreSQL server's URL, for the hosted-mode run")
     parser.add_argument("--psql", default="psql")
     parser.add_argument("--archive", help="a release archive (scripts/release) to run on the bare base")
-    parser.add_argument("--compose", help="podman-compose, for the run of compose.sqlite.yaml")
+    parser.add_argument("--compose", help="podman-compose, for the runs of both compose files")
     parser.add_argument("--summary", help="write the measurements here as JSON")
     options = parser.parse_args()
     podman = Podman(options.podman)
